@@ -1,0 +1,61 @@
+/**
+ * What a simulated process can ask the kernel for. Processes are generator functions that `yield`
+ * an Effect and are resumed with its result, so a thread's code reads like the Java it models:
+ *
+ *   const ttl: Reply = yield* call(conn, ['EVALSHA', sha, '1', name, lease, owner]);
+ *   if (ttl is nil) return;                           // acquired
+ *   const r = yield* acquire(entry.latch, ttlMs);    // LockEntry latch: 'acquired' | 'timeout' | 'interrupted'
+ *
+ * Every process belongs to an owner (a client id, or a node id for server-side processes), so a
+ * client fault can stop all of its threads and timers at once: `crash` kills them, `pause`
+ * freezes them and their timers catch up on resume.
+ */
+import type { Reply } from '../redis/reply';
+
+/** A counting semaphore living in the kernel (java.util.concurrent.Semaphore(0) of RedissonLockEntry). */
+export interface Semaphore {
+  readonly id: number;
+}
+
+/** A client's connection to one node, handed out by the kernel/net layer. */
+export interface ConnectionRef {
+  readonly id: number;
+  readonly client: string;
+  readonly node: string;
+  readonly label: string;
+}
+
+export type Effect =
+  /** Send argv to the node over conn; resumes with the reply one round trip later (or a timeout error reply). */
+  | { readonly type: 'call'; readonly conn: ConnectionRef; readonly argv: readonly string[] }
+  /** Advance this process's time (Thread.sleep, or business work). */
+  | { readonly type: 'sleep'; readonly ms: number }
+  /** Take one permit, waiting at most timeoutMs (undefined: forever). */
+  | {
+      readonly type: 'acquire';
+      readonly sem: Semaphore;
+      readonly timeoutMs?: number;
+      readonly interruptible?: boolean;
+    }
+  /** Resume immediately with the current virtual time; lets code measure elapsed time like System.currentTimeMillis(). */
+  | { readonly type: 'now' };
+
+export type AcquireResult = 'acquired' | 'timeout' | 'interrupted';
+
+export type Process<T = void> = Generator<Effect, T, unknown>;
+
+export function* call(conn: ConnectionRef, argv: readonly string[]): Process<Reply> {
+  return (yield { type: 'call', conn, argv }) as Reply;
+}
+
+export function* sleep(ms: number): Process<void> {
+  yield { type: 'sleep', ms };
+}
+
+export function* acquire(sem: Semaphore, timeoutMs?: number, interruptible = false): Process<AcquireResult> {
+  return (yield { type: 'acquire', sem, timeoutMs, interruptible }) as AcquireResult;
+}
+
+export function* now(): Process<number> {
+  return (yield { type: 'now' }) as number;
+}

@@ -1,0 +1,134 @@
+/**
+ * The trace: the one API between the engine and everything that reads it (timeline, inspectors,
+ * lessons, CLI, tests). Field names follow ../shared/SCENARIO-FORMAT.md; extend, never rename.
+ */
+
+/** `"<client>:<thread>"` for threads, node ids (`master`, `replica-1`, `sentinel-1`) for nodes. */
+export type Actor = string;
+
+export type EventKind =
+  | 'cmd'
+  | 'script.line'
+  | 'script.call'
+  | 'script.log'
+  | 'lock.request'
+  | 'lock.acquired'
+  | 'lock.wait'
+  | 'lock.failed'
+  | 'lock.released'
+  | 'lock.error'
+  | 'watchdog.renew'
+  | 'watchdog.cancel'
+  | 'pubsub.subscribe'
+  | 'pubsub.unsubscribe'
+  | 'pubsub.publish'
+  | 'pubsub.deliver'
+  | 'waiter.wakeup'
+  | 'key.expired'
+  | 'repl.apply'
+  | 'wait.result'
+  | 'node.crash'
+  | 'node.restart'
+  | 'sentinel.sdown'
+  | 'sentinel.odown'
+  | 'failover.promote'
+  | 'client.crash'
+  | 'client.pause'
+  | 'client.resume'
+  | 'thread.start'
+  | 'thread.done'
+  | 'thread.interrupt'
+  | 'work.start'
+  | 'work.end'
+  | 'net.partition'
+  | 'net.heal'
+  | 'resource.use'
+  | 'violation.start'
+  | 'violation.end';
+
+/**
+ * One thing that happened. `t` is virtual ms, `seq` the global order (ties in `t` are common).
+ * Besides the fixed fields, an event carries the details its kind documents in SCENARIO-FORMAT.md
+ * (e.g. `cmd`: node, argv, reply; `lock.acquired`: lock, holdCount; `waiter.wakeup`: cause).
+ */
+export interface TraceEvent {
+  t: number;
+  seq: number;
+  kind: EventKind;
+  actor?: Actor;
+  lock?: string;
+  node?: string;
+  [detail: string]: unknown;
+}
+
+export type ViolationKind = 'V1' | 'V2' | 'V3';
+
+export interface Violation {
+  kind: ViolationKind;
+  lock: string;
+  from: number;
+  /** null while still open when the run ended */
+  to: number | null;
+  holders: Actor[];
+}
+
+export interface KeyView {
+  key: string;
+  type: 'string' | 'hash' | 'list' | 'zset';
+  /** string: the value; hash: [field, value] pairs in Redis order; list: items; zset: [member, score] pairs */
+  value: string | [string, string][] | string[];
+  /** absolute virtual ms on the node's clock, or null for no TTL */
+  expireAt: number | null;
+}
+
+export interface NodeView {
+  role: 'master' | 'replica' | 'sentinel';
+  up: boolean;
+  keys: Record<string, KeyView>;
+  /** channel -> subscriber connection labels (e.g. "A/pubsub") */
+  subscriptions?: Record<string, string[]>;
+}
+
+export type ThreadState =
+  | 'idle'
+  | 'running'
+  | 'working'
+  | 'waiting'
+  | 'sleeping'
+  | 'paused'
+  | 'crashed'
+  | 'done';
+
+export interface ThreadView {
+  state: ThreadState;
+  /** lock name -> hold count this thread believes it has */
+  holds: Record<string, number>;
+  /** one entry per program step that returns something (tryLock true/false, redis replies, errors) */
+  results: unknown[];
+  /** index of the program step being executed (flattened), for the script/program view */
+  step?: number;
+}
+
+export interface ResourceView {
+  value: number;
+  accepted: number;
+  rejected: number;
+  /** fenced resource: the highest token accepted so far */
+  lastToken?: number;
+}
+
+/** Everything visible at one moment: what the inspectors show at the cursor. */
+export interface VisibleState {
+  t: number;
+  nodes: Record<string, NodeView>;
+  threads: Record<Actor, ThreadView>;
+  resource: ResourceView;
+}
+
+export interface Trace {
+  format: 'lockscope-trace/1';
+  verdict: 'safe' | 'unsafe';
+  violations: Violation[];
+  events: TraceEvent[];
+  final: VisibleState;
+}
