@@ -38,6 +38,7 @@ export type EventKind =
   | 'thread.start'
   | 'thread.done'
   | 'thread.interrupt'
+  | 'thread.result'
   | 'work.start'
   | 'work.end'
   | 'net.partition'
@@ -90,14 +91,7 @@ export interface NodeView {
 }
 
 export type ThreadState =
-  | 'idle'
-  | 'running'
-  | 'working'
-  | 'waiting'
-  | 'sleeping'
-  | 'paused'
-  | 'crashed'
-  | 'done';
+  'idle' | 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed' | 'done';
 
 export interface ThreadView {
   state: ThreadState;

@@ -40,6 +40,18 @@ export type Effect =
   /** Resume immediately with the current virtual time; lets code measure elapsed time like System.currentTimeMillis(). */
   | { readonly type: 'now' };
 
+/**
+ * A call whose request or reply is lost (node down, partition, connection closed or dropped)
+ * resumes after the response timeout (scenario `redisson.timeoutMs`) with an error reply whose
+ * text starts with this prefix, like Redisson's RedisResponseTimeoutException. Retrying is the
+ * client model's business.
+ */
+export const CALL_TIMEOUT_PREFIX = 'TIMEOUT ';
+
+export function isCallTimeout(reply: Reply): boolean {
+  return reply.t === 'error' && reply.v.startsWith(CALL_TIMEOUT_PREFIX);
+}
+
 export type AcquireResult = 'acquired' | 'timeout' | 'interrupted';
 
 export type Process<T = void> = Generator<Effect, T, unknown>;

@@ -1,0 +1,623 @@
+/**
+ * The scenario format v1 (../shared/SCENARIO-FORMAT.md) as a valibot schema, plus the checks a
+ * schema cannot express (unique ids, references from faults, sizes after `repeat` expansion).
+ *
+ * `validateScenario` is the only door into the engine for user data (editor, URL, CLI, lessons):
+ * it never throws, and every issue names a JSON path and what was expected.
+ */
+import * as v from 'valibot';
+import type { SchemaIssue, ValidationResult } from '../sim/api';
+import {
+  LIMITS,
+  NETWORK_DEFAULTS,
+  REDIS_DEFAULTS,
+  REDISSON_LATEST,
+  REPLICA_DEFAULTS,
+  SENTINEL_DEFAULTS,
+  redissonDefaults,
+} from './defaults';
+
+export const LOCK_TYPES = [
+  'RLock',
+  'FairLock',
+  'FencedLock',
+  'SpinLock',
+  'ReadLock',
+  'WriteLock',
+  'MultiLock',
+  'RedLock',
+  'setnx',
+  'setnx-expire',
+  'set-nx-px',
+  'set-nx-px-get-del',
+  'set-nx-px-lua',
+] as const;
+export type LockType = (typeof LOCK_TYPES)[number];
+
+/** Lock types made of several locks, one per master (`locks` names them). */
+export const MULTI_LOCK_TYPES: readonly LockType[] = ['MultiLock', 'RedLock'];
+
+export interface LockOp {
+  op: 'lock';
+  lock: string;
+  /** absent: no lease, the watchdog renews (lock()) */
+  leaseMs?: number;
+  type: LockType;
+  locks?: string[];
+}
+export interface TryLockOp {
+  op: 'tryLock';
+  lock: string;
+  /** absent: a single attempt (tryLock()) */
+  waitMs?: number;
+  leaseMs?: number;
+  type: LockType;
+  locks?: string[];
+}
+export interface LockInterruptiblyOp {
+  op: 'lockInterruptibly';
+  lock: string;
+  leaseMs?: number;
+  type: LockType;
+  locks?: string[];
+}
+export interface UnlockOp {
+  op: 'unlock';
+  lock: string;
+  /** absent: the type this thread last locked `lock` with */
+  type?: LockType;
+  locks?: string[];
+}
+export interface ForceUnlockOp {
+  op: 'forceUnlock';
+  lock: string;
+  type?: LockType;
+}
+export interface WorkOp {
+  op: 'work';
+  ms: number;
+}
+export interface SleepOp {
+  op: 'sleep';
+  ms: number;
+}
+export interface UseOp {
+  op: 'use';
+  ms: number;
+}
+export interface RedisOp {
+  op: 'redis';
+  argv: string[];
+}
+export interface EvalOp {
+  op: 'eval';
+  script: string;
+  keys: string[];
+  args: string[];
+}
+export interface RepeatOp {
+  op: 'repeat';
+  times: number;
+  body: Op[];
+}
+export type Op =
+  | LockOp
+  | TryLockOp
+  | LockInterruptiblyOp
+  | UnlockOp
+  | ForceUnlockOp
+  | WorkOp
+  | SleepOp
+  | UseOp
+  | RedisOp
+  | EvalOp
+  | RepeatOp;
+
+export interface ThreadSpec {
+  id: number;
+  start: number;
+  program: Op[];
+}
+export interface ClientSpec {
+  id: string;
+  threads: ThreadSpec[];
+}
+
+export type Fault =
+  | { kind: 'crash'; at: number; node?: string; client?: string }
+  | { kind: 'restart'; at: number; node: string }
+  | { kind: 'pause'; at: number; client: string; ms: number }
+  | { kind: 'partition'; at: number; groups: string[][]; healAt?: number }
+  | { kind: 'clock'; at: number; node: string; jumpMs: number }
+  | { kind: 'interrupt'; at: number; client: string; thread: number };
+
+export interface Scenario {
+  format: 'lockscope/1';
+  title?: string;
+  description?: string;
+  seed: number;
+  /** null: until every program ended, capped at DEFAULT_RUN_CAP_MS */
+  until: number | null;
+  redis: {
+    topology: 'single' | 'sentinel' | 'independent';
+    masters: number;
+    replicas: { lagMs: number }[];
+    sentinel: { count: number; quorum: number; downAfterMs: number; failoverMs: number };
+    persistence: 'none' | 'aof-always';
+    minReplicasToWrite: number;
+    scriptBudget: number;
+  };
+  network: { latencyMs: number };
+  redisson: {
+    /** "latest" or "major.minor[.patch]" (reference/redisson-locks.md §2) */
+    version: string;
+    lockWatchdogTimeout: number;
+    checkLockSyncedSlaves: boolean;
+    slavesSyncTimeout: number;
+    retryAttempts: number;
+    retryDelayMs: number;
+    /** response timeout: a command without a reply fails after this long */
+    timeoutMs: number;
+    subscriptionTimeoutMs: number;
+  };
+  resource: { kind: 'counter' | 'fenced'; initial: number };
+  clients: ClientSpec[];
+  faults: Fault[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+const int = (lo: number, hi: number, what = 'an integer') =>
+  v.pipe(
+    v.number(`expected ${what}`),
+    v.integer(`expected ${what}`),
+    v.minValue(lo, `expected ${what} >= ${lo}`),
+    v.maxValue(hi, `expected ${what} <= ${hi}`),
+  );
+const ms = () => int(0, LIMITS.ms, 'a whole number of ms');
+const name = (what: string) =>
+  v.pipe(
+    v.string(`expected ${what} (a string)`),
+    v.minLength(1, `expected a non-empty ${what}`),
+    v.maxLength(LIMITS.nameLength, `${what} longer than ${LIMITS.nameLength} characters`),
+  );
+const arg = () =>
+  v.pipe(
+    v.string('expected a string'),
+    v.maxLength(LIMITS.argLength, `argument longer than ${LIMITS.argLength} characters`),
+  );
+const args = (min: number) =>
+  v.pipe(
+    v.array(arg(), 'expected an array of strings'),
+    v.minLength(min, `expected at least ${min} item(s)`),
+    v.maxLength(LIMITS.argvItems, `more than ${LIMITS.argvItems} items`),
+  );
+const lockType = () =>
+  v.picklist(LOCK_TYPES, `expected one of ${LOCK_TYPES.map((t) => `"${t}"`).join(', ')}`);
+const lockList = () =>
+  v.pipe(
+    v.array(name('lock name'), 'expected an array of lock names'),
+    v.minLength(1, 'expected at least one lock'),
+    v.maxLength(LIMITS.masters, `more than ${LIMITS.masters} locks`),
+  );
+
+const OP_NAMES = [
+  'lock',
+  'tryLock',
+  'lockInterruptibly',
+  'unlock',
+  'forceUnlock',
+  'work',
+  'sleep',
+  'use',
+  'redis',
+  'eval',
+  'repeat',
+] as const;
+
+const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
+  'op',
+  [
+    v.strictObject({
+      op: v.literal('lock'),
+      lock: name('lock name'),
+      leaseMs: v.optional(ms()),
+      type: v.optional(lockType(), 'RLock'),
+      locks: v.optional(lockList()),
+    }),
+    v.strictObject({
+      op: v.literal('tryLock'),
+      lock: name('lock name'),
+      waitMs: v.optional(ms()),
+      leaseMs: v.optional(ms()),
+      type: v.optional(lockType(), 'RLock'),
+      locks: v.optional(lockList()),
+    }),
+    v.strictObject({
+      op: v.literal('lockInterruptibly'),
+      lock: name('lock name'),
+      leaseMs: v.optional(ms()),
+      type: v.optional(lockType(), 'RLock'),
+      locks: v.optional(lockList()),
+    }),
+    v.strictObject({
+      op: v.literal('unlock'),
+      lock: name('lock name'),
+      type: v.optional(lockType()),
+      locks: v.optional(lockList()),
+    }),
+    v.strictObject({ op: v.literal('forceUnlock'), lock: name('lock name'), type: v.optional(lockType()) }),
+    v.strictObject({ op: v.literal('work'), ms: ms() }),
+    v.strictObject({ op: v.literal('sleep'), ms: ms() }),
+    v.strictObject({ op: v.literal('use'), ms: v.optional(ms(), 1) }),
+    v.strictObject({ op: v.literal('redis'), argv: args(1) }),
+    v.strictObject({
+      op: v.literal('eval'),
+      script: v.pipe(
+        v.string('expected the Lua source as a string'),
+        v.maxLength(LIMITS.scriptLength, `script longer than ${LIMITS.scriptLength} characters`),
+      ),
+      keys: v.optional(args(0), () => []),
+      args: v.optional(args(0), () => []),
+    }),
+    v.strictObject({
+      op: v.literal('repeat'),
+      times: int(0, LIMITS.repeatTimes),
+      body: v.array(
+        v.lazy(() => OpSchema),
+        'expected an array of ops',
+      ),
+    }),
+  ],
+  (issue) =>
+    issue.input === undefined
+      ? `missing "op" (one of ${OP_NAMES.join(', ')})`
+      : `unknown op ${JSON.stringify(issue.input)} (expected one of ${OP_NAMES.join(', ')})`,
+);
+
+const ClientId = v.pipe(
+  v.string('expected a client id (a string)'),
+  v.regex(
+    /^[A-Za-z][A-Za-z0-9_-]{0,15}$/,
+    'expected a client id: a letter, then up to 15 letters, digits, "_" or "-"',
+  ),
+);
+
+const ThreadSchema = v.strictObject({
+  id: int(1, 9999, 'a thread id (integer)'),
+  start: v.optional(ms(), 0),
+  program: v.array(OpSchema, 'expected an array of ops'),
+});
+
+const ClientSchema = v.strictObject({
+  id: ClientId,
+  threads: v.pipe(
+    v.array(ThreadSchema, 'expected an array of threads'),
+    v.minLength(1, 'expected at least one thread'),
+    v.maxLength(LIMITS.threadsPerClient, `more than ${LIMITS.threadsPerClient} threads`),
+  ),
+});
+
+const FaultSchema = v.variant(
+  'kind',
+  [
+    v.strictObject({
+      kind: v.literal('crash'),
+      at: ms(),
+      node: v.optional(name('node id')),
+      client: v.optional(ClientId),
+    }),
+    v.strictObject({ kind: v.literal('restart'), at: ms(), node: name('node id') }),
+    v.strictObject({ kind: v.literal('pause'), at: ms(), client: ClientId, ms: ms() }),
+    v.strictObject({
+      kind: v.literal('partition'),
+      at: ms(),
+      groups: v.pipe(
+        v.array(
+          v.pipe(v.array(name('node or client id')), v.minLength(1, 'expected a non-empty group')),
+          'expected an array of groups',
+        ),
+        v.minLength(2, 'expected at least two groups'),
+      ),
+      healAt: v.optional(ms()),
+    }),
+    v.strictObject({
+      kind: v.literal('clock'),
+      at: ms(),
+      node: name('node id'),
+      jumpMs: int(-LIMITS.ms, LIMITS.ms, 'a whole number of ms'),
+    }),
+    v.strictObject({
+      kind: v.literal('interrupt'),
+      at: ms(),
+      client: ClientId,
+      thread: int(1, 9999, 'a thread id (integer)'),
+    }),
+  ],
+  (issue) =>
+    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt)`,
+);
+
+const RedissonSchema = v.strictObject({
+  version: v.optional(
+    v.pipe(
+      v.string('expected a version string'),
+      v.regex(
+        /^(latest|[2-4]\.\d{1,2}(\.\d{1,2})?)$/,
+        'expected "latest" or a Redisson version like "3.27" or "3.12.3"',
+      ),
+    ),
+    REDISSON_LATEST,
+  ),
+  lockWatchdogTimeout: v.optional(int(1, LIMITS.ms, 'a whole number of ms')),
+  checkLockSyncedSlaves: v.optional(v.boolean('expected true or false')),
+  slavesSyncTimeout: v.optional(ms()),
+  retryAttempts: v.optional(int(0, 100)),
+  retryDelayMs: v.optional(ms()),
+  timeoutMs: v.optional(int(1, LIMITS.ms, 'a whole number of ms')),
+  subscriptionTimeoutMs: v.optional(int(1, LIMITS.ms, 'a whole number of ms')),
+});
+
+const ScenarioSchema = v.strictObject({
+  format: v.literal('lockscope/1', 'expected "lockscope/1"'),
+  title: v.optional(
+    v.pipe(v.string('expected a string'), v.maxLength(200, 'title longer than 200 characters')),
+  ),
+  description: v.optional(
+    v.pipe(v.string('expected a string'), v.maxLength(20_000, 'description longer than 20000 characters')),
+  ),
+  seed: v.optional(int(0, Number.MAX_SAFE_INTEGER, 'a non-negative integer'), 1),
+  until: v.optional(v.nullable(int(1, LIMITS.ms, 'a whole number of ms')), null),
+  redis: v.optional(
+    v.strictObject({
+      topology: v.optional(
+        v.picklist(['single', 'sentinel', 'independent'], 'expected "single", "sentinel" or "independent"'),
+        REDIS_DEFAULTS.topology,
+      ),
+      masters: v.optional(int(1, LIMITS.masters), REDIS_DEFAULTS.masters),
+      replicas: v.optional(
+        v.pipe(
+          v.array(
+            v.strictObject({ lagMs: v.optional(ms(), REPLICA_DEFAULTS.lagMs) }),
+            'expected an array of replicas',
+          ),
+          v.maxLength(LIMITS.replicas, `more than ${LIMITS.replicas} replicas`),
+        ),
+        () => [],
+      ),
+      sentinel: v.optional(
+        v.strictObject({
+          count: v.optional(int(1, LIMITS.sentinels), SENTINEL_DEFAULTS.count),
+          quorum: v.optional(int(1, LIMITS.sentinels), SENTINEL_DEFAULTS.quorum),
+          downAfterMs: v.optional(ms(), SENTINEL_DEFAULTS.downAfterMs),
+          failoverMs: v.optional(ms(), SENTINEL_DEFAULTS.failoverMs),
+        }),
+        () => ({ ...SENTINEL_DEFAULTS }),
+      ),
+      persistence: v.optional(
+        v.picklist(['none', 'aof-always'], 'expected "none" or "aof-always"'),
+        REDIS_DEFAULTS.persistence,
+      ),
+      minReplicasToWrite: v.optional(int(0, LIMITS.replicas), REDIS_DEFAULTS.minReplicasToWrite),
+      scriptBudget: v.optional(int(1000, LIMITS.scriptBudget), REDIS_DEFAULTS.scriptBudget),
+    }),
+    () => ({}),
+  ),
+  network: v.optional(
+    v.strictObject({
+      latencyMs: v.optional(int(0, LIMITS.latencyMs, 'a whole number of ms'), NETWORK_DEFAULTS.latencyMs),
+    }),
+    () => ({}),
+  ),
+  redisson: v.optional(RedissonSchema, () => ({})),
+  resource: v.optional(
+    v.strictObject({
+      kind: v.optional(v.picklist(['counter', 'fenced'], 'expected "counter" or "fenced"'), 'counter'),
+      initial: v.optional(int(-1e12, 1e12), 0),
+    }),
+    () => ({}),
+  ),
+  clients: v.pipe(
+    v.array(ClientSchema, 'expected an array of clients'),
+    v.minLength(1, 'expected at least one client'),
+    v.maxLength(LIMITS.clients, `more than ${LIMITS.clients} clients`),
+  ),
+  faults: v.optional(
+    v.pipe(
+      v.array(FaultSchema, 'expected an array of faults'),
+      v.maxLength(LIMITS.faults, `more than ${LIMITS.faults} faults`),
+    ),
+    () => [],
+  ),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+/** Node ids of a topology (SCENARIO-FORMAT.md "Node ids are fixed names, not roles"). */
+export function nodeIds(redis: Scenario['redis']): string[] {
+  const ids: string[] = [];
+  if (redis.topology === 'independent') {
+    for (let i = 1; i <= redis.masters; i++) ids.push(`master-${i}`);
+  } else {
+    ids.push('master');
+    for (let i = 1; i <= redis.replicas.length; i++) ids.push(`replica-${i}`);
+  }
+  if (redis.topology === 'sentinel')
+    for (let i = 1; i <= redis.sentinel.count; i++) ids.push(`sentinel-${i}`);
+  return ids;
+}
+
+/** Program steps once every `repeat` is expanded (what the limits count). */
+export function expandedLength(program: readonly Op[]): number {
+  let n = 0;
+  for (const op of program) n += op.op === 'repeat' ? op.times * expandedLength(op.body) : 1;
+  return n;
+}
+
+export function formatPath(path: readonly (string | number)[]): string {
+  let s = '';
+  for (const k of path) s += typeof k === 'number' ? `[${k}]` : s === '' ? k : `.${k}`;
+  return s || '(root)';
+}
+
+function issueMessage(issue: v.BaseIssue<unknown>): string {
+  if (issue.type === 'strict_object' && issue.expected === 'never') return `unknown field ${issue.received}`;
+  if (issue.input === undefined && issue.kind === 'schema' && issue.type !== 'variant')
+    return 'missing required field';
+  return issue.message.replace(/^Invalid (\w+): E/, 'e');
+}
+
+export function validateScenario(json: unknown): ValidationResult<Scenario> {
+  const parsed = v.safeParse(ScenarioSchema, json, { abortPipeEarly: true });
+  if (!parsed.success) {
+    const issues = parsed.issues.map((i) => ({
+      path: formatPath((i.path ?? []).map((p) => p.key as string | number)),
+      message: issueMessage(i),
+    }));
+    return { ok: false, issues };
+  }
+  const scenario = withRedissonDefaults(parsed.output);
+  const issues = crossCheck(scenario);
+  return issues.length ? { ok: false, issues } : { ok: true, scenario };
+}
+
+type Parsed = v.InferOutput<typeof ScenarioSchema>;
+
+function withRedissonDefaults(p: Parsed): Scenario {
+  const r = p.redisson;
+  const d = redissonDefaults(r.version);
+  const redisson: Scenario['redisson'] = {
+    version: r.version,
+    lockWatchdogTimeout: r.lockWatchdogTimeout ?? d.lockWatchdogTimeout,
+    checkLockSyncedSlaves: r.checkLockSyncedSlaves ?? d.checkLockSyncedSlaves,
+    slavesSyncTimeout: r.slavesSyncTimeout ?? d.slavesSyncTimeout,
+    retryAttempts: r.retryAttempts ?? d.retryAttempts,
+    retryDelayMs: r.retryDelayMs ?? d.retryDelayMs,
+    timeoutMs: r.timeoutMs ?? d.timeoutMs,
+    subscriptionTimeoutMs: r.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
+  };
+  const out: Scenario = { ...p, redisson } as Scenario;
+  return out;
+}
+
+function crossCheck(s: Scenario): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const add = (path: (string | number)[], message: string) =>
+    issues.push({ path: formatPath(path), message });
+  const { redis } = s;
+  if (redis.masters > 1 && redis.topology !== 'independent')
+    add(['redis', 'masters'], `more than one master needs topology "independent"`);
+  if (redis.topology === 'sentinel' && redis.sentinel.quorum > redis.sentinel.count)
+    add(
+      ['redis', 'sentinel', 'quorum'],
+      `quorum ${redis.sentinel.quorum} is larger than count ${redis.sentinel.count}`,
+    );
+  if (redis.minReplicasToWrite > redis.replicas.length)
+    add(
+      ['redis', 'minReplicasToWrite'],
+      `expected at most ${redis.replicas.length} (the number of replicas)`,
+    );
+
+  const nodes = new Set(nodeIds(redis));
+  const threads = new Map<string, Set<number>>();
+  let totalThreads = 0;
+  let totalSteps = 0;
+  s.clients.forEach((c, ci) => {
+    if (threads.has(c.id)) add(['clients', ci, 'id'], `duplicate client id "${c.id}"`);
+    if (nodes.has(c.id) || /^(master|replica|sentinel)(-\d+)?s?$/.test(c.id))
+      add(['clients', ci, 'id'], `"${c.id}" is reserved for nodes`);
+    const ids = new Set<number>();
+    c.threads.forEach((t, ti) => {
+      if (ids.has(t.id))
+        add(['clients', ci, 'threads', ti, 'id'], `duplicate thread id ${t.id} in client "${c.id}"`);
+      ids.add(t.id);
+      const steps = expandedLength(t.program);
+      if (steps > LIMITS.stepsPerThread)
+        add(
+          ['clients', ci, 'threads', ti, 'program'],
+          `${steps} steps after expanding repeat (at most ${LIMITS.stepsPerThread})`,
+        );
+      totalSteps += steps;
+      checkOps(t.program, ['clients', ci, 'threads', ti, 'program'], redis, add);
+    });
+    threads.set(c.id, ids);
+    totalThreads += c.threads.length;
+  });
+  if (totalThreads > LIMITS.threadsTotal)
+    add(['clients'], `${totalThreads} threads in all (at most ${LIMITS.threadsTotal})`);
+  if (totalSteps > LIMITS.stepsTotal)
+    add(
+      ['clients'],
+      `${totalSteps} program steps in all after expanding repeat (at most ${LIMITS.stepsTotal})`,
+    );
+
+  const checkNode = (path: (string | number)[], id: string) => {
+    if (!nodes.has(id)) add(path, `unknown node "${id}" (this topology has ${[...nodes].join(', ')})`);
+  };
+  const checkClient = (path: (string | number)[], id: string) => {
+    if (!threads.has(id)) add(path, `unknown client "${id}"`);
+  };
+  s.faults.forEach((f, fi) => {
+    const at = ['faults', fi];
+    if (s.until !== null && f.at > s.until) add([...at, 'at'], `after the end of the run (until ${s.until})`);
+    switch (f.kind) {
+      case 'crash':
+        if ((f.node === undefined) === (f.client === undefined))
+          add(at, 'expected exactly one of "node" or "client"');
+        else if (f.node !== undefined) checkNode([...at, 'node'], f.node);
+        else if (f.client !== undefined) checkClient([...at, 'client'], f.client);
+        break;
+      case 'restart':
+      case 'clock':
+        checkNode([...at, 'node'], f.node);
+        break;
+      case 'pause':
+        checkClient([...at, 'client'], f.client);
+        break;
+      case 'interrupt':
+        checkClient([...at, 'client'], f.client);
+        if (threads.has(f.client) && !threads.get(f.client)!.has(f.thread))
+          add([...at, 'thread'], `client "${f.client}" has no thread ${f.thread}`);
+        break;
+      case 'partition': {
+        const seen = new Set<string>();
+        f.groups.forEach((g, gi) =>
+          g.forEach((id, ii) => {
+            const p = [...at, 'groups', gi, ii];
+            if (seen.has(id)) add(p, `"${id}" is in more than one group`);
+            seen.add(id);
+            if (!(nodes.has(id) || threads.has(id) || (id === 'sentinels' && redis.topology === 'sentinel')))
+              add(p, `unknown node or client "${id}"`);
+          }),
+        );
+        if (f.healAt !== undefined && f.healAt <= f.at)
+          add([...at, 'healAt'], `expected a time after "at" (${f.at})`);
+        break;
+      }
+    }
+  });
+  return issues;
+}
+
+function checkOps(
+  ops: readonly Op[],
+  path: (string | number)[],
+  redis: Scenario['redis'],
+  add: (path: (string | number)[], message: string) => void,
+): void {
+  ops.forEach((op, i) => {
+    if (op.op === 'repeat') {
+      checkOps(op.body, [...path, i, 'body'], redis, add);
+      return;
+    }
+    if (!('type' in op) || op.type === undefined) return;
+    const multi = MULTI_LOCK_TYPES.includes(op.type);
+    const locks = 'locks' in op ? op.locks : undefined;
+    if (multi && op.op !== 'forceUnlock' && locks === undefined)
+      add([...path, i, 'locks'], `required for type "${op.type}" (one lock name per master)`);
+    if (!multi && locks !== undefined)
+      add([...path, i, 'locks'], `only allowed with type "MultiLock" or "RedLock"`);
+  });
+}
