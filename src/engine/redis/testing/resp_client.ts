@@ -1,0 +1,150 @@
+/**
+ * A small RESP2 client over node:net for tests and the benchmark: it talks to a real redis-server
+ * and hands back the same Reply values (reply.ts) the simulator produces, so the two can be compared
+ * with a plain deep-equal. Strings cross the wire as byte strings (latin1 <-> bytes, one char per
+ * byte), matching bytes.ts. Not for the browser bundle.
+ */
+import { connect, type Socket } from 'node:net';
+import type { Reply } from '../reply';
+import { array, bulk, error, int, status } from '../reply';
+
+const CRLF = Buffer.from('\r\n', 'latin1');
+
+/** Encodes one command as a RESP2 multi-bulk request. */
+export function encodeCommand(argv: readonly string[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(`*${argv.length}\r\n`, 'latin1')];
+  for (const a of argv) {
+    const body = Buffer.from(a, 'latin1');
+    parts.push(Buffer.from(`$${body.length}\r\n`, 'latin1'), body, CRLF);
+  }
+  return Buffer.concat(parts);
+}
+
+/** Thrown inside the parser when the buffer ends before the reply does. */
+const INCOMPLETE = Symbol('incomplete');
+
+function parseInteger(text: string): Reply {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? int(n) : int(BigInt(text));
+}
+
+/**
+ * Parses one reply at `pos`. Returns the reply and the position after it, or throws INCOMPLETE.
+ * Replies are re-parsed from their start when more data arrives; fine for test-sized replies.
+ */
+function parseReply(buf: Buffer, pos: number): [Reply, number] {
+  const eol = buf.indexOf(CRLF, pos);
+  if (eol < 0) throw INCOMPLETE;
+  const kind = buf[pos];
+  const line = buf.toString('latin1', pos + 1, eol);
+  const next = eol + 2;
+  switch (kind) {
+    case 0x2b /* + */:
+      return [status(line), next];
+    case 0x2d /* - */:
+      return [error(line), next];
+    case 0x3a /* : */:
+      return [parseInteger(line), next];
+    case 0x24 /* $ */: {
+      const len = Number(line);
+      if (len < 0) return [bulk(null), next];
+      if (buf.length < next + len + 2) throw INCOMPLETE;
+      return [bulk(buf.toString('latin1', next, next + len)), next + len + 2];
+    }
+    case 0x2a /* * */: {
+      const count = Number(line);
+      if (count < 0) return [array(null), next];
+      const items: Reply[] = [];
+      let p = next;
+      for (let i = 0; i < count; i++) {
+        const [item, after] = parseReply(buf, p);
+        items.push(item);
+        p = after;
+      }
+      return [array(items), p];
+    }
+    default:
+      throw new Error(
+        `RESP protocol error: unexpected byte 0x${kind.toString(16)} in ${JSON.stringify(line)}`,
+      );
+  }
+}
+
+interface Pending {
+  resolve(r: Reply): void;
+  reject(e: Error): void;
+}
+
+export class RespClient {
+  private buf: Buffer = Buffer.alloc(0);
+  private readonly pending: Pending[] = [];
+  private closed = false;
+
+  private constructor(private readonly socket: Socket) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (e) => this.failAll(e));
+    socket.on('close', () => this.failAll(new Error('connection closed')));
+  }
+
+  static connect(port: number, host = '127.0.0.1'): Promise<RespClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ port, host });
+      socket.once('connect', () => {
+        socket.removeListener('error', reject);
+        resolve(new RespClient(socket));
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** Sends one command and resolves with its reply (errors are replies, not rejections). */
+  call(argv: readonly string[]): Promise<Reply> {
+    return this.pipeline([argv]).then((r) => r[0]);
+  }
+
+  /** Writes all commands in one go and resolves with their replies in order. */
+  pipeline(commands: readonly (readonly string[])[]): Promise<Reply[]> {
+    if (this.closed) return Promise.reject(new Error('connection closed'));
+    const out = Buffer.concat(commands.map(encodeCommand));
+    const promises = commands.map(
+      () => new Promise<Reply>((resolve, reject) => this.pending.push({ resolve, reject })),
+    );
+    this.socket.write(out);
+    return Promise.all(promises);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    let pos = 0;
+    while (pos < this.buf.length) {
+      let parsed: [Reply, number];
+      try {
+        parsed = parseReply(this.buf, pos);
+      } catch (e) {
+        if (e === INCOMPLETE) break;
+        this.failAll(e as Error);
+        this.socket.destroy();
+        return;
+      }
+      pos = parsed[1];
+      const waiter = this.pending.shift();
+      if (!waiter) {
+        this.failAll(new Error('RESP reply without a pending request'));
+        return;
+      }
+      waiter.resolve(parsed[0]);
+    }
+    this.buf = pos === this.buf.length ? Buffer.alloc(0) : this.buf.subarray(pos);
+  }
+
+  private failAll(e: Error): void {
+    this.closed = true;
+    for (const p of this.pending.splice(0)) p.reject(e);
+  }
+}
