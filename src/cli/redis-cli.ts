@@ -1,0 +1,112 @@
+/**
+ * `npm run -s redis-cli [-- --raw | --no-raw] [--clock <ms>]`: feeds stdin, line by line, to one
+ * fresh simulated Redis and prints what `redis-cli` 7.0.15 prints when fed the same stdin.
+ *
+ * Like redis-cli: raw output when stdout is not a terminal, unless --no-raw; `N cmd` repeats
+ * a command; quit/exit stop; a line that does not split prints "Invalid argument(s)".
+ * Each command prints one reply; extra frames (UNSUBSCRIBE a b) wait their turn and are
+ * printed as the replies of the following commands, as redis-cli's reply stream does. After
+ * SUBSCRIBE/PSUBSCRIBE redis-cli only reads messages forever; here nothing can publish, so
+ * the confirmations are printed and the rest of stdin is ignored.
+ *
+ * The virtual clock starts at the wall clock (or --clock) so absolute times (EXPIREAT,
+ * PXAT) mean what they mean on a real server; it only moves on DEBUG SLEEP.
+ */
+import { ManualClock } from '../engine/clock';
+import { formatReply, type CliMode } from '../engine/redis/cli_format';
+import { splitArgs } from '../engine/redis/redis_argv';
+import type { Reply } from '../engine/redis/reply';
+import { RedisServer } from '../engine/redis/server';
+
+interface Options {
+  mode: CliMode;
+  clockStart: number;
+}
+
+function parseOptions(args: string[]): Options {
+  let mode: CliMode = process.stdout.isTTY ? 'tty' : 'raw';
+  let clockStart = Date.now();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--raw') mode = 'raw';
+    else if (a === '--no-raw') mode = 'tty';
+    else if (a === '--clock' && i + 1 < args.length) clockStart = Number(args[++i]);
+    else {
+      process.stderr.write(`Unrecognized option or bad number of args for: '${a}'\n`);
+      process.exit(1);
+    }
+  }
+  return { mode, clockStart };
+}
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** strtol(argv[0]) consuming the whole word: the repeat count of "3 ping", or null. */
+function repeatCount(word: string): number | null {
+  if (!/^[\t\n\v\f\r ]*[+-]?\d*$/.test(word)) return null;
+  const digits = word.trim();
+  const n = digits === '' || digits === '+' || digits === '-' ? 0 : Number(digits);
+  return n;
+}
+
+function main(): void {
+  const opts = parseOptions(process.argv.slice(2));
+  const clock = new ManualClock(opts.clockStart);
+  const server = new RedisServer({ clock, onSleep: (ms) => clock.advance(ms) });
+  const conn = server.connect();
+  const out: Buffer[] = [];
+  const print = (s: string): void => {
+    out.push(Buffer.from(s, 'latin1'));
+  };
+  const pending: Reply[] = [];
+
+  void readStdin().then((input) => {
+    const text = input.toString('latin1');
+    const lines = text.split('\n');
+    if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    outer: for (const line of lines) {
+      let argv = splitArgs(line);
+      if (argv === null) {
+        print('Invalid argument(s)\n');
+        continue;
+      }
+      if (argv.length === 0) continue;
+      const name = argv[0].toLowerCase();
+      if (name === 'quit' || name === 'exit') break;
+      let repeat = 1;
+      if (argv.length > 1) {
+        const n = repeatCount(argv[0]);
+        if (n !== null) {
+          if (!(n > 0) || n > 2 ** 63) {
+            print('Invalid redis-cli repeat command option value.\n');
+            continue;
+          }
+          repeat = n;
+          argv = argv.slice(1);
+        }
+      }
+      const command = argv[0].toLowerCase();
+      const subscribing = command === 'subscribe' || command === 'psubscribe' || command === 'ssubscribe';
+      for (let r = 0; r < repeat; r++) {
+        pending.push(...server.execFrames(conn, argv));
+        if (subscribing) {
+          if (opts.mode === 'tty') print('Reading messages... (press Ctrl-C to quit)\n');
+          while (pending.length > 0) {
+            const frame = pending.shift()!;
+            print(formatReply(frame, opts.mode));
+            if (frame.t === 'error') continue outer;
+          }
+          break outer;
+        }
+        print(formatReply(pending.shift()!, opts.mode));
+      }
+    }
+    process.stdout.write(Buffer.concat(out));
+  });
+}
+
+main();

@@ -1,0 +1,194 @@
+/**
+ * The keyspace (Redis db.c): key → value, key → absolute expiry deadline in virtual ms, lazy
+ * expiry on lookup and active expiry driven by the simulation.
+ *
+ * Values are stored in the cheapest shape for their type, like Redis's encodings:
+ * string → byte string, hash → Map (insertion order = Redis's listpack order), list → array,
+ * zset → ZSet.
+ *
+ * Expiry rule (db.c `keyIsExpired`): a key is expired when now > deadline, strictly. Deadlines
+ * are whole milliseconds (Redis's mstime()), so the first instant a key with deadline d is gone
+ * is d + 1: that is what `nextExpiryAt()` returns, and `activeExpireCycle()` called at that
+ * time deletes it.
+ */
+import { ExpiryHeap } from './expiry_heap';
+import { ZSet } from './zset_value';
+
+export type StoredValue = string | Map<string, string> | string[] | ZSet;
+export type ValueType = 'string' | 'hash' | 'list' | 'zset';
+
+export function typeOfValue(v: StoredValue): ValueType {
+  if (typeof v === 'string') return 'string';
+  if (v instanceof Map) return 'hash';
+  if (Array.isArray(v)) return 'list';
+  return 'zset';
+}
+
+export interface DbHooks {
+  /** Time used to decide whether a key is expired (frozen at script start inside scripts). */
+  now(): number;
+  keyExpired?(key: string, how: 'lazy' | 'active'): void;
+}
+
+/** One key in a snapshot. Strings are byte strings; see bytes.ts to display them. */
+export type SnapshotEntry =
+  | { type: 'string'; value: string; expireAt: number | null }
+  | { type: 'hash'; value: [field: string, value: string][]; expireAt: number | null }
+  | { type: 'list'; value: string[]; expireAt: number | null }
+  | { type: 'zset'; value: [member: string, score: number][]; expireAt: number | null };
+
+/** An opaque saved state of a Db; restore it with `Db.restore`. */
+export interface DbCheckpoint {
+  readonly dict: ReadonlyMap<string, StoredValue>;
+  readonly expires: ReadonlyMap<string, number>;
+}
+
+function cloneValue(v: StoredValue): StoredValue {
+  if (typeof v === 'string') return v;
+  if (v instanceof Map) return new Map(v);
+  if (Array.isArray(v)) return v.slice();
+  return v.clone();
+}
+
+export class Db {
+  private dict = new Map<string, StoredValue>();
+  private expires = new Map<string, number>();
+  private readonly heap = new ExpiryHeap();
+
+  constructor(private readonly hooks: DbHooks) {}
+
+  /** db.c lookupKey: the value, or undefined when missing or (lazily deleted because) expired. */
+  lookup(key: string): StoredValue | undefined {
+    const v = this.dict.get(key);
+    if (v === undefined) return undefined;
+    if (this.expires.size !== 0) {
+      const when = this.expires.get(key);
+      if (when !== undefined && this.hooks.now() > when) {
+        this.expireKey(key, 'lazy');
+        return undefined;
+      }
+    }
+    return v;
+  }
+
+  /** True when the key is present but past its deadline (keys/dbsize-style checks that do not delete). */
+  isExpired(key: string): boolean {
+    const when = this.expires.get(key);
+    return when !== undefined && this.hooks.now() > when;
+  }
+
+  /** Stores a value, keeping any TTL (db.c dbAdd / dbOverwrite). */
+  put(key: string, v: StoredValue): void {
+    this.dict.set(key, v);
+  }
+
+  /** db.c setKey: stores a value and drops the TTL unless keepTtl. */
+  setKey(key: string, v: StoredValue, keepTtl: boolean): void {
+    this.dict.set(key, v);
+    if (!keepTtl && this.expires.size !== 0) this.expires.delete(key);
+  }
+
+  delete(key: string): boolean {
+    if (!this.dict.delete(key)) return false;
+    if (this.expires.size !== 0) this.expires.delete(key);
+    return true;
+  }
+
+  /** The deadline in ms, or undefined when the key has no TTL. Does not check existence. */
+  getExpire(key: string): number | undefined {
+    return this.expires.get(key);
+  }
+
+  setExpire(key: string, when: number): void {
+    this.expires.set(key, when);
+    this.heap.push(when, key);
+    // Stale heap entries (renewed TTLs) are dropped in bulk once they dominate.
+    if (this.heap.size > 64 && this.heap.size > 4 * this.expires.size) this.heap.rebuild(this.expires);
+  }
+
+  removeExpire(key: string): boolean {
+    return this.expires.delete(key);
+  }
+
+  /** Keys physically present, expired or not (DBSIZE counts those, like Redis). */
+  get size(): number {
+    return this.dict.size;
+  }
+
+  /** Keys in insertion order (Redis's own order is its hash table's; callers that compare should sort). */
+  keys(): IterableIterator<string> {
+    return this.dict.keys();
+  }
+
+  has(key: string): boolean {
+    return this.dict.has(key);
+  }
+
+  /** The value without any expiry check (for inspection). */
+  peek(key: string): StoredValue | undefined {
+    return this.dict.get(key);
+  }
+
+  flush(): void {
+    this.dict = new Map();
+    this.expires = new Map();
+    this.heap.clear();
+  }
+
+  /** Deletes every key whose deadline has passed (expire.c activeExpireCycle, done completely). */
+  activeExpireCycle(): void {
+    const now = this.hooks.now();
+    for (;;) {
+      const t = this.heap.peekTime();
+      if (t === undefined || t >= now) return;
+      const key = this.heap.peekKey()!;
+      this.heap.pop();
+      if (this.expires.get(key) === t) this.expireKey(key, 'active');
+    }
+  }
+
+  /** The first virtual ms at which some key counts as expired (deadline + 1), if any key has a TTL. */
+  nextExpiryAt(): number | undefined {
+    for (;;) {
+      const t = this.heap.peekTime();
+      if (t === undefined) return undefined;
+      if (this.expires.get(this.heap.peekKey()!) === t) return t + 1;
+      this.heap.pop();
+    }
+  }
+
+  /** A JSON-ready view, keys in byte order. */
+  snapshot(): Record<string, SnapshotEntry> {
+    const out: Record<string, SnapshotEntry> = Object.create(null) as Record<string, SnapshotEntry>;
+    const keys = [...this.dict.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const key of keys) {
+      const v = this.dict.get(key)!;
+      const expireAt = this.expires.get(key) ?? null;
+      if (typeof v === 'string') out[key] = { type: 'string', value: v, expireAt };
+      else if (v instanceof Map) out[key] = { type: 'hash', value: [...v], expireAt };
+      else if (Array.isArray(v)) out[key] = { type: 'list', value: v.slice(), expireAt };
+      else out[key] = { type: 'zset', value: v.members().map((m) => [m, v.score(m)!]), expireAt };
+    }
+    return out;
+  }
+
+  checkpoint(): DbCheckpoint {
+    const dict = new Map<string, StoredValue>();
+    for (const [k, v] of this.dict) dict.set(k, cloneValue(v));
+    return { dict, expires: new Map(this.expires) };
+  }
+
+  restore(cp: DbCheckpoint): void {
+    const dict = new Map<string, StoredValue>();
+    for (const [k, v] of cp.dict) dict.set(k, cloneValue(v));
+    this.dict = dict;
+    this.expires = new Map(cp.expires);
+    this.heap.rebuild(this.expires);
+  }
+
+  private expireKey(key: string, how: 'lazy' | 'active'): void {
+    this.dict.delete(key);
+    this.expires.delete(key);
+    this.hooks.keyExpired?.(key, how);
+  }
+}

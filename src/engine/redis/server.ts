@@ -1,0 +1,363 @@
+/**
+ * The simulated Redis 7.0 server (Redis server.c): the command table, dispatch with Redis's own
+ * checks in Redis's order (existence, arity, pub/sub context), and the ScriptHost the Lua layer
+ * calls back into.
+ *
+ * Replies and frames: `exec` returns the command's reply. A command that writes several frames
+ * to its own connection (SUBSCRIBE a b: one confirmation per channel) returns the first and
+ * hands the others, in order, to the connection's push callback before `exec` returns; on the
+ * wire they follow the returned reply. `execFrames` returns all of them as a list instead
+ * (redis-cli and the console print each frame as a separate reply, like redis-cli does).
+ */
+import type { Clock } from '../clock';
+import { Connection } from './connection';
+import { Db } from './db';
+import type { CommandSpec, ScriptHost } from './eval';
+import { ScriptEngine } from './eval';
+import { arityError, unknownCommandError, unknownSubcommandError } from './errors';
+import { PubSub } from './pubsub';
+import type { Reply } from './reply';
+import { error } from './reply';
+import * as keyspace from './keyspace_commands';
+import * as expire from './expire';
+import * as str from './t_string';
+import * as hash from './t_hash';
+import * as list from './t_list';
+import * as zset from './t_zset';
+import * as ps from './pubsub';
+import * as srv from './server_commands';
+
+export { Connection } from './connection';
+
+export interface ServerEvents {
+  keyExpired?(key: string, how: 'lazy' | 'active'): void;
+  publish?(channel: string, message: string, receivers: number): void;
+  scriptLog?(level: string, message: string): void;
+}
+
+export interface ServerOptions {
+  id?: string;
+  clock: Clock;
+  /** seeds the scripting layer's math.random */
+  seed?: number;
+  /** Lua instructions a script may run before it is stopped */
+  scriptBudget?: number;
+  /** DEBUG SLEEP: the owner advances the virtual clock by `ms` */
+  onSleep?(ms: number): void;
+  events?: ServerEvents;
+}
+
+type Proc = (s: RedisServer, c: Connection, argv: string[]) => Reply;
+
+/** One row of the command table (server.c redisCommandTable / COMMAND INFO). */
+export interface CommandEntry extends CommandSpec {
+  /** "script|load" for subcommands, as Redis names them in errors */
+  readonly fullname: string;
+  readonly proc: Proc;
+  readonly subcommands?: ReadonlyMap<string, CommandEntry>;
+}
+
+/** [name, arity, flags, proc]: arity and flags exactly as Redis 7.0.15's COMMAND INFO reports them. */
+type Row = readonly [string, number, string, Proc, (readonly Row[])?];
+
+const ROWS: readonly Row[] = [
+  // keyspace (db.c)
+  ['del', -2, 'write', keyspace.delCommand],
+  ['unlink', -2, 'write fast', keyspace.delCommand],
+  ['exists', -2, 'readonly fast', keyspace.existsCommand],
+  ['type', 2, 'readonly fast', keyspace.typeCommand],
+  ['keys', 2, 'readonly', keyspace.keysCommand],
+  ['dbsize', 1, 'readonly fast', keyspace.dbsizeCommand],
+  ['flushall', -1, 'write', keyspace.flushCommand],
+  ['flushdb', -1, 'write', keyspace.flushCommand],
+  ['rename', 3, 'write', keyspace.renameCommand],
+  // expire.c
+  ['expire', -3, 'write fast', expire.expireCommand],
+  ['pexpire', -3, 'write fast', expire.pexpireCommand],
+  ['expireat', -3, 'write fast', expire.expireatCommand],
+  ['pexpireat', -3, 'write fast', expire.pexpireatCommand],
+  ['ttl', 2, 'readonly fast', expire.ttlCommand],
+  ['pttl', 2, 'readonly fast', expire.pttlCommand],
+  ['expiretime', 2, 'readonly fast', expire.expiretimeCommand],
+  ['pexpiretime', 2, 'readonly fast', expire.pexpiretimeCommand],
+  ['persist', 2, 'write fast', expire.persistCommand],
+  // t_string.c
+  ['get', 2, 'readonly fast', str.getCommand],
+  ['set', -3, 'write denyoom', str.setCommand],
+  ['setnx', 3, 'write denyoom fast', str.setnxCommand],
+  ['setex', 4, 'write denyoom', str.setexCommand],
+  ['psetex', 4, 'write denyoom', str.psetexCommand],
+  ['getdel', 2, 'write fast', str.getdelCommand],
+  ['getset', 3, 'write denyoom fast', str.getsetCommand],
+  ['mget', -2, 'readonly fast', str.mgetCommand],
+  ['mset', -3, 'write denyoom', str.msetCommand],
+  ['strlen', 2, 'readonly fast', str.strlenCommand],
+  ['append', 3, 'write denyoom fast', str.appendCommand],
+  ['incr', 2, 'write denyoom fast', str.incrCommand],
+  ['decr', 2, 'write denyoom fast', str.decrCommand],
+  ['incrby', 3, 'write denyoom fast', str.incrbyCommand],
+  ['decrby', 3, 'write denyoom fast', str.decrbyCommand],
+  ['incrbyfloat', 3, 'write denyoom fast', str.incrbyfloatCommand],
+  // t_hash.c
+  ['hset', -4, 'write denyoom fast', hash.hsetCommand],
+  ['hmset', -4, 'write denyoom fast', hash.hmsetCommand],
+  ['hsetnx', 4, 'write denyoom fast', hash.hsetnxCommand],
+  ['hget', 3, 'readonly fast', hash.hgetCommand],
+  ['hmget', -3, 'readonly fast', hash.hmgetCommand],
+  ['hgetall', 2, 'readonly', hash.hgetallCommand],
+  ['hkeys', 2, 'readonly', hash.hkeysCommand],
+  ['hvals', 2, 'readonly', hash.hvalsCommand],
+  ['hdel', -3, 'write fast', hash.hdelCommand],
+  ['hexists', 3, 'readonly fast', hash.hexistsCommand],
+  ['hlen', 2, 'readonly fast', hash.hlenCommand],
+  ['hstrlen', 3, 'readonly fast', hash.hstrlenCommand],
+  ['hincrby', 4, 'write denyoom fast', hash.hincrbyCommand],
+  ['hincrbyfloat', 4, 'write denyoom fast', hash.hincrbyfloatCommand],
+  // t_list.c
+  ['lpush', -3, 'write denyoom fast', list.lpushCommand],
+  ['rpush', -3, 'write denyoom fast', list.rpushCommand],
+  ['lpushx', -3, 'write denyoom fast', list.lpushxCommand],
+  ['rpushx', -3, 'write denyoom fast', list.rpushxCommand],
+  ['lpop', -2, 'write fast', list.lpopCommand],
+  ['rpop', -2, 'write fast', list.rpopCommand],
+  ['llen', 2, 'readonly fast', list.llenCommand],
+  ['lindex', 3, 'readonly', list.lindexCommand],
+  ['lrange', 4, 'readonly', list.lrangeCommand],
+  ['lrem', 4, 'write', list.lremCommand],
+  ['lset', 4, 'write denyoom', list.lsetCommand],
+  ['ltrim', 4, 'write', list.ltrimCommand],
+  // t_zset.c
+  ['zadd', -4, 'write denyoom fast', zset.zaddCommand],
+  ['zincrby', 4, 'write denyoom fast', zset.zincrbyCommand],
+  ['zrem', -3, 'write fast', zset.zremCommand],
+  ['zscore', 3, 'readonly fast', zset.zscoreCommand],
+  ['zmscore', -3, 'readonly fast', zset.zmscoreCommand],
+  ['zcard', 2, 'readonly fast', zset.zcardCommand],
+  ['zrank', 3, 'readonly fast', zset.zrankCommand],
+  ['zrevrank', 3, 'readonly fast', zset.zrevrankCommand],
+  ['zcount', 4, 'readonly fast', zset.zcountCommand],
+  ['zrange', -4, 'readonly', zset.zrangeCommand],
+  ['zrevrange', -4, 'readonly', zset.zrevrangeCommand],
+  ['zrangebyscore', -4, 'readonly', zset.zrangebyscoreCommand],
+  ['zrevrangebyscore', -4, 'readonly', zset.zrevrangebyscoreCommand],
+  ['zremrangebyscore', 4, 'write', zset.zremrangebyscoreCommand],
+  ['zremrangebyrank', 4, 'write', zset.zremrangebyrankCommand],
+  // pubsub.c
+  ['subscribe', -2, 'pubsub noscript loading stale', ps.subscribeCommand],
+  ['unsubscribe', -1, 'pubsub noscript loading stale', ps.unsubscribeCommand],
+  ['psubscribe', -2, 'pubsub noscript loading stale', ps.psubscribeCommand],
+  ['punsubscribe', -1, 'pubsub noscript loading stale', ps.punsubscribeCommand],
+  ['publish', 3, 'pubsub loading stale fast', ps.publishCommand],
+  [
+    'pubsub',
+    -2,
+    '',
+    srv.pubsubHelpCommand,
+    [
+      ['help', 2, 'loading stale', srv.pubsubHelpCommand],
+      ['channels', -2, 'pubsub loading stale', ps.pubsubChannelsCommand],
+      ['numsub', -2, 'pubsub loading stale', ps.pubsubNumsubCommand],
+      ['numpat', 2, 'pubsub loading stale', ps.pubsubNumpatCommand],
+      ['shardchannels', -2, 'pubsub loading stale', ps.pubsubShardCommand],
+      ['shardnumsub', -2, 'pubsub loading stale', ps.pubsubShardCommand],
+    ],
+  ],
+  // eval.c: routed to the scripting layer
+  [
+    'eval',
+    -3,
+    'noscript stale skip_monitor no_mandatory_keys movablekeys',
+    (s, _c, argv) => s.runScript(() => s.scripts.evalCommand(argv)),
+  ],
+  [
+    'evalsha',
+    -3,
+    'noscript stale skip_monitor no_mandatory_keys movablekeys',
+    (s, _c, argv) => s.runScript(() => s.scripts.evalshaCommand(argv)),
+  ],
+  [
+    'script',
+    -2,
+    '',
+    (s, _c, argv) => s.scripts.scriptCommand(argv),
+    [
+      ['help', 2, 'loading stale', (s, _c, argv) => s.scripts.scriptCommand(argv)],
+      ['flush', -2, 'noscript', (s, _c, argv) => s.scripts.scriptCommand(argv)],
+      ['exists', -3, 'noscript', (s, _c, argv) => s.scripts.scriptCommand(argv)],
+      ['load', 3, 'noscript stale', (s, _c, argv) => s.scripts.scriptCommand(argv)],
+      ['debug', 3, 'noscript', (s, _c, argv) => s.scripts.scriptCommand(argv)],
+      ['kill', 2, 'noscript allow_busy', (s, _c, argv) => s.scripts.scriptCommand(argv)],
+    ],
+  ],
+  // server.c, debug.c
+  ['ping', -1, 'fast', srv.pingCommand],
+  ['echo', 2, 'loading stale fast', srv.echoCommand],
+  ['time', 1, 'loading stale fast', srv.timeCommand],
+  ['debug', -2, 'admin noscript loading stale', srv.debugCommand],
+  ['select', 2, 'loading stale fast', srv.selectCommand],
+  ['quit', -1, 'noscript loading stale fast no_auth allow_busy', srv.quitCommand],
+  ['reset', 1, 'noscript loading stale fast no_auth allow_busy', srv.resetCommand],
+];
+
+function buildEntry(row: Row, parent: string | null): CommandEntry {
+  const [name, arity, flags, proc, subs] = row;
+  const fullname = parent === null ? name : `${parent}|${name}`;
+  return {
+    name: fullname,
+    fullname,
+    arity,
+    flags: new Set(flags.split(' ').filter((f) => f !== '')),
+    proc,
+    subcommands: subs ? new Map(subs.map((r) => [r[0], buildEntry(r, name)])) : undefined,
+  };
+}
+
+/** Lower-case names plus their upper-case spelling, so the common cases skip toLowerCase(). */
+const COMMAND_TABLE: ReadonlyMap<string, CommandEntry> = (() => {
+  const m = new Map<string, CommandEntry>();
+  for (const row of ROWS) {
+    const e = buildEntry(row, null);
+    m.set(row[0], e);
+    m.set(row[0].toUpperCase(), e);
+  }
+  return m;
+})();
+
+const ALLOWED_IN_PUBSUB = new Set([
+  'subscribe',
+  'unsubscribe',
+  'psubscribe',
+  'punsubscribe',
+  'ping',
+  'quit',
+  'reset',
+]);
+
+export class RedisServer {
+  readonly id: string;
+  readonly scripts: ScriptEngine;
+  readonly db: Db;
+  readonly pubsub: PubSub;
+  readonly opts: ServerOptions;
+  private readonly table: ReadonlyMap<string, CommandEntry>;
+  private nextConnId = 1;
+  /** Script depth and the time frozen at script start (db.c keyIsExpired uses it inside scripts). */
+  private scriptDepth = 0;
+  private scriptTime = 0;
+  private readonly scriptConn: Connection;
+
+  constructor(opts: ServerOptions) {
+    this.opts = opts;
+    this.id = opts.id ?? 'redis';
+    this.table = COMMAND_TABLE;
+    const events = opts.events;
+    this.db = new Db({
+      now: () => (this.scriptDepth !== 0 ? this.scriptTime : this.mstime()),
+      keyExpired: events?.keyExpired ? (key, how) => events.keyExpired!(key, how) : undefined,
+    });
+    this.pubsub = new PubSub(events?.publish ? (ch, msg, n) => events.publish!(ch, msg, n) : undefined);
+    this.scriptConn = new Connection(0, undefined);
+    const host: ScriptHost = {
+      lookupCommand: (name) => this.commandSpec(name),
+      execFromScript: (argv) => this.execFromScript(argv),
+      now: () => this.mstime(),
+      log: (level, message) => events?.scriptLog?.(level, message),
+    };
+    this.scripts = new ScriptEngine(host, { seed: opts.seed ?? 0, budget: opts.scriptBudget ?? 5_000_000 });
+  }
+
+  /** Redis's mstime(): the virtual clock in whole milliseconds. */
+  mstime(): number {
+    return Math.floor(this.opts.clock.now());
+  }
+
+  get inScript(): boolean {
+    return this.scriptDepth !== 0;
+  }
+
+  connect(push?: (msg: Reply) => void): Connection {
+    return new Connection(this.nextConnId++, push);
+  }
+
+  /** Closes a connection: its subscriptions go, nothing more is pushed to it. */
+  disconnect(conn: Connection): void {
+    this.pubsub.dropAll(conn);
+    conn.closed = true;
+  }
+
+  /** Looks a command up by name, any case; subcommands as "script|load". */
+  commandSpec(name: string): CommandSpec | undefined {
+    const bar = name.indexOf('|');
+    if (bar < 0) return this.lookup(name);
+    return this.lookup(name.slice(0, bar))?.subcommands?.get(name.slice(bar + 1).toLowerCase());
+  }
+
+  /** Runs one command for a client; argv are byte strings, argv[0] the command name. */
+  exec(conn: Connection, argv: string[]): Reply {
+    if (argv.length === 0) return error('ERR empty command');
+    let cmd = this.lookup(argv[0]);
+    if (cmd === undefined) return unknownCommandError(argv);
+    if (cmd.subcommands !== undefined && argv.length >= 2) {
+      const sub = cmd.subcommands.get(argv[1].toLowerCase());
+      if (sub === undefined) return unknownSubcommandError(argv[1], argv[0]);
+      cmd = sub;
+    }
+    const arity = cmd.arity;
+    if (arity > 0 ? argv.length !== arity : argv.length < -arity) return arityError(cmd.fullname);
+    if (conn.inPubSubMode && !ALLOWED_IN_PUBSUB.has(cmd.name)) {
+      return error(
+        `ERR Can't execute '${cmd.fullname}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`,
+      );
+    }
+    return cmd.proc(this, conn, argv);
+  }
+
+  /** Like exec, but returns every frame the command wrote to `conn`, in wire order. */
+  execFrames(conn: Connection, argv: string[]): Reply[] {
+    const frames: Reply[] = [];
+    const saved = conn.capture;
+    conn.capture = frames;
+    try {
+      const first = this.exec(conn, argv);
+      frames.unshift(first);
+    } finally {
+      conn.capture = saved;
+    }
+    return frames;
+  }
+
+  /** EVAL / EVALSHA: runs the script with the key-expiry clock frozen at its start (7.0 semantics). */
+  runScript(run: () => Reply): Reply {
+    if (this.scriptDepth === 0) this.scriptTime = this.mstime();
+    this.scriptDepth++;
+    try {
+      return run();
+    } finally {
+      this.scriptDepth--;
+    }
+  }
+
+  activeExpireCycle(): void {
+    this.db.activeExpireCycle();
+  }
+
+  /** The first virtual ms at which active expiry has something to delete (a key's deadline + 1). */
+  nextExpiryAt(): number | undefined {
+    return this.db.nextExpiryAt();
+  }
+
+  private execFromScript(argv: string[]): Reply {
+    let cmd = this.lookup(argv[0]);
+    if (cmd === undefined) return unknownCommandError(argv);
+    if (cmd.subcommands !== undefined && argv.length >= 2) {
+      const sub = cmd.subcommands.get(argv[1].toLowerCase());
+      if (sub === undefined) return unknownSubcommandError(argv[1], argv[0]);
+      cmd = sub;
+    }
+    return cmd.proc(this, this.scriptConn, argv);
+  }
+
+  private lookup(name: string): CommandEntry | undefined {
+    return this.table.get(name) ?? this.table.get(name.toLowerCase());
+  }
+}

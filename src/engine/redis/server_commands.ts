@@ -1,0 +1,83 @@
+/** Connection and server commands (Redis server.c, debug.c, pubsub.c help). */
+import type { Connection } from './connection';
+import { arityError, NOT_INTEGER } from './errors';
+import { parseLongLong } from './numbers';
+import type { Reply } from './reply';
+import { array, bulk, error, OK, status } from './reply';
+import type { RedisServer } from './server';
+
+const PONG = status('PONG');
+const PONG_BULK = bulk('pong');
+const EMPTY_BULK = bulk('');
+
+/** PING [message]; in RESP2 subscribe mode the reply is ["pong", message]. */
+export function pingCommand(_s: RedisServer, c: Connection, argv: string[]): Reply {
+  if (argv.length > 2) return arityError('ping');
+  if (c.inPubSubMode) return array([PONG_BULK, argv.length === 1 ? EMPTY_BULK : bulk(argv[1])]);
+  return argv.length === 1 ? PONG : bulk(argv[1]);
+}
+
+export function echoCommand(_s: RedisServer, _c: Connection, argv: string[]): Reply {
+  return bulk(argv[1]);
+}
+
+/** TIME: [unix seconds, microseconds] of the virtual clock (ms since the scenario started). */
+export function timeCommand(s: RedisServer): Reply {
+  const now = s.opts.clock.now();
+  const sec = Math.floor(now / 1000);
+  const usec = Math.floor((now - sec * 1000) * 1000);
+  return array([bulk(String(sec)), bulk(String(usec))]);
+}
+
+/**
+ * DEBUG SLEEP seconds (a float, strtod-style: junk parses as 0) hands the time to the owner of
+ * the virtual clock. Other DEBUG subcommands are not modelled.
+ */
+export function debugCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const sub = argv[1].toLowerCase();
+  if (sub === 'sleep' && argv.length >= 3) {
+    const seconds = parseFloat(argv[2]);
+    const ms = Number.isFinite(seconds) ? Math.trunc(seconds * 1_000_000) / 1000 : 0;
+    if (ms > 0) s.opts.onSleep?.(ms);
+    return OK;
+  }
+  return error(`ERR unknown subcommand or wrong number of arguments for '${argv[1]}'. Try DEBUG HELP.`);
+}
+
+/** The simulator has one database: SELECT 0 works, other indexes are refused. */
+export function selectCommand(_s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const n = parseLongLong(argv[1]);
+  if (n === null) return NOT_INTEGER;
+  return n === 0 ? OK : error('ERR DB index is out of range');
+}
+
+export function quitCommand(): Reply {
+  return OK;
+}
+
+/** RESET leaves subscribe mode (and everything else a connection can carry) and answers RESET. */
+export function resetCommand(s: RedisServer, c: Connection): Reply {
+  s.pubsub.dropAll(c);
+  return status('RESET');
+}
+
+const PUBSUB_HELP = [
+  'PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  'CHANNELS [<pattern>]',
+  "    Return the currently active channels matching a <pattern> (default: '*').",
+  'NUMPAT',
+  '    Return number of subscriptions to patterns.',
+  'NUMSUB [<channel> ...]',
+  '    Return the number of subscribers for the specified channels, excluding',
+  '    pattern subscriptions(default: no channels).',
+  'SHARDCHANNELS [<pattern>]',
+  "    Return the currently active shard level channels matching a <pattern> (default: '*').",
+  'SHARDNUMSUB [<shardchannel> ...]',
+  '    Return the number of subscribers for the specified shard level channel(s)',
+  'HELP',
+  '    Prints this help.',
+].map(status);
+
+export function pubsubHelpCommand(): Reply {
+  return array(PUBSUB_HELP);
+}
