@@ -1,0 +1,133 @@
+/**
+ * The teaching locks people write before they reach for Redisson, one per mistake
+ * (reference/failure-scenarios.md, cards 1-5):
+ *
+ *   setnx              SETNX key 1, DEL to release. No expiry: a crashed holder locks everyone out.
+ *   setnx-expire       SETNX then EXPIRE as two commands: a crash in between leaves no expiry.
+ *   set-nx-px          SET key 1 NX PX lease, DEL to release: after the lease ran out, DEL removes
+ *                      whoever holds the lock now.
+ *   set-nx-px-get-del  SET key <token> NX PX lease; release is GET, compare, DEL: two round trips,
+ *                      so the lock can change hands between the check and the delete.
+ *   set-nx-px-lua      as above, but the compare-and-delete is one Lua script: safe release.
+ *
+ * None is reentrant. Waiting is a plain poll: try, and if that failed sleep RETRY_SLEEP_MS.
+ */
+import { sleep, now, type Process } from '../sim/effects';
+import type { Reply } from '../redis/reply';
+import type { Prng } from '../sim/api';
+import compareAndDeleteLua from './scripts/compare_and_delete.lua?raw';
+
+export const NAIVE_LOCK_TYPES = [
+  'setnx',
+  'setnx-expire',
+  'set-nx-px',
+  'set-nx-px-get-del',
+  'set-nx-px-lua',
+] as const;
+export type NaiveLockType = (typeof NAIVE_LOCK_TYPES)[number];
+
+export function isNaiveLockType(t: string | undefined): t is NaiveLockType {
+  return (NAIVE_LOCK_TYPES as readonly string[]).includes(t ?? '');
+}
+
+/** The poll interval of the retry loop: the 100 ms that blog posts and card 5 use. */
+export const RETRY_SLEEP_MS = 100;
+/** Lease when the op gives none: the 30 s of the Redis docs' `SET resource value NX PX 30000`. */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/** What a naive lock needs from its client: raw commands on the client's connection. */
+export interface CommandSender {
+  command(argv: readonly string[]): Process<Reply>;
+}
+
+export class NaiveLock {
+  /** the value this acquisition wrote, null when we believe we do not hold it */
+  private token: string | null = null;
+
+  constructor(
+    private readonly sender: CommandSender,
+    readonly type: NaiveLockType,
+    readonly name: string,
+    /** draws the per-acquisition tokens of the token-checking variants */
+    private readonly tokens: Prng,
+  ) {}
+
+  /** lock(): poll until acquired. */
+  *lock(leaseMs = DEFAULT_LEASE_MS): Process<void> {
+    while (!(yield* this.tryAcquire(leaseMs))) yield* sleep(RETRY_SLEEP_MS);
+  }
+
+  /** tryLock(wait): poll until acquired or waitMs has passed; one attempt when waitMs is 0. */
+  *tryLock(waitMs = 0, leaseMs = DEFAULT_LEASE_MS): Process<boolean> {
+    const deadline = (yield* now()) + waitMs;
+    for (;;) {
+      if (yield* this.tryAcquire(leaseMs)) return true;
+      const left = deadline - (yield* now());
+      if (left <= 0) return false;
+      yield* sleep(Math.min(RETRY_SLEEP_MS, left));
+    }
+  }
+
+  /** One acquire attempt. */
+  private *tryAcquire(leaseMs: number): Process<boolean> {
+    switch (this.type) {
+      case 'setnx':
+        return this.took(yield* this.sender.command(['SETNX', this.name, '1']), '1');
+      case 'setnx-expire': {
+        if (!this.took(yield* this.sender.command(['SETNX', this.name, '1']), '1')) return false;
+        // EXPIRE takes seconds; a sub-second lease is rounded up rather than lost.
+        yield* this.sender.command(['EXPIRE', this.name, String(Math.max(1, Math.ceil(leaseMs / 1000)))]);
+        return true;
+      }
+      case 'set-nx-px':
+        return this.took(
+          yield* this.sender.command(['SET', this.name, '1', 'NX', 'PX', String(leaseMs)]),
+          '1',
+        );
+      case 'set-nx-px-get-del':
+      case 'set-nx-px-lua': {
+        const token = this.tokens.hex(10);
+        return this.took(
+          yield* this.sender.command(['SET', this.name, token, 'NX', 'PX', String(leaseMs)]),
+          token,
+        );
+      }
+    }
+  }
+
+  private took(r: Reply, value: string): boolean {
+    const ok = (r.t === 'int' && Number(r.v) === 1) || (r.t === 'status' && r.v === 'OK');
+    if (ok) this.token = value;
+    return ok;
+  }
+
+  /** unlock(): true if this call deleted the key (whoever's it was). */
+  *unlock(): Process<boolean> {
+    const token = this.token;
+    this.token = null;
+    switch (this.type) {
+      case 'setnx':
+      case 'setnx-expire':
+      case 'set-nx-px':
+        return deleted(yield* this.sender.command(['DEL', this.name]));
+      case 'set-nx-px-get-del': {
+        const current = yield* this.sender.command(['GET', this.name]);
+        if (current.t !== 'bulk' || current.v === null || current.v !== token) return false;
+        return deleted(yield* this.sender.command(['DEL', this.name]));
+      }
+      case 'set-nx-px-lua':
+        return deleted(
+          yield* this.sender.command(['EVAL', compareAndDeleteLua, '1', this.name, token ?? '']),
+        );
+    }
+  }
+
+  /** The value this lock wrote when it was acquired (null if not held). */
+  currentToken(): string | null {
+    return this.token;
+  }
+}
+
+function deleted(r: Reply): boolean {
+  return r.t === 'int' && Number(r.v) === 1;
+}

@@ -1,0 +1,165 @@
+/**
+ * RedissonBaseLock: what every hash-based Redisson lock shares: names, unlock, forceUnlock, the
+ * read-only helpers and the hooks into the watchdog. Methods are generators (Process<T>): a
+ * `yield*` is where the Java code would block on a future.
+ */
+import { call, type Process } from '../sim/effects';
+import type { Reply } from '../redis/reply';
+import type { RedissonClient } from './RedissonClient';
+import { IllegalMonitorStateException, RedisException } from './errors';
+import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
+
+/** RedissonObject.prefixName: wrap the name in a cluster hash tag unless it already has one. */
+export function prefixName(prefix: string, name: string): string {
+  return name.includes('{') ? `${prefix}:${name}` : `${prefix}:{${name}}`;
+}
+
+export type UnlockResult = boolean | null;
+
+export abstract class RedissonBaseLock {
+  /** `<clientId>:<name>`: the key of this client's pub/sub entry and (≤ 3.43) renewal entry */
+  readonly entryName: string;
+  /** lease the scripts use when the caller gave none; the watchdog timeout unless an explicit lease stuck */
+  internalLockLeaseTime: number;
+
+  constructor(
+    readonly client: RedissonClient,
+    readonly name: string,
+  ) {
+    this.entryName = `${client.id}:${name}`;
+    this.internalLockLeaseTime = client.config.lockWatchdogTimeout;
+  }
+
+  getName(): string {
+    return this.name;
+  }
+
+  /** Hash field of the owner: `<clientId>:<threadId>`. */
+  getLockName(threadId: number): string {
+    return `${this.client.id}:${threadId}`;
+  }
+
+  getChannelName(): string {
+    return prefixName('redisson_lock__channel', this.name);
+  }
+
+  getUnlockLatchName(requestId: string): string {
+    return `${prefixName('redisson_unlock_latch', this.name)}:${requestId}`;
+  }
+
+  /** Trace actor of a thread of this client. */
+  actor(threadId: number): string {
+    return `${this.client.name}:${threadId}`;
+  }
+
+  protected scheduleExpirationRenewal(threadId: number): void {
+    this.client.renewal.renewLock(this, threadId);
+  }
+
+  /** Whatever the unlock result, the watchdog stops renewing for this thread (null: all threads). */
+  protected cancelExpirationRenewal(threadId: number | null, _unlockResult: UnlockResult): void {
+    this.client.renewal.cancelLockRenewal(this, threadId, threadId === null ? 'forceUnlock' : 'unlock');
+  }
+
+  *isLocked(): Process<boolean> {
+    return readInt(yield* this.client.command(['EXISTS', this.name])) === 1;
+  }
+
+  *isHeldByThread(threadId: number): Process<boolean> {
+    return readInt(yield* this.client.command(['HEXISTS', this.name, this.getLockName(threadId)])) === 1;
+  }
+
+  *getHoldCount(threadId: number): Process<number> {
+    const r = yield* this.client.command(['HGET', this.name, this.getLockName(threadId)]);
+    if (r.t === 'error') throw new RedisException(r.v);
+    return r.t === 'bulk' && r.v !== null ? Number(r.v) : 0;
+  }
+
+  /** PTTL of the lock key: -2 when there is no lock, -1 without a TTL. */
+  *remainTimeToLive(): Process<number> {
+    return readInt(yield* this.client.command(['PTTL', this.name]));
+  }
+
+  /**
+   * unlock(): release one hold of this thread. Throws IllegalMonitorStateException when the thread
+   * holds nothing (never locked, or its lease ran out and maybe someone else holds it now).
+   * Returns the script's answer: true released (and published), false still held (reentrant).
+   */
+  *unlock(threadId: number): Process<boolean> {
+    const { client } = this;
+    const requestId = client.config.traits.unlockLatch ? client.generateId() : '';
+    let res: UnlockResult = null;
+    let failure: RedisException | null = null;
+    const reply = yield* this.unlockInner(threadId, requestId);
+    if (reply.t === 'error') failure = new RedisException(reply.v);
+    else res = reply.t === 'int' ? Number(reply.v) === 1 : null;
+    if (client.config.traits.unlockLatch) this.deleteLatchLater(requestId);
+    this.cancelExpirationRenewal(threadId, failure ? null : res);
+    if (failure) throw failure;
+    if (res === null) {
+      throw new IllegalMonitorStateException(
+        `attempt to unlock lock, not locked by current thread by node id: ${client.id} thread-id: ${threadId}`,
+      );
+    }
+    return res;
+  }
+
+  protected *unlockInner(threadId: number, requestId: string): Process<Reply> {
+    const { client } = this;
+    if (!client.config.traits.unlockLatch) {
+      return yield* client.eval(
+        client.scripts.unlock,
+        [this.name, this.getChannelName()],
+        [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId)],
+      );
+    }
+    return yield* client.eval(
+      client.scripts.unlock,
+      [this.name, this.getChannelName(), this.getUnlockLatchName(requestId)],
+      [
+        UNLOCK_MESSAGE,
+        this.internalLockLeaseTime,
+        this.getLockName(threadId),
+        'PUBLISH',
+        this.unlockLatchTtl(),
+      ],
+    );
+  }
+
+  /** (timeout + retryDelay(retryAttempts)) × retryAttempts, at least 1 ms: how long a retried unlock can still arrive. */
+  private unlockLatchTtl(): number {
+    const { config } = this.client;
+    const t = (config.timeoutMs + this.client.retryDelay(config.retryAttempts)) * config.retryAttempts;
+    return Math.max(t, 1);
+  }
+
+  /** After the script, Redisson deletes the latch key without waiting for the answer. */
+  private deleteLatchLater(requestId: string): void {
+    const { client } = this;
+    const conn = client.connection();
+    const key = this.getUnlockLatchName(requestId);
+    client.ctx.spawn(
+      client.name,
+      `${client.name}/unlock`,
+      (function* () {
+        yield* call(conn, ['DEL', key]);
+      })(),
+    );
+  }
+
+  /** forceUnlock(): delete the lock whoever holds it; true if there was one. */
+  *forceUnlock(): Process<boolean> {
+    const { client } = this;
+    this.cancelExpirationRenewal(null, null);
+    const args: (string | number)[] = [UNLOCK_MESSAGE];
+    if (client.config.traits.preset !== '3.11') args.push('PUBLISH');
+    const reply = yield* client.eval(client.scripts.forceUnlock, [this.name, this.getChannelName()], args);
+    return readInt(reply) === 1;
+  }
+}
+
+function readInt(r: Reply): number {
+  if (r.t === 'error') throw new RedisException(r.v);
+  if (r.t === 'int') return Number(r.v);
+  throw new RedisException(`unexpected reply ${JSON.stringify(r)}`);
+}

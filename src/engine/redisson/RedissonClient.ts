@@ -1,0 +1,114 @@
+/**
+ * One simulated Redisson client (one JVM): its id (ServiceManager.id, a UUID), its connections,
+ * the script executor, the lock pub/sub service and the watchdog. `getLock(name)` hands out
+ * RLocks the way `redisson.getLock(name)` does.
+ *
+ * Connections: one command connection and one pub/sub connection per node, opened on first use.
+ * Scripts: with `useScriptCache` (newer releases) the client sends EVALSHA with the SHA-1 it
+ * computes itself and, on NOSCRIPT, SCRIPT LOAD followed by the same EVALSHA, as
+ * CommandAsyncService.evalAsync does; older releases send plain EVAL with the full text.
+ */
+import type { SimContext } from '../sim/api';
+import { call, type ConnectionRef, type Process } from '../sim/effects';
+import type { Reply } from '../redis/reply';
+import { sha1hex } from '../redis/sha1';
+import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
+import { lockScripts, type LockScripts } from './scripts';
+import { LockPubSub } from './pubsub/LockPubSub';
+import { RedissonLock } from './RedissonLock';
+import { newRenewalService, type RenewalService } from './renewal/RenewalService';
+import { compareVersions } from '../scenario/defaults';
+
+export class RedissonClient {
+  readonly config: RedissonConfig;
+  readonly scripts: LockScripts;
+  /** ServiceManager.getId(): the UUID every lock name of this client starts with */
+  readonly id: string;
+  readonly pubSub: LockPubSub;
+  readonly renewal: RenewalService;
+  private readonly commandConns = new Map<string, ConnectionRef>();
+  private readonly shaOf = new Map<string, string>();
+  private readonly ids;
+
+  constructor(
+    readonly ctx: SimContext,
+    /** the scenario's client id ("A"); trace actors are "<name>:<threadId>" */
+    readonly name: string,
+    settings: RedissonSettings = {},
+  ) {
+    this.config = redissonConfig(settings);
+    this.scripts = lockScripts(this.config.traits);
+    this.id = uuidFrom(ctx.rng(`redisson.uuid:${name}`).hex(16));
+    this.ids = ctx.rng(`redisson.ids:${name}`);
+    this.pubSub = new LockPubSub(this);
+    this.renewal = newRenewalService(this);
+  }
+
+  /** RedissonClient.getLock(name). Each call returns a new object, as in Redisson. */
+  getLock(lockName: string): RedissonLock {
+    return new RedissonLock(this, lockName);
+  }
+
+  /** The node this client currently sends commands to. */
+  master(): string {
+    return this.ctx.masterFor(this.name);
+  }
+
+  connection(node = this.master()): ConnectionRef {
+    let c = this.commandConns.get(node);
+    if (!c) {
+      c = this.ctx.connect(this.name, node, `${this.name}/cmd`);
+      this.commandConns.set(node, c);
+    }
+    return c;
+  }
+
+  *command(argv: readonly string[]): Process<Reply> {
+    return yield* call(this.connection(), argv);
+  }
+
+  /** evalWriteAsync: run a script on the current master. */
+  *eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
+    const conn = this.connection();
+    const tail = [String(keys.length), ...keys, ...args.map(String)];
+    if (!this.config.traits.useScriptCache) return yield* call(conn, ['EVAL', script, ...tail]);
+    const sha = this.sha(script);
+    const first = yield* call(conn, ['EVALSHA', sha, ...tail]);
+    if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return first;
+    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script]);
+    if (loaded.t === 'error') return loaded;
+    return yield* call(conn, ['EVALSHA', sha, ...tail]);
+  }
+
+  /** ServiceManager.generateId(): 16 random bytes as hex (unlock request ids). */
+  generateId(): string {
+    return this.ids.hex(16);
+  }
+
+  /** RetryDelay.calcDelay(attempt): EqualJitterDelay(base, 2 s) since 3.48, the constant retryInterval before. */
+  retryDelay(attempt: number): number {
+    const base = this.config.retryDelayMs;
+    if (compareVersions(this.config.version, '3.48') < 0) return base;
+    const capped = Math.min(base * 2 ** attempt, 2000);
+    const half = Math.floor(capped / 2);
+    return half + this.ids.int(0, half);
+  }
+
+  private sha(script: string): string {
+    let s = this.shaOf.get(script);
+    if (s === undefined) {
+      s = sha1hex(script);
+      this.shaOf.set(script, s);
+    }
+    return s;
+  }
+}
+
+/** 16 random bytes shaped as a version-4 UUID string, like UUID.randomUUID(). */
+function uuidFrom(hex: string): string {
+  const b = hex.split('');
+  b[12] = '4';
+  b[16] = '89ab'[parseInt(b[16], 16) & 3];
+  const s = b.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}

@@ -1,0 +1,170 @@
+/**
+ * RedissonLock (RLock): the reentrant lock, laid out like RedissonLock.java. The thread id is
+ * passed explicitly where Java reads Thread.currentThread().getId().
+ *
+ *   lock()            tryAcquire; if someone holds it, subscribe to the lock's channel and loop:
+ *                     tryAcquire, then wait on the shared latch for the holder's ttl (an unlock
+ *                     message or the ttl running out ends the wait); unsubscribe at the end.
+ *   tryLock(w, l)     the same loop, bounded by the wait time w.
+ *   tryLock()         one attempt.
+ *
+ * The acquire script returns nil (acquired) or the holder's PTTL. A lock taken without a lease is
+ * handed to the watchdog; with a lease it simply expires.
+ */
+import { acquire, now, type Process } from '../sim/effects';
+import type { Reply } from '../redis/reply';
+import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
+import { InterruptedException, RedisException, RedisTimeoutException } from './errors';
+import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
+
+/** leaseTime / waitTime "not given", as Java's -1 */
+export const NO_LEASE = -1;
+
+export class RedissonLock extends RedissonBaseLock {
+  /** lock() / lock(leaseTime): waits as long as it takes. */
+  *lock(threadId: number, leaseTime = NO_LEASE): Process<void> {
+    yield* this.lockImpl(threadId, leaseTime, false);
+  }
+
+  /** lockInterruptibly(leaseTime): as lock(), but an interrupt ends the wait with InterruptedException. */
+  *lockInterruptibly(threadId: number, leaseTime = NO_LEASE): Process<void> {
+    yield* this.lockImpl(threadId, leaseTime, true);
+  }
+
+  private *lockImpl(threadId: number, leaseTime: number, interruptibly: boolean): Process<void> {
+    let ttl = yield* this.tryAcquire(leaseTime, threadId);
+    if (ttl === null) return;
+
+    const entry = yield* this.subscribe(this.client.config.subscriptionTimeoutMs, interruptibly);
+    try {
+      for (;;) {
+        ttl = yield* this.tryAcquire(leaseTime, threadId);
+        if (ttl === null) break;
+        this.emitWait(threadId, ttl);
+        // ttl < 0: the key has no expiry, only an unlock message can end the wait.
+        const r = yield* acquire(entry.latch, ttl >= 0 ? ttl : undefined, interruptibly);
+        this.emitWakeup(threadId, r);
+        if (r === 'interrupted') throw new InterruptedException('');
+      }
+    } finally {
+      this.client.pubSub.unsubscribe(entry);
+    }
+  }
+
+  /** tryLock(): a single attempt; true if acquired. */
+  *tryLockOnce(threadId: number, leaseTime = NO_LEASE): Process<boolean> {
+    const ttl = yield* this.tryAcquire(leaseTime, threadId);
+    return ttl === null;
+  }
+
+  /** tryLock(waitTime, leaseTime): wait at most waitTime ms; true if acquired. */
+  *tryLock(threadId: number, waitTime: number, leaseTime = NO_LEASE): Process<boolean> {
+    let time = waitTime;
+    let current = yield* now();
+    let ttl = yield* this.tryAcquire(leaseTime, threadId);
+    if (ttl === null) return true;
+    time -= (yield* now()) - current;
+    if (time <= 0) return false;
+
+    current = yield* now();
+    const sub = yield* this.client.pubSub.subscribe(this.entryName, this.getChannelName(), time, true);
+    if (sub === 'interrupted') throw new InterruptedException('');
+    if (!isEntry(sub)) return false;
+    const entry = sub;
+    try {
+      time -= (yield* now()) - current;
+      if (time <= 0) return false;
+      for (;;) {
+        let currentTime = yield* now();
+        ttl = yield* this.tryAcquire(leaseTime, threadId);
+        if (ttl === null) return true;
+        time -= (yield* now()) - currentTime;
+        if (time <= 0) return false;
+
+        currentTime = yield* now();
+        const waitMs = ttl >= 0 && ttl < time ? ttl : time;
+        this.emitWait(threadId, ttl);
+        const r = yield* acquire(entry.latch, waitMs, true);
+        this.emitWakeup(threadId, r);
+        if (r === 'interrupted') throw new InterruptedException('');
+        time -= (yield* now()) - currentTime;
+        if (time <= 0) return false;
+      }
+    } finally {
+      this.client.pubSub.unsubscribe(entry);
+    }
+  }
+
+  /**
+   * tryAcquireAsync: run the acquire script; on success either remember the explicit lease or
+   * register the lock with the watchdog. Returns null (acquired) or the holder's ttl.
+   */
+  private *tryAcquire(leaseTime: number, threadId: number): Process<number | null> {
+    const { traits, lockWatchdogTimeout } = this.client.config;
+    const explicit = traits.zeroLeaseMeansWatchdog ? leaseTime > 0 : leaseTime !== NO_LEASE;
+    let lease: number;
+    if (explicit) lease = leaseTime;
+    else lease = traits.preset === '3.11' ? lockWatchdogTimeout : this.internalLockLeaseTime;
+    // 3.11's tryLockInnerAsync stored whatever lease it was given.
+    if (traits.preset === '3.11') this.internalLockLeaseTime = lease;
+
+    const reply = yield* this.client.eval(
+      this.client.scripts.lock,
+      [this.name],
+      [lease, this.getLockName(threadId)],
+    );
+    const ttl = decodeTtl(reply);
+    if (ttl === null) {
+      if (explicit) this.internalLockLeaseTime = leaseTime;
+      else this.scheduleExpirationRenewal(threadId);
+    }
+    return ttl;
+  }
+
+  private *subscribe(timeoutMs: number, interruptibly: boolean): Process<RedissonLockEntry> {
+    const sub = yield* this.client.pubSub.subscribe(
+      this.entryName,
+      this.getChannelName(),
+      timeoutMs,
+      interruptibly,
+    );
+    if (sub === 'interrupted') throw new InterruptedException('');
+    if (sub === 'timeout') {
+      throw new RedisTimeoutException(
+        `Unable to acquire subscription lock after ${timeoutMs}ms. Try to increase 'subscriptionTimeout', 'subscriptionsPerConnection', 'subscriptionConnectionPoolSize' parameters.`,
+      );
+    }
+    if (!isEntry(sub)) throw new RedisException(sub.error);
+    return sub;
+  }
+
+  protected override cancelExpirationRenewal(threadId: number | null, unlockResult: UnlockResult): void {
+    super.cancelExpirationRenewal(threadId, unlockResult);
+    const { traits, lockWatchdogTimeout } = this.client.config;
+    if (!traits.resetLeaseOnUnlock) return;
+    if (!traits.reentrantUnlockKeepsLease || unlockResult === null || unlockResult === true) {
+      this.internalLockLeaseTime = lockWatchdogTimeout;
+    }
+  }
+
+  private emitWait(threadId: number, ttl: number): void {
+    this.client.ctx.emit('lock.wait', { actor: this.actor(threadId), lock: this.name, ttl });
+  }
+
+  private emitWakeup(threadId: number, r: string): void {
+    const cause = r === 'acquired' ? 'message' : r;
+    this.client.ctx.emit('waiter.wakeup', { actor: this.actor(threadId), lock: this.name, cause });
+  }
+}
+
+function isEntry(x: unknown): x is RedissonLockEntry {
+  return typeof x === 'object' && x !== null && 'latch' in x;
+}
+
+/** EVAL_LONG: nil is "acquired", an integer the holder's ttl. */
+function decodeTtl(r: Reply): number | null {
+  if (r.t === 'error') throw new RedisException(r.v);
+  if (r.t === 'int') return Number(r.v);
+  if ((r.t === 'bulk' || r.t === 'array') && r.v === null) return null;
+  throw new RedisException(`unexpected reply to the acquire script: ${JSON.stringify(r)}`);
+}

@@ -1,0 +1,120 @@
+/**
+ * LockPubSub (PublishSubscribe<RedissonLockEntry>): one entry per client per lock, shared by the
+ * client's waiting threads. The first thread to subscribe sends SUBSCRIBE on the client's pub/sub
+ * connection; the others only count themselves in. The last one to leave sends UNSUBSCRIBE.
+ *
+ * As in Redisson, subscribe and unsubscribe of a channel are serialised by a per-channel
+ * semaphore (Redisson stripes channels over 50 AsyncSemaphores; one per channel keeps the same
+ * order for any one lock), so a second subscriber waits until the first SUBSCRIBE is answered.
+ */
+import { acquire, call, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
+import type { Reply } from '../../redis/reply';
+import type { RedissonClient } from '../RedissonClient';
+import { RedissonLockEntry } from './RedissonLockEntry';
+
+/** LockPubSub.UNLOCK_MESSAGE */
+export const UNLOCK_MESSAGE = 0;
+/** LockPubSub.READ_UNLOCK_MESSAGE */
+export const READ_UNLOCK_MESSAGE = 1;
+
+export type SubscribeResult = RedissonLockEntry | 'timeout' | 'interrupted' | { error: string };
+
+export class LockPubSub {
+  private readonly entries = new Map<string, RedissonLockEntry>();
+  private readonly byChannel = new Map<string, RedissonLockEntry>();
+  private readonly channelLocks = new Map<string, Semaphore>();
+  private readonly conns = new Map<string, ConnectionRef>();
+
+  constructor(private readonly client: RedissonClient) {}
+
+  /** PublishSubscribe.subscribe(entryName, channelName), waiting at most timeoutMs for its turn. */
+  *subscribe(
+    entryName: string,
+    channelName: string,
+    timeoutMs: number,
+    interruptible: boolean,
+  ): Process<SubscribeResult> {
+    const { ctx } = this.client;
+    const sem = this.channelLock(channelName);
+    const turn = yield* acquire(sem, timeoutMs, interruptible);
+    if (turn !== 'acquired') return turn;
+    const existing = this.entries.get(entryName);
+    if (existing) {
+      existing.counter++;
+      ctx.release(sem);
+      return existing;
+    }
+    const entry = new RedissonLockEntry(entryName, channelName, ctx.semaphore());
+    entry.counter = 1;
+    this.entries.set(entryName, entry);
+    this.byChannel.set(channelName, entry);
+    const reply = yield* call(this.connection(), ['SUBSCRIBE', channelName]);
+    ctx.release(sem);
+    if (reply.t === 'error') {
+      this.drop(entry);
+      return { error: reply.v };
+    }
+    return entry;
+  }
+
+  /**
+   * PublishSubscribe.unsubscribe: the calling thread does not wait for it (Redisson returns a
+   * future nobody joins), so a small process of the client does the bookkeeping and UNSUBSCRIBE.
+   */
+  unsubscribe(entry: RedissonLockEntry): void {
+    this.client.ctx.spawn(this.client.name, `${this.client.name}/pubsub`, this.unsubscribeLocked(entry));
+  }
+
+  private *unsubscribeLocked(entry: RedissonLockEntry): Process<void> {
+    const sem = this.channelLock(entry.channelName);
+    yield* acquire(sem);
+    entry.counter--;
+    if (entry.counter === 0 && this.entries.get(entry.entryName) === entry) {
+      this.drop(entry);
+      yield* call(this.connection(), ['UNSUBSCRIBE', entry.channelName]);
+    }
+    this.client.ctx.release(sem);
+  }
+
+  /** Threads of this client currently subscribed to the lock's channel (for tests and inspectors). */
+  subscribers(entryName: string): number {
+    return this.entries.get(entryName)?.counter ?? 0;
+  }
+
+  private onMessage(msg: Reply): void {
+    if (msg.t !== 'array' || !msg.v || msg.v.length < 3) return;
+    const [kind, channel, payload] = msg.v;
+    if (kind.t !== 'bulk' || kind.v !== 'message' || channel.t !== 'bulk' || payload.t !== 'bulk') return;
+    const entry = this.byChannel.get(channel.v ?? '');
+    if (!entry) return;
+    // LockPubSub.onMessage: UNLOCK_MESSAGE wakes one waiter of this client.
+    if (payload.v === String(UNLOCK_MESSAGE)) this.client.ctx.release(entry.latch, 1);
+  }
+
+  private drop(entry: RedissonLockEntry): void {
+    this.entries.delete(entry.entryName);
+    if (this.byChannel.get(entry.channelName) === entry) this.byChannel.delete(entry.channelName);
+  }
+
+  private channelLock(channel: string): Semaphore {
+    let s = this.channelLocks.get(channel);
+    if (!s) {
+      s = this.client.ctx.semaphore();
+      this.client.ctx.release(s, 1);
+      this.channelLocks.set(channel, s);
+    }
+    return s;
+  }
+
+  private connection(): ConnectionRef {
+    const node = this.client.master();
+    let c = this.conns.get(node);
+    if (!c) {
+      c = this.client.ctx.connect(this.client.name, node, `${this.client.name}/pubsub`, (m) =>
+        this.onMessage(m),
+      );
+      this.conns.set(node, c);
+    }
+    return c;
+  }
+}

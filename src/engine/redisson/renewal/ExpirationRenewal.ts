@@ -1,0 +1,80 @@
+/**
+ * The watchdog before Redisson 3.44 (RedissonBaseLock.EXPIRATION_RENEWAL_MAP): one timer per lock
+ * per client, firing internalLockLeaseTime/3 after it was set. It renews with the first
+ * registered thread's lock name and reschedules itself only while the answer is 1; an answer of
+ * 0 cancels the entry, and an error drops it for good (renewal silently stops).
+ */
+import { sleep, type Process } from '../../sim/effects';
+import type { RedissonClient } from '../RedissonClient';
+import type { RedissonBaseLock } from '../RedissonBaseLock';
+import { LockEntry } from './LockEntry';
+import { watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+
+export class ExpirationRenewal implements RenewalService {
+  /** entryName (`<clientId>:<lock>`) -> ExpirationEntry */
+  private readonly map = new Map<string, LockEntry>();
+
+  constructor(private readonly client: RedissonClient) {}
+
+  renewLock(lock: RedissonBaseLock, threadId: number): void {
+    const old = this.map.get(lock.entryName);
+    if (old) {
+      old.addThreadId(threadId, lock.getLockName(threadId));
+      return;
+    }
+    const entry = new LockEntry();
+    entry.addThreadId(threadId, lock.getLockName(threadId));
+    this.map.set(lock.entryName, entry);
+    this.renewExpiration(lock, entry);
+  }
+
+  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
+    const entry = this.map.get(lock.entryName);
+    if (!entry) return;
+    if (threadId !== null) entry.removeThreadId(threadId);
+    if (threadId !== null && !entry.hasNoThreads()) return;
+    this.remove(lock, reason);
+  }
+
+  private remove(lock: RedissonBaseLock, reason: CancelReason): void {
+    this.map.delete(lock.entryName);
+    this.client.ctx.emit('watchdog.cancel', { actor: watchdogActor(this.client), lock: lock.name, reason });
+  }
+
+  /**
+   * The timer chain of one entry. Cancelling removes the entry from the map; a timer that fires
+   * afterwards finds its entry gone and does nothing, as a cancelled Netty timeout would.
+   */
+  private renewExpiration(lock: RedissonBaseLock, entry: LockEntry): void {
+    this.client.ctx.spawn(this.client.name, watchdogActor(this.client), this.timerChain(lock, entry));
+  }
+
+  private *timerChain(lock: RedissonBaseLock, entry: LockEntry): Process<void> {
+    const { client } = this;
+    const actor = watchdogActor(client);
+    for (;;) {
+      yield* sleep(lock.internalLockLeaseTime / 3);
+      if (this.map.get(lock.entryName) !== entry) return;
+      const threadId = entry.getFirstThreadId();
+      if (threadId === null) return;
+      const lockName = lock.getLockName(threadId);
+      const reply = yield* client.eval(
+        client.scripts.renew,
+        [lock.name],
+        [lock.internalLockLeaseTime, lockName],
+      );
+      if (reply.t === 'error') {
+        client.ctx.emit('watchdog.renew', { actor, lock: lock.name, result: 'error', error: reply.v });
+        if (this.map.get(lock.entryName) === entry) this.remove(lock, 'error');
+        return;
+      }
+      const result = reply.t === 'int' ? Number(reply.v) : 0;
+      client.ctx.emit('watchdog.renew', { actor, lock: lock.name, result, lockName });
+      if (this.map.get(lock.entryName) !== entry) return;
+      if (result !== 1) {
+        this.remove(lock, 'lost');
+        return;
+      }
+    }
+  }
+}

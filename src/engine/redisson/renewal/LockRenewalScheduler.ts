@@ -1,0 +1,104 @@
+/**
+ * The watchdog since Redisson 3.44 (LockRenewalScheduler + LockTask): one task per client renews
+ * all of its watchdog locks together, lockWatchdogTimeout/3 after the previous round finished,
+ * in EVALs of up to lockWatchdogBatchSize (100) keys. A lock whose renewal answers 0 (gone, or
+ * no longer ours) drops one registration of its first thread; an error is logged and the task
+ * carries on.
+ *
+ * Like RenewalTask, `stop()` only clears `running`; a timer already scheduled still fires, and if
+ * a lock was added again in between it keeps its own chain going. That is Redisson's behaviour,
+ * so two chains can renew side by side.
+ */
+import { sleep, type Process } from '../../sim/effects';
+import type { RedissonClient } from '../RedissonClient';
+import type { RedissonBaseLock } from '../RedissonBaseLock';
+import { LockEntry } from './LockEntry';
+import { watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+
+/** Config.lockWatchdogBatchSize */
+export const LOCK_WATCHDOG_BATCH_SIZE = 100;
+
+export class LockRenewalScheduler implements RenewalService {
+  private running = false;
+  /** lock key -> entry, in registration order (Redisson iterates a ConcurrentHashMap) */
+  private readonly name2entry = new Map<string, LockEntry>();
+
+  constructor(private readonly client: RedissonClient) {}
+
+  renewLock(lock: RedissonBaseLock, threadId: number): void {
+    const old = this.name2entry.get(lock.name);
+    if (old) {
+      old.addThreadId(threadId, lock.getLockName(threadId));
+      return;
+    }
+    const entry = new LockEntry();
+    entry.addThreadId(threadId, lock.getLockName(threadId));
+    this.name2entry.set(lock.name, entry);
+    if (!this.running) {
+      this.running = true;
+      this.schedule();
+    }
+  }
+
+  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
+    this.cancel(lock.name, threadId, reason);
+  }
+
+  private cancel(name: string, threadId: number | null, reason: CancelReason): void {
+    const entry = this.name2entry.get(name);
+    if (!entry) return;
+    if (threadId !== null) entry.removeThreadId(threadId);
+    if (threadId !== null && !entry.hasNoThreads()) return;
+    this.name2entry.delete(name);
+    this.client.ctx.emit('watchdog.cancel', { actor: watchdogActor(this.client), lock: name, reason });
+    if (this.name2entry.size === 0) this.running = false;
+  }
+
+  private schedule(): void {
+    this.client.ctx.spawn(this.client.name, watchdogActor(this.client), this.timerChain());
+  }
+
+  private *timerChain(): Process<void> {
+    do {
+      yield* sleep(this.client.config.lockWatchdogTimeout / 3);
+      yield* this.execute();
+    } while (this.running);
+  }
+
+  private *execute(): Process<void> {
+    const names = [...this.name2entry.keys()];
+    for (let i = 0; i < names.length; i += LOCK_WATCHDOG_BATCH_SIZE) {
+      yield* this.renewChunk(names.slice(i, i + LOCK_WATCHDOG_BATCH_SIZE));
+    }
+  }
+
+  /** LockTask.renew for one chunk: KEYS = lock keys, ARGV = lease, first thread's lock name per key. */
+  private *renewChunk(names: string[]): Process<void> {
+    const { client } = this;
+    const keys: string[] = [];
+    const lockNames: string[] = [];
+    const threads: number[] = [];
+    for (const name of names) {
+      const entry = this.name2entry.get(name);
+      const threadId = entry?.getFirstThreadId() ?? null;
+      if (entry === undefined || threadId === null) continue;
+      keys.push(name);
+      lockNames.push(entry.getLockName(threadId) ?? '');
+      threads.push(threadId);
+    }
+    if (keys.length === 0) return;
+    const lease = client.config.lockWatchdogTimeout;
+    const reply = yield* client.eval(client.scripts.renew, keys, [lease, ...lockNames]);
+    const actor = watchdogActor(client);
+    if (reply.t !== 'array' || reply.v === null) {
+      const error = reply.t === 'error' ? reply.v : 'unexpected reply';
+      for (const lock of keys) client.ctx.emit('watchdog.renew', { actor, lock, result: 'error', error });
+      return;
+    }
+    reply.v.forEach((r, i) => {
+      const result = r.t === 'int' ? Number(r.v) : 0;
+      client.ctx.emit('watchdog.renew', { actor, lock: keys[i], result, lockName: lockNames[i] });
+      if (result === 0) this.cancel(keys[i], threads[i], 'lost');
+    });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The Lua text Redisson sends for RLock, per preset (versions.ts). The scripts run for real on the
+ * simulated node's Lua VM; nothing here re-implements them.
+ */
+import lockLua from './scripts/lock.lua?raw';
+import lock311Lua from './scripts/lock_3_11.lua?raw';
+import unlockLua from './scripts/unlock.lua?raw';
+import unlock311Lua from './scripts/unlock_3_11.lua?raw';
+import forceUnlockLua from './scripts/force_unlock.lua?raw';
+import forceUnlock311Lua from './scripts/force_unlock_3_11.lua?raw';
+import renewLua from './scripts/renew.lua?raw';
+import renewSingleLua from './scripts/renew_single.lua?raw';
+import type { VersionTraits } from './versions';
+
+export interface LockScripts {
+  /** KEYS[1] lock; ARGV lease, lockName → nil | pttl */
+  readonly lock: string;
+  /** latch form: KEYS lock, channel, latch; ARGV 0, lease, lockName, PUBLISH, latchTtl. Otherwise KEYS lock, channel; ARGV 0, lease, lockName */
+  readonly unlock: string;
+  /** KEYS lock, channel; ARGV 0 [, PUBLISH] */
+  readonly forceUnlock: string;
+  /** batched: KEYS locks; ARGV lease, lockName... → list of 1/0. single: KEYS[1] lock; ARGV lease, lockName → 1/0 */
+  readonly renew: string;
+}
+
+export function lockScripts(traits: VersionTraits): LockScripts {
+  if (traits.preset === '3.11') {
+    return { lock: lock311Lua, unlock: unlock311Lua, forceUnlock: forceUnlock311Lua, renew: renewSingleLua };
+  }
+  return {
+    lock: lockLua,
+    unlock: unlockLua,
+    forceUnlock: forceUnlockLua,
+    renew: traits.renewal === 'batched-task' ? renewLua : renewSingleLua,
+  };
+}

@@ -1,0 +1,36 @@
+/** The built-in scenario library, in the order a newcomer meets the ideas. */
+import type { BuiltinScenario } from './types';
+import { basicLock, contentionWakeup, reentrant, trylockTimeout, unlockNotOwner } from './redisson_basics';
+import {
+  clientCrashWatchdogExpiry,
+  gcPauseLeaseExpiry,
+  leaseExpiryNoWatchdog,
+  watchdogRenewal,
+} from './leases';
+import { naiveDeleteOthersLock, naiveGetDelRace, naiveLuaDelSafe, naiveSetnxDeadlock } from './naive';
+import { contention100, stockOversellNoLock, stockWithLock } from './resource';
+
+export type { BuiltinScenario } from './types';
+
+export const builtins: readonly BuiltinScenario[] = [
+  basicLock,
+  reentrant,
+  contentionWakeup,
+  trylockTimeout,
+  leaseExpiryNoWatchdog,
+  watchdogRenewal,
+  clientCrashWatchdogExpiry,
+  gcPauseLeaseExpiry,
+  unlockNotOwner,
+  naiveSetnxDeadlock,
+  naiveDeleteOthersLock,
+  naiveGetDelRace,
+  naiveLuaDelSafe,
+  stockOversellNoLock,
+  stockWithLock,
+  contention100,
+];
+
+export function builtin(id: string): BuiltinScenario | undefined {
+  return builtins.find((b) => b.id === id);
+}

@@ -1,0 +1,190 @@
+/** Leases, the watchdog, and what a crash or a pause does to them. */
+import type { BuiltinScenario } from './types';
+
+export const leaseExpiryNoWatchdog: BuiltinScenario = {
+  id: 'lease-expiry-no-watchdog',
+  title: 'lock(leaseTime): the lease runs out mid-work',
+  titleZh: 'lock(leaseTime)：租期在工作中途到期',
+  description:
+    'A:1 locks with a 3 s lease, so there is no watchdog, and then takes 4 s over its read-modify-write. At ' +
+    '3 s the key expires; B:1, waiting for the TTL, takes the lock and updates the counter. A:1 then writes ' +
+    "its stale value over B's (lost update), and its unlock fails with IllegalMonitorStateException.",
+  descriptionZh:
+    'A:1 以 3 秒租期加锁（因此没有看门狗），随后的读-改-写用了 4 秒。3 秒时键过期；一直等待 TTL 的 B:1 拿到锁并更新计数器。' +
+    'A:1 接着用旧值覆盖 B 的结果（更新丢失），它的 unlock 抛出 IllegalMonitorStateException。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'The lease runs out mid-work',
+    clients: [
+      {
+        id: 'A',
+        threads: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'myLock', leaseMs: 3000 },
+              { op: 'use', ms: 4000 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+      {
+        id: 'B',
+        threads: [
+          {
+            id: 1,
+            start: 100,
+            program: [
+              { op: 'lock', lock: 'myLock' },
+              { op: 'use', ms: 200 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+};
+
+export const watchdogRenewal: BuiltinScenario = {
+  id: 'watchdog-renewal',
+  title: 'The watchdog keeps the lock alive',
+  titleZh: '看门狗为锁续期',
+  description:
+    'A:1 calls lock() without a lease and works for 70 s, far beyond the 30 s lease. Every 10 s ' +
+    '(lockWatchdogTimeout / 3) the watchdog checks that A:1 still owns the hash field and pushes the TTL ' +
+    'back to 30 s. B:1 waits the whole time and gets the lock only when A:1 unlocks; unlock also stops the renewal.',
+  descriptionZh:
+    'A:1 不带租期调用 lock()，工作 70 秒，远超 30 秒的租期。看门狗每 10 秒（lockWatchdogTimeout / 3）确认 A:1 仍持有哈希字段，' +
+    '并把 TTL 重置为 30 秒。B:1 一直等待，直到 A:1 解锁才拿到锁；解锁同时停止续期。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'The watchdog keeps the lock alive',
+    clients: [
+      {
+        id: 'A',
+        threads: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'myLock' },
+              { op: 'work', ms: 70000 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+      {
+        id: 'B',
+        threads: [
+          {
+            id: 1,
+            start: 1000,
+            program: [
+              { op: 'lock', lock: 'myLock' },
+              { op: 'work', ms: 1000 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+};
+
+export const clientCrashWatchdogExpiry: BuiltinScenario = {
+  id: 'client-crash-watchdog-expiry',
+  title: 'The holder crashes: the lock expires 30 s after the last renewal',
+  titleZh: '持有者崩溃：最后一次续期 30 秒后锁过期',
+  description:
+    'A:1 holds myLock under the watchdog; the watchdog renews it at 10 s. At 15 s the JVM of client A dies: ' +
+    'no unlock, no more renewals. The key lives out the 30 s lease set at the last renewal and expires at ' +
+    'about 40 s; B:1, waiting for the TTL, takes the lock then. No deadlock, but a 25 s outage.',
+  descriptionZh:
+    'A:1 在看门狗保护下持有 myLock，看门狗在第 10 秒续期。第 15 秒客户端 A 的 JVM 崩溃：没有解锁，也不再续期。' +
+    '键按最后一次续期设置的 30 秒租期存活，约在第 40 秒过期；一直等待 TTL 的 B:1 这时拿到锁。没有死锁，但有 25 秒不可用。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'The holder crashes',
+    clients: [
+      {
+        id: 'A',
+        threads: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'myLock' },
+              { op: 'work', ms: 60000 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+      {
+        id: 'B',
+        threads: [
+          {
+            id: 1,
+            start: 1000,
+            program: [
+              { op: 'lock', lock: 'myLock' },
+              { op: 'work', ms: 1000 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+    ],
+    faults: [{ at: 15000, kind: 'crash', client: 'A' }],
+  },
+};
+
+export const gcPauseLeaseExpiry: BuiltinScenario = {
+  id: 'gc-pause-lease-expiry',
+  title: 'A GC pause outlives the watchdog lease',
+  titleZh: 'GC 停顿超过看门狗租期',
+  description:
+    'A:1 locks (watchdog), reads the counter and stops for a 40 s stop-the-world pause; the watchdog is part ' +
+    'of the same JVM and stops too. The lease expires at 30 s, B:1 takes the lock and increments the ' +
+    'counter. When A wakes up it still believes it holds the lock and writes its stale value: two holders ' +
+    "(V1) and a lost update (V3). Only fencing at the resource can refuse A's write.",
+  descriptionZh:
+    'A:1 加锁（看门狗模式），读取计数器后遇到 40 秒的 stop-the-world 停顿；看门狗在同一个 JVM 里，也停了。' +
+    '租期在第 30 秒到期，B:1 拿到锁并把计数器加一。A 醒来后仍以为自己持有锁，写入旧值：两个持有者（V1）和一次更新丢失（V3）。' +
+    '只有资源端的 fencing 才能拒绝 A 的写入。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'A GC pause outlives the lease',
+    clients: [
+      {
+        id: 'A',
+        threads: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'myLock' },
+              { op: 'use', ms: 2000 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+      {
+        id: 'B',
+        threads: [
+          {
+            id: 1,
+            start: 500,
+            program: [
+              { op: 'lock', lock: 'myLock' },
+              { op: 'use', ms: 100 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+    ],
+    faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40000 }],
+  },
+};

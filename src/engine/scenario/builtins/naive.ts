@@ -1,0 +1,131 @@
+/** The hand-rolled SETNX locks, each showing one mistake (reference/failure-scenarios.md cards 1-4). */
+import type { BuiltinScenario } from './types';
+
+export const naiveSetnxDeadlock: BuiltinScenario = {
+  id: 'naive-setnx-deadlock',
+  title: 'SETNX without expiry: a crashed holder locks everyone out',
+  titleZh: '不带过期时间的 SETNX：持有者崩溃，所有人被锁死',
+  description:
+    'A:1 takes the lock with `SETNX lock:job 1` and crashes at 200 ms before its DEL. The key has no TTL ' +
+    '(PTTL -1), so B:1 polls every 100 ms forever. Nothing unsafe happens, but nothing happens at all: ' +
+    'a lock needs a lease.',
+  descriptionZh:
+    'A:1 用 `SETNX lock:job 1` 加锁，在 200 毫秒时崩溃，没来得及 DEL。键没有 TTL（PTTL 为 -1），B:1 每 100 毫秒轮询一次，永远拿不到锁。' +
+    '没有发生不安全的事，但什么也做不成了：锁必须有租期。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'SETNX without expiry',
+    until: 3000,
+    clients: [
+      {
+        id: 'A',
+        threads: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'lock:job', type: 'setnx' },
+              { op: 'work', ms: 5000 },
+              { op: 'unlock', lock: 'lock:job' },
+            ],
+          },
+        ],
+      },
+      {
+        id: 'B',
+        threads: [
+          {
+            id: 1,
+            start: 100,
+            program: [
+              { op: 'lock', lock: 'lock:job', type: 'setnx' },
+              { op: 'work', ms: 100 },
+              { op: 'unlock', lock: 'lock:job' },
+            ],
+          },
+        ],
+      },
+    ],
+    faults: [{ at: 200, kind: 'crash', client: 'A' }],
+  },
+};
+
+export const naiveDeleteOthersLock: BuiltinScenario = {
+  id: 'naive-delete-others-lock',
+  title: "SET NX PX with a plain DEL deletes someone else's lock",
+  titleZh: 'SET NX PX 配合直接 DEL：删掉了别人的锁',
+  description:
+    'Everyone writes the same value `1` with a 10 s lease. A:1 works 14 s, so its key expires at 10 s and ' +
+    "B:1 gets the lock (first overlap). At 14 s A:1's DEL removes B's key, and C:1 gets in while B:1 is still " +
+    'working (second overlap, caused only by the release). The fix: a unique value and compare-and-delete.',
+  descriptionZh:
+    '所有人都写入同一个值 `1`，租期 10 秒。A:1 工作 14 秒，它的键在第 10 秒过期，B:1 拿到锁（第一次重叠）。第 14 秒 A:1 的 DEL 删掉了 B 的键，' +
+    'B:1 还在工作时 C:1 又拿到了锁（第二次重叠，完全由释放方式造成）。修复：唯一的值加上比较后删除。',
+  scenario: {
+    format: 'lockscope/1',
+    title: "Plain DEL deletes someone else's lock",
+    clients: [
+      { id: 'A', threads: [{ id: 1, program: naive('set-nx-px', 10000, 14000) }] },
+      { id: 'B', threads: [{ id: 1, start: 100, program: naive('set-nx-px', 10000, 8000) }] },
+      { id: 'C', threads: [{ id: 1, start: 12000, program: naive('set-nx-px', 10000, 8000) }] },
+    ],
+  },
+};
+
+/**
+ * A's work ends at 9992 and its release starts; a 500 ms pause from 9993 falls between the GET
+ * (already answered by the server) and the DEL. The key, set at 1 with PX 10000, expires at 10001.
+ */
+const raceClients = (type: string) => [
+  { id: 'A', threads: [{ id: 1, program: naive(type, 10000, 9990) }] },
+  { id: 'B', threads: [{ id: 1, start: 100, program: naive(type, 10000, 3000) }] },
+  { id: 'C', threads: [{ id: 1, start: 10200, program: naive(type, 10000, 1000) }] },
+];
+const racePause = [{ at: 9993, kind: 'pause', client: 'A', ms: 500 }];
+
+export const naiveGetDelRace: BuiltinScenario = {
+  id: 'naive-get-del-race',
+  title: 'GET, compare, DEL: the owner check is not atomic',
+  titleZh: 'GET、比较、DEL：归属检查不是原子的',
+  description:
+    "Each acquisition writes a random token, and A:1 checks it before deleting: GET returns A's token, then " +
+    "A pauses for 500 ms before its DEL. Meanwhile the key expires and B:1 takes the lock; A's DEL then " +
+    "removes B's key, and C:1 gets in while B is working. Two round trips leave a gap for the lock to change hands.",
+  descriptionZh:
+    '每次加锁写入一个随机令牌，A:1 删除前先检查：GET 返回 A 的令牌，随后 A 在 DEL 之前停顿了 500 毫秒。这期间键过期，B:1 拿到锁；' +
+    'A 的 DEL 随后删掉了 B 的键，B 还在工作时 C:1 又拿到了锁。两次往返之间留下了锁易主的空隙。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'GET, compare, DEL',
+    clients: raceClients('set-nx-px-get-del'),
+    faults: racePause,
+  },
+};
+
+export const naiveLuaDelSafe: BuiltinScenario = {
+  id: 'naive-lua-del-safe',
+  title: 'Compare-and-delete in one Lua script',
+  titleZh: '用一个 Lua 脚本比较并删除',
+  description:
+    'The same threads, timings and 500 ms pause as the GET-compare-DEL race, but the release is one EVAL: ' +
+    '`if get == token then del`. The check and the delete run atomically on the server, so there is no gap ' +
+    "for the pause to fall into: A releases its own lock, B and C take turns, and nobody's lock is deleted " +
+    "by another. (It does not make a lease long enough: that is the watchdog's job.)",
+  descriptionZh:
+    '线程、时间和 500 毫秒停顿都与 GET-比较-DEL 的例子相同，但释放是一个 EVAL：`if get == token then del`。检查和删除在服务端原子执行，' +
+    '停顿无处插入：A 释放自己的锁，B 和 C 轮流持有，没有人的锁被别人删掉。（它并不能让租期变得足够长：那是看门狗的事。）',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'Compare-and-delete in Lua',
+    clients: raceClients('set-nx-px-lua'),
+    faults: racePause,
+  },
+};
+
+/** lock with a lease, work, unlock: one naive critical section */
+function naive(type: string, leaseMs: number, workMs: number): Record<string, unknown>[] {
+  return [
+    { op: 'lock', lock: 'lock:job', type, leaseMs },
+    { op: 'work', ms: workMs },
+    { op: 'unlock', lock: 'lock:job' },
+  ];
+}

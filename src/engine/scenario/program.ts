@@ -1,0 +1,263 @@
+/**
+ * The program interpreter: runs every scenario thread's ops as a process of its client, against
+ * the client models (Redisson's RLock, the naive locks) and the protected resource, and reports
+ * what happened as trace events (the list and fields are in sim/api.ts, above ClientsHandle).
+ *
+ * A thread keeps its own belief of what it holds (`holds`), because that belief, not the server's
+ * key, is what a critical section runs on: an RLock whose lease ran out is still "held" by its
+ * thread until unlock tells it otherwise.
+ */
+import type { ClientsHandle, ProcHandle, SimContext } from '../sim/api';
+import { sleep, type Process } from '../sim/effects';
+import { replyToJson } from '../sim/reply_json';
+import type { LockType, Op, Scenario, ThreadSpec } from './schema';
+import { RedissonClient } from '../redisson/RedissonClient';
+import type { RedissonLock } from '../redisson/RedissonLock';
+import { NO_LEASE } from '../redisson/RedissonLock';
+import { JavaException, describeThrown } from '../redisson/errors';
+import { NaiveLock, isNaiveLockType } from '../naive/NaiveLock';
+import { ProtectedResource } from '../resource/ProtectedResource';
+
+/** What startClients hands back: the runner's ClientsHandle plus the resource for final state. */
+export interface Clients extends ClientsHandle {
+  readonly resource: ProtectedResource;
+  client(id: string): RedissonClient | undefined;
+}
+
+export function startClients(ctx: SimContext, scenario: Scenario): Clients {
+  const resource = new ProtectedResource(ctx, scenario.resource);
+  const clients = new Map<string, RedissonClient>();
+  const procs = new Map<string, ProcHandle>();
+  for (const spec of scenario.clients) {
+    const client = new RedissonClient(ctx, spec.id, scenario.redisson);
+    clients.set(spec.id, client);
+    for (const thread of spec.threads) {
+      const runner = new ThreadRunner(ctx, client, resource, thread);
+      procs.set(runner.actor, ctx.spawn(spec.id, runner.actor, runner.run()));
+    }
+  }
+  return {
+    resource,
+    client: (id) => clients.get(id),
+    threadProc(client, thread) {
+      const p = procs.get(`${client}:${thread}`);
+      return p && !p.done ? p : undefined;
+    },
+  };
+}
+
+type AnyLock = { kind: 'rlock'; lock: RedissonLock } | { kind: 'naive'; lock: NaiveLock };
+
+class ThreadRunner {
+  readonly actor: string;
+  /** lock name -> holds this thread believes it has, in acquisition order */
+  private readonly holds = new Map<string, number>();
+  /** lock name -> type it was last locked with (unlock without `type` uses it) */
+  private readonly lastType = new Map<string, LockType>();
+  private readonly locks = new Map<string, AnyLock>();
+  private step = -1;
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly client: RedissonClient,
+    private readonly resource: ProtectedResource,
+    private readonly spec: ThreadSpec,
+  ) {
+    this.actor = `${client.name}:${spec.id}`;
+  }
+
+  *run(): Process<void> {
+    if (this.spec.start > 0) yield* sleep(this.spec.start);
+    this.emit('thread.start', {});
+    yield* this.runOps(this.spec.program);
+    this.emit('thread.done', {});
+  }
+
+  private *runOps(ops: readonly Op[]): Process<void> {
+    for (const op of ops) {
+      if (op.op === 'repeat') {
+        for (let i = 0; i < op.times; i++) yield* this.runOps(op.body);
+        continue;
+      }
+      this.step++;
+      yield* this.runOp(op);
+    }
+  }
+
+  private *runOp(op: Exclude<Op, { op: 'repeat' }>): Process<void> {
+    switch (op.op) {
+      case 'lock':
+      case 'lockInterruptibly':
+      case 'tryLock':
+        return yield* this.acquire(op);
+      case 'unlock':
+        return yield* this.unlock(op.lock, op.type);
+      case 'forceUnlock':
+        return yield* this.forceUnlock(op.lock, op.type);
+      case 'work':
+      case 'sleep':
+        this.emit('work.start', { ms: op.ms, op: op.op });
+        yield* sleep(op.ms);
+        this.emit('work.end', {});
+        return;
+      case 'use': {
+        this.emit('work.start', { ms: op.ms, op: 'use' });
+        yield* this.resource.use({ actor: this.actor, lock: this.believedLock(), ms: op.ms });
+        this.emit('work.end', {});
+        return;
+      }
+      case 'redis':
+        return this.result(replyToJson(yield* this.client.command(op.argv)));
+      case 'eval': {
+        const argv = ['EVAL', op.script, String(op.keys.length), ...op.keys, ...op.args];
+        return this.result(replyToJson(yield* this.client.command(argv)));
+      }
+    }
+  }
+
+  private *acquire(op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>): Process<void> {
+    const { lock: name, type } = op;
+    this.emit('lock.request', { lock: name, type, op: op.op });
+    this.lastType.set(name, type);
+    const lock = this.lockFor(name, type);
+    if (!lock) return this.unsupported(op.op, name, type);
+    let acquired: boolean;
+    try {
+      if (lock.kind === 'rlock') acquired = yield* this.acquireRLock(lock.lock, op);
+      else acquired = yield* this.acquireNaive(lock.lock, op);
+    } catch (e) {
+      return this.javaError(e, op.op, name);
+    }
+    if (op.op === 'tryLock') this.result(acquired);
+    if (!acquired) {
+      this.emit('lock.failed', { lock: name });
+      return;
+    }
+    const holdCount = lock.kind === 'rlock' ? (this.holds.get(name) ?? 0) + 1 : 1;
+    this.holds.delete(name);
+    this.holds.set(name, holdCount);
+    const owner = lock.kind === 'rlock' ? lock.lock.getLockName(this.spec.id) : lock.lock.currentToken();
+    this.emit('lock.acquired', { lock: name, holdCount, owner });
+  }
+
+  private *acquireRLock(
+    lock: RedissonLock,
+    op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>,
+  ): Process<boolean> {
+    const tid = this.spec.id;
+    const lease = op.leaseMs ?? NO_LEASE;
+    if (op.op === 'lock') {
+      yield* lock.lock(tid, lease);
+      return true;
+    }
+    if (op.op === 'lockInterruptibly') {
+      yield* lock.lockInterruptibly(tid, lease);
+      return true;
+    }
+    if (op.waitMs === undefined) return yield* lock.tryLockOnce(tid, lease);
+    return yield* lock.tryLock(tid, op.waitMs, lease);
+  }
+
+  private *acquireNaive(
+    lock: NaiveLock,
+    op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>,
+  ): Process<boolean> {
+    if (op.op !== 'tryLock') {
+      yield* lock.lock(op.leaseMs);
+      return true;
+    }
+    return yield* lock.tryLock(op.waitMs ?? 0, op.leaseMs);
+  }
+
+  /**
+   * The thread leaves its critical section when it calls unlock, so `lock.released` is emitted
+   * before the command goes out (V1 ends there); a failed unlock then adds `lock.error`.
+   */
+  private *unlock(name: string, explicitType: LockType | undefined): Process<void> {
+    const type = explicitType ?? this.lastType.get(name) ?? 'RLock';
+    const lock = this.lockFor(name, type);
+    if (!lock) return this.unsupported('unlock', name, type);
+    if (lock.kind === 'naive') {
+      this.release(name, 0);
+      this.result(yield* lock.lock.unlock());
+      return;
+    }
+    this.release(name, Math.max(0, (this.holds.get(name) ?? 0) - 1));
+    try {
+      yield* lock.lock.unlock(this.spec.id);
+    } catch (e) {
+      // IllegalMonitorStateException: the thread learns it no longer holds the lock.
+      this.holds.delete(name);
+      this.javaError(e, 'unlock', name);
+    }
+  }
+
+  private *forceUnlock(name: string, explicitType: LockType | undefined): Process<void> {
+    const type = explicitType ?? this.lastType.get(name) ?? 'RLock';
+    const lock = this.lockFor(name, type);
+    if (!lock || lock.kind !== 'rlock') return this.unsupported('forceUnlock', name, type);
+    if (this.holds.has(name)) this.release(name, 0);
+    let deleted: boolean;
+    try {
+      deleted = yield* lock.lock.forceUnlock();
+    } catch (e) {
+      return this.javaError(e, 'forceUnlock', name);
+    }
+    this.result(deleted);
+  }
+
+  private release(name: string, holdCount: number): void {
+    if (holdCount > 0) this.holds.set(name, holdCount);
+    else this.holds.delete(name);
+    this.emit('lock.released', { lock: name, holdCount });
+  }
+
+  /** The lock a `use` runs under: the most recently acquired one this thread still believes it holds. */
+  private believedLock(): string | undefined {
+    let last: string | undefined;
+    for (const name of this.holds.keys()) last = name;
+    return last;
+  }
+
+  private lockFor(name: string, type: LockType): AnyLock | undefined {
+    const key = `${type}\u0000${name}`;
+    let l = this.locks.get(key);
+    if (l) return l;
+    if (type === 'RLock') l = { kind: 'rlock', lock: this.client.getLock(name) };
+    else if (isNaiveLockType(type))
+      l = {
+        kind: 'naive',
+        lock: new NaiveLock(
+          this.client,
+          type,
+          name,
+          this.ctx.rng(`naive.token:${this.actor}:${type}:${name}`),
+        ),
+      };
+    else return undefined;
+    this.locks.set(key, l);
+    return l;
+  }
+
+  private unsupported(op: string, name: string, type: string): void {
+    const error = `UnsupportedOperationException: lock type ${type} is not modelled yet`;
+    this.emit('lock.error', { lock: name, op, error });
+    this.result({ error });
+  }
+
+  private javaError(e: unknown, op: string, name: string): void {
+    if (!(e instanceof JavaException)) throw e;
+    const error = describeThrown(e);
+    this.emit('lock.error', { lock: name, op, error });
+    this.result({ error });
+  }
+
+  private result(result: unknown): void {
+    this.emit('thread.result', { result });
+  }
+
+  private emit(kind: Parameters<SimContext['emit']>[0], fields: Record<string, unknown>): void {
+    const base = this.step >= 0 ? { actor: this.actor, step: this.step } : { actor: this.actor };
+    this.ctx.emit(kind, { ...base, ...fields });
+  }
+}
