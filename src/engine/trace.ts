@@ -32,6 +32,8 @@ export type EventKind =
   | 'sentinel.sdown'
   | 'sentinel.odown'
   | 'failover.promote'
+  | 'node.clock'
+  | 'conn.close'
   | 'client.crash'
   | 'client.pause'
   | 'client.resume'

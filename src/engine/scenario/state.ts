@@ -1,0 +1,361 @@
+/**
+ * What is visible at any point of a trace, without re-running the scenario: the UI scrubs with
+ * `stateAt(i)` on every pointer move, so it must cost far less than a frame.
+ *
+ * The state is a fold over the events (thread, lock, resource and node events describe their own
+ * effect, see sim/api.ts) plus key deltas the recorder logs beside the events: after each command
+ * the new KeyView of every key it touched, after an expiry the deletion. A full checkpoint is kept
+ * every CHECKPOINT_EVERY events; `stateAt(i)` copies the nearest one and replays at most that many
+ * events. Checkpoints are cheap because everything inside them is immutable (KeyViews, thread
+ * records): a checkpoint copies maps of references, never values.
+ */
+import type {
+  Actor,
+  KeyView,
+  NodeView,
+  ResourceView,
+  ThreadState,
+  ThreadView,
+  TraceEvent,
+  VisibleState,
+} from '../trace';
+
+export const CHECKPOINT_EVERY = 64;
+
+interface NodeRec {
+  role: NodeView['role'];
+  up: boolean;
+  keys: Map<string, KeyView>;
+  /** channel -> subscriber connection labels, in subscription order */
+  subs: Map<string, readonly string[]>;
+}
+
+interface ThreadRec {
+  readonly state: ThreadState;
+  readonly holds: Readonly<Record<string, number>>;
+  readonly nResults: number;
+  readonly step?: number;
+  /** the state to return to when a pause ends */
+  readonly beforePause?: ThreadState;
+}
+
+interface Frame {
+  t: number;
+  nodes: Map<string, NodeRec>;
+  threads: Map<Actor, ThreadRec>;
+  resource: ResourceView;
+}
+
+export interface TimelineInit {
+  nodes: readonly { id: string; role: NodeView['role'] }[];
+  /** every thread of the scenario, as "<client>:<thread>" */
+  threads: readonly Actor[];
+  resource: ResourceView;
+}
+
+const SUBSCRIBE = new Set(['subscribe', 'ssubscribe', 'psubscribe']);
+const UNSUBSCRIBE = new Set(['unsubscribe', 'sunsubscribe', 'punsubscribe']);
+const NO_HOLDS: Readonly<Record<string, number>> = Object.freeze({});
+
+export class StateTimeline {
+  private readonly live: Frame;
+  private readonly checkpoints: Frame[] = [];
+  /** position in the delta arrays at each checkpoint */
+  private readonly checkpointDelta: number[] = [];
+  private readonly dIndex: number[] = [];
+  private readonly dNode: string[] = [];
+  /** null: every key of the node is gone (a crash without persistence) */
+  private readonly dKey: (string | null)[] = [];
+  private readonly dView: (KeyView | null)[] = [];
+  private readonly events: TraceEvent[] = [];
+  private readonly results = new Map<Actor, unknown[]>();
+  private readonly clientThreads = new Map<string, Actor[]>();
+
+  constructor(init: TimelineInit) {
+    const nodes = new Map<string, NodeRec>();
+    for (const n of init.nodes) nodes.set(n.id, { role: n.role, up: true, keys: new Map(), subs: new Map() });
+    const threads = new Map<Actor, ThreadRec>();
+    for (const a of init.threads) {
+      threads.set(a, { state: 'idle', holds: NO_HOLDS, nResults: 0 });
+      this.results.set(a, []);
+      const client = clientOf(a);
+      const list = this.clientThreads.get(client);
+      if (list) list.push(a);
+      else this.clientThreads.set(client, [a]);
+    }
+    this.live = { t: 0, nodes, threads, resource: { ...init.resource } };
+    this.checkpoints.push(copyFrame(this.live));
+    this.checkpointDelta.push(0);
+  }
+
+  get length(): number {
+    return this.events.length;
+  }
+
+  /** Appends event `ev` (its index is the next one) and folds it into the live state. */
+  push(ev: TraceEvent): void {
+    const index = this.events.length;
+    if (index > 0 && index % CHECKPOINT_EVERY === 0) {
+      this.checkpoints.push(copyFrame(this.live));
+      this.checkpointDelta.push(this.dIndex.length);
+    }
+    this.events.push(ev);
+    if (ev.kind === 'thread.result' && ev.actor !== undefined) this.results.get(ev.actor)?.push(ev.result);
+    this.apply(this.live, ev);
+  }
+
+  /** Records that, as part of the last pushed event, `key` on `node` became `view` (null: deleted). */
+  setKey(node: string, key: string, view: KeyView | null): void {
+    this.dIndex.push(this.events.length - 1);
+    this.dNode.push(node);
+    this.dKey.push(key);
+    this.dView.push(view);
+    applyKey(this.live, node, key, view);
+  }
+
+  /** Records that every key of `node` is gone, as part of the last pushed event. */
+  clearNode(node: string): void {
+    this.dIndex.push(this.events.length - 1);
+    this.dNode.push(node);
+    this.dKey.push(null);
+    this.dView.push(null);
+    applyKey(this.live, node, null, null);
+  }
+
+  /** The current (latest) view of a key, for the checkers. */
+  liveKey(node: string, key: string): KeyView | undefined {
+    return this.live.nodes.get(node)?.keys.get(key);
+  }
+
+  liveKeyNames(node: string): Iterable<string> {
+    return this.live.nodes.get(node)?.keys.keys() ?? [];
+  }
+
+  liveThreadState(actor: Actor): ThreadState | undefined {
+    return this.live.threads.get(actor)?.state;
+  }
+
+  /** Everything visible right after event `index` (-1: before the first event). */
+  stateAt(index: number): VisibleState {
+    const last = this.events.length - 1;
+    const i = Math.max(-1, Math.min(Math.trunc(index), last));
+    const k = Math.floor((i + 1) / CHECKPOINT_EVERY);
+    const frame = copyFrame(this.checkpoints[k]);
+    let d = this.checkpointDelta[k];
+    for (let j = k * CHECKPOINT_EVERY; j <= i; j++) {
+      this.apply(frame, this.events[j]);
+      while (d < this.dIndex.length && this.dIndex[d] === j) {
+        applyKey(frame, this.dNode[d], this.dKey[d], this.dView[d]);
+        d++;
+      }
+    }
+    return this.materialize(frame);
+  }
+
+  private materialize(f: Frame): VisibleState {
+    const nodes: Record<string, NodeView> = {};
+    for (const [id, n] of f.nodes) {
+      const keys = Object.create(null) as Record<string, KeyView>;
+      for (const key of [...n.keys.keys()].sort(byteOrder)) keys[key] = n.keys.get(key)!;
+      const view: NodeView = { role: n.role, up: n.up, keys };
+      if (n.subs.size) {
+        const subs = Object.create(null) as Record<string, string[]>;
+        for (const ch of [...n.subs.keys()].sort(byteOrder)) subs[ch] = n.subs.get(ch)!.slice();
+        view.subscriptions = subs;
+      }
+      nodes[id] = view;
+    }
+    const threads: Record<Actor, ThreadView> = {};
+    for (const [actor, r] of f.threads) {
+      const tv: ThreadView = {
+        state: r.state,
+        holds: { ...r.holds },
+        results: this.results.get(actor)!.slice(0, r.nResults),
+      };
+      if (r.step !== undefined) tv.step = r.step;
+      threads[actor] = tv;
+    }
+    return { t: f.t, nodes, threads, resource: { ...f.resource } };
+  }
+
+  private apply(f: Frame, ev: TraceEvent): void {
+    f.t = ev.t;
+    const actor = ev.actor;
+    switch (ev.kind) {
+      case 'cmd':
+        if (typeof ev.node === 'string' && typeof ev.conn === 'string') applySubscription(f, ev);
+        return;
+      case 'conn.close':
+        if (typeof ev.node === 'string' && typeof ev.conn === 'string') dropSubscriber(f, ev.node, ev.conn);
+        return;
+      case 'node.crash':
+      case 'node.restart': {
+        const n = f.nodes.get(ev.node ?? '');
+        if (n) {
+          n.up = ev.kind === 'node.restart';
+          n.subs = new Map();
+        }
+        return;
+      }
+      case 'resource.use': {
+        const r = f.resource;
+        const token = typeof ev.token === 'number' ? ev.token : undefined;
+        f.resource = {
+          value: typeof ev.value === 'number' ? ev.value : r.value,
+          accepted: r.accepted + (ev.accepted ? 1 : 0),
+          rejected: r.rejected + (ev.accepted ? 0 : 1),
+        };
+        const lastToken =
+          ev.accepted && token !== undefined ? Math.max(token, r.lastToken ?? token) : r.lastToken;
+        if (lastToken !== undefined) f.resource.lastToken = lastToken;
+        break;
+      }
+      case 'client.pause':
+      case 'client.resume':
+      case 'client.crash':
+        this.applyClient(f, ev);
+        return;
+    }
+    if (actor === undefined) return;
+    const rec = f.threads.get(actor);
+    if (rec === undefined) return;
+    const next = threadAfter(rec, ev);
+    if (next !== rec) f.threads.set(actor, next);
+  }
+
+  private applyClient(f: Frame, ev: TraceEvent): void {
+    const client = typeof ev.client === 'string' ? ev.client : ev.actor;
+    for (const a of this.clientThreads.get(client ?? '') ?? []) {
+      const r = f.threads.get(a)!;
+      let next: ThreadRec = r;
+      if (ev.kind === 'client.crash')
+        next = { ...r, state: 'crashed', holds: NO_HOLDS, beforePause: undefined };
+      else if (ev.kind === 'client.pause') {
+        if (r.state !== 'done' && r.state !== 'crashed' && r.state !== 'paused')
+          next = { ...r, state: 'paused', beforePause: r.state };
+      } else if (r.state === 'paused')
+        next = { ...r, state: r.beforePause ?? 'running', beforePause: undefined };
+      f.threads.set(a, next);
+    }
+  }
+}
+
+function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
+  let state: ThreadState = r.state;
+  let holds = r.holds;
+  let nResults = r.nResults;
+  switch (ev.kind) {
+    case 'thread.start':
+    case 'lock.request':
+    case 'waiter.wakeup':
+    case 'lock.failed':
+    case 'work.end':
+      state = 'running';
+      break;
+    case 'thread.done':
+      state = 'done';
+      break;
+    case 'thread.result':
+      nResults++;
+      break;
+    case 'work.start':
+      state = ev.op === 'sleep' ? 'sleeping' : 'working';
+      break;
+    case 'lock.wait':
+      state = 'waiting';
+      break;
+    case 'lock.acquired':
+      state = 'running';
+      if (typeof ev.lock === 'string') holds = withHold(holds, ev.lock, Number(ev.holdCount ?? 1));
+      break;
+    case 'lock.released':
+      state = 'running';
+      if (typeof ev.lock === 'string') holds = withHold(holds, ev.lock, Number(ev.holdCount ?? 0));
+      break;
+    case 'lock.error':
+      state = 'running';
+      if (ev.op === 'unlock' && typeof ev.lock === 'string') holds = withHold(holds, ev.lock, 0);
+      break;
+    default:
+      if (typeof ev.step !== 'number') return r;
+  }
+  if (r.state === 'paused' || r.state === 'crashed') state = r.state;
+  const step = typeof ev.step === 'number' ? ev.step : r.step;
+  if (state === r.state && holds === r.holds && nResults === r.nResults && step === r.step) return r;
+  const next: ThreadRec = { state, holds, nResults, step, beforePause: r.beforePause };
+  return next;
+}
+
+function withHold(
+  holds: Readonly<Record<string, number>>,
+  lock: string,
+  count: number,
+): Readonly<Record<string, number>> {
+  const next: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const k of Object.keys(holds)) if (k !== lock) next[k] = holds[k];
+  if (count > 0) next[lock] = count;
+  return next;
+}
+
+function applyKey(f: Frame, node: string, key: string | null, view: KeyView | null): void {
+  const n = f.nodes.get(node);
+  if (n === undefined) return;
+  if (key === null) n.keys = new Map();
+  else if (view === null) n.keys.delete(key);
+  else n.keys.set(key, view);
+}
+
+function applySubscription(f: Frame, ev: TraceEvent): void {
+  const argv = ev.argv as readonly string[] | undefined;
+  if (!argv || argv.length === 0) return;
+  const name = argv[0].toLowerCase();
+  const sub = SUBSCRIBE.has(name);
+  if (!sub && !UNSUBSCRIBE.has(name)) return;
+  const reply = ev.reply as unknown;
+  if (reply !== null && typeof reply === 'object' && 'error' in reply) return;
+  const n = f.nodes.get(ev.node!)!;
+  const label = ev.conn as string;
+  if (!sub && argv.length === 1) {
+    dropSubscriber(f, ev.node!, label);
+    return;
+  }
+  const subs = new Map(n.subs);
+  for (let i = 1; i < argv.length; i++) {
+    const list = subs.get(argv[i]) ?? [];
+    if (sub) {
+      if (!list.includes(label)) subs.set(argv[i], [...list, label]);
+    } else {
+      const rest = list.filter((l) => l !== label);
+      if (rest.length) subs.set(argv[i], rest);
+      else subs.delete(argv[i]);
+    }
+  }
+  n.subs = subs;
+}
+
+function dropSubscriber(f: Frame, node: string, label: string): void {
+  const n = f.nodes.get(node);
+  if (!n || n.subs.size === 0) return;
+  const subs = new Map<string, readonly string[]>();
+  for (const [ch, list] of n.subs) {
+    const rest = list.filter((l) => l !== label);
+    if (rest.length) subs.set(ch, rest);
+  }
+  n.subs = subs;
+}
+
+function copyFrame(f: Frame): Frame {
+  const nodes = new Map<string, NodeRec>();
+  for (const [id, n] of f.nodes)
+    nodes.set(id, { role: n.role, up: n.up, keys: new Map(n.keys), subs: n.subs });
+  return { t: f.t, nodes, threads: new Map(f.threads), resource: f.resource };
+}
+
+export function clientOf(actor: Actor): string {
+  const i = actor.indexOf(':');
+  return i < 0 ? actor : actor.slice(0, i);
+}
+
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

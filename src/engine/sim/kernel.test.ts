@@ -1,0 +1,374 @@
+import { describe, expect, it } from 'vitest';
+import type { Reply } from '../redis/reply';
+import type { TraceEvent } from '../trace';
+import type { AcquireResult, Process } from './effects';
+import { acquire, call, isCallTimeout, now, sleep } from './effects';
+import { createWorld } from './world';
+
+function world(opts: { latencyMs?: number; threads?: string[] } = {}) {
+  return createWorld({
+    seed: 7,
+    latencyMs: opts.latencyMs ?? 1,
+    callTimeoutMs: 3000,
+    scriptBudget: 1_000_000,
+    nodes: [{ id: 'master', role: 'master' }],
+    threads: opts.threads ?? ['A:1', 'B:1'],
+    resource: { value: 0, accepted: 0, rejected: 0 },
+  });
+}
+
+const runAll = (w: ReturnType<typeof world>, until = 1e9) => w.kernel.run(until, () => false, 1e6);
+const kinds = (events: TraceEvent[], kind: string) => events.filter((e) => e.kind === kind);
+
+describe('Kernel: calls', () => {
+  it('executes a call at arrival and resumes the caller one round trip later', () => {
+    const w = world({ latencyMs: 5 });
+    const k = w.kernel;
+    const seen: [number, Reply][] = [];
+    const conn = k.connect('A', 'master', 'A/cmd');
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        const r = yield* call(conn, ['SET', 'k', 'v']);
+        seen.push([yield* now(), r]);
+        const g = yield* call(conn, ['GET', 'k']);
+        seen.push([yield* now(), g]);
+      })(),
+    );
+    runAll(w);
+    expect(seen).toEqual([
+      [10, { t: 'status', v: 'OK' }],
+      [20, { t: 'bulk', v: 'v' }],
+    ]);
+    const cmds = kinds(w.events, 'cmd');
+    expect(cmds.map((e) => [e.t, e.actor, e.node, e.argv, e.reply])).toEqual([
+      [5, 'A:1', 'master', ['SET', 'k', 'v'], { status: 'OK' }],
+      [15, 'A:1', 'master', ['GET', 'k'], 'v'],
+    ]);
+    expect(w.timeline.liveKey('master', 'k')).toEqual({
+      key: 'k',
+      type: 'string',
+      value: 'v',
+      expireAt: null,
+    });
+  });
+
+  it('orders commands sent at the same ms by send order, and logs only keys that changed', () => {
+    const w = world();
+    const k = w.kernel;
+    for (const [client, val] of [
+      ['A', '1'],
+      ['B', '2'],
+    ]) {
+      const conn = k.connect(client, 'master', `${client}/cmd`);
+      k.spawn(
+        client,
+        `${client}:1`,
+        (function* (): Process<void> {
+          yield* call(conn, ['SET', 'k', val]);
+          yield* call(conn, ['GET', 'k']);
+        })(),
+      );
+    }
+    runAll(w);
+    expect(kinds(w.events, 'cmd').map((e) => `${e.actor} ${(e.argv as string[]).join(' ')}`)).toEqual([
+      'A:1 SET k 1',
+      'B:1 SET k 2',
+      'A:1 GET k',
+      'B:1 GET k',
+    ]);
+    // two SETs changed the key; the GETs did not
+    expect(w.timeline.stateAt(w.events.length - 1).nodes.master.keys.k.value).toBe('2');
+  });
+
+  it('turns a call to an unreachable node into a response timeout', () => {
+    const w = world();
+    const k = w.kernel;
+    const conn = k.connect('A', 'master', 'A/cmd');
+    let result: [number, Reply] | null = null;
+    k.partition([['master'], ['A']]);
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        const r = yield* call(conn, ['PING']);
+        result = [yield* now(), r];
+      })(),
+    );
+    runAll(w);
+    expect(result![0]).toBe(3000);
+    expect(isCallTimeout(result![1])).toBe(true);
+    expect(kinds(w.events, 'cmd')).toHaveLength(0);
+  });
+
+  it('makes later commands wait while a node sleeps (DEBUG SLEEP)', () => {
+    const w = world();
+    const k = w.kernel;
+    const a = k.connect('A', 'master', 'A/cmd');
+    const b = k.connect('B', 'master', 'B/cmd');
+    const done: Record<string, number> = {};
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* call(a, ['DEBUG', 'SLEEP', '0.5']);
+        done.A = yield* now();
+      })(),
+    );
+    k.spawn(
+      'B',
+      'B:1',
+      (function* (): Process<void> {
+        yield* sleep(10);
+        yield* call(b, ['PING']);
+        done.B = yield* now();
+      })(),
+    );
+    runAll(w);
+    expect(done).toEqual({ A: 502, B: 502 });
+    expect(kinds(w.events, 'cmd').map((e) => e.t)).toEqual([1, 501]);
+  });
+});
+
+describe('Kernel: expiry and pub/sub', () => {
+  it('expires a key actively the first ms it counts as expired', () => {
+    const w = world();
+    const k = w.kernel;
+    const conn = k.connect('A', 'master', 'A/cmd');
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* call(conn, ['SET', 'k', 'v', 'PX', '100']);
+      })(),
+    );
+    runAll(w);
+    // SET runs at t=1: deadline 101, expired from 102 (Redis: now > deadline)
+    const exp = kinds(w.events, 'key.expired');
+    expect(exp.map((e) => [e.t, e.node, e.key, e.how])).toEqual([[102, 'master', 'k', 'active']]);
+    const i = w.events.indexOf(exp[0]);
+    expect(w.timeline.stateAt(i - 1).nodes.master.keys.k).toBeDefined();
+    expect(w.timeline.stateAt(i).nodes.master.keys.k).toBeUndefined();
+  });
+
+  it('delivers a published message one latency later and records publish and deliver', () => {
+    const w = world({ latencyMs: 2 });
+    const k = w.kernel;
+    const got: [number, Reply][] = [];
+    const sub = k.connect('A', 'master', 'A/pubsub', (msg) => got.push([k.now(), msg]));
+    const pub = k.connect('B', 'master', 'B/cmd');
+    k.spawn(
+      'A',
+      'A:sub',
+      (function* (): Process<void> {
+        yield* call(sub, ['SUBSCRIBE', 'ch']);
+      })(),
+    );
+    let receivers: Reply | null = null;
+    k.spawn(
+      'B',
+      'B:1',
+      (function* (): Process<void> {
+        yield* sleep(10);
+        receivers = yield* call(pub, ['PUBLISH', 'ch', 'hello']);
+      })(),
+    );
+    runAll(w);
+    expect(receivers).toEqual({ t: 'int', v: 1 });
+    expect(got).toEqual([
+      [
+        14,
+        {
+          t: 'array',
+          v: [
+            { t: 'bulk', v: 'message' },
+            { t: 'bulk', v: 'ch' },
+            { t: 'bulk', v: 'hello' },
+          ],
+        },
+      ],
+    ]);
+    expect(kinds(w.events, 'pubsub.publish').map((e) => [e.t, e.channel, e.message, e.receivers])).toEqual([
+      [12, 'ch', 'hello', 1],
+    ]);
+    expect(kinds(w.events, 'pubsub.deliver').map((e) => [e.t, e.actor, e.channel, e.message])).toEqual([
+      [14, 'A', 'ch', 'hello'],
+    ]);
+    expect(w.timeline.stateAt(w.events.length - 1).nodes.master.subscriptions).toEqual({ ch: ['A/pubsub'] });
+  });
+
+  it('delivers extra SUBSCRIBE confirmations after the reply, in order', () => {
+    const w = world();
+    const k = w.kernel;
+    const order: string[] = [];
+    const sub = k.connect('A', 'master', 'A/pubsub', (msg) => {
+      if (msg.t === 'array' && msg.v) order.push(`push ${(msg.v[1] as { v: string }).v}`);
+    });
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        const r = yield* call(sub, ['SUBSCRIBE', 'a', 'b', 'c']);
+        if (r.t === 'array' && r.v) order.push(`reply ${(r.v[1] as { v: string }).v}`);
+      })(),
+    );
+    runAll(w);
+    expect(order).toEqual(['reply a', 'push b', 'push c']);
+  });
+});
+
+describe('Kernel: semaphores and interrupts', () => {
+  it('accumulates permits, wakes waiters in FIFO order and times out', () => {
+    const w = world();
+    const k = w.kernel;
+    const sem = k.semaphore();
+    const log: string[] = [];
+    const waiter = (name: string, timeout?: number) =>
+      function* (): Process<void> {
+        const r: AcquireResult = yield* acquire(sem, timeout);
+        log.push(`${name} ${r} @${yield* now()}`);
+      };
+    k.release(sem); // a permit before anyone waits: the first acquire returns at once
+    k.spawn('A', 'A:1', waiter('w1')());
+    k.spawn('A', 'A:2', waiter('w2', 50)());
+    k.spawn('A', 'A:3', waiter('w3')());
+    k.at(100, () => k.release(sem));
+    runAll(w);
+    expect(log).toEqual(['w1 acquired @0', 'w2 timeout @50', 'w3 acquired @100']);
+  });
+
+  it('ends an interruptible wait at once and remembers an interrupt for the next one', () => {
+    const w = world();
+    const k = w.kernel;
+    const sem = k.semaphore();
+    const log: string[] = [];
+    const h = k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        log.push(`${yield* acquire(sem, undefined, true)} @${yield* now()}`);
+        yield* sleep(100);
+        log.push(`${yield* acquire(sem, 1000, false)} @${yield* now()}`);
+        log.push(`${yield* acquire(sem, 1000, true)} @${yield* now()}`);
+      })(),
+    );
+    k.at(10, () => k.interrupt(h));
+    k.at(50, () => k.interrupt(h));
+    runAll(w);
+    expect(log).toEqual(['interrupted @10', 'timeout @1110', 'interrupted @1110']);
+  });
+
+  it('kills a process: it never resumes and gives up its wait', () => {
+    const w = world();
+    const k = w.kernel;
+    const sem = k.semaphore();
+    const log: string[] = [];
+    const h = k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* acquire(sem);
+        log.push('A woke');
+      })(),
+    );
+    k.spawn(
+      'A',
+      'A:2',
+      (function* (): Process<void> {
+        yield* acquire(sem);
+        log.push('B woke');
+      })(),
+    );
+    k.at(5, () => k.kill(h));
+    k.at(10, () => k.release(sem));
+    runAll(w);
+    expect(log).toEqual(['B woke']);
+    expect(h.done).toBe(true);
+  });
+});
+
+describe('Kernel: client faults', () => {
+  it('pause defers timers and incoming replies to the resume, in their original order', () => {
+    const w = world();
+    const k = w.kernel;
+    const conn = k.connect('A', 'master', 'A/cmd');
+    const log: string[] = [];
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* sleep(10);
+        log.push(`timer @${yield* now()}`);
+      })(),
+    );
+    k.spawn(
+      'A',
+      'A:2',
+      (function* (): Process<void> {
+        yield* sleep(4);
+        const r = yield* call(conn, ['PING']);
+        log.push(`reply ${r.t === 'status' ? r.v : '?'} @${yield* now()}`);
+      })(),
+    );
+    k.at(5, () => k.pauseClient('A', 100));
+    runAll(w);
+    // the PING left at 4, ran at 5 (the node is not paused), its reply waited for the resume at 105
+    expect(kinds(w.events, 'cmd').map((e) => e.t)).toEqual([5]);
+    expect(log).toEqual(['reply PONG @105', 'timer @105']);
+    expect(kinds(w.events, 'client.pause').map((e) => e.t)).toEqual([5]);
+    expect(kinds(w.events, 'client.resume').map((e) => e.t)).toEqual([105]);
+  });
+
+  it('crash stops processes, drops replies and closes connections (subscriptions go)', () => {
+    const w = world();
+    const k = w.kernel;
+    const log: string[] = [];
+    const sub = k.connect('A', 'master', 'A/pubsub', () => log.push('push'));
+    const cmd = k.connect('A', 'master', 'A/cmd');
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* call(sub, ['SUBSCRIBE', 'ch']);
+        yield* sleep(20);
+        const r = yield* call(cmd, ['SET', 'x', '1']);
+        log.push(`reply ${r.t}`);
+      })(),
+    );
+    const pub = k.connect('B', 'master', 'B/cmd');
+    let receivers: Reply | null = null;
+    k.spawn(
+      'B',
+      'B:1',
+      (function* (): Process<void> {
+        yield* sleep(40);
+        receivers = yield* call(pub, ['PUBLISH', 'ch', 'm']);
+      })(),
+    );
+    k.at(23, () => k.crashClient('A')); // SET left at 22, runs at 23, reply dropped
+    runAll(w);
+    expect(log).toEqual([]);
+    expect(receivers).toEqual({ t: 'int', v: 0 });
+    expect(w.timeline.liveKey('master', 'x')?.value).toBe('1');
+    expect(kinds(w.events, 'conn.close').map((e) => [e.t, e.conn])).toEqual([
+      [24, 'A/pubsub'],
+      [24, 'A/cmd'],
+    ]);
+    const last = w.timeline.stateAt(w.events.length - 1);
+    expect(last.nodes.master.subscriptions).toBeUndefined();
+    expect(last.threads['A:1'].state).toBe('crashed');
+  });
+});
+
+describe('Kernel: determinism', () => {
+  it('derives the same PRNG stream for the same purpose and a different one per purpose', () => {
+    const a = world().kernel;
+    const b = world().kernel;
+    const xs = [a.rng('A/uuid').hex(16), a.rng('A/uuid').hex(4), a.rng('B/uuid').hex(16)];
+    const ys = [b.rng('A/uuid').hex(16), b.rng('A/uuid').hex(4), b.rng('B/uuid').hex(16)];
+    expect(xs).toEqual(ys);
+    expect(xs[0]).not.toBe(xs[2]);
+    expect(xs[0]).toMatch(/^[0-9a-f]{32}$/);
+  });
+});

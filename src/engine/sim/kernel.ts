@@ -1,0 +1,706 @@
+/**
+ * The simulation kernel: one virtual clock, one event queue ordered by (time, seq), processes
+ * written as generators, semaphores, connections to simulated Redis nodes, and client faults.
+ *
+ * Rules it keeps (and its tests prove):
+ * - A `call` travels one network latency to the node, runs there atomically (RedisServer.exec) at
+ *   arrival, and its reply travels one latency back. A connection is FIFO both ways. Frames a
+ *   command pushes to its own connection (extra SUBSCRIBE confirmations) follow its reply.
+ * - A message that cannot get through (partition, node down, connection closed) is lost; the
+ *   caller then resumes after the response timeout with a CALL_TIMEOUT_PREFIX error reply.
+ * - Everything of a client (its processes, its timers, the replies and pushes reaching it) is
+ *   gated by its owner state: `crash` drops it all for good; `pause` defers it, and at resume the
+ *   deferred items run in their original order, at the resume time.
+ * - Active expiry: each node has a kernel task at its next expiry deadline that runs
+ *   activeExpireCycle, so a key disappears (and `key.expired` is recorded) the first ms it counts
+ *   as expired, as if Redis's cron ran continuously.
+ * - DEBUG SLEEP makes the node busy: commands arriving meanwhile wait until it is done, and the
+ *   sleeping command's own reply leaves then. The node's clock is not moved.
+ *
+ * Node clocks are the kernel clock plus a per-node offset (the `clock` fault moves it).
+ */
+import type { Clock } from '../clock';
+import type { Network } from '../net/network';
+import type { Connection, RedisServer, ServerEvents } from '../redis/server';
+import type { ScriptTracer } from '../redis/eval';
+import type { Reply } from '../redis/reply';
+import { error } from '../redis/reply';
+import type { EventKind, KeyView } from '../trace';
+import type { EventFields, Prng, ProcHandle, SimContext } from './api';
+import type { AcquireResult, ConnectionRef, Effect, Process, Semaphore } from './effects';
+import { CALL_TIMEOUT_PREFIX } from './effects';
+import { TimedHeap } from './heap';
+import { keyViewOf, sameKeyView } from './key_view';
+import { prngFor } from './prng';
+import type { Recorder } from './recorder';
+import { replyToJson } from './reply_json';
+import { touchedKeys } from './touched_keys';
+
+/** What the kernel hands a node factory so the server reports to the simulation. */
+export interface NodeHooks {
+  clock: Clock;
+  onSleep(ms: number): void;
+  events: ServerEvents;
+}
+
+export type NodeFactory = (hooks: NodeHooks) => RedisServer;
+
+/** The recorder's view of the keyspace, to log only keys whose view changed. */
+export interface KeyMirror {
+  liveKey(node: string, key: string): KeyView | undefined;
+  liveKeyNames(node: string): Iterable<string>;
+}
+
+export interface KernelOptions {
+  seed: number;
+  network: Network;
+  recorder: Recorder;
+  mirror: KeyMirror;
+  /** response timeout for lost calls */
+  callTimeoutMs: number;
+  verbose?: boolean;
+  /** the node a client treats as master (topology's business); default: hint if a node, else the first node */
+  masterFor?: (client: string, hint?: string) => string;
+}
+
+const RESUME = 0;
+const FN = 1;
+
+interface Task {
+  at: number;
+  seq: number;
+  kind: typeof RESUME | typeof FN;
+  proc: Proc | null;
+  value: unknown;
+  fn: (() => void) | null;
+  /** client whose pause/crash gates this task; null: not gated */
+  owner: string | null;
+  cancelled: boolean;
+}
+
+class Proc implements ProcHandle {
+  done = false;
+  waitSem: Sem | null = null;
+  waitTimeout: Task | null = null;
+  waitInterruptible = false;
+  pendingInterrupt = false;
+  constructor(
+    readonly id: number,
+    readonly owner: string,
+    readonly name: string,
+    readonly gen: Process<unknown>,
+  ) {}
+}
+
+class Sem implements Semaphore {
+  permits = 0;
+  readonly waiters: Proc[] = [];
+  constructor(readonly id: number) {}
+}
+
+class Owner {
+  crashed = false;
+  paused = false;
+  pausedUntil = -1;
+  deferred: Task[] = [];
+  readonly procs = new Set<Proc>();
+  readonly conns = new Set<Conn>();
+}
+
+class SimNode {
+  up = true;
+  offset = 0;
+  busyUntil = 0;
+  expiryAt = Infinity;
+  readonly conns = new Set<Conn>();
+  constructor(
+    readonly id: string,
+    public server: RedisServer,
+    readonly make: NodeFactory,
+  ) {}
+}
+
+class Conn implements ConnectionRef {
+  /** no new sends, nothing delivered to the client */
+  closed = false;
+  /** the server side is gone (after the close reached the node, or the node crashed) */
+  server: Connection | null = null;
+  constructor(
+    readonly id: number,
+    readonly client: string,
+    readonly node: string,
+    readonly label: string,
+    readonly onPush: ((msg: Reply) => void) | undefined,
+  ) {}
+}
+
+export class Kernel implements SimContext {
+  private t = 0;
+  private seq = 0;
+  private readonly heap = new TimedHeap<Task>();
+  private readonly owners = new Map<string, Owner>();
+  private readonly nodes = new Map<string, SimNode>();
+  private readonly conns = new Map<number, Conn>();
+  private readonly rngs = new Map<string, Prng>();
+  private nextProc = 1;
+  private nextSem = 1;
+  private nextConn = 1;
+  /** frames pushed during the current exec, delivered after its reply */
+  private execPushes: { conn: Conn; msg: Reply }[] | null = null;
+  private readonly net: Network;
+  private readonly rec: Recorder;
+  private readonly mirror: KeyMirror;
+  /** set when the run was stopped by the event cap */
+  truncated = false;
+
+  constructor(private readonly opts: KernelOptions) {
+    this.net = opts.network;
+    this.rec = opts.recorder;
+    this.mirror = opts.mirror;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // SimContext
+
+  now(): number {
+    return this.t;
+  }
+
+  emit(kind: EventKind, fields: EventFields): void {
+    this.rec.emit(kind, fields);
+  }
+
+  rng(purpose: string): Prng {
+    let r = this.rngs.get(purpose);
+    if (r === undefined) {
+      r = prngFor(this.opts.seed, purpose);
+      this.rngs.set(purpose, r);
+    }
+    return r;
+  }
+
+  spawn(owner: string, name: string, proc: Process<unknown>): ProcHandle {
+    const p = new Proc(this.nextProc++, owner, name, proc);
+    const o = this.owner(owner);
+    if (o.crashed) {
+      p.done = true;
+      return p;
+    }
+    o.procs.add(p);
+    this.schedule(this.t, RESUME, p, undefined, null, owner);
+    return p;
+  }
+
+  kill(handle: ProcHandle): void {
+    const p = handle as Proc;
+    if (p.done) return;
+    p.done = true;
+    this.stopWaiting(p);
+    this.owners.get(p.owner)?.procs.delete(p);
+  }
+
+  semaphore(): Semaphore {
+    return new Sem(this.nextSem++);
+  }
+
+  release(sem: Semaphore, permits = 1): void {
+    const s = sem as Sem;
+    s.permits += permits;
+    while (s.permits > 0 && s.waiters.length > 0) {
+      const p = s.waiters.shift()!;
+      s.permits--;
+      if (p.waitTimeout) p.waitTimeout.cancelled = true;
+      p.waitSem = null;
+      p.waitTimeout = null;
+      this.schedule(this.t, RESUME, p, 'acquired' satisfies AcquireResult, null, p.owner);
+    }
+  }
+
+  interrupt(handle: ProcHandle): void {
+    const p = handle as Proc;
+    if (p.done) return;
+    if (p.waitSem !== null && p.waitInterruptible) {
+      this.stopWaiting(p);
+      this.schedule(this.t, RESUME, p, 'interrupted' satisfies AcquireResult, null, p.owner);
+    } else p.pendingInterrupt = true;
+  }
+
+  connect(client: string, node: string, label: string, onPush?: (msg: Reply) => void): ConnectionRef {
+    const c = new Conn(this.nextConn++, client, node, label, onPush);
+    this.conns.set(c.id, c);
+    const o = this.owner(client);
+    if (o.crashed) {
+      c.closed = true;
+      return c;
+    }
+    o.conns.add(c);
+    const n = this.nodes.get(node);
+    if (n !== undefined) {
+      n.conns.add(c);
+      // The TCP connection exists from now on: requests already on the wire when the client dies still arrive.
+      if (n.up) c.server = n.server.connect((msg) => this.pushed(c, msg));
+    }
+    return c;
+  }
+
+  disconnect(ref: ConnectionRef): void {
+    const c = this.conns.get(ref.id);
+    if (c && !c.closed) this.close(c);
+  }
+
+  masterFor(client: string, hint?: string): string {
+    if (this.opts.masterFor) return this.opts.masterFor(client, hint);
+    if (hint !== undefined && this.nodes.has(hint)) return hint;
+    return this.nodes.keys().next().value ?? 'master';
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Runner API
+
+  addNode(id: string, make: NodeFactory): void {
+    const node = new SimNode(id, null as unknown as RedisServer, make);
+    node.server = this.build(node);
+    this.nodes.set(id, node);
+  }
+
+  nodeIds(): string[] {
+    return [...this.nodes.keys()];
+  }
+
+  server(id: string): RedisServer | undefined {
+    return this.nodes.get(id)?.server;
+  }
+
+  /** Runs `fn` at virtual time `at` (not gated by any client). */
+  at(at: number, fn: () => void): void {
+    this.schedule(Math.max(at, this.t), FN, null, undefined, fn, null);
+  }
+
+  /**
+   * Runs tasks in (time, seq) order until the next one is later than `until`, the queue is empty,
+   * `stop()` turns true (the tasks due at that same ms still run), or `maxEvents` is reached.
+   */
+  run(until: number, stop: () => boolean, maxEvents: number): void {
+    let stopAt = Infinity;
+    for (;;) {
+      const task = this.heap.peek();
+      if (task === undefined || task.at > until || task.at > stopAt) break;
+      this.heap.pop();
+      this.t = task.at;
+      this.dispatch(task);
+      if (stopAt === Infinity && stop()) stopAt = this.t;
+      if (this.rec.events.length >= maxEvents) {
+        this.truncated = true;
+        break;
+      }
+    }
+  }
+
+  /** The JVM dies: its processes stop, nothing reaches it any more, its connections close. */
+  crashClient(client: string): void {
+    const o = this.owner(client);
+    if (o.crashed) return;
+    this.rec.emit('client.crash', { actor: client, client });
+    o.crashed = true;
+    o.paused = false;
+    o.deferred = [];
+    for (const p of o.procs) {
+      p.done = true;
+      this.stopWaiting(p);
+    }
+    o.procs.clear();
+    for (const c of o.conns) this.close(c);
+  }
+
+  /** Stop-the-world for `ms`: the client's processes, timers and incoming messages wait. */
+  pauseClient(client: string, ms: number): void {
+    const o = this.owner(client);
+    if (o.crashed) return;
+    this.rec.emit('client.pause', { actor: client, client, ms });
+    o.paused = true;
+    const until = this.t + ms;
+    if (until <= o.pausedUntil) return;
+    o.pausedUntil = until;
+    this.at(until, () => {
+      if (o.pausedUntil !== until || o.crashed) return;
+      o.paused = false;
+      this.rec.emit('client.resume', { actor: client, client });
+      const deferred = o.deferred;
+      o.deferred = [];
+      for (const task of deferred) {
+        task.at = this.t;
+        task.seq = this.seq++;
+        this.heap.push(task);
+      }
+    });
+  }
+
+  crashNode(id: string, keepData: boolean): void {
+    const node = this.nodes.get(id);
+    if (!node || !node.up) return;
+    node.up = false;
+    this.rec.emit('node.crash', { actor: id, node: id });
+    for (const c of node.conns) {
+      if (c.server) node.server.disconnect(c.server);
+      c.server = null;
+    }
+    if (!keepData) {
+      node.server = this.build(node);
+      this.rec.clearNode(id);
+    }
+  }
+
+  restartNode(id: string): void {
+    const node = this.nodes.get(id);
+    if (!node || node.up) return;
+    node.up = true;
+    node.busyUntil = this.t;
+    this.rec.emit('node.restart', { actor: id, node: id });
+    this.resyncNode(node);
+    node.expiryAt = Infinity;
+    this.armExpiry(node);
+  }
+
+  jumpClock(id: string, ms: number): void {
+    const node = this.nodes.get(id);
+    if (!node) return;
+    node.offset += ms;
+    this.rec.emit('node.clock', { actor: id, node: id, jumpMs: ms, offset: node.offset });
+    node.expiryAt = Infinity;
+    this.armExpiry(node);
+  }
+
+  partition(groups: string[][], healAt?: number): void {
+    this.net.partition(groups);
+    this.rec.emit('net.partition', { groups: groups.map((g) => g.slice()) });
+    if (healAt !== undefined)
+      this.at(healAt, () => {
+        this.net.heal();
+        this.rec.emit('net.heal', {});
+      });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Processes
+
+  private owner(id: string): Owner {
+    let o = this.owners.get(id);
+    if (o === undefined) {
+      o = new Owner();
+      this.owners.set(id, o);
+    }
+    return o;
+  }
+
+  private schedule(
+    at: number,
+    kind: Task['kind'],
+    proc: Proc | null,
+    value: unknown,
+    fn: (() => void) | null,
+    owner: string | null,
+  ): Task {
+    const task: Task = { at, seq: this.seq++, kind, proc, value, fn, owner, cancelled: false };
+    this.heap.push(task);
+    return task;
+  }
+
+  private dispatch(task: Task): void {
+    if (task.cancelled) return;
+    if (task.owner !== null) {
+      const o = this.owners.get(task.owner);
+      if (o !== undefined) {
+        if (o.crashed) return;
+        if (o.paused) {
+          o.deferred.push(task);
+          return;
+        }
+      }
+    }
+    if (task.kind === RESUME) {
+      const p = task.proc!;
+      if (!p.done) this.step(p, task.value);
+    } else task.fn!();
+  }
+
+  private step(p: Proc, value: unknown): void {
+    let v = value;
+    for (;;) {
+      let r: IteratorResult<Effect, unknown>;
+      try {
+        r = p.gen.next(v);
+      } catch (e) {
+        p.done = true;
+        this.owners.get(p.owner)?.procs.delete(p);
+        const msg = e instanceof Error ? e.message : String(e);
+        throw new Error(`process ${p.name} failed at t=${this.t}: ${msg}`, { cause: e });
+      }
+      if (r.done || p.done) {
+        p.done = true;
+        this.owners.get(p.owner)?.procs.delete(p);
+        return;
+      }
+      const eff = r.value;
+      switch (eff.type) {
+        case 'now':
+          v = this.t;
+          continue;
+        case 'sleep':
+          this.schedule(this.t + Math.max(0, eff.ms), RESUME, p, undefined, null, p.owner);
+          return;
+        case 'call':
+          this.send(p, eff.conn, eff.argv);
+          return;
+        case 'acquire': {
+          const s = eff.sem as Sem;
+          if (s.permits > 0) {
+            s.permits--;
+            v = 'acquired' satisfies AcquireResult;
+            continue;
+          }
+          if (eff.interruptible && p.pendingInterrupt) {
+            p.pendingInterrupt = false;
+            v = 'interrupted' satisfies AcquireResult;
+            continue;
+          }
+          if (eff.timeoutMs !== undefined && eff.timeoutMs <= 0) {
+            v = 'timeout' satisfies AcquireResult;
+            continue;
+          }
+          s.waiters.push(p);
+          p.waitSem = s;
+          p.waitInterruptible = eff.interruptible === true;
+          if (eff.timeoutMs !== undefined)
+            p.waitTimeout = this.schedule(
+              this.t + eff.timeoutMs,
+              FN,
+              null,
+              undefined,
+              () => {
+                if (p.waitSem !== s || p.done) return;
+                this.stopWaiting(p);
+                this.step(p, 'timeout' satisfies AcquireResult);
+              },
+              p.owner,
+            );
+          return;
+        }
+        default:
+          throw new Error(`process ${p.name}: unknown effect ${JSON.stringify(eff)}`);
+      }
+    }
+  }
+
+  private stopWaiting(p: Proc): void {
+    const s = p.waitSem;
+    if (s !== null) {
+      const i = s.waiters.indexOf(p);
+      if (i >= 0) s.waiters.splice(i, 1);
+    }
+    if (p.waitTimeout) p.waitTimeout.cancelled = true;
+    p.waitSem = null;
+    p.waitTimeout = null;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Network and nodes
+
+  private send(p: Proc, ref: ConnectionRef, argv: readonly string[]): void {
+    const c = this.conns.get(ref.id);
+    if (c === undefined || c.closed) {
+      this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner);
+      return;
+    }
+    const sentAt = this.t;
+    if (!this.net.reachable(c.client, c.node)) {
+      this.lost(p, argv, c.node, sentAt);
+      return;
+    }
+    const args = argv.slice();
+    this.schedule(
+      this.t + this.net.latency(c.client, c.node),
+      FN,
+      null,
+      undefined,
+      () => this.arrive(c, p, args, sentAt),
+      null,
+    );
+  }
+
+  private arrive(c: Conn, p: Proc, argv: string[], sentAt: number): void {
+    const node = this.nodes.get(c.node);
+    if (node === undefined || !node.up || (c.closed && c.server === null)) {
+      this.lost(p, argv, c.node, sentAt);
+      return;
+    }
+    if (node.busyUntil > this.t) {
+      this.schedule(node.busyUntil, FN, null, undefined, () => this.arrive(c, p, argv, sentAt), null);
+      return;
+    }
+    if (c.server === null) c.server = node.server.connect((msg) => this.pushed(c, msg));
+    const pushes: { conn: Conn; msg: Reply }[] = [];
+    this.execPushes = pushes;
+    let reply: Reply;
+    try {
+      reply = node.server.exec(c.server, argv);
+    } finally {
+      this.execPushes = null;
+    }
+    this.rec.emit('cmd', { actor: p.name, node: node.id, conn: c.label, argv, reply: replyToJson(reply) });
+    this.recordKeys(node, argv);
+    this.armExpiry(node);
+    const leave = Math.max(this.t, node.busyUntil);
+    if (this.net.reachable(node.id, c.client))
+      this.schedule(leave + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner);
+    else this.lost(p, argv, node.id, sentAt);
+    for (const x of pushes) this.deliver(x.conn, x.msg, leave);
+  }
+
+  private lost(p: Proc, argv: readonly string[], node: string, sentAt: number): void {
+    const ms = this.opts.callTimeoutMs;
+    const reply = error(
+      `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${ms} ms) for command: (${argv[0]}) to ${node}`,
+    );
+    this.schedule(Math.max(this.t, sentAt + ms), RESUME, p, reply, null, p.owner);
+  }
+
+  /** The server pushed a frame to `c` (a pub/sub message, an extra confirmation). */
+  private pushed(c: Conn, msg: Reply): void {
+    if (this.execPushes !== null) this.execPushes.push({ conn: c, msg });
+    else this.deliver(c, msg, this.t);
+  }
+
+  private deliver(c: Conn, msg: Reply, leave: number): void {
+    if (c.closed || !this.net.reachable(c.node, c.client)) return;
+    this.schedule(
+      leave + this.net.latency(c.node, c.client),
+      FN,
+      null,
+      undefined,
+      () => {
+        if (c.closed) return;
+        if (msg.t === 'array' && msg.v !== null && msg.v.length >= 3) {
+          const kind = msg.v[0];
+          if (kind.t === 'bulk' && (kind.v === 'message' || kind.v === 'pmessage' || kind.v === 'smessage')) {
+            const last = msg.v[msg.v.length - 1];
+            const channel = msg.v[msg.v.length - 2];
+            this.rec.emit('pubsub.deliver', {
+              actor: c.client,
+              node: c.node,
+              conn: c.label,
+              channel: channel.t === 'bulk' ? channel.v : null,
+              message: last.t === 'bulk' ? last.v : null,
+            });
+          }
+        }
+        c.onPush?.(msg);
+      },
+      c.client,
+    );
+  }
+
+  /** Client-side close: nothing more goes out or comes in; the node learns one latency later. */
+  private close(c: Conn): void {
+    c.closed = true;
+    this.owners.get(c.client)?.conns.delete(c);
+    this.schedule(
+      this.t + this.net.latency(c.client, c.node),
+      FN,
+      null,
+      undefined,
+      () => {
+        const node = this.nodes.get(c.node);
+        if (node !== undefined) node.conns.delete(c);
+        if (c.server === null || node === undefined) return;
+        node.server.disconnect(c.server);
+        c.server = null;
+        this.rec.emit('conn.close', { actor: c.client, node: c.node, conn: c.label });
+      },
+      null,
+    );
+  }
+
+  private build(node: SimNode): RedisServer {
+    const id = node.id;
+    const server = node.make({
+      clock: { now: () => this.t + node.offset },
+      onSleep: (ms) => {
+        node.busyUntil = Math.max(node.busyUntil, this.t) + ms;
+      },
+      events: {
+        keyExpired: (key, how) => {
+          this.rec.emit('key.expired', { actor: id, node: id, key, how });
+          this.rec.setKey(id, key, null);
+        },
+        publish: (channel, message, receivers) => {
+          this.rec.emit('pubsub.publish', { actor: id, node: id, channel, message, receivers });
+        },
+        scriptLog: (level, message) => {
+          this.rec.emit('script.log', { actor: id, node: id, level, message });
+        },
+      },
+    });
+    if (this.opts.verbose) server.scripts.setTracer(this.tracer(id));
+    return server;
+  }
+
+  private tracer(node: string): ScriptTracer {
+    return {
+      begin: () => {},
+      line: (line) => this.rec.emit('script.line', { actor: node, node, line }),
+      call: (argv, reply) =>
+        this.rec.emit('script.call', { actor: node, node, argv: argv.slice(), reply: replyToJson(reply) }),
+      end: () => {},
+    };
+  }
+
+  private recordKeys(node: SimNode, argv: readonly string[]): void {
+    const keys = touchedKeys(argv);
+    if (keys === null) {
+      this.resyncNode(node);
+      return;
+    }
+    const db = node.server.db;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const view = keyViewOf(db, key);
+      if (!sameKeyView(this.mirror.liveKey(node.id, key), view)) this.rec.setKey(node.id, key, view);
+    }
+  }
+
+  /** Logs the difference between the recorded keyspace of a node and its real one. */
+  private resyncNode(node: SimNode): void {
+    const db = node.server.db;
+    for (const key of [...this.mirror.liveKeyNames(node.id)])
+      if (!db.has(key)) this.rec.setKey(node.id, key, null);
+    const keys = [...db.keys()].sort();
+    for (const key of keys) {
+      const view = keyViewOf(db, key);
+      if (!sameKeyView(this.mirror.liveKey(node.id, key), view)) this.rec.setKey(node.id, key, view);
+    }
+  }
+
+  /** Schedules the node's next active expiry; right after a cycle never at the same ms (no livelock). */
+  private armExpiry(node: SimNode, afterCycle = false): void {
+    if (!node.up) return;
+    const next = node.server.nextExpiryAt();
+    if (next === undefined) return;
+    const at = Math.max(this.t + (afterCycle ? 1 : 0), next - node.offset);
+    if (at >= node.expiryAt) return;
+    node.expiryAt = at;
+    this.schedule(
+      at,
+      FN,
+      null,
+      undefined,
+      () => {
+        if (node.expiryAt !== at) return;
+        node.expiryAt = Infinity;
+        if (!node.up) return;
+        node.server.activeExpireCycle();
+        this.armExpiry(node, true);
+      },
+      null,
+    );
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The trace recorder: numbers events in the order they happen and hands each one, and each key
+ * change, to the state timeline and the safety monitor, so inspectors and checkers see exactly
+ * what the trace says.
+ */
+import type { EventKind, KeyView, TraceEvent } from '../trace';
+import type { EventFields } from './api';
+
+export interface EventSink {
+  push(ev: TraceEvent): void;
+  setKey(node: string, key: string, view: KeyView | null): void;
+  clearNode(node: string): void;
+}
+
+export interface EventObserver {
+  onEvent(ev: TraceEvent): void;
+  onKey(node: string, key: string | null): void;
+}
+
+export class Recorder {
+  readonly events: TraceEvent[] = [];
+  private readonly observers: EventObserver[] = [];
+
+  constructor(
+    private readonly now: () => number,
+    private readonly sink: EventSink,
+  ) {}
+
+  observe(o: EventObserver): void {
+    this.observers.push(o);
+  }
+
+  emit(kind: EventKind, fields: EventFields): TraceEvent {
+    const ev: TraceEvent = { t: this.now(), seq: this.events.length, kind, ...fields };
+    this.events.push(ev);
+    this.sink.push(ev);
+    for (const o of this.observers) o.onEvent(ev);
+    return ev;
+  }
+
+  /** `key` on `node` is now `view` (null: gone), as part of the last event. */
+  setKey(node: string, key: string, view: KeyView | null): void {
+    this.sink.setKey(node, key, view);
+    for (const o of this.observers) o.onKey(node, key);
+  }
+
+  clearNode(node: string): void {
+    this.sink.clearNode(node);
+    for (const o of this.observers) o.onKey(node, null);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Wires one simulated world: the kernel, its nodes (simulated Redis servers), the trace recorder,
+ * the state timeline and the safety monitor. The scenario runner builds one per run; kernel tests
+ * build small ones directly.
+ */
+import { SafetyMonitor } from '../check/monitor';
+import { Network } from '../net/network';
+import { RedisServer } from '../redis/server';
+import { StateTimeline } from '../scenario/state';
+import type { Actor, NodeView, ResourceView, TraceEvent } from '../trace';
+import { Kernel } from './kernel';
+import { hash32 } from './prng';
+import { Recorder } from './recorder';
+
+export interface WorldOptions {
+  seed: number;
+  latencyMs: number;
+  callTimeoutMs: number;
+  scriptBudget: number;
+  nodes: readonly { id: string; role: NodeView['role'] }[];
+  threads: readonly Actor[];
+  resource: ResourceView;
+  verbose?: boolean;
+  masterFor?: (client: string, hint?: string) => string;
+}
+
+export interface World {
+  kernel: Kernel;
+  recorder: Recorder;
+  timeline: StateTimeline;
+  monitor: SafetyMonitor;
+  events: TraceEvent[];
+}
+
+export function createWorld(o: WorldOptions): World {
+  const timeline = new StateTimeline({ nodes: o.nodes, threads: o.threads, resource: o.resource });
+  let kernel: Kernel | null = null;
+  const recorder = new Recorder(() => kernel!.now(), timeline);
+  const masterIds = o.nodes.filter((n) => n.role === 'master').map((n) => n.id);
+  kernel = new Kernel({
+    seed: o.seed,
+    network: new Network(o.latencyMs),
+    recorder,
+    mirror: timeline,
+    callTimeoutMs: o.callTimeoutMs,
+    verbose: o.verbose,
+    masterFor: o.masterFor,
+  });
+  const k = kernel;
+  const monitor = new SafetyMonitor({
+    emit: (kind, fields) => recorder.emit(kind, fields),
+    now: () => k.now(),
+    liveKey: (node, key) => timeline.liveKey(node, key),
+    masters: () => masterIds,
+    masterOf: (actor) => k.masterFor(actor.slice(0, actor.indexOf(':'))),
+  });
+  recorder.observe(monitor);
+  for (const n of o.nodes) {
+    if (n.role === 'sentinel') continue;
+    const seed = hash32(`${o.seed}\u0000${n.id}/lua`);
+    k.addNode(
+      n.id,
+      (hooks) =>
+        new RedisServer({
+          id: n.id,
+          clock: hooks.clock,
+          seed,
+          scriptBudget: o.scriptBudget,
+          onSleep: hooks.onSleep,
+          events: hooks.events,
+        }),
+    );
+  }
+  return { kernel: k, recorder, timeline, monitor, events: recorder.events };
+}
