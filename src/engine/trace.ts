@@ -127,4 +127,6 @@ export interface Trace {
   violations: Violation[];
   events: TraceEvent[];
   final: VisibleState;
+  /** set when the run hit the event cap (a runaway program) before its end */
+  truncated?: boolean;
 }
