@@ -106,9 +106,10 @@ export function parseCorpus(name: string, text: string, scripts: ScriptSource): 
       markers = parseMarkers(m[1], where);
       command = command.slice(0, m.index);
     }
-    // redis-cli's prompt reads a leading number as a repeat count ("3 PING"), so such a line
-    // would not mean the same thing on both sides.
-    if (/^\d/.test(command)) throw new Error(`${where}: an entry must not start with a digit`);
+    // redis-cli's prompt reads a leading number as a repeat count ("3 PING"; strtol also reads
+    // "" as 0), so such a line tests redis-cli, not the server.
+    if (/^(\d|[+-]\d|""|'')/.test(command))
+      throw new Error(`${where}: an entry must not start with a number`);
     command = command.replace(/\{\{(lua|sha):([\w-]+)\}\}/g, (_, kind: string, script: string) =>
       kind === 'lua' ? quoteArg(scripts(script)) : sha1Hex(scripts(script)),
     );
