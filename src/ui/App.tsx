@@ -1,11 +1,75 @@
+import { useEffect } from 'react';
+import { boot } from './controller';
+import { EditorPanel } from './editor/EditorPanel';
+import { useKeyboard } from './hooks/useKeyboard';
+import { usePlayback } from './hooks/usePlayback';
+import { useT } from './hooks/useT';
+import { Console } from './inspectors/Console';
+import { Keyspace } from './inspectors/Keyspace';
+import { ScriptView } from './inspectors/ScriptView';
+import { Threads } from './inspectors/Threads';
+import { ErrorBoundary } from './shell/ErrorBoundary';
+import { ErrorPanel } from './shell/ErrorPanel';
+import { Header } from './shell/Header';
+import { Transport } from './shell/Transport';
+import { Verdict } from './shell/Verdict';
+import { usePlayground } from './store';
+import { Timeline } from './timeline/Timeline';
+
+function Playground() {
+  const t = useT();
+  const embed = usePlayground((s) => s.embed);
+  const engineReady = usePlayground((s) => s.engineReady);
+  const builtins = usePlayground((s) => s.builtins.length);
+  usePlayback();
+  useKeyboard();
+  useEffect(() => {
+    void boot();
+  }, []);
+
+  if (embed) {
+    return (
+      <main className="app app--embed">
+        <div className="embed__bar">
+          <Verdict />
+          <a
+            href={window.location.href.replace(/([?&])embed=1&?/, '$1').replace(/[?&](#|$)/, '$1')}
+            target="_blank"
+            rel="noreferrer"
+          >
+            {t('embed.open')}
+          </a>
+        </div>
+        <ErrorPanel />
+        <Timeline />
+        <Transport />
+      </main>
+    );
+  }
+  return (
+    <div className="app">
+      <Header />
+      <main>
+        <ErrorPanel />
+        {!engineReady && builtins > 0 && <p className="fixture-note">{t('run.fixture')}</p>}
+        <Timeline />
+        <Transport />
+        <div className="inspectors">
+          <Keyspace />
+          <Threads />
+          <ScriptView />
+          <Console />
+        </div>
+        <EditorPanel />
+      </main>
+    </div>
+  );
+}
+
 export function App() {
   return (
-    <main className="placeholder">
-      <h1>LockScope</h1>
-      <p>
-        A visual simulator for Redisson&apos;s distributed lock, running the real lock scripts on a simulated
-        Redis in your browser. The playground is being built.
-      </p>
-    </main>
+    <ErrorBoundary>
+      <Playground />
+    </ErrorBoundary>
   );
 }

@@ -1,0 +1,252 @@
+/**
+ * Orchestration between the store, the engine worker, the URL and localStorage. Every change of
+ * scenario goes through `loadScenario`, which validates, runs (latest request wins) and keeps the
+ * cursor at the same virtual time when the same scenario is re-run after an edit.
+ */
+import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
+import { detectLang, htmlLang, type Lang } from './i18n';
+import { clampCursor, clockAt, indexAtTime, pushError, usePlayground } from './store';
+import { decodeHash, encodeHash, isEmbed, MAX_SCENARIO_BYTES } from './url-state';
+
+const LS_SCENARIO = 'lockscope.scenario';
+const LS_BUILTIN = 'lockscope.builtin';
+const LS_LANG = 'lockscope.lang';
+
+/** Script lines are recorded only for runs small enough that the extra events stay cheap. */
+const VERBOSE_MAX_THREADS = 16;
+
+function threadCount(scenario: unknown): number {
+  const clients = (scenario as { clients?: { threads?: unknown[] }[] })?.clients;
+  if (!Array.isArray(clients)) return 0;
+  return clients.reduce((n, c) => n + (Array.isArray(c?.threads) ? c.threads.length : 0), 0);
+}
+
+function safeStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+let runToken = 0;
+
+export interface LoadOptions {
+  builtinId?: string | null;
+  /** event index to show after the run; default: keep the current virtual time if re-running an edit */
+  cursor?: number | null;
+  /** 'keep-time' for edits of the same scenario (fault drags, console writes, form fields) */
+  keepTime?: boolean;
+  persist?: boolean;
+  /** what to do when the scenario is refused: the link case falls back to the default */
+  onInvalid?: 'issues' | 'fallback';
+}
+
+export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): Promise<boolean> {
+  const size = JSON.stringify(scenario ?? null).length;
+  if (size > MAX_SCENARIO_BYTES) {
+    pushError({ key: 'error.tooBig', params: { n: size, max: MAX_SCENARIO_BYTES } });
+    return false;
+  }
+  const v = await engineClient.validate(scenario).catch((e: unknown) => ({
+    ok: false as const,
+    issues: [{ path: '', message: e instanceof Error ? e.message : String(e) }],
+  }));
+  if (!v.ok) {
+    usePlayground.setState({ issues: v.issues });
+    if (opts.onInvalid === 'fallback') {
+      pushError({ key: 'error.link', detail: { key: 'error.linkSchema' }, issues: v.issues });
+      await loadDefault();
+    }
+    return false;
+  }
+  const prev = usePlayground.getState();
+  const keepClock = opts.keepTime ? clockAt(prev) : null;
+  usePlayground.setState({
+    scenario,
+    issues: [],
+    builtinId: opts.builtinId === undefined ? null : opts.builtinId,
+    playing: false,
+  });
+  if (opts.persist !== false) persistScenario(scenario, opts.builtinId ?? null);
+  await runCurrent(opts.cursor ?? null, keepClock);
+  return true;
+}
+
+async function runCurrent(cursor: number | null, keepClock: number | null): Promise<void> {
+  const token = ++runToken;
+  const { scenario } = usePlayground.getState();
+  usePlayground.setState({ running: true, runStartedAt: performance.now() });
+  try {
+    const result = await engineClient.run(scenario, threadCount(scenario) <= VERBOSE_MAX_THREADS);
+    if (token !== runToken) return;
+    usePlayground.setState((s) => {
+      const next = { ...s, run: result };
+      let c = -1;
+      if (cursor !== null) c = cursor;
+      else if (keepClock !== null) c = indexAtTime(result.trace, keepClock);
+      const nodes = result.model.nodes.map((n) => n.id);
+      return {
+        run: result,
+        running: false,
+        cursor: clampCursor(next, c),
+        selectedNode: nodes.includes(s.selectedNode) ? s.selectedNode : (nodes[0] ?? 'master'),
+        visible: null,
+        visibleIndex: -2,
+      };
+    });
+  } catch (e) {
+    if (token !== runToken) return;
+    usePlayground.setState({ running: false });
+    if (e instanceof RunTimeoutError) {
+      pushError({ key: 'error.timeout', params: { s: RUN_TIMEOUT_MS / 1000 } });
+      await loadDefault();
+    } else {
+      pushError({ key: 'error.run', params: { msg: e instanceof Error ? e.message : String(e) } });
+    }
+  }
+}
+
+export async function loadDefault(): Promise<void> {
+  const s = usePlayground.getState();
+  const b = s.builtins.find((x) => x.id === s.defaultId) ?? s.builtins[0];
+  if (b) await loadScenario(b.scenario, { builtinId: b.id, persist: false });
+}
+
+export async function loadBuiltin(id: string): Promise<void> {
+  const b = usePlayground.getState().builtins.find((x) => x.id === id);
+  if (b) await loadScenario(b.scenario, { builtinId: b.id });
+}
+
+function persistScenario(scenario: unknown, builtinId: string | null) {
+  const ls = safeStorage();
+  if (!ls) return;
+  try {
+    ls.setItem(LS_SCENARIO, JSON.stringify(scenario));
+    if (builtinId) ls.setItem(LS_BUILTIN, builtinId);
+    else ls.removeItem(LS_BUILTIN);
+  } catch {
+    // Storage full or disabled: the URL still carries the scenario.
+  }
+}
+
+export function setLang(lang: Lang): void {
+  usePlayground.setState({ lang });
+  document.documentElement.lang = htmlLang(lang);
+  try {
+    safeStorage()?.setItem(LS_LANG, lang);
+  } catch {
+    // Not persisted; the switch still applies to this page.
+  }
+}
+
+/** Cache of the compressed scenario so cursor moves don't recompress it. */
+let hashCache: { scenario: unknown; prefix: string } | null = null;
+
+export function currentHash(): string {
+  const s = usePlayground.getState();
+  if (s.scenario === null) return '';
+  if (!hashCache || hashCache.scenario !== s.scenario) {
+    const full = encodeHash(s.scenario, 0);
+    hashCache = { scenario: s.scenario, prefix: full.slice(0, full.lastIndexOf('&c=')) };
+  }
+  return `${hashCache.prefix}&c=${s.cursor}`;
+}
+
+function startUrlSync() {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  usePlayground.subscribe((s, prev) => {
+    if (s.scenario === prev.scenario && s.cursor === prev.cursor) return;
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      const hash = currentHash();
+      if (hash && hash !== window.location.hash) {
+        history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}`);
+      }
+    }, 150);
+  });
+}
+
+function startVisibleSync() {
+  let inflight = false;
+  const pull = async () => {
+    if (inflight) return;
+    const s = usePlayground.getState();
+    if (!s.run || s.visibleIndex === s.cursor) return;
+    inflight = true;
+    const runId = s.run.runId;
+    const index = s.cursor;
+    try {
+      const visible = await engineClient.stateAt(runId, index);
+      if (usePlayground.getState().run?.runId === runId)
+        usePlayground.setState({ visible, visibleIndex: index });
+    } catch {
+      // The run was replaced (new run or worker restart); the next change pulls again.
+    } finally {
+      inflight = false;
+    }
+    // The cursor may have moved while we waited: latest wins.
+    const now = usePlayground.getState();
+    if (now.run?.runId === runId && now.cursor !== index) void pull();
+  };
+  usePlayground.subscribe((s, prev) => {
+    if (s.cursor !== prev.cursor || s.run !== prev.run) void pull();
+  });
+}
+
+let booted = false;
+
+export async function boot(): Promise<void> {
+  if (booted) return;
+  booted = true;
+  const ls = safeStorage();
+  const lang = detectLang(ls?.getItem(LS_LANG) ?? null, navigator.language);
+  usePlayground.setState({ embed: isEmbed(window.location.search), lang });
+  document.documentElement.lang = htmlLang(lang);
+  startUrlSync();
+  startVisibleSync();
+
+  try {
+    const init = await engineClient.init();
+    usePlayground.setState({
+      builtins: init.builtins,
+      defaultId: init.defaultId,
+      engineReady: init.engineReady,
+    });
+  } catch (e) {
+    pushError({ key: 'error.run', params: { msg: e instanceof Error ? e.message : String(e) } });
+    return;
+  }
+
+  const link = decodeHash(window.location.hash);
+  if (link.kind === 'ok') {
+    await loadScenario(link.scenario, {
+      cursor: link.cursor,
+      builtinId: matchBuiltin(link.scenario),
+      onInvalid: 'fallback',
+    });
+    return;
+  }
+  if (link.kind === 'bad') {
+    pushError({ key: 'error.link', detail: link.problem });
+    await loadDefault();
+    return;
+  }
+  const saved = ls?.getItem(LS_SCENARIO);
+  if (saved) {
+    try {
+      const scenario = JSON.parse(saved) as unknown;
+      if (await loadScenario(scenario, { builtinId: ls?.getItem(LS_BUILTIN) ?? null })) return;
+    } catch {
+      // A damaged saved scenario is simply forgotten.
+    }
+    usePlayground.setState({ issues: [] });
+  }
+  await loadDefault();
+}
+
+function matchBuiltin(scenario: unknown): string | null {
+  const text = JSON.stringify(scenario);
+  return usePlayground.getState().builtins.find((b) => JSON.stringify(b.scenario) === text)?.id ?? null;
+}

@@ -1,0 +1,153 @@
+import { lazy, Suspense, useState } from 'react';
+import { loadBuiltin, loadScenario } from '../controller';
+import { useT } from '../hooks/useT';
+import type { MessageKey } from '../i18n';
+import { getPath, setPath } from '../scenario-edit';
+import { usePlayground } from '../store';
+
+const JsonEditor = lazy(() => import('./JsonEditor'));
+
+interface FieldDef {
+  path: string[];
+  label: MessageKey;
+  kind: 'int' | 'text';
+  placeholder: string;
+}
+
+const FIELDS: FieldDef[] = [
+  { path: ['seed'], label: 'editor.seed', kind: 'int', placeholder: '1' },
+  { path: ['until'], label: 'editor.until', kind: 'int', placeholder: 'auto' },
+  { path: ['network', 'latencyMs'], label: 'editor.latency', kind: 'int', placeholder: '1' },
+  { path: ['redisson', 'lockWatchdogTimeout'], label: 'editor.watchdog', kind: 'int', placeholder: '30000' },
+  { path: ['redisson', 'version'], label: 'editor.version', kind: 'text', placeholder: 'latest' },
+];
+
+const VERSIONS = ['2.15', '3.11', '3.16', '3.19', '3.24', '3.27', '3.48', 'latest'];
+
+function FormField({ def }: { def: FieldDef }) {
+  const t = useT();
+  const scenario = usePlayground((s) => s.scenario);
+  const current = getPath(scenario, def.path);
+  const shown = current === undefined ? '' : String(current);
+  // Local text while typing; reset whenever the scenario's value changes underneath.
+  const [draft, setDraft] = useState({ base: shown, text: shown });
+  if (draft.base !== shown) setDraft({ base: shown, text: shown });
+  const text = draft.text;
+  const setText = (v: string) => setDraft({ base: shown, text: v });
+  const commit = () => {
+    const raw = text.trim();
+    const value = raw === '' ? undefined : def.kind === 'int' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    if (value === current) return;
+    void loadScenario(setPath(scenario, def.path, value), { keepTime: true, onInvalid: 'issues' });
+  };
+  const id = `f-${def.path.join('-')}`;
+  return (
+    <div className="form__field">
+      <label htmlFor={id}>{t(def.label)}</label>
+      <input
+        id={id}
+        value={text}
+        inputMode={def.kind === 'int' ? 'numeric' : 'text'}
+        list={def.kind === 'text' ? 'versions' : undefined}
+        placeholder={def.placeholder}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => e.key === 'Enter' && commit()}
+      />
+    </div>
+  );
+}
+
+/** Forms for the common fields and, on demand, the full JSON in CodeMirror. */
+export function EditorPanel() {
+  const t = useT();
+  const scenario = usePlayground((s) => s.scenario);
+  const issues = usePlayground((s) => s.issues);
+  const builtinId = usePlayground((s) => s.builtinId);
+  const [showJson, setShowJson] = useState(false);
+  const [draft, setDraft] = useState<{ base: unknown; text: string }>({ base: undefined, text: '' });
+  const [parseError, setParseError] = useState<string | null>(null);
+  // The JSON text follows the scenario whenever the scenario changes (a run, a pick, a drag).
+  if (draft.base !== scenario) {
+    setDraft({ base: scenario, text: scenario === null ? '' : JSON.stringify(scenario, null, 2) });
+    if (parseError) setParseError(null);
+  }
+  const text = draft.text;
+  const setText = (v: string) => setDraft({ base: scenario, text: v });
+
+  const apply = () => {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      setParseError(e instanceof Error ? e.message : String(e));
+      return;
+    }
+    setParseError(null);
+    void loadScenario(json, { keepTime: true, onInvalid: 'issues' });
+  };
+
+  return (
+    <section className="panel editor" aria-labelledby="ed-h">
+      <h3 id="ed-h">{t('editor.title')}</h3>
+      <div className="form">
+        {FIELDS.map((f) => (
+          <FormField key={f.path.join('.')} def={f} />
+        ))}
+        <datalist id="versions">
+          {VERSIONS.map((v) => (
+            <option key={v} value={v} />
+          ))}
+        </datalist>
+      </div>
+      <div className="editor__bar">
+        <button type="button" className="btn" aria-expanded={showJson} onClick={() => setShowJson(!showJson)}>
+          {showJson ? t('editor.hideJson') : t('editor.showJson')}
+        </button>
+        {showJson && (
+          <button type="button" className="btn btn--primary" onClick={apply}>
+            {t('editor.apply')}
+          </button>
+        )}
+        {builtinId === null && (
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void loadBuiltin(usePlayground.getState().defaultId)}
+          >
+            {t('editor.reset')}
+          </button>
+        )}
+      </div>
+      {(issues.length > 0 || parseError) && (
+        <div className="issues" role="alert">
+          {parseError ? (
+            <p>{t('editor.invalidJson', { msg: parseError })}</p>
+          ) : (
+            <>
+              <p>{t('editor.issues', { n: issues.length })}</p>
+              <ul>
+                {issues.slice(0, 20).map((iss, i) => (
+                  <li key={i}>
+                    <code>{iss.path || '(root)'}</code>: {iss.message}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      )}
+      {showJson && (
+        <Suspense fallback={<p className="muted">{t('editor.loading')}</p>}>
+          <JsonEditor
+            value={text}
+            issues={issues}
+            onChange={setText}
+            onApply={apply}
+            label={t('editor.json')}
+          />
+        </Suspense>
+      )}
+    </section>
+  );
+}

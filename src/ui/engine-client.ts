@@ -1,0 +1,122 @@
+/**
+ * The page's handle on the engine: a promise-based RPC to the worker. A run that exceeds the time
+ * limit (a hostile scenario) gets its worker terminated and replaced, so the page stays usable.
+ * Without module workers (unit tests), the same host runs inline, loaded lazily.
+ */
+import type { VisibleState } from '../engine/trace';
+import type { ConsoleAnswer } from './engine-adapter';
+import type { InitResult, Request, Response, RunPayload, ValidatePayload } from './worker-protocol';
+
+export const RUN_TIMEOUT_MS = 20_000;
+
+type Pending = { resolve: (r: Response) => void; timer?: ReturnType<typeof setTimeout> };
+
+export class RunTimeoutError extends Error {
+  constructor() {
+    super('timeout');
+  }
+}
+
+type ResultOf = {
+  [R in Response as R extends { result: unknown } ? R['type'] : never]: R extends { result: infer X }
+    ? X
+    : never;
+};
+
+type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;
+
+export class EngineClient {
+  private worker: Worker | null = null;
+  private inline: ((req: Request) => Response) | null = null;
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  private ensureWorker(): Worker | null {
+    if (this.worker || typeof Worker === 'undefined') return this.worker;
+    try {
+      const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+      w.onmessage = (ev: MessageEvent<Response>) => this.settle(ev.data);
+      w.onerror = (ev) => {
+        ev.preventDefault();
+        this.failAll(ev.message || 'the engine worker failed');
+      };
+      this.worker = w;
+    } catch {
+      this.worker = null;
+    }
+    return this.worker;
+  }
+
+  private settle(res: Response) {
+    const p = this.pending.get(res.id);
+    if (!p) return;
+    this.pending.delete(res.id);
+    if (p.timer) clearTimeout(p.timer);
+    p.resolve(res);
+  }
+
+  private failAll(message: string) {
+    for (const [id, p] of this.pending) {
+      if (p.timer) clearTimeout(p.timer);
+      p.resolve({ type: 'error', id, message });
+    }
+    this.pending.clear();
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private async call(req: DistributiveOmit<Request, 'id'>, timeoutMs?: number): Promise<Response> {
+    const id = this.nextId++;
+    const full = { ...req, id } as Request;
+    const w = this.ensureWorker();
+    if (!w) {
+      if (!this.inline) {
+        const { createEngineHost } = await import('./engine-host');
+        this.inline = createEngineHost();
+      }
+      return this.inline(full);
+    }
+    return new Promise<Response>((resolve) => {
+      const p: Pending = { resolve };
+      if (timeoutMs) {
+        p.timer = setTimeout(() => {
+          // A runaway run blocks the worker: replace it (runs held there are lost with it).
+          this.failAll('timeout');
+        }, timeoutMs);
+      }
+      this.pending.set(id, p);
+      w.postMessage(full);
+    });
+  }
+
+  private static unwrap<T extends keyof ResultOf>(res: Response, type: T): ResultOf[T] {
+    if (res.type === 'error') {
+      if (res.message === 'timeout') throw new RunTimeoutError();
+      throw new Error(res.message);
+    }
+    if (res.type !== type) throw new Error(`unexpected ${res.type} reply`);
+    return (res as { result: unknown }).result as ResultOf[T];
+  }
+
+  async init(): Promise<InitResult> {
+    return EngineClient.unwrap(await this.call({ type: 'init' }), 'init');
+  }
+
+  async validate(json: unknown): Promise<ValidatePayload> {
+    return EngineClient.unwrap(await this.call({ type: 'validate', json }), 'validate');
+  }
+
+  async run(scenario: unknown, verbose: boolean): Promise<RunPayload> {
+    return EngineClient.unwrap(await this.call({ type: 'run', scenario, verbose }, RUN_TIMEOUT_MS), 'run');
+  }
+
+  async stateAt(runId: number, index: number): Promise<VisibleState> {
+    return EngineClient.unwrap(await this.call({ type: 'stateAt', runId, index }), 'stateAt');
+  }
+
+  async console(runId: number, index: number, node: string, line: string): Promise<ConsoleAnswer> {
+    return EngineClient.unwrap(await this.call({ type: 'console', runId, index, node, line }), 'console');
+  }
+}
+
+export const engineClient = new EngineClient();

@@ -1,0 +1,87 @@
+/**
+ * Answers worker-protocol requests with the engine adapter. Shared by the worker and by the inline
+ * fallback (tests, browsers without module workers), so both behave the same.
+ */
+import type { RunResult } from '../engine/sim/api';
+import * as engine from './engine-adapter';
+import { deriveLaneModel } from './timeline/model';
+import type { Request, Response } from './worker-protocol';
+
+/** Keep a few runs so stateAt answers for a run the page still shows while a newer one starts. */
+const KEEP_RUNS = 3;
+
+export function createEngineHost(): (req: Request) => Response {
+  const runs = new Map<number, RunResult>();
+  let nextRunId = 1;
+
+  const getRun = (runId: number): RunResult => {
+    const r = runs.get(runId);
+    if (!r) throw new Error(`run ${runId} is gone`);
+    return r;
+  };
+
+  return (req: Request): Response => {
+    try {
+      switch (req.type) {
+        case 'init':
+          return {
+            type: 'init',
+            id: req.id,
+            result: {
+              builtins: engine.listBuiltins(),
+              defaultId: engine.defaultBuiltinId,
+              engineReady: engine.engineReady,
+            },
+          };
+        case 'validate': {
+          const v = engine.validate(req.json);
+          return {
+            type: 'validate',
+            id: req.id,
+            result: v.ok ? { ok: true } : { ok: false, issues: v.issues },
+          };
+        }
+        case 'run': {
+          const v = engine.validate(req.scenario);
+          if (!v.ok) {
+            const first = v.issues[0];
+            return { type: 'error', id: req.id, message: `${first.path || '(root)'}: ${first.message}` };
+          }
+          const started = performance.now();
+          const result = engine.run(v.scenario, { verbose: req.verbose });
+          const model = deriveLaneModel(result.trace, (i) => result.stateAt(i));
+          const runId = nextRunId++;
+          runs.set(runId, result);
+          for (const id of runs.keys()) if (runs.size > KEEP_RUNS && id !== runId) runs.delete(id);
+          return {
+            type: 'run',
+            id: req.id,
+            result: {
+              runId,
+              trace: result.trace,
+              model,
+              verbose: req.verbose,
+              ms: performance.now() - started,
+            },
+          };
+        }
+        case 'stateAt':
+          return { type: 'stateAt', id: req.id, result: getRun(req.runId).stateAt(req.index) };
+        case 'console': {
+          const r = getRun(req.runId);
+          const state = r.stateAt(req.index);
+          const node = state.nodes[req.node];
+          if (!node)
+            return {
+              type: 'console',
+              id: req.id,
+              result: { kind: 'error', text: `unknown node ${req.node}` },
+            };
+          return { type: 'console', id: req.id, result: engine.consoleCommand(node, req.line, state.t) };
+        }
+      }
+    } catch (e) {
+      return { type: 'error', id: req.id, message: e instanceof Error ? e.message : String(e) };
+    }
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The one i18n layer: every visible string goes through `translate` (or the `useT` hook), so the
+ * two languages cannot drift apart — zh.ts is typed against en.ts's keys.
+ */
+import { en, type MessageKey } from './en';
+import { zh } from './zh';
+
+export type Lang = 'en' | 'zh';
+export type { MessageKey };
+
+const tables: Record<Lang, Record<MessageKey, string>> = { en, zh };
+
+export type Params = Record<string, string | number>;
+
+export function translate(lang: Lang, key: MessageKey, params?: Params): string {
+  const text = tables[lang][key] ?? en[key];
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+}
+
+export function htmlLang(lang: Lang): string {
+  return lang === 'zh' ? 'zh-CN' : 'en';
+}
+
+export function detectLang(stored: string | null, navigatorLang: string | undefined): Lang {
+  if (stored === 'en' || stored === 'zh') return stored;
+  return navigatorLang?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}

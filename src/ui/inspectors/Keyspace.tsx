@@ -1,0 +1,107 @@
+import type { KeyView, NodeView } from '../../engine/trace';
+import { useT } from '../hooks/useT';
+import { usePlayground } from '../store';
+
+function ttlText(k: KeyView, now: number, t: (k: 'inspect.noTtl') => string): string {
+  if (k.expireAt === null) return t('inspect.noTtl');
+  return `${Math.max(0, k.expireAt - now)} ms`;
+}
+
+function KeyRows({ k, now }: { k: KeyView; now: number }) {
+  const t = useT();
+  const ttl = ttlText(k, now, t);
+  const head = (
+    <tr className="ks__key">
+      <th scope="row">{k.key}</th>
+      <td>
+        <span className="ks__type">{k.type}</span>
+      </td>
+      <td className="ks__ttl">{ttl}</td>
+    </tr>
+  );
+  if (k.type === 'string') {
+    return (
+      <>
+        {head}
+        <tr className="ks__field">
+          <td colSpan={3}>
+            <code>{String(k.value)}</code>
+          </td>
+        </tr>
+      </>
+    );
+  }
+  const pairs = (k.value as unknown[]).map((v) => (Array.isArray(v) ? v : [v, '']));
+  return (
+    <>
+      {head}
+      {pairs.map(([f, v], i) => (
+        <tr key={i} className="ks__field">
+          <td>
+            <code title={String(f)}>{String(f)}</code>
+          </td>
+          <td colSpan={2} className="ks__value">
+            {String(v)}
+          </td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }) {
+  const t = useT();
+  const keys = Object.values(node.keys).sort((a, b) => a.key.localeCompare(b.key));
+  const subs = Object.entries(node.subscriptions ?? {}).filter(([, v]) => v.length > 0);
+  return (
+    <div className={`ks__node${node.up ? '' : ' ks__node--down'}`}>
+      <h4>
+        {id} <span className="ks__role">{node.role}</span>
+        {!node.up && <span className="ks__down">{t('inspect.down')}</span>}
+      </h4>
+      {keys.length === 0 ? (
+        <p className="muted">{t('inspect.noKeys')}</p>
+      ) : (
+        <table className="ks__table">
+          <thead>
+            <tr>
+              <th scope="col">key / {t('inspect.field')}</th>
+              <th scope="col">{t('inspect.value')}</th>
+              <th scope="col">{t('inspect.ttl')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <KeyRows key={k.key} k={k} now={now} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {subs.length > 0 && (
+        <div className="ks__subs">
+          <span className="muted">{t('inspect.subscriptions')}:</span>
+          {subs.map(([ch, who]) => (
+            <div key={ch}>
+              <code>{ch}</code> ← {who.join(', ')}
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Each node's keyspace at the cursor: hash fields with counters, TTL counting down, type. */
+export function Keyspace() {
+  const t = useT();
+  const visible = usePlayground((s) => s.visible);
+  return (
+    <section className="panel" data-testid="keyspace" aria-labelledby="ks-h">
+      <h3 id="ks-h">{t('inspect.keyspace')}</h3>
+      {visible &&
+        Object.entries(visible.nodes)
+          .filter(([, n]) => n.role !== 'sentinel')
+          .map(([id, n]) => <NodeCard key={id} id={id} node={n} now={visible.t} />)}
+    </section>
+  );
+}

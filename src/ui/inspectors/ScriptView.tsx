@@ -1,0 +1,68 @@
+import { useMemo } from 'react';
+import { describeEvent } from '../describe-event';
+import { useT } from '../hooks/useT';
+import { usePlayground } from '../store';
+import { findScriptContext } from './script-context';
+
+function replyText(r: unknown): string {
+  if (r === undefined) return '…';
+  return describeEvent({ t: 0, seq: 0, kind: 'cmd', reply: r }).details[0]?.replace(/^reply: /, '') ?? '';
+}
+
+/** The Lua of the script at the cursor, the current line highlighted, each redis.call and its reply. */
+export function ScriptView() {
+  const t = useT();
+  const run = usePlayground((s) => s.run);
+  const cursor = usePlayground((s) => s.cursor);
+  const ctx = useMemo(() => (run ? findScriptContext(run.trace.events, cursor) : null), [run, cursor]);
+  return (
+    <section className="panel" data-testid="script-view" aria-labelledby="sv-h">
+      <h3 id="sv-h">
+        {t('inspect.script')}
+        {ctx && (
+          <span className="muted">
+            {' '}
+            {ctx.actor ?? ''} @ {ctx.node ?? ''}
+          </span>
+        )}
+      </h3>
+      {!ctx ? (
+        <p className="muted">{t('inspect.noScript')}</p>
+      ) : (
+        <>
+          {ctx.textOnly && !run?.verbose && <p className="muted">{t('inspect.scriptNeedsVerbose')}</p>}
+          <pre className="lua" aria-label="Lua">
+            {(ctx.text ?? `EVALSHA ${ctx.sha ?? ''}`).split('\n').map((l, i) => (
+              <div
+                key={i}
+                className={`lua__line${ctx.line === i + 1 ? ' lua__line--current' : ''}`}
+                aria-current={ctx.line === i + 1 ? 'step' : undefined}
+              >
+                <span className="lua__no">{i + 1}</span>
+                <code>{l || ' '}</code>
+              </div>
+            ))}
+          </pre>
+          {ctx.calls.length > 0 && (
+            <ol className="calls">
+              {ctx.calls.map((c, i) => (
+                <li key={i} className={c.current ? 'calls__item calls__item--current' : 'calls__item'}>
+                  <code>
+                    redis.call({c.argv.map((a) => `'${a.length > 40 ? `${a.slice(0, 37)}…` : a}'`).join(', ')}
+                    )
+                  </code>
+                  <span className="calls__reply">→ {replyText(c.reply)}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+          {ctx.reply !== undefined && (
+            <p className="calls__result">
+              {t('inspect.scriptReply')}: <code>{replyText(ctx.reply)}</code>
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

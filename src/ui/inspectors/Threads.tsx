@@ -1,0 +1,68 @@
+import { describeEvent } from '../describe-event';
+import { useT } from '../hooks/useT';
+import type { MessageKey } from '../i18n';
+import { usePlayground } from '../store';
+
+/** Thread states and hold counts at the cursor, the protected resource, and the event itself. */
+export function Threads() {
+  const t = useT();
+  const visible = usePlayground((s) => s.visible);
+  const ev = usePlayground((s) => s.run?.trace.events[s.cursor]);
+  const threads = visible ? Object.entries(visible.threads) : [];
+  const d = ev ? describeEvent(ev) : null;
+  return (
+    <section className="panel" aria-labelledby="th-h">
+      <h3 id="th-h">{t('inspect.event')}</h3>
+      <div className="event-box">
+        {d ? (
+          <>
+            <strong>{d.head}</strong>
+            {d.details.map((x, i) => (
+              <div key={i} className="event-box__detail">
+                {x}
+              </div>
+            ))}
+          </>
+        ) : (
+          <span className="muted">{t('inspect.noEvent')}</span>
+        )}
+      </div>
+      <h3>{t('inspect.threads')}</h3>
+      <table className="threads">
+        <thead>
+          <tr>
+            <th scope="col">{t('inspect.thread')}</th>
+            <th scope="col">{t('inspect.state')}</th>
+            <th scope="col">{t('inspect.holds')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {threads.map(([id, th]) => (
+            <tr key={id}>
+              <th scope="row">{id}</th>
+              <td>
+                <span className={`state state--${th.state}`}>{t(`state.${th.state}` as MessageKey)}</span>
+              </td>
+              <td>
+                {Object.entries(th.holds)
+                  .filter(([, c]) => c > 0)
+                  .map(([lock, c]) => `${lock} ×${c}`)
+                  .join(', ') || '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {visible && (
+        <p className="resource">
+          <span className="muted">{t('inspect.resource')}: </span>
+          {t('inspect.resourceLine', {
+            value: visible.resource.value,
+            accepted: visible.resource.accepted,
+            rejected: visible.resource.rejected,
+          })}
+        </p>
+      )}
+    </section>
+  );
+}

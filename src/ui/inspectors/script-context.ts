@@ -1,0 +1,109 @@
+/**
+ * Finds the script run the cursor is in (or just after): its Lua text, the line being executed,
+ * and each redis.call with its reply, from the script.line / script.call events of a verbose
+ * run and the EVAL command that carried the text.
+ */
+import type { TraceEvent } from '../../engine/trace';
+
+export interface ScriptCall {
+  line: number | null;
+  argv: string[];
+  reply: unknown;
+  current: boolean;
+}
+
+export interface ScriptContext {
+  text: string | null;
+  sha: string | null;
+  node: string | null;
+  actor: string | null;
+  line: number | null;
+  calls: ScriptCall[];
+  reply: unknown;
+  /** true when no script.* events were recorded (a run too long for verbose mode) */
+  textOnly: boolean;
+}
+
+const LOOKBACK = 4000;
+
+const isScriptEvent = (e: TraceEvent | undefined) => e?.kind === 'script.line' || e?.kind === 'script.call';
+const isEval = (e: TraceEvent | undefined) =>
+  e?.kind === 'cmd' && Array.isArray(e.argv) && /^eval(sha)?(_ro)?$/i.test(String(e.argv[0]));
+
+function scriptTextOf(
+  events: TraceEvent[],
+  cmd: TraceEvent | undefined,
+  block: TraceEvent[],
+): { text: string | null; sha: string | null } {
+  for (const e of block)
+    if (typeof e.script === 'string')
+      return { text: e.script, sha: typeof e.sha === 'string' ? e.sha : null };
+  if (!cmd) return { text: null, sha: null };
+  const argv = cmd.argv as string[];
+  if (/^eval(_ro)?$/i.test(argv[0])) return { text: String(argv[1]), sha: null };
+  const sha = String(argv[1]).toLowerCase();
+  for (const e of events) {
+    if (e.kind === 'cmd' && typeof e.script === 'string' && e.sha === sha) return { text: e.script, sha };
+  }
+  return { text: null, sha };
+}
+
+export function findScriptContext(events: TraceEvent[], cursor: number): ScriptContext | null {
+  if (cursor < 0) return null;
+  let j = cursor;
+  const stop = Math.max(0, cursor - LOOKBACK);
+  while (j >= stop && !isScriptEvent(events[j]) && !isEval(events[j])) j--;
+  if (j < stop) return null;
+
+  let start: number;
+  let end: number;
+  let cmd: TraceEvent | undefined;
+  if (isEval(events[j])) {
+    cmd = events[j];
+    end = j - 1;
+    start = end;
+    while (start >= 0 && isScriptEvent(events[start])) start--;
+    start++;
+    // Script events of a different node/actor belong to another command.
+    if (end >= start && events[end].node !== cmd.node) start = end + 1;
+  } else {
+    end = j;
+    while (end + 1 < events.length && isScriptEvent(events[end + 1])) end++;
+    start = j;
+    while (start - 1 >= 0 && isScriptEvent(events[start - 1])) start--;
+    let k = end + 1;
+    while (k < events.length && k < end + 50 && !isEval(events[k])) k++;
+    cmd = isEval(events[k]) ? events[k] : undefined;
+  }
+  const block = end >= start ? events.slice(start, end + 1) : [];
+  const { text, sha } = scriptTextOf(events, cmd, block);
+  let line: number | null = null;
+  let lastLine: number | null = null;
+  const calls: ScriptCall[] = [];
+  for (let i = start; i <= end; i++) {
+    const e = events[i];
+    const past = i <= cursor;
+    if (e.kind === 'script.line' && typeof e.line === 'number') {
+      lastLine = e.line;
+      if (past) line = e.line;
+    } else if (e.kind === 'script.call') {
+      calls.push({
+        line: typeof e.line === 'number' ? e.line : lastLine,
+        argv: Array.isArray(e.argv) ? e.argv.map(String) : [],
+        reply: past ? e.reply : undefined,
+        current: i === cursor,
+      });
+    }
+  }
+  const src = cmd ?? block[0];
+  return {
+    text,
+    sha,
+    node: typeof src?.node === 'string' ? src.node : null,
+    actor: typeof src?.actor === 'string' ? src.actor : null,
+    line,
+    calls,
+    reply: cmd && events.indexOf(cmd) <= cursor ? cmd.reply : undefined,
+    textOnly: block.length === 0,
+  };
+}

@@ -1,0 +1,143 @@
+import { useEffect, useRef, useState } from 'react';
+import { currentHash, loadBuiltin, loadScenario, setLang } from '../controller';
+import { exportPng, exportSvg, exportTraceJson } from '../export';
+import { useT } from '../hooks/useT';
+import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
+import { pushError, usePlayground } from '../store';
+import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
+import { Verdict } from './Verdict';
+
+function useShareHref(): string {
+  const scenario = usePlayground((s) => s.scenario);
+  const cursor = usePlayground((s) => s.cursor);
+  const [href, setHref] = useState('');
+  useEffect(() => {
+    // Debounced: compressing on every frame of playback would be wasted work.
+    const id = setTimeout(() => setHref(shareUrl(window.location, currentHash())), 120);
+    return () => clearTimeout(id);
+  }, [scenario, cursor]);
+  return href;
+}
+
+export function Header() {
+  const t = useT();
+  const lang = usePlayground((s) => s.lang);
+  const builtins = usePlayground((s) => s.builtins);
+  const builtinId = usePlayground((s) => s.builtinId);
+  const run = usePlayground((s) => s.run);
+  const href = useShareHref();
+  const [copied, setCopied] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  const copy = async () => {
+    const link = shareUrl(window.location, currentHash());
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      // Clipboard refused (permissions, insecure context): the link is still in the anchor.
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+
+  const onImport = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      if (file.size > MAX_SCENARIO_BYTES)
+        throw new Error(t('error.tooBig', { n: file.size, max: MAX_SCENARIO_BYTES }));
+      const json = JSON.parse(await file.text()) as unknown;
+      await loadScenario(json, { builtinId: null, onInvalid: 'issues' });
+    } catch (e) {
+      pushError({ key: 'error.import', params: { msg: e instanceof Error ? e.message : String(e) } });
+    }
+  };
+
+  const title = (b: (typeof builtins)[number]) => (lang === 'zh' && b.titleZh ? b.titleZh : b.title);
+
+  return (
+    <header className="header">
+      <div className="header__brand">
+        <h1>{t('app.title')}</h1>
+        <span className="header__tagline">{t('app.tagline')}</span>
+      </div>
+      <label className="header__picker">
+        <span className="sr-only">{t('header.scenario')}</span>
+        <select
+          data-testid="scenario-picker"
+          aria-label={t('header.scenario')}
+          value={builtinId ?? ''}
+          onChange={(e) => e.target.value && void loadBuiltin(e.target.value)}
+        >
+          {builtinId === null && <option value="">{t('header.custom')}</option>}
+          {GROUPS.map((g) => {
+            const items = builtins.filter((b) => groupOf(b) === g);
+            if (!items.length) return null;
+            return (
+              <optgroup key={g} label={t(GROUP_LABEL[g])}>
+                {items.map((b) => (
+                  <option key={b.id} value={b.id}>
+                    {title(b)}
+                  </option>
+                ))}
+              </optgroup>
+            );
+          })}
+        </select>
+      </label>
+      <Verdict />
+      <div className="header__actions">
+        <div className="lang-switch" role="group" aria-label={t('lang.switchTo')}>
+          <button type="button" aria-pressed={lang === 'en'} onClick={() => setLang('en')}>
+            EN
+          </button>
+          <button type="button" aria-pressed={lang === 'zh'} lang="zh-CN" onClick={() => setLang('zh')}>
+            中文
+          </button>
+        </div>
+        <button type="button" className="btn btn--primary" onClick={() => void copy()}>
+          {copied ? t('header.copied') : t('header.copyLink')}
+        </button>
+        <a className="header__link" data-testid="share-link" href={href || '#'} title={t('header.shareLink')}>
+          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
+            <path
+              d="M6.5 9.5l3-3M7 4.5l1.2-1.2a2.6 2.6 0 013.5 3.5L10.5 8M9 11.5l-1.2 1.2a2.6 2.6 0 01-3.5-3.5L5.5 8"
+              stroke="currentColor"
+              strokeWidth="1.6"
+              fill="none"
+              strokeLinecap="round"
+            />
+          </svg>
+          <span className="sr-only">{t('header.shareLink')}</span>
+        </a>
+        <details className="menu">
+          <summary className="btn">{t('header.export')}</summary>
+          <div className="menu__body">
+            <button type="button" disabled={!run} onClick={() => run && exportTraceJson(run)}>
+              {t('header.exportTrace')}
+            </button>
+            <button type="button" disabled={!run} onClick={() => run && exportSvg(run, lang)}>
+              {t('header.exportSvg')}
+            </button>
+            <button type="button" disabled={!run} onClick={() => run && exportPng(run, lang)}>
+              {t('header.exportPng')}
+            </button>
+            <button type="button" onClick={() => fileRef.current?.click()}>
+              {t('header.import')}
+            </button>
+          </div>
+        </details>
+        <input
+          ref={fileRef}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          aria-label={t('header.import')}
+          onChange={(e) => {
+            void onImport(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,131 @@
+import { useT } from '../hooks/useT';
+import { togglePlay } from '../hooks/usePlayback';
+import { Icon } from './icons';
+import { clockAt, jumpLockEvent, setCursor, SPEEDS, stepCursor, usePlayground } from '../store';
+
+/** Play/pause, stepping, jumps, speed and the scrubber. Every control has an accessible name. */
+export function Transport() {
+  const t = useT();
+  const playing = usePlayground((s) => s.playing);
+  const cursor = usePlayground((s) => s.cursor);
+  const n = usePlayground((s) => s.run?.trace.events.length ?? 0);
+  const clock = usePlayground(clockAt);
+  const speed = usePlayground((s) => s.speed);
+  const running = usePlayground((s) => s.running);
+  const stop = () => usePlayground.setState({ playing: false });
+
+  return (
+    <div className="transport" role="toolbar" aria-label="transport">
+      <div className="transport__buttons">
+        <button
+          type="button"
+          className="tbtn"
+          aria-label={t('transport.start')}
+          title={t('transport.start')}
+          onClick={() => (stop(), setCursor(-1))}
+        >
+          <Icon name="start" />
+        </button>
+        <button
+          type="button"
+          className="tbtn"
+          aria-label={t('transport.prevLock')}
+          title={t('transport.prevLock')}
+          onClick={() => jumpLockEvent(-1)}
+        >
+          <Icon name="prevLock" />
+        </button>
+        <button
+          type="button"
+          className="tbtn"
+          data-testid="step-back"
+          aria-label={t('transport.stepBack')}
+          title={t('transport.stepBack')}
+          onClick={() => stepCursor(-1)}
+        >
+          <Icon name="back" />
+        </button>
+        <button
+          type="button"
+          className="tbtn tbtn--play"
+          data-testid="play"
+          aria-label={playing ? t('transport.pause') : t('transport.play')}
+          aria-pressed={playing}
+          disabled={n === 0}
+          onClick={togglePlay}
+        >
+          <Icon name={playing ? 'pause' : 'play'} />
+        </button>
+        <button
+          type="button"
+          className="tbtn"
+          data-testid="step-forward"
+          aria-label={t('transport.stepForward')}
+          title={t('transport.stepForward')}
+          onClick={() => stepCursor(1)}
+        >
+          <Icon name="fwd" />
+        </button>
+        <button
+          type="button"
+          className="tbtn"
+          aria-label={t('transport.nextLock')}
+          title={t('transport.nextLock')}
+          onClick={() => jumpLockEvent(1)}
+        >
+          <Icon name="nextLock" />
+        </button>
+        <button
+          type="button"
+          className="tbtn"
+          aria-label={t('transport.end')}
+          title={t('transport.end')}
+          onClick={() => (stop(), setCursor(n - 1))}
+        >
+          <Icon name="end" />
+        </button>
+      </div>
+      <div className="transport__clock" aria-live="off">
+        <span className="transport__clock-label">{t('transport.clock')}</span>
+        <span className="transport__clock-value">
+          <span data-testid="clock">{clock}</span> ms
+        </span>
+        <span className="transport__event">
+          {t('transport.event')} {cursor + 1}/{n}
+        </span>
+      </div>
+      <input
+        className="transport__scrubber"
+        type="range"
+        min={-1}
+        max={Math.max(-1, n - 1)}
+        step={1}
+        value={cursor}
+        aria-label={t('transport.scrubber')}
+        onChange={(e) => (stop(), setCursor(Number(e.target.value)))}
+      />
+      <label className="transport__speed">
+        <span>{t('transport.speed')}</span>
+        <select value={speed} onChange={(e) => usePlayground.setState({ speed: Number(e.target.value) })}>
+          {SPEEDS.map((v) => (
+            <option key={v} value={v}>
+              {v}×
+            </option>
+          ))}
+        </select>
+      </label>
+      {running && <RunProgress />}
+      <span className="transport__keys">{t('transport.keys')}</span>
+    </div>
+  );
+}
+
+function RunProgress() {
+  const t = useT();
+  return (
+    <span className="run-progress" role="status">
+      <progress aria-label={t('run.progress')} />
+      {t('run.running')}
+    </span>
+  );
+}

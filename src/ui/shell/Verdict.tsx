@@ -1,0 +1,25 @@
+import { useT } from '../hooks/useT';
+import { usePlayground } from '../store';
+
+/** The run's verdict: safe, or unsafe with the number of violations. */
+export function Verdict() {
+  const t = useT();
+  const run = usePlayground((s) => s.run);
+  const verdict = run?.trace.verdict;
+  const n = run?.trace.violations.length ?? 0;
+  return (
+    <div
+      className={`verdict verdict--${verdict ?? 'none'}`}
+      title={verdict === 'unsafe' ? t('verdict.unsafeLong', { n }) : verdict ? t('verdict.safeLong') : ''}
+    >
+      <span data-testid="verdict" data-verdict={verdict ?? 'none'}>
+        {verdict === 'unsafe'
+          ? t('verdict.unsafe')
+          : verdict === 'safe'
+            ? t('verdict.safe')
+            : t('verdict.none')}
+      </span>
+      {verdict === 'unsafe' && <span className="verdict__count">{n}</span>}
+    </div>
+  );
+}

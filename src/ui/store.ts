@@ -1,0 +1,134 @@
+/**
+ * The one store: what is being simulated (scenario), what came out (run), and where the viewer
+ * is (cursor, playback, language, selected node). Components read it; controller.ts is the only
+ * place that talks to the engine and writes runs into it.
+ */
+import { create } from 'zustand';
+import type { SchemaIssue } from '../engine/sim/api';
+import type { Trace, VisibleState } from '../engine/trace';
+import type { BuiltinInfo } from './engine-adapter';
+import type { Lang, MessageKey } from './i18n';
+import type { LaneModel } from './timeline/model';
+
+export interface RunView {
+  runId: number;
+  trace: Trace;
+  model: LaneModel;
+  verbose: boolean;
+  ms: number;
+}
+
+export interface UiError {
+  id: number;
+  key: MessageKey;
+  params?: Record<string, string | number>;
+  /** a nested reason, translated and passed to the message as {msg} */
+  detail?: { key: MessageKey; params?: Record<string, string | number> };
+  /** schema issues to list under the message */
+  issues?: SchemaIssue[];
+}
+
+export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] as const;
+
+export interface PlaygroundState {
+  lang: Lang;
+  embed: boolean;
+  builtins: BuiltinInfo[];
+  defaultId: string;
+  engineReady: boolean;
+  /** built-in the scenario came from, null once edited or imported */
+  builtinId: string | null;
+  scenario: unknown;
+  issues: SchemaIssue[];
+  errors: UiError[];
+  run: RunView | null;
+  running: boolean;
+  runStartedAt: number;
+  cursor: number;
+  playing: boolean;
+  speed: number;
+  selectedNode: string;
+  /** the engine's frame at the cursor (arrives asynchronously from the worker) */
+  visible: VisibleState | null;
+  visibleIndex: number;
+}
+
+export const usePlayground = create<PlaygroundState>()(() => ({
+  lang: 'en',
+  embed: false,
+  builtins: [],
+  defaultId: '',
+  engineReady: false,
+  builtinId: null,
+  scenario: null,
+  issues: [],
+  errors: [],
+  run: null,
+  running: false,
+  runStartedAt: 0,
+  cursor: -1,
+  playing: false,
+  speed: 10,
+  selectedNode: 'master',
+  visible: null,
+  visibleIndex: -2,
+}));
+
+let errorSeq = 1;
+
+export function pushError(e: Omit<UiError, 'id'>): void {
+  usePlayground.setState((s) => ({ errors: [...s.errors.slice(-3), { ...e, id: errorSeq++ }] }));
+}
+
+export function dismissError(id: number): void {
+  usePlayground.setState((s) => ({ errors: s.errors.filter((e) => e.id !== id) }));
+}
+
+export function eventCount(s: PlaygroundState): number {
+  return s.run?.trace.events.length ?? 0;
+}
+
+export function clampCursor(s: PlaygroundState, c: number): number {
+  return Math.max(-1, Math.min(eventCount(s) - 1, Math.round(c)));
+}
+
+export function setCursor(c: number): void {
+  usePlayground.setState((s) => ({ cursor: clampCursor(s, c) }));
+}
+
+export function stepCursor(delta: number): void {
+  usePlayground.setState((s) => ({ cursor: clampCursor(s, s.cursor + delta), playing: false }));
+}
+
+/** Virtual time at the cursor: the time of the event it points at (0 before the first). */
+export function clockAt(s: PlaygroundState): number {
+  const ev = s.run?.trace.events[s.cursor];
+  return ev ? ev.t : 0;
+}
+
+/** Jump to the previous/next lock event or violation start/end. */
+export function jumpLockEvent(dir: 1 | -1): void {
+  usePlayground.setState((s) => {
+    const idx = s.run?.model.lockEventIndices ?? [];
+    let target: number;
+    if (dir > 0) target = idx.find((i) => i > s.cursor) ?? eventCount(s) - 1;
+    else {
+      target = -1;
+      for (const i of idx) if (i < s.cursor) target = i;
+    }
+    return { cursor: clampCursor(s, target), playing: false };
+  });
+}
+
+/** Index of the last event at or before virtual time t (-1 before the first). */
+export function indexAtTime(trace: Trace, t: number): number {
+  const ev = trace.events;
+  let lo = 0;
+  let hi = ev.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ev[mid].t <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}

@@ -1,0 +1,32 @@
+import { useT } from '../hooks/useT';
+import { indexAtTime, setCursor, usePlayground } from '../store';
+
+/** Each violation in plain words, with a button that moves the cursor to where it starts. */
+export function ViolationList() {
+  const t = useT();
+  const run = usePlayground((s) => s.run);
+  if (!run || run.model.violations.length === 0) return null;
+  return (
+    <ol className="violations">
+      {run.model.violations.map((v, i) => (
+        <li key={i} className="violations__item">
+          <button
+            type="button"
+            className="violations__jump"
+            onClick={() => {
+              usePlayground.setState({ playing: false });
+              setCursor(indexAtTime(run.trace, v.from));
+            }}
+          >
+            <span className="violations__kind">{v.kind}</span>
+            {t(`violation.${v.kind}`, { lock: v.lock })}
+          </button>
+          <span className="violations__meta">
+            {t('violation.span', { from: v.from, to: v.open ? t('violation.open') : `${v.to} ms` })} ·{' '}
+            {t('violation.holders', { holders: v.holders.join(', ') })}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}

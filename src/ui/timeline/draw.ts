@@ -1,0 +1,171 @@
+/**
+ * Paints the lane model. Pure function of (model, layout, x scale, visible time range): the
+ * caller decides when to repaint (zoom, resize, new trace), never per animation frame.
+ */
+import type { Layout } from './layout';
+import type { LaneModel } from './model';
+import { BAND_COLOR, COLORS, MARK_COLOR } from './palette';
+import type { Painter } from './painter';
+
+export interface DrawLabels {
+  threads: string;
+  nodes: string;
+  down: string;
+}
+
+export function drawTimeline(
+  p: Painter,
+  model: LaneModel,
+  layout: Layout,
+  x: (t: number) => number,
+  width: number,
+  labels: DrawLabels,
+): void {
+  const t0 = xInverse(x, 0);
+  const t1 = xInverse(x, width);
+  const visible = (a: number, b: number) => b >= t0 && a <= t1;
+  const clampX = (v: number) => Math.max(-2, Math.min(width + 2, v));
+
+  // Lane backgrounds and headers.
+  layout.rows.forEach((r, i) => {
+    if (r.kind === 'header-threads' || r.kind === 'header-nodes') {
+      p.rect(0, r.y, width, r.h, COLORS.laneAlt);
+      p.text(6, r.y + r.h / 2, r.kind === 'header-threads' ? labels.threads : labels.nodes, COLORS.header, {
+        size: 10,
+        bold: true,
+      });
+    } else {
+      p.rect(0, r.y, width, r.h, i % 2 ? COLORS.laneBg : COLORS.laneAlt);
+    }
+  });
+
+  for (const part of model.partitions) {
+    if (!visible(part.from, part.to)) continue;
+    const a = clampX(x(part.from));
+    p.rect(a, 0, clampX(x(part.to)) - a, layout.height, COLORS.partition);
+  }
+
+  for (const lane of model.threads) {
+    const row = layout.byId.get(lane.id);
+    if (!row) continue;
+    const pad = row.h > 14 ? 3 : 1;
+    const by = row.y + pad;
+    const bh = row.h - pad * 2;
+    for (const b of lane.bands) {
+      if (!visible(b.from, b.to)) continue;
+      const a = clampX(x(b.from));
+      p.rect(a, by, Math.max(1, clampX(x(b.to)) - a), bh, BAND_COLOR[b.kind]);
+    }
+    for (const h of lane.holds) {
+      if (!visible(h.from, h.to)) continue;
+      const a = clampX(x(h.from));
+      const w = Math.max(1, clampX(x(h.to)) - a);
+      const sh = Math.max(3, Math.round(bh * 0.32));
+      p.rect(a, by, w, sh, COLORS.hold);
+      if (row.h >= 18 && w > 34) {
+        p.text(a + 3, by + sh + 6, `${h.lock} ×${h.count}`, COLORS.hold, { size: 9, bold: true });
+      }
+    }
+    for (const m of lane.marks) {
+      if (m.t < t0 || m.t > t1) continue;
+      const mx = x(m.t);
+      const color = MARK_COLOR[m.kind];
+      if (m.kind === 'renew' || m.kind === 'renew-fail')
+        p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);
+      else if (m.kind === 'error') {
+        const r = Math.min(4, row.h / 3);
+        p.line(mx - r, row.y + row.h / 2 - r, mx + r, row.y + row.h / 2 + r, color, 2);
+        p.line(mx - r, row.y + row.h / 2 + r, mx + r, row.y + row.h / 2 - r, color, 2);
+      } else if (m.kind === 'wake-timeout')
+        p.circle(mx, row.y + row.h / 2, Math.min(4, row.h / 3), '#fff', color);
+      else p.circle(mx, row.y + row.h / 2, Math.min(3.5, row.h / 3), color);
+    }
+  }
+
+  let maxTtl = 1;
+  for (const n of model.nodes)
+    for (const k of n.keys) if (k.ttlAtFrom) maxTtl = Math.max(maxTtl, k.ttlAtFrom);
+
+  for (const lane of model.nodes) {
+    const row = layout.byId.get(lane.id);
+    if (!row) continue;
+    const top = row.y + 4;
+    const bottom = row.y + row.h - 4;
+    const hh = bottom - top;
+    for (const k of lane.keys) {
+      if (!visible(k.from, k.to)) continue;
+      const a = x(k.from);
+      const b = x(k.to);
+      if (k.expireAt === null) {
+        p.rect(clampX(a), top, Math.max(1, clampX(b) - clampX(a)), hh, COLORS.keyNoTtl);
+      } else {
+        // The TTL running down: height is the remaining TTL, relative to the longest lease seen.
+        const h0 = (hh * (k.ttlAtFrom ?? 0)) / maxTtl;
+        const h1 = (hh * Math.max(0, k.expireAt - k.to)) / maxTtl;
+        p.poly(
+          [
+            [a, bottom],
+            [a, bottom - h0],
+            [b, bottom - h1],
+            [b, bottom],
+          ],
+          COLORS.key,
+        );
+        p.line(a, bottom - h0, b, bottom - h1, COLORS.keyEdge, 1);
+      }
+      p.line(a, top, a, bottom, COLORS.keyEdge, 1);
+      if (b - a > 60 && k.label) p.text(Math.max(a, 0) + 4, top + 6, k.label, COLORS.keyText, { size: 9 });
+    }
+    for (const d of lane.down) {
+      if (!visible(d.from, d.to)) continue;
+      const a = clampX(x(d.from));
+      const w = Math.max(2, clampX(x(d.to)) - a);
+      p.rect(a, row.y + 2, w, row.h - 4, COLORS.down);
+      if (w > 40) p.text(a + 4, row.y + row.h / 2, labels.down, COLORS.downText, { size: 10, bold: true });
+    }
+    for (const r of lane.roles) {
+      if (r.from > 0 && r.from >= t0 && r.from <= t1) {
+        p.text(x(r.from) + 3, bottom - 4, r.role, COLORS.text, { size: 9, bold: true });
+      }
+    }
+  }
+
+  for (const arrow of model.arrows) {
+    if (!visible(arrow.t0, arrow.t1)) continue;
+    const ra = layout.byId.get(arrow.fromLane);
+    const rb = layout.byId.get(arrow.toLane);
+    if (!ra || !rb) continue;
+    const x0 = x(arrow.t0);
+    const x1 = x(arrow.t1);
+    const y0 = ra.y + ra.h / 2;
+    const y1 = rb.y + rb.h / 2;
+    const color = arrow.kind === 'pubsub' ? COLORS.pubsub : COLORS.repl;
+    p.line(x0, y0, x1, y1, color, 1.25, arrow.kind === 'repl' ? [3, 2] : undefined);
+    const dir = y1 > y0 ? -1 : 1;
+    p.poly(
+      [
+        [x1, y1],
+        [x1 - 3, y1 + dir * 6],
+        [x1 + 3, y1 + dir * 6],
+      ],
+      color,
+    );
+  }
+
+  for (const v of model.violations) {
+    if (!visible(v.from, v.to)) continue;
+    const ys = v.holders.map((h) => layout.byId.get(h)).filter((r) => r !== undefined);
+    const top = ys.length ? Math.min(...ys.map((r) => r.y)) : 0;
+    const bottom = ys.length ? Math.max(...ys.map((r) => r.y + r.h)) : layout.height;
+    const a = clampX(x(v.from));
+    const w = Math.max(2, clampX(x(v.to)) - a);
+    p.rect(a, top, w, bottom - top, COLORS.violation, COLORS.violationEdge);
+  }
+}
+
+function xInverse(x: (t: number) => number, px: number): number {
+  // x is affine: recover it from two samples rather than threading the scale through.
+  const a = x(0);
+  const b = x(1000);
+  return ((px - a) / (b - a)) * 1000;
+}

@@ -1,0 +1,339 @@
+/**
+ * The timeline's view model: lane intervals derived once per trace (in the worker, next to the
+ * run) from the trace events and the engine's own stateAt frames. Nothing here decides lock
+ * semantics; it only turns "state after event i" into intervals the renderer can draw.
+ */
+import type { Trace, VisibleState, ViolationKind } from '../../engine/trace';
+
+export type BandKind = 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed';
+
+export interface Band {
+  from: number;
+  to: number;
+  kind: BandKind;
+}
+
+/** A span during which the thread believes it holds a lock `count` times. */
+export interface HoldSpan {
+  from: number;
+  to: number;
+  lock: string;
+  count: number;
+}
+
+export type MarkKind = 'renew' | 'renew-fail' | 'wake-message' | 'wake-timeout' | 'error' | 'resource';
+
+export interface Mark {
+  t: number;
+  kind: MarkKind;
+  /** event index, for hover and click */
+  index: number;
+}
+
+export interface ThreadLane {
+  id: string;
+  client: string;
+  bands: Band[];
+  holds: HoldSpan[];
+  marks: Mark[];
+}
+
+/** The lock key on one node between two changes: owner field(s), counter, and its expiry. */
+export interface KeySegment {
+  key: string;
+  from: number;
+  to: number;
+  /** absolute expiry on the node's clock, null without TTL */
+  expireAt: number | null;
+  /** "field=count" pairs, short, for the label */
+  label: string;
+  /** ms of TTL right after the change (for the running-down ramp) */
+  ttlAtFrom: number | null;
+}
+
+export interface NodeLane {
+  id: string;
+  role: string;
+  down: { from: number; to: number }[];
+  roles: { from: number; to: number; role: string }[];
+  keys: KeySegment[];
+}
+
+export interface Arrow {
+  kind: 'pubsub' | 'repl';
+  fromLane: string;
+  toLane: string;
+  t0: number;
+  t1: number;
+  index: number;
+}
+
+export interface ViolationBand {
+  kind: ViolationKind;
+  lock: string;
+  from: number;
+  to: number;
+  open: boolean;
+  holders: string[];
+}
+
+export interface LaneModel {
+  tEnd: number;
+  threads: ThreadLane[];
+  nodes: NodeLane[];
+  arrows: Arrow[];
+  violations: ViolationBand[];
+  /** shaded spans of network partitions */
+  partitions: { from: number; to: number }[];
+  /** event indices of lock events and violations, for shift+arrow jumps */
+  lockEventIndices: number[];
+}
+
+const THREAD_RE = /^[^:/\s]+:[^:/\s]+$/;
+
+export function isThreadActor(actor: string | undefined): actor is string {
+  return typeof actor === 'string' && THREAD_RE.test(actor);
+}
+
+function compareThreadIds(a: string, b: string): number {
+  const [ca, ta] = a.split(':');
+  const [cb, tb] = b.split(':');
+  if (ca !== cb) return ca.localeCompare(cb, 'en', { numeric: true });
+  return ta.localeCompare(tb, 'en', { numeric: true });
+}
+
+function shortField(field: string): string {
+  const i = field.lastIndexOf(':');
+  if (i > 8) return `${field.slice(0, 4)}…${field.slice(i)}`;
+  return field;
+}
+
+function keySignature(state: VisibleState, node: string, key: string): string {
+  const k = state.nodes[node]?.keys[key];
+  if (!k) return '';
+  return `${k.type}|${JSON.stringify(k.value)}|${k.expireAt}`;
+}
+
+const LOCK_KINDS = new Set([
+  'lock.request',
+  'lock.acquired',
+  'lock.wait',
+  'lock.failed',
+  'lock.released',
+  'lock.error',
+  'violation.start',
+  'violation.end',
+]);
+
+export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleState): LaneModel {
+  const events = trace.events;
+  const initial = stateAt(-1);
+  const lastT = events.length ? events[events.length - 1].t : 0;
+  const tEnd = Math.max(lastT, ...trace.violations.map((v) => v.to ?? 0), 1);
+
+  const threadIds = new Set<string>([...Object.keys(initial.threads), ...Object.keys(trace.final.threads)]);
+  for (const e of events) if (isThreadActor(e.actor)) threadIds.add(e.actor);
+  const threads = [...threadIds].sort(compareThreadIds);
+
+  const nodeIds = [...new Set([...Object.keys(initial.nodes), ...Object.keys(trace.final.nodes)])].filter(
+    (n) => (trace.final.nodes[n] ?? initial.nodes[n]).role !== 'sentinel',
+  );
+
+  const lockNames = new Set<string>();
+  for (const e of events) if (typeof e.lock === 'string') lockNames.add(e.lock);
+
+  // Thread lanes: a band changes whenever the engine's view of the thread changes.
+  const threadLanes = new Map<string, ThreadLane>();
+  const openBand = new Map<string, { kind: BandKind | null; from: number }>();
+  const openHold = new Map<string, Map<string, { count: number; from: number }>>();
+  for (const id of threads) {
+    threadLanes.set(id, { id, client: id.split(':')[0], bands: [], holds: [], marks: [] });
+    openBand.set(id, { kind: null, from: 0 });
+    openHold.set(id, new Map());
+  }
+  const toBand = (s: string | undefined): BandKind | null =>
+    s === 'running' ||
+    s === 'working' ||
+    s === 'waiting' ||
+    s === 'sleeping' ||
+    s === 'paused' ||
+    s === 'crashed'
+      ? s
+      : null;
+
+  const nodeLanes = new Map<string, NodeLane>();
+  const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
+  const keyOpen = new Map<string, { sig: string; seg: KeySegment | null }>();
+  for (const id of nodeIds) {
+    const nv = initial.nodes[id] ?? trace.final.nodes[id];
+    nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [] });
+    nodeOpen.set(id, { up: nv.up, upFrom: 0, role: nv.role, roleFrom: 0 });
+    for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
+  }
+
+  const apply = (state: VisibleState, t: number) => {
+    for (const id of threads) {
+      const tv = state.threads[id];
+      const ob = openBand.get(id)!;
+      const kind = toBand(tv?.state);
+      if (kind !== ob.kind) {
+        if (ob.kind !== null && t > ob.from)
+          threadLanes.get(id)!.bands.push({ from: ob.from, to: t, kind: ob.kind });
+        ob.kind = kind;
+        ob.from = t;
+      }
+      const holds = openHold.get(id)!;
+      const now = tv?.holds ?? {};
+      for (const [lock, h] of holds) {
+        if ((now[lock] ?? 0) !== h.count) {
+          if (t > h.from) threadLanes.get(id)!.holds.push({ from: h.from, to: t, lock, count: h.count });
+          holds.delete(lock);
+        }
+      }
+      for (const [lock, count] of Object.entries(now)) {
+        if (count > 0 && !holds.has(lock)) holds.set(lock, { count, from: t });
+      }
+    }
+    for (const id of nodeIds) {
+      const nv = state.nodes[id];
+      if (!nv) continue;
+      const no = nodeOpen.get(id)!;
+      const lane = nodeLanes.get(id)!;
+      if (nv.up !== no.up) {
+        if (!no.up) lane.down.push({ from: no.upFrom, to: t });
+        no.up = nv.up;
+        no.upFrom = t;
+      }
+      if (nv.role !== no.role) {
+        lane.roles.push({ from: no.roleFrom, to: t, role: no.role });
+        no.role = nv.role;
+        no.roleFrom = t;
+      }
+      for (const key of lockNames) {
+        const ko = keyOpen.get(`${id}\u0000${key}`)!;
+        const sig = keySignature(state, id, key);
+        if (sig === ko.sig) continue;
+        if (ko.seg) {
+          ko.seg.to = t;
+          if (ko.seg.to > ko.seg.from || ko.seg.label) lane.keys.push(ko.seg);
+        }
+        ko.sig = sig;
+        const k = nv.keys[key];
+        if (!k) {
+          ko.seg = null;
+          continue;
+        }
+        const label =
+          k.type === 'hash'
+            ? (k.value as [string, string][]).map(([f, v]) => `${shortField(f)}=${v}`).join(' ')
+            : k.type === 'string'
+              ? shortField(String(k.value))
+              : k.type;
+        ko.seg = {
+          key,
+          from: t,
+          to: t,
+          expireAt: k.expireAt,
+          label,
+          ttlAtFrom: k.expireAt === null ? null : Math.max(0, k.expireAt - t),
+        };
+      }
+    }
+  };
+
+  apply(initial, 0);
+  const arrows: Arrow[] = [];
+  const partitions: { from: number; to: number }[] = [];
+  const lockEventIndices: number[] = [];
+  const pendingPublish = new Map<string, { t: number; node: string; index: number }>();
+  let partitionFrom: number | null = null;
+
+  // Only events that can change what a lane shows need a frame; the rest are marks.
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    apply(stateAt(i), e.t);
+    if (LOCK_KINDS.has(e.kind)) lockEventIndices.push(i);
+    const lane = isThreadActor(e.actor) ? threadLanes.get(e.actor) : undefined;
+    switch (e.kind) {
+      case 'watchdog.renew':
+        lane?.marks.push({
+          t: e.t,
+          kind: e.result === false || e.result === 0 ? 'renew-fail' : 'renew',
+          index: i,
+        });
+        break;
+      case 'waiter.wakeup':
+        lane?.marks.push({ t: e.t, kind: e.cause === 'timeout' ? 'wake-timeout' : 'wake-message', index: i });
+        break;
+      case 'lock.error':
+      case 'lock.failed':
+        lane?.marks.push({ t: e.t, kind: 'error', index: i });
+        break;
+      case 'resource.use':
+        lane?.marks.push({ t: e.t, kind: 'resource', index: i });
+        break;
+      case 'pubsub.publish':
+        if (typeof e.node === 'string')
+          pendingPublish.set(String(e.channel ?? ''), { t: e.t, node: e.node, index: i });
+        break;
+      case 'pubsub.deliver': {
+        const p = pendingPublish.get(String(e.channel ?? ''));
+        if (p && e.actor) {
+          const to = isThreadActor(e.actor) ? e.actor : threads.find((th) => th.startsWith(`${e.actor}:`));
+          if (to) arrows.push({ kind: 'pubsub', fromLane: p.node, toLane: to, t0: p.t, t1: e.t, index: i });
+        }
+        break;
+      }
+      case 'repl.apply': {
+        const from = typeof e.node === 'string' ? e.node : typeof e.master === 'string' ? e.master : null;
+        const to = typeof e.replica === 'string' ? e.replica : null;
+        const sent = typeof e.sentAt === 'number' ? e.sentAt : e.t;
+        if (from && to && from !== to)
+          arrows.push({ kind: 'repl', fromLane: from, toLane: to, t0: sent, t1: e.t, index: i });
+        break;
+      }
+      case 'net.partition':
+        partitionFrom ??= e.t;
+        break;
+      case 'net.heal':
+        if (partitionFrom !== null) partitions.push({ from: partitionFrom, to: e.t });
+        partitionFrom = null;
+        break;
+    }
+  }
+  if (partitionFrom !== null) partitions.push({ from: partitionFrom, to: tEnd });
+
+  // Close everything still open at the end of the run.
+  apply({ ...trace.final, nodes: {}, threads: {} }, tEnd);
+  for (const id of nodeIds) {
+    const no = nodeOpen.get(id)!;
+    const lane = nodeLanes.get(id)!;
+    if (!no.up) lane.down.push({ from: no.upFrom, to: tEnd });
+    lane.roles.push({ from: no.roleFrom, to: tEnd, role: no.role });
+    for (const key of lockNames) {
+      const ko = keyOpen.get(`${id}\u0000${key}`)!;
+      if (ko.seg) {
+        ko.seg.to = tEnd;
+        lane.keys.push(ko.seg);
+      }
+    }
+    lane.keys.sort((a, b) => a.from - b.from);
+  }
+
+  return {
+    tEnd,
+    threads: threads.map((id) => threadLanes.get(id)!),
+    nodes: nodeIds.map((id) => nodeLanes.get(id)!),
+    arrows,
+    violations: trace.violations.map((v) => ({
+      kind: v.kind,
+      lock: v.lock,
+      from: v.from,
+      to: v.to ?? tEnd,
+      open: v.to === null,
+      holders: v.holders,
+    })),
+    partitions,
+    lockEventIndices,
+  };
+}

@@ -1,0 +1,42 @@
+/** Timeline colours, shared by the canvas, the SVG export and the legend. Calm, print-friendly. */
+import type { BandKind, MarkKind } from './model';
+
+export const BAND_COLOR: Record<BandKind, string> = {
+  running: '#cfe2f3',
+  working: '#4f8fcf',
+  waiting: '#f6dd9a',
+  sleeping: '#e5e7eb',
+  paused: '#c9b8f0',
+  crashed: '#4b5563',
+};
+
+export const MARK_COLOR: Record<MarkKind, string> = {
+  renew: '#15803d',
+  'renew-fail': '#dc2626',
+  'wake-message': '#7c3aed',
+  'wake-timeout': '#c2410c',
+  error: '#dc2626',
+  resource: '#0f766e',
+};
+
+export const COLORS = {
+  laneBg: '#ffffff',
+  laneAlt: '#f8f9fb',
+  grid: '#eceef2',
+  header: '#6b7280',
+  hold: '#1e3a8a',
+  holdText: '#ffffff',
+  key: 'rgba(217, 119, 6, 0.35)',
+  keyEdge: '#b45309',
+  keyNoTtl: 'rgba(220, 38, 38, 0.28)',
+  keyText: '#78350f',
+  down: '#9ca3af',
+  downText: '#ffffff',
+  pubsub: '#7c3aed',
+  repl: '#0e7490',
+  partition: 'rgba(124, 58, 237, 0.07)',
+  violation: 'rgba(220, 38, 38, 0.16)',
+  violationEdge: '#dc2626',
+  cursor: '#111827',
+  text: '#374151',
+};
