@@ -53,3 +53,12 @@ export function sanitize(text: string): string {
   if (text.indexOf('\r') < 0 && text.indexOf('\n') < 0) return text;
   return text.replace(/[\r\n]/g, ' ');
 }
+
+/** networking.c addReplySubcommandSyntaxError, e.g. PUBSUB CHANNELS with too many arguments. */
+export function subcommandSyntaxError(argv: readonly string[]): ErrorReply {
+  return error(
+    sanitize(
+      `ERR unknown subcommand or wrong number of arguments for '${argv[1].slice(0, 128)}'. Try ${argv[0].toUpperCase()} HELP.`,
+    ),
+  );
+}

@@ -4,7 +4,7 @@
  * `Connection.send` (see RedisServer.exec).
  */
 import type { Connection } from './connection';
-import { arityError } from './errors';
+import { subcommandSyntaxError } from './errors';
 import { stringMatch } from './glob';
 import type { Reply } from './reply';
 import { array, bulk, int, NIL } from './reply';
@@ -162,7 +162,7 @@ export function publishCommand(s: RedisServer, _c: Connection, argv: string[]): 
 }
 
 export function pubsubChannelsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  if (argv.length > 3) return arityError('pubsub|channels');
+  if (argv.length > 3) return subcommandSyntaxError(argv);
   return array(s.pubsub.activeChannels(argv.length === 3 ? argv[2] : null).map((ch) => bulk(ch)));
 }
 

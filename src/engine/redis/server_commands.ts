@@ -1,6 +1,6 @@
 /** Connection and server commands (Redis server.c, debug.c, pubsub.c help). */
 import type { Connection } from './connection';
-import { arityError, NOT_INTEGER } from './errors';
+import { arityError, NOT_INTEGER, subcommandSyntaxError } from './errors';
 import { parseLongLong } from './numbers';
 import type { Reply } from './reply';
 import { array, bulk, error, OK, status } from './reply';
@@ -41,7 +41,7 @@ export function debugCommand(s: RedisServer, _c: Connection, argv: string[]): Re
     if (ms > 0) s.opts.onSleep?.(ms);
     return OK;
   }
-  return error(`ERR unknown subcommand or wrong number of arguments for '${argv[1]}'. Try DEBUG HELP.`);
+  return subcommandSyntaxError(argv);
 }
 
 /** The simulator has one database: SELECT 0 works, other indexes are refused. */
