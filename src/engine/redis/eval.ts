@@ -1,13 +1,16 @@
 /**
  * EVAL / EVALSHA / SCRIPT: the contract between the server (server.ts) and the Lua scripting
- * layer (script_lua.ts). The server routes the three commands here; scripts reach back into the
- * server only through ScriptHost.
+ * layer (script_lua.ts), after Redis 7.0's eval.c and script.c. The server routes the three
+ * commands here with their full argv; scripts reach back into the server only through ScriptHost.
  *
- * STUB: the scripting helper replaces the bodies; the exported names and signatures are the
- * contract server.ts builds against.
+ * The script cache is per node and volatile, as in Redis 7.0: EVAL adds to it, SCRIPT LOAD adds
+ * without running, SCRIPT FLUSH empties it and resets the Lua VM, and nothing here is replicated.
  */
 import type { Reply } from './reply';
-import { error } from './reply';
+import { OK, array, bulk, error, int, status } from './reply';
+import { LuaScripting } from './script_lua';
+import type { LogLevel } from './script_lua';
+import { sha1hex } from './sha1';
 
 export interface CommandSpec {
   /** lower-case command name */
@@ -28,11 +31,17 @@ export interface ScriptHost {
 }
 
 export interface ScriptEngineOptions {
-  /** seeds math.random, so every run of a scenario draws the same numbers */
+  /**
+   * Seeds math.random. 0 gives the exact sequence of a fresh redis-server (rand48's built-in
+   * state); any other value starts from srand48(seed). Like Redis 7.0 the generator is NOT reset
+   * between scripts: it runs on across EVALs until the node restarts.
+   */
   seed: number;
-  /** Lua instructions a script may run before it is stopped */
+  /** Lua instructions a script may run before it is stopped (default 5,000,000) */
   budget: number;
 }
+
+export const DEFAULT_SCRIPT_BUDGET = 5_000_000;
 
 /** Receives what one script run did, for the playground's script view. */
 export interface ScriptTracer {
@@ -42,23 +51,196 @@ export interface ScriptTracer {
   end(reply: Reply): void;
 }
 
+export const NOSCRIPT_ERROR = 'NOSCRIPT No matching script. Please use EVAL.';
+
+const SCRIPT_HELP = [
+  'SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  'DEBUG (YES|SYNC|NO)',
+  '    Set the debug mode for subsequent scripts executed.',
+  'EXISTS <sha1> [<sha1> ...]',
+  '    Return information about the existence of the scripts in the script cache.',
+  'FLUSH [ASYNC|SYNC]',
+  '    Flush the Lua scripts cache. Very dangerous on replicas.',
+  '    When called without the optional mode argument, the behavior is determined by the',
+  '    lazyfree-lazy-user-flush configuration directive. Valid modes are:',
+  '    * ASYNC: Asynchronously flush the scripts cache.',
+  '    * SYNC: Synchronously flush the scripts cache.',
+  'KILL',
+  '    Kill the currently executing Lua script.',
+  'LOAD <script>',
+  '    Load a script into the scripts cache without executing it.',
+  'HELP',
+  '    Prints this help.',
+];
+
+/** Redis's string2ll: optional '-', digits, no '+', no spaces, no leading zeros, within int64. */
+export function parseLongLong(s: string): number | null {
+  if (!/^(0|-?[1-9][0-9]*)$/.test(s)) return null;
+  const b = BigInt(s);
+  if (b > 9223372036854775807n || b < -9223372036854775808n) return null;
+  return Number(b);
+}
+
+interface CachedScript {
+  readonly fn: ReturnType<LuaScripting['compile']> & { ok: true };
+}
+
 export class ScriptEngine {
+  private lua: LuaScripting;
+  /** sha -> compiled function; EVAL and EVALSHA share it */
+  private scripts = new Map<string, CachedScript>();
+  /** body -> sha, so a repeated EVAL skips hashing its body */
+  private shaOfBody = new Map<string, string>();
+  private tracer: ScriptTracer | null = null;
+
   constructor(
     protected readonly host: ScriptHost,
     protected readonly opts: ScriptEngineOptions,
-  ) {}
-
-  evalCommand(_argv: string[]): Reply {
-    return error('ERR scripting not implemented yet');
+  ) {
+    this.lua = new LuaScripting(
+      {
+        call: (argv) => this.scriptCall(argv),
+        log: (level: LogLevel, message) => this.host.log(level, message),
+        commandExists: (name) => this.host.lookupCommand(name) !== undefined,
+      },
+      { seed: opts.seed, budget: opts.budget > 0 ? opts.budget : DEFAULT_SCRIPT_BUDGET },
+    );
   }
 
-  evalshaCommand(_argv: string[]): Reply {
-    return error('ERR scripting not implemented yet');
+  /** EVAL script numkeys [key ...] [arg ...] */
+  evalCommand(argv: string[]): Reply {
+    if (argv.length < 3) return error("ERR wrong number of arguments for 'eval' command");
+    const body = argv[1];
+    let sha = this.shaOfBody.get(body);
+    if (sha === undefined) {
+      sha = sha1hex(body);
+      this.shaOfBody.set(body, sha);
+    }
+    return this.evalGeneric(argv, sha, body);
   }
 
-  scriptCommand(_argv: string[]): Reply {
-    return error('ERR scripting not implemented yet');
+  /** EVALSHA sha1 numkeys [key ...] [arg ...] */
+  evalshaCommand(argv: string[]): Reply {
+    if (argv.length < 3) return error("ERR wrong number of arguments for 'evalsha' command");
+    if (argv[1].length !== 40) return error(NOSCRIPT_ERROR);
+    return this.evalGeneric(argv, argv[1].toLowerCase(), null);
   }
 
-  setTracer(_tracer: ScriptTracer | null): void {}
+  /** SCRIPT LOAD | EXISTS | FLUSH | KILL | DEBUG | HELP */
+  scriptCommand(argv: string[]): Reply {
+    if (argv.length < 2) return error("ERR wrong number of arguments for 'script' command");
+    const sub = argv[1].toLowerCase();
+    const arity = (n: number): Reply | null =>
+      (n > 0 ? argv.length !== n : argv.length < -n)
+        ? error(`ERR wrong number of arguments for 'script|${sub}' command`)
+        : null;
+    switch (sub) {
+      case 'load': {
+        const bad = arity(3);
+        if (bad) return bad;
+        const body = argv[2];
+        const sha = sha1hex(body);
+        if (!this.scripts.has(sha)) {
+          const compiled = this.lua.compile(body);
+          if (!compiled.ok) return compiled.error;
+          this.scripts.set(sha, { fn: compiled });
+          this.shaOfBody.set(body, sha);
+        }
+        return bulk(sha);
+      }
+      case 'exists': {
+        const bad = arity(-3);
+        if (bad) return bad;
+        return array(argv.slice(2).map((s) => int(this.scripts.has(s.toLowerCase()) ? 1 : 0)));
+      }
+      case 'flush': {
+        const bad = arity(-2);
+        if (bad) return bad;
+        if (argv.length > 3 || (argv.length === 3 && !/^(sync|async)$/i.test(argv[2]))) {
+          return error('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
+        }
+        this.flush();
+        return OK;
+      }
+      case 'kill': {
+        const bad = arity(2);
+        if (bad) return bad;
+        // a simulated script runs to completion inside one event, so none is ever "running" for another client
+        return error('NOTBUSY No scripts in execution right now.');
+      }
+      case 'debug': {
+        const bad = arity(3);
+        if (bad) return bad;
+        const mode = argv[2].toLowerCase();
+        if (mode === 'no') return OK;
+        if (mode === 'yes' || mode === 'sync')
+          return error('ERR LockScope does not simulate the Lua debugger (SCRIPT DEBUG)');
+        return error('ERR Use SCRIPT DEBUG YES/SYNC/NO');
+      }
+      case 'help': {
+        const bad = arity(2);
+        if (bad) return bad;
+        return array(SCRIPT_HELP.map((l) => status(l)));
+      }
+      default:
+        return error(`ERR unknown subcommand '${argv[1].slice(0, 128)}'. Try SCRIPT HELP.`);
+    }
+  }
+
+  /** Receives each script run's lines and calls; null stops tracing (and the line hook). */
+  setTracer(tracer: ScriptTracer | null): void {
+    this.tracer = tracer;
+    this.lua.setLineListener(tracer ? (line) => tracer.line(line) : null);
+  }
+
+  /** Whether a script with this sha is cached (for inspectors; SCRIPT EXISTS is the Redis way). */
+  hasScript(sha: string): boolean {
+    return this.scripts.has(sha.toLowerCase());
+  }
+
+  /** SCRIPT FLUSH: drop every script and start a fresh Lua VM. */
+  flush(): void {
+    this.scripts.clear();
+    this.shaOfBody.clear();
+    this.lua.reset();
+  }
+
+  private evalGeneric(argv: string[], sha: string, body: string | null): Reply {
+    const numkeys = parseLongLong(argv[2]);
+    if (numkeys === null) return error('ERR value is not an integer or out of range');
+    if (numkeys > argv.length - 3) return error("ERR Number of keys can't be greater than number of args");
+    if (numkeys < 0) return error("ERR Number of keys can't be negative");
+    let script = this.scripts.get(sha);
+    if (script === undefined) {
+      if (body === null) return error(NOSCRIPT_ERROR);
+      const compiled = this.lua.compile(body);
+      if (!compiled.ok) return compiled.error;
+      script = { fn: compiled };
+      this.scripts.set(sha, script);
+    }
+    const keys = argv.slice(3, 3 + numkeys);
+    const args = argv.slice(3 + numkeys);
+    const tracer = this.tracer;
+    tracer?.begin(sha, keys, args);
+    const reply = this.lua.run(script.fn.fn, sha, keys, args);
+    tracer?.end(reply);
+    return reply;
+  }
+
+  /** One redis.call from a script, with the script-context rules of script.c scriptCall. */
+  private scriptCall(argv: string[]): Reply {
+    const reply = this.checkedCall(argv);
+    this.tracer?.call(argv, reply);
+    return reply;
+  }
+
+  private checkedCall(argv: string[]): Reply {
+    const cmd = this.host.lookupCommand(argv[0].toLowerCase());
+    if (cmd === undefined) return error('ERR Unknown Redis command called from script');
+    if ((cmd.arity > 0 && cmd.arity !== argv.length) || argv.length < -cmd.arity) {
+      return error('ERR Wrong number of args calling Redis command from script');
+    }
+    if (cmd.flags.has('noscript')) return error('ERR This Redis command is not allowed from script');
+    return this.host.execFromScript(argv);
+  }
 }

@@ -1,0 +1,99 @@
+/**
+ * Moving strings and numbers between the engine and fengari. Engine strings are byte strings (one
+ * char per byte, bytes.ts); fengari strings are Uint8Array. The conversion is byte for byte, never
+ * UTF-8, so binary values survive a round trip through a script exactly as in Redis.
+ *
+ * Number formatting lives here too because Redis uses two C formats that fengari does not
+ * reproduce: `%.17g` for numbers passed to redis.call (script_lua.c luaArgsToRedisArgv) and
+ * Lua 5.1's `%.14g` for tostring() (luaconf.h LUA_NUMBER_FMT).
+ */
+import fengari from 'fengari-web';
+import type { LuaState, LuaString } from 'fengari-web';
+
+const { lua } = fengari;
+
+export function luaBytes(s: string): LuaString {
+  const n = s.length;
+  const a = new Uint8Array(n);
+  for (let i = 0; i < n; i++) a[i] = s.charCodeAt(i);
+  return a;
+}
+
+export function jsBytes(a: LuaString): string {
+  const n = a.length;
+  if (n < 256) {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String.fromCharCode(a[i]);
+    return s;
+  }
+  let s = '';
+  for (let i = 0; i < n; i += 0x2000) {
+    s += String.fromCharCode.apply(null, a.subarray(i, Math.min(n, i + 0x2000)) as unknown as number[]);
+  }
+  return s;
+}
+
+/** Names used on every call (field keys, library names): encoded once. */
+const literals = new Map<string, LuaString>();
+export function lit(s: string): LuaString {
+  let a = literals.get(s);
+  if (a === undefined) {
+    a = luaBytes(s);
+    literals.set(s, a);
+  }
+  return a;
+}
+
+export function pushBytes(L: LuaState, s: string): void {
+  lua.lua_pushstring(L, luaBytes(s));
+}
+
+/** The string at idx (numbers converted the way Lua converts them), or null. */
+export function toBytes(L: LuaState, idx: number): string | null {
+  const a = lua.lua_tolstring(L, idx);
+  return a === null ? null : jsBytes(a);
+}
+
+/**
+ * C's printf `%.<precision>g` for a double, as glibc prints it. NaN prints as "-nan": x86-64 gives
+ * invalid operations (0/0, inf-inf) a negative NaN and JS cannot observe a NaN's sign reliably.
+ */
+export function formatG(x: number, precision: number): string {
+  if (Number.isNaN(x)) return '-nan';
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const p = precision === 0 ? 1 : precision;
+  const exp = x.toExponential(p - 1); // d.ddddde±X, correctly rounded
+  const e = parseInt(exp.slice(exp.indexOf('e') + 1), 10);
+  if (e < -4 || e >= p) {
+    let mant = exp.slice(0, exp.indexOf('e'));
+    if (mant.includes('.')) mant = mant.replace(/\.?0+$/, '');
+    const sign = e < 0 ? '-' : '+';
+    const ae = Math.abs(e);
+    return `${mant}e${sign}${ae < 10 ? '0' : ''}${ae}`;
+  }
+  let fixed = x.toFixed(Math.max(0, p - 1 - e));
+  if (fixed.includes('.')) fixed = fixed.replace(/\.?0+$/, '');
+  return fixed;
+}
+
+/** How Lua 5.1 (and so Redis) prints a number: tostring, `..`, print. */
+export function lua51NumberToString(x: number): string {
+  return formatG(x, 14);
+}
+
+/** How Redis turns a Lua number into a command argument (script_lua.c luaArgsToRedisArgv). */
+export function redisArgFromNumber(x: number): string {
+  return formatG(x, 17);
+}
+
+/**
+ * Pushes a number as Lua 5.1 would hold it. fengari has 32-bit integers: integral values inside
+ * that range become Lua integers (so tostring gives "30000", not "30000.0"); everything else is a
+ * double, like every number in Lua 5.1, so nothing wraps.
+ */
+export function pushNumber(L: LuaState, n: number): void {
+  if ((n | 0) === n && !Object.is(n, -0)) lua.lua_pushinteger(L, n);
+  else lua.lua_pushnumber(L, n);
+}
