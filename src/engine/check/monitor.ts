@@ -13,8 +13,8 @@
  *   V3 effect violation: the resource accepted a write from a thread that is not, at that moment,
  *      the server-side owner of the lock it used, on the master its client talks to.
  *
- * A violation opens with `violation.start` and closes with `violation.end`; V3 is instantaneous
- * (both events at the same t).
+ * A violation opens with `violation.start` and closes with `violation.end` (fields: violation =
+ * the kind V1/V2/V3, lock, holders); V3 is instantaneous (both events at the same t).
  */
 import type { Actor, KeyView, TraceEvent, Violation, ViolationKind } from '../trace';
 import type { EventFields } from '../sim/api';
@@ -162,8 +162,8 @@ export class SafetyMonitor {
     const t = this.host.now();
     const v: Violation = { kind: 'V3', lock, from: t, to: t, holders };
     this.violations.push(v);
-    this.host.emit('violation.start', { kind: 'V3', lock, holders });
-    this.host.emit('violation.end', { kind: 'V3', lock, holders });
+    this.host.emit('violation.start', { violation: 'V3', lock, holders });
+    this.host.emit('violation.end', { violation: 'V3', lock, holders });
   }
 
   /** Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now. */
@@ -174,7 +174,7 @@ export class SafetyMonitor {
       if (cur === undefined) return;
       cur.to = this.host.now();
       this.open.delete(id);
-      this.host.emit('violation.end', { kind, lock, holders: cur.holders.slice() });
+      this.host.emit('violation.end', { violation: kind, lock, holders: cur.holders.slice() });
       return;
     }
     holders.sort();
@@ -182,7 +182,7 @@ export class SafetyMonitor {
       const v: Violation = { kind, lock, from: this.host.now(), to: null, holders };
       this.open.set(id, v);
       this.violations.push(v);
-      this.host.emit('violation.start', { kind, lock, holders: holders.slice() });
+      this.host.emit('violation.start', { violation: kind, lock, holders: holders.slice() });
       return;
     }
     for (const h of holders) if (!cur.holders.includes(h)) cur.holders.push(h);

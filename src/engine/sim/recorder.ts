@@ -32,6 +32,12 @@ export class Recorder {
 
   emit(kind: EventKind, fields: EventFields): TraceEvent {
     const ev: TraceEvent = { t: this.now(), seq: this.events.length, kind, ...fields };
+    // A detail may not override the fixed fields (they keep their place first in the JSON).
+    if (ev.kind !== kind || ev.seq !== this.events.length) {
+      ev.t = this.now();
+      ev.seq = this.events.length;
+      ev.kind = kind;
+    }
     this.events.push(ev);
     this.sink.push(ev);
     for (const o of this.observers) o.onEvent(ev);

@@ -1,0 +1,105 @@
+/**
+ * The readable text form of a trace for `npm run sim`: one line per event
+ * ("    t  actor         what happened") and a summary with the verdict and the violations.
+ */
+import { quoteBytes } from '../engine/redis/cli_format';
+import type { Trace, TraceEvent } from '../engine/trace';
+
+const MAX_ARG = 40;
+
+/** An argument as redis-cli would quote it when needed, cut to MAX_ARG characters (scripts are long). */
+function arg(s: string): string {
+  const plain = /^[\x21-\x7e]+$/.test(s) && !s.includes('"') && !s.includes('\\');
+  const p = plain ? s : quoteBytes(s);
+  return p.length > MAX_ARG ? `${p.slice(0, MAX_ARG - 1)}…` : p;
+}
+
+function reply(r: unknown): string {
+  if (r === null) return '(nil)';
+  if (typeof r === 'string') return arg(r);
+  if (typeof r === 'number') return `(integer) ${r}`;
+  if (Array.isArray(r)) return `[${r.map(reply).join(', ')}]`;
+  if (typeof r === 'object') {
+    const o = r as Record<string, unknown>;
+    if ('status' in o) return String(o.status);
+    if ('error' in o) return `(error) ${String(o.error)}`;
+    if ('int' in o) return `(integer) ${String(o.int)}`;
+  }
+  return JSON.stringify(r);
+}
+
+const FIXED = new Set(['t', 'seq', 'kind', 'actor']);
+
+function extras(ev: TraceEvent): string {
+  const parts: string[] = [];
+  for (const k of Object.keys(ev)) {
+    if (FIXED.has(k)) continue;
+    parts.push(`${k}=${typeof ev[k] === 'string' ? arg(ev[k] as string) : JSON.stringify(ev[k])}`);
+  }
+  return parts.join(' ');
+}
+
+function describe(ev: TraceEvent): string {
+  const lock = ev.lock ?? '';
+  switch (ev.kind) {
+    case 'cmd':
+      return `${ev.node} ran ${(ev.argv as string[]).map(arg).join(' ')} → ${reply(ev.reply)}`;
+    case 'lock.request':
+      return `requests ${lock}${ev.type ? ` (${String(ev.type)})` : ''}`;
+    case 'lock.acquired':
+      return `acquired ${lock} (hold count ${String(ev.holdCount)})`;
+    case 'lock.wait':
+      return `waits for ${lock} (ttl ${String(ev.ttl)} ms)`;
+    case 'waiter.wakeup':
+      return `wakes up (${String(ev.cause)})`;
+    case 'lock.failed':
+      return `gave up on ${lock}`;
+    case 'lock.released':
+      return `released ${lock} (holds left ${String(ev.holdCount)})`;
+    case 'lock.error':
+      return `${String(ev.op ?? 'lock')} ${lock} failed: ${String(ev.error)}`;
+    case 'resource.use':
+      return `resource write ${ev.accepted ? 'accepted' : 'REJECTED'} (value ${String(ev.value)}${
+        ev.token !== null && ev.token !== undefined ? `, token ${String(ev.token)}` : ''
+      })`;
+    case 'key.expired':
+      return `key ${arg(String(ev.key))} expired (${String(ev.how)})`;
+    case 'pubsub.publish':
+      return `published ${arg(String(ev.message))} on ${arg(String(ev.channel))} → ${String(ev.receivers)} receiver(s)`;
+    case 'pubsub.deliver':
+      return `received ${arg(String(ev.message))} on ${arg(String(ev.channel))}`;
+    case 'thread.result':
+      return `result ${JSON.stringify(ev.result)}`;
+    case 'work.start':
+      return `${String(ev.op ?? 'work')} for ${String(ev.ms)} ms`;
+    default:
+      return `${ev.kind}${extras(ev) ? ` ${extras(ev)}` : ''}`;
+  }
+}
+
+/** One line for an event (null: not shown). */
+export function formatEvent(ev: TraceEvent): string | null {
+  if (ev.kind === 'violation.start' || ev.kind === 'violation.end') {
+    const what = ev.kind === 'violation.start' ? 'VIOLATION STARTS' : 'violation ends';
+    return line(
+      ev.t,
+      '!!',
+      `${what}: ${String(ev.violation)} on ${ev.lock} held by ${(ev.holders as string[]).join(', ')}`,
+    );
+  }
+  return line(ev.t, ev.actor ?? '', describe(ev));
+}
+
+function line(t: number, actor: string, what: string): string {
+  return `${String(t).padStart(8)}  ${actor.padEnd(12)}  ${what}`;
+}
+
+export function formatSummary(trace: Trace, endedAt: number): string[] {
+  const out = [`verdict: ${trace.verdict} (${trace.events.length} events, ended at t=${endedAt})`];
+  if (trace.truncated) out.push('the run hit the event cap and was stopped early');
+  for (const v of trace.violations)
+    out.push(`  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`);
+  const r = trace.final.resource;
+  out.push(`resource: value ${r.value}, ${r.accepted} accepted, ${r.rejected} rejected`);
+  return out;
+}
