@@ -10,14 +10,11 @@ import { array, bulk, error, int, status } from '../reply';
 
 const CRLF = Buffer.from('\r\n', 'latin1');
 
-/** Encodes one command as a RESP2 multi-bulk request. */
-export function encodeCommand(argv: readonly string[]): Buffer {
-  const parts: Buffer[] = [Buffer.from(`*${argv.length}\r\n`, 'latin1')];
-  for (const a of argv) {
-    const body = Buffer.from(a, 'latin1');
-    parts.push(Buffer.from(`$${body.length}\r\n`, 'latin1'), body, CRLF);
-  }
-  return Buffer.concat(parts);
+/** Encodes one command as a RESP2 multi-bulk request, as a byte string (one char per byte). */
+export function encodeCommand(argv: readonly string[]): string {
+  let out = `*${argv.length}\r\n`;
+  for (const a of argv) out += `$${a.length}\r\n${a}\r\n`;
+  return out;
 }
 
 /** Thrown inside the parser when the buffer ends before the reply does. */
@@ -70,8 +67,11 @@ function parseReply(buf: Buffer, pos: number): [Reply, number] {
   }
 }
 
+/** One pipeline waiting for its replies. */
 interface Pending {
-  resolve(r: Reply): void;
+  readonly replies: Reply[];
+  readonly expected: number;
+  resolve(r: Reply[]): void;
   reject(e: Error): void;
 }
 
@@ -106,12 +106,13 @@ export class RespClient {
   /** Writes all commands in one go and resolves with their replies in order. */
   pipeline(commands: readonly (readonly string[])[]): Promise<Reply[]> {
     if (this.closed) return Promise.reject(new Error('connection closed'));
-    const out = Buffer.concat(commands.map(encodeCommand));
-    const promises = commands.map(
-      () => new Promise<Reply>((resolve, reject) => this.pending.push({ resolve, reject })),
-    );
-    this.socket.write(out);
-    return Promise.all(promises);
+    if (commands.length === 0) return Promise.resolve([]);
+    let out = '';
+    for (const argv of commands) out += encodeCommand(argv);
+    return new Promise<Reply[]>((resolve, reject) => {
+      this.pending.push({ replies: [], expected: commands.length, resolve, reject });
+      this.socket.write(Buffer.from(out, 'latin1'));
+    });
   }
 
   close(): void {
@@ -133,12 +134,16 @@ export class RespClient {
         return;
       }
       pos = parsed[1];
-      const waiter = this.pending.shift();
+      const waiter = this.pending[0];
       if (!waiter) {
         this.failAll(new Error('RESP reply without a pending request'));
         return;
       }
-      waiter.resolve(parsed[0]);
+      waiter.replies.push(parsed[0]);
+      if (waiter.replies.length === waiter.expected) {
+        this.pending.shift();
+        waiter.resolve(waiter.replies);
+      }
     }
     this.buf = pos === this.buf.length ? Buffer.alloc(0) : this.buf.subarray(pos);
   }

@@ -1,0 +1,310 @@
+/**
+ * `npm run bench [-- --json] [-- --time MS]`: how fast Redisson's lock and unlock scripts run by
+ * EVALSHA on (1) the simulated node (RedisServer.exec, no network), (2) ioredis-mock (Lua via
+ * fengari too) and (3) a real redis-server on loopback, pipelined in batches of 1000.
+ *
+ * Every side runs the same workload and must return the replies Redisson expects (acquire: nil,
+ * re-enter: nil, first unlock: 0, second unlock: 1), and every lock must be free at the end;
+ * a side that answers anything else is reported as a failure, not as a figure.
+ *
+ * The JSON line is built from `sections` in order; a new section (the simulation's own figures,
+ * say) is one more entry there.
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import RedisMock from 'ioredis-mock';
+import lockLua from '../engine/redisson/scripts/lock.lua?raw';
+import unlockLua from '../engine/redisson/scripts/unlock.lua?raw';
+import { ManualClock } from '../engine/clock';
+import type { Reply } from '../engine/redis/reply';
+import { RedisServer } from '../engine/redis/server';
+import { startRealRedis, findExecutable } from '../engine/redis/testing/real_redis';
+import { RespClient } from '../engine/redis/testing/resp_client';
+
+// ---------------------------------------------------------------------------------------------
+// The workload
+
+const CLIENT_ID = '8743c9c0-0795-4907-87fd-6c719a6b4586';
+const LEASE = '30000';
+const LATCH_TTL = '16000';
+const LOCK_NAMES = 64;
+const THREADS = 8;
+const BATCH = 1000; // commands per batch, a multiple of the 4 commands of one unit
+const UNIT = 4;
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+const LOCK_SHA = sha1(lockLua);
+const UNLOCK_SHA = sha1(unlockLua);
+
+/** A reply reduced to what the check needs: nil, an integer, or anything else (a failure). */
+type Outcome = null | number | 'other';
+
+/** Expected outcomes of one unit: acquire, re-enter, unlock (still held), unlock (released). */
+const EXPECTED: readonly Outcome[] = [null, null, 0, 1];
+
+function lockName(unit: number): string {
+  return `bench:lock:${unit % LOCK_NAMES}`;
+}
+
+/** The 4 EVALSHA commands of unit `u`: a different lock and thread each time, so both branches of
+ * the acquire script (first acquire, re-entry) and of unlock (count > 0, released) run. */
+function unitCommands(u: number): string[][] {
+  const name = lockName(u);
+  const owner = `${CLIENT_ID}:${1 + (u % THREADS)}`;
+  const channel = `redisson_lock__channel:{${name}}`;
+  const latch = (n: number) =>
+    `redisson_unlock_latch:{${name}}:${(u * 2 + n).toString(16).padStart(32, '0')}`;
+  const lock = ['EVALSHA', LOCK_SHA, '1', name, LEASE, owner];
+  const unlock = (n: number) => [
+    'EVALSHA',
+    UNLOCK_SHA,
+    '3',
+    name,
+    channel,
+    latch(n),
+    '0',
+    LEASE,
+    owner,
+    'PUBLISH',
+    LATCH_TTL,
+  ];
+  return [lock, lock, unlock(0), unlock(1)];
+}
+
+function batchCommands(firstUnit: number): string[][] {
+  const out: string[][] = [];
+  for (let u = firstUnit; u < firstUnit + BATCH / UNIT; u++) out.push(...unitCommands(u));
+  return out;
+}
+
+function outcomeOfReply(r: Reply): Outcome {
+  if (r.t === 'bulk' && r.v === null) return null;
+  if (r.t === 'int') return Number(r.v);
+  return 'other';
+}
+
+/** One way of running commands: a simulated node, ioredis-mock, or a real server. */
+interface Driver {
+  /** load the scripts and start from an empty keyspace */
+  setup(): Promise<void>;
+  run(commands: string[][]): Promise<Outcome[]> | Outcome[];
+  /** how many of the lock keys still exist */
+  locksHeld(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface SideResult {
+  evalPerSec: number;
+  evals: number;
+  acquisitions: number;
+  seconds: number;
+}
+
+/** Batches a driver keeps in flight: the real server works on one while the client checks the last. */
+const DEPTH = 2;
+
+async function measure(driver: Driver, windowMs: number, warmupMs: number): Promise<SideResult> {
+  await driver.setup();
+  let unit = 0;
+  let acquisitions = 0;
+  const check = (firstUnit: number, cmds: string[][], outcomes: Outcome[]): number => {
+    if (outcomes.length !== cmds.length)
+      throw new Error(`${outcomes.length} replies to ${cmds.length} commands`);
+    for (let i = 0; i < outcomes.length; i++) {
+      const expected = EXPECTED[i % UNIT];
+      if (outcomes[i] !== expected) {
+        throw new Error(
+          `unexpected reply to ${cmds[i][0]} #${i % UNIT} of unit ${firstUnit + Math.floor(i / UNIT)}: ` +
+            `${String(outcomes[i])}, expected ${String(expected)}`,
+        );
+      }
+      if (i % UNIT === 0) acquisitions++;
+    }
+    return outcomes.length;
+  };
+  const startBatch = async (): Promise<number> => {
+    const first = unit;
+    unit += BATCH / UNIT;
+    const cmds = batchCommands(first);
+    return check(first, cmds, await driver.run(cmds));
+  };
+  const runFor = async (ms: number): Promise<[number, number]> => {
+    const start = performance.now();
+    let now = start;
+    let evals = 0;
+    const inflight: Promise<number>[] = [];
+    while (now - start < ms) {
+      inflight.push(startBatch());
+      if (inflight.length >= DEPTH) evals += await inflight.shift()!;
+      now = performance.now();
+    }
+    for (const p of inflight) evals += await p;
+    return [evals, (performance.now() - start) / 1000];
+  };
+  await runFor(warmupMs);
+  acquisitions = 0;
+  const [evals, seconds] = await runFor(windowMs);
+  const held = await driver.locksHeld();
+  await driver.close();
+  if (held !== 0) throw new Error(`${held} lock(s) still held after the run`);
+  return { evalPerSec: Math.round(evals / seconds), evals, acquisitions, seconds };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The three sides
+
+function lockscopeDriver(): Driver {
+  // The virtual clock stands still: the work is the scripts, not the passage of time.
+  const server = new RedisServer({ clock: new ManualClock(0), seed: 1 });
+  const conn = server.connect();
+  return {
+    async setup() {
+      for (const lua of [lockLua, unlockLua]) {
+        const r = server.exec(conn, ['SCRIPT', 'LOAD', lua]);
+        if (r.t !== 'bulk') throw new Error(`SCRIPT LOAD failed: ${JSON.stringify(r)}`);
+      }
+    },
+    run(commands) {
+      const out: Outcome[] = new Array(commands.length);
+      for (let i = 0; i < commands.length; i++) out[i] = outcomeOfReply(server.exec(conn, commands[i]));
+      return out;
+    },
+    async locksHeld() {
+      let n = 0;
+      for (let i = 0; i < LOCK_NAMES; i++) n += Number(server.exec(conn, ['EXISTS', lockName(i)]).v);
+      return n;
+    },
+    async close() {},
+  };
+}
+
+function ioredisMockDriver(): Driver {
+  const redis = new RedisMock();
+  const toOutcome = (v: unknown): Outcome =>
+    v === null || v === undefined ? null : typeof v === 'number' ? v : 'other';
+  return {
+    async setup() {
+      await redis.flushall();
+      // ioredis-mock has no SCRIPT LOAD: an EVAL registers the script for EVALSHA.
+      await redis.eval(lockLua, 1, 'bench:setup', LEASE, 'setup:1');
+      await redis.eval(unlockLua, 3, 'bench:setup', 'c', 'l', '0', LEASE, 'setup:1', 'PUBLISH', LATCH_TTL);
+    },
+    async run(commands) {
+      const out: Outcome[] = [];
+      for (const [, sha, numkeys, ...rest] of commands)
+        out.push(toOutcome(await redis.evalsha(sha, numkeys, ...rest)));
+      return out;
+    },
+    async locksHeld() {
+      let n = 0;
+      for (let i = 0; i < LOCK_NAMES; i++) n += await redis.exists(lockName(i));
+      return n;
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
+
+async function realRedisDriver(): Promise<Driver | null> {
+  if (!findExecutable('redis-server')) return null;
+  const server = await startRealRedis();
+  const client = await RespClient.connect(server.port);
+  return {
+    async setup() {
+      await client.pipeline([['FLUSHALL'], ['SCRIPT', 'LOAD', lockLua], ['SCRIPT', 'LOAD', unlockLua]]);
+    },
+    async run(commands) {
+      return (await client.pipeline(commands)).map(outcomeOfReply);
+    },
+    async locksHeld() {
+      const replies = await client.pipeline(
+        Array.from({ length: LOCK_NAMES }, (_, i) => ['EXISTS', lockName(i)]),
+      );
+      return replies.reduce((n, r) => n + Number(r.v), 0);
+    },
+    async close() {
+      client.close();
+      await server.stop();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections of the report
+
+interface Options {
+  json: boolean;
+  windowMs: number;
+  warmupMs: number;
+}
+
+interface Section {
+  readonly name: string;
+  run(opts: Options, log: (line: string) => void): Promise<unknown>;
+}
+
+const evalPerSecSection: Section = {
+  name: 'evalPerSec',
+  async run(opts, log) {
+    const sides: [string, string, () => Promise<Driver | null>][] = [
+      ['lockscope', 'LockScope simulated node (RedisServer.exec)', async () => lockscopeDriver()],
+      ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver()],
+      ['redisServer', 'redis-server 7 on loopback, pipelined x1000', realRedisDriver],
+    ];
+    const figures: Record<string, number | null> = {};
+    const rows: string[][] = [];
+    for (const [key, label, make] of sides) {
+      const driver = await make();
+      if (!driver) {
+        figures[key] = null;
+        rows.push([label, 'n/a (redis-server not found)', '', '']);
+        continue;
+      }
+      const r = await measure(driver, opts.windowMs, opts.warmupMs);
+      figures[key] = r.evalPerSec;
+      rows.push([label, r.evalPerSec.toLocaleString('en-US'), String(r.evals), String(r.acquisitions)]);
+    }
+    log(table(['side', 'EVALSHA/s', 'evals', 'acquisitions'], rows));
+    return figures;
+  },
+};
+
+/** Add sections here; each becomes one key of the JSON line. */
+const sections: Section[] = [evalPerSecSection];
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = { json: false, windowMs: 2000, warmupMs: 500 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') opts.json = true;
+    else if (a === '--time') opts.windowMs = Number(argv[++i]);
+    else if (a === '--warmup') opts.warmupMs = Number(argv[++i]);
+    else throw new Error(`unknown option ${a} (use --json, --time MS, --warmup MS)`);
+  }
+  if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');
+  return opts;
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const log = opts.json ? () => {} : (line: string) => console.log(line);
+  log(
+    `Redisson lock + unlock by EVALSHA, ${opts.warmupMs} ms warm-up, ${opts.windowMs} ms window per side\n`,
+  );
+  const report: Record<string, unknown> = {};
+  for (const s of sections) report[s.name] = await s.run(opts, log);
+  if (opts.json) console.log(JSON.stringify(report));
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
