@@ -22,23 +22,33 @@ import { ProtectedResource } from '../resource/ProtectedResource';
 export interface Clients extends ClientsHandle {
   readonly resource: ProtectedResource;
   client(id: string): RedissonClient | undefined;
+  /** true once every thread's program has ended (finished or killed); cheap enough to call per step */
+  allDone(): boolean;
 }
 
 export function startClients(ctx: SimContext, scenario: Scenario): Clients {
   const resource = new ProtectedResource(ctx, scenario.resource);
   const clients = new Map<string, RedissonClient>();
   const procs = new Map<string, ProcHandle>();
+  const all: ProcHandle[] = [];
+  let firstLive = 0;
   for (const spec of scenario.clients) {
     const client = new RedissonClient(ctx, spec.id, scenario.redisson);
     clients.set(spec.id, client);
     for (const thread of spec.threads) {
       const runner = new ThreadRunner(ctx, client, resource, thread);
-      procs.set(runner.actor, ctx.spawn(spec.id, runner.actor, runner.run()));
+      const handle = ctx.spawn(spec.id, runner.actor, runner.run());
+      procs.set(runner.actor, handle);
+      all.push(handle);
     }
   }
   return {
     resource,
     client: (id) => clients.get(id),
+    allDone() {
+      while (firstLive < all.length && all[firstLive].done) firstLive++;
+      return firstLive === all.length;
+    },
     threadProc(client, thread) {
       const p = procs.get(`${client}:${thread}`);
       return p && !p.done ? p : undefined;
@@ -171,18 +181,20 @@ class ThreadRunner {
 
   /**
    * The thread leaves its critical section when it calls unlock, so `lock.released` is emitted
-   * before the command goes out (V1 ends there); a failed unlock then adds `lock.error`.
+   * before the command goes out (V1 ends there); a failed unlock then adds `lock.error`. A thread
+   * that believes it holds nothing emits no `lock.released`, only the outcome.
    */
   private *unlock(name: string, explicitType: LockType | undefined): Process<void> {
     const type = explicitType ?? this.lastType.get(name) ?? 'RLock';
     const lock = this.lockFor(name, type);
     if (!lock) return this.unsupported('unlock', name, type);
+    const held = this.holds.get(name);
     if (lock.kind === 'naive') {
-      this.release(name, 0);
+      if (held !== undefined) this.release(name, 0);
       this.result(yield* lock.lock.unlock());
       return;
     }
-    this.release(name, Math.max(0, (this.holds.get(name) ?? 0) - 1));
+    if (held !== undefined) this.release(name, held - 1);
     try {
       yield* lock.lock.unlock(this.spec.id);
     } catch (e) {
@@ -256,8 +268,10 @@ class ThreadRunner {
     this.emit('thread.result', { result });
   }
 
+  /** `fields` is always a fresh literal, so it is completed in place rather than copied. */
   private emit(kind: Parameters<SimContext['emit']>[0], fields: Record<string, unknown>): void {
-    const base = this.step >= 0 ? { actor: this.actor, step: this.step } : { actor: this.actor };
-    this.ctx.emit(kind, { ...base, ...fields });
+    fields.actor = this.actor;
+    if (this.step >= 0) fields.step = this.step;
+    this.ctx.emit(kind, fields);
   }
 }

@@ -1,0 +1,274 @@
+/**
+ * RLock behaviour, each case written from reference/redisson-locks.md and run end to end: the
+ * program interpreter, this client model, the kernel and the simulated Redis with its Lua VM.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate, type Simulation } from './testing/simulate';
+import type { TraceEvent } from '../trace';
+
+type Op = Record<string, unknown>;
+interface T {
+  id: number;
+  start?: number;
+  program: Op[];
+}
+
+function run(clients: Record<string, T[]>, extra: Record<string, unknown> = {}): Simulation {
+  return simulate({
+    format: 'lockscope/1',
+    clients: Object.entries(clients).map(([id, threads]) => ({ id, threads })),
+    ...extra,
+  });
+}
+
+const lock = (extra: Op = {}): Op => ({ op: 'lock', lock: 'myLock', ...extra });
+const unlock: Op = { op: 'unlock', lock: 'myLock' };
+const work = (ms: number): Op => ({ op: 'work', ms });
+const redis = (...argv: string[]): Op => ({ op: 'redis', argv });
+
+function first(s: Simulation, kind: string, actor?: string): TraceEvent {
+  const e = s.of(kind, actor)[0];
+  if (!e) throw new Error(`no ${kind} event${actor ? ` of ${actor}` : ''}`);
+  return e;
+}
+const cmds = (s: Simulation, actor?: string) => s.of('cmd', actor).map((e) => e.argv as string[]);
+
+describe('RLock: acquire', () => {
+  it('stores a hash field <uuid>:<threadId> = 1 with the watchdog lease when no lease is given', () => {
+    const s = run({ A: [{ id: 7, program: [lock(), redis('HGETALL', 'myLock'), redis('PTTL', 'myLock')] }] });
+    const owner = first(s, 'lock.acquired', 'A:7').owner as string;
+    expect(owner).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}:7$/);
+    const [hash, pttl] = s.results('A:7') as [string[], number];
+    expect(hash).toEqual([owner, '1']);
+    expect(pttl).toBeGreaterThan(29_990);
+    expect(pttl).toBeLessThanOrEqual(30_000);
+  });
+
+  it('derives each client UUID from the seed and the client id', () => {
+    const owners = (seed: number) => {
+      const s = run(
+        {
+          A: [{ id: 1, program: [lock()] }],
+          B: [{ id: 1, start: 10, program: [{ op: 'tryLock', lock: 'x' }] }],
+        },
+        { seed },
+      );
+      return [first(s, 'lock.acquired', 'A:1').owner, first(s, 'lock.acquired', 'B:1').owner];
+    };
+    const a = owners(1);
+    expect(owners(1)).toEqual(a);
+    expect(a[0]).not.toEqual(a[1]);
+    expect(owners(2)[0]).not.toEqual(a[0]);
+  });
+
+  it('counts reentrant holds in the hash field and resets the TTL to the new lease', () => {
+    const s = run({
+      A: [
+        {
+          id: 1,
+          program: [
+            lock({ leaseMs: 10_000 }),
+            work(4000),
+            lock({ leaseMs: 10_000 }),
+            redis('PTTL', 'myLock'),
+            { op: 'redis', argv: ['HVALS', 'myLock'] },
+            unlock,
+            redis('HVALS', 'myLock'),
+            unlock,
+            redis('EXISTS', 'myLock'),
+          ],
+        },
+      ],
+    });
+    expect(s.of('lock.acquired', 'A:1').map((e) => e.holdCount)).toEqual([1, 2]);
+    const [pttl, afterTwo, afterOne, exists] = s.results('A:1') as [number, string[], string[], number];
+    expect(pttl).toBeGreaterThan(9_990); // reset, not 6000 left and not 16000 added
+    expect(afterTwo).toEqual(['2']);
+    expect(afterOne).toEqual(['1']);
+    expect(exists).toBe(0);
+    expect(s.of('lock.released', 'A:1').map((e) => e.holdCount)).toEqual([1, 0]);
+    expect(s.of('pubsub.publish')).toHaveLength(1); // only the last unlock publishes
+  });
+});
+
+describe('RLock: leases and the watchdog', () => {
+  it('hands the lock over when an explicit lease runs out, and the late unlock throws', () => {
+    const s = run({
+      A: [{ id: 1, program: [lock({ leaseMs: 3000 }), work(5000), unlock] }],
+      B: [{ id: 1, start: 100, program: [lock(), work(100), unlock] }],
+    });
+    const acquiredA = first(s, 'lock.acquired', 'A:1').t;
+    const acquiredB = first(s, 'lock.acquired', 'B:1').t;
+    // B waited on the latch for the ttl it was given, retried as the key expired, and won.
+    expect(first(s, 'waiter.wakeup', 'B:1').cause).toBe('timeout');
+    expect(acquiredB).toBeGreaterThanOrEqual(acquiredA + 3000);
+    expect(acquiredB).toBeLessThan(acquiredA + 3010);
+    expect(s.of('watchdog.renew')).toHaveLength(0);
+    expect(s.results('A:1')).toEqual([
+      {
+        error: expect.stringMatching(
+          /^IllegalMonitorStateException: attempt to unlock lock, not locked by current thread/,
+        ),
+      },
+    ]);
+    expect(s.violations.map((v) => v.kind)).toEqual(['V1']);
+  });
+
+  it('keeps a lock for minutes while the watchdog renews it every lockWatchdogTimeout/3', () => {
+    const s = run({
+      A: [{ id: 1, program: [lock(), work(300_000), redis('PTTL', 'myLock'), unlock] }],
+      B: [{ id: 1, start: 1000, program: [lock(), unlock] }],
+    });
+    const renewals = s.of('watchdog.renew');
+    expect(renewals.length).toBeGreaterThanOrEqual(29);
+    expect(renewals.every((e) => e.result === 1)).toBe(true);
+    const gaps = renewals.slice(1).map((e, i) => e.t - renewals[i].t);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(10_000);
+    for (const g of gaps) expect(g).toBeLessThan(10_010);
+    expect(s.results('A:1')[0]).toBeGreaterThan(19_000);
+    expect(first(s, 'lock.acquired', 'B:1').t).toBeGreaterThan(300_000);
+    expect(s.of('key.expired')).toHaveLength(0);
+    expect(s.of('watchdog.cancel', 'A/watchdog')[0].reason).toBe('unlock');
+    expect(s.violations).toEqual([]);
+  });
+
+  it('lets a crashed holder’s lock expire lockWatchdogTimeout after its last renewal', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), work(120_000), unlock] }],
+        B: [{ id: 1, start: 1000, program: [lock(), unlock] }],
+      },
+      { faults: [{ at: 25_000, kind: 'crash', client: 'A' }] },
+    );
+    const renewals = s.of('watchdog.renew', 'A/watchdog');
+    expect(renewals.map((e) => e.result)).toEqual([1, 1]); // at ~10 s and ~20 s; nothing after the crash
+    const lastRenewal = renewals[1].t - 1; // the renewal ran on the node one latency before its reply
+    const acquiredB = first(s, 'lock.acquired', 'B:1').t;
+    expect(acquiredB).toBeGreaterThanOrEqual(lastRenewal + 30_000);
+    expect(acquiredB).toBeLessThan(lastRenewal + 30_010);
+    expect(s.violations).toEqual([]);
+  });
+});
+
+describe('RLock: unlock', () => {
+  it('refuses a non-owner with IllegalMonitorStateException, recorded and not fatal', () => {
+    const s = run({
+      A: [
+        { id: 1, program: [lock(), work(2000), unlock] },
+        { id: 2, start: 500, program: [unlock, redis('HLEN', 'myLock')] },
+      ],
+    });
+    const owner = first(s, 'lock.acquired', 'A:1').owner as string;
+    const uuid = owner.slice(0, owner.lastIndexOf(':'));
+    expect(s.results('A:2')).toEqual([
+      {
+        error: `IllegalMonitorStateException: attempt to unlock lock, not locked by current thread by node id: ${uuid} thread-id: 2`,
+      },
+      1, // A:1's hold is untouched and the thread went on
+    ]);
+    expect(first(s, 'lock.error', 'A:2').op).toBe('unlock');
+    expect(s.of('lock.released', 'A:2')).toHaveLength(0);
+    expect(s.of('watchdog.cancel')).toHaveLength(1); // only A:1's own unlock
+  });
+
+  it('wakes a waiter one network latency after the unlock message is published', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), work(1000), unlock] }],
+        B: [{ id: 1, start: 100, program: [lock(), unlock] }],
+      },
+      { network: { latencyMs: 5 } },
+    );
+    const published = first(s, 'pubsub.publish');
+    expect(published.receivers).toBe(1);
+    const wake = first(s, 'waiter.wakeup', 'B:1');
+    expect(wake.cause).toBe('message');
+    expect(wake.t).toBe(published.t + 5);
+  });
+
+  it('forceUnlock deletes whoever holds the lock, wakes the waiters and reports whether there was one', () => {
+    const s = run({
+      A: [{ id: 1, program: [lock(), work(5000), unlock] }],
+      B: [{ id: 1, start: 100, program: [lock(), work(100), unlock] }],
+      C: [
+        {
+          id: 1,
+          start: 1000,
+          program: [
+            { op: 'forceUnlock', lock: 'myLock' },
+            { op: 'forceUnlock', lock: 'myLock' },
+          ],
+        },
+      ],
+    });
+    expect(s.results('C:1')).toEqual([true, false]);
+    const forced = s.of('cmd', 'C:1').find((e) => (e.argv as string[])[0] === 'EVALSHA' && e.reply === 1)!;
+    expect(first(s, 'waiter.wakeup', 'B:1').cause).toBe('message');
+    expect(first(s, 'lock.acquired', 'B:1').t).toBeLessThan(forced.t + 5);
+    expect(s.violations.map((v) => v.kind)).toContain('V1'); // A still believes it holds it
+  });
+});
+
+describe('RLock: waiting', () => {
+  it('tryLock(wait) gives up when the wait time is spent', () => {
+    const s = run({
+      A: [{ id: 1, program: [lock(), work(5000), unlock] }],
+      B: [{ id: 1, start: 100, program: [{ op: 'tryLock', lock: 'myLock', waitMs: 1000 }] }],
+    });
+    expect(s.results('B:1')).toEqual([false]);
+    const failed = first(s, 'lock.failed', 'B:1');
+    expect(failed.t).toBeGreaterThanOrEqual(1100);
+    expect(failed.t).toBeLessThan(1105);
+    expect(first(s, 'waiter.wakeup', 'B:1').cause).toBe('timeout');
+  });
+
+  it('tryLock() tries once and does not subscribe', () => {
+    const s = run({
+      A: [{ id: 1, program: [lock(), work(1000), unlock] }],
+      B: [{ id: 1, start: 100, program: [{ op: 'tryLock', lock: 'myLock' }] }],
+    });
+    expect(s.results('B:1')).toEqual([false]);
+    expect(cmds(s).some((a) => a[0] === 'SUBSCRIBE')).toBe(false);
+  });
+
+  it('shares one subscription among the waiting threads of a client and wakes one per message', () => {
+    const s = run({
+      A: [{ id: 1, program: [lock(), work(1000), unlock] }],
+      B: [
+        { id: 1, start: 100, program: [lock(), work(500), unlock] },
+        { id: 2, start: 100, program: [lock(), work(500), unlock] },
+      ],
+    });
+    const subs = s.of('cmd').filter((e) => (e.argv as string[])[0] === 'SUBSCRIBE');
+    expect(subs.map((e) => e.conn)).toEqual(['B/pubsub']);
+    const unsubs = s.of('cmd').filter((e) => (e.argv as string[])[0] === 'UNSUBSCRIBE');
+    expect(unsubs).toHaveLength(1);
+    // A's unlock message wakes exactly one of B's threads; the other's turn comes with B's unlock.
+    const firstPublish = first(s, 'pubsub.publish').t;
+    const wakes = s.of('waiter.wakeup').filter((e) => e.t <= firstPublish + 1);
+    expect(wakes).toHaveLength(1);
+    expect(s.of('lock.acquired').map((e) => e.actor)).toEqual(['A:1', 'B:1', 'B:2']);
+    expect(s.violations).toEqual([]);
+  });
+
+  it('ends a lockInterruptibly wait with InterruptedException, while lock() keeps waiting', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), work(3000), unlock] }],
+        B: [
+          { id: 1, start: 100, program: [{ op: 'lockInterruptibly', lock: 'myLock' }] },
+          { id: 2, start: 100, program: [lock(), unlock] },
+        ],
+      },
+      {
+        faults: [
+          { at: 1000, kind: 'interrupt', client: 'B', thread: 1 },
+          { at: 1000, kind: 'interrupt', client: 'B', thread: 2 },
+        ],
+      },
+    );
+    expect(s.results('B:1')).toEqual([{ error: 'InterruptedException' }]);
+    expect(first(s, 'lock.error', 'B:1').t).toBe(1000);
+    expect(first(s, 'lock.acquired', 'B:2').t).toBeGreaterThan(3000);
+  });
+});

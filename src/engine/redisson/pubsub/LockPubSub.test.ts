@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { createWorld } from '../../sim/world';
+import { acquire, call, now, sleep, type AcquireResult, type Process } from '../../sim/effects';
+import { RedissonClient } from '../RedissonClient';
+import type { RedissonLockEntry } from './RedissonLockEntry';
+
+function world() {
+  return createWorld({
+    seed: 3,
+    latencyMs: 1,
+    callTimeoutMs: 3000,
+    scriptBudget: 1_000_000,
+    nodes: [{ id: 'master', role: 'master' }],
+    threads: ['B:1', 'B:2', 'P:1'],
+    resource: { value: 0, accepted: 0, rejected: 0 },
+  });
+}
+
+const CHANNEL = 'redisson_lock__channel:{myLock}';
+
+describe('LockPubSub', () => {
+  it('lets unlock messages accumulate as latch permits while nobody waits', () => {
+    const w = world();
+    const k = w.kernel;
+    const b = new RedissonClient(k, 'B');
+    const entryName = `${b.id}:myLock`;
+    const waits: [number, AcquireResult][] = [];
+    let busyUntil = 0;
+    k.spawn(
+      'B',
+      'B:1',
+      (function* (): Process<void> {
+        const entry = (yield* b.pubSub.subscribe(entryName, CHANNEL, 7500, false)) as RedissonLockEntry;
+        const quiet = yield* acquire(entry.latch, 100); // nothing published yet
+        waits.push([yield* now(), quiet]);
+        const woken = yield* acquire(entry.latch, 5000); // the first message
+        waits.push([yield* now(), woken]);
+        // busy elsewhere while the other two messages arrive
+        for (let i = 0; i < 3; i++) yield* call(b.connection(), ['PING']);
+        busyUntil = yield* now();
+        for (let i = 0; i < 3; i++) {
+          const r = yield* acquire(entry.latch, 1000);
+          waits.push([yield* now(), r]);
+        }
+      })(),
+    );
+    const pub = k.connect('P', 'master', 'P/cmd');
+    k.spawn(
+      'P',
+      'P:1',
+      (function* (): Process<void> {
+        yield* sleep(200);
+        for (let i = 0; i < 3; i++) yield* call(pub, ['PUBLISH', CHANNEL, '0']);
+      })(),
+    );
+    k.run(1e6, () => false, 1e5);
+    expect(waits.map(([, r]) => r)).toEqual(['timeout', 'acquired', 'acquired', 'acquired', 'timeout']);
+    expect(waits[1][0]).toBe(202); // published at 201, delivered one latency later
+    expect(busyUntil).toBeGreaterThan(206); // both later messages arrived while B was busy
+    expect(waits[2][0]).toBe(busyUntil); // the permits were waiting in the latch
+    expect(waits[3][0]).toBe(busyUntil);
+    expect(waits[4][0]).toBe(busyUntil + 1000);
+  });
+});

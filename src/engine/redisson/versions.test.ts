@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { presetFor, versionTraits } from './versions';
+import { simulate, type Simulation } from './testing/simulate';
+
+describe('version presets', () => {
+  it('maps any version to the nearest preset', () => {
+    expect(presetFor(undefined)).toBe('latest');
+    expect(presetFor('latest')).toBe('latest');
+    expect(presetFor('3.11')).toBe('3.11');
+    expect(presetFor('3.12.2')).toBe('3.11');
+    expect(presetFor('2.15')).toBe('3.11');
+    expect(presetFor('3.12.3')).toBe('3.27');
+    expect(presetFor('3.27')).toBe('3.27');
+    expect(presetFor('3.43.9')).toBe('3.27');
+    expect(presetFor('3.44')).toBe('latest');
+    expect(presetFor('4.7')).toBe('latest');
+  });
+
+  it('keeps the documented differences in one table', () => {
+    expect(versionTraits('3.11')).toMatchObject({
+      hsetFirstAcquire: true,
+      unlockLatch: false,
+      renewal: 'per-lock-timer',
+    });
+    expect(versionTraits('3.27')).toMatchObject({
+      hsetFirstAcquire: false,
+      unlockLatch: true,
+      renewal: 'per-lock-timer',
+    });
+    expect(versionTraits('latest')).toMatchObject({
+      hsetFirstAcquire: false,
+      unlockLatch: true,
+      renewal: 'batched-task',
+    });
+  });
+});
+
+function run(version: string, threads: unknown[], faults: unknown[] = []): Simulation {
+  return simulate({ format: 'lockscope/1', redisson: { version }, clients: [{ id: 'A', threads }], faults });
+}
+
+const evals = (s: Simulation, actor: string) =>
+  s
+    .of('cmd', actor)
+    .filter((e) => /^EVAL/.test((e.argv as string[])[0]) && (e.argv as string[])[0] !== 'EVAL_RO');
+
+describe('Redisson 3.11 vs latest on the wire', () => {
+  const program = [
+    { op: 'lock', lock: 'a' },
+    { op: 'lock', lock: 'b' },
+    { op: 'work', ms: 10_500 },
+    { op: 'unlock', lock: 'b' },
+    { op: 'unlock', lock: 'a' },
+  ];
+
+  it('3.11 sends plain EVAL with the HSET script, the two-key unlock and one renewal per lock', () => {
+    const s = run('3.11', [{ id: 1, program }]);
+    const thread = evals(s, 'A:1').map((e) => e.argv as string[]);
+    expect(thread.every((a) => a[0] === 'EVAL')).toBe(true);
+    expect(thread[0][1]).toContain("redis.call('hset', KEYS[1], ARGV[2], 1)");
+    const unlock = thread.find((a) => a[1].includes("'hincrby', KEYS[1], ARGV[3], -1"))!;
+    expect(unlock[2]).toBe('2'); // lock key and channel, no latch key
+    const renewals = evals(s, 'A/watchdog').map((e) => e.argv as string[]);
+    expect(renewals.map((a) => [a[2], a[3]])).toEqual([
+      ['1', 'a'],
+      ['1', 'b'],
+    ]);
+  });
+
+  it('latest uses EVALSHA (loading on NOSCRIPT), the latch-key unlock and one batched renewal', () => {
+    const s = run('latest', [{ id: 1, program }]);
+    const thread = evals(s, 'A:1').map((e) => e.argv as string[]);
+    expect(thread.every((a) => a[0] === 'EVALSHA')).toBe(true);
+    expect(s.of('cmd', 'A:1').some((e) => (e.argv as string[]).join(' ').startsWith('SCRIPT LOAD'))).toBe(
+      true,
+    );
+    const unlocks = thread.filter((a) => a[2] === '3');
+    expect(unlocks.length).toBeGreaterThan(0);
+    expect(unlocks[0][5]).toMatch(/^redisson_unlock_latch:\{[ab]\}:[0-9a-f]{32}$/);
+    const renewals = evals(s, 'A/watchdog')
+      .filter((e) => e.reply !== null && typeof e.reply === 'object' && !('error' in (e.reply as object)))
+      .map((e) => e.argv as string[]);
+    expect(renewals).toHaveLength(1);
+    expect(renewals[0].slice(2, 5)).toEqual(['2', 'a', 'b']);
+    expect(s.of('watchdog.renew').map((e) => [e.lock, e.result])).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ]);
+  });
+
+  it('leaseTime 0 expires at once before 3.17.1 and means "use the watchdog" after', () => {
+    const program0 = [
+      { op: 'lock', lock: 'z', leaseMs: 0 },
+      { op: 'redis', argv: ['EXISTS', 'z'] },
+    ];
+    expect(run('3.11', [{ id: 1, program: program0 }]).results('A:1')).toEqual([0]);
+    expect(run('latest', [{ id: 1, program: program0 }]).results('A:1')).toEqual([1]);
+  });
+
+  it('stops renewing after a renewal error in 3.11 but keeps going in latest', () => {
+    // B's forceUnlock removes A's lock and B writes a string in its place: A's renewal script
+    // then fails with WRONGTYPE on HEXISTS.
+    const threads = [
+      {
+        id: 1,
+        program: [
+          { op: 'lock', lock: 'k' },
+          { op: 'work', ms: 45_000 },
+        ],
+      },
+      {
+        id: 2,
+        start: 1000,
+        program: [
+          { op: 'redis', argv: ['DEL', 'k'] },
+          { op: 'redis', argv: ['SET', 'k', 'not-a-hash'] },
+        ],
+      },
+    ];
+    const old = run('3.11', threads);
+    expect(old.of('watchdog.renew').map((e) => e.result)).toEqual(['error']);
+    expect(old.of('watchdog.cancel').map((e) => e.reason)).toEqual(['error']);
+    const latest = run('latest', threads);
+    const results = latest.of('watchdog.renew').map((e) => e.result);
+    expect(results).toEqual(['error', 'error', 'error', 'error']);
+    expect(latest.of('watchdog.cancel')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * Every built-in scenario, run end to end: its verdict and the moments its description promises
+ * (who gets the lock when). Times allow a few ms for round trips at the default 1 ms latency.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate, type Simulation } from '../../redisson/testing/simulate';
+import { builtin } from './index';
+import type { TraceEvent } from '../../trace';
+
+function sim(id: string): Simulation {
+  const b = builtin(id);
+  if (!b) throw new Error(`no built-in ${id}`);
+  return simulate(b.scenario);
+}
+
+const verdict = (s: Simulation) => (s.violations.length ? 'unsafe' : 'safe');
+const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
+/** [actor, t] of every lock.acquired, in order */
+const acquisitions = (s: Simulation) => s.of('lock.acquired').map((e) => [e.actor, e.t] as const);
+const at = (e: TraceEvent | undefined) => e?.t ?? NaN;
+const near = (t: number, expected: number, slack = 5) => {
+  expect(t).toBeGreaterThanOrEqual(expected);
+  expect(t).toBeLessThanOrEqual(expected + slack);
+};
+
+describe('built-in scenarios: verdicts and key moments', () => {
+  it('basic-lock: one acquire, one release, nobody to wake', () => {
+    const s = sim('basic-lock');
+    expect(verdict(s)).toBe('safe');
+    expect(acquisitions(s).map(([a]) => a)).toEqual(['A:1']);
+    expect(s.of('pubsub.publish')[0].receivers).toBe(0);
+    expect(s.of('watchdog.cancel')).toHaveLength(1);
+  });
+
+  it('reentrant: hold count 1, 2, then 1, 0; B’s tryLock() is refused meanwhile', () => {
+    const s = sim('reentrant');
+    expect(verdict(s)).toBe('safe');
+    expect(s.of('lock.acquired', 'A:1').map((e) => e.holdCount)).toEqual([1, 2]);
+    expect(s.of('lock.released', 'A:1').map((e) => e.holdCount)).toEqual([1, 0]);
+    expect(s.results('B:1')).toEqual([false]);
+  });
+
+  it('contention-wakeup: one unlock wakes one thread per client; they take turns', () => {
+    const s = sim('contention-wakeup');
+    expect(verdict(s)).toBe('safe');
+    const firstRelease = at(s.of('pubsub.publish')[0]);
+    const woken = s.of('waiter.wakeup').filter((e) => e.t === firstRelease + 1);
+    expect(woken.map((e) => e.actor).sort()).toEqual(['A:2', 'B:1', 'C:1']);
+    expect(acquisitions(s).map(([a]) => a)).toEqual(['A:1', 'A:2', 'B:1', 'C:1']);
+    expect(s.of('cmd').filter((e) => (e.argv as string[])[0] === 'SUBSCRIBE')).toHaveLength(3);
+  });
+
+  it('trylock-timeout: B:1 gives up after 1 s, B:2 gets the lock when A unlocks', () => {
+    const s = sim('trylock-timeout');
+    expect(verdict(s)).toBe('safe');
+    expect(s.results('B:1')).toEqual([false]);
+    near(at(s.of('lock.failed', 'B:1')[0]), 1100);
+    expect(s.results('B:2')).toEqual([true]);
+    near(at(s.of('lock.acquired', 'B:2')[0]), at(s.of('pubsub.publish')[0]), 4);
+  });
+
+  it('lease-expiry-no-watchdog: B takes over at 3 s, A overwrites B and fails to unlock', () => {
+    const s = sim('lease-expiry-no-watchdog');
+    expect(verdict(s)).toBe('unsafe');
+    expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1']);
+    const acquiredA = at(s.of('lock.acquired', 'A:1')[0]);
+    near(at(s.of('lock.acquired', 'B:1')[0]), acquiredA + 3000);
+    expect(s.clients.resource.view()).toEqual({ value: 1, accepted: 2, rejected: 0 });
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^IllegalMonitorStateException/);
+  });
+
+  it('watchdog-renewal: renewed every 10 s for 70 s; B waits until the unlock', () => {
+    const s = sim('watchdog-renewal');
+    expect(verdict(s)).toBe('safe');
+    const renewals = s.of('watchdog.renew');
+    expect(renewals.map((e) => e.result)).toEqual([1, 1, 1, 1, 1, 1]);
+    near(renewals[0].t, 10_000, 15);
+    near(at(s.of('lock.acquired', 'B:1')[0]), at(s.of('lock.released', 'A:1')[0]), 10);
+    expect(s.of('key.expired')).toHaveLength(0);
+  });
+
+  it('client-crash-watchdog-expiry: the lock outlives the crash by the lease set at the last renewal', () => {
+    const s = sim('client-crash-watchdog-expiry');
+    expect(verdict(s)).toBe('safe');
+    const renewals = s.of('watchdog.renew');
+    expect(renewals).toHaveLength(1);
+    near(at(s.of('lock.acquired', 'B:1')[0]), renewals[0].t - 1 + 30_000, 5);
+  });
+
+  it('gc-pause-lease-expiry: B holds from 30 s; paused A writes its stale value at 41 s', () => {
+    const s = sim('gc-pause-lease-expiry');
+    expect(verdict(s)).toBe('unsafe');
+    expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1']);
+    const acquiredA = at(s.of('lock.acquired', 'A:1')[0]);
+    near(at(s.of('lock.acquired', 'B:1')[0]), acquiredA + 30_000);
+    const v3 = s.violations.find((v) => v.kind === 'V3')!;
+    expect(v3.from).toBe(41_000);
+    expect(s.clients.resource.view()).toEqual({ value: 1, accepted: 2, rejected: 0 });
+  });
+
+  it('unlock-not-owner: both foreign unlocks throw, A:1 keeps the lock until its own unlock', () => {
+    const s = sim('unlock-not-owner');
+    expect(verdict(s)).toBe('safe');
+    for (const actor of ['A:2', 'B:1']) {
+      expect(String((s.results(actor)[0] as { error: string }).error)).toMatch(
+        /^IllegalMonitorStateException: attempt to unlock lock, not locked by current thread by node id: [0-9a-f-]{36} thread-id: [12]$/,
+      );
+    }
+    expect(s.of('pubsub.publish')).toHaveLength(1);
+    near(at(s.of('pubsub.publish')[0]), 3007);
+  });
+
+  it('naive-setnx-deadlock: B polls every ~100 ms and never gets the key without a TTL', () => {
+    const s = sim('naive-setnx-deadlock');
+    expect(verdict(s)).toBe('safe');
+    expect(acquisitions(s).map(([a]) => a)).toEqual(['A:1']);
+    const polls = s.of('cmd', 'B:1').filter((e) => (e.argv as string[])[0] === 'SETNX');
+    expect(polls.length).toBeGreaterThan(25);
+    expect(polls.every((e) => e.reply === 0)).toBe(true);
+    near(polls[1].t - polls[0].t, 102, 0);
+  });
+
+  it('naive-delete-others-lock: A/B overlap from the expiry, B/C from A’s DEL', () => {
+    const s = sim('naive-delete-others-lock');
+    expect(verdict(s)).toBe('unsafe');
+    expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V1 B:1+C:1']);
+    const [ab, bc] = s.violations;
+    near(ab.from, 10_001, 110);
+    expect(ab.to).toBe(at(s.of('lock.released', 'A:1')[0]));
+    expect(bc.from).toBeGreaterThan(ab.to!);
+    near(bc.from, ab.to!, 110);
+  });
+
+  it('naive-get-del-race: A’s late DEL deletes B’s key and C gets in beside B', () => {
+    const s = sim('naive-get-del-race');
+    expect(verdict(s)).toBe('unsafe');
+    expect(kinds(s)).toEqual(['V1 B:1+C:1']);
+    const del = s.of('cmd', 'A:1').find((e) => (e.argv as string[])[0] === 'DEL')!;
+    expect(del.t).toBe(10_494);
+    expect(del.reply).toBe(1);
+    expect(s.results('B:1')).toEqual([false]); // B's own release found someone else's token
+  });
+
+  it('naive-lua-del-safe: the same pause finds no gap; B and C take turns', () => {
+    const s = sim('naive-lua-del-safe');
+    expect(verdict(s)).toBe('safe');
+    expect(s.results('A:1')).toEqual([true]);
+    const [, b, c] = acquisitions(s);
+    expect(b[0]).toBe('B:1');
+    expect(c[0]).toBe('C:1');
+    expect(c[1]).toBeGreaterThan(at(s.of('lock.released', 'B:1')[0]));
+  });
+
+  it('stock-oversell-no-lock: ten accepted writes, far fewer counted', () => {
+    const s = sim('stock-oversell-no-lock');
+    const r = s.clients.resource.view();
+    expect(r.accepted).toBe(10);
+    expect(r.value).toBeLessThan(10);
+    expect(verdict(s)).toBe('safe'); // no lock, so no lock invariant to break
+  });
+
+  it('stock-with-lock: the counter ends at exactly ten', () => {
+    const s = sim('stock-with-lock');
+    expect(verdict(s)).toBe('safe');
+    expect(s.clients.resource.view()).toEqual({ value: 10, accepted: 10, rejected: 0 });
+  });
+
+  it('contention-100: 2000 critical sections, none lost, within a second', () => {
+    const t0 = performance.now();
+    const s = sim('contention-100');
+    const ms = performance.now() - t0;
+    expect(verdict(s)).toBe('safe');
+    expect(s.clients.resource.view()).toEqual({ value: 2000, accepted: 2000, rejected: 0 });
+    expect(s.of('lock.acquired')).toHaveLength(2000);
+    // the budget is 1 s on an idle machine; shared CI cores get slack
+    expect(ms).toBeLessThan(4000);
+  });
+});
