@@ -65,7 +65,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1']);
     const acquiredA = at(s.of('lock.acquired', 'A:1')[0]);
     near(at(s.of('lock.acquired', 'B:1')[0]), acquiredA + 3000);
-    expect(s.clients.resource.view()).toEqual({ value: 1, accepted: 2, rejected: 0 });
+    expect(s.resource).toEqual({ value: 1, accepted: 2, rejected: 0 });
     expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^IllegalMonitorStateException/);
   });
 
@@ -95,7 +95,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
     near(at(s.of('lock.acquired', 'B:1')[0]), acquiredA + 30_000);
     const v3 = s.violations.find((v) => v.kind === 'V3')!;
     expect(v3.from).toBe(41_000);
-    expect(s.clients.resource.view()).toEqual({ value: 1, accepted: 2, rejected: 0 });
+    expect(s.resource).toEqual({ value: 1, accepted: 2, rejected: 0 });
   });
 
   it('unlock-not-owner: both foreign unlocks throw, A:1 keeps the lock until its own unlock', () => {
@@ -153,7 +153,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
 
   it('stock-oversell-no-lock: ten accepted writes, far fewer counted', () => {
     const s = sim('stock-oversell-no-lock');
-    const r = s.clients.resource.view();
+    const r = s.resource;
     expect(r.accepted).toBe(10);
     expect(r.value).toBeLessThan(10);
     expect(verdict(s)).toBe('safe'); // no lock, so no lock invariant to break
@@ -162,7 +162,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
   it('stock-with-lock: the counter ends at exactly ten', () => {
     const s = sim('stock-with-lock');
     expect(verdict(s)).toBe('safe');
-    expect(s.clients.resource.view()).toEqual({ value: 10, accepted: 10, rejected: 0 });
+    expect(s.resource).toEqual({ value: 10, accepted: 10, rejected: 0 });
   });
 
   it('contention-100: 2000 critical sections, none lost, within a second', () => {
@@ -170,7 +170,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
     const s = sim('contention-100');
     const ms = performance.now() - t0;
     expect(verdict(s)).toBe('safe');
-    expect(s.clients.resource.view()).toEqual({ value: 2000, accepted: 2000, rejected: 0 });
+    expect(s.resource).toEqual({ value: 2000, accepted: 2000, rejected: 0 });
     expect(s.of('lock.acquired')).toHaveLength(2000);
     // the budget is 1 s on an idle machine; shared CI cores get slack
     expect(ms).toBeLessThan(4000);
