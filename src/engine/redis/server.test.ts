@@ -220,3 +220,22 @@ describe('snapshots and checkpoints', () => {
     expect(run('EXISTS', 'lock')).toBe('(integer) 0');
   });
 });
+
+describe('ScriptHost subcommand checks', () => {
+  it('applies scriptCall rules to subcommands the scripting layer cannot see', () => {
+    const host = hostOf(new RedisServer({ clock: new ManualClock() }));
+    expect(host.execFromScript(['script', 'flush'])).toEqual({
+      t: 'error',
+      v: 'ERR This Redis command is not allowed from script',
+    });
+    expect(host.execFromScript(['pubsub', 'nope'])).toEqual({
+      t: 'error',
+      v: 'ERR Unknown Redis command called from script',
+    });
+    expect(host.execFromScript(['pubsub', 'numpat', 'x'])).toEqual({
+      t: 'error',
+      v: 'ERR Wrong number of args calling Redis command from script',
+    });
+    expect(host.execFromScript(['pubsub', 'numpat'])).toEqual({ t: 'int', v: 0 });
+  });
+});

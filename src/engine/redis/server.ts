@@ -136,6 +136,9 @@ const ROWS: readonly Row[] = [
   ['zrank', 3, 'readonly fast', zset.zrankCommand],
   ['zrevrank', 3, 'readonly fast', zset.zrevrankCommand],
   ['zcount', 4, 'readonly fast', zset.zcountCommand],
+  ['zlexcount', 4, 'readonly fast', zset.zlexcountCommand],
+  ['zrangebylex', -4, 'readonly', zset.zrangebylexCommand],
+  ['zrevrangebylex', -4, 'readonly', zset.zrevrangebylexCommand],
   ['zrange', -4, 'readonly', zset.zrangeCommand],
   ['zrevrange', -4, 'readonly', zset.zrevrangeCommand],
   ['zrangebyscore', -4, 'readonly', zset.zrangebyscoreCommand],
@@ -222,6 +225,10 @@ const COMMAND_TABLE: ReadonlyMap<string, CommandEntry> = (() => {
   }
   return m;
 })();
+
+const SCRIPT_UNKNOWN = error('ERR Unknown Redis command called from script');
+const SCRIPT_ARITY = error('ERR Wrong number of args calling Redis command from script');
+const SCRIPT_NOSCRIPT = error('ERR This Redis command is not allowed from script');
 
 const ALLOWED_IN_PUBSUB = new Set([
   'subscribe',
@@ -346,12 +353,19 @@ export class RedisServer {
     return this.db.nextExpiryAt();
   }
 
+  /**
+   * The scripting layer has checked the command by name; a container command (SCRIPT, PUBSUB)
+   * gets the same script.c scriptCall checks here for its subcommand, which only argv names.
+   */
   private execFromScript(argv: string[]): Reply {
     let cmd = this.lookup(argv[0]);
-    if (cmd === undefined) return unknownCommandError(argv);
+    if (cmd === undefined) return SCRIPT_UNKNOWN;
     if (cmd.subcommands !== undefined && argv.length >= 2) {
       const sub = cmd.subcommands.get(argv[1].toLowerCase());
-      if (sub === undefined) return unknownSubcommandError(argv[1], argv[0]);
+      if (sub === undefined) return SCRIPT_UNKNOWN;
+      const arity = sub.arity;
+      if (arity > 0 ? argv.length !== arity : argv.length < -arity) return SCRIPT_ARITY;
+      if (sub.flags.has('noscript')) return SCRIPT_NOSCRIPT;
       cmd = sub;
     }
     return cmd.proc(this, this.scriptConn, argv);

@@ -54,3 +54,11 @@ describe('list commands', () => {
     );
   });
 });
+
+describe('LPOP count parsing', () => {
+  it('reports a non-number count as out of range, like getPositiveLongFromObjectOrReply', () => {
+    const { run } = fixture();
+    run('RPUSH', 'l', 'a');
+    expect(run('LPOP', 'l', 'x')).toBe('(error) ERR value is out of range, must be positive');
+  });
+});

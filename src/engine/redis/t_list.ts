@@ -65,9 +65,9 @@ function pop(s: RedisServer, argv: string[], head: boolean): Reply {
   const hasCount = argv.length === 3;
   let count = 0;
   if (hasCount) {
+    // getPositiveLongFromObjectOrReply: a bad number and a negative one get the same error.
     const n = parseLongLong(argv[2]);
-    if (n === null) return NOT_INTEGER;
-    if (n < 0) return MUST_BE_POSITIVE;
+    if (n === null || n < 0) return MUST_BE_POSITIVE;
     count = Number(n);
   }
   const v = lookupList(s, argv[1]);

@@ -102,3 +102,31 @@ describe('sorted set commands', () => {
     expect(run('ZRANGE', 'z', '0', '-1')).toBe('1) "z"\n2) "A"\n3) "a"\n4) "b"\n5) "\\xff"');
   });
 });
+
+describe('lex ranges', () => {
+  it('BYLEX / ZRANGEBYLEX / ZREVRANGEBYLEX / ZLEXCOUNT on equal scores', () => {
+    const { run } = fixture();
+    run('ZADD', 'z', '0', 'a', '0', 'b', '0', 'c', '0', 'd', '0', 'e');
+    expect(run('ZRANGE', 'z', '[b', '(e', 'BYLEX')).toBe('1) "b"\n2) "c"\n3) "d"');
+    expect(run('ZRANGE', 'z', '+', '-', 'BYLEX', 'REV', 'LIMIT', '1', '2')).toBe('1) "d"\n2) "c"');
+    expect(run('ZRANGEBYLEX', 'z', '(c', '+')).toBe('1) "d"\n2) "e"');
+    expect(run('ZREVRANGEBYLEX', 'z', '(d', '-')).toBe('1) "c"\n2) "b"\n3) "a"');
+    expect(run('ZLEXCOUNT', 'z', '(a', '[c')).toBe('(integer) 2');
+    expect(run('ZRANGEBYLEX', 'z', '[c', '[a')).toBe('(empty array)');
+    expect(run('ZRANGEBYLEX', 'z', '(b', '(b')).toBe('(empty array)');
+    expect(run('ZRANGE', 'z', 'a', 'b', 'BYLEX')).toBe('(error) ERR min or max not valid string range item');
+    expect(run('ZRANGE', 'z', '-', '+', 'BYLEX', 'WITHSCORES')).toBe(
+      '(error) ERR syntax error, WITHSCORES not supported in combination with BYLEX',
+    );
+  });
+
+  it('with mixed scores answers what the listpack walk answers', () => {
+    const { run } = fixture();
+    run('ZADD', 'z', '0', 'a', '0', 'b', '1', 'c', '0', 'd');
+    expect(run('ZRANGEBYLEX', 'z', '-', '+')).toBe('1) "a"\n2) "b"\n3) "d"\n4) "c"');
+    expect(run('ZRANGEBYLEX', 'z', '[b', '[d')).toBe('1) "b"\n2) "d"\n3) "c"');
+    expect(run('ZREVRANGEBYLEX', 'z', '[d', '[a')).toBe('1) "c"\n2) "d"\n3) "b"\n4) "a"');
+    run('ZADD', 'z', '2', 'aa');
+    expect(run('ZRANGEBYLEX', 'z', '[b', '+')).toBe('(empty array)');
+  });
+});

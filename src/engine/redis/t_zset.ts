@@ -241,14 +241,17 @@ function zrangeGeneric(
   if (withScores && type === 'lex') {
     return error('ERR syntax error, WITHSCORES not supported in combination with BYLEX');
   }
-  if (type === 'lex') return error('ERR BYLEX is not supported by this simulator');
   let minArg = argv[2];
   let maxArg = argv[3];
-  if (reverse && type === 'score') [minArg, maxArg] = [maxArg, minArg];
+  if (reverse && type !== 'rank') [minArg, maxArg] = [maxArg, minArg];
   let start = 0;
   let end = 0;
   let range: ScoreRange | null = null;
-  if (type === 'rank') {
+  let lex: LexRange | null = null;
+  if (type === 'lex') {
+    lex = parseLexRange(minArg, maxArg);
+    if (lex === null) return LEX_RANGE_ERROR;
+  } else if (type === 'rank') {
     const a = parseLongLong(minArg);
     const b = a === null ? null : parseLongLong(maxArg);
     if (a === null || b === null) return NOT_INTEGER;
@@ -263,7 +266,7 @@ function zrangeGeneric(
   if (!isZset(z)) return z;
   const members = z.members();
   const len = members.length;
-  if (range === null) {
+  if (type === 'rank') {
     const [from, to] = clampRange(start, end, len);
     if (from > to) return EMPTY_ARRAY;
     const picked = reverse ? members.slice(len - 1 - to, len - from).reverse() : members.slice(from, to + 1);
@@ -272,8 +275,12 @@ function zrangeGeneric(
   if (offset > 0 && offset >= len) return EMPTY_ARRAY;
   // A negative offset walks off the end in Redis's loop; a negative limit means no limit.
   if (offset < 0) return EMPTY_ARRAY;
-  const [from, to] = scoreSpan(z, range);
-  let picked = reverse ? members.slice(from, to).reverse() : members.slice(from, to);
+  let picked: string[];
+  if (lex !== null) picked = lexPick(members, lex, reverse);
+  else {
+    const [from, to] = scoreSpan(z, range!);
+    picked = reverse ? members.slice(from, to).reverse() : members.slice(from, to);
+  }
   picked = picked.slice(offset, limit < 0 ? undefined : offset + limit);
   return emit(z, picked, withScores);
 }
@@ -330,4 +337,95 @@ export function zremrangebyrankCommand(s: RedisServer, _c: Connection, argv: str
   const [from, to] = clampRange(Number(a), Number(b), z.size);
   if (from > to) return int(0);
   return removeMembers(s, argv[1], z, z.members().slice(from, to + 1));
+}
+
+/** A lex bound: '-' and '+' are the open ends, '[x' inclusive, '(x' exclusive. */
+interface LexBound {
+  value: string;
+  ex: boolean;
+  /** -1: below every string ('-'), 1: above every string ('+'), 0: `value` */
+  inf: -1 | 0 | 1;
+}
+
+interface LexRange {
+  min: LexBound;
+  max: LexBound;
+}
+
+const LEX_RANGE_ERROR = error('ERR min or max not valid string range item');
+
+/** t_zset.c zslParseLexRangeItem. */
+function parseLexBound(s: string): LexBound | null {
+  const c = s[0];
+  if (c === '+' || c === '-') return s.length === 1 ? { value: '', ex: true, inf: c === '+' ? 1 : -1 } : null;
+  if (c === '(' || c === '[') return { value: s.slice(1), ex: c === '(', inf: 0 };
+  return null;
+}
+
+function parseLexRange(minArg: string, maxArg: string): LexRange | null {
+  const min = parseLexBound(minArg);
+  const max = parseLexBound(maxArg);
+  return min && max ? { min, max } : null;
+}
+
+/** sdscmplex: member against a bound (the open ends compare below / above everything). */
+function cmpLex(member: string, b: LexBound): number {
+  if (b.inf !== 0) return -b.inf;
+  return member < b.value ? -1 : member > b.value ? 1 : 0;
+}
+
+function lexGteMin(member: string, r: LexRange): boolean {
+  const c = cmpLex(member, r.min);
+  return r.min.ex ? c > 0 : c >= 0;
+}
+
+function lexLteMax(member: string, r: LexRange): boolean {
+  const c = cmpLex(member, r.max);
+  return r.max.ex ? c < 0 : c <= 0;
+}
+
+/** sdscmplex between two bounds ('-' below and '+' above every string). */
+function cmpBounds(a: LexBound, b: LexBound): number {
+  if (a.inf !== 0 || b.inf !== 0) return a.inf - b.inf;
+  return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+}
+
+/**
+ * Members inside a lex range, walking like the listpack code Redis uses for small sorted sets
+ * (zzlIsInLexRange, zzlFirstInLexRange / zzlLastInLexRange): it assumes one score for all, and
+ * with mixed scores it answers what Redis answers, not a filtered list.
+ */
+function lexPick(members: readonly string[], r: LexRange, reverse: boolean): string[] {
+  const c = cmpBounds(r.min, r.max);
+  const n = members.length;
+  if (c > 0 || (c === 0 && (r.min.ex || r.max.ex))) return [];
+  if (n === 0 || !lexGteMin(members[n - 1], r) || !lexLteMax(members[0], r)) return [];
+  const out: string[] = [];
+  if (!reverse) {
+    let i = 0;
+    while (i < n && !lexGteMin(members[i], r)) i++;
+    for (; i < n && lexLteMax(members[i], r); i++) out.push(members[i]);
+  } else {
+    let i = n - 1;
+    while (i >= 0 && !lexLteMax(members[i], r)) i--;
+    for (; i >= 0 && lexGteMin(members[i], r); i--) out.push(members[i]);
+  }
+  return out;
+}
+
+export function zrangebylexCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  return zrangeGeneric(s, argv, 'lex', false);
+}
+
+export function zrevrangebylexCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  return zrangeGeneric(s, argv, 'lex', true);
+}
+
+export function zlexcountCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const range = parseLexRange(argv[2], argv[3]);
+  if (range === null) return LEX_RANGE_ERROR;
+  const z = lookupZset(s, argv[1]);
+  if (z === undefined) return int(0);
+  if (!isZset(z)) return z;
+  return int(lexPick(z.members(), range, false).length);
 }
