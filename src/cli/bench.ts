@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --time MS]`: how fast Redisson's lock and unlock scripts run by
+ * `npm run bench [-- --json] [--time MS] [--only lockscope,ioredisMock,redisServer]`: how fast Redisson's lock and unlock scripts run by
  * EVALSHA on (1) the simulated node (RedisServer.exec, no network), (2) ioredis-mock (Lua via
  * fengari too) and (3) a real redis-server on loopback, pipelined in batches of 1000.
  *
@@ -235,6 +235,8 @@ async function realRedisDriver(): Promise<Driver | null> {
 
 interface Options {
   json: boolean;
+  /** run only these sides (e.g. under --cpu-prof) */
+  only: string[] | null;
   windowMs: number;
   warmupMs: number;
 }
@@ -255,6 +257,7 @@ const evalPerSecSection: Section = {
     const figures: Record<string, number | null> = {};
     const rows: string[][] = [];
     for (const [key, label, make] of sides) {
+      if (opts.only && !opts.only.includes(key)) continue;
       const driver = await make();
       if (!driver) {
         figures[key] = null;
@@ -281,13 +284,14 @@ function table(head: string[], rows: string[][]): string {
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { json: false, windowMs: 2000, warmupMs: 500 };
+  const opts: Options = { json: false, only: null, windowMs: 2000, warmupMs: 500 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--time') opts.windowMs = Number(argv[++i]);
     else if (a === '--warmup') opts.warmupMs = Number(argv[++i]);
-    else throw new Error(`unknown option ${a} (use --json, --time MS, --warmup MS)`);
+    else if (a === '--only') opts.only = (argv[++i] ?? '').split(',');
+    else throw new Error(`unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,ioredisMock,redisServer)`);
   }
   if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');
   return opts;

@@ -81,7 +81,9 @@ const lists: fc.Arbitrary<GenCommand>[] = [
 ];
 
 const zsets: fc.Arbitrary<GenCommand>[] = [
-  fc.tuple(key, score, member).map(([k, s, m]) => cmd('ZADD', k, s, m)),
+  fc
+    .tuple(key, fc.constantFrom([], [], ['NX'], ['XX'], ['CH'], ['GT'], ['INCR']), score, member)
+    .map(([k, opts, s, m]) => cmd('ZADD', k, ...opts, s, m)),
   fc.tuple(key, member).map(([k, m]) => cmd('ZREM', k, m)),
   fc.tuple(key, member).map(([k, m]) => cmd('ZSCORE', k, m)),
   fc
@@ -100,7 +102,9 @@ const keyspace: fc.Arbitrary<GenCommand>[] = [
   key.map((k) => cmd('TYPE', k)),
   fc.constant(cmd('DBSIZE')),
   fc.constant<GenCommand>({ argv: ['KEYS', '*'], unordered: true }),
-  fc.tuple(key, ms).map(([k, t]) => cmd('PEXPIRE', k, t)),
+  fc
+    .tuple(key, ms, fc.constantFrom([], [], ['NX'], ['XX'], ['GT'], ['LT']))
+    .map(([k, t, opt]) => cmd('PEXPIRE', k, t, ...opt)),
   fc.tuple(key, secs).map(([k, t]) => cmd('EXPIRE', k, t)),
   fc.tuple(key, fc.constantFrom('1000', '4102444800000')).map(([k, t]) => cmd('PEXPIREAT', k, t)),
   key.map((k) => cmd('PERSIST', k)),
@@ -155,6 +159,15 @@ const scripts: fc.Arbitrary<GenCommand>[] = [
       ),
     ),
   value.map((v) => cmd('EVAL', 'return tonumber(ARGV[1])', '0', v)),
+  value.map((v) => cmd('EVAL', 'return {tonumber(ARGV[1]), ARGV[1], (tonumber(ARGV[1]) or 0) / 4}', '0', v)),
+  fc
+    .tuple(fc.constantFrom('get', 'hgetall', 'lrange', 'zcard', 'ttl', 'type', 'incr', 'lpop'), key)
+    .map(([c, k]) => cmd('EVAL', 'return redis.pcall(ARGV[1], KEYS[1])', '1', k, c)),
+  fc
+    .tuple(key, member)
+    .map(([k, m]) =>
+      cmd('EVAL', "local s = redis.call('zscore', KEYS[1], ARGV[1]); return {s, type(s)}", '1', k, m),
+    ),
   value.map((v) => cmd('EVAL', "return redis.call('set', 'a', tonumber(ARGV[1]) or ARGV[1])", '0', v)),
   fc.tuple(key, owner).map(([k, o]) => ttlCmd(200, 'EVAL', LOCK, '1', k, '30000', o)),
   fc

@@ -15,7 +15,7 @@ import { sequenceArb, type GenCommand } from './command_gen';
 import { commandLine, repliesMatch } from './reply_compare';
 
 const missing = missingBinaries(findRedisBinaries(), ['server']);
-const NUM_RUNS = Number(process.env.LOCKSCOPE_PROPERTY_RUNS ?? 800);
+const NUM_RUNS = Number(process.env.LOCKSCOPE_PROPERTY_RUNS ?? 1500);
 
 function transcript(cmds: readonly GenCommand[], real: Reply[], sim: Reply[], failing: number): string {
   const lines: string[] = [];
