@@ -291,7 +291,10 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--time') opts.windowMs = Number(argv[++i]);
     else if (a === '--warmup') opts.warmupMs = Number(argv[++i]);
     else if (a === '--only') opts.only = (argv[++i] ?? '').split(',');
-    else throw new Error(`unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,ioredisMock,redisServer)`);
+    else
+      throw new Error(
+        `unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,ioredisMock,redisServer)`,
+      );
   }
   if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');
   return opts;
