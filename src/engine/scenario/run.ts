@@ -6,7 +6,7 @@
  *   if (v.ok) { const { trace, stateAt } = runScenario(v.scenario); }
  */
 import type { RunOptions, RunResult } from '../sim/api';
-import { createWorld } from '../sim/world';
+import { createWorld, type World } from '../sim/world';
 import type { Actor, Trace, VisibleState } from '../trace';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
@@ -30,7 +30,12 @@ export interface ScenarioRun extends RunResult {
   truncated: boolean;
 }
 
-export function runScenario(scenario: Scenario, opts: RunOptions = {}): ScenarioRun {
+export interface ScenarioRunOptions extends RunOptions {
+  /** called after every kernel task, when the world is consistent (tests compare live state with stateAt) */
+  probe?: (world: World) => void;
+}
+
+export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): ScenarioRun {
   const reason = unsupportedReason(scenario);
   if (reason !== null) throw new UnsupportedScenarioError(reason);
 
@@ -93,7 +98,16 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): Scenario
   for (const f of scenario.faults) kernel.at(f.at, () => apply(f));
 
   const until = scenario.until ?? DEFAULT_RUN_CAP_MS;
-  kernel.run(until, scenario.until === null ? () => running.size === 0 : () => false, MAX_EVENTS);
+  const endsEarly = scenario.until === null;
+  const probe = opts.probe;
+  const stop =
+    probe === undefined
+      ? () => endsEarly && running.size === 0
+      : () => {
+          probe(world);
+          return endsEarly && running.size === 0;
+        };
+  kernel.run(until, stop, MAX_EVENTS);
 
   const events = recorder.events;
   const violations = monitor.violations.map((v) => ({ ...v, holders: v.holders.slice() }));

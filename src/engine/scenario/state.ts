@@ -139,7 +139,8 @@ export class StateTimeline {
   stateAt(index: number): VisibleState {
     const last = this.events.length - 1;
     const i = Math.max(-1, Math.min(Math.trunc(index), last));
-    const k = Math.floor((i + 1) / CHECKPOINT_EVERY);
+    // The checkpoint for a full block is taken when the next block's first event arrives.
+    const k = Math.min(Math.floor((i + 1) / CHECKPOINT_EVERY), this.checkpoints.length - 1);
     const frame = copyFrame(this.checkpoints[k]);
     let d = this.checkpointDelta[k];
     for (let j = k * CHECKPOINT_EVERY; j <= i; j++) {

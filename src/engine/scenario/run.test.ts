@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { builtins } from './builtins/index';
+import { runScenario, UnsupportedScenarioError } from './run';
+import { validateScenario, type Scenario } from './schema';
+
+function valid(json: unknown): Scenario {
+  const v = validateScenario(json);
+  if (!v.ok) throw new Error(JSON.stringify(v.issues));
+  return v.scenario;
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+describe('runScenario determinism', () => {
+  for (const b of builtins) {
+    it(`${b.id}: two runs give byte-identical traces`, () => {
+      const s = valid(b.scenario);
+      const a = JSON.stringify(runScenario(s).trace);
+      const c = JSON.stringify(runScenario(valid(b.scenario)).trace);
+      expect(sha(a)).toBe(sha(c));
+      // the trace survives JSON unchanged (no bigint, undefined or NaN hiding in events)
+      expect(JSON.stringify(JSON.parse(a))).toBe(a);
+    });
+  }
+});
+
+const twoThreads = (extra: object = {}, program?: unknown[]) => ({
+  format: 'lockscope/1',
+  clients: [
+    {
+      id: 'A',
+      threads: [
+        {
+          id: 1,
+          program: program ?? [
+            { op: 'lock', lock: 'L', leaseMs: 100 },
+            { op: 'work', ms: 300 },
+            { op: 'use' },
+            { op: 'unlock', lock: 'L' },
+          ],
+        },
+      ],
+    },
+    {
+      id: 'B',
+      threads: [
+        {
+          id: 1,
+          start: 10,
+          program: [
+            { op: 'lock', lock: 'L' },
+            { op: 'use' },
+            { op: 'work', ms: 500 },
+            { op: 'unlock', lock: 'L' },
+          ],
+        },
+      ],
+    },
+  ],
+  ...extra,
+});
+
+describe('runScenario', () => {
+  it('finds the lease-expiry overlap (V1) and the stale write (V3) with exact times', () => {
+    const run = runScenario(valid(twoThreads()));
+    const { trace } = run;
+    expect(trace.verdict).toBe('unsafe');
+    const acquiredB = trace.events.find((e) => e.kind === 'lock.acquired' && e.actor === 'B:1')!;
+    const useA = trace.events.find((e) => e.kind === 'resource.use' && e.actor === 'A:1')!;
+    const v1 = trace.violations.find((v) => v.kind === 'V1')!;
+    expect(v1.from).toBe(acquiredB.t);
+    expect(v1.holders).toEqual(['A:1', 'B:1']);
+    const v3 = trace.violations.find((v) => v.kind === 'V3')!;
+    expect(v3).toMatchObject({ from: useA.t, to: useA.t, holders: ['A:1', 'B:1'] });
+    // violation events mirror the list
+    const starts = trace.events.filter((e) => e.kind === 'violation.start').map((e) => [e.violation, e.t]);
+    expect(starts).toEqual(trace.violations.map((v) => [v.kind, v.from]));
+  });
+
+  it('is safe when the holder keeps its lease (watchdog)', () => {
+    const run = runScenario(
+      valid(
+        twoThreads({}, [
+          { op: 'lock', lock: 'L' },
+          { op: 'work', ms: 300 },
+          { op: 'use' },
+          { op: 'unlock', lock: 'L' },
+        ]),
+      ),
+    );
+    expect(run.trace.verdict).toBe('safe');
+    expect(run.trace.final.resource).toMatchObject({ value: 2, accepted: 2 });
+    expect(run.trace.final.threads['A:1'].state).toBe('done');
+  });
+
+  it('applies client faults: a crash ends the crashed thread belief and its thread state', () => {
+    const run = runScenario(
+      valid(
+        twoThreads(
+          { faults: [{ at: 50, kind: 'crash', client: 'A' }], redisson: { lockWatchdogTimeout: 300 } },
+          [
+            { op: 'lock', lock: 'L' },
+            { op: 'work', ms: 5000 },
+          ],
+        ),
+      ),
+    );
+    const crash = run.trace.events.find((e) => e.kind === 'client.crash')!;
+    expect(crash).toMatchObject({ t: 50, actor: 'A' });
+    expect(run.trace.final.threads['A:1'].state).toBe('crashed');
+    expect(run.trace.verdict).toBe('safe');
+    // B gets the lock once A's last lease (watchdog 300 ms) runs out
+    const acquiredB = run.trace.events.find((e) => e.kind === 'lock.acquired' && e.actor === 'B:1')!;
+    expect(acquiredB.t).toBeGreaterThan(300);
+    expect(acquiredB.t).toBeLessThan(700);
+  });
+
+  it('runs until `until` when given, and stops when every program ended otherwise', () => {
+    const s = {
+      format: 'lockscope/1',
+      clients: [
+        {
+          id: 'A',
+          threads: [
+            {
+              id: 1,
+              program: [
+                { op: 'lock', lock: 'L' },
+                { op: 'work', ms: 5 },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const early = runScenario(valid(s));
+    expect(early.endedAt).toBeLessThan(100);
+    const late = runScenario(valid({ ...s, until: 50_000 }));
+    expect(late.endedAt).toBe(50_000);
+    // the lock was never unlocked: the watchdog keeps renewing it while the run goes on
+    const renewals = late.trace.events.filter((e) => e.kind === 'watchdog.renew').map((e) => e.t);
+    expect(renewals.length).toBeGreaterThanOrEqual(4);
+    expect(renewals[renewals.length - 1]).toBeGreaterThan(40_000);
+  });
+
+  it('records script lines only in verbose runs', () => {
+    const s = valid(twoThreads());
+    const quiet = runScenario(s).trace.events;
+    const verbose = runScenario(s, { verbose: true }).trace.events;
+    expect(quiet.some((e) => e.kind === 'script.line')).toBe(false);
+    expect(verbose.some((e) => e.kind === 'script.line')).toBe(true);
+    const strip = (evs: typeof quiet) =>
+      evs.filter((e) => !e.kind.startsWith('script.')).map((e) => [e.t, e.kind, e.actor]);
+    expect(strip(verbose)).toEqual(strip(quiet));
+  });
+
+  it('rejects topologies it cannot run yet with a clear reason', () => {
+    expect(() => runScenario(valid(twoThreads({ redis: { topology: 'sentinel' } })))).toThrow(
+      new UnsupportedScenarioError('not supported yet: topology sentinel'),
+    );
+  });
+
+  it('answers stateAt in well under a millisecond on contention-100', () => {
+    const b = builtins.find((x) => x.id === 'contention-100')!;
+    const run = runScenario(valid(b.scenario));
+    const n = run.trace.events.length;
+    expect(n).toBeGreaterThan(10_000);
+    const t0 = performance.now();
+    const probes = 2000;
+    for (let i = 0; i < probes; i++) run.stateAt(Math.floor((i * 7919) % n));
+    const avg = (performance.now() - t0) / probes;
+    expect(avg).toBeLessThan(1);
+  });
+});

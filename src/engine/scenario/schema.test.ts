@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from './defaults';
+import { expandedLength, validateScenario } from './schema';
+
+const minimal = (program: unknown[] = [{ op: 'lock', lock: 'myLock' }], extra: object = {}) => ({
+  format: 'lockscope/1',
+  clients: [{ id: 'A', threads: [{ id: 1, program }] }],
+  ...extra,
+});
+
+function issues(json: unknown) {
+  const r = validateScenario(json);
+  if (r.ok) throw new Error('expected the scenario to be rejected');
+  return r.issues.map((i) => `${i.path}: ${i.message}`);
+}
+
+describe('validateScenario', () => {
+  it('fills every default of a minimal scenario', () => {
+    const r = validateScenario(minimal());
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.scenario).toEqual({
+      format: 'lockscope/1',
+      seed: 1,
+      until: null,
+      redis: {
+        topology: 'single',
+        masters: 1,
+        replicas: [],
+        sentinel: { count: 3, quorum: 2, downAfterMs: 5000, failoverMs: 1000 },
+        persistence: 'none',
+        minReplicasToWrite: 0,
+        scriptBudget: 5_000_000,
+      },
+      network: { latencyMs: 1 },
+      redisson: {
+        version: 'latest',
+        lockWatchdogTimeout: 30000,
+        checkLockSyncedSlaves: true,
+        slavesSyncTimeout: 1000,
+        retryAttempts: 4,
+        retryDelayMs: 1000,
+        timeoutMs: 3000,
+        subscriptionTimeoutMs: 7500,
+      },
+      resource: { kind: 'counter', initial: 0 },
+      clients: [
+        { id: 'A', threads: [{ id: 1, start: 0, program: [{ op: 'lock', lock: 'myLock', type: 'RLock' }] }] },
+      ],
+      faults: [],
+    });
+  });
+
+  it('takes version-dependent Redisson defaults and keeps explicit values', () => {
+    const old = validateScenario(minimal(undefined, { redisson: { version: '3.11' } }));
+    const set = validateScenario(minimal(undefined, { redisson: { version: '3.11', retryAttempts: 7 } }));
+    expect(old.ok && old.scenario.redisson.retryAttempts).toBe(3);
+    expect(old.ok && old.scenario.redisson.retryDelayMs).toBe(1500);
+    expect(set.ok && set.scenario.redisson.retryAttempts).toBe(7);
+    expect(issues(minimal(undefined, { redisson: { version: '3.x' } }))).toEqual([
+      'redisson.version: expected "latest" or a Redisson version like "3.27" or "3.12.3"',
+    ]);
+  });
+
+  it('names the JSON path of an unknown op, a bad value and an unknown field', () => {
+    const json = {
+      format: 'lockscope/1',
+      clients: [
+        { id: 'A', threads: [{ id: 1, program: [] }] },
+        {
+          id: 'B',
+          threads: [
+            {
+              id: 1,
+              program: [
+                { op: 'lock', lock: 'x' },
+                { op: 'work', ms: -5 },
+                { op: 'lokc' },
+                { op: 'repeat', times: 2, body: [{ op: 'use', msx: 1 }] },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    expect(issues(json)).toEqual([
+      'clients[1].threads[0].program[1].ms: expected a whole number of ms >= 0',
+      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat)',
+      'clients[1].threads[0].program[3].body[0].msx: unknown field "msx"',
+    ]);
+  });
+
+  it('rejects non-objects and missing required fields without throwing', () => {
+    expect(issues(null)).toEqual(['(root): expected Object but received null']);
+    expect(issues({ format: 'lockscope/1' })).toEqual(['clients: missing required field']);
+    expect(issues({ format: 'lockscope/2', clients: [] })).toEqual([
+      'format: expected "lockscope/1"',
+      'clients: expected at least one client',
+    ]);
+  });
+
+  it('checks ids and references across the scenario', () => {
+    const json = {
+      format: 'lockscope/1',
+      clients: [
+        {
+          id: 'A',
+          threads: [
+            { id: 1, program: [] },
+            { id: 1, program: [] },
+          ],
+        },
+        { id: 'A', threads: [{ id: 2, program: [] }] },
+        { id: 'master', threads: [{ id: 1, program: [] }] },
+      ],
+      faults: [
+        { at: 5, kind: 'crash', client: 'Z' },
+        { at: 5, kind: 'crash', node: 'replica-1' },
+        { at: 5, kind: 'interrupt', client: 'A', thread: 9 },
+        { at: 5, kind: 'crash' },
+        { at: 9, kind: 'partition', groups: [['master', 'A'], ['A']], healAt: 3 },
+      ],
+    };
+    expect(issues(json)).toEqual([
+      'clients[0].threads[1].id: duplicate thread id 1 in client "A"',
+      'clients[1].id: duplicate client id "A"',
+      'clients[2].id: "master" is reserved for nodes',
+      'faults[0].client: unknown client "Z"',
+      'faults[1].node: unknown node "replica-1" (this topology has master)',
+      'faults[2].thread: client "A" has no thread 9',
+      'faults[3]: expected exactly one of "node" or "client"',
+      'faults[4].groups[1][0]: "A" is in more than one group',
+      'faults[4].healAt: expected a time after "at" (9)',
+    ]);
+  });
+
+  it('limits program length after expanding repeat, and type-specific fields', () => {
+    const body = [{ op: 'work', ms: 1 }];
+    const nested = [{ op: 'repeat', times: 200, body: [{ op: 'repeat', times: 100, body }] }];
+    expect(expandedLength(nested as never)).toBe(20_000);
+    expect(issues(minimal(nested))).toEqual([
+      `clients[0].threads[0].program: 20000 steps after expanding repeat (at most ${LIMITS.stepsPerThread})`,
+    ]);
+    expect(
+      issues(
+        minimal([
+          { op: 'lock', lock: 'x', type: 'RedLock' },
+          { op: 'lock', lock: 'x', locks: ['a'] },
+          { op: 'tryLock', lock: 'x', type: 'Spinlock' },
+        ]),
+      ),
+    ).toEqual([
+      'clients[0].threads[0].program[2].type: expected one of "RLock", "FairLock", "FencedLock", "SpinLock", "ReadLock", "WriteLock", "MultiLock", "RedLock", "setnx", "setnx-expire", "set-nx-px", "set-nx-px-get-del", "set-nx-px-lua"',
+    ]);
+    expect(
+      issues(
+        minimal([
+          { op: 'lock', lock: 'x', type: 'RedLock' },
+          { op: 'lock', lock: 'x', locks: ['a'] },
+        ]),
+      ),
+    ).toEqual([
+      'clients[0].threads[0].program[0].locks: required for type "RedLock" (one lock name per master)',
+      'clients[0].threads[0].program[1].locks: only allowed with type "MultiLock" or "RedLock"',
+    ]);
+    expect(issues(minimal(undefined, { until: LIMITS.ms + 1 }))).toEqual([
+      `until: expected a whole number of ms <= ${LIMITS.ms}`,
+    ]);
+  });
+
+  it('accepts topologies the runner does not run yet, with their node ids', () => {
+    const r = validateScenario(
+      minimal(undefined, {
+        redis: { topology: 'sentinel', replicas: [{ lagMs: 40 }, {}] },
+        faults: [
+          {
+            at: 1,
+            kind: 'partition',
+            groups: [
+              ['master', 'A'],
+              ['replica-1', 'sentinels'],
+            ],
+          },
+        ],
+      }),
+    );
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.scenario.redis.replicas).toEqual([{ lagMs: 40 }, { lagMs: 1 }]);
+  });
+});

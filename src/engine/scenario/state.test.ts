@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import type { World } from '../sim/world';
+import type { KeyView, TraceEvent } from '../trace';
+import { builtin } from './builtins/index';
+import { runScenario } from './run';
+import { validateScenario, type Scenario } from './schema';
+import { CHECKPOINT_EVERY, StateTimeline } from './state';
+
+function scenario(id: string): Scenario {
+  const v = validateScenario(builtin(id)!.scenario);
+  if (!v.ok) throw new Error(`${id}: ${JSON.stringify(v.issues)}`);
+  return v.scenario;
+}
+
+/** The master's real keyspace, in KeyView shape (zset scores as strings). */
+function liveKeys(world: World): Record<string, Omit<KeyView, 'key'>> {
+  const snap = world.kernel.server('master')!.db.snapshot();
+  const out: Record<string, Omit<KeyView, 'key'>> = {};
+  for (const key of Object.keys(snap)) {
+    const e = snap[key];
+    const value = e.type === 'zset' ? e.value.map(([m, s]): [string, string] => [m, String(s)]) : e.value;
+    out[key] = { type: e.type, value, expireAt: e.expireAt };
+  }
+  return out;
+}
+
+function stripKey(keys: Record<string, KeyView>): Record<string, Omit<KeyView, 'key'>> {
+  const out: Record<string, Omit<KeyView, 'key'>> = {};
+  for (const [k, { key: _key, ...rest }] of Object.entries(keys)) out[k] = rest;
+  return out;
+}
+
+describe('stateAt', () => {
+  for (const id of [
+    'basic-lock',
+    'contention-wakeup',
+    'gc-pause-lease-expiry',
+    'client-crash-watchdog-expiry',
+    'naive-get-del-race',
+    'stock-with-lock',
+  ]) {
+    it(`equals the state observed live at every step of ${id}`, () => {
+      const samples: { index: number; keys: Record<string, Omit<KeyView, 'key'>>; json: string }[] = [];
+      const run = runScenario(scenario(id), {
+        probe(world) {
+          const index = world.events.length - 1;
+          if (samples.length && samples[samples.length - 1].index === index) return;
+          samples.push({ index, keys: liveKeys(world), json: JSON.stringify(world.timeline.stateAt(index)) });
+        },
+      });
+      expect(samples.length).toBeGreaterThan(5);
+      for (const s of samples) {
+        const st = run.stateAt(s.index);
+        expect(stripKey(st.nodes.master.keys), `keys after event ${s.index}`).toEqual(s.keys);
+        expect(JSON.stringify(st)).toBe(s.json);
+      }
+      expect(run.stateAt(run.trace.events.length - 1)).toEqual(run.trace.final);
+    });
+  }
+
+  it('folds thread, lock, resource and client events into the visible state', () => {
+    const tl = new StateTimeline({
+      nodes: [{ id: 'master', role: 'master' }],
+      threads: ['A:1', 'A:2', 'B:1'],
+      resource: { value: 10, accepted: 0, rejected: 0 },
+    });
+    const evs: Omit<TraceEvent, 'seq'>[] = [
+      { t: 0, kind: 'thread.start', actor: 'A:1' },
+      { t: 1, kind: 'lock.acquired', actor: 'A:1', lock: 'L', holdCount: 1, step: 0 },
+      { t: 2, kind: 'lock.acquired', actor: 'A:1', lock: 'L', holdCount: 2, step: 1 },
+      { t: 3, kind: 'work.start', actor: 'A:1', ms: 5, op: 'work', step: 2 },
+      { t: 4, kind: 'client.pause', actor: 'A', client: 'A', ms: 10 },
+      { t: 14, kind: 'client.resume', actor: 'A', client: 'A' },
+      { t: 15, kind: 'resource.use', actor: 'A:1', lock: 'L', accepted: true, token: 7, value: 11 },
+      { t: 16, kind: 'thread.result', actor: 'A:1', result: true },
+      { t: 17, kind: 'lock.released', actor: 'A:1', lock: 'L', holdCount: 1 },
+      { t: 18, kind: 'lock.wait', actor: 'B:1', lock: 'L', ttl: 100 },
+      { t: 19, kind: 'client.crash', actor: 'A', client: 'A' },
+    ];
+    evs.forEach((e, seq) => tl.push({ ...e, seq } as TraceEvent));
+    expect(tl.stateAt(3).threads['A:1']).toEqual({ state: 'working', holds: { L: 2 }, results: [], step: 2 });
+    expect(tl.stateAt(4).threads['A:1'].state).toBe('paused');
+    expect(tl.stateAt(4).threads['A:2'].state).toBe('paused');
+    expect(tl.stateAt(5).threads['A:1'].state).toBe('working');
+    expect(tl.stateAt(5).threads['A:2'].state).toBe('idle');
+    expect(tl.stateAt(7).threads['A:1'].results).toEqual([true]);
+    expect(tl.stateAt(6).threads['A:1'].results).toEqual([]);
+    expect(tl.stateAt(8).threads['A:1'].holds).toEqual({ L: 1 });
+    expect(tl.stateAt(9).threads['B:1'].state).toBe('waiting');
+    expect(tl.stateAt(10).threads['A:1']).toEqual({ state: 'crashed', holds: {}, results: [true], step: 2 });
+    expect(tl.stateAt(10).resource).toEqual({ value: 11, accepted: 1, rejected: 0, lastToken: 7 });
+    expect(tl.stateAt(-1).resource).toEqual({ value: 10, accepted: 0, rejected: 0 });
+    expect(tl.stateAt(-1).t).toBe(0);
+  });
+
+  it('replays key deltas across checkpoints', () => {
+    const tl = new StateTimeline({
+      nodes: [{ id: 'master', role: 'master' }],
+      threads: [],
+      resource: { value: 0, accepted: 0, rejected: 0 },
+    });
+    const n = CHECKPOINT_EVERY * 3 + 5;
+    for (let i = 0; i < n; i++) {
+      tl.push({ t: i, seq: i, kind: 'cmd', node: 'master' });
+      tl.setKey('master', `k${i % 7}`, {
+        key: `k${i % 7}`,
+        type: 'string',
+        value: String(i),
+        expireAt: null,
+      });
+      if (i % 11 === 0) tl.setKey('master', `k${(i + 3) % 7}`, null);
+      if (i === CHECKPOINT_EVERY * 2 + 1) tl.clearNode('master');
+    }
+    // a straightforward fold to compare with
+    const ref = new Map<string, string>();
+    for (let i = 0; i < n; i++) {
+      ref.set(`k${i % 7}`, String(i));
+      if (i % 11 === 0) ref.delete(`k${(i + 3) % 7}`);
+      if (i === CHECKPOINT_EVERY * 2 + 1) ref.clear();
+      const got = tl.stateAt(i).nodes.master.keys;
+      expect(Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v.value]))).toEqual(
+        Object.fromEntries([...ref].sort()),
+      );
+    }
+  });
+});
