@@ -1,14 +1,21 @@
 /**
  * The one module that knows where the engine's entry points live. Everything else in src/ui
- * talks to the engine through these functions (via the worker, see engine-client.ts), so moving
- * from the fixture to the real runner is a change to this file only.
+ * talks to the engine through these functions (via the worker, see engine-client.ts), so a
+ * change of engine API is a change to this file only. The hand-written fixtures in ./fixtures
+ * stay for component tests.
  *
- * Runs in a Web Worker (worker.ts) or inline; never imported by the main bundle directly.
+ * Runs in the Web Worker (worker.ts) or inline; never imported by the main bundle directly.
  */
-import type { RunResult, SchemaIssue, ValidationResult } from '../engine/sim/api';
-import type { NodeView } from '../engine/trace';
+import { ManualClock } from '../engine/clock';
+import { formatReply } from '../engine/redis/cli_format';
+import { splitArgs } from '../engine/redis/redis_argv';
 import type { Reply } from '../engine/redis/reply';
-import { buildContentionFixture, buildManyThreadsFixture, fixtureScenario } from './fixtures/contention';
+import { RedisServer } from '../engine/redis/server';
+import { builtins } from '../engine/scenario/builtins';
+import { runScenario } from '../engine/scenario/run';
+import { validateScenario } from '../engine/scenario/schema';
+import type { RunResult, ValidationResult } from '../engine/sim/api';
+import type { KeyView, NodeView } from '../engine/trace';
 
 export interface BuiltinInfo {
   id: string;
@@ -20,74 +27,29 @@ export interface BuiltinInfo {
   scenario: unknown;
 }
 
-/** false while the UI runs on the hand-written fixture instead of the simulator. */
-export const engineReady = false;
+/** false while the UI runs on a stand-in instead of the simulator. */
+export const engineReady = true;
 
 export function listBuiltins(): BuiltinInfo[] {
-  return [
-    {
-      id: 'demo-gc-pause',
-      title: fixtureScenario.title,
-      description:
-        'A stalls in a GC pause longer than its lease; B takes the lock; both believe they hold it.',
-      titleZh: '演示：GC 停顿超过租约',
-      descriptionZh: 'B 的 GC 停顿超过租约，A 拿到锁，两者都认为自己持有锁。',
-      group: 'watchdog',
-      scenario: fixtureScenario,
-    },
-    {
-      id: 'contention-100',
-      title: 'Contention: 100 threads',
-      description: '100 threads queue for one lock.',
-      titleZh: '100 个线程争用',
-      descriptionZh: '100 个线程排队获取同一把锁。',
-      group: 'basics',
-      scenario: { ...fixtureScenario, title: 'Contention: 100 threads', faults: [], contention: 100 },
-    },
-  ];
+  return builtins.map((b) => ({
+    id: b.id,
+    title: b.title,
+    description: b.description,
+    titleZh: b.titleZh,
+    descriptionZh: b.descriptionZh,
+    scenario: b.scenario,
+  }));
 }
 
-export const defaultBuiltinId = 'demo-gc-pause';
+export const defaultBuiltinId = 'gc-pause-lease-expiry';
 
 export function validate(json: unknown): ValidationResult<unknown> {
-  const issues: SchemaIssue[] = [];
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    issues.push({ path: '', message: 'expected an object' });
-  } else {
-    const o = json as Record<string, unknown>;
-    if (o.format !== 'lockscope/1') issues.push({ path: 'format', message: 'expected "lockscope/1"' });
-    if (!Array.isArray(o.clients)) issues.push({ path: 'clients', message: 'expected an array' });
-  }
-  return issues.length ? { ok: false, issues } : { ok: true, scenario: json };
+  return validateScenario(json);
 }
 
 export function run(scenario: unknown, opts: { verbose: boolean }): RunResult {
-  const n = (scenario as { contention?: number }).contention;
-  return typeof n === 'number' ? buildManyThreadsFixture(n) : buildContentionFixture(opts.verbose);
-}
-
-/** redis-cli's formatting of a reply (tty mode). */
-export function formatReplyTty(reply: unknown): string {
-  const r = reply as Reply;
-  if (r && typeof r === 'object' && 't' in r) {
-    switch (r.t) {
-      case 'status':
-        return r.v;
-      case 'error':
-        return `(error) ${r.v}`;
-      case 'int':
-        return `(integer) ${String(r.v)}`;
-      case 'bulk':
-        return r.v === null ? '(nil)' : JSON.stringify(r.v);
-      case 'array':
-        return r.v === null
-          ? '(nil)'
-          : r.v.length === 0
-            ? '(empty array)'
-            : r.v.map((x, i) => `${i + 1}) ${formatReplyTty(x)}`).join('\n');
-    }
-  }
-  return JSON.stringify(reply);
+  // `scenario` has passed validate() in engine-host.ts, which is what runScenario expects.
+  return runScenario(scenario as Parameters<typeof runScenario>[0], { verbose: opts.verbose });
 }
 
 export type ConsoleAnswer =
@@ -96,8 +58,44 @@ export type ConsoleAnswer =
   | { kind: 'error'; text: string }
   | { kind: 'unavailable' };
 
-/** One console line against a node as it is at the cursor. */
-export function consoleCommand(_node: NodeView, line: string, _now: number): ConsoleAnswer {
-  if (!line.trim()) return { kind: 'read', text: '' };
-  return { kind: 'unavailable' };
+function loadKey(server: RedisServer, conn: ReturnType<RedisServer['connect']>, k: KeyView): void {
+  switch (k.type) {
+    case 'string':
+      server.exec(conn, ['SET', k.key, String(k.value)]);
+      break;
+    case 'hash':
+      for (const [f, v] of k.value as [string, string][]) server.exec(conn, ['HSET', k.key, f, v]);
+      break;
+    case 'list':
+      for (const item of k.value as string[]) server.exec(conn, ['RPUSH', k.key, item]);
+      break;
+    case 'zset':
+      for (const [m, score] of k.value as [string, string][]) server.exec(conn, ['ZADD', k.key, score, m]);
+      break;
+  }
+  if (k.expireAt !== null) server.exec(conn, ['PEXPIREAT', k.key, String(k.expireAt)]);
+}
+
+/** Commands that change data or reach other clients go into the scenario instead of a snapshot. */
+const SCENARIO_COMMANDS = new Set(['publish', 'spublish', 'eval', 'evalsha', 'fcall']);
+const REFUSED = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'unsubscribe', 'punsubscribe', 'monitor']);
+
+/**
+ * One console line against a node as it is at the cursor: a throwaway server is built from the
+ * node's keyspace snapshot, so reads answer exactly as the simulated Redis would at that moment.
+ */
+export function consoleCommand(node: NodeView, line: string, now: number): ConsoleAnswer {
+  const argv = splitArgs(line);
+  if (argv === null) return { kind: 'error', text: 'Invalid argument(s)' };
+  if (argv.length === 0) return { kind: 'read', text: '' };
+  const name = argv[0].toLowerCase();
+  if (REFUSED.has(name)) return { kind: 'error', text: `(error) ${argv[0]} is not available in this console` };
+  if (!node.up) return { kind: 'error', text: 'Could not connect to Redis: Connection refused (the node is down)' };
+  const server = new RedisServer({ clock: new ManualClock(now) });
+  const spec = server.commandSpec(name);
+  if (spec && (spec.flags.has('write') || SCENARIO_COMMANDS.has(name))) return { kind: 'write', argv };
+  const conn = server.connect();
+  for (const k of Object.values(node.keys)) loadKey(server, conn, k);
+  const reply: Reply = server.exec(conn, argv);
+  return { kind: 'read', text: formatReply(reply, 'tty').replace(/\n$/, '') };
 }

@@ -1,7 +1,7 @@
 /**
  * The page's handle on the engine: a promise-based RPC to the worker. A run that exceeds the time
  * limit (a hostile scenario) gets its worker terminated and replaced, so the page stays usable.
- * Without module workers (unit tests), the same host runs inline, loaded lazily.
+ * Tests construct it with an in-process host instead.
  */
 import type { VisibleState } from '../engine/trace';
 import type { ConsoleAnswer } from './engine-adapter';
@@ -27,7 +27,10 @@ type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K>
 
 export class EngineClient {
   private worker: Worker | null = null;
-  private inline: ((req: Request) => Response) | null = null;
+
+  /** Tests pass createEngineHost() to run the engine in-process instead of in a worker. */
+  constructor(private readonly inline: ((req: Request) => Response) | null = null) {}
+
   private pending = new Map<number, Pending>();
   private nextId = 1;
 
@@ -68,14 +71,9 @@ export class EngineClient {
   private async call(req: DistributiveOmit<Request, 'id'>, timeoutMs?: number): Promise<Response> {
     const id = this.nextId++;
     const full = { ...req, id } as Request;
+    if (this.inline) return this.inline(full);
     const w = this.ensureWorker();
-    if (!w) {
-      if (!this.inline) {
-        const { createEngineHost } = await import('./engine-host');
-        this.inline = createEngineHost();
-      }
-      return this.inline(full);
-    }
+    if (!w) return { type: 'error', id, message: 'this browser cannot start the simulation worker' };
     return new Promise<Response>((resolve) => {
       const p: Pending = { resolve };
       if (timeoutMs) {

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
-import { describeEvent } from '../describe-event';
+import { replyText as cliText } from '../reply-view';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 import { findScriptContext } from './script-context';
 
 function replyText(r: unknown): string {
   if (r === undefined) return '…';
-  return describeEvent({ t: 0, seq: 0, kind: 'cmd', reply: r }).details[0]?.replace(/^reply: /, '') ?? '';
+  return cliText(r);
 }
 
 /** The Lua of the script at the cursor, the current line highlighted, each redis.call and its reply. */

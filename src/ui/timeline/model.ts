@@ -114,6 +114,9 @@ function keySignature(state: VisibleState, node: string, key: string): string {
   return `${k.type}|${JSON.stringify(k.value)}|${k.expireAt}`;
 }
 
+/** Kinds that never change a thread's state, a hold or a key: they only add marks. */
+const MARK_ONLY = new Set(['script.line', 'script.call', 'script.log', 'pubsub.publish', 'pubsub.deliver', 'watchdog.renew']);
+
 const LOCK_KINDS = new Set([
   'lock.request',
   'lock.acquired',
@@ -248,10 +251,16 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
   const pendingPublish = new Map<string, { t: number; node: string; index: number }>();
   let partitionFrom: number | null = null;
 
-  // Only events that can change what a lane shows need a frame; the rest are marks.
+  // One frame per distinct virtual ms: the timeline cannot show anything shorter, and stateAt
+  // costs a checkpoint replay, so this bounds the work by the run's length in ms.
+  let dirty = false;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    apply(stateAt(i), e.t);
+    if (!MARK_ONLY.has(e.kind)) dirty = true;
+    if (dirty && (i + 1 === events.length || events[i + 1].t !== e.t)) {
+      apply(stateAt(i), e.t);
+      dirty = false;
+    }
     if (LOCK_KINDS.has(e.kind)) lockEventIndices.push(i);
     const lane = isThreadActor(e.actor) ? threadLanes.get(e.actor) : undefined;
     switch (e.kind) {
