@@ -148,6 +148,26 @@ describe('RLock: leases and the watchdog', () => {
     expect(acquiredB).toBeLessThan(lastRenewal + 30_010);
     expect(s.violations).toEqual([]);
   });
+  it.each(['latest', '3.11'])(
+    '%s: a renewal that finds the field gone cancels the watchdog quietly',
+    (version) => {
+      const s = run(
+        {
+          A: [{ id: 1, program: [lock(), work(60_000), unlock] }],
+          B: [{ id: 1, start: 500, program: [lock(), work(100), unlock] }],
+        },
+        { redisson: { version }, faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40_000 }] },
+      );
+      // The renewal due at ~10 s runs when A resumes at 41 s: B has come and gone, the field is gone.
+      const renewals = s.of('watchdog.renew', 'A/watchdog');
+      expect(renewals.map((e) => e.result)).toEqual([0]);
+      expect(renewals[0].t).toBeGreaterThan(41_000);
+      expect(renewals[0].t).toBeLessThan(41_010); // latest first loads its script (NOSCRIPT)
+      expect(s.of('watchdog.cancel', 'A/watchdog').map((e) => e.reason)).toEqual(['lost']);
+      // nobody tells the thread: it works on and only its unlock finds out
+      expect(s.results('A:1')).toEqual([{ error: expect.stringMatching(/^IllegalMonitorStateException/) }]);
+    },
+  );
 });
 
 describe('RLock: unlock', () => {
