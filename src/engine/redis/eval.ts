@@ -75,7 +75,12 @@ const SCRIPT_HELP = [
 
 /** Redis's string2ll: optional '-', digits, no '+', no spaces, no leading zeros, within int64. */
 export function parseLongLong(s: string): number | null {
+  if (s.length === 1) {
+    const d = s.charCodeAt(0) - 48;
+    return d >= 0 && d <= 9 ? d : null;
+  }
   if (!/^(0|-?[1-9][0-9]*)$/.test(s)) return null;
+  if (s.length < 16) return Number(s);
   const b = BigInt(s);
   if (b > 9223372036854775807n || b < -9223372036854775808n) return null;
   return Number(b);

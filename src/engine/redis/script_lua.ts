@@ -65,6 +65,9 @@ const REDIS_VERSION = '7.0.15';
 const REDIS_VERSION_NUM = 0x07000f;
 /** Redis gives up converting a nested reply when the Lua C stack runs out (luaReplyToRedisReply). */
 const MAX_REPLY_DEPTH = 2000;
+/** Strings up to this length are interned (see pushString), up to this many distinct ones. */
+const INTERN_MAX_LENGTH = 64;
+const INTERN_MAX_ENTRIES = 4096;
 /** Instructions between two budget checks: large so the fast path barely notices the hook. */
 const HOOK_STEP = 10_000;
 
@@ -112,6 +115,9 @@ export class LuaScripting {
   /** proxy table identity -> registry ref of the table it fronts */
   private proxies = new Map<object, number>();
   private readonly rand: Rand48;
+  /** short strings pushed before -> registry ref of the Lua string, so hot values are not re-created */
+  private interned = new Map<string, number>();
+  private readonly decoded = new WeakMap<LuaString, string>();
 
   // per-run state
   private running = false;
@@ -133,6 +139,7 @@ export class LuaScripting {
   reset(): void {
     this.L = lauxlib.luaL_newstate();
     this.proxies = new Map();
+    this.interned = new Map();
     installStringGuard(this.L);
     lua.lua_atnativeerror(this.L, nativeError);
     this.buildSandbox();
@@ -182,9 +189,9 @@ export class LuaScripting {
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, fn.ref);
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.globalsRef);
         this.pushStringArray(L, keys);
-        lua.lua_setfield(L, -2, lit('KEYS'));
+        this.setField(L, -2, 'KEYS');
         this.pushStringArray(L, args);
-        lua.lua_setfield(L, -2, lit('ARGV'));
+        this.setField(L, -2, 'ARGV');
         lua.lua_pop(L, 1);
         this.armHook(L);
         const st = lua.lua_pcall(L, 0, 1, 1);
@@ -319,10 +326,52 @@ export class LuaScripting {
   // ---------------------------------------------------------------------------------------------
   // conversions
 
+  /**
+   * Pushes a byte string. Lock names, field names, "OK" and small numbers come back on every call;
+   * keeping one Lua string per distinct short value (bounded) spares fengari a copy and a rehash
+   * each time. Strings are values in Lua, so sharing them is invisible to scripts.
+   */
+  private pushString(L: LuaState, s: string): void {
+    if (s.length > INTERN_MAX_LENGTH) {
+      lua.lua_pushstring(L, luaBytes(s));
+      return;
+    }
+    const ref = this.interned.get(s);
+    if (ref !== undefined) {
+      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
+      return;
+    }
+    lua.lua_pushstring(L, luaBytes(s));
+    if (this.interned.size < INTERN_MAX_ENTRIES) {
+      lua.lua_pushvalue(L, -1);
+      this.interned.set(s, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
+    }
+  }
+
+  /**
+   * A Lua string as a byte string. Constants of a compiled script ('hincrby') and interned values
+   * are the same Uint8Array on every call, so their decoding is remembered per array.
+   */
+  private decode(a: LuaString): string {
+    let s = this.decoded.get(a);
+    if (s === undefined) {
+      s = jsBytes(a);
+      if (a.length <= INTERN_MAX_LENGTH) this.decoded.set(a, s);
+    }
+    return s;
+  }
+
+  /** t[name] = top, with the field name interned (lua_setfield would build a new key string each time) */
+  private setField(L: LuaState, t: number, name: string): void {
+    this.pushString(L, name);
+    lua.lua_insert(L, -2);
+    lua.lua_rawset(L, t < 0 ? t - 1 : t);
+  }
+
   private pushStringArray(L: LuaState, items: readonly string[]): void {
     lua.lua_createtable(L, items.length, 0);
     for (let i = 0; i < items.length; i++) {
-      lua.lua_pushstring(L, luaBytes(items[i]));
+      this.pushString(L, items[i]);
       lua.lua_rawseti(L, -2, i + 1);
     }
   }
@@ -335,17 +384,17 @@ export class LuaScripting {
         return;
       case 'bulk':
         if (r.v === null) this.pushNull(L);
-        else lua.lua_pushstring(L, luaBytes(r.v));
+        else this.pushString(L, r.v);
         return;
       case 'status':
         lua.lua_createtable(L, 0, 1);
-        lua.lua_pushstring(L, luaBytes(r.v));
-        lua.lua_setfield(L, -2, lit('ok'));
+        this.pushString(L, r.v);
+        this.setField(L, -2, 'ok');
         return;
       case 'error':
         lua.lua_createtable(L, 0, 1);
         pushBytes(L, luaErrorField(r.v));
-        lua.lua_setfield(L, -2, lit('err'));
+        this.setField(L, -2, 'err');
         return;
       case 'array': {
         if (r.v === null) {
@@ -465,7 +514,7 @@ export class LuaScripting {
     const argv = new Array<string>(argc);
     for (let i = 0; i < argc; i++) {
       const t = lua.lua_type(L, i + 1);
-      if (t === lua.LUA_TSTRING) argv[i] = jsBytes(lua.lua_tolstring(L, i + 1)!);
+      if (t === lua.LUA_TSTRING) argv[i] = this.decode(lua.lua_tolstring(L, i + 1)!);
       else if (t === lua.LUA_TNUMBER) {
         argv[i] = lua.lua_isinteger(L, i + 1)
           ? String(lua.lua_tointeger(L, i + 1))
