@@ -1,0 +1,128 @@
+/**
+ * The Redisson scripts in src/engine/redisson/scripts behave as Redisson's own do (reference
+ * redisson-locks.md §1.2–1.4, §3.2), checked on a real redis-server and on the simulator with the
+ * same assertions. The corpus only proves the simulator agrees with Redis; this proves the
+ * scripts themselves say what Redisson says.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import forceUnlockLua from '../../redisson/scripts/force_unlock.lua?raw';
+import lockLua from '../../redisson/scripts/lock.lua?raw';
+import renewLua from '../../redisson/scripts/renew.lua?raw';
+import unlockLua from '../../redisson/scripts/unlock.lua?raw';
+import { ManualClock } from '../../clock';
+import type { Reply } from '../reply';
+import { RedisServer } from '../server';
+import { findRedisBinaries, missingBinaries, startRealRedis, type RealRedis } from '../testing/real_redis';
+import { RespClient } from '../testing/resp_client';
+
+type Exec = (...argv: string[]) => Promise<Reply>;
+
+const A1 = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';
+const A2 = '8743c9c0-0795-4907-87fd-6c719a6b4586:2';
+const B1 = 'b2c1d3e4-5f60-4718-9a2b-3c4d5e6f7a80:1';
+const CHANNEL = 'redisson_lock__channel:{myLock}';
+const latch = (id: string) => `redisson_unlock_latch:{myLock}:${id.repeat(32)}`;
+
+const NIL = { t: 'bulk', v: null };
+const int = (v: number) => ({ t: 'int', v });
+
+function scriptChecks(exec: () => Exec): void {
+  const lock = (owner: string, lease = '30000', key = 'myLock') =>
+    exec()('EVAL', lockLua, '1', key, lease, owner);
+  const unlock = (owner: string, request: string) =>
+    exec()(
+      'EVAL',
+      unlockLua,
+      '3',
+      'myLock',
+      CHANNEL,
+      latch(request),
+      '0',
+      '30000',
+      owner,
+      'PUBLISH',
+      '16000',
+    );
+
+  it('acquire: nil when free or re-entered (count grows, TTL reset), the holder TTL otherwise', async () => {
+    expect(await lock(A1)).toEqual(NIL);
+    expect(await exec()('HGET', 'myLock', A1)).toEqual({ t: 'bulk', v: '1' });
+    await exec()('PEXPIRE', 'myLock', '5000');
+    expect(await lock(A1)).toEqual(NIL);
+    expect(await exec()('HGET', 'myLock', A1)).toEqual({ t: 'bulk', v: '2' });
+    const ttl = Number((await exec()('PTTL', 'myLock')).v);
+    expect(ttl).toBeGreaterThan(29_000);
+    const other = await lock(A2);
+    expect(other.t).toBe('int');
+    expect(Number(other.v)).toBeGreaterThan(29_000);
+    expect(Number((await lock(B1)).v)).toBeLessThanOrEqual(30_000);
+  });
+
+  it('unlock: nil for a non-owner, 0 while still held, 1 when released; latched per request', async () => {
+    expect(await unlock(B1, 'a')).toEqual(NIL);
+    expect(await exec()('EXISTS', latch('a'))).toEqual(int(0));
+    expect(await unlock(A1, 'b')).toEqual(int(0));
+    expect(await exec()('GET', latch('b'))).toEqual({ t: 'bulk', v: '0' });
+    expect(await unlock(A1, 'b')).toEqual(int(0)); // retried request: answered from the latch
+    expect(await exec()('HGET', 'myLock', A1)).toEqual({ t: 'bulk', v: '1' });
+    expect(await unlock(A1, 'c')).toEqual(int(1));
+    expect(await exec()('EXISTS', 'myLock')).toEqual(int(0));
+    expect(await exec()('GET', latch('c'))).toEqual({ t: 'bulk', v: '1' });
+    expect(await unlock(A1, 'd')).toEqual(NIL);
+  });
+
+  it('renew: 1 per key still held by that lock name (TTL reset), 0 otherwise', async () => {
+    expect(await lock(B1)).toEqual(NIL);
+    await exec()('PEXPIRE', 'myLock', '1000');
+    const r = await exec()('EVAL', renewLua, '3', 'myLock', 'myLock', 'gone', '30000', B1, A1, B1);
+    expect(r).toEqual({ t: 'array', v: [int(1), int(0), int(0)] });
+    expect(Number((await exec()('PTTL', 'myLock')).v)).toBeGreaterThan(29_000);
+  });
+
+  it('forceUnlock: deletes whoever holds it (1), then finds nothing (0)', async () => {
+    expect(await exec()('EVAL', forceUnlockLua, '2', 'myLock', CHANNEL, '0', 'PUBLISH')).toEqual(int(1));
+    expect(await exec()('EXISTS', 'myLock')).toEqual(int(0));
+    expect(await exec()('EVAL', forceUnlockLua, '2', 'myLock', CHANNEL, '0', 'PUBLISH')).toEqual(int(0));
+  });
+
+  it('an explicit lease sets the TTL to that lease', async () => {
+    expect(await lock(A1, '10000', 'leased')).toEqual(NIL);
+    const ttl = Number((await exec()('PTTL', 'leased')).v);
+    expect(ttl).toBeGreaterThan(9_000);
+    expect(ttl).toBeLessThanOrEqual(10_000);
+  });
+}
+
+describe('Redisson scripts on the simulator', () => {
+  const server = new RedisServer({ clock: new ManualClock(0), seed: 0 });
+  const conn = server.connect();
+  scriptChecks(
+    () =>
+      async (...argv) =>
+        server.exec(conn, argv),
+  );
+});
+
+const missing = missingBinaries(findRedisBinaries(), ['server']);
+if (missing.length > 0 && process.env.CI !== 'true') {
+  console.warn('\n*** SKIPPED: Redisson scripts on a real redis-server (redis-server not on PATH)\n');
+} else {
+  describe('Redisson scripts on a real redis-server', () => {
+    let real: RealRedis;
+    let client: RespClient;
+    beforeAll(async () => {
+      if (missing.length > 0) throw new Error('redis-server (Redis 7.0) is not on PATH');
+      real = await startRealRedis();
+      client = await RespClient.connect(real.port);
+    });
+    afterAll(async () => {
+      client?.close();
+      await real?.stop();
+    });
+    scriptChecks(
+      () =>
+        (...argv) =>
+          client.call(argv),
+    );
+  });
+}
