@@ -20,6 +20,7 @@ import type { Reply } from '../engine/redis/reply';
 import { RedisServer } from '../engine/redis/server';
 import { startRealRedis, findExecutable } from '../engine/redis/testing/real_redis';
 import { RespClient } from '../engine/redis/testing/resp_client';
+import { simSection } from './bench_sim';
 
 // ---------------------------------------------------------------------------------------------
 // The workload
@@ -274,7 +275,7 @@ const evalPerSecSection: Section = {
 };
 
 /** Add sections here; each becomes one key of the JSON line. */
-const sections: Section[] = [evalPerSecSection];
+const sections: Section[] = [evalPerSecSection, simSection];
 
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
