@@ -24,10 +24,19 @@ export function typeOfValue(v: StoredValue): ValueType {
   return 'zset';
 }
 
+/**
+ * What an expired key looks like to the command running now (db.c expireIfNeeded):
+ * 'delete' on a master; 'hide' on a replica, which reports it missing but keeps it until the
+ * master's DEL arrives; 'ignore' for commands coming from the master, which never see expiry.
+ */
+export type ExpireMode = 'delete' | 'hide' | 'ignore';
+
 export interface DbHooks {
   /** Time used to decide whether a key is expired (frozen at script start inside scripts). */
   now(): number;
   keyExpired?(key: string, how: 'lazy' | 'active'): void;
+  /** Defaults to 'delete'. Active expiry only runs in 'delete' mode (masters only). */
+  expireMode?(): ExpireMode;
 }
 
 /** One key in a snapshot. Strings are byte strings; see bytes.ts to display them. */
@@ -64,7 +73,9 @@ export class Db {
     if (this.expires.size !== 0) {
       const when = this.expires.get(key);
       if (when !== undefined && this.hooks.now() > when) {
-        this.expireKey(key, 'lazy');
+        const mode = this.hooks.expireMode?.() ?? 'delete';
+        if (mode === 'ignore') return v;
+        if (mode === 'delete') this.expireKey(key, 'lazy');
         return undefined;
       }
     }
@@ -74,7 +85,7 @@ export class Db {
   /** True when the key is present but past its deadline (keys/dbsize-style checks that do not delete). */
   isExpired(key: string): boolean {
     const when = this.expires.get(key);
-    return when !== undefined && this.hooks.now() > when;
+    return when !== undefined && this.hooks.now() > when && this.hooks.expireMode?.() !== 'ignore';
   }
 
   /** Stores a value, keeping any TTL (db.c dbAdd / dbOverwrite). */
@@ -137,6 +148,7 @@ export class Db {
 
   /** Deletes every key whose deadline has passed (expire.c activeExpireCycle, done completely). */
   activeExpireCycle(): void {
+    if ((this.hooks.expireMode?.() ?? 'delete') !== 'delete') return;
     const now = this.hooks.now();
     for (;;) {
       const t = this.heap.peekTime();
@@ -149,6 +161,7 @@ export class Db {
 
   /** The first virtual ms at which some key counts as expired (deadline + 1), if any key has a TTL. */
   nextExpiryAt(): number | undefined {
+    if ((this.hooks.expireMode?.() ?? 'delete') !== 'delete') return undefined;
     for (;;) {
       const t = this.heap.peekTime();
       if (t === undefined) return undefined;

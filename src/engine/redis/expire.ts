@@ -66,11 +66,18 @@ function expireGeneric(
     if (flags & EXPIRE_LT && cur !== undefined && when >= cur) return int(0);
   }
   // checkAlreadyExpired compares with the live clock, not the script's frozen one.
+  s.dirty++;
   if (when <= s.mstime()) {
     s.db.delete(key);
+    s.rewrite(['DEL', key]);
     return int(1);
   }
   s.db.setExpire(key, when);
+  // Replicas get the absolute form, options kept (expire.c expireGenericCommand).
+  const out = argv.slice();
+  out[0] = 'PEXPIREAT';
+  out[2] = String(when);
+  s.rewrite(out);
   return int(1);
 }
 
@@ -118,5 +125,7 @@ export function pexpiretimeCommand(s: RedisServer, _c: Connection, argv: string[
 
 export function persistCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   if (s.db.lookup(argv[1]) === undefined) return int(0);
-  return int(s.db.removeExpire(argv[1]) ? 1 : 0);
+  if (!s.db.removeExpire(argv[1])) return int(0);
+  s.dirty++;
+  return int(1);
 }

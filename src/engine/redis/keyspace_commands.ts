@@ -21,6 +21,7 @@ export function delCommand(s: RedisServer, _c: Connection, argv: string[]): Repl
   for (let j = 1; j < argv.length; j++) {
     if (s.db.lookup(argv[j]) !== undefined && s.db.delete(argv[j])) deleted++;
   }
+  s.dirty += deleted;
   return int(deleted);
 }
 
@@ -59,6 +60,9 @@ export function flushCommand(s: RedisServer, _c: Connection, argv: string[]): Re
     if (mode !== 'sync' && mode !== 'async') return SYNTAX;
   }
   s.db.flush();
+  // Replicated even when the db was already empty (forceCommandPropagation in db.c).
+  s.dirty++;
+  s.forcePropagation();
   return OK;
 }
 
@@ -74,5 +78,6 @@ export function renameCommand(s: RedisServer, _c: Connection, argv: string[]): R
   s.db.delete(src);
   s.db.put(dst, v);
   if (when !== undefined) s.db.setExpire(dst, when);
+  s.dirty++;
   return OK;
 }

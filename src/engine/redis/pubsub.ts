@@ -158,6 +158,8 @@ export function punsubscribeCommand(s: RedisServer, c: Connection, argv: string[
 }
 
 export function publishCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  // Outside cluster mode PUBLISH always goes to replicas, so their subscribers hear it too.
+  s.forcePropagation();
   return int(s.pubsub.publish(argv[1], argv[2]));
 }
 

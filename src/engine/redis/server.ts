@@ -17,7 +17,7 @@ import { ScriptEngine } from './eval';
 import { arityError, unknownCommandError, unknownSubcommandError } from './errors';
 import { PubSub } from './pubsub';
 import type { Reply } from './reply';
-import { error } from './reply';
+import { error, OK } from './reply';
 import * as keyspace from './keyspace_commands';
 import * as expire from './expire';
 import * as str from './t_string';
@@ -33,6 +33,13 @@ export interface ServerEvents {
   keyExpired?(key: string, how: 'lazy' | 'active'): void;
   publish?(channel: string, message: string, receivers: number): void;
   scriptLog?(level: string, message: string): void;
+  /**
+   * What a master sends its replicas for one unit of execution, in Redis 7.0's form: changed
+   * data only; relative TTLs as PEXPIREAT / SET ... PXAT; float increments as their result;
+   * expired keys as DEL; a script as the write commands it ran; PUBLISH always; several
+   * commands wrapped in MULTI ... EXEC. Replicas apply them with `applyFromMaster`.
+   */
+  propagate?(commands: string[][]): void;
 }
 
 export interface ServerOptions {
@@ -229,6 +236,9 @@ const COMMAND_TABLE: ReadonlyMap<string, CommandEntry> = (() => {
 const SCRIPT_UNKNOWN = error('ERR Unknown Redis command called from script');
 const SCRIPT_ARITY = error('ERR Wrong number of args calling Redis command from script');
 const SCRIPT_NOSCRIPT = error('ERR This Redis command is not allowed from script');
+const READONLY = error("READONLY You can't write against a read only replica.");
+const MULTI = ['MULTI'];
+const EXEC = ['EXEC'];
 
 const ALLOWED_IN_PUBSUB = new Set([
   'subscribe',
@@ -252,6 +262,15 @@ export class RedisServer {
   private scriptDepth = 0;
   private scriptTime = 0;
   private readonly scriptConn: Connection;
+  private readonly masterConn: Connection;
+  /** server.dirty: how many changes commands made to the dataset, counted as Redis counts them. */
+  dirty = 0;
+  private currentRole: 'master' | 'replica' = 'master';
+  private fromMaster = false;
+  /** server.also_propagate: commands to replicate once the current unit of execution ends. */
+  private alsoPropagate: string[][] = [];
+  private rewritten: string[] | null = null;
+  private forced = false;
 
   constructor(opts: ServerOptions) {
     this.opts = opts;
@@ -260,10 +279,15 @@ export class RedisServer {
     const events = opts.events;
     this.db = new Db({
       now: () => (this.scriptDepth !== 0 ? this.scriptTime : this.mstime()),
-      keyExpired: events?.keyExpired ? (key, how) => events.keyExpired!(key, how) : undefined,
+      keyExpired: (key, how) => {
+        if (this.propagating) this.alsoPropagate.push(['DEL', key]);
+        events?.keyExpired?.(key, how);
+      },
+      expireMode: () => (this.fromMaster ? 'ignore' : this.currentRole === 'replica' ? 'hide' : 'delete'),
     });
     this.pubsub = new PubSub(events?.publish ? (ch, msg, n) => events.publish!(ch, msg, n) : undefined);
     this.scriptConn = new Connection(0, undefined);
+    this.masterConn = new Connection(-1, undefined);
     const host: ScriptHost = {
       lookupCommand: (name) => this.commandSpec(name),
       execFromScript: (argv) => this.execFromScript(argv),
@@ -280,6 +304,48 @@ export class RedisServer {
 
   get inScript(): boolean {
     return this.scriptDepth !== 0;
+  }
+
+  /** 'replica': refuses writes from clients (READONLY), never expires keys itself, hides expired ones. */
+  get role(): 'master' | 'replica' {
+    return this.currentRole;
+  }
+
+  /** REPLICAOF host port / REPLICAOF NO ONE. After promotion, call activeExpireCycle() at nextExpiryAt(). */
+  setRole(role: 'master' | 'replica'): void {
+    this.currentRole = role;
+  }
+
+  /** Replaces what the running command propagates (Redis's rewriteClientCommandVector). */
+  rewrite(argv: string[]): void {
+    this.rewritten = argv;
+  }
+
+  /** Propagates the running command even if it changed nothing (forceCommandPropagation). */
+  forcePropagation(): void {
+    this.forced = true;
+  }
+
+  /**
+   * Applies one command of the master's replication stream, as Redis's master client: no
+   * READONLY check, keys never count as expired. MULTI / EXEC are accepted as no-ops: apply
+   * the commands between them in one go and they are atomic, the simulation being single-threaded.
+   */
+  applyFromMaster(argv: string[]): Reply {
+    const name = argv[0]?.toLowerCase();
+    if (name === 'multi' || name === 'exec') return OK;
+    const cmd = this.resolve(argv);
+    if (cmd === undefined || 'reply' in cmd) return cmd?.reply ?? unknownCommandError(argv);
+    this.fromMaster = true;
+    try {
+      return this.call(cmd.entry, this.masterConn, argv);
+    } finally {
+      this.fromMaster = false;
+    }
+  }
+
+  private get propagating(): boolean {
+    return this.currentRole === 'master' && this.opts.events?.propagate !== undefined;
   }
 
   connect(push?: (msg: Reply) => void): Connection {
@@ -311,12 +377,47 @@ export class RedisServer {
     }
     const arity = cmd.arity;
     if (arity > 0 ? argv.length !== arity : argv.length < -arity) return arityError(cmd.fullname);
+    if (this.currentRole === 'replica' && cmd.flags.has('write')) return READONLY;
     if (conn.inPubSubMode && !ALLOWED_IN_PUBSUB.has(cmd.name)) {
       return error(
         `ERR Can't execute '${cmd.fullname}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`,
       );
     }
-    return cmd.proc(this, conn, argv);
+    const reply = this.call(cmd, conn, argv);
+    if (this.alsoPropagate.length !== 0) this.flushPropagation();
+    return reply;
+  }
+
+  /** server.c call(): runs the proc and queues what it propagates. */
+  private call(cmd: CommandEntry, conn: Connection, argv: string[]): Reply {
+    const dirty = this.dirty;
+    const outerRewrite = this.rewritten;
+    const outerForced = this.forced;
+    this.rewritten = null;
+    this.forced = false;
+    const reply = cmd.proc(this, conn, argv);
+    if (this.propagating && (this.forced || (this.dirty !== dirty && cmd.flags.has('write')))) {
+      this.alsoPropagate.push(this.rewritten ?? argv.slice());
+    }
+    this.rewritten = outerRewrite;
+    this.forced = outerForced;
+    return reply;
+  }
+
+  /** server.c propagatePendingCommands: several commands go out as one MULTI ... EXEC. */
+  private flushPropagation(): void {
+    const cmds = this.alsoPropagate;
+    this.alsoPropagate = [];
+    if (!this.propagating) return;
+    this.opts.events!.propagate!(cmds.length > 1 ? [MULTI, ...cmds, EXEC] : cmds);
+  }
+
+  private resolve(argv: string[]): { entry: CommandEntry } | { reply: Reply } | undefined {
+    const cmd = this.lookup(argv[0]);
+    if (cmd === undefined) return undefined;
+    if (cmd.subcommands === undefined || argv.length < 2) return { entry: cmd };
+    const sub = cmd.subcommands.get(argv[1].toLowerCase());
+    return sub === undefined ? { reply: unknownSubcommandError(argv[1], argv[0]) } : { entry: sub };
   }
 
   /** Like exec, but returns every frame the command wrote to `conn`, in wire order. */
@@ -344,8 +445,13 @@ export class RedisServer {
     }
   }
 
+  /** Deletes every due key; on a master each one reaches replicas as its own DEL. */
   activeExpireCycle(): void {
     this.db.activeExpireCycle();
+    if (this.alsoPropagate.length === 0) return;
+    const dels = this.alsoPropagate;
+    this.alsoPropagate = [];
+    if (this.propagating) for (const d of dels) this.opts.events!.propagate!([d]);
   }
 
   /** The first virtual ms at which active expiry has something to delete (a key's deadline + 1). */
@@ -368,7 +474,9 @@ export class RedisServer {
       if (sub.flags.has('noscript')) return SCRIPT_NOSCRIPT;
       cmd = sub;
     }
-    return cmd.proc(this, this.scriptConn, argv);
+    // script.c scriptVerifyWriteCommandAllow
+    if (this.currentRole === 'replica' && !this.fromMaster && cmd.flags.has('write')) return READONLY;
+    return this.call(cmd, this.scriptConn, argv);
   }
 
   private lookup(name: string): CommandEntry | undefined {

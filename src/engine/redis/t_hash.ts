@@ -50,6 +50,7 @@ export function hsetCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
     if (!h.has(argv[j])) created++;
     h.set(argv[j], argv[j + 1]);
   }
+  s.dirty += (argv.length - 2) / 2;
   return int(created);
 }
 
@@ -64,6 +65,7 @@ export function hsetnxCommand(s: RedisServer, _c: Connection, argv: string[]): R
   if (!isHash(h)) return h;
   if (h.has(argv[2])) return int(0);
   h.set(argv[2], argv[3]);
+  s.dirty++;
   return int(1);
 }
 
@@ -124,6 +126,7 @@ export function hdelCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
       }
     }
   }
+  s.dirty += deleted;
   return int(deleted);
 }
 
@@ -164,6 +167,7 @@ export function hincrbyCommand(s: RedisServer, _c: Connection, argv: string[]): 
   const r = addInt64(value, incr);
   if (r === null) return OVERFLOW;
   h.set(argv[2], String(r));
+  s.dirty++;
   return int(r);
 }
 
@@ -184,5 +188,7 @@ export function hincrbyfloatCommand(s: RedisServer, _c: Connection, argv: string
   if (sum === null || sum.inf) return WOULD_PRODUCE_NAN;
   const out = formatLongDouble(sum);
   h.set(argv[2], out);
+  s.dirty++;
+  s.rewrite(['HSET', argv[1], argv[2], out]);
   return bulk(out);
 }

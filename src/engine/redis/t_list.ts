@@ -40,6 +40,7 @@ function push(s: RedisServer, argv: string[], head: boolean, onlyIfExists: boole
     if (head) list.unshift(argv[j]);
     else list.push(argv[j]);
   }
+  s.dirty += argv.length - 2;
   return int(list.length);
 }
 
@@ -77,11 +78,13 @@ function pop(s: RedisServer, argv: string[], head: boolean): Reply {
   if (!hasCount) {
     const item = head ? v.shift()! : v.pop()!;
     if (v.length === 0) s.db.delete(argv[1]);
+    s.dirty++;
     return bulk(item);
   }
   const n = Math.min(count, v.length);
   const items = head ? v.splice(0, n) : v.splice(v.length - n, n).reverse();
   if (v.length === 0) s.db.delete(argv[1]);
+  s.dirty += n;
   return array(items.map((x) => bulk(x)));
 }
 
@@ -161,6 +164,7 @@ export function lremCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
     }
   }
   if (v.length === 0) s.db.delete(argv[1]);
+  s.dirty += removed;
   return int(removed);
 }
 
@@ -173,6 +177,7 @@ export function lsetCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
   const i = idx < 0 ? v.length + idx : idx;
   if (i < 0 || i >= v.length) return INDEX_OUT_OF_RANGE;
   v[i] = argv[3];
+  s.dirty++;
   return OK;
 }
 
@@ -185,10 +190,13 @@ export function ltrimCommand(s: RedisServer, _c: Connection, argv: string[]): Re
   if (v === undefined) return OK;
   if (!isList(v)) return v;
   const [from, to] = clampRange(start, end, v.length);
+  const before = v.length;
   if (from > to) s.db.delete(argv[1]);
   else {
     v.splice(to + 1);
     v.splice(0, from);
   }
+  // A trim that removes nothing is not a change and is not replicated.
+  s.dirty += from > to ? before : before - v.length;
   return OK;
 }

@@ -81,7 +81,12 @@ function setGeneric(
     return (flags & SET_GET) !== 0 ? old : abortReply;
   }
   db.setKey(key, value, (flags & SET_KEEPTTL) !== 0);
-  if (deadline >= 0) db.setExpire(key, deadline);
+  s.dirty++;
+  if (deadline >= 0) {
+    db.setExpire(key, deadline);
+    // Any expire option reaches replicas as SET key value PXAT <ms>, other options dropped.
+    s.rewrite(['SET', key, value, 'PXAT', String(deadline)]);
+  }
   return (flags & SET_GET) !== 0 ? old : okReply;
 }
 
@@ -157,6 +162,8 @@ export function getdelCommand(s: RedisServer, _c: Connection, argv: string[]): R
   if (v === undefined) return NIL;
   if (typeof v !== 'string') return WRONGTYPE;
   s.db.delete(argv[1]);
+  s.dirty++;
+  s.rewrite(['DEL', argv[1]]);
   return bulk(v);
 }
 
@@ -164,6 +171,8 @@ export function getsetCommand(s: RedisServer, _c: Connection, argv: string[]): R
   const v = s.db.lookup(argv[1]);
   if (v !== undefined && typeof v !== 'string') return WRONGTYPE;
   s.db.setKey(argv[1], argv[2], false);
+  s.dirty++;
+  s.rewrite(['SET', argv[1], argv[2]]);
   return v === undefined ? NIL : bulk(v);
 }
 
@@ -179,6 +188,7 @@ export function mgetCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
 export function msetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   if (argv.length % 2 === 0) return arityError('mset');
   for (let j = 1; j < argv.length; j += 2) s.db.setKey(argv[j], argv[j + 1], false);
+  s.dirty += (argv.length - 1) / 2;
   return OK;
 }
 
@@ -194,6 +204,7 @@ export function appendCommand(s: RedisServer, _c: Connection, argv: string[]): R
   if (v !== undefined && typeof v !== 'string') return WRONGTYPE;
   const nv = (v ?? '') + argv[2];
   s.db.put(argv[1], nv);
+  s.dirty++;
   return int(nv.length);
 }
 
@@ -210,6 +221,7 @@ function incrDecr(s: RedisServer, key: string, incr: number | bigint): Reply {
   const r = addInt64(cur, incr);
   if (r === null) return OVERFLOW;
   s.db.put(key, String(r));
+  s.dirty++;
   return int(r);
 }
 
@@ -247,5 +259,8 @@ export function incrbyfloatCommand(s: RedisServer, _c: Connection, argv: string[
   if (sum === null || sum.inf) return WOULD_PRODUCE_NAN;
   const out = formatLongDouble(sum);
   s.db.put(argv[1], out);
+  s.dirty++;
+  // Replicas must not redo the float arithmetic (t_string.c incrbyfloatCommand).
+  s.rewrite(['SET', argv[1], out, 'KEEPTTL']);
   return bulk(out);
 }

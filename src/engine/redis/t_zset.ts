@@ -96,6 +96,7 @@ function zaddGeneric(s: RedisServer, argv: string[], flags: number): Reply {
       last = sc;
     }
   }
+  s.dirty += added + updated;
   if (incr) return processed ? score(last) : NIL;
   return int(ch ? added + updated : added);
 }
@@ -120,6 +121,7 @@ export function zremCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
       break;
     }
   }
+  s.dirty += deleted;
   return int(deleted);
 }
 
@@ -314,6 +316,7 @@ export function zcountCommand(s: RedisServer, _c: Connection, argv: string[]): R
 function removeMembers(s: RedisServer, key: string, z: ZSet, members: readonly string[]): Reply {
   for (const m of members) z.delete(m);
   if (z.size === 0) s.db.delete(key);
+  s.dirty += members.length;
   return int(members.length);
 }
 
