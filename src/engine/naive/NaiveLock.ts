@@ -52,29 +52,36 @@ export class NaiveLock {
     private readonly tokens: Prng,
   ) {}
 
-  /** lock(): poll until acquired. */
+  /** lock(): poll until acquired. One token per call, reused by every attempt, as such code does. */
   *lock(leaseMs = DEFAULT_LEASE_MS): Process<void> {
-    while (!(yield* this.tryAcquire(leaseMs))) yield* sleep(RETRY_SLEEP_MS);
+    const token = this.newToken();
+    while (!(yield* this.tryAcquire(leaseMs, token))) yield* sleep(RETRY_SLEEP_MS);
   }
 
   /** tryLock(wait): poll until acquired or waitMs has passed; one attempt when waitMs is 0. */
   *tryLock(waitMs = 0, leaseMs = DEFAULT_LEASE_MS): Process<boolean> {
     const deadline = (yield* now()) + waitMs;
+    const token = this.newToken();
     for (;;) {
-      if (yield* this.tryAcquire(leaseMs)) return true;
+      if (yield* this.tryAcquire(leaseMs, token)) return true;
       const left = deadline - (yield* now());
       if (left <= 0) return false;
       yield* sleep(Math.min(RETRY_SLEEP_MS, left));
     }
   }
 
+  /** The value the token-checking variants write; the others write the constant 1. */
+  private newToken(): string {
+    return this.type === 'set-nx-px-get-del' || this.type === 'set-nx-px-lua' ? this.tokens.hex(10) : '1';
+  }
+
   /** One acquire attempt. */
-  private *tryAcquire(leaseMs: number): Process<boolean> {
+  private *tryAcquire(leaseMs: number, token: string): Process<boolean> {
     switch (this.type) {
       case 'setnx':
-        return this.took(yield* this.sender.command(['SETNX', this.name, '1']), '1');
+        return this.took(yield* this.sender.command(['SETNX', this.name, token]), token);
       case 'setnx-expire': {
-        if (!this.took(yield* this.sender.command(['SETNX', this.name, '1']), '1')) return false;
+        if (!this.took(yield* this.sender.command(['SETNX', this.name, token]), token)) return false;
         // EXPIRE takes seconds; a sub-second lease is rounded up rather than lost.
         yield* this.sender.command(['EXPIRE', this.name, String(Math.max(1, Math.ceil(leaseMs / 1000)))]);
         return true;
