@@ -32,8 +32,9 @@ function scenarioOf(id: string): Scenario {
   return v.scenario;
 }
 
-/** Fastest of `runs` timed runs after one warm-up; also the event count. */
+/** Fastest of `runs` timed runs after two warm-ups; also the event count. */
 function time(s: Scenario, runs: number): { ms: number; events: number } {
+  runScenario(s);
   let events = runScenario(s).trace.events.length;
   let best = Infinity;
   for (let i = 0; i < runs; i++) {
@@ -44,8 +45,8 @@ function time(s: Scenario, runs: number): { ms: number; events: number } {
   return { ms: Math.round(best * 10) / 10, events };
 }
 
-export function benchSim(runs = 5): SimBench {
-  const c = time(scenarioOf('contention-100'), Math.max(1, Math.ceil(runs / 2)));
+export function benchSim(runs = 10): SimBench {
+  const c = time(scenarioOf('contention-100'), 3);
   const rerunMs: Record<string, number> = {};
   let slowest = { id: '', ms: -1, events: 0 };
   for (const b of builtins) {

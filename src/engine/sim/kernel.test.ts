@@ -372,3 +372,90 @@ describe('Kernel: determinism', () => {
     expect(xs[0]).toMatch(/^[0-9a-f]{32}$/);
   });
 });
+
+describe('Kernel: node faults', () => {
+  function setAndRead(k: ReturnType<typeof world>['kernel'], log: string[]) {
+    const conn = k.connect('A', 'master', 'A/cmd');
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* call(conn, ['SET', 'k', 'v']);
+        yield* call(conn, ['SET', 't', 'v', 'PX', '50000']);
+        yield* sleep(100);
+        const down = yield* call(conn, ['GET', 'k']);
+        log.push(`${yield* now()} ${isCallTimeout(down) ? 'timeout' : JSON.stringify(down)}`);
+        yield* sleep(1000);
+        const up = yield* call(conn, ['GET', 'k']);
+        log.push(`${yield* now()} ${JSON.stringify(up)}`);
+      })(),
+    );
+  }
+
+  it('a crash without persistence loses every key; calls meanwhile time out; the restarted node answers', () => {
+    const w = world();
+    const k = w.kernel;
+    const log: string[] = [];
+    setAndRead(k, log);
+    k.at(50, () => k.crashNode('master', false));
+    k.at(4000, () => k.restartNode('master'));
+    runAll(w);
+    expect(log).toEqual(['3104 timeout', '4106 {"t":"bulk","v":null}']);
+    const crash = w.events.findIndex((e) => e.kind === 'node.crash');
+    expect(w.timeline.stateAt(crash - 1).nodes.master.keys.k).toBeDefined();
+    expect(w.timeline.stateAt(crash).nodes.master).toMatchObject({ up: false, keys: {} });
+    expect(w.timeline.stateAt(w.events.length - 1).nodes.master.up).toBe(true);
+  });
+
+  it('a crash with persistence keeps the keys (and their deadlines) across the restart', () => {
+    const w = world();
+    const k = w.kernel;
+    const log: string[] = [];
+    setAndRead(k, log);
+    k.at(50, () => k.crashNode('master', true));
+    k.at(4000, () => k.restartNode('master'));
+    runAll(w);
+    expect(log).toEqual(['3104 timeout', '4106 {"t":"bulk","v":"v"}']);
+    // SET t ran at 3: deadline 50003, gone from 50004 although the node was down in between
+    expect(kinds(w.events, 'key.expired').map((e) => [e.t, e.key])).toEqual([[50004, 't']]);
+  });
+
+  it('a clock jump on a node expires its keys early', () => {
+    const w = world();
+    const k = w.kernel;
+    const conn = k.connect('A', 'master', 'A/cmd');
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* call(conn, ['SET', 'k', 'v', 'PX', '30000']);
+      })(),
+    );
+    k.at(1000, () => k.jumpClock('master', 20000));
+    runAll(w);
+    // deadline 30001 on the node clock = kernel 10001 after the jump; gone from 10002
+    expect(kinds(w.events, 'key.expired').map((e) => e.t)).toEqual([10002]);
+    expect(kinds(w.events, 'node.clock')[0]).toMatchObject({ t: 1000, node: 'master', jumpMs: 20000 });
+  });
+
+  it('a partition heals at healAt', () => {
+    const w = world();
+    const k = w.kernel;
+    const conn = k.connect('A', 'master', 'A/cmd');
+    const log: string[] = [];
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        for (let i = 0; i < 3; i++) {
+          const r = yield* call(conn, ['PING']);
+          log.push(`${yield* now()} ${isCallTimeout(r) ? 'timeout' : 'PONG'}`);
+        }
+      })(),
+    );
+    k.partition([['A'], ['master']], 4000);
+    runAll(w);
+    expect(log).toEqual(['3000 timeout', '6000 timeout', '6002 PONG']);
+    expect(kinds(w.events, 'net.heal').map((e) => e.t)).toEqual([4000]);
+  });
+});

@@ -152,6 +152,8 @@ export class Kernel implements SimContext {
   private readonly mirror: KeyMirror;
   /** set when the run was stopped by the event cap */
   truncated = false;
+  /** kernel tasks dispatched so far (a cost figure: tasks that record no event still take time) */
+  tasksRun = 0;
 
   constructor(private readonly opts: KernelOptions) {
     this.net = opts.network;
@@ -287,6 +289,7 @@ export class Kernel implements SimContext {
       if (task === undefined || task.at > until || task.at > stopAt) break;
       this.heap.pop();
       this.t = task.at;
+      this.tasksRun++;
       this.dispatch(task);
       if (stopAt === Infinity && stop()) stopAt = this.t;
       if (this.rec.events.length >= maxEvents) {
@@ -644,12 +647,22 @@ export class Kernel implements SimContext {
     return server;
   }
 
+  /** script.line / script.call events name the script by sha (the cmd event comes after them). */
   private tracer(node: string): ScriptTracer {
+    let sha = '';
     return {
-      begin: () => {},
-      line: (line) => this.rec.emit('script.line', { actor: node, node, line }),
+      begin: (s) => {
+        sha = s;
+      },
+      line: (line) => this.rec.emit('script.line', { actor: node, node, sha, line }),
       call: (argv, reply) =>
-        this.rec.emit('script.call', { actor: node, node, argv: argv.slice(), reply: replyToJson(reply) }),
+        this.rec.emit('script.call', {
+          actor: node,
+          node,
+          sha,
+          argv: argv.slice(),
+          reply: replyToJson(reply),
+        }),
       end: () => {},
     };
   }
