@@ -89,8 +89,10 @@ export function consoleCommand(node: NodeView, line: string, now: number): Conso
   if (argv === null) return { kind: 'error', text: 'Invalid argument(s)' };
   if (argv.length === 0) return { kind: 'read', text: '' };
   const name = argv[0].toLowerCase();
-  if (REFUSED.has(name)) return { kind: 'error', text: `(error) ${argv[0]} is not available in this console` };
-  if (!node.up) return { kind: 'error', text: 'Could not connect to Redis: Connection refused (the node is down)' };
+  if (REFUSED.has(name))
+    return { kind: 'error', text: `(error) ${argv[0]} is not available in this console` };
+  if (!node.up)
+    return { kind: 'error', text: 'Could not connect to Redis: Connection refused (the node is down)' };
   const server = new RedisServer({ clock: new ManualClock(now) });
   const spec = server.commandSpec(name);
   if (spec && (spec.flags.has('write') || SCENARIO_COMMANDS.has(name))) return { kind: 'write', argv };

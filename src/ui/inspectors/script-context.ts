@@ -3,6 +3,7 @@
  * and each redis.call with its reply, from the script.line / script.call events of a verbose
  * run and the EVAL command that carried the text.
  */
+import { sha1hex } from '../../engine/redis/sha1';
 import type { TraceEvent } from '../../engine/trace';
 
 export interface ScriptCall {
@@ -30,6 +31,26 @@ const isScriptEvent = (e: TraceEvent | undefined) => e?.kind === 'script.line' |
 const isEval = (e: TraceEvent | undefined) =>
   e?.kind === 'cmd' && Array.isArray(e.argv) && /^eval(sha)?(_ro)?$/i.test(String(e.argv[0]));
 
+/** sha -> Lua text for every script the trace shows being sent (EVAL or SCRIPT LOAD). */
+const shaCache = new WeakMap<TraceEvent[], Map<string, string>>();
+
+function scriptsBySha(events: TraceEvent[]): Map<string, string> {
+  let m = shaCache.get(events);
+  if (m) return m;
+  m = new Map();
+  for (const e of events) {
+    if (e.kind !== 'cmd' || !Array.isArray(e.argv)) continue;
+    const argv = e.argv as string[];
+    const name = String(argv[0]).toLowerCase();
+    if ((name === 'eval' || name === 'eval_ro') && typeof argv[1] === 'string')
+      m.set(sha1hex(argv[1]), argv[1]);
+    else if (name === 'script' && String(argv[1]).toLowerCase() === 'load' && typeof argv[2] === 'string')
+      m.set(sha1hex(argv[2]), argv[2]);
+  }
+  shaCache.set(events, m);
+  return m;
+}
+
 function scriptTextOf(
   events: TraceEvent[],
   cmd: TraceEvent | undefined,
@@ -42,10 +63,7 @@ function scriptTextOf(
   const argv = cmd.argv as string[];
   if (/^eval(_ro)?$/i.test(argv[0])) return { text: String(argv[1]), sha: null };
   const sha = String(argv[1]).toLowerCase();
-  for (const e of events) {
-    if (e.kind === 'cmd' && typeof e.script === 'string' && e.sha === sha) return { text: e.script, sha };
-  }
-  return { text: null, sha };
+  return { text: scriptsBySha(events).get(sha) ?? null, sha };
 }
 
 export function findScriptContext(events: TraceEvent[], cursor: number): ScriptContext | null {

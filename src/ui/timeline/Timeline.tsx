@@ -333,6 +333,7 @@ export function Timeline() {
             if (right < 0 || left > width) return null;
             const ys = v.holders.map((h) => layout.byId.get(h)).filter((r) => r !== undefined);
             const top = ys.length ? Math.min(...ys.map((r) => r.y)) : 0;
+            const bottom = ys.length ? Math.max(...ys.map((r) => r.y + r.h)) : layout.height;
             const explanation = t(`violation.${v.kind}`, { lock: v.lock });
             return (
               <div
@@ -340,7 +341,7 @@ export function Timeline() {
                 className="timeline__violation"
                 data-testid="violation"
                 data-kind={v.kind}
-                style={{ left, top, width: Math.max(2, right - left) }}
+                style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}
                 title={`${explanation} — ${t('violation.holders', { holders: v.holders.join(', ') })}`}
               >
                 <span className="timeline__violation-tag">{v.kind}</span>

@@ -115,7 +115,14 @@ function keySignature(state: VisibleState, node: string, key: string): string {
 }
 
 /** Kinds that never change a thread's state, a hold or a key: they only add marks. */
-const MARK_ONLY = new Set(['script.line', 'script.call', 'script.log', 'pubsub.publish', 'pubsub.deliver', 'watchdog.renew']);
+const MARK_ONLY = new Set([
+  'script.line',
+  'script.call',
+  'script.log',
+  'pubsub.publish',
+  'pubsub.deliver',
+  'watchdog.renew',
+]);
 
 const LOCK_KINDS = new Set([
   'lock.request',

@@ -1,0 +1,231 @@
+import { expect, test, type Page } from '@playwright/test';
+import LZString from 'lz-string';
+
+const { compressToEncodedURIComponent } = LZString;
+
+function trackErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
+async function ready(page: Page) {
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
+}
+
+async function clock(page: Page): Promise<number> {
+  return Number(await page.getByTestId('clock').textContent());
+}
+
+async function pick(page: Page, id: string) {
+  await page.getByTestId('scenario-picker').selectOption(id);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
+  await ready(page);
+}
+
+test('pick a scenario, play, step forward and back', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'basic-lock');
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('clock')).toHaveText('0');
+  for (let i = 0; i < 4; i++) await page.getByTestId('step-forward').click();
+  const after = await clock(page);
+  await page.getByTestId('step-back').click();
+  expect(await clock(page)).toBeLessThanOrEqual(after);
+  await page.getByTestId('step-forward').click();
+  expect(await clock(page)).toBe(after);
+  await page.getByRole('combobox', { name: 'Speed (virtual time)' }).selectOption('1000');
+  await page.getByTestId('play').click();
+  await expect.poll(() => clock(page), { timeout: 10_000 }).toBeGreaterThan(after);
+  await expect(page.getByTestId('keyspace')).toBeVisible();
+  await expect(page.getByTestId('script-view')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('an unsafe scenario shows a labelled violation band', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'gc-pause-lease-expiry');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'unsafe');
+  const bands = page.getByTestId('violation');
+  await expect(bands.first()).toBeVisible();
+  await expect(bands.first()).toContainText(/V[123]/);
+  expect(await bands.first().getAttribute('title')).toMatch(/believe|resource|lease/);
+});
+
+test('a shared link reopens the same moment in a new page', async ({ page, context }) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'lease-expiry-no-watchdog');
+  for (let i = 0; i < 7; i++) await page.getByTestId('step-forward').click();
+  const t = await page.getByTestId('clock').textContent();
+  const verdict = await page.getByTestId('verdict').getAttribute('data-verdict');
+  await expect(page.getByTestId('share-link')).toHaveAttribute('href', /#s=.+&c=\d+/);
+  const href = await page.getByTestId('share-link').getAttribute('href');
+  const other = await context.newPage();
+  await other.goto(href!);
+  await ready(other);
+  await expect(other.getByTestId('clock')).toHaveText(t!);
+  await expect(other.getByTestId('verdict')).toHaveAttribute('data-verdict', verdict!);
+});
+
+test('hand-written #json= links work', async ({ page }) => {
+  const scenario = {
+    format: 'lockscope/1',
+    clients: [
+      {
+        id: 'A',
+        threads: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'myLock' },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  await page.goto(`./#json=${encodeURIComponent(JSON.stringify(scenario))}&c=2`);
+  await ready(page);
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'safe');
+  await expect(page.getByTestId('error-panel')).toHaveCount(0);
+});
+
+test('keyboard: space, arrows, shift+arrows, Home/End', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'reentrant');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('clock')).toHaveText('0');
+  await page.keyboard.press('End');
+  const end = await clock(page);
+  expect(end).toBeGreaterThan(0);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const two = await page.locator('.transport__event').textContent();
+  expect(two).toContain('2/');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('.transport__event')).toContainText('1/');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  expect(await clock(page)).toBeGreaterThanOrEqual(0);
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('play')).toHaveAttribute('aria-pressed', 'false');
+});
+
+for (const [name, hash] of [
+  ['damaged compressed data', '#s=%%%not-lz&c=3'],
+  [
+    'truncated compressed data',
+    `#s=${compressToEncodedURIComponent('{"format":"lockscope/1","clients":[]}').slice(0, 12)}`,
+  ],
+  ['broken JSON', `#json=${encodeURIComponent('{"format":"lockscope/1", "clients": [')}`],
+  [
+    'schema error',
+    `#json=${encodeURIComponent('{"format":"lockscope/1","clients":[{"id":"A","threads":[{"id":1,"program":[{"op":"lokc"}]}]}]}')}`,
+  ],
+  ['oversized link', `#s=${'A'.repeat(250_000)}`],
+] as const) {
+  test(`a bad link (${name}) shows the error panel and the default scenario`, async ({ page }) => {
+    const errors = trackErrors(page);
+    await page.goto(`./${hash}`);
+    await expect(page.getByTestId('error-panel')).toBeVisible({ timeout: 15_000 });
+    await ready(page);
+    await expect(page.getByTestId('timeline')).toBeVisible();
+    await page.getByTestId('step-forward').click();
+    expect(errors).toEqual([]);
+  });
+}
+
+test('a hostile-Lua link is contained', async ({ page }) => {
+  const errors = trackErrors(page);
+  const evil = (script: string) => ({ op: 'eval', script, keys: [], args: [] });
+  const scenario = {
+    format: 'lockscope/1',
+    redis: { scriptBudget: 200000 },
+    clients: [
+      {
+        id: 'A',
+        threads: [
+          {
+            id: 1,
+            program: [
+              evil('while true do end'),
+              evil("return js and js.global.document.title or 'no js'"),
+              evil("return os and os.execute('id') or 'no os'"),
+              evil("return load and load(string.dump(function() end)) and 'loaded' or 'no binary'"),
+              evil('local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 1e6) end'),
+              { op: 'lock', lock: 'myLock' },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  await page.goto(`./#s=${compressToEncodedURIComponent(JSON.stringify(scenario))}`);
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 30_000 });
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  expect(await page.title()).toContain('LockScope');
+  expect(errors).toEqual([]);
+});
+
+test('embed mode shows only the timeline and the transport', async ({ page }) => {
+  await page.goto('./?embed=1');
+  await ready(page);
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  await expect(page.getByTestId('play')).toBeVisible();
+  await expect(page.getByTestId('scenario-picker')).toHaveCount(0);
+  await expect(page.getByTestId('keyspace')).toHaveCount(0);
+  await expect(page.getByTestId('console')).toHaveCount(0);
+});
+
+test('switching to 中文 translates the page', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await page.getByRole('button', { name: '中文' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('button', { name: '播放' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '复制链接' })).toBeVisible();
+  await page.reload();
+  await ready(page);
+  await expect(page.getByRole('button', { name: '播放' })).toBeVisible();
+  await page.getByRole('button', { name: 'EN' }).click();
+  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+});
+
+test('the console answers reads from the state at the cursor', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'basic-lock');
+  await page.keyboard.press('Home');
+  // Move to just after the lock was acquired.
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('ArrowRight');
+    if ((await page.getByTestId('keyspace').textContent())?.includes('myLock')) break;
+  }
+  const input = page.getByRole('textbox', { name: 'Redis command' });
+  await input.fill('TYPE myLock');
+  await input.press('Enter');
+  await expect(page.getByTestId('console')).toContainText('hash');
+  await input.fill('PTTL nosuchkey');
+  await input.press('Enter');
+  await expect(page.getByTestId('console')).toContainText('(integer) -2');
+});
+
+test('the last edited scenario survives a reload', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'reentrant');
+  await page.goto('./');
+  await ready(page);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('reentrant');
+});
