@@ -240,6 +240,11 @@ describe('RLock: waiting', () => {
     expect(failed.t).toBeGreaterThanOrEqual(1100);
     expect(failed.t).toBeLessThan(1105);
     expect(first(s, 'waiter.wakeup', 'B:1').cause).toBe('timeout');
+    // it waited for what was left of its wait time, not for the holder's much longer ttl
+    const wait = first(s, 'lock.wait', 'B:1');
+    expect(wait.ttl).toBeGreaterThan(29_000);
+    expect(wait.waitMs).toBeGreaterThan(990);
+    expect(wait.waitMs).toBeLessThanOrEqual(1000);
   });
 
   it('tryLock() tries once and does not subscribe', () => {

@@ -40,9 +40,10 @@ export class RedissonLock extends RedissonBaseLock {
       for (;;) {
         ttl = yield* this.tryAcquire(leaseTime, threadId);
         if (ttl === null) break;
-        this.emitWait(threadId, ttl);
         // ttl < 0: the key has no expiry, only an unlock message can end the wait.
-        const r = yield* acquire(entry.latch, ttl >= 0 ? ttl : undefined, interruptibly);
+        const waitMs = ttl >= 0 ? ttl : undefined;
+        this.emitWait(threadId, ttl, waitMs);
+        const r = yield* acquire(entry.latch, waitMs, interruptibly);
         this.emitWakeup(threadId, r);
         if (r === 'interrupted') throw new InterruptedException('');
       }
@@ -83,7 +84,7 @@ export class RedissonLock extends RedissonBaseLock {
 
         currentTime = yield* now();
         const waitMs = ttl >= 0 && ttl < time ? ttl : time;
-        this.emitWait(threadId, ttl);
+        this.emitWait(threadId, ttl, waitMs);
         const r = yield* acquire(entry.latch, waitMs, true);
         this.emitWakeup(threadId, r);
         if (r === 'interrupted') throw new InterruptedException('');
@@ -147,8 +148,14 @@ export class RedissonLock extends RedissonBaseLock {
     }
   }
 
-  private emitWait(threadId: number, ttl: number): void {
-    this.client.ctx.emit('lock.wait', { actor: this.actor(threadId), lock: this.name, ttl });
+  /** `waitMs`: how long the latch wait may last (null: until a message comes). */
+  private emitWait(threadId: number, ttl: number, waitMs: number | undefined): void {
+    this.client.ctx.emit('lock.wait', {
+      actor: this.actor(threadId),
+      lock: this.name,
+      ttl,
+      waitMs: waitMs ?? null,
+    });
   }
 
   private emitWakeup(threadId: number, r: string): void {
