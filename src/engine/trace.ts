@@ -6,6 +6,27 @@
 /** `"<client>:<thread>"` for threads, node ids (`master`, `replica-1`, `sentinel-1`) for nodes. */
 export type Actor = string;
 
+/**
+ * Event kinds. The fields each carries (besides t, seq, kind; `actor` as noted):
+ *
+ * Recorded by the kernel (sim/kernel.ts):
+ *   cmd               actor (the calling process), node, conn (connection label), argv, reply
+ *                     (compact JSON, sim/reply_json.ts). Events a command causes on its node
+ *                     (lazy key.expired, pubsub.publish, script.*) come just before its cmd.
+ *   script.line       actor = node, node, sha, line                    (verbose runs only)
+ *   script.call       actor = node, node, sha, argv, reply             (verbose runs only)
+ *   script.log        actor = node, node, level, message
+ *   pubsub.publish    actor = node, node, channel, message, receivers
+ *   pubsub.deliver    actor = client id, node, conn, channel, message
+ *   key.expired       actor = node, node, key, how ('lazy' | 'active')
+ *   conn.close        actor = client id, node, conn                    (the node dropped it)
+ *   client.crash / client.pause (ms) / client.resume    actor = client id, client
+ *   node.crash / node.restart / node.clock (jumpMs, offset)             actor = node, node
+ *   net.partition (groups) / net.heal
+ * Recorded by the runner: thread.interrupt (actor). By the safety monitor (check/monitor.ts):
+ *   violation.start / violation.end   violation ('V1' | 'V2' | 'V3'), lock, holders
+ * The client side's events and fields are listed in sim/api.ts.
+ */
 export type EventKind =
   | 'cmd'
   | 'script.line'

@@ -39,9 +39,10 @@ export interface SimContext {
   /** Thread.interrupt(): ends an interruptible acquire of that process with 'interrupted'. */
   interrupt(handle: ProcHandle): void;
   /**
-   * Open a connection from a client to a node. Pushed messages (pub/sub) reach `onPush` one
-   * network latency after the node sent them; never while the client is crashed, and deferred
-   * while it is paused.
+   * Open a connection from a client to a node. Pushed frames reach `onPush` one network latency
+   * after the node sent them; never while the client is crashed, and deferred while it is
+   * paused. Frames are pub/sub messages and also the extra confirmations of a multi-channel
+   * (UN)SUBSCRIBE (the first confirmation is the call's reply; the others follow it as pushes).
    */
   connect(client: string, node: string, label: string, onPush?: (msg: Reply) => void): ConnectionRef;
   disconnect(conn: ConnectionRef): void;
@@ -82,7 +83,8 @@ export interface RunResult {
 //   thread.result     actor, step, result          one per step that returns something (JSON value)
 //   work.start        actor, ms, op: 'work' | 'sleep' | 'use'
 //   work.end          actor
-//   lock.request      actor, lock, type
+//   lock.request      actor, lock, type, owner?, key?   (owner/key as in lock.acquired; giving
+//                     them here lets V2 name threads before the acquire's reply is back)
 //   lock.wait         actor, lock, ttl
 //   waiter.wakeup     actor, lock, cause
 //   lock.acquired     actor, lock, holdCount, owner, key?, node?
