@@ -95,6 +95,7 @@ const ROWS: readonly Row[] = [
   ['setex', 4, 'write denyoom', str.setexCommand],
   ['psetex', 4, 'write denyoom', str.psetexCommand],
   ['getdel', 2, 'write fast', str.getdelCommand],
+  ['getex', -2, 'write fast', str.getexCommand],
   ['getset', 3, 'write denyoom fast', str.getsetCommand],
   ['mget', -2, 'readonly fast', str.mgetCommand],
   ['mset', -3, 'write denyoom', str.msetCommand],

@@ -41,6 +41,10 @@ describe('propagation to replicas', () => {
     run('zadd', 'z', '1', 'a');
     run('persist', 'c');
     run('persist', 'c');
+    run('getex', 'c2', 'ex', '1');
+    run('getex', 'e', 'px', '100');
+    run('getex', 'e', 'persist');
+    run('getex', 'e', 'persist');
     run('expireat', 'e', '100');
     run('flushdb');
     expect(stream).toEqual([
@@ -61,6 +65,8 @@ describe('propagation to replicas', () => {
       [['ltrim', 'l', '0', '0']],
       [['zadd', 'z', '1', 'a']],
       [['persist', 'c']],
+      [['PEXPIREAT', 'e', '1000100']],
+      [['PERSIST', 'e']],
       [['DEL', 'e']],
       [['flushdb']],
     ]);

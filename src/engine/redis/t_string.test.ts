@@ -138,3 +138,25 @@ describe('INCR family', () => {
     expect(run('INCRBYFLOAT', 'i', 'abc')).toBe('(error) ERR value is not a valid float');
   });
 });
+
+describe('GETEX', () => {
+  it('reads and changes the TTL; option rules as 7.0', () => {
+    const { run } = fixture(10_000);
+    run('SET', 'k', 'v');
+    expect(run('GETEX', 'k', 'EX', '100')).toBe('"v"');
+    expect(run('TTL', 'k')).toBe('(integer) 100');
+    expect(run('GETEX', 'k', 'PERSIST', 'PERSIST')).toBe('"v"');
+    expect(run('TTL', 'k')).toBe('(integer) -1');
+    expect(run('GETEX', 'k', 'PX', '0')).toBe("(error) ERR invalid expire time in 'getex' command");
+    expect(run('GETEX', 'k', 'EX', '1', 'PERSIST')).toBe('(error) ERR syntax error');
+    expect(run('GETEX', 'k', 'KEEPTTL')).toBe('(error) ERR syntax error');
+    expect(run('GETEX', 'k', 'EX', 'abc')).toBe('(error) ERR value is not an integer or out of range');
+    expect(run('GETEX', 'nokey', 'EX', 'abc')).toBe('(nil)');
+    expect(run('GETEX', 'k', 'EXAT', '1')).toBe('"v"');
+    expect(run('EXISTS', 'k')).toBe('(integer) 0');
+    run('HSET', 'h', 'f', 'v');
+    expect(run('GETEX', 'h')).toBe(
+      '(error) WRONGTYPE Operation against a key holding the wrong kind of value',
+    );
+  });
+});

@@ -90,20 +90,31 @@ function setGeneric(
   return (flags & SET_GET) !== 0 ? old : okReply;
 }
 
-/** SET key value [NX|XX] [GET] [EX s|PX ms|EXAT ts|PXAT ts|KEEPTTL] (parseExtendedStringArgumentsOrReply). */
-export function setCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+const SET_PERSIST = 256;
+
+/**
+ * t_string.c parseExtendedStringArgumentsOrReply, for SET (options from argv[3]) and GETEX
+ * (from argv[2]): repeated options are fine, conflicting ones are a syntax error.
+ */
+function parseExtended(
+  argv: string[],
+  from: number,
+  isSet: boolean,
+): { flags: number; expire: string | null } | Reply {
   let flags = 0;
   let expire: string | null = null;
-  for (let j = 3; j < argv.length; j++) {
+  for (let j = from; j < argv.length; j++) {
     const opt = argv[j];
     const next = j + 1 < argv.length ? argv[j + 1] : null;
-    if (isOpt(opt, 110, 120) && !(flags & SET_XX)) flags |= SET_NX;
-    else if (isOpt(opt, 120, 120) && !(flags & SET_NX)) flags |= SET_XX;
-    else if (opt.toLowerCase() === 'get') flags |= SET_GET;
-    else if (opt.toLowerCase() === 'keepttl' && !(flags & ANY_EXPIRE)) flags |= SET_KEEPTTL;
+    const lower = opt.length > 2 ? opt.toLowerCase() : '';
+    if (isSet && isOpt(opt, 110, 120) && !(flags & SET_XX)) flags |= SET_NX;
+    else if (isSet && isOpt(opt, 120, 120) && !(flags & SET_NX)) flags |= SET_XX;
+    else if (isSet && lower === 'get') flags |= SET_GET;
+    else if (isSet && lower === 'keepttl' && !(flags & (ANY_EXPIRE | SET_PERSIST))) flags |= SET_KEEPTTL;
+    else if (!isSet && lower === 'persist' && !(flags & (ANY_EXPIRE | SET_KEEPTTL))) flags |= SET_PERSIST;
     else if (
       isOpt(opt, 101, 120) &&
-      !(flags & (SET_KEEPTTL | SET_EXAT | SET_PX | SET_PXAT)) &&
+      !(flags & (SET_KEEPTTL | SET_PERSIST | SET_EXAT | SET_PX | SET_PXAT)) &&
       next !== null
     ) {
       flags |= SET_EX;
@@ -111,23 +122,23 @@ export function setCommand(s: RedisServer, _c: Connection, argv: string[]): Repl
       j++;
     } else if (
       isOpt(opt, 112, 120) &&
-      !(flags & (SET_KEEPTTL | SET_EX | SET_EXAT | SET_PXAT)) &&
+      !(flags & (SET_KEEPTTL | SET_PERSIST | SET_EX | SET_EXAT | SET_PXAT)) &&
       next !== null
     ) {
       flags |= SET_PX;
       expire = next;
       j++;
     } else if (
-      opt.toLowerCase() === 'exat' &&
-      !(flags & (SET_KEEPTTL | SET_EX | SET_PX | SET_PXAT)) &&
+      lower === 'exat' &&
+      !(flags & (SET_KEEPTTL | SET_PERSIST | SET_EX | SET_PX | SET_PXAT)) &&
       next !== null
     ) {
       flags |= SET_EXAT;
       expire = next;
       j++;
     } else if (
-      opt.toLowerCase() === 'pxat' &&
-      !(flags & (SET_KEEPTTL | SET_EX | SET_EXAT | SET_PX)) &&
+      lower === 'pxat' &&
+      !(flags & (SET_KEEPTTL | SET_PERSIST | SET_EX | SET_EXAT | SET_PX)) &&
       next !== null
     ) {
       flags |= SET_PXAT;
@@ -135,7 +146,46 @@ export function setCommand(s: RedisServer, _c: Connection, argv: string[]): Repl
       j++;
     } else return SYNTAX;
   }
-  return setGeneric(s, flags, argv[1], argv[2], expire, 'set', OK, NIL);
+  return { flags, expire };
+}
+
+/** SET key value [NX|XX] [GET] [EX s|PX ms|EXAT ts|PXAT ts|KEEPTTL]. */
+export function setCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const opts = parseExtended(argv, 3, true);
+  if ('t' in opts) return opts;
+  return setGeneric(s, opts.flags, argv[1], argv[2], opts.expire, 'set', OK, NIL);
+}
+
+/**
+ * GETEX key [EX s|PX ms|EXAT ts|PXAT ts|PERSIST]: never replicated as itself, but as the
+ * PEXPIREAT, DEL or PERSIST it amounted to.
+ */
+export function getexCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const opts = parseExtended(argv, 2, false);
+  if ('t' in opts) return opts;
+  const key = argv[1];
+  const v = s.db.lookup(key);
+  if (v === undefined) return NIL;
+  if (typeof v !== 'string') return WRONGTYPE;
+  let deadline = 0;
+  if (opts.expire !== null) {
+    const d = expireDeadline(s, opts.expire, opts.flags, 'getex');
+    if (typeof d !== 'number') return d;
+    deadline = d;
+  }
+  if (opts.flags & (SET_EXAT | SET_PXAT) && deadline <= s.mstime()) {
+    s.db.delete(key);
+    s.dirty++;
+    s.rewrite(['DEL', key]);
+  } else if (opts.expire !== null) {
+    s.db.setExpire(key, deadline);
+    s.dirty++;
+    s.rewrite(['PEXPIREAT', key, String(deadline)]);
+  } else if (opts.flags & SET_PERSIST && s.db.removeExpire(key)) {
+    s.dirty++;
+    s.rewrite(['PERSIST', key]);
+  }
+  return bulk(v);
 }
 
 export function setnxCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
