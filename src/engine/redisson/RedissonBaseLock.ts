@@ -6,7 +6,7 @@
 import { call, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import type { RedissonClient } from './RedissonClient';
-import { IllegalMonitorStateException, RedisException } from './errors';
+import { IllegalMonitorStateException, RedisException, exceptionFor } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 
 /** RedissonObject.prefixName: wrap the name in a cluster hash tag unless it already has one. */
@@ -71,7 +71,7 @@ export abstract class RedissonBaseLock {
 
   *getHoldCount(threadId: number): Process<number> {
     const r = yield* this.client.command(['HGET', this.name, this.getLockName(threadId)]);
-    if (r.t === 'error') throw new RedisException(r.v);
+    if (r.t === 'error') throw exceptionFor(r);
     return r.t === 'bulk' && r.v !== null ? Number(r.v) : 0;
   }
 
@@ -91,7 +91,7 @@ export abstract class RedissonBaseLock {
     let res: UnlockResult = null;
     let failure: RedisException | null = null;
     const reply = yield* this.unlockInner(threadId, requestId);
-    if (reply.t === 'error') failure = new RedisException(reply.v);
+    if (reply.t === 'error') failure = exceptionFor(reply);
     else res = reply.t === 'int' ? Number(reply.v) === 1 : null;
     if (client.config.traits.unlockLatch) this.deleteLatchLater(requestId);
     this.cancelExpirationRenewal(threadId, failure ? null : res);
@@ -159,7 +159,7 @@ export abstract class RedissonBaseLock {
 }
 
 function readInt(r: Reply): number {
-  if (r.t === 'error') throw new RedisException(r.v);
+  if (r.t === 'error') throw exceptionFor(r);
   if (r.t === 'int') return Number(r.v);
   throw new RedisException(`unexpected reply ${JSON.stringify(r)}`);
 }

@@ -297,3 +297,25 @@ describe('RLock: waiting', () => {
     expect(first(s, 'lock.acquired', 'B:2').t).toBeGreaterThan(3000);
   });
 });
+
+describe('RLock: the node goes away', () => {
+  it('turns a lost acquire into RedisResponseTimeoutException after the response timeout', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), work(5000), unlock] }],
+        B: [{ id: 1, start: 1500, program: [lock(), work(100), unlock] }],
+      },
+      {
+        faults: [
+          { at: 1000, kind: 'crash', node: 'master' },
+          { at: 2000, kind: 'restart', node: 'master' },
+        ],
+      },
+    );
+    const err = first(s, 'lock.error', 'B:1');
+    expect(err.t).toBe(4500); // sent at 1500 to a dead node, given up after timeoutMs = 3000
+    expect(err.error).toMatch(/^RedisResponseTimeoutException: Redis server response timeout \(3000 ms\)/);
+    // the restarted node lost the lock (no persistence): A's late unlock is refused
+    expect(s.results('A:1')).toEqual([{ error: expect.stringMatching(/^IllegalMonitorStateException/) }]);
+  });
+});

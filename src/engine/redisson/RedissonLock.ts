@@ -14,7 +14,7 @@
 import { acquire, now, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
-import { InterruptedException, RedisException, RedisTimeoutException } from './errors';
+import { InterruptedException, RedisException, RedisTimeoutException, exceptionFor } from './errors';
 import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
 
 /** leaseTime / waitTime "not given", as Java's -1 */
@@ -170,7 +170,7 @@ function isEntry(x: unknown): x is RedissonLockEntry {
 
 /** EVAL_LONG: nil is "acquired", an integer the holder's ttl. */
 function decodeTtl(r: Reply): number | null {
-  if (r.t === 'error') throw new RedisException(r.v);
+  if (r.t === 'error') throw exceptionFor(r);
   if (r.t === 'int') return Number(r.v);
   if ((r.t === 'bulk' || r.t === 'array') && r.v === null) return null;
   throw new RedisException(`unexpected reply to the acquire script: ${JSON.stringify(r)}`);

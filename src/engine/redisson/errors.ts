@@ -2,6 +2,9 @@
  * The Java exceptions a lock call can end in. Program steps catch them and record them as results
  * ("IllegalMonitorStateException: attempt to unlock lock, ..."), as a Java test would assert on them.
  */
+import type { ErrorReply } from '../redis/reply';
+import { CALL_TIMEOUT_PREFIX, isCallTimeout } from '../sim/effects';
+
 export class JavaException extends Error {
   /** Java class name, as it would appear in a stack trace */
   readonly javaClass: string = 'java.lang.Exception';
@@ -25,7 +28,19 @@ export class RedisException extends JavaException {
 }
 
 export class RedisTimeoutException extends RedisException {
-  override readonly javaClass = 'org.redisson.client.RedisTimeoutException';
+  override readonly javaClass: string = 'org.redisson.client.RedisTimeoutException';
+}
+
+/** No reply within the response timeout (org.redisson.client.RedisResponseTimeoutException). */
+export class RedisResponseTimeoutException extends RedisTimeoutException {
+  override readonly javaClass: string = 'org.redisson.client.RedisResponseTimeoutException';
+}
+
+/** The exception an error reply surfaces as in Java. */
+export function exceptionFor(reply: ErrorReply): RedisException {
+  if (isCallTimeout(reply))
+    return new RedisResponseTimeoutException(reply.v.slice(CALL_TIMEOUT_PREFIX.length));
+  return new RedisException(reply.v);
 }
 
 /** Describes any thrown value the way a recorded result shows it. */
