@@ -309,6 +309,9 @@ function applyKey(f: Frame, node: string, key: string | null, view: KeyView | nu
 function applySubscription(f: Frame, ev: TraceEvent): void {
   const argv = ev.argv as readonly string[] | undefined;
   if (!argv || argv.length === 0) return;
+  // Cheap filter first: this runs for every command of a run.
+  const c = argv[0].charCodeAt(0) | 32;
+  if (c !== 0x73 && c !== 0x75 && c !== 0x70) return; // s, u, p
   const name = argv[0].toLowerCase();
   const sub = SUBSCRIBE.has(name);
   if (!sub && !UNSUBSCRIBE.has(name)) return;

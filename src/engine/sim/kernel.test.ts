@@ -459,3 +459,21 @@ describe('Kernel: node faults', () => {
     expect(kinds(w.events, 'net.heal').map((e) => e.t)).toEqual([4000]);
   });
 });
+
+describe('Kernel: runaway processes', () => {
+  it('stops a process that never lets time pass once the task cap is reached', () => {
+    const w = world();
+    const k = w.kernel;
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        for (;;) yield* sleep(0);
+      })(),
+    );
+    k.run(1e9, () => false, 1000);
+    expect(k.truncated).toBe(true);
+    expect(k.now()).toBe(0);
+    expect(k.tasksRun).toBe(8000);
+  });
+});

@@ -280,9 +280,12 @@ export class Kernel implements SimContext {
 
   /**
    * Runs tasks in (time, seq) order until the next one is later than `until`, the queue is empty,
-   * `stop()` turns true (the tasks due at that same ms still run), or `maxEvents` is reached.
+   * `stop()` turns true (the tasks due at that same ms still run), or `maxEvents` events (or
+   * eight times as many tasks) are reached, which sets `truncated`.
    */
   run(until: number, stop: () => boolean, maxEvents: number): void {
+    // Tasks that record nothing (a process sleeping 0 ms in a loop) must not spin forever either.
+    const maxTasks = this.tasksRun + maxEvents * 8;
     let stopAt = Infinity;
     for (;;) {
       const task = this.heap.peek();
@@ -292,7 +295,7 @@ export class Kernel implements SimContext {
       this.tasksRun++;
       this.dispatch(task);
       if (stopAt === Infinity && stop()) stopAt = this.t;
-      if (this.rec.events.length >= maxEvents) {
+      if (this.rec.events.length >= maxEvents || this.tasksRun >= maxTasks) {
         this.truncated = true;
         break;
       }
