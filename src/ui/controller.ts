@@ -190,8 +190,18 @@ function startVisibleSync() {
     const now = usePlayground.getState();
     if (now.run?.runId === runId && now.cursor !== index) void pull();
   };
+  // While playing, the inspectors follow at 10 Hz: enough to read, and the frames stay free.
+  let throttle: ReturnType<typeof setTimeout> | null = null;
   usePlayground.subscribe((s, prev) => {
-    if (s.cursor !== prev.cursor || s.run !== prev.run) void pull();
+    if (s.cursor === prev.cursor && s.run === prev.run) return;
+    if (!s.playing || s.run !== prev.run) {
+      void pull();
+      return;
+    }
+    throttle ??= setTimeout(() => {
+      throttle = null;
+      void pull();
+    }, 100);
   });
 }
 

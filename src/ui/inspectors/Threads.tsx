@@ -3,30 +3,38 @@ import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
 import { usePlayground } from '../store';
 
+/** The event at the cursor; apart from the table so only this follows every frame of playback. */
+function EventBox() {
+  const t = useT();
+  const ev = usePlayground((s) => s.run?.trace.events[s.cursor]);
+  const d = ev ? describeEvent(ev) : null;
+  return (
+    <div className="event-box">
+      {d ? (
+        <>
+          <strong>{d.head}</strong>
+          {d.details.map((x, i) => (
+            <div key={i} className="event-box__detail">
+              {x}
+            </div>
+          ))}
+        </>
+      ) : (
+        <span className="muted">{t('inspect.noEvent')}</span>
+      )}
+    </div>
+  );
+}
+
 /** Thread states and hold counts at the cursor, the protected resource, and the event itself. */
 export function Threads() {
   const t = useT();
   const visible = usePlayground((s) => s.visible);
-  const ev = usePlayground((s) => s.run?.trace.events[s.cursor]);
   const threads = visible ? Object.entries(visible.threads) : [];
-  const d = ev ? describeEvent(ev) : null;
   return (
     <section className="panel" aria-labelledby="th-h">
       <h3 id="th-h">{t('inspect.event')}</h3>
-      <div className="event-box">
-        {d ? (
-          <>
-            <strong>{d.head}</strong>
-            {d.details.map((x, i) => (
-              <div key={i} className="event-box__detail">
-                {x}
-              </div>
-            ))}
-          </>
-        ) : (
-          <span className="muted">{t('inspect.noEvent')}</span>
-        )}
-      </div>
+      <EventBox />
       <h3>{t('inspect.threads')}</h3>
       <table className="threads">
         <thead>

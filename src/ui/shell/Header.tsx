@@ -19,13 +19,32 @@ function useShareHref(): string {
   return href;
 }
 
+/** Its own component: it follows the cursor, and the rest of the header should not. */
+function ShareLink() {
+  const t = useT();
+  const href = useShareHref();
+  return (
+    <a className="header__link" data-testid="share-link" href={href || '#'} title={t('header.shareLink')}>
+      <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
+        <path
+          d="M6.5 9.5l3-3M7 4.5l1.2-1.2a2.6 2.6 0 013.5 3.5L10.5 8M9 11.5l-1.2 1.2a2.6 2.6 0 01-3.5-3.5L5.5 8"
+          stroke="currentColor"
+          strokeWidth="1.6"
+          fill="none"
+          strokeLinecap="round"
+        />
+      </svg>
+      <span className="sr-only">{t('header.shareLink')}</span>
+    </a>
+  );
+}
+
 export function Header() {
   const t = useT();
   const lang = usePlayground((s) => s.lang);
   const builtins = usePlayground((s) => s.builtins);
   const builtinId = usePlayground((s) => s.builtinId);
   const run = usePlayground((s) => s.run);
-  const href = useShareHref();
   const [copied, setCopied] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
 
@@ -97,18 +116,7 @@ export function Header() {
         <button type="button" className="btn btn--primary" onClick={() => void copy()}>
           {copied ? t('header.copied') : t('header.copyLink')}
         </button>
-        <a className="header__link" data-testid="share-link" href={href || '#'} title={t('header.shareLink')}>
-          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
-            <path
-              d="M6.5 9.5l3-3M7 4.5l1.2-1.2a2.6 2.6 0 013.5 3.5L10.5 8M9 11.5l-1.2 1.2a2.6 2.6 0 01-3.5-3.5L5.5 8"
-              stroke="currentColor"
-              strokeWidth="1.6"
-              fill="none"
-              strokeLinecap="round"
-            />
-          </svg>
-          <span className="sr-only">{t('header.shareLink')}</span>
-        </a>
+        <ShareLink />
         <details className="menu">
           <summary className="btn">{t('header.export')}</summary>
           <div className="menu__body">

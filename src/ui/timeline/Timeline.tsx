@@ -93,6 +93,19 @@ export function Timeline() {
   const [zt, setZt] = useState<ZoomTransform>(zoomIdentity);
   const [hover, setHover] = useState<Hover | null>(null);
   const [drag, setDrag] = useState<{ index: number; at: number } | null>(null);
+  const pendingZt = useRef<ZoomTransform>(zoomIdentity);
+  const zoomRaf = useRef(0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [yRange, setYRange] = useState<[number, number]>([0, 2000]);
+  const scrollRaf = useRef(0);
+  const onScroll = () => {
+    if (scrollRaf.current) return;
+    scrollRaf.current = requestAnimationFrame(() => {
+      scrollRaf.current = 0;
+      const el = scrollRef.current;
+      if (el) setYRange([el.scrollTop, el.scrollTop + el.clientHeight]);
+    });
+  };
 
   const tEnd = model?.tEnd ?? 1;
   const x = useMemo(() => {
@@ -125,7 +138,15 @@ export function Timeline() {
         [0, 0],
         [width, layout.height],
       ])
-      .on('zoom', (ev: { transform: ZoomTransform }) => setZt(ev.transform));
+      .on('zoom', (ev: { transform: ZoomTransform }) => {
+        // Wheel events come faster than frames: render once per frame with the latest transform.
+        pendingZt.current = ev.transform;
+        if (!zoomRaf.current)
+          zoomRaf.current = requestAnimationFrame(() => {
+            zoomRaf.current = 0;
+            setZt(pendingZt.current);
+          });
+      });
     zoomRef.current = z;
     select(el).call(z).on('dblclick.zoom', null);
     return () => {
@@ -157,8 +178,8 @@ export function Timeline() {
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, layout.height);
-    drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels);
-  }, [model, layout, width, x, labels]);
+    drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels, yRange);
+  }, [model, layout, width, x, labels, yRange]);
 
   // Axis (SVG, d3-axis).
   useEffect(() => {
@@ -314,7 +335,11 @@ export function Timeline() {
           <g />
         </svg>
       </div>
-      <div className={`timeline__scroll${embed ? ' timeline__scroll--embed' : ''}`}>
+      <div
+        className={`timeline__scroll${embed ? ' timeline__scroll--embed' : ''}`}
+        ref={scrollRef}
+        onScroll={onScroll}
+      >
         <LaneLabels layout={layout} model={model} />
         <div className="timeline__plot" ref={plotRef} style={{ height: layout.height }}>
           <canvas ref={baseRef} className="timeline__canvas" aria-hidden="true" />

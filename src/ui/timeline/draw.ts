@@ -20,7 +20,10 @@ export function drawTimeline(
   x: (t: number) => number,
   width: number,
   labels: DrawLabels,
+  /** only rows meeting this vertical range are painted (the scroll viewport) */
+  yRange: [number, number] = [0, Infinity],
 ): void {
+  const rowVisible = (r: { y: number; h: number }) => r.y + r.h >= yRange[0] && r.y <= yRange[1];
   const t0 = xInverse(x, 0);
   const t1 = xInverse(x, width);
   const visible = (a: number, b: number) => b >= t0 && a <= t1;
@@ -28,6 +31,7 @@ export function drawTimeline(
 
   // Lane backgrounds and headers.
   layout.rows.forEach((r, i) => {
+    if (!rowVisible(r)) return;
     if (r.kind === 'header-threads' || r.kind === 'header-nodes') {
       p.rect(0, r.y, width, r.h, COLORS.laneAlt);
       p.text(6, r.y + r.h / 2, r.kind === 'header-threads' ? labels.threads : labels.nodes, COLORS.header, {
@@ -47,28 +51,39 @@ export function drawTimeline(
 
   for (const lane of model.threads) {
     const row = layout.byId.get(lane.id);
-    if (!row) continue;
+    if (!row || !rowVisible(row)) continue;
     const pad = row.h > 14 ? 3 : 1;
     const by = row.y + pad;
     const bh = row.h - pad * 2;
+    // Zoomed out, many bands share a pixel column: paint one per column, it looks the same.
+    let lastPx = -Infinity;
     for (const b of lane.bands) {
       if (!visible(b.from, b.to)) continue;
       const a = clampX(x(b.from));
-      p.rect(a, by, Math.max(1, clampX(x(b.to)) - a), bh, BAND_COLOR[b.kind]);
+      const w = clampX(x(b.to)) - a;
+      if (w < 1 && Math.floor(a) === lastPx) continue;
+      lastPx = Math.floor(a + w);
+      p.rect(a, by, Math.max(1, w), bh, BAND_COLOR[b.kind]);
     }
+    lastPx = -Infinity;
     for (const h of lane.holds) {
       if (!visible(h.from, h.to)) continue;
       const a = clampX(x(h.from));
       const w = Math.max(1, clampX(x(h.to)) - a);
+      if (w <= 1 && Math.floor(a) === lastPx) continue;
+      lastPx = Math.floor(a + w);
       const sh = Math.max(3, Math.round(bh * 0.32));
       p.rect(a, by, w, sh, COLORS.hold);
       if (row.h >= 18 && w > 34) {
         p.text(a + 3, by + sh + 6, `${h.lock} ×${h.count}`, COLORS.hold, { size: 9, bold: true });
       }
     }
+    lastPx = -Infinity;
     for (const m of lane.marks) {
       if (m.t < t0 || m.t > t1) continue;
       const mx = x(m.t);
+      if (Math.round(mx) === lastPx) continue;
+      lastPx = Math.round(mx);
       const color = MARK_COLOR[m.kind];
       if (m.kind === 'renew' || m.kind === 'renew-fail')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);
@@ -88,14 +103,17 @@ export function drawTimeline(
 
   for (const lane of model.nodes) {
     const row = layout.byId.get(lane.id);
-    if (!row) continue;
+    if (!row || !rowVisible(row)) continue;
     const top = row.y + 4;
     const bottom = row.y + row.h - 4;
     const hh = bottom - top;
+    let lastKeyPx = -Infinity;
     for (const k of lane.keys) {
       if (!visible(k.from, k.to)) continue;
       const a = x(k.from);
       const b = x(k.to);
+      if (b - a < 1 && Math.floor(a) === lastKeyPx) continue;
+      lastKeyPx = Math.floor(b);
       if (k.expireAt === null) {
         p.rect(clampX(a), top, Math.max(1, clampX(b) - clampX(a)), hh, COLORS.keyNoTtl);
       } else {
@@ -135,6 +153,7 @@ export function drawTimeline(
     const ra = layout.byId.get(arrow.fromLane);
     const rb = layout.byId.get(arrow.toLane);
     if (!ra || !rb) continue;
+    if (!rowVisible({ y: Math.min(ra.y, rb.y), h: Math.abs(ra.y - rb.y) + rb.h })) continue;
     const x0 = x(arrow.t0);
     const x1 = x(arrow.t1);
     const y0 = ra.y + ra.h / 2;

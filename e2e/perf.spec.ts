@@ -1,0 +1,97 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+// Performance figures of the built app: bundle size, time to interactive, and frame rate while
+// playing and zooming the largest built-in (contention-100). Printed, and checked against budgets.
+
+const DIST = join(process.cwd(), 'dist', 'assets');
+
+test('built JS gzip size', () => {
+  const files = readdirSync(DIST).filter((f) => f.endsWith('.js'));
+  const sizes = files.map((f) => ({ f, gz: gzipSync(readFileSync(join(DIST, f))).length }));
+  const total = sizes.reduce((n, s) => n + s.gz, 0);
+  const lazy = sizes.filter((s) => s.f.startsWith('JsonEditor')).reduce((n, s) => n + s.gz, 0);
+  for (const s of sizes) console.log(`  ${s.f.padEnd(32)} ${(s.gz / 1024).toFixed(1)} KB gzip`);
+  console.log(
+    `built JS: ${(total / 1024).toFixed(1)} KB gzip in all, ${((total - lazy) / 1024).toFixed(1)} KB before the lazy editor`,
+  );
+  expect(total).toBeLessThanOrEqual(350 * 1024);
+});
+
+test('time to interactive on the preview server', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  const tti = await page.evaluate(() => performance.now());
+  console.log(`time to interactive: ${tti.toFixed(0)} ms`);
+  expect(tti).toBeLessThan(1500);
+});
+
+async function frameStats(page: Page, during: () => Promise<void>) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __stop: boolean };
+    w.__frames = [];
+    w.__stop = false;
+    const tick = (t: number) => {
+      w.__frames.push(t);
+      if (!w.__stop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await during();
+  const frames = await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __stop: boolean };
+    w.__stop = true;
+    return w.__frames;
+  });
+  const gaps = frames.slice(1).map((t, i) => t - frames[i]);
+  const sorted = [...gaps].sort((a, b) => a - b);
+  const span = frames[frames.length - 1] - frames[0];
+  return {
+    fps: (gaps.length / span) * 1000,
+    p95: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+    worst: sorted[sorted.length - 1] ?? 0,
+  };
+}
+
+test('contention-100 plays and zooms at >= 50 fps', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none');
+  const t0 = Date.now();
+  await page.getByTestId('scenario-picker').selectOption('contention-100');
+  await expect(page.locator('.transport__event')).toContainText(/\/\d{5,}/, { timeout: 90_000 });
+  console.log(`contention-100: run + lanes in the worker took ${Date.now() - t0} ms (wall, incl. transfer)`);
+  console.log(`  ${await page.locator('.transport__event').textContent()}`);
+
+  await page.getByRole('combobox', { name: 'Speed (virtual time)' }).selectOption('10');
+  const play = await frameStats(page, async () => {
+    await page.getByTestId('play').click();
+    await page.waitForTimeout(3000);
+    await page.getByTestId('play').click();
+  });
+  console.log(
+    `playback: ${play.fps.toFixed(1)} fps, p95 frame ${play.p95.toFixed(1)} ms, worst ${play.worst.toFixed(1)} ms`,
+  );
+
+  const box = (await page.locator('.timeline__canvas--over').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 100);
+  const zoom = await frameStats(page, async () => {
+    for (let i = 0; i < 30; i++) {
+      await page.mouse.wheel(0, -60);
+      await page.waitForTimeout(16);
+    }
+    for (let i = 0; i < 30; i++) {
+      await page.mouse.wheel(0, 60);
+      await page.waitForTimeout(16);
+    }
+  });
+  console.log(
+    `zoom: ${zoom.fps.toFixed(1)} fps, p95 frame ${zoom.p95.toFixed(1)} ms, worst ${zoom.worst.toFixed(1)} ms`,
+  );
+  expect(play.fps).toBeGreaterThanOrEqual(50);
+  expect(zoom.fps).toBeGreaterThanOrEqual(50);
+});
