@@ -78,6 +78,51 @@ describe('runScenario', () => {
     expect(starts).toEqual(trace.violations.map((v) => [v.kind, v.from]));
   });
 
+  it('sees two live server-side owners of one lock (V2) from the keyspace', () => {
+    const run = runScenario(
+      valid({
+        format: 'lockscope/1',
+        clients: [
+          {
+            id: 'A',
+            threads: [
+              {
+                id: 1,
+                program: [
+                  { op: 'lock', lock: 'L' },
+                  { op: 'work', ms: 100 },
+                  { op: 'unlock', lock: 'L' },
+                ],
+              },
+            ],
+          },
+          {
+            id: 'B',
+            threads: [
+              {
+                id: 1,
+                start: 20,
+                program: [
+                  { op: 'redis', argv: ['HSET', 'L', 'intruder:1', '1'] },
+                  { op: 'sleep', ms: 30 },
+                  { op: 'redis', argv: ['HDEL', 'L', 'intruder:1'] },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const hset = run.trace.events.find((e) => e.kind === 'cmd' && (e.argv as string[])[0] === 'HSET')!;
+    const hdel = run.trace.events.find((e) => e.kind === 'cmd' && (e.argv as string[])[0] === 'HDEL')!;
+    expect(run.trace.violations).toEqual([
+      { kind: 'V2', lock: 'L', from: hset.t, to: hdel.t, holders: ['A:1', 'intruder:1'] },
+    ]);
+    // the violation events sit right after the commands that opened and closed it
+    const i = run.trace.events.indexOf(hset);
+    expect(run.trace.events[i + 1]).toMatchObject({ kind: 'violation.start', violation: 'V2', lock: 'L' });
+  });
+
   it('is safe when the holder keeps its lease (watchdog)', () => {
     const run = runScenario(
       valid(
