@@ -104,7 +104,9 @@ function ttlGeneric(s: RedisServer, key: string, ms: boolean, absolute: boolean)
   if (when === undefined) return int(-1);
   let ttl = absolute ? when : when - s.mstime();
   if (ttl < 0) ttl = 0;
-  return int(ms ? ttl : Math.trunc((ttl + 500) / 1000));
+  const out = ms ? ttl : Math.trunc((ttl + 500) / 1000);
+  // Deadlines beyond 2^53 ms are kept as doubles: print the double's exact integer value.
+  return int(Number.isSafeInteger(out) ? out : BigInt(out));
 }
 
 export function ttlCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
