@@ -168,6 +168,18 @@ describe('validateScenario', () => {
     ]);
   });
 
+  it('refuses hostile shapes (deep nesting, huge documents) with an issue instead of a stack overflow', () => {
+    let body: unknown[] = [{ op: 'work', ms: 1 }];
+    for (let i = 0; i < 20_000; i++) body = [{ op: 'repeat', times: 1, body }];
+    const deep = issues(minimal(body));
+    expect(deep).toHaveLength(1);
+    expect(deep[0]).toMatch(
+      /^clients\[0\]\.threads\[0\]\.program\[0\](\.body\[0\])+: nested more than 64 levels deep$/,
+    );
+    const huge = minimal(Array.from({ length: 300_000 }, () => ({ op: 'work', ms: 1 })));
+    expect(issues(huge)).toEqual([`(root): more than ${LIMITS.values} JSON values`]);
+  });
+
   it('accepts topologies the runner does not run yet, with their node ids', () => {
     const r = validateScenario(
       minimal(undefined, {

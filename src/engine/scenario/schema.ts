@@ -469,7 +469,30 @@ function issueMessage(issue: v.BaseIssue<unknown>): string {
   return issue.message.replace(/^Invalid (\w+): E/, 'e');
 }
 
+/**
+ * Hostile input is normal input: a scenario nested thousands of levels deep would overflow the
+ * stack of any recursive validator, so the shape is measured first, without recursion.
+ */
+function shapeIssue(json: unknown): SchemaIssue | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: json, path: [] }];
+  let count = 0;
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (++count > LIMITS.values) return { path: '(root)', message: `more than ${LIMITS.values} JSON values` };
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= LIMITS.nesting)
+      return { path: formatPath(path), message: `nested more than ${LIMITS.nesting} levels deep` };
+    if (Array.isArray(value)) value.forEach((x, i) => stack.push({ value: x, path: [...path, i] }));
+    else
+      for (const k of Object.keys(value))
+        stack.push({ value: (value as Record<string, unknown>)[k], path: [...path, k] });
+  }
+  return null;
+}
+
 export function validateScenario(json: unknown): ValidationResult<Scenario> {
+  const shape = shapeIssue(json);
+  if (shape !== null) return { ok: false, issues: [shape] };
   const parsed = v.safeParse(ScenarioSchema, json, { abortPipeEarly: true });
   if (!parsed.success) {
     const issues = parsed.issues.map((i) => ({
