@@ -94,7 +94,8 @@ export abstract class RedissonBaseLock {
     if (reply.t === 'error') failure = exceptionFor(reply);
     else res = reply.t === 'int' ? Number(reply.v) === 1 : null;
     if (client.config.traits.unlockLatch) this.deleteLatchLater(requestId);
-    this.cancelExpirationRenewal(threadId, failure ? null : res);
+    if (failure || res !== null || client.config.traits.cancelRenewalOnFailedUnlock)
+      this.cancelExpirationRenewal(threadId, failure ? null : res);
     if (failure) throw failure;
     if (res === null) {
       throw new IllegalMonitorStateException(

@@ -125,4 +125,77 @@ describe('Redisson 3.11 vs latest on the wire', () => {
     expect(results).toEqual(['error', 'error', 'error', 'error']);
     expect(latest.of('watchdog.cancel')).toHaveLength(0);
   });
+
+  it('3.11 keeps a stopped renewal entry after a failed unlock, so the next lock() is never renewed', () => {
+    // A loses its lease in a GC pause; its unlock fails; it locks again and works 45 s.
+    const scenario = (version: string) =>
+      simulate({
+        format: 'lockscope/1',
+        redisson: { version },
+        clients: [
+          {
+            id: 'A',
+            threads: [
+              {
+                id: 1,
+                program: [
+                  { op: 'lock', lock: 'L' },
+                  { op: 'work', ms: 2000 },
+                  { op: 'unlock', lock: 'L' },
+                  { op: 'lock', lock: 'L' },
+                  { op: 'work', ms: 45_000 },
+                  { op: 'unlock', lock: 'L' },
+                ],
+              },
+            ],
+          },
+          {
+            id: 'B',
+            threads: [
+              {
+                id: 1,
+                start: 500,
+                program: [
+                  { op: 'lock', lock: 'L' },
+                  { op: 'work', ms: 100 },
+                  { op: 'unlock', lock: 'L' },
+                ],
+              },
+            ],
+          },
+          {
+            id: 'C',
+            threads: [
+              {
+                id: 1,
+                start: 42_000,
+                program: [
+                  { op: 'lock', lock: 'L' },
+                  { op: 'work', ms: 100 },
+                  { op: 'unlock', lock: 'L' },
+                ],
+              },
+            ],
+          },
+        ],
+        faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40_000 }],
+      });
+    const old = scenario('3.11');
+    const [, second] = old.of('lock.acquired', 'A:1');
+    expect(old.of('watchdog.renew', 'A/watchdog').map((e) => e.result)).toEqual([0]); // the one at resume
+    const c = old.of('lock.acquired', 'C:1')[0];
+    expect(c.t).toBeGreaterThanOrEqual(second.t + 30_000 - 2); // A's second lock simply expired
+    expect(c.t).toBeLessThan(second.t + 30_010);
+    expect(old.violations.map((v) => `${v.kind} ${v.holders.join('+')}`)).toContain('V1 A:1+C:1');
+
+    const latest = scenario('latest');
+    // renewed all along (the timer chain of the first lock and the new one both run: see
+    // LockRenewalScheduler on RenewalTask.stop())
+    expect(
+      latest.of('watchdog.renew', 'A/watchdog').filter((e) => e.result === 1).length,
+    ).toBeGreaterThanOrEqual(4);
+    const lastUnlock = latest.of('lock.released', 'A:1').at(-1)!;
+    expect(latest.of('lock.acquired', 'C:1')[0].t).toBeGreaterThan(lastUnlock.t);
+    expect(latest.violations.map((v) => `${v.kind} ${v.holders.join('+')}`)).not.toContain('V1 A:1+C:1');
+  });
 });

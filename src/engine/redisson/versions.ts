@@ -24,6 +24,18 @@ export interface VersionTraits {
    * and keeps going after errors (3.44.0+).
    */
   readonly renewal: 'per-lock-timer' | 'batched-task';
+  /**
+   * An unlock that finds no hold (IllegalMonitorStateException) still cancels this thread's
+   * renewal. 3.11 cancelled only after a successful or failed-with-error unlock, so a lost lock
+   * kept its renewal registration.
+   */
+  readonly cancelRenewalOnFailedUnlock: boolean;
+  /**
+   * When renewal answers 0 or fails, the renewal entry is removed (later releases). In 3.11 the
+   * timer just stops and the entry stays until an unlock or forceUnlock removes it, so another
+   * watchdog lock of the same client on that lock gets no timer until then.
+   */
+  readonly renewalStopRemovesEntry: boolean;
   /** leaseTime 0 means "use the watchdog" (3.17.1+); before, only -1 did and 0 expired at once. */
   readonly zeroLeaseMeansWatchdog: boolean;
   /** After unlock the next lock() goes back to the watchdog lease (3.19.2+, issue #4818). */
@@ -40,6 +52,8 @@ const PRESETS: Record<VersionPreset, VersionTraits> = {
     hsetFirstAcquire: true,
     unlockLatch: false,
     renewal: 'per-lock-timer',
+    cancelRenewalOnFailedUnlock: false,
+    renewalStopRemovesEntry: false,
     zeroLeaseMeansWatchdog: false,
     resetLeaseOnUnlock: false,
     reentrantUnlockKeepsLease: false,
@@ -50,6 +64,8 @@ const PRESETS: Record<VersionPreset, VersionTraits> = {
     hsetFirstAcquire: false,
     unlockLatch: true,
     renewal: 'per-lock-timer',
+    cancelRenewalOnFailedUnlock: true,
+    renewalStopRemovesEntry: true,
     zeroLeaseMeansWatchdog: true,
     resetLeaseOnUnlock: true,
     reentrantUnlockKeepsLease: true,
@@ -60,6 +76,8 @@ const PRESETS: Record<VersionPreset, VersionTraits> = {
     hsetFirstAcquire: false,
     unlockLatch: true,
     renewal: 'batched-task',
+    cancelRenewalOnFailedUnlock: true,
+    renewalStopRemovesEntry: true,
     zeroLeaseMeansWatchdog: true,
     resetLeaseOnUnlock: true,
     reentrantUnlockKeepsLease: true,

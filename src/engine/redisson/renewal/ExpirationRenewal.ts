@@ -1,8 +1,9 @@
 /**
  * The watchdog before Redisson 3.44 (RedissonBaseLock.EXPIRATION_RENEWAL_MAP): one timer per lock
  * per client, firing internalLockLeaseTime/3 after it was set. It renews with the first
- * registered thread's lock name and reschedules itself only while the answer is 1; an answer of
- * 0 cancels the entry, and an error drops it for good (renewal silently stops).
+ * registered thread's lock name and reschedules itself only while the answer is 1. An answer of
+ * 0 or an error stops it: later releases also drop the entry, 3.11 leaves the entry in the map
+ * (see versions.ts `renewalStopRemovesEntry`), so it only goes away with an unlock.
  */
 import { sleep, type Process } from '../../sim/effects';
 import type { RedissonClient } from '../RedissonClient';
@@ -13,6 +14,8 @@ import { watchdogActor, type CancelReason, type RenewalService } from './Renewal
 export class ExpirationRenewal implements RenewalService {
   /** entryName (`<clientId>:<lock>`) -> ExpirationEntry */
   private readonly map = new Map<string, LockEntry>();
+  /** entries whose timer stopped but which stay in the map (3.11) */
+  private readonly stopped = new WeakSet<LockEntry>();
 
   constructor(private readonly client: RedissonClient) {}
 
@@ -33,11 +36,18 @@ export class ExpirationRenewal implements RenewalService {
     if (!entry) return;
     if (threadId !== null) entry.removeThreadId(threadId);
     if (threadId !== null && !entry.hasNoThreads()) return;
-    this.remove(lock, reason);
+    this.map.delete(lock.entryName);
+    if (!this.stopped.has(entry)) this.emitCancel(lock, reason);
   }
 
-  private remove(lock: RedissonBaseLock, reason: CancelReason): void {
-    this.map.delete(lock.entryName);
+  /** The timer stopped renewing: drop the entry, or (3.11) keep it without a timer. */
+  private stop(lock: RedissonBaseLock, entry: LockEntry, reason: CancelReason): void {
+    if (this.client.config.traits.renewalStopRemovesEntry) this.map.delete(lock.entryName);
+    else this.stopped.add(entry);
+    this.emitCancel(lock, reason);
+  }
+
+  private emitCancel(lock: RedissonBaseLock, reason: CancelReason): void {
     this.client.ctx.emit('watchdog.cancel', { actor: watchdogActor(this.client), lock: lock.name, reason });
   }
 
@@ -65,14 +75,14 @@ export class ExpirationRenewal implements RenewalService {
       );
       if (reply.t === 'error') {
         client.ctx.emit('watchdog.renew', { actor, lock: lock.name, result: 'error', error: reply.v });
-        if (this.map.get(lock.entryName) === entry) this.remove(lock, 'error');
+        if (this.map.get(lock.entryName) === entry) this.stop(lock, entry, 'error');
         return;
       }
       const result = reply.t === 'int' ? Number(reply.v) : 0;
       client.ctx.emit('watchdog.renew', { actor, lock: lock.name, result, lockName });
       if (this.map.get(lock.entryName) !== entry) return;
       if (result !== 1) {
-        this.remove(lock, 'lost');
+        this.stop(lock, entry, 'lost');
         return;
       }
     }
