@@ -7,6 +7,7 @@
 import fengari from 'fengari-web';
 import type { LuaCFunction, LuaState } from 'fengari-web';
 import { formatG, jsBytes, lit, luaBytes } from './lua_strings';
+import { raiseWithPosition } from './lua_strings';
 
 const { lua, lauxlib } = fengari;
 
@@ -64,7 +65,7 @@ function typeName(L: LuaState, idx: number): string {
 }
 
 function encodeError(L: LuaState, idx: number, reason: string): never {
-  return lauxlib.luaL_error(L, luaBytes(`Cannot serialise ${typeName(L, idx)}: ${reason}`));
+  return raiseWithPosition(L, `Cannot serialise ${typeName(L, idx)}: ${reason}`);
 }
 
 class Encoder {
@@ -138,7 +139,7 @@ class Encoder {
   table(t: number, depth: number): void {
     const L = this.L;
     if (depth > this.cfg.encodeMaxDepth) {
-      lauxlib.luaL_error(L, luaBytes(`Cannot serialise, excessive nesting (${depth})`));
+      raiseWithPosition(L, `Cannot serialise, excessive nesting (${depth})`);
     }
     if (!lua.lua_checkstack(L, 3)) lauxlib.luaL_error(L, lit('stack overflow'));
     const len = this.arrayLength(t);
@@ -328,10 +329,7 @@ class Decoder {
 
   fail(expected: string, tok: Token): never {
     const found = tok.type === 'T_ERROR' ? tok.error! : tok.type;
-    return lauxlib.luaL_error(
-      this.L,
-      luaBytes(`Expected ${expected} but found ${found} at character ${tok.index + 1}`),
-    );
+    return raiseWithPosition(this.L, `Expected ${expected} but found ${found} at character ${tok.index + 1}`);
   }
 
   value(tok: Token, depth: number): void {
@@ -366,9 +364,9 @@ class Decoder {
 
   checkDepth(tok: Token, depth: number): void {
     if (depth > this.cfg.decodeMaxDepth || !lua.lua_checkstack(this.L, 3)) {
-      lauxlib.luaL_error(
+      raiseWithPosition(
         this.L,
-        luaBytes(`Found too many nested data structures (${depth}) at character ${tok.index + 1}`),
+        `Found too many nested data structures (${depth}) at character ${tok.index + 1}`,
       );
     }
   }

@@ -96,6 +96,7 @@ declare module 'fengari-web' {
     lua_setglobal(L: LuaState, name: LuaString | string): void;
     lua_sethook(L: LuaState, f: LuaHook | null, mask: number, count: number): void;
     lua_setmetatable(L: LuaState, idx: number): void;
+    lua_settable(L: LuaState, idx: number): void;
     lua_settop(L: LuaState, idx: number): void;
     lua_setupvalue(L: LuaState, funcindex: number, n: number): LuaString | null;
     lua_toboolean(L: LuaState, idx: number): boolean;

@@ -9,6 +9,9 @@
  */
 import fengari from 'fengari-web';
 import type { LuaState, LuaString } from 'fengari-web';
+import { formatG } from './lua_printf';
+
+export { formatG };
 
 const { lua } = fengari;
 
@@ -54,30 +57,6 @@ export function toBytes(L: LuaState, idx: number): string | null {
   return a === null ? null : jsBytes(a);
 }
 
-/**
- * C's printf `%.<precision>g` for a double, as glibc prints it. NaN prints as "-nan": x86-64 gives
- * invalid operations (0/0, inf-inf) a negative NaN and JS cannot observe a NaN's sign reliably.
- */
-export function formatG(x: number, precision: number): string {
-  if (Number.isNaN(x)) return '-nan';
-  if (x === Infinity) return 'inf';
-  if (x === -Infinity) return '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const p = precision === 0 ? 1 : precision;
-  const exp = x.toExponential(p - 1); // d.ddddde±X, correctly rounded
-  const e = parseInt(exp.slice(exp.indexOf('e') + 1), 10);
-  if (e < -4 || e >= p) {
-    let mant = exp.slice(0, exp.indexOf('e'));
-    if (mant.includes('.')) mant = mant.replace(/\.?0+$/, '');
-    const sign = e < 0 ? '-' : '+';
-    const ae = Math.abs(e);
-    return `${mant}e${sign}${ae < 10 ? '0' : ''}${ae}`;
-  }
-  let fixed = x.toFixed(Math.max(0, p - 1 - e));
-  if (fixed.includes('.')) fixed = fixed.replace(/\.?0+$/, '');
-  return fixed;
-}
-
 /** How Lua 5.1 (and so Redis) prints a number: tostring, `..`, print. */
 export function lua51NumberToString(x: number): string {
   return formatG(x, 14);
@@ -96,4 +75,12 @@ export function redisArgFromNumber(x: number): string {
 export function pushNumber(L: LuaState, n: number): void {
   if ((n | 0) === n && !Object.is(n, -0)) lua.lua_pushinteger(L, n);
   else lua.lua_pushnumber(L, n);
+}
+
+/** luaL_error without the format string: the message may contain '%' (it names a user's option). */
+export function raiseWithPosition(L: LuaState, msg: string): never {
+  fengari.lauxlib.luaL_where(L, 1);
+  lua.lua_pushstring(L, luaBytes(msg));
+  lua.lua_concat(L, 2);
+  return lua.lua_error(L);
 }

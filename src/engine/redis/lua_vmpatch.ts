@@ -1,4 +1,16 @@
 /**
+ * The two places LockScope reaches into fengari's internals, both on the shared TValue prototype
+ * (installed once, checked by lua_vmpatch.test.ts so a fengari upgrade that moves them fails loudly):
+ *
+ * 1. Numbers become strings the Lua 5.1 way. fengari prints floats like Lua 5.3 ("5.0",
+ *    "9007199254741000.0", "Infinity") wherever the VM converts a number in place: `..`,
+ *    lua_tolstring, string.format('%s'), error messages. Every such conversion ends in
+ *    TValue#setsvalue on the slot that still holds the float, so that is where the text is swapped
+ *    for 5.1's `%.14g` ("5", "9.007199254741e+15", "inf"). Only a string equal to fengari's own
+ *    rendering of that very float is replaced, so ordinary string stores pass through untouched.
+ *
+ * 2. Strings cannot grow past MAX_SCRIPT_STRING (below).
+ *
  * Keeps a hostile script from eating the page's memory. Lua strings only grow through a few doors:
  * string.rep and table.concat (guarded by their LockScope versions in script_lua.ts) and the VM's
  * `..` operator, which fengari runs inside its interpreter loop where no Lua-visible hook can see
@@ -14,6 +26,7 @@
  */
 import fengari from 'fengari-web';
 import type { LuaState } from 'fengari-web';
+import { lua51NumberToString, luaBytes } from './lua_strings';
 
 const { lua } = fengari;
 
@@ -46,21 +59,62 @@ export function takeRefusal(): ScriptMemoryError | null {
 /** lua_pcall's status when a JS exception escaped fengari's native-error handling. */
 export const NATIVE_ERROR_STATUS = -1;
 
+interface TValueProto {
+  vslen?: (this: TValueLike) => number;
+  setsvalue?: (this: TValueLike, ts: TStringLike) => void;
+}
+interface TValueLike {
+  type: number;
+  value: unknown;
+}
+interface TStringLike {
+  realstring: Uint8Array;
+}
 interface InternalState {
-  stack: { vslen?: () => number }[];
+  stack: TValueLike[];
   top: number;
 }
 
-export function installStringGuard(L: LuaState): void {
+/** fengari's type tag of a float TValue (LUA_TNUMBER | 0 << 4) */
+const LUA_TNUMFLT = 3;
+
+/** What fengari's luaO_tostring writes for a float. */
+function fengariFloatText(n: number): string {
+  const s = String(Number(n.toPrecision(14)));
+  return /^[-0123456789]+$/.test(s) ? s + '.0' : s;
+}
+
+function sameText(a: Uint8Array, s: string): boolean {
+  if (a.length !== s.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== s.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Installs both patches (idempotent). */
+export function installVmPatches(L: LuaState): void {
   if (installed) return;
   lua.lua_pushstring(L, new Uint8Array([120]));
   const internal = L as unknown as InternalState;
   const tv = internal.stack[internal.top - 1];
   lua.lua_pop(L, 1);
-  const proto = Object.getPrototypeOf(tv) as { vslen?: () => number };
+  const proto = Object.getPrototypeOf(tv) as TValueProto;
   const original = proto.vslen;
-  if (typeof original !== 'function') throw new Error('fengari internals changed: TValue#vslen not found');
-  proto.vslen = function (this: unknown): number {
+  const originalSet = proto.setsvalue;
+  if (typeof original !== 'function' || typeof originalSet !== 'function' || (tv.type & 0xf) !== 4) {
+    throw new Error('fengari internals changed: TValue#vslen / TValue#setsvalue not found');
+  }
+  proto.setsvalue = function (this: TValueLike, ts: TStringLike): void {
+    if (this.type === LUA_TNUMFLT && typeof this.value === 'number') {
+      const n = this.value;
+      const mine = fengariFloatText(n);
+      if (sameText(ts.realstring, mine)) {
+        const text = lua51NumberToString(n);
+        if (text !== mine) ts.realstring = luaBytes(text);
+      }
+    }
+    originalSet.call(this, ts);
+  };
+  proto.vslen = function (this: TValueLike): number {
     const n = original.call(this);
     if (n > MAX_SCRIPT_STRING && active > 0) {
       lastRefusal = new ScriptMemoryError(n);

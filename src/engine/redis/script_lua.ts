@@ -22,18 +22,22 @@ import {
   toBytes,
   formatG,
 } from './lua_strings';
+import { raiseWithPosition } from './lua_strings';
 import {
   MAX_SCRIPT_STRING,
   NATIVE_ERROR_STATUS,
   ScriptMemoryError,
-  installStringGuard,
+  installVmPatches,
   takeRefusal,
   withStringGuard,
-} from './lua_memguard';
+} from './lua_vmpatch';
 import { Rand48, REDIS_LRAND48_MAX } from './lua_random';
 import { sha1hex } from './sha1';
 import { openBit } from './lua_bit';
 import { openCjson } from './lua_cjson';
+import { openCmsgpack } from './lua_cmsgpack';
+import { openStruct } from './lua_struct';
+import { stringFormat51 } from './lua_strformat';
 
 const { lua, lauxlib, lualib } = fengari;
 
@@ -140,7 +144,7 @@ export class LuaScripting {
     this.L = lauxlib.luaL_newstate();
     this.proxies = new Map();
     this.interned = new Map();
-    installStringGuard(this.L);
+    installVmPatches(this.L);
     lua.lua_atnativeerror(this.L, nativeError);
     this.buildSandbox();
   }
@@ -165,7 +169,7 @@ export class LuaScripting {
     const bytes = luaBytes(body);
     const st = lauxlib.luaL_loadbufferx(L, bytes, bytes.length, lit('@user_script'), lit('t'));
     if (st !== lua.LUA_OK) {
-      const msg = toBytes(L, -1) ?? 'unknown error';
+      const msg = lua51Message(toBytes(L, -1) ?? 'unknown error');
       lua.lua_pop(L, 1);
       return { ok: false, error: error(`ERR Error compiling script (new function): ${msg}`) };
     }
@@ -283,7 +287,7 @@ export class LuaScripting {
       }
     }
     if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) {
-      const msg = luaToString(L, 1);
+      const msg = lua51Message(luaToString(L, 1));
       lua.lua_createtable(L, 0, 3);
       pushBytes(L, `ERR ${msg}`);
       lua.lua_setfield(L, -2, lit('err'));
@@ -380,7 +384,8 @@ export class LuaScripting {
   private pushReply(L: LuaState, r: Reply, depth: number): void {
     switch (r.t) {
       case 'int':
-        pushNumber(L, typeof r.v === 'bigint' ? Number(r.v) : r.v);
+        // a double, as every Lua 5.1 number is: arithmetic on it cannot wrap at fengari's 2^31
+        lua.lua_pushnumber(L, typeof r.v === 'bigint' ? Number(r.v) : r.v);
         return;
       case 'bulk':
         if (r.v === null) this.pushNull(L);
@@ -553,11 +558,10 @@ export class LuaScripting {
     fn('pcall', (L) => this.genericCall(L, false));
     fn('log', (L) => {
       const argc = lua.lua_gettop(L);
-      if (argc < 2) return lauxlib.luaL_error(L, lit('redis.log() requires two arguments or more.'));
-      if (!lua.lua_isnumber(L, 1))
-        return lauxlib.luaL_error(L, lit('First argument must be a number (log level).'));
+      if (argc < 2) return this.fail(L, true, 'redis.log() requires two arguments or more.');
+      if (!lua.lua_isnumber(L, 1)) return this.fail(L, true, 'First argument must be a number (log level).');
       const level = lua.lua_tonumber(L, 1);
-      if (!(level >= 0 && level <= 3)) return lauxlib.luaL_error(L, lit('Invalid debug level.'));
+      if (!(level >= 0 && level <= 3)) return this.fail(L, true, 'Invalid debug level.');
       const parts: string[] = [];
       for (let j = 2; j <= argc; j++) {
         const s = lua.lua_isstring(L, j) ? luaToString(L, j) : null;
@@ -571,15 +575,14 @@ export class LuaScripting {
     num('LOG_NOTICE', 2);
     num('LOG_WARNING', 3);
     fn('setresp', (L) => {
-      if (lua.lua_gettop(L) !== 1)
-        return lauxlib.luaL_error(L, lit('redis.setresp() requires one argument.'));
+      if (lua.lua_gettop(L) !== 1) return this.fail(L, true, 'redis.setresp() requires one argument.');
       const v = lua.lua_tonumber(L, 1);
-      if (v !== 2 && v !== 3) return lauxlib.luaL_error(L, lit('RESP version must be 2 or 3.'));
+      if (v !== 2 && v !== 3) return this.fail(L, true, 'RESP version must be 2 or 3.');
       this.resp = v;
       return 0;
     });
     fn('sha1hex', (L) => {
-      if (lua.lua_gettop(L) !== 1) return lauxlib.luaL_error(L, lit('wrong number of arguments'));
+      if (lua.lua_gettop(L) !== 1) return this.fail(L, true, 'wrong number of arguments');
       const s = lua.lua_isstring(L, 1) ? toBytes(L, 1)! : '';
       pushBytes(L, sha1hex(s));
       return 1;
@@ -604,13 +607,13 @@ export class LuaScripting {
       return 1;
     });
     fn('set_repl', (L) => {
-      if (lua.lua_gettop(L) !== 1)
-        return lauxlib.luaL_error(L, lit('redis.set_repl() requires one argument.'));
+      if (lua.lua_gettop(L) !== 1) return this.fail(L, true, 'redis.set_repl() requires two arguments.');
       const flags = lua.lua_tonumber(L, 1);
       if (!(flags >= 0 && flags <= 3) || (flags | 0) !== flags) {
-        return lauxlib.luaL_error(
+        return this.fail(
           L,
-          lit('Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.'),
+          true,
+          'Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.',
         );
       }
       // effects replication is the replication layer's business; the flag itself has no reader yet
@@ -628,15 +631,15 @@ export class LuaScripting {
     fn('acl_check_cmd', (L) => {
       const argc = lua.lua_gettop(L);
       if (argc === 0)
-        return lauxlib.luaL_error(L, lit('Please specify at least one argument for this redis lib call'));
+        return this.fail(L, true, 'Please specify at least one argument for this redis lib call');
       for (let j = 1; j <= argc; j++) {
         if (!lua.lua_isstring(L, j)) {
-          return lauxlib.luaL_error(L, lit('Lua redis lib command arguments must be strings or integers'));
+          return this.fail(L, true, 'Lua redis lib command arguments must be strings or integers');
         }
       }
       const name = (toBytes(L, 1) ?? '').toLowerCase();
       if (!this.bridge.commandExists(name))
-        return lauxlib.luaL_error(L, lit('Invalid command passed to redis.acl_check_cmd()'));
+        return this.fail(L, true, 'Invalid command passed to redis.acl_check_cmd()');
       lua.lua_pushboolean(L, true); // the simulated default user may run everything
       return 1;
     });
@@ -684,7 +687,11 @@ export class LuaScripting {
       lua.lua_pushcfunction(L, f);
       lua.lua_setfield(L, G, lit(name));
     };
-    for (const name of ['assert', 'ipairs', 'rawequal', 'select', 'tonumber', 'type']) copy(scratch, name);
+    for (const name of ['assert', 'rawequal', 'select', 'type']) copy(scratch, name);
+    set('ipairs', ipairs51);
+    lua.lua_getfield(L, scratch, lit('tonumber'));
+    lua.lua_pushcclosure(L, tonumberAsDouble, 1);
+    lua.lua_setfield(L, G, lit('tonumber'));
     lua.lua_pushstring(L, lit('Lua 5.1'));
     lua.lua_setfield(L, G, lit('_VERSION'));
 
@@ -731,18 +738,7 @@ export class LuaScripting {
     lua.lua_getfield(L, scratch, lit('string'));
     const str = lua.lua_gettop(L);
     lua.lua_createtable(L, 0, 16);
-    for (const name of [
-      'byte',
-      'char',
-      'dump',
-      'find',
-      'format',
-      'gmatch',
-      'gsub',
-      'len',
-      'lower',
-      'match',
-    ]) {
+    for (const name of ['byte', 'char', 'dump', 'gmatch', 'gsub', 'len', 'lower', 'match']) {
       lua.lua_getfield(L, str, lit(name));
       lua.lua_setfield(L, -2, lit(name));
     }
@@ -752,6 +748,11 @@ export class LuaScripting {
     }
     lua.lua_getfield(L, str, lit('gmatch'));
     lua.lua_setfield(L, -2, lit('gfind'));
+    lua.lua_pushcfunction(L, stringFormat51);
+    lua.lua_setfield(L, -2, lit('format'));
+    lua.lua_getfield(L, str, lit('find'));
+    lua.lua_pushcclosure(L, stringFindFixed, 1);
+    lua.lua_setfield(L, -2, lit('find'));
     lua.lua_pushcfunction(L, stringRep51);
     lua.lua_setfield(L, -2, lit('rep'));
     lua.lua_remove(L, str);
@@ -805,6 +806,10 @@ export class LuaScripting {
     this.protectInto(L, G, 'bit');
     openCjson(L);
     this.protectInto(L, G, 'cjson');
+    openStruct(L);
+    this.protectInto(L, G, 'struct');
+    openCmsgpack(L);
+    this.protectInto(L, G, 'cmsgpack');
     this.openRedis(L);
     this.protectInto(L, G, 'redis');
 
@@ -817,6 +822,11 @@ export class LuaScripting {
     lua.lua_rawseti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
     lua.lua_pushvalue(L, G);
     this.globalsRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    // fengari names a function in argument errors by searching the loaded-modules table ("bad
+    // argument #1 to 'string.sub'"); Lua 5.1 says '?' when the call site gives no name. Emptying
+    // the table also leaves fengari's original library tables unreachable.
+    lua.lua_pushnil(L);
+    lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, lit('_LOADED'));
     lua.lua_settop(L, 0);
   }
 
@@ -885,6 +895,13 @@ export class LuaScripting {
         lua.lua_getfield(L, -1, lit('err'));
         if (lua.lua_isstring(L, -1)) lua.lua_replace(L, -2);
         else lua.lua_pop(L, 1);
+      } else if (lua.lua_type(L, -1) === lua.LUA_TSTRING) {
+        const msg = toBytes(L, -1)!;
+        const msg51 = lua51Message(msg);
+        if (msg51 !== msg) {
+          lua.lua_pop(L, 1);
+          pushBytes(L, msg51);
+        }
       }
       lua.lua_pushboolean(L, false);
       lua.lua_insert(L, 1);
@@ -1044,8 +1061,10 @@ export class LuaScripting {
     }
     const st = lauxlib.luaL_loadbufferx(L, s, s.length, chunkname, lit('t'));
     if (st !== lua.LUA_OK) {
+      const msg = lua51Message(toBytes(L, -1) ?? '');
+      lua.lua_pop(L, 1);
       lua.lua_pushnil(L);
-      lua.lua_insert(L, -2);
+      pushBytes(L, msg);
       return 2;
     }
     return 1;
@@ -1092,7 +1111,7 @@ function checkInt51(L: LuaState, arg: number): number {
 
 /** A Lua error for a string that would pass the script string limit. */
 function refuse(L: LuaState, bytes: number): number {
-  return lauxlib.luaL_error(L, luaBytes(new ScriptMemoryError(bytes).message));
+  return raiseWithPosition(L, new ScriptMemoryError(bytes).message);
 }
 
 /** Error without a position prefix, as Redis's patched lapi.c raises for rawset/setmetatable. */
@@ -1115,6 +1134,91 @@ const protectedTableError: LuaCFunction = (L) => {
   pushBytes(L, `Script attempted to access nonexistent global variable '${name}'`);
   lua.lua_concat(L, 2);
   return lua.lua_error(L);
+};
+
+/**
+ * Lua 5.3 words some messages differently from 5.1; scripts see 5.1's words. Variable info moved
+ * behind the value ("attempt to index a nil value (local 'x')" -> "attempt to index local 'x'
+ * (a nil value)"; 5.1 never names constants) and <eof> lost its quotes.
+ */
+export function lua51Message(msg: string): string {
+  return msg
+    .replace(
+      /attempt to ([a-z ]+?) a ([a-z]+) value \((local|global|field|upvalue|method|constant) '([^']*)'\)/g,
+      (_m, op: string, type: string, kind: string, name: string) =>
+        kind === 'constant'
+          ? `attempt to ${op} a ${type} value`
+          : `attempt to ${op} ${kind} '${name}' (a ${type} value)`,
+    )
+    .replace(/ near <eof>/g, " near '<eof>'");
+}
+
+/** 5.1 ipairs: tables only, raw access, stops at the first nil. */
+const ipairsAux: LuaCFunction = (L) => {
+  const i = lua.lua_tointeger(L, 2) + 1;
+  lua.lua_pushinteger(L, i);
+  if (lua.lua_rawgeti(L, 1, i) === lua.LUA_TNIL) return 0;
+  return 2;
+};
+
+const ipairs51: LuaCFunction = (L) => {
+  lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
+  lua.lua_pushcfunction(L, ipairsAux);
+  lua.lua_pushvalue(L, 1);
+  lua.lua_pushinteger(L, 0);
+  return 3;
+};
+
+/** tonumber, but every result a double like all 5.1 numbers (so later sums cannot wrap at 2^31). */
+const tonumberAsDouble: LuaCFunction = (L) => {
+  const argc = lua.lua_gettop(L);
+  lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
+  lua.lua_insert(L, 1);
+  lua.lua_call(L, argc, 1);
+  if (lua.lua_isinteger(L, -1)) {
+    const n = lua.lua_tointeger(L, -1);
+    lua.lua_pop(L, 1);
+    lua.lua_pushnumber(L, n);
+  }
+  return 1;
+};
+
+/** Whether a Lua pattern has a capture: an unescaped '(' outside a [set]. */
+function hasCapture(p: LuaString): boolean {
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === 0x25)
+      i++; // %x
+    else if (c === 0x5b) {
+      // [set]: ']' right after '[' or '[^' is literal
+      i++;
+      if (p[i] === 0x5e) i++;
+      if (p[i] === 0x5d) i++;
+      while (i < p.length && p[i] !== 0x5d) {
+        if (p[i] === 0x25) i++;
+        i++;
+      }
+    } else if (c === 0x28) return true;
+  }
+  return false;
+}
+
+/**
+ * string.find without the bundled fengari's extra result: its push_captures reports the whole
+ * match as a capture when the pattern has none ({3, 4, 'll'} instead of {3, 4}).
+ */
+const stringFindFixed: LuaCFunction = (L) => {
+  const argc = lua.lua_gettop(L);
+  const pattern = lua.lua_type(L, 2) === lua.LUA_TSTRING ? lua.lua_tolstring(L, 2) : null;
+  lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
+  lua.lua_insert(L, 1);
+  lua.lua_call(L, argc, lua.LUA_MULTRET);
+  const n = lua.lua_gettop(L);
+  if (n === 3 && pattern !== null && lua.lua_type(L, 1) === lua.LUA_TNUMBER && !hasCapture(pattern)) {
+    lua.lua_pop(L, 1);
+    return 2;
+  }
+  return n;
 };
 
 /** tostring() for any value, numbers printed the Lua 5.1 way (%.14g, no ".0"). */
@@ -1387,9 +1491,9 @@ function chunkId51(source: string): string {
   if (source.startsWith('=') || source.startsWith('@')) return source.slice(1);
   const LUA_IDSIZE = 60;
   const max = LUA_IDSIZE - 15; // room for [string "..."] and the terminator
-  let len = source.search(/[\r\n]/);
+  let len = source.search(/[\r\n\0]/);
   if (len < 0) len = source.length;
-  const cut = len > max || len < source.length;
+  const cut = len > max || (len < source.length && source[len] !== '\0');
   const first = source.slice(0, Math.min(len, max));
   return `[string "${first}${cut ? '...' : ''}"]`;
 }
