@@ -3,6 +3,7 @@ import type { BuiltinScenario } from './types';
 
 export const leaseExpiryNoWatchdog: BuiltinScenario = {
   id: 'lease-expiry-no-watchdog',
+  group: 'watchdog',
   title: 'lock(leaseTime): the lease runs out mid-work',
   titleZh: 'lock(leaseTime)：租期在工作中途到期',
   description:
@@ -49,6 +50,7 @@ export const leaseExpiryNoWatchdog: BuiltinScenario = {
 
 export const watchdogRenewal: BuiltinScenario = {
   id: 'watchdog-renewal',
+  group: 'watchdog',
   title: 'The watchdog keeps the lock alive',
   titleZh: '看门狗为锁续期',
   description:
@@ -95,6 +97,7 @@ export const watchdogRenewal: BuiltinScenario = {
 
 export const clientCrashWatchdogExpiry: BuiltinScenario = {
   id: 'client-crash-watchdog-expiry',
+  group: 'failures',
   title: 'The holder crashes: the lock expires 30 s after the last renewal',
   titleZh: '持有者崩溃：最后一次续期 30 秒后锁过期',
   description:
@@ -142,6 +145,7 @@ export const clientCrashWatchdogExpiry: BuiltinScenario = {
 
 export const gcPauseLeaseExpiry: BuiltinScenario = {
   id: 'gc-pause-lease-expiry',
+  group: 'watchdog',
   title: 'A GC pause outlives the watchdog lease',
   titleZh: 'GC 停顿超过看门狗租期',
   description:

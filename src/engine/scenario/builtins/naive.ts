@@ -3,6 +3,7 @@ import type { BuiltinScenario } from './types';
 
 export const naiveSetnxDeadlock: BuiltinScenario = {
   id: 'naive-setnx-deadlock',
+  group: 'naive',
   title: 'SETNX without expiry: a crashed holder locks everyone out',
   titleZh: '不带过期时间的 SETNX：持有者崩溃，所有人被锁死',
   description:
@@ -51,6 +52,7 @@ export const naiveSetnxDeadlock: BuiltinScenario = {
 
 export const naiveDeleteOthersLock: BuiltinScenario = {
   id: 'naive-delete-others-lock',
+  group: 'naive',
   title: "SET NX PX with a plain DEL deletes someone else's lock",
   titleZh: 'SET NX PX 配合直接 DEL：删掉了别人的锁',
   description:
@@ -84,6 +86,7 @@ const racePause = [{ at: 9993, kind: 'pause', client: 'A', ms: 500 }];
 
 export const naiveGetDelRace: BuiltinScenario = {
   id: 'naive-get-del-race',
+  group: 'naive',
   title: 'GET, compare, DEL: the owner check is not atomic',
   titleZh: 'GET、比较、DEL：归属检查不是原子的',
   description:
@@ -103,6 +106,7 @@ export const naiveGetDelRace: BuiltinScenario = {
 
 export const naiveLuaDelSafe: BuiltinScenario = {
   id: 'naive-lua-del-safe',
+  group: 'naive',
   title: 'Compare-and-delete in one Lua script',
   titleZh: '用一个 Lua 脚本比较并删除',
   description:

@@ -3,6 +3,7 @@ import type { BuiltinScenario } from './types';
 
 export const basicLock: BuiltinScenario = {
   id: 'basic-lock',
+  group: 'basics',
   title: 'lock() and unlock()',
   titleZh: 'lock() 与 unlock()',
   description:
@@ -35,6 +36,7 @@ export const basicLock: BuiltinScenario = {
 
 export const reentrant: BuiltinScenario = {
   id: 'reentrant',
+  group: 'basics',
   title: 'Reentrant locking: the hold count',
   titleZh: '可重入锁：重入计数',
   description:
@@ -72,6 +74,7 @@ export const reentrant: BuiltinScenario = {
 
 export const contentionWakeup: BuiltinScenario = {
   id: 'contention-wakeup',
+  group: 'basics',
   title: 'Waiting without polling: the unlock message',
   titleZh: '不轮询的等待：解锁消息',
   description:
@@ -108,6 +111,7 @@ export const contentionWakeup: BuiltinScenario = {
 
 export const trylockTimeout: BuiltinScenario = {
   id: 'trylock-timeout',
+  group: 'basics',
   title: 'tryLock(waitTime) gives up on time',
   titleZh: 'tryLock(waitTime) 按时放弃',
   description:
@@ -155,6 +159,7 @@ export const trylockTimeout: BuiltinScenario = {
 
 export const unlockNotOwner: BuiltinScenario = {
   id: 'unlock-not-owner',
+  group: 'basics',
   title: "Unlocking someone else's lock",
   titleZh: '释放别人的锁',
   description:

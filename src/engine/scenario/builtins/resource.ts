@@ -13,6 +13,7 @@ function buyers(program: Record<string, unknown>[]) {
 
 export const stockOversellNoLock: BuiltinScenario = {
   id: 'stock-oversell-no-lock',
+  group: 'naive',
   title: 'Selling without a lock: lost updates',
   titleZh: '不加锁卖货：更新丢失',
   description:
@@ -32,6 +33,7 @@ export const stockOversellNoLock: BuiltinScenario = {
 
 export const stockWithLock: BuiltinScenario = {
   id: 'stock-with-lock',
+  group: 'basics',
   title: 'Selling under an RLock: every sale counts',
   titleZh: '加 RLock 卖货：每笔销售都算数',
   description:
@@ -52,6 +54,7 @@ export const stockWithLock: BuiltinScenario = {
 
 export const contention100: BuiltinScenario = {
   id: 'contention-100',
+  group: 'basics',
   title: '100 threads, 20 lock cycles each',
   titleZh: '100 个线程，各加锁 20 次',
   description:

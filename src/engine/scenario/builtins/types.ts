@@ -6,6 +6,8 @@ export interface BuiltinScenario {
   /** what it teaches, in a sentence or three */
   description: string;
   descriptionZh: string;
+  /** the picker section it belongs in */
+  group: 'basics' | 'naive' | 'watchdog' | 'failures' | 'replication' | 'other';
   /** scenario JSON as written (defaults omitted); validateScenario fills in the rest */
   scenario: { format: 'lockscope/1' } & Record<string, unknown>;
 }
