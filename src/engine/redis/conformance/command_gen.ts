@@ -102,8 +102,10 @@ const keyspace: fc.Arbitrary<GenCommand>[] = [
   key.map((k) => cmd('TYPE', k)),
   fc.constant(cmd('DBSIZE')),
   fc.constant<GenCommand>({ argv: ['KEYS', '*'], unordered: true }),
+  // No GT/LT: the real clock moves between two commands while the virtual clock does not, so
+  // "PEXPIRE k 60000" twice ties on the simulator and not on the server. The corpus covers them.
   fc
-    .tuple(key, ms, fc.constantFrom([], [], ['NX'], ['XX'], ['GT'], ['LT']))
+    .tuple(key, ms, fc.constantFrom([], [], ['NX'], ['XX']))
     .map(([k, t, opt]) => cmd('PEXPIRE', k, t, ...opt)),
   fc.tuple(key, secs).map(([k, t]) => cmd('EXPIRE', k, t)),
   fc.tuple(key, fc.constantFrom('1000', '4102444800000')).map(([k, t]) => cmd('PEXPIREAT', k, t)),
