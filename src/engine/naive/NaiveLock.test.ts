@@ -106,6 +106,10 @@ describe('naive locks', () => {
     expect(tries[1] - tries[0]).toBe(RETRY_SLEEP_MS + 2);
     expect(tries).toEqual([11, 113, 215, 317, 361]); // a last try when the wait runs out at 360
     expect(s.results('B:1')).toEqual([false]);
+    // one lock.wait when polling starts (the thread shows as waiting), not one per poll
+    expect(s.of('lock.wait', 'B:1').map((e) => [e.t, e.polling, e.waitMs])).toEqual([
+      [12, true, RETRY_SLEEP_MS],
+    ]);
     expect(s.of('lock.failed', 'B:1')[0].t).toBeLessThanOrEqual(362);
   });
 

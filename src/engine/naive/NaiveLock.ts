@@ -50,22 +50,28 @@ export class NaiveLock {
     readonly name: string,
     /** draws the per-acquisition tokens of the token-checking variants */
     private readonly tokens: Prng,
+    /** told once per lock()/tryLock() call, when its first attempt failed and polling begins */
+    private readonly onPoll: () => void = () => {},
   ) {}
 
   /** lock(): poll until acquired. One token per call, reused by every attempt, as such code does. */
   *lock(leaseMs = DEFAULT_LEASE_MS): Process<void> {
     const token = this.newToken();
-    while (!(yield* this.tryAcquire(leaseMs, token))) yield* sleep(RETRY_SLEEP_MS);
+    if (yield* this.tryAcquire(leaseMs, token)) return;
+    this.onPoll();
+    do yield* sleep(RETRY_SLEEP_MS);
+    while (!(yield* this.tryAcquire(leaseMs, token)));
   }
 
   /** tryLock(wait): poll until acquired or waitMs has passed; one attempt when waitMs is 0. */
   *tryLock(waitMs = 0, leaseMs = DEFAULT_LEASE_MS): Process<boolean> {
     const deadline = (yield* now()) + waitMs;
     const token = this.newToken();
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       if (yield* this.tryAcquire(leaseMs, token)) return true;
       const left = deadline - (yield* now());
       if (left <= 0) return false;
+      if (attempt === 0) this.onPoll();
       yield* sleep(Math.min(RETRY_SLEEP_MS, left));
     }
   }

@@ -15,7 +15,7 @@ import { RedissonClient } from '../redisson/RedissonClient';
 import type { RedissonLock } from '../redisson/RedissonLock';
 import { NO_LEASE } from '../redisson/RedissonLock';
 import { JavaException, describeThrown } from '../redisson/errors';
-import { NaiveLock, isNaiveLockType } from '../naive/NaiveLock';
+import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { ProtectedResource } from '../resource/ProtectedResource';
 
 /** What startClients hands back: the runner's ClientsHandle plus the resource for final state. */
@@ -244,6 +244,8 @@ class ThreadRunner {
           type,
           name,
           this.ctx.rng(`naive.token:${this.actor}:${type}:${name}`),
+          // polling has no ttl to wait for: the thread sleeps RETRY_SLEEP_MS between tries
+          () => this.emit('lock.wait', { lock: name, ttl: null, waitMs: RETRY_SLEEP_MS, polling: true }),
         ),
       };
     else return undefined;
