@@ -11,6 +11,7 @@ import { Threads } from './inspectors/Threads';
 import { ErrorBoundary } from './shell/ErrorBoundary';
 import { ErrorPanel } from './shell/ErrorPanel';
 import { Header } from './shell/Header';
+import { ScenarioIntro } from './shell/ScenarioIntro';
 import { Transport } from './shell/Transport';
 import { Verdict } from './shell/Verdict';
 import { usePlayground } from './store';
@@ -52,6 +53,7 @@ function Playground() {
       <main>
         <ErrorPanel />
         {!engineReady && builtins > 0 && <p className="fixture-note">{t('run.fixture')}</p>}
+        <ScenarioIntro />
         <Timeline />
         <Transport />
         <div className="inspectors">

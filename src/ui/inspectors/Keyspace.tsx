@@ -63,6 +63,11 @@ function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }
         <p className="muted">{t('inspect.noKeys')}</p>
       ) : (
         <table className="ks__table">
+          <colgroup>
+            <col className="ks__c1" />
+            <col className="ks__c2" />
+            <col className="ks__c3" />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">key / {t('inspect.field')}</th>
@@ -98,10 +103,12 @@ export function Keyspace() {
   return (
     <section className="panel" data-testid="keyspace" aria-labelledby="ks-h">
       <h3 id="ks-h">{t('inspect.keyspace')}</h3>
-      {visible &&
-        Object.entries(visible.nodes)
-          .filter(([, n]) => n.role !== 'sentinel')
-          .map(([id, n]) => <NodeCard key={id} id={id} node={n} now={visible.t} />)}
+      <div className="panel__scroll">
+        {visible &&
+          Object.entries(visible.nodes)
+            .filter(([, n]) => n.role !== 'sentinel')
+            .map(([id, n]) => <NodeCard key={id} id={id} node={n} now={visible.t} />)}
+      </div>
     </section>
   );
 }

@@ -32,35 +32,37 @@ export function Threads() {
   const visible = usePlayground((s) => s.visible);
   const threads = visible ? Object.entries(visible.threads) : [];
   return (
-    <section className="panel" aria-labelledby="th-h">
+    <section className="panel panel--threads" aria-labelledby="th-h">
       <h3 id="th-h">{t('inspect.event')}</h3>
       <EventBox />
       <h3>{t('inspect.threads')}</h3>
-      <table className="threads">
-        <thead>
-          <tr>
-            <th scope="col">{t('inspect.thread')}</th>
-            <th scope="col">{t('inspect.state')}</th>
-            <th scope="col">{t('inspect.holds')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {threads.map(([id, th]) => (
-            <tr key={id}>
-              <th scope="row">{id}</th>
-              <td>
-                <span className={`state state--${th.state}`}>{t(`state.${th.state}` as MessageKey)}</span>
-              </td>
-              <td>
-                {Object.entries(th.holds)
-                  .filter(([, c]) => c > 0)
-                  .map(([lock, c]) => `${lock} ×${c}`)
-                  .join(', ') || '—'}
-              </td>
+      <div className="panel__scroll">
+        <table className="threads">
+          <thead>
+            <tr>
+              <th scope="col">{t('inspect.thread')}</th>
+              <th scope="col">{t('inspect.state')}</th>
+              <th scope="col">{t('inspect.holds')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {threads.map(([id, th]) => (
+              <tr key={id}>
+                <th scope="row">{id}</th>
+                <td>
+                  <span className={`state state--${th.state}`}>{t(`state.${th.state}` as MessageKey)}</span>
+                </td>
+                <td>
+                  {Object.entries(th.holds)
+                    .filter(([, c]) => c > 0)
+                    .map(([lock, c]) => `${lock} ×${c}`)
+                    .join(', ') || '—'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {visible && (
         <p className="resource">
           <span className="muted">{t('inspect.resource')}: </span>

@@ -7,6 +7,9 @@ import type { LaneModel } from './model';
 import { BAND_COLOR, COLORS, MARK_COLOR } from './palette';
 import type { Painter } from './painter';
 
+/** Beyond this many arrows in view, arrivals are marked instead of drawn as arrows. */
+const MAX_FULL_ARROWS = 150;
+
 export interface DrawLabels {
   threads: string;
   nodes: string;
@@ -91,7 +94,8 @@ export function drawTimeline(
         const r = Math.min(4, row.h / 3);
         p.line(mx - r, row.y + row.h / 2 - r, mx + r, row.y + row.h / 2 + r, color, 2);
         p.line(mx - r, row.y + row.h / 2 + r, mx + r, row.y + row.h / 2 - r, color, 2);
-      } else if (m.kind === 'wake-timeout')
+      } else if (row.h < 14) p.line(mx, row.y + row.h - 4, mx, row.y + row.h - 1, color, 1.5);
+      else if (m.kind === 'wake-timeout')
         p.circle(mx, row.y + row.h / 2, Math.min(4, row.h / 3), '#fff', color);
       else p.circle(mx, row.y + row.h / 2, Math.min(3.5, row.h / 3), color);
     }
@@ -148,17 +152,26 @@ export function drawTimeline(
     }
   }
 
+  // Many deliveries at once (a hundred waiters) would be a wall of lines: then only the arrival
+  // is marked on each receiving lane.
+  let inView = 0;
+  for (const arrow of model.arrows) if (visible(arrow.t0, arrow.t1)) inView++;
+  const dense = inView > MAX_FULL_ARROWS;
   for (const arrow of model.arrows) {
     if (!visible(arrow.t0, arrow.t1)) continue;
     const ra = layout.byId.get(arrow.fromLane);
     const rb = layout.byId.get(arrow.toLane);
     if (!ra || !rb) continue;
+    const color = arrow.kind === 'pubsub' ? COLORS.pubsub : COLORS.repl;
+    const x1 = x(arrow.t1);
+    const y1 = rb.y + rb.h / 2;
+    if (dense) {
+      if (rowVisible(rb)) p.line(x1, rb.y + 1, x1, rb.y + rb.h - 1, color, 1);
+      continue;
+    }
     if (!rowVisible({ y: Math.min(ra.y, rb.y), h: Math.abs(ra.y - rb.y) + rb.h })) continue;
     const x0 = x(arrow.t0);
-    const x1 = x(arrow.t1);
     const y0 = ra.y + ra.h / 2;
-    const y1 = rb.y + rb.h / 2;
-    const color = arrow.kind === 'pubsub' ? COLORS.pubsub : COLORS.repl;
     p.line(x0, y0, x1, y1, color, 1.25, arrow.kind === 'repl' ? [3, 2] : undefined);
     const dir = y1 > y0 ? -1 : 1;
     p.poly(
