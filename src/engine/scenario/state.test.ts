@@ -113,14 +113,21 @@ describe('stateAt', () => {
     }
     // a straightforward fold to compare with
     const ref = new Map<string, string>();
+    const expected: Record<string, string>[] = [];
     for (let i = 0; i < n; i++) {
       ref.set(`k${i % 7}`, String(i));
       if (i % 11 === 0) ref.delete(`k${(i + 3) % 7}`);
       if (i === CHECKPOINT_EVERY * 2 + 1) ref.clear();
-      const got = tl.stateAt(i).nodes.master.keys;
-      expect(Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v.value]))).toEqual(
-        Object.fromEntries([...ref].sort()),
-      );
+      expected.push(Object.fromEntries([...ref].sort()));
+    }
+    const values = (i: number) =>
+      Object.fromEntries(Object.entries(tl.stateAt(i).nodes.master.keys).map(([k, v]) => [k, v.value]));
+    // forward (the cursor path), backward and scattered (the checkpoint path)
+    for (let i = 0; i < n; i++) expect(values(i), `forward ${i}`).toEqual(expected[i]);
+    for (let i = n - 1; i >= 0; i--) expect(values(i), `backward ${i}`).toEqual(expected[i]);
+    for (let j = 0; j < n; j++) {
+      const i = (j * 37) % n;
+      expect(values(i), `scattered ${i}`).toEqual(expected[i]);
     }
   });
 });

@@ -37,6 +37,8 @@ interface ThreadRec {
   readonly step?: number;
   /** the state to return to when a pause ends */
   readonly beforePause?: ThreadState;
+  /** its view, built on first use (the record itself never changes) */
+  view?: ThreadView;
 }
 
 interface Frame {
@@ -70,6 +72,8 @@ export class StateTimeline {
   private readonly events: TraceEvent[] = [];
   private readonly results = new Map<Actor, unknown[]>();
   private readonly clientThreads = new Map<string, Actor[]>();
+  /** the frame of the last stateAt answer, private to this class (answers are materialized copies) */
+  private cursor: { frame: Frame; index: number; delta: number } | null = null;
 
   constructor(init: TimelineInit) {
     const nodes = new Map<string, NodeRec>();
@@ -139,17 +143,34 @@ export class StateTimeline {
   stateAt(index: number): VisibleState {
     const last = this.events.length - 1;
     const i = Math.max(-1, Math.min(Math.trunc(index), last));
-    // The checkpoint for a full block is taken when the next block's first event arrives.
-    const k = Math.min(Math.floor((i + 1) / CHECKPOINT_EVERY), this.checkpoints.length - 1);
-    const frame = copyFrame(this.checkpoints[k]);
-    let d = this.checkpointDelta[k];
-    for (let j = k * CHECKPOINT_EVERY; j <= i; j++) {
+    let frame: Frame;
+    let from: number;
+    let d: number;
+    const c = this.cursor;
+    if (c !== null && c.index <= i && i - c.index <= CHECKPOINT_EVERY) {
+      // Scrubbing forward (the timeline sweeps every ms): go on from the previous answer.
+      frame = c.frame;
+      from = c.index + 1;
+      d = c.delta;
+      while (d < this.dIndex.length && this.dIndex[d] <= c.index) {
+        applyKey(frame, this.dNode[d], this.dKey[d], this.dView[d]);
+        d++;
+      }
+    } else {
+      // The checkpoint for a full block is taken when the next block's first event arrives.
+      const k = Math.min(Math.floor((i + 1) / CHECKPOINT_EVERY), this.checkpoints.length - 1);
+      frame = copyFrame(this.checkpoints[k]);
+      from = k * CHECKPOINT_EVERY;
+      d = this.checkpointDelta[k];
+    }
+    for (let j = from; j <= i; j++) {
       this.apply(frame, this.events[j]);
       while (d < this.dIndex.length && this.dIndex[d] === j) {
         applyKey(frame, this.dNode[d], this.dKey[d], this.dView[d]);
         d++;
       }
     }
+    this.cursor = { frame, index: i, delta: d };
     return this.materialize(frame);
   }
 
@@ -167,16 +188,28 @@ export class StateTimeline {
       nodes[id] = view;
     }
     const threads: Record<Actor, ThreadView> = {};
-    for (const [actor, r] of f.threads) {
+    for (const [actor, r] of f.threads) threads[actor] = this.threadView(actor, r);
+    return { t: f.t, nodes, threads, resource: { ...f.resource } };
+  }
+
+  /**
+   * A thread record never changes once made, so its view is built once and shared by every state
+   * that shows it (frozen: a caller cannot change another moment's state through it). This is
+   * what keeps a sweep over every ms of a long run cheap.
+   */
+  private threadView(actor: Actor, r: ThreadRec): ThreadView {
+    let v = r.view;
+    if (v === undefined) {
       const tv: ThreadView = {
         state: r.state,
-        holds: { ...r.holds },
-        results: this.results.get(actor)!.slice(0, r.nResults),
+        holds: Object.freeze({ ...r.holds }),
+        results: Object.freeze(this.results.get(actor)!.slice(0, r.nResults)) as unknown[],
       };
       if (r.step !== undefined) tv.step = r.step;
-      threads[actor] = tv;
+      v = Object.freeze(tv);
+      r.view = v;
     }
-    return { t: f.t, nodes, threads, resource: { ...f.resource } };
+    return v;
   }
 
   private apply(f: Frame, ev: TraceEvent): void {
@@ -229,13 +262,19 @@ export class StateTimeline {
     for (const a of this.clientThreads.get(client ?? '') ?? []) {
       const r = f.threads.get(a)!;
       let next: ThreadRec = r;
-      if (ev.kind === 'client.crash')
-        next = { ...r, state: 'crashed', holds: NO_HOLDS, beforePause: undefined };
+      // Built field by field: a spread would copy the cached view of the old record.
+      const rec = (state: ThreadState, holds: ThreadRec['holds'], beforePause?: ThreadState): ThreadRec => ({
+        state,
+        holds,
+        nResults: r.nResults,
+        step: r.step,
+        beforePause,
+      });
+      if (ev.kind === 'client.crash') next = rec('crashed', NO_HOLDS);
       else if (ev.kind === 'client.pause') {
         if (r.state !== 'done' && r.state !== 'crashed' && r.state !== 'paused')
-          next = { ...r, state: 'paused', beforePause: r.state };
-      } else if (r.state === 'paused')
-        next = { ...r, state: r.beforePause ?? 'running', beforePause: undefined };
+          next = rec('paused', r.holds, r.state);
+      } else if (r.state === 'paused') next = rec(r.beforePause ?? 'running', r.holds);
       f.threads.set(a, next);
     }
   }

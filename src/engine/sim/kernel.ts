@@ -362,7 +362,7 @@ export class Kernel implements SimContext {
     node.up = true;
     node.busyUntil = this.t;
     this.rec.emit('node.restart', { actor: id, node: id });
-    this.resyncNode(node);
+    this.rec.batch(() => this.resyncNode(node));
     node.expiryAt = Infinity;
     this.armExpiry(node);
   }
@@ -553,7 +553,7 @@ export class Kernel implements SimContext {
       this.execPushes = null;
     }
     this.rec.emit('cmd', { actor: p.name, node: node.id, conn: c.label, argv, reply: replyToJson(reply) });
-    this.recordKeys(node, argv);
+    this.rec.batch(() => this.recordKeys(node, argv));
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
     if (this.net.reachable(node.id, c.client))

@@ -44,10 +44,32 @@ export class Recorder {
     return ev;
   }
 
+  private pending: { node: string; key: string }[] | null = null;
+
   /** `key` on `node` is now `view` (null: gone), as part of the last event. */
   setKey(node: string, key: string, view: KeyView | null): void {
     this.sink.setKey(node, key, view);
-    for (const o of this.observers) o.onKey(node, key);
+    if (this.pending !== null) this.pending.push({ node, key });
+    else for (const o of this.observers) o.onKey(node, key);
+  }
+
+  /**
+   * Records several key changes of one event before observers hear of any, so an event a
+   * checker emits in reaction (violation.start) never splits one command's changes in two.
+   */
+  batch(fn: () => void): void {
+    if (this.pending !== null) {
+      fn();
+      return;
+    }
+    const pending: { node: string; key: string }[] = [];
+    this.pending = pending;
+    try {
+      fn();
+    } finally {
+      this.pending = null;
+    }
+    for (const { node, key } of pending) for (const o of this.observers) o.onKey(node, key);
   }
 
   clearNode(node: string): void {
