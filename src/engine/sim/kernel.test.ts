@@ -407,6 +407,18 @@ describe('Kernel: node faults', () => {
     expect(w.timeline.stateAt(w.events.length - 1).nodes.master.up).toBe(true);
   });
 
+  it('tells a client its connection dropped when the node crashes', () => {
+    const w = world();
+    const k = w.kernel;
+    const drops: number[] = [];
+    k.connect('A', 'master', 'A/pubsub', undefined, () => drops.push(k.now()));
+    k.connect('B', 'master', 'B/cmd', undefined, () => drops.push(-1));
+    k.at(5, () => k.crashClient('B'));
+    k.at(10, () => k.crashNode('master', false));
+    runAll(w);
+    expect(drops).toEqual([11]);
+  });
+
   it('a crash with persistence keeps the keys (and their deadlines) across the restart', () => {
     const w = world();
     const k = w.kernel;

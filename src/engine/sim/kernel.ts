@@ -131,6 +131,7 @@ class Conn implements ConnectionRef {
     readonly node: string,
     readonly label: string,
     readonly onPush: ((msg: Reply) => void) | undefined,
+    readonly onDrop: (() => void) | undefined,
   ) {}
 }
 
@@ -227,8 +228,14 @@ export class Kernel implements SimContext {
     } else p.pendingInterrupt = true;
   }
 
-  connect(client: string, node: string, label: string, onPush?: (msg: Reply) => void): ConnectionRef {
-    const c = new Conn(this.nextConn++, client, node, label, onPush);
+  connect(
+    client: string,
+    node: string,
+    label: string,
+    onPush?: (msg: Reply) => void,
+    onDrop?: () => void,
+  ): ConnectionRef {
+    const c = new Conn(this.nextConn++, client, node, label, onPush, onDrop);
     this.conns.set(c.id, c);
     const o = this.owner(client);
     if (o.crashed) {
@@ -347,8 +354,19 @@ export class Kernel implements SimContext {
     node.up = false;
     this.rec.emit('node.crash', { actor: id, node: id });
     for (const c of node.conns) {
-      if (c.server) node.server.disconnect(c.server);
+      if (c.server === null) continue;
+      node.server.disconnect(c.server);
       c.server = null;
+      const onDrop = c.onDrop;
+      if (onDrop !== undefined && !c.closed && this.net.reachable(id, c.client))
+        this.schedule(
+          this.t + this.net.latency(id, c.client),
+          FN,
+          null,
+          undefined,
+          () => c.closed || onDrop(),
+          c.client,
+        );
     }
     if (!keepData) {
       node.server = this.build(node);
