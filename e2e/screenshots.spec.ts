@@ -18,6 +18,7 @@ for (const lang of ['en', 'zh'] as const) {
     await page.locator('.violations__jump').first().click();
     await page.waitForTimeout(300);
     await page.screenshot({ path: `.tmp/playground-${lang}.png`, fullPage: true });
+    if (lang === 'en') await page.screenshot({ path: 'docs/screenshots/playground.png' });
 
     await page.getByTestId('scenario-picker').selectOption('contention-wakeup');
     await ready(page);
