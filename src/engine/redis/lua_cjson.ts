@@ -273,7 +273,8 @@ class Decoder {
     const out: number[] = [];
     let i = index + 1;
     for (;;) {
-      if (i >= s.length) return { type: 'T_ERROR', index, error: 'unexpected end of string' };
+      // json_set_token_error: errors point where the scan stopped
+      if (i >= s.length) return { type: 'T_ERROR', index: i, error: 'unexpected end of string' };
       const c = s[i];
       if (c === 0x22) break;
       if (c !== 0x5c) {
@@ -299,12 +300,12 @@ class Decoder {
       }
       if (e === 0x75) {
         const cp = this.unicodeEscape(i);
-        if (cp === null) return { type: 'T_ERROR', index, error: 'invalid unicode escape code' };
+        if (cp === null) return { type: 'T_ERROR', index: i, error: 'invalid unicode escape code' };
         pushUtf8(out, cp.codepoint);
         i += cp.length;
         continue;
       }
-      return { type: 'T_ERROR', index, error: 'invalid escape code' };
+      return { type: 'T_ERROR', index: i, error: 'invalid escape code' };
     }
     this.pos = i + 1;
     return { type: 'T_STRING', index, str: Uint8Array.from(out) };

@@ -38,6 +38,9 @@ import { openCjson } from './lua_cjson';
 import { openCmsgpack } from './lua_cmsgpack';
 import { openStruct } from './lua_struct';
 import { stringFormat51 } from './lua_strformat';
+import { restoreMessage, rewriteFor53 } from './lua_syntax51';
+import { toResp3 } from './lua_resp3';
+import type { Resp3 } from './lua_resp3';
 
 const { lua, lauxlib, lualib } = fengari;
 
@@ -166,10 +169,11 @@ export class LuaScripting {
         ),
       };
     }
-    const bytes = luaBytes(body);
+    const rw = rewriteFor53(body);
+    const bytes = luaBytes(rw.code);
     const st = lauxlib.luaL_loadbufferx(L, bytes, bytes.length, lit('@user_script'), lit('t'));
     if (st !== lua.LUA_OK) {
-      const msg = lua51Message(toBytes(L, -1) ?? 'unknown error');
+      const msg = lua51Message(restoreMessage(toBytes(L, -1) ?? 'unknown error', rw));
       lua.lua_pop(L, 1);
       return { ok: false, error: error(`ERR Error compiling script (new function): ${msg}`) };
     }
@@ -418,6 +422,50 @@ export class LuaScripting {
     }
   }
 
+  /** RESP3 reply -> Lua value (redisProtocolToLuaType_* after redis.setresp(3)). */
+  private pushResp3(L: LuaState, r: Resp3): void {
+    if (!lua.lua_checkstack(L, 4)) lauxlib.luaL_error(L, lit('reached lua stack limit'));
+    switch (r.t) {
+      case 'null':
+        lua.lua_pushnil(L);
+        return;
+      case 'double':
+        lua.lua_createtable(L, 0, 1);
+        lua.lua_pushnumber(L, r.v);
+        this.setField(L, -2, 'double');
+        return;
+      case 'map':
+        lua.lua_createtable(L, 0, 1);
+        lua.lua_createtable(L, 0, r.v.length);
+        for (const [k, v] of r.v) {
+          this.pushResp3(L, k);
+          this.pushResp3(L, v);
+          lua.lua_rawset(L, -3);
+        }
+        this.setField(L, -2, 'map');
+        return;
+      case 'set':
+        lua.lua_createtable(L, 0, 1);
+        lua.lua_createtable(L, 0, r.v.length);
+        for (const m of r.v) {
+          this.pushResp3(L, m);
+          lua.lua_pushboolean(L, true);
+          lua.lua_rawset(L, -3);
+        }
+        this.setField(L, -2, 'set');
+        return;
+      case 'array3':
+        lua.lua_createtable(L, r.v.length, 0);
+        for (let i = 0; i < r.v.length; i++) {
+          this.pushResp3(L, r.v[i]);
+          lua.lua_rawseti(L, -2, i + 1);
+        }
+        return;
+      default:
+        this.pushReply(L, r, 0);
+    }
+  }
+
   private pushNull(L: LuaState): void {
     if (this.resp === 3) lua.lua_pushnil(L);
     else lua.lua_pushboolean(L, false);
@@ -532,7 +580,8 @@ export class LuaScripting {
       if (raise) return lua.lua_error(L);
       return 1;
     }
-    this.pushReply(L, reply, 0);
+    if (this.resp === 3) this.pushResp3(L, toResp3(argv, reply));
+    else this.pushReply(L, reply, 0);
     return 1;
   }
 
@@ -1059,9 +1108,11 @@ export class LuaScripting {
       pushBytes(L, `${chunkId51(jsBytes(chunkname))}:1: unexpected symbol near 'char(27)'`);
       return 2;
     }
-    const st = lauxlib.luaL_loadbufferx(L, s, s.length, chunkname, lit('t'));
+    const rw = rewriteFor53(jsBytes(s));
+    const code = luaBytes(rw.code);
+    const st = lauxlib.luaL_loadbufferx(L, code, code.length, chunkname, lit('t'));
     if (st !== lua.LUA_OK) {
-      const msg = lua51Message(toBytes(L, -1) ?? '');
+      const msg = lua51Message(restoreMessage(toBytes(L, -1) ?? '', rw));
       lua.lua_pop(L, 1);
       lua.lua_pushnil(L);
       pushBytes(L, msg);
@@ -1150,7 +1201,11 @@ export function lua51Message(msg: string): string {
           ? `attempt to ${op} a ${type} value`
           : `attempt to ${op} ${kind} '${name}' (a ${type} value)`,
     )
-    .replace(/ near <eof>/g, " near '<eof>'");
+    .replace(/(^|[^'])<eof>(?!')/g, "$1'<eof>'")
+    .replace(/unfinished long (string|comment) \(starting at line \d+\)/, 'unfinished long $1')
+    .replace(/decimal escape too large/, 'escape sequence too large')
+    .replace(/escape sequence too large near '([^\\']*)\\[^']*'/, "escape sequence too large near '$1'")
+    .replace(/: syntax error near /, ": '=' expected near ");
 }
 
 /** 5.1 ipairs: tables only, raw access, stops at the first nil. */
