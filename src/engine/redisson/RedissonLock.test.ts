@@ -268,6 +268,11 @@ describe('RLock: waiting', () => {
     expect(subs.map((e) => e.conn)).toEqual(['B/pubsub']);
     const unsubs = s.of('cmd').filter((e) => (e.argv as string[])[0] === 'UNSUBSCRIBE');
     expect(unsubs).toHaveLength(1);
+    expect(s.of('pubsub.subscribe').map((e) => [e.actor, e.channel])).toEqual([
+      ['B:1', 'redisson_lock__channel:{myLock}'],
+    ]);
+    // the last thread to stop waiting unsubscribes the client
+    expect(s.of('pubsub.unsubscribe').map((e) => e.actor)).toEqual(['B:2']);
     // A's unlock message wakes exactly one of B's threads; the other's turn comes with B's unlock.
     const firstPublish = first(s, 'pubsub.publish').t;
     const wakes = s.of('waiter.wakeup').filter((e) => e.t <= firstPublish + 1);

@@ -35,7 +35,7 @@ export class RedissonLock extends RedissonBaseLock {
     let ttl = yield* this.tryAcquire(leaseTime, threadId);
     if (ttl === null) return;
 
-    const entry = yield* this.subscribe(this.client.config.subscriptionTimeoutMs, interruptibly);
+    const entry = yield* this.subscribe(threadId, this.client.config.subscriptionTimeoutMs, interruptibly);
     try {
       for (;;) {
         ttl = yield* this.tryAcquire(leaseTime, threadId);
@@ -48,7 +48,7 @@ export class RedissonLock extends RedissonBaseLock {
         if (r === 'interrupted') throw new InterruptedException('');
       }
     } finally {
-      this.client.pubSub.unsubscribe(entry);
+      this.client.pubSub.unsubscribe(entry, this.actor(threadId));
     }
   }
 
@@ -68,7 +68,13 @@ export class RedissonLock extends RedissonBaseLock {
     if (time <= 0) return false;
 
     current = yield* now();
-    const sub = yield* this.client.pubSub.subscribe(this.entryName, this.getChannelName(), time, true);
+    const sub = yield* this.client.pubSub.subscribe(
+      this.entryName,
+      this.getChannelName(),
+      time,
+      true,
+      this.actor(threadId),
+    );
     if (sub === 'interrupted') throw new InterruptedException('');
     if (!isEntry(sub)) return false;
     const entry = sub;
@@ -92,7 +98,7 @@ export class RedissonLock extends RedissonBaseLock {
         if (time <= 0) return false;
       }
     } finally {
-      this.client.pubSub.unsubscribe(entry);
+      this.client.pubSub.unsubscribe(entry, this.actor(threadId));
     }
   }
 
@@ -122,12 +128,17 @@ export class RedissonLock extends RedissonBaseLock {
     return ttl;
   }
 
-  private *subscribe(timeoutMs: number, interruptibly: boolean): Process<RedissonLockEntry> {
+  private *subscribe(
+    threadId: number,
+    timeoutMs: number,
+    interruptibly: boolean,
+  ): Process<RedissonLockEntry> {
     const sub = yield* this.client.pubSub.subscribe(
       this.entryName,
       this.getChannelName(),
       timeoutMs,
       interruptibly,
+      this.actor(threadId),
     );
     if (sub === 'interrupted') throw new InterruptedException('');
     if (sub === 'timeout') {

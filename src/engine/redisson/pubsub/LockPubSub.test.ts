@@ -30,7 +30,13 @@ describe('LockPubSub', () => {
       'B',
       'B:1',
       (function* (): Process<void> {
-        const entry = (yield* b.pubSub.subscribe(entryName, CHANNEL, 7500, false)) as RedissonLockEntry;
+        const entry = (yield* b.pubSub.subscribe(
+          entryName,
+          CHANNEL,
+          7500,
+          false,
+          'B:1',
+        )) as RedissonLockEntry;
         const quiet = yield* acquire(entry.latch, 100); // nothing published yet
         waits.push([yield* now(), quiet]);
         const woken = yield* acquire(entry.latch, 5000); // the first message

@@ -33,6 +33,8 @@ export class LockPubSub {
     channelName: string,
     timeoutMs: number,
     interruptible: boolean,
+    /** the thread asking, for the trace */
+    actor: string,
   ): Process<SubscribeResult> {
     const { ctx } = this.client;
     const sem = this.channelLock(channelName);
@@ -48,12 +50,14 @@ export class LockPubSub {
     entry.counter = 1;
     this.entries.set(entryName, entry);
     this.byChannel.set(channelName, entry);
-    const reply = yield* call(this.connection(), ['SUBSCRIBE', channelName]);
+    const conn = this.connection();
+    const reply = yield* call(conn, ['SUBSCRIBE', channelName]);
     ctx.release(sem);
     if (reply.t === 'error') {
       this.drop(entry);
       return { error: reply.v };
     }
+    ctx.emit('pubsub.subscribe', { actor, node: conn.node, conn: conn.label, channel: channelName });
     return entry;
   }
 
@@ -61,19 +65,32 @@ export class LockPubSub {
    * PublishSubscribe.unsubscribe: the calling thread does not wait for it (Redisson returns a
    * future nobody joins), so a small process of the client does the bookkeeping and UNSUBSCRIBE.
    */
-  unsubscribe(entry: RedissonLockEntry): void {
-    this.client.ctx.spawn(this.client.name, `${this.client.name}/pubsub`, this.unsubscribeLocked(entry));
+  unsubscribe(entry: RedissonLockEntry, actor: string): void {
+    this.client.ctx.spawn(
+      this.client.name,
+      `${this.client.name}/pubsub`,
+      this.unsubscribeLocked(entry, actor),
+    );
   }
 
-  private *unsubscribeLocked(entry: RedissonLockEntry): Process<void> {
+  private *unsubscribeLocked(entry: RedissonLockEntry, actor: string): Process<void> {
+    const { ctx } = this.client;
     const sem = this.channelLock(entry.channelName);
     yield* acquire(sem);
     entry.counter--;
     if (entry.counter === 0 && this.entries.get(entry.entryName) === entry) {
       this.drop(entry);
-      yield* call(this.connection(), ['UNSUBSCRIBE', entry.channelName]);
+      const conn = this.connection();
+      const reply = yield* call(conn, ['UNSUBSCRIBE', entry.channelName]);
+      if (reply.t !== 'error')
+        ctx.emit('pubsub.unsubscribe', {
+          actor,
+          node: conn.node,
+          conn: conn.label,
+          channel: entry.channelName,
+        });
     }
-    this.client.ctx.release(sem);
+    ctx.release(sem);
   }
 
   /** Threads of this client currently subscribed to the lock's channel (for tests and inspectors). */
