@@ -83,6 +83,7 @@ class ThreadRunner {
     this.emit('thread.done', {});
   }
 
+  /** `step` counts executed ops with every `repeat` unrolled (the flattened program). */
   private *runOps(ops: readonly Op[]): Process<void> {
     for (const op of ops) {
       if (op.op === 'repeat') {
@@ -231,6 +232,10 @@ class ThreadRunner {
     return last;
   }
 
+  /**
+   * One lock object per thread, name and type, as a thread that calls `redisson.getLock(name)` in
+   * its own code: state such as RLock's internalLockLeaseTime is per thread.
+   */
   private lockFor(name: string, type: LockType): AnyLock | undefined {
     const key = `${type}\u0000${name}`;
     let l = this.locks.get(key);
