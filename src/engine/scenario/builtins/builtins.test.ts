@@ -192,4 +192,13 @@ describe('built-in scenarios: verdicts and key moments', () => {
     // budget 16 ms (measured 1-5 ms on a loaded machine); slack for shared CI cores
     for (const [id, ms] of slowest) expect(ms, id).toBeLessThan(48);
   }, 30_000);
+
+  it('are deterministic: the same scenario gives the same trace, another seed other ids', () => {
+    for (const id of ['contention-wakeup', 'naive-get-del-race', 'gc-pause-lease-expiry']) {
+      const a = JSON.stringify(sim(id).trace);
+      expect(JSON.stringify(sim(id).trace), id).toBe(a);
+    }
+    const reseeded = simulate({ ...builtin('basic-lock')!.scenario, seed: 2 });
+    expect(reseeded.of('lock.acquired')[0].owner).not.toBe(sim('basic-lock').of('lock.acquired')[0].owner);
+  });
 });
