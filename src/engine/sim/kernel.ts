@@ -565,13 +565,16 @@ export class Kernel implements SimContext {
     const pushes: { conn: Conn; msg: Reply }[] = [];
     this.execPushes = pushes;
     let reply: Reply;
+    const dirty = node.server.dirty;
     try {
       reply = node.server.exec(c.server, argv);
     } finally {
       this.execPushes = null;
     }
     this.rec.emit('cmd', { actor: p.name, node: node.id, conn: c.label, argv, reply: replyToJson(reply) });
-    this.rec.batch(() => this.recordKeys(node, argv));
+    // server.dirty counts dataset changes as Redis does: a command that changed nothing (a failed
+    // acquire, a read) has no key to record (lazy expiry is recorded by its own event).
+    if (node.server.dirty !== dirty) this.rec.batch(() => this.recordKeys(node, argv));
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
     if (this.net.reachable(node.id, c.client))
