@@ -114,6 +114,29 @@ const keyspace: fc.Arbitrary<GenCommand>[] = [
   key.map((k) => ttlCmd(1, 'TTL', k)),
 ];
 
+const floatIncr = fc.constantFrom('0.1', '1.5', '-3', '1e10', '-0.25', '3.0e-5', 'x', '10.50');
+
+const extras: fc.Arbitrary<GenCommand>[] = [
+  fc.tuple(key, floatIncr).map(([k, n]) => cmd('INCRBYFLOAT', k, n)),
+  fc.tuple(key, field, floatIncr).map(([k, f, n]) => cmd('HINCRBYFLOAT', k, f, n)),
+  fc.tuple(key, value).map(([k, v]) => cmd('APPEND', k, v)),
+  fc.tuple(key, value).map(([k, v]) => cmd('GETSET', k, v)),
+  key.map((k) => cmd('GETDEL', k)),
+  fc
+    .tuple(key, fc.constantFrom([], ['PX', '100000'], ['EX', '1000'], ['PERSIST'], ['EX', '0']))
+    .map(([k, opt]) => cmd('GETEX', k, ...opt)),
+  key.map((k) => cmd('STRLEN', k)),
+  fc.tuple(key, key).map(([a, b]) => cmd('RENAME', a, b)),
+  fc.tuple(key, smallInt, value).map(([k, i, v]) => cmd('LSET', k, i, v)),
+  fc.tuple(key, smallInt, smallInt).map(([k, a, b]) => cmd('LTRIM', k, a, b)),
+  fc.tuple(key, field, value).map(([k, f, v]) => cmd('HSETNX', k, f, v)),
+  fc.tuple(key, member).map(([k, m]) => cmd('ZRANK', k, m)),
+  fc
+    .tuple(key, fc.constantFrom('-inf', '0', '(1'), fc.constantFrom('+inf', '1.5', '(10'))
+    .map(([k, a, b]) => cmd('ZCOUNT', k, a, b)),
+  fc.tuple(key, smallInt, smallInt).map(([k, a, b]) => cmd('ZREMRANGEBYRANK', k, a, b)),
+];
+
 const LOCK =
   "if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then " +
   "redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; " +
@@ -189,6 +212,7 @@ export const commandArb: fc.Arbitrary<GenCommand> = fc.oneof(
   ...weighted(lists, 1),
   ...weighted(zsets, 1),
   ...weighted(keyspace, 0),
+  ...weighted(extras, 0),
   ...weighted(scripts, 0),
 );
 
