@@ -1,0 +1,42 @@
+import { compressToEncodedURIComponent } from 'lz-string';
+import { describe, expect, it } from 'vitest';
+import { decodeHash, encodeHash, MAX_HASH_CHARS } from './url-state';
+
+const scenario = { format: 'lockscope/1', clients: [{ id: 'A', threads: [{ id: 1, program: [] }] }] };
+
+describe('URL hash codec', () => {
+  it('round-trips a scenario and the cursor', () => {
+    const d = decodeHash(encodeHash(scenario, 17));
+    expect(d).toEqual({ kind: 'ok', scenario, cursor: 17 });
+  });
+
+  it('reads hand-written #json= links', () => {
+    expect(decodeHash(`#json=${encodeURIComponent(JSON.stringify(scenario))}`)).toEqual({
+      kind: 'ok',
+      scenario,
+      cursor: null,
+    });
+  });
+
+  it('says what is wrong with a bad link instead of throwing', () => {
+    expect(decodeHash('#s=%%%')).toMatchObject({ kind: 'bad', problem: { key: 'error.linkCorrupt' } });
+    const truncated = compressToEncodedURIComponent(JSON.stringify(scenario)).slice(0, 10);
+    expect(decodeHash(`#s=${truncated}`).kind).toBe('bad');
+    expect(decodeHash('#json=%7B%22a')).toMatchObject({ kind: 'bad', problem: { key: 'error.linkJson' } });
+    expect(decodeHash('#json=%E0%A4%A')).toMatchObject({
+      kind: 'bad',
+      problem: { key: 'error.linkCorrupt' },
+    });
+    expect(decodeHash(`#s=${'A'.repeat(MAX_HASH_CHARS + 1)}`)).toMatchObject({
+      kind: 'bad',
+      problem: { key: 'error.linkTooLong' },
+    });
+  });
+
+  it('ignores hashes that carry no scenario and cursors that are not numbers', () => {
+    expect(decodeHash('')).toEqual({ kind: 'none' });
+    expect(decodeHash('#top')).toEqual({ kind: 'none' });
+    const d = decodeHash(`${encodeHash(scenario, 0).replace(/&c=0$/, '')}&c=1e99`);
+    expect(d).toMatchObject({ kind: 'ok', cursor: null });
+  });
+});
