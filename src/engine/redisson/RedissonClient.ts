@@ -17,7 +17,6 @@ import { lockScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
 import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
-import { compareVersions } from '../scenario/defaults';
 
 export class RedissonClient {
   readonly config: RedissonConfig;
@@ -88,7 +87,7 @@ export class RedissonClient {
   /** RetryDelay.calcDelay(attempt): EqualJitterDelay(base, 2 s) since 3.48, the constant retryInterval before. */
   retryDelay(attempt: number): number {
     const base = this.config.retryDelayMs;
-    if (compareVersions(this.config.version, '3.48') < 0) return base;
+    if (!this.config.traits.equalJitterRetryDelay) return base;
     const capped = Math.min(base * 2 ** attempt, 2000);
     const half = Math.floor(capped / 2);
     return half + this.ids.int(0, half);

@@ -32,6 +32,9 @@ describe('version presets', () => {
       unlockLatch: true,
       renewal: 'batched-task',
     });
+    expect(versionTraits('3.47').equalJitterRetryDelay).toBe(false);
+    expect(versionTraits('3.48').equalJitterRetryDelay).toBe(true);
+    expect(versionTraits('latest').equalJitterRetryDelay).toBe(true);
   });
 });
 

@@ -44,9 +44,14 @@ export interface VersionTraits {
   readonly reentrantUnlockKeepsLease: boolean;
   /** EVALSHA with NOSCRIPT fallback (Config.useScriptCache = true) instead of plain EVAL. */
   readonly useScriptCache: boolean;
+  /**
+   * Retry delays are EqualJitterDelay(retryDelay, 2 s) (3.48.0+) instead of the constant
+   * retryInterval. Read from the exact version, not the preset: it only shapes the unlock latch TTL.
+   */
+  readonly equalJitterRetryDelay: boolean;
 }
 
-const PRESETS: Record<VersionPreset, VersionTraits> = {
+const PRESETS: Record<VersionPreset, Omit<VersionTraits, 'equalJitterRetryDelay'>> = {
   '3.11': {
     preset: '3.11',
     hsetFirstAcquire: true,
@@ -99,5 +104,6 @@ export function presetFor(version: string | undefined): VersionPreset {
 }
 
 export function versionTraits(version: string | undefined): VersionTraits {
-  return PRESETS[presetFor(version)];
+  const v = version ?? REDISSON_LATEST;
+  return { ...PRESETS[presetFor(v)], equalJitterRetryDelay: compareVersions(v, '3.48') >= 0 };
 }
