@@ -184,6 +184,7 @@ export function drawTimeline(
     );
   }
 
+  p.flush?.();
   for (const v of model.violations) {
     if (!visible(v.from, v.to)) continue;
     const ys = v.holders.map((h) => layout.byId.get(h)).filter((r) => r !== undefined);
@@ -193,6 +194,7 @@ export function drawTimeline(
     const w = Math.max(2, clampX(x(v.to)) - a);
     p.rect(a, top, w, bottom - top, COLORS.violation, COLORS.violationEdge);
   }
+  p.flush?.();
 }
 
 function xInverse(x: (t: number) => number, px: number): number {

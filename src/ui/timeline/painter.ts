@@ -14,16 +14,33 @@ export interface Painter {
     opts?: { size?: number; bold?: boolean; align?: CanvasTextAlign },
   ): void;
   circle(x: number, y: number, r: number, fill: string, stroke?: string): void;
+  /** draw anything still batched; called once at the end of a paint */
+  flush?(): void;
 }
 
 export const FONT = "system-ui, -apple-system, 'Segoe UI', 'PingFang SC', 'Noto Sans CJK SC', sans-serif";
 
+/**
+ * Lines and dots are batched per style into one path each and stroked at flush(): thousands of
+ * renewal ticks then cost one stroke() instead of thousands, which keeps zooming smooth.
+ */
 export class CanvasPainter implements Painter {
+  private lastFill = '';
+  private readonly lines = new Map<string, Path2D>();
+  private readonly dots = new Map<string, Path2D>();
+
   constructor(private readonly ctx: CanvasRenderingContext2D) {}
+
+  private fill(color: string) {
+    if (color !== this.lastFill) {
+      this.ctx.fillStyle = color;
+      this.lastFill = color;
+    }
+  }
 
   rect(x: number, y: number, w: number, h: number, fill: string, stroke?: string) {
     const c = this.ctx;
-    c.fillStyle = fill;
+    this.fill(fill);
     c.fillRect(x, y, w, h);
     if (stroke) {
       c.strokeStyle = stroke;
@@ -33,21 +50,17 @@ export class CanvasPainter implements Painter {
   }
 
   line(x1: number, y1: number, x2: number, y2: number, stroke: string, width = 1, dash?: number[]) {
-    const c = this.ctx;
-    c.strokeStyle = stroke;
-    c.lineWidth = width;
-    c.setLineDash(dash ?? []);
-    c.beginPath();
-    c.moveTo(x1, y1);
-    c.lineTo(x2, y2);
-    c.stroke();
-    if (dash) c.setLineDash([]);
+    const key = `${stroke}|${width}|${dash ? dash.join(',') : ''}`;
+    let path = this.lines.get(key);
+    if (!path) this.lines.set(key, (path = new Path2D()));
+    path.moveTo(x1, y1);
+    path.lineTo(x2, y2);
   }
 
   poly(points: [number, number][], fill: string) {
     if (points.length < 3) return;
     const c = this.ctx;
-    c.fillStyle = fill;
+    this.fill(fill);
     c.beginPath();
     c.moveTo(points[0][0], points[0][1]);
     for (let i = 1; i < points.length; i++) c.lineTo(points[i][0], points[i][1]);
@@ -63,7 +76,7 @@ export class CanvasPainter implements Painter {
     opts: { size?: number; bold?: boolean; align?: CanvasTextAlign } = {},
   ) {
     const c = this.ctx;
-    c.fillStyle = color;
+    this.fill(color);
     c.font = `${opts.bold ? '600 ' : ''}${opts.size ?? 11}px ${FONT}`;
     c.textAlign = opts.align ?? 'left';
     c.textBaseline = 'middle';
@@ -71,16 +84,36 @@ export class CanvasPainter implements Painter {
   }
 
   circle(x: number, y: number, r: number, fill: string, stroke?: string) {
+    const key = `${fill}|${stroke ?? ''}`;
+    let path = this.dots.get(key);
+    if (!path) this.dots.set(key, (path = new Path2D()));
+    path.moveTo(x + r, y);
+    path.arc(x, y, r, 0, Math.PI * 2);
+  }
+
+  flush() {
     const c = this.ctx;
-    c.beginPath();
-    c.arc(x, y, r, 0, Math.PI * 2);
-    c.fillStyle = fill;
-    c.fill();
-    if (stroke) {
+    for (const [key, path] of this.lines) {
+      const [stroke, width, dash] = key.split('|');
       c.strokeStyle = stroke;
-      c.lineWidth = 1;
-      c.stroke();
+      c.lineWidth = Number(width);
+      c.setLineDash(dash ? dash.split(',').map(Number) : []);
+      c.stroke(path);
     }
+    c.setLineDash([]);
+    for (const [key, path] of this.dots) {
+      const [fill, stroke] = key.split('|');
+      c.fillStyle = fill;
+      c.fill(path);
+      if (stroke) {
+        c.strokeStyle = stroke;
+        c.lineWidth = 1;
+        c.stroke(path);
+      }
+    }
+    this.lines.clear();
+    this.dots.clear();
+    this.lastFill = '';
   }
 }
 
