@@ -323,4 +323,28 @@ describe('RLock: the node goes away', () => {
     // the restarted node lost the lock (no persistence): A's late unlock is refused
     expect(s.results('A:1')).toEqual([{ error: expect.stringMatching(/^IllegalMonitorStateException/) }]);
   });
+
+  it('subscribes again after the node comes back, so later unlock messages still wake the waiter', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), work(10_000), unlock] }],
+        B: [{ id: 1, start: 100, program: [lock(), unlock] }],
+        C: [{ id: 1, start: 5000, program: [lock(), work(100), unlock] }],
+      },
+      {
+        faults: [
+          { at: 1000, kind: 'crash', node: 'master' },
+          { at: 2000, kind: 'restart', node: 'master' },
+        ],
+      },
+    );
+    const resub = s.of('pubsub.subscribe').filter((e) => e.resubscribe === true);
+    expect(resub.map((e) => e.actor)).toEqual(['B/pubsub']);
+    expect(resub[0].t).toBeGreaterThan(2000); // only once the node is back
+    expect(resub[0].t).toBeLessThan(5000);
+    // C took the lock the restart emptied; its unlock message reaches B at once
+    const wake = first(s, 'waiter.wakeup', 'B:1');
+    expect(wake.cause).toBe('message');
+    expect(wake.t).toBe(first(s, 'pubsub.publish').t + 1);
+  });
 });

@@ -7,7 +7,7 @@
  * semaphore (Redisson stripes channels over 50 AsyncSemaphores; one per channel keeps the same
  * order for any one lock), so a second subscriber waits until the first SUBSCRIBE is answered.
  */
-import { acquire, call, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
+import { acquire, call, sleep, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
 import type { Reply } from '../../redis/reply';
 import type { RedissonClient } from '../RedissonClient';
 import { RedissonLockEntry } from './RedissonLockEntry';
@@ -17,6 +17,9 @@ export const UNLOCK_MESSAGE = 0;
 /** LockPubSub.READ_UNLOCK_MESSAGE */
 export const READ_UNLOCK_MESSAGE = 1;
 
+/** ConnectionWatchdog.BACKOFF_CAP: reconnect delays stop doubling at 2 << 12 ms */
+const RECONNECT_BACKOFF_CAP = 12;
+
 export type SubscribeResult = RedissonLockEntry | 'timeout' | 'interrupted' | { error: string };
 
 export class LockPubSub {
@@ -24,6 +27,7 @@ export class LockPubSub {
   private readonly byChannel = new Map<string, RedissonLockEntry>();
   private readonly channelLocks = new Map<string, Semaphore>();
   private readonly conns = new Map<string, ConnectionRef>();
+  private reattaching = false;
 
   constructor(private readonly client: RedissonClient) {}
 
@@ -127,11 +131,58 @@ export class LockPubSub {
     const node = this.client.master();
     let c = this.conns.get(node);
     if (!c) {
-      c = this.client.ctx.connect(this.client.name, node, `${this.client.name}/pubsub`, (m) =>
-        this.onMessage(m),
+      c = this.client.ctx.connect(
+        this.client.name,
+        node,
+        `${this.client.name}/pubsub`,
+        (m) => this.onMessage(m),
+        () => this.onDrop(),
       );
       this.conns.set(node, c);
     }
     return c;
+  }
+
+  /**
+   * The node lost our pub/sub connection (it crashed): its subscriptions are gone. Redisson's
+   * ConnectionWatchdog reconnects with a doubling backoff (2, 4, 8 ... ms, capped at 2 << 12)
+   * and subscribes the connection's channels again. Waiting threads are not woken; they keep
+   * waiting for their ttl or for the next message.
+   */
+  private onDrop(): void {
+    if (this.reattaching) return;
+    this.reattaching = true;
+    this.client.ctx.spawn(this.client.name, `${this.client.name}/pubsub`, this.reattach());
+  }
+
+  /**
+   * The model cannot see a refused connect, so an attempt is the re-SUBSCRIBE itself: against a
+   * node that is still down it is lost and fails after the response timeout, then the next
+   * backoff step follows. It goes to the current master, so it also follows a failover.
+   */
+  private *reattach(): Process<void> {
+    const { ctx } = this.client;
+    for (let attempt = 0; ; attempt++) {
+      yield* sleep(2 << Math.min(attempt, RECONNECT_BACKOFF_CAP));
+      let ok = true;
+      for (const channel of [...this.byChannel.keys()]) {
+        if (!this.byChannel.has(channel)) continue;
+        const conn = this.connection();
+        const reply = yield* call(conn, ['SUBSCRIBE', channel]);
+        if (reply.t === 'error') {
+          ok = false;
+          break;
+        }
+        ctx.emit('pubsub.subscribe', {
+          actor: `${this.client.name}/pubsub`,
+          node: conn.node,
+          conn: conn.label,
+          channel,
+          resubscribe: true,
+        });
+      }
+      if (ok) break;
+    }
+    this.reattaching = false;
   }
 }
