@@ -6,6 +6,17 @@
  * A thread keeps its own belief of what it holds (`holds`), because that belief, not the server's
  * key, is what a critical section runs on: an RLock whose lease ran out is still "held" by its
  * thread until unlock tells it otherwise.
+ *
+ * Besides the fields sim/api.ts lists, the client side adds:
+ *   lock.request       op ('lock' | 'tryLock' | 'lockInterruptibly')
+ *   lock.wait          waitMs: how long the latch wait may last (null: until a message);
+ *                      naive locks: ttl null, polling true, once when polling starts
+ *   waiter.wakeup      cause 'message' | 'timeout' | 'interrupted'
+ *   watchdog.renew     actor "<client>/watchdog", lock, result (1 | 0 | 'error'), lockName, error?
+ *   watchdog.cancel    actor "<client>/watchdog", lock, reason ('unlock' | 'forceUnlock' | 'lost' | 'error')
+ *   pubsub.subscribe   actor (the thread, or "<client>/pubsub" with resubscribe: true), node, conn, channel
+ *   pubsub.unsubscribe actor (the last thread to leave), node, conn, channel
+ *   resource.use       read (the value read), readAt (when)
  */
 import type { ClientsHandle, ProcHandle, SimContext } from '../sim/api';
 import { sleep, type Process } from '../sim/effects';
