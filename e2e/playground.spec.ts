@@ -229,3 +229,58 @@ test('the last edited scenario survives a reload', async ({ page }) => {
   await ready(page);
   await expect(page.getByTestId('scenario-picker')).toHaveValue('reentrant');
 });
+
+test('lane menu: crash the node at the cursor re-runs with a new fault', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'basic-lock');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  const handles = page.locator('.fault-handle');
+  const before = await handles.count();
+  await page.getByRole('button', { name: 'Actions for master' }).click();
+  await page.getByRole('menuitem', { name: /Crash master here/ }).click();
+  await expect(handles).toHaveCount(before + 1);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('');
+  await expect(page.getByTestId('timeline')).toContainText('down');
+});
+
+test('dragging a fault marker moves the fault and re-runs', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'gc-pause-lease-expiry');
+  const handle = page.locator('.fault-handle').first();
+  const label = await handle.getAttribute('aria-label');
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + box.width / 2 + i * 30, box.y + box.height / 2);
+  await page.mouse.up();
+  await expect(handle).not.toHaveAttribute('aria-label', label!);
+  const at = Number(/@ (\d+) ms/.exec((await handle.getAttribute('aria-label'))!)![1]);
+  expect(at).toBeGreaterThan(5000);
+  await ready(page);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('');
+});
+
+test('exports the trace as JSON and the timeline as SVG', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await page.getByText('Export', { exact: true }).click();
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Trace JSON' }).click(),
+  ]);
+  expect(json.suggestedFilename()).toBe('lockscope-trace.json');
+  const [svg] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'SVG' }).click(),
+  ]);
+  expect(svg.suggestedFilename()).toBe('lockscope-timeline.svg');
+  const [png] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'PNG' }).click(),
+  ]);
+  expect(png.suggestedFilename()).toBe('lockscope-timeline.png');
+});

@@ -92,7 +92,7 @@ export function Timeline() {
   const [width, setWidth] = useState(800);
   const [zt, setZt] = useState<ZoomTransform>(zoomIdentity);
   const [hover, setHover] = useState<Hover | null>(null);
-  const [drag, setDrag] = useState<{ index: number; at: number } | null>(null);
+  const [drag, setDrag] = useState<{ index: number; at: number; end: number } | null>(null);
   const pendingZt = useRef<ZoomTransform>(zoomIdentity);
   const zoomRaf = useRef(0);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -107,7 +107,12 @@ export function Timeline() {
     });
   };
 
-  const tEnd = model?.tEnd ?? 1;
+  const faults = faultsOf(scenario);
+  // Faults after the last event stay reachable; during a drag the scale holds still, so the
+  // marker follows the pointer even though every live re-run changes the trace's length.
+  const faultEnd = faults.reduce((m, f) => Math.max(m, typeof f.at === 'number' ? f.at : 0), 0);
+  const liveEnd = Math.max(model?.tEnd ?? 1, faultEnd);
+  const tEnd = drag ? drag.end : liveEnd;
   const x = useMemo(() => {
     const base = scaleLinear()
       .domain([0, tEnd * 1.02])
@@ -154,11 +159,12 @@ export function Timeline() {
     };
   }, [layout, width]);
 
-  // A trace of another length starts unzoomed (the zoom handler resets zt).
+  // Picking a scenario starts unzoomed; edits of the same scenario keep the view.
+  const builtinId = usePlayground((s) => s.builtinId);
   useEffect(() => {
-    if (overRef.current && zoomRef.current)
+    if (builtinId && overRef.current && zoomRef.current)
       select(overRef.current).call(zoomRef.current.transform, zoomIdentity);
-  }, [tEnd]);
+  }, [builtinId]);
 
   const labels = useMemo(
     () => ({ threads: t('timeline.threads'), nodes: t('timeline.nodes'), down: t('inspect.down') }),
@@ -278,20 +284,19 @@ export function Timeline() {
     setCursor(h ? h.index : indexAtTime(run.trace, x.invert(ev.clientX - r.left)));
   };
 
-  const faults = faultsOf(scenario);
   const lastDragRun = useRef(0);
 
   const onFaultPointerDown = (index: number) => (ev: React.PointerEvent<HTMLButtonElement>) => {
     ev.preventDefault();
     ev.stopPropagation();
     ev.currentTarget.setPointerCapture(ev.pointerId);
-    setDrag({ index, at: faults[index].at });
+    setDrag({ index, at: faults[index].at, end: tEnd });
   };
   const onFaultPointerMove = (ev: React.PointerEvent<HTMLButtonElement>) => {
     if (!drag || !plotRef.current) return;
     const r = plotRef.current.getBoundingClientRect();
     const at = Math.max(0, Math.round(x.invert(ev.clientX - r.left)));
-    setDrag({ index: drag.index, at });
+    setDrag({ ...drag, at });
     // Live re-run while dragging, throttled; the final position is committed on release.
     const now = performance.now();
     if (now - lastDragRun.current > 120) {
