@@ -1,4 +1,6 @@
+import { TxState } from './multi';
 import type { Reply } from './reply';
+import type { WaitBlock } from './replication';
 
 /**
  * One client connection to a RedisServer (networking.c `client`): its identity, its pub/sub
@@ -10,8 +12,14 @@ export class Connection {
   /** Patterns in subscription order (c->pubsub_patterns). */
   readonly patterns = new Set<string>();
   closed = false;
+  /** MULTI queue and WATCHed keys */
+  readonly tx = new TxState();
   /** While set, frames for this connection are collected here instead of pushed (execFrames). */
   capture: Reply[] | null = null;
+  /** replication offset right after this client's last propagated write (c->woff), for WAIT */
+  woff = 0;
+  /** set while WAIT blocks this client; the host holds the reply back (replication.ts) */
+  waitBlock: WaitBlock | null = null;
 
   constructor(
     readonly id: number,

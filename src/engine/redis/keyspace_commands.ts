@@ -59,6 +59,7 @@ export function flushCommand(s: RedisServer, _c: Connection, argv: string[]): Re
     const mode = argv[1].toLowerCase();
     if (mode !== 'sync' && mode !== 'async') return SYNTAX;
   }
+  if (s.watches.active) s.watches.touchAll((key) => s.db.has(key));
   s.db.flush();
   // Replicated even when the db was already empty (forceCommandPropagation in db.c).
   s.dirty++;

@@ -17,7 +17,7 @@ import { ScriptEngine } from './eval';
 import { arityError, unknownCommandError, unknownSubcommandError } from './errors';
 import { PubSub } from './pubsub';
 import type { Reply } from './reply';
-import { error, OK } from './reply';
+import { error, OK, status } from './reply';
 import * as keyspace from './keyspace_commands';
 import * as expire from './expire';
 import * as str from './t_string';
@@ -26,6 +26,9 @@ import * as list from './t_list';
 import * as zset from './t_zset';
 import * as ps from './pubsub';
 import * as srv from './server_commands';
+import { NOREPLICAS, ReplicationState, streamBytes, waitCommand } from './replication';
+import * as multi from './multi';
+import { Watches } from './multi';
 
 export { Connection } from './connection';
 
@@ -200,6 +203,12 @@ const ROWS: readonly Row[] = [
       ['kill', 2, 'noscript allow_busy', (s, _c, argv) => s.scripts.scriptCommand(argv)],
     ],
   ],
+  // multi.c
+  ['multi', 1, 'noscript loading stale fast allow_busy', multi.multiCommand],
+  ['exec', 1, 'noscript loading stale skip_slowlog', multi.execCommand],
+  ['discard', 1, 'noscript loading stale fast allow_busy', multi.discardCommand],
+  ['watch', -2, 'noscript loading stale fast allow_busy', multi.watchCommand],
+  ['unwatch', 1, 'noscript loading stale fast allow_busy', multi.unwatchCommand],
   // server.c, debug.c
   ['ping', -1, 'fast', srv.pingCommand],
   ['echo', 2, 'loading stale fast', srv.echoCommand],
@@ -208,6 +217,8 @@ const ROWS: readonly Row[] = [
   ['select', 2, 'loading stale fast', srv.selectCommand],
   ['quit', -1, 'noscript loading stale fast no_auth allow_busy', srv.quitCommand],
   ['reset', 1, 'noscript loading stale fast no_auth allow_busy', srv.resetCommand],
+  // replication.c
+  ['wait', 3, 'noscript', waitCommand],
 ];
 
 function buildEntry(row: Row, parent: string | null): CommandEntry {
@@ -241,6 +252,21 @@ const READONLY = error("READONLY You can't write against a read only replica.");
 const MULTI = ['MULTI'];
 const EXEC = ['EXEC'];
 
+/** Commands MULTI runs at once instead of queueing (server.c processCommand). */
+const NOT_QUEUED = new Set(['exec', 'discard', 'multi', 'watch', 'quit', 'reset']);
+const QUEUED = status('QUEUED');
+
+/** Key arguments of the write commands whose keys are not just argv[1]: [first, step]. */
+const WRITE_KEYS: Readonly<Record<string, readonly [number, number]>> = {
+  del: [1, 1],
+  unlink: [1, 1],
+  mset: [1, 2],
+  rename: [1, 1],
+  // FLUSH* touch the watched keys themselves, before the keyspace goes.
+  flushall: [Infinity, 1],
+  flushdb: [Infinity, 1],
+};
+
 const ALLOWED_IN_PUBSUB = new Set([
   'subscribe',
   'unsubscribe',
@@ -256,6 +282,7 @@ export class RedisServer {
   readonly scripts: ScriptEngine;
   readonly db: Db;
   readonly pubsub: PubSub;
+  readonly watches = new Watches();
   readonly opts: ServerOptions;
   private readonly table: ReadonlyMap<string, CommandEntry>;
   private nextConnId = 1;
@@ -266,6 +293,8 @@ export class RedisServer {
   private readonly masterConn: Connection;
   /** server.dirty: how many changes commands made to the dataset, counted as Redis counts them. */
   dirty = 0;
+  /** master_repl_offset, replica ACKs, min-replicas-to-write (replication.ts) */
+  readonly repl = new ReplicationState();
   private currentRole: 'master' | 'replica' = 'master';
   private fromMaster = false;
   /** server.also_propagate: commands to replicate once the current unit of execution ends. */
@@ -282,6 +311,7 @@ export class RedisServer {
       now: () => (this.scriptDepth !== 0 ? this.scriptTime : this.mstime()),
       keyExpired: (key, how) => {
         if (this.propagating) this.alsoPropagate.push(['DEL', key]);
+        if (this.watches.active) this.watches.touch(key, false);
         events?.keyExpired?.(key, how);
       },
       expireMode: () => (this.fromMaster ? 'ignore' : this.currentRole === 'replica' ? 'hide' : 'delete'),
@@ -356,6 +386,7 @@ export class RedisServer {
   /** Closes a connection: its subscriptions go, nothing more is pushed to it. */
   disconnect(conn: Connection): void {
     this.pubsub.dropAll(conn);
+    this.watches.unwatchAll(conn);
     conn.closed = true;
   }
 
@@ -369,6 +400,34 @@ export class RedisServer {
   /** Runs one command for a client; argv are byte strings, argv[0] the command name. */
   exec(conn: Connection, argv: string[]): Reply {
     if (argv.length === 0) return error('ERR empty command');
+    const cmd = this.check(conn, argv);
+    if (!('proc' in cmd)) {
+      // A refused command inside MULTI dooms the transaction (multi.c flagTransaction).
+      if (conn.tx.queue !== null) conn.tx.queueError = true;
+      return cmd;
+    }
+    if (conn.tx.queue !== null && !NOT_QUEUED.has(cmd.name)) {
+      conn.tx.queue.push(argv.slice());
+      return QUEUED;
+    }
+    const reply = this.call(cmd, conn, argv);
+    if (this.alsoPropagate.length !== 0) {
+      const before = this.repl.offset;
+      this.flushPropagation();
+      if (this.repl.offset !== before) conn.woff = this.repl.offset;
+    }
+    return reply;
+  }
+
+  /** Runs one command of an EXEC (checked when it was queued). */
+  execQueued(conn: Connection, argv: string[]): Reply {
+    const cmd = this.resolve(argv);
+    if (cmd === undefined || 'reply' in cmd) return cmd?.reply ?? unknownCommandError(argv);
+    return this.call(cmd.entry, conn, argv);
+  }
+
+  /** processCommand's checks, in Redis's order: existence, arity, READONLY, pub/sub context. */
+  private check(conn: Connection, argv: string[]): CommandEntry | Reply {
     let cmd = this.lookup(argv[0]);
     if (cmd === undefined) return unknownCommandError(argv);
     if (cmd.subcommands !== undefined && argv.length >= 2) {
@@ -379,14 +438,18 @@ export class RedisServer {
     const arity = cmd.arity;
     if (arity > 0 ? argv.length !== arity : argv.length < -arity) return arityError(cmd.fullname);
     if (this.currentRole === 'replica' && cmd.flags.has('write')) return READONLY;
+    if (
+      cmd.flags.has('write') &&
+      this.currentRole === 'master' &&
+      !this.repl.enoughGoodReplicas(this.mstime())
+    )
+      return NOREPLICAS;
     if (conn.inPubSubMode && !ALLOWED_IN_PUBSUB.has(cmd.name)) {
       return error(
         `ERR Can't execute '${cmd.fullname}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`,
       );
     }
-    const reply = this.call(cmd, conn, argv);
-    if (this.alsoPropagate.length !== 0) this.flushPropagation();
-    return reply;
+    return cmd;
   }
 
   /** server.c call(): runs the proc and queues what it propagates. */
@@ -397,6 +460,7 @@ export class RedisServer {
     this.rewritten = null;
     this.forced = false;
     const reply = cmd.proc(this, conn, argv);
+    if (this.dirty !== dirty && this.watches.active && cmd.flags.has('write')) this.touchKeys(cmd, argv);
     if (this.propagating && (this.forced || (this.dirty !== dirty && cmd.flags.has('write')))) {
       this.alsoPropagate.push(this.rewritten ?? argv.slice());
     }
@@ -405,12 +469,27 @@ export class RedisServer {
     return reply;
   }
 
+  /** signalModifiedKey for the keys of a write command that changed something. */
+  private touchKeys(cmd: CommandEntry, argv: string[]): void {
+    const spec = WRITE_KEYS[cmd.name];
+    if (spec === undefined) {
+      if (argv.length > 1) this.watches.touch(argv[1], this.db.has(argv[1]));
+      return;
+    }
+    for (let j = spec[0]; j < argv.length; j += spec[1]) this.watches.touch(argv[j], this.db.has(argv[j]));
+  }
+
   /** server.c propagatePendingCommands: several commands go out as one MULTI ... EXEC. */
   private flushPropagation(): void {
     const cmds = this.alsoPropagate;
     this.alsoPropagate = [];
     if (!this.propagating) return;
-    this.opts.events!.propagate!(cmds.length > 1 ? [MULTI, ...cmds, EXEC] : cmds);
+    this.propagate(cmds.length > 1 ? [MULTI, ...cmds, EXEC] : cmds);
+  }
+
+  private propagate(cmds: string[][]): void {
+    this.repl.offset += streamBytes(cmds);
+    this.opts.events!.propagate!(cmds);
   }
 
   private resolve(argv: string[]): { entry: CommandEntry } | { reply: Reply } | undefined {
@@ -452,7 +531,7 @@ export class RedisServer {
     if (this.alsoPropagate.length === 0) return;
     const dels = this.alsoPropagate;
     this.alsoPropagate = [];
-    if (this.propagating) for (const d of dels) this.opts.events!.propagate!([d]);
+    if (this.propagating) for (const d of dels) this.propagate([d]);
   }
 
   /** The first virtual ms at which active expiry has something to delete (a key's deadline + 1). */
@@ -477,6 +556,12 @@ export class RedisServer {
     }
     // script.c scriptVerifyWriteCommandAllow
     if (this.currentRole === 'replica' && !this.fromMaster && cmd.flags.has('write')) return READONLY;
+    if (
+      cmd.flags.has('write') &&
+      this.currentRole === 'master' &&
+      !this.repl.enoughGoodReplicas(this.mstime())
+    )
+      return NOREPLICAS;
     return this.call(cmd, this.scriptConn, argv);
   }
 

@@ -1,6 +1,7 @@
 /** Connection and server commands (Redis server.c, debug.c, pubsub.c help). */
 import type { Connection } from './connection';
 import { arityError, NOT_INTEGER, subcommandSyntaxError } from './errors';
+import { discardTransaction } from './multi';
 import { parseLongLong } from './numbers';
 import type { Reply } from './reply';
 import { array, bulk, error, OK, status } from './reply';
@@ -58,6 +59,7 @@ export function quitCommand(): Reply {
 /** RESET leaves subscribe mode (and everything else a connection can carry) and answers RESET. */
 export function resetCommand(s: RedisServer, c: Connection): Reply {
   s.pubsub.dropAll(c);
+  discardTransaction(s, c);
   return status('RESET');
 }
 
