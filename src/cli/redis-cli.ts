@@ -39,12 +39,6 @@ function parseOptions(args: string[]): Options {
   return { mode, clockStart };
 }
 
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** strtol(argv[0]) consuming the whole word: the repeat count of "3 ping", or null. */
 function repeatCount(word: string): number | null {
   if (!/^[\t\n\v\f\r ]*[+-]?\d*$/.test(word)) return null;
@@ -58,54 +52,77 @@ function main(): void {
   const clock = new ManualClock(opts.clockStart);
   const server = new RedisServer({ clock, onSleep: (ms) => clock.advance(ms) });
   const conn = server.connect();
-  const out: Buffer[] = [];
+  const interactive = process.stdin.isTTY === true;
   const print = (s: string): void => {
-    out.push(Buffer.from(s, 'latin1'));
+    process.stdout.write(Buffer.from(s, 'latin1'));
+  };
+  const prompt = (): void => {
+    if (interactive) print('127.0.0.1:6379> ');
   };
   const pending: Reply[] = [];
+  let stopped = false;
 
-  void readStdin().then((input) => {
-    const text = input.toString('latin1');
-    const lines = text.split('\n');
-    if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-    outer: for (const line of lines) {
-      let argv = splitArgs(line);
-      if (argv === null) {
-        print('Invalid argument(s)\n');
-        continue;
-      }
-      if (argv.length === 0) continue;
-      const name = argv[0].toLowerCase();
-      if (name === 'quit' || name === 'exit') break;
-      let repeat = 1;
-      if (argv.length > 1) {
-        const n = repeatCount(argv[0]);
-        if (n !== null) {
-          if (!(n > 0) || n > 2 ** 63) {
-            print('Invalid redis-cli repeat command option value.\n');
-            continue;
-          }
-          repeat = n;
-          argv = argv.slice(1);
+  /** One input line; false once redis-cli would stop reading (quit, or a subscription). */
+  const handle = (line: string): boolean => {
+    let argv = splitArgs(line);
+    if (argv === null) {
+      print('Invalid argument(s)\n');
+      return true;
+    }
+    if (argv.length === 0) return true;
+    const name = argv[0].toLowerCase();
+    if (name === 'quit' || name === 'exit') return false;
+    let repeat = 1;
+    if (argv.length > 1) {
+      const n = repeatCount(argv[0]);
+      if (n !== null) {
+        if (!(n > 0) || n > 2 ** 63) {
+          print('Invalid redis-cli repeat command option value.\n');
+          return true;
         }
-      }
-      const command = argv[0].toLowerCase();
-      const subscribing = command === 'subscribe' || command === 'psubscribe' || command === 'ssubscribe';
-      for (let r = 0; r < repeat; r++) {
-        pending.push(...server.execFrames(conn, argv));
-        if (subscribing) {
-          if (opts.mode === 'tty') print('Reading messages... (press Ctrl-C to quit)\n');
-          while (pending.length > 0) {
-            const frame = pending.shift()!;
-            print(formatReply(frame, opts.mode));
-            if (frame.t === 'error') continue outer;
-          }
-          break outer;
-        }
-        print(formatReply(pending.shift()!, opts.mode));
+        repeat = n;
+        argv = argv.slice(1);
       }
     }
-    process.stdout.write(Buffer.concat(out));
+    const command = argv[0].toLowerCase();
+    const subscribing = command === 'subscribe' || command === 'psubscribe' || command === 'ssubscribe';
+    for (let r = 0; r < repeat; r++) {
+      pending.push(...server.execFrames(conn, argv));
+      if (subscribing) {
+        if (opts.mode === 'tty') print('Reading messages... (press Ctrl-C to quit)\n');
+        while (pending.length > 0) {
+          const frame = pending.shift()!;
+          print(formatReply(frame, opts.mode));
+          if (frame.t === 'error') return true;
+        }
+        return false;
+      }
+      print(formatReply(pending.shift()!, opts.mode));
+    }
+    return true;
+  };
+
+  // Bytes in, bytes out: latin1 maps each byte to one char of a byte string and back.
+  process.stdin.setEncoding('latin1');
+  let buffered = '';
+  prompt();
+  process.stdin.on('data', (chunk: string) => {
+    if (stopped) return;
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (!handle(line)) {
+        stopped = true;
+        process.stdin.pause();
+        return;
+      }
+      prompt();
+    }
+  });
+  process.stdin.on('end', () => {
+    if (!stopped && buffered !== '') handle(buffered);
   });
 }
 
