@@ -128,14 +128,14 @@ export abstract class RedissonBaseLock {
   }
 
   /** (timeout + retryDelay(retryAttempts)) × retryAttempts, at least 1 ms: how long a retried unlock can still arrive. */
-  private unlockLatchTtl(): number {
+  protected unlockLatchTtl(): number {
     const { config } = this.client;
     const t = (config.timeoutMs + this.client.retryDelay(config.retryAttempts)) * config.retryAttempts;
     return Math.max(t, 1);
   }
 
   /** After the script, Redisson deletes the latch key without waiting for the answer. */
-  private deleteLatchLater(requestId: string): void {
+  protected deleteLatchLater(requestId: string): void {
     const { client } = this;
     const conn = client.connection();
     const key = this.getUnlockLatchName(requestId);

@@ -25,6 +25,7 @@ export class RedissonClient {
   readonly id: string;
   readonly pubSub: LockPubSub;
   readonly renewal: RenewalService;
+  readonly pinnedNode: string | undefined;
   private readonly commandConns = new Map<string, ConnectionRef>();
   private readonly shaOf = new Map<string, string>();
   private readonly ids;
@@ -34,10 +35,16 @@ export class RedissonClient {
     /** the scenario's client id ("A"); trace actors are "<name>:<threadId>" */
     readonly name: string,
     settings: RedissonSettings = {},
+    /**
+     * A client of the same JVM connected to one given node (RedLock over independent masters):
+     * it has its own connections, pub/sub and watchdog, and shares the JVM's id.
+     */
+    pin?: { readonly node: string; readonly id: string },
   ) {
     this.config = redissonConfig(settings);
     this.scripts = lockScripts(this.config.traits);
-    this.id = uuidFrom(ctx.rng(`redisson.uuid:${name}`).hex(16));
+    this.pinnedNode = pin?.node;
+    this.id = pin?.id ?? uuidFrom(ctx.rng(`redisson.uuid:${name}`).hex(16));
     this.ids = ctx.rng(`redisson.ids:${name}`);
     this.pubSub = new LockPubSub(this);
     this.renewal = newRenewalService(this);
@@ -50,7 +57,7 @@ export class RedissonClient {
 
   /** The node this client currently sends commands to. */
   master(): string {
-    return this.ctx.masterFor(this.name);
+    return this.ctx.masterFor(this.name, this.pinnedNode);
   }
 
   connection(node = this.master()): ConnectionRef {

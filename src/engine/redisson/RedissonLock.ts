@@ -54,7 +54,7 @@ export class RedissonLock extends RedissonBaseLock {
 
   /** tryLock(): a single attempt; true if acquired. */
   *tryLockOnce(threadId: number, leaseTime = NO_LEASE): Process<boolean> {
-    const ttl = yield* this.tryAcquire(leaseTime, threadId);
+    const ttl = yield* this.tryAcquire(leaseTime, threadId, NO_LEASE, true);
     return ttl === null;
   }
 
@@ -62,31 +62,26 @@ export class RedissonLock extends RedissonBaseLock {
   *tryLock(threadId: number, waitTime: number, leaseTime = NO_LEASE): Process<boolean> {
     let time = waitTime;
     let current = yield* now();
-    let ttl = yield* this.tryAcquire(leaseTime, threadId);
+    let ttl = yield* this.tryAcquire(leaseTime, threadId, waitTime);
     if (ttl === null) return true;
     time -= (yield* now()) - current;
-    if (time <= 0) return false;
+    if (time <= 0) return yield* this.failed(waitTime, threadId);
 
     current = yield* now();
-    const sub = yield* this.client.pubSub.subscribe(
-      this.entryName,
-      this.getChannelName(),
-      time,
-      true,
-      this.actor(threadId),
-    );
+    const [entryName, channelName] = this.subscriptionNames(threadId);
+    const sub = yield* this.client.pubSub.subscribe(entryName, channelName, time, true, this.actor(threadId));
     if (sub === 'interrupted') throw new InterruptedException('');
-    if (!isEntry(sub)) return false;
+    if (!isEntry(sub)) return yield* this.failed(waitTime, threadId);
     const entry = sub;
     try {
       time -= (yield* now()) - current;
-      if (time <= 0) return false;
+      if (time <= 0) return yield* this.failed(waitTime, threadId);
       for (;;) {
         let currentTime = yield* now();
-        ttl = yield* this.tryAcquire(leaseTime, threadId);
+        ttl = yield* this.tryAcquire(leaseTime, threadId, waitTime);
         if (ttl === null) return true;
         time -= (yield* now()) - currentTime;
-        if (time <= 0) return false;
+        if (time <= 0) return yield* this.failed(waitTime, threadId);
 
         currentTime = yield* now();
         const waitMs = ttl >= 0 && ttl < time ? ttl : time;
@@ -95,18 +90,37 @@ export class RedissonLock extends RedissonBaseLock {
         this.emitWakeup(threadId, r);
         if (r === 'interrupted') throw new InterruptedException('');
         time -= (yield* now()) - currentTime;
-        if (time <= 0) return false;
+        if (time <= 0) return yield* this.failed(waitTime, threadId);
       }
     } finally {
       this.client.pubSub.unsubscribe(entry, this.actor(threadId));
     }
   }
 
+  /** acquireFailed: a tryLock that gives up tells the lock (a no-op for RLock; FairLock dequeues). */
+  protected *acquireFailed(_waitTime: number, _threadId: number): Process<void> {}
+
+  private *failed(waitTime: number, threadId: number): Process<false> {
+    yield* this.acquireFailed(waitTime, threadId);
+    return false;
+  }
+
+  /** [pub/sub entry name, channel] a waiting thread subscribes with (FairLock: per thread). */
+  protected subscriptionNames(_threadId: number): [string, string] {
+    return [this.entryName, this.getChannelName()];
+  }
+
   /**
    * tryAcquireAsync: run the acquire script; on success either remember the explicit lease or
-   * register the lock with the watchdog. Returns null (acquired) or the holder's ttl.
+   * register the lock with the watchdog. Returns null (acquired) or the holder's ttl. `waitTime`
+   * is tryLock's (NO_LEASE for lock()); `once` marks the single-attempt tryLock() (EVAL_NULL_BOOLEAN).
    */
-  private *tryAcquire(leaseTime: number, threadId: number): Process<number | null> {
+  protected *tryAcquire(
+    leaseTime: number,
+    threadId: number,
+    waitTime = NO_LEASE,
+    once = false,
+  ): Process<number | null> {
     const { traits, lockWatchdogTimeout } = this.client.config;
     const explicit = traits.zeroLeaseMeansWatchdog ? leaseTime > 0 : leaseTime !== NO_LEASE;
     let lease: number;
@@ -115,12 +129,7 @@ export class RedissonLock extends RedissonBaseLock {
     // 3.11's tryLockInnerAsync stored whatever lease it was given.
     if (traits.preset === '3.11') this.internalLockLeaseTime = lease;
 
-    const reply = yield* this.client.eval(
-      this.client.scripts.lock,
-      [this.name],
-      [lease, this.getLockName(threadId)],
-    );
-    const ttl = decodeTtl(reply);
+    const ttl = yield* this.tryLockInner(waitTime, lease, threadId, once);
     if (ttl === null) {
       if (explicit) this.internalLockLeaseTime = leaseTime;
       else this.scheduleExpirationRenewal(threadId);
@@ -128,14 +137,30 @@ export class RedissonLock extends RedissonBaseLock {
     return ttl;
   }
 
+  /** tryLockInnerAsync: the acquire script itself; null (acquired) or a ttl (not acquired). */
+  protected *tryLockInner(
+    _waitTime: number,
+    lease: number,
+    threadId: number,
+    _once: boolean,
+  ): Process<number | null> {
+    const reply = yield* this.client.eval(
+      this.client.scripts.lock,
+      [this.name],
+      [lease, this.getLockName(threadId)],
+    );
+    return decodeTtl(reply);
+  }
+
   private *subscribe(
     threadId: number,
     timeoutMs: number,
     interruptibly: boolean,
   ): Process<RedissonLockEntry> {
+    const [entryName, channelName] = this.subscriptionNames(threadId);
     const sub = yield* this.client.pubSub.subscribe(
-      this.entryName,
-      this.getChannelName(),
+      entryName,
+      channelName,
       timeoutMs,
       interruptibly,
       this.actor(threadId),
@@ -180,7 +205,7 @@ function isEntry(x: unknown): x is RedissonLockEntry {
 }
 
 /** EVAL_LONG: nil is "acquired", an integer the holder's ttl. */
-function decodeTtl(r: Reply): number | null {
+export function decodeTtl(r: Reply): number | null {
   if (r.t === 'error') throw exceptionFor(r);
   if (r.t === 'int') return Number(r.v);
   if ((r.t === 'bulk' || r.t === 'array') && r.v === null) return null;

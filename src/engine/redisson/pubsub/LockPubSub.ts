@@ -110,6 +110,10 @@ export class LockPubSub {
     if (!entry) return;
     // LockPubSub.onMessage: UNLOCK_MESSAGE wakes one waiter of this client.
     if (payload.v === String(UNLOCK_MESSAGE)) this.client.ctx.release(entry.latch, 1);
+    // READ_UNLOCK_MESSAGE (a write lock let go) wakes them all. Redisson releases as many permits
+    // as threads block on the latch; the subscribed threads are that number or a little more.
+    else if (payload.v === String(READ_UNLOCK_MESSAGE))
+      this.client.ctx.release(entry.latch, Math.max(1, entry.counter));
   }
 
   private drop(entry: RedissonLockEntry): void {
