@@ -121,6 +121,8 @@ describe('RLock: leases and the watchdog', () => {
     });
     const renewals = s.of('watchdog.renew');
     expect(renewals.length).toBeGreaterThanOrEqual(29);
+    // told on the lane of the thread whose lock it renews; the timer did it
+    expect(renewals.every((e) => e.actor === 'A:1' && e.timer === 'A/watchdog')).toBe(true);
     expect(renewals.every((e) => e.result === 1)).toBe(true);
     const gaps = renewals.slice(1).map((e, i) => e.t - renewals[i].t);
     for (const g of gaps) expect(g).toBeGreaterThanOrEqual(10_000);
@@ -128,7 +130,7 @@ describe('RLock: leases and the watchdog', () => {
     expect(s.results('A:1')[0]).toBeGreaterThan(19_000);
     expect(first(s, 'lock.acquired', 'B:1').t).toBeGreaterThan(300_000);
     expect(s.of('key.expired')).toHaveLength(0);
-    expect(s.of('watchdog.cancel', 'A/watchdog')[0].reason).toBe('unlock');
+    expect(s.of('watchdog.cancel', 'A:1')[0].reason).toBe('unlock');
     expect(s.violations).toEqual([]);
   });
 
@@ -140,7 +142,7 @@ describe('RLock: leases and the watchdog', () => {
       },
       { faults: [{ at: 25_000, kind: 'crash', client: 'A' }] },
     );
-    const renewals = s.of('watchdog.renew', 'A/watchdog');
+    const renewals = s.of('watchdog.renew', 'A:1');
     expect(renewals.map((e) => e.result)).toEqual([1, 1]); // at ~10 s and ~20 s; nothing after the crash
     const lastRenewal = renewals[1].t - 1; // the renewal ran on the node one latency before its reply
     const acquiredB = first(s, 'lock.acquired', 'B:1').t;
@@ -159,11 +161,11 @@ describe('RLock: leases and the watchdog', () => {
         { redisson: { version }, faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40_000 }] },
       );
       // The renewal due at ~10 s runs when A resumes at 41 s: B has come and gone, the field is gone.
-      const renewals = s.of('watchdog.renew', 'A/watchdog');
+      const renewals = s.of('watchdog.renew', 'A:1');
       expect(renewals.map((e) => e.result)).toEqual([0]);
       expect(renewals[0].t).toBeGreaterThan(41_000);
       expect(renewals[0].t).toBeLessThan(41_010); // latest first loads its script (NOSCRIPT)
-      expect(s.of('watchdog.cancel', 'A/watchdog').map((e) => e.reason)).toEqual(['lost']);
+      expect(s.of('watchdog.cancel', 'A:1').map((e) => e.reason)).toEqual(['lost']);
       // nobody tells the thread: it works on and only its unlock finds out
       expect(s.results('A:1')).toEqual([{ error: expect.stringMatching(/^IllegalMonitorStateException/) }]);
     },

@@ -12,8 +12,9 @@
  *   lock.wait          waitMs: how long the latch wait may last (null: until a message);
  *                      naive locks: ttl null, polling true, once when polling starts
  *   waiter.wakeup      cause 'message' | 'timeout' | 'interrupted'
- *   watchdog.renew     actor "<client>/watchdog", lock, result (1 | 0 | 'error'), lockName, error?
- *   watchdog.cancel    actor "<client>/watchdog", lock, reason ('unlock' | 'forceUnlock' | 'lost' | 'error')
+ *   watchdog.renew     actor: the thread whose lock it renewed, timer "<client>/watchdog", lock,
+ *                      result (1 | 0 | 'error'), lockName, error?
+ *   watchdog.cancel    actor: that thread, timer, lock, reason ('unlock' | 'forceUnlock' | 'lost' | 'error')
  *   pubsub.subscribe   actor (the thread, or "<client>/pubsub" with resubscribe: true), node, conn, channel
  *   pubsub.unsubscribe actor (the last thread to leave), node, conn, channel
  *   resource.use       read (the value read), readAt (when)

@@ -9,7 +9,7 @@ import { sleep, type Process } from '../../sim/effects';
 import type { RedissonClient } from '../RedissonClient';
 import type { RedissonBaseLock } from '../RedissonBaseLock';
 import { LockEntry } from './LockEntry';
-import { watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+import { emitWatchdog, watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
 
 export class ExpirationRenewal implements RenewalService {
   /** entryName (`<clientId>:<lock>`) -> ExpirationEntry */
@@ -34,21 +34,18 @@ export class ExpirationRenewal implements RenewalService {
   cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
     const entry = this.map.get(lock.entryName);
     if (!entry) return;
+    const whose = threadId ?? entry.getFirstThreadId();
     if (threadId !== null) entry.removeThreadId(threadId);
     if (threadId !== null && !entry.hasNoThreads()) return;
     this.map.delete(lock.entryName);
-    if (!this.stopped.has(entry)) this.emitCancel(lock, reason);
+    if (!this.stopped.has(entry)) emitWatchdog(this.client, 'watchdog.cancel', lock.name, whose, { reason });
   }
 
   /** The timer stopped renewing: drop the entry, or (3.11) keep it without a timer. */
-  private stop(lock: RedissonBaseLock, entry: LockEntry, reason: CancelReason): void {
+  private stop(lock: RedissonBaseLock, entry: LockEntry, threadId: number, reason: CancelReason): void {
     if (this.client.config.traits.renewalStopRemovesEntry) this.map.delete(lock.entryName);
     else this.stopped.add(entry);
-    this.emitCancel(lock, reason);
-  }
-
-  private emitCancel(lock: RedissonBaseLock, reason: CancelReason): void {
-    this.client.ctx.emit('watchdog.cancel', { actor: watchdogActor(this.client), lock: lock.name, reason });
+    emitWatchdog(this.client, 'watchdog.cancel', lock.name, threadId, { reason });
   }
 
   /**
@@ -61,7 +58,6 @@ export class ExpirationRenewal implements RenewalService {
 
   private *timerChain(lock: RedissonBaseLock, entry: LockEntry): Process<void> {
     const { client } = this;
-    const actor = watchdogActor(client);
     for (;;) {
       yield* sleep(lock.internalLockLeaseTime / 3);
       if (this.map.get(lock.entryName) !== entry) return;
@@ -74,15 +70,15 @@ export class ExpirationRenewal implements RenewalService {
         [lock.internalLockLeaseTime, lockName],
       );
       if (reply.t === 'error') {
-        client.ctx.emit('watchdog.renew', { actor, lock: lock.name, result: 'error', error: reply.v });
-        if (this.map.get(lock.entryName) === entry) this.stop(lock, entry, 'error');
+        emitWatchdog(client, 'watchdog.renew', lock.name, threadId, { result: 'error', error: reply.v });
+        if (this.map.get(lock.entryName) === entry) this.stop(lock, entry, threadId, 'error');
         return;
       }
       const result = reply.t === 'int' ? Number(reply.v) : 0;
-      client.ctx.emit('watchdog.renew', { actor, lock: lock.name, result, lockName });
+      emitWatchdog(client, 'watchdog.renew', lock.name, threadId, { result, lockName });
       if (this.map.get(lock.entryName) !== entry) return;
       if (result !== 1) {
-        this.stop(lock, entry, 'lost');
+        this.stop(lock, entry, threadId, 'lost');
         return;
       }
     }

@@ -13,7 +13,7 @@ import { sleep, type Process } from '../../sim/effects';
 import type { RedissonClient } from '../RedissonClient';
 import type { RedissonBaseLock } from '../RedissonBaseLock';
 import { LockEntry } from './LockEntry';
-import { watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+import { emitWatchdog, watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
 
 /** Config.lockWatchdogBatchSize */
 export const LOCK_WATCHDOG_BATCH_SIZE = 100;
@@ -47,10 +47,11 @@ export class LockRenewalScheduler implements RenewalService {
   private cancel(name: string, threadId: number | null, reason: CancelReason): void {
     const entry = this.name2entry.get(name);
     if (!entry) return;
+    const whose = threadId ?? entry.getFirstThreadId();
     if (threadId !== null) entry.removeThreadId(threadId);
     if (threadId !== null && !entry.hasNoThreads()) return;
     this.name2entry.delete(name);
-    this.client.ctx.emit('watchdog.cancel', { actor: watchdogActor(this.client), lock: name, reason });
+    emitWatchdog(this.client, 'watchdog.cancel', name, whose, { reason });
     if (this.name2entry.size === 0) this.running = false;
   }
 
@@ -89,15 +90,16 @@ export class LockRenewalScheduler implements RenewalService {
     if (keys.length === 0) return;
     const lease = client.config.lockWatchdogTimeout;
     const reply = yield* client.eval(client.scripts.renew, keys, [lease, ...lockNames]);
-    const actor = watchdogActor(client);
     if (reply.t !== 'array' || reply.v === null) {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
-      for (const lock of keys) client.ctx.emit('watchdog.renew', { actor, lock, result: 'error', error });
+      keys.forEach((lock, i) =>
+        emitWatchdog(client, 'watchdog.renew', lock, threads[i], { result: 'error', error }),
+      );
       return;
     }
     reply.v.forEach((r, i) => {
       const result = r.t === 'int' ? Number(r.v) : 0;
-      client.ctx.emit('watchdog.renew', { actor, lock: keys[i], result, lockName: lockNames[i] });
+      emitWatchdog(client, 'watchdog.renew', keys[i], threads[i], { result, lockName: lockNames[i] });
       if (result === 0) this.cancel(keys[i], threads[i], 'lost');
     });
   }

@@ -22,7 +22,22 @@ export function newRenewalService(client: RedissonClient): RenewalService {
     : new ExpirationRenewal(client);
 }
 
-/** Trace actor of a client's watchdog timers. */
+/** Trace actor (process name) of a client's watchdog timers. */
 export function watchdogActor(client: RedissonClient): string {
   return `${client.name}/watchdog`;
+}
+
+/**
+ * watchdog.renew / watchdog.cancel are told on the lane of the thread whose lock they concern
+ * (`actor`), with the timer that did it as `timer`; the renewal's own command carries the timer.
+ */
+export function emitWatchdog(
+  client: RedissonClient,
+  kind: 'watchdog.renew' | 'watchdog.cancel',
+  lock: string,
+  threadId: number | null,
+  fields: Record<string, unknown>,
+): void {
+  const actor = threadId === null ? watchdogActor(client) : `${client.name}:${threadId}`;
+  client.ctx.emit(kind, { actor, lock, timer: watchdogActor(client), ...fields });
 }
