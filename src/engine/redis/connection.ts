@@ -11,6 +11,8 @@ export class Connection {
   readonly channels = new Set<string>();
   /** Patterns in subscription order (c->pubsub_patterns). */
   readonly patterns = new Set<string>();
+  /** Shard channels (SSUBSCRIBE), counted apart from the others like Redis does. */
+  readonly shardChannels = new Set<string>();
   closed = false;
   /** MULTI queue and WATCHed keys */
   readonly tx = new TxState();
@@ -31,9 +33,9 @@ export class Connection {
     return this.channels.size + this.patterns.size;
   }
 
-  /** RESP2 subscribe mode: only (P)SUBSCRIBE / (P)UNSUBSCRIBE / PING / QUIT / RESET run. */
+  /** RESP2 subscribe mode: only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET run. */
   get inPubSubMode(): boolean {
-    return this.channels.size !== 0 || this.patterns.size !== 0;
+    return this.channels.size !== 0 || this.patterns.size !== 0 || this.shardChannels.size !== 0;
   }
 
   /** Sends a frame that is not the reply to the current command (messages, extra confirmations). */

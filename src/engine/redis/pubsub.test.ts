@@ -137,3 +137,28 @@ describe('pub/sub', () => {
     expect(seen).toEqual(['a:message c x', 'b:message c x']);
   });
 });
+
+// Shapes observed on redis-server 7.0.15 (standalone: one shard).
+describe('sharded pub/sub', () => {
+  it('SSUBSCRIBE / SPUBLISH / SUNSUBSCRIBE and the PUBSUB SHARD* views', () => {
+    const { client } = setup();
+    const a = client();
+    const p = client();
+    expect(a.run('SSUBSCRIBE', 'a', 'b')).toBe('ssubscribe a 1');
+    expect(a.pushed).toEqual(['ssubscribe b 2']);
+    expect(a.run('SUBSCRIBE', 'x')).toBe('subscribe x 1');
+    expect(a.run('GET', 'k')).toBe(
+      "ERR Can't execute 'get': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context",
+    );
+    expect(p.run('SPUBLISH', 'a', 'hello')).toBe('1');
+    expect(p.run('PUBLISH', 'a', 'nope')).toBe('0');
+    expect(a.pushed.slice(1)).toEqual(['smessage a hello']);
+    expect(p.run('PUBSUB', 'SHARDCHANNELS')).toBe('a b');
+    expect(p.run('PUBSUB', 'SHARDNUMSUB', 'a', 'b', 'c')).toBe('a 1 b 1 c 0');
+    expect(p.run('PUBSUB', 'CHANNELS')).toBe('x');
+    expect(a.run('SUNSUBSCRIBE')).toBe('sunsubscribe a 1');
+    expect(a.pushed.slice(2)).toEqual(['sunsubscribe b 0']);
+    expect(a.run('SUNSUBSCRIBE')).toBe('sunsubscribe  0');
+    expect(p.run('SUNSUBSCRIBE', 'a', 'b')).toBe('sunsubscribe a 0');
+  });
+});

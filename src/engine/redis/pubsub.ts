@@ -16,12 +16,17 @@ const PSUBSCRIBE = bulk('psubscribe');
 const PUNSUBSCRIBE = bulk('punsubscribe');
 const MESSAGE = bulk('message');
 const PMESSAGE = bulk('pmessage');
+const SSUBSCRIBE = bulk('ssubscribe');
+const SUNSUBSCRIBE = bulk('sunsubscribe');
+const SMESSAGE = bulk('smessage');
 
 export class PubSub {
   /** channel → subscribers in subscription order (server.pubsub_channels) */
   private readonly channels = new Map<string, Connection[]>();
   /** pattern → subscribers in subscription order (server.pubsub_patterns) */
   private readonly patterns = new Map<string, Connection[]>();
+  /** shard channel → subscribers (server.pubsubshard_channels; one shard outside cluster mode) */
+  private readonly shardChannels = new Map<string, Connection[]>();
 
   constructor(private readonly onPublish?: (channel: string, message: string, receivers: number) => void) {}
 
@@ -68,12 +73,63 @@ export class PubSub {
     });
   }
 
+  /** SSUBSCRIBE: the count in each confirmation is the client's shard channels only. */
+  ssubscribe(c: Connection, channels: readonly string[]): Reply {
+    return this.confirmEach(c, channels, (ch) => {
+      if (!c.shardChannels.has(ch)) {
+        c.shardChannels.add(ch);
+        addTo(this.shardChannels, ch, c);
+      }
+      return array([SSUBSCRIBE, bulk(ch), int(c.shardChannels.size)]);
+    });
+  }
+
+  sunsubscribe(c: Connection, channels: readonly string[]): Reply {
+    if (channels.length === 0) {
+      if (c.shardChannels.size === 0) return array([SUNSUBSCRIBE, NIL, int(0)]);
+      channels = [...c.shardChannels];
+    }
+    return this.confirmEach(c, channels, (ch) => {
+      if (c.shardChannels.delete(ch)) removeFrom(this.shardChannels, ch, c);
+      return array([SUNSUBSCRIBE, bulk(ch), int(c.shardChannels.size)]);
+    });
+  }
+
+  /** SPUBLISH: shard-channel subscribers only; patterns do not apply. */
+  spublish(channel: string, message: string): number {
+    let receivers = 0;
+    const subs = this.shardChannels.get(channel);
+    if (subs !== undefined) {
+      const msg = array([SMESSAGE, bulk(channel), bulk(message)]);
+      for (const c of subs.slice()) {
+        c.send(msg);
+        receivers++;
+      }
+    }
+    this.onPublish?.(channel, message, receivers);
+    return receivers;
+  }
+
+  /** PUBSUB SHARDCHANNELS [pattern] */
+  activeShardChannels(pattern: string | null): string[] {
+    const out: string[] = [];
+    for (const ch of this.shardChannels.keys())
+      if (pattern === null || stringMatch(pattern, ch)) out.push(ch);
+    return out;
+  }
+
+  shardNumSub(channel: string): number {
+    return this.shardChannels.get(channel)?.length ?? 0;
+  }
+
   /** Drops every subscription of a closing connection, without confirmations. */
   dropAll(c: Connection): void {
     for (const ch of c.channels) removeFrom(this.channels, ch, c);
     for (const p of c.patterns) removeFrom(this.patterns, p, c);
+    for (const ch of c.shardChannels) removeFrom(this.shardChannels, ch, c);
     c.channels.clear();
     c.patterns.clear();
+    c.shardChannels.clear();
   }
 
   /** Delivers to channel subscribers, then pattern subscribers; returns the number of deliveries. */
@@ -178,12 +234,26 @@ export function pubsubNumpatCommand(s: RedisServer): Reply {
   return int(s.pubsub.numPat());
 }
 
-export function pubsubShardCommand(_s: RedisServer, _c: Connection, argv: string[]): Reply {
-  // Sharded pub/sub is not modelled; outside cluster mode there are no shard channels.
-  if (argv[1].toLowerCase() === 'shardnumsub') {
-    const out: Reply[] = [];
-    for (let j = 2; j < argv.length; j++) out.push(bulk(argv[j]), int(0));
-    return array(out);
-  }
-  return array([]);
+export function ssubscribeCommand(s: RedisServer, c: Connection, argv: string[]): Reply {
+  return s.pubsub.ssubscribe(c, argv.slice(1));
+}
+
+export function sunsubscribeCommand(s: RedisServer, c: Connection, argv: string[]): Reply {
+  return s.pubsub.sunsubscribe(c, argv.slice(1));
+}
+
+export function spublishCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  s.forcePropagation();
+  return int(s.pubsub.spublish(argv[1], argv[2]));
+}
+
+export function pubsubShardchannelsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  if (argv.length > 3) return subcommandSyntaxError(argv);
+  return array(s.pubsub.activeShardChannels(argv.length === 3 ? argv[2] : null).map((ch) => bulk(ch)));
+}
+
+export function pubsubShardnumsubCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const out: Reply[] = [];
+  for (let j = 2; j < argv.length; j++) out.push(bulk(argv[j]), int(s.pubsub.shardNumSub(argv[j])));
+  return array(out);
 }
