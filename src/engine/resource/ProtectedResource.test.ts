@@ -35,9 +35,9 @@ describe('ProtectedResource', () => {
   it('counter: overlapping read-modify-writes lose an update', () => {
     const { view, events } = overlap('counter', { actor: 'A:1', ms: 100 }, { actor: 'B:1', ms: 10 }, 20);
     expect(view).toEqual({ value: 11, accepted: 2, rejected: 0 });
-    expect(events.map((e) => [e.actor, e.t, e.read, e.value])).toEqual([
-      ['B:1', 30, 10, 11],
-      ['A:1', 100, 10, 11],
+    expect(events.map((e) => [e.actor, e.t, e.read, e.value, e.lostUpdate])).toEqual([
+      ['B:1', 30, 10, 11, false],
+      ['A:1', 100, 10, 11, true],
     ]);
   });
 

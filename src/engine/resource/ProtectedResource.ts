@@ -54,6 +54,8 @@ export class ProtectedResource {
     if (this.kind === 'fenced' && req.token !== undefined) this.observe(req.token);
     yield* sleep(Math.max(1, req.ms ?? 1));
     const accepted = this.kind !== 'fenced' || req.token === undefined || this.observe(req.token);
+    // Someone else wrote between our read and our write: accepting ours erases theirs.
+    const lostUpdate = accepted && this.value !== read;
     if (accepted) {
       this.value = read + 1;
       this.accepted++;
@@ -67,6 +69,7 @@ export class ProtectedResource {
       token: req.token ?? null,
       read,
       readAt,
+      lostUpdate,
       value: this.value,
     });
     return accepted;

@@ -17,7 +17,8 @@
  *   watchdog.cancel    actor: that thread, timer, lock, reason ('unlock' | 'forceUnlock' | 'lost' | 'error')
  *   pubsub.subscribe   actor (the thread, or "<client>/pubsub" with resubscribe: true), node, conn, channel
  *   pubsub.unsubscribe actor (the last thread to leave), node, conn, channel
- *   resource.use       read (the value read), readAt (when)
+ *   resource.use       read (the value read), readAt (when), lostUpdate (an accepted write that
+ *                      erased another write made since the read)
  */
 import type { ClientsHandle, ProcHandle, SimContext } from '../sim/api';
 import { sleep, type Process } from '../sim/effects';

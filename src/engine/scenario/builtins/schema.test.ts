@@ -21,7 +21,7 @@ describe('built-in scenarios', () => {
   });
 
   it('include the library the lessons rely on', () => {
-    expect(builtins.map((b) => b.id)).toEqual([
+    expect(builtins.map((b) => b.id).slice(0, 16)).toEqual([
       'basic-lock',
       'reentrant',
       'contention-wakeup',
