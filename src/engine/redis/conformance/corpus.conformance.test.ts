@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputsMatch } from './compare';
-import type { CorpusEntry, CorpusFile } from './corpus';
+import { chunkEntries, type CorpusEntry, type CorpusFile, type EntryMarkers } from './corpus';
 import { KNOWN_DIFFERENCES } from './known_differences';
 import { loadCorpus } from './load_corpus';
 import { runRealCli, type CliMode } from './real_cli';
@@ -17,7 +17,7 @@ const missing = missingBinaries(binaries, ['server', 'cli']);
 const files = loadCorpus();
 
 interface Mismatch {
-  entry: CorpusEntry;
+  chunk: readonly CorpusEntry[];
   real: string;
   sim: string;
 }
@@ -25,28 +25,39 @@ interface Mismatch {
 function report(file: string, mode: CliMode, mismatches: Mismatch[]): string {
   const parts = mismatches.map(
     (m) =>
-      `--- ${m.entry.id} (${mode})\n> ${m.entry.command.slice(0, 300)}\n` +
+      `--- ${m.chunk.map((e) => e.id).join(', ')} (${mode})\n` +
+      m.chunk.map((e) => `> ${e.command.slice(0, 300)}\n`).join('') +
       `real redis-cli:\n${indent(m.real)}simulator:\n${indent(m.sim)}`,
   );
-  return `${mismatches.length} entr${mismatches.length === 1 ? 'y differs' : 'ies differ'} in ${file}:\n${parts.join('\n')}`;
+  const n = mismatches.length;
+  return `${n} entr${n === 1 ? 'y differs' : 'ies differ'} in ${file}:\n${parts.join('\n')}`;
 }
 
 function indent(text: string): string {
   return text === '' ? '    <nothing>\n' : text.replace(/^/gm, '    ').replace(/ {4}$/, '');
 }
 
+/** A transaction chunk is compared as one: its entries' markers all apply to it. */
+function chunkMarkers(chunk: readonly CorpusEntry[]): EntryMarkers {
+  return Object.assign({}, ...chunk.map((e) => e.markers)) as EntryMarkers;
+}
+
 async function compareFile(server: RealRedis, file: CorpusFile, mode: CliMode): Promise<void> {
   const clockStart = Date.now();
-  const real = await runRealCli(binaries.cli!, server.port, file.entries, mode);
-  const sim = runSimCli(file.entries, mode, clockStart);
+  const chunks = chunkEntries(file.entries);
+  const real = await runRealCli(binaries.cli!, server.port, chunks, mode);
+  const simByEntry = runSimCli(file.entries, mode, clockStart);
+  let next = 0;
+  const sim = chunks.map((c) => simByEntry.slice(next, (next += c.length)).join(''));
   const mismatches: Mismatch[] = [];
   const staleKnown: string[] = [];
-  file.entries.forEach((entry, i) => {
-    const same = outputsMatch(real[i], sim[i], entry.markers);
-    if (entry.markers.known && KNOWN_DIFFERENCES[entry.markers.known]) {
+  chunks.forEach((chunk, i) => {
+    const markers = chunkMarkers(chunk);
+    const same = outputsMatch(real[i], sim[i], markers);
+    if (markers.known && KNOWN_DIFFERENCES[markers.known]) {
       // an allow-listed entry that matches again must leave the list
-      if (same) staleKnown.push(`${entry.id} (known: ${entry.markers.known})`);
-    } else if (!same) mismatches.push({ entry, real: real[i], sim: sim[i] });
+      if (same) staleKnown.push(`${chunk[0].id} (known: ${markers.known})`);
+    } else if (!same) mismatches.push({ chunk, real: real[i], sim: sim[i] });
   });
   if (mismatches.length > 0) throw new Error(report(file.name, mode, mismatches));
   expect(staleKnown, 'these entries match real Redis now: drop their `known:` marker').toEqual([]);

@@ -87,6 +87,30 @@ function parseMarkers(text: string, where: string): EntryMarkers {
 
 export type ScriptSource = (name: string) => string;
 
+/**
+ * Entries compared as one unit. Normally one entry each; between MULTI and EXEC/DISCARD the
+ * server queues every command (the harness's end-of-entry ECHO too), so a whole transaction is
+ * one chunk and its entries are compared together.
+ */
+export function chunkEntries(entries: readonly CorpusEntry[]): CorpusEntry[][] {
+  const chunks: CorpusEntry[][] = [];
+  let open: CorpusEntry[] | null = null;
+  for (const e of entries) {
+    const name = /^\s*(\S+)/.exec(e.command)?.[1].toLowerCase() ?? '';
+    if (open) {
+      open.push(e);
+      if (name === 'exec' || name === 'discard') {
+        chunks.push(open);
+        open = null;
+      }
+    } else if (name === 'multi' && /^\s*\S+\s*$/.test(e.command)) {
+      open = [e];
+    } else chunks.push([e]);
+  }
+  if (open) chunks.push(open);
+  return chunks;
+}
+
 export function parseCorpus(name: string, text: string, scripts: ScriptSource): CorpusFile {
   const entries: CorpusEntry[] = [];
   let rawPass = false;

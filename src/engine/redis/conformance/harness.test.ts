@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { int, array, bulk, status } from '../reply';
 import { outputsMatch } from './compare';
-import { parseCorpus, quoteArg, sha1Hex } from './corpus';
+import { chunkEntries, parseCorpus, quoteArg, sha1Hex } from './corpus';
 import { loadCorpus } from './load_corpus';
 import { repliesMatch } from './reply_compare';
 import { KNOWN_DIFFERENCES } from './known_differences';
@@ -43,6 +43,23 @@ describe('corpus parsing', () => {
     const f = parseCorpus('t', 'FLUSHALL\nEVAL {{lua:x}} 0\nEVALSHA {{sha:x}} 0\n', () => lua);
     expect(f.entries[1].command).toBe(`EVAL "return redis.call('get', \\"k\\")\\n-- \\\\ done" 0`);
     expect(f.entries[2].command).toBe(`EVALSHA ${sha1Hex(lua)} 0`);
+  });
+
+  it('keeps a MULTI...EXEC/DISCARD block together, since its commands are queued', () => {
+    const f = parseCorpus(
+      't',
+      'FLUSHALL\nMULTI\nSET a 1\nEXEC\nGET a\nmulti\nDISCARD\nMULTI x\nGET a\n',
+      noScripts,
+    );
+    const sizes = chunkEntries(f.entries).map((c) => c.map((e) => e.command));
+    expect(sizes).toEqual([
+      ['FLUSHALL'],
+      ['MULTI', 'SET a 1', 'EXEC'],
+      ['GET a'],
+      ['multi', 'DISCARD'],
+      ['MULTI x'],
+      ['GET a'],
+    ]);
   });
 
   it('quotes only what needs quoting', () => {

@@ -1,7 +1,8 @@
 /**
  * Runs a corpus file through the real `redis-cli` (one process per file, commands on stdin) and
- * cuts its output back into one string per entry. An `ECHO` of a sentinel after every entry marks
- * where one entry's output ends, since a reply can span any number of lines.
+ * cuts its output back into one string per chunk (an entry, or a whole MULTI...EXEC). An `ECHO`
+ * of a sentinel after every chunk marks where its output ends, since a reply can span any number
+ * of lines.
  */
 import { spawn } from 'node:child_process';
 import type { CorpusEntry } from './corpus';
@@ -10,13 +11,14 @@ export type CliMode = 'tty' | 'raw';
 
 const SENTINEL = 'lockscope-conformance-entry-end';
 
+/** Output per chunk (see corpus.ts chunkEntries): the sentinel goes only where nothing is queued. */
 export function runRealCli(
   cli: string,
   port: number,
-  entries: readonly CorpusEntry[],
+  chunks: readonly (readonly CorpusEntry[])[],
   mode: CliMode,
 ): Promise<string[]> {
-  const input = entries.map((e) => `${e.command}\nECHO ${SENTINEL}\n`).join('');
+  const input = chunks.map((c) => c.map((e) => `${e.command}\n`).join('') + `ECHO ${SENTINEL}\n`).join('');
   const args = [mode === 'tty' ? '--no-raw' : '--raw', '-h', '127.0.0.1', '-p', String(port)];
   return new Promise((resolve, reject) => {
     const child = spawn(cli, args, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -29,10 +31,10 @@ export function runRealCli(
       // latin1: one char per byte, the engine's byte-string convention (bytes.ts).
       const text = Buffer.concat(out).toString('latin1');
       const outputs = splitOutputs(text, mode);
-      if (code !== 0 || outputs.length !== entries.length) {
+      if (code !== 0 || outputs.length !== chunks.length) {
         reject(
           new Error(
-            `redis-cli exited with ${code} after ${outputs.length}/${entries.length} entries: ` +
+            `redis-cli exited with ${code} after ${outputs.length}/${chunks.length} chunks: ` +
               Buffer.concat(err).toString(),
           ),
         );
