@@ -8,6 +8,19 @@
  * hands the others, in order, to the connection's push callback before `exec` returns; on the
  * wire they follow the returned reply. `execFrames` returns all of them as a list instead
  * (redis-cli and the console print each frame as a separate reply, like redis-cli does).
+ *
+ * Time: everything reads `opts.clock` in whole ms (mstime). Inside EVAL the key-expiry check is
+ * frozen at script start while PTTL, relative TTLs and TIME keep reading the clock (7.0).
+ *
+ * Replication support: a master reports what it would send its replicas through
+ * `events.propagate` (7.0's rewrites, MULTI/EXEC wrapping); a server put in the 'replica' role
+ * refuses client writes with READONLY, hides but keeps expired keys, and applies its master's
+ * stream with `applyFromMaster`.
+ *
+ * Known differences from 7.0.15: one database (SELECT 0 only); DEBUG answers SLEEP only and is
+ * enabled (7.0 disables DEBUG by default); RESP2 only (no HELLO 3); QUIT answers OK and leaves
+ * closing the connection to the caller; KEYS / PUBSUB CHANNELS list in insertion order, not
+ * Redis's hash order; hashes and sorted sets always behave like their small (listpack) encoding.
  */
 import type { Clock } from '../clock';
 import { Connection } from './connection';
