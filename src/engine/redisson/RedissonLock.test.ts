@@ -305,6 +305,38 @@ describe('RLock: waiting', () => {
   });
 });
 
+describe('Thread.interrupt outside a lock wait', () => {
+  it('ends a sleep with InterruptedException; work runs on and the interrupt waits for the next wait', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), work(5000), unlock] }],
+        B: [
+          {
+            id: 1,
+            program: [
+              { op: 'sleep', ms: 2000 },
+              { op: 'work', ms: 10 },
+            ],
+          },
+          { id: 2, program: [work(2000), { op: 'tryLock', lock: 'myLock', waitMs: 1000 }] },
+        ],
+      },
+      {
+        faults: [
+          { at: 500, kind: 'interrupt', client: 'B', thread: 1 },
+          { at: 500, kind: 'interrupt', client: 'B', thread: 2 },
+        ],
+      },
+    );
+    expect(s.results('B:1')).toEqual([{ error: 'InterruptedException: sleep interrupted' }]);
+    expect(first(s, 'work.end', 'B:1').t).toBe(500);
+    // B:2's work ignored the interrupt; its tryLock then found the flag set and gave up at once
+    expect(first(s, 'work.end', 'B:2').t).toBe(2000);
+    expect(s.results('B:2')).toEqual([{ error: 'InterruptedException' }]);
+    expect(first(s, 'lock.error', 'B:2').t).toBeLessThan(2010);
+  });
+});
+
 describe('RLock: the node goes away', () => {
   it('turns a lost acquire into RedisResponseTimeoutException after the response timeout', () => {
     const s = run(
