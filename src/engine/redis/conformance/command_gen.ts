@@ -137,6 +137,14 @@ const extras: fc.Arbitrary<GenCommand>[] = [
   fc.tuple(key, smallInt, smallInt).map(([k, a, b]) => cmd('ZREMRANGEBYRANK', k, a, b)),
 ];
 
+const transactions: fc.Arbitrary<GenCommand>[] = [
+  fc.constant(cmd('MULTI')),
+  fc.constant(cmd('EXEC')),
+  fc.constant(cmd('DISCARD')),
+  key.map((k) => cmd('WATCH', k)),
+  fc.constant(cmd('UNWATCH')),
+];
+
 const LOCK =
   "if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then " +
   "redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; " +
@@ -213,6 +221,7 @@ export const commandArb: fc.Arbitrary<GenCommand> = fc.oneof(
   ...weighted(zsets, 1),
   ...weighted(keyspace, 0),
   ...weighted(extras, 0),
+  ...weighted(transactions, 0),
   ...weighted(scripts, 0),
 );
 

@@ -12,7 +12,7 @@ import { RedisServer } from '../server';
 import { findRedisBinaries, missingBinaries, startRealRedis, type RealRedis } from '../testing/real_redis';
 import { RespClient } from '../testing/resp_client';
 import { sequenceArb, type GenCommand } from './command_gen';
-import { commandLine, repliesMatch } from './reply_compare';
+import { commandLine, repliesMatch, type CompareOptions } from './reply_compare';
 
 const missing = missingBinaries(findRedisBinaries(), ['server']);
 const NUM_RUNS = Number(process.env.LOCKSCOPE_PROPERTY_RUNS ?? 1500);
@@ -29,6 +29,26 @@ function transcript(cmds: readonly GenCommand[], real: Reply[], sim: Reply[], fa
     }
   }
   return lines.join('\n');
+}
+
+const IMMEDIATE_IN_MULTI = new Set(['exec', 'discard', 'multi', 'watch']);
+
+/** How to compare each reply; EXEC's array gets the options of the commands it ran. */
+function compareOptions(cmds: readonly GenCommand[]): CompareOptions[] {
+  let queued: CompareOptions[] | null = null;
+  return cmds.map((c) => {
+    const own: CompareOptions = { tolerance: c.tolerance, unordered: c.unordered };
+    const name = c.argv[0].toLowerCase();
+    if (queued && !IMMEDIATE_IN_MULTI.has(name)) queued.push(own);
+    if (name === 'multi' && !queued) queued = [];
+    else if (name === 'discard') queued = null;
+    else if (name === 'exec' && queued) {
+      const elements = queued;
+      queued = null;
+      return { elements };
+    }
+    return own;
+  });
 }
 
 if (missing.length > 0) {
@@ -61,16 +81,15 @@ if (missing.length > 0) {
     it(`answers ${NUM_RUNS} random command sequences like redis-server`, async () => {
       await fc.assert(
         fc.asyncProperty(sequenceArb, async (cmds) => {
-          await client.pipeline([['FLUSHALL'], ['SCRIPT', 'FLUSH']]);
+          // a sequence may have ended inside MULTI or with keys WATCHed: RESET clears the connection
+          await client.pipeline([['RESET'], ['FLUSHALL'], ['SCRIPT', 'FLUSH']]);
           // wall clock as the virtual clock's start, so PEXPIREAT means the same on both sides
           const sim = new RedisServer({ clock: new ManualClock(Date.now()), seed: 0 });
           const conn = sim.connect();
           const real = await client.pipeline(cmds.map((c) => c.argv));
           const simReplies = cmds.map((c) => sim.exec(conn, [...c.argv]));
-          const failing = cmds.findIndex(
-            (c, i) =>
-              !repliesMatch(real[i], simReplies[i], { tolerance: c.tolerance, unordered: c.unordered }),
-          );
+          const options = compareOptions(cmds);
+          const failing = cmds.findIndex((_, i) => !repliesMatch(real[i], simReplies[i], options[i]));
           if (failing >= 0) {
             throw new Error(
               `simulator differs from redis-server:\n${transcript(cmds, real, simReplies, failing)}`,

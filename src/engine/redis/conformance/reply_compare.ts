@@ -10,6 +10,8 @@ export interface CompareOptions {
   tolerance?: number;
   /** compare a top-level array as a multiset */
   unordered?: boolean;
+  /** options for each element of a top-level array (EXEC: one per queued command) */
+  elements?: readonly CompareOptions[];
 }
 
 function sortKey(r: Reply): string {
@@ -36,7 +38,7 @@ export function repliesMatch(real: Reply, sim: Reply, opts: CompareOptions = {})
         b = [...b].sort((x, y) => sortKey(x).localeCompare(sortKey(y)));
       }
       const inner = { tolerance: opts.tolerance };
-      return a.every((item, i) => repliesMatch(item, b[i], inner));
+      return a.every((item, i) => repliesMatch(item, b[i], opts.elements?.[i] ?? inner));
     }
     default:
       return real.v === (sim as typeof real).v;
