@@ -8,6 +8,7 @@ import type { Reply } from '../redis/reply';
 import type { RedissonClient } from './RedissonClient';
 import { IllegalMonitorStateException, RedisException, exceptionFor } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
+import type { RenewalService } from './renewal/RenewalService';
 
 /** RedissonObject.prefixName: wrap the name in a cluster hash tag unless it already has one. */
 export function prefixName(prefix: string, name: string): string {
@@ -52,13 +53,18 @@ export abstract class RedissonBaseLock {
     return `${this.client.name}:${threadId}`;
   }
 
+  /** The watchdog task this lock type registers with (read locks have their own, ReadLockTask). */
+  protected renewalService(): RenewalService {
+    return this.client.renewal;
+  }
+
   protected scheduleExpirationRenewal(threadId: number): void {
-    this.client.renewal.renewLock(this, threadId);
+    this.renewalService().renewLock(this, threadId);
   }
 
   /** Whatever the unlock result, the watchdog stops renewing for this thread (null: all threads). */
   protected cancelExpirationRenewal(threadId: number | null, _unlockResult: UnlockResult): void {
-    this.client.renewal.cancelLockRenewal(this, threadId, threadId === null ? 'forceUnlock' : 'unlock');
+    this.renewalService().cancelLockRenewal(this, threadId, threadId === null ? 'forceUnlock' : 'unlock');
   }
 
   *isLocked(): Process<boolean> {

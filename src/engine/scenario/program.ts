@@ -25,8 +25,8 @@ import { acquire, sleep, type Process } from '../sim/effects';
 import { replyToJson } from '../sim/reply_json';
 import type { LockType, Op, Scenario, ThreadSpec } from './schema';
 import { RedissonClient } from '../redisson/RedissonClient';
-import type { RedissonLock } from '../redisson/RedissonLock';
 import { NO_LEASE } from '../redisson/RedissonLock';
+import { acquiredFields, familyLock, fencingToken, isFamilyType, type FamilyLock } from '../redisson/family';
 import { JavaException, describeThrown } from '../redisson/errors';
 import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { ProtectedResource } from '../resource/ProtectedResource';
@@ -49,7 +49,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
     const client = new RedissonClient(ctx, spec.id, scenario.redisson);
     clients.set(spec.id, client);
     for (const thread of spec.threads) {
-      const runner = new ThreadRunner(ctx, client, resource, thread);
+      const runner = new ThreadRunner(ctx, client, resource, thread, scenario.redis.topology);
       const handle = ctx.spawn(spec.id, runner.actor, runner.run());
       procs.set(runner.actor, handle);
       all.push(handle);
@@ -69,7 +69,8 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
   };
 }
 
-type AnyLock = { kind: 'rlock'; lock: RedissonLock } | { kind: 'naive'; lock: NaiveLock };
+/** 'rlock': any lock of Redisson's family (RLock, FairLock, ..., MultiLock, RedLock) */
+type AnyLock = { kind: 'rlock'; lock: FamilyLock } | { kind: 'naive'; lock: NaiveLock };
 
 class ThreadRunner {
   readonly actor: string;
@@ -85,6 +86,7 @@ class ThreadRunner {
     private readonly client: RedissonClient,
     private readonly resource: ProtectedResource,
     private readonly spec: ThreadSpec,
+    private readonly topology = 'single',
   ) {
     this.actor = `${client.name}:${spec.id}`;
   }
@@ -115,7 +117,7 @@ class ThreadRunner {
       case 'tryLock':
         return yield* this.acquire(op);
       case 'unlock':
-        return yield* this.unlock(op.lock, op.type);
+        return yield* this.unlock(op.lock, op.type, op.locks);
       case 'forceUnlock':
         return yield* this.forceUnlock(op.lock, op.type);
       case 'work':
@@ -134,7 +136,9 @@ class ThreadRunner {
       }
       case 'use': {
         this.emit('work.start', { ms: op.ms, op: 'use' });
-        yield* this.resource.use({ actor: this.actor, lock: this.believedLock(), ms: op.ms });
+        const lock = this.believedLock();
+        const token = lock === undefined ? undefined : this.tokenFor(lock);
+        yield* this.resource.use({ actor: this.actor, lock, ms: op.ms, token });
         this.emit('work.end', {});
         return;
       }
@@ -151,7 +155,7 @@ class ThreadRunner {
     const { lock: name, type } = op;
     this.emit('lock.request', { lock: name, type, op: op.op });
     this.lastType.set(name, type);
-    const lock = this.lockFor(name, type);
+    const lock = this.lockFor(name, type, op.locks);
     if (!lock) return this.unsupported(op.op, name, type);
     let acquired: boolean;
     try {
@@ -168,12 +172,15 @@ class ThreadRunner {
     const holdCount = lock.kind === 'rlock' ? (this.holds.get(name) ?? 0) + 1 : 1;
     this.holds.delete(name);
     this.holds.set(name, holdCount);
-    const owner = lock.kind === 'rlock' ? lock.lock.getLockName(this.spec.id) : lock.lock.currentToken();
-    this.emit('lock.acquired', { lock: name, holdCount, owner });
+    if (lock.kind === 'naive') {
+      this.emit('lock.acquired', { lock: name, holdCount, owner: lock.lock.currentToken() });
+      return;
+    }
+    this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, this.spec.id) });
   }
 
   private *acquireRLock(
-    lock: RedissonLock,
+    lock: FamilyLock,
     op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>,
   ): Process<boolean> {
     const tid = this.spec.id;
@@ -206,9 +213,13 @@ class ThreadRunner {
    * before the command goes out (V1 ends there); a failed unlock then adds `lock.error`. A thread
    * that believes it holds nothing emits no `lock.released`, only the outcome.
    */
-  private *unlock(name: string, explicitType: LockType | undefined): Process<void> {
+  private *unlock(
+    name: string,
+    explicitType: LockType | undefined,
+    locks?: readonly string[],
+  ): Process<void> {
     const type = explicitType ?? this.lastType.get(name) ?? 'RLock';
-    const lock = this.lockFor(name, type);
+    const lock = this.lockFor(name, type, locks);
     if (!lock) return this.unsupported('unlock', name, type);
     const held = this.holds.get(name);
     if (lock.kind === 'naive') {
@@ -246,6 +257,13 @@ class ThreadRunner {
     this.emit('lock.released', { lock: name, holdCount });
   }
 
+  /** The fencing token of the thread's hold of `name` (a FencedLock's latest acquire). */
+  private tokenFor(name: string): number | undefined {
+    const type = this.lastType.get(name);
+    const l = type === undefined ? undefined : this.locks.get(`${type}\u0000${name}`);
+    return l?.kind === 'rlock' ? fencingToken(l.lock, this.spec.id) : undefined;
+  }
+
   /** The lock a `use` runs under: the most recently acquired one this thread still believes it holds. */
   private believedLock(): string | undefined {
     let last: string | undefined;
@@ -257,11 +275,12 @@ class ThreadRunner {
    * One lock object per thread, name and type, as a thread that calls `redisson.getLock(name)` in
    * its own code: state such as RLock's internalLockLeaseTime is per thread.
    */
-  private lockFor(name: string, type: LockType): AnyLock | undefined {
+  private lockFor(name: string, type: LockType, locks?: readonly string[]): AnyLock | undefined {
     const key = `${type}\u0000${name}`;
     let l = this.locks.get(key);
     if (l) return l;
-    if (type === 'RLock') l = { kind: 'rlock', lock: this.client.getLock(name) };
+    if (isFamilyType(type))
+      l = { kind: 'rlock', lock: familyLock(this.client, type, name, { locks, topology: this.topology }) };
     else if (isNaiveLockType(type))
       l = {
         kind: 'naive',

@@ -70,7 +70,9 @@ function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }
           </colgroup>
           <thead>
             <tr>
-              <th scope="col">key / {t('inspect.field')}</th>
+              <th scope="col">
+                {t('inspect.key')} / {t('inspect.field')}
+              </th>
               <th scope="col">{t('inspect.value')}</th>
               <th scope="col">{t('inspect.ttl')}</th>
             </tr>

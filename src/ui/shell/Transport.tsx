@@ -1,5 +1,6 @@
 import { useT } from '../hooks/useT';
 import { togglePlay } from '../hooks/usePlayback';
+import { useEffect, useState } from 'react';
 import { Icon } from './icons';
 import { clockAt, jumpLockEvent, setCursor, SPEEDS, stepCursor, usePlayground } from '../store';
 
@@ -15,7 +16,7 @@ export function Transport() {
   const stop = () => usePlayground.setState({ playing: false });
 
   return (
-    <div className="transport" role="toolbar" aria-label="transport">
+    <div className="transport" role="toolbar" aria-label={t('transport.label')}>
       <div className="transport__buttons">
         <button
           type="button"
@@ -122,10 +123,17 @@ export function Transport() {
 
 function RunProgress() {
   const t = useT();
+  const startedAt = usePlayground((s) => s.runStartedAt);
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(performance.now()), 250);
+    return () => clearInterval(id);
+  }, []);
+  const seconds = Math.max(0, (now - startedAt) / 1000);
   return (
     <span className="run-progress" role="status">
       <progress aria-label={t('run.progress')} />
-      {t('run.running')}
+      {t('run.running')} {seconds >= 0.5 ? `${seconds.toFixed(1)} s` : ''}
     </span>
   );
 }

@@ -14,7 +14,7 @@ export function Legend() {
     </li>
   );
   return (
-    <ul className="legend" aria-label="legend">
+    <ul className="legend" aria-label={t('legend.title')}>
       {swatch(BAND_COLOR.running, t('legend.running'))}
       {swatch(BAND_COLOR.working, t('legend.working'))}
       {swatch(BAND_COLOR.waiting, t('legend.waiting'))}

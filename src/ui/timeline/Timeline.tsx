@@ -423,6 +423,23 @@ export function Timeline() {
 const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout; model: LaneModel }) {
   const t = useT();
   const [open, setOpen] = useState<string | null>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  // The menu closes on Escape or a click anywhere else.
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!boxRef.current?.contains(e.target as Node)) setOpen(null);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(null);
+    };
+    document.addEventListener('pointerdown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
   const act = (fault: Fault) => {
     setOpen(null);
     void loadScenario(addFault(usePlayground.getState().scenario, fault), { keepTime: true });
@@ -430,7 +447,7 @@ const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout;
   const nodeDownAt = (id: string, at: number) =>
     model.nodes.find((n) => n.id === id)?.down.some((d) => d.from <= at && at < d.to) ?? false;
   return (
-    <div className="timeline__labels" style={{ width: LABEL_W, height: layout.height }}>
+    <div className="timeline__labels" ref={boxRef} style={{ width: LABEL_W, height: layout.height }}>
       {layout.rows.map((r) =>
         r.id ? (
           <div key={r.id} className={`lane-label lane-label--${r.kind}`} style={{ top: r.y, height: r.h }}>

@@ -1,0 +1,109 @@
+/**
+ * RedissonFairLock: RLock's hash, plus a queue that hands the lock over in arrival order.
+ *
+ *   redisson_lock_queue:{name}     LIST of waiting lock names, first come first served
+ *   redisson_lock_timeout:{name}   ZSET lock name -> deadline (client epoch ms) after which a
+ *                                  waiter at the head counts as gone and is purged
+ *
+ * A waiter's deadline is the one of the waiter before it (or the lock's ttl) plus threadWaitTime,
+ * so a queue of N waiters spans N slots. Unlock wakes only the head, on its own channel
+ * `redisson_lock__channel:{name}:<lock name>`; each waiting thread subscribes separately. A
+ * tryLock that gives up leaves the queue (acquireFailed) and hands its slot back to those behind.
+ */
+import type { Process } from '../sim/effects';
+import type { Reply } from '../redis/reply';
+import { compareVersions, REDISSON_LATEST } from '../scenario/defaults';
+import { prefixName } from './RedissonBaseLock';
+import { RedissonLock, decodeTtl } from './RedissonLock';
+import { exceptionFor, RedisException } from './errors';
+import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
+import fairLockLua from './scripts/fair_lock.lua?raw';
+import fairTryLockLua from './scripts/fair_try_lock.lua?raw';
+import fairAcquireFailedLua from './scripts/fair_acquire_failed.lua?raw';
+import fairUnlockLua from './scripts/fair_unlock.lua?raw';
+import fairForceUnlockLua from './scripts/fair_force_unlock.lua?raw';
+
+/** threadWaitTime: 5 s up to 3.13.2, then 5 min (a6bbb11bf), configurable as fairLockWaitTimeout since 3.46. */
+export function fairLockWaitTimeout(version: string): number {
+  const old = version !== REDISSON_LATEST && compareVersions(version, '3.13.3') < 0;
+  return old ? 5000 : 300_000;
+}
+
+export class RedissonFairLock extends RedissonLock {
+  readonly threadWaitTime = fairLockWaitTimeout(this.client.config.version);
+
+  getThreadsQueueName(): string {
+    return prefixName('redisson_lock_queue', this.name);
+  }
+
+  getTimeoutSetName(): string {
+    return prefixName('redisson_lock_timeout', this.name);
+  }
+
+  protected override subscriptionNames(threadId: number): [string, string] {
+    return [`${this.entryName}:${threadId}`, `${this.getChannelName()}:${this.getLockName(threadId)}`];
+  }
+
+  /** tryLock's own wait replaces threadWaitTime when given. */
+  private waitFor(waitTime: number): number {
+    return waitTime > 0 ? waitTime : this.threadWaitTime;
+  }
+
+  protected override *tryLockInner(
+    waitTime: number,
+    lease: number,
+    threadId: number,
+    once: boolean,
+  ): Process<number | null> {
+    const reply = yield* this.client.eval(
+      once ? fairTryLockLua : fairLockLua,
+      [this.name, this.getThreadsQueueName(), this.getTimeoutSetName()],
+      [lease, this.getLockName(threadId), this.waitFor(waitTime), this.client.ctx.now()],
+    );
+    return decodeTtl(reply);
+  }
+
+  protected override *acquireFailed(waitTime: number, threadId: number): Process<void> {
+    const reply = yield* this.client.eval(
+      fairAcquireFailedLua,
+      [this.getThreadsQueueName(), this.getTimeoutSetName()],
+      [this.getLockName(threadId), this.waitFor(waitTime)],
+    );
+    if (reply.t === 'error') throw exceptionFor(reply);
+  }
+
+  protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+    const { client } = this;
+    return yield* client.eval(
+      fairUnlockLua,
+      [
+        this.name,
+        this.getThreadsQueueName(),
+        this.getTimeoutSetName(),
+        this.getChannelName(),
+        // the script always keeps a latch; presets before 3.24 pass no request id, so use a fresh one
+        this.getUnlockLatchName(requestId || client.generateId()),
+      ],
+      [
+        UNLOCK_MESSAGE,
+        this.internalLockLeaseTime,
+        this.getLockName(threadId),
+        client.ctx.now(),
+        'PUBLISH',
+        this.unlockLatchTtl(),
+      ],
+    );
+  }
+
+  override *forceUnlock(): Process<boolean> {
+    this.cancelExpirationRenewal(null, null);
+    const reply = yield* this.client.eval(
+      fairForceUnlockLua,
+      [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()],
+      [UNLOCK_MESSAGE, this.client.ctx.now(), 'PUBLISH'],
+    );
+    if (reply.t === 'error') throw exceptionFor(reply);
+    if (reply.t !== 'int') throw new RedisException(`unexpected reply ${JSON.stringify(reply)}`);
+    return Number(reply.v) === 1;
+  }
+}

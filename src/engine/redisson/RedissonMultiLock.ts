@@ -1,0 +1,213 @@
+/**
+ * RedissonMultiLock: several independent locks (possibly on different servers) taken as one, all
+ * or nothing. It has no key of its own.
+ *
+ *   tryLock(wait, lease)   take the locks in order; at the first failure give back those taken,
+ *                          then (while wait time is left) start over from the first one
+ *   lock(lease)            tryLock rounds of locks × 1500 ms each (with a lease: a random wait
+ *                          derived from it), until one succeeds
+ *   unlock()               unlock every lock, all at once
+ *
+ * Sub-locks taken with both a wait and a lease get 2 × wait as their lease while the round runs
+ * (so early locks do not expire before the last is taken) and are PEXPIREd to the real lease at
+ * the end. RedissonRedLock (RedissonRedLock.ts) relaxes "all" to a majority.
+ */
+import { acquire, now, type Process } from '../sim/effects';
+import type { Prng } from '../sim/api';
+import { RedissonClient } from './RedissonClient';
+import type { RedissonLock } from './RedissonLock';
+import { NO_LEASE } from './RedissonLock';
+import { JavaException, RedisResponseTimeoutException } from './errors';
+
+export class UnsupportedOperationException extends JavaException {
+  override readonly javaClass = 'java.lang.UnsupportedOperationException';
+}
+
+const pinned = new WeakMap<RedissonClient, Map<string, RedissonClient>>();
+
+/**
+ * The Redisson instance of a JVM that talks to one given node (an application builds one
+ * RedissonClient per independent master and a RedLock over their locks). It shares the JVM's
+ * id, so its lock names read `<id>:<thread>` on every master.
+ */
+export function clientOn(client: RedissonClient, node: string): RedissonClient {
+  let byNode = pinned.get(client);
+  if (!byNode) {
+    byNode = new Map();
+    pinned.set(client, byNode);
+  }
+  let c = byNode.get(node);
+  if (!c) {
+    c = new RedissonClient(client.ctx, client.name, client.config, { node, id: client.id });
+    byNode.set(node, c);
+  }
+  return c;
+}
+
+/** Runs processes side by side (the async API plus join) and waits for all of them. */
+function* all<T>(client: RedissonClient, actor: string, procs: Process<T>[]): Process<(T | unknown)[]> {
+  const { ctx } = client;
+  const done = ctx.semaphore();
+  const results: (T | unknown)[] = new Array<unknown>(procs.length);
+  procs.forEach((p, i) =>
+    ctx.spawn(
+      client.name,
+      actor,
+      (function* () {
+        try {
+          results[i] = yield* p;
+        } catch (e) {
+          results[i] = e;
+        }
+        ctx.release(done);
+      })(),
+    ),
+  );
+  for (let i = 0; i < procs.length; i++) yield* acquire(done);
+  return results;
+}
+
+export class RedissonMultiLock {
+  private readonly rng: Prng;
+
+  constructor(
+    readonly name: string,
+    readonly locks: readonly RedissonLock[],
+    /** the JVM whose thread uses it (for actors and randomness) */
+    readonly client: RedissonClient,
+  ) {
+    this.rng = client.ctx.rng(`redisson.multilock:${client.name}:${name}`);
+  }
+
+  /** Lock name of a thread: the same on every sub-lock (they share the JVM's id). */
+  getLockName(threadId: number): string {
+    return this.locks[0].getLockName(threadId);
+  }
+
+  /** How many locks may fail while the whole still succeeds (MultiLock: none). */
+  protected failedLocksLimit(): number {
+    return 0;
+  }
+
+  /** The wait each sub-lock gets out of what is left (MultiLock: all of it). */
+  protected calcLockWaitTime(remainTime: number): number {
+    return remainTime;
+  }
+
+  *lock(threadId: number, leaseTime = NO_LEASE): Process<void> {
+    yield* this.lockInterruptibly(threadId, leaseTime);
+  }
+
+  /** lockInterruptibly: rounds of tryLock until one succeeds. */
+  *lockInterruptibly(threadId: number, leaseTime = NO_LEASE): Process<void> {
+    const baseWaitTime = this.locks.length * 1500;
+    for (;;) {
+      let waitTime: number;
+      if (leaseTime <= 0) waitTime = baseWaitTime;
+      else if (leaseTime <= baseWaitTime) waitTime = this.nextLong(Math.floor(leaseTime / 2), leaseTime);
+      else waitTime = this.nextLong(baseWaitTime, leaseTime);
+      if (yield* this.tryLock(threadId, waitTime, leaseTime)) return;
+    }
+  }
+
+  /** tryLock(): one pass, each lock tried once. */
+  *tryLockOnce(threadId: number, leaseTime = NO_LEASE): Process<boolean> {
+    return yield* this.tryLock(threadId, NO_LEASE, leaseTime);
+  }
+
+  *tryLock(threadId: number, waitTime: number, leaseTime = NO_LEASE): Process<boolean> {
+    let newLeaseTime = NO_LEASE;
+    if (leaseTime > 0) newLeaseTime = waitTime > 0 ? waitTime * 2 : leaseTime;
+    let time = yield* now();
+    let remainTime = waitTime > 0 ? waitTime : -1;
+    const lockWaitTime = this.calcLockWaitTime(remainTime);
+    let failedLocksLimit = this.failedLocksLimit();
+    const acquired: RedissonLock[] = [];
+    for (let i = 0; i < this.locks.length; i++) {
+      const lock = this.locks[i];
+      let lockAcquired: boolean;
+      try {
+        if (waitTime <= 0 && leaseTime <= 0) lockAcquired = yield* lock.tryLockOnce(threadId);
+        else lockAcquired = yield* lock.tryLock(threadId, Math.min(lockWaitTime, remainTime), newLeaseTime);
+      } catch (e) {
+        if (!(e instanceof JavaException)) throw e;
+        // no answer: the lock may have been taken all the same, so give it back
+        if (e instanceof RedisResponseTimeoutException) yield* this.unlockInner([lock], threadId);
+        lockAcquired = false;
+      }
+      if (lockAcquired) {
+        acquired.push(lock);
+      } else {
+        if (this.locks.length - acquired.length === this.failedLocksLimit()) break;
+        if (failedLocksLimit === 0) {
+          yield* this.unlockInner(acquired, threadId);
+          if (waitTime <= 0) return false;
+          failedLocksLimit = this.failedLocksLimit();
+          acquired.length = 0;
+          i = -1; // start over from the first lock
+        } else {
+          failedLocksLimit--;
+        }
+      }
+      if (remainTime > 0) {
+        const t = yield* now();
+        remainTime -= t - time;
+        time = t;
+        if (remainTime <= 0) {
+          yield* this.unlockInner(acquired, threadId);
+          return false;
+        }
+      }
+    }
+    if (leaseTime > 0) {
+      yield* all(
+        this.client,
+        this.actor(threadId),
+        acquired.map((l) => l.client.command(['PEXPIRE', l.name, String(leaseTime)])),
+      );
+    }
+    return true;
+  }
+
+  /** unlock(): every lock at once; the first failure is rethrown. */
+  *unlock(threadId: number): Process<boolean> {
+    const results = yield* all(
+      this.client,
+      this.actor(threadId),
+      this.locks.map((l) => l.unlock(threadId)),
+    );
+    for (const r of results) if (r instanceof Error) throw r;
+    return true;
+  }
+
+  /** Give back locks, ignoring what fails (a lock never taken answers IllegalMonitorState). */
+  protected *unlockInner(locks: readonly RedissonLock[], threadId: number): Process<void> {
+    if (locks.length === 0) return;
+    const results = yield* all(
+      this.client,
+      this.actor(threadId),
+      locks.map((l) => l.unlock(threadId)),
+    );
+    for (const r of results) if (r instanceof Error && !(r instanceof JavaException)) throw r;
+  }
+
+  /** isHeldByThread: the AND over all locks. */
+  *isHeldByThread(threadId: number): Process<boolean> {
+    for (const l of this.locks) if (!(yield* l.isHeldByThread(threadId))) return false;
+    return true;
+  }
+
+  // eslint-disable-next-line require-yield
+  *forceUnlock(): Process<boolean> {
+    throw new UnsupportedOperationException('');
+  }
+
+  protected actor(threadId: number): string {
+    return `${this.client.name}:${threadId}`;
+  }
+
+  /** ThreadLocalRandom.nextLong(lo, hi): lo inclusive, hi exclusive. */
+  private nextLong(lo: number, hi: number): number {
+    return hi > lo ? this.rng.int(lo, hi - 1) : lo;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * RedissonReadWriteLock: one hash `name` shared by a read half and a write half.
+ *
+ *   mode                       'read' | 'write'
+ *   <uuid>:<tid>               a reader's hold count
+ *   <uuid>:<tid>:write         the writer's hold count
+ *   {name}:<uuid>:<tid>:rwlock_timeout:<n>   one STRING per read hold, with its own TTL
+ *
+ * Any number of readers, or one writer (who may also read). A reader cannot upgrade. Both halves
+ * wait on the channel `redisson_rwlock:{name}`; a writer's final unlock publishes
+ * READ_UNLOCK_MESSAGE, which wakes every waiting thread, so queued readers all get in at once.
+ */
+import type { Process } from '../sim/effects';
+import type { Reply } from '../redis/reply';
+import type { RedissonClient } from './RedissonClient';
+import { prefixName } from './RedissonBaseLock';
+import { RedissonLock, decodeTtl } from './RedissonLock';
+import { RedisException, exceptionFor } from './errors';
+import { READ_UNLOCK_MESSAGE, UNLOCK_MESSAGE } from './pubsub/LockPubSub';
+import type { RenewalService } from './renewal/RenewalService';
+import { readLockTaskOf } from './renewal/ReadLockTask';
+import readLockLua from './scripts/read_lock.lua?raw';
+import readUnlockLua from './scripts/read_unlock.lua?raw';
+import writeLockLua from './scripts/write_lock.lua?raw';
+import writeUnlockLua from './scripts/write_unlock.lua?raw';
+import rwForceUnlockLua from './scripts/rw_force_unlock.lua?raw';
+
+/** RedissonObject.suffixName: `{name}:suffix`, or `name:suffix` when the name already has a tag. */
+export function suffixName(name: string, suffix: string): string {
+  return name.includes('{') ? `${name}:${suffix}` : `{${name}}:${suffix}`;
+}
+
+/** redisson.getReadWriteLock(name): hands out the two halves. */
+export class RedissonReadWriteLock {
+  constructor(
+    readonly client: RedissonClient,
+    readonly name: string,
+  ) {}
+
+  readLock(): RedissonReadLock {
+    return new RedissonReadLock(this.client, this.name);
+  }
+
+  writeLock(): RedissonWriteLock {
+    return new RedissonWriteLock(this.client, this.name);
+  }
+}
+
+abstract class RwHalf extends RedissonLock {
+  override getChannelName(): string {
+    return prefixName('redisson_rwlock', this.name);
+  }
+
+  protected abstract readonly mode: 'read' | 'write';
+
+  /** forceUnlock: delete the lock only while it is in this half's mode. */
+  override *forceUnlock(): Process<boolean> {
+    this.cancelExpirationRenewal(null, null);
+    const msg = this.mode === 'write' ? READ_UNLOCK_MESSAGE : UNLOCK_MESSAGE;
+    const reply = yield* this.client.eval(
+      rwForceUnlockLua,
+      [this.name, this.getChannelName()],
+      [msg, this.mode, 'PUBLISH'],
+    );
+    if (reply.t === 'error') throw exceptionFor(reply);
+    if (reply.t !== 'int') throw new RedisException(`unexpected reply ${JSON.stringify(reply)}`);
+    return Number(reply.v) === 1;
+  }
+
+  /** The scripts always keep an unlock latch; presets before 3.24 pass no request id, so use a fresh one. */
+  protected latchKey(requestId: string): string {
+    return this.getUnlockLatchName(requestId || this.client.generateId());
+  }
+}
+
+export class RedissonReadLock extends RwHalf {
+  protected readonly mode = 'read';
+
+  /** `{name}`: where the hold timeout keys of every reader start. */
+  getKeyPrefix(): string {
+    return this.name.includes('{') ? this.name : `{${this.name}}`;
+  }
+
+  getReadWriteTimeoutNamePrefix(threadId: number): string {
+    return `${suffixName(this.name, this.getLockName(threadId))}:rwlock_timeout`;
+  }
+
+  getWriteLockName(threadId: number): string {
+    return `${super.getLockName(threadId)}:write`;
+  }
+
+  protected override renewalService(): RenewalService {
+    return readLockTaskOf(this.client);
+  }
+
+  protected override *tryLockInner(
+    _waitTime: number,
+    lease: number,
+    threadId: number,
+  ): Process<number | null> {
+    const reply = yield* this.client.eval(
+      readLockLua,
+      [this.name, this.getReadWriteTimeoutNamePrefix(threadId)],
+      [lease, this.getLockName(threadId), this.getWriteLockName(threadId)],
+    );
+    return decodeTtl(reply);
+  }
+
+  protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+    return yield* this.client.eval(
+      readUnlockLua,
+      [
+        this.name,
+        this.getChannelName(),
+        this.getReadWriteTimeoutNamePrefix(threadId),
+        this.getKeyPrefix(),
+        this.latchKey(requestId),
+      ],
+      [UNLOCK_MESSAGE, this.getLockName(threadId), 'PUBLISH', this.unlockLatchTtl()],
+    );
+  }
+}
+
+export class RedissonWriteLock extends RwHalf {
+  protected readonly mode = 'write';
+
+  override getLockName(threadId: number): string {
+    return `${super.getLockName(threadId)}:write`;
+  }
+
+  protected override *tryLockInner(
+    _waitTime: number,
+    lease: number,
+    threadId: number,
+  ): Process<number | null> {
+    const reply = yield* this.client.eval(writeLockLua, [this.name], [lease, this.getLockName(threadId)]);
+    return decodeTtl(reply);
+  }
+
+  protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+    return yield* this.client.eval(
+      writeUnlockLua,
+      [this.name, this.getChannelName(), this.latchKey(requestId)],
+      [
+        READ_UNLOCK_MESSAGE,
+        this.internalLockLeaseTime,
+        this.getLockName(threadId),
+        'PUBLISH',
+        this.unlockLatchTtl(),
+      ],
+    );
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * ReadLockTask: the watchdog for read locks. A read lock's lease is not one TTL but one per hold
+ * (`{name}:<lock name>:rwlock_timeout:<n>`) plus the hash's, so renewing it takes its own script:
+ * for each read-locked key it sends every local lock name still registered, and the script
+ * renews each hold's timeout key and then the hash. An answer of 0 (none of them holds it any
+ * more) cancels the key. Like LockTask it runs lockWatchdogTimeout/3 after the previous round.
+ *
+ * Redisson has this task since 3.44; before, RedissonReadLock renewed through the per-lock timer
+ * with an equivalent script. The model uses the task for every version.
+ */
+import { sleep, type Process } from '../../sim/effects';
+import type { RedissonClient } from '../RedissonClient';
+import type { RedissonBaseLock } from '../RedissonBaseLock';
+import { emitWatchdog, watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+import readRenewLua from '../scripts/read_renew.lua?raw';
+
+interface ReadEntry {
+  /** the `{name}` prefix of the hold timeout keys */
+  readonly keyPrefix: string;
+  /** thread -> [lock name, registrations], in registration order */
+  readonly threads: Map<number, [string, number]>;
+}
+
+/** A read lock tells the task where its timeout keys live. */
+export interface ReadLockLike extends RedissonBaseLock {
+  getKeyPrefix(): string;
+}
+
+const tasks = new WeakMap<RedissonClient, ReadLockTask>();
+
+/** The client's one ReadLockTask (LockRenewalScheduler keeps it in an AtomicReference). */
+export function readLockTaskOf(client: RedissonClient): ReadLockTask {
+  let t = tasks.get(client);
+  if (!t) {
+    t = new ReadLockTask(client);
+    tasks.set(client, t);
+  }
+  return t;
+}
+
+export class ReadLockTask implements RenewalService {
+  private running = false;
+  private readonly name2entry = new Map<string, ReadEntry>();
+
+  constructor(private readonly client: RedissonClient) {}
+
+  renewLock(lock: RedissonBaseLock, threadId: number): void {
+    let entry = this.name2entry.get(lock.name);
+    if (!entry) {
+      entry = { keyPrefix: (lock as ReadLockLike).getKeyPrefix(), threads: new Map() };
+      this.name2entry.set(lock.name, entry);
+    }
+    const cur = entry.threads.get(threadId);
+    entry.threads.set(threadId, [lock.getLockName(threadId), (cur?.[1] ?? 0) + 1]);
+    if (!this.running) {
+      this.running = true;
+      this.client.ctx.spawn(this.client.name, watchdogActor(this.client), this.timerChain());
+    }
+  }
+
+  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
+    this.cancel(lock.name, threadId, reason);
+  }
+
+  private cancel(name: string, threadId: number | null, reason: CancelReason): void {
+    const entry = this.name2entry.get(name);
+    if (!entry) return;
+    const [first] = entry.threads.keys();
+    const whose = threadId ?? first ?? null;
+    if (threadId !== null) {
+      const cur = entry.threads.get(threadId);
+      if (cur && cur[1] > 1) cur[1]--;
+      else entry.threads.delete(threadId);
+      if (entry.threads.size > 0) return;
+    }
+    this.name2entry.delete(name);
+    emitWatchdog(this.client, 'watchdog.cancel', name, whose, { reason });
+    if (this.name2entry.size === 0) this.running = false;
+  }
+
+  private *timerChain(): Process<void> {
+    do {
+      yield* sleep(this.client.config.lockWatchdogTimeout / 3);
+      for (const name of [...this.name2entry.keys()]) yield* this.renew(name);
+    } while (this.running);
+  }
+
+  private *renew(name: string): Process<void> {
+    const { client } = this;
+    const entry = this.name2entry.get(name);
+    if (!entry) return;
+    const lockNames = [...entry.threads.values()].map(([n]) => n);
+    const [first] = entry.threads.keys();
+    const reply = yield* client.eval(
+      readRenewLua,
+      [name, entry.keyPrefix],
+      [client.config.lockWatchdogTimeout, ...lockNames],
+    );
+    if (reply.t !== 'int') {
+      const error = reply.t === 'error' ? reply.v : 'unexpected reply';
+      emitWatchdog(client, 'watchdog.renew', name, first, { result: 'error', error });
+      return;
+    }
+    const result = Number(reply.v);
+    emitWatchdog(client, 'watchdog.renew', name, first, { result, lockName: lockNames.join(',') });
+    if (result === 0) this.cancel(name, null, 'lost');
+  }
+}
