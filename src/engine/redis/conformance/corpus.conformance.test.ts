@@ -8,7 +8,8 @@ import { outputsMatch } from './compare';
 import { chunkEntries, type CorpusEntry, type CorpusFile, type EntryMarkers } from './corpus';
 import { KNOWN_DIFFERENCES } from './known_differences';
 import { loadCorpus } from './load_corpus';
-import { runRealCli, type CliMode } from './real_cli';
+import type { CliMode } from '../cli_format';
+import { runRealCli } from './real_cli';
 import { runSimCli } from './sim_cli';
 import { findRedisBinaries, missingBinaries, startRealRedis, type RealRedis } from '../testing/real_redis';
 

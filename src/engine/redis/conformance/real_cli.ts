@@ -5,9 +5,8 @@
  * of lines.
  */
 import { spawn } from 'node:child_process';
+import type { CliMode } from '../cli_format';
 import type { CorpusEntry } from './corpus';
-
-export type CliMode = 'tty' | 'raw';
 
 const SENTINEL = 'lockscope-conformance-entry-end';
 
@@ -44,7 +43,7 @@ export function runRealCli(
   });
 }
 
-/** Each entry's output exactly as printed, trailing newline included ("" if it printed nothing). */
+/** Each chunk's output exactly as printed, trailing newline included ("" if it printed nothing). */
 function splitOutputs(text: string, mode: CliMode): string[] {
   const markerLine = (mode === 'tty' ? `"${SENTINEL}"` : SENTINEL) + '\n';
   const outputs: string[] = [];
