@@ -284,3 +284,21 @@ test('exports the trace as JSON and the timeline as SVG', async ({ page }) => {
   ]);
   expect(png.suggestedFilename()).toBe('lockscope-timeline.png');
 });
+
+test('a console write becomes a redis action in the scenario and re-runs', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'basic-lock');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  const input = page.getByRole('textbox', { name: 'Redis command' });
+  await input.fill('SET greeting hello');
+  await input.press('Enter');
+  await expect(page.getByTestId('console')).toContainText('Added as a redis action');
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('');
+  await page.getByRole('button', { name: 'Jump to end' }).click();
+  await expect(page.getByTestId('keyspace')).toContainText('greeting');
+  await input.fill('GET greeting');
+  await input.press('Enter');
+  await expect(page.getByTestId('console')).toContainText('"hello"');
+});
