@@ -131,6 +131,46 @@ describe('Kernel: calls', () => {
   });
 });
 
+describe('Kernel: a busy node', () => {
+  it('runs commands that arrived during DEBUG SLEEP in arrival order, per connection FIFO included', () => {
+    const w = world({ latencyMs: 5 });
+    const k = w.kernel;
+    const a = k.connect('A', 'master', 'A/cmd');
+    const b = k.connect('B', 'master', 'B/cmd');
+    k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* call(a, ['DEBUG', 'SLEEP', '0.005']); // runs at 5, node busy until 10
+      })(),
+    );
+    // B pipelines on one connection from two processes. Y is sent at 5, just before X (sent at
+    // 0) reaches the busy node, and arrives exactly when the node wakes up: X must still go first.
+    k.spawn(
+      'B',
+      'B:y',
+      (function* (): Process<void> {
+        yield* sleep(5);
+        yield* call(b, ['SET', 'k', 'y']);
+      })(),
+    );
+    k.spawn(
+      'B',
+      'B:x',
+      (function* (): Process<void> {
+        yield* call(b, ['SET', 'k', 'x']);
+      })(),
+    );
+    runAll(w);
+    expect(kinds(w.events, 'cmd').map((e) => [e.t, (e.argv as string[]).join(' ')])).toEqual([
+      [5, 'DEBUG SLEEP 0.005'],
+      [10, 'SET k x'],
+      [10, 'SET k y'],
+    ]);
+    expect(w.timeline.liveKey('master', 'k')?.value).toBe('y');
+  });
+});
+
 describe('Kernel: expiry and pub/sub', () => {
   it('expires a key actively the first ms it counts as expired', () => {
     const w = world();

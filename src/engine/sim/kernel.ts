@@ -22,6 +22,7 @@
 import type { Clock } from '../clock';
 import type { Network } from '../net/network';
 import type { Connection, RedisServer, ServerEvents } from '../redis/server';
+import type { WaitBlock } from '../redis/replication';
 import type { ScriptTracer } from '../redis/eval';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
@@ -111,6 +112,11 @@ class SimNode {
   up = true;
   offset = 0;
   busyUntil = 0;
+  /** clients blocked in WAIT on this node (blocked.c BLOCKED_WAIT) */
+  waits: BlockedWait[] = [];
+  /** commands that arrived while the node was busy, in arrival order */
+  readonly backlog: (() => void)[] = [];
+  drainScheduled = false;
   expiryAt = Infinity;
   readonly conns = new Set<Conn>();
   constructor(
@@ -118,6 +124,13 @@ class SimNode {
     public server: RedisServer,
     readonly make: NodeFactory,
   ) {}
+}
+
+interface BlockedWait {
+  block: WaitBlock;
+  finish: (reply: Reply) => void;
+  /** the node died: no reply will ever come */
+  lose: () => void;
 }
 
 class Conn implements ConnectionRef {
@@ -257,6 +270,12 @@ export class Kernel implements SimContext {
     if (c && !c.closed) this.close(c);
   }
 
+  /** connected_slaves of a node (0 for a node that is not up), what Redisson reads from INFO. */
+  replicasOf(node: string): number {
+    const n = this.nodes.get(node);
+    return n !== undefined && n.up ? n.server.repl.connectedReplicas : 0;
+  }
+
   masterFor(client: string, hint?: string): string {
     if (this.opts.masterFor) return this.opts.masterFor(client, hint);
     if (hint !== undefined && this.nodes.has(hint)) return hint;
@@ -353,6 +372,9 @@ export class Kernel implements SimContext {
     if (!node || !node.up) return;
     node.up = false;
     this.rec.emit('node.crash', { actor: id, node: id });
+    // Blocked WAITs die with the node: their callers time out.
+    for (const w of node.waits.slice()) w.lose();
+    node.waits = [];
     for (const c of node.conns) {
       if (c.server === null) continue;
       node.server.disconnect(c.server);
@@ -402,6 +424,129 @@ export class Kernel implements SimContext {
         this.net.heal();
         this.rec.emit('net.heal', {});
       });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Topology API (topology/**: replication links, Sentinel)
+
+  isUp(id: string): boolean {
+    return this.nodes.get(id)?.up === true;
+  }
+
+  reachable(a: string, b: string): boolean {
+    return this.net.reachable(a, b);
+  }
+
+  latency(a: string, b: string): number {
+    return this.net.latency(a, b);
+  }
+
+  /** The clock of a node (kernel time plus its offset), what its TTLs are measured against. */
+  nodeNow(id: string): number {
+    return this.t + (this.nodes.get(id)?.offset ?? 0);
+  }
+
+  /**
+   * Runs `fn` on a node's server outside any client command (the replication stream, a resync,
+   * a role change) and records the keys that changed, as part of the last event.
+   */
+  onNode(id: string, fn: (server: RedisServer) => void): void {
+    const node = this.nodes.get(id);
+    if (node === undefined || !node.up) return;
+    this.rec.batch(() => {
+      fn(node.server);
+      this.resyncNode(node);
+    });
+    node.expiryAt = Infinity;
+    this.armExpiry(node);
+  }
+
+  /**
+   * CLIENT KILL TYPE normal + TYPE pubsub (what Sentinel sends with SLAVEOF): every client
+   * connection of the node is dropped; subscriptions go; a client's next command reconnects.
+   */
+  killClients(id: string): void {
+    const node = this.nodes.get(id);
+    if (node === undefined || !node.up) return;
+    for (const c of [...node.conns].sort((a, b) => a.id - b.id)) {
+      if (c.server === null) continue;
+      node.server.disconnect(c.server);
+      c.server = null;
+      this.rec.emit('conn.close', { actor: c.client, node: id, conn: c.label });
+      const onDrop = c.onDrop;
+      if (onDrop !== undefined && !c.closed && this.net.reachable(id, c.client))
+        this.schedule(
+          this.t + this.net.latency(id, c.client),
+          FN,
+          null,
+          undefined,
+          () => c.closed || onDrop(),
+          c.client,
+        );
+    }
+  }
+
+  /** Replicas acknowledged more of the stream: WAITs on `id` whose count is reached return. */
+  checkWaits(id: string): void {
+    const node = this.nodes.get(id);
+    if (node === undefined || node.waits.length === 0) return;
+    const repl = node.server.repl;
+    for (const w of node.waits.slice()) {
+      const acked = repl.countAcks(w.block.offset);
+      if (acked >= w.block.numreplicas) w.finish({ t: 'int', v: acked });
+    }
+  }
+
+  /** The node changed role (REPLICAOF): blocked clients get UNBLOCKED, as disconnectAllBlockedClients. */
+  unblockAll(id: string): void {
+    const node = this.nodes.get(id);
+    if (node === undefined) return;
+    for (const w of node.waits.slice())
+      w.finish(
+        error('UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)'),
+      );
+  }
+
+  /** WAIT did not have its count at once: hold the reply until the acks or the timeout come. */
+  private blockWait(node: SimNode, c: Conn, p: Proc, argv: string[], block: WaitBlock): void {
+    let done = false;
+    const w: BlockedWait = {
+      block,
+      lose: () => {},
+      finish: (reply) => {
+        if (done) return;
+        done = true;
+        node.waits.splice(node.waits.indexOf(w), 1);
+        this.rec.emit('cmd', {
+          actor: p.name,
+          node: node.id,
+          conn: c.label,
+          argv,
+          reply: replyToJson(reply),
+        });
+        if (reply.t === 'int')
+          this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
+        if (this.net.reachable(node.id, c.client))
+          this.schedule(this.t + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner);
+        else this.lost(p, argv, node.id, this.t);
+      },
+    };
+    w.lose = () => {
+      done = true;
+      this.lost(p, argv, node.id, this.t);
+    };
+    node.waits.push(w);
+    if (block.timeoutAt > 0)
+      this.schedule(
+        Math.max(this.t, block.timeoutAt - node.offset),
+        FN,
+        null,
+        undefined,
+        () => {
+          if (!done && node.up) w.finish({ t: 'int', v: node.server.repl.countAcks(block.offset) });
+        },
+        null,
+      );
   }
 
   // ------------------------------------------------------------------------------------------
@@ -551,14 +696,16 @@ export class Kernel implements SimContext {
     );
   }
 
-  private arrive(c: Conn, p: Proc, argv: string[], sentAt: number): void {
+  private arrive(c: Conn, p: Proc, argv: string[], sentAt: number, fromBacklog = false): void {
     const node = this.nodes.get(c.node);
     if (node === undefined || !node.up || (c.closed && c.server === null)) {
       this.lost(p, argv, c.node, sentAt);
       return;
     }
-    if (node.busyUntil > this.t) {
-      this.schedule(node.busyUntil, FN, null, undefined, () => this.arrive(c, p, argv, sentAt), null);
+    if (!fromBacklog && (node.busyUntil > this.t || node.backlog.length > 0)) {
+      // One queue per node keeps arrival order (per connection FIFO included) across the wait.
+      node.backlog.push(() => this.arrive(c, p, argv, sentAt, true));
+      this.drainLater(node);
       return;
     }
     if (c.server === null) c.server = node.server.connect((msg) => this.pushed(c, msg));
@@ -571,7 +718,15 @@ export class Kernel implements SimContext {
     } finally {
       this.execPushes = null;
     }
+    const block = c.server.waitBlock;
+    if (block !== null) {
+      c.server.waitBlock = null;
+      this.blockWait(node, c, p, argv, block);
+      return;
+    }
     this.rec.emit('cmd', { actor: p.name, node: node.id, conn: c.label, argv, reply: replyToJson(reply) });
+    if (reply.t === 'int' && argv[0].toLowerCase() === 'wait')
+      this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
     // server.dirty counts dataset changes as Redis does: a command that changed nothing (a failed
     // acquire, a read) has no key to record (lazy expiry is recorded by its own event).
     if (node.server.dirty !== dirty) this.rec.batch(() => this.recordKeys(node, argv));
@@ -581,6 +736,23 @@ export class Kernel implements SimContext {
       this.schedule(leave + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner);
     else this.lost(p, argv, node.id, sentAt);
     for (const x of pushes) this.deliver(x.conn, x.msg, leave);
+  }
+
+  private drainLater(node: SimNode): void {
+    if (node.drainScheduled) return;
+    node.drainScheduled = true;
+    this.schedule(
+      Math.max(this.t, node.busyUntil),
+      FN,
+      null,
+      undefined,
+      () => {
+        node.drainScheduled = false;
+        while (node.backlog.length > 0 && node.busyUntil <= this.t) node.backlog.shift()!();
+        if (node.backlog.length > 0) this.drainLater(node);
+      },
+      null,
+    );
   }
 
   private lost(p: Proc, argv: readonly string[], node: string, sentAt: number): void {
