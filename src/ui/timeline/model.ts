@@ -89,6 +89,23 @@ export interface LaneModel {
   lockEventIndices: number[];
 }
 
+const NO_HOLDS: Readonly<Record<string, number>> = Object.freeze({});
+
+function sameHolds(
+  a: Readonly<Record<string, number>>,
+  b: Readonly<Record<string, number>> | undefined,
+): boolean {
+  if (a === b) return true;
+  if (!b) return false;
+  let n = 0;
+  for (const k in a) {
+    if (a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _k in b) n--;
+  return n === 0;
+}
+
 const THREAD_RE = /^[^:/\s]+:[^:/\s]+$/;
 
 export function isThreadActor(actor: string | undefined): actor is string {
@@ -161,6 +178,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     openBand.set(id, { kind: null, from: 0 });
     openHold.set(id, new Map());
   }
+  const lastHolds = new Map<string, Readonly<Record<string, number>>>();
   const toBand = (s: string | undefined): BandKind | null =>
     s === 'running' ||
     s === 'working' ||
@@ -192,15 +210,19 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         ob.kind = kind;
         ob.from = t;
       }
+      // Most frames leave most threads' holds alone: compare without allocating.
+      const now = tv?.holds ?? NO_HOLDS;
+      if (sameHolds(now, lastHolds.get(id))) continue;
+      lastHolds.set(id, now);
       const holds = openHold.get(id)!;
-      const now = tv?.holds ?? {};
       for (const [lock, h] of holds) {
         if ((now[lock] ?? 0) !== h.count) {
           if (t > h.from) threadLanes.get(id)!.holds.push({ from: h.from, to: t, lock, count: h.count });
           holds.delete(lock);
         }
       }
-      for (const [lock, count] of Object.entries(now)) {
+      for (const lock in now) {
+        const count = now[lock];
         if (count > 0 && !holds.has(lock)) holds.set(lock, { count, from: t });
       }
     }
