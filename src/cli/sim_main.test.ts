@@ -80,7 +80,7 @@ describe('npm run sim', () => {
             }),
           ),
         ],
-        /cannot run .*: not supported yet: topology sentinel/,
+        /^sim: cannot run .*sentinel\.json: .*sentinel/,
       ],
       [['basic-lock', '--jsno'], /^unknown option --jsno\nusage: /],
       [[], /^usage: /],
