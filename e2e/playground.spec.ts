@@ -302,3 +302,16 @@ test('a console write becomes a redis action in the scenario and re-runs', async
   await input.press('Enter');
   await expect(page.getByTestId('console')).toContainText('"hello"');
 });
+
+test('a valid scenario the engine cannot run yet still leaves a usable page', async ({ page }) => {
+  const errors = trackErrors(page);
+  const scenario = {
+    format: 'lockscope/1',
+    redis: { topology: 'sentinel', replicas: [{ lagMs: 40 }] },
+    clients: [{ id: 'A', threads: [{ id: 1, program: [{ op: 'lock', lock: 'myLock' }] }] }],
+  };
+  await page.goto(`./#json=${encodeURIComponent(JSON.stringify(scenario))}`);
+  await ready(page);
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -103,6 +103,9 @@ async function runCurrent(cursor: number | null, keepClock: number | null): Prom
       await loadDefault();
     } else {
       pushError({ key: 'error.run', params: { msg: e instanceof Error ? e.message : String(e) } });
+      // Nothing to show yet (a shared link the engine cannot run): fall back to the default.
+      const s = usePlayground.getState();
+      if (!s.run && s.builtinId !== s.defaultId) await loadDefault();
     }
   }
 }

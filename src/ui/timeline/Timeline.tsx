@@ -77,6 +77,7 @@ export function Timeline() {
   const run = usePlayground((s) => s.run);
   const scenario = usePlayground((s) => s.scenario);
   const embed = usePlayground((s) => s.embed);
+  const running = usePlayground((s) => s.running);
   const model = run?.model;
   const layout = useMemo(() => (model ? computeLayout(model) : null), [model]);
   const laneEvents = useMemo(
@@ -313,7 +314,7 @@ export function Timeline() {
   if (!run || !model || !layout) {
     return (
       <section className="timeline timeline--empty" data-testid="timeline" aria-label={t('timeline.label')}>
-        <div className="timeline__placeholder">{t('run.running')}</div>
+        <div className="timeline__placeholder">{running ? t('run.running') : t('verdict.none')}</div>
       </section>
     );
   }
