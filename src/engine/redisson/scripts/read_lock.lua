@@ -21,7 +21,7 @@ if (mode == 'read') or (mode == 'write' and redis.call('hexists', KEYS[1], ARGV[
     redis.call('set', key, 1);
     redis.call('pexpire', key, ARGV[1]);
     local remainTime = redis.call('pttl', KEYS[1]);
-    redis.call('pexpire', KEYS[1], math.max(remainTime, ARGV[1]));
+    redis.call('pexpire', KEYS[1], math.max(remainTime, tonumber(ARGV[1])));
     return nil;
 end;
 return redis.call('pttl', KEYS[1]);

@@ -1,0 +1,182 @@
+/** MultiLock and RedLock (reference §5): all-or-nothing, majority, per-round waits. */
+import { describe, expect, it } from 'vitest';
+import { minLocksAmount, redlockDrift } from './RedissonRedLock';
+import { acquisitions, cmds, first, redis, run, work, type Op } from './testing/family';
+import type { Simulation } from './testing/simulate';
+import { unsupportedReason } from '../scenario/run';
+import { validateScenario } from '../scenario/schema';
+
+/** RedLock over independent masters needs the `independent` topology in the runner. */
+const parsed = validateScenario({
+  format: 'lockscope/1',
+  redis: { topology: 'independent', masters: 3 },
+  clients: [{ id: 'A', threads: [{ id: 1, program: [] }] }],
+});
+const hasIndependent = parsed.ok && unsupportedReason(parsed.scenario) === null;
+
+const multi = (op: string, extra: Op = {}): Op => ({
+  op,
+  lock: 'multi',
+  type: 'MultiLock',
+  locks: ['l1', 'l2', 'l3'],
+  ...extra,
+});
+const red = (op: string, extra: Op = {}): Op => ({
+  op,
+  lock: 'red',
+  type: 'RedLock',
+  locks: ['res', 'res', 'res'],
+  ...extra,
+});
+/** EVALSHA commands that ran (not the NOSCRIPT misses before SCRIPT LOAD) */
+const ran = (s: Simulation, actor: string) =>
+  s
+    .of('cmd', actor)
+    .filter(
+      (e) => (e.argv as string[])[0] === 'EVALSHA' && !JSON.stringify(e.reply ?? null).includes('NOSCRIPT'),
+    );
+const independent = (masters: number, extra: Record<string, unknown> = {}) => ({
+  redis: { topology: 'independent', masters },
+  ...extra,
+});
+
+describe('MultiLock', () => {
+  it('takes every lock in order and unlocks them all at once', () => {
+    const s = run({
+      A: [
+        {
+          id: 1,
+          program: [
+            multi('lock'),
+            redis('EXISTS', 'l1', 'l2', 'l3'),
+            work(100),
+            multi('unlock'),
+            redis('EXISTS', 'l1', 'l2', 'l3'),
+          ],
+        },
+      ],
+    });
+    expect(s.results('A:1')).toEqual([3, 0]);
+    const evals = ran(s, 'A:1');
+    const keysOf = (argv: string[]) => argv[3];
+    const acquires = evals
+      .filter((e) => (e.argv as string[])[2] === '1')
+      .map((e) => keysOf(e.argv as string[]));
+    expect(acquires.filter((k, i, a) => a.indexOf(k) === i)).toEqual(['l1', 'l2', 'l3']);
+    // the three unlock scripts leave together
+    const unlocks = evals.filter((e) => (e.argv as string[])[2] === '3');
+    expect(unlocks).toHaveLength(3);
+    expect(new Set(unlocks.map((e) => e.t)).size).toBe(1);
+    expect(first(s, 'lock.acquired', 'A:1').key).toBe('l1');
+  });
+
+  it('all or nothing: tryLock() gives back what it took when one lock is held elsewhere', () => {
+    const s = run({
+      B: [{ id: 1, program: [{ op: 'lock', lock: 'l3' }, work(1000), { op: 'unlock', lock: 'l3' }] }],
+      A: [{ id: 1, start: 100, program: [multi('tryLock'), redis('EXISTS', 'l1', 'l2')] }],
+    });
+    expect(s.results('A:1')).toEqual([false, 0]);
+    const a = ran(s, 'A:1').map((e) => e.argv as string[]);
+    expect(a.filter((argv) => argv[2] === '1').map((argv) => argv[3])).toEqual(['l1', 'l2', 'l3']);
+    expect(
+      a
+        .filter((argv) => argv[2] === '3')
+        .map((argv) => argv[3])
+        .sort(),
+    ).toEqual(['l1', 'l2']);
+  });
+
+  it('lock() retries rounds of locks × 1500 ms until every lock is free', () => {
+    const s = run({
+      B: [{ id: 1, program: [{ op: 'lock', lock: 'l2' }, work(6000), { op: 'unlock', lock: 'l2' }] }],
+      A: [{ id: 1, start: 100, program: [multi('lock'), multi('unlock')] }],
+    });
+    expect(s.violations).toEqual([]);
+    expect(acquisitions(s).map(([a]) => a)).toEqual(['B:1', 'A:1']);
+    // round 1 gives up after 4500 ms (released l1), round 2 waits on l2 until B's unlock at ~6 s
+    const l1Unlocks = s
+      .of('cmd', 'A:1')
+      .filter((e) => (e.argv as string[])[2] === '3' && (e.argv as string[])[3] === 'l1');
+    expect(l1Unlocks[0].t).toBeGreaterThanOrEqual(4600);
+    expect(l1Unlocks[0].t).toBeLessThan(4700);
+    expect(first(s, 'lock.acquired', 'A:1').t).toBeGreaterThan(first(s, 'lock.released', 'B:1').t);
+  });
+
+  it('tryLock(wait, lease): sub-locks get 2 × wait while the round runs, then the lease', () => {
+    const s = run({
+      A: [
+        {
+          id: 1,
+          program: [
+            multi('tryLock', { waitMs: 2000, leaseMs: 10_000 }),
+            redis('PTTL', 'l1'),
+            redis('PTTL', 'l3'),
+          ],
+        },
+      ],
+    });
+    const [ok, p1, p3] = s.results('A:1') as [boolean, number, number];
+    expect(ok).toBe(true);
+    expect(p1).toBeGreaterThan(9_990);
+    expect(p1).toBeLessThanOrEqual(10_000);
+    expect(p3).toBeLessThanOrEqual(10_000);
+    const lockScripts = cmds(s, 'A:1').filter((a) => a[0] === 'EVALSHA' && a[2] === '1');
+    expect(lockScripts.every((a) => a[4] === '4000')).toBe(true);
+    expect(
+      cmds(s, 'A:1')
+        .filter((a) => a[0] === 'PEXPIRE')
+        .map((a) => a[2]),
+    ).toEqual(['10000', '10000', '10000']);
+  });
+
+  it('forceUnlock is unsupported', () => {
+    const s = run({ A: [{ id: 1, program: [{ op: 'forceUnlock', lock: 'multi', type: 'MultiLock' }] }] });
+    expect(s.results('A:1')).toEqual([{ error: 'UnsupportedOperationException' }]);
+  });
+});
+
+describe('RedLock', () => {
+  it('majority and drift: N/2 + 1 locks, drift = 1% of the lease + 2 ms', () => {
+    expect([3, 4, 5].map(minLocksAmount)).toEqual([2, 3, 3]);
+    expect(redlockDrift(10_000)).toBe(102);
+  });
+
+  it.runIf(hasIndependent)(
+    'succeeds with a majority when one master is down, and reports the validity',
+    () => {
+      const s = run(
+        {
+          A: [
+            { id: 1, program: [red('tryLock', { waitMs: 300, leaseMs: 10_000 }), work(100), red('unlock')] },
+          ],
+        },
+        independent(3, {
+          redisson: { timeoutMs: 50 },
+          faults: [{ at: 0, kind: 'crash', node: 'master-2' }],
+        }),
+      );
+      expect(s.results('A:1')).toEqual([true]);
+      const acq = first(s, 'lock.acquired', 'A:1');
+      const elapsed = acq.t - first(s, 'lock.request', 'A:1').t;
+      expect(acq.validityMs).toBeGreaterThan(10_000 - elapsed - 102 - 2);
+      expect(acq.validityMs).toBeLessThanOrEqual(10_000 - 102);
+      const nodes = s
+        .of('cmd', 'A:1')
+        .filter((e) => (e.argv as string[])[0] === 'EVALSHA')
+        .map((e) => e.node);
+      expect(new Set(nodes)).toEqual(new Set(['master-1', 'master-3']));
+    },
+  );
+
+  it.runIf(hasIndependent)('fails (and unlocks everywhere) without a majority', () => {
+    const s = run(
+      {
+        B: [{ id: 1, program: [{ op: 'lock', lock: 'res' }, work(2000)] }],
+        A: [{ id: 1, start: 100, program: [red('tryLock', { waitMs: 300, leaseMs: 10_000 })] }],
+      },
+      independent(3, { redisson: { timeoutMs: 50 }, faults: [{ at: 0, kind: 'crash', node: 'master-2' }] }),
+    );
+    expect(s.results('A:1')).toEqual([false]);
+    expect(s.violations).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+/** ReadLock / WriteLock (reference §5): mode field, per-hold timeout keys, wake-all on write unlock. */
+import { describe, expect, it } from 'vitest';
+import { acquisitions, first, redis, run, work, type Op } from './testing/family';
+
+const read = (op: string, extra: Op = {}): Op => ({ op, lock: 'rw', type: 'ReadLock', ...extra });
+const write = (op: string, extra: Op = {}): Op => ({ op, lock: 'rw', type: 'WriteLock', ...extra });
+
+describe('ReadWriteLock', () => {
+  it('readers share: mode=read, a field per reader, one timeout key per hold', () => {
+    const s = run({
+      A: [{ id: 1, program: [read('lock'), read('lock'), work(500), read('unlock'), read('unlock')] }],
+      B: [
+        {
+          id: 1,
+          start: 100,
+          program: [
+            read('lock'),
+            redis('HGETALL', 'rw'),
+            redis('KEYS', '{rw}:*'),
+            read('unlock'),
+            redis('KEYS', '{rw}:*'),
+          ],
+        },
+      ],
+      P: [{ id: 1, start: 700, program: [redis('EXISTS', 'rw')] }],
+    });
+    expect(s.violations).toEqual([]);
+    const a = first(s, 'lock.acquired', 'A:1').owner as string;
+    const b = first(s, 'lock.acquired', 'B:1').owner as string;
+    const [hash, keys, keysAfter] = s.results('B:1') as [string[], string[], string[]];
+    expect(hash).toEqual(['mode', 'read', a, '2', b, '1']);
+    expect(keys.sort()).toEqual(
+      [`{rw}:${a}:rwlock_timeout:1`, `{rw}:${a}:rwlock_timeout:2`, `{rw}:${b}:rwlock_timeout:1`].sort(),
+    );
+    expect(keysAfter.sort()).toEqual([`{rw}:${a}:rwlock_timeout:1`, `{rw}:${a}:rwlock_timeout:2`].sort());
+    expect(s.results('P:1')).toEqual([0]);
+  });
+
+  it('a writer waits for the readers, and new readers still get in meanwhile (no writer preference)', () => {
+    const s = run({
+      R: [{ id: 1, program: [read('lock'), work(1000), read('unlock')] }],
+      W: [{ id: 1, start: 100, program: [write('lock'), work(100), write('unlock')] }],
+      X: [{ id: 1, start: 200, program: [read('lock'), work(1000), read('unlock')] }],
+    });
+    expect(s.violations).toEqual([]);
+    expect(acquisitions(s).map(([a]) => a)).toEqual(['R:1', 'X:1', 'W:1']);
+    expect(first(s, 'lock.acquired', 'W:1').t).toBeGreaterThanOrEqual(first(s, 'lock.released', 'X:1').t);
+  });
+
+  it("the writer's unlock publishes 1 (READ_UNLOCK_MESSAGE) and wakes every waiting reader at once", () => {
+    const s = run({
+      W: [{ id: 1, program: [write('lock'), work(1000), write('unlock')] }],
+      X: [
+        { id: 1, start: 100, program: [read('lock'), work(300), read('unlock')] },
+        { id: 2, start: 200, program: [read('lock'), work(300), read('unlock')] },
+      ],
+    });
+    expect(s.violations).toEqual([]);
+    expect(acquisitions(s).map(([a]) => a)).toEqual(['W:1', 'X:1', 'X:2']);
+    expect(first(s, 'lock.acquired', 'W:1').owner).toMatch(/:1:write$/);
+    const publish = first(s, 'pubsub.publish');
+    expect([publish.channel, publish.message, publish.receivers]).toEqual(['redisson_rwlock:{rw}', '1', 1]);
+    const woken = s.of('waiter.wakeup').filter((e) => e.cause === 'message');
+    expect(woken.map((e) => e.actor).sort()).toEqual(['X:1', 'X:2']);
+    expect(woken[0].t).toBe(woken[1].t);
+    const [x1, x2] = [first(s, 'lock.acquired', 'X:1').t, first(s, 'lock.acquired', 'X:2').t];
+    expect(Math.abs(x1 - x2)).toBeLessThanOrEqual(2);
+  });
+
+  it('a writer may also read and re-enter (reentry adds the lease); a reader cannot upgrade', () => {
+    const s = run({
+      W: [
+        {
+          id: 1,
+          program: [
+            write('lock', { leaseMs: 10_000 }),
+            write('lock', { leaseMs: 10_000 }),
+            redis('PTTL', 'rw'),
+            read('lock'),
+            write('unlock'),
+            write('unlock'),
+            redis('HGET', 'rw', 'mode'),
+            read('unlock'),
+            redis('EXISTS', 'rw'),
+          ],
+        },
+      ],
+      R: [{ id: 1, start: 100, program: [read('lock'), write('tryLock', { waitMs: 200 }), read('unlock')] }],
+    });
+    const [pttl, mode, exists] = s.results('W:1') as [number, string, number];
+    expect(pttl).toBeGreaterThan(19_900);
+    expect(mode).toBe('read'); // downgraded: the writer still reads
+    expect(exists).toBe(0);
+    expect(s.results('R:1')).toEqual([false]);
+  });
+});
