@@ -137,6 +137,31 @@ const extras: fc.Arbitrary<GenCommand>[] = [
   fc.tuple(key, smallInt, smallInt).map(([k, a, b]) => cmd('ZREMRANGEBYRANK', k, a, b)),
 ];
 
+// Lua 5.1 has only doubles: literal arithmetic must never wrap like Lua 5.3's integers.
+const luaNumber = fc.constantFrom(
+  '0',
+  '1',
+  '-1',
+  '3',
+  '7',
+  '2147483647',
+  '-2147483648',
+  '65536',
+  '100000',
+  '0.5',
+  '1e15',
+);
+const luaOp = fc.constantFrom('+', '-', '*', '/', '%', '^');
+const arithmetic: fc.Arbitrary<GenCommand>[] = [
+  fc.tuple(luaNumber, luaOp, luaNumber).map(([a, op, b]) => cmd('EVAL', `return ${a} ${op} ${b}`, '0')),
+  fc
+    .tuple(luaNumber, luaOp, luaNumber)
+    .map(([a, op, b]) => cmd('EVAL', `return tostring(${a} ${op} ${b})`, '0')),
+  fc
+    .tuple(luaOp, luaNumber, luaNumber)
+    .map(([op, a, b]) => cmd('EVAL', `return tostring(tonumber(ARGV[1]) ${op} ARGV[2])`, '0', a, b)),
+];
+
 const transactions: fc.Arbitrary<GenCommand>[] = [
   fc.constant(cmd('MULTI')),
   fc.constant(cmd('EXEC')),
@@ -222,6 +247,7 @@ export const commandArb: fc.Arbitrary<GenCommand> = fc.oneof(
   ...weighted(keyspace, 0),
   ...weighted(extras, 0),
   ...weighted(transactions, 0),
+  ...weighted(arithmetic, 0),
   ...weighted(scripts, 0),
 );
 
