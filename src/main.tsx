@@ -2,6 +2,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import './ui/app.css';
+import { pushError } from './ui/store';
+
+// A stray rejection is reported in the error panel rather than left uncaught.
+window.addEventListener('unhandledrejection', (e) => {
+  e.preventDefault();
+  pushError({
+    key: 'error.crash',
+    params: { msg: e.reason instanceof Error ? e.reason.message : String(e.reason) },
+  });
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -25,6 +25,12 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
           type="button"
           className="btn"
           onClick={() => {
+            // The saved scenario may be what broke the page: start from the default.
+            try {
+              window.localStorage.removeItem('lockscope.scenario');
+            } catch {
+              // Storage unavailable: nothing saved to forget.
+            }
             window.location.hash = '';
             window.location.reload();
           }}
