@@ -23,6 +23,15 @@ export type Actor = string;
  *   client.crash / client.pause (ms) / client.resume    actor = client id, client
  *   node.crash / node.restart / node.clock (jumpMs, offset)             actor = node, node
  *   net.partition (groups) / net.heal
+ *   wait.result       actor (the calling process), node, acked        (after WAIT's cmd)
+ * Recorded by the topology (topology/**):
+ *   repl.apply        actor = replica, node, replica, master, offset   (a stream item applied)
+ *   repl.sync         actor = replica, node, replica, master, offset   (full resync: data replaced)
+ *   sentinel.sdown / sentinel.odown (agree, quorum)    actor = Sentinel, sentinel, node = master
+ *   sentinel.leader   actor = Sentinel, sentinel, node = master, epoch, votes
+ *   node.role         actor = node, node, role, master?, by (REPLICAOF sent by a Sentinel)
+ *   failover.promote  actor = Sentinel, sentinel, node = new master, from, epoch
+ *   client.master     actor = client id, client, node (the client now talks to this master)
  * Recorded by the runner: thread.interrupt (actor). By the safety monitor (check/monitor.ts):
  *   violation.start / violation.end   violation ('V1' | 'V2' | 'V3'), lock, holders
  * The client side's events and fields are listed in sim/api.ts.
@@ -68,7 +77,12 @@ export type EventKind =
   | 'net.heal'
   | 'resource.use'
   | 'violation.start'
-  | 'violation.end';
+  | 'violation.end'
+  // topology/** (replication links, Sentinel, client discovery)
+  | 'repl.sync'
+  | 'node.role'
+  | 'sentinel.leader'
+  | 'client.master';
 
 /**
  * One thing that happened. `t` is virtual ms, `seq` the global order (ties in `t` are common).

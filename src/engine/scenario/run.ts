@@ -12,12 +12,12 @@ import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
 import { clientOf } from './state';
+import { Topology } from '../topology/topology';
 
 /** Why this runner cannot run the scenario yet, or null when it can. */
 export function unsupportedReason(s: Scenario): string | null {
-  if (s.redis.topology !== 'single') return `not supported yet: topology ${s.redis.topology}`;
-  if (s.redis.replicas.length > 0)
-    return 'not supported yet: replicas (replication lands with the sentinel topology)';
+  if (s.redis.topology === 'sentinel' && s.redis.replicas.length === 0)
+    return 'topology "sentinel" needs at least one replica to fail over to';
   return null;
 }
 
@@ -40,17 +40,24 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   if (reason !== null) throw new UnsupportedScenarioError(reason);
 
   const threads: Actor[] = scenario.clients.flatMap((c) => c.threads.map((t) => `${c.id}:${t.id}`));
+  const topology = new Topology(scenario);
   const world = createWorld({
     seed: scenario.seed,
     latencyMs: scenario.network.latencyMs,
     callTimeoutMs: scenario.redisson.timeoutMs,
     scriptBudget: scenario.redis.scriptBudget,
-    nodes: [{ id: 'master', role: 'master' }],
+    nodes: topology.nodes(),
+    masterFor: (client, hint) => topology.masterFor(client, hint),
+    masters: () => topology.masters(),
+    propagate: topology.replicated ? (node, cmds) => topology.propagate(node, cmds) : undefined,
     threads,
     resource: { value: scenario.resource.initial, accepted: 0, rejected: 0 },
     verbose: opts.verbose,
   });
   const { kernel, recorder, timeline, monitor } = world;
+  topology.onMastersChanged = () => monitor.recheckLeases();
+  recorder.observe({ onEvent: (ev) => topology.onEvent(ev), onKey() {} });
+  topology.install(kernel);
 
   // Threads still running a program; the run may stop once none is.
   const running = new Set(threads);
@@ -71,10 +78,11 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
         if (f.client !== undefined) {
           kernel.crashClient(f.client);
           clients.onCrash?.(f.client);
-        } else if (f.node !== undefined) kernel.crashNode(f.node, keepData);
+        } else if (f.node !== undefined && !topology.sentinelFault(f.node, 'crash'))
+          kernel.crashNode(f.node, keepData);
         return;
       case 'restart':
-        kernel.restartNode(f.node);
+        if (!topology.sentinelFault(f.node, 'restart')) kernel.restartNode(f.node);
         return;
       case 'pause':
         kernel.pauseClient(f.client, f.ms);

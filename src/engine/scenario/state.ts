@@ -222,6 +222,15 @@ export class StateTimeline {
       case 'conn.close':
         if (typeof ev.node === 'string' && typeof ev.conn === 'string') dropSubscriber(f, ev.node, ev.conn);
         return;
+      case 'node.role': {
+        const n = f.nodes.get(ev.node ?? '');
+        if (n && (ev.role === 'master' || ev.role === 'replica')) {
+          n.role = ev.role;
+          // CLIENT KILL went with it: no subscriber is left.
+          n.subs = new Map();
+        }
+        return;
+      }
       case 'node.crash':
       case 'node.restart': {
         const n = f.nodes.get(ev.node ?? '');

@@ -56,6 +56,8 @@ export interface SimContext {
   disconnect(conn: ConnectionRef): void;
   /** The node a client currently treats as master (changes after a failover). */
   masterFor(client: string, hint?: string): string;
+  /** connected_slaves of a node, as INFO replication reports it (Redisson's WAIT count). */
+  replicasOf?(node: string): number;
 }
 
 export interface SchemaIssue {

@@ -22,6 +22,10 @@ export interface WorldOptions {
   resource: ResourceView;
   verbose?: boolean;
   masterFor?: (client: string, hint?: string) => string;
+  /** nodes some client treats as master (V2); default: the nodes whose role is master */
+  masters?: () => readonly string[];
+  /** a node's replication stream (topology/**); without it servers propagate nothing */
+  propagate?: (node: string, commands: string[][]) => void;
 }
 
 export interface World {
@@ -51,10 +55,11 @@ export function createWorld(o: WorldOptions): World {
     emit: (kind, fields) => recorder.emit(kind, fields),
     now: () => k.now(),
     liveKey: (node, key) => timeline.liveKey(node, key),
-    masters: () => masterIds,
+    masters: o.masters ?? (() => masterIds),
     masterOf: (actor) => k.masterFor(actor.slice(0, actor.indexOf(':'))),
   });
   recorder.observe(monitor);
+  const propagate = o.propagate;
   for (const n of o.nodes) {
     if (n.role === 'sentinel') continue;
     const seed = hash32(`${o.seed}\u0000${n.id}/lua`);
@@ -67,7 +72,7 @@ export function createWorld(o: WorldOptions): World {
           seed,
           scriptBudget: o.scriptBudget,
           onSleep: hooks.onSleep,
-          events: hooks.events,
+          events: propagate ? { ...hooks.events, propagate: (cmds) => propagate(n.id, cmds) } : hooks.events,
         }),
     );
   }

@@ -9,6 +9,12 @@ import {
 } from './leases';
 import { naiveDeleteOthersLock, naiveGetDelRace, naiveLuaDelSafe, naiveSetnxDeadlock } from './naive';
 import { contention100, stockOversellNoLock, stockWithLock } from './resource';
+import {
+  failoverLostLock,
+  failoverWaitHelps,
+  failoverWaitWrongReplica,
+  splitBrainPartition,
+} from './replication';
 
 export type { BuiltinScenario } from './types';
 
@@ -29,6 +35,10 @@ export const builtins: readonly BuiltinScenario[] = [
   stockOversellNoLock,
   stockWithLock,
   contention100,
+  failoverLostLock,
+  failoverWaitHelps,
+  failoverWaitWrongReplica,
+  splitBrainPartition,
 ];
 
 export function builtin(id: string): BuiltinScenario | undefined {

@@ -1,0 +1,164 @@
+/**
+ * The deployment a scenario describes (`redis.topology`): which nodes exist, who replicates from
+ * whom, the Sentinels, and which node each client treats as master.
+ *
+ *   single       `master` (and optional replicas: replication without failover)
+ *   sentinel     `master`, `replica-N`, `sentinel-N`: failover by Sentinel
+ *   independent  `master-1` … `master-N`, unrelated (RedLock / MultiLock pick by hint)
+ *
+ * Clients follow Sentinel as Redisson's sentinel mode does: a +switch-master message reaches the
+ * clients that can hear a Sentinel; every second each client also asks the first Sentinel it can
+ * reach for the master (the scan), so a client cut off from the Sentinels keeps its old master.
+ */
+import type { Scenario } from '../scenario/schema';
+import { nodeIds } from '../scenario/schema';
+import type { Kernel } from '../sim/kernel';
+import type { NodeView, TraceEvent } from '../trace';
+import { ReplicationLinks } from './replication_link';
+import { Sentinels } from './sentinel';
+
+const CLIENT_SCAN_MS = 1000;
+
+export class Topology {
+  private readonly redis: Scenario['redis'];
+  private readonly dataNodes: string[];
+  private links: ReplicationLinks | null = null;
+  private sentinels: Sentinels | null = null;
+  private kernel: Kernel | null = null;
+  /** client -> the master it currently talks to */
+  private readonly view = new Map<string, string>();
+  private readonly clients: string[];
+  private mastersCache: string[] = [];
+  /** called when the set of nodes some client treats as master changed */
+  onMastersChanged: () => void = () => {};
+
+  constructor(scenario: Scenario) {
+    this.redis = scenario.redis;
+    this.clients = scenario.clients.map((c) => c.id);
+    this.dataNodes = nodeIds(scenario.redis).filter((id) => !id.startsWith('sentinel-'));
+    const first = this.dataNodes[0];
+    for (const c of this.clients) this.view.set(c, first);
+    this.mastersCache = this.computeMasters();
+  }
+
+  /** Node ids and their starting roles, for the world and the state timeline. */
+  nodes(): { id: string; role: NodeView['role'] }[] {
+    return nodeIds(this.redis).map((id) => ({
+      id,
+      role: id.startsWith('sentinel-') ? 'sentinel' : id.startsWith('replica-') ? 'replica' : 'master',
+    }));
+  }
+
+  /** True when masters send their effects to replicas (servers need the propagate hook). */
+  get replicated(): boolean {
+    return this.redis.topology !== 'independent' && this.redis.replicas.length > 0;
+  }
+
+  isSentinel(id: string): boolean {
+    return id.startsWith('sentinel-');
+  }
+
+  /** Wires replication, Sentinels and the client scan into the kernel (before the run starts). */
+  install(kernel: Kernel): void {
+    this.kernel = kernel;
+    for (const n of this.dataNodes) this.configure(n);
+    if (this.replicated) {
+      const links = new ReplicationLinks(kernel, this.dataNodes);
+      this.links = links;
+      this.redis.replicas.forEach((r, i) => links.addReplica(`replica-${i + 1}`, 'master', r.lagMs));
+    }
+    if (this.redis.topology === 'sentinel' && this.links !== null) {
+      this.sentinels = new Sentinels(
+        kernel,
+        this.links,
+        this.redis.sentinel,
+        {
+          switchMaster: () => this.switchMaster(),
+          lagOf: (n) => this.lagOf(n),
+        },
+        this.dataNodes,
+      );
+      this.scan();
+    }
+  }
+
+  /** The node a client sends commands to; `hint` picks one of the independent masters. */
+  masterFor(client: string, hint?: string): string {
+    if (hint !== undefined && this.redis.topology === 'independent' && this.dataNodes.includes(hint))
+      return hint;
+    return this.view.get(client) ?? this.dataNodes[0];
+  }
+
+  /** Nodes some client currently treats as master (what V2 looks at). */
+  masters(): readonly string[] {
+    return this.mastersCache;
+  }
+
+  propagate(node: string, commands: string[][]): void {
+    this.links?.propagate(node, commands);
+  }
+
+  /** Crash or restart of a Sentinel (data nodes are the kernel's); false if `id` is no Sentinel. */
+  sentinelFault(id: string, kind: 'crash' | 'restart'): boolean {
+    if (this.sentinels === null || !this.isSentinel(id)) return false;
+    if (kind === 'crash') this.sentinels.crash(id);
+    else this.sentinels.restart(id);
+    return true;
+  }
+
+  /** Recorder observer: node crashes and restarts reset links and per-node settings. */
+  onEvent(ev: TraceEvent): void {
+    if ((ev.kind !== 'node.crash' && ev.kind !== 'node.restart') || typeof ev.node !== 'string') return;
+    if (!this.dataNodes.includes(ev.node)) return;
+    this.links?.reset(ev.node);
+    if (ev.kind === 'node.restart') this.configure(ev.node);
+  }
+
+  /** Settings from the node's config file (a node rebuilt empty after a crash gets them again). */
+  private configure(node: string): void {
+    const s = this.kernel?.server(node);
+    if (s !== undefined) s.repl.minReplicasToWrite = this.redis.minReplicasToWrite;
+  }
+
+  private lagOf(node: string): number {
+    const m = /^replica-(\d+)$/.exec(node);
+    return m !== null ? (this.redis.replicas[Number(m[1]) - 1]?.lagMs ?? 1) : 1;
+  }
+
+  /** +switch-master reaches the clients that can hear some Sentinel, one latency later. */
+  private switchMaster(): void {
+    const k = this.kernel!;
+    for (const c of this.clients) {
+      if (this.sentinels!.masterSeenBy(c) === null) continue;
+      k.at(k.now() + k.latency('sentinels', c), () => this.follow(c));
+    }
+  }
+
+  /** Redisson's periodic Sentinel scan (scanInterval 1000 ms). */
+  private scan(): void {
+    const k = this.kernel!;
+    k.at(k.now() + CLIENT_SCAN_MS, () => {
+      this.scan();
+      for (const c of this.clients) this.follow(c);
+    });
+  }
+
+  private follow(client: string): void {
+    const m = this.sentinels!.masterSeenBy(client);
+    if (m === null || m === this.view.get(client)) return;
+    this.view.set(client, m);
+    this.kernel!.emit('client.master', { actor: client, client, node: m });
+    const next = this.computeMasters();
+    if (next.join() !== this.mastersCache.join()) {
+      this.mastersCache = next;
+      this.onMastersChanged();
+    }
+  }
+
+  private computeMasters(): string[] {
+    if (this.redis.topology === 'independent') return this.dataNodes.slice();
+    const set = new Set(this.view.values());
+    if (set.size === 0) set.add(this.dataNodes[0]);
+    return [...set].sort();
+  }
+}
