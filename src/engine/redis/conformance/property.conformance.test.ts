@@ -16,6 +16,9 @@ import { commandLine, repliesMatch, type CompareOptions } from './reply_compare'
 
 const missing = missingBinaries(findRedisBinaries(), ['server']);
 const NUM_RUNS = Number(process.env.LOCKSCOPE_PROPERTY_RUNS ?? 1500);
+// replay a reported failure: LOCKSCOPE_PROPERTY_SEED=<seed> LOCKSCOPE_PROPERTY_PATH=<path>
+const SEED = process.env.LOCKSCOPE_PROPERTY_SEED;
+const PATH = process.env.LOCKSCOPE_PROPERTY_PATH;
 
 function transcript(cmds: readonly GenCommand[], real: Reply[], sim: Reply[], failing: number): string {
   const lines: string[] = [];
@@ -96,7 +99,13 @@ if (missing.length > 0) {
             );
           }
         }),
-        { numRuns: NUM_RUNS, interruptAfterTimeLimit: 25_000, markInterruptAsFailure: false },
+        {
+          numRuns: NUM_RUNS,
+          interruptAfterTimeLimit: 25_000,
+          markInterruptAsFailure: false,
+          ...(SEED ? { seed: Number(SEED) } : {}),
+          ...(PATH ? { path: PATH } : {}),
+        },
       );
     });
   });
