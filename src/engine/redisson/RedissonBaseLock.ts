@@ -114,13 +114,13 @@ export abstract class RedissonBaseLock {
   protected *unlockInner(threadId: number, requestId: string): Process<Reply> {
     const { client } = this;
     if (!client.config.traits.unlockLatch) {
-      return yield* client.eval(
+      return yield* client.syncedEval(
         client.scripts.unlock,
         [this.name, this.getChannelName()],
         [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId)],
       );
     }
-    return yield* client.eval(
+    return yield* client.syncedEval(
       client.scripts.unlock,
       [this.name, this.getChannelName(), this.getUnlockLatchName(requestId)],
       [
@@ -160,7 +160,11 @@ export abstract class RedissonBaseLock {
     this.cancelExpirationRenewal(null, null);
     const args: (string | number)[] = [UNLOCK_MESSAGE];
     if (client.config.traits.preset !== '3.11') args.push('PUBLISH');
-    const reply = yield* client.eval(client.scripts.forceUnlock, [this.name, this.getChannelName()], args);
+    const reply = yield* client.syncedEval(
+      client.scripts.forceUnlock,
+      [this.name, this.getChannelName()],
+      args,
+    );
     return readInt(reply) === 1;
   }
 }

@@ -11,6 +11,8 @@
 import type { SimContext } from '../sim/api';
 import { call, type ConnectionRef, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
+import { error } from '../redis/reply';
+import { NO_SYNCED_SLAVES } from './errors';
 import { sha1hex } from '../redis/sha1';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, type LockScripts } from './scripts';
@@ -28,6 +30,8 @@ export class RedissonClient {
   readonly pinnedNode: string | undefined;
   private readonly commandConns = new Map<string, ConnectionRef>();
   private readonly shaOf = new Map<string, string>();
+  /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
+  private readonly availableSlaves = new Map<string, number>();
   private readonly ids;
 
   constructor(
@@ -84,6 +88,35 @@ export class RedissonClient {
     const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script]);
     if (loaded.t === 'error') return loaded;
     return yield* call(conn, ['EVALSHA', sha, ...tail]);
+  }
+
+  /**
+   * CommandAsyncService.syncedEval: the script, then `WAIT <replicas> slavesSyncTimeout` on the
+   * same connection when the version has it and the master has replicas (none in single-server
+   * mode). Redisson pipelines the two; here WAIT leaves when the script's reply is back, one
+   * round trip later. 0 acks with checkLockSyncedSlaves come back as the NO_SYNCED_SLAVES error
+   * (NoSyncedSlavesException); a count other than expected makes the next call re-read it.
+   */
+  *syncedEval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
+    const node = this.master();
+    const reply = yield* this.eval(script, keys, args);
+    if (reply.t === 'error' || !this.config.traits.syncedEval) return reply;
+    let expected = this.availableSlaves.get(node);
+    if (expected === undefined) {
+      expected = this.ctx.replicasOf?.(node) ?? 0;
+      this.availableSlaves.set(node, expected);
+    }
+    if (expected === 0) return reply;
+    const w = yield* call(this.connection(node), [
+      'WAIT',
+      String(expected),
+      String(this.config.slavesSyncTimeout),
+    ]);
+    if (w.t === 'error') return w;
+    const synced = w.t === 'int' ? Number(w.v) : 0;
+    if (synced !== expected) this.availableSlaves.delete(node);
+    if (this.config.checkLockSyncedSlaves && synced === 0) return error(NO_SYNCED_SLAVES);
+    return reply;
   }
 
   /** ServiceManager.generateId(): 16 random bytes as hex (unlock request ids). */

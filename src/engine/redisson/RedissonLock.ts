@@ -11,10 +11,16 @@
  * The acquire script returns nil (acquired) or the holder's PTTL. A lock taken without a lease is
  * handed to the watchdog; with a lease it simply expires.
  */
-import { acquire, now, type Process } from '../sim/effects';
+import { acquire, now, sleep, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
-import { InterruptedException, RedisException, RedisTimeoutException, exceptionFor } from './errors';
+import {
+  InterruptedException,
+  NoSyncedSlavesException,
+  RedisException,
+  RedisTimeoutException,
+  exceptionFor,
+} from './errors';
 import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
 
 /** leaseTime / waitTime "not given", as Java's -1 */
@@ -129,12 +135,36 @@ export class RedissonLock extends RedissonBaseLock {
     // 3.11's tryLockInnerAsync stored whatever lease it was given.
     if (traits.preset === '3.11') this.internalLockLeaseTime = lease;
 
-    const ttl = yield* this.tryLockInner(waitTime, lease, threadId, once);
+    const ttl = yield* this.tryLockInnerSynced(waitTime, lease, threadId, once);
     if (ttl === null) {
       if (explicit) this.internalLockLeaseTime = leaseTime;
       else this.scheduleExpirationRenewal(threadId);
     }
     return ttl;
+  }
+
+  /**
+   * handleNoSync: when no replica acknowledged the acquire (NoSyncedSlavesException), the unlock
+   * script undoes it on the master and ServiceManager.execute retries the whole acquire up to
+   * retryAttempts times, retryDelay apart; the last failure is thrown.
+   */
+  private *tryLockInnerSynced(
+    waitTime: number,
+    lease: number,
+    threadId: number,
+    once: boolean,
+  ): Process<number | null> {
+    const { client } = this;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return yield* this.tryLockInner(waitTime, lease, threadId, once);
+      } catch (e) {
+        if (!(e instanceof NoSyncedSlavesException)) throw e;
+        yield* this.unlockInner(threadId, client.config.traits.unlockLatch ? client.generateId() : '');
+        if (attempt >= client.config.retryAttempts) throw e;
+        yield* sleep(client.retryDelay(attempt));
+      }
+    }
   }
 
   /** tryLockInnerAsync: the acquire script itself; null (acquired) or a ttl (not acquired). */
@@ -144,7 +174,7 @@ export class RedissonLock extends RedissonBaseLock {
     threadId: number,
     _once: boolean,
   ): Process<number | null> {
-    const reply = yield* this.client.eval(
+    const reply = yield* this.client.syncedEval(
       this.client.scripts.lock,
       [this.name],
       [lease, this.getLockName(threadId)],

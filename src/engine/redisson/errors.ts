@@ -36,8 +36,18 @@ export class RedisResponseTimeoutException extends RedisTimeoutException {
   override readonly javaClass: string = 'org.redisson.client.RedisResponseTimeoutException';
 }
 
+/** WAIT after a lock script was acknowledged by no replica (checkLockSyncedSlaves). */
+export class NoSyncedSlavesException extends RedisException {
+  override readonly javaClass: string = 'org.redisson.client.handler.NoSyncedSlavesException';
+}
+
+/** The message of NoSyncedSlavesException; RedissonClient.syncedEval hands it on as an error reply. */
+export const NO_SYNCED_SLAVES =
+  'None of slaves were synced. Try to increase slavesSyncTimeout setting or set checkLockSyncedSlaves = false.';
+
 /** The exception an error reply surfaces as in Java. */
 export function exceptionFor(reply: ErrorReply): RedisException {
+  if (reply.v === NO_SYNCED_SLAVES) return new NoSyncedSlavesException(reply.v);
   if (isCallTimeout(reply))
     return new RedisResponseTimeoutException(reply.v.slice(CALL_TIMEOUT_PREFIX.length));
   return new RedisException(reply.v);

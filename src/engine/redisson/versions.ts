@@ -45,6 +45,13 @@ export interface VersionTraits {
   /** EVALSHA with NOSCRIPT fallback (Config.useScriptCache = true) instead of plain EVAL. */
   readonly useScriptCache: boolean;
   /**
+   * Lock, unlock, renew and forceUnlock are followed by `WAIT <replicas> slavesSyncTimeout` when
+   * the master has replicas; with checkLockSyncedSlaves, 0 acks fail the call and an acquire is
+   * undone and retried (3.12.5 added WAIT; the 0-ack check, undo and renew-through-WAIT are
+   * 3.17–3.25, so "3.27" and "latest" have it all; reference/redisson-locks.md §1.7).
+   */
+  readonly syncedEval: boolean;
+  /**
    * Retry delays are EqualJitterDelay(retryDelay, 2 s) (3.48.0+) instead of the constant
    * retryInterval. Read from the exact version, not the preset: it only shapes the unlock latch TTL.
    */
@@ -63,6 +70,7 @@ const PRESETS: Record<VersionPreset, Omit<VersionTraits, 'equalJitterRetryDelay'
     resetLeaseOnUnlock: false,
     reentrantUnlockKeepsLease: false,
     useScriptCache: false,
+    syncedEval: false,
   },
   '3.27': {
     preset: '3.27',
@@ -75,6 +83,7 @@ const PRESETS: Record<VersionPreset, Omit<VersionTraits, 'equalJitterRetryDelay'
     resetLeaseOnUnlock: true,
     reentrantUnlockKeepsLease: true,
     useScriptCache: false,
+    syncedEval: true,
   },
   latest: {
     preset: 'latest',
@@ -87,6 +96,7 @@ const PRESETS: Record<VersionPreset, Omit<VersionTraits, 'equalJitterRetryDelay'
     resetLeaseOnUnlock: true,
     reentrantUnlockKeepsLease: true,
     useScriptCache: true,
+    syncedEval: true,
   },
 };
 

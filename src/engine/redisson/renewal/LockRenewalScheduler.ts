@@ -89,7 +89,7 @@ export class LockRenewalScheduler implements RenewalService {
     }
     if (keys.length === 0) return;
     const lease = client.config.lockWatchdogTimeout;
-    const reply = yield* client.eval(client.scripts.renew, keys, [lease, ...lockNames]);
+    const reply = yield* client.syncedEval(client.scripts.renew, keys, [lease, ...lockNames]);
     if (reply.t !== 'array' || reply.v === null) {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
       keys.forEach((lock, i) =>
