@@ -32,10 +32,6 @@ const KNOWN: Record<string, [string, string]> = {
     'string.dump writes Lua 5.3 bytecode (header LuaS, not LuaQ)',
     '1) "[string \\"\\x1bLuaS\\"]:1: unexpected symbol near \'char(27)\'"',
   ],
-  "return redis.call('multi')": [
-    'the simulated server has no MULTI command (server.ts), so it is unknown rather than noscript',
-    '(error) ERR Unknown Redis command called from script script: c329a1a294be6bf95b44144f7502610661ae925a, on @user_script:1.',
-  ],
 };
 
 const GOLDEN: [string, [string, string][]][] = [
