@@ -315,3 +315,20 @@ test('a valid scenario the engine cannot run yet still leaves a usable page', as
   await expect(page.getByTestId('timeline')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('the JSON editor shows schema errors at their path', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'basic-lock');
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const editor = page.locator('.cm-content');
+  await expect(editor).toBeVisible();
+  const text = (await editor.innerText()).replace('"op": "lock"', '"op": "lokc"');
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.locator('.issues')).toContainText('program[0].op');
+  await expect(page.locator('.cm-problem').first()).toHaveText('"lokc"');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'safe');
+});
