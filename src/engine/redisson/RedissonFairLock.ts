@@ -55,7 +55,7 @@ export class RedissonFairLock extends RedissonLock {
     threadId: number,
     once: boolean,
   ): Process<number | null> {
-    const reply = yield* this.client.eval(
+    const reply = yield* this.client.syncedEval(
       once ? fairTryLockLua : fairLockLua,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName()],
       [lease, this.getLockName(threadId), this.waitFor(waitTime), this.client.ctx.now()],
@@ -74,7 +74,7 @@ export class RedissonFairLock extends RedissonLock {
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
     const { client } = this;
-    return yield* client.eval(
+    return yield* client.syncedEval(
       fairUnlockLua,
       [
         this.name,
@@ -97,7 +97,7 @@ export class RedissonFairLock extends RedissonLock {
 
   override *forceUnlock(): Process<boolean> {
     this.cancelExpirationRenewal(null, null);
-    const reply = yield* this.client.eval(
+    const reply = yield* this.client.syncedEval(
       fairForceUnlockLua,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()],
       [UNLOCK_MESSAGE, this.client.ctx.now(), 'PUBLISH'],

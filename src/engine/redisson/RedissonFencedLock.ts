@@ -39,7 +39,7 @@ export class RedissonFencedLock extends RedissonLock {
     lease: number,
     threadId: number,
   ): Process<number | null> {
-    const reply = yield* this.client.eval(
+    const reply = yield* this.client.syncedEval(
       fencedLockLua,
       [this.name, this.getTokenName()],
       [lease, this.getLockName(threadId)],

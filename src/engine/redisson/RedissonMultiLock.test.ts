@@ -151,15 +151,13 @@ describe('RedLock', () => {
           ],
         },
         independent(3, {
-          redisson: { timeoutMs: 50 },
+          redisson: { timeoutMs: 50, retryAttempts: 0 },
           faults: [{ at: 0, kind: 'crash', node: 'master-2' }],
         }),
       );
       expect(s.results('A:1')).toEqual([true]);
-      const acq = first(s, 'lock.acquired', 'A:1');
-      const elapsed = acq.t - first(s, 'lock.request', 'A:1').t;
-      expect(acq.validityMs).toBeGreaterThan(10_000 - elapsed - 102 - 2);
-      expect(acq.validityMs).toBeLessThanOrEqual(10_000 - 102);
+      // the lease runs from the final PEXPIRE round (2 ms here), less the drift
+      expect(first(s, 'lock.acquired', 'A:1').validityMs).toBe(10_000 - 2 - 102);
       const nodes = s
         .of('cmd', 'A:1')
         .filter((e) => (e.argv as string[])[0] === 'EVALSHA')
@@ -174,7 +172,10 @@ describe('RedLock', () => {
         B: [{ id: 1, program: [{ op: 'lock', lock: 'res' }, work(2000)] }],
         A: [{ id: 1, start: 100, program: [red('tryLock', { waitMs: 300, leaseMs: 10_000 })] }],
       },
-      independent(3, { redisson: { timeoutMs: 50 }, faults: [{ at: 0, kind: 'crash', node: 'master-2' }] }),
+      independent(3, {
+        redisson: { timeoutMs: 50, retryAttempts: 0 },
+        faults: [{ at: 0, kind: 'crash', node: 'master-2' }],
+      }),
     );
     expect(s.results('A:1')).toEqual([false]);
     expect(s.violations).toEqual([]);

@@ -69,6 +69,8 @@ function* all<T>(client: RedissonClient, actor: string, procs: Process<T>[]): Pr
 
 export class RedissonMultiLock {
   private readonly rng: Prng;
+  /** thread -> when its latest successful tryLock sent the final PEXPIREs (the lease starts there) */
+  protected readonly leaseSetAt = new Map<number, number>();
 
   constructor(
     readonly name: string,
@@ -160,6 +162,7 @@ export class RedissonMultiLock {
       }
     }
     if (leaseTime > 0) {
+      this.leaseSetAt.set(threadId, yield* now());
       yield* all(
         this.client,
         this.actor(threadId),

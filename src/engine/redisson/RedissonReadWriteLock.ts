@@ -57,7 +57,7 @@ abstract class RwHalf extends RedissonLock {
   override *forceUnlock(): Process<boolean> {
     this.cancelExpirationRenewal(null, null);
     const msg = this.mode === 'write' ? READ_UNLOCK_MESSAGE : UNLOCK_MESSAGE;
-    const reply = yield* this.client.eval(
+    const reply = yield* this.client.syncedEval(
       rwForceUnlockLua,
       [this.name, this.getChannelName()],
       [msg, this.mode, 'PUBLISH'],
@@ -98,7 +98,7 @@ export class RedissonReadLock extends RwHalf {
     lease: number,
     threadId: number,
   ): Process<number | null> {
-    const reply = yield* this.client.eval(
+    const reply = yield* this.client.syncedEval(
       readLockLua,
       [this.name, this.getReadWriteTimeoutNamePrefix(threadId)],
       [lease, this.getLockName(threadId), this.getWriteLockName(threadId)],
@@ -107,7 +107,7 @@ export class RedissonReadLock extends RwHalf {
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
-    return yield* this.client.eval(
+    return yield* this.client.syncedEval(
       readUnlockLua,
       [
         this.name,
@@ -133,12 +133,12 @@ export class RedissonWriteLock extends RwHalf {
     lease: number,
     threadId: number,
   ): Process<number | null> {
-    const reply = yield* this.client.eval(writeLockLua, [this.name], [lease, this.getLockName(threadId)]);
+    const reply = yield* this.client.syncedEval(writeLockLua, [this.name], [lease, this.getLockName(threadId)]);
     return decodeTtl(reply);
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
-    return yield* this.client.eval(
+    return yield* this.client.syncedEval(
       writeUnlockLua,
       [this.name, this.getChannelName(), this.latchKey(requestId)],
       [

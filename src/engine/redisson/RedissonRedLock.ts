@@ -4,10 +4,12 @@
  * 2 of 5); each lock may wait max(remaining / N, 1) ms; unlock releases every lock and ignores
  * failures.
  *
- * The Redlock algorithm (reference §2 of failure-scenarios.md) also computes how long the lock can
- * be trusted: validity = lease − elapsed − drift, with drift = lease × 1% + 2 ms. Redisson's
- * RedLock does not check it; the model computes it after a successful tryLock with a lease and
- * reports it (lastValidity) so the timeline can show where the holder's safe window ends.
+ * The Redlock algorithm (failure-scenarios.md §2) also says how long the lock can be trusted:
+ * validity = lease − elapsed − drift, with drift = lease × 1% + 2 ms. Redisson's RedLock does not
+ * check it. With a lease, Redisson sets every key's final TTL by a PEXPIRE round at the end of
+ * tryLock, so the lease runs from that round: the model reports lease − (time the round took) −
+ * drift after a successful tryLock (lastValidity), for the timeline to show where the holder's
+ * safe window ends.
  */
 import { now, type Process } from '../sim/effects';
 import { NO_LEASE } from './RedissonLock';
@@ -31,9 +33,9 @@ export class RedissonRedLock extends RedissonMultiLock {
   }
 
   override *tryLock(threadId: number, waitTime: number, leaseTime = NO_LEASE): Process<boolean> {
-    const start = yield* now();
     const ok = yield* super.tryLock(threadId, waitTime, leaseTime);
-    if (ok && leaseTime > 0) {
+    const start = this.leaseSetAt.get(threadId);
+    if (ok && leaseTime > 0 && start !== undefined) {
       const elapsed = (yield* now()) - start;
       this.validity.set(threadId, leaseTime - elapsed - redlockDrift(leaseTime));
     } else this.validity.delete(threadId);

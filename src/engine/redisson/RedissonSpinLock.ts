@@ -99,7 +99,7 @@ export class RedissonSpinLock extends RedissonLock {
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
     const { client } = this;
-    return yield* client.eval(
+    return yield* client.syncedEval(
       spinUnlockLua,
       // the script always keeps a latch; presets before 3.24 pass no request id, so use a fresh one
       [this.name, this.getUnlockLatchName(requestId || client.generateId())],

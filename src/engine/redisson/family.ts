@@ -73,6 +73,17 @@ export function familyLock(
 }
 
 /**
+ * What `lock.request` can already say for a lock made of several keys: its owner and key, so that
+ * a lease overlap (V2) found before the acquire returns names the thread.
+ */
+export function requestFields(lock: FamilyLock, threadId: number): Record<string, unknown> {
+  if (!(lock instanceof RedissonMultiLock)) return {};
+  const f: Record<string, unknown> = { owner: lock.getLockName(threadId) };
+  if (lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
+  return f;
+}
+
+/**
  * What `lock.acquired` says about this acquisition: `owner` (the hash field the lock stores),
  * `key` when the Redis key is not the lock's name (a MultiLock's first sub-lock), `token` for a
  * FencedLock, `validityMs` for a RedLock taken with a lease.

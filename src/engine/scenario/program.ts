@@ -26,7 +26,14 @@ import { replyToJson } from '../sim/reply_json';
 import type { LockType, Op, Scenario, ThreadSpec } from './schema';
 import { RedissonClient } from '../redisson/RedissonClient';
 import { NO_LEASE } from '../redisson/RedissonLock';
-import { acquiredFields, familyLock, fencingToken, isFamilyType, type FamilyLock } from '../redisson/family';
+import {
+  acquiredFields,
+  familyLock,
+  fencingToken,
+  isFamilyType,
+  requestFields,
+  type FamilyLock,
+} from '../redisson/family';
 import { JavaException, describeThrown } from '../redisson/errors';
 import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { ProtectedResource } from '../resource/ProtectedResource';
@@ -153,9 +160,10 @@ class ThreadRunner {
 
   private *acquire(op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>): Process<void> {
     const { lock: name, type } = op;
-    this.emit('lock.request', { lock: name, type, op: op.op });
-    this.lastType.set(name, type);
     const lock = this.lockFor(name, type, op.locks);
+    const known = lock?.kind === 'rlock' ? requestFields(lock.lock, this.spec.id) : {};
+    this.emit('lock.request', { lock: name, type, op: op.op, ...known });
+    this.lastType.set(name, type);
     if (!lock) return this.unsupported(op.op, name, type);
     let acquired: boolean;
     try {

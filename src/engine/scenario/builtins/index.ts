@@ -15,6 +15,17 @@ import {
   failoverWaitWrongReplica,
   splitBrainPartition,
 } from './replication';
+import {
+  fairLockFifo,
+  fencingAfterFailover,
+  fencingSavesGcPause,
+  multilockAllOrNothing,
+  redlockClockJump,
+  redlockHappy,
+  redlockPauseAfterValidity,
+  rwLockReadersThenWriter,
+  spinLockPolling,
+} from './family';
 
 export type { BuiltinScenario } from './types';
 
@@ -39,6 +50,15 @@ export const builtins: readonly BuiltinScenario[] = [
   failoverWaitHelps,
   failoverWaitWrongReplica,
   splitBrainPartition,
+  fencingSavesGcPause,
+  fairLockFifo,
+  rwLockReadersThenWriter,
+  spinLockPolling,
+  multilockAllOrNothing,
+  redlockHappy,
+  redlockClockJump,
+  redlockPauseAfterValidity,
+  fencingAfterFailover,
 ];
 
 export function builtin(id: string): BuiltinScenario | undefined {
