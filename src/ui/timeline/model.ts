@@ -278,6 +278,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
   const partitions: { from: number; to: number }[] = [];
   const lockEventIndices: number[] = [];
   const pendingPublish = new Map<string, { t: number; node: string; index: number }>();
+  const clientDeliver = new Map<string, { node: string; t0: number; t1: number; index: number }>();
   let partitionFrom: number | null = null;
 
   // One frame per distinct virtual ms: the timeline cannot show anything shorter, and stateAt
@@ -300,9 +301,23 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
           index: i,
         });
         break;
-      case 'waiter.wakeup':
+      case 'waiter.wakeup': {
         lane?.marks.push({ t: e.t, kind: e.cause === 'timeout' ? 'wake-timeout' : 'wake-message', index: i });
+        // A message reaches the client's pub/sub connection; the arrow ends at the thread it woke.
+        const d = lane && e.cause !== 'timeout' ? clientDeliver.get(lane.client) : undefined;
+        if (lane && d) {
+          arrows.push({
+            kind: 'pubsub',
+            fromLane: d.node,
+            toLane: lane.id,
+            t0: d.t0,
+            t1: d.t1,
+            index: d.index,
+          });
+          clientDeliver.delete(lane.client);
+        }
         break;
+      }
       case 'lock.error':
       case 'lock.failed':
         lane?.marks.push({ t: e.t, kind: 'error', index: i });
@@ -316,9 +331,11 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         break;
       case 'pubsub.deliver': {
         const p = pendingPublish.get(String(e.channel ?? ''));
-        if (p && e.actor) {
-          const to = isThreadActor(e.actor) ? e.actor : threads.find((th) => th.startsWith(`${e.actor}:`));
-          if (to) arrows.push({ kind: 'pubsub', fromLane: p.node, toLane: to, t0: p.t, t1: e.t, index: i });
+        if (p && isThreadActor(e.actor)) {
+          arrows.push({ kind: 'pubsub', fromLane: p.node, toLane: e.actor, t0: p.t, t1: e.t, index: i });
+        } else if (p && e.actor) {
+          const client = String(e.client ?? e.actor).split('/')[0];
+          clientDeliver.set(client, { node: p.node, t0: p.t, t1: e.t, index: i });
         }
         break;
       }
