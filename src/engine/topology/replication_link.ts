@@ -82,11 +82,12 @@ export class ReplicationLinks {
       link.online = false;
       return;
     }
+    // The event first: the key changes that follow are recorded as part of it.
+    k.emit('repl.apply', { actor: link.replica, node: link.replica, replica: link.replica, master, offset });
     k.onNode(link.replica, (s) => {
       for (const argv of commands) s.applyFromMaster(argv);
     });
     link.offset = offset;
-    k.emit('repl.apply', { actor: link.replica, node: link.replica, replica: link.replica, master, offset });
     this.ack(link, master, gen);
   }
 
@@ -128,6 +129,7 @@ export class ReplicationLinks {
     const ms = k.server(master)!;
     const snapshot = ms.db.checkpoint();
     const offset = ms.repl.offset;
+    k.emit('repl.sync', { actor: link.replica, node: link.replica, replica: link.replica, master, offset });
     k.onNode(link.replica, (s) => {
       s.setRole('replica');
       s.db.restore(snapshot);
@@ -135,7 +137,6 @@ export class ReplicationLinks {
     link.online = true;
     link.offset = offset;
     ms.repl.attach(link.replica, offset, k.nodeNow(master));
-    k.emit('repl.sync', { actor: link.replica, node: link.replica, replica: link.replica, master, offset });
     k.checkWaits(master);
   }
 

@@ -276,9 +276,9 @@ export class Sentinels {
     const chosen = candidates[0];
     k.at(now + k.latency(s.id, chosen), () => {
       if (s.failover?.epoch !== epoch || !k.isUp(chosen) || !k.reachable(s.id, chosen)) return;
+      k.emit('node.role', { actor: chosen, node: chosen, role: 'master', by: s.id });
       this.links.promote(chosen);
       k.killClients(chosen);
-      k.emit('node.role', { actor: chosen, node: chosen, role: 'master', by: s.id });
     });
     k.at(now + this.cfg.failoverMs, () => {
       if (s.failover?.epoch !== epoch || this.links.replicaOf(chosen) !== null) return;
@@ -298,9 +298,9 @@ export class Sentinels {
   /** SLAVEOF <new master> (with CLIENT KILL) to a node that follows the wrong master. */
   private reconfigure(s: SentinelState, node: string, master: string): void {
     const k = this.kernel;
+    k.emit('node.role', { actor: node, node, role: 'replica', master, by: s.id });
     this.links.repoint(node, master, this.host.lagOf(node));
     k.killClients(node);
-    k.emit('node.role', { actor: node, node, role: 'replica', master, by: s.id });
   }
 
   /**
