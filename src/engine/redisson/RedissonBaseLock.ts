@@ -22,6 +22,8 @@ export abstract class RedissonBaseLock {
   readonly entryName: string;
   /** lease the scripts use when the caller gave none; the watchdog timeout unless an explicit lease stuck */
   internalLockLeaseTime: number;
+  /** requestId -> latch TTL of an unlock in progress: worked out once per unlock, not per retry */
+  private readonly latchTtls = new Map<string, number>();
 
   constructor(
     readonly client: RedissonClient,
@@ -90,13 +92,18 @@ export abstract class RedissonBaseLock {
    * unlock(): release one hold of this thread. Throws IllegalMonitorStateException when the thread
    * holds nothing (never locked, or its lease ran out and maybe someone else holds it now).
    * Returns the script's answer: true released (and published), false still held (reentrant).
+   *
+   * One requestId per call, reused by every retry (ServiceManager.execute: NoSyncedSlavesException
+   * or a response timeout): a retry whose first attempt did run finds the unlock latch and gets
+   * the same answer back instead of nil. The latch is deleted once the final answer is in.
    */
   *unlock(threadId: number): Process<boolean> {
     const { client } = this;
     const requestId = client.config.traits.unlockLatch ? client.generateId() : '';
     let res: UnlockResult = null;
     let failure: RedisException | null = null;
-    const reply = yield* this.unlockInner(threadId, requestId);
+    const reply = yield* client.retrying(() => this.unlockInner(threadId, requestId));
+    this.latchTtls.delete(requestId);
     if (reply.t === 'error') failure = exceptionFor(reply);
     else res = reply.t === 'int' ? Number(reply.v) === 1 : null;
     if (client.config.traits.unlockLatch) this.deleteLatchLater(requestId);
@@ -128,16 +135,23 @@ export abstract class RedissonBaseLock {
         this.internalLockLeaseTime,
         this.getLockName(threadId),
         'PUBLISH',
-        this.unlockLatchTtl(),
+        this.unlockLatchTtl(requestId),
       ],
     );
   }
 
-  /** (timeout + retryDelay(retryAttempts)) × retryAttempts, at least 1 ms: how long a retried unlock can still arrive. */
-  protected unlockLatchTtl(): number {
+  /**
+   * (timeout + retryDelay(retryAttempts)) × retryAttempts, at least 1 ms: how long a retried unlock
+   * can still arrive. Given the unlock's requestId, every retry of that unlock sends the same TTL.
+   */
+  protected unlockLatchTtl(requestId?: string): number {
+    const known = requestId === undefined ? undefined : this.latchTtls.get(requestId);
+    if (known !== undefined) return known;
     const { config } = this.client;
     const t = (config.timeoutMs + this.client.retryDelay(config.retryAttempts)) * config.retryAttempts;
-    return Math.max(t, 1);
+    const ttl = Math.max(t, 1);
+    if (requestId !== undefined) this.latchTtls.set(requestId, ttl);
+    return ttl;
   }
 
   /** After the script, Redisson deletes the latch key without waiting for the answer. */
@@ -154,13 +168,13 @@ export abstract class RedissonBaseLock {
     );
   }
 
-  /** forceUnlock(): delete the lock whoever holds it; true if there was one. */
+  /** forceUnlock(): delete the lock whoever holds it; true if there was one (syncedEvalWithRetry). */
   *forceUnlock(): Process<boolean> {
     const { client } = this;
     this.cancelExpirationRenewal(null, null);
     const args: (string | number)[] = [UNLOCK_MESSAGE];
     if (client.config.traits.preset !== '3.11') args.push('PUBLISH');
-    const reply = yield* client.syncedEval(
+    const reply = yield* client.syncedEvalWithRetry(
       client.scripts.forceUnlock,
       [this.name, this.getChannelName()],
       args,

@@ -9,7 +9,7 @@
  * CommandAsyncService.evalAsync does; older releases send plain EVAL with the full text.
  */
 import type { SimContext } from '../sim/api';
-import { call, type ConnectionRef, type Process } from '../sim/effects';
+import { call, isCallTimeout, sleep, type ConnectionRef, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import { NO_SYNCED_SLAVES } from './errors';
@@ -119,6 +119,32 @@ export class RedissonClient {
     return reply;
   }
 
+  /**
+   * syncedEval with Redisson's retries (syncedEvalWithRetry; the watchdog's renew and forceUnlock
+   * use it): see `retrying`.
+   */
+  *syncedEvalWithRetry(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Process<Reply> {
+    return yield* this.retrying(() => this.syncedEval(script, keys, args));
+  }
+
+  /**
+   * ServiceManager.execute with the executor's own retries: `attempt` runs again, unchanged (an
+   * unlock keeps its requestId), while it ends in NoSyncedSlavesException or a response timeout,
+   * at most retryAttempts more times, retryDelay(n) after the n-th failure. Any other answer, or
+   * the last failure, is returned as it is.
+   */
+  *retrying(attempt: () => Process<Reply>): Process<Reply> {
+    for (let n = 0; ; n++) {
+      const reply = yield* attempt();
+      if (!isRetryable(reply) || n >= this.config.retryAttempts) return reply;
+      yield* sleep(this.retryDelay(n));
+    }
+  }
+
   /** ServiceManager.generateId(): 16 random bytes as hex (unlock request ids). */
   generateId(): string {
     return this.ids.hex(16);
@@ -141,6 +167,11 @@ export class RedissonClient {
     }
     return s;
   }
+}
+
+/** What ServiceManager.execute and the command executor retry: no replica synced, or no reply in time. */
+function isRetryable(reply: Reply): boolean {
+  return reply.t === 'error' && (reply.v === NO_SYNCED_SLAVES || isCallTimeout(reply));
 }
 
 /** 16 random bytes shaped as a version-4 UUID string, like UUID.randomUUID(). */

@@ -382,3 +382,127 @@ describe('RLock: the node goes away', () => {
     expect(wake.t).toBe(first(s, 'pubsub.publish').t + 1);
   });
 });
+
+describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.execute)', () => {
+  /** A locks at 0 (reply at 2), works 1 s and sends its unlock at 1002; it reaches the node at 1003. */
+  const lostReply = (version: string) =>
+    run(
+      { A: [{ id: 1, program: [lock(), work(1000), unlock, redis('EXISTS', 'myLock')] }] },
+      {
+        redisson: { version, retryDelayMs: 500 },
+        // from 1003 on A is cut off: the unlock runs on the node, its reply is lost
+        faults: [{ at: 1003, kind: 'partition', groups: [['A'], ['master']], healAt: 2000 }],
+      },
+    );
+  const unlockEvals = (s: Simulation) =>
+    s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'EVAL' && e.t > 1000);
+
+  it('retries an unlock whose reply was lost with the same requestId and gets the latch’s answer', () => {
+    const s = lostReply('3.27');
+    const evals = unlockEvals(s);
+    expect(evals.map((e) => [e.t, e.reply])).toEqual([
+      [1003, 1], // released and published; the reply never came back
+      [1002 + 3000 + 500 + 1, 1], // after the response timeout and retryDelay: GET latch -> 1
+    ]);
+    expect(evals[1].argv).toEqual(evals[0].argv); // same latch key, same latch TTL
+    const latch = (evals[0].argv as string[])[5];
+    expect(latch).toMatch(/^redisson_unlock_latch:\{myLock\}:[0-9a-f]{32}$/);
+    expect(s.of('lock.error', 'A:1')).toEqual([]);
+    expect(s.of('pubsub.publish')).toHaveLength(1);
+    // the latch is deleted once the final answer is in, without waiting for it
+    const del = s.of('cmd', 'A/unlock').map((e) => [e.argv, e.reply, e.t > evals[1].t]);
+    expect(del).toEqual([[['DEL', latch], 1, true]]);
+    expect(s.results('A:1')).toEqual([0]);
+  });
+
+  it('before the latch (3.11) the same retry finds no hold and throws IllegalMonitorStateException', () => {
+    const s = lostReply('3.11');
+    expect(unlockEvals(s).map((e) => e.reply)).toEqual([1, null]);
+    expect(first(s, 'lock.error', 'A:1').error).toMatch(
+      /^IllegalMonitorStateException: attempt to unlock lock/,
+    );
+  });
+
+  /** One replica, cut off from the master at 500: every WAIT after that answers 0. */
+  const noSync = (program: Op[]) =>
+    run(
+      { A: [{ id: 1, program }] },
+      {
+        until: 60_000,
+        redis: { topology: 'single', replicas: [{ lagMs: 5 }] },
+        redisson: { version: '3.27', retryAttempts: 3, retryDelayMs: 500 },
+        faults: [{ at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']] }],
+      },
+    );
+  /** the release's EVALs and WAITs (the acquire's come before 1000) */
+  const synced = (s: Simulation, actor: string, script: RegExp) =>
+    s.of('cmd', actor).filter((e) => {
+      const argv = e.argv as string[];
+      return e.t > 1000 && (argv[0] === 'WAIT' || (argv[0] === 'EVAL' && script.test(argv[1])));
+    });
+
+  it('NoSyncedSlaves on unlock: released on the master, retried (the latch answers 1), then thrown', () => {
+    const s = noSync([lock(), work(1000), unlock, redis('EXISTS', 'myLock')]);
+    const steps = synced(s, 'A:1', /unlockInnerAsync/).map((e) => [(e.argv as string[])[0], e.reply]);
+    // 1 + retryAttempts attempts, each EVAL followed by WAIT 1 1000 -> 0
+    expect(steps).toEqual(
+      Array.from({ length: 4 }, () => [
+        ['EVAL', 1],
+        ['WAIT', 0],
+      ]).flat(),
+    );
+    const evals = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'EVAL' && e.t > 1000);
+    expect(new Set(evals.map((e) => JSON.stringify(e.argv))).size).toBe(1); // one requestId
+    expect(s.of('pubsub.publish')).toHaveLength(1); // only the first attempt released
+    const err = first(s, 'lock.error', 'A:1');
+    expect(err.error).toMatch(/^NoSyncedSlavesException: None of slaves were synced/);
+    // a WAIT is recorded when it gives up after slavesSyncTimeout (1000); then its reply (1 ms),
+    // retryDelay (500), the EVAL round trip (2) and the next WAIT's way there (1)
+    const waits = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'WAIT' && e.t > 1000);
+    expect(waits[1].t - waits[0].t).toBe(1 + 500 + 2 + 1 + 1000);
+    expect(err.t).toBe(waits[3].t + 1);
+    expect(s.results('A:1')).toEqual([{ error: err.error }, 0]); // the master did release it
+    expect(s.of('cmd', 'A/unlock').map((e) => (e.argv as string[])[0])).toEqual(['DEL']);
+  });
+
+  it('NoSyncedSlaves on forceUnlock: retried (nothing left to delete), then thrown', () => {
+    const s = noSync([lock(), work(1000), { op: 'forceUnlock', lock: 'myLock' }]);
+    const steps = synced(s, 'A:1', /force/i).map((e) => [(e.argv as string[])[0], e.reply]);
+    expect(steps).toEqual([
+      ['EVAL', 1],
+      ['WAIT', 0],
+      ...Array.from({ length: 3 }, () => [
+        ['EVAL', 0],
+        ['WAIT', 0],
+      ]).flat(),
+    ]);
+    expect(first(s, 'lock.error', 'A:1').error).toMatch(/^NoSyncedSlavesException/);
+  });
+
+  it('the watchdog retries a renewal that no replica acknowledged, logs the error and carries on', () => {
+    const s = run(
+      { A: [{ id: 1, program: [lock(), work(50_000), unlock] }] },
+      {
+        until: 60_000,
+        redis: { topology: 'single', replicas: [{ lagMs: 5 }] },
+        redisson: { version: 'latest', retryAttempts: 2 },
+        faults: [{ at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']] }],
+      },
+    );
+    const renews = s.of('watchdog.renew');
+    expect(renews.length).toBeGreaterThanOrEqual(3);
+    expect(renews.every((e) => e.result === 'error')).toBe(true);
+    const evals = s.of('cmd', 'A/watchdog').filter((e) => (e.argv as string[])[0] === 'EVALSHA');
+    // each round: 1 + retryAttempts renewals (PEXPIRE each time), the first round also loads the script
+    expect(evals.filter((e) => e.t < renews[0].t).map((e) => JSON.stringify(e.reply))).toEqual([
+      '{"error":"NOSCRIPT No matching script. Please use EVAL."}',
+      '[1]',
+      '[1]',
+      '[1]',
+    ]);
+    // renewal never stopped: the lock lived through the 50 s of work and the unlock released it
+    expect(s.of('lock.error', 'A:1')[0]?.error).toMatch(/^NoSyncedSlavesException/);
+    expect(s.of('pubsub.publish')).toHaveLength(1);
+    expect(s.of('key.expired')).toEqual([]);
+  });
+});

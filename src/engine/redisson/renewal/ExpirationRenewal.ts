@@ -64,7 +64,7 @@ export class ExpirationRenewal implements RenewalService {
       const threadId = entry.getFirstThreadId();
       if (threadId === null) return;
       const lockName = lock.getLockName(threadId);
-      const reply = yield* client.syncedEval(
+      const reply = yield* client.syncedEvalWithRetry(
         client.scripts.renew,
         [lock.name],
         [lock.internalLockLeaseTime, lockName],

@@ -2,8 +2,9 @@
  * The watchdog since Redisson 3.44 (LockRenewalScheduler + LockTask): one task per client renews
  * all of its watchdog locks together, lockWatchdogTimeout/3 after the previous round finished,
  * in EVALs of up to lockWatchdogBatchSize (100) keys. A lock whose renewal answers 0 (gone, or
- * no longer ours) drops one registration of its first thread; an error is logged and the task
- * carries on.
+ * no longer ours) drops one registration of its first thread. The EVAL goes through the synced
+ * path with retries (WAIT; NoSyncedSlavesException and response timeouts are retried); a final
+ * error is logged and the task carries on.
  *
  * Like RenewalTask, `stop()` only clears `running`; a timer already scheduled still fires, and if
  * a lock was added again in between it keeps its own chain going. That is Redisson's behaviour,
@@ -89,7 +90,7 @@ export class LockRenewalScheduler implements RenewalService {
     }
     if (keys.length === 0) return;
     const lease = client.config.lockWatchdogTimeout;
-    const reply = yield* client.syncedEval(client.scripts.renew, keys, [lease, ...lockNames]);
+    const reply = yield* client.syncedEvalWithRetry(client.scripts.renew, keys, [lease, ...lockNames]);
     if (reply.t !== 'array' || reply.v === null) {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
       keys.forEach((lock, i) =>

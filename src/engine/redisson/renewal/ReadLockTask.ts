@@ -91,7 +91,7 @@ export class ReadLockTask implements RenewalService {
     if (!entry) return;
     const lockNames = [...entry.threads.values()].map(([n]) => n);
     const [first] = entry.threads.keys();
-    const reply = yield* client.eval(
+    const reply = yield* client.syncedEvalWithRetry(
       readRenewLua,
       [name, entry.keyPrefix],
       [client.config.lockWatchdogTimeout, ...lockNames],
