@@ -93,4 +93,27 @@ describe('ReadWriteLock', () => {
     expect(exists).toBe(0);
     expect(s.results('R:1')).toEqual([false]);
   });
+
+  it('ReadLockTask renews every hold timeout key and the hash while a reader holds it', () => {
+    const s = run(
+      {
+        A: [
+          {
+            id: 1,
+            program: [read('lock'), read('lock'), work(2500), redis('KEYS', '{rw}:*'), redis('PTTL', 'rw')],
+          },
+        ],
+        B: [{ id: 1, start: 2000, program: [redis('PTTL', 'rw')] }],
+      },
+      { redisson: { lockWatchdogTimeout: 1500 } },
+    );
+    const renewals = s.of('watchdog.renew');
+    expect(renewals.length).toBeGreaterThanOrEqual(4);
+    expect(renewals.every((e) => e.result === 1)).toBe(true);
+    expect(renewals[0].t).toBeGreaterThanOrEqual(500);
+    const [keys, pttl] = s.results('A:1') as [string[], number];
+    expect(keys).toHaveLength(2); // both holds' timeout keys outlived their 1.5 s lease
+    expect(pttl).toBeGreaterThan(900);
+    expect(s.results('B:1')[0]).toBeGreaterThan(900);
+  });
 });

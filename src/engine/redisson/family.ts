@@ -73,13 +73,13 @@ export function familyLock(
 }
 
 /**
- * What `lock.request` can already say for a lock made of several keys: its owner and key, so that
- * a lease overlap (V2) found before the acquire returns names the thread.
+ * What `lock.request` can already say: the owner (and key) the acquire will write, so that a
+ * lease overlap (V2) checked before the acquire's reply is back names the thread. (A writer that
+ * also takes the read lock adds a second field of its own; a RedLock's keys arrive one by one.)
  */
 export function requestFields(lock: FamilyLock, threadId: number): Record<string, unknown> {
-  if (!(lock instanceof RedissonMultiLock)) return {};
   const f: Record<string, unknown> = { owner: lock.getLockName(threadId) };
-  if (lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
+  if (lock instanceof RedissonMultiLock && lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
   return f;
 }
 
