@@ -8,9 +8,12 @@
  * thread until unlock tells it otherwise.
  *
  * Besides the fields sim/api.ts lists, the client side adds:
- *   lock.request       op ('lock' | 'tryLock' | 'lockInterruptibly')
+ *   lock.request       op ('lock' | 'tryLock' | 'lockInterruptibly'); Redisson's family also owner
+ *                      (and key for a MultiLock / RedLock: its first sub-lock)
+ *   lock.acquired      token (FencedLock: the fencing token this acquire got), validityMs (RedLock
+ *                      with a lease: lease − time of the final PEXPIRE round − drift)
  *   lock.wait          waitMs: how long the latch wait may last (null: until a message);
- *                      naive locks: ttl null, polling true, once when polling starts
+ *                      naive locks and SpinLock: polling true, once when polling starts
  *   waiter.wakeup      cause 'message' | 'timeout' | 'interrupted'
  *   watchdog.renew     actor: the thread whose lock it renewed, timer "<client>/watchdog", lock,
  *                      result (1 | 0 | 'error'), lockName, error?
