@@ -91,4 +91,19 @@ describe('FairLock', () => {
     expect(s.results('A:1')).toEqual([]);
     expect(s.of('lock.error')).toEqual([]);
   });
+
+  it('before 3.13.3 a waiter’s slot is 5 s: the deadline in the zset says so', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [fair('lock'), work(500), fair('unlock')] }],
+        B: [{ id: 1, start: 100, program: [fair('lock'), fair('unlock')] }],
+        P: [{ id: 1, start: 200, program: [redis('ZRANGE', Z, '0', '-1', 'WITHSCORES')] }],
+      },
+      { redisson: { version: '3.12' } },
+    );
+    const [, score] = s.results('P:1')[0] as [string, string];
+    expect(Number(score)).toBeGreaterThan(100 + 29_000 + 5000);
+    expect(Number(score)).toBeLessThanOrEqual(100 + 30_000 + 5000);
+    expect(s.violations).toEqual([]);
+  });
 });

@@ -59,4 +59,17 @@ describe('SpinLock', () => {
     expect(failed).toBeLessThan(310 + 140);
     expect(s.of('watchdog.renew').map((e) => e.result)).toEqual([1]);
   });
+
+  it('lockInterruptibly: an interrupt ends the back-off sleep with InterruptedException', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [spin('lock'), work(2000), spin('unlock')] }],
+        B: [{ id: 1, start: 10, program: [{ op: 'lockInterruptibly', lock: 'spin', type: 'SpinLock' }] }],
+      },
+      { faults: [{ at: 500, kind: 'interrupt', client: 'B', thread: 1 }] },
+    );
+    expect(s.results('B:1')).toEqual([{ error: 'InterruptedException' }]);
+    expect(first(s, 'lock.error', 'B:1').t).toBe(500);
+    expect(s.of('lock.acquired', 'B:1')).toEqual([]);
+  });
 });
