@@ -77,7 +77,7 @@ test('contention-100 plays and zooms at >= 50 fps', async ({ page }) => {
     `playback: ${play.fps.toFixed(1)} fps, p95 frame ${play.p95.toFixed(1)} ms, worst ${play.worst.toFixed(1)} ms`,
   );
 
-  const box = (await page.locator('.timeline__canvas--over').boundingBox())!;
+  const box = (await page.locator('.timeline__hit').boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + 100);
   const zoom = await frameStats(page, async () => {
     for (let i = 0; i < 30; i++) {

@@ -18,7 +18,6 @@ import { drawTimeline } from './draw';
 import { computeLayout, type Layout, type Row } from './layout';
 import type { LaneModel } from './model';
 import { isThreadActor } from './model';
-import { COLORS } from './palette';
 import { CanvasPainter } from './painter';
 import { Legend } from './Legend';
 import { ViolationList } from './ViolationList';
@@ -87,9 +86,11 @@ export function Timeline() {
 
   const plotRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
-  const overRef = useRef<HTMLCanvasElement>(null);
+  const overRef = useRef<HTMLDivElement>(null);
+  const cursorRef = useRef<HTMLDivElement>(null);
+  const dotRef = useRef<HTMLDivElement>(null);
   const axisRef = useRef<SVGSVGElement>(null);
-  const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
+  const zoomRef = useRef<ZoomBehavior<HTMLDivElement, unknown> | null>(null);
   const [width, setWidth] = useState(800);
   const [zt, setZt] = useState<ZoomTransform>(zoomIdentity);
   const [hover, setHover] = useState<Hover | null>(null);
@@ -134,7 +135,7 @@ export function Timeline() {
   useEffect(() => {
     const el = overRef.current;
     if (!el || !layout) return;
-    const z = d3zoom<HTMLCanvasElement, unknown>()
+    const z = d3zoom<HTMLDivElement, unknown>()
       .scaleExtent([1, 5000])
       .translateExtent([
         [0, 0],
@@ -172,21 +173,31 @@ export function Timeline() {
     [t],
   );
 
-  // Base layer: lanes. Repainted only when the model, size, zoom or language change.
+  // Base layer: lanes. Repainted only when the model, size, zoom, scroll or language change. The
+  // canvas covers the scroll viewport only, so a hundred lanes cost no more than the visible ones.
   useEffect(() => {
     const c = baseRef.current;
     if (!c || !model || !layout) return;
+    const top = Math.max(0, Math.min(yRange[0], layout.height));
+    const h = Math.max(1, Math.min(layout.height, yRange[1]) - top);
     const dpr = window.devicePixelRatio || 1;
     c.width = Math.round(width * dpr);
-    c.height = Math.round(layout.height * dpr);
+    c.height = Math.round(h * dpr);
     c.style.width = `${width}px`;
-    c.style.height = `${layout.height}px`;
+    c.style.height = `${h}px`;
+    c.style.top = `${top}px`;
     const ctx = c.getContext('2d');
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, layout.height);
-    drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels, yRange);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, -top * dpr);
+    ctx.clearRect(0, top, width, h);
+    drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels, [top, top + h]);
   }, [model, layout, width, x, labels, yRange]);
+
+  // The viewport is known once the lanes are laid out (and again after every scroll).
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el && layout) setYRange([el.scrollTop, el.scrollTop + el.clientHeight]);
+  }, [layout]);
 
   // Axis (SVG, d3-axis).
   useEffect(() => {
@@ -200,39 +211,26 @@ export function Timeline() {
       .call(ax);
   }, [x, width]);
 
-  // Overlay: the cursor line, on every cursor move without re-rendering React.
+  // The cursor: two DOM elements moved by transform on every cursor move, without re-rendering
+  // React or repainting any canvas (the compositor does it).
   const paintCursor = useCallback(() => {
-    const c = overRef.current;
-    if (!c || !layout) return;
-    const dpr = window.devicePixelRatio || 1;
-    if (c.width !== Math.round(width * dpr) || c.height !== Math.round(layout.height * dpr)) {
-      c.width = Math.round(width * dpr);
-      c.height = Math.round(layout.height * dpr);
-      c.style.width = `${width}px`;
-      c.style.height = `${layout.height}px`;
-    }
-    const ctx = c.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, layout.height);
+    const line = cursorRef.current;
+    const dot = dotRef.current;
+    if (!line || !dot || !layout) return;
     const s = usePlayground.getState();
-    if (!s.run || s.cursor < 0) return;
-    const cx = Math.round(x(clockAt(s))) + 0.5;
-    ctx.strokeStyle = COLORS.cursor;
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.moveTo(cx, 0);
-    ctx.lineTo(cx, layout.height);
-    ctx.stroke();
-    const ev = s.run.trace.events[s.cursor];
-    const row = ev && (layout.byId.get(String(ev.actor)) ?? layout.byId.get(String(ev.node)));
-    if (row) {
-      ctx.fillStyle = COLORS.cursor;
-      ctx.beginPath();
-      ctx.arc(cx, row.y + row.h / 2, 4, 0, Math.PI * 2);
-      ctx.fill();
+    const ev = s.run?.trace.events[s.cursor];
+    if (!ev) {
+      line.style.visibility = 'hidden';
+      dot.style.visibility = 'hidden';
+      return;
     }
-  }, [layout, width, x]);
+    const cx = Math.round(x(ev.t));
+    line.style.visibility = 'visible';
+    line.style.transform = `translateX(${cx - 1}px)`;
+    const row = layout.byId.get(String(ev.actor)) ?? layout.byId.get(String(ev.node));
+    dot.style.visibility = row ? 'visible' : 'hidden';
+    if (row) dot.style.transform = `translate(${cx - 4}px, ${row.y + row.h / 2 - 4}px)`;
+  }, [layout, x]);
 
   useEffect(() => {
     paintCursor();
@@ -271,13 +269,13 @@ export function Timeline() {
     [layout, run, laneEvents, x],
   );
 
-  const onMove = (ev: React.MouseEvent<HTMLCanvasElement>) => {
+  const onMove = (ev: React.MouseEvent<HTMLDivElement>) => {
     if (ev.buttons) return;
     const r = ev.currentTarget.getBoundingClientRect();
     setHover(hitTest(ev.clientX - r.left, ev.clientY - r.top));
   };
 
-  const onClick = (ev: React.MouseEvent<HTMLCanvasElement>) => {
+  const onClick = (ev: React.MouseEvent<HTMLDivElement>) => {
     if (!run) return;
     const r = ev.currentTarget.getBoundingClientRect();
     const h = hitTest(ev.clientX - r.left, ev.clientY - r.top);
@@ -349,9 +347,12 @@ export function Timeline() {
         <LaneLabels layout={layout} model={model} />
         <div className="timeline__plot" ref={plotRef} style={{ height: layout.height }}>
           <canvas ref={baseRef} className="timeline__canvas" aria-hidden="true" />
-          <canvas
+          <div className="timeline__cursor" ref={cursorRef} style={{ height: layout.height }} />
+          <div className="timeline__cursor-dot" ref={dotRef} />
+          <div
             ref={overRef}
-            className="timeline__canvas timeline__canvas--over"
+            className="timeline__hit"
+            role="img"
             aria-label={t('timeline.zoomHint')}
             title={t('timeline.zoomHint')}
             onMouseMove={onMove}
