@@ -22,6 +22,8 @@ interface Link {
   master: string | null;
   lagMs: number;
   online: boolean;
+  /** when the link went down (master_link_down_since), null while online */
+  downSince: number | null;
   /** slave_repl_offset: how much of its master's stream it has applied */
   offset: number;
 }
@@ -40,7 +42,7 @@ export class ReplicationLinks {
 
   /** A replica that starts in sync with its (empty) master. */
   addReplica(replica: string, master: string, lagMs: number): void {
-    this.links.set(replica, { replica, master, lagMs, online: true, offset: 0 });
+    this.links.set(replica, { replica, master, lagMs, online: true, downSince: null, offset: 0 });
     this.kernel.onNode(replica, (s) => s.setRole('replica'));
     this.kernel.onNode(master, (s) => s.repl.attach(replica, 0, this.kernel.nodeNow(master)));
     this.cron(replica);
@@ -79,7 +81,7 @@ export class ReplicationLinks {
     const k = this.kernel;
     if (!link.online || link.master !== master || this.genOf(master) !== gen) return;
     if (!k.isUp(master) || !k.isUp(link.replica) || !k.reachable(master, link.replica)) {
-      link.online = false;
+      this.offline(link);
       return;
     }
     // The event first: the key changes that follow are recorded as part of it.
@@ -115,7 +117,7 @@ export class ReplicationLinks {
       const m = link.master;
       if (m === null || !k.isUp(replica)) return;
       if (!k.isUp(m) || !k.reachable(m, replica)) {
-        link.online = false;
+        this.offline(link);
         return;
       }
       if (link.online) this.ack(link, m, this.genOf(m));
@@ -135,6 +137,7 @@ export class ReplicationLinks {
       s.db.restore(snapshot);
     });
     link.online = true;
+    link.downSince = null;
     link.offset = offset;
     ms.repl.attach(link.replica, offset, k.nodeNow(master));
     k.checkWaits(master);
@@ -145,7 +148,7 @@ export class ReplicationLinks {
     this.gen.set(node, this.genOf(node) + 1);
     const link = this.links.get(node);
     if (link !== undefined && link.master !== null) {
-      link.online = false;
+      this.offline(link);
       this.detach(link.master, node);
       // A replica comes back as a replica (its config file says so) and resyncs at the next cron.
       this.kernel.onNode(node, (s) => s.setRole('replica'));
@@ -159,7 +162,7 @@ export class ReplicationLinks {
     const old = link?.master ?? null;
     if (link !== undefined) {
       link.master = null;
-      link.online = false;
+      this.offline(link);
     }
     if (old !== null) this.detach(old, node);
     this.gen.set(node, this.genOf(node) + 1);
@@ -176,16 +179,27 @@ export class ReplicationLinks {
     const k = this.kernel;
     let link = this.links.get(node);
     if (link === undefined) {
-      link = { replica: node, master, lagMs, online: false, offset: 0 };
+      link = { replica: node, master, lagMs, online: false, downSince: 0, offset: 0 };
       this.links.set(node, link);
       this.cron(node);
     }
     if (link.master !== null && link.master !== master) this.detach(link.master, node);
     link.master = master;
-    link.online = false;
+    this.offline(link);
     this.gen.set(node, this.genOf(node) + 1);
     k.unblockAll(node);
     k.onNode(node, (s) => s.setRole('replica'));
+  }
+
+  private offline(link: Link): void {
+    if (link.online) link.downSince = this.kernel.now();
+    link.online = false;
+  }
+
+  /** How long a replica's link to its master has been down (0 while it streams). */
+  downFor(node: string): number {
+    const l = this.links.get(node);
+    return l === undefined || l.downSince === null ? 0 : this.kernel.now() - l.downSince;
   }
 
   /** The replica closed its link; a master that cannot hear it notices only at repl-timeout. */

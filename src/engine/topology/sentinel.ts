@@ -48,6 +48,8 @@ interface SentinelState {
   /** node -> last valid PING reply */
   lastOk: Map<string, number>;
   sdown: boolean;
+  /** when this Sentinel marked the master SDOWN */
+  sdownSince: number;
   odown: boolean;
   currentEpoch: number;
   leaderEpoch: number;
@@ -91,6 +93,7 @@ export class Sentinels {
         up: true,
         lastOk: new Map(dataNodes.map((n) => [n, 0])),
         sdown: false,
+        sdownSince: 0,
         odown: false,
         currentEpoch: 0,
         leaderEpoch: 0,
@@ -193,6 +196,7 @@ export class Sentinels {
     const down = now - last > this.cfg.downAfterMs;
     if (down && !s.sdown) {
       s.sdown = true;
+      s.sdownSince = now;
       k.emit('sentinel.sdown', { actor: s.id, node: s.master, sentinel: s.id });
     } else if (!down && s.sdown) {
       s.sdown = false;
@@ -257,9 +261,17 @@ export class Sentinels {
     const k = this.kernel;
     const now = k.now();
     const old = s.master;
+    // A replica cut from the master for longer than down-after × 10 plus the time the master has
+    // been down has data too old to promote.
+    const maxLinkDown = this.cfg.downAfterMs * 10 + (now - s.sdownSince);
     const candidates = this.links.replicasOf(old).filter((r) => {
       const last = s.lastOk.get(r) ?? 0;
-      return k.isUp(r) && k.reachable(s.id, r) && now - last <= REPLICA_SILENT_MS;
+      return (
+        k.isUp(r) &&
+        k.reachable(s.id, r) &&
+        now - last <= REPLICA_SILENT_MS &&
+        this.links.downFor(r) <= maxLinkDown
+      );
     });
     if (candidates.length === 0) {
       // -failover-abort-no-good-slave
