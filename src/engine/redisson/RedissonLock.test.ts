@@ -303,6 +303,61 @@ describe('RLock: waiting', () => {
     expect(first(s, 'lock.error', 'B:1').t).toBe(1000);
     expect(first(s, 'lock.acquired', 'B:2').t).toBeGreaterThan(3000);
   });
+
+  it('lock(): an interrupt during the timed wait is consumed and the thread waits the ttl again', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), work(3000), unlock] }],
+        B: [{ id: 1, start: 100, program: [lock(), { op: 'sleep', ms: 100 }, unlock] }],
+      },
+      { faults: [{ at: 1000, kind: 'interrupt', client: 'B', thread: 1 }] },
+    );
+    const waits = s.of('lock.wait', 'B:1');
+    expect(s.of('waiter.wakeup', 'B:1').map((e) => [e.t, e.cause])).toEqual([
+      [1000, 'interrupted'],
+      [first(s, 'pubsub.publish').t + 1, 'message'],
+    ]);
+    expect(waits.map((e) => e.t)).toEqual([waits[0].t, 1000]); // the second wait starts at once
+    expect(waits[1].waitMs).toBe(waits[0].waitMs); // for the same ttl, not a fresh PTTL
+    expect(first(s, 'lock.acquired', 'B:1').t).toBeGreaterThan(3000);
+    // the flag was cleared by the wait that threw: the sleep after lock() runs its 100 ms
+    expect(s.results('B:1')).toEqual([]);
+    expect(s.of('lock.error', 'B:1')).toEqual([]);
+  });
+
+  it('lock(): a second interrupt during the repeated wait ends lock() with IllegalStateException', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), work(3000), unlock] }],
+        B: [{ id: 1, start: 100, program: [lock()] }],
+      },
+      {
+        faults: [
+          { at: 1000, kind: 'interrupt', client: 'B', thread: 1 },
+          { at: 1500, kind: 'interrupt', client: 'B', thread: 1 },
+        ],
+      },
+    );
+    expect(s.results('B:1')).toEqual([{ error: 'IllegalStateException' }]);
+    expect(first(s, 'lock.error', 'B:1').t).toBe(1500);
+  });
+
+  it('lock() on a key without expiry waits uninterruptibly and keeps the interrupt flag', () => {
+    const s = run(
+      {
+        A: [{ id: 1, program: [lock(), redis('PERSIST', 'myLock'), work(3000), unlock] }],
+        B: [{ id: 1, start: 100, program: [lock(), { op: 'sleep', ms: 100 }] }],
+      },
+      { faults: [{ at: 1000, kind: 'interrupt', client: 'B', thread: 1 }] },
+    );
+    expect(first(s, 'lock.wait', 'B:1').ttl).toBe(-1);
+    expect(s.of('waiter.wakeup', 'B:1').map((e) => e.cause)).toEqual(['message']);
+    const acquired = first(s, 'lock.acquired', 'B:1').t;
+    expect(acquired).toBeGreaterThan(3000);
+    // the flag is still set: the next sleep throws at once
+    expect(s.results('B:1')).toEqual([{ error: 'InterruptedException: sleep interrupted' }]);
+    expect(first(s, 'work.end', 'B:1').t).toBe(acquired);
+  });
 });
 
 describe('Thread.interrupt outside a lock wait', () => {

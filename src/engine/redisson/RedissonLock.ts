@@ -15,6 +15,7 @@ import { acquire, now, sleep, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
+  IllegalStateException,
   InterruptedException,
   NoSyncedSlavesException,
   RedisException,
@@ -46,12 +47,28 @@ export class RedissonLock extends RedissonBaseLock {
       for (;;) {
         ttl = yield* this.tryAcquire(leaseTime, threadId);
         if (ttl === null) break;
-        // ttl < 0: the key has no expiry, only an unlock message can end the wait.
-        const waitMs = ttl >= 0 ? ttl : undefined;
-        this.emitWait(threadId, ttl, waitMs);
-        const r = yield* acquire(entry.latch, waitMs, interruptibly);
-        this.emitWakeup(threadId, r);
-        if (r === 'interrupted') throw new InterruptedException('');
+        if (ttl >= 0) {
+          // latch.tryAcquire(ttl) always reacts to an interrupt (and clears the flag); lock()
+          // catches the InterruptedException and waits the ttl once more, and a second interrupt
+          // during that wait leaves lock() as IllegalStateException.
+          this.emitWait(threadId, ttl, ttl);
+          let r = yield* acquire(entry.latch, ttl, true);
+          this.emitWakeup(threadId, r);
+          if (r === 'interrupted') {
+            if (interruptibly) throw new InterruptedException('');
+            this.emitWait(threadId, ttl, ttl);
+            r = yield* acquire(entry.latch, ttl, true);
+            this.emitWakeup(threadId, r);
+            if (r === 'interrupted') throw new IllegalStateException('');
+          }
+        } else {
+          // The key has no expiry, only an unlock message can end the wait: latch.acquire(), or
+          // acquireUninterruptibly() for lock(), which keeps the interrupt flag set.
+          this.emitWait(threadId, ttl, undefined);
+          const r = yield* acquire(entry.latch, undefined, interruptibly);
+          this.emitWakeup(threadId, r);
+          if (r === 'interrupted') throw new InterruptedException('');
+        }
       }
     } finally {
       this.client.pubSub.unsubscribe(entry, this.actor(threadId));

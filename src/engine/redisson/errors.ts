@@ -22,6 +22,11 @@ export class InterruptedException extends JavaException {
   override readonly javaClass = 'java.lang.InterruptedException';
 }
 
+/** What lock() / lock(leaseTime) turn an InterruptedException they did not swallow into. */
+export class IllegalStateException extends JavaException {
+  override readonly javaClass = 'java.lang.IllegalStateException';
+}
+
 /** An error reply or a failed command (org.redisson.client.RedisException). */
 export class RedisException extends JavaException {
   override readonly javaClass: string = 'org.redisson.client.RedisException';
