@@ -163,6 +163,15 @@ describe('validateScenario', () => {
       'clients[0].threads[0].program[0].locks: required for type "RedLock" (one lock name per master)',
       'clients[0].threads[0].program[1].locks: only allowed with type "MultiLock" or "RedLock"',
     ]);
+    expect(
+      issues(
+        minimal([{ op: 'lock', lock: 'x', type: 'RedLock', locks: ['a', 'b', 'c'] }], {
+          redis: { topology: 'independent', masters: 2 },
+        }),
+      ),
+    ).toEqual([
+      'clients[0].threads[0].program[0].locks: 3 locks but 2 masters (one lock per master in "independent")',
+    ]);
     expect(issues(minimal(undefined, { until: LIMITS.ms + 1 }))).toEqual([
       `until: expected a whole number of ms <= ${LIMITS.ms}`,
     ]);

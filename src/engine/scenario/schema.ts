@@ -642,5 +642,11 @@ function checkOps(
       add([...path, i, 'locks'], `required for type "${op.type}" (one lock name per master)`);
     if (!multi && locks !== undefined)
       add([...path, i, 'locks'], `only allowed with type "MultiLock" or "RedLock"`);
+    // in `independent` the i-th lock lives on master-i
+    if (multi && locks !== undefined && redis.topology === 'independent' && locks.length > redis.masters)
+      add(
+        [...path, i, 'locks'],
+        `${locks.length} locks but ${redis.masters} masters (one lock per master in "independent")`,
+      );
   });
 }
