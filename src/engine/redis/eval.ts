@@ -91,7 +91,9 @@ interface CachedScript {
 }
 
 export class ScriptEngine {
-  private lua: LuaScripting;
+  /** built on first use: a replica that never runs a script never pays for a Lua VM */
+  private vm: LuaScripting | null = null;
+  private lineListener: ((line: number) => void) | null = null;
   /** sha -> compiled function; EVAL and EVALSHA share it */
   private scripts = new Map<string, CachedScript>();
   /** body -> sha, so a repeated EVAL skips hashing its body */
@@ -101,8 +103,12 @@ export class ScriptEngine {
   constructor(
     protected readonly host: ScriptHost,
     protected readonly opts: ScriptEngineOptions,
-  ) {
-    this.lua = new LuaScripting(
+  ) {}
+
+  private get lua(): LuaScripting {
+    if (this.vm !== null) return this.vm;
+    const opts = this.opts;
+    this.vm = new LuaScripting(
       {
         call: (argv) => this.scriptCall(argv),
         log: (level: LogLevel, message) => this.host.log(level, message),
@@ -110,6 +116,8 @@ export class ScriptEngine {
       },
       { seed: opts.seed, budget: opts.budget > 0 ? opts.budget : DEFAULT_SCRIPT_BUDGET },
     );
+    if (this.lineListener !== null) this.vm.setLineListener(this.lineListener);
+    return this.vm;
   }
 
   /** EVAL script numkeys [key ...] [arg ...] */
@@ -195,7 +203,8 @@ export class ScriptEngine {
   /** Receives each script run's lines and calls; null stops tracing (and the line hook). */
   setTracer(tracer: ScriptTracer | null): void {
     this.tracer = tracer;
-    this.lua.setLineListener(tracer ? (line) => tracer.line(line) : null);
+    this.lineListener = tracer ? (line) => tracer.line(line) : null;
+    this.vm?.setLineListener(this.lineListener);
   }
 
   /** Whether a script with this sha is cached (for inspectors; SCRIPT EXISTS is the Redis way). */
@@ -207,7 +216,7 @@ export class ScriptEngine {
   flush(): void {
     this.scripts.clear();
     this.shaOfBody.clear();
-    this.lua.reset();
+    this.vm?.reset();
   }
 
   private evalGeneric(argv: string[], sha: string, body: string | null): Reply {
