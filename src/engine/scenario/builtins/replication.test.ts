@@ -123,3 +123,26 @@ describe('replication built-ins', () => {
     );
   });
 });
+
+describe('split brain with min-replicas-to-write 1 (card 13 variant)', () => {
+  it('the isolated master refuses A’s renewals with NOREPLICAS after max-lag; its copy expires; the overlap stays', () => {
+    const b = builtin('split-brain-partition')!;
+    const json = structuredClone(b.scenario) as { redis: Record<string, unknown> };
+    json.redis.minReplicasToWrite = 1;
+    const s = simulate(json);
+    const renewals = s
+      .of('cmd', 'A/watchdog')
+      .filter((e) => e.node === 'master' && /^EVAL/.test(String((e.argv as string[])[0])));
+    // The renewal at ~10 s still finds the replicas "good" (last ACK at 0 s, max-lag 10 s)...
+    const renewed = renewals.filter((e) => JSON.stringify(e.reply) === '[1]');
+    expect(renewed.map((e) => e.t < 11000)).toEqual([true]);
+    const refused = renewals.filter((e) => JSON.stringify(e.reply).includes('NOREPLICAS'));
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0].t).toBeGreaterThan(11000);
+    // ...later ones are refused, so A's lease on the old master runs out 30 s after the last good one.
+    const expired = s.of('key.expired').find((e) => e.node === 'master' && e.key === 'myLock');
+    expect(expired!.t).toBeGreaterThan(39000);
+    expect(expired!.t).toBeLessThan(42000);
+    expect(s.violations.map((v) => v.kind)).toContain('V1');
+  });
+});
