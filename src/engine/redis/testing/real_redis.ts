@@ -38,6 +38,8 @@ export function missingBinaries(b: RedisBinaries, need: readonly (keyof RedisBin
 
 export interface RealRedis {
   readonly port: number;
+  /** the server's process id (the benchmark reads its CPU time) */
+  readonly pid: number;
   readonly version: string;
   stop(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function startRealRedis(binary = findExecutable('redis-server')): P
       process.once('exit', killOnExit);
       return {
         port,
+        pid: child.pid!,
         version,
         stop: () =>
           new Promise<void>((resolve) => {
