@@ -116,4 +116,39 @@ describe('ReadWriteLock', () => {
     expect(pttl).toBeGreaterThan(900);
     expect(s.results('B:1')[0]).toBeGreaterThan(900);
   });
+
+  it('the writer is renewed by the ordinary watchdog, under its ":write" lock name', () => {
+    const s = run(
+      {
+        W: [{ id: 1, program: [write('lock'), work(2000), redis('PTTL', 'rw'), write('unlock')] }],
+        R: [{ id: 1, start: 100, program: [read('lock'), read('unlock')] }],
+      },
+      { redisson: { lockWatchdogTimeout: 900 } },
+    );
+    const renewals = s.of('watchdog.renew');
+    expect(renewals.length).toBeGreaterThanOrEqual(5);
+    expect(renewals.every((e) => e.result === 1 && String(e.lockName).endsWith(':write'))).toBe(true);
+    expect(s.results('W:1')[0]).toBeGreaterThan(500);
+    expect(first(s, 'lock.acquired', 'R:1').t).toBeGreaterThanOrEqual(first(s, 'lock.released', 'W:1').t);
+    expect(s.violations).toEqual([]);
+  });
+
+  it('forceUnlock only deletes the lock in its own mode', () => {
+    const s = run({
+      W: [{ id: 1, program: [write('lock'), work(300)] }],
+      X: [
+        {
+          id: 1,
+          start: 100,
+          program: [
+            { op: 'forceUnlock', lock: 'rw', type: 'ReadLock' },
+            redis('EXISTS', 'rw'),
+            { op: 'forceUnlock', lock: 'rw', type: 'WriteLock' },
+            redis('EXISTS', 'rw'),
+          ],
+        },
+      ],
+    });
+    expect(s.results('X:1')).toEqual([false, 1, true, 0]);
+  });
 });
