@@ -334,3 +334,39 @@ test('the JSON editor shows schema errors at their path', async ({ page }) => {
   await expect(page.locator('.cm-problem').first()).toHaveText('"lokc"');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'safe');
 });
+
+test('imports a scenario from a JSON file', async ({ page }) => {
+  await page.goto('./');
+  await ready(page);
+  const scenario = {
+    format: 'lockscope/1',
+    title: 'Imported',
+    clients: [
+      {
+        id: 'Z',
+        threads: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'imported' },
+              { op: 'unlock', lock: 'imported' },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'scenario.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(scenario)),
+  });
+  await expect(page.getByRole('heading', { name: 'Imported' })).toBeVisible();
+  await expect(page.getByTestId('timeline')).toContainText('Z:1');
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"format":'),
+  });
+  await expect(page.getByTestId('error-panel')).toContainText('could not be imported');
+});
