@@ -36,6 +36,8 @@ export interface SimContext {
   kill(handle: ProcHandle): void;
   semaphore(): Semaphore;
   release(sem: Semaphore, permits?: number): void;
+  /** Semaphore.getQueueLength(): how many processes are blocked in an acquire of `sem` right now. */
+  queueLength(sem: Semaphore): number;
   /** Thread.interrupt(): ends an interruptible acquire of that process with 'interrupted'. */
   interrupt(handle: ProcHandle): void;
   /**

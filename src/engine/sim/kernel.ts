@@ -232,6 +232,10 @@ export class Kernel implements SimContext {
     }
   }
 
+  queueLength(sem: Semaphore): number {
+    return (sem as Sem).waiters.length;
+  }
+
   interrupt(handle: ProcHandle): void {
     const p = handle as Proc;
     if (p.done) return;

@@ -110,10 +110,12 @@ export class LockPubSub {
     if (!entry) return;
     // LockPubSub.onMessage: UNLOCK_MESSAGE wakes one waiter of this client.
     if (payload.v === String(UNLOCK_MESSAGE)) this.client.ctx.release(entry.latch, 1);
-    // READ_UNLOCK_MESSAGE (a write lock let go) wakes them all. Redisson releases as many permits
-    // as threads block on the latch; the subscribed threads are that number or a little more.
-    else if (payload.v === String(READ_UNLOCK_MESSAGE))
-      this.client.ctx.release(entry.latch, Math.max(1, entry.counter));
+    // READ_UNLOCK_MESSAGE (a write lock let go) wakes them all: as many permits as threads are
+    // blocked on the latch right now (getQueueLength()), none when nobody waits.
+    else if (payload.v === String(READ_UNLOCK_MESSAGE)) {
+      const waiting = this.client.ctx.queueLength(entry.latch);
+      if (waiting > 0) this.client.ctx.release(entry.latch, waiting);
+    }
   }
 
   private drop(entry: RedissonLockEntry): void {
