@@ -1,10 +1,20 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 // Performance figures of the built app: bundle size, time to interactive, and frame rate while
 // playing and zooming the largest built-in (contention-100). Printed, and checked against budgets.
+// Timings depend on what else the machine runs, so the load average is printed beside them.
+
+test.beforeAll(() => {
+  console.log(
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on this machine`,
+  );
+});
 
 const DIST = join(process.cwd(), 'dist', 'assets');
 
