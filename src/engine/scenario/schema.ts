@@ -141,7 +141,8 @@ export interface Scenario {
   redis: {
     topology: 'single' | 'sentinel' | 'independent';
     masters: number;
-    replicas: { lagMs: number }[];
+    /** priority: replica-priority (lower is promoted first, 0 never; default 100) */
+    replicas: { lagMs: number; priority?: number }[];
     sentinel: { count: number; quorum: number; downAfterMs: number; failoverMs: number };
     persistence: 'none' | 'aof-always';
     minReplicasToWrite: number;
@@ -379,7 +380,10 @@ const ScenarioSchema = v.strictObject({
       replicas: v.optional(
         v.pipe(
           v.array(
-            v.strictObject({ lagMs: v.optional(ms(), REPLICA_DEFAULTS.lagMs) }),
+            v.strictObject({
+              lagMs: v.optional(ms(), REPLICA_DEFAULTS.lagMs),
+              priority: v.optional(int(0, 1000)),
+            }),
             'expected an array of replicas',
           ),
           v.maxLength(LIMITS.replicas, `more than ${LIMITS.replicas} replicas`),

@@ -101,3 +101,17 @@ describe('Sentinel failover', () => {
     expect(s.results('A:1')[1]).toBeNull();
   });
 });
+
+describe('replica-priority', () => {
+  it('promotes the lower priority first and never a replica with priority 0, whatever the offsets', () => {
+    const s = simulate(
+      sentinelScenario(
+        { replicas: [{ lagMs: 10, priority: 0 }, { lagMs: 3000, priority: 50 }, { lagMs: 10 }] },
+        [{ at: 100, kind: 'crash', node: 'master' }],
+      ),
+    );
+    // replica-1 and replica-3 have the key (higher offset), but 1 never goes and 2 outranks 3.
+    expect(s.of('failover.promote').map((e) => e.node)).toEqual(['replica-2']);
+    expect(s.results('A:1')).toEqual([{ status: 'OK' }, null]);
+  });
+});

@@ -69,6 +69,8 @@ export interface SentinelHost {
   switchMaster(): void;
   /** the replication lag a re-pointed node gets */
   lagOf(node: string): number;
+  /** replica-priority: lower is preferred, 0 is never promoted */
+  priorityOf(node: string): number;
 }
 
 export class Sentinels {
@@ -270,6 +272,7 @@ export class Sentinels {
         k.isUp(r) &&
         k.reachable(s.id, r) &&
         now - last <= REPLICA_SILENT_MS &&
+        this.host.priorityOf(r) !== 0 &&
         this.links.downFor(r) <= maxLinkDown
       );
     });
@@ -279,6 +282,8 @@ export class Sentinels {
       return;
     }
     candidates.sort((a, b) => {
+      const p = this.host.priorityOf(a) - this.host.priorityOf(b);
+      if (p !== 0) return p;
       const d = this.links.offsetOf(b) - this.links.offsetOf(a);
       if (d !== 0) return d;
       const ra = this.runId.get(a)!;

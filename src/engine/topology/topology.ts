@@ -75,6 +75,7 @@ export class Topology {
         {
           switchMaster: () => this.switchMaster(),
           lagOf: (n) => this.lagOf(n),
+          priorityOf: (n) => this.priorityOf(n),
         },
         this.dataNodes,
       );
@@ -123,6 +124,11 @@ export class Topology {
   private lagOf(node: string): number {
     const m = /^replica-(\d+)$/.exec(node);
     return m !== null ? (this.redis.replicas[Number(m[1]) - 1]?.lagMs ?? 1) : 1;
+  }
+
+  private priorityOf(node: string): number {
+    const m = /^replica-(\d+)$/.exec(node);
+    return (m !== null ? this.redis.replicas[Number(m[1]) - 1]?.priority : undefined) ?? 100;
   }
 
   /** +switch-master reaches the clients that can hear some Sentinel, one latency later. */
