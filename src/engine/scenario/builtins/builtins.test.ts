@@ -141,14 +141,27 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(s.results('B:1')).toEqual([false]); // B's own release found someone else's token
   });
 
-  it('naive-lua-del-safe: the same pause finds no gap; B and C take turns', () => {
+  it('naive-lua-del-safe: A’s late compare-and-delete returns 0 and B keeps the lock', () => {
     const s = sim('naive-lua-del-safe');
-    expect(verdict(s)).toBe('safe');
-    expect(s.results('A:1')).toEqual([true]);
+    const evals = s.of('cmd').filter((e) => (e.argv as string[])[0] === 'EVAL');
+    // A's release arrives after the key expired (10001) and B took it: the compare fails
+    expect(evals.map((e) => [e.actor, e.reply])).toEqual([
+      ['A:1', 0],
+      ['B:1', 1],
+      ['C:1', 1],
+    ]);
     const [, b, c] = acquisitions(s);
     expect(b[0]).toBe('B:1');
+    expect(evals[0].t).toBe(10_492);
+    expect(evals[0].t).toBeGreaterThan(b[1]);
+    expect(s.results('A:1')).toEqual([false]);
+    expect(s.results('B:1')).toEqual([true]); // B's own release still found its token
+    // C waits for B: the release makes no overlap; only A's frozen critical section outlived its lease
     expect(c[0]).toBe('C:1');
     expect(c[1]).toBeGreaterThan(at(s.of('lock.released', 'B:1')[0]));
+    expect(kinds(s)).toEqual(['V1 A:1+B:1']);
+    expect(s.violations[0].from).toBe(b[1]);
+    expect(s.violations[0].to).toBe(at(s.of('lock.released', 'A:1')[0]));
   });
 
   it('stock-oversell-no-lock: ten accepted writes, far fewer counted', () => {
@@ -167,19 +180,20 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(s.resource).toEqual({ value: 10, accepted: 10, rejected: 0 });
   });
 
-  it('contention-100: 2000 critical sections, none lost, within a second once warm', () => {
+  it('contention-100: 2000 critical sections, none lost; a warm re-run stays under the 8 s regression guard', () => {
     const s = sim('contention-100');
     expect(verdict(s)).toBe('safe');
     expect(s.resource).toEqual({ value: 2000, accepted: 2000, rejected: 0 });
     expect(s.of('lock.acquired')).toHaveLength(2000);
     const t0 = performance.now();
     sim('contention-100');
-    // the budget is 1 s warm on an idle machine (~0.4 s measured, ~3 s with a load average of 12
-    // on 2 cores); the bound only catches an order-of-magnitude regression such as a retry storm
+    // a coarse guard for a loaded machine, not the target: the target (1 s warm, ~0.4 s measured
+    // idle, ~3 s with a load average of 12 on 2 cores) is what `npm run bench` measures and reports;
+    // this bound only catches an order-of-magnitude regression such as a retry storm
     expect(performance.now() - t0).toBeLessThan(8000);
   }, 20_000);
 
-  it('the other built-ins re-run within a frame once warm', () => {
+  it('the other built-ins: each warm re-run stays under the 250 ms regression guard', () => {
     const slowest: [string, number][] = [];
     for (const b of builtins) {
       if (b.id === 'contention-100') continue;
@@ -192,8 +206,9 @@ describe('built-in scenarios: verdicts and key moments', () => {
       }
       slowest.push([b.id, Math.min(...times)]);
     }
-    // budget 16 ms (measured 1-5 ms, up to ~60 ms with a load average of 12 on 2 cores); the
-    // bound only catches an order-of-magnitude regression
+    // a coarse guard for a loaded machine, not the target: the 16 ms (one frame) target is what
+    // `npm run bench` measures and reports (1-5 ms idle, up to ~60 ms with a load average of 12 on
+    // 2 cores); this bound only catches an order-of-magnitude regression
     for (const [id, ms] of slowest) expect(ms, id).toBeLessThan(250);
   }, 30_000);
 

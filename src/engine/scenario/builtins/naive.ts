@@ -75,7 +75,8 @@ export const naiveDeleteOthersLock: BuiltinScenario = {
 
 /**
  * A's work ends at 9992 and its release starts; a 500 ms pause from 9993 falls between the GET
- * (already answered by the server) and the DEL. The key, set at 1 with PX 10000, expires at 10001.
+ * (already answered by the server) and the DEL. The key, set at 1 with PX 10000, expires at 10001;
+ * B's poll takes it at 10097.
  */
 const raceClients = (type: string) => [
   { id: 'A', threads: [{ id: 1, program: naive(type, 10000, 9990) }] },
@@ -104,24 +105,33 @@ export const naiveGetDelRace: BuiltinScenario = {
   },
 };
 
+/**
+ * The release is one EVAL, so the pause has to come before it is sent to delay it: from 9991, 1 ms
+ * before A's work ends, to 10491. The EVAL reaches the server at 10492, after B took the key.
+ */
+const luaPause = [{ at: 9991, kind: 'pause', client: 'A', ms: 500 }];
+
 export const naiveLuaDelSafe: BuiltinScenario = {
   id: 'naive-lua-del-safe',
   group: 'naive',
   title: 'Compare-and-delete in one Lua script',
   titleZh: '用一个 Lua 脚本比较并删除',
   description:
-    'The same threads, timings and 500 ms pause as the GET-compare-DEL race, but the release is one EVAL: ' +
-    '`if get == token then del`. The check and the delete run atomically on the server, so there is no gap ' +
-    "for the pause to fall into: A releases its own lock, B and C take turns, and nobody's lock is deleted " +
-    "by another. (It does not make a lease long enough: that is the watchdog's job.)",
+    'The same threads and timings as the GET-compare-DEL race, but the release is one EVAL: ' +
+    '`if get == token then del`. A 500 ms pause freezes A:1 just before it sends that EVAL; meanwhile its key ' +
+    "expires and B:1 takes the lock. A's release arrives at 10.49 s, finds B's token instead of its own and " +
+    'returns 0: B keeps its lock and C:1 waits for B, so the release causes no overlap. The script does not ' +
+    'make the lease long enough, though: A and B both believed they held the lock while A was frozen (V1). ' +
+    'That takes a longer lease or the watchdog, and fencing.',
   descriptionZh:
-    '线程、时间和 500 毫秒停顿都与 GET-比较-DEL 的例子相同，但释放是一个 EVAL：`if get == token then del`。检查和删除在服务端原子执行，' +
-    '停顿无处插入：A 释放自己的锁，B 和 C 轮流持有，没有人的锁被别人删掉。（它并不能让租期变得足够长：那是看门狗的事。）',
+    '线程和时间都与 GET-比较-DEL 的例子相同，但释放是一个 EVAL：`if get == token then del`。A:1 正要发送这个 EVAL 时被一次 500 毫秒的停顿冻住；' +
+    '这期间它的键过期，B:1 拿到锁。A 的释放在 10.49 秒到达，发现的是 B 的令牌而不是自己的，于是返回 0：B 保住了锁，C:1 等 B 释放，' +
+    '释放本身不再造成重叠。不过脚本并不能让租期变得足够长：A 被冻住期间，A 和 B 都认为自己持有锁（V1）。这需要更长的租期或看门狗，以及 fencing。',
   scenario: {
     format: 'lockscope/1',
     title: 'Compare-and-delete in Lua',
     clients: raceClients('set-nx-px-lua'),
-    faults: racePause,
+    faults: luaPause,
   },
 };
 
