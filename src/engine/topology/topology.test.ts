@@ -164,3 +164,58 @@ describe('independent masters', () => {
     expect(s.of('repl.apply')).toEqual([]);
   });
 });
+
+describe('a client blocked in WAIT', () => {
+  it('times out (no reply ever comes) when the master crashes', () => {
+    const s = simulate(
+      scenario({ replicas: [{ lagMs: 400 }] }, [redis('SET', 'k', 'v'), redis('WAIT', '1', '0')], {
+        until: 5000,
+        faults: [{ at: 100, kind: 'crash', node: 'master' }],
+      }),
+    );
+    expect(s.of('wait.result')).toEqual([]);
+    const r = s.results('A:1')[1] as { error: string };
+    expect(r.error).toMatch(/response timeout/);
+  });
+
+  it('gets UNBLOCKED when Sentinel turns its master into a replica after a partition heals', () => {
+    const s = simulate({
+      format: 'lockscope/1',
+      until: 30000,
+      redis: {
+        topology: 'sentinel',
+        replicas: [{ lagMs: 10 }],
+        sentinel: { count: 3, quorum: 2, downAfterMs: 2000, failoverMs: 1000 },
+      },
+      clients: [
+        {
+          id: 'A',
+          threads: [
+            { id: 1, program: [{ op: 'sleep', ms: 300 }, redis('SET', 'k', 'v'), redis('WAIT', '1', '0')] },
+          ],
+        },
+      ],
+      faults: [
+        {
+          at: 200,
+          kind: 'partition',
+          groups: [
+            ['master', 'A'],
+            ['replica-1', 'sentinels'],
+          ],
+          healAt: 8000,
+        },
+      ],
+    });
+    const demote = s.of('node.role').find((e) => e.node === 'master')!;
+    expect(demote.t).toBeGreaterThan(8000 + 8000);
+    expect(s.results('A:1')).toEqual([
+      OK,
+      {
+        error: 'UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)',
+      },
+    ]);
+    // The write A made on the isolated master is gone with the resync.
+    expect(s.trace.final.nodes.master.keys).toEqual({});
+  });
+});
