@@ -3,7 +3,7 @@
  * ("    t  actor         what happened") and a summary with the verdict and the violations.
  */
 import { quoteBytes } from '../engine/redis/cli_format';
-import type { Trace, TraceEvent } from '../engine/trace';
+import { NO_LOCK, type Trace, type TraceEvent, type Violation } from '../engine/trace';
 
 const MAX_ARG = 40;
 
@@ -79,6 +79,11 @@ function describe(ev: TraceEvent): string {
 
 /** One line for an event (null: not shown). */
 export function formatEvent(ev: TraceEvent): string | null {
+  if (ev.violation === 'V3' && ev.kind === 'violation.start') {
+    const v3 = { lock: String(ev.lock), holders: ev.holders as string[], cause: ev.cause as string };
+    return line(ev.t, '!!', `VIOLATION: V3 ${describeV3(v3)}`);
+  }
+  if (ev.violation === 'V3') return null; // a V3 is one moment: its end repeats its start
   if (ev.kind === 'violation.start' || ev.kind === 'violation.end') {
     const what = ev.kind === 'violation.start' ? 'VIOLATION STARTS' : 'violation ends';
     return line(
@@ -90,6 +95,24 @@ export function formatEvent(ev: TraceEvent): string | null {
   return line(ev.t, ev.actor ?? '', describe(ev));
 }
 
+/** A V3 in words: who wrote, and whom the write wronged (check/monitor.ts, `cause`). */
+function describeV3(v: Pick<Violation, 'lock' | 'holders' | 'cause'>): string {
+  const [writer, ...others] = v.holders;
+  const them = others.join(', ');
+  switch (v.cause) {
+    case 'stale':
+      return `on ${v.lock}: ${writer} wrote as a stale holder after newer holder${others.length > 1 ? 's' : ''} ${them} had used the resource (fencing would refuse it)`;
+    case 'unlocked':
+      return v.lock === NO_LOCK
+        ? `with no lock held: ${writer}'s read-modify-write overlapped those of ${them} (lost update)`
+        : `on ${v.lock}: ${writer} wrote under a shared read lock, overlapping ${them}'s read-modify-write (lost update)`;
+    case 'lost-update':
+      return `on ${v.lock}: ${writer}'s write erased ${them}'s (lost update)`;
+    default:
+      return `on ${v.lock}: ${v.holders.join(', ')}`;
+  }
+}
+
 function line(t: number, actor: string, what: string): string {
   return `${String(t).padStart(8)}  ${actor.padEnd(12)}  ${what}`;
 }
@@ -98,8 +121,16 @@ export function formatSummary(trace: Trace, endedAt: number): string[] {
   const out = [`verdict: ${trace.verdict} (${trace.events.length} events, ended at t=${endedAt})`];
   if (trace.truncated) out.push('the run hit the event cap and was stopped early');
   for (const v of trace.violations)
-    out.push(`  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`);
+    out.push(
+      v.kind === 'V3'
+        ? `  V3 at ${v.from} ${describeV3(v)}`
+        : `  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`,
+    );
   const r = trace.final.resource;
   out.push(`resource: value ${r.value}, ${r.accepted} accepted, ${r.rejected} rejected`);
+  if (r.lost !== undefined && r.lost > 0)
+    out.push(
+      `  ${r.lost} of the ${r.accepted} accepted writes were lost (overwritten by a write that read before them)`,
+    );
   return out;
 }

@@ -101,6 +101,26 @@ export interface TraceEvent {
 
 export type ViolationKind = 'V1' | 'V2' | 'V3';
 
+/**
+ * The `lock` of a V3 whose writer held no lock at all (its write lost someone's update or will be
+ * lost to a read-modify-write in progress, e.g. stock-oversell-no-lock).
+ */
+export const NO_LOCK = '(none)';
+
+/**
+ * A violation (SCENARIO-FORMAT.md, reference/failure-scenarios.md §0):
+ *   V1  two threads each believe they hold `lock` (holders: them, sorted)
+ *   V2  two owners hold live server-side leases of `lock` on nodes some client treats as master
+ *       (holders: the threads owning them, sorted)
+ *   V3  at one moment (from = to) the resource accepted a write from a holder whose lock was no
+ *       longer valid: a newer holder of `lock` had already acted on the resource (a stale token
+ *       that fencing should have refused, usually a lost update), or the writer held no lock
+ *       (`lock` is NO_LOCK, or a shared read lock) and its write lost someone's update or will be
+ *       lost to a read-modify-write in progress (any other lost update counts too: `cause`
+ *       'stale' | 'unlocked' | 'lost-update'). holders[0] is the writer; the rest, sorted, are
+ *       the threads it wronged: the newer holders that had acted, the writers whose updates it
+ *       erased, the uses in progress.
+ */
 export interface Violation {
   kind: ViolationKind;
   lock: string;
@@ -108,6 +128,8 @@ export interface Violation {
   /** null while still open when the run ended */
   to: number | null;
   holders: Actor[];
+  /** V3 only: 'stale' | 'unlocked' | 'lost-update' (check/monitor.ts) */
+  cause?: string;
 }
 
 export interface KeyView {
@@ -146,6 +168,11 @@ export interface ResourceView {
   rejected: number;
   /** fenced resource: the highest token accepted so far */
   lastToken?: number;
+  /**
+   * accepted writes lost so far: overwritten by a write that had read the value before them
+   * (accepted − (value − initial)); absent while none is
+   */
+  lost?: number;
 }
 
 /** Everything visible at one moment: what the inspectors show at the cursor. */

@@ -14,7 +14,6 @@ function harness() {
     now: () => t,
     liveKey: (node, key) => keys.get(`${node}/${key}`),
     masters: () => ['master'],
-    masterOf: () => 'master',
   });
   return {
     m,
@@ -112,23 +111,178 @@ describe('SafetyMonitor V2 (lease overlap)', () => {
   });
 });
 
-describe('SafetyMonitor V3 (stale write accepted)', () => {
-  it('flags an accepted write whose actor no longer owns the lock on the master, not a valid one', () => {
+describe('SafetyMonitor V2 holders are threads', () => {
+  it('rewrites an owner id seen before its thread named it, and de-duplicates', () => {
+    const h = harness();
+    h.ev('lock.request', { actor: 'A:1', lock: 'L', owner: 'uuid-a:1' });
+    h.key('L', { type: 'hash', value: [['uuid-a:1', '1']] });
+    h.at(5);
+    // B's lease appears (split brain) before anything told the monitor whose it is
+    h.key('L', {
+      type: 'hash',
+      value: [
+        ['uuid-a:1', '1'],
+        ['uuid-b:1', '1'],
+      ],
+    });
+    expect(h.m.violations[0].holders).toEqual(['A:1', 'uuid-b:1']);
+    h.at(6);
+    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'uuid-b:1' });
+    h.key('L', {
+      type: 'hash',
+      value: [
+        ['uuid-a:1', '1'],
+        ['uuid-b:1', '2'],
+      ],
+    });
+    h.at(9);
+    h.key('L', null);
+    expect(h.m.violations).toEqual([{ kind: 'V2', lock: 'L', from: 5, to: 9, holders: ['A:1', 'B:1'] }]);
+    expect(h.out.at(-1)).toMatchObject({ kind: 'violation.end', holders: ['A:1', 'B:1'] });
+  });
+
+  it("maps another field of a known Redisson client (a writer's read hold) by its uuid", () => {
+    const h = harness();
+    h.ev('lock.request', { actor: 'A:1', lock: 'L', owner: 'uuid-a:1:write', type: 'WriteLock' });
+    h.ev('lock.request', { actor: 'B:2', lock: 'L', owner: 'uuid-b:2' });
+    h.key('L', {
+      type: 'hash',
+      value: [
+        ['mode', 'write'],
+        ['uuid-a:1:write', '1'],
+        ['uuid-a:1', '1'],
+        ['uuid-b:2', '1'],
+      ],
+    });
+    expect(h.m.violations.map((v) => v.holders)).toEqual([['A:1', 'B:2']]);
+  });
+});
+
+const v3 = (h: ReturnType<typeof harness>) => h.m.violations.filter((v) => v.kind === 'V3');
+
+/** A resource.use event as ProtectedResource emits it. */
+function use(actor: string, lock: string | undefined, write: number, readAt: number, more: EventFields = {}) {
+  return { actor, lock, accepted: true, token: null, readAt, write, lostUpdate: 'erased' in more, ...more };
+}
+
+describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', () => {
+  it('flags the write of a holder superseded by a newer one that used the resource, not before', () => {
     const h = harness();
     h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'a' });
-    h.key('L', { type: 'string', value: 'a' });
     h.at(2);
-    h.ev('resource.use', { actor: 'A:1', lock: 'L', accepted: true, token: null, value: 1 });
-    expect(h.m.violations).toEqual([]);
+    h.ev('resource.use', use('A:1', 'L', 1, 1));
     h.at(30);
-    h.key('L', { type: 'string', value: 'b' });
     h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'b' });
     h.at(31);
-    h.ev('resource.use', { actor: 'A:1', lock: 'L', accepted: false, token: 1, value: 1 });
-    expect(h.m.violations.filter((v) => v.kind === 'V3')).toEqual([]);
-    h.ev('resource.use', { actor: 'A:1', lock: 'L', accepted: true, token: null, value: 2 });
-    expect(h.m.violations.filter((v) => v.kind === 'V3')).toEqual([
-      { kind: 'V3', lock: 'L', from: 31, to: 31, holders: ['A:1', 'B:1'] },
+    // B holds the lock but has not touched the resource: A's write wrongs nobody yet
+    h.ev('resource.use', use('A:1', 'L', 2, 30));
+    // a refused write is never V3
+    h.ev('resource.use', { ...use('A:1', 'L', 0, 31), accepted: false, write: undefined, token: 1 });
+    expect(v3(h)).toEqual([]);
+    h.at(40);
+    h.ev('resource.use', use('B:1', 'L', 3, 39));
+    h.at(50);
+    h.ev('resource.use', use('A:1', 'L', 4, 45));
+    expect(v3(h)).toEqual([
+      { kind: 'V3', lock: 'L', from: 50, to: 50, holders: ['A:1', 'B:1'], cause: 'stale' },
+    ]);
+    expect(h.out.filter((e) => e.violation === 'V3').map((e) => [e.kind, e.violation, e.cause])).toEqual([
+      ['violation.start', 'V3', 'stale'],
+      ['violation.end', 'V3', 'stale'],
+    ]);
+  });
+
+  it('counts a newer holder whose use is still between its read and its write', () => {
+    const h = harness();
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.at(10);
+    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.at(20);
+    h.ev('resource.use', use('A:1', 'L', 1, 5, { pending: [{ actor: 'B:1', lock: 'L', readAt: 12 }] }));
+    expect(v3(h).map((v) => [v.kind, v.holders, v.cause])).toEqual([['V3', ['A:1', 'B:1'], 'stale']]);
+  });
+
+  it('an expired lease nobody took over is not V3 (the fenced store accepts the token, rightly)', () => {
+    const h = harness();
+    h.ev('lock.request', { actor: 'A:1', lock: 'F', type: 'FencedLock', owner: 'a' });
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'F', holdCount: 1, owner: 'a', token: 1 });
+    h.key('F', { type: 'hash', value: [['a', '1']] });
+    h.at(100);
+    h.key('F', null); // the lease expired
+    h.at(300);
+    h.ev('resource.use', { ...use('A:1', 'F', 1, 299), token: 1 });
+    expect(v3(h)).toEqual([]);
+  });
+
+  it('split brain: the old master still has the writer’s lease, yet the newer holder acted', () => {
+    const h = harness();
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'a' });
+    h.key('L', { type: 'hash', value: [['a', '1']] }); // A's lease lives on (on A's master)
+    h.at(30_000);
+    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'b' });
+    h.at(30_001);
+    h.ev('resource.use', use('B:1', 'L', 1, 30_000));
+    h.at(50_000);
+    h.ev('resource.use', use('A:1', 'L', 2, 29_990, { erased: [1] }));
+    expect(v3(h)).toEqual([
+      { kind: 'V3', lock: 'L', from: 50_000, to: 50_000, holders: ['A:1', 'B:1'], cause: 'stale' },
+    ]);
+  });
+
+  it('a reentrant acquire is not a newer grant; a fresh one after the other’s is', () => {
+    const h = harness();
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.at(10);
+    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.ev('resource.use', use('B:1', 'L', 1, 10));
+    h.at(20);
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 2 });
+    h.ev('resource.use', use('A:1', 'L', 2, 20));
+    h.at(30);
+    h.ev('lock.acquired', { actor: 'A:2', lock: 'L', holdCount: 1 });
+    h.ev('resource.use', use('A:2', 'L', 3, 30));
+    expect(v3(h).map((v) => [v.from, v.holders])).toEqual([[20, ['A:1', 'B:1']]]);
+  });
+});
+
+describe('SafetyMonitor V3 without a (exclusive) lock', () => {
+  it('a write with no lock that loses an update, or lands inside another use, is V3 on "(none)"', () => {
+    const h = harness();
+    h.at(10);
+    h.ev('resource.use', use('A:1', undefined, 1, 0, { pending: [{ actor: 'B:1', lock: null, readAt: 5 }] }));
+    h.at(20);
+    h.ev('resource.use', use('B:1', undefined, 2, 5, { erased: [1] }));
+    h.at(30);
+    h.ev('resource.use', use('C:1', undefined, 3, 25)); // alone: nothing lost
+    expect(v3(h)).toEqual([
+      { kind: 'V3', lock: '(none)', from: 10, to: 10, holders: ['A:1', 'B:1'], cause: 'unlocked' },
+      { kind: 'V3', lock: '(none)', from: 20, to: 20, holders: ['B:1', 'A:1'], cause: 'unlocked' },
+    ]);
+  });
+
+  it('read-lock holders that both write lose an update (V3 on the read lock)', () => {
+    const h = harness();
+    for (const a of ['A:1', 'B:1']) {
+      h.ev('lock.request', { actor: a, lock: 'R', type: 'ReadLock' });
+      h.ev('lock.acquired', { actor: a, lock: 'R', holdCount: 1 });
+    }
+    h.at(10);
+    h.ev('resource.use', use('A:1', 'R', 1, 1, { pending: [{ actor: 'B:1', lock: 'R', readAt: 2 }] }));
+    expect(v3(h).map((v) => [v.kind, v.lock, v.holders, v.cause])).toEqual([
+      ['V3', 'R', ['A:1', 'B:1'], 'unlocked'],
+    ]);
+  });
+
+  it('a lost update nobody was reported for (two locks for one resource) is still V3', () => {
+    const h = harness();
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L1', holdCount: 1 });
+    h.ev('lock.acquired', { actor: 'B:1', lock: 'L2', holdCount: 1 });
+    h.at(10);
+    h.ev('resource.use', use('A:1', 'L1', 1, 5));
+    h.at(20);
+    h.ev('resource.use', use('B:1', 'L2', 2, 4, { erased: [1] }));
+    expect(v3(h)).toEqual([
+      { kind: 'V3', lock: 'L2', from: 20, to: 20, holders: ['B:1', 'A:1'], cause: 'lost-update' },
     ]);
   });
 });

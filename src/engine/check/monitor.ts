@@ -10,13 +10,35 @@
  *      treats as master. Owners are read from the keyspace after every change: the fields of a
  *      Redisson lock hash (all readers of a read-mode hash count as one shared owner), the value
  *      of a naive string lock.
- *   V3 effect violation: the resource accepted a write from a thread that is not, at that moment,
- *      the server-side owner of the lock it used, on the master its client talks to.
+ *      Holders are threads: an owner id is mapped to the thread that named it in `lock.request` /
+ *      `lock.acquired` (a Redisson owner "<uuid>:<tid>[:write]" also by its client's uuid), and a
+ *      violation opened before the mapping was known is rewritten (de-duplicated) once it is.
+ *   V3 effect violation (§0: the resource accepts an operation from a stale holder after a newer
+ *      holder has acted): judged at every accepted `resource.use` (resource/ProtectedResource.ts
+ *      says which writes it erased and which uses are between read and write), with `cause`:
+ *        stale     the writer believes it holds `lock` exclusively, but a thread that acquired
+ *                  `lock` after the writer's acquisition has already used the resource (read it,
+ *                  or read and wrote): the write a fencing token ordered by acquisition would
+ *                  refuse. Leases are not consulted, so an expired lease nobody took over is not
+ *                  V3, and a split-brain writer whose lease lives on on its old master is.
+ *        unlocked  the writer holds no lock (`lock` NO_LOCK) or only a shared read lock, and its
+ *                  write erased another write made since its read (a lost update) or lands
+ *                  while another use is between its read and its write (that use will erase it).
+ *        lost-update  any other accepted write that erased an update not already reported (e.g.
+ *                  two threads guarding the resource with different locks).
+ *      holders: the writer first, then the threads it wronged (sorted).
  *
  * A violation opens with `violation.start` and closes with `violation.end` (fields: violation =
- * the kind V1/V2/V3, lock, holders); V3 is instantaneous (both events at the same t).
+ * the kind V1/V2/V3, lock, holders; V3 also cause); V3 is instantaneous (both events at the same t).
  */
-import type { Actor, KeyView, TraceEvent, Violation, ViolationKind } from '../trace';
+import {
+  NO_LOCK,
+  type Actor,
+  type KeyView,
+  type TraceEvent,
+  type Violation,
+  type ViolationKind,
+} from '../trace';
 import type { EventFields } from '../sim/api';
 
 export interface MonitorHost {
@@ -25,13 +47,27 @@ export interface MonitorHost {
   liveKey(node: string, key: string): KeyView | undefined;
   /** nodes some client currently treats as master */
   masters(): readonly string[];
-  /** the node a thread's client treats as master */
-  masterOf(actor: Actor): string;
 }
 
 interface Hold {
   readOnly: boolean;
 }
+
+/** A thread's latest first acquisition of a lock (holdCount 1): `seq` orders acquisitions. */
+interface Grant {
+  seq: number;
+  t: number;
+}
+
+/** A use of the resource between its read and its write, as resource.use's `pending` lists it. */
+interface PendingUse {
+  actor: Actor;
+  lock: string | null;
+  readAt: number;
+}
+
+/** Redisson's owner id: "<client uuid>:<thread id>", ":write" appended by a write lock. */
+const REDISSON_OWNER = /^(.+):(\d+)(?::write)?$/;
 
 /** The field Redisson's read/write lock hash uses for its mode, not an owner. */
 const RW_MODE_FIELD = 'mode';
@@ -48,10 +84,17 @@ export class SafetyMonitor {
   private readonly keyOfLock = new Map<string, string>();
   /** server-side owner id -> actor */
   private readonly ownerActor = new Map<string, Actor>();
-  /** actor \0 lock -> server-side owner id */
-  private readonly actorOwner = new Map<string, string>();
   /** actor \0 lock -> lock type of the last request */
   private readonly lockType = new Map<string, string>();
+  /** Redisson client uuid -> client id, learnt from the owners threads name */
+  private readonly clientOfUuid = new Map<string, string>();
+  /** lock -> actor -> its latest grant */
+  private readonly grants = new Map<string, Map<Actor, Grant>>();
+  private grantSeq = 0;
+  /** lock -> actor -> when it last read the resource under that lock */
+  private readonly reads = new Map<string, Map<Actor, number>>();
+  /** accepted write number (resource.use `write`) -> its writer, and whether it was reported as V3 */
+  private readonly writes = new Map<number, { actor: Actor; reported: boolean }>();
 
   constructor(private readonly host: MonitorHost) {}
 
@@ -60,7 +103,10 @@ export class SafetyMonitor {
       case 'lock.request':
       case 'lock.acquired':
         this.learn(ev);
-        if (ev.kind === 'lock.acquired') this.believe(ev.actor, ev.lock, true);
+        if (ev.kind === 'lock.acquired') {
+          this.grant(ev);
+          this.believe(ev.actor, ev.lock, true);
+        }
         return;
       case 'lock.released':
         if (Number(ev.holdCount ?? 0) <= 0) this.believe(ev.actor, ev.lock, false);
@@ -80,8 +126,7 @@ export class SafetyMonitor {
         return;
       }
       case 'resource.use':
-        if (ev.accepted === true && typeof ev.lock === 'string' && ev.actor !== undefined)
-          this.checkV3(ev.actor, ev.lock);
+        if (ev.actor !== undefined) this.onUse(ev, ev.actor);
         return;
     }
   }
@@ -118,9 +163,44 @@ export class SafetyMonitor {
     const id = `${ev.actor}\u0000${lock}`;
     if (typeof ev.type === 'string') this.lockType.set(id, ev.type);
     if (typeof ev.owner === 'string') {
+      const known = this.ownerActor.get(ev.owner);
       this.ownerActor.set(ev.owner, ev.actor);
-      this.actorOwner.set(id, ev.owner);
+      const m = REDISSON_OWNER.exec(ev.owner);
+      if (m !== null && `${clientOf(ev.actor)}:${m[2]}` === ev.actor)
+        this.clientOfUuid.set(m[1], clientOf(ev.actor));
+      if (known !== ev.actor) this.renameHolders();
     }
+  }
+
+  /** The thread a server-side owner id stands for (the id itself when no thread named it). */
+  private actorOf(owner: string): string {
+    const a = this.ownerActor.get(owner);
+    if (a !== undefined) return a;
+    const m = REDISSON_OWNER.exec(owner);
+    const client = m === null ? undefined : this.clientOfUuid.get(m[1]);
+    return client === undefined ? owner : `${client}:${m![2]}`;
+  }
+
+  /** An owner id just got its thread: V2 holders that still show raw ids are rewritten. */
+  private renameHolders(): void {
+    for (const v of this.violations) {
+      if (v.kind !== 'V2') continue;
+      const renamed = [...new Set(v.holders.map((h) => this.actorOf(h)))].sort();
+      if (renamed.length !== v.holders.length || renamed.some((h, i) => h !== v.holders[i])) {
+        v.holders.length = 0;
+        v.holders.push(...renamed);
+      }
+    }
+  }
+
+  private grant(ev: TraceEvent): void {
+    const { actor, lock } = ev;
+    if (actor === undefined || typeof lock !== 'string') return;
+    // A reentrant hold (holdCount > 1) is not a new grant.
+    if (typeof ev.holdCount === 'number' && ev.holdCount > 1) return;
+    let g = this.grants.get(lock);
+    if (g === undefined) this.grants.set(lock, (g = new Map()));
+    g.set(actor, { seq: ++this.grantSeq, t: this.host.now() });
   }
 
   private believe(actor: Actor | undefined, lock: string | undefined, holds: boolean): void {
@@ -148,22 +228,70 @@ export class SafetyMonitor {
     // Distinct holders, not distinct fields: one thread may own several fields (write + read).
     const holders = new Set<string>();
     for (const node of this.host.masters())
-      for (const o of leaseOwners(this.host.liveKey(node, key))) holders.add(this.ownerActor.get(o) ?? o);
+      for (const o of leaseOwners(this.host.liveKey(node, key))) holders.add(this.actorOf(o));
     this.setOpen('V2', lock, holders.size >= 2 ? [...holders] : null);
   }
 
-  private checkV3(actor: Actor, lock: string): void {
-    const key = this.keyOfLock.get(lock) ?? lock;
-    const owner = this.actorOwner.get(`${actor}\u0000${lock}`);
-    const current = leaseOwners(this.host.liveKey(this.host.masterOf(actor), key));
-    // Without the owner id the client model did not say what it stored: nothing to judge by.
-    if (owner === undefined || current.includes(owner)) return;
-    const holders = [actor, ...current.map((o) => this.ownerActor.get(o) ?? o).filter((a) => a !== actor)];
+  /** A `resource.use`: judges an accepted write (V3), then remembers the read and the write. */
+  private onUse(ev: TraceEvent, actor: Actor): void {
+    const lock = typeof ev.lock === 'string' ? ev.lock : null;
+    if (ev.accepted === true) {
+      const pending = pendingUses(ev.pending).filter((p) => p.actor !== actor);
+      const erased = Array.isArray(ev.erased) ? (ev.erased as number[]) : [];
+      const erasedBy = erased.map((w) => this.writes.get(w)).filter((w) => w !== undefined);
+      let cause: string | null = null;
+      let wronged: Actor[] = [];
+      const exclusive = lock !== null && this.lockType.get(`${actor}\u0000${lock}`) !== 'ReadLock';
+      if (exclusive) {
+        wronged = this.newerHoldersThatActed(actor, lock, pending);
+        if (wronged.length > 0) cause = 'stale';
+      } else if (erasedBy.length > 0 || pending.length > 0) {
+        cause = 'unlocked';
+        wronged = [...erasedBy.map((w) => w.actor), ...pending.map((p) => p.actor)];
+      }
+      if (cause === null && erasedBy.some((w) => !w.reported)) {
+        cause = 'lost-update';
+        wronged = erasedBy.filter((w) => !w.reported).map((w) => w.actor);
+      }
+      if (typeof ev.write === 'number') this.writes.set(ev.write, { actor, reported: cause !== null });
+      if (cause !== null) this.reportV3(actor, lock ?? NO_LOCK, cause, wronged);
+    }
+    if (lock !== null && typeof ev.readAt === 'number') {
+      let r = this.reads.get(lock);
+      if (r === undefined) this.reads.set(lock, (r = new Map()));
+      r.set(actor, ev.readAt);
+    }
+  }
+
+  /**
+   * Threads granted `lock` after `actor`'s latest grant that have since used the resource under
+   * it: a read is enough, whether its write is done or still to come (`pending`).
+   */
+  private newerHoldersThatActed(actor: Actor, lock: string, pending: readonly PendingUse[]): Actor[] {
+    const grants = this.grants.get(lock);
+    if (grants === undefined) return [];
+    const mine = grants.get(actor)?.seq ?? 0;
+    const reads = this.reads.get(lock);
+    const out: Actor[] = [];
+    for (const [other, g] of grants) {
+      if (other === actor || g.seq <= mine) continue;
+      const read = reads?.get(other);
+      if (
+        (read !== undefined && read >= g.t) ||
+        pending.some((p) => p.actor === other && p.lock === lock && p.readAt >= g.t)
+      )
+        out.push(other);
+    }
+    return out;
+  }
+
+  private reportV3(actor: Actor, lock: string, cause: string, wronged: readonly Actor[]): void {
+    const holders = [actor, ...[...new Set(wronged)].filter((a) => a !== actor).sort()];
     const t = this.host.now();
-    const v: Violation = { kind: 'V3', lock, from: t, to: t, holders };
+    const v: Violation = { kind: 'V3', lock, from: t, to: t, holders, cause };
     this.violations.push(v);
-    this.host.emit('violation.start', { violation: 'V3', lock, holders });
-    this.host.emit('violation.end', { violation: 'V3', lock, holders });
+    this.host.emit('violation.start', { violation: 'V3', lock, holders: holders.slice(), cause });
+    this.host.emit('violation.end', { violation: 'V3', lock, holders: holders.slice(), cause });
   }
 
   /** Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now. */
@@ -203,4 +331,20 @@ export function leaseOwners(view: KeyView | undefined): string[] {
     else owners.push(f);
   }
   return read && owners.length ? [SHARED_READERS] : owners;
+}
+
+function clientOf(actor: Actor): string {
+  const i = actor.indexOf(':');
+  return i < 0 ? actor : actor.slice(0, i);
+}
+
+/** resource.use's `pending` field, defensively read. */
+function pendingUses(v: unknown): PendingUse[] {
+  if (!Array.isArray(v)) return [];
+  const out: PendingUse[] = [];
+  for (const p of v as Record<string, unknown>[]) {
+    if (typeof p?.actor !== 'string' || typeof p.readAt !== 'number') continue;
+    out.push({ actor: p.actor, lock: typeof p.lock === 'string' ? p.lock : null, readAt: p.readAt });
+  }
+  return out;
 }

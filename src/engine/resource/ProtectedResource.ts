@@ -8,6 +8,12 @@
  *            lower one (Kleppmann's storage). A write without a token cannot be checked: RLock
  *            and the naive locks hand out none, so the fenced resource accepts such writes and
  *            behaves like `counter` for them; only a FencedLock's token lets it refuse stale work.
+ *
+ * Every `resource.use` event also says what the safety monitor needs to judge V3 (check/monitor.ts):
+ *   write    the number of this accepted write (1, 2, ...; absent when refused)
+ *   erased   with lostUpdate: the numbers of the accepted writes made since this use's read,
+ *            which this write overwrites
+ *   pending  the other uses that have read and not written yet: [{ actor, lock, readAt }]
  */
 import { sleep, type Process } from '../sim/effects';
 import type { SimContext } from '../sim/api';
@@ -31,38 +37,56 @@ export interface UseRequest {
   ms?: number;
 }
 
+/** A use between its read and its write. */
+interface PendingUse {
+  actor: string;
+  lock: string | null;
+  readAt: number;
+}
+
 export class ProtectedResource {
   readonly kind: ResourceKind;
+  private readonly initial: number;
   private value: number;
   private accepted = 0;
   private rejected = 0;
   private lastToken: number | undefined;
+  /** uses that have read and not written yet, in read order */
+  private readonly pending: PendingUse[] = [];
 
   constructor(
     private readonly ctx: SimContext,
     settings: ResourceSettings = {},
   ) {
     this.kind = settings.kind ?? 'counter';
-    this.value = settings.initial ?? 0;
+    this.initial = settings.initial ?? 0;
+    this.value = this.initial;
   }
 
   /** Read, wait `ms`, write back read + 1 (or be refused). Returns whether the write was accepted. */
   *use(req: UseRequest): Process<boolean> {
     const read = this.value;
     const readAt = this.ctx.now();
+    const writesAtRead = this.accepted;
     // A fenced store checks the token on the read as well as on the write (card 6, Jepsen).
     if (this.kind === 'fenced' && req.token !== undefined) this.observe(req.token);
+    const me: PendingUse = { actor: req.actor, lock: req.lock ?? null, readAt };
+    this.pending.push(me);
     yield* sleep(Math.max(1, req.ms ?? 1));
+    const i = this.pending.indexOf(me);
+    if (i >= 0) this.pending.splice(i, 1);
     const accepted = this.kind !== 'fenced' || req.token === undefined || this.observe(req.token);
     // Someone else wrote between our read and our write: accepting ours erases theirs.
     const lostUpdate = accepted && this.value !== read;
+    const erased: number[] = [];
+    if (lostUpdate) for (let w = writesAtRead + 1; w <= this.accepted; w++) erased.push(w);
     if (accepted) {
       this.value = read + 1;
       this.accepted++;
     } else {
       this.rejected++;
     }
-    this.ctx.emit('resource.use', {
+    const fields: Record<string, unknown> = {
       actor: req.actor,
       lock: req.lock,
       accepted,
@@ -71,8 +95,19 @@ export class ProtectedResource {
       readAt,
       lostUpdate,
       value: this.value,
-    });
+    };
+    if (accepted) fields.write = this.accepted;
+    if (lostUpdate) fields.erased = erased;
+    if (this.pending.length > 0) fields.pending = this.pending.map((p) => ({ ...p }));
+    this.ctx.emit('resource.use', fields);
     return accepted;
+  }
+
+  /** The client crashed: its threads' uses in progress will never write. */
+  forget(client: string): void {
+    for (let i = this.pending.length - 1; i >= 0; i--)
+      if (this.pending[i].actor.slice(0, this.pending[i].actor.indexOf(':')) === client)
+        this.pending.splice(i, 1);
   }
 
   /** true if the token is not older than any seen before; remembers the newest. */
@@ -85,6 +120,16 @@ export class ProtectedResource {
   view(): ResourceView {
     const v: ResourceView = { value: this.value, accepted: this.accepted, rejected: this.rejected };
     if (this.lastToken !== undefined) v.lastToken = this.lastToken;
+    const lost = lostWrites(this.initial, v);
+    if (lost > 0) v.lost = lost;
     return v;
   }
+}
+
+/**
+ * Accepted writes whose +1 the value no longer shows: each accepted write stores read + 1, so
+ * without lost updates value = initial + accepted.
+ */
+export function lostWrites(initial: number, v: Pick<ResourceView, 'value' | 'accepted'>): number {
+  return Math.max(0, v.accepted - (v.value - initial));
 }

@@ -21,7 +21,8 @@
  *   pubsub.subscribe   actor (the thread, or "<client>/pubsub" with resubscribe: true), node, conn, channel
  *   pubsub.unsubscribe actor (the last thread to leave), node, conn, channel
  *   resource.use       read (the value read), readAt (when), lostUpdate (an accepted write that
- *                      erased another write made since the read)
+ *                      erased another write made since the read), write, erased, pending
+ *                      (resource/ProtectedResource.ts)
  */
 import type { ClientsHandle, ProcHandle, SimContext } from '../sim/api';
 import { acquire, sleep, type Process } from '../sim/effects';
@@ -75,6 +76,9 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
     threadProc(client, thread) {
       const p = procs.get(`${client}:${thread}`);
       return p && !p.done ? p : undefined;
+    },
+    onCrash(client) {
+      resource.forget(client);
     },
   };
 }

@@ -190,6 +190,113 @@ describe('runScenario', () => {
     expect(renewals[renewals.length - 1]).toBeGreaterThan(40_000);
   });
 
+  it('does not stop while client work is in flight (the unlock latch DEL), nor wait for watchdog timers', () => {
+    const locked = (program: unknown[]) => ({
+      format: 'lockscope/1',
+      clients: [{ id: 'A', threads: [{ id: 1, program }] }],
+    });
+    const run = runScenario(
+      valid(
+        locked([
+          { op: 'lock', lock: 'L' },
+          { op: 'work', ms: 5 },
+          { op: 'unlock', lock: 'L' },
+        ]),
+      ),
+    );
+    const done = run.trace.events.find((e) => e.kind === 'thread.done')!;
+    const del = run.trace.events.find((e) => e.kind === 'cmd' && (e.argv as string[])[0] === 'DEL')!;
+    expect(del.t).toBeGreaterThan(done.t);
+    expect(run.trace.final.nodes.master.keys).toEqual({});
+    // the DEL's reply is back too: the run ends one latency after the DEL ran
+    expect(run.endedAt).toBe(del.t + 1);
+    // a lock never unlocked: its watchdog sleeps until 10 s, the run does not wait for it
+    const held = runScenario(valid(locked([{ op: 'lock', lock: 'L' }])));
+    expect(held.endedAt).toBeLessThan(100);
+    expect(held.trace.events.some((e) => e.kind === 'watchdog.renew')).toBe(false);
+  });
+
+  it('V3: a FencedLock lease that expired with nobody else taking the lock is no violation', () => {
+    const run = runScenario(
+      valid({
+        format: 'lockscope/1',
+        resource: { kind: 'fenced', initial: 0 },
+        clients: [
+          {
+            id: 'A',
+            threads: [
+              {
+                id: 1,
+                program: [
+                  { op: 'lock', lock: 'F', type: 'FencedLock', leaseMs: 100 },
+                  { op: 'work', ms: 300 },
+                  { op: 'use' },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(run.trace.events.some((e) => e.kind === 'key.expired')).toBe(true);
+    expect(run.trace.events.find((e) => e.kind === 'resource.use')).toMatchObject({
+      accepted: true,
+      token: 1,
+    });
+    expect(run.trace.verdict).toBe('safe');
+  });
+
+  it('V3: split brain, the writer still owns its lease on the old master but B acted first', () => {
+    const b = builtins.find((x) => x.id === 'split-brain-partition')!;
+    const s = structuredClone(b.scenario) as unknown as { clients: { threads: { program: unknown[] }[] }[] };
+    s.clients[0].threads[0].program = [
+      { op: 'lock', lock: 'myLock' },
+      { op: 'work', ms: 29_990 },
+      { op: 'use', ms: 20_000 },
+      { op: 'unlock', lock: 'myLock' },
+    ];
+    s.clients[1].threads[0].program = [
+      { op: 'lock', lock: 'myLock' },
+      { op: 'use' },
+      { op: 'work', ms: 20_000 },
+      { op: 'unlock', lock: 'myLock' },
+    ];
+    const { trace } = runScenario(valid(s));
+    const useA = trace.events.find((e) => e.kind === 'resource.use' && e.actor === 'A:1')!;
+    expect(useA.lostUpdate).toBe(true);
+    // A's lease still lives on the partitioned old master A talks to
+    const live = trace.events.filter((e) => e.kind === 'violation.start' && e.violation === 'V2');
+    expect(live.length).toBe(1);
+    expect(trace.violations.find((v) => v.kind === 'V3')).toEqual({
+      kind: 'V3',
+      lock: 'myLock',
+      from: useA.t,
+      to: useA.t,
+      holders: ['A:1', 'B:1'],
+      cause: 'stale',
+    });
+    expect(trace.violations.find((v) => v.kind === 'V2')!.holders).toEqual(['A:1', 'B:1']);
+  });
+
+  it('V3: a lost update with no lock at all is unsafe, on lock "(none)"', () => {
+    const run = runScenario(
+      valid({
+        format: 'lockscope/1',
+        clients: [
+          { id: 'A', threads: [{ id: 1, program: [{ op: 'use', ms: 50 }] }] },
+          { id: 'B', threads: [{ id: 1, start: 10, program: [{ op: 'use', ms: 10 }] }] },
+        ],
+      }),
+    );
+    expect(run.trace.verdict).toBe('unsafe');
+    expect(run.trace.final.resource).toEqual({ value: 1, accepted: 2, rejected: 0, lost: 1 });
+    // B's write lands inside A's read-modify-write, then A's write erases it
+    expect(run.trace.violations).toEqual([
+      { kind: 'V3', lock: '(none)', from: 20, to: 20, holders: ['B:1', 'A:1'], cause: 'unlocked' },
+      { kind: 'V3', lock: '(none)', from: 50, to: 50, holders: ['A:1', 'B:1'], cause: 'unlocked' },
+    ]);
+  });
+
   it('records script lines only in verbose runs', () => {
     const s = valid(twoThreads());
     const quiet = runScenario(s).trace.events;

@@ -105,15 +105,19 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   // Faults due at the same ms apply in the order the scenario lists them.
   for (const f of scenario.faults) kernel.at(f.at, () => apply(f));
 
+  // Without `until` the run ends once every program has ended and no client work is in flight
+  // (a call awaiting its reply, a fire-and-forget command such as the unlock latch's DEL); a
+  // sleeping watchdog timer does not keep it going. DEFAULT_RUN_CAP_MS bounds it either way.
   const until = scenario.until ?? DEFAULT_RUN_CAP_MS;
   const endsEarly = scenario.until === null;
+  const ended = (): boolean => endsEarly && running.size === 0 && !kernel.clientWorkInFlight();
   const probe = opts.probe;
   const stop =
     probe === undefined
-      ? () => endsEarly && running.size === 0
+      ? ended
       : () => {
           probe(world);
-          return endsEarly && running.size === 0;
+          return ended();
         };
   kernel.run(until, stop, MAX_EVENTS);
 

@@ -19,6 +19,7 @@ import type {
   TraceEvent,
   VisibleState,
 } from '../trace';
+import { lostWrites } from '../resource/ProtectedResource';
 
 export const CHECKPOINT_EVERY = 64;
 
@@ -74,8 +75,11 @@ export class StateTimeline {
   private readonly clientThreads = new Map<string, Actor[]>();
   /** the frame of the last stateAt answer, private to this class (answers are materialized copies) */
   private cursor: { frame: Frame; index: number; delta: number } | null = null;
+  /** the resource's value before any write (lost updates are counted against it) */
+  private readonly initialValue: number;
 
   constructor(init: TimelineInit) {
+    this.initialValue = init.resource.value;
     const nodes = new Map<string, NodeRec>();
     for (const n of init.nodes) nodes.set(n.id, { role: n.role, up: true, keys: new Map(), subs: new Map() });
     const threads = new Map<Actor, ThreadRec>();
@@ -251,6 +255,8 @@ export class StateTimeline {
         const lastToken =
           ev.accepted && token !== undefined ? Math.max(token, r.lastToken ?? token) : r.lastToken;
         if (lastToken !== undefined) f.resource.lastToken = lastToken;
+        const lost = lostWrites(this.initialValue, f.resource);
+        if (lost > 0) f.resource.lost = lost;
         break;
       }
       case 'client.pause':

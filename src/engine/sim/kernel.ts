@@ -85,6 +85,10 @@ class Proc implements ProcHandle {
   waitTimeout: Task | null = null;
   waitInterruptible = false;
   pendingInterrupt = false;
+  /** false until its first step: a spawned process (fire-and-forget work) that has not run yet */
+  started = false;
+  /** a `call` it made has not resumed it yet (reply, error or response timeout) */
+  inCall = false;
   constructor(
     readonly id: number,
     readonly owner: string,
@@ -330,6 +334,20 @@ export class Kernel implements SimContext {
         break;
       }
     }
+  }
+
+  /**
+   * True while client work is in flight: a live (not crashed) client's process has a call whose
+   * reply has not reached it yet, or was spawned (fire-and-forget work such as the DEL of an
+   * unlock latch) and has not run yet. A process sleeping or waiting on a semaphore (a watchdog
+   * timer, a pub/sub listener) is idle. The runner uses it to end a run only once that work is done.
+   */
+  clientWorkInFlight(): boolean {
+    for (const o of this.owners.values()) {
+      if (o.crashed) continue;
+      for (const p of o.procs) if (!p.started || p.inCall) return true;
+    }
+    return false;
   }
 
   /** The JVM dies: its processes stop, nothing reaches it any more, its connections close. */
@@ -597,6 +615,8 @@ export class Kernel implements SimContext {
   }
 
   private step(p: Proc, value: unknown): void {
+    p.started = true;
+    p.inCall = false;
     let v = value;
     for (;;) {
       let r: IteratorResult<Effect, unknown>;
@@ -622,6 +642,7 @@ export class Kernel implements SimContext {
           this.schedule(this.t + Math.max(0, eff.ms), RESUME, p, undefined, null, p.owner);
           return;
         case 'call':
+          p.inCall = true;
           this.send(p, eff.conn, eff.argv);
           return;
         case 'acquire': {

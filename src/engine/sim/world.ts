@@ -56,7 +56,6 @@ export function createWorld(o: WorldOptions): World {
     now: () => k.now(),
     liveKey: (node, key) => timeline.liveKey(node, key),
     masters: o.masters ?? (() => masterIds),
-    masterOf: (actor) => k.masterFor(actor.slice(0, actor.indexOf(':'))),
   });
   recorder.observe(monitor);
   const propagate = o.propagate;

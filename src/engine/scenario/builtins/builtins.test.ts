@@ -30,6 +30,9 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(acquisitions(s).map(([a]) => a)).toEqual(['A:1']);
     expect(s.of('pubsub.publish')[0].receivers).toBe(0);
     expect(s.of('watchdog.cancel')).toHaveLength(1);
+    // the run waits for the fire-and-forget DEL of the unlock latch: nothing is left behind
+    expect(s.of('cmd', 'A/unlock').map((e) => (e.argv as string[])[0])).toEqual(['DEL']);
+    expect(s.trace.final.nodes.master.keys).toEqual({});
   });
 
   it('reentrant: hold count 1, 2, then 1, 0; B’s tryLock() is refused meanwhile', () => {
@@ -62,10 +65,12 @@ describe('built-in scenarios: verdicts and key moments', () => {
   it('lease-expiry-no-watchdog: B takes over at 3 s, A overwrites B and fails to unlock', () => {
     const s = sim('lease-expiry-no-watchdog');
     expect(verdict(s)).toBe('unsafe');
-    expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1']);
+    // V3: A (stale) writes after B, the newer holder, used the resource
+    expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1+B:1']);
+    expect(s.violations[1].cause).toBe('stale');
     const acquiredA = at(s.of('lock.acquired', 'A:1')[0]);
     near(at(s.of('lock.acquired', 'B:1')[0]), acquiredA + 3000);
-    expect(s.resource).toEqual({ value: 1, accepted: 2, rejected: 0 });
+    expect(s.resource).toEqual({ value: 1, accepted: 2, rejected: 0, lost: 1 });
     expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^IllegalMonitorStateException/);
   });
 
@@ -90,12 +95,12 @@ describe('built-in scenarios: verdicts and key moments', () => {
   it('gc-pause-lease-expiry: B holds from 30 s; paused A writes its stale value at 41 s', () => {
     const s = sim('gc-pause-lease-expiry');
     expect(verdict(s)).toBe('unsafe');
-    expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1']);
+    expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1+B:1']);
     const acquiredA = at(s.of('lock.acquired', 'A:1')[0]);
     near(at(s.of('lock.acquired', 'B:1')[0]), acquiredA + 30_000);
     const v3 = s.violations.find((v) => v.kind === 'V3')!;
     expect(v3.from).toBe(41_000);
-    expect(s.resource).toEqual({ value: 1, accepted: 2, rejected: 0 });
+    expect(s.resource).toEqual({ value: 1, accepted: 2, rejected: 0, lost: 1 });
   });
 
   it('unlock-not-owner: both foreign unlocks throw, A:1 keeps the lock until its own unlock', () => {
@@ -171,7 +176,15 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(r.value).toBeLessThan(10);
     const lost = s.of('resource.use').filter((e) => e.lostUpdate === true).length;
     expect(lost).toBe(10 - r.value); // every missing sale is one write that erased another
-    expect(verdict(s)).toBe('safe'); // no lock, so no lock invariant to break
+    expect(r.lost).toBe(10 - r.value);
+    // no lock, yet updates were lost: V3 with lock "(none)", never "safe"
+    expect(verdict(s)).toBe('unsafe');
+    expect(s.violations.length).toBeGreaterThan(0);
+    for (const v of s.violations) expect(v).toMatchObject({ kind: 'V3', lock: '(none)', cause: 'unlocked' });
+    // every write that erased another is among them, named by its writer
+    const erasing = s.of('resource.use').filter((e) => e.lostUpdate === true);
+    for (const e of erasing)
+      expect(s.violations.some((v) => v.from === e.t && v.holders[0] === e.actor)).toBe(true);
   });
 
   it('stock-with-lock: the counter ends at exactly ten', () => {
@@ -210,6 +223,43 @@ describe('built-in scenarios: verdicts and key moments', () => {
     // `npm run bench` measures and reports (1-5 ms idle, up to ~60 ms with a load average of 12 on
     // 2 cores); this bound only catches an order-of-magnitude regression
     for (const [id, ms] of slowest) expect(ms, id).toBeLessThan(250);
+  }, 30_000);
+
+  it('violations name threads, never raw lock owners; V3 says why', () => {
+    for (const b of builtins) {
+      if (b.id === 'contention-100') continue;
+      const s = simulate(b.scenario);
+      const threads = new Set(s.scenario.clients.flatMap((c) => c.threads.map((t) => `${c.id}:${t.id}`)));
+      for (const v of s.violations) {
+        for (const h of v.holders) expect(threads.has(h), `${b.id}: ${v.kind} holder ${h}`).toBe(true);
+        expect(new Set(v.holders).size, b.id).toBe(v.holders.length);
+        if (v.kind === 'V3') expect(['stale', 'unlocked', 'lost-update'], b.id).toContain(v.cause);
+      }
+      for (const e of s.of('violation.start'))
+        for (const h of e.holders as string[])
+          expect(threads.has(h), `${b.id}: event holder ${h}`).toBe(true);
+    }
+    // split brain: B's lease appears on the new master before B's acquire returns
+    const sb = sim('split-brain-partition');
+    expect(sb.violations.find((v) => v.kind === 'V2')!.holders).toEqual(['A:1', 'B:1']);
+  }, 30_000);
+
+  it('end only when client work is done: a lost update is never "safe", no unlock latch left behind', () => {
+    for (const b of builtins) {
+      if (b.id === 'contention-100') continue;
+      const s = simulate(b.scenario);
+      if ((s.resource.lost ?? 0) > 0)
+        expect(
+          s.violations.some((v) => v.kind === 'V3'),
+          b.id,
+        ).toBe(true);
+      // every unlock's fire-and-forget DEL of its latch ran on the master before the run ended
+      for (const [id, node] of Object.entries(s.trace.final.nodes)) {
+        if (node.role !== 'master') continue;
+        const latches = Object.keys(node.keys).filter((k) => k.startsWith('redisson_unlock_latch'));
+        expect(latches, `${b.id} ${id}`).toEqual([]);
+      }
+    }
   }, 30_000);
 
   it('are deterministic: the same scenario gives the same trace, another seed other ids', () => {
