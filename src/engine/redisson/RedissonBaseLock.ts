@@ -22,8 +22,11 @@ export abstract class RedissonBaseLock {
   readonly entryName: string;
   /** lease the scripts use when the caller gave none; the watchdog timeout unless an explicit lease stuck */
   internalLockLeaseTime: number;
-  /** requestId -> latch TTL of an unlock in progress: worked out once per unlock, not per retry */
-  private readonly latchTtls = new Map<string, number>();
+  /**
+   * requestId -> latch TTL of an unlock() in progress (null until its first attempt works it out):
+   * once per unlock, not per retry
+   */
+  private readonly latchTtls = new Map<string, number | null>();
 
   constructor(
     readonly client: RedissonClient,
@@ -102,6 +105,7 @@ export abstract class RedissonBaseLock {
     const requestId = client.config.traits.unlockLatch ? client.generateId() : '';
     let res: UnlockResult = null;
     let failure: RedisException | null = null;
+    this.latchTtls.set(requestId, null);
     const reply = yield* client.retrying(() => this.unlockInner(threadId, requestId));
     this.latchTtls.delete(requestId);
     if (reply.t === 'error') failure = exceptionFor(reply);
@@ -142,15 +146,16 @@ export abstract class RedissonBaseLock {
 
   /**
    * (timeout + retryDelay(retryAttempts)) × retryAttempts, at least 1 ms: how long a retried unlock
-   * can still arrive. Given the unlock's requestId, every retry of that unlock sends the same TTL.
+   * can still arrive. Given the requestId of an unlock() in progress, every retry of it sends the
+   * same TTL.
    */
   protected unlockLatchTtl(requestId?: string): number {
     const known = requestId === undefined ? undefined : this.latchTtls.get(requestId);
-    if (known !== undefined) return known;
+    if (typeof known === 'number') return known;
     const { config } = this.client;
     const t = (config.timeoutMs + this.client.retryDelay(config.retryAttempts)) * config.retryAttempts;
     const ttl = Math.max(t, 1);
-    if (requestId !== undefined) this.latchTtls.set(requestId, ttl);
+    if (known === null) this.latchTtls.set(requestId!, ttl);
     return ttl;
   }
 
