@@ -6,8 +6,8 @@
  */
 import fengari from 'fengari-web';
 import type { LuaCFunction, LuaState } from 'fengari-web';
-import { formatG, jsBytes, lit, luaBytes } from './lua_strings';
-import { raiseWithPosition } from './lua_strings';
+import { formatG, jsBytes, lit, luaBytes, raiseWithPosition } from './lua_strings';
+import { MAX_SCRIPT_STRING, ScriptMemoryError } from './lua_vmpatch';
 
 const { lua, lauxlib } = fengari;
 
@@ -70,6 +70,7 @@ function encodeError(L: LuaState, idx: number, reason: string): never {
 
 class Encoder {
   out: string[] = [];
+  size = 0;
   constructor(
     readonly L: LuaState,
     readonly cfg: CjsonConfig,
@@ -111,9 +112,13 @@ class Encoder {
   value(idx: number, depth: number): void {
     const L = this.L;
     switch (lua.lua_type(L, idx)) {
-      case lua.LUA_TSTRING:
-        this.out.push(escapeString(lua.lua_tolstring(L, idx)!));
+      case lua.LUA_TSTRING: {
+        const piece = escapeString(lua.lua_tolstring(L, idx)!);
+        this.size += piece.length;
+        if (this.size > MAX_SCRIPT_STRING) raiseWithPosition(L, new ScriptMemoryError(this.size).message);
+        this.out.push(piece);
         return;
+      }
       case lua.LUA_TNUMBER:
         this.number(idx);
         return;

@@ -5,8 +5,8 @@
  */
 import fengari from 'fengari-web';
 import type { LuaCFunction, LuaState } from 'fengari-web';
-import { lit, pushNumber } from './lua_strings';
-import { raiseWithPosition } from './lua_strings';
+import { lit, pushNumber, raiseWithPosition } from './lua_strings';
+import { MAX_SCRIPT_STRING, ScriptMemoryError } from './lua_vmpatch';
 
 const { lua, lauxlib } = fengari;
 
@@ -68,6 +68,7 @@ function encodeNumber(out: number[], n: number): void {
 
 function encodeBytes(out: number[], s: Uint8Array): void {
   const len = s.length;
+  if (out.length + len > MAX_SCRIPT_STRING) throw new ScriptMemoryError(out.length + len);
   if (len < 32) out.push(0xa0 | len);
   else if (len <= 0xff) out.push(0xd9, len);
   else if (len <= 0xffff) tagged(out, 0xda, len, 2);
@@ -151,7 +152,12 @@ const pack: LuaCFunction = (L) => {
   const nargs = lua.lua_gettop(L);
   if (nargs === 0) return lauxlib.luaL_argerror(L, 0, lit('MessagePack pack needs input.'));
   const out: number[] = [];
-  for (let i = 1; i <= nargs; i++) encodeValue(L, out, i, 0);
+  try {
+    for (let i = 1; i <= nargs; i++) encodeValue(L, out, i, 0);
+  } catch (e) {
+    if (e instanceof ScriptMemoryError) return raiseWithPosition(L, e.message);
+    throw e;
+  }
   lua.lua_pushstring(L, Uint8Array.from(out));
   return 1;
 };

@@ -52,6 +52,7 @@ declare module 'fengari-web' {
     lua_createtable(L: LuaState, narr: number, nrec: number): void;
     lua_error(L: LuaState): never;
     lua_getfield(L: LuaState, idx: number, k: LuaString | string): number;
+    lua_gettable(L: LuaState, idx: number): number;
     lua_getglobal(L: LuaState, name: LuaString | string): number;
     lua_getinfo(L: LuaState, what: LuaString | string, ar: LuaDebug): number;
     lua_getmetatable(L: LuaState, idx: number): boolean;

@@ -9,8 +9,8 @@ import fengari from 'fengari-web';
 import type { LuaCFunction } from 'fengari-web';
 import { formatDouble, formatInteger, formatText, toInt64, toUint64 } from './lua_printf';
 import type { Spec } from './lua_printf';
-import { jsBytes, lit, luaBytes } from './lua_strings';
-import { raiseWithPosition } from './lua_strings';
+import { jsBytes, lit, luaBytes, raiseWithPosition } from './lua_strings';
+import { MAX_SCRIPT_STRING, ScriptMemoryError, chargeStringBytes } from './lua_vmpatch';
 
 const { lua, lauxlib } = fengari;
 
@@ -116,7 +116,10 @@ export const stringFormat51: LuaCFunction = (L) => {
       default:
         raiseWithPosition(L, `invalid option '%${conv ?? ''}' to 'format'`);
     }
+    if (out.length > MAX_SCRIPT_STRING) raiseWithPosition(L, new ScriptMemoryError(out.length).message);
   }
+  const overRun = chargeStringBytes(out.length);
+  if (overRun) raiseWithPosition(L, overRun.message);
   lua.lua_pushstring(L, luaBytes(out));
   return 1;
 };

@@ -6,8 +6,8 @@
  */
 import fengari from 'fengari-web';
 import type { LuaCFunction, LuaState } from 'fengari-web';
-import { jsBytes, lit, luaBytes, pushNumber } from './lua_strings';
-import { raiseWithPosition } from './lua_strings';
+import { jsBytes, lit, luaBytes, pushNumber, raiseWithPosition } from './lua_strings';
+import { MAX_SCRIPT_STRING, ScriptMemoryError } from './lua_vmpatch';
 
 const { lua, lauxlib } = fengari;
 
@@ -166,6 +166,8 @@ const pack: LuaCFunction = (L) => {
       const s = lauxlib.luaL_checklstring(L, arg++);
       if (size === 0) size = s.length;
       if (s.length < size) lauxlib.luaL_argerror(L, arg, lit('string too short'));
+      if (out.length + size > MAX_SCRIPT_STRING)
+        raiseWithPosition(L, new ScriptMemoryError(out.length + size).message);
       for (let k = 0; k < size; k++) out.push(s[k]);
       if (opt === 's') {
         out.push(0);

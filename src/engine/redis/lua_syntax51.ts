@@ -6,7 +6,10 @@
  *   two ordinary characters, and its parser then stops at the first character it cannot use. We put
  *   an '@' (a character neither version accepts) where 5.1 stops, let the 5.3 parser fail at the
  *   same place with the same message, and put the original character back into the message.
- * - `goto` is a plain name in 5.1: it is renamed to a name 5.3 does not reserve.
+ * - `goto` is a plain name in 5.1: it is renamed to a name 5.3 does not reserve. `_ENV` is a plain
+ *   (missing) global in 5.1 but the environment itself in 5.3: renamed too, so it stays a global.
+ * - Integer numerals are written as floats (`1` -> `1.0`, `0xff` -> `0xffp0`): 5.1 numbers are all
+ *   doubles, fengari's integers are 32-bit and would wrap (`for i = 1, 2e5 do n = n + i end`).
  * - In quoted strings 5.1 keeps the character after an unknown escape (`"\x41"` is "x41", `"\q"` is
  *   "q"), where 5.3 decodes \x, \z, \u{} and rejects the rest: the backslash is dropped.
  */
@@ -19,6 +22,8 @@ export interface Rewritten {
 }
 
 const GOTO_STANDIN = 'g0to';
+/** 5.3 resolves `_ENV` to the chunk's environment; in 5.1 it is an ordinary (undefined) global. */
+export const ENV_STANDIN = '_EnV';
 
 function isNameChar(c: string | undefined): boolean {
   return c !== undefined && /[A-Za-z0-9_]/.test(c);
@@ -88,11 +93,32 @@ export function rewriteFor53(src: string): Rewritten {
       }
       continue;
     }
+    if ((c >= '0' && c <= '9') || (c === '.' && src[i + 1] >= '0' && src[i + 1] <= '9')) {
+      // a numeral, read as 5.3's lexer reads it
+      const hex = c === '0' && (src[i + 1] === 'x' || src[i + 1] === 'X');
+      const expo = hex ? 'Pp' : 'Ee';
+      let j = hex ? i + 2 : i;
+      while (j < n) {
+        if (expo.includes(src[j])) {
+          j++;
+          if (src[j] === '+' || src[j] === '-') j++;
+        } else if (/[0-9A-Fa-f.]/.test(src[j])) j++;
+        else break;
+      }
+      const numeral = src.slice(i, j);
+      // every 5.1 number is a double: integer literals become float literals, so arithmetic on
+      // them cannot wrap at fengari's 32-bit integer limit (2147483647 + 1 is 2147483648)
+      if (/^[0-9]+$/.test(numeral)) out.push(numeral + '.0');
+      else if (/^0[xX][0-9A-Fa-f]+$/.test(numeral)) out.push(numeral + 'p0');
+      else out.push(numeral);
+      i = j;
+      continue;
+    }
     if (isNameChar(c)) {
       let j = i;
       while (isNameChar(src[j])) j++;
       const word = src.slice(i, j);
-      out.push(word === 'goto' && !(c >= '0' && c <= '9') ? GOTO_STANDIN : word);
+      out.push(word === 'goto' ? GOTO_STANDIN : word === '_ENV' ? ENV_STANDIN : word);
       i = j;
       continue;
     }
@@ -130,5 +156,9 @@ export function rewriteFor53(src: string): Rewritten {
 export function restoreMessage(msg: string, rw: Rewritten): string {
   let m = msg;
   if (rw.replaced.length > 0) m = m.replace(/'@'/, `'${rw.replaced[0]}'`);
-  return m.replace(/\bg0to\b/g, 'goto');
+  return m
+    .replace(/\bg0to\b/g, 'goto')
+    .replace(/\b_EnV\b/g, '_ENV')
+    .replace(/'([0-9]+)\.0'/g, "'$1'")
+    .replace(/'(0[xX][0-9A-Fa-f]+)p0'/g, "'$1'");
 }

@@ -33,16 +33,40 @@ const { lua } = fengari;
 /** Longest Lua string a script may build or measure (Redis allows 512 MB; a browser tab does not). */
 export const MAX_SCRIPT_STRING = 32 * 1024 * 1024;
 
+/**
+ * Bytes of strings one run may build or copy in total. Each string stays under MAX_SCRIPT_STRING,
+ * but a loop making a fresh 1 MB string per iteration would otherwise allocate gigabytes within
+ * the instruction budget.
+ */
+export const MAX_RUN_STRING_BYTES = 512 * 1024 * 1024;
+
 export class ScriptMemoryError extends Error {
-  constructor(readonly bytes: number) {
+  constructor(
+    readonly bytes: number,
+    perRun = false,
+  ) {
     super(
-      `not enough memory: string of ${bytes} bytes exceeds LockScope's ${MAX_SCRIPT_STRING}-byte script limit`,
+      perRun
+        ? `not enough memory: script built more than ${MAX_RUN_STRING_BYTES} bytes of strings (LockScope's per-run limit)`
+        : `not enough memory: string of ${bytes} bytes exceeds LockScope's ${MAX_SCRIPT_STRING}-byte script limit`,
     );
   }
 }
 
 let active = 0;
 let installed = false;
+/** string bytes built or copied since the outermost guarded run began */
+let charged = 0;
+
+/**
+ * Counts bytes a script builds against MAX_RUN_STRING_BYTES; returns the refusal to raise, if
+ * the run is over its allowance.
+ */
+export function chargeStringBytes(n: number): ScriptMemoryError | null {
+  if (active === 0) return null;
+  charged += n;
+  return charged > MAX_RUN_STRING_BYTES ? new ScriptMemoryError(charged, true) : null;
+}
 let lastRefusal: ScriptMemoryError | null = null;
 
 /**
@@ -116,9 +140,17 @@ export function installVmPatches(L: LuaState): void {
   };
   proto.vslen = function (this: TValueLike): number {
     const n = original.call(this);
-    if (n > MAX_SCRIPT_STRING && active > 0) {
-      lastRefusal = new ScriptMemoryError(n);
-      throw lastRefusal;
+    if (active > 0) {
+      if (n > MAX_SCRIPT_STRING) {
+        lastRefusal = new ScriptMemoryError(n);
+        throw lastRefusal;
+      }
+      // every `..` operand passes here: the bytes a concatenation copies
+      charged += n;
+      if (charged > MAX_RUN_STRING_BYTES) {
+        lastRefusal = new ScriptMemoryError(charged, true);
+        throw lastRefusal;
+      }
     }
     return n;
   };
@@ -127,6 +159,7 @@ export function installVmPatches(L: LuaState): void {
 
 /** Runs fn with the guard armed (re-entrant: nested engines each count). */
 export function withStringGuard<T>(fn: () => T): T {
+  if (active === 0) charged = 0;
   active++;
   try {
     return fn();

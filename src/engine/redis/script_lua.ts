@@ -12,21 +12,22 @@ import type { LuaCFunction, LuaHook, LuaState, LuaString } from 'fengari-web';
 import type { Reply } from './reply';
 import { NIL, bulk, error, int, status } from './reply';
 import {
+  formatG,
   jsBytes,
   lit,
   lua51NumberToString,
   luaBytes,
   pushBytes,
   pushNumber,
+  raiseWithPosition,
   redisArgFromNumber,
   toBytes,
-  formatG,
 } from './lua_strings';
-import { raiseWithPosition } from './lua_strings';
 import {
   MAX_SCRIPT_STRING,
   NATIVE_ERROR_STATUS,
   ScriptMemoryError,
+  chargeStringBytes,
   installVmPatches,
   takeRefusal,
   withStringGuard,
@@ -75,6 +76,7 @@ const MAX_REPLY_DEPTH = 2000;
 /** Strings up to this length are interned (see pushString), up to this many distinct ones. */
 const INTERN_MAX_LENGTH = 64;
 const INTERN_MAX_ENTRIES = 4096;
+const MAX_COROUTINES = 10_000;
 /** Instructions between two budget checks: large so the fast path barely notices the hook. */
 const HOOK_STEP = 10_000;
 
@@ -132,6 +134,7 @@ export class LuaScripting {
   private killed = false;
   private killLine = 0;
   private resp: 2 | 3 = 2;
+  private coroutines = 0;
   private lineListener: ((line: number) => void) | null = null;
 
   constructor(
@@ -190,6 +193,7 @@ export class LuaScripting {
     this.killed = false;
     this.killLine = 0;
     this.resp = 2;
+    this.coroutines = 0;
     try {
       return withStringGuard(() => {
         lua.lua_settop(L, 0);
@@ -300,7 +304,9 @@ export class LuaScripting {
     lua.lua_settop(L, 1);
     if (have) {
       if (ar.source !== null) {
-        lua.lua_pushstring(L, ar.source);
+        // fengari names its JS-implemented functions "=[JS]" where C Lua says "=[C]"
+        const src = jsBytes(ar.source);
+        pushBytes(L, src === '=[JS]' ? '=[C]' : src);
         lua.lua_setfield(L, 1, lit('source'));
       }
       lua.lua_pushinteger(L, ar.currentline);
@@ -751,7 +757,16 @@ export class LuaScripting {
     const pairsRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
 
     set('pcall', this.luaPcall);
-    set('xpcall', this.wrapCatching(xpcallRef));
+    const xpcall = this.wrapCatching(xpcallRef);
+    set('xpcall', (L) => {
+      // the handler runs behind a guard: once the budget stopped the script, Lua re-enters the
+      // message handler for the stop itself, with hooks off, and a looping handler would never end
+      lauxlib.luaL_checkany(L, 2);
+      lua.lua_pushvalue(L, 2);
+      lua.lua_pushcclosure(L, this.guardedHandler, 1);
+      lua.lua_replace(L, 2);
+      return xpcall(L);
+    });
     set('error', luaError51);
     set('tostring', luaTostring51);
     set('getmetatable', this.luaGetmetatable);
@@ -787,7 +802,7 @@ export class LuaScripting {
     lua.lua_getfield(L, scratch, lit('string'));
     const str = lua.lua_gettop(L);
     lua.lua_createtable(L, 0, 16);
-    for (const name of ['byte', 'char', 'dump', 'gmatch', 'gsub', 'len', 'lower', 'match']) {
+    for (const name of ['byte', 'char', 'dump', 'gmatch', 'len', 'lower', 'match']) {
       lua.lua_getfield(L, str, lit(name));
       lua.lua_setfield(L, -2, lit(name));
     }
@@ -799,6 +814,9 @@ export class LuaScripting {
     lua.lua_setfield(L, -2, lit('gfind'));
     lua.lua_pushcfunction(L, stringFormat51);
     lua.lua_setfield(L, -2, lit('format'));
+    lua.lua_getfield(L, str, lit('gsub'));
+    lua.lua_pushcclosure(L, gsubGuarded, 1);
+    lua.lua_setfield(L, -2, lit('gsub'));
     lua.lua_getfield(L, str, lit('find'));
     lua.lua_pushcclosure(L, stringFindFixed, 1);
     lua.lua_setfield(L, -2, lit('find'));
@@ -838,8 +856,13 @@ export class LuaScripting {
     lua.lua_getfield(L, scratch, lit('coroutine'));
     const co = lua.lua_gettop(L);
     lua.lua_createtable(L, 0, 6);
-    for (const name of ['create', 'status', 'wrap', 'yield']) {
+    for (const name of ['status', 'yield']) {
       lua.lua_getfield(L, co, lit(name));
+      lua.lua_setfield(L, -2, lit(name));
+    }
+    for (const name of ['create', 'wrap']) {
+      lua.lua_getfield(L, co, lit(name));
+      lua.lua_pushcclosure(L, this.countCoroutines, 1);
       lua.lua_setfield(L, -2, lit(name));
     }
     lua.lua_getfield(L, co, lit('resume'));
@@ -969,6 +992,15 @@ export class LuaScripting {
       return lua.lua_gettop(L);
     };
   }
+
+  private readonly guardedHandler: LuaCFunction = (L) => {
+    if (this.killed) return 1;
+    const argc = lua.lua_gettop(L);
+    lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
+    lua.lua_insert(L, 1);
+    lua.lua_call(L, argc, 1);
+    return 1;
+  };
 
   private raiseKilled(L: LuaState): number {
     lua.lua_pushstring(L, lit('script killed by the instruction budget'));
@@ -1121,6 +1153,21 @@ export class LuaScripting {
     return 1;
   }
 
+  /**
+   * coroutine.create/wrap, at most MAX_COROUTINES per run: each coroutine carries its own stack,
+   * so a loop creating them would hold far more memory per instruction than the budget expects.
+   */
+  private readonly countCoroutines: LuaCFunction = (L) => {
+    if (++this.coroutines > MAX_COROUTINES) {
+      return raiseWithPosition(L, `too many coroutines (LockScope allows ${MAX_COROUTINES} per script run)`);
+    }
+    const argc = lua.lua_gettop(L);
+    lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
+    lua.lua_insert(L, 1);
+    lua.lua_call(L, argc, 1);
+    return 1;
+  };
+
   private readonly mathRandom: LuaCFunction = (L) => {
     const r = this.rand.nextDouble();
     switch (lua.lua_gettop(L)) {
@@ -1205,7 +1252,9 @@ export function lua51Message(msg: string): string {
     .replace(/unfinished long (string|comment) \(starting at line \d+\)/, 'unfinished long $1')
     .replace(/decimal escape too large/, 'escape sequence too large')
     .replace(/escape sequence too large near '([^\\']*)\\[^']*'/, "escape sequence too large near '$1'")
-    .replace(/: syntax error near /, ": '=' expected near ");
+    .replace(/: syntax error near /, ": '=' expected near ")
+    .replace(/JS stack overflow/, 'C stack overflow')
+    .replace(/'_EnV'/g, "'_ENV'");
 }
 
 /** 5.1 ipairs: tables only, raw access, stops at the first nil. */
@@ -1372,9 +1421,94 @@ const stringRep51: LuaCFunction = (L) => {
   }
   const total = s.length * n;
   if (total > MAX_SCRIPT_STRING) return refuse(L, total);
+  const overRun = chargeStringBytes(total);
+  if (overRun) return raiseWithPosition(L, overRun.message);
   const out = new Uint8Array(total);
-  for (let o = 0; o < total; o += s.length) out.set(s, o);
+  if (s.length === 1) out.fill(s[0]);
+  else {
+    // copy once, then keep doubling what is already there
+    out.set(s, 0);
+    for (let filled = s.length; filled < total; filled *= 2)
+      out.copyWithin(filled, 0, Math.min(filled, total - filled));
+  }
   lua.lua_pushstring(L, out);
+  return 1;
+};
+
+/**
+ * string.gsub whose output cannot pass the string limit: a string replacement is checked against
+ * the real match count before the result is built, and a function or table replacement is watched
+ * as it hands out pieces.
+ */
+const gsubGuarded: LuaCFunction = (L) => {
+  const original = lua.lua_upvalueindex(1);
+  const src =
+    lua.lua_type(L, 1) === lua.LUA_TSTRING || lua.lua_type(L, 1) === lua.LUA_TNUMBER
+      ? lua.lua_tolstring(L, 1)
+      : null;
+  const rt = lua.lua_type(L, 3);
+  if (src !== null && (rt === lua.LUA_TSTRING || rt === lua.LUA_TNUMBER)) {
+    const repl = lua.lua_tolstring(L, 3)!;
+    const perMatch = repl.includes(0x25) ? repl.length * Math.max(1, src.length) : repl.length;
+    if (src.length + (src.length + 1) * perMatch > MAX_SCRIPT_STRING) {
+      // count the matches first (the result of replacing them with nothing is no larger than s)
+      const top = lua.lua_gettop(L);
+      lua.lua_pushvalue(L, original);
+      lua.lua_pushvalue(L, 1);
+      lua.lua_pushvalue(L, 2);
+      lua.lua_pushstring(L, new Uint8Array(0));
+      if (top >= 4) lua.lua_pushvalue(L, 4);
+      lua.lua_call(L, top >= 4 ? 4 : 3, 2);
+      const matches = lua.lua_tonumber(L, -1);
+      lua.lua_settop(L, top);
+      const bound = src.length + matches * perMatch;
+      if (bound > MAX_SCRIPT_STRING) return refuse(L, bound);
+    }
+  } else if (src !== null && (rt === lua.LUA_TFUNCTION || rt === lua.LUA_TTABLE)) {
+    lua.lua_pushinteger(L, src.length);
+    lua.lua_pushvalue(L, 3);
+    lua.lua_pushcclosure(L, rt === lua.LUA_TFUNCTION ? meteredReplacement : meteredLookup, 2);
+    lua.lua_replace(L, 3);
+  }
+  const argc = lua.lua_gettop(L);
+  lua.lua_pushvalue(L, original);
+  lua.lua_insert(L, 1);
+  lua.lua_call(L, argc, 2);
+  const result = lua.lua_tolstring(L, -2);
+  const overRun = result === null ? null : chargeStringBytes(result.length);
+  if (overRun) return raiseWithPosition(L, overRun.message);
+  return 2;
+};
+
+/** Adds a replacement piece's length to the running total kept in upvalue 1. */
+function meter(L: LuaState): void {
+  const piece =
+    lua.lua_type(L, -1) === lua.LUA_TSTRING || lua.lua_type(L, -1) === lua.LUA_TNUMBER
+      ? lua.lua_tolstring(L, -1)
+      : null;
+  if (piece === null) return;
+  const total = lua.lua_tonumber(L, lua.lua_upvalueindex(1)) + piece.length;
+  if (total > MAX_SCRIPT_STRING) refuse(L, total);
+  lua.lua_pushnumber(L, total);
+  lua.lua_replace(L, lua.lua_upvalueindex(1));
+}
+
+const meteredReplacement: LuaCFunction = (L) => {
+  const argc = lua.lua_gettop(L);
+  lua.lua_pushvalue(L, lua.lua_upvalueindex(2));
+  lua.lua_insert(L, 1);
+  lua.lua_call(L, argc, 1);
+  meter(L);
+  return 1;
+};
+
+/** gsub with a table indexes it with the first capture or the whole match (lua_gettable: metamethods apply). */
+const meteredLookup: LuaCFunction = (L) => {
+  lua.lua_settop(L, 1);
+  lua.lua_pushvalue(L, lua.lua_upvalueindex(2));
+  lua.lua_insert(L, 1);
+  lua.lua_gettable(L, 1);
+  meter(L);
   return 1;
 };
 
@@ -1392,6 +1526,8 @@ const tableConcatGuarded: LuaCFunction = (L) => {
       lua.lua_pop(L, 1);
       if (total > MAX_SCRIPT_STRING) return refuse(L, total);
     }
+    const overRun = chargeStringBytes(total);
+    if (overRun) return raiseWithPosition(L, overRun.message);
   }
   const argc = lua.lua_gettop(L);
   lua.lua_pushvalue(L, lua.lua_upvalueindex(1));
