@@ -1038,6 +1038,7 @@ export class LuaScripting {
       return lauxlib.luaL_error(L, lit('cannot change a protected metatable'));
     }
     lua.lua_settop(L, 2);
+    if (t === lua.LUA_TTABLE) ignoreLenMetamethod(L, 2);
     lua.lua_setmetatable(L, 1);
     return 1;
   };
@@ -1205,6 +1206,24 @@ export class LuaScripting {
 function checkInt51(L: LuaState, arg: number): number {
   const n = lauxlib.luaL_checknumber(L, arg);
   return Math.trunc(n) | 0;
+}
+
+/** fengari's tag-method index of __len (ltm.js TMS.TM_LEN) */
+const TM_LEN = 4;
+
+/**
+ * Lua 5.1 ignores __len on tables (`#t` is always the raw length); 5.3 calls it. fengari caches
+ * "this metatable has no such metamethod" in a per-table bit field that its VM consults before
+ * looking, so setting the __len bit makes the VM skip it. The cache is cleared when the metatable
+ * gains a new key, which only a script adding __len after setmetatable would notice.
+ */
+function ignoreLenMetamethod(L: LuaState, mtIndex: number): void {
+  lua.lua_pushstring(L, lit('__len'));
+  const has = lua.lua_rawget(L, mtIndex) !== lua.LUA_TNIL;
+  lua.lua_pop(L, 1);
+  if (!has) return;
+  const mt = lua.lua_topointer(L, mtIndex) as { flags?: number } | null;
+  if (mt !== null && typeof mt.flags === 'number') mt.flags |= 1 << TM_LEN;
 }
 
 /** A Lua error for a string that would pass the script string limit. */
