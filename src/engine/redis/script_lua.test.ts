@@ -279,7 +279,8 @@ describe('allocation bombs are refused', () => {
       /not enough memory: string of \d+ bytes/,
     );
     expectHealthy(evalText);
-  });
+    // Builds three 16 MiB strings per case on purpose: several seconds on a loaded 2-core machine.
+  }, 60_000);
 
   it('caps coroutines per run, and pcall cannot hide a refusal forever', () => {
     const { first, evalText } = run('for i = 1, 20000 do coroutine.create(function() end) end return 1');
