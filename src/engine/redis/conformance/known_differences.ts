@@ -11,4 +11,15 @@ export interface KnownDifference {
   readonly doc: string;
 }
 
-export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {};
+export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
+  'lua51-vararg-arg': {
+    reason:
+      "Lua 5.1's LUA_COMPAT_VARARG gives a vararg function that never uses `...` a local `arg` table; fengari (5.3) has no such table",
+    doc: 'docs/lua-differences.md#what-is-left',
+  },
+  'lua-float-mod-negative-zero': {
+    reason:
+      "Lua 5.1 computes a % b as a - floor(a/b)*b (never -0); fengari uses JS % and keeps the dividend's sign on a zero result",
+    doc: 'docs/lua-differences.md#what-is-left',
+  },
+};

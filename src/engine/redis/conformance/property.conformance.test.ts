@@ -40,7 +40,11 @@ const IMMEDIATE_IN_MULTI = new Set(['exec', 'discard', 'multi', 'watch']);
 function compareOptions(cmds: readonly GenCommand[]): CompareOptions[] {
   let queued: CompareOptions[] | null = null;
   return cmds.map((c) => {
-    const own: CompareOptions = { tolerance: c.tolerance, unordered: c.unordered };
+    const own: CompareOptions = {
+      tolerance: c.tolerance,
+      unordered: c.unordered,
+      negativeZeroMod: c.negativeZeroMod,
+    };
     const name = c.argv[0].toLowerCase();
     if (queued && !IMMEDIATE_IN_MULTI.has(name)) queued.push(own);
     if (name === 'multi' && !queued) queued = [];
