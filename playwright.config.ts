@@ -2,6 +2,10 @@ import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium, never a downloaded browser (the machine has no route to browser CDNs).
 const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// Under CI a fresh random port, so a preview server left running on the machine can never be
+// mistaken for this build; locally 4317, reused between runs. Workers inherit the env we set here.
+if (!process.env.E2E_PORT && process.env.CI)
+  process.env.E2E_PORT = String(20000 + Math.floor(Math.random() * 20000));
 const port = Number(process.env.E2E_PORT || 4317);
 
 export default defineConfig({
