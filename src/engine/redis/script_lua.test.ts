@@ -328,3 +328,41 @@ describe('integration with the fixture server', () => {
     expect(f.run('evalsha', sha1hex(LOCK_LUA), '1', 'myLock', '30000', 'c:2')).toBe('(integer) 29000');
   });
 });
+
+describe('long KEYS/ARGV values reach redis.call byte for byte (decode shortcut)', () => {
+  // longer than the interning limit (64 bytes), with NUL, CR/LF and high bytes
+  const long = (tag: string) => `${tag}:` + '\x00\xff\r\n\x80é'.repeat(20) + 'x'.repeat(40);
+  it('a long binary key set through KEYS is the key the script builds by concatenation', () => {
+    const server = new RedisServer({ clock: new ManualClock(0) });
+    const conn = server.connect();
+    const k = long('k');
+    const v = long('v');
+    const set = "redis.call('set', KEYS[1], ARGV[1]); return redis.call('get', KEYS[1])";
+    expect(server.exec(conn, ['eval', set, '1', k, v])).toEqual({ t: 'bulk', v });
+    expect(server.exec(conn, ['get', k])).toEqual({ t: 'bulk', v });
+    // the same bytes made inside Lua (a different string object) find the same key
+    const built =
+      "local s = string.sub(ARGV[1], 1, 10) .. string.sub(ARGV[1], 11); return redis.call('get', s)";
+    expect(server.exec(conn, ['eval', built, '0', k])).toEqual({ t: 'bulk', v });
+    // a value derived from a long argument is converted, not mistaken for the argument
+    const upper = "return redis.call('set', string.upper(ARGV[1]), ARGV[1])";
+    expect(server.exec(conn, ['eval', upper, '0', k])).toEqual({ t: 'status', v: 'OK' });
+    const asciiUpper = k.replace(/[a-z]/g, (c) => c.toUpperCase()); // Lua's C-locale toupper
+    expect(server.exec(conn, ['get', asciiUpper])).toEqual({ t: 'bulk', v: k });
+    // next run, other long arguments: nothing from the previous run leaks in
+    const k2 = long('k2');
+    expect(server.exec(conn, ['eval', set, '1', k2, k])).toEqual({ t: 'bulk', v: k });
+    expect(server.exec(conn, ['get', k2])).toEqual({ t: 'bulk', v: k });
+    expect(server.exec(conn, ['script', 'flush'])).toEqual({ t: 'status', v: 'OK' });
+    expect(server.exec(conn, ['eval', set, '1', k, k2])).toEqual({ t: 'bulk', v: k2 });
+  });
+  it('more long arguments than are remembered still arrive intact', () => {
+    const server = new RedisServer({ clock: new ManualClock(0) });
+    const conn = server.connect();
+    const args = Array.from({ length: 40 }, (_, i) => long(`a${i}`));
+    const body =
+      "for i = 1, #ARGV do redis.call('set', ARGV[i], i) end return redis.call('mget', unpack(ARGV))";
+    const r = server.exec(conn, ['eval', body, '0', ...args]);
+    expect(r).toEqual({ t: 'array', v: args.map((_, i) => ({ t: 'bulk', v: String(i + 1) })) });
+  });
+});

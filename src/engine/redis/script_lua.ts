@@ -76,6 +76,8 @@ const MAX_REPLY_DEPTH = 2000;
 /** Strings up to this length are interned (see pushString), up to this many distinct ones. */
 const INTERN_MAX_LENGTH = 64;
 const INTERN_MAX_ENTRIES = 4096;
+/** Longer KEYS/ARGV values of the running script remembered for decode (see pushArg), at most this many. */
+const RUN_ARGS_MAX = 16;
 const MAX_COROUTINES = 10_000;
 /** Instructions between two budget checks: large so the fast path barely notices the hook. */
 const HOOK_STEP = 10_000;
@@ -127,6 +129,15 @@ export class LuaScripting {
   /** short strings pushed before -> registry ref of the Lua string, so hot values are not re-created */
   private interned = new Map<string, number>();
   private readonly decoded = new WeakMap<LuaString, string>();
+  /**
+   * KEYS/ARGV values too long to intern, pushed for the current run: the Lua string's bytes and the
+   * engine string they were made from. redis.call(..., KEYS[3]) then gets the caller's own string
+   * back instead of a fresh conversion (which the keyspace would hash again). Identity of the
+   * Uint8Array is the key: fengari strings are immutable, so same array means same bytes. Cleared
+   * at the end of every run, so it holds nothing between scripts.
+   */
+  private readonly runBytes: LuaString[] = [];
+  private readonly runStrings: string[] = [];
 
   // per-run state
   private running = false;
@@ -200,10 +211,13 @@ export class LuaScripting {
         lua.lua_pushcfunction(L, this.errorHandler);
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, fn.ref);
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.globalsRef);
+        // key first, then value: no lua_insert to swap them (see setField)
+        this.pushString(L, 'KEYS');
         this.pushStringArray(L, keys);
-        this.setField(L, -2, 'KEYS');
+        lua.lua_rawset(L, -3);
+        this.pushString(L, 'ARGV');
         this.pushStringArray(L, args);
-        this.setField(L, -2, 'ARGV');
+        lua.lua_rawset(L, -3);
         lua.lua_pop(L, 1);
         this.armHook(L);
         const st = lua.lua_pcall(L, 0, 1, 1);
@@ -220,6 +234,8 @@ export class LuaScripting {
       });
     } finally {
       this.running = false;
+      this.runBytes.length = 0;
+      this.runStrings.length = 0;
     }
   }
 
@@ -367,6 +383,8 @@ export class LuaScripting {
    * are the same Uint8Array on every call, so their decoding is remembered per array.
    */
   private decode(a: LuaString): string {
+    const run = this.runBytes;
+    for (let i = 0; i < run.length; i++) if (run[i] === a) return this.runStrings[i];
     let s = this.decoded.get(a);
     if (s === undefined) {
       s = jsBytes(a);
@@ -385,9 +403,20 @@ export class LuaScripting {
   private pushStringArray(L: LuaState, items: readonly string[]): void {
     lua.lua_createtable(L, items.length, 0);
     for (let i = 0; i < items.length; i++) {
-      this.pushString(L, items[i]);
+      this.pushArg(L, items[i]);
       lua.lua_rawseti(L, -2, i + 1);
     }
+  }
+
+  /** pushString for a KEYS/ARGV value; a long one is remembered for decode while the run lasts. */
+  private pushArg(L: LuaState, s: string): void {
+    if (s.length <= INTERN_MAX_LENGTH || this.runBytes.length >= RUN_ARGS_MAX) {
+      this.pushString(L, s);
+      return;
+    }
+    // lua_pushstring copies the bytes and returns fengari's own array, the one scripts will hand back
+    this.runBytes.push(lua.lua_pushstring(L, luaBytes(s)));
+    this.runStrings.push(s);
   }
 
   /** Redis reply -> Lua value (redisProtocolToLuaType, RESP2; setresp(3) changes nil). */
@@ -403,8 +432,9 @@ export class LuaScripting {
         return;
       case 'status':
         lua.lua_createtable(L, 0, 1);
+        this.pushString(L, 'ok');
         this.pushString(L, r.v);
-        this.setField(L, -2, 'ok');
+        lua.lua_rawset(L, -3);
         return;
       case 'error':
         lua.lua_createtable(L, 0, 1);
