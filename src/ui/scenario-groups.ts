@@ -22,8 +22,16 @@ const RULES: [Group, RegExp][] = [
   ['basics', /basic|reentr|contention|fair|read|write|spin|multi|hello|intro|two|lock/],
 ];
 
+/** Where the id alone would mislead. */
+const BY_ID: Record<string, Group> = {
+  'redlock-happy': 'basics',
+  'redlock-pause-after-validity': 'failures',
+  'stock-oversell-no-lock': 'naive',
+};
+
 export function groupOf(b: Pick<BuiltinInfo, 'id' | 'group'>): Group {
   if (b.group && (GROUPS as readonly string[]).includes(b.group)) return b.group as Group;
+  if (BY_ID[b.id]) return BY_ID[b.id];
   const id = b.id.toLowerCase();
   for (const [g, re] of RULES) if (re.test(id)) return g;
   return 'other';

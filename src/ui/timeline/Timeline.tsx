@@ -422,6 +422,14 @@ export function Timeline() {
   );
 }
 
+/** A node's role beside its name, only when the name does not already say it (a promoted replica). */
+function NodeRole({ id, model }: { id: string; model: LaneModel }) {
+  const lane = model.nodes.find((n) => n.id === id);
+  const last = lane?.roles[lane.roles.length - 1]?.role ?? lane?.role;
+  if (!last || id.startsWith(last)) return null;
+  return <span className="lane-label__role">→ {last}</span>;
+}
+
 const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout; model: LaneModel }) {
   const t = useT();
   const [open, setOpen] = useState<string | null>(null);
@@ -462,9 +470,7 @@ const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout;
               onClick={() => setOpen(open === r.id ? null : r.id)}
             >
               {r.id}
-              {r.kind === 'node' && (
-                <span className="lane-label__role">{model.nodes.find((n) => n.id === r.id)?.role}</span>
-              )}
+              {r.kind === 'node' && <NodeRole id={r.id} model={model} />}
             </button>
             {open === r.id && (
               <div className="lane-menu" role="menu">

@@ -339,8 +339,9 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         }
         break;
       }
-      case 'repl.apply': {
-        const from = typeof e.node === 'string' ? e.node : typeof e.master === 'string' ? e.master : null;
+      case 'repl.apply':
+      case 'repl.sync' as typeof e.kind: {
+        const from = typeof e.master === 'string' ? e.master : null;
         const to = typeof e.replica === 'string' ? e.replica : null;
         const sent = typeof e.sentAt === 'number' ? e.sentAt : e.t;
         if (from && to && from !== to)
