@@ -4,24 +4,13 @@
  * client model decodes, on a real redis-server and on the simulator with the same assertions.
  * (The four current scripts are checked in redis/conformance/redisson_scripts.conformance.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import lock311Lua from './scripts/lock_3_11.lua?raw';
 import unlock311Lua from './scripts/unlock_3_11.lua?raw';
 import forceUnlock311Lua from './scripts/force_unlock_3_11.lua?raw';
 import renewSingleLua from './scripts/renew_single.lua?raw';
 import compareAndDeleteLua from '../naive/scripts/compare_and_delete.lua?raw';
-import { ManualClock } from '../clock';
-import type { Reply } from '../redis/reply';
-import { RedisServer } from '../redis/server';
-import {
-  findRedisBinaries,
-  missingBinaries,
-  startRealRedis,
-  type RealRedis,
-} from '../redis/testing/real_redis';
-import { RespClient } from '../redis/testing/resp_client';
-
-type Exec = (...argv: string[]) => Promise<Reply>;
+import { describeOnSimAndReal, type Exec } from '../redis/testing/on_sim_and_real';
 
 const A1 = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';
 const B1 = 'b2c1d3e4-5f60-4718-9a2b-3c4d5e6f7a80:1';
@@ -79,42 +68,4 @@ function variantChecks(exec: () => Exec): void {
   });
 }
 
-describe('lock script variants on the simulator', () => {
-  const server = new RedisServer({ clock: new ManualClock(0), seed: 0 });
-  const conn = server.connect();
-  variantChecks(
-    () =>
-      async (...argv) =>
-        server.exec(conn, argv),
-  );
-});
-
-const missing = missingBinaries(findRedisBinaries(), ['server']);
-if (missing.length > 0) {
-  const message = 'the lock script variant checks need redis-server (Redis 7.0) on PATH';
-  if (process.env.CI === 'true') {
-    describe('lock script variants on a real redis-server', () => {
-      it('has a real redis-server to run on', () => {
-        throw new Error(message);
-      });
-    });
-  } else console.warn(`\n*** SKIPPED (real side only): ${message}\n`);
-} else {
-  describe('lock script variants on a real redis-server', () => {
-    let real: RealRedis;
-    let client: RespClient;
-    beforeAll(async () => {
-      real = await startRealRedis();
-      client = await RespClient.connect(real.port);
-    });
-    afterAll(async () => {
-      client?.close();
-      await real?.stop();
-    });
-    variantChecks(
-      () =>
-        (...argv) =>
-          client.call(argv),
-    );
-  });
-}
+describeOnSimAndReal('lock script variants', variantChecks);

@@ -4,18 +4,12 @@
  * same assertions. The corpus only proves the simulator agrees with Redis; this proves the
  * scripts themselves say what Redisson says.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import forceUnlockLua from '../../redisson/scripts/force_unlock.lua?raw';
 import lockLua from '../../redisson/scripts/lock.lua?raw';
 import renewLua from '../../redisson/scripts/renew.lua?raw';
 import unlockLua from '../../redisson/scripts/unlock.lua?raw';
-import { ManualClock } from '../../clock';
-import type { Reply } from '../reply';
-import { RedisServer } from '../server';
-import { findRedisBinaries, missingBinaries, startRealRedis, type RealRedis } from '../testing/real_redis';
-import { RespClient } from '../testing/resp_client';
-
-type Exec = (...argv: string[]) => Promise<Reply>;
+import { describeOnSimAndReal, type Exec } from '../testing/on_sim_and_real';
 
 const A1 = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';
 const A2 = '8743c9c0-0795-4907-87fd-6c719a6b4586:2';
@@ -93,42 +87,4 @@ function scriptChecks(exec: () => Exec): void {
   });
 }
 
-describe('Redisson scripts on the simulator', () => {
-  const server = new RedisServer({ clock: new ManualClock(0), seed: 0 });
-  const conn = server.connect();
-  scriptChecks(
-    () =>
-      async (...argv) =>
-        server.exec(conn, argv),
-  );
-});
-
-const missing = missingBinaries(findRedisBinaries(), ['server']);
-if (missing.length > 0) {
-  const message = 'the Redisson script checks need redis-server (Redis 7.0) on PATH';
-  if (process.env.CI === 'true') {
-    describe('Redisson scripts on a real redis-server', () => {
-      it('has a real redis-server to run on', () => {
-        throw new Error(message);
-      });
-    });
-  } else console.warn(`\n*** SKIPPED (real side only): ${message}\n`);
-} else {
-  describe('Redisson scripts on a real redis-server', () => {
-    let real: RealRedis;
-    let client: RespClient;
-    beforeAll(async () => {
-      real = await startRealRedis();
-      client = await RespClient.connect(real.port);
-    });
-    afterAll(async () => {
-      client?.close();
-      await real?.stop();
-    });
-    scriptChecks(
-      () =>
-        (...argv) =>
-          client.call(argv),
-    );
-  });
-}
+describeOnSimAndReal('Redisson scripts', scriptChecks);
