@@ -4,21 +4,20 @@
  */
 import { formatReply } from '../engine/redis/cli_format';
 import type { Reply } from '../engine/redis/reply';
+import { replyFromJson as fromTraceJson, type ReplyJson } from '../engine/sim/reply_json';
 
+/** A trace reply back to a Reply; also accepts Reply objects as hand-written fixtures hold them. */
 export function replyFromJson(j: unknown): Reply {
-  if (j === null || j === undefined) return { t: 'bulk', v: null };
-  if (typeof j === 'string') return { t: 'bulk', v: j };
-  if (typeof j === 'number') return { t: 'int', v: j };
+  if (j === undefined) return { t: 'bulk', v: null };
   if (Array.isArray(j)) return { t: 'array', v: j.map(replyFromJson) };
-  if (typeof j === 'object') {
+  if (typeof j === 'object' && j !== null && !Array.isArray(j)) {
     const o = j as Record<string, unknown>;
-    if (typeof o.status === 'string') return { t: 'status', v: o.status };
-    if (typeof o.error === 'string') return { t: 'error', v: o.error };
-    if (typeof o.int === 'string') return { t: 'int', v: BigInt(o.int) };
-    // A Reply object already (hand-written fixtures).
     if (typeof o.t === 'string' && 'v' in o) return o as unknown as Reply;
+    if (typeof o.status !== 'string' && typeof o.error !== 'string' && typeof o.int !== 'string') {
+      return { t: 'bulk', v: JSON.stringify(j) };
+    }
   }
-  return { t: 'bulk', v: JSON.stringify(j) };
+  return fromTraceJson(j as ReplyJson);
 }
 
 /** redis-cli's tty rendering of a trace reply, without the trailing newline. */

@@ -23,3 +23,14 @@ export function replyToJson(r: Reply): ReplyJson {
       return r.v === null ? null : r.v.map(replyToJson);
   }
 }
+
+/** The inverse of replyToJson, for readers of a trace (the console, the script view, tests). */
+export function replyFromJson(j: ReplyJson): Reply {
+  if (j === null) return { t: 'bulk', v: null };
+  if (typeof j === 'string') return { t: 'bulk', v: j };
+  if (typeof j === 'number') return { t: 'int', v: j };
+  if (Array.isArray(j)) return { t: 'array', v: j.map(replyFromJson) };
+  if ('status' in j) return { t: 'status', v: j.status };
+  if ('error' in j) return { t: 'error', v: j.error };
+  return { t: 'int', v: BigInt(j.int) };
+}
