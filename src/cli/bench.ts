@@ -19,8 +19,8 @@ import unlockLua from '../engine/redisson/scripts/unlock.lua?raw';
 import { ManualClock } from '../engine/clock';
 import type { Reply } from '../engine/redis/reply';
 import { RedisServer } from '../engine/redis/server';
-import { startRealRedis, findExecutable } from '../engine/redis/testing/real_redis';
-import { RespClient } from '../engine/redis/testing/resp_client';
+import { startRealRedis, findExecutable } from '../testing/redis/real_redis';
+import { RespClient } from '../testing/redis/resp_client';
 import { simSection } from './bench_sim';
 
 // ---------------------------------------------------------------------------------------------

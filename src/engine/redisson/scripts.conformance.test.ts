@@ -10,7 +10,7 @@ import unlock311Lua from './scripts/unlock_3_11.lua?raw';
 import forceUnlock311Lua from './scripts/force_unlock_3_11.lua?raw';
 import renewSingleLua from './scripts/renew_single.lua?raw';
 import compareAndDeleteLua from '../naive/scripts/compare_and_delete.lua?raw';
-import { describeOnSimAndReal, type Exec } from '../redis/testing/on_sim_and_real';
+import { describeOnSimAndReal, type Exec } from '../../testing/redis/on_sim_and_real';
 
 const A1 = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';
 const B1 = 'b2c1d3e4-5f60-4718-9a2b-3c4d5e6f7a80:1';

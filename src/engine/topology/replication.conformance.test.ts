@@ -14,8 +14,8 @@ import {
   missingBinaries,
   startRealRedis,
   type RealRedis,
-} from '../redis/testing/real_redis';
-import { RespClient } from '../redis/testing/resp_client';
+} from '../../testing/redis/real_redis';
+import { RespClient } from '../../testing/redis/resp_client';
 import { simulate } from '../redisson/testing/simulate';
 
 const OWNER = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';

@@ -11,7 +11,12 @@ import { loadCorpus } from './load_corpus';
 import type { CliMode } from '../cli_format';
 import { runRealCli } from './real_cli';
 import { runSimCli } from './sim_cli';
-import { findRedisBinaries, missingBinaries, startRealRedis, type RealRedis } from '../testing/real_redis';
+import {
+  findRedisBinaries,
+  missingBinaries,
+  startRealRedis,
+  type RealRedis,
+} from '../../../testing/redis/real_redis';
 
 const binaries = findRedisBinaries();
 const missing = missingBinaries(binaries, ['server', 'cli']);

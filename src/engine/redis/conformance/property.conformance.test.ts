@@ -9,8 +9,13 @@ import { ManualClock } from '../../clock';
 import { formatReply } from '../cli_format';
 import type { Reply } from '../reply';
 import { RedisServer } from '../server';
-import { findRedisBinaries, missingBinaries, startRealRedis, type RealRedis } from '../testing/real_redis';
-import { RespClient } from '../testing/resp_client';
+import {
+  findRedisBinaries,
+  missingBinaries,
+  startRealRedis,
+  type RealRedis,
+} from '../../../testing/redis/real_redis';
+import { RespClient } from '../../../testing/redis/resp_client';
 import { sequenceArb, type GenCommand } from './command_gen';
 import { commandLine, repliesMatch, type CompareOptions } from './reply_compare';
 

@@ -9,7 +9,7 @@ import forceUnlockLua from '../../redisson/scripts/force_unlock.lua?raw';
 import lockLua from '../../redisson/scripts/lock.lua?raw';
 import renewLua from '../../redisson/scripts/renew.lua?raw';
 import unlockLua from '../../redisson/scripts/unlock.lua?raw';
-import { describeOnSimAndReal, type Exec } from '../testing/on_sim_and_real';
+import { describeOnSimAndReal, type Exec } from '../../../testing/redis/on_sim_and_real';
 
 const A1 = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';
 const A2 = '8743c9c0-0795-4907-87fd-6c719a6b4586:2';

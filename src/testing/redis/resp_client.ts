@@ -5,8 +5,8 @@
  * byte), matching bytes.ts. Not for the browser bundle.
  */
 import { connect, type Socket } from 'node:net';
-import type { Reply } from '../reply';
-import { array, bulk, error, int, status } from '../reply';
+import type { Reply } from '../../engine/redis/reply';
+import { array, bulk, error, int, status } from '../../engine/redis/reply';
 
 const CRLF = Buffer.from('\r\n', 'latin1');
 

@@ -4,9 +4,9 @@
  * the real half fails under CI=true and is skipped loudly elsewhere. Test-only code.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ManualClock } from '../../clock';
-import type { Reply } from '../reply';
-import { RedisServer } from '../server';
+import { ManualClock } from '../../engine/clock';
+import type { Reply } from '../../engine/redis/reply';
+import { RedisServer } from '../../engine/redis/server';
 import { findRedisBinaries, missingBinaries, startRealRedis, type RealRedis } from './real_redis';
 import { RespClient } from './resp_client';
 
