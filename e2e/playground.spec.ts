@@ -30,11 +30,16 @@ test('pick a scenario, play, step forward and back', async ({ page }) => {
   await pick(page, 'basic-lock');
   await page.keyboard.press('Home');
   await expect(page.getByTestId('clock')).toHaveText('0');
+  const event = page.locator('.transport__event');
+  await expect(event).toContainText(/ 0\//);
   for (let i = 0; i < 4; i++) await page.getByTestId('step-forward').click();
+  await expect(event).toContainText(/ 4\//);
   const after = await clock(page);
   await page.getByTestId('step-back').click();
+  await expect(event).toContainText(/ 3\//);
   expect(await clock(page)).toBeLessThanOrEqual(after);
   await page.getByTestId('step-forward').click();
+  await expect(event).toContainText(/ 4\//);
   expect(await clock(page)).toBe(after);
   await page.getByRole('combobox', { name: 'Speed (virtual time)' }).selectOption('1000');
   await page.getByTestId('play').click();
