@@ -4,9 +4,13 @@
  * deterministic, must keep seq = index, t non-decreasing, and its state fold must end on `final`.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { runScenario } from './run';
-import { validateScenario } from './schema';
+import { describe, it } from 'vitest';
+import {
+  checkRandomRun,
+  clientFault,
+  propertyRuns,
+  twoClientScenario,
+} from '../../testing/scenario/random_scenarios';
 
 const lockNames = fc.constantFrom('L', 'M');
 const op = fc.oneof(
@@ -31,75 +35,13 @@ const op = fc.oneof(
   }),
 );
 
-const scenario = fc
-  .record({
-    seed: fc.integer({ min: 0, max: 1000 }),
-    a: fc.array(op, { minLength: 1, maxLength: 6 }),
-    b: fc.array(op, { minLength: 1, maxLength: 6 }),
-    bStart: fc.integer({ min: 0, max: 200 }),
-    faults: fc.array(
-      fc.oneof(
-        fc.record({
-          kind: fc.constant('pause'),
-          at: fc.integer({ min: 0, max: 800 }),
-          client: fc.constantFrom('A', 'B'),
-          ms: fc.integer({ min: 1, max: 800 }),
-        }),
-        fc.record({
-          kind: fc.constant('crash'),
-          at: fc.integer({ min: 0, max: 800 }),
-          client: fc.constantFrom('A', 'B'),
-        }),
-        fc.record({
-          kind: fc.constant('interrupt'),
-          at: fc.integer({ min: 0, max: 800 }),
-          client: fc.constantFrom('A', 'B'),
-          thread: fc.constant(1),
-        }),
-      ),
-      { maxLength: 2 },
-    ),
-  })
-  .map((r) => ({
-    format: 'lockscope/1',
-    seed: r.seed,
-    until: 5000,
-    redisson: { lockWatchdogTimeout: 600 },
-    clients: [
-      { id: 'A', threads: [{ id: 1, program: r.a }] },
-      { id: 'B', threads: [{ id: 1, start: r.bStart, program: r.b }] },
-    ],
-    faults: r.faults,
-  }));
+const scenario = twoClientScenario({ op, fault: clientFault });
 
 describe('runScenario on random scenarios', () => {
   it('never throws, is deterministic and keeps the trace invariants', () => {
     fc.assert(
-      fc.property(scenario, (json) => {
-        const v = validateScenario(json);
-        expect(v.ok).toBe(true);
-        if (!v.ok) return;
-        const run = runScenario(v.scenario);
-        const text = JSON.stringify(run.trace);
-        expect(JSON.stringify(runScenario(v.scenario).trace)).toBe(text);
-        const evs = run.trace.events;
-        for (let i = 0; i < evs.length; i++) {
-          expect(evs[i].seq).toBe(i);
-          if (i > 0) expect(evs[i].t).toBeGreaterThanOrEqual(evs[i - 1].t);
-        }
-        expect(JSON.stringify(run.stateAt(evs.length - 1))).toBe(JSON.stringify(run.trace.final));
-        expect(run.trace.verdict).toBe(run.trace.violations.length ? 'unsafe' : 'safe');
-        // one healthy master never holds two live leases of one lock (reference: failure-scenarios §0)
-        expect(run.trace.violations.filter((x) => x.kind === 'V2')).toEqual([]);
-        for (const viol of run.trace.violations) {
-          expect(viol.holders.length).toBeGreaterThanOrEqual(1);
-          if (viol.to !== null) expect(viol.to).toBeGreaterThanOrEqual(viol.from);
-        }
-      }),
-      {
-        numRuns: Number(process.env.LOCKSCOPE_PROP_RUNS ?? 40),
-        seed: Number(process.env.LOCKSCOPE_PROP_SEED ?? 20261121),
-      },
+      fc.property(scenario, (json) => checkRandomRun(json, { oneMaster: true })),
+      propertyRuns(40),
     );
   }, 600_000);
 });
