@@ -17,14 +17,8 @@ import type { Reply } from '../redis/reply';
 import type { Prng } from '../sim/api';
 import compareAndDeleteLua from './scripts/compare_and_delete.lua?raw';
 
-export const NAIVE_LOCK_TYPES = [
-  'setnx',
-  'setnx-expire',
-  'set-nx-px',
-  'set-nx-px-get-del',
-  'set-nx-px-lua',
-] as const;
-export type NaiveLockType = (typeof NAIVE_LOCK_TYPES)[number];
+import { NAIVE_LOCK_TYPES, type NaiveLockType } from '../lock_types';
+export { NAIVE_LOCK_TYPES, type NaiveLockType };
 
 export function isNaiveLockType(t: string | undefined): t is NaiveLockType {
   return (NAIVE_LOCK_TYPES as readonly string[]).includes(t ?? '');

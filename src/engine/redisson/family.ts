@@ -17,17 +17,8 @@ import { RedissonRedLock } from './RedissonRedLock';
 
 export type FamilyLock = RedissonLock | RedissonMultiLock;
 
-export const FAMILY_TYPES = [
-  'RLock',
-  'FairLock',
-  'FencedLock',
-  'SpinLock',
-  'ReadLock',
-  'WriteLock',
-  'MultiLock',
-  'RedLock',
-] as const;
-export type FamilyType = (typeof FAMILY_TYPES)[number];
+import { FAMILY_TYPES, type FamilyType } from '../lock_types';
+export { FAMILY_TYPES, type FamilyType };
 
 export function isFamilyType(type: string): type is FamilyType {
   return (FAMILY_TYPES as readonly string[]).includes(type);

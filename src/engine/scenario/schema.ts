@@ -17,22 +17,8 @@ import {
   redissonDefaults,
 } from './defaults';
 
-export const LOCK_TYPES = [
-  'RLock',
-  'FairLock',
-  'FencedLock',
-  'SpinLock',
-  'ReadLock',
-  'WriteLock',
-  'MultiLock',
-  'RedLock',
-  'setnx',
-  'setnx-expire',
-  'set-nx-px',
-  'set-nx-px-get-del',
-  'set-nx-px-lua',
-] as const;
-export type LockType = (typeof LOCK_TYPES)[number];
+import { LOCK_TYPES, type LockType } from '../lock_types';
+export { LOCK_TYPES, type LockType };
 
 /** Lock types made of several locks, one per master (`locks` names them). */
 export const MULTI_LOCK_TYPES: readonly LockType[] = ['MultiLock', 'RedLock'];
