@@ -2,6 +2,7 @@
  * Default values and size limits of the scenario format (../shared/SCENARIO-FORMAT.md). Kept apart
  * from the schema so the editor, the URL codec and the runner can quote the same numbers.
  */
+import type { Scenario } from './schema';
 
 /** Virtual ms a scenario without `until` may run before the runner stops it. */
 export const DEFAULT_RUN_CAP_MS = 600_000;
@@ -55,15 +56,7 @@ export const REDISSON_LATEST = 'latest';
  * `retryAttempts` was 3 before 3.48.0, and the constant `retryInterval` of 1500 ms was replaced by
  * EqualJitterDelay(1000, 2000) in the same release.
  */
-export function redissonDefaults(version: string): {
-  lockWatchdogTimeout: number;
-  checkLockSyncedSlaves: boolean;
-  slavesSyncTimeout: number;
-  retryAttempts: number;
-  retryDelayMs: number;
-  timeoutMs: number;
-  subscriptionTimeoutMs: number;
-} {
+export function redissonDefaults(version: string): Omit<Scenario['redisson'], 'version'> {
   const before348 = compareVersions(version, '3.48') < 0;
   return {
     lockWatchdogTimeout: 30_000,
