@@ -257,6 +257,21 @@ test('lane menu: crash the node at the cursor re-runs with a new fault', async (
   await expect(page.getByTestId('timeline')).toContainText('down');
 });
 
+test('lane menu: cutting a client off adds a partition fault and re-runs', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'contention-wakeup');
+  await page.keyboard.press('Home');
+  const handles = page.locator('.fault-handle');
+  const before = await handles.count();
+  await page.getByRole('button', { name: 'Actions for B:1' }).click();
+  await page.getByRole('menuitem', { name: /Cut B off from the others/ }).click();
+  await expect(handles).toHaveCount(before + 1);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('');
+  expect(errors).toEqual([]);
+});
+
 test('dragging a fault marker moves the fault and re-runs', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto('./');

@@ -51,6 +51,7 @@ export const en = {
   'timeline.restartNode': 'Restart {lane} here',
   'timeline.pauseClient': 'Pause client {lane} here (5 s)',
   'timeline.crashClient': 'Crash client {lane} here',
+  'timeline.partitionLane': 'Cut {lane} off from the others for 10 s here',
   'timeline.faultDrag': 'Drag to move this fault',
   'timeline.fault': 'Fault',
   'legend.title': 'Legend',

@@ -53,6 +53,7 @@ export const zh: Record<MessageKey, string> = {
   'timeline.restartNode': '在此刻重启 {lane}',
   'timeline.pauseClient': '在此刻暂停客户端 {lane}（5 秒，模拟 GC 停顿）',
   'timeline.crashClient': '在此刻让客户端 {lane} 崩溃',
+  'timeline.partitionLane': '在此刻把 {lane} 与其他节点和客户端隔离 10 秒（网络分区）',
   'timeline.faultDrag': '拖动以移动该故障',
   'timeline.fault': '故障',
   'legend.title': '图例',

@@ -454,6 +454,18 @@ const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout;
     setOpen(null);
     void loadScenario(addFault(usePlayground.getState().scenario, fault), { keepTime: true });
   };
+  // Cut one node or client off from every other node and client (and the Sentinels) for 10 s.
+  const isolate = (endpoint: string, at: number): Fault => {
+    const others = new Set<string>();
+    for (const n of model.nodes) if (n.id !== endpoint) others.add(n.id);
+    for (const th of model.threads) {
+      const c = th.id.split(':')[0];
+      if (c !== endpoint) others.add(c);
+    }
+    const sc = usePlayground.getState().scenario as { redis?: { topology?: string } } | null;
+    if (sc?.redis?.topology === 'sentinel') others.add('sentinels');
+    return { at, kind: 'partition', groups: [[endpoint], [...others]], healAt: at + 10_000 };
+  };
   const nodeDownAt = (id: string, at: number) =>
     model.nodes.find((n) => n.id === id)?.down.some((d) => d.from <= at && at < d.to) ?? false;
   return (
@@ -479,13 +491,18 @@ const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout;
                     const at = clockAt(usePlayground.getState());
                     const down = nodeDownAt(r.id, at);
                     return (
-                      <button
-                        type="button"
-                        role="menuitem"
-                        onClick={() => act({ at, kind: down ? 'restart' : 'crash', node: r.id })}
-                      >
-                        {t(down ? 'timeline.restartNode' : 'timeline.crashNode', { lane: r.id })}
-                      </button>
+                      <>
+                        <button
+                          type="button"
+                          role="menuitem"
+                          onClick={() => act({ at, kind: down ? 'restart' : 'crash', node: r.id })}
+                        >
+                          {t(down ? 'timeline.restartNode' : 'timeline.crashNode', { lane: r.id })}
+                        </button>
+                        <button type="button" role="menuitem" onClick={() => act(isolate(r.id, at))}>
+                          {t('timeline.partitionLane', { lane: r.id })}
+                        </button>
+                      </>
                     );
                   })()
                 ) : (
@@ -516,6 +533,13 @@ const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout;
                       }
                     >
                       {t('timeline.crashClient', { lane: r.id.split(':')[0] })}
+                    </button>
+                    <button
+                      type="button"
+                      role="menuitem"
+                      onClick={() => act(isolate(r.id.split(':')[0], clockAt(usePlayground.getState())))}
+                    >
+                      {t('timeline.partitionLane', { lane: r.id.split(':')[0] })}
                     </button>
                   </>
                 )}
