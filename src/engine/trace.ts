@@ -1,6 +1,6 @@
 /**
  * The trace: the one API between the engine and everything that reads it (timeline, inspectors,
- * lessons, CLI, tests). Field names follow ../shared/SCENARIO-FORMAT.md; extend, never rename.
+ * lessons, CLI, tests). Field names follow docs/trace-format.md; extend, never rename.
  */
 
 /** `"<client>:<thread>"` for threads, node ids (`master`, `replica-1`, `sentinel-1`) for nodes. */
@@ -85,8 +85,65 @@ export type EventKind =
   | 'client.master';
 
 /**
+ * Every member of `EventKind`, for readers that need the kinds at run time (the trace-format doc
+ * test checks docs/trace-format.md documents exactly these).
+ */
+export const EVENT_KINDS = [
+  'cmd',
+  'script.line',
+  'script.call',
+  'script.log',
+  'lock.request',
+  'lock.acquired',
+  'lock.wait',
+  'lock.failed',
+  'lock.released',
+  'lock.error',
+  'watchdog.renew',
+  'watchdog.cancel',
+  'pubsub.subscribe',
+  'pubsub.unsubscribe',
+  'pubsub.publish',
+  'pubsub.deliver',
+  'waiter.wakeup',
+  'key.expired',
+  'repl.apply',
+  'wait.result',
+  'node.crash',
+  'node.restart',
+  'sentinel.sdown',
+  'sentinel.odown',
+  'failover.promote',
+  'node.clock',
+  'conn.close',
+  'client.crash',
+  'client.pause',
+  'client.resume',
+  'thread.start',
+  'thread.done',
+  'thread.interrupt',
+  'thread.result',
+  'work.start',
+  'work.end',
+  'net.partition',
+  'net.heal',
+  'resource.use',
+  'violation.start',
+  'violation.end',
+  'repl.sync',
+  'node.role',
+  'sentinel.leader',
+  'client.master',
+] as const satisfies readonly EventKind[];
+
+// `satisfies` stops extra entries; this stops a kind added to the union but not to the array (the
+// error names the missing kind).
+type MissingEventKinds = Exclude<EventKind, (typeof EVENT_KINDS)[number]>;
+const _everyEventKindListed: [MissingEventKinds] extends [never] ? true : MissingEventKinds = true;
+
+/**
  * One thing that happened. `t` is virtual ms, `seq` the global order (ties in `t` are common).
- * Besides the fixed fields, an event carries the details its kind documents in SCENARIO-FORMAT.md
+ * Besides the fixed fields, an event carries the details its kind documents in docs/trace-format.md
  * (e.g. `cmd`: node, argv, reply; `lock.acquired`: lock, holdCount; `waiter.wakeup`: cause).
  */
 export interface TraceEvent {
@@ -108,7 +165,7 @@ export type ViolationKind = 'V1' | 'V2' | 'V3';
 export const NO_LOCK = '(none)';
 
 /**
- * A violation (SCENARIO-FORMAT.md, reference/failure-scenarios.md §0):
+ * A violation (docs/trace-format.md, "Violations"):
  *   V1  two threads each believe they hold `lock` (holders: them, sorted)
  *   V2  two owners hold live server-side leases of `lock` on nodes some client treats as master
  *       (holders: the threads owning them, sorted)
