@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-// The Chromium half of DESIGN.md's determinism rule ("A test runs every built-in scenario twice
-// and in Node vs Chromium and compares trace hashes"; the Node half is in src/engine/scenario).
+// The Chromium half of the determinism rule (docs/architecture.md: the same scenario gives a
+// byte-identical trace in Node and in every browser; the Node half is in src/engine/scenario).
 //
 // Node side: the `sim` CLI's own function (src/cli/sim_main.ts, i.e. `npm run -s sim -- <id> --json`),
 // run in one Node process started the way package.json's `sim` script starts it (tsx + raw loader).

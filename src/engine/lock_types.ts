@@ -1,5 +1,5 @@
 /**
- * The lock implementations a program op may name in `type` (SCENARIO-FORMAT.md): Redisson's lock
+ * The lock implementations a program op may name in `type` (docs/scenario-format.md): Redisson's lock
  * family and the naive SETNX-family teaching locks. One list, read by the schema and by the code
  * that builds each kind.
  */

@@ -1,7 +1,7 @@
 /**
  * The safety invariants, checked while the simulation runs (VOPR style) from the same events and
  * key deltas the trace records. The simulator is omniscient, so each is ground truth
- * (reference/failure-scenarios.md §0, §8):
+ * (docs/trace-format.md, "Violations"):
  *
  *   V1 belief overlap: two threads each believe they hold the same lock, from `lock.acquired`
  *      until `lock.released` (holdCount 0), a failed unlock (`lock.error` op unlock) or their

@@ -1,5 +1,5 @@
 /**
- * Default values and size limits of the scenario format (../shared/SCENARIO-FORMAT.md). Kept apart
+ * Default values and size limits of the scenario format (docs/scenario-format.md). Kept apart
  * from the schema so the editor, the URL codec and the runner can quote the same numbers.
  */
 import type { Scenario } from './schema';

@@ -1,5 +1,5 @@
 /**
- * The scenario format v1 (../shared/SCENARIO-FORMAT.md) as a valibot schema, plus the checks a
+ * The scenario format v1 (docs/scenario-format.md) as a valibot schema, plus the checks a
  * schema cannot express (unique ids, references from faults, sizes after `repeat` expansion).
  *
  * `validateScenario` is the only door into the engine for user data (editor, URL, CLI, lessons):
@@ -425,7 +425,7 @@ const ScenarioSchema = v.strictObject({
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-/** Node ids of a topology (SCENARIO-FORMAT.md "Node ids are fixed names, not roles"). */
+/** Node ids of a topology (docs/scenario-format.md: "Node ids are fixed names, not roles"). */
 export function nodeIds(redis: Scenario['redis']): string[] {
   const ids: string[] = [];
   if (redis.topology === 'independent') {
