@@ -1,6 +1,5 @@
 /**
- * The teaching locks people write before they reach for Redisson, one per mistake
- * (reference/failure-scenarios.md, cards 1-5):
+ * The teaching locks people write before they reach for Redisson, one per mistake:
  *
  *   setnx              SETNX key 1, DEL to release. No expiry: a crashed holder locks everyone out.
  *   setnx-expire       SETNX then EXPIRE as two commands: a crash in between leaves no expiry.

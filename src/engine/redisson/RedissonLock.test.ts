@@ -1,5 +1,5 @@
 /**
- * RLock behaviour, each case written from reference/redisson-locks.md and run end to end: the
+ * RLock behaviour, each case taken from how Redisson's RLock behaves and run end to end: the
  * program interpreter, this client model, the kernel and the simulated Redis with its Lua VM.
  */
 import { describe, expect, it } from 'vitest';

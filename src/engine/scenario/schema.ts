@@ -136,7 +136,7 @@ export interface Scenario {
   };
   network: { latencyMs: number };
   redisson: {
-    /** "latest" or "major.minor[.patch]" (reference/redisson-locks.md §2) */
+    /** "latest" or "major.minor[.patch]" (src/engine/redisson/README.md) */
     version: string;
     lockWatchdogTimeout: number;
     checkLockSyncedSlaves: boolean;

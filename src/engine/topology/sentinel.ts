@@ -1,6 +1,5 @@
 /**
- * Redis Sentinel (sentinel.c), reduced to the decisions that shape a lock's timeline
- * (reference/redis-7.0-semantics.md §4.1):
+ * Redis Sentinel (Redis 7.0's sentinel.c), reduced to the decisions that shape a lock's timeline:
  *
  * - Each Sentinel PINGs the master and its replicas every second; no valid reply for longer than
  *   `downAfterMs` → SDOWN (`sentinel.sdown`).

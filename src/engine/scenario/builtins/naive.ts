@@ -1,4 +1,4 @@
-/** The hand-rolled SETNX locks, each showing one mistake (reference/failure-scenarios.md cards 1-4). */
+/** The hand-rolled SETNX locks, each showing one mistake (the lock types of naive/NaiveLock.ts). */
 import type { BuiltinScenario } from './types';
 
 export const naiveSetnxDeadlock: BuiltinScenario = {

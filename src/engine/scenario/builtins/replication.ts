@@ -1,6 +1,5 @@
 /**
- * Replication and Sentinel failover: the lock lives on one master and reaches replicas late
- * (reference/failure-scenarios.md cards 12, 13, 14).
+ * Replication and Sentinel failover: the lock lives on one master and reaches replicas late.
  */
 import type { BuiltinScenario } from './types';
 
