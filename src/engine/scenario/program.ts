@@ -50,6 +50,7 @@ import type { ClientsHandle, ProcHandle, SimContext } from '../sim/api';
 import { acquire, sleep, type Process } from '../sim/effects';
 import { replyToJson } from '../sim/reply_json';
 import {
+  expandedLength,
   opLength,
   type BlockOp,
   type LockType,
@@ -177,7 +178,7 @@ class ThreadRunner {
 
   private *runBlock(op: BlockOp, base: number): Process<void> {
     if (op.op === 'repeat') {
-      const n = opLength({ ...op, times: 1 });
+      const n = expandedLength(op.body);
       for (let k = 0; k < op.times; k++) yield* this.runOps(op.body, base + k * n);
       return;
     }
@@ -189,8 +190,8 @@ class ThreadRunner {
    * program's finally block, and an exception from catch or finally has to replace the pending one.
    */
   private *runTry(op: TryOp, base: number): Process<void> {
-    const catchAt = base + opLength({ op: 'try', body: op.body });
-    const finallyAt = catchAt + opLength({ op: 'try', body: op.catch ?? [] });
+    const catchAt = base + expandedLength(op.body);
+    const finallyAt = catchAt + expandedLength(op.catch ?? []);
     let pending: JavaException | null = null;
     try {
       yield* this.runOps(op.body, base);
