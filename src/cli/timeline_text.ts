@@ -71,7 +71,13 @@ function describe(ev: TraceEvent): string {
     case 'thread.result':
       return `result ${JSON.stringify(ev.result)}`;
     case 'work.start':
-      return `${String(ev.op ?? 'work')} for ${String(ev.ms)} ms`;
+      return `${String(ev.op ?? 'work')} for ${String(ev.ms)} ms${ev.critical === true ? ' (critical section)' : ''}`;
+    case 'thread.done':
+      return ev.outcome === 'exception'
+        ? `ends with uncaught ${String(ev.exception)}${ev.message ? `: ${String(ev.message)}` : ''}`
+        : 'ends';
+    case 'exception.caught':
+      return `catches ${String(ev.exception)}${ev.message ? `: ${String(ev.message)}` : ''}`;
     default:
       return `${ev.kind}${extras(ev) ? ` ${extras(ev)}` : ''}`;
   }

@@ -71,6 +71,7 @@ export type EventKind =
   | 'thread.done'
   | 'thread.interrupt'
   | 'thread.result'
+  | 'exception.caught'
   | 'work.start'
   | 'work.end'
   | 'net.partition'

@@ -47,6 +47,20 @@ describe('SafetyMonitor V1 (belief overlap)', () => {
     ]);
   });
 
+  it('a thread that ended believes nothing: no overlap with a later holder, and an open one closes', () => {
+    const h = harness();
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.at(5);
+    h.ev('thread.done', { actor: 'A:1', outcome: 'exception', exception: 'java.lang.IllegalStateException' });
+    h.at(10);
+    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    expect(h.m.violations).toEqual([]);
+    h.ev('lock.acquired', { actor: 'C:1', lock: 'L', holdCount: 1 });
+    h.at(20);
+    h.ev('thread.done', { actor: 'C:1', outcome: 'normal' });
+    expect(h.m.violations).toEqual([{ kind: 'V1', lock: 'L', from: 10, to: 20, holders: ['B:1', 'C:1'] }]);
+  });
+
   it('ignores reentrant holds, read-lock sharing and other locks; a crash or failed unlock ends a belief', () => {
     const h = harness();
     h.ev('lock.request', { actor: 'A:1', lock: 'R', type: 'ReadLock' });

@@ -4,8 +4,9 @@
  * (docs/trace-format.md, "Violations"):
  *
  *   V1 belief overlap: two threads each believe they hold the same lock, from `lock.acquired`
- *      until `lock.released` (holdCount 0), a failed unlock (`lock.error` op unlock) or their
- *      client's crash. Read locks share: only an overlap involving a non-read hold counts.
+ *      until `lock.released` (holdCount 0), a failed unlock (`lock.error` op unlock), the end of
+ *      the thread (`thread.done`, e.g. by an uncaught exception) or their client's crash. Read
+ *      locks share: only an overlap involving a non-read hold counts.
  *   V2 lease overlap: two owners have live server-side leases of the same lock on nodes some client
  *      treats as master. Owners are read from the keyspace after every change: the fields of a
  *      Redisson lock hash (all readers of a read-mode hash count as one shared owner), the value
@@ -116,15 +117,14 @@ export class SafetyMonitor {
         return;
       case 'client.crash': {
         const client = typeof ev.client === 'string' ? ev.client : ev.actor;
-        for (const [lock, holders] of this.beliefs) {
-          let changed = false;
-          for (const a of [...holders.keys()]) {
-            if (a.slice(0, a.indexOf(':')) === client) changed = holders.delete(a) || changed;
-          }
-          if (changed) this.checkV1(lock);
-        }
+        this.forget((a) => a.slice(0, a.indexOf(':')) === client);
         return;
       }
+      case 'thread.done':
+        // A thread that ended (normally or by an uncaught exception) runs no critical section any
+        // more, whatever it still holds: its leases, if they live on, are V2's business.
+        if (ev.actor !== undefined) this.forget((a) => a === ev.actor);
+        return;
       case 'resource.use':
         if (ev.actor !== undefined) this.onUse(ev, ev.actor);
         return;
@@ -201,6 +201,15 @@ export class SafetyMonitor {
     let g = this.grants.get(lock);
     if (g === undefined) this.grants.set(lock, (g = new Map()));
     g.set(actor, { seq: ++this.grantSeq, t: this.host.now() });
+  }
+
+  /** Drops the beliefs of every thread `gone` says is gone. */
+  private forget(gone: (actor: Actor) => boolean): void {
+    for (const [lock, holders] of this.beliefs) {
+      let changed = false;
+      for (const a of [...holders.keys()]) if (gone(a)) changed = holders.delete(a) || changed;
+      if (changed) this.checkV1(lock);
+    }
   }
 
   private believe(actor: Actor | undefined, lock: string | undefined, holds: boolean): void {

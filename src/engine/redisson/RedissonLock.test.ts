@@ -173,11 +173,11 @@ describe('RLock: leases and the watchdog', () => {
 });
 
 describe('RLock: unlock', () => {
-  it('refuses a non-owner with IllegalMonitorStateException, recorded and not fatal', () => {
+  it('refuses a non-owner with IllegalMonitorStateException, recorded; caught, the thread goes on', () => {
     const s = run({
       A: [
         { id: 1, program: [lock(), work(2000), unlock] },
-        { id: 2, start: 500, program: [unlock, redis('HLEN', 'myLock')] },
+        { id: 2, start: 500, program: [{ op: 'try', body: [unlock], catch: [] }, redis('HLEN', 'myLock')] },
       ],
     });
     const owner = first(s, 'lock.acquired', 'A:1').owner as string;
@@ -497,7 +497,12 @@ describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.exe
     });
 
   it('NoSyncedSlaves on unlock: released on the master, retried (the latch answers 1), then thrown', () => {
-    const s = noSync([lock(), work(1000), unlock, redis('EXISTS', 'myLock')]);
+    const s = noSync([
+      lock(),
+      work(1000),
+      { op: 'try', body: [unlock], catch: [] },
+      redis('EXISTS', 'myLock'),
+    ]);
     const steps = synced(s, 'A:1', /unlockInnerAsync/).map((e) => [(e.argv as string[])[0], e.reply]);
     // 1 + retryAttempts attempts, each EVAL followed by WAIT 1 1000 -> 0
     expect(steps).toEqual(

@@ -29,7 +29,7 @@ export const LIMITS = {
   sentinels: 7,
   latencyMs: 10_000,
   scriptBudget: 100_000_000,
-  /** JSON nesting depth (nested `repeat` bodies count two levels each) */
+  /** JSON nesting depth (nested `repeat` and `try` bodies count two levels each) */
   nesting: 64,
   /** JSON values in the whole scenario */
   values: 500_000,

@@ -7,9 +7,28 @@
  * key, is what a critical section runs on: an RLock whose lease ran out is still "held" by its
  * thread until unlock tells it otherwise.
  *
+ * A program is the body of a Java method, so it only reaches what Java would reach:
+ *   - an op that throws (a lock call's exception, an unlock's IllegalMonitorStateException, an
+ *     interrupted sleep) abandons the ops after it up to the nearest enclosing `try` that catches
+ *     it (running `finally` blocks on the way, ending any `repeat` it is in); uncaught, it ends the
+ *     thread, and `thread.done` names it;
+ *   - a `tryLock` that returns false skips its guarded section, `if (lock.tryLock(..)) { ..;
+ *     lock.unlock(); }`: every op after it up to and including its matching unlock, which is the
+ *     first `unlock` of the same lock name in the same op list whose depth is 0, where depth counts
+ *     the acquires (lock, tryLock, lockInterruptibly) of that name seen since the tryLock minus
+ *     their unlocks; ops inside nested `repeat` / `try` blocks are skipped with their block and do
+ *     not count. Without a matching unlock nothing is skipped: the call is a plain statement
+ *     (`lock.tryLock();`) whose result the trace records.
+ *
  * Besides the fields sim/api.ts lists, the client side adds:
- *   lock.request       op ('lock' | 'tryLock' | 'lockInterruptibly'); Redisson's family also owner
- *                      (and key for a MultiLock / RedLock: its first sub-lock)
+ *   thread.done        outcome 'normal' | 'exception'; with an exception also exception (its Java
+ *                      class, qualified) and message
+ *   exception.caught   a `try` caught an exception: exception (Java class), message
+ *   work.start         critical: whether the thread believes it holds a lock (a critical section;
+ *                      otherwise plain work)
+ *   lock.request       op ('lock' | 'tryLock' | 'lockInterruptibly'), waitMs and leaseMs when the
+ *                      op gives them; Redisson's family also owner (and key for a MultiLock /
+ *                      RedLock: its first sub-lock)
  *   lock.acquired      token (FencedLock: the fencing token this acquire got), validityMs (RedLock
  *                      with a lease: lease − time of the final PEXPIRE round − drift)
  *   lock.wait          waitMs: how long the latch wait may last (null: until a message);
@@ -23,11 +42,24 @@
  *   resource.use       read (the value read), readAt (when), lostUpdate (an accepted write that
  *                      erased another write made since the read), write, erased, pending
  *                      (resource/ProtectedResource.ts)
+ *   thread.result      also for the read-only ops: isLocked, isHeldByThread (boolean),
+ *                      getHoldCount, remainTimeToLive (number), getToken (number | null); and
+ *                      { error } for every op that threw, caught or not
  */
 import type { ClientsHandle, ProcHandle, SimContext } from '../sim/api';
 import { acquire, sleep, type Process } from '../sim/effects';
 import { replyToJson } from '../sim/reply_json';
-import type { LockType, Op, Scenario, ThreadSpec } from './schema';
+import {
+  expandedLength,
+  opLength,
+  type BlockOp,
+  type LockType,
+  type Op,
+  type ReadOp,
+  type Scenario,
+  type ThreadSpec,
+  type TryOp,
+} from './schema';
 import { RedissonClient } from '../redisson/RedissonClient';
 import { NO_LEASE } from '../redisson/RedissonLock';
 import {
@@ -38,7 +70,10 @@ import {
   requestFields,
   type FamilyLock,
 } from '../redisson/family';
-import { JavaException, describeThrown } from '../redisson/errors';
+import { InterruptedException, JavaException, describeThrown, exceptionFor } from '../redisson/errors';
+import { RedissonMultiLock, UnsupportedOperationException } from '../redisson/RedissonMultiLock';
+import { RedissonFencedLock } from '../redisson/RedissonFencedLock';
+import type { Reply } from '../redis/reply';
 import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { ProtectedResource } from '../resource/ProtectedResource';
 
@@ -108,68 +143,143 @@ class ThreadRunner {
   *run(): Process<void> {
     if (this.spec.start > 0) yield* sleep(this.spec.start);
     this.emit('thread.start', {});
-    yield* this.runOps(this.spec.program);
-    this.emit('thread.done', {});
+    try {
+      yield* this.runOps(this.spec.program, 0);
+    } catch (e) {
+      if (!(e instanceof JavaException)) throw e;
+      this.emit('thread.done', { outcome: 'exception', exception: e.javaClass, message: e.message });
+      return;
+    }
+    this.emit('thread.done', { outcome: 'normal' });
   }
 
-  /** `step` counts executed ops with every `repeat` unrolled (the flattened program). */
-  private *runOps(ops: readonly Op[]): Process<void> {
-    for (const op of ops) {
-      if (op.op === 'repeat') {
-        for (let i = 0; i < op.times; i++) yield* this.runOps(op.body);
+  /**
+   * Runs `ops`, whose first step has index `base` in the expanded program (schema.ts
+   * expandedLength): `step` is that index, so skipped ops and blocks leave gaps rather than
+   * shifting what follows.
+   */
+  private *runOps(ops: readonly Op[], base: number): Process<void> {
+    let at = base;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i];
+      if (op.op === 'repeat' || op.op === 'try') {
+        yield* this.runBlock(op, at);
+        at += opLength(op);
         continue;
       }
-      this.step++;
-      yield* this.runOp(op);
+      this.step = at++;
+      const acquired = yield* this.runOp(op);
+      if (acquired !== false) continue;
+      const end = matchingUnlock(ops, i);
+      for (let k = i + 1; k <= end; k++) at += opLength(ops[k]);
+      if (end > i) i = end;
     }
   }
 
-  private *runOp(op: Exclude<Op, { op: 'repeat' }>): Process<void> {
+  private *runBlock(op: BlockOp, base: number): Process<void> {
+    if (op.op === 'repeat') {
+      const n = expandedLength(op.body);
+      for (let k = 0; k < op.times; k++) yield* this.runOps(op.body, base + k * n);
+      return;
+    }
+    yield* this.runTry(op, base);
+  }
+
+  /**
+   * Java's try statement. Not a JS `finally`: a killed process (client crash) must not run the
+   * program's finally block, and an exception from catch or finally has to replace the pending one.
+   */
+  private *runTry(op: TryOp, base: number): Process<void> {
+    const catchAt = base + expandedLength(op.body);
+    const finallyAt = catchAt + expandedLength(op.catch ?? []);
+    let pending: JavaException | null = null;
+    try {
+      yield* this.runOps(op.body, base);
+    } catch (e) {
+      pending = javaOnly(e);
+    }
+    if (pending !== null && catches(op, pending)) {
+      this.emit('exception.caught', { exception: pending.javaClass, message: pending.message });
+      pending = null;
+      try {
+        yield* this.runOps(op.catch ?? [], catchAt);
+      } catch (e) {
+        pending = javaOnly(e);
+      }
+    }
+    if (op.finally) yield* this.runOps(op.finally, finallyAt);
+    if (pending !== null) throw pending;
+  }
+
+  /** Runs one step; the result is the tryLock's answer, undefined for every other op. */
+  private *runOp(op: Exclude<Op, BlockOp>): Process<boolean | undefined> {
     switch (op.op) {
       case 'lock':
       case 'lockInterruptibly':
       case 'tryLock':
         return yield* this.acquire(op);
       case 'unlock':
-        return yield* this.unlock(op.lock, op.type, op.locks);
+        yield* this.unlock(op.lock, op.type, op.locks);
+        return;
       case 'forceUnlock':
-        return yield* this.forceUnlock(op.lock, op.type);
+        yield* this.forceUnlock(op.lock, op.type);
+        return;
       case 'work':
-        this.emit('work.start', { ms: op.ms, op: 'work' });
+        this.emit('work.start', { ms: op.ms, op: 'work', critical: this.holds.size > 0 });
         yield* sleep(op.ms);
         this.emit('work.end', {});
         return;
       case 'sleep': {
         // Thread.sleep: an interrupt ends it early with InterruptedException (business work,
         // `work`, runs on regardless and leaves the interrupt pending for the next wait).
-        this.emit('work.start', { ms: op.ms, op: 'sleep' });
+        this.emit('work.start', { ms: op.ms, op: 'sleep', critical: this.holds.size > 0 });
         const r = yield* acquire(this.ctx.semaphore(), op.ms, true);
         this.emit('work.end', {});
-        if (r === 'interrupted') this.result({ error: 'InterruptedException: sleep interrupted' });
+        if (r === 'interrupted') this.threw(new InterruptedException('sleep interrupted'));
         return;
       }
       case 'use': {
-        this.emit('work.start', { ms: op.ms, op: 'use' });
         const lock = this.believedLock();
+        this.emit('work.start', { ms: op.ms, op: 'use', critical: lock !== undefined });
         const token = lock === undefined ? undefined : this.tokenFor(lock);
         yield* this.resource.use({ actor: this.actor, lock, ms: op.ms, token });
         this.emit('work.end', {});
         return;
       }
       case 'redis':
-        return this.result(replyToJson(yield* this.client.command(op.argv)));
+        this.result(replyToJson(yield* this.client.command(op.argv)));
+        return;
       case 'eval': {
         const argv = ['EVAL', op.script, String(op.keys.length), ...op.keys, ...op.args];
-        return this.result(replyToJson(yield* this.client.command(argv)));
+        this.result(replyToJson(yield* this.client.command(argv)));
+        return;
+      }
+      case 'isLocked':
+      case 'isHeldByThread':
+      case 'getHoldCount':
+      case 'remainTimeToLive':
+      case 'getToken': {
+        let value: unknown;
+        try {
+          value = yield* this.query(op);
+        } catch (e) {
+          this.threw(javaOnly(e));
+        }
+        this.result(value);
+        return;
       }
     }
   }
 
-  private *acquire(op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>): Process<void> {
+  /** The acquire's outcome (a `lock` that returns has acquired); an acquire that throws ends the step. */
+  private *acquire(op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>): Process<boolean> {
     const { lock: name, type } = op;
     const lock = this.lockFor(name, type, op.locks);
+    const args: Record<string, unknown> = {};
+    if (op.op === 'tryLock' && op.waitMs !== undefined) args.waitMs = op.waitMs;
+    if (op.leaseMs !== undefined) args.leaseMs = op.leaseMs;
     const known = lock?.kind === 'rlock' ? requestFields(lock.lock, this.spec.id) : {};
-    this.emit('lock.request', { lock: name, type, op: op.op, ...known });
+    this.emit('lock.request', { lock: name, type, op: op.op, ...args, ...known });
     this.lastType.set(name, type);
     if (!lock) return this.unsupported(op.op, name, type);
     let acquired: boolean;
@@ -177,21 +287,22 @@ class ThreadRunner {
       if (lock.kind === 'rlock') acquired = yield* this.acquireRLock(lock.lock, op);
       else acquired = yield* this.acquireNaive(lock.lock, op);
     } catch (e) {
-      return this.javaError(e, op.op, name);
+      return this.lockError(e, op.op, name);
     }
     if (op.op === 'tryLock') this.result(acquired);
     if (!acquired) {
       this.emit('lock.failed', { lock: name });
-      return;
+      return false;
     }
     const holdCount = lock.kind === 'rlock' ? (this.holds.get(name) ?? 0) + 1 : 1;
     this.holds.delete(name);
     this.holds.set(name, holdCount);
     if (lock.kind === 'naive') {
       this.emit('lock.acquired', { lock: name, holdCount, owner: lock.lock.currentToken() });
-      return;
+      return true;
     }
     this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, this.spec.id) });
+    return true;
   }
 
   private *acquireRLock(
@@ -248,7 +359,7 @@ class ThreadRunner {
     } catch (e) {
       // IllegalMonitorStateException: the thread learns it no longer holds the lock.
       this.holds.delete(name);
-      this.javaError(e, 'unlock', name);
+      this.lockError(e, 'unlock', name);
     }
   }
 
@@ -261,7 +372,7 @@ class ThreadRunner {
     try {
       deleted = yield* lock.lock.forceUnlock();
     } catch (e) {
-      return this.javaError(e, 'forceUnlock', name);
+      return this.lockError(e, 'forceUnlock', name);
     }
     this.result(deleted);
   }
@@ -313,17 +424,59 @@ class ThreadRunner {
     return l;
   }
 
-  private unsupported(op: string, name: string, type: string): void {
-    const error = `UnsupportedOperationException: lock type ${type} is not modelled yet`;
-    this.emit('lock.error', { lock: name, op, error });
-    this.result({ error });
+  private unsupported(op: string, name: string, type: string): never {
+    return this.lockError(
+      new UnsupportedOperationException(`lock type ${type} is not modelled yet`),
+      op,
+      name,
+    );
   }
 
-  private javaError(e: unknown, op: string, name: string): void {
-    if (!(e instanceof JavaException)) throw e;
-    const error = describeThrown(e);
-    this.emit('lock.error', { lock: name, op, error });
-    this.result({ error });
+  /** A lock call threw: recorded as `lock.error` and as the step's result, then thrown on. */
+  private lockError(e: unknown, op: string, name: string): never {
+    const ex = javaOnly(e);
+    this.emit('lock.error', { lock: name, op, error: describeThrown(ex) });
+    return this.threw(ex);
+  }
+
+  /** The step threw `e`: its result records it, and the program goes on at the enclosing try. */
+  private threw(e: JavaException): never {
+    this.result({ error: describeThrown(e) });
+    throw e;
+  }
+
+  /**
+   * RLock's read-only calls, each one command like Redisson's. A MultiLock / RedLock answers only
+   * isHeldByThread (the AND over its locks); the naive locks only what their one key can tell.
+   */
+  private *query(op: ReadOp): Process<unknown> {
+    const type = op.type ?? this.lastType.get(op.lock) ?? 'RLock';
+    const lock = this.lockFor(op.lock, type, 'locks' in op ? op.locks : undefined);
+    if (!lock) throw new UnsupportedOperationException(`lock type ${type} is not modelled yet`);
+    const tid = op.op === 'isHeldByThread' ? (op.thread ?? this.spec.id) : this.spec.id;
+    if (lock.kind === 'naive') {
+      if (op.op === 'isLocked') return readInt(yield* this.client.command(['EXISTS', op.lock])) === 1;
+      if (op.op === 'remainTimeToLive') return readInt(yield* this.client.command(['PTTL', op.lock]));
+      throw new UnsupportedOperationException(`${op.op} on a ${type} lock`);
+    }
+    const l = lock.lock;
+    if (l instanceof RedissonMultiLock) {
+      if (op.op === 'isHeldByThread') return yield* l.isHeldByThread(tid);
+      throw new UnsupportedOperationException('');
+    }
+    switch (op.op) {
+      case 'isLocked':
+        return yield* l.isLocked();
+      case 'isHeldByThread':
+        return yield* l.isHeldByThread(tid);
+      case 'getHoldCount':
+        return yield* l.getHoldCount(tid);
+      case 'remainTimeToLive':
+        return yield* l.remainTimeToLive();
+      case 'getToken':
+        if (!(l instanceof RedissonFencedLock)) throw new UnsupportedOperationException('');
+        return yield* l.getToken();
+    }
   }
 
   private result(result: unknown): void {
@@ -336,4 +489,70 @@ class ThreadRunner {
     if (this.step >= 0) fields.step = this.step;
     this.ctx.emit(kind, fields);
   }
+}
+
+/**
+ * The index of the unlock that closes the section a tryLock at `from` guards (the rule is in the
+ * header), or -1 when there is none.
+ */
+export function matchingUnlock(ops: readonly Op[], from: number): number {
+  const name = (ops[from] as { lock: string }).lock;
+  let depth = 0;
+  for (let i = from + 1; i < ops.length; i++) {
+    const op = ops[i];
+    if (op.op === 'lock' || op.op === 'tryLock' || op.op === 'lockInterruptibly') {
+      if (op.lock === name) depth++;
+    } else if (op.op === 'unlock' && op.lock === name) {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** Java exceptions are the program's to handle; anything else is a simulator bug and goes on up. */
+function javaOnly(e: unknown): JavaException {
+  if (e instanceof JavaException) return e;
+  throw e;
+}
+
+/**
+ * Whether a try catches `e`: any catch catches every exception, as `catch (Exception e)` does,
+ * unless `catchClass` names a class, then only that class and its subclasses.
+ */
+function catches(op: TryOp, e: JavaException): boolean {
+  if (op.catch === undefined && op.catchClass === undefined) return false;
+  if (op.catchClass === undefined) return true;
+  const want = op.catchClass;
+  return javaClassChain(e).some((c) => c === want || c.slice(c.lastIndexOf('.') + 1) === want);
+}
+
+/** The Java classes `e` is an instance of, most specific first (Throwable last). */
+export function javaClassChain(e: JavaException): string[] {
+  const chain: string[] = [];
+  for (let p: unknown = Object.getPrototypeOf(e); p !== Error.prototype && p !== null;) {
+    const ctor = (p as { constructor: new (message?: string) => JavaException }).constructor;
+    p = Object.getPrototypeOf(p);
+    // javaClass is an instance field, so the class's own value needs an instance of it
+    let cls: string;
+    try {
+      cls = new ctor('').javaClass;
+    } catch {
+      continue;
+    }
+    if (chain[chain.length - 1] !== cls) chain.push(cls);
+  }
+  const checked = chain.includes('java.lang.InterruptedException');
+  if (!checked && !chain.includes('java.lang.RuntimeException')) {
+    const at = chain.indexOf('java.lang.Exception');
+    chain.splice(at < 0 ? chain.length : at, 0, 'java.lang.RuntimeException');
+  }
+  if (!chain.includes('java.lang.Exception')) chain.push('java.lang.Exception');
+  chain.push('java.lang.Throwable');
+  return chain;
+}
+
+function readInt(r: Reply): number {
+  if (r.t === 'error') throw exceptionFor(r);
+  return r.t === 'int' ? Number(r.v) : 0;
 }

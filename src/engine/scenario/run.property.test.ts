@@ -13,7 +13,7 @@ import {
 } from '../../testing/scenario/random_scenarios';
 
 const lockNames = fc.constantFrom('L', 'M');
-const op = fc.oneof(
+const simpleOp = fc.oneof(
   fc.record({
     op: fc.constant('lock'),
     lock: lockNames,
@@ -33,6 +33,22 @@ const op = fc.oneof(
     op: fc.constant('redis'),
     argv: fc.constantFrom(['GET', 'L'], ['DEL', 'L'], ['HGETALL', 'M'], ['PING']),
   }),
+  fc.record({
+    op: fc.constantFrom('isLocked', 'isHeldByThread', 'getHoldCount', 'remainTimeToLive'),
+    lock: lockNames,
+  }),
+);
+// Java's try around a few ops: exceptions (interrupts, unlocks of locks not held) are caught or not
+const block = fc.array(simpleOp, { maxLength: 3 });
+const op = fc.oneof(
+  { weight: 6, arbitrary: simpleOp },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      { op: fc.constant('try'), body: block, catch: block, finally: block },
+      { requiredKeys: ['op', 'body'] },
+    ),
+  },
 );
 
 const scenario = twoClientScenario({ op, fault: clientFault });

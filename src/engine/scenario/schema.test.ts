@@ -85,7 +85,7 @@ describe('validateScenario', () => {
     };
     expect(issues(json)).toEqual([
       'clients[1].threads[0].program[1].ms: expected a whole number of ms >= 0',
-      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat)',
+      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat, try, isLocked, isHeldByThread, getHoldCount, remainTimeToLive, getToken)',
       'clients[1].threads[0].program[3].body[0].msx: unknown field "msx"',
     ]);
   });
@@ -174,6 +174,75 @@ describe('validateScenario', () => {
     ]);
     expect(issues(minimal(undefined, { until: LIMITS.ms + 1 }))).toEqual([
       `until: expected a whole number of ms <= ${LIMITS.ms}`,
+    ]);
+  });
+
+  it('validates try and the read-only ops, naming paths inside try blocks', () => {
+    const ok = validateScenario(
+      minimal([
+        {
+          op: 'try',
+          body: [{ op: 'lock', lock: 'x' }],
+          catch: [{ op: 'isLocked', lock: 'x' }],
+          catchClass: 'org.redisson.client.RedisException',
+          finally: [{ op: 'getHoldCount', lock: 'x' }],
+        },
+        { op: 'isHeldByThread', lock: 'x', thread: 2 },
+        { op: 'remainTimeToLive', lock: 'x', type: 'FairLock' },
+        { op: 'getToken', lock: 'f' },
+      ]),
+    );
+    expect(ok.ok).toBe(true);
+    if (ok.ok)
+      expect(ok.scenario.clients[0].threads[0].program[3]).toEqual({
+        op: 'getToken',
+        lock: 'f',
+        type: 'FencedLock',
+      });
+    expect(
+      issues(
+        minimal([
+          {
+            op: 'try',
+            body: [{ op: 'work', ms: 1 }, { op: 'lokc' }],
+            catch: [{ op: 'isLocked' }],
+            catchClass: 'Not a class',
+            finally: [{ op: 'lock', lock: 'x', type: 'RedLock' }],
+          },
+          { op: 'getToken', lock: 'f', type: 'RLock' },
+          { op: 'isHeldByThread', lock: 'x', thread: 0 },
+          { op: 'getHoldCount', lock: 'x', thread: 1 },
+          { op: 'try', body: {} },
+        ]),
+      ),
+    ).toEqual([
+      expect.stringMatching(/^clients\[0\]\.threads\[0\]\.program\[0\]\.body\[1\]\.op: unknown op "lokc"/),
+      'clients[0].threads[0].program[0].catch[0].lock: missing required field',
+      'clients[0].threads[0].program[0].catchClass: expected a Java class name such as "RedisException" or "java.lang.IllegalStateException"',
+      'clients[0].threads[0].program[1].type: expected "FencedLock" (only a FencedLock has a token)',
+      'clients[0].threads[0].program[2].thread: expected a thread id (integer) >= 1',
+      'clients[0].threads[0].program[3].thread: unknown field "thread"',
+      'clients[0].threads[0].program[4].body: expected an array of ops',
+    ]);
+    expect(
+      issues(minimal([{ op: 'try', body: [], finally: [{ op: 'lock', lock: 'x', type: 'RedLock' }] }])),
+    ).toEqual([
+      'clients[0].threads[0].program[0].finally[0].locks: required for type "RedLock" (one lock name per master)',
+    ]);
+  });
+
+  it('counts every block of a try in the expanded length', () => {
+    const work = { op: 'work', ms: 1 };
+    const t = {
+      op: 'try',
+      body: [work, work],
+      catch: [work],
+      finally: [{ op: 'repeat', times: 3, body: [work] }],
+    };
+    expect(expandedLength([t, work] as never)).toBe(7);
+    const big = [{ op: 'repeat', times: 5000, body: [{ op: 'try', body: [work], finally: [work] }] }, work];
+    expect(issues(minimal(big))).toEqual([
+      `clients[0].threads[0].program: 10001 steps after expanding repeat (at most ${LIMITS.stepsPerThread})`,
     ]);
   });
 

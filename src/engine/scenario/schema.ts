@@ -86,6 +86,41 @@ export interface RepeatOp {
   times: number;
   body: Op[];
 }
+/**
+ * Java's try statement. `catch` (or `catchClass` alone, an empty handler) makes it catch: every
+ * exception (`catch (Exception e)`) or, with `catchClass`, those of that class and its subclasses.
+ */
+export interface TryOp {
+  op: 'try';
+  body: Op[];
+  catch?: Op[];
+  /** simple ("RedisException") or qualified ("org.redisson.client.RedisException") Java class name */
+  catchClass?: string;
+  finally?: Op[];
+}
+/** The read-only calls of RLock; `type` absent: the type this thread last locked `lock` with. */
+export interface QueryOp {
+  op: 'isLocked' | 'getHoldCount' | 'remainTimeToLive';
+  lock: string;
+  type?: LockType;
+  locks?: string[];
+}
+export interface IsHeldByThreadOp {
+  op: 'isHeldByThread';
+  lock: string;
+  type?: LockType;
+  locks?: string[];
+  /** thread id in the same client; absent: the calling thread (isHeldByCurrentThread) */
+  thread?: number;
+}
+export interface GetTokenOp {
+  op: 'getToken';
+  lock: string;
+  type: 'FencedLock';
+}
+export type ReadOp = QueryOp | IsHeldByThreadOp | GetTokenOp;
+/** Ops that contain other ops (not program steps themselves). */
+export type BlockOp = RepeatOp | TryOp;
 export type Op =
   | LockOp
   | TryLockOp
@@ -97,7 +132,11 @@ export type Op =
   | UseOp
   | RedisOp
   | EvalOp
-  | RepeatOp;
+  | RepeatOp
+  | TryOp
+  | QueryOp
+  | IsHeldByThreadOp
+  | GetTokenOp;
 
 export interface ThreadSpec {
   id: number;
@@ -201,7 +240,35 @@ const OP_NAMES = [
   'redis',
   'eval',
   'repeat',
+  'try',
+  'isLocked',
+  'isHeldByThread',
+  'getHoldCount',
+  'remainTimeToLive',
+  'getToken',
 ] as const;
+
+const opList = () =>
+  v.array(
+    v.lazy(() => OpSchema),
+    'expected an array of ops',
+  );
+const javaClassName = () =>
+  v.pipe(
+    v.string('expected a Java class name (a string)'),
+    v.maxLength(LIMITS.nameLength, `class name longer than ${LIMITS.nameLength} characters`),
+    v.regex(
+      /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/,
+      'expected a Java class name such as "RedisException" or "java.lang.IllegalStateException"',
+    ),
+  );
+const queryOp = <const N extends QueryOp['op']>(op: N) =>
+  v.strictObject({
+    op: v.literal(op),
+    lock: name('lock name'),
+    type: v.optional(lockType()),
+    locks: v.optional(lockList()),
+  });
 
 const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
   'op',
@@ -251,9 +318,31 @@ const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
     v.strictObject({
       op: v.literal('repeat'),
       times: int(0, LIMITS.repeatTimes),
-      body: v.array(
-        v.lazy(() => OpSchema),
-        'expected an array of ops',
+      body: opList(),
+    }),
+    v.strictObject({
+      op: v.literal('try'),
+      body: opList(),
+      catch: v.optional(opList()),
+      catchClass: v.optional(javaClassName()),
+      finally: v.optional(opList()),
+    }),
+    queryOp('isLocked'),
+    queryOp('getHoldCount'),
+    queryOp('remainTimeToLive'),
+    v.strictObject({
+      op: v.literal('isHeldByThread'),
+      lock: name('lock name'),
+      type: v.optional(lockType()),
+      locks: v.optional(lockList()),
+      thread: v.optional(int(1, 9999, 'a thread id (integer)')),
+    }),
+    v.strictObject({
+      op: v.literal('getToken'),
+      lock: name('lock name'),
+      type: v.optional(
+        v.literal('FencedLock', 'expected "FencedLock" (only a FencedLock has a token)'),
+        'FencedLock',
       ),
     }),
   ],
@@ -439,11 +528,22 @@ export function nodeIds(redis: Scenario['redis']): string[] {
   return ids;
 }
 
-/** Program steps once every `repeat` is expanded (what the limits count). */
+/**
+ * Program steps once every `repeat` is expanded and every `try` laid out as its body, then its
+ * catch, then its finally (what the limits count, and what a thread's `step` indexes).
+ */
 export function expandedLength(program: readonly Op[]): number {
   let n = 0;
-  for (const op of program) n += op.op === 'repeat' ? op.times * expandedLength(op.body) : 1;
+  for (const op of program) n += opLength(op);
   return n;
+}
+
+/** Steps of one op in the expanded program (0 for an empty block). */
+export function opLength(op: Op): number {
+  if (op.op === 'repeat') return op.times * expandedLength(op.body);
+  if (op.op === 'try')
+    return expandedLength(op.body) + expandedLength(op.catch ?? []) + expandedLength(op.finally ?? []);
+  return 1;
 }
 
 export function formatPath(path: readonly (string | number)[]): string {
@@ -623,6 +723,12 @@ function checkOps(
   ops.forEach((op, i) => {
     if (op.op === 'repeat') {
       checkOps(op.body, [...path, i, 'body'], redis, add);
+      return;
+    }
+    if (op.op === 'try') {
+      checkOps(op.body, [...path, i, 'body'], redis, add);
+      if (op.catch) checkOps(op.catch, [...path, i, 'catch'], redis, add);
+      if (op.finally) checkOps(op.finally, [...path, i, 'finally'], redis, add);
       return;
     }
     if (!('type' in op) || op.type === undefined) return;

@@ -93,6 +93,25 @@ describe('stateAt', () => {
     expect(tl.stateAt(-1).t).toBe(0);
   });
 
+  it('shows work as a critical section only when the engine says it is one', () => {
+    const tl = new StateTimeline({
+      nodes: [{ id: 'master', role: 'master' }],
+      threads: ['A:1'],
+      resource: { value: 0, accepted: 0, rejected: 0 },
+    });
+    const evs: Omit<TraceEvent, 'seq'>[] = [
+      { t: 0, kind: 'work.start', actor: 'A:1', ms: 5, op: 'use', critical: false },
+      { t: 5, kind: 'work.start', actor: 'A:1', ms: 5, op: 'work', critical: true },
+      { t: 10, kind: 'work.start', actor: 'A:1', ms: 5, op: 'sleep', critical: false },
+    ];
+    evs.forEach((e, seq) => tl.push({ ...e, seq } as TraceEvent));
+    expect([0, 1, 2].map((i) => tl.stateAt(i).threads['A:1'].state)).toEqual([
+      'running',
+      'working',
+      'sleeping',
+    ]);
+  });
+
   it('replays key deltas across checkpoints', () => {
     const tl = new StateTimeline({
       nodes: [{ id: 'master', role: 'master' }],

@@ -314,7 +314,8 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
       nResults++;
       break;
     case 'work.start':
-      state = ev.op === 'sleep' ? 'sleeping' : 'working';
+      // 'working' is a critical section: work the thread does holding no lock is plain running
+      state = ev.op === 'sleep' ? 'sleeping' : ev.critical === false ? 'running' : 'working';
       break;
     case 'lock.wait':
       state = 'waiting';

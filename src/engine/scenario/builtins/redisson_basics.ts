@@ -116,10 +116,12 @@ export const trylockTimeout: BuiltinScenario = {
   titleZh: 'tryLock(waitTime) 按时放弃',
   description:
     'A:1 holds myLock for 5 s. B:1 calls tryLock with a 1 s wait: it waits on the latch for the remaining ' +
-    'wait time (shorter than the TTL), then returns false. B:2 waits up to 8 s and gets the lock when A:1 ' +
-    'unlocks.',
+    'wait time (shorter than the TTL), then returns false, and skips the section the lock guards, its work ' +
+    'and its unlock, as `if (lock.tryLock(1, SECONDS)) { try { … } finally { lock.unlock(); } }` does. ' +
+    'B:2 waits up to 8 s and gets the lock when A:1 unlocks.',
   descriptionZh:
-    'A:1 持有 myLock 5 秒。B:1 调用 tryLock，最多等 1 秒：它在信号量上等待剩余的等待时间（比 TTL 短），然后返回 false。' +
+    'A:1 持有 myLock 5 秒。B:1 调用 tryLock，最多等 1 秒：它在信号量上等待剩余的等待时间（比 TTL 短），然后返回 false，' +
+    '并跳过这把锁保护的代码段（其中的工作和 unlock），就像 `if (lock.tryLock(1, SECONDS)) { try { … } finally { lock.unlock(); } }`。' +
     'B:2 最多等 8 秒，在 A:1 解锁时拿到锁。',
   scenario: {
     format: 'lockscope/1',
@@ -141,7 +143,15 @@ export const trylockTimeout: BuiltinScenario = {
       {
         id: 'B',
         threads: [
-          { id: 1, start: 100, program: [{ op: 'tryLock', lock: 'myLock', waitMs: 1000 }] },
+          {
+            id: 1,
+            start: 100,
+            program: [
+              { op: 'tryLock', lock: 'myLock', waitMs: 1000 },
+              { op: 'work', ms: 500 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+          },
           {
             id: 2,
             start: 200,
@@ -165,10 +175,11 @@ export const unlockNotOwner: BuiltinScenario = {
   description:
     'A:1 holds myLock. A:2 (another thread of the same client) and B:1 call unlock: the unlock script finds ' +
     'no field `<uuid>:<thread>` of theirs and returns nil, which Redisson turns into ' +
-    'IllegalMonitorStateException. The lock stays with A:1; only the owning thread can release it.',
+    'IllegalMonitorStateException, which, uncaught, ends each of their threads. The lock stays with A:1; ' +
+    'only the owning thread can release it.',
   descriptionZh:
     'A:1 持有 myLock。A:2（同一客户端的另一个线程）和 B:1 调用 unlock：解锁脚本找不到它们自己的字段 `<uuid>:<线程>`，' +
-    '返回 nil，Redisson 抛出 IllegalMonitorStateException。锁仍归 A:1，只有持有锁的线程能释放它。',
+    '返回 nil，Redisson 抛出 IllegalMonitorStateException；这个异常没有被捕获，结束了它们的线程。锁仍归 A:1，只有持有锁的线程能释放它。',
   scenario: {
     format: 'lockscope/1',
     title: "Unlocking someone else's lock",
