@@ -10,12 +10,12 @@ import { ManualClock } from '../engine/clock';
 import { formatReply } from '../engine/redis/cli_format';
 import { splitArgs } from '../engine/redis/redis_argv';
 import type { Reply } from '../engine/redis/reply';
-import { RedisServer } from '../engine/redis/server';
+import { serverFromKeyViews } from '../engine/redis/snapshot';
 import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
 import type { RunResult, ValidationResult } from '../engine/sim/api';
-import type { KeyView, NodeView } from '../engine/trace';
+import type { NodeView } from '../engine/trace';
 
 export interface BuiltinInfo {
   id: string;
@@ -58,24 +58,6 @@ export type ConsoleAnswer =
   | { kind: 'error'; text: string }
   | { kind: 'unavailable' };
 
-function loadKey(server: RedisServer, conn: ReturnType<RedisServer['connect']>, k: KeyView): void {
-  switch (k.type) {
-    case 'string':
-      server.exec(conn, ['SET', k.key, String(k.value)]);
-      break;
-    case 'hash':
-      for (const [f, v] of k.value as [string, string][]) server.exec(conn, ['HSET', k.key, f, v]);
-      break;
-    case 'list':
-      for (const item of k.value as string[]) server.exec(conn, ['RPUSH', k.key, item]);
-      break;
-    case 'zset':
-      for (const [m, score] of k.value as [string, string][]) server.exec(conn, ['ZADD', k.key, score, m]);
-      break;
-  }
-  if (k.expireAt !== null) server.exec(conn, ['PEXPIREAT', k.key, String(k.expireAt)]);
-}
-
 /** Commands that change data or reach other clients go into the scenario instead of a snapshot. */
 const SCENARIO_COMMANDS = new Set(['publish', 'spublish', 'eval', 'evalsha', 'fcall']);
 const REFUSED = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'unsubscribe', 'punsubscribe', 'monitor']);
@@ -93,11 +75,9 @@ export function consoleCommand(node: NodeView, line: string, now: number): Conso
     return { kind: 'error', text: `(error) ${argv[0]} is not available in this console` };
   if (!node.up)
     return { kind: 'error', text: 'Could not connect to Redis: Connection refused (the node is down)' };
-  const server = new RedisServer({ clock: new ManualClock(now) });
+  const server = serverFromKeyViews(Object.values(node.keys), new ManualClock(now));
   const spec = server.commandSpec(name);
   if (spec && (spec.flags.has('write') || SCENARIO_COMMANDS.has(name))) return { kind: 'write', argv };
-  const conn = server.connect();
-  for (const k of Object.values(node.keys)) loadKey(server, conn, k);
-  const reply: Reply = server.exec(conn, argv);
+  const reply: Reply = server.exec(server.connect(), argv);
   return { kind: 'read', text: formatReply(reply, 'tty').replace(/\n$/, '') };
 }
