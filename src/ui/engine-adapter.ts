@@ -13,7 +13,7 @@ import type { Reply } from '../engine/redis/reply';
 import { serverFromKeyViews } from '../engine/redis/snapshot';
 import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
-import { validateScenario } from '../engine/scenario/schema';
+import { validateScenario, type Scenario } from '../engine/scenario/schema';
 import type { RunResult, ValidationResult } from '../engine/sim/api';
 import type { NodeView } from '../engine/trace';
 
@@ -43,13 +43,19 @@ export function listBuiltins(): BuiltinInfo[] {
 
 export const defaultBuiltinId = 'gc-pause-lease-expiry';
 
-export function validate(json: unknown): ValidationResult<unknown> {
+export function validate(json: unknown): ValidationResult<Scenario> {
   return validateScenario(json);
 }
 
-export function run(scenario: unknown, opts: { verbose: boolean }): RunResult {
-  // `scenario` has passed validate() in engine-host.ts, which is what runScenario expects.
-  return runScenario(scenario as Parameters<typeof runScenario>[0], { verbose: opts.verbose });
+export function run(scenario: Scenario, opts: { verbose: boolean }): RunResult {
+  return runScenario(scenario, { verbose: opts.verbose });
+}
+
+/** Script lines are recorded only for runs small enough that the extra events stay cheap. */
+const VERBOSE_MAX_THREADS = 16;
+
+export function verboseByDefault(scenario: Scenario): boolean {
+  return scenario.clients.reduce((n, c) => n + c.threads.length, 0) <= VERBOSE_MAX_THREADS;
 }
 
 export type ConsoleAnswer =
