@@ -7,7 +7,7 @@ import type { ScenarioDoc } from '../engine/scenario/edit';
 import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
 import { detectLang, htmlLang, type Lang } from './i18n';
 import { clampCursor, clockAt, indexAtTime, pushError, usePlayground } from './store';
-import { decodeHash, encodeHash, isEmbed, MAX_SCENARIO_BYTES } from './url-state';
+import { decodeHash, encodeHash, isEmbed, MAX_NESTING, MAX_SCENARIO_BYTES } from './url-state';
 import type { RunOutcome } from './worker-protocol';
 
 const LS_SCENARIO = 'lockscope.scenario';
@@ -36,9 +36,19 @@ export interface LoadOptions {
 }
 
 export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): Promise<boolean> {
-  const size = JSON.stringify(scenario ?? null).length;
+  // Nesting that JSON.stringify cannot walk (an imported file, say) is refused by the same rule
+  // as a link's; the stack overflow is that rule's only symptom here.
+  let size: number;
+  try {
+    size = JSON.stringify(scenario ?? null).length;
+  } catch {
+    pushError({ key: 'error.tooDeep', params: { max: MAX_NESTING } });
+    if (opts.onInvalid === 'fallback') await loadDefault();
+    return false;
+  }
   if (size > MAX_SCENARIO_BYTES) {
     pushError({ key: 'error.tooBig', params: { n: size, max: MAX_SCENARIO_BYTES } });
+    if (opts.onInvalid === 'fallback') await loadDefault();
     return false;
   }
   const token = ++runToken;

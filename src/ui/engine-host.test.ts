@@ -83,6 +83,18 @@ describe('engine host', () => {
     expect(off.verbose).toBe(false);
   });
 
+  it('refuses what the runner cannot run yet with the field to change, not an error', () => {
+    const scenario = {
+      format: 'lockscope/1',
+      redis: { topology: 'sentinel', replicas: [] },
+      clients: [{ id: 'A', threads: [{ id: 1, start: 0, program: [] }] }],
+    };
+    expect(call({ type: 'run', scenario })).toMatchObject({
+      type: 'run',
+      result: { ok: false, issues: [{ path: 'redis.replicas' }] },
+    });
+  });
+
   it('turns unknown runs into error replies', () => {
     expect(call({ type: 'stateAt', runId: 9999, index: 0 }).type).toBe('error');
   });

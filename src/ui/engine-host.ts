@@ -3,6 +3,7 @@
  * fallback (tests, browsers without module workers), so both behave the same.
  */
 import type { RunResult } from '../engine/sim/api';
+import { unsupportedIssue } from '../engine/scenario/run';
 import { nodeIds } from '../engine/scenario/schema';
 import * as engine from './engine-adapter';
 import { deriveLaneModel } from './timeline/model';
@@ -37,6 +38,8 @@ export function createEngineHost(): (req: Request) => Response {
         case 'run': {
           const v = engine.validate(req.scenario);
           if (!v.ok) return { type: 'run', id: req.id, result: { ok: false, issues: v.issues } };
+          const unsupported = unsupportedIssue(v.scenario);
+          if (unsupported) return { type: 'run', id: req.id, result: { ok: false, issues: [unsupported] } };
           const started = performance.now();
           const verbose = req.verbose ?? engine.verboseByDefault(v.scenario);
           const result = engine.run(v.scenario, { verbose });
