@@ -2,7 +2,9 @@
  * The readable text form of a trace for `npm run sim`: one line per event
  * ("    t  actor         what happened") and a summary with the verdict and the violations.
  */
-import { quoteBytes } from '../engine/redis/cli_format';
+import { formatReply, quoteBytes } from '../engine/redis/cli_format';
+import type { Reply } from '../engine/redis/reply';
+import { replyFromJson, type ReplyJson } from '../engine/sim/reply_json';
 import { NO_LOCK, type Trace, type TraceEvent, type Violation } from '../engine/trace';
 
 const MAX_ARG = 40;
@@ -14,18 +16,19 @@ function arg(s: string): string {
   return p.length > MAX_ARG ? `${p.slice(0, MAX_ARG - 1)}…` : p;
 }
 
-function reply(r: unknown): string {
-  if (r === null) return '(nil)';
-  if (typeof r === 'string') return arg(r);
-  if (typeof r === 'number') return `(integer) ${r}`;
-  if (Array.isArray(r)) return `[${r.map(reply).join(', ')}]`;
-  if (typeof r === 'object') {
-    const o = r as Record<string, unknown>;
-    if ('status' in o) return String(o.status);
-    if ('error' in o) return `(error) ${String(o.error)}`;
-    if ('int' in o) return `(integer) ${String(o.int)}`;
-  }
-  return JSON.stringify(r);
+/**
+ * A `cmd` event's reply as redis-cli prints it (the engine's formatter, one home for that
+ * rendering), on one line: an array's elements go between brackets instead of on numbered lines.
+ */
+function reply(j: ReplyJson): string {
+  return oneLine(replyFromJson(j));
+}
+
+function oneLine(r: Reply): string {
+  if (r.t === 'array' && r.v !== null && r.v.length > 0) return `[${r.v.map(oneLine).join(', ')}]`;
+  const text = formatReply(r, 'tty').replace(/\n$/, '');
+  // Only bulk strings are cut (scripts, long values); the quotes do not count.
+  return r.t === 'bulk' && text.length > MAX_ARG + 2 ? `${text.slice(0, MAX_ARG + 1)}…` : text;
 }
 
 const FIXED = new Set(['t', 'seq', 'kind', 'actor']);
@@ -43,7 +46,7 @@ function describe(ev: TraceEvent): string {
   const lock = ev.lock ?? '';
   switch (ev.kind) {
     case 'cmd':
-      return `${ev.node} ran ${(ev.argv as string[]).map(arg).join(' ')} → ${reply(ev.reply)}`;
+      return `${ev.node} ran ${(ev.argv as string[]).map(arg).join(' ')} → ${reply(ev.reply as ReplyJson)}`;
     case 'lock.request':
       return `requests ${lock}${ev.type ? ` (${String(ev.type)})` : ''}`;
     case 'lock.acquired':

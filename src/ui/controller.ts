@@ -3,23 +3,16 @@
  * scenario goes through `loadScenario`, which validates, runs (latest request wins) and keeps the
  * cursor at the same virtual time when the same scenario is re-run after an edit.
  */
+import type { ScenarioDoc } from '../engine/scenario/edit';
 import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
 import { detectLang, htmlLang, type Lang } from './i18n';
 import { clampCursor, clockAt, indexAtTime, pushError, usePlayground } from './store';
-import { decodeHash, encodeHash, isEmbed, MAX_SCENARIO_BYTES } from './url-state';
+import { decodeHash, encodeHash, isEmbed, MAX_NESTING, MAX_SCENARIO_BYTES } from './url-state';
+import type { RunOutcome } from './worker-protocol';
 
 const LS_SCENARIO = 'lockscope.scenario';
 const LS_BUILTIN = 'lockscope.builtin';
 const LS_LANG = 'lockscope.lang';
-
-/** Script lines are recorded only for runs small enough that the extra events stay cheap. */
-const VERBOSE_MAX_THREADS = 16;
-
-function threadCount(scenario: unknown): number {
-  const clients = (scenario as { clients?: { threads?: unknown[] }[] })?.clients;
-  if (!Array.isArray(clients)) return 0;
-  return clients.reduce((n, c) => n + (Array.isArray(c?.threads) ? c.threads.length : 0), 0);
-}
 
 function safeStorage(): Storage | null {
   try {
@@ -43,71 +36,79 @@ export interface LoadOptions {
 }
 
 export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): Promise<boolean> {
-  const size = JSON.stringify(scenario ?? null).length;
-  if (size > MAX_SCENARIO_BYTES) {
-    pushError({ key: 'error.tooBig', params: { n: size, max: MAX_SCENARIO_BYTES } });
+  // Nesting that JSON.stringify cannot walk (an imported file, say) is refused by the same rule
+  // as a link's; the stack overflow is that rule's only symptom here.
+  let size: number;
+  try {
+    size = JSON.stringify(scenario ?? null).length;
+  } catch {
+    pushError({ key: 'error.tooDeep', params: { max: MAX_NESTING } });
+    if (opts.onInvalid === 'fallback') await loadDefault();
     return false;
   }
-  const v = await engineClient.validate(scenario).catch((e: unknown) => ({
-    ok: false as const,
-    issues: [{ path: '', message: e instanceof Error ? e.message : String(e) }],
-  }));
-  if (!v.ok) {
-    usePlayground.setState({ issues: v.issues });
+  if (size > MAX_SCENARIO_BYTES) {
+    pushError({ key: 'error.tooBig', params: { n: size, max: MAX_SCENARIO_BYTES } });
+    if (opts.onInvalid === 'fallback') await loadDefault();
+    return false;
+  }
+  const token = ++runToken;
+  const keepClock = opts.keepTime ? clockAt(usePlayground.getState()) : null;
+  usePlayground.setState({ running: true, runStartedAt: performance.now() });
+  // The worker validates and runs in one request, so an edit is validated once.
+  let outcome: RunOutcome;
+  try {
+    outcome = await engineClient.run(scenario);
+  } catch (e) {
+    if (token !== runToken) return false;
+    usePlayground.setState({ running: false });
+    await runFailed(e);
+    return false;
+  }
+  if (token !== runToken) return outcome.ok;
+  if (!outcome.ok) {
+    usePlayground.setState({ issues: outcome.issues, running: false });
     if (opts.onInvalid === 'fallback') {
-      pushError({ key: 'error.link', detail: { key: 'error.linkSchema' }, issues: v.issues });
+      pushError({ key: 'error.link', detail: { key: 'error.linkSchema' }, issues: outcome.issues });
       await loadDefault();
     }
     return false;
   }
-  const prev = usePlayground.getState();
-  const keepClock = opts.keepTime ? clockAt(prev) : null;
-  usePlayground.setState({
-    scenario,
-    issues: [],
-    builtinId: opts.builtinId === undefined ? null : opts.builtinId,
-    playing: false,
+  // Validation accepted it, so it is a scenario document from here on.
+  const doc = scenario as ScenarioDoc;
+  const { ok: _ok, ...result } = outcome;
+  usePlayground.setState((s) => {
+    const next = { ...s, run: result };
+    let c = -1;
+    if (opts.cursor != null) c = opts.cursor;
+    else if (keepClock !== null) c = indexAtTime(result.trace, keepClock);
+    const nodes = result.model.nodes.map((n) => n.id);
+    return {
+      scenario: doc,
+      issues: [],
+      builtinId: opts.builtinId === undefined ? null : opts.builtinId,
+      playing: false,
+      run: result,
+      running: false,
+      cursor: clampCursor(next, c),
+      selectedNode: nodes.includes(s.selectedNode) ? s.selectedNode : (nodes[0] ?? 'master'),
+      visible: null,
+      visibleIndex: -2,
+    };
   });
-  if (opts.persist !== false) persistScenario(scenario, opts.builtinId ?? null);
-  await runCurrent(opts.cursor ?? null, keepClock);
+  if (opts.persist !== false) persistScenario(doc, opts.builtinId ?? null);
   return true;
 }
 
-async function runCurrent(cursor: number | null, keepClock: number | null): Promise<void> {
-  const token = ++runToken;
-  const { scenario } = usePlayground.getState();
-  usePlayground.setState({ running: true, runStartedAt: performance.now() });
-  try {
-    const result = await engineClient.run(scenario, threadCount(scenario) <= VERBOSE_MAX_THREADS);
-    if (token !== runToken) return;
-    usePlayground.setState((s) => {
-      const next = { ...s, run: result };
-      let c = -1;
-      if (cursor !== null) c = cursor;
-      else if (keepClock !== null) c = indexAtTime(result.trace, keepClock);
-      const nodes = result.model.nodes.map((n) => n.id);
-      return {
-        run: result,
-        running: false,
-        cursor: clampCursor(next, c),
-        selectedNode: nodes.includes(s.selectedNode) ? s.selectedNode : (nodes[0] ?? 'master'),
-        visible: null,
-        visibleIndex: -2,
-      };
-    });
-  } catch (e) {
-    if (token !== runToken) return;
-    usePlayground.setState({ running: false });
-    if (e instanceof RunTimeoutError) {
-      pushError({ key: 'error.timeout', params: { s: RUN_TIMEOUT_MS / 1000 } });
-      await loadDefault();
-    } else {
-      pushError({ key: 'error.run', params: { msg: e instanceof Error ? e.message : String(e) } });
-      // Nothing to show yet (a shared link the engine cannot run): fall back to the default.
-      const s = usePlayground.getState();
-      if (!s.run && s.builtinId !== s.defaultId) await loadDefault();
-    }
+async function runFailed(e: unknown): Promise<void> {
+  if (e instanceof RunTimeoutError) {
+    pushError({ key: 'error.timeout', params: { s: RUN_TIMEOUT_MS / 1000 } });
+    await loadDefault();
+    return;
   }
+  pushError({ key: 'error.run', params: { msg: e instanceof Error ? e.message : String(e) } });
+  // Nothing to show yet (a shared link the engine cannot run): fall back to the default.
+  const s = usePlayground.getState();
+  if (!s.run && s.builtinId !== s.defaultId) await loadDefault();
 }
 
 export async function loadDefault(): Promise<void> {

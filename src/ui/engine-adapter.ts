@@ -10,12 +10,12 @@ import { ManualClock } from '../engine/clock';
 import { formatReply } from '../engine/redis/cli_format';
 import { splitArgs } from '../engine/redis/redis_argv';
 import type { Reply } from '../engine/redis/reply';
-import { RedisServer } from '../engine/redis/server';
+import { serverFromKeyViews } from '../engine/redis/snapshot';
 import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
-import { validateScenario } from '../engine/scenario/schema';
+import { validateScenario, type Scenario } from '../engine/scenario/schema';
 import type { RunResult, ValidationResult } from '../engine/sim/api';
-import type { KeyView, NodeView } from '../engine/trace';
+import type { NodeView } from '../engine/trace';
 
 export interface BuiltinInfo {
   id: string;
@@ -43,13 +43,19 @@ export function listBuiltins(): BuiltinInfo[] {
 
 export const defaultBuiltinId = 'gc-pause-lease-expiry';
 
-export function validate(json: unknown): ValidationResult<unknown> {
+export function validate(json: unknown): ValidationResult<Scenario> {
   return validateScenario(json);
 }
 
-export function run(scenario: unknown, opts: { verbose: boolean }): RunResult {
-  // `scenario` has passed validate() in engine-host.ts, which is what runScenario expects.
-  return runScenario(scenario as Parameters<typeof runScenario>[0], { verbose: opts.verbose });
+export function run(scenario: Scenario, opts: { verbose: boolean }): RunResult {
+  return runScenario(scenario, { verbose: opts.verbose });
+}
+
+/** Script lines are recorded only for runs small enough that the extra events stay cheap. */
+const VERBOSE_MAX_THREADS = 16;
+
+export function verboseByDefault(scenario: Scenario): boolean {
+  return scenario.clients.reduce((n, c) => n + c.threads.length, 0) <= VERBOSE_MAX_THREADS;
 }
 
 export type ConsoleAnswer =
@@ -57,24 +63,6 @@ export type ConsoleAnswer =
   | { kind: 'write'; argv: string[] }
   | { kind: 'error'; text: string }
   | { kind: 'unavailable' };
-
-function loadKey(server: RedisServer, conn: ReturnType<RedisServer['connect']>, k: KeyView): void {
-  switch (k.type) {
-    case 'string':
-      server.exec(conn, ['SET', k.key, String(k.value)]);
-      break;
-    case 'hash':
-      for (const [f, v] of k.value as [string, string][]) server.exec(conn, ['HSET', k.key, f, v]);
-      break;
-    case 'list':
-      for (const item of k.value as string[]) server.exec(conn, ['RPUSH', k.key, item]);
-      break;
-    case 'zset':
-      for (const [m, score] of k.value as [string, string][]) server.exec(conn, ['ZADD', k.key, score, m]);
-      break;
-  }
-  if (k.expireAt !== null) server.exec(conn, ['PEXPIREAT', k.key, String(k.expireAt)]);
-}
 
 /** Commands that change data or reach other clients go into the scenario instead of a snapshot. */
 const SCENARIO_COMMANDS = new Set(['publish', 'spublish', 'eval', 'evalsha', 'fcall']);
@@ -93,11 +81,9 @@ export function consoleCommand(node: NodeView, line: string, now: number): Conso
     return { kind: 'error', text: `(error) ${argv[0]} is not available in this console` };
   if (!node.up)
     return { kind: 'error', text: 'Could not connect to Redis: Connection refused (the node is down)' };
-  const server = new RedisServer({ clock: new ManualClock(now) });
+  const server = serverFromKeyViews(Object.values(node.keys), new ManualClock(now));
   const spec = server.commandSpec(name);
   if (spec && (spec.flags.has('write') || SCENARIO_COMMANDS.has(name))) return { kind: 'write', argv };
-  const conn = server.connect();
-  for (const k of Object.values(node.keys)) loadKey(server, conn, k);
-  const reply: Reply = server.exec(conn, argv);
+  const reply: Reply = server.exec(server.connect(), argv);
   return { kind: 'read', text: formatReply(reply, 'tty').replace(/\n$/, '') };
 }

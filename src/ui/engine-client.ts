@@ -5,7 +5,7 @@
  */
 import type { VisibleState } from '../engine/trace';
 import type { ConsoleAnswer } from './engine-adapter';
-import type { InitResult, Request, Response, RunPayload, ValidatePayload } from './worker-protocol';
+import type { InitResult, Request, Response, RunOutcome } from './worker-protocol';
 
 export const RUN_TIMEOUT_MS = 20_000;
 
@@ -100,11 +100,8 @@ export class EngineClient {
     return EngineClient.unwrap(await this.call({ type: 'init' }), 'init');
   }
 
-  async validate(json: unknown): Promise<ValidatePayload> {
-    return EngineClient.unwrap(await this.call({ type: 'validate', json }), 'validate');
-  }
-
-  async run(scenario: unknown, verbose: boolean): Promise<RunPayload> {
+  /** Validates `scenario` and, if it passes, runs it: one trip to the worker, one validation. */
+  async run(scenario: unknown, verbose?: boolean): Promise<RunOutcome> {
     return EngineClient.unwrap(await this.call({ type: 'run', scenario, verbose }, RUN_TIMEOUT_MS), 'run');
   }
 

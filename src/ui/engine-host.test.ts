@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEngineHost } from './engine-host';
-import type { InitResult, Response, RunPayload } from './worker-protocol';
+import type { InitResult, Response, RunOutcome, RunPayload } from './worker-protocol';
 
 // The page's contract with the engine, run in-process: every built-in validates, runs and turns
 // into lanes; bad input comes back as an error reply, never as an exception.
@@ -22,7 +22,9 @@ describe('engine host', () => {
     for (const b of builtins.filter((x) => x.id !== 'contention-100')) {
       const res = call({ type: 'run', scenario: b.scenario, verbose: true });
       expect(res.type, b.id).toBe('run');
-      const run = (res as { result: RunPayload }).result;
+      const run = (res as { result: RunOutcome }).result as RunOutcome & RunPayload;
+      expect(run.ok, b.id).toBe(true);
+      expect(run.nodeIds, b.id).toEqual(expect.arrayContaining(run.model.nodes.map((n) => n.id)));
       expect(run.trace.events.length, b.id).toBeGreaterThan(0);
       expect(run.model.threads.length, b.id).toBeGreaterThan(0);
       expect(run.model.violations.length, b.id).toBe(run.trace.violations.length);
@@ -55,11 +57,45 @@ describe('engine host', () => {
     expect(bad).toMatchObject({ type: 'console', result: { kind: 'error' } });
   });
 
-  it('turns refused scenarios and unknown runs into error replies', () => {
-    expect(call({ type: 'run', scenario: { format: 'nope' }, verbose: false }).type).toBe('error');
-    expect(call({ type: 'run', scenario: null, verbose: false }).type).toBe('error');
+  it('answers a refused scenario with its issues, without running it', () => {
+    for (const scenario of [{ format: 'nope' }, null, { format: 'lockscope/1', clients: 'x' }]) {
+      const res = call({ type: 'run', scenario });
+      expect(res).toMatchObject({ type: 'run', result: { ok: false } });
+      const { issues } = (res as { result: { issues: { path: string }[] } }).result;
+      expect(issues.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('records script lines for small scenarios unless told otherwise', () => {
+    const b = builtins.find((x) => x.id === 'basic-lock') ?? builtins[0];
+    const auto = (call({ type: 'run', scenario: b.scenario }) as { result: RunPayload }).result;
+    expect(auto.verbose).toBe(true);
+    const clients = Array.from({ length: 17 }, (_, i) => ({
+      id: `c${i}`,
+      threads: [{ id: 1, start: 0, program: [{ op: 'sleep', ms: 1 }] }],
+    }));
+    const big = { ...(b.scenario as object), clients, faults: [] };
+    const many = (call({ type: 'run', scenario: big }) as { result: RunOutcome & RunPayload }).result;
+    expect(many.ok).toBe(true);
+    expect(many.verbose).toBe(false);
+    const off = (call({ type: 'run', scenario: b.scenario, verbose: false }) as { result: RunPayload })
+      .result;
+    expect(off.verbose).toBe(false);
+  });
+
+  it('refuses what the runner cannot run yet with the field to change, not an error', () => {
+    const scenario = {
+      format: 'lockscope/1',
+      redis: { topology: 'sentinel', replicas: [] },
+      clients: [{ id: 'A', threads: [{ id: 1, start: 0, program: [] }] }],
+    };
+    expect(call({ type: 'run', scenario })).toMatchObject({
+      type: 'run',
+      result: { ok: false, issues: [{ path: 'redis.replicas' }] },
+    });
+  });
+
+  it('turns unknown runs into error replies', () => {
     expect(call({ type: 'stateAt', runId: 9999, index: 0 }).type).toBe('error');
-    const v = call({ type: 'validate', json: { format: 'lockscope/1', clients: 'x' } });
-    expect(v).toMatchObject({ type: 'validate', result: { ok: false } });
   });
 });

@@ -3,6 +3,8 @@
  * fallback (tests, browsers without module workers), so both behave the same.
  */
 import type { RunResult } from '../engine/sim/api';
+import { unsupportedIssue } from '../engine/scenario/run';
+import { nodeIds } from '../engine/scenario/schema';
 import * as engine from './engine-adapter';
 import { deriveLaneModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';
@@ -33,22 +35,14 @@ export function createEngineHost(): (req: Request) => Response {
               engineReady: engine.engineReady,
             },
           };
-        case 'validate': {
-          const v = engine.validate(req.json);
-          return {
-            type: 'validate',
-            id: req.id,
-            result: v.ok ? { ok: true } : { ok: false, issues: v.issues },
-          };
-        }
         case 'run': {
           const v = engine.validate(req.scenario);
-          if (!v.ok) {
-            const first = v.issues[0];
-            return { type: 'error', id: req.id, message: `${first.path || '(root)'}: ${first.message}` };
-          }
+          if (!v.ok) return { type: 'run', id: req.id, result: { ok: false, issues: v.issues } };
+          const unsupported = unsupportedIssue(v.scenario);
+          if (unsupported) return { type: 'run', id: req.id, result: { ok: false, issues: [unsupported] } };
           const started = performance.now();
-          const result = engine.run(v.scenario, { verbose: req.verbose });
+          const verbose = req.verbose ?? engine.verboseByDefault(v.scenario);
+          const result = engine.run(v.scenario, { verbose });
           const model = deriveLaneModel(result.trace, (i) => result.stateAt(i));
           const runId = nextRunId++;
           runs.set(runId, result);
@@ -57,10 +51,13 @@ export function createEngineHost(): (req: Request) => Response {
             type: 'run',
             id: req.id,
             result: {
+              ok: true,
               runId,
+              scenario: v.scenario,
+              nodeIds: nodeIds(v.scenario.redis),
               trace: result.trace,
               model,
-              verbose: req.verbose,
+              verbose,
               ms: performance.now() - started,
             },
           };

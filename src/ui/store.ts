@@ -3,20 +3,16 @@
  * is (cursor, playback, language, selected node). Components read it; controller.ts is the only
  * place that talks to the engine and writes runs into it.
  */
+import { bisector } from 'd3-array';
 import { create } from 'zustand';
+import type { ScenarioDoc } from '../engine/scenario/edit';
 import type { SchemaIssue } from '../engine/sim/api';
-import type { Trace, VisibleState } from '../engine/trace';
+import type { Trace, TraceEvent, VisibleState } from '../engine/trace';
 import type { BuiltinInfo } from './engine-adapter';
 import type { Lang, MessageKey } from './i18n';
-import type { LaneModel } from './timeline/model';
+import type { RunPayload } from './worker-protocol';
 
-export interface RunView {
-  runId: number;
-  trace: Trace;
-  model: LaneModel;
-  verbose: boolean;
-  ms: number;
-}
+export type RunView = RunPayload;
 
 export interface UiError {
   id: number;
@@ -38,7 +34,8 @@ export interface PlaygroundState {
   engineReady: boolean;
   /** built-in the scenario came from, null once edited or imported */
   builtinId: string | null;
-  scenario: unknown;
+  /** the document as written (what the editor and the URL show), once validation accepted it */
+  scenario: ScenarioDoc | null;
   issues: SchemaIssue[];
   errors: UiError[];
   run: RunView | null;
@@ -122,13 +119,7 @@ export function jumpLockEvent(dir: 1 | -1): void {
 
 /** Index of the last event at or before virtual time t (-1 before the first). */
 export function indexAtTime(trace: Trace, t: number): number {
-  const ev = trace.events;
-  let lo = 0;
-  let hi = ev.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ev[mid].t <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
+  return byTime.right(trace.events, t) - 1;
 }
+
+const byTime = bisector((e: TraceEvent) => e.t);

@@ -1,6 +1,6 @@
 import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
-import { decodeHash, encodeHash, MAX_HASH_CHARS } from './url-state';
+import { decodeHash, encodeHash, MAX_HASH_CHARS, MAX_NESTING, nestingDepth } from './url-state';
 
 const scenario = { format: 'lockscope/1', clients: [{ id: 'A', threads: [{ id: 1, program: [] }] }] };
 
@@ -38,5 +38,24 @@ describe('URL hash codec', () => {
     expect(decodeHash('#top')).toEqual({ kind: 'none' });
     const d = decodeHash(`${encodeHash(scenario, 0).replace(/&c=0$/, '')}&c=1e99`);
     expect(d).toMatchObject({ kind: 'ok', cursor: null });
+  });
+
+  it('refuses nesting deeper than JSON.stringify can walk, before parsing it', () => {
+    const deep = `{"format":"lockscope/1","clients":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expect(() => JSON.stringify(JSON.parse(deep))).toThrow(RangeError);
+    expect(decodeHash(`#json=${deep}`)).toMatchObject({
+      kind: 'bad',
+      problem: { key: 'error.tooDeep', params: { max: MAX_NESTING } },
+    });
+    expect(decodeHash(`#s=${compressToEncodedURIComponent(deep)}`)).toMatchObject({
+      kind: 'bad',
+      problem: { key: 'error.tooDeep' },
+    });
+  });
+
+  it('measures nesting outside strings only', () => {
+    expect(nestingDepth('{"a":[[1]],"b":"[[[[\\"[["}')).toBe(3);
+    expect(nestingDepth('"[[["')).toBe(0);
+    expect(nestingDepth('[]')).toBe(1);
   });
 });

@@ -8,6 +8,29 @@ import type { MessageKey } from './i18n';
 
 export const MAX_HASH_CHARS = 200_000;
 export const MAX_SCENARIO_BYTES = 1_000_000;
+/**
+ * Far deeper than any scenario (the schema allows 64 levels), and shallow enough for what runs
+ * on the parsed value before the schema sees it: JSON.stringify and the structured clone into
+ * the worker recurse, and overflow the stack somewhere past a few thousand levels.
+ */
+export const MAX_NESTING = 1_000;
+
+/** How deeply `text` nests arrays and objects (outside strings), without parsing it. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
 
 export type LinkProblem = { key: MessageKey; params?: Record<string, string | number> };
 
@@ -73,6 +96,9 @@ export function decodeHash(hash: string): DecodedLink {
       problem: { key: 'error.tooBig', params: { n: text.length, max: MAX_SCENARIO_BYTES } },
       cursor,
     };
+  }
+  if (nestingDepth(text) > MAX_NESTING) {
+    return { kind: 'bad', problem: { key: 'error.tooDeep', params: { max: MAX_NESTING } }, cursor };
   }
   try {
     return { kind: 'ok', scenario: JSON.parse(text) as unknown, cursor };

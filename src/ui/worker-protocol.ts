@@ -1,4 +1,5 @@
 /** Messages between the page and the engine worker (worker.ts). Plain data only. */
+import type { Scenario } from '../engine/scenario/schema';
 import type { SchemaIssue } from '../engine/sim/api';
 import type { Trace, VisibleState } from '../engine/trace';
 import type { BuiltinInfo, ConsoleAnswer } from './engine-adapter';
@@ -6,8 +7,8 @@ import type { LaneModel } from './timeline/model';
 
 export type Request =
   | { type: 'init'; id: number }
-  | { type: 'validate'; id: number; json: unknown }
-  | { type: 'run'; id: number; scenario: unknown; verbose: boolean }
+  /** validates and runs; `verbose` (script lines in the trace) defaults to the worker's choice by size */
+  | { type: 'run'; id: number; scenario: unknown; verbose?: boolean }
   | { type: 'stateAt'; id: number; runId: number; index: number }
   | { type: 'console'; id: number; runId: number; index: number; node: string; line: string };
 
@@ -19,18 +20,22 @@ export interface InitResult {
 
 export interface RunPayload {
   runId: number;
+  /** the scenario as validation completed it (defaults filled in) */
+  scenario: Scenario;
+  /** nodeIds(scenario.redis) */
+  nodeIds: string[];
   trace: Trace;
   model: LaneModel;
   verbose: boolean;
   ms: number;
 }
 
-export type ValidatePayload = { ok: true } | { ok: false; issues: SchemaIssue[] };
+/** A scenario the schema refuses is an answer, not an error: its issues go to the editor. */
+export type RunOutcome = ({ ok: true } & RunPayload) | { ok: false; issues: SchemaIssue[] };
 
 export type Response =
   | { type: 'init'; id: number; result: InitResult }
-  | { type: 'validate'; id: number; result: ValidatePayload }
-  | { type: 'run'; id: number; result: RunPayload }
+  | { type: 'run'; id: number; result: RunOutcome }
   | { type: 'stateAt'; id: number; result: VisibleState }
   | { type: 'console'; id: number; result: ConsoleAnswer }
   | { type: 'error'; id: number; message: string };

@@ -5,7 +5,7 @@
  *   const v = validateScenario(json);
  *   if (v.ok) { const { trace, stateAt } = runScenario(v.scenario); }
  */
-import type { RunOptions, RunResult } from '../sim/api';
+import type { RunOptions, RunResult, SchemaIssue } from '../sim/api';
 import { createWorld, type World } from '../sim/world';
 import type { Actor, Trace, VisibleState } from '../trace';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
@@ -16,8 +16,16 @@ import { Topology } from '../topology/topology';
 
 /** Why this runner cannot run the scenario yet, or null when it can. */
 export function unsupportedReason(s: Scenario): string | null {
+  return unsupportedIssue(s)?.message ?? null;
+}
+
+/** The same, as a schema issue naming the field to change (the editor underlines it). */
+export function unsupportedIssue(s: Scenario): SchemaIssue | null {
   if (s.redis.topology === 'sentinel' && s.redis.replicas.length === 0)
-    return 'topology "sentinel" needs at least one replica to fail over to';
+    return {
+      path: 'redis.replicas',
+      message: 'topology "sentinel" needs at least one replica to fail over to',
+    };
   return null;
 }
 

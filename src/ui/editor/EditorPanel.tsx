@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { loadBuiltin, loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
-import { getPath, setPath } from '../scenario-edit';
+import { getPath, setPath } from '../../engine/scenario/edit';
 import { usePlayground } from '../store';
 
 const JsonEditor = lazy(() => import('./JsonEditor'));
@@ -38,7 +38,7 @@ function FormField({ def }: { def: FieldDef }) {
     const raw = text.trim();
     const value = raw === '' ? undefined : def.kind === 'int' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
     if (value === current) return;
-    void loadScenario(setPath(scenario, def.path, value), { keepTime: true, onInvalid: 'issues' });
+    void loadScenario(setPath(scenario ?? {}, def.path, value), { keepTime: true, onInvalid: 'issues' });
   };
   const id = `f-${def.path.join('-')}`;
   return (

@@ -28,4 +28,18 @@ describe('locatePath', () => {
     expect(at('clients[0].threads[0].program[1].lock.deeper')).toBe('"lock": "x"');
     expect(locatePath('{"a" 1}', 'a')).toBeNull();
   });
+
+  it('reads keys as JSON strings, counts array items and ignores look-alikes inside strings', () => {
+    const t = '{"a\\u0062": [1, "[2]", {"k": null}], "s": "{\\"x\\": 1}"}';
+    const at2 = (p: string) => {
+      const r = locatePath(t, p);
+      return r ? t.slice(r.from, r.to) : null;
+    };
+    expect(at2('ab[2].k')).toBe('null');
+    expect(at2('ab[1]')).toBe('"[2]"');
+    expect(at2('ab[7]')).toBe(t.slice(1, t.indexOf('], "s"') + 1));
+    expect(at2('s.x')).toBe('"s": "{\\"x\\": 1}"');
+    expect(at2('(root)')).toBeNull();
+    expect(locatePath('', 'a')).toBeNull();
+  });
 });

@@ -145,6 +145,8 @@ export const en = {
   'lang.en': 'EN',
   'lang.zh': '中文',
   'lang.switchTo': 'Switch language',
+  // ui-house
+  'error.tooDeep': 'the scenario is nested more than {max} levels deep',
 } as const;
 
 export type MessageKey = keyof typeof en;

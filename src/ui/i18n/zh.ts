@@ -146,4 +146,6 @@ export const zh: Record<MessageKey, string> = {
   'lang.en': 'EN',
   'lang.zh': '中文',
   'lang.switchTo': '切换语言',
+  // ui-house
+  'error.tooDeep': '场景嵌套超过 {max} 层',
 };

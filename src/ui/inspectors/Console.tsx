@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { useT } from '../hooks/useT';
-import { addRedisAction } from '../scenario-edit';
+import { addRedisAction } from '../../engine/scenario/edit';
 import { clockAt, usePlayground } from '../store';
 
 interface Line {
@@ -51,7 +51,7 @@ export function Console() {
       else if (ans.kind === 'unavailable') append({ kind: 'note', text: t('console.unavailable') });
       else {
         const at = clockAt(s);
-        await loadScenario(addRedisAction(s.scenario, ans.argv, at), { keepTime: true });
+        await loadScenario(addRedisAction(s.scenario ?? {}, ans.argv, at), { keepTime: true });
         append({ kind: 'note', text: t('console.writeAdded', { t: at }) });
       }
     } catch (e) {

@@ -1,0 +1,113 @@
+/**
+ * The scenario's faults as markers on their lanes. Dragging one moves the fault: the scenario is
+ * re-run live (throttled) while the pointer moves and once more on release. During a drag the
+ * time scale holds still (`onHold`), so the marker follows the pointer although every re-run
+ * changes the trace's length.
+ */
+import type { ScaleLinear } from 'd3-scale';
+import { useRef, useState, type RefObject } from 'react';
+import { faultsOf, moveFault } from '../../engine/scenario/edit';
+import type { Fault } from '../../engine/scenario/schema';
+import { loadScenario } from '../controller';
+import { useT } from '../hooks/useT';
+import { usePlayground } from '../store';
+import type { Layout, Row } from './layout';
+import type { LaneModel } from './model';
+
+const LIVE_RERUN_MS = 120;
+
+function faultRow(f: Fault, layout: Layout, model: LaneModel): Row | undefined {
+  if ('node' in f && f.node !== undefined) return layout.byId.get(f.node);
+  if ('client' in f && f.client !== undefined) {
+    const th = 'thread' in f ? `${f.client}:${f.thread}` : null;
+    const lane = (th && layout.byId.get(th)) || model.threads.find((t) => t.client === f.client);
+    return lane ? layout.byId.get(lane.id) : undefined;
+  }
+  return layout.rows.find((r) => r.kind === 'header-nodes');
+}
+
+function faultTarget(f: Fault): string {
+  return ('node' in f && f.node) || ('client' in f && f.client) || '';
+}
+
+export function faultEnd(faults: readonly Fault[]): number {
+  return faults.reduce((m, f) => Math.max(m, f.at), 0);
+}
+
+export function FaultHandles({
+  layout,
+  model,
+  x,
+  width,
+  tEnd,
+  plotRef,
+  onHold,
+}: {
+  layout: Layout;
+  model: LaneModel;
+  x: ScaleLinear<number, number>;
+  width: number;
+  tEnd: number;
+  plotRef: RefObject<HTMLDivElement | null>;
+  /** the time scale's end to keep during a drag; null when the drag ends */
+  onHold(end: number | null): void;
+}) {
+  const t = useT();
+  const faults = faultsOf(usePlayground((s) => s.scenario));
+  const [drag, setDrag] = useState<{ index: number; at: number } | null>(null);
+  const lastRun = useRef(0);
+
+  const rerun = (index: number, at: number) =>
+    void loadScenario(moveFault(usePlayground.getState().scenario ?? {}, index, at), { keepTime: true });
+
+  const onPointerDown = (index: number) => (ev: React.PointerEvent<HTMLButtonElement>) => {
+    ev.preventDefault();
+    ev.stopPropagation();
+    ev.currentTarget.setPointerCapture(ev.pointerId);
+    setDrag({ index, at: faults[index].at });
+    onHold(tEnd);
+  };
+  const onPointerMove = (ev: React.PointerEvent<HTMLButtonElement>) => {
+    if (!drag || !plotRef.current) return;
+    const r = plotRef.current.getBoundingClientRect();
+    const at = Math.max(0, Math.round(x.invert(ev.clientX - r.left)));
+    setDrag({ ...drag, at });
+    const now = performance.now();
+    if (now - lastRun.current > LIVE_RERUN_MS) {
+      lastRun.current = now;
+      rerun(drag.index, at);
+    }
+  };
+  const onPointerUp = () => {
+    if (!drag) return;
+    rerun(drag.index, drag.at);
+    setDrag(null);
+    onHold(null);
+  };
+
+  return (
+    <>
+      {faults.map((f, i) => {
+        const row = faultRow(f, layout, model);
+        if (!row) return null;
+        const at = drag?.index === i ? drag.at : f.at;
+        const left = x(at);
+        if (left < -8 || left > width + 8) return null;
+        const what = `${f.kind} ${faultTarget(f)} @ ${at} ms — ${t('timeline.faultDrag')}`;
+        return (
+          <button
+            key={i}
+            type="button"
+            className={`fault-handle fault-handle--${f.kind.replace(/[^a-z]/g, '')}`}
+            style={{ left: left - 6, top: row.y + 1 }}
+            aria-label={`${t('timeline.fault')}: ${what}`}
+            title={what}
+            onPointerDown={onPointerDown(i)}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+          />
+        );
+      })}
+    </>
+  );
+}

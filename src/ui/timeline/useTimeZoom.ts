@@ -1,0 +1,88 @@
+/**
+ * The timeline's x axis: plot width (followed with a ResizeObserver) and d3-zoom's transform in
+ * x only, applied to a linear time scale. Picking another built-in resets the zoom; edits of the
+ * same scenario keep the view.
+ */
+import { scaleLinear, type ScaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { usePlayground } from '../store';
+import type { Layout } from './layout';
+
+export interface TimeZoom {
+  x: ScaleLinear<number, number>;
+  width: number;
+  resetZoom(): void;
+}
+
+export function useTimeZoom(
+  plotRef: RefObject<HTMLDivElement | null>,
+  overRef: RefObject<HTMLDivElement | null>,
+  layout: Layout | null,
+  tEnd: number,
+): TimeZoom {
+  const [width, setWidth] = useState(800);
+  const [zt, setZt] = useState<ZoomTransform>(zoomIdentity);
+  const zoomRef = useRef<ZoomBehavior<HTMLDivElement, unknown> | null>(null);
+  const pendingZt = useRef<ZoomTransform>(zoomIdentity);
+  const zoomRaf = useRef(0);
+
+  const x = useMemo(() => {
+    const base = scaleLinear()
+      .domain([0, tEnd * 1.02])
+      .range([6, Math.max(50, width - 10)]);
+    return zt.rescaleX(base);
+  }, [tEnd, width, zt]);
+
+  const hasLayout = layout !== null;
+  useEffect(() => {
+    const el = plotRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(Math.max(200, Math.floor(el.clientWidth))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [plotRef, hasLayout]);
+
+  // One behaviour per canvas, replaced when the lanes or the width change.
+  useEffect(() => {
+    const el = overRef.current;
+    if (!el || !layout) return;
+    const z = d3zoom<HTMLDivElement, unknown>()
+      .scaleExtent([1, 5000])
+      .translateExtent([
+        [0, 0],
+        [width, layout.height],
+      ])
+      .extent([
+        [0, 0],
+        [width, layout.height],
+      ])
+      .on('zoom', (ev: { transform: ZoomTransform }) => {
+        // Wheel events come faster than frames: render once per frame with the latest transform.
+        pendingZt.current = ev.transform;
+        if (!zoomRaf.current)
+          zoomRaf.current = requestAnimationFrame(() => {
+            zoomRaf.current = 0;
+            setZt(pendingZt.current);
+          });
+      });
+    zoomRef.current = z;
+    select(el).call(z).on('dblclick.zoom', null);
+    return () => {
+      select(el).on('.zoom', null);
+    };
+  }, [overRef, layout, width]);
+
+  const resetZoom = useCallback(() => {
+    if (overRef.current && zoomRef.current)
+      select(overRef.current).call(zoomRef.current.transform, zoomIdentity);
+  }, [overRef]);
+
+  const builtinId = usePlayground((s) => s.builtinId);
+  useEffect(() => {
+    if (builtinId) resetZoom();
+  }, [builtinId, resetZoom]);
+
+  return { x, width, resetZoom };
+}
