@@ -124,6 +124,7 @@ export const EVENT_KINDS = [
   'thread.done',
   'thread.interrupt',
   'thread.result',
+  'exception.caught',
   'work.start',
   'work.end',
   'net.partition',
