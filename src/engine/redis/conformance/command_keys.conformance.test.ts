@@ -1,0 +1,95 @@
+/**
+ * The command table's arity, flags and key positions against a real redis-server's COMMAND INFO,
+ * and `commandKeys` against its COMMAND GETKEYS. The simulator has no COMMAND command, so only
+ * the real side runs; without redis-server the file fails under CI=true and is skipped otherwise.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  findRedisBinaries,
+  missingBinaries,
+  startRealRedis,
+  type RealRedis,
+} from '../../../testing/redis/real_redis';
+import { RespClient } from '../../../testing/redis/resp_client';
+import type { Reply } from '../reply';
+import { commandKeys, commandTable, type CommandEntry } from '../server';
+
+/** Channels, not keys: Redis flags these key specs NOT_KEY and COMMAND GETKEYS skips them. */
+const CHANNEL_SPECS = new Set(['spublish', 'ssubscribe', 'sunsubscribe']);
+
+const SAMPLES: string[][] = [
+  ['SET', 'k', 'v', 'EX', '10'],
+  ['DEL', 'k1', 'k2'],
+  ['UNLINK', 'a', 'b', 'c'],
+  ['HSET', 'h', 'f', 'v', 'f2', 'v2'],
+  ['EVAL', 'return 1', '2', 'a', 'b', 'c'],
+  ['EVALSHA', 'e0e1f9fabfc9d4800c877a703b823ac0578ff8db', '1', 'k', 'arg'],
+  ['RENAME', 'a', 'b'],
+  ['MSET', 'a', '1', 'b', '2'],
+  ['MGET', 'a', 'b', 'c'],
+  ['WATCH', 'a', 'b'],
+  ['ZADD', 'z', 'NX', '1', 'm'],
+  ['ZRANGE', 'z', '0', '-1', 'WITHSCORES'],
+  ['PEXPIRE', 'k', '100', 'GT'],
+  ['LPUSH', 'l', 'a', 'b'],
+  ['GETEX', 'k', 'PERSIST'],
+  ['HINCRBY', 'h', 'f', '1'],
+  ['SPUBLISH', 'ch', 'm'],
+];
+
+/** COMMAND GETKEYS answers an error when a command has no keys; that is the empty list here. */
+function keysOfReply(r: Reply): string[] {
+  if (r.t === 'error') return [];
+  if (r.t !== 'array' || r.v === null) throw new Error(`unexpected ${JSON.stringify(r)}`);
+  return r.v.map((k) => String(k.v));
+}
+
+function infoRow(entry: CommandEntry): [string, number, string[], number, number, number] {
+  const flags = [...entry.flags];
+  if (entry.keys === null || entry.keys === 'numkeys' || CHANNEL_SPECS.has(entry.name))
+    return [entry.name, entry.arity, flags, 0, 0, 0];
+  return [entry.name, entry.arity, flags, ...entry.keys];
+}
+
+const missing = missingBinaries(findRedisBinaries(), ['server']);
+if (missing.length > 0 && process.env.CI !== 'true') {
+  console.warn('\n*** SKIPPED: command_keys needs redis-server (Redis 7.0) on PATH\n');
+} else {
+  describe('command table against COMMAND INFO / COMMAND GETKEYS', () => {
+    let real: RealRedis;
+    let client: RespClient;
+    beforeAll(async () => {
+      real = await startRealRedis();
+      client = await RespClient.connect(real.port);
+    });
+    afterAll(async () => {
+      client?.close();
+      await real?.stop();
+    });
+
+    it('arity, flags and (first, last, step) agree for every command', async () => {
+      for (const entry of commandTable()) {
+        const reply = await client.call(['COMMAND', 'INFO', entry.name]);
+        if (reply.t !== 'array' || reply.v === null) throw new Error(entry.name);
+        const row = reply.v[0];
+        if (row.t !== 'array' || row.v === null) throw new Error(`${entry.name}: ${JSON.stringify(row)}`);
+        const [name, arity, flags, first, last, step] = row.v;
+        const real = [
+          name.v,
+          arity.v,
+          flags.t === 'array' ? (flags.v ?? []).map((f) => f.v) : [],
+          first.v,
+          last.v,
+          step.v,
+        ];
+        const mine = infoRow(entry);
+        if (CHANNEL_SPECS.has(entry.name)) real.splice(3, 3, 0, 0, 0);
+        expect(real).toEqual(mine);
+      }
+    });
+
+    it.each(SAMPLES.map((argv) => [argv.join(' '), argv] as const))('GETKEYS %s', async (_, argv) => {
+      expect(commandKeys(argv)).toEqual(keysOfReply(await client.call(['COMMAND', 'GETKEYS', ...argv])));
+    });
+  });
+}
