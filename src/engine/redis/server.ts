@@ -328,6 +328,8 @@ function keysOf(spec: KeySpec | null, argv: readonly string[]): string[] {
   return keys;
 }
 
+/** Past this many modified keys in one command the report gives up and says "any key". */
+const MAX_MODIFIED = 10_000;
 const SCRIPT_UNKNOWN = error('ERR Unknown Redis command called from script');
 const READONLY = error("READONLY You can't write against a read only replica.");
 const MULTI = ['MULTI'];
@@ -372,6 +374,9 @@ export class RedisServer {
   private alsoPropagate: string[][] = [];
   private rewritten: string[] | null = null;
   private forced = false;
+  /** signalModifiedKey since the last top-level command began; `modifiedAll`: any key may have changed. */
+  private readonly modified: string[] = [];
+  private modifiedAll = false;
 
   constructor(opts: ServerOptions) {
     this.opts = opts;
@@ -437,6 +442,8 @@ export class RedisServer {
    */
   applyFromMaster(argv: string[]): Reply {
     const name = argv[0]?.toLowerCase();
+    this.modified.length = 0;
+    this.modifiedAll = false;
     if (name === 'multi' || name === 'exec') return OK;
     const cmd = lookupCommand(argv);
     if ('t' in cmd) return cmd;
@@ -473,6 +480,8 @@ export class RedisServer {
   /** Runs one command for a client; argv are byte strings, argv[0] the command name. */
   exec(conn: Connection, argv: string[]): Reply {
     if (argv.length === 0) return error('ERR empty command');
+    this.modified.length = 0;
+    this.modifiedAll = false;
     const cmd = this.check(conn, argv);
     if ('t' in cmd) {
       // A refused command inside MULTI dooms the transaction (multi.c flagTransaction).
@@ -526,16 +535,43 @@ export class RedisServer {
     this.rewritten = null;
     this.forced = false;
     const reply = cmd.proc(this, conn, argv);
-    if (this.dirty !== dirty && this.watches.active && cmd.flags.has('write')) {
-      // FLUSHALL / FLUSHDB have no keys: they touch the watched ones themselves, before the keyspace goes.
-      for (const key of keysOf(cmd.keys, argv)) this.watches.touch(key, this.db.has(key));
-    }
+    if (this.dirty !== dirty && cmd.flags.has('write')) this.signalModifiedKeys(cmd, argv);
     if (this.propagating && (this.forced || (this.dirty !== dirty && cmd.flags.has('write')))) {
       this.alsoPropagate.push(this.rewritten ?? argv.slice());
     }
     this.rewritten = outerRewrite;
     this.forced = outerForced;
     return reply;
+  }
+
+  /**
+   * db.c signalModifiedKey for each key of a write command that changed something. A keyless write
+   * (FLUSHALL / FLUSHDB) may have changed any key; it touches the watched ones itself.
+   */
+  private signalModifiedKeys(cmd: CommandEntry, argv: string[]): void {
+    if (cmd.keys === null) {
+      this.modifiedAll = true;
+      return;
+    }
+    const keys = keysOf(cmd.keys, argv);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (this.watches.active) this.watches.touch(key, this.db.has(key));
+      if (this.modified.length < MAX_MODIFIED) this.modified.push(key);
+      else this.modifiedAll = true;
+    }
+  }
+
+  /**
+   * The keys the last top-level command (`exec` or `applyFromMaster`) may have modified, inner
+   * script calls and EXEC's queued commands included, once each in first-signalled order: every
+   * key of each write command that changed the dataset, as WATCH sees them (so DEL a b lists both
+   * even if only b existed). null when any key may have changed (FLUSHALL, FLUSHDB, or too many to
+   * list). Keys deleted by expiry are reported by `events.keyExpired` instead.
+   */
+  lastModifiedKeys(): readonly string[] | null {
+    if (this.modifiedAll) return null;
+    return this.modified.length < 2 ? this.modified.slice() : [...new Set(this.modified)];
   }
 
   /** server.c propagatePendingCommands: several commands go out as one MULTI ... EXEC. */
