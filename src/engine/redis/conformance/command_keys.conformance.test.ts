@@ -3,13 +3,8 @@
  * and `commandKeys` against its COMMAND GETKEYS. The simulator has no COMMAND command, so only
  * the real side runs; without redis-server the file fails under CI=true and is skipped otherwise.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  findRedisBinaries,
-  missingBinaries,
-  startRealRedis,
-  type RealRedis,
-} from '../../../testing/redis/real_redis';
+import { describe, expect, it } from 'vitest';
+import { findRedisBinaries, missingBinaries, startRealRedis } from '../../../testing/redis/real_redis';
 import { RespClient } from '../../../testing/redis/resp_client';
 import type { Reply } from '../reply';
 import { commandKeys, commandTable, type CommandEntry } from '../server';
@@ -51,45 +46,47 @@ function infoRow(entry: CommandEntry): [string, number, string[], number, number
   return [entry.name, entry.arity, flags, ...entry.keys];
 }
 
+/** One redis-server for one test: started, handed over, always stopped. */
+async function withRealRedis(check: (client: RespClient) => Promise<void>): Promise<void> {
+  const server = await startRealRedis();
+  const client = await RespClient.connect(server.port).catch(async (e: unknown) => {
+    await server.stop();
+    throw e;
+  });
+  try {
+    await check(client);
+  } finally {
+    client.close();
+    await server.stop();
+  }
+}
+
+async function commandInfo(client: RespClient, name: string): Promise<unknown[]> {
+  const reply = await client.call(['COMMAND', 'INFO', name]);
+  const row = reply.t === 'array' ? reply.v?.[0] : undefined;
+  if (row?.t !== 'array' || row.v === null) throw new Error(`${name}: ${JSON.stringify(reply)}`);
+  const [cmd, arity, flags, first, last, step] = row.v;
+  const range = CHANNEL_SPECS.has(name) ? [0, 0, 0] : [first.v, last.v, step.v];
+  return [cmd.v, arity.v, flags.t === 'array' ? (flags.v ?? []).map((f) => f.v) : [], ...range];
+}
+
 const missing = missingBinaries(findRedisBinaries(), ['server']);
 if (missing.length > 0 && process.env.CI !== 'true') {
   console.warn('\n*** SKIPPED: command_keys needs redis-server (Redis 7.0) on PATH\n');
 } else {
   describe('command table against COMMAND INFO / COMMAND GETKEYS', () => {
-    let real: RealRedis;
-    let client: RespClient;
-    beforeAll(async () => {
-      real = await startRealRedis();
-      client = await RespClient.connect(real.port);
-    });
-    afterAll(async () => {
-      client?.close();
-      await real?.stop();
-    });
+    it('arity, flags and (first, last, step) agree for every command', () =>
+      withRealRedis(async (client) => {
+        for (const entry of commandTable())
+          expect(await commandInfo(client, entry.name)).toEqual(infoRow(entry));
+      }));
 
-    it('arity, flags and (first, last, step) agree for every command', async () => {
-      for (const entry of commandTable()) {
-        const reply = await client.call(['COMMAND', 'INFO', entry.name]);
-        if (reply.t !== 'array' || reply.v === null) throw new Error(entry.name);
-        const row = reply.v[0];
-        if (row.t !== 'array' || row.v === null) throw new Error(`${entry.name}: ${JSON.stringify(row)}`);
-        const [name, arity, flags, first, last, step] = row.v;
-        const real = [
-          name.v,
-          arity.v,
-          flags.t === 'array' ? (flags.v ?? []).map((f) => f.v) : [],
-          first.v,
-          last.v,
-          step.v,
-        ];
-        const mine = infoRow(entry);
-        if (CHANNEL_SPECS.has(entry.name)) real.splice(3, 3, 0, 0, 0);
-        expect(real).toEqual(mine);
-      }
-    });
-
-    it.each(SAMPLES.map((argv) => [argv.join(' '), argv] as const))('GETKEYS %s', async (_, argv) => {
-      expect(commandKeys(argv)).toEqual(keysOfReply(await client.call(['COMMAND', 'GETKEYS', ...argv])));
-    });
+    it('commandKeys answers what COMMAND GETKEYS answers', () =>
+      withRealRedis(async (client) => {
+        for (const argv of SAMPLES) {
+          const real = keysOfReply(await client.call(['COMMAND', 'GETKEYS', ...argv]));
+          expect([argv, commandKeys(argv)]).toEqual([argv, real]);
+        }
+      }));
   });
 }
