@@ -11,7 +11,9 @@
  * is d + 1: that is what `nextExpiryAt()` returns, and `activeExpireCycle()` called at that
  * time deletes it.
  */
+import { WRONGTYPE } from './errors';
 import { ExpiryHeap } from './expiry_heap';
+import type { Reply } from './reply';
 import { ZSet } from './zset_value';
 
 export type StoredValue = string | Map<string, string> | string[] | ZSet;
@@ -204,4 +206,20 @@ export class Db {
     this.expires.delete(key);
     this.hooks.keyExpired?.(key, how);
   }
+}
+
+/**
+ * db.c lookupKeyReadOrReply / lookupKeyWriteOrReply (one lookup here) + object.c checkType, the
+ * preamble of most commands on one key: the value when `key` holds the type `is` accepts, else
+ * the command's whole reply: `missing` when there is no such key, WRONGTYPE for another type.
+ */
+export function lookupKeyOrReply<T extends StoredValue>(
+  db: Db,
+  key: string,
+  missing: Reply,
+  is: (v: StoredValue) => v is T,
+): T | Reply {
+  const v = db.lookup(key);
+  if (v === undefined) return missing;
+  return is(v) ? v : WRONGTYPE;
 }

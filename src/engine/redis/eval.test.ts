@@ -4,9 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CommandSpec, ScriptHost, ScriptTracer } from './eval';
-import { ScriptEngine, parseLongLong } from './eval';
+import { ScriptEngine } from './eval';
 import type { Reply } from './reply';
+import { RedisServer } from './server';
 import { sha1hex } from './sha1';
+import { ManualClock } from '../clock';
 
 const SPECS: Record<string, [number, string]> = {
   get: [2, 'readonly fast'],
@@ -34,7 +36,8 @@ export class FakeHost implements ScriptHost {
   readonly published: [string, string][] = [];
   readonly calls: string[][] = [];
 
-  lookupCommand(name: string): CommandSpec | undefined {
+  lookupCommand(argv: readonly string[]): CommandSpec | undefined {
+    const name = argv[0].toLowerCase();
     const s = SPECS[name];
     return s ? { name, arity: s[0], flags: new Set(s[1].split(' ')) } : undefined;
   }
@@ -119,11 +122,23 @@ function setup(budget = 5_000_000) {
 const errorWith = (v: string): Reply => ({ t: 'error', v });
 const suffix = (body: string, line = 1) => ` script: ${sha1hex(body)}, on @user_script:${line}.`;
 
+/** SCRIPT's subcommands and the arity checks come from the server's dispatcher. */
+function serverExec(argv: string[]): Reply {
+  const server = new RedisServer({ clock: new ManualClock() });
+  return server.exec(server.connect(), argv);
+}
+
 describe('EVAL argument checks', () => {
   const { engine } = setup();
   it.each([
     [['eval'], "ERR wrong number of arguments for 'eval' command"],
     [['eval', 'return 1'], "ERR wrong number of arguments for 'eval' command"],
+    [['evalsha', 'abc'], "ERR wrong number of arguments for 'evalsha' command"],
+  ])('%j -> %s (the dispatcher)', (argv, text) => {
+    expect(serverExec(argv)).toEqual(errorWith(text));
+  });
+
+  it.each([
     [['eval', 'return 1', 'abc'], 'ERR value is not an integer or out of range'],
     [['eval', 'return 1', '1.5'], 'ERR value is not an integer or out of range'],
     [['eval', 'return 1', '99999999999999999999'], 'ERR value is not an integer or out of range'],
@@ -133,10 +148,14 @@ describe('EVAL argument checks', () => {
     expect(engine.evalCommand(argv)).toEqual(errorWith(text));
   });
 
-  it('parses integers like string2ll', () => {
-    expect(parseLongLong('0')).toBe(0);
-    expect(parseLongLong('-12')).toBe(-12);
-    for (const bad of ['01', '+1', ' 1', '1 ', '', '-', '-0', '1e3']) expect(parseLongLong(bad)).toBeNull();
+  it('parses numkeys like string2ll', () => {
+    for (const bad of ['01', '+1', ' 1', '1 ', '', '-', '-0', '1e3'])
+      expect(engine.evalCommand(['eval', 'return 1', bad])).toEqual(
+        errorWith('ERR value is not an integer or out of range'),
+      );
+    expect(engine.evalCommand(['eval', 'return 1', '-12'])).toEqual(
+      errorWith("ERR Number of keys can't be negative"),
+    );
   });
 });
 
@@ -147,9 +166,9 @@ describe('EVALSHA and SCRIPT', () => {
     expect(engine.evalshaCommand(['evalsha', sha, '0'])).toEqual(
       errorWith('NOSCRIPT No matching script. Please use EVAL.'),
     );
-    expect(engine.scriptCommand(['script', 'load', 'return 1'])).toEqual({ t: 'bulk', v: sha });
+    expect(engine.scriptLoad(['script', 'load', 'return 1'])).toEqual({ t: 'bulk', v: sha });
     expect(engine.evalshaCommand(['evalsha', sha.toUpperCase(), '0'])).toEqual({ t: 'int', v: 1 });
-    expect(engine.scriptCommand(['script', 'exists', sha.toUpperCase(), 'abc'])).toEqual({
+    expect(engine.scriptExists(['script', 'exists', sha.toUpperCase(), 'abc'])).toEqual({
       t: 'array',
       v: [
         { t: 'int', v: 1 },
@@ -158,7 +177,7 @@ describe('EVALSHA and SCRIPT', () => {
     });
     expect(engine.evalCommand(['eval', 'return 2', '0'])).toEqual({ t: 'int', v: 2 });
     expect(engine.evalshaCommand(['evalsha', sha1hex('return 2'), '0'])).toEqual({ t: 'int', v: 2 });
-    expect(engine.scriptCommand(['script', 'flush'])).toEqual({ t: 'status', v: 'OK' });
+    expect(engine.scriptFlush(['script', 'flush'])).toEqual({ t: 'status', v: 'OK' });
     expect(engine.evalshaCommand(['evalsha', sha, '0'])).toEqual(
       errorWith('NOSCRIPT No matching script. Please use EVAL.'),
     );
@@ -190,13 +209,12 @@ describe('EVALSHA and SCRIPT', () => {
       "ERR Error compiling script (new function): user_script:1: unexpected symbol near '+'",
     ],
   ])('%j -> %s', (argv, text) => {
-    expect(setup().engine.scriptCommand(argv)).toEqual(errorWith(text));
+    expect(serverExec(argv)).toEqual(errorWith(text));
   });
 
   it('SCRIPT FLUSH takes SYNC/ASYNC in any case and SCRIPT HELP lists the subcommands', () => {
-    const { engine } = setup();
-    expect(engine.scriptCommand(['script', 'flush', 'ASYNC'])).toEqual({ t: 'status', v: 'OK' });
-    const help = engine.scriptCommand(['script', 'help']);
+    expect(serverExec(['script', 'FLUSH', 'ASYNC'])).toEqual({ t: 'status', v: 'OK' });
+    const help = serverExec(['SCRIPT', 'help']);
     expect(help.t === 'array' && help.v?.length).toBe(17);
   });
 });

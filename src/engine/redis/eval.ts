@@ -8,6 +8,8 @@
  */
 import type { Reply } from './reply';
 import { OK, array, bulk, error, int, status } from './reply';
+import { NOT_INTEGER } from './errors';
+import { parseLongLong } from './numbers';
 import { LuaScripting } from './script_lua';
 import type { LogLevel } from './script_lua';
 import { sha1hex } from './sha1';
@@ -21,8 +23,14 @@ export interface CommandSpec {
   readonly flags: ReadonlySet<string>;
 }
 
+/** server.c commandCheckArity. */
+export function arityOk(cmd: CommandSpec, argc: number): boolean {
+  return cmd.arity > 0 ? argc === cmd.arity : argc >= -cmd.arity;
+}
+
 export interface ScriptHost {
-  lookupCommand(name: string): CommandSpec | undefined;
+  /** server.c lookupCommand: argv's command, or its subcommand for a container; undefined if unknown. */
+  lookupCommand(argv: readonly string[]): CommandSpec | undefined;
   /** Execute an already-validated command (arity and script rules checked by the caller) in script context. */
   execFromScript(argv: string[]): Reply;
   /** Virtual time in ms (the time frozen at script start is the scripting layer's business). */
@@ -52,6 +60,9 @@ export interface ScriptTracer {
 }
 
 export const NOSCRIPT_ERROR = 'NOSCRIPT No matching script. Please use EVAL.';
+const SCRIPT_UNKNOWN = error('ERR Unknown Redis command called from script');
+const SCRIPT_ARITY = error('ERR Wrong number of args calling Redis command from script');
+const SCRIPT_NOSCRIPT = error('ERR This Redis command is not allowed from script');
 
 const SCRIPT_HELP = [
   'SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
@@ -72,19 +83,6 @@ const SCRIPT_HELP = [
   'HELP',
   '    Prints this help.',
 ];
-
-/** Redis's string2ll: optional '-', digits, no '+', no spaces, no leading zeros, within int64. */
-export function parseLongLong(s: string): number | null {
-  if (s.length === 1) {
-    const d = s.charCodeAt(0) - 48;
-    return d >= 0 && d <= 9 ? d : null;
-  }
-  if (!/^(0|-?[1-9][0-9]*)$/.test(s)) return null;
-  if (s.length < 16) return Number(s);
-  const b = BigInt(s);
-  if (b > 9223372036854775807n || b < -9223372036854775808n) return null;
-  return Number(b);
-}
 
 interface CachedScript {
   readonly fn: ReturnType<LuaScripting['compile']> & { ok: true };
@@ -112,7 +110,7 @@ export class ScriptEngine {
       {
         call: (argv) => this.scriptCall(argv),
         log: (level: LogLevel, message) => this.host.log(level, message),
-        commandExists: (name) => this.host.lookupCommand(name) !== undefined,
+        commandExists: (name) => this.host.lookupCommand([name]) !== undefined,
       },
       { seed: opts.seed, budget: opts.budget > 0 ? opts.budget : DEFAULT_SCRIPT_BUDGET },
     );
@@ -120,9 +118,10 @@ export class ScriptEngine {
     return this.vm;
   }
 
+  // The server's dispatcher has checked each command's arity (and resolved SCRIPT's subcommand).
+
   /** EVAL script numkeys [key ...] [arg ...] */
   evalCommand(argv: string[]): Reply {
-    if (argv.length < 3) return error("ERR wrong number of arguments for 'eval' command");
     const body = argv[1];
     let sha = this.shaOfBody.get(body);
     if (sha === undefined) {
@@ -134,70 +133,54 @@ export class ScriptEngine {
 
   /** EVALSHA sha1 numkeys [key ...] [arg ...] */
   evalshaCommand(argv: string[]): Reply {
-    if (argv.length < 3) return error("ERR wrong number of arguments for 'evalsha' command");
     if (argv[1].length !== 40) return error(NOSCRIPT_ERROR);
     return this.evalGeneric(argv, argv[1].toLowerCase(), null);
   }
 
-  /** SCRIPT LOAD | EXISTS | FLUSH | KILL | DEBUG | HELP */
-  scriptCommand(argv: string[]): Reply {
-    if (argv.length < 2) return error("ERR wrong number of arguments for 'script' command");
-    const sub = argv[1].toLowerCase();
-    const arity = (n: number): Reply | null =>
-      (n > 0 ? argv.length !== n : argv.length < -n)
-        ? error(`ERR wrong number of arguments for 'script|${sub}' command`)
-        : null;
-    switch (sub) {
-      case 'load': {
-        const bad = arity(3);
-        if (bad) return bad;
-        const body = argv[2];
-        const sha = sha1hex(body);
-        if (!this.scripts.has(sha)) {
-          const compiled = this.lua.compile(body);
-          if (!compiled.ok) return compiled.error;
-          this.scripts.set(sha, { fn: compiled });
-          this.shaOfBody.set(body, sha);
-        }
-        return bulk(sha);
-      }
-      case 'exists': {
-        const bad = arity(-3);
-        if (bad) return bad;
-        return array(argv.slice(2).map((s) => int(this.scripts.has(s.toLowerCase()) ? 1 : 0)));
-      }
-      case 'flush': {
-        const bad = arity(-2);
-        if (bad) return bad;
-        if (argv.length > 3 || (argv.length === 3 && !/^(sync|async)$/i.test(argv[2]))) {
-          return error('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
-        }
-        this.flush();
-        return OK;
-      }
-      case 'kill': {
-        const bad = arity(2);
-        if (bad) return bad;
-        // a simulated script runs to completion inside one event, so none is ever "running" for another client
-        return error('NOTBUSY No scripts in execution right now.');
-      }
-      case 'debug': {
-        const bad = arity(3);
-        if (bad) return bad;
-        const mode = argv[2].toLowerCase();
-        if (mode === 'no') return OK;
-        if (mode === 'yes' || mode === 'sync')
-          return error('ERR LockScope does not simulate the Lua debugger (SCRIPT DEBUG)');
-        return error('ERR Use SCRIPT DEBUG YES/SYNC/NO');
-      }
-      case 'help': {
-        const bad = arity(2);
-        if (bad) return bad;
-        return array(SCRIPT_HELP.map((l) => status(l)));
-      }
-      default:
-        return error(`ERR unknown subcommand '${argv[1].slice(0, 128)}'. Try SCRIPT HELP.`);
+  /** SCRIPT LOAD script */
+  scriptLoad(argv: string[]): Reply {
+    const body = argv[2];
+    const sha = sha1hex(body);
+    if (!this.scripts.has(sha)) {
+      const compiled = this.lua.compile(body);
+      if (!compiled.ok) return compiled.error;
+      this.scripts.set(sha, { fn: compiled });
+      this.shaOfBody.set(body, sha);
     }
+    return bulk(sha);
+  }
+
+  /** SCRIPT EXISTS sha1 [sha1 ...] */
+  scriptExists(argv: string[]): Reply {
+    return array(argv.slice(2).map((s) => int(this.scripts.has(s.toLowerCase()) ? 1 : 0)));
+  }
+
+  /** SCRIPT FLUSH [ASYNC|SYNC] */
+  scriptFlush(argv: string[]): Reply {
+    if (argv.length > 3 || (argv.length === 3 && !/^(sync|async)$/i.test(argv[2]))) {
+      return error('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
+    }
+    this.flush();
+    return OK;
+  }
+
+  /** SCRIPT KILL: a simulated script runs to completion inside one event, so none is ever "running" for another client. */
+  scriptKill(): Reply {
+    return error('NOTBUSY No scripts in execution right now.');
+  }
+
+  /** SCRIPT DEBUG YES|SYNC|NO */
+  scriptDebug(argv: string[]): Reply {
+    const mode = argv[2].toLowerCase();
+    if (mode === 'no') return OK;
+    if (mode === 'yes' || mode === 'sync')
+      return error('ERR LockScope does not simulate the Lua debugger (SCRIPT DEBUG)');
+    return error('ERR Use SCRIPT DEBUG YES/SYNC/NO');
+  }
+
+  /** SCRIPT HELP */
+  scriptHelp(_argv: string[]): Reply {
+    return array(SCRIPT_HELP.map((l) => status(l)));
   }
 
   /** Receives each script run's lines and calls; null stops tracing (and the line hook). */
@@ -220,10 +203,11 @@ export class ScriptEngine {
   }
 
   private evalGeneric(argv: string[], sha: string, body: string | null): Reply {
-    const numkeys = parseLongLong(argv[2]);
-    if (numkeys === null) return error('ERR value is not an integer or out of range');
-    if (numkeys > argv.length - 3) return error("ERR Number of keys can't be greater than number of args");
-    if (numkeys < 0) return error("ERR Number of keys can't be negative");
+    const n = parseLongLong(argv[2]);
+    if (n === null) return NOT_INTEGER;
+    if (n > argv.length - 3) return error("ERR Number of keys can't be greater than number of args");
+    if (n < 0) return error("ERR Number of keys can't be negative");
+    const numkeys = Number(n);
     let script = this.scripts.get(sha);
     if (script === undefined) {
       if (body === null) return error(NOSCRIPT_ERROR);
@@ -249,12 +233,10 @@ export class ScriptEngine {
   }
 
   private checkedCall(argv: string[]): Reply {
-    const cmd = this.host.lookupCommand(argv[0].toLowerCase());
-    if (cmd === undefined) return error('ERR Unknown Redis command called from script');
-    if ((cmd.arity > 0 && cmd.arity !== argv.length) || argv.length < -cmd.arity) {
-      return error('ERR Wrong number of args calling Redis command from script');
-    }
-    if (cmd.flags.has('noscript')) return error('ERR This Redis command is not allowed from script');
+    const cmd = this.host.lookupCommand(argv);
+    if (cmd === undefined) return SCRIPT_UNKNOWN;
+    if (!arityOk(cmd, argv.length)) return SCRIPT_ARITY;
+    if (cmd.flags.has('noscript')) return SCRIPT_NOSCRIPT;
     return this.host.execFromScript(argv);
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
 import type { ScriptHost } from './eval';
-import { RedisServer } from './server';
+import { commandKeys, commandTable, lookupCommand, RedisServer } from './server';
 import { fixture } from './test_server';
 
 function hostOf(server: RedisServer): ScriptHost {
@@ -117,7 +117,7 @@ describe('dispatch', () => {
     const seen: string[][] = [];
     server.scripts.evalCommand = (argv) => (seen.push(argv), { t: 'status', v: 'eval' });
     server.scripts.evalshaCommand = (argv) => (seen.push(argv), { t: 'status', v: 'evalsha' });
-    server.scripts.scriptCommand = (argv) => (seen.push(argv), { t: 'status', v: 'script' });
+    server.scripts.scriptLoad = (argv) => (seen.push(argv), { t: 'status', v: 'script' });
     expect(exec('EVAL', 'return 1', '0')).toEqual({ t: 'status', v: 'eval' });
     expect(exec('evalsha', 'abc', '0')).toEqual({ t: 'status', v: 'evalsha' });
     expect(exec('SCRIPT', 'LOAD', 'return 1')).toEqual({ t: 'status', v: 'script' });
@@ -159,8 +159,10 @@ describe('ScriptHost', () => {
       },
     ]);
     expect(server.exec(server.connect(), ['PTTL', 'myLock'])).toEqual({ t: 'int', v: 30000 });
-    expect(host.lookupCommand('HINCRBY')?.flags.has('write')).toBe(true);
-    expect(host.lookupCommand('nope')).toBeUndefined();
+    expect(host.lookupCommand(['HINCRBY'])?.flags.has('write')).toBe(true);
+    expect(host.lookupCommand(['nope'])).toBeUndefined();
+    expect(host.lookupCommand(['script', 'LOAD'])?.flags.has('noscript')).toBe(true);
+    expect(host.lookupCommand(['script', 'nope'])).toBeUndefined();
     expect(host.now()).toBe(42);
     host.log('warning', 'hi');
     expect(logs).toEqual(['warning:hi']);
@@ -221,21 +223,137 @@ describe('snapshots and checkpoints', () => {
   });
 });
 
-describe('ScriptHost subcommand checks', () => {
-  it('applies scriptCall rules to subcommands the scripting layer cannot see', () => {
-    const host = hostOf(new RedisServer({ clock: new ManualClock() }));
-    expect(host.execFromScript(['script', 'flush'])).toEqual({
+describe('redis.call subcommand checks', () => {
+  it('applies scriptCall rules to the subcommand argv names', () => {
+    const { exec } = fixture();
+    const pcall = (...args: string[]) =>
+      exec('EVAL', `return redis.pcall(${args.map((a) => `'${a}'`).join(', ')})`, '0');
+    expect(pcall('script', 'flush')).toEqual({
       t: 'error',
       v: 'ERR This Redis command is not allowed from script',
     });
-    expect(host.execFromScript(['pubsub', 'nope'])).toEqual({
+    expect(pcall('pubsub', 'nope')).toEqual({
       t: 'error',
       v: 'ERR Unknown Redis command called from script',
     });
-    expect(host.execFromScript(['pubsub', 'numpat', 'x'])).toEqual({
+    expect(pcall('pubsub', 'numpat', 'x')).toEqual({
       t: 'error',
       v: 'ERR Wrong number of args calling Redis command from script',
     });
-    expect(host.execFromScript(['pubsub', 'numpat'])).toEqual({ t: 'int', v: 0 });
+    expect(pcall('pubsub')).toEqual({
+      t: 'error',
+      v: 'ERR Wrong number of args calling Redis command from script',
+    });
+    expect(pcall('pubsub', 'numpat')).toEqual({ t: 'int', v: 0 });
+  });
+});
+
+/**
+ * COMMAND INFO's (first, last, step) for every command in the table, written out by hand from
+ * Redis 7.0.15: 0,0,0 is "no keys" (EVAL and EVALSHA are movablekeys, keys found from numkeys).
+ * The shard-channel commands' channels are NOT_KEY key specs in Redis; they have none here.
+ */
+const RANGE: Record<string, readonly [number, number, number] | 'numkeys'> = {};
+for (const n of ['del', 'unlink', 'exists', 'mget', 'watch']) RANGE[n] = [1, -1, 1];
+RANGE.mset = [1, -1, 2];
+RANGE.rename = [1, 2, 1];
+RANGE.eval = RANGE.evalsha = 'numkeys';
+const NO_KEYS = [
+  ...['keys', 'dbsize', 'flushall', 'flushdb', 'pubsub', 'script', 'publish', 'spublish'],
+  ...['subscribe', 'unsubscribe', 'psubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe'],
+  ...['multi', 'exec', 'discard', 'unwatch', 'ping', 'echo', 'time', 'debug', 'select'],
+  ...['quit', 'reset', 'wait'],
+];
+for (const n of NO_KEYS) RANGE[n] = [0, 0, 0];
+const ONE_KEY = [
+  ...['type', 'expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl', 'expiretime'],
+  ...['pexpiretime', 'persist', 'get', 'set', 'setnx', 'setex', 'psetex', 'getdel', 'getex'],
+  ...['getset', 'strlen', 'append', 'incr', 'decr', 'incrby', 'decrby', 'incrbyfloat'],
+  ...['hset', 'hmset', 'hsetnx', 'hget', 'hmget', 'hgetall', 'hkeys', 'hvals', 'hdel'],
+  ...['hexists', 'hlen', 'hstrlen', 'hincrby', 'hincrbyfloat', 'lpush', 'rpush', 'lpushx'],
+  ...['rpushx', 'lpop', 'rpop', 'llen', 'lindex', 'lrange', 'lrem', 'lset', 'ltrim', 'zadd'],
+  ...['zincrby', 'zrem', 'zscore', 'zmscore', 'zcard', 'zrank', 'zrevrank', 'zcount'],
+  ...['zlexcount', 'zrangebylex', 'zrevrangebylex', 'zrange', 'zrevrange', 'zrangebyscore'],
+  ...['zrevrangebyscore', 'zremrangebyscore', 'zremrangebyrank'],
+];
+for (const n of ONE_KEY) RANGE[n] = [1, 1, 1];
+
+describe('key positions (the table is the one description)', () => {
+  it('every command has the key positions Redis gives it', () => {
+    const table = commandTable();
+    expect(table.map((c) => c.name).sort()).toEqual(Object.keys(RANGE).sort());
+    for (const c of table) {
+      const want = RANGE[c.name];
+      expect([c.name, c.keys ?? [0, 0, 0]]).toEqual([c.name, want]);
+      for (const sub of c.subcommands?.values() ?? []) expect([sub.name, sub.keys]).toEqual([sub.name, null]);
+    }
+  });
+
+  it('write commands all name their keys (WATCH and the recorder depend on it)', () => {
+    for (const c of commandTable()) {
+      if (c.flags.has('write') && c.name !== 'flushall' && c.name !== 'flushdb')
+        expect(c.keys).not.toBeNull();
+    }
+  });
+
+  // What COMMAND GETKEYS answers on Redis 7.0.15 (an error "has no key arguments" is no keys).
+  it.each([
+    [['SET', 'k', 'v', 'EX', '10'], ['k']],
+    [
+      ['del', 'k1', 'k2'],
+      ['k1', 'k2'],
+    ],
+    [['HSET', 'h', 'f', 'v', 'f2', 'v2'], ['h']],
+    [
+      ['EVAL', 'return 1', '2', 'a', 'b', 'c'],
+      ['a', 'b'],
+    ],
+    [['EVAL', 'return 1', '0', 'x'], []],
+    [['EVALSHA', 'e0e1f9fabfc9d4800c877a703b823ac0578ff8db', '1', 'k', 'arg'], ['k']],
+    [
+      ['RENAME', 'a', 'b'],
+      ['a', 'b'],
+    ],
+    [
+      ['MSET', 'a', '1', 'b', '2'],
+      ['a', 'b'],
+    ],
+    [
+      ['MGET', 'a', 'b', 'c'],
+      ['a', 'b', 'c'],
+    ],
+    [
+      ['WATCH', 'a', 'b'],
+      ['a', 'b'],
+    ],
+    [['ZADD', 'z', 'NX', '1', 'm'], ['z']],
+    [['PEXPIRE', 'k', '100', 'GT'], ['k']],
+    [['LPUSH', 'l', 'a', 'b'], ['l']],
+    [['PUBLISH', 'ch', 'm'], []],
+    [['SPUBLISH', 'ch', 'm'], []],
+    [['FLUSHALL'], []],
+    [['SCRIPT', 'LOAD', 'return 1'], []],
+  ])('%j -> %j', (argv, keys) => {
+    expect(commandKeys(argv)).toEqual(keys);
+  });
+
+  it('no keys for an EVAL whose numkeys Redis refuses; undefined for an unknown command', () => {
+    for (const n of ['x', '-1', '3', '01']) expect(commandKeys(['EVAL', 'return 1', n, 'a'])).toEqual([]);
+    expect(commandKeys(['nosuch', 'k'])).toBeUndefined();
+  });
+});
+
+describe('lookupCommand', () => {
+  it('resolves subcommands and answers processCommand errors', () => {
+    expect(lookupCommand(['Script', 'LOAD'])).toMatchObject({ fullname: 'script|load', arity: 3 });
+    expect(lookupCommand(['script'])).toMatchObject({ fullname: 'script' });
+    expect(lookupCommand(['script', 'nope'])).toEqual({
+      t: 'error',
+      v: "ERR unknown subcommand 'nope'. Try SCRIPT HELP.",
+    });
+    expect(lookupCommand(['nope', 'a'])).toEqual({
+      t: 'error',
+      v: "ERR unknown command 'nope', with args beginning with: 'a' ",
+    });
   });
 });

@@ -26,10 +26,11 @@ import type { Clock } from '../clock';
 import { Connection } from './connection';
 import { Db } from './db';
 import type { CommandSpec, ScriptHost } from './eval';
-import { ScriptEngine } from './eval';
+import { arityOk, ScriptEngine } from './eval';
 import { arityError, unknownCommandError, unknownSubcommandError } from './errors';
 import { PubSub } from './pubsub';
-import type { Reply } from './reply';
+import { parseLongLong } from './numbers';
+import type { ErrorReply, Reply } from './reply';
 import { error, OK, status } from './reply';
 import * as keyspace from './keyspace_commands';
 import * as expire from './expire';
@@ -72,124 +73,144 @@ export interface ServerOptions {
 
 type Proc = (s: RedisServer, c: Connection, argv: string[]) => Reply;
 
+/**
+ * Where a command's keys sit in its argv, as Redis 7.0's key specs give them. A range is COMMAND
+ * INFO's (first, last, step), `last` < 0 counting from the end; 'numkeys' is EVAL's: argv[2]
+ * says how many keys follow it.
+ */
+export type KeySpec = readonly [first: number, last: number, step: number] | 'numkeys';
+
+const K1: KeySpec = [1, 1, 1];
+const K12: KeySpec = [1, 2, 1];
+const KALL: KeySpec = [1, -1, 1];
+const KPAIRS: KeySpec = [1, -1, 2];
+const NUMKEYS: KeySpec = 'numkeys';
+
 /** One row of the command table (server.c redisCommandTable / COMMAND INFO). */
 export interface CommandEntry extends CommandSpec {
   /** "script|load" for subcommands, as Redis names them in errors */
   readonly fullname: string;
+  /** null: the command takes no keys */
+  readonly keys: KeySpec | null;
   readonly proc: Proc;
   readonly subcommands?: ReadonlyMap<string, CommandEntry>;
 }
 
-/** [name, arity, flags, proc]: arity and flags exactly as Redis 7.0.15's COMMAND INFO reports them. */
-type Row = readonly [string, number, string, Proc, (readonly Row[])?];
+/**
+ * [name, arity, flags, keys, proc, subcommands]: arity, flags and key positions exactly as Redis
+ * 7.0.15's COMMAND INFO reports them, except that the shard-channel commands (SPUBLISH,
+ * SSUBSCRIBE, SUNSUBSCRIBE) get none: Redis marks theirs NOT_KEY and COMMAND GETKEYS skips them.
+ */
+type Row = readonly [string, number, string, KeySpec | null, Proc, (readonly Row[])?];
 
 const ROWS: readonly Row[] = [
   // keyspace (db.c)
-  ['del', -2, 'write', keyspace.delCommand],
-  ['unlink', -2, 'write fast', keyspace.delCommand],
-  ['exists', -2, 'readonly fast', keyspace.existsCommand],
-  ['type', 2, 'readonly fast', keyspace.typeCommand],
-  ['keys', 2, 'readonly', keyspace.keysCommand],
-  ['dbsize', 1, 'readonly fast', keyspace.dbsizeCommand],
-  ['flushall', -1, 'write', keyspace.flushCommand],
-  ['flushdb', -1, 'write', keyspace.flushCommand],
-  ['rename', 3, 'write', keyspace.renameCommand],
+  ['del', -2, 'write', KALL, keyspace.delCommand],
+  ['unlink', -2, 'write fast', KALL, keyspace.delCommand],
+  ['exists', -2, 'readonly fast', KALL, keyspace.existsCommand],
+  ['type', 2, 'readonly fast', K1, keyspace.typeCommand],
+  ['keys', 2, 'readonly', null, keyspace.keysCommand],
+  ['dbsize', 1, 'readonly fast', null, keyspace.dbsizeCommand],
+  ['flushall', -1, 'write', null, keyspace.flushCommand],
+  ['flushdb', -1, 'write', null, keyspace.flushCommand],
+  ['rename', 3, 'write', K12, keyspace.renameCommand],
   // expire.c
-  ['expire', -3, 'write fast', expire.expireCommand],
-  ['pexpire', -3, 'write fast', expire.pexpireCommand],
-  ['expireat', -3, 'write fast', expire.expireatCommand],
-  ['pexpireat', -3, 'write fast', expire.pexpireatCommand],
-  ['ttl', 2, 'readonly fast', expire.ttlCommand],
-  ['pttl', 2, 'readonly fast', expire.pttlCommand],
-  ['expiretime', 2, 'readonly fast', expire.expiretimeCommand],
-  ['pexpiretime', 2, 'readonly fast', expire.pexpiretimeCommand],
-  ['persist', 2, 'write fast', expire.persistCommand],
+  ['expire', -3, 'write fast', K1, expire.expireCommand],
+  ['pexpire', -3, 'write fast', K1, expire.pexpireCommand],
+  ['expireat', -3, 'write fast', K1, expire.expireatCommand],
+  ['pexpireat', -3, 'write fast', K1, expire.pexpireatCommand],
+  ['ttl', 2, 'readonly fast', K1, expire.ttlCommand],
+  ['pttl', 2, 'readonly fast', K1, expire.pttlCommand],
+  ['expiretime', 2, 'readonly fast', K1, expire.expiretimeCommand],
+  ['pexpiretime', 2, 'readonly fast', K1, expire.pexpiretimeCommand],
+  ['persist', 2, 'write fast', K1, expire.persistCommand],
   // t_string.c
-  ['get', 2, 'readonly fast', str.getCommand],
-  ['set', -3, 'write denyoom', str.setCommand],
-  ['setnx', 3, 'write denyoom fast', str.setnxCommand],
-  ['setex', 4, 'write denyoom', str.setexCommand],
-  ['psetex', 4, 'write denyoom', str.psetexCommand],
-  ['getdel', 2, 'write fast', str.getdelCommand],
-  ['getex', -2, 'write fast', str.getexCommand],
-  ['getset', 3, 'write denyoom fast', str.getsetCommand],
-  ['mget', -2, 'readonly fast', str.mgetCommand],
-  ['mset', -3, 'write denyoom', str.msetCommand],
-  ['strlen', 2, 'readonly fast', str.strlenCommand],
-  ['append', 3, 'write denyoom fast', str.appendCommand],
-  ['incr', 2, 'write denyoom fast', str.incrCommand],
-  ['decr', 2, 'write denyoom fast', str.decrCommand],
-  ['incrby', 3, 'write denyoom fast', str.incrbyCommand],
-  ['decrby', 3, 'write denyoom fast', str.decrbyCommand],
-  ['incrbyfloat', 3, 'write denyoom fast', str.incrbyfloatCommand],
+  ['get', 2, 'readonly fast', K1, str.getCommand],
+  ['set', -3, 'write denyoom', K1, str.setCommand],
+  ['setnx', 3, 'write denyoom fast', K1, str.setnxCommand],
+  ['setex', 4, 'write denyoom', K1, str.setexCommand],
+  ['psetex', 4, 'write denyoom', K1, str.psetexCommand],
+  ['getdel', 2, 'write fast', K1, str.getdelCommand],
+  ['getex', -2, 'write fast', K1, str.getexCommand],
+  ['getset', 3, 'write denyoom fast', K1, str.getsetCommand],
+  ['mget', -2, 'readonly fast', KALL, str.mgetCommand],
+  ['mset', -3, 'write denyoom', KPAIRS, str.msetCommand],
+  ['strlen', 2, 'readonly fast', K1, str.strlenCommand],
+  ['append', 3, 'write denyoom fast', K1, str.appendCommand],
+  ['incr', 2, 'write denyoom fast', K1, str.incrCommand],
+  ['decr', 2, 'write denyoom fast', K1, str.decrCommand],
+  ['incrby', 3, 'write denyoom fast', K1, str.incrbyCommand],
+  ['decrby', 3, 'write denyoom fast', K1, str.decrbyCommand],
+  ['incrbyfloat', 3, 'write denyoom fast', K1, str.incrbyfloatCommand],
   // t_hash.c
-  ['hset', -4, 'write denyoom fast', hash.hsetCommand],
-  ['hmset', -4, 'write denyoom fast', hash.hmsetCommand],
-  ['hsetnx', 4, 'write denyoom fast', hash.hsetnxCommand],
-  ['hget', 3, 'readonly fast', hash.hgetCommand],
-  ['hmget', -3, 'readonly fast', hash.hmgetCommand],
-  ['hgetall', 2, 'readonly', hash.hgetallCommand],
-  ['hkeys', 2, 'readonly', hash.hkeysCommand],
-  ['hvals', 2, 'readonly', hash.hvalsCommand],
-  ['hdel', -3, 'write fast', hash.hdelCommand],
-  ['hexists', 3, 'readonly fast', hash.hexistsCommand],
-  ['hlen', 2, 'readonly fast', hash.hlenCommand],
-  ['hstrlen', 3, 'readonly fast', hash.hstrlenCommand],
-  ['hincrby', 4, 'write denyoom fast', hash.hincrbyCommand],
-  ['hincrbyfloat', 4, 'write denyoom fast', hash.hincrbyfloatCommand],
+  ['hset', -4, 'write denyoom fast', K1, hash.hsetCommand],
+  ['hmset', -4, 'write denyoom fast', K1, hash.hmsetCommand],
+  ['hsetnx', 4, 'write denyoom fast', K1, hash.hsetnxCommand],
+  ['hget', 3, 'readonly fast', K1, hash.hgetCommand],
+  ['hmget', -3, 'readonly fast', K1, hash.hmgetCommand],
+  ['hgetall', 2, 'readonly', K1, hash.hgetallCommand],
+  ['hkeys', 2, 'readonly', K1, hash.hkeysCommand],
+  ['hvals', 2, 'readonly', K1, hash.hvalsCommand],
+  ['hdel', -3, 'write fast', K1, hash.hdelCommand],
+  ['hexists', 3, 'readonly fast', K1, hash.hexistsCommand],
+  ['hlen', 2, 'readonly fast', K1, hash.hlenCommand],
+  ['hstrlen', 3, 'readonly fast', K1, hash.hstrlenCommand],
+  ['hincrby', 4, 'write denyoom fast', K1, hash.hincrbyCommand],
+  ['hincrbyfloat', 4, 'write denyoom fast', K1, hash.hincrbyfloatCommand],
   // t_list.c
-  ['lpush', -3, 'write denyoom fast', list.lpushCommand],
-  ['rpush', -3, 'write denyoom fast', list.rpushCommand],
-  ['lpushx', -3, 'write denyoom fast', list.lpushxCommand],
-  ['rpushx', -3, 'write denyoom fast', list.rpushxCommand],
-  ['lpop', -2, 'write fast', list.lpopCommand],
-  ['rpop', -2, 'write fast', list.rpopCommand],
-  ['llen', 2, 'readonly fast', list.llenCommand],
-  ['lindex', 3, 'readonly', list.lindexCommand],
-  ['lrange', 4, 'readonly', list.lrangeCommand],
-  ['lrem', 4, 'write', list.lremCommand],
-  ['lset', 4, 'write denyoom', list.lsetCommand],
-  ['ltrim', 4, 'write', list.ltrimCommand],
+  ['lpush', -3, 'write denyoom fast', K1, list.lpushCommand],
+  ['rpush', -3, 'write denyoom fast', K1, list.rpushCommand],
+  ['lpushx', -3, 'write denyoom fast', K1, list.lpushxCommand],
+  ['rpushx', -3, 'write denyoom fast', K1, list.rpushxCommand],
+  ['lpop', -2, 'write fast', K1, list.lpopCommand],
+  ['rpop', -2, 'write fast', K1, list.rpopCommand],
+  ['llen', 2, 'readonly fast', K1, list.llenCommand],
+  ['lindex', 3, 'readonly', K1, list.lindexCommand],
+  ['lrange', 4, 'readonly', K1, list.lrangeCommand],
+  ['lrem', 4, 'write', K1, list.lremCommand],
+  ['lset', 4, 'write denyoom', K1, list.lsetCommand],
+  ['ltrim', 4, 'write', K1, list.ltrimCommand],
   // t_zset.c
-  ['zadd', -4, 'write denyoom fast', zset.zaddCommand],
-  ['zincrby', 4, 'write denyoom fast', zset.zincrbyCommand],
-  ['zrem', -3, 'write fast', zset.zremCommand],
-  ['zscore', 3, 'readonly fast', zset.zscoreCommand],
-  ['zmscore', -3, 'readonly fast', zset.zmscoreCommand],
-  ['zcard', 2, 'readonly fast', zset.zcardCommand],
-  ['zrank', 3, 'readonly fast', zset.zrankCommand],
-  ['zrevrank', 3, 'readonly fast', zset.zrevrankCommand],
-  ['zcount', 4, 'readonly fast', zset.zcountCommand],
-  ['zlexcount', 4, 'readonly fast', zset.zlexcountCommand],
-  ['zrangebylex', -4, 'readonly', zset.zrangebylexCommand],
-  ['zrevrangebylex', -4, 'readonly', zset.zrevrangebylexCommand],
-  ['zrange', -4, 'readonly', zset.zrangeCommand],
-  ['zrevrange', -4, 'readonly', zset.zrevrangeCommand],
-  ['zrangebyscore', -4, 'readonly', zset.zrangebyscoreCommand],
-  ['zrevrangebyscore', -4, 'readonly', zset.zrevrangebyscoreCommand],
-  ['zremrangebyscore', 4, 'write', zset.zremrangebyscoreCommand],
-  ['zremrangebyrank', 4, 'write', zset.zremrangebyrankCommand],
+  ['zadd', -4, 'write denyoom fast', K1, zset.zaddCommand],
+  ['zincrby', 4, 'write denyoom fast', K1, zset.zincrbyCommand],
+  ['zrem', -3, 'write fast', K1, zset.zremCommand],
+  ['zscore', 3, 'readonly fast', K1, zset.zscoreCommand],
+  ['zmscore', -3, 'readonly fast', K1, zset.zmscoreCommand],
+  ['zcard', 2, 'readonly fast', K1, zset.zcardCommand],
+  ['zrank', 3, 'readonly fast', K1, zset.zrankCommand],
+  ['zrevrank', 3, 'readonly fast', K1, zset.zrevrankCommand],
+  ['zcount', 4, 'readonly fast', K1, zset.zcountCommand],
+  ['zlexcount', 4, 'readonly fast', K1, zset.zlexcountCommand],
+  ['zrangebylex', -4, 'readonly', K1, zset.zrangebylexCommand],
+  ['zrevrangebylex', -4, 'readonly', K1, zset.zrevrangebylexCommand],
+  ['zrange', -4, 'readonly', K1, zset.zrangeCommand],
+  ['zrevrange', -4, 'readonly', K1, zset.zrevrangeCommand],
+  ['zrangebyscore', -4, 'readonly', K1, zset.zrangebyscoreCommand],
+  ['zrevrangebyscore', -4, 'readonly', K1, zset.zrevrangebyscoreCommand],
+  ['zremrangebyscore', 4, 'write', K1, zset.zremrangebyscoreCommand],
+  ['zremrangebyrank', 4, 'write', K1, zset.zremrangebyrankCommand],
   // pubsub.c
-  ['subscribe', -2, 'pubsub noscript loading stale', ps.subscribeCommand],
-  ['unsubscribe', -1, 'pubsub noscript loading stale', ps.unsubscribeCommand],
-  ['psubscribe', -2, 'pubsub noscript loading stale', ps.psubscribeCommand],
-  ['punsubscribe', -1, 'pubsub noscript loading stale', ps.punsubscribeCommand],
-  ['publish', 3, 'pubsub loading stale fast', ps.publishCommand],
-  ['ssubscribe', -2, 'pubsub noscript loading stale', ps.ssubscribeCommand],
-  ['sunsubscribe', -1, 'pubsub noscript loading stale', ps.sunsubscribeCommand],
-  ['spublish', 3, 'pubsub loading stale fast', ps.spublishCommand],
+  ['subscribe', -2, 'pubsub noscript loading stale', null, ps.subscribeCommand],
+  ['unsubscribe', -1, 'pubsub noscript loading stale', null, ps.unsubscribeCommand],
+  ['psubscribe', -2, 'pubsub noscript loading stale', null, ps.psubscribeCommand],
+  ['punsubscribe', -1, 'pubsub noscript loading stale', null, ps.punsubscribeCommand],
+  ['publish', 3, 'pubsub loading stale fast', null, ps.publishCommand],
+  ['ssubscribe', -2, 'pubsub noscript loading stale', null, ps.ssubscribeCommand],
+  ['sunsubscribe', -1, 'pubsub noscript loading stale', null, ps.sunsubscribeCommand],
+  ['spublish', 3, 'pubsub loading stale fast', null, ps.spublishCommand],
   [
     'pubsub',
     -2,
     '',
+    null,
     srv.pubsubHelpCommand,
     [
-      ['help', 2, 'loading stale', srv.pubsubHelpCommand],
-      ['channels', -2, 'pubsub loading stale', ps.pubsubChannelsCommand],
-      ['numsub', -2, 'pubsub loading stale', ps.pubsubNumsubCommand],
-      ['numpat', 2, 'pubsub loading stale', ps.pubsubNumpatCommand],
-      ['shardchannels', -2, 'pubsub loading stale', ps.pubsubShardchannelsCommand],
-      ['shardnumsub', -2, 'pubsub loading stale', ps.pubsubShardnumsubCommand],
+      ['help', 2, 'loading stale', null, srv.pubsubHelpCommand],
+      ['channels', -2, 'pubsub loading stale', null, ps.pubsubChannelsCommand],
+      ['numsub', -2, 'pubsub loading stale', null, ps.pubsubNumsubCommand],
+      ['numpat', 2, 'pubsub loading stale', null, ps.pubsubNumpatCommand],
+      ['shardchannels', -2, 'pubsub loading stale', null, ps.pubsubShardchannelsCommand],
+      ['shardnumsub', -2, 'pubsub loading stale', null, ps.pubsubShardnumsubCommand],
     ],
   ],
   // eval.c: routed to the scripting layer
@@ -197,54 +218,58 @@ const ROWS: readonly Row[] = [
     'eval',
     -3,
     'noscript stale skip_monitor no_mandatory_keys movablekeys',
+    NUMKEYS,
     (s, _c, argv) => s.runScript(() => s.scripts.evalCommand(argv)),
   ],
   [
     'evalsha',
     -3,
     'noscript stale skip_monitor no_mandatory_keys movablekeys',
+    NUMKEYS,
     (s, _c, argv) => s.runScript(() => s.scripts.evalshaCommand(argv)),
   ],
   [
     'script',
     -2,
     '',
-    (s, _c, argv) => s.scripts.scriptCommand(argv),
+    null,
+    (s, _c, argv) => s.scripts.scriptHelp(argv),
     [
-      ['help', 2, 'loading stale', (s, _c, argv) => s.scripts.scriptCommand(argv)],
-      ['flush', -2, 'noscript', (s, _c, argv) => s.scripts.scriptCommand(argv)],
-      ['exists', -3, 'noscript', (s, _c, argv) => s.scripts.scriptCommand(argv)],
-      ['load', 3, 'noscript stale', (s, _c, argv) => s.scripts.scriptCommand(argv)],
-      ['debug', 3, 'noscript', (s, _c, argv) => s.scripts.scriptCommand(argv)],
-      ['kill', 2, 'noscript allow_busy', (s, _c, argv) => s.scripts.scriptCommand(argv)],
+      ['help', 2, 'loading stale', null, (s, _c, argv) => s.scripts.scriptHelp(argv)],
+      ['flush', -2, 'noscript', null, (s, _c, argv) => s.scripts.scriptFlush(argv)],
+      ['exists', -3, 'noscript', null, (s, _c, argv) => s.scripts.scriptExists(argv)],
+      ['load', 3, 'noscript stale', null, (s, _c, argv) => s.scripts.scriptLoad(argv)],
+      ['debug', 3, 'noscript', null, (s, _c, argv) => s.scripts.scriptDebug(argv)],
+      ['kill', 2, 'noscript allow_busy', null, (s) => s.scripts.scriptKill()],
     ],
   ],
   // multi.c
-  ['multi', 1, 'noscript loading stale fast allow_busy', multi.multiCommand],
-  ['exec', 1, 'noscript loading stale skip_slowlog', multi.execCommand],
-  ['discard', 1, 'noscript loading stale fast allow_busy', multi.discardCommand],
-  ['watch', -2, 'noscript loading stale fast allow_busy', multi.watchCommand],
-  ['unwatch', 1, 'noscript loading stale fast allow_busy', multi.unwatchCommand],
+  ['multi', 1, 'noscript loading stale fast allow_busy', null, multi.multiCommand],
+  ['exec', 1, 'noscript loading stale skip_slowlog', null, multi.execCommand],
+  ['discard', 1, 'noscript loading stale fast allow_busy', null, multi.discardCommand],
+  ['watch', -2, 'noscript loading stale fast allow_busy', KALL, multi.watchCommand],
+  ['unwatch', 1, 'noscript loading stale fast allow_busy', null, multi.unwatchCommand],
   // server.c, debug.c
-  ['ping', -1, 'fast', srv.pingCommand],
-  ['echo', 2, 'loading stale fast', srv.echoCommand],
-  ['time', 1, 'loading stale fast', srv.timeCommand],
-  ['debug', -2, 'admin noscript loading stale', srv.debugCommand],
-  ['select', 2, 'loading stale fast', srv.selectCommand],
-  ['quit', -1, 'noscript loading stale fast no_auth allow_busy', srv.quitCommand],
-  ['reset', 1, 'noscript loading stale fast no_auth allow_busy', srv.resetCommand],
+  ['ping', -1, 'fast', null, srv.pingCommand],
+  ['echo', 2, 'loading stale fast', null, srv.echoCommand],
+  ['time', 1, 'loading stale fast', null, srv.timeCommand],
+  ['debug', -2, 'admin noscript loading stale', null, srv.debugCommand],
+  ['select', 2, 'loading stale fast', null, srv.selectCommand],
+  ['quit', -1, 'noscript loading stale fast no_auth allow_busy', null, srv.quitCommand],
+  ['reset', 1, 'noscript loading stale fast no_auth allow_busy', null, srv.resetCommand],
   // replication.c
-  ['wait', 3, 'noscript', waitCommand],
+  ['wait', 3, 'noscript', null, waitCommand],
 ];
 
 function buildEntry(row: Row, parent: string | null): CommandEntry {
-  const [name, arity, flags, proc, subs] = row;
+  const [name, arity, flags, keys, proc, subs] = row;
   const fullname = parent === null ? name : `${parent}|${name}`;
   return {
     name: fullname,
     fullname,
     arity,
     flags: new Set(flags.split(' ').filter((f) => f !== '')),
+    keys,
     proc,
     subcommands: subs ? new Map(subs.map((r) => [r[0], buildEntry(r, name)])) : undefined,
   };
@@ -261,9 +286,51 @@ const COMMAND_TABLE: ReadonlyMap<string, CommandEntry> = (() => {
   return m;
 })();
 
+/** Every top-level command once (subcommands hang off their container), in table order. */
+export function commandTable(): CommandEntry[] {
+  return [...new Set(COMMAND_TABLE.values())];
+}
+
+/**
+ * server.c lookupCommand: the entry argv names, its subcommand when argv[0] is a container
+ * (SCRIPT, PUBSUB) and argv[1] is there, or the error processCommand would reply.
+ */
+export function lookupCommand(argv: readonly string[]): CommandEntry | ErrorReply {
+  const name = argv[0];
+  const cmd = COMMAND_TABLE.get(name) ?? COMMAND_TABLE.get(name.toLowerCase());
+  if (cmd === undefined) return unknownCommandError(argv);
+  if (cmd.subcommands === undefined || argv.length < 2) return cmd;
+  return cmd.subcommands.get(argv[1].toLowerCase()) ?? unknownSubcommandError(argv[1], name);
+}
+
+/**
+ * db.c getKeysFromCommand, as COMMAND GETKEYS answers it but without its errors: the keys argv
+ * names, in argv order; none for a keyless command or an EVAL whose numkeys is not valid;
+ * undefined for a command the table does not know.
+ */
+export function commandKeys(argv: readonly string[]): string[] | undefined {
+  const cmd = lookupCommand(argv);
+  if ('t' in cmd) return undefined;
+  return keysOf(cmd.keys, argv);
+}
+
+function keysOf(spec: KeySpec | null, argv: readonly string[]): string[] {
+  if (spec === null) return [];
+  if (spec === 'numkeys') {
+    const n = argv.length > 2 ? parseLongLong(argv[2]) : null;
+    if (n === null || n < 0 || n > argv.length - 3) return [];
+    return argv.slice(3, 3 + Number(n));
+  }
+  const [first, last, step] = spec;
+  const end = last < 0 ? argv.length + last : Math.min(last, argv.length - 1);
+  const keys: string[] = [];
+  for (let j = first; j <= end; j += step) keys.push(argv[j]);
+  return keys;
+}
+
+/** Past this many modified keys in one command the report gives up and says "any key". */
+const MAX_MODIFIED = 10_000;
 const SCRIPT_UNKNOWN = error('ERR Unknown Redis command called from script');
-const SCRIPT_ARITY = error('ERR Wrong number of args calling Redis command from script');
-const SCRIPT_NOSCRIPT = error('ERR This Redis command is not allowed from script');
 const READONLY = error("READONLY You can't write against a read only replica.");
 const MULTI = ['MULTI'];
 const EXEC = ['EXEC'];
@@ -271,17 +338,6 @@ const EXEC = ['EXEC'];
 /** Commands MULTI runs at once instead of queueing (server.c processCommand). */
 const NOT_QUEUED = new Set(['exec', 'discard', 'multi', 'watch', 'quit', 'reset']);
 const QUEUED = status('QUEUED');
-
-/** Key arguments of the write commands whose keys are not just argv[1]: [first, step]. */
-const WRITE_KEYS: Readonly<Record<string, readonly [number, number]>> = {
-  del: [1, 1],
-  unlink: [1, 1],
-  mset: [1, 2],
-  rename: [1, 1],
-  // FLUSH* touch the watched keys themselves, before the keyspace goes.
-  flushall: [Infinity, 1],
-  flushdb: [Infinity, 1],
-};
 
 const ALLOWED_IN_PUBSUB = new Set([
   'subscribe',
@@ -302,7 +358,6 @@ export class RedisServer {
   readonly pubsub: PubSub;
   readonly watches = new Watches();
   readonly opts: ServerOptions;
-  private readonly table: ReadonlyMap<string, CommandEntry>;
   private nextConnId = 1;
   /** Script depth and the time frozen at script start (db.c keyIsExpired uses it inside scripts). */
   private scriptDepth = 0;
@@ -319,11 +374,13 @@ export class RedisServer {
   private alsoPropagate: string[][] = [];
   private rewritten: string[] | null = null;
   private forced = false;
+  /** signalModifiedKey since the last top-level command began; `modifiedAll`: any key may have changed. */
+  private readonly modified: string[] = [];
+  private modifiedAll = false;
 
   constructor(opts: ServerOptions) {
     this.opts = opts;
     this.id = opts.id ?? 'redis';
-    this.table = COMMAND_TABLE;
     const events = opts.events;
     this.db = new Db({
       now: () => (this.scriptDepth !== 0 ? this.scriptTime : this.mstime()),
@@ -338,7 +395,10 @@ export class RedisServer {
     this.scriptConn = new Connection(0, undefined);
     this.masterConn = new Connection(-1, undefined);
     const host: ScriptHost = {
-      lookupCommand: (name) => this.commandSpec(name),
+      lookupCommand: (argv) => {
+        const cmd = lookupCommand(argv);
+        return 't' in cmd ? undefined : cmd;
+      },
       execFromScript: (argv) => this.execFromScript(argv),
       now: () => this.mstime(),
       log: (level, message) => events?.scriptLog?.(level, message),
@@ -382,12 +442,14 @@ export class RedisServer {
    */
   applyFromMaster(argv: string[]): Reply {
     const name = argv[0]?.toLowerCase();
+    this.modified.length = 0;
+    this.modifiedAll = false;
     if (name === 'multi' || name === 'exec') return OK;
-    const cmd = this.resolve(argv);
-    if (cmd === undefined || 'reply' in cmd) return cmd?.reply ?? unknownCommandError(argv);
+    const cmd = lookupCommand(argv);
+    if ('t' in cmd) return cmd;
     this.fromMaster = true;
     try {
-      return this.call(cmd.entry, this.masterConn, argv);
+      return this.call(cmd, this.masterConn, argv);
     } finally {
       this.fromMaster = false;
     }
@@ -411,15 +473,17 @@ export class RedisServer {
   /** Looks a command up by name, any case; subcommands as "script|load". */
   commandSpec(name: string): CommandSpec | undefined {
     const bar = name.indexOf('|');
-    if (bar < 0) return this.lookup(name);
-    return this.lookup(name.slice(0, bar))?.subcommands?.get(name.slice(bar + 1).toLowerCase());
+    const cmd = lookupCommand(bar < 0 ? [name] : [name.slice(0, bar), name.slice(bar + 1)]);
+    return 't' in cmd ? undefined : cmd;
   }
 
   /** Runs one command for a client; argv are byte strings, argv[0] the command name. */
   exec(conn: Connection, argv: string[]): Reply {
     if (argv.length === 0) return error('ERR empty command');
+    this.modified.length = 0;
+    this.modifiedAll = false;
     const cmd = this.check(conn, argv);
-    if (!('proc' in cmd)) {
+    if ('t' in cmd) {
       // A refused command inside MULTI dooms the transaction (multi.c flagTransaction).
       if (conn.tx.queue !== null) conn.tx.queueError = true;
       return cmd;
@@ -439,22 +503,15 @@ export class RedisServer {
 
   /** Runs one command of an EXEC (checked when it was queued). */
   execQueued(conn: Connection, argv: string[]): Reply {
-    const cmd = this.resolve(argv);
-    if (cmd === undefined || 'reply' in cmd) return cmd?.reply ?? unknownCommandError(argv);
-    return this.call(cmd.entry, conn, argv);
+    const cmd = lookupCommand(argv);
+    return 't' in cmd ? cmd : this.call(cmd, conn, argv);
   }
 
   /** processCommand's checks, in Redis's order: existence, arity, READONLY, pub/sub context. */
-  private check(conn: Connection, argv: string[]): CommandEntry | Reply {
-    let cmd = this.lookup(argv[0]);
-    if (cmd === undefined) return unknownCommandError(argv);
-    if (cmd.subcommands !== undefined && argv.length >= 2) {
-      const sub = cmd.subcommands.get(argv[1].toLowerCase());
-      if (sub === undefined) return unknownSubcommandError(argv[1], argv[0]);
-      cmd = sub;
-    }
-    const arity = cmd.arity;
-    if (arity > 0 ? argv.length !== arity : argv.length < -arity) return arityError(cmd.fullname);
+  private check(conn: Connection, argv: string[]): CommandEntry | ErrorReply {
+    const cmd = lookupCommand(argv);
+    if ('t' in cmd) return cmd;
+    if (!arityOk(cmd, argv.length)) return arityError(cmd.fullname);
     if (this.currentRole === 'replica' && cmd.flags.has('write')) return READONLY;
     if (
       cmd.flags.has('write') &&
@@ -478,7 +535,7 @@ export class RedisServer {
     this.rewritten = null;
     this.forced = false;
     const reply = cmd.proc(this, conn, argv);
-    if (this.dirty !== dirty && this.watches.active && cmd.flags.has('write')) this.touchKeys(cmd, argv);
+    if (this.dirty !== dirty && cmd.flags.has('write')) this.signalModifiedKeys(cmd, argv);
     if (this.propagating && (this.forced || (this.dirty !== dirty && cmd.flags.has('write')))) {
       this.alsoPropagate.push(this.rewritten ?? argv.slice());
     }
@@ -487,14 +544,34 @@ export class RedisServer {
     return reply;
   }
 
-  /** signalModifiedKey for the keys of a write command that changed something. */
-  private touchKeys(cmd: CommandEntry, argv: string[]): void {
-    const spec = WRITE_KEYS[cmd.name];
-    if (spec === undefined) {
-      if (argv.length > 1) this.watches.touch(argv[1], this.db.has(argv[1]));
+  /**
+   * db.c signalModifiedKey for each key of a write command that changed something. A keyless write
+   * (FLUSHALL / FLUSHDB) may have changed any key; it touches the watched ones itself.
+   */
+  private signalModifiedKeys(cmd: CommandEntry, argv: string[]): void {
+    if (cmd.keys === null) {
+      this.modifiedAll = true;
       return;
     }
-    for (let j = spec[0]; j < argv.length; j += spec[1]) this.watches.touch(argv[j], this.db.has(argv[j]));
+    const keys = keysOf(cmd.keys, argv);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (this.watches.active) this.watches.touch(key, this.db.has(key));
+      if (this.modified.length < MAX_MODIFIED) this.modified.push(key);
+      else this.modifiedAll = true;
+    }
+  }
+
+  /**
+   * The keys the last top-level command (`exec` or `applyFromMaster`) may have modified, inner
+   * script calls and EXEC's queued commands included, once each in first-signalled order: every
+   * key of each write command that changed the dataset, as WATCH sees them (so DEL a b lists both
+   * even if only b existed). null when any key may have changed (FLUSHALL, FLUSHDB, or too many to
+   * list). Keys deleted by expiry are reported by `events.keyExpired` instead.
+   */
+  lastModifiedKeys(): readonly string[] | null {
+    if (this.modifiedAll) return null;
+    return this.modified.length < 2 ? this.modified.slice() : [...new Set(this.modified)];
   }
 
   /** server.c propagatePendingCommands: several commands go out as one MULTI ... EXEC. */
@@ -508,14 +585,6 @@ export class RedisServer {
   private propagate(cmds: string[][]): void {
     this.repl.offset += streamBytes(cmds);
     this.opts.events!.propagate!(cmds);
-  }
-
-  private resolve(argv: string[]): { entry: CommandEntry } | { reply: Reply } | undefined {
-    const cmd = this.lookup(argv[0]);
-    if (cmd === undefined) return undefined;
-    if (cmd.subcommands === undefined || argv.length < 2) return { entry: cmd };
-    const sub = cmd.subcommands.get(argv[1].toLowerCase());
-    return sub === undefined ? { reply: unknownSubcommandError(argv[1], argv[0]) } : { entry: sub };
   }
 
   /** Like exec, but returns every frame the command wrote to `conn`, in wire order. */
@@ -557,21 +626,10 @@ export class RedisServer {
     return this.db.nextExpiryAt();
   }
 
-  /**
-   * The scripting layer has checked the command by name; a container command (SCRIPT, PUBSUB)
-   * gets the same script.c scriptCall checks here for its subcommand, which only argv names.
-   */
+  /** The scripting layer has done scriptCall's lookup, arity and noscript checks (eval.ts). */
   private execFromScript(argv: string[]): Reply {
-    let cmd = this.lookup(argv[0]);
-    if (cmd === undefined) return SCRIPT_UNKNOWN;
-    if (cmd.subcommands !== undefined && argv.length >= 2) {
-      const sub = cmd.subcommands.get(argv[1].toLowerCase());
-      if (sub === undefined) return SCRIPT_UNKNOWN;
-      const arity = sub.arity;
-      if (arity > 0 ? argv.length !== arity : argv.length < -arity) return SCRIPT_ARITY;
-      if (sub.flags.has('noscript')) return SCRIPT_NOSCRIPT;
-      cmd = sub;
-    }
+    const cmd = lookupCommand(argv);
+    if ('t' in cmd) return SCRIPT_UNKNOWN;
     // script.c scriptVerifyWriteCommandAllow
     if (this.currentRole === 'replica' && !this.fromMaster && cmd.flags.has('write')) return READONLY;
     if (
@@ -581,9 +639,5 @@ export class RedisServer {
     )
       return NOREPLICAS;
     return this.call(cmd, this.scriptConn, argv);
-  }
-
-  private lookup(name: string): CommandEntry | undefined {
-    return this.table.get(name) ?? this.table.get(name.toLowerCase());
   }
 }

@@ -15,6 +15,7 @@ import { addLongDouble, formatLongDouble, parseLongDouble } from './long_double'
 import { addInt64, parseLongLong } from './numbers';
 import type { Reply } from './reply';
 import { array, bulk, EMPTY_ARRAY, int, NIL, OK } from './reply';
+import { lookupKeyOrReply } from './db';
 import type { RedisServer } from './server';
 
 type Hash = Map<string, string>;
@@ -37,7 +38,7 @@ function lookupOrCreate(s: RedisServer, key: string): Hash | Reply {
   return v instanceof Map ? v : WRONGTYPE;
 }
 
-function isHash(v: Hash | undefined | Reply): v is Hash {
+function isHash(v: unknown): v is Hash {
   return v instanceof Map;
 }
 
@@ -70,8 +71,7 @@ export function hsetnxCommand(s: RedisServer, _c: Connection, argv: string[]): R
 }
 
 export function hgetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupHash(s, argv[1]);
-  if (h === undefined) return NIL;
+  const h = lookupKeyOrReply(s.db, argv[1], NIL, isHash);
   if (!isHash(h)) return h;
   const v = h.get(argv[2]);
   return v === undefined ? NIL : bulk(v);
@@ -89,8 +89,7 @@ export function hmgetCommand(s: RedisServer, _c: Connection, argv: string[]): Re
 }
 
 function hgetall(s: RedisServer, key: string, keys: boolean, values: boolean): Reply {
-  const h = lookupHash(s, key);
-  if (h === undefined) return EMPTY_ARRAY;
+  const h = lookupKeyOrReply(s.db, key, EMPTY_ARRAY, isHash);
   if (!isHash(h)) return h;
   const out: Reply[] = [];
   for (const [f, v] of h) {
@@ -113,8 +112,7 @@ export function hvalsCommand(s: RedisServer, _c: Connection, argv: string[]): Re
 }
 
 export function hdelCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupHash(s, argv[1]);
-  if (h === undefined) return int(0);
+  const h = lookupKeyOrReply(s.db, argv[1], int(0), isHash);
   if (!isHash(h)) return h;
   let deleted = 0;
   for (let j = 2; j < argv.length; j++) {
@@ -131,22 +129,19 @@ export function hdelCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
 }
 
 export function hexistsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupHash(s, argv[1]);
-  if (h === undefined) return int(0);
+  const h = lookupKeyOrReply(s.db, argv[1], int(0), isHash);
   if (!isHash(h)) return h;
   return int(h.has(argv[2]) ? 1 : 0);
 }
 
 export function hlenCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupHash(s, argv[1]);
-  if (h === undefined) return int(0);
+  const h = lookupKeyOrReply(s.db, argv[1], int(0), isHash);
   if (!isHash(h)) return h;
   return int(h.size);
 }
 
 export function hstrlenCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupHash(s, argv[1]);
-  if (h === undefined) return int(0);
+  const h = lookupKeyOrReply(s.db, argv[1], int(0), isHash);
   if (!isHash(h)) return h;
   return int(h.get(argv[2])?.length ?? 0);
 }

@@ -4,6 +4,7 @@ import { MIN_MAX_NOT_FLOAT, NOT_FLOAT, NOT_INTEGER, SYNTAX, WRONGTYPE } from './
 import { formatDouble, parseDouble, parseLongLong, parseRangeDouble } from './numbers';
 import type { Reply } from './reply';
 import { array, bulk, EMPTY_ARRAY, error, int, NIL } from './reply';
+import { lookupKeyOrReply } from './db';
 import type { RedisServer } from './server';
 import { clampRange } from './t_list';
 import { ZSet } from './zset_value';
@@ -14,7 +15,7 @@ function lookupZset(s: RedisServer, key: string): ZSet | undefined | Reply {
   return WRONGTYPE;
 }
 
-function isZset(v: ZSet | undefined | Reply): v is ZSet {
+function isZset(v: unknown): v is ZSet {
   return v instanceof ZSet;
 }
 
@@ -110,8 +111,7 @@ export function zincrbyCommand(s: RedisServer, _c: Connection, argv: string[]): 
 }
 
 export function zremCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return int(0);
+  const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
   if (!isZset(z)) return z;
   let deleted = 0;
   for (let j = 2; j < argv.length; j++) {
@@ -126,8 +126,7 @@ export function zremCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
 }
 
 export function zscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return NIL;
+  const z = lookupKeyOrReply(s.db, argv[1], NIL, isZset);
   if (!isZset(z)) return z;
   const sc = z.score(argv[2]);
   return sc === undefined ? NIL : score(sc);
@@ -145,15 +144,13 @@ export function zmscoreCommand(s: RedisServer, _c: Connection, argv: string[]): 
 }
 
 export function zcardCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return int(0);
+  const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
   if (!isZset(z)) return z;
   return int(z.size);
 }
 
 function rank(s: RedisServer, argv: string[], reverse: boolean): Reply {
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return NIL;
+  const z = lookupKeyOrReply(s.db, argv[1], NIL, isZset);
   if (!isZset(z)) return z;
   const r = z.rank(argv[2]);
   if (r < 0) return NIL;
@@ -263,8 +260,7 @@ function zrangeGeneric(
     range = parseScoreRange(minArg, maxArg);
     if (range === null) return MIN_MAX_NOT_FLOAT;
   }
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return EMPTY_ARRAY;
+  const z = lookupKeyOrReply(s.db, argv[1], EMPTY_ARRAY, isZset);
   if (!isZset(z)) return z;
   const members = z.members();
   const len = members.length;
@@ -306,8 +302,7 @@ export function zrevrangebyscoreCommand(s: RedisServer, _c: Connection, argv: st
 export function zcountCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const range = parseScoreRange(argv[2], argv[3]);
   if (range === null) return MIN_MAX_NOT_FLOAT;
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return int(0);
+  const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
   if (!isZset(z)) return z;
   const [from, to] = scoreSpan(z, range);
   return int(to - from);
@@ -323,8 +318,7 @@ function removeMembers(s: RedisServer, key: string, z: ZSet, members: readonly s
 export function zremrangebyscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const range = parseScoreRange(argv[2], argv[3]);
   if (range === null) return MIN_MAX_NOT_FLOAT;
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return int(0);
+  const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
   if (!isZset(z)) return z;
   const [from, to] = scoreSpan(z, range);
   return removeMembers(s, argv[1], z, z.members().slice(from, to));
@@ -334,8 +328,7 @@ export function zremrangebyrankCommand(s: RedisServer, _c: Connection, argv: str
   const a = parseLongLong(argv[2]);
   const b = a === null ? null : parseLongLong(argv[3]);
   if (a === null || b === null) return NOT_INTEGER;
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return int(0);
+  const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
   if (!isZset(z)) return z;
   const [from, to] = clampRange(Number(a), Number(b), z.size);
   if (from > to) return int(0);
@@ -427,8 +420,7 @@ export function zrevrangebylexCommand(s: RedisServer, _c: Connection, argv: stri
 export function zlexcountCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const range = parseLexRange(argv[2], argv[3]);
   if (range === null) return LEX_RANGE_ERROR;
-  const z = lookupZset(s, argv[1]);
-  if (z === undefined) return int(0);
+  const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
   if (!isZset(z)) return z;
   return int(lexPick(z.members(), range, false).length);
 }
