@@ -1,0 +1,25 @@
+/**
+ * The course, in order. Each lesson is its own module so the page can load one at a time with
+ * `await entry.load()`; the CLI and the tests load them all.
+ */
+import type { Lesson } from './types';
+
+export type { Lesson } from './types';
+
+export interface LessonEntry {
+  id: string;
+  load(): Promise<Lesson>;
+}
+
+const entry = (id: string, load: () => Promise<{ default: Lesson }>): LessonEntry => ({
+  id,
+  load: async () => (await load()).default,
+});
+
+export const lessonCatalog: readonly LessonEntry[] = [
+  entry('why-lock', () => import('./content/01_why_lock')),
+];
+
+export function loadAllLessons(): Promise<Lesson[]> {
+  return Promise.all(lessonCatalog.map((e) => e.load()));
+}
