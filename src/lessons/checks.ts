@@ -53,12 +53,25 @@ export function violationsAt(c: Cursor): { v: Violation; open: boolean }[] {
   return out;
 }
 
-/** The server-side identity `owner` stored for `lock` (the hash field of a Redisson lock). */
-function ownerField(events: readonly TraceEvent[], actor: string, lock: string): string | undefined {
-  const ev = events.find(
-    (e) => e.kind === 'lock.acquired' && e.actor === actor && (e.lock === lock || e.key === lock),
-  );
-  return typeof ev?.owner === 'string' ? ev.owner : undefined;
+/**
+ * The server-side identity `actor` stores for `lock` (the hash field "<uuid>:<thread>" of a
+ * Redisson lock, the token of a naive lock): that of its latest acquisition (or request, which
+ * names it too) at or before `upTo`, else its first in the run.
+ */
+function ownerField(
+  events: readonly TraceEvent[],
+  actor: string,
+  lock: string,
+  upTo: number,
+): string | undefined {
+  const mine = (e: TraceEvent) =>
+    (e.kind === 'lock.acquired' || e.kind === 'lock.request') &&
+    e.actor === actor &&
+    (e.lock === lock || e.key === lock) &&
+    typeof e.owner === 'string';
+  for (let i = Math.min(upTo, events.length - 1); i >= 0; i--)
+    if (mine(events[i])) return events[i].owner as string;
+  return events.find(mine)?.owner as string | undefined;
 }
 
 function keyCheck(c: Cursor, k: KeyCheck): string | null {
@@ -80,12 +93,21 @@ function keyCheck(c: Cursor, k: KeyCheck): string | null {
     const pairs = view.value as [string, string][];
     if (k.fields !== undefined && pairs.length !== k.fields) return `${pairs.length} field(s)`;
     if (k.holder !== undefined) {
-      const field = ownerField(c.run.trace.events, k.holder.owner, k.key);
-      if (field === undefined) return `${k.holder.owner} never acquired ${k.key}`;
+      const field = ownerField(c.run.trace.events, k.holder.owner, k.key, c.index);
+      if (field === undefined) return `${k.holder.owner} never asked for ${k.key}`;
       const got = pairs.find(([f]) => f === field)?.[1];
       const want = k.holder.count === null ? undefined : String(k.holder.count);
       if (got !== want) return `field ${field} is ${got ?? 'absent'}`;
     }
+  }
+  if (k.ownedBy !== undefined) {
+    const id = ownerField(c.run.trace.events, k.ownedBy, k.key, c.index);
+    if (id === undefined) return `${k.ownedBy} never asked for ${k.key}`;
+    const mine =
+      view.type === 'string'
+        ? view.value === id
+        : view.type === 'hash' && (view.value as [string, string][]).some(([f]) => f === id);
+    if (!mine) return `${k.key} is not ${k.ownedBy}'s (${JSON.stringify(view.value)})`;
   }
   if (k.pttl !== undefined) {
     if (k.pttl === 'none') return view.expireAt === null ? null : `PTTL ${view.expireAt - c.state.t}`;
@@ -210,6 +232,7 @@ export function describeCheck(check: Check): string {
           ? `has no field of ${check.holder.owner}`
           : `field of ${check.holder.owner} = ${check.holder.count}`,
       );
+    if (check.ownedBy !== undefined) parts.push(`belongs to ${check.ownedBy}`);
     if (check.pttl !== undefined)
       parts.push(check.pttl === 'none' ? 'has no TTL' : `PTTL ${range(check.pttl.min, check.pttl.max)}`);
     return `key ${check.key}${on} ${parts.join(', ') || 'exists'}`;

@@ -18,6 +18,10 @@ const entry = (id: string, load: () => Promise<{ default: Lesson }>): LessonEntr
 
 export const lessonCatalog: readonly LessonEntry[] = [
   entry('why-lock', () => import('./content/01_why_lock')),
+  entry('setnx', () => import('./content/02_setnx')),
+  entry('expiry', () => import('./content/03_expiry')),
+  entry('lease-too-short', () => import('./content/04_lease_too_short')),
+  entry('atomic-release', () => import('./content/05_atomic_release')),
 ];
 
 export function loadAllLessons(): Promise<Lesson[]> {

@@ -92,6 +92,11 @@ export interface KeyCheck {
    * "<uuid>:<thread>" for Redisson) has this value; `count: null` means the field is absent
    */
   holder?: { owner: Actor; count: number | null };
+  /**
+   * whose lock this is: a string key's value (a naive lock's token) or a hash key's field is the
+   * identity `owner`'s latest acquisition at or before the cursor stored
+   */
+  ownedBy?: Actor;
   /** remaining TTL in ms at the cursor, inclusive range; 'none' = no expiry (PTTL -1) */
   pttl?: { min?: number; max?: number } | 'none';
 }
