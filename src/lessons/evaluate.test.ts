@@ -78,6 +78,13 @@ describe('selectors', () => {
     const next = findEvent(events, { kind: 'cmd', after: { kind: 'lock.acquired', actor: 'A:1' } });
     expect(next).toBeGreaterThan(acquired);
     expect(findEvent(events, { kind: 'lock.acquired', actor: 'A:1', offset: -1 })).toBe(acquired - 1);
+    const before = findEvent(events, {
+      kind: 'cmd',
+      nth: -1,
+      before: { kind: 'lock.acquired', actor: 'A:1' },
+    });
+    expect(before).toBeLessThan(acquired);
+    expect(findEvent(events, { kind: 'cmd', nth: -1 })).toBeGreaterThan(acquired);
     expect(() => findEvent(events, { kind: 'lock.acquired', actor: 'B:1' })).toThrow(SelectorError);
     expect(() => findEvent(events, { kind: 'lock.acquired', nth: 2 })).toThrow(SelectorError);
   });
@@ -95,6 +102,9 @@ describe('checks', () => {
     expect(holds({ key: 'myLock', pttl: 'none' })).toBe(false);
     expect(holds({ key: 'myLock', is: 'absent' }, -1)).toBe(true);
     expect(holds({ key: 'myLock', is: 'absent' })).toBe(false);
+    expect(holds({ key: 'myLock', ownedBy: 'A:1' })).toBe(true);
+    expect(holds({ key: 'myLock', ownedBy: 'B:1' })).toBe(false);
+    expect(holds({ key: 'myLock', holder: { owner: 'B:1', count: null } })).toBe(true);
   });
 
   it('read threads, replies, counts, gaps, verdicts and violations', () => {

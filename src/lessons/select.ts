@@ -29,8 +29,12 @@ export function matchAll(
   limit = events.length - 1,
 ): number[] {
   const from = sel.after === undefined ? 0 : findEvent(events, sel.after) + 1;
+  const to = Math.min(
+    limit,
+    sel.before === undefined ? events.length - 1 : findEvent(events, sel.before) - 1,
+  );
   const out: number[] = [];
-  for (let i = from; i <= limit && i < events.length; i++) if (matches(events[i], sel)) out.push(i);
+  for (let i = from; i <= to && i < events.length; i++) if (matches(events[i], sel)) out.push(i);
   return out;
 }
 
@@ -62,6 +66,7 @@ export function describeSelector(sel: EventSelector): string {
   let s = parts.join(' ');
   if (sel.nth !== undefined && sel.nth !== 1) s = `#${sel.nth} ${s}`;
   if (sel.after !== undefined) s += ` after (${describeSelector(sel.after)})`;
+  if (sel.before !== undefined) s += ` before (${describeSelector(sel.before)})`;
   if (sel.offset !== undefined && sel.offset !== 0) s += ` ${sel.offset > 0 ? '+' : ''}${sel.offset}`;
   return s;
 }

@@ -65,6 +65,8 @@ export interface EventSelector {
   where?: Record<string, unknown>;
   /** search only after this event */
   after?: EventSelector;
+  /** search only before this event */
+  before?: EventSelector;
   nth?: number;
   offset?: number;
 }
