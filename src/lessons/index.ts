@@ -25,6 +25,8 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('renewal-task', () => import('./content/06_renewal_task')),
   entry('lock-script', () => import('./content/07_lock_script')),
   entry('reentrancy', () => import('./content/08_reentrancy')),
+  entry('waiting', () => import('./content/09_waiting')),
+  entry('unlock', () => import('./content/10_unlock')),
 ];
 
 export function loadAllLessons(): Promise<Lesson[]> {
