@@ -27,6 +27,8 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('reentrancy', () => import('./content/08_reentrancy')),
   entry('waiting', () => import('./content/09_waiting')),
   entry('unlock', () => import('./content/10_unlock')),
+  entry('watchdog', () => import('./content/11_watchdog')),
+  entry('pauses-fencing', () => import('./content/12_pauses_fencing')),
 ];
 
 export function loadAllLessons(): Promise<Lesson[]> {

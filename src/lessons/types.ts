@@ -127,7 +127,7 @@ export type Check =
   | { gap: { from: EventSelector; to: EventSelector }; min?: number; max?: number }
   /** the whole run's verdict (not only up to the cursor) */
   | { verdict: 'safe' | 'unsafe' }
-  | { resource: { value?: number; accepted?: number; rejected?: number; lost?: number } }
+  | { resource: { value?: number; accepted?: number; rejected?: number; lost?: number; lastToken?: number } }
   | { all: Check[] }
   | { any: Check[] }
   | { not: Check };
