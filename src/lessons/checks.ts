@@ -56,7 +56,7 @@ export function violationsAt(c: Cursor): { v: Violation; open: boolean }[] {
 /**
  * The server-side identity `actor` stores for `lock` (the hash field "<uuid>:<thread>" of a
  * Redisson lock, the token of a naive lock): that of its latest acquisition (or request, which
- * names it too) at or before `upTo`, else its first in the run.
+ * names it too) at or before `upTo`, else its first in the run, else the one it used for any lock.
  */
 function ownerField(
   events: readonly TraceEvent[],
@@ -71,7 +71,14 @@ function ownerField(
     typeof e.owner === 'string';
   for (let i = Math.min(upTo, events.length - 1); i >= 0; i--)
     if (mine(events[i])) return events[i].owner as string;
-  return events.find(mine)?.owner as string | undefined;
+  const found = events.find(mine)?.owner as string | undefined;
+  if (found !== undefined) return found;
+  // a MultiLock's parts are named only by the MultiLock's events; a Redisson thread has one
+  // identity ("<uuid>:<thread>") for every lock it takes
+  const any = events.find(
+    (e) => e.kind === 'lock.acquired' && e.actor === actor && typeof e.owner === 'string',
+  );
+  return any?.owner as string | undefined;
 }
 
 function keyCheck(c: Cursor, k: KeyCheck): string | null {

@@ -29,6 +29,10 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('unlock', () => import('./content/10_unlock')),
   entry('watchdog', () => import('./content/11_watchdog')),
   entry('pauses-fencing', () => import('./content/12_pauses_fencing')),
+  entry('cluster', () => import('./content/13_cluster')),
+  entry('replication', () => import('./content/14_replication')),
+  entry('multilock-redlock', () => import('./content/15_multilock_redlock')),
+  entry('lock-family', () => import('./content/16_family')),
 ];
 
 export function loadAllLessons(): Promise<Lesson[]> {
