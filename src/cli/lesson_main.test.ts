@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { LessonEntry } from '../lessons/index';
+import type { Lesson } from '../lessons/types';
 import { lessonMain } from './lesson_main';
 
-async function call(argv: string[]) {
+async function call(argv: string[], catalog?: LessonEntry[]) {
   let out = '';
   let err = '';
-  const code = await lessonMain(argv, { out: (t) => (out += t), err: (t) => (err += t) });
+  const code = await lessonMain(argv, { out: (t) => (out += t), err: (t) => (err += t) }, catalog);
   return { code, out, err };
 }
 
@@ -31,6 +33,26 @@ describe('npm run lesson', () => {
     const events = s.events as { seq: number }[];
     expect(events[0].seq).toBe(0);
     expect(events[events.length - 1].seq).toBe((s.at as { seq: number }).seq);
+  });
+
+  it('exits 1 when a check fails, and says which', async () => {
+    const broken: Lesson = {
+      id: 'broken',
+      title: { en: 'Broken', zh: '坏的' },
+      minutes: 5,
+      steps: [
+        {
+          claims: ['C12'],
+          scenario: { builtin: 'basic-lock' },
+          at: { kind: 'lock.acquired' },
+          text: { en: 'x', zh: '字' },
+          checks: [{ key: 'myLock', holder: { owner: 'A:1', count: 2 } }],
+        },
+      ],
+    };
+    const r = await call(['broken'], [{ id: 'broken', load: async () => broken }]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/FAIL key myLock field of A:1 = 2 \(got: field \S+ is 1\)/);
   });
 
   it('rejects an unknown lesson or option with exit 2', async () => {

@@ -8,7 +8,7 @@
  * question or task fails; 2 on bad usage or an unknown id.
  */
 import { evaluateLesson, RunCache, type LessonResult } from '../lessons/evaluate';
-import { lessonCatalog } from '../lessons/index';
+import { lessonCatalog, type LessonEntry } from '../lessons/index';
 import type { CliIo } from './sim_main';
 
 const USAGE = 'usage: npm run -s lesson -- <id|all> [--json]';
@@ -48,7 +48,11 @@ function toText(r: LessonResult): string[] {
   return out;
 }
 
-export async function lessonMain(argv: string[], io: CliIo): Promise<number> {
+export async function lessonMain(
+  argv: string[],
+  io: CliIo,
+  catalog: readonly LessonEntry[] = lessonCatalog,
+): Promise<number> {
   const flags = argv.filter((a) => a.startsWith('--'));
   const rest = argv.filter((a) => !a.startsWith('--'));
   const bad = flags.find((f) => f !== '--json');
@@ -56,9 +60,9 @@ export async function lessonMain(argv: string[], io: CliIo): Promise<number> {
     io.err(`${bad === undefined ? '' : `unknown option ${bad}\n`}${USAGE}\n`);
     return 2;
   }
-  const entries = rest[0] === 'all' ? lessonCatalog : lessonCatalog.filter((e) => e.id === rest[0]);
+  const entries = rest[0] === 'all' ? catalog : catalog.filter((e) => e.id === rest[0]);
   if (entries.length === 0) {
-    io.err(`lesson: unknown lesson "${rest[0]}" (${lessonCatalog.map((e) => e.id).join(', ')}, all)\n`);
+    io.err(`lesson: unknown lesson "${rest[0]}" (${catalog.map((e) => e.id).join(', ')}, all)\n`);
     return 2;
   }
   const cache = new RunCache();

@@ -195,6 +195,18 @@ describe('evaluateLesson', () => {
     expect(s4.checks).toEqual([]);
   });
 
+  it('fails a cursor that moves backwards within one scenario', () => {
+    const r = evaluateLesson(
+      lesson([
+        { claims: ['C16'], scenario: { inline: twoThreads }, at: { kind: 'lock.failed' }, text },
+        { claims: ['C11'], at: { kind: 'lock.acquired' }, text },
+      ]),
+      cache,
+    );
+    expect(r.ok).toBe(false);
+    expect(r.steps[1].checks[0].what).toMatch(/is before the previous step's/);
+  });
+
   it('reports a selector that finds nothing as a failed check', () => {
     const r = evaluateLesson(
       lesson([
