@@ -29,10 +29,10 @@ const lesson: Lesson = {
       text: {
         en:
           'Three instances of the same service sell from one stock. Each does what the `deduct_stock` handler ' +
-          'in seed 004 does: read the counter, spend 50 ms on the order, write the new value back. A:1 has just ' +
+          'in the classic tutorial does: read the counter, spend 50 ms on the order, write the new value back. A:1 has just ' +
           'written `1`. But B:1 and C:1 read the counter while A:1 was still busy, so they saw `0` too.',
         zh:
-          '同一个服务部署了三个实例，卖的是同一份库存。每个实例做的事就是种子文章里 `deduct_stock` 的逻辑：先读计数器，' +
+          '同一个服务部署了三个实例，卖的是同一份库存。每个实例做的事就是经典教程里 `deduct_stock` 的逻辑：先读计数器，' +
           '花 50 毫秒处理订单，再把新值写回去。A:1 刚写入了 `1`。可是 B:1 和 C:1 在 A:1 还没写完的时候就读了计数器，它们读到的也是 `0`。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'] },

@@ -73,10 +73,10 @@ const lesson: Lesson = {
         en:
           'B:1 keeps asking, every 100 ms, and keeps getting `0`. Nothing unsafe happens, but nothing happens at ' +
           'all: the lock belongs to a process that no longer exists, and nobody will ever get it. That is the ' +
-          '**deadlock** (死锁) seed 004 warns about. A lock needs a way to release itself.',
+          '**deadlock** (死锁) every SETNX tutorial warns about. A lock needs a way to release itself.',
         zh:
           'B:1 每 100 毫秒问一次，每次都是 `0`。没有发生不安全的事，但也什么都做不成了：锁属于一个已经不存在的进程，谁也拿不到。' +
-          '这就是种子文章所说的**死锁**。锁必须能够自己释放。',
+          '这就是 SETNX 教程都会提到的**死锁**。锁必须能够自己释放。',
       },
       checks: [
         { key: 'lock:job', pttl: 'none' },

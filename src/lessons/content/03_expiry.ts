@@ -115,10 +115,10 @@ const lesson: Lesson = {
       at: { kind: 'cmd', actor: 'A:1', cmd: 'SET' },
       text: {
         en:
-          'This is the version seed 004 arrives at: `SET lock:job 1 NX PX 1000`. Right after the one command ' +
+          'This is the version the tutorials arrive at: `SET lock:job 1 NX PX 1000`. Right after the one command ' +
           'the key exists **with** a positive `PTTL`. A crash can no longer leave a lock that never expires.',
         zh:
-          '这就是种子文章给出的写法：`SET lock:job 1 NX PX 1000`。这一条命令执行完，键就已经**带着**正的 `PTTL` 存在了。' +
+          '这就是教程最终给出的写法：`SET lock:job 1 NX PX 1000`。这一条命令执行完，键就已经**带着**正的 `PTTL` 存在了。' +
           '崩溃再也不会留下一把永不过期的锁。',
       },
       checks: [{ reply: { status: 'OK' } }, { key: 'lock:job', is: 'string', pttl: { min: 900, max: 1000 } }],

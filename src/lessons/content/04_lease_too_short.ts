@@ -14,10 +14,10 @@ const lesson: Lesson = {
       at: { kind: 'lock.acquired', actor: 'A:1' },
       text: {
         en:
-          'Seed 004’s example: every thread runs `SET lock:job 1 NX PX 10000`, a 10 s lease, does its work, ' +
+          'The tutorials’ example: every thread runs `SET lock:job 1 NX PX 10000`, a 10 s lease, does its work, ' +
           'then `DEL lock:job`. A:1 has the lock, but its work takes **14 s**.',
         zh:
-          '种子文章里的例子：每个线程执行 `SET lock:job 1 NX PX 10000`，租期 10 秒，做完业务再 `DEL lock:job`。' +
+          '教程里的例子：每个线程执行 `SET lock:job 1 NX PX 10000`，租期 10 秒，做完业务再 `DEL lock:job`。' +
           'A:1 拿到了锁，但它的业务要执行 **14 秒**。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['lock:job'] },
@@ -93,10 +93,10 @@ const lesson: Lesson = {
       text: {
         en:
           'So C:1 walks in while B:1 is still working: a second `V1`, this time caused only by the release. As ' +
-          'seed 004 says, it goes on: B:1 will delete C:1’s lock, and so on. Two fixes are needed: a value that ' +
+          'the tutorial says, it goes on: B:1 will delete C:1’s lock, and so on. Two fixes are needed: a value that ' +
           'says **who** holds the lock, and a release that deletes only its own.',
         zh:
-          '于是 B:1 还在干活时，C:1 进来了：第二个 `V1`，这次完全是释放方式造成的。正如种子文章所说，接下来 B:1 又会删掉 C:1 的锁，' +
+          '于是 B:1 还在干活时，C:1 进来了：第二个 `V1`，这次完全是释放方式造成的。正如教程所说，接下来 B:1 又会删掉 C:1 的锁，' +
           '如此往复。需要两处修复：一个能说明**谁**持有锁的值，以及一个只删自己锁的释放。',
       },
       checks: [

@@ -11,11 +11,11 @@ const lesson: Lesson = {
       at: { kind: 'cmd', actor: 'A:1', cmd: 'GET' },
       text: {
         en:
-          'Seed 004’s next fix: “let a thread delete only its own lock”. Each acquisition now stores a unique ' +
+          'The tutorials’ next fix: “let a thread delete only its own lock”. Each acquisition now stores a unique ' +
           'value (a UUID) instead of `1`, and the release first reads it: `GET lock:job`, compare with my ' +
           'value, and only then `DEL`. A:1’s `GET` has just returned its own token. So far, so good.',
         zh:
-          '种子文章的下一步修复：“让线程只删除自己的锁”。每次加锁写入一个唯一的值（UUID），而不是 `1`；释放时先读出来：' +
+          '教程的下一步修复：“让线程只删除自己的锁”。每次加锁写入一个唯一的值（UUID），而不是 `1`；释放时先读出来：' +
           '`GET lock:job`，和自己的值比较，相同才 `DEL`。A:1 的 `GET` 刚刚返回了它自己的令牌。到这里都没问题。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['lock:job'] },
@@ -27,10 +27,10 @@ const lesson: Lesson = {
       text: {
         en:
           'But between the `GET` and the `DEL`, A:1 stalls for 500 ms (a GC pause, a slow network: “极端情况”, ' +
-          'the extreme case seed 004 describes). Meanwhile its key expires and B:1 takes the lock with **its** ' +
+          'the extreme case the tutorial describes). Meanwhile its key expires and B:1 takes the lock with **its** ' +
           'token. A:1 has already decided “it is mine”.',
         zh:
-          '可是在 `GET` 和 `DEL` 之间，A:1 停顿了 500 毫秒（一次 GC、一次网络抖动：种子文章说的“极端情况”）。' +
+          '可是在 `GET` 和 `DEL` 之间，A:1 停顿了 500 毫秒（一次 GC、一次网络抖动：教程说的“极端情况”）。' +
           '这期间它的键过期了，B:1 用**自己的**令牌拿到了锁。而 A:1 早已判定“这是我的锁”。',
       },
       checks: [
@@ -157,11 +157,11 @@ const lesson: Lesson = {
       at: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' },
       text: {
         en:
-          'Redisson takes the same road for everything, acquiring included (seed 003: “为什么用 Lua”). B:1’s ' +
+          'Redisson takes the same road for everything, acquiring included (“the benefits of Lua scripts”, as the Redisson write-ups put it). B:1’s ' +
           'attempt is **one** `EVALSHA`: the script’s `exists`, `hexists`, `pttl` calls all run at the same ' +
           'instant, with no other client’s command between them, and it costs one round trip instead of three.',
         zh:
-          'Redisson 在所有地方都走这条路，加锁也不例外（种子 003：为什么用 Lua）。B:1 的一次尝试就是**一条** `EVALSHA`：' +
+          'Redisson 在所有地方都走这条路，加锁也不例外（即“使用 Lua 脚本的好处”）。B:1 的一次尝试就是**一条** `EVALSHA`：' +
           '脚本里的 `exists`、`hexists`、`pttl` 调用都在同一时刻执行，中间插不进任何其他客户端的命令，而且只需一次往返而不是三次。',
       },
       checks: [

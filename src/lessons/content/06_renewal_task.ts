@@ -6,7 +6,7 @@ const critical = (work: number) => [
   { op: 'unlock', lock: 'lock:job' },
 ];
 
-/** Seed 004's renewal thread, by hand: every third of the 3 s lease, push the expiry back to 3 s. */
+/** The tutorials' renewal thread, by hand: every third of the 3 s lease, push the expiry back to 3 s. */
 const renewalThread = {
   id: 2,
   start: 10,
@@ -67,10 +67,10 @@ const lesson: Lesson = {
       text: {
         en:
           'Everything from the last lesson is in place, and still B:1 gets the lock at ≈ 3 s while A:1 works. ' +
-          'Seed 004’s answer (续时): “设定任务不完成锁就不释放” — as long as the task is unfinished, the lock ' +
+          'The tutorials’ answer (续时): “设定任务不完成锁就不释放” — as long as the task is unfinished, the lock ' +
           'must not go away. Something has to keep pushing the expiry back.',
         zh:
-          '上一课的修复都在，B:1 还是在约 3 秒时拿到了锁，而 A:1 还在干活。种子文章的答案是“续时”：设定任务不完成锁就不释放。' +
+          '上一课的修复都在，B:1 还是在约 3 秒时拿到了锁，而 A:1 还在干活。教程的答案是“续时”：设定任务不完成锁就不释放。' +
           '得有个东西不断把过期时间往后推。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['lock:job'] },
@@ -97,11 +97,11 @@ const lesson: Lesson = {
       at: { kind: 'cmd', actor: 'A:2', cmd: 'PEXPIRE', nth: 2 },
       text: {
         en:
-          'This is the shape of seed 004’s `ScheduledExecutorService`: a thread wakes up regularly, and when the ' +
+          'This is the shape of the tutorial’s `ScheduledExecutorService`: a thread wakes up regularly, and when the ' +
           'lock has entered the last part of its lease (“进入最后三分之一时间”) it resets the expiry. Here A:2 ' +
           'renews every 1 s; each `PEXPIRE` puts `PTTL` back to 3000.',
         zh:
-          '这就是种子文章里 `ScheduledExecutorService` 的样子：一个线程定期醒来，锁进入最后三分之一时间时，就把过期时间重置。' +
+          '这就是教程里 `ScheduledExecutorService` 的样子：一个线程定期醒来，锁进入最后三分之一时间时，就把过期时间重置。' +
           '这里 A:2 每 1 秒续一次；每次 `PEXPIRE` 都把 `PTTL` 拉回 3000。',
       },
       highlight: { lanes: ['A:1', 'A:2'], keys: ['lock:job'] },
@@ -135,14 +135,14 @@ const lesson: Lesson = {
     {
       claims: ['C10'],
       pending:
-        'needs: a naive lock type with its own renewal task (seed 004: scan every 2 s, renew when a third of the ' +
+        'needs: a naive lock type with its own renewal task (as in the tutorial: scan every 2 s, renew when a third of the ' +
         'lease is left, stop on release) so the renewal is part of the lock, not a raw PEXPIRE thread',
       // needs: engine NaiveLock variant "set-nx-px-renew" (not built yet)
       text: {
         en:
-          'The same lock with seed 004’s renewal built in: the scheduler scans its queue every 2 s, renews a ' +
+          'The same lock with the tutorial’s renewal built in: the scheduler scans its queue every 2 s, renews a ' +
           'lock whose last third of lease has begun, and drops it once the lock is released.',
-        zh: '把种子文章的续期做进锁里：调度器每 2 秒扫描一次队列，锁进入最后三分之一租期就续期，锁释放后就把它移出队列。',
+        zh: '把教程里的续期做进锁里：调度器每 2 秒扫描一次队列，锁进入最后三分之一租期就续期，锁释放后就把它移出队列。',
       },
     },
   ],

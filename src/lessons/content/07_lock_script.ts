@@ -107,11 +107,11 @@ const lesson: Lesson = {
       at: { kind: 'lock.acquired', actor: 'A:1' },
       text: {
         en:
-          '`HGETALL myLock` now shows what seed 000 prints: one field `<uuid>:1` with value `"1"`. The field is ' +
+          '`HGETALL myLock` now shows what every Redisson walkthrough prints: one field `<uuid>:1` with value `"1"`. The field is ' +
           'the lock name `ARGV[2]`: the Redisson client’s UUID (`getLockName(threadId)`), a colon, the Java ' +
           'thread id.',
         zh:
-          '`HGETALL myLock` 现在显示的就是种子 000 打印出来的样子：一个字段 `<uuid>:1`，值为 `"1"`。这个字段就是锁名 `ARGV[2]`：' +
+          '`HGETALL myLock` 现在显示的就是各种 Redisson 讲解里打印出来的样子：一个字段 `<uuid>:1`，值为 `"1"`。这个字段就是锁名 `ARGV[2]`：' +
           'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。',
       },
       checks: [{ key: 'myLock', is: 'hash', fields: 1, holder: { owner: 'A:1', count: 1 } }],

@@ -36,11 +36,11 @@ const lesson: Lesson = {
       at: { kind: 'lock.acquired', actor: 'A:1' },
       text: {
         en:
-          'Seed 004 lists “不可重入” (not reentrant) among the problems of the hand-made lock: a method that holds ' +
+          'The tutorials list “不可重入” (not reentrant) among the problems of the hand-made lock: a method that holds ' +
           'the lock and calls another method that locks it again would wait for itself forever. A:1 takes ' +
           '`myLock` and, half a second later, takes it again.',
         zh:
-          '种子文章把“不可重入”列为手写锁的问题之一：一个持有锁的方法调用另一个也要加这把锁的方法，就会永远等自己。' +
+          '教程把“不可重入”列为手写锁的问题之一：一个持有锁的方法调用另一个也要加这把锁的方法，就会永远等自己。' +
           'A:1 拿到 `myLock`，半秒后再拿一次。',
       },
       highlight: { lanes: ['A:1'], keys: ['myLock'] },

@@ -51,11 +51,11 @@ const lesson: Lesson = {
       },
       text: {
         en:
-          '“锁只能被持有该锁的服务释放” (only the holder may release it), seed 004’s safety property, is built ' +
+          '“锁只能被持有该锁的服务释放” (only the holder may release it), the safety property the tutorials list, is built ' +
           'into the unlock script: its first real check is whether the caller’s field exists. A:2 gets ' +
           '`IllegalMonitorStateException`, and A:1’s lock is untouched.',
         zh:
-          '种子文章列出的安全性——“锁只能被持有该锁的服务释放”——就写在解锁脚本里：它第一件正事就是检查调用者的字段是否存在。' +
+          '教程列出的安全性——“锁只能被持有该锁的服务释放”——就写在解锁脚本里：它第一件正事就是检查调用者的字段是否存在。' +
           'A:2 得到 `IllegalMonitorStateException`，A:1 的锁原封不动。',
       },
       highlight: {

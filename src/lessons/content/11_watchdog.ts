@@ -26,7 +26,7 @@ const lesson: Lesson = {
         answer: { from: 'time-of', selector: { kind: 'watchdog.renew', actor: 'A:1' } },
         feedback: {
           en:
-            'The watchdog (seed 003: 看门狗) is a timer that fires every `lockWatchdogTimeout / 3` = 10 s and ' +
+            'The watchdog (看门狗) is a timer that fires every `lockWatchdogTimeout / 3` = 10 s and ' +
             'resets the expiry to 30 s, so the lock always has at least 20 s left while its holder lives.',
           zh: '看门狗是一个定时任务，每隔 `lockWatchdogTimeout / 3` = 10 秒触发一次，把过期时间重置为 30 秒，所以只要持有者活着，锁至少还剩 20 秒。',
         },
@@ -82,9 +82,9 @@ const lesson: Lesson = {
       text: {
         en:
           'At 70 s A:1 unlocks. Right after the unlock script succeeds, the client cancels the renewal task ' +
-          '(`cancelExpirationRenewal`): a released lock must not be kept alive. Seed 004’s hand-made task had ' +
+          '(`cancelExpirationRenewal`): a released lock must not be kept alive. The tutorial’s hand-made task had ' +
           'no such step.',
-        zh: '第 70 秒 A:1 解锁。解锁脚本一成功，客户端就取消续期任务（`cancelExpirationRenewal`）：已经释放的锁不能再被续命。种子文章里手写的任务没有这一步。',
+        zh: '第 70 秒 A:1 解锁。解锁脚本一成功，客户端就取消续期任务（`cancelExpirationRenewal`）：已经释放的锁不能再被续命。教程里手写的任务没有这一步。',
       },
       checks: [
         { count: { kind: 'watchdog.cancel', actor: 'A:1', where: { reason: 'unlock' } }, min: 1, max: 1 },
@@ -119,10 +119,10 @@ const lesson: Lesson = {
       text: {
         en:
           'Pass a `leaseTime` and you opt out: `lock(3, SECONDS)` means “expire after 3 s, whatever happens”, and ' +
-          'no watchdog is started (seed 003 and 004 both stress this). A:1 works 4 s, the key expires at 3 s, ' +
+          'no watchdog is started (the write-ups all stress this). A:1 works 4 s, the key expires at 3 s, ' +
           'and B:1 takes the lock while A:1 is still inside: `V1`.',
         zh:
-          '传了 `leaseTime` 就等于放弃看门狗：`lock(3, SECONDS)` 的意思是“3 秒后过期，不管发生什么”，也不会启动看门狗（种子 003 和 004 都强调了这一点）。' +
+          '传了 `leaseTime` 就等于放弃看门狗：`lock(3, SECONDS)` 的意思是“3 秒后过期，不管发生什么”，也不会启动看门狗（各种讲解都强调了这一点）。' +
           'A:1 要干 4 秒，键在第 3 秒过期，A:1 还在里面时 B:1 拿到了锁：`V1`。',
       },
       highlight: { lanes: ['A:1', 'B:1'] },
@@ -170,9 +170,9 @@ const lesson: Lesson = {
       text: {
         en:
           'This is why the watchdog is safe against deadlock where the bare `SETNX` was not: the lock lives ' +
-          'exactly as long as someone renews it, plus at most one lease. Liveness (seed 001): a crashed holder ' +
+          'exactly as long as someone renews it, plus at most one lease. Liveness: a crashed holder ' +
           'delays the others, but cannot block them forever.',
-        zh: '这就是看门狗不会像裸 `SETNX` 那样死锁的原因：锁只在有人续期时活着，最多再多活一个租期。活性（种子 001）：崩溃的持有者会让别人多等一会儿，但不能永远挡住他们。',
+        zh: '这就是看门狗不会像裸 `SETNX` 那样死锁的原因：锁只在有人续期时活着，最多再多活一个租期。活性：崩溃的持有者会让别人多等一会儿，但不能永远挡住他们。',
       },
       checks: [
         { thread: 'A:1', state: 'crashed' },

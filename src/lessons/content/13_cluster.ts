@@ -16,11 +16,11 @@ const lesson: Lesson = {
       text: {
         en:
           'In Redis Cluster every key hashes to one of 16,384 slots (`CRC16(key) mod 16384`), and each slot ' +
-          'belongs to exactly one master. Seed 002 runs the demo on a six-node cluster: `myLock` lives on one ' +
+          'belongs to exactly one master. So on a cluster with several masters, `myLock` lives on one ' +
           'master only; the other masters never see it. The lock script runs there, atomically, as on a single node.',
         zh:
-          'Redis 集群里，每个键都被哈希到 16384 个槽中的一个（`CRC16(key) mod 16384`），每个槽只属于一个主节点。种子 002 ' +
-          '在一个六节点集群上做演示：`myLock` 只存在于一个主节点上，其他主节点根本看不到它。加锁脚本就在那个节点上原子地执行，和单机一样。',
+          'Redis 集群里，每个键都被哈希到 16384 个槽中的一个（`CRC16(key) mod 16384`），每个槽只属于一个主节点。' +
+          '所以在有多个主节点的集群里，`myLock` 只存在于一个主节点上，其他主节点根本看不到它。加锁脚本就在那个节点上原子地执行，和单机一样。',
       },
     },
     {

@@ -71,10 +71,10 @@ const lesson: Lesson = {
         en:
           'Now the same with Redisson 3.11, before the `WAIT`. A:1 locks at 1 ms and is told “yours” at once. ' +
           'The master dies at 10 ms, 30 ms before the write would have reached the replicas. This is the ' +
-          '主从一致性 problem seed 004 names.',
+          '主从一致性 (master–replica consistency) problem the tutorials name.',
         zh:
           '换成 Redisson 3.11，那时还没有 `WAIT`。A:1 在第 1 毫秒加锁，马上被告知“锁是你的”。主节点在第 10 毫秒挂了，' +
-          '比写入到达从节点早了 30 毫秒。这就是种子文章说的主从一致性问题。',
+          '比写入到达从节点早了 30 毫秒。这就是教程说的主从一致性问题。',
       },
       checks: [
         { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
@@ -117,11 +117,11 @@ const lesson: Lesson = {
         feedback: {
           en:
             'The new master never saw A:1’s lock, so `exists` is `0` and B:1 takes it. A:1 is still working, ' +
-            'sure it holds the lock: two holders. Safety, as seed 001 defines it (at any time only one client ' +
+            'sure it holds the lock: two holders. Safety, as usually defined (at any time only one client ' +
             'holds the lock), is broken by a perfectly normal failover.',
           zh:
             '新的主节点从没见过 A:1 的锁，`exists` 为 `0`，B:1 拿到了锁。A:1 还在干活，坚信自己持有锁：两个持有者。' +
-            '种子 001 定义的安全性（任意时刻只有一个客户端持有锁）被一次再正常不过的主从切换打破了。',
+            '通常定义的安全性（任意时刻只有一个客户端持有锁）被一次再正常不过的主从切换打破了。',
         },
       },
       text: {

@@ -40,11 +40,11 @@ const lesson: Lesson = {
       at: { kind: 'lock.failed', actor: 'A:1' },
       text: {
         en:
-          'Seed 004’s way around a single Redis losing the lock: take several independent locks and treat them ' +
+          'The tutorials’ way around a single Redis losing the lock: take several independent locks and treat them ' +
           'as one. `RedissonMultiLock` locks `l1`, `l2`, `l3` in turn and succeeds only if it gets **all** of ' +
           'them. B:1 holds `l3`, so A:1’s `tryLock()` gets `l1` and `l2`, fails on `l3`, and gives both back.',
         zh:
-          '种子文章给出的绕开“单个 Redis 丢锁”的办法：拿几把相互独立的锁，当成一把来用。`RedissonMultiLock` 依次锁住 `l1`、`l2`、`l3`，' +
+          '教程给出的绕开“单个 Redis 丢锁”的办法：拿几把相互独立的锁，当成一把来用。`RedissonMultiLock` 依次锁住 `l1`、`l2`、`l3`，' +
           '只有**全部**拿到才算成功。B:1 持有 `l3`，所以 A:1 的 `tryLock()` 拿到 `l1` 和 `l2`，在 `l3` 上失败，又把两把都还了回去。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['l1', 'l2', 'l3'] },
@@ -116,11 +116,11 @@ const lesson: Lesson = {
       at: { kind: 'lock.acquired', actor: 'A:1' },
       text: {
         en:
-          'RedLock, the algorithm from the Redis docs (seed 003 mentions it), relaxes “all” to “a majority”: ' +
+          'RedLock, the algorithm from the Redis docs (the Redisson write-ups mention it), relaxes “all” to “a majority”: ' +
           'with five masters, three are enough, and one down master costs only a timeout. The lock is valid for ' +
           'the lease minus the time acquiring took minus a clock-drift allowance: A:1 gets ≈ 9.9 s of its 10 s.',
         zh:
-          'RedLock 是 Redis 官方文档里的算法（种子 003 提到过），它把“全部”放宽成“多数”：五个主节点拿到三个就够了，宕掉一个只损失一次超时。' +
+          'RedLock 是 Redis 官方文档里的算法（Redisson 的讲解里提到过），它把“全部”放宽成“多数”：五个主节点拿到三个就够了，宕掉一个只损失一次超时。' +
           '锁的有效期是租期减去加锁花掉的时间、再减去时钟漂移的余量：A:1 的 10 秒租期里大约有 9.9 秒有效。',
       },
       highlight: { lanes: ['A:1', 'master-1', 'master-2', 'master-3', 'master-4', 'master-5'] },
