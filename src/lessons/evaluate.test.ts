@@ -207,6 +207,16 @@ describe('evaluateLesson', () => {
     expect(r.steps[1].checks[0].what).toMatch(/is before the previous step's/);
   });
 
+  it('fails a highlight that names a lane the run does not have', () => {
+    const r = evaluateLesson(
+      lesson([
+        { claims: ['C11'], scenario: { inline: twoThreads }, text, highlight: { lanes: ['A:1', 'Z:9'] } },
+      ]),
+      cache,
+    );
+    expect(r.steps[0].checks).toEqual([{ what: 'highlighted lanes exist (no Z:9 in this run)', ok: false }]);
+  });
+
   it('reports a selector that finds nothing as a failed check', () => {
     const r = evaluateLesson(
       lesson([

@@ -190,6 +190,16 @@ export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonRe
       r.state = c.state;
       r.violations = violationsAt(c).map(({ v }) => v);
       r.events = events.slice(start, index + 1);
+      const lanes = step.highlight?.lanes ?? [];
+      const unknownLanes = lanes.filter(
+        (l) => c.state.threads[l] === undefined && c.state.nodes[l] === undefined,
+      );
+      if (unknownLanes.length > 0)
+        r.checks.push({
+          what: `highlighted lanes exist (no ${unknownLanes.join(', ')} in this run)`,
+          ok: false,
+        });
+      for (const sel of step.highlight?.events ?? []) findEvent(events, sel);
       for (const check of step.checks ?? []) {
         const f = failure(c, check);
         r.checks.push({ what: describeCheck(check) + (f === null ? '' : ` (got: ${f})`), ok: f === null });
