@@ -147,6 +147,19 @@ const lesson: Lesson = {
         { count: { kind: 'pubsub.publish' }, min: 1, max: 1 },
       ],
     },
+    {
+      claims: ['C15', 'C20'],
+      pending: 'needs: read-only ops (getHoldCount, isHeldByCurrentThread) in scenario programs',
+      // needs: program ops getHoldCount / isHeldByCurrentThread (read-only ops, another stream)
+      text: {
+        en:
+          'Ask the lock itself: `getHoldCount()` reads the same hash field (`HGET myLock <uuid>:1`) and answers ' +
+          '`2` after the second `lock()`, `1` after the first `unlock()`, `0` at the end.',
+        zh:
+          '直接问锁：`getHoldCount()` 读的就是同一个哈希字段（`HGET myLock <uuid>:1`），第二次 `lock()` 之后答 `2`，' +
+          '第一次 `unlock()` 之后答 `1`，最后答 `0`。',
+      },
+    },
   ],
 };
 

@@ -192,6 +192,17 @@ const lesson: Lesson = {
         },
       ],
     },
+    {
+      claims: ['C23'],
+      pending: 'needs: Java control flow in programs (tryLock false skips the guarded section)',
+      // needs: `if (lock.tryLock(...)) { ... }` semantics for program ops (another stream)
+      text: {
+        en:
+          'In Java the `false` matters: `if (lock.tryLock(1, SECONDS)) { … } else { … }`. With the guarded ' +
+          'section skipped, B:1 never touches the resource it did not lock.',
+        zh: '在 Java 里，这个 `false` 很要紧：`if (lock.tryLock(1, SECONDS)) { … } else { … }`。受保护的代码段被跳过，B:1 就不会碰它没锁住的资源。',
+      },
+    },
   ],
 };
 

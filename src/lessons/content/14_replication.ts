@@ -158,11 +158,11 @@ const lesson: Lesson = {
       text: {
         en:
           '`WAIT` narrows the window but does not close it. Here replica-2’s link is cut: A:1’s `WAIT 2 1000` ' +
-          'times out with only 1 ack, and Redisson accepts the lock anyway (one replica has it). Then the ' +
-          'master dies and Sentinel promotes… replica-2.',
+          'times out with only 1 ack, and Redisson accepts a partial sync (only 0 acks fails the lock). Then ' +
+          'the master dies, replica-1 is cut off from the Sentinels, and they promote… replica-2.',
         zh:
           '`WAIT` 缩小了窗口，却没有关上它。这里 replica-2 的链路被切断：A:1 的 `WAIT 2 1000` 超时，只得到 1 个确认，' +
-          'Redisson 还是接受了这把锁（毕竟有一个从节点有了）。随后主节点挂了，哨兵提升的却是……replica-2。',
+          'Redisson 接受部分同步（只有 0 个确认才算失败）。随后主节点挂了，replica-1 又与哨兵隔绝，哨兵提升的却是……replica-2。',
       },
       checks: [
         { reply: 1, of: { kind: 'cmd', actor: 'A:1', cmd: 'WAIT' } },
