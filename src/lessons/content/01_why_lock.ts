@@ -38,8 +38,8 @@ const lesson: Lesson = {
       highlight: { lanes: ['A:1', 'B:1', 'C:1'] },
       checks: [
         { resource: { value: 1, accepted: 1 } },
-        { thread: 'B:1', state: 'working' },
-        { thread: 'C:1', state: 'working' },
+        { thread: 'B:1', state: 'running' },
+        { thread: 'C:1', state: 'running' },
       ],
     },
     {
