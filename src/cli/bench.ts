@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- --json] [--time MS] [--only lockscope,ioredisMock,redisServer]`: how fast Redisson's lock and unlock scripts run by
- * EVALSHA on (1) the simulated node (RedisServer.exec, no network), (2) ioredis-mock (Lua via
- * fengari too) and (3) a real redis-server on loopback, pipelined in batches of 1000.
+ * `npm run bench [-- --json] [--time MS] [--only lockscope,lockscopeShipped,ioredisMock,redisServer,sim]`:
+ * how fast Redisson's lock and unlock scripts run by EVALSHA on (1) the simulated node
+ * (RedisServer.exec, no network) with fengari as LockScope patches it, (2) the same with fengari as
+ * shipped (the patch reverted, in a child process: see docs/fengari-patch.md), (3) ioredis-mock (Lua
+ * via fengari too) and (4) a real redis-server on loopback, pipelined in batches of 1000.
  *
  * Every side runs the same workload and must return the replies Redisson expects (acquire: nil,
  * re-enter: nil, first unlock: 0, second unlock: 1), and every lock must be free at the end;
@@ -10,18 +12,26 @@
  * The JSON line is built from `sections` in order; a new section (the simulation's own figures,
  * say) is one more entry there.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import RedisMock from 'ioredis-mock';
 import lockLua from '../engine/redisson/scripts/lock.lua?raw';
 import unlockLua from '../engine/redisson/scripts/unlock.lua?raw';
 import { ManualClock } from '../engine/clock';
 import type { Reply } from '../engine/redis/reply';
 import { RedisServer } from '../engine/redis/server';
+import { fengariStackPatchApplied } from '../engine/redis/lua_vmpatch';
 import { startRealRedis, findExecutable } from '../testing/redis/real_redis';
 import { RespClient } from '../testing/redis/resp_client';
-import { simSection } from './bench_sim';
+import { CONTENTION_TARGET_MS, RERUN_TARGET_MS, simSection, type SimBench } from './bench_sim';
+import { fengariWebBundle, patchProblems, revertPatch } from '../../scripts/patch-fengari.mjs';
+
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
 
 // ---------------------------------------------------------------------------------------------
 // The workload
@@ -269,6 +279,62 @@ async function realRedisDriver(): Promise<Driver | null> {
   };
 }
 
+/**
+ * The simulated node again, with fengari as shipped: a child process runs this bench's lockscope
+ * side with `import 'fengari-web'` pointed at the installed bundle with LockScope's patch reverted
+ * (scripts/fengari-file-hooks.mjs). Same workload, same reply checks; its figures are its own
+ * process's. Null when the installed bundle is not patched (then both sides would be the same).
+ */
+async function shippedFengariSide(opts: Options): Promise<SideResult | null> {
+  const { file } = fengariWebBundle(ROOT);
+  const text = readFileSync(file, 'utf8');
+  if (patchProblems(text).length > 0) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'lockscope-fengari-'));
+  const shipped = join(dir, 'fengari-web.shipped.cjs');
+  writeFileSync(shipped, revertPatch(text));
+  try {
+    const args = [
+      '--import',
+      'tsx',
+      '--import',
+      './scripts/raw-loader.mjs',
+      '--import',
+      './scripts/fengari-file-loader.mjs',
+      'src/cli/bench.ts',
+      '--json',
+      '--only',
+      'lockscope',
+      '--time',
+      String(opts.windowMs),
+      '--warmup',
+      String(opts.warmupMs),
+    ];
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, args, {
+        cwd: ROOT,
+        env: { ...process.env, LOCKSCOPE_FENGARI_FILE: shipped },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let text = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (d: string) => (text += d));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve(text) : reject(new Error(`shipped-fengari run exited with ${code}`)),
+      );
+    });
+    const report = JSON.parse(out.trim().split('\n').pop() ?? '') as {
+      sides: Record<string, SideResult>;
+      fengariPatch: { applied: boolean; behaviour: boolean };
+    };
+    if (report.fengariPatch.applied || report.fengariPatch.behaviour)
+      throw new Error('shipped-fengari run loaded the patched bundle');
+    return report.sides.lockscope;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sections of the report
 
@@ -282,39 +348,53 @@ interface Options {
 
 interface Section {
   readonly name: string;
-  run(opts: Options, log: (line: string) => void): Promise<unknown>;
+  /** a section that runs only when --only is absent or names this key */
+  readonly only?: string;
+  run(opts: Options, log: (line: string) => void, report: Record<string, unknown>): Promise<unknown>;
 }
 
-/** Filled by the evalPerSec section, reported as its own key. */
+/** Filled by the evalPerSec section, reported as their own keys. */
 const perCpuSecond: Record<string, number | null> = {};
+const sideResults: Record<string, SideResult> = {};
 
 const evalPerSecSection: Section = {
   name: 'evalPerSec',
   async run(opts, log) {
-    const sides: [string, string, () => Promise<Driver | null>][] = [
+    const sides: [string, string, () => Promise<Driver | SideResult | string>][] = [
       ['lockscope', 'LockScope simulated node (RedisServer.exec)', async () => lockscopeDriver()],
+      [
+        'lockscopeShipped',
+        '  the same, fengari as shipped (patch reverted)',
+        async () => (await shippedFengariSide(opts)) ?? 'n/a (fengari patch not applied)',
+      ],
       ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver()],
-      ['redisServer', 'redis-server 7 on loopback, pipelined x1000', realRedisDriver],
+      [
+        'redisServer',
+        'redis-server 7 on loopback, pipelined x1000',
+        async () => (await realRedisDriver()) ?? 'n/a (redis-server not found)',
+      ],
     ];
     const figures: Record<string, number | null> = {};
     const rows: string[][] = [];
     const fmt = (n: number | null) => (n === null ? 'n/a' : n.toLocaleString('en-US'));
     for (const [key, label, make] of sides) {
       if (opts.only && !opts.only.includes(key)) continue;
-      const driver = await make();
-      if (!driver) {
+      const made = await make();
+      if (typeof made === 'string') {
         figures[key] = null;
         perCpuSecond[key] = null;
-        rows.push([label, 'n/a (redis-server not found)', '', '', '']);
+        rows.push([label, made, '', '', '']);
         continue;
       }
-      const r = await measure(driver, opts.windowMs, opts.warmupMs);
+      const r = 'setup' in made ? await measure(made, opts.windowMs, opts.warmupMs) : made;
+      sideResults[key] = r;
       figures[key] = r.evalPerSec;
       perCpuSecond[key] = r.evalPerCpuSec;
       rows.push([label, fmt(r.evalPerSec), fmt(r.evalPerCpuSec), String(r.evals), String(r.acquisitions)]);
     }
     log(table(['side', 'EVALSHA/s', 'per CPU-second', 'evals', 'acquisitions'], rows));
-    log('(per CPU-second: of the process running the scripts; wall-clock figures sink on a busy machine)\n');
+    log('(per CPU-second: of the process running the scripts; wall-clock figures sink on a busy machine)');
+    log('(every eval counted had its reply checked: nil, nil, 0, 1 per lock/re-enter/unlock/unlock)\n');
     return figures;
   },
 };
@@ -326,8 +406,134 @@ const evalPerCpuSecSection: Section = {
   },
 };
 
-/** Add sections here; each becomes one key of the JSON line. */
-const sections: Section[] = [evalPerSecSection, evalPerCpuSecSection, simSection];
+/** Every measured side in full (evals = replies checked), for tools reading the JSON line. */
+const sidesSection: Section = {
+  name: 'sides',
+  async run() {
+    return sideResults;
+  },
+};
+
+/** Whether the fengari the figures ran on carries LockScope's patch (docs/fengari-patch.md). */
+const fengariPatchSection: Section = {
+  name: 'fengariPatch',
+  async run(_opts, log) {
+    const { file, version } = fengariWebBundle(ROOT);
+    // under the shipped-fengari child run, the bundle actually loaded is the reverted copy
+    const loaded = process.env.LOCKSCOPE_FENGARI_FILE ?? file;
+    const problems = patchProblems(readFileSync(loaded, 'utf8'));
+    // the file says what was installed; the probe says what the engine actually runs on
+    const behaves = fengariStackPatchApplied();
+    const applied = problems.length === 0 && behaves;
+    log(`fengari-web ${version}: LockScope patch ${applied ? 'applied' : 'NOT applied'}`);
+    return { version, applied, behaviour: behaves, problems };
+  },
+};
+
+/** Page figures measured by the browser test, not here; their budgets as e2e/perf.spec.ts checks them. */
+const PAGE_TARGETS: readonly { figure: string; target: string }[] = [
+  { figure: 'built JS, gzip', target: '<= 350 KB' },
+  { figure: 'time to interactive (preview server)', target: '< 1500 ms' },
+  { figure: 'contention-100 playback', target: '>= 50 fps' },
+  { figure: 'contention-100 zoom', target: '>= 50 fps' },
+];
+export const EVAL_RATIO_TARGET = 1;
+
+interface TargetRow {
+  figure: string;
+  value: number | null;
+  unit: string;
+  target: string;
+  met: boolean | null;
+  measuredBy: string;
+  note?: string;
+}
+
+/** The issue's table: every figure with its target, in one place. */
+const targetsSection: Section = {
+  name: 'targets',
+  async run(opts, log, report) {
+    const rows: TargetRow[] = [];
+    const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+      a && b ? Math.round((a / b) * 100) / 100 : null;
+    const ratioRow = (figure: string, value: number | null, note: string): TargetRow => ({
+      figure,
+      value,
+      unit: 'x',
+      target: `>= ${EVAL_RATIO_TARGET.toFixed(1)}`,
+      met: value === null ? null : value >= EVAL_RATIO_TARGET,
+      measuredBy: 'npm run bench',
+      note,
+    });
+    rows.push(
+      ratioRow(
+        'EVALSHA lock+unlock, simulated node vs redis-server, per CPU-second',
+        ratio(perCpuSecond.lockscope, perCpuSecond.redisServer),
+        "LockScope process CPU vs redis-server's own CPU (/proc): the steadier figure",
+      ),
+      ratioRow(
+        'EVALSHA lock+unlock, simulated node vs redis-server, wall clock',
+        ratio(sideResults.lockscope?.evalPerSec, sideResults.redisServer?.evalPerSec),
+        'redis-server side includes the pipelined client in this process',
+      ),
+    );
+    const sim = report.sim as SimBench | undefined;
+    if (sim || !opts.only || opts.only.includes('sim')) {
+      rows.push(
+        {
+          figure: 'contention-100, headless runScenario',
+          value: sim?.contention100.ms ?? null,
+          unit: 'ms',
+          target: `<= ${CONTENTION_TARGET_MS}`,
+          met: sim ? sim.contention100.withinTarget : null,
+          measuredBy: 'npm run bench',
+        },
+        {
+          figure: `slowest re-run of the other built-ins${sim ? ` (${sim.slowestRerun.id})` : ''}`,
+          value: sim?.slowestRerun.ms ?? null,
+          unit: 'ms',
+          target: `<= ${RERUN_TARGET_MS}`,
+          met: sim ? sim.slowestRerun.withinTarget : null,
+          measuredBy: 'npm run bench',
+        },
+      );
+    }
+    for (const p of PAGE_TARGETS)
+      rows.push({ ...p, value: null, unit: '', met: null, measuredBy: 'e2e/perf.spec.ts' });
+    log('');
+    log(
+      table(
+        ['figure', 'value', 'target', 'met'],
+        rows.map((r) => [
+          r.figure,
+          r.value === null
+            ? r.measuredBy === 'npm run bench'
+              ? 'n/a'
+              : `measured by ${r.measuredBy}`
+            : `${r.value} ${r.unit}`,
+          r.target + (r.unit && r.unit !== 'x' ? ` ${r.unit}` : r.unit === 'x' ? 'x' : ''),
+          r.met === null ? '' : r.met ? 'met' : 'MISSED',
+        ]),
+      ),
+    );
+    log(
+      `(load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on this machine)`,
+    );
+    return { loadAverage: loadavg(), rows };
+  },
+};
+
+/** Add sections here; each becomes one key of the JSON line. A section can read the earlier ones. */
+const sections: Section[] = [
+  evalPerSecSection,
+  evalPerCpuSecSection,
+  sidesSection,
+  fengariPatchSection,
+  { ...simSection, only: 'sim' },
+  targetsSection,
+];
 
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -346,7 +552,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--only') opts.only = (argv[++i] ?? '').split(',');
     else
       throw new Error(
-        `unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,ioredisMock,redisServer)`,
+        `unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,lockscopeShipped,ioredisMock,redisServer,sim)`,
       );
   }
   if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');
@@ -360,7 +566,10 @@ async function main(): Promise<void> {
     `Redisson lock + unlock by EVALSHA, ${opts.warmupMs} ms warm-up, ${opts.windowMs} ms window per side\n`,
   );
   const report: Record<string, unknown> = {};
-  for (const s of sections) report[s.name] = await s.run(opts, log);
+  for (const s of sections) {
+    if (s.only && opts.only && !opts.only.includes(s.only)) continue;
+    report[s.name] = await s.run(opts, log, report);
+  }
   if (opts.json) console.log(JSON.stringify(report));
 }
 
