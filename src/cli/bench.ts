@@ -2,8 +2,9 @@
  * `npm run bench [-- --json] [--time MS] [--only lockscope,lockscopeShipped,ioredisMock,redisServer,sim]`:
  * how fast Redisson's lock and unlock scripts run by EVALSHA on (1) the simulated node
  * (RedisServer.exec, no network) with fengari as LockScope patches it, (2) the same with fengari as
- * shipped (the patch reverted, in a child process: see docs/fengari-patch.md), (3) ioredis-mock (Lua
- * via fengari too) and (4) a real redis-server on loopback, pipelined in batches of 1000.
+ * shipped (the patch reverted: see docs/fengari-patch.md), measured in turns with (1) in this
+ * process, (3) ioredis-mock (Lua via fengari too) and (4) a real redis-server on loopback,
+ * pipelined in batches of 1000.
  *
  * Every side runs the same workload and must return the replies Redisson expects (acquire: nil,
  * re-enter: nil, first unlock: 0, second unlock: 1), and every lock must be free at the end;
@@ -12,10 +13,10 @@
  * The JSON line is built from `sections` in order; a new section (the simulation's own figures,
  * say) is one more entry there.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { register } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -119,23 +120,30 @@ export interface SideResult {
 /** Batches a driver keeps in flight: the real server works on one while the client checks the last. */
 const DEPTH = 2;
 
+/** Throws unless every reply of a batch is the expected one; returns the acquisitions in it. */
+function checkBatch(firstUnit: number, cmds: string[][], outcomes: Outcome[]): number {
+  if (outcomes.length !== cmds.length)
+    throw new Error(`${outcomes.length} replies to ${cmds.length} commands`);
+  let acquisitions = 0;
+  for (let i = 0; i < outcomes.length; i++) {
+    const expected = EXPECTED[i % UNIT];
+    if (outcomes[i] !== expected) {
+      throw new Error(
+        `unexpected reply to ${cmds[i][0]} #${i % UNIT} of unit ${firstUnit + Math.floor(i / UNIT)}: ` +
+          `${String(outcomes[i])}, expected ${String(expected)}`,
+      );
+    }
+    if (i % UNIT === 0) acquisitions++;
+  }
+  return acquisitions;
+}
+
 async function measure(driver: Driver, windowMs: number, warmupMs: number): Promise<SideResult> {
   await driver.setup();
   let unit = 0;
   let acquisitions = 0;
   const check = (firstUnit: number, cmds: string[][], outcomes: Outcome[]): number => {
-    if (outcomes.length !== cmds.length)
-      throw new Error(`${outcomes.length} replies to ${cmds.length} commands`);
-    for (let i = 0; i < outcomes.length; i++) {
-      const expected = EXPECTED[i % UNIT];
-      if (outcomes[i] !== expected) {
-        throw new Error(
-          `unexpected reply to ${cmds[i][0]} #${i % UNIT} of unit ${firstUnit + Math.floor(i / UNIT)}: ` +
-            `${String(outcomes[i])}, expected ${String(expected)}`,
-        );
-      }
-      if (i % UNIT === 0) acquisitions++;
-    }
+    acquisitions += checkBatch(firstUnit, cmds, outcomes);
     return outcomes.length;
   };
   const startBatch = async (): Promise<number> => {
@@ -175,8 +183,61 @@ async function measure(driver: Driver, windowMs: number, warmupMs: number): Prom
   };
 }
 
+/**
+ * Several in-process drivers measured in turns, one batch each, so that whatever else the machine
+ * does weighs on all of them alike (on a loaded machine, two windows measured one after the other
+ * can differ by more than the difference being measured). Each side's figures count only its own
+ * batches: wall time and CPU time spent inside them, evals whose replies were checked.
+ */
+async function measureInterleaved(
+  drivers: Driver[],
+  windowMs: number,
+  warmupMs: number,
+): Promise<SideResult[]> {
+  for (const d of drivers) await d.setup();
+  const sides = drivers.map(() => ({ unit: 0, evals: 0, acquisitions: 0, wall: 0, cpu: 0 }));
+  const round = async (count: boolean) => {
+    for (let i = 0; i < drivers.length; i++) {
+      const s = sides[i];
+      const first = s.unit;
+      s.unit += BATCH / UNIT;
+      const cmds = batchCommands(first);
+      const c0 = drivers[i].cpuSeconds() ?? 0;
+      const t0 = performance.now();
+      const outcomes = await drivers[i].run(cmds);
+      const t1 = performance.now();
+      const c1 = drivers[i].cpuSeconds() ?? 0;
+      const acquisitions = checkBatch(first, cmds, outcomes);
+      if (!count) continue;
+      s.evals += outcomes.length;
+      s.acquisitions += acquisitions;
+      s.wall += (t1 - t0) / 1000;
+      s.cpu += c1 - c0;
+    }
+  };
+  for (const start = performance.now(); performance.now() - start < warmupMs;) await round(false);
+  // every side gets windowMs of its own batches
+  for (const start = performance.now(); performance.now() - start < windowMs * drivers.length;)
+    await round(true);
+  const results: SideResult[] = [];
+  for (let i = 0; i < drivers.length; i++) {
+    const held = await drivers[i].locksHeld();
+    await drivers[i].close();
+    if (held !== 0) throw new Error(`${held} lock(s) still held after the run`);
+    const s = sides[i];
+    results.push({
+      evalPerSec: Math.round(s.evals / s.wall),
+      evalPerCpuSec: s.cpu > 0 ? Math.round(s.evals / s.cpu) : null,
+      evals: s.evals,
+      acquisitions: s.acquisitions,
+      seconds: s.wall,
+    });
+  }
+  return results;
+}
+
 // ---------------------------------------------------------------------------------------------
-// The three sides
+// The sides
 
 /** This process's CPU time (user + system), for the in-process sides. */
 function ownCpuSeconds(): number {
@@ -198,9 +259,14 @@ function procCpuSeconds(pid: number): number | null {
 // USER_HZ: 100 on every mainstream Linux build
 const CLOCK_TICKS_PER_SECOND = 100;
 
-function lockscopeDriver(): Driver {
+interface EngineModules {
+  RedisServer: typeof RedisServer;
+  ManualClock: typeof ManualClock;
+}
+
+function lockscopeDriver(engine: EngineModules = { RedisServer, ManualClock }): Driver {
   // The virtual clock stands still: the work is the scripts, not the passage of time.
-  const server = new RedisServer({ clock: new ManualClock(0), seed: 1 });
+  const server = new engine.RedisServer({ clock: new engine.ManualClock(0), seed: 1 });
   const conn = server.connect();
   return {
     cpuSeconds: ownCpuSeconds,
@@ -279,58 +345,31 @@ async function realRedisDriver(): Promise<Driver | null> {
   };
 }
 
+const SHIPPED_TAG = 'lockscope-fengari=shipped';
+
 /**
- * The simulated node again, with fengari as shipped: a child process runs this bench's lockscope
- * side with `import 'fengari-web'` pointed at the installed bundle with LockScope's patch reverted
- * (scripts/fengari-file-hooks.mjs). Same workload, same reply checks; its figures are its own
- * process's. Null when the installed bundle is not patched (then both sides would be the same).
+ * The simulated node again, on fengari as shipped: a second copy of the engine's modules, loaded
+ * with `import 'fengari-web'` pointed at the installed bundle with LockScope's patch reverted
+ * (scripts/fengari-file-hooks.mjs). Same workload, same reply checks. A string says why not
+ * (no patch installed: both sides would be the same).
  */
-async function shippedFengariSide(opts: Options): Promise<SideResult | null> {
+async function shippedLockscopeDriver(): Promise<Driver | string> {
   const { file } = fengariWebBundle(ROOT);
   const text = readFileSync(file, 'utf8');
-  if (patchProblems(text).length > 0) return null;
+  if (patchProblems(text).length > 0) return 'n/a (fengari patch not applied)';
   const dir = mkdtempSync(join(tmpdir(), 'lockscope-fengari-'));
-  const shipped = join(dir, 'fengari-web.shipped.cjs');
-  writeFileSync(shipped, revertPatch(text));
   try {
-    const args = [
-      '--import',
-      'tsx',
-      '--import',
-      './scripts/raw-loader.mjs',
-      '--import',
-      './scripts/fengari-file-loader.mjs',
-      'src/cli/bench.ts',
-      '--json',
-      '--only',
-      'lockscope',
-      '--time',
-      String(opts.windowMs),
-      '--warmup',
-      String(opts.warmupMs),
-    ];
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, args, {
-        cwd: ROOT,
-        env: { ...process.env, LOCKSCOPE_FENGARI_FILE: shipped },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let text = '';
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (d: string) => (text += d));
-      child.on('error', reject);
-      child.on('close', (code) =>
-        code === 0 ? resolve(text) : reject(new Error(`shipped-fengari run exited with ${code}`)),
-      );
-    });
-    const report = JSON.parse(out.trim().split('\n').pop() ?? '') as {
-      sides: Record<string, SideResult>;
-      fengariPatch: { applied: boolean; behaviour: boolean };
-    };
-    if (report.fengariPatch.applied || report.fengariPatch.behaviour)
-      throw new Error('shipped-fengari run loaded the patched bundle');
-    return report.sides.lockscope;
+    const shippedFile = join(dir, 'fengari-web.shipped.cjs');
+    writeFileSync(shippedFile, revertPatch(text));
+    register('../../scripts/fengari-file-hooks.mjs', import.meta.url, { data: { shippedFile } });
+    const load = (path: string): Promise<unknown> => import(`${path}?${SHIPPED_TAG}`);
+    const server = (await load('../engine/redis/server.ts')) as typeof import('../engine/redis/server');
+    const clock = (await load('../engine/clock.ts')) as typeof import('../engine/clock');
+    const vm = (await load('../engine/redis/lua_vmpatch.ts')) as typeof import('../engine/redis/lua_vmpatch');
+    if (vm.fengariStackPatchApplied()) throw new Error('the shipped-fengari copy loaded the patched bundle');
+    return lockscopeDriver({ RedisServer: server.RedisServer, ManualClock: clock.ManualClock });
   } finally {
+    // loaded by now: the module stays in memory
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -360,12 +399,29 @@ const sideResults: Record<string, SideResult> = {};
 const evalPerSecSection: Section = {
   name: 'evalPerSec',
   async run(opts, log) {
+    const wanted = (key: string) => !opts.only || opts.only.includes(key);
+    // the two LockScope sides are measured in turns (see measureInterleaved)
+    const paired = new Map<string, SideResult | string>();
+    if (wanted('lockscope') || wanted('lockscopeShipped')) {
+      const drivers: [string, Driver | string][] = [];
+      if (wanted('lockscope')) drivers.push(['lockscope', lockscopeDriver()]);
+      if (wanted('lockscopeShipped')) drivers.push(['lockscopeShipped', await shippedLockscopeDriver()]);
+      const live = drivers.filter((d): d is [string, Driver] => typeof d[1] !== 'string');
+      const results = await measureInterleaved(
+        live.map((d) => d[1]),
+        opts.windowMs,
+        opts.warmupMs,
+      );
+      for (const [key, d] of drivers)
+        paired.set(key, typeof d === 'string' ? d : results[live.findIndex((l) => l[0] === key)]);
+    }
+    const fromPair = async (key: string) => paired.get(key) ?? 'n/a';
     const sides: [string, string, () => Promise<Driver | SideResult | string>][] = [
-      ['lockscope', 'LockScope simulated node (RedisServer.exec)', async () => lockscopeDriver()],
+      ['lockscope', 'LockScope simulated node (RedisServer.exec)', () => fromPair('lockscope')],
       [
         'lockscopeShipped',
         '  the same, fengari as shipped (patch reverted)',
-        async () => (await shippedFengariSide(opts)) ?? 'n/a (fengari patch not applied)',
+        () => fromPair('lockscopeShipped'),
       ],
       ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver()],
       [
@@ -378,7 +434,7 @@ const evalPerSecSection: Section = {
     const rows: string[][] = [];
     const fmt = (n: number | null) => (n === null ? 'n/a' : n.toLocaleString('en-US'));
     for (const [key, label, make] of sides) {
-      if (opts.only && !opts.only.includes(key)) continue;
+      if (!wanted(key)) continue;
       const made = await make();
       if (typeof made === 'string') {
         figures[key] = null;
@@ -425,8 +481,15 @@ const fengariPatchSection: Section = {
     // the file says what was installed; the probe says what the engine actually runs on
     const behaves = fengariStackPatchApplied();
     const applied = problems.length === 0 && behaves;
-    log(`fengari-web ${version}: LockScope patch ${applied ? 'applied' : 'NOT applied'}`);
-    return { version, applied, behaviour: behaves, problems };
+    const a = perCpuSecond.lockscope;
+    const b = perCpuSecond.lockscopeShipped;
+    // patched vs shipped, per CPU-second, from the interleaved measurement above
+    const gain = a && b ? Math.round((a / b) * 100) / 100 : null;
+    log(
+      `fengari-web ${version}: LockScope patch ${applied ? 'applied' : 'NOT applied'}` +
+        (gain === null ? '' : `; patched vs shipped: ${gain}x per CPU-second`),
+    );
+    return { version, applied, behaviour: behaves, problems, gain };
   },
 };
 
