@@ -2,9 +2,9 @@
  * `npm run bench [-- --json] [--time MS] [--only lockscope,lockscopeShipped,ioredisMock,redisServer,sim]`:
  * how fast Redisson's lock and unlock scripts run by EVALSHA on (1) the simulated node
  * (RedisServer.exec, no network) with fengari as LockScope patches it, (2) the same with fengari as
- * shipped (the patch reverted: see docs/fengari-patch.md), measured in turns with (1) in this
- * process, (3) ioredis-mock (Lua via fengari too) and (4) a real redis-server on loopback,
- * pipelined in batches of 1000.
+ * shipped (the patch reverted: see docs/fengari-patch.md), (3) ioredis-mock (Lua via fengari too)
+ * and (4) a real redis-server on loopback, pipelined in batches of 1000. Sides 1, 2 and 4 run in
+ * turns, one batch each (see measureInterleaved); ioredis-mock, a hundred times slower, runs alone.
  *
  * Every side runs the same workload and must return the replies Redisson expects (acquire: nil,
  * re-enter: nil, first unlock: 0, second unlock: 1), and every lock must be free at the end;
@@ -184,10 +184,11 @@ async function measure(driver: Driver, windowMs: number, warmupMs: number): Prom
 }
 
 /**
- * Several in-process drivers measured in turns, one batch each, so that whatever else the machine
- * does weighs on all of them alike (on a loaded machine, two windows measured one after the other
- * can differ by more than the difference being measured). Each side's figures count only its own
- * batches: wall time and CPU time spent inside them, evals whose replies were checked.
+ * Several drivers measured in turns, one batch each, so that whatever else the machine does weighs
+ * on all of them alike (on a loaded machine, two windows measured one after the other can differ by
+ * more than the difference being measured). Each side's figures count only its own batches: wall
+ * time and CPU time spent inside them, evals whose replies were checked. A real server is idle
+ * between its batches, so its /proc CPU ticks, summed over many batches, are its own work.
  */
 async function measureInterleaved(
   drivers: Driver[],
@@ -400,49 +401,49 @@ const evalPerSecSection: Section = {
   name: 'evalPerSec',
   async run(opts, log) {
     const wanted = (key: string) => !opts.only || opts.only.includes(key);
-    // the two LockScope sides are measured in turns (see measureInterleaved)
-    const paired = new Map<string, SideResult | string>();
-    if (wanted('lockscope') || wanted('lockscopeShipped')) {
-      const drivers: [string, Driver | string][] = [];
-      if (wanted('lockscope')) drivers.push(['lockscope', lockscopeDriver()]);
-      if (wanted('lockscopeShipped')) drivers.push(['lockscopeShipped', await shippedLockscopeDriver()]);
-      const live = drivers.filter((d): d is [string, Driver] => typeof d[1] !== 'string');
-      const results = await measureInterleaved(
-        live.map((d) => d[1]),
-        opts.windowMs,
-        opts.warmupMs,
-      );
-      for (const [key, d] of drivers)
-        paired.set(key, typeof d === 'string' ? d : results[live.findIndex((l) => l[0] === key)]);
-    }
-    const fromPair = async (key: string) => paired.get(key) ?? 'n/a';
-    const sides: [string, string, () => Promise<Driver | SideResult | string>][] = [
-      ['lockscope', 'LockScope simulated node (RedisServer.exec)', () => fromPair('lockscope')],
-      [
-        'lockscopeShipped',
-        '  the same, fengari as shipped (patch reverted)',
-        () => fromPair('lockscopeShipped'),
-      ],
-      ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver()],
+    // [key, label, make, measured in turns with the other such sides (see measureInterleaved)]
+    const sides: [string, string, () => Promise<Driver | string>, boolean][] = [
+      ['lockscope', 'LockScope simulated node (RedisServer.exec)', async () => lockscopeDriver(), true],
+      ['lockscopeShipped', '  the same, fengari as shipped (patch reverted)', shippedLockscopeDriver, true],
+      ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver(), false],
       [
         'redisServer',
         'redis-server 7 on loopback, pipelined x1000',
         async () => (await realRedisDriver()) ?? 'n/a (redis-server not found)',
+        true,
       ],
     ];
+    const outcome = new Map<string, SideResult | string>();
+    const inTurns: [string, Driver][] = [];
+    for (const [key, , make, turns] of sides) {
+      if (!wanted(key) || !turns) continue;
+      const d = await make();
+      if (typeof d === 'string') outcome.set(key, d);
+      else inTurns.push([key, d]);
+    }
+    const results = await measureInterleaved(
+      inTurns.map((d) => d[1]),
+      opts.windowMs,
+      opts.warmupMs,
+    );
+    inTurns.forEach(([key], i) => outcome.set(key, results[i]));
+    for (const [key, , make, turns] of sides) {
+      if (!wanted(key) || turns) continue;
+      const d = await make();
+      outcome.set(key, typeof d === 'string' ? d : await measure(d, opts.windowMs, opts.warmupMs));
+    }
     const figures: Record<string, number | null> = {};
     const rows: string[][] = [];
     const fmt = (n: number | null) => (n === null ? 'n/a' : n.toLocaleString('en-US'));
-    for (const [key, label, make] of sides) {
-      if (!wanted(key)) continue;
-      const made = await make();
-      if (typeof made === 'string') {
+    for (const [key, label] of sides) {
+      const r = outcome.get(key);
+      if (r === undefined) continue;
+      if (typeof r === 'string') {
         figures[key] = null;
         perCpuSecond[key] = null;
-        rows.push([label, made, '', '', '']);
+        rows.push([label, r, '', '', '']);
         continue;
       }
-      const r = 'setup' in made ? await measure(made, opts.windowMs, opts.warmupMs) : made;
       sideResults[key] = r;
       figures[key] = r.evalPerSec;
       perCpuSecond[key] = r.evalPerCpuSec;
@@ -450,6 +451,7 @@ const evalPerSecSection: Section = {
     }
     log(table(['side', 'EVALSHA/s', 'per CPU-second', 'evals', 'acquisitions'], rows));
     log('(per CPU-second: of the process running the scripts; wall-clock figures sink on a busy machine)');
+    log('(LockScope and redis-server sides ran in turns, one batch each, so the load weighs on them alike)');
     log('(every eval counted had its reply checked: nil, nil, 0, 1 per lock/re-enter/unlock/unlock)\n');
     return figures;
   },
