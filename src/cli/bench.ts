@@ -477,7 +477,7 @@ const fengariPatchSection: Section = {
   name: 'fengariPatch',
   async run(_opts, log) {
     const { file, version } = fengariWebBundle(ROOT);
-    // under the shipped-fengari child run, the bundle actually loaded is the reverted copy
+    // under LOCKSCOPE_FENGARI_FILE (scripts/fengari-file-loader.mjs) that file is what the engine loads
     const loaded = process.env.LOCKSCOPE_FENGARI_FILE ?? file;
     const problems = patchProblems(readFileSync(loaded, 'utf8'));
     // the file says what was installed; the probe says what the engine actually runs on
