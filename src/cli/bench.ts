@@ -1,7 +1,10 @@
 /**
- * `npm run bench [-- --json] [--time MS] [--only lockscope,ioredisMock,redisServer]`: how fast Redisson's lock and unlock scripts run by
- * EVALSHA on (1) the simulated node (RedisServer.exec, no network), (2) ioredis-mock (Lua via
- * fengari too) and (3) a real redis-server on loopback, pipelined in batches of 1000.
+ * `npm run bench [-- --json] [--time MS] [--only lockscope,lockscopeShipped,ioredisMock,redisServer,sim]`:
+ * how fast Redisson's lock and unlock scripts run by EVALSHA on (1) the simulated node
+ * (RedisServer.exec, no network) with fengari as LockScope patches it, (2) the same with fengari as
+ * shipped (the patch reverted: see docs/fengari-patch.md), (3) ioredis-mock (Lua via fengari too)
+ * and (4) a real redis-server on loopback, pipelined in batches of 1000. Sides 1, 2 and 4 run in
+ * turns, one batch each (see measureInterleaved); ioredis-mock, a hundred times slower, runs alone.
  *
  * Every side runs the same workload and must return the replies Redisson expects (acquire: nil,
  * re-enter: nil, first unlock: 0, second unlock: 1), and every lock must be free at the end;
@@ -11,17 +14,25 @@
  * say) is one more entry there.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { register } from 'node:module';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import RedisMock from 'ioredis-mock';
 import lockLua from '../engine/redisson/scripts/lock.lua?raw';
 import unlockLua from '../engine/redisson/scripts/unlock.lua?raw';
 import { ManualClock } from '../engine/clock';
 import type { Reply } from '../engine/redis/reply';
 import { RedisServer } from '../engine/redis/server';
+import { fengariStackPatchApplied } from '../engine/redis/lua_vmpatch';
 import { startRealRedis, findExecutable } from '../testing/redis/real_redis';
 import { RespClient } from '../testing/redis/resp_client';
-import { simSection } from './bench_sim';
+import { CONTENTION_TARGET_MS, RERUN_TARGET_MS, simSection, type SimBench } from './bench_sim';
+import { fengariWebBundle, patchProblems, revertPatch } from '../../scripts/patch-fengari.mjs';
+
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
 
 // ---------------------------------------------------------------------------------------------
 // The workload
@@ -109,23 +120,30 @@ export interface SideResult {
 /** Batches a driver keeps in flight: the real server works on one while the client checks the last. */
 const DEPTH = 2;
 
+/** Throws unless every reply of a batch is the expected one; returns the acquisitions in it. */
+function checkBatch(firstUnit: number, cmds: string[][], outcomes: Outcome[]): number {
+  if (outcomes.length !== cmds.length)
+    throw new Error(`${outcomes.length} replies to ${cmds.length} commands`);
+  let acquisitions = 0;
+  for (let i = 0; i < outcomes.length; i++) {
+    const expected = EXPECTED[i % UNIT];
+    if (outcomes[i] !== expected) {
+      throw new Error(
+        `unexpected reply to ${cmds[i][0]} #${i % UNIT} of unit ${firstUnit + Math.floor(i / UNIT)}: ` +
+          `${String(outcomes[i])}, expected ${String(expected)}`,
+      );
+    }
+    if (i % UNIT === 0) acquisitions++;
+  }
+  return acquisitions;
+}
+
 async function measure(driver: Driver, windowMs: number, warmupMs: number): Promise<SideResult> {
   await driver.setup();
   let unit = 0;
   let acquisitions = 0;
   const check = (firstUnit: number, cmds: string[][], outcomes: Outcome[]): number => {
-    if (outcomes.length !== cmds.length)
-      throw new Error(`${outcomes.length} replies to ${cmds.length} commands`);
-    for (let i = 0; i < outcomes.length; i++) {
-      const expected = EXPECTED[i % UNIT];
-      if (outcomes[i] !== expected) {
-        throw new Error(
-          `unexpected reply to ${cmds[i][0]} #${i % UNIT} of unit ${firstUnit + Math.floor(i / UNIT)}: ` +
-            `${String(outcomes[i])}, expected ${String(expected)}`,
-        );
-      }
-      if (i % UNIT === 0) acquisitions++;
-    }
+    acquisitions += checkBatch(firstUnit, cmds, outcomes);
     return outcomes.length;
   };
   const startBatch = async (): Promise<number> => {
@@ -165,8 +183,62 @@ async function measure(driver: Driver, windowMs: number, warmupMs: number): Prom
   };
 }
 
+/**
+ * Several drivers measured in turns, one batch each, so that whatever else the machine does weighs
+ * on all of them alike (on a loaded machine, two windows measured one after the other can differ by
+ * more than the difference being measured). Each side's figures count only its own batches: wall
+ * time and CPU time spent inside them, evals whose replies were checked. A real server is idle
+ * between its batches, so its /proc CPU ticks, summed over many batches, are its own work.
+ */
+async function measureInterleaved(
+  drivers: Driver[],
+  windowMs: number,
+  warmupMs: number,
+): Promise<SideResult[]> {
+  for (const d of drivers) await d.setup();
+  const sides = drivers.map(() => ({ unit: 0, evals: 0, acquisitions: 0, wall: 0, cpu: 0 }));
+  const round = async (count: boolean) => {
+    for (let i = 0; i < drivers.length; i++) {
+      const s = sides[i];
+      const first = s.unit;
+      s.unit += BATCH / UNIT;
+      const cmds = batchCommands(first);
+      const c0 = drivers[i].cpuSeconds() ?? 0;
+      const t0 = performance.now();
+      const outcomes = await drivers[i].run(cmds);
+      const t1 = performance.now();
+      const c1 = drivers[i].cpuSeconds() ?? 0;
+      const acquisitions = checkBatch(first, cmds, outcomes);
+      if (!count) continue;
+      s.evals += outcomes.length;
+      s.acquisitions += acquisitions;
+      s.wall += (t1 - t0) / 1000;
+      s.cpu += c1 - c0;
+    }
+  };
+  for (const start = performance.now(); performance.now() - start < warmupMs;) await round(false);
+  // every side gets windowMs of its own batches
+  for (const start = performance.now(); performance.now() - start < windowMs * drivers.length;)
+    await round(true);
+  const results: SideResult[] = [];
+  for (let i = 0; i < drivers.length; i++) {
+    const held = await drivers[i].locksHeld();
+    await drivers[i].close();
+    if (held !== 0) throw new Error(`${held} lock(s) still held after the run`);
+    const s = sides[i];
+    results.push({
+      evalPerSec: Math.round(s.evals / s.wall),
+      evalPerCpuSec: s.cpu > 0 ? Math.round(s.evals / s.cpu) : null,
+      evals: s.evals,
+      acquisitions: s.acquisitions,
+      seconds: s.wall,
+    });
+  }
+  return results;
+}
+
 // ---------------------------------------------------------------------------------------------
-// The three sides
+// The sides
 
 /** This process's CPU time (user + system), for the in-process sides. */
 function ownCpuSeconds(): number {
@@ -188,9 +260,14 @@ function procCpuSeconds(pid: number): number | null {
 // USER_HZ: 100 on every mainstream Linux build
 const CLOCK_TICKS_PER_SECOND = 100;
 
-function lockscopeDriver(): Driver {
+interface EngineModules {
+  RedisServer: typeof RedisServer;
+  ManualClock: typeof ManualClock;
+}
+
+function lockscopeDriver(engine: EngineModules = { RedisServer, ManualClock }): Driver {
   // The virtual clock stands still: the work is the scripts, not the passage of time.
-  const server = new RedisServer({ clock: new ManualClock(0), seed: 1 });
+  const server = new engine.RedisServer({ clock: new engine.ManualClock(0), seed: 1 });
   const conn = server.connect();
   return {
     cpuSeconds: ownCpuSeconds,
@@ -269,6 +346,35 @@ async function realRedisDriver(): Promise<Driver | null> {
   };
 }
 
+const SHIPPED_TAG = 'lockscope-fengari=shipped';
+
+/**
+ * The simulated node again, on fengari as shipped: a second copy of the engine's modules, loaded
+ * with `import 'fengari-web'` pointed at the installed bundle with LockScope's patch reverted
+ * (scripts/fengari-file-hooks.mjs). Same workload, same reply checks. A string says why not
+ * (no patch installed: both sides would be the same).
+ */
+async function shippedLockscopeDriver(): Promise<Driver | string> {
+  const { file } = fengariWebBundle(ROOT);
+  const text = readFileSync(file, 'utf8');
+  if (patchProblems(text).length > 0) return 'n/a (fengari patch not applied)';
+  const dir = mkdtempSync(join(tmpdir(), 'lockscope-fengari-'));
+  try {
+    const shippedFile = join(dir, 'fengari-web.shipped.cjs');
+    writeFileSync(shippedFile, revertPatch(text));
+    register('../../scripts/fengari-file-hooks.mjs', import.meta.url, { data: { shippedFile } });
+    const load = (path: string): Promise<unknown> => import(`${path}?${SHIPPED_TAG}`);
+    const server = (await load('../engine/redis/server.ts')) as typeof import('../engine/redis/server');
+    const clock = (await load('../engine/clock.ts')) as typeof import('../engine/clock');
+    const vm = (await load('../engine/redis/lua_vmpatch.ts')) as typeof import('../engine/redis/lua_vmpatch');
+    if (vm.fengariStackPatchApplied()) throw new Error('the shipped-fengari copy loaded the patched bundle');
+    return lockscopeDriver({ RedisServer: server.RedisServer, ManualClock: clock.ManualClock });
+  } finally {
+    // loaded by now: the module stays in memory
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sections of the report
 
@@ -282,39 +388,71 @@ interface Options {
 
 interface Section {
   readonly name: string;
-  run(opts: Options, log: (line: string) => void): Promise<unknown>;
+  /** a section that runs only when --only is absent or names this key */
+  readonly only?: string;
+  run(opts: Options, log: (line: string) => void, report: Record<string, unknown>): Promise<unknown>;
 }
 
-/** Filled by the evalPerSec section, reported as its own key. */
+/** Filled by the evalPerSec section, reported as their own keys. */
 const perCpuSecond: Record<string, number | null> = {};
+const sideResults: Record<string, SideResult> = {};
 
 const evalPerSecSection: Section = {
   name: 'evalPerSec',
   async run(opts, log) {
-    const sides: [string, string, () => Promise<Driver | null>][] = [
-      ['lockscope', 'LockScope simulated node (RedisServer.exec)', async () => lockscopeDriver()],
-      ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver()],
-      ['redisServer', 'redis-server 7 on loopback, pipelined x1000', realRedisDriver],
+    const wanted = (key: string) => !opts.only || opts.only.includes(key);
+    // [key, label, make, measured in turns with the other such sides (see measureInterleaved)]
+    const sides: [string, string, () => Promise<Driver | string>, boolean][] = [
+      ['lockscope', 'LockScope simulated node (RedisServer.exec)', async () => lockscopeDriver(), true],
+      ['lockscopeShipped', '  the same, fengari as shipped (patch reverted)', shippedLockscopeDriver, true],
+      ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver(), false],
+      [
+        'redisServer',
+        'redis-server 7 on loopback, pipelined x1000',
+        async () => (await realRedisDriver()) ?? 'n/a (redis-server not found)',
+        true,
+      ],
     ];
+    const outcome = new Map<string, SideResult | string>();
+    const inTurns: [string, Driver][] = [];
+    for (const [key, , make, turns] of sides) {
+      if (!wanted(key) || !turns) continue;
+      const d = await make();
+      if (typeof d === 'string') outcome.set(key, d);
+      else inTurns.push([key, d]);
+    }
+    const results = await measureInterleaved(
+      inTurns.map((d) => d[1]),
+      opts.windowMs,
+      opts.warmupMs,
+    );
+    inTurns.forEach(([key], i) => outcome.set(key, results[i]));
+    for (const [key, , make, turns] of sides) {
+      if (!wanted(key) || turns) continue;
+      const d = await make();
+      outcome.set(key, typeof d === 'string' ? d : await measure(d, opts.windowMs, opts.warmupMs));
+    }
     const figures: Record<string, number | null> = {};
     const rows: string[][] = [];
     const fmt = (n: number | null) => (n === null ? 'n/a' : n.toLocaleString('en-US'));
-    for (const [key, label, make] of sides) {
-      if (opts.only && !opts.only.includes(key)) continue;
-      const driver = await make();
-      if (!driver) {
+    for (const [key, label] of sides) {
+      const r = outcome.get(key);
+      if (r === undefined) continue;
+      if (typeof r === 'string') {
         figures[key] = null;
         perCpuSecond[key] = null;
-        rows.push([label, 'n/a (redis-server not found)', '', '', '']);
+        rows.push([label, r, '', '', '']);
         continue;
       }
-      const r = await measure(driver, opts.windowMs, opts.warmupMs);
+      sideResults[key] = r;
       figures[key] = r.evalPerSec;
       perCpuSecond[key] = r.evalPerCpuSec;
       rows.push([label, fmt(r.evalPerSec), fmt(r.evalPerCpuSec), String(r.evals), String(r.acquisitions)]);
     }
     log(table(['side', 'EVALSHA/s', 'per CPU-second', 'evals', 'acquisitions'], rows));
-    log('(per CPU-second: of the process running the scripts; wall-clock figures sink on a busy machine)\n');
+    log('(per CPU-second: of the process running the scripts; wall-clock figures sink on a busy machine)');
+    log('(LockScope and redis-server sides ran in turns, one batch each, so the load weighs on them alike)');
+    log('(every eval counted had its reply checked: nil, nil, 0, 1 per lock/re-enter/unlock/unlock)\n');
     return figures;
   },
 };
@@ -326,8 +464,141 @@ const evalPerCpuSecSection: Section = {
   },
 };
 
-/** Add sections here; each becomes one key of the JSON line. */
-const sections: Section[] = [evalPerSecSection, evalPerCpuSecSection, simSection];
+/** Every measured side in full (evals = replies checked), for tools reading the JSON line. */
+const sidesSection: Section = {
+  name: 'sides',
+  async run() {
+    return sideResults;
+  },
+};
+
+/** Whether the fengari the figures ran on carries LockScope's patch (docs/fengari-patch.md). */
+const fengariPatchSection: Section = {
+  name: 'fengariPatch',
+  async run(_opts, log) {
+    const { file, version } = fengariWebBundle(ROOT);
+    // under LOCKSCOPE_FENGARI_FILE (scripts/fengari-file-loader.mjs) that file is what the engine loads
+    const loaded = process.env.LOCKSCOPE_FENGARI_FILE ?? file;
+    const problems = patchProblems(readFileSync(loaded, 'utf8'));
+    // the file says what was installed; the probe says what the engine actually runs on
+    const behaves = fengariStackPatchApplied();
+    const applied = problems.length === 0 && behaves;
+    const a = perCpuSecond.lockscope;
+    const b = perCpuSecond.lockscopeShipped;
+    // patched vs shipped, per CPU-second, from the interleaved measurement above
+    const gain = a && b ? Math.round((a / b) * 100) / 100 : null;
+    log(
+      `fengari-web ${version}: LockScope patch ${applied ? 'applied' : 'NOT applied'}` +
+        (gain === null ? '' : `; patched vs shipped: ${gain}x per CPU-second`),
+    );
+    return { version, applied, behaviour: behaves, problems, gain };
+  },
+};
+
+/** Page figures measured by the browser test, not here; their budgets as e2e/perf.spec.ts checks them. */
+const PAGE_TARGETS: readonly { figure: string; target: string }[] = [
+  { figure: 'built JS, gzip', target: '<= 350 KB' },
+  { figure: 'time to interactive (preview server)', target: '< 1500 ms' },
+  { figure: 'contention-100 playback', target: '>= 50 fps' },
+  { figure: 'contention-100 zoom', target: '>= 50 fps' },
+];
+export const EVAL_RATIO_TARGET = 1;
+
+interface TargetRow {
+  figure: string;
+  value: number | null;
+  unit: string;
+  target: string;
+  met: boolean | null;
+  measuredBy: string;
+  note?: string;
+}
+
+/** The issue's table: every figure with its target, in one place. */
+const targetsSection: Section = {
+  name: 'targets',
+  async run(opts, log, report) {
+    const rows: TargetRow[] = [];
+    const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+      a && b ? Math.round((a / b) * 100) / 100 : null;
+    const ratioRow = (figure: string, value: number | null, note: string): TargetRow => ({
+      figure,
+      value,
+      unit: 'x',
+      target: `>= ${EVAL_RATIO_TARGET.toFixed(1)}`,
+      met: value === null ? null : value >= EVAL_RATIO_TARGET,
+      measuredBy: 'npm run bench',
+      note,
+    });
+    rows.push(
+      ratioRow(
+        'EVALSHA lock+unlock, simulated node vs redis-server, per CPU-second',
+        ratio(perCpuSecond.lockscope, perCpuSecond.redisServer),
+        "LockScope process CPU vs redis-server's own CPU (/proc): the steadier figure",
+      ),
+      ratioRow(
+        'EVALSHA lock+unlock, simulated node vs redis-server, wall clock',
+        ratio(sideResults.lockscope?.evalPerSec, sideResults.redisServer?.evalPerSec),
+        'redis-server side includes the pipelined client in this process',
+      ),
+    );
+    const sim = report.sim as SimBench | undefined;
+    if (sim || !opts.only || opts.only.includes('sim')) {
+      rows.push(
+        {
+          figure: 'contention-100, headless runScenario',
+          value: sim?.contention100.ms ?? null,
+          unit: 'ms',
+          target: `<= ${CONTENTION_TARGET_MS}`,
+          met: sim ? sim.contention100.withinTarget : null,
+          measuredBy: 'npm run bench',
+        },
+        {
+          figure: `slowest re-run of the other built-ins${sim ? ` (${sim.slowestRerun.id})` : ''}`,
+          value: sim?.slowestRerun.ms ?? null,
+          unit: 'ms',
+          target: `<= ${RERUN_TARGET_MS}`,
+          met: sim ? sim.slowestRerun.withinTarget : null,
+          measuredBy: 'npm run bench',
+        },
+      );
+    }
+    for (const p of PAGE_TARGETS)
+      rows.push({ ...p, value: null, unit: '', met: null, measuredBy: 'e2e/perf.spec.ts' });
+    log('');
+    log(
+      table(
+        ['figure', 'value', 'target', 'met'],
+        rows.map((r) => [
+          r.figure,
+          r.value === null
+            ? r.measuredBy === 'npm run bench'
+              ? 'n/a'
+              : `measured by ${r.measuredBy}`
+            : `${r.value} ${r.unit}`,
+          r.target + (r.unit && r.unit !== 'x' ? ` ${r.unit}` : r.unit === 'x' ? 'x' : ''),
+          r.met === null ? '' : r.met ? 'met' : 'MISSED',
+        ]),
+      ),
+    );
+    log(
+      `(load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on this machine)`,
+    );
+    return { loadAverage: loadavg(), rows };
+  },
+};
+
+/** Add sections here; each becomes one key of the JSON line. A section can read the earlier ones. */
+const sections: Section[] = [
+  evalPerSecSection,
+  evalPerCpuSecSection,
+  sidesSection,
+  fengariPatchSection,
+  { ...simSection, only: 'sim' },
+  targetsSection,
+];
 
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -346,7 +617,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--only') opts.only = (argv[++i] ?? '').split(',');
     else
       throw new Error(
-        `unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,ioredisMock,redisServer)`,
+        `unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,lockscopeShipped,ioredisMock,redisServer,sim)`,
       );
   }
   if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');
@@ -360,7 +631,10 @@ async function main(): Promise<void> {
     `Redisson lock + unlock by EVALSHA, ${opts.warmupMs} ms warm-up, ${opts.windowMs} ms window per side\n`,
   );
   const report: Record<string, unknown> = {};
-  for (const s of sections) report[s.name] = await s.run(opts, log);
+  for (const s of sections) {
+    if (s.only && opts.only && !opts.only.includes(s.only)) continue;
+    report[s.name] = await s.run(opts, log, report);
+  }
   if (opts.json) console.log(JSON.stringify(report));
 }
 

@@ -1,7 +1,8 @@
 /**
  * The simulation's own figures for `npm run bench`: wall time and events/s of `contention-100`
- * (target: under 1 s) and the re-run time of every other built-in scenario (target: each under
- * 16 ms, one animation frame, since the UI re-runs a scenario on every edit).
+ * (target: at most 150 ms) and the re-run time of every other built-in scenario (target: each at
+ * most 4 ms, a quarter of an animation frame, since the UI re-runs a scenario on every edit). The
+ * targets are issue 13's table.
  *
  * Each figure is the fastest of several runs after a warm-up: on a shared machine the minimum is
  * the figure least disturbed by other work, and it is what a warm page sees.
@@ -11,8 +12,8 @@ import { builtins } from '../engine/scenario/builtins/index';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario, type Scenario } from '../engine/scenario/schema';
 
-export const CONTENTION_TARGET_MS = 1000;
-export const RERUN_TARGET_MS = 16;
+export const CONTENTION_TARGET_MS = 150;
+export const RERUN_TARGET_MS = 4;
 
 export interface SimBench {
   contention100: { ms: number; events: number; eventsPerSec: number; withinTarget: boolean };
@@ -60,10 +61,10 @@ export function benchSim(runs = 10): SimBench {
       ms: c.ms,
       events: c.events,
       eventsPerSec: Math.round(c.events / (c.ms / 1000)),
-      withinTarget: c.ms < CONTENTION_TARGET_MS,
+      withinTarget: c.ms <= CONTENTION_TARGET_MS,
     },
     rerunMs,
-    slowestRerun: { ...slowest, withinTarget: slowest.ms < RERUN_TARGET_MS },
+    slowestRerun: { ...slowest, withinTarget: slowest.ms <= RERUN_TARGET_MS },
   };
 }
 
@@ -76,12 +77,12 @@ export const simSection = {
     log('');
     log(
       `Simulation: contention-100 ${c.ms} ms, ${c.events} events, ${c.eventsPerSec.toLocaleString('en-US')} events/s ` +
-        `(target < ${CONTENTION_TARGET_MS} ms: ${c.withinTarget ? 'met' : 'MISSED'})`,
+        `(target <= ${CONTENTION_TARGET_MS} ms: ${c.withinTarget ? 'met' : 'MISSED'})`,
     );
     const s = r.slowestRerun;
     log(
       `Slowest re-run of the other built-ins: ${s.id} ${s.ms} ms, ${s.events} events ` +
-        `(target < ${RERUN_TARGET_MS} ms: ${s.withinTarget ? 'met' : 'MISSED'})`,
+        `(target <= ${RERUN_TARGET_MS} ms: ${s.withinTarget ? 'met' : 'MISSED'})`,
     );
     for (const [id, ms] of Object.entries(r.rerunMs)) log(`  ${id.padEnd(32)} ${String(ms).padStart(7)} ms`);
     return r;

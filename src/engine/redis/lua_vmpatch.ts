@@ -28,7 +28,7 @@ import fengari from 'fengari-web';
 import type { LuaState } from 'fengari-web';
 import { lua51NumberToString, luaBytes } from './lua_strings';
 
-const { lua } = fengari;
+const { lua, lauxlib } = fengari;
 
 /** Longest Lua string a script may build or measure (Redis allows 512 MB; a browser tab does not). */
 export const MAX_SCRIPT_STRING = 32 * 1024 * 1024;
@@ -166,4 +166,22 @@ export function withStringGuard<T>(fn: () => T): T {
   } finally {
     active--;
   }
+}
+
+/**
+ * Whether the fengari this module loaded carries LockScope's install-time patch
+ * (scripts/patch-fengari.mjs, docs/fengari-patch.md), judged by what the patch does rather than by
+ * its marker: a popped stack slot is overwritten with undefined (patched) instead of being removed
+ * with `delete` (fengari as shipped), so the slot is still an own element of the stack array.
+ */
+export function fengariStackPatchApplied(): boolean {
+  const L = lauxlib.luaL_newstate();
+  lua.lua_pushinteger(L, 1);
+  lua.lua_pushinteger(L, 2);
+  lua.lua_pop(L, 1);
+  const internal = L as unknown as InternalState;
+  return (
+    Object.prototype.hasOwnProperty.call(internal.stack, internal.top) &&
+    internal.stack[internal.top] === undefined
+  );
 }

@@ -1,0 +1,144 @@
+// Applies LockScope's patch to fengari-web's bundle (run by `postinstall`, so `npm ci` applies it;
+// also `node scripts/patch-fengari.mjs [--check]`). What each hunk changes and why:
+// docs/fengari-patch.md.
+//
+// The patch is a list of exact search/replace pairs on the file the app and Node load
+// (fengari-web's package.json "main"; it has no "module" or "browser" field, so Vite resolves the
+// same file). Each search text must occur exactly the stated number of times, or nothing is
+// written and the script fails: a different fengari-web build must be looked at, not half-patched.
+// A marker comment at the end of the file records that the patch is in; running again only checks
+// that every replacement is still there.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PATCH_VERSION = 1;
+export const MARKER = `/* lockscope-fengari-patch v${PATCH_VERSION}: see docs/fengari-patch.md */`;
+export const FENGARI_WEB_VERSION = '0.1.4';
+
+/**
+ * `delete L.stack[i]` -> `L.stack[i] = void 0`. fengari clears every stack slot it pops with
+ * `delete`, which V8 runs as a generic runtime call and which turns the stack array holey (and,
+ * once mostly empty, into a dictionary). Storing undefined reads back identically (fengari only ever
+ * reads popped slots with `L.stack[i]`, never `in`, `hasOwnProperty` or iteration) and keeps the
+ * array fast. The minified names (`t` for L) are webpack's, hence one pair per index expression.
+ */
+const stackHunks = [
+  ['delete t.stack[--t.top]', 't.stack[--t.top]=void 0', 25],
+  ['delete t.stack[e]', 't.stack[e]=void 0', 2],
+  ['delete t.stack[t.top]', 't.stack[t.top]=void 0', 1],
+  ['delete t.stack[t.top+r]', 't.stack[t.top+r]=void 0', 1],
+];
+
+/** @type {{ id: string, find: string, replace: string, count: number }[]} */
+export const HUNKS = stackHunks.map(([find, replace, count], i) => ({
+  id: `stack-slot-${i + 1}`,
+  find,
+  replace,
+  count,
+}));
+
+function occurrences(text, s) {
+  let n = 0;
+  for (let i = text.indexOf(s); i !== -1; i = text.indexOf(s, i + s.length)) n++;
+  return n;
+}
+
+/**
+ * The patched text, or `text` itself when the marker is already there. Throws, naming every hunk
+ * that does not match, when the text is neither the expected original nor a patched copy.
+ * @param {string} text
+ * @returns {{ text: string, applied: boolean }}
+ */
+export function applyPatch(text) {
+  if (text.includes(MARKER)) {
+    const missing = HUNKS.filter((h) => occurrences(text, h.replace) < h.count);
+    if (missing.length > 0)
+      throw new Error(`marker present but hunk(s) ${missing.map((h) => h.id).join(', ')} missing`);
+    return { text, applied: false };
+  }
+  if (text.includes('lockscope-fengari-patch'))
+    throw new Error('patched by another version of this script: reinstall fengari-web (npm ci)');
+  const wrong = HUNKS.map((h) => ({ h, n: occurrences(text, h.find) })).filter(({ h, n }) => n !== h.count);
+  if (wrong.length > 0)
+    throw new Error(
+      'fengari-web bundle does not match: ' +
+        wrong.map(({ h, n }) => `${h.id} "${h.find}" found ${n}x, expected ${h.count}x`).join('; '),
+    );
+  let out = text;
+  for (const h of HUNKS) out = out.split(h.find).join(h.replace);
+  return { text: `${out}\n${MARKER}\n`, applied: true };
+}
+
+/**
+ * The original text back from a patched one (what `npm run bench` runs as "fengari as shipped").
+ * Exact because every replacement occurs exactly as often as its search text did.
+ * @param {string} text
+ */
+export function revertPatch(text) {
+  if (!text.includes(MARKER)) return text;
+  let out = text.replace(`\n${MARKER}\n`, '');
+  for (const h of [...HUNKS].reverse()) {
+    if (occurrences(out, h.replace) !== h.count)
+      throw new Error(`cannot revert ${h.id}: replacement not found ${h.count}x`);
+    out = out.split(h.replace).join(h.find);
+  }
+  return out;
+}
+
+/** Path of the file `import 'fengari-web'` loads, and the installed version. */
+export function fengariWebBundle(root = process.cwd()) {
+  const require = createRequire(join(root, 'package.json'));
+  const pkgPath = require.resolve('fengari-web/package.json');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
+  return { file: join(dirname(pkgPath), pkg.main), version: pkg.version };
+}
+
+/**
+ * What is wrong with an installed bundle, or [] when the patch is fully in.
+ * @param {string} text
+ */
+export function patchProblems(text) {
+  const problems = [];
+  if (!text.includes(MARKER)) problems.push(`marker "${MARKER}" missing`);
+  for (const h of HUNKS) {
+    const n = occurrences(text, h.replace);
+    if (n !== h.count) problems.push(`${h.id}: "${h.replace}" found ${n}x, expected ${h.count}x`);
+  }
+  return problems;
+}
+
+function main() {
+  const check = process.argv.includes('--check');
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const { file, version } = fengariWebBundle(root);
+  const text = readFileSync(file, 'utf8');
+  if (check) {
+    const problems = patchProblems(text);
+    if (problems.length > 0)
+      throw new Error(`not applied to ${file} (run: node scripts/patch-fengari.mjs): ${problems.join('; ')}`);
+    console.log(`fengari-web ${version}: LockScope patch v${PATCH_VERSION} is applied (${file})`);
+    return;
+  }
+  if (version !== FENGARI_WEB_VERSION)
+    console.warn(`patch-fengari: written for fengari-web ${FENGARI_WEB_VERSION}, found ${version}`);
+  const r = applyPatch(text);
+  if (!r.applied) {
+    console.log(`patch-fengari: already applied to ${file}`);
+    return;
+  }
+  const tmp = `${file}.lockscope-tmp`;
+  writeFileSync(tmp, r.text);
+  renameSync(tmp, file);
+  console.log(`patch-fengari: applied ${HUNKS.length} hunks to ${file}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    main();
+  } catch (e) {
+    console.error(`patch-fengari: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
+}
