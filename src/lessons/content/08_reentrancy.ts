@@ -25,6 +25,9 @@ const secondUnlock: EventSelector = {
   after: { kind: 'lock.released', actor: 'A:1', nth: 2 },
 };
 
+/** `getHoldCount()` on myLock: a read-only op, it records the count as A:1's result */
+const holdCount = { op: 'getHoldCount', lock: 'myLock' };
+
 const lesson: Lesson = {
   id: 'reentrancy',
   title: { en: 'Reentrancy: the hold count', zh: '可重入：重入计数' },
@@ -149,16 +152,67 @@ const lesson: Lesson = {
     },
     {
       claims: ['C15', 'C20'],
-      pending: 'needs: read-only ops (getHoldCount, isHeldByCurrentThread) in scenario programs',
-      // needs: program ops getHoldCount / isHeldByCurrentThread (read-only ops, another stream)
+      scenario: {
+        builtin: 'reentrant',
+        patch: [
+          { op: 'add', path: '/clients/0/threads/0/program/3', value: holdCount },
+          { op: 'add', path: '/clients/0/threads/0/program/6', value: holdCount },
+          { op: 'add', path: '/clients/0/threads/0/program/-', value: holdCount },
+          {
+            op: 'add',
+            path: '/clients/0/threads/0/program/-',
+            value: { op: 'isHeldByThread', lock: 'myLock' },
+          },
+        ],
+      },
+      at: { kind: 'thread.result', actor: 'A:1', nth: -1 },
+      question: {
+        prompt: {
+          en: 'A:1 asks `getHoldCount()` after the second `lock()` and again after the first `unlock()`. What is the second answer?',
+          zh: 'A:1 在第二次 `lock()` 之后问一次 `getHoldCount()`，第一次 `unlock()` 之后再问一次。第二次的答案是多少？',
+        },
+        choices: [
+          { id: 'two', value: 2, text: { en: '`2`: both holds remain', zh: '`2`：两次都还算数' } },
+          { id: 'one', value: 1, text: { en: '`1`: one hold left', zh: '`1`：还剩一次' } },
+          {
+            id: 'zero',
+            value: 0,
+            text: { en: '`0`: one `unlock()` frees it', zh: '`0`：一次 `unlock()` 就释放了' },
+          },
+        ],
+        answer: {
+          from: 'field-of',
+          selector: { kind: 'thread.result', actor: 'A:1', nth: 2 },
+          field: 'result',
+        },
+        feedback: {
+          en:
+            'The first `unlock()` only decremented the field (step 4), so `HGET` reads `1`: one `lock()` is still ' +
+            'waiting for its `unlock()`.',
+          zh: '第一次 `unlock()` 只是把字段减一（第 4 步），所以 `HGET` 读到 `1`：还有一个 `lock()` 在等它的 `unlock()`。',
+        },
+      },
       text: {
         en:
           'Ask the lock itself: `getHoldCount()` reads the same hash field (`HGET myLock <uuid>:1`) and answers ' +
-          '`2` after the second `lock()`, `1` after the first `unlock()`, `0` at the end.',
+          '`2` after the second `lock()`, `1` after the first `unlock()`, `0` at the end (the field is gone: `nil`). ' +
+          '`isHeldByCurrentThread()` asks `HEXISTS` for the field and, at the end, answers `false`.',
         zh:
           '直接问锁：`getHoldCount()` 读的就是同一个哈希字段（`HGET myLock <uuid>:1`），第二次 `lock()` 之后答 `2`，' +
-          '第一次 `unlock()` 之后答 `1`，最后答 `0`。',
+          '第一次 `unlock()` 之后答 `1`，最后答 `0`（字段已经没了：`nil`）。`isHeldByCurrentThread()` 用 `HEXISTS` ' +
+          '问这个字段是否存在，最后答 `false`。',
       },
+      highlight: { lanes: ['A:1'], keys: ['myLock'] },
+      checks: [
+        { count: { kind: 'thread.result', actor: 'A:1', where: { step: 3, result: 2 } }, min: 1, max: 1 },
+        { count: { kind: 'thread.result', actor: 'A:1', where: { step: 6, result: 1 } }, min: 1, max: 1 },
+        { count: { kind: 'thread.result', actor: 'A:1', where: { step: 9, result: 0 } }, min: 1, max: 1 },
+        { reply: '2', of: { kind: 'cmd', actor: 'A:1', cmd: 'HGET', key: 'myLock' } },
+        { reply: null, of: { kind: 'cmd', actor: 'A:1', cmd: 'HGET', key: 'myLock', nth: -1 } },
+        { reply: 0, of: { kind: 'cmd', actor: 'A:1', cmd: 'HEXISTS', key: 'myLock' } },
+        { thread: 'A:1', lastResult: false, holds: { lock: 'myLock', count: 0 } },
+        { key: 'myLock', is: 'absent' },
+      ],
     },
   ],
 };

@@ -194,14 +194,29 @@ const lesson: Lesson = {
     },
     {
       claims: ['C23'],
-      pending: 'needs: Java control flow in programs (tryLock false skips the guarded section)',
-      // needs: `if (lock.tryLock(...)) { ... }` semantics for program ops (another stream)
       text: {
         en:
-          'In Java the `false` matters: `if (lock.tryLock(1, SECONDS)) { … } else { … }`. With the guarded ' +
-          'section skipped, B:1 never touches the resource it did not lock.',
-        zh: '在 Java 里，这个 `false` 很要紧：`if (lock.tryLock(1, SECONDS)) { … } else { … }`。受保护的代码段被跳过，B:1 就不会碰它没锁住的资源。',
+          'In Java the `false` matters: `if (lock.tryLock(1, SECONDS)) { try { … } finally { lock.unlock(); } }`. ' +
+          'B:1’s program goes on with `work` and `unlock` after its `tryLock`, and neither runs: with the guarded ' +
+          'section skipped, B:1 never touches what it did not lock, and never calls an `unlock()` that would throw ' +
+          '`IllegalMonitorStateException`. Its thread ends normally right after the `false`.',
+        zh:
+          '在 Java 里，这个 `false` 很要紧：`if (lock.tryLock(1, SECONDS)) { try { … } finally { lock.unlock(); } }`。' +
+          'B:1 的程序在 `tryLock` 后面还有 `work` 和 `unlock`，两者都没有执行：受保护的代码段被跳过，B:1 就不会碰它没锁住的东西，' +
+          '也不会调用一个会抛出 `IllegalMonitorStateException` 的 `unlock()`。拿到 `false` 之后，它的线程正常结束。',
       },
+      highlight: { lanes: ['B:1'] },
+      checks: [
+        { thread: 'B:1', state: 'done', lastResult: false, holds: { lock: 'myLock', count: 0 } },
+        { count: { kind: 'thread.result', actor: 'B:1' }, min: 1, max: 1 },
+        { count: { kind: 'work.start', actor: 'B:1' }, max: 0 },
+        { count: { kind: 'cmd', actor: 'B:1', after: { kind: 'lock.failed', actor: 'B:1' } }, max: 0 },
+        {
+          count: { kind: 'thread.done', actor: 'B:1', where: { outcome: 'normal', step: 0 } },
+          min: 1,
+          max: 1,
+        },
+      ],
     },
   ],
 };
