@@ -21,6 +21,7 @@ export const NAIVE_LOCK_TYPES = [
   'set-nx-px',
   'set-nx-px-get-del',
   'set-nx-px-lua',
+  'set-nx-px-renew',
 ] as const;
 export type NaiveLockType = (typeof NAIVE_LOCK_TYPES)[number];
 

@@ -8,6 +8,9 @@
  *   set-nx-px-get-del  SET key <token> NX PX lease; release is GET, compare, DEL: two round trips,
  *                      so the lock can change hands between the check and the delete.
  *   set-nx-px-lua      as above, but the compare-and-delete is one Lua script: safe release.
+ *   set-nx-px-renew    set-nx-px-lua plus the tutorial's hand-written renewal thread (RenewalTask.ts):
+ *                      every third of the lease it checks the token with GET and PEXPIREs; unlock
+ *                      stops it.
  *
  * None is reentrant. Waiting is a plain poll: try, and if that failed sleep RETRY_SLEEP_MS.
  */
@@ -33,6 +36,12 @@ export interface CommandSender {
   command(argv: readonly string[]): Process<Reply>;
 }
 
+/** A renewal task for the lock: started on every acquisition, stopped by unlock. */
+export interface Renewal {
+  start(token: string, leaseMs: number): void;
+  stop(): void;
+}
+
 export class NaiveLock {
   /** the value this acquisition wrote, null when we believe we do not hold it */
   private token: string | null = null;
@@ -45,15 +54,22 @@ export class NaiveLock {
     private readonly tokens: Prng,
     /** told once per lock()/tryLock() call, when its first attempt failed and polling begins */
     private readonly onPoll: () => void = () => {},
-  ) {}
+    /** set-nx-px-renew: its renewal thread */
+    private readonly renewal?: Renewal,
+  ) {
+    if (type === 'set-nx-px-renew' && renewal === undefined)
+      throw new Error('set-nx-px-renew needs a renewal task');
+  }
 
   /** lock(): poll until acquired. One token per call, reused by every attempt, as such code does. */
   *lock(leaseMs = DEFAULT_LEASE_MS): Process<void> {
     const token = this.newToken();
-    if (yield* this.tryAcquire(leaseMs, token)) return;
-    this.onPoll();
-    do yield* sleep(RETRY_SLEEP_MS);
-    while (!(yield* this.tryAcquire(leaseMs, token)));
+    if (!(yield* this.tryAcquire(leaseMs, token))) {
+      this.onPoll();
+      do yield* sleep(RETRY_SLEEP_MS);
+      while (!(yield* this.tryAcquire(leaseMs, token)));
+    }
+    this.startRenewal(leaseMs);
   }
 
   /** tryLock(wait): poll until acquired or waitMs has passed; one attempt when waitMs is 0. */
@@ -61,7 +77,10 @@ export class NaiveLock {
     const deadline = (yield* now()) + waitMs;
     const token = this.newToken();
     for (let attempt = 0; ; attempt++) {
-      if (yield* this.tryAcquire(leaseMs, token)) return true;
+      if (yield* this.tryAcquire(leaseMs, token)) {
+        this.startRenewal(leaseMs);
+        return true;
+      }
       const left = deadline - (yield* now());
       if (left <= 0) return false;
       if (attempt === 0) this.onPoll();
@@ -69,9 +88,17 @@ export class NaiveLock {
     }
   }
 
+  private startRenewal(leaseMs: number): void {
+    if (this.renewal !== undefined && this.token !== null) this.renewal.start(this.token, leaseMs);
+  }
+
   /** The value the token-checking variants write; the others write the constant 1. */
   private newToken(): string {
-    return this.type === 'set-nx-px-get-del' || this.type === 'set-nx-px-lua' ? this.tokens.hex(10) : '1';
+    return this.type === 'set-nx-px-get-del' ||
+      this.type === 'set-nx-px-lua' ||
+      this.type === 'set-nx-px-renew'
+      ? this.tokens.hex(10)
+      : '1';
   }
 
   /** One acquire attempt. */
@@ -91,7 +118,8 @@ export class NaiveLock {
           '1',
         );
       case 'set-nx-px-get-del':
-      case 'set-nx-px-lua': {
+      case 'set-nx-px-lua':
+      case 'set-nx-px-renew': {
         const token = this.tokens.hex(10);
         return this.took(
           yield* this.sender.command(['SET', this.name, token, 'NX', 'PX', String(leaseMs)]),
@@ -111,6 +139,8 @@ export class NaiveLock {
   *unlock(): Process<boolean> {
     const token = this.token;
     this.token = null;
+    // stopped before the delete goes out, so no round renews a lock being released
+    this.renewal?.stop();
     switch (this.type) {
       case 'setnx':
       case 'setnx-expire':
@@ -122,6 +152,7 @@ export class NaiveLock {
         return deleted(yield* this.sender.command(['DEL', this.name]));
       }
       case 'set-nx-px-lua':
+      case 'set-nx-px-renew':
         return deleted(
           yield* this.sender.command(['EVAL', compareAndDeleteLua, '1', this.name, token ?? '']),
         );

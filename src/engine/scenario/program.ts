@@ -35,7 +35,8 @@
  *                      naive locks and SpinLock: polling true, once when polling starts
  *   waiter.wakeup      cause 'message' | 'timeout' | 'interrupted'
  *   watchdog.renew     actor: the thread whose lock it renewed, timer "<client>/watchdog", lock,
- *                      result (1 | 0 | 'error'), lockName, error?
+ *                      result (1 | 0 | 'error'), lockName, error?; set-nx-px-renew's renewal
+ *                      thread too, timer "<client>/renewal", without lockName
  *   watchdog.cancel    actor: that thread, timer, lock, reason ('unlock' | 'forceUnlock' | 'lost' | 'error')
  *   pubsub.subscribe   actor (the thread, or "<client>/pubsub" with resubscribe: true), node, conn, channel
  *   pubsub.unsubscribe actor (the last thread to leave), node, conn, channel
@@ -75,6 +76,7 @@ import { RedissonMultiLock, UnsupportedOperationException } from '../redisson/Re
 import { RedissonFencedLock } from '../redisson/RedissonFencedLock';
 import type { Reply } from '../redis/reply';
 import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
+import { RenewalTask } from '../naive/RenewalTask';
 import { ProtectedResource } from '../resource/ProtectedResource';
 
 /** What startClients hands back: the runner's ClientsHandle plus the resource for final state. */
@@ -417,6 +419,9 @@ class ThreadRunner {
           this.ctx.rng(`naive.token:${this.actor}:${type}:${name}`),
           // polling has no ttl to wait for: the thread sleeps RETRY_SLEEP_MS between tries
           () => this.emit('lock.wait', { lock: name, ttl: null, waitMs: RETRY_SLEEP_MS, polling: true }),
+          type === 'set-nx-px-renew'
+            ? new RenewalTask(this.ctx, this.client.name, this.client, this.actor, name)
+            : undefined,
         ),
       };
     else return undefined;

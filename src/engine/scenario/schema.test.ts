@@ -150,7 +150,7 @@ describe('validateScenario', () => {
         ]),
       ),
     ).toEqual([
-      'clients[0].threads[0].program[2].type: expected one of "RLock", "FairLock", "FencedLock", "SpinLock", "ReadLock", "WriteLock", "MultiLock", "RedLock", "setnx", "setnx-expire", "set-nx-px", "set-nx-px-get-del", "set-nx-px-lua"',
+      'clients[0].threads[0].program[2].type: expected one of "RLock", "FairLock", "FencedLock", "SpinLock", "ReadLock", "WriteLock", "MultiLock", "RedLock", "setnx", "setnx-expire", "set-nx-px", "set-nx-px-get-del", "set-nx-px-lua", "set-nx-px-renew"',
     ]);
     expect(
       issues(
