@@ -32,6 +32,13 @@ const noRenewal: ScenarioJson = {
   ],
 };
 
+/** Both threads take the lock with the renewal built in; their unlocks follow the type they locked with. */
+const withRenewalType = [0, 1].map((c) => ({
+  op: 'replace' as const,
+  path: `/clients/${c}/threads/0/program/0/type`,
+  value: 'set-nx-px-renew',
+}));
+
 const addRenewal = [{ op: 'add' as const, path: '/clients/0/threads/-', value: renewalThread }];
 
 const lesson: Lesson = {
@@ -134,16 +141,51 @@ const lesson: Lesson = {
     },
     {
       claims: ['C10'],
-      pending:
-        'needs: a naive lock type with its own renewal task (as in the tutorial: scan every 2 s, renew when a third of the ' +
-        'lease is left, stop on release) so the renewal is part of the lock, not a raw PEXPIRE thread',
-      // needs: engine NaiveLock variant "set-nx-px-renew" (not built yet)
+      scenario: { inline: noRenewal, patch: withRenewalType },
       text: {
         en:
-          'The same lock with the tutorial’s renewal built in: the scheduler scans its queue every 2 s, renews a ' +
-          'lock whose last third of lease has begun, and drops it once the lock is released.',
-        zh: '把教程里的续期做进锁里：调度器每 2 秒扫描一次队列，锁进入最后三分之一租期就续期，锁释放后就把它移出队列。',
+          'The same lock with the renewal built in (type `set-nx-px-renew`): once `SET NX PX` succeeded, the ' +
+          'lock starts its own renewal thread `A/renewal`. Every third of the lease (1 s) it checks with `GET` that ' +
+          'the key still holds its token and `PEXPIRE`s it back to 3 s; `unlock()` stops it before the ' +
+          'compare-and-delete. Four renewals in 5 s of work, no expiry, nothing after the release. (The tutorial’s ' +
+          'scheduler scans a queue every 2 s and renews a lock whose last third has begun; one thread per lock ' +
+          'waking every third of the lease is the same idea.) One rough edge is left: `GET` and `PEXPIRE` are two ' +
+          'commands, so a lease that ran out between them would extend someone else’s lock. Redisson’s renew ' +
+          'script does both in one Lua call.',
+        zh:
+          '把续期做进锁里（类型 `set-nx-px-renew`）：`SET NX PX` 成功后，锁自己启动续期线程 `A/renewal`。它每过租期的三分之一' +
+          '（1 秒）用 `GET` 确认键里还是自己的令牌，再 `PEXPIRE` 回 3 秒；`unlock()` 在比较并删除之前先把它停掉。5 秒的业务里续了' +
+          '四次，键没有过期，释放之后也不再续。（教程里的调度器每 2 秒扫描一次队列，锁进入最后三分之一租期就续期；每把锁一个线程、' +
+          '每三分之一租期醒一次，是同一个思路。）还剩一个毛病：`GET` 和 `PEXPIRE` 是两条命令，如果租期恰好在两者之间到期，' +
+          '续上的就是别人的锁。Redisson 的续期脚本把两步放在一次 Lua 调用里。',
       },
+      highlight: { lanes: ['A:1', 'B:1'], keys: ['lock:job'] },
+      checks: [
+        {
+          count: { kind: 'watchdog.renew', actor: 'A:1', where: { timer: 'A/renewal', result: 1 } },
+          min: 4,
+          max: 4,
+        },
+        {
+          gap: {
+            from: { kind: 'lock.acquired', actor: 'A:1' },
+            to: { kind: 'cmd', actor: 'A/renewal', cmd: 'PEXPIRE' },
+          },
+          min: 1000,
+          max: 1010,
+        },
+        {
+          count: { kind: 'cmd', actor: 'A/renewal', after: { kind: 'watchdog.cancel', actor: 'A:1' } },
+          max: 0,
+        },
+        { count: { kind: 'watchdog.cancel', actor: 'A:1', where: { reason: 'unlock' } }, min: 1, max: 1 },
+        { count: { kind: 'key.expired', key: 'lock:job' }, max: 0 },
+        { noViolation: 'V1' },
+        {
+          gap: { from: { kind: 'lock.released', actor: 'A:1' }, to: { kind: 'lock.acquired', actor: 'B:1' } },
+          min: 0,
+        },
+      ],
     },
   ],
 };
