@@ -5,7 +5,7 @@
  */
 import { call, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { RedissonClient } from './RedissonClient';
+import type { LockServices } from './executor';
 import { IllegalMonitorStateException, RedisException, exceptionFor } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
@@ -29,7 +29,7 @@ export abstract class RedissonBaseLock {
   private readonly latchTtls = new Map<string, number | null>();
 
   constructor(
-    readonly client: RedissonClient,
+    readonly client: LockServices,
     readonly name: string,
   ) {
     this.entryName = `${client.id}:${name}`;
@@ -64,12 +64,21 @@ export abstract class RedissonBaseLock {
   }
 
   protected scheduleExpirationRenewal(threadId: number): void {
-    this.renewalService().renewLock(this, threadId);
+    this.renewalService().renewLock(
+      this.name,
+      threadId,
+      this.getLockName(threadId),
+      () => this.internalLockLeaseTime,
+    );
   }
 
   /** Whatever the unlock result, the watchdog stops renewing for this thread (null: all threads). */
   protected cancelExpirationRenewal(threadId: number | null, _unlockResult: UnlockResult): void {
-    this.renewalService().cancelLockRenewal(this, threadId, threadId === null ? 'forceUnlock' : 'unlock');
+    this.renewalService().cancelLockRenewal(
+      this.name,
+      threadId,
+      threadId === null ? 'forceUnlock' : 'unlock',
+    );
   }
 
   *isLocked(): Process<boolean> {

@@ -19,8 +19,9 @@ import { lockScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
 import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
+import type { LockServices } from './executor';
 
-export class RedissonClient {
+export class RedissonClient implements LockServices {
   readonly config: RedissonConfig;
   readonly scripts: LockScripts;
   /** ServiceManager.getId(): the UUID every lock name of this client starts with */
@@ -33,6 +34,8 @@ export class RedissonClient {
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
   private readonly availableSlaves = new Map<string, number>();
   private readonly ids;
+  /** the instances pinned to one node each (onNode) */
+  private readonly pinned = new Map<string, RedissonClient>();
 
   constructor(
     readonly ctx: SimContext,
@@ -57,6 +60,20 @@ export class RedissonClient {
   /** RedissonClient.getLock(name). Each call returns a new object, as in Redisson. */
   getLock(lockName: string): RedissonLock {
     return new RedissonLock(this, lockName);
+  }
+
+  /**
+   * The Redisson instance of this JVM that talks to one given node (an application builds one
+   * RedissonClient per independent master and a RedLock over their locks). It shares the JVM's
+   * id, so its lock names read `<id>:<thread>` on every master.
+   */
+  onNode(node: string): RedissonClient {
+    let c = this.pinned.get(node);
+    if (!c) {
+      c = new RedissonClient(this.ctx, this.name, this.config, { node, id: this.id });
+      this.pinned.set(node, c);
+    }
+    return c;
   }
 
   /** The node this client currently sends commands to. */

@@ -12,7 +12,7 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import { compareVersions, REDISSON_LATEST } from '../scenario/defaults';
+import { compareVersions, REDISSON_LATEST } from './versions';
 import { prefixName } from './RedissonBaseLock';
 import { RedissonLock, decodeTtl } from './RedissonLock';
 import { exceptionFor, RedisException } from './errors';

@@ -14,7 +14,7 @@
  */
 import { acquire, now, type Process } from '../sim/effects';
 import type { Prng } from '../sim/api';
-import { RedissonClient } from './RedissonClient';
+import type { LockServices, ServiceManager } from './executor';
 import type { RedissonLock } from './RedissonLock';
 import { NO_LEASE } from './RedissonLock';
 import { JavaException, RedisResponseTimeoutException } from './errors';
@@ -23,29 +23,8 @@ export class UnsupportedOperationException extends JavaException {
   override readonly javaClass = 'java.lang.UnsupportedOperationException';
 }
 
-const pinned = new WeakMap<RedissonClient, Map<string, RedissonClient>>();
-
-/**
- * The Redisson instance of a JVM that talks to one given node (an application builds one
- * RedissonClient per independent master and a RedLock over their locks). It shares the JVM's
- * id, so its lock names read `<id>:<thread>` on every master.
- */
-export function clientOn(client: RedissonClient, node: string): RedissonClient {
-  let byNode = pinned.get(client);
-  if (!byNode) {
-    byNode = new Map();
-    pinned.set(client, byNode);
-  }
-  let c = byNode.get(node);
-  if (!c) {
-    c = new RedissonClient(client.ctx, client.name, client.config, { node, id: client.id });
-    byNode.set(node, c);
-  }
-  return c;
-}
-
 /** Runs processes side by side (the async API plus join) and waits for all of them. */
-function* all<T>(client: RedissonClient, actor: string, procs: Process<T>[]): Process<(T | unknown)[]> {
+function* all<T>(client: ServiceManager, actor: string, procs: Process<T>[]): Process<(T | unknown)[]> {
   const { ctx } = client;
   const done = ctx.semaphore();
   const results: (T | unknown)[] = new Array<unknown>(procs.length);
@@ -76,7 +55,7 @@ export class RedissonMultiLock {
     readonly name: string,
     readonly locks: readonly RedissonLock[],
     /** the JVM whose thread uses it (for actors and randomness) */
-    readonly client: RedissonClient,
+    readonly client: LockServices,
   ) {
     this.rng = client.ctx.rng(`redisson.multilock:${client.name}:${name}`);
   }

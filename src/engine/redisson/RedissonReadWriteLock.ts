@@ -12,13 +12,13 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { RedissonClient } from './RedissonClient';
+import type { LockServices } from './executor';
 import { prefixName } from './RedissonBaseLock';
 import { RedissonLock, decodeTtl } from './RedissonLock';
 import { RedisException, exceptionFor } from './errors';
 import { READ_UNLOCK_MESSAGE, UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
-import { readLockTaskOf } from './renewal/ReadLockTask';
+import { readKeyPrefix, readLockTaskOf } from './renewal/ReadLockTask';
 import readLockLua from './scripts/read_lock.lua?raw';
 import readUnlockLua from './scripts/read_unlock.lua?raw';
 import writeLockLua from './scripts/write_lock.lua?raw';
@@ -33,7 +33,7 @@ export function suffixName(name: string, suffix: string): string {
 /** redisson.getReadWriteLock(name): hands out the two halves. */
 export class RedissonReadWriteLock {
   constructor(
-    readonly client: RedissonClient,
+    readonly client: LockServices,
     readonly name: string,
   ) {}
 
@@ -78,7 +78,7 @@ export class RedissonReadLock extends RwHalf {
 
   /** `{name}`: where the hold timeout keys of every reader start. */
   getKeyPrefix(): string {
-    return this.name.includes('{') ? this.name : `{${this.name}}`;
+    return readKeyPrefix(this.name);
   }
 
   getReadWriteTimeoutNamePrefix(threadId: number): string {
@@ -133,7 +133,11 @@ export class RedissonWriteLock extends RwHalf {
     lease: number,
     threadId: number,
   ): Process<number | null> {
-    const reply = yield* this.client.syncedEval(writeLockLua, [this.name], [lease, this.getLockName(threadId)]);
+    const reply = yield* this.client.syncedEval(
+      writeLockLua,
+      [this.name],
+      [lease, this.getLockName(threadId)],
+    );
     return decodeTtl(reply);
   }
 

@@ -12,7 +12,7 @@ import { RedissonFairLock } from './RedissonFairLock';
 import { RedissonFencedLock } from './RedissonFencedLock';
 import { RedissonReadLock, RedissonWriteLock } from './RedissonReadWriteLock';
 import { RedissonSpinLock } from './RedissonSpinLock';
-import { RedissonMultiLock, clientOn } from './RedissonMultiLock';
+import { RedissonMultiLock } from './RedissonMultiLock';
 import { RedissonRedLock } from './RedissonRedLock';
 
 export type FamilyLock = RedissonLock | RedissonMultiLock;
@@ -54,7 +54,7 @@ export function familyLock(
     case 'RedLock': {
       const names = o.locks && o.locks.length ? o.locks : [name];
       const subs = names.map((n, i) =>
-        (o.topology === 'independent' ? clientOn(client, `master-${i + 1}`) : client).getLock(n),
+        (o.topology === 'independent' ? client.onNode(`master-${i + 1}`) : client).getLock(n),
       );
       return type === 'RedLock'
         ? new RedissonRedLock(name, subs, client)

@@ -8,7 +8,22 @@
  * unlock latch, "latest" the batched LockTask watchdog of 3.44+. Other versions map to the nearest
  * preset that behaves the same on a timeline.
  */
-import { compareVersions, REDISSON_LATEST } from '../scenario/defaults';
+/** The scenario's name for the newest release the model knows. */
+export const REDISSON_LATEST = 'latest';
+
+/** Orders "3.11" < "3.27.2" < "latest"; a missing part counts as 0. */
+export function compareVersions(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === REDISSON_LATEST) return 1;
+  if (b === REDISSON_LATEST) return -1;
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
 
 export type VersionPreset = '3.11' | '3.27' | 'latest';
 

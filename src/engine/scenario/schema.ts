@@ -14,8 +14,8 @@ import {
   REDISSON_LATEST,
   REPLICA_DEFAULTS,
   SENTINEL_DEFAULTS,
-  redissonDefaults,
 } from './defaults';
+import { withRedissonDefaults as resolveRedisson, type RedissonSettingsResolved } from '../redisson/config';
 
 import { LOCK_TYPES, type LockType } from '../lock_types';
 export { LOCK_TYPES, type LockType };
@@ -135,18 +135,7 @@ export interface Scenario {
     scriptBudget: number;
   };
   network: { latencyMs: number };
-  redisson: {
-    /** "latest" or "major.minor[.patch]" (reference/redisson-locks.md §2) */
-    version: string;
-    lockWatchdogTimeout: number;
-    checkLockSyncedSlaves: boolean;
-    slavesSyncTimeout: number;
-    retryAttempts: number;
-    retryDelayMs: number;
-    /** response timeout: a command without a reply fails after this long */
-    timeoutMs: number;
-    subscriptionTimeoutMs: number;
-  };
+  redisson: RedissonSettingsResolved;
   resource: { kind: 'counter' | 'fenced'; initial: number };
   clients: ClientSpec[];
   faults: Fault[];
@@ -499,18 +488,7 @@ export function validateScenario(json: unknown): ValidationResult<Scenario> {
 type Parsed = v.InferOutput<typeof ScenarioSchema>;
 
 function withRedissonDefaults(p: Parsed): Scenario {
-  const r = p.redisson;
-  const d = redissonDefaults(r.version);
-  const redisson: Scenario['redisson'] = {
-    version: r.version,
-    lockWatchdogTimeout: r.lockWatchdogTimeout ?? d.lockWatchdogTimeout,
-    checkLockSyncedSlaves: r.checkLockSyncedSlaves ?? d.checkLockSyncedSlaves,
-    slavesSyncTimeout: r.slavesSyncTimeout ?? d.slavesSyncTimeout,
-    retryAttempts: r.retryAttempts ?? d.retryAttempts,
-    retryDelayMs: r.retryDelayMs ?? d.retryDelayMs,
-    timeoutMs: r.timeoutMs ?? d.timeoutMs,
-    subscriptionTimeoutMs: r.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
-  };
+  const redisson: Scenario['redisson'] = resolveRedisson(p.redisson);
   const out: Scenario = { ...p, redisson } as Scenario;
   return out;
 }

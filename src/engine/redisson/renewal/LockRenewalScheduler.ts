@@ -11,10 +11,10 @@
  * so two chains can renew side by side.
  */
 import { sleep, type Process } from '../../sim/effects';
-import type { RedissonClient } from '../RedissonClient';
-import type { RedissonBaseLock } from '../RedissonBaseLock';
+import type { CommandExecutor, ServiceManager } from '../executor';
 import { LockEntry } from './LockEntry';
-import { emitWatchdog, watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+import type { RenewalService } from './RenewalService';
+import { emitWatchdog, watchdogActor, type CancelReason } from './watchdog';
 
 /** Config.lockWatchdogBatchSize */
 export const LOCK_WATCHDOG_BATCH_SIZE = 100;
@@ -24,25 +24,25 @@ export class LockRenewalScheduler implements RenewalService {
   /** lock key -> entry, in registration order (Redisson iterates a ConcurrentHashMap) */
   private readonly name2entry = new Map<string, LockEntry>();
 
-  constructor(private readonly client: RedissonClient) {}
+  constructor(private readonly client: CommandExecutor & ServiceManager) {}
 
-  renewLock(lock: RedissonBaseLock, threadId: number): void {
-    const old = this.name2entry.get(lock.name);
+  renewLock(name: string, threadId: number, lockName: string): void {
+    const old = this.name2entry.get(name);
     if (old) {
-      old.addThreadId(threadId, lock.getLockName(threadId));
+      old.addThreadId(threadId, lockName);
       return;
     }
     const entry = new LockEntry();
-    entry.addThreadId(threadId, lock.getLockName(threadId));
-    this.name2entry.set(lock.name, entry);
+    entry.addThreadId(threadId, lockName);
+    this.name2entry.set(name, entry);
     if (!this.running) {
       this.running = true;
       this.schedule();
     }
   }
 
-  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
-    this.cancel(lock.name, threadId, reason);
+  cancelLockRenewal(name: string, threadId: number | null, reason: CancelReason): void {
+    this.cancel(name, threadId, reason);
   }
 
   private cancel(name: string, threadId: number | null, reason: CancelReason): void {

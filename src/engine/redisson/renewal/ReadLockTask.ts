@@ -9,9 +9,9 @@
  * with an equivalent script. The model uses the task for every version.
  */
 import { sleep, type Process } from '../../sim/effects';
-import type { RedissonClient } from '../RedissonClient';
-import type { RedissonBaseLock } from '../RedissonBaseLock';
-import { emitWatchdog, watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+import type { CommandExecutor, ServiceManager } from '../executor';
+import type { RenewalService } from './RenewalService';
+import { emitWatchdog, watchdogActor, type CancelReason } from './watchdog';
 import readRenewLua from '../scripts/read_renew.lua?raw';
 
 interface ReadEntry {
@@ -21,15 +21,17 @@ interface ReadEntry {
   readonly threads: Map<number, [string, number]>;
 }
 
-/** A read lock tells the task where its timeout keys live. */
-export interface ReadLockLike extends RedissonBaseLock {
-  getKeyPrefix(): string;
+/** `{name}`: where the hold timeout keys of every reader of `name` start. */
+export function readKeyPrefix(name: string): string {
+  return name.includes('{') ? name : `{${name}}`;
 }
 
-const tasks = new WeakMap<RedissonClient, ReadLockTask>();
+type Client = CommandExecutor & ServiceManager;
+
+const tasks = new WeakMap<Client, ReadLockTask>();
 
 /** The client's one ReadLockTask (LockRenewalScheduler keeps it in an AtomicReference). */
-export function readLockTaskOf(client: RedissonClient): ReadLockTask {
+export function readLockTaskOf(client: Client): ReadLockTask {
   let t = tasks.get(client);
   if (!t) {
     t = new ReadLockTask(client);
@@ -42,24 +44,24 @@ export class ReadLockTask implements RenewalService {
   private running = false;
   private readonly name2entry = new Map<string, ReadEntry>();
 
-  constructor(private readonly client: RedissonClient) {}
+  constructor(private readonly client: Client) {}
 
-  renewLock(lock: RedissonBaseLock, threadId: number): void {
-    let entry = this.name2entry.get(lock.name);
+  renewLock(name: string, threadId: number, lockName: string): void {
+    let entry = this.name2entry.get(name);
     if (!entry) {
-      entry = { keyPrefix: (lock as ReadLockLike).getKeyPrefix(), threads: new Map() };
-      this.name2entry.set(lock.name, entry);
+      entry = { keyPrefix: readKeyPrefix(name), threads: new Map() };
+      this.name2entry.set(name, entry);
     }
     const cur = entry.threads.get(threadId);
-    entry.threads.set(threadId, [lock.getLockName(threadId), (cur?.[1] ?? 0) + 1]);
+    entry.threads.set(threadId, [lockName, (cur?.[1] ?? 0) + 1]);
     if (!this.running) {
       this.running = true;
       this.client.ctx.spawn(this.client.name, watchdogActor(this.client), this.timerChain());
     }
   }
 
-  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
-    this.cancel(lock.name, threadId, reason);
+  cancelLockRenewal(name: string, threadId: number | null, reason: CancelReason): void {
+    this.cancel(name, threadId, reason);
   }
 
   private cancel(name: string, threadId: number | null, reason: CancelReason): void {
