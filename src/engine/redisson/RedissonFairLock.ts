@@ -12,7 +12,7 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import { compareVersions, REDISSON_LATEST } from './versions';
+import { versionTraits } from './versions';
 import { prefixName } from './RedissonBaseLock';
 import { RedissonLock, decodeTtl } from './RedissonLock';
 import { exceptionFor, RedisException } from './errors';
@@ -25,12 +25,21 @@ import fairForceUnlockLua from './scripts/fair_force_unlock.lua?raw';
 
 /** threadWaitTime: 5 s up to 3.13.2, then 5 min (a6bbb11bf), configurable as fairLockWaitTimeout since 3.46. */
 export function fairLockWaitTimeout(version: string): number {
-  const old = version !== REDISSON_LATEST && compareVersions(version, '3.13.3') < 0;
-  return old ? 5000 : 300_000;
+  return versionTraits(version).fairLockWaitMs;
 }
 
+/**
+ * Up to 3.31 a thread already in the queue was told `its deadline − threadWaitTime − now` (the
+ * previous waiter's deadline, fixed at enqueue time), which can go negative and then makes
+ * lock() wait for a message only; 3.32.0 (f08dfd894, #4705) answers `max(0, pttl)`.
+ */
+const QUEUED_PTTL = "    local ttl = redis.call('pttl', KEYS[1]);\n    return math.max(0, ttl);";
+const QUEUED_DEADLINE = '    return queued - tonumber(ARGV[3]) - tonumber(ARGV[4]);';
+if (!fairLockLua.includes(QUEUED_PTTL)) throw new Error('fair_lock.lua changed: update QUEUED_PTTL');
+const fairLockLua331 = fairLockLua.replace(QUEUED_PTTL, QUEUED_DEADLINE);
+
 export class RedissonFairLock extends RedissonLock {
-  readonly threadWaitTime = fairLockWaitTimeout(this.client.config.version);
+  readonly threadWaitTime = this.client.config.traits.fairLockWaitMs;
 
   getThreadsQueueName(): string {
     return prefixName('redisson_lock_queue', this.name);
@@ -56,7 +65,7 @@ export class RedissonFairLock extends RedissonLock {
     once: boolean,
   ): Process<number | null> {
     const reply = yield* this.client.syncedEval(
-      once ? fairTryLockLua : fairLockLua,
+      once ? fairTryLockLua : this.client.config.traits.fairQueuedEstimatePttl ? fairLockLua : fairLockLua331,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName()],
       [lease, this.getLockName(threadId), this.waitFor(waitTime), this.client.ctx.now()],
     );

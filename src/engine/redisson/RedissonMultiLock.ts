@@ -6,7 +6,7 @@
  *                          then (while wait time is left) start over from the first one
  *   lock(lease)            tryLock rounds of locks × 1500 ms each (with a lease: a random wait
  *                          derived from it), until one succeeds
- *   unlock()               unlock every lock, all at once
+ *   unlock()               unlock every lock (one by one from 3.27.2, all at once before)
  *
  * Sub-locks taken with both a wait and a lease get 2 × wait as their lease while the round runs
  * (so early locks do not expire before the last is taken) and are PEXPIREd to the real lease at
@@ -60,7 +60,7 @@ export class RedissonMultiLock {
     this.rng = client.ctx.rng(`redisson.multilock:${client.name}:${name}`);
   }
 
-  /** Lock name of a thread: the same on every sub-lock (they share the JVM's id). */
+  /** Lock name of a thread on the first sub-lock (each Redisson instance has its own id). */
   getLockName(threadId: number): string {
     return this.locks[0].getLockName(threadId);
   }
@@ -151,8 +151,17 @@ export class RedissonMultiLock {
     return true;
   }
 
-  /** unlock(): every lock at once; the first failure is rethrown. */
+  /**
+   * unlock(). From 3.27.2 (0f05a859f) `locks.forEach(Lock::unlock)`: one after another, and the
+   * first exception (say an IllegalMonitorStateException because sub-lock 1 expired) ends the
+   * loop, so the later sub-locks stay held, and renewed by the watchdog. Before, every
+   * unlockAsync was sent at once and then each awaited; the first failure is rethrown.
+   */
   *unlock(threadId: number): Process<boolean> {
+    if (this.client.config.traits.multiLockSequentialUnlock) {
+      for (const l of this.locks) yield* l.unlock(threadId);
+      return true;
+    }
     const results = yield* all(
       this.client,
       this.actor(threadId),

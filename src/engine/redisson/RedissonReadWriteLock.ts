@@ -25,6 +25,18 @@ import writeLockLua from './scripts/write_lock.lua?raw';
 import writeUnlockLua from './scripts/write_unlock.lua?raw';
 import rwForceUnlockLua from './scripts/rw_force_unlock.lua?raw';
 
+/**
+ * Up to 3.43 the unlock scripts answered 1 when the lock key was gone (published, "released");
+ * 3.44.0 (1ce49b7a2) made that nil, an IllegalMonitorStateException. Same text otherwise.
+ */
+function missingKeyReturnsOne(script: string, publish: string): string {
+  const from = `redis.call(${publish}, KEYS[2], ARGV[1]);\n    return nil;`;
+  if (!script.includes(from)) throw new Error('unlock script changed: update missingKeyReturnsOne');
+  return script.replace(from, `redis.call(${publish}, KEYS[2], ARGV[1]);\n    return 1;`);
+}
+const readUnlockLua343 = missingKeyReturnsOne(readUnlockLua, 'ARGV[3]');
+const writeUnlockLua343 = missingKeyReturnsOne(writeUnlockLua, 'ARGV[4]');
+
 /** RedissonObject.suffixName: `{name}:suffix`, or `name:suffix` when the name already has a tag. */
 export function suffixName(name: string, suffix: string): string {
   return name.includes('{') ? `${name}:${suffix}` : `{${name}}:${suffix}`;
@@ -107,8 +119,9 @@ export class RedissonReadLock extends RwHalf {
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+    const old = this.client.config.traits.rwUnlockMissingKeyReturnsTrue;
     return yield* this.client.syncedEval(
-      readUnlockLua,
+      old ? readUnlockLua343 : readUnlockLua,
       [
         this.name,
         this.getChannelName(),
@@ -142,8 +155,9 @@ export class RedissonWriteLock extends RwHalf {
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+    const old = this.client.config.traits.rwUnlockMissingKeyReturnsTrue;
     return yield* this.client.syncedEval(
-      writeUnlockLua,
+      old ? writeUnlockLua343 : writeUnlockLua,
       [this.name, this.getChannelName(), this.latchKey(requestId)],
       [
         READ_UNLOCK_MESSAGE,

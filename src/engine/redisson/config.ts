@@ -3,7 +3,13 @@
  * defaults of its release, plus the release's traits (versions.ts). The scenario schema fills in
  * its defaults with the same function (`withRedissonDefaults`), so there is one place for them.
  */
-import { compareVersions, REDISSON_LATEST, versionTraits, type VersionTraits } from './versions';
+import {
+  compareVersions,
+  REDISSON_LATEST,
+  resolveRelease,
+  versionTraits,
+  type VersionTraits,
+} from './versions';
 
 /** The `redisson` block of a scenario, every field filled in. */
 export interface RedissonSettingsResolved {
@@ -31,7 +37,7 @@ export interface RedissonConfig extends Readonly<RedissonSettingsResolved> {
  * EqualJitterDelay(1000, 2000) in the same release.
  */
 export function redissonDefaults(version: string): Omit<RedissonSettingsResolved, 'version'> {
-  const before348 = compareVersions(version, '3.48') < 0;
+  const before348 = compareVersions(resolveRelease(version), '3.48') < 0;
   return {
     lockWatchdogTimeout: 30_000,
     checkLockSyncedSlaves: true,

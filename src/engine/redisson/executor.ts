@@ -13,6 +13,13 @@ import type { LockScripts } from './scripts';
 import type { LockPubSub } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
 
+/**
+ * What a retry loop is around: 'execute' ServiceManager.execute (replica check and lost reply),
+ * 'lock-script' the same for a lock or unlock script (3.37+ sends them with noRetry in
+ * single-server mode), 'resend' a plain call whose lost reply the executor re-sends.
+ */
+export type RetryKind = 'execute' | 'lock-script' | 'resend';
+
 export type ScriptArgs = readonly (string | number)[];
 
 /** CommandAsyncExecutor: how a lock talks to Redis. */
@@ -27,8 +34,10 @@ export interface CommandExecutor {
   syncedEval(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
   /** syncedEvalWithRetry: syncedEval inside ServiceManager.execute */
   syncedEvalWithRetry(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
-  /** ServiceManager.execute around any attempt */
-  retrying(attempt: () => Process<Reply>): Process<Reply>;
+  /** ServiceManager.execute (and the executor's re-send of a lost reply) around any attempt */
+  retrying(attempt: () => Process<Reply>, kind?: RetryKind): Process<Reply>;
+  /** Whether a lost reply to a lock or unlock script is re-sent (release and topology). */
+  resendsLockScripts(): boolean;
 }
 
 /** ServiceManager: what one Redisson instance knows about itself. */

@@ -15,6 +15,7 @@ import {
   REPLICA_DEFAULTS,
   SENTINEL_DEFAULTS,
 } from './defaults';
+import { compareVersions, lockTypeSince, resolveRelease } from '../redisson/versions';
 import { withRedissonDefaults as resolveRedisson, type RedissonSettingsResolved } from '../redisson/config';
 
 import { LOCK_TYPES, type LockType } from '../lock_types';
@@ -532,6 +533,7 @@ function crossCheck(s: Scenario): SchemaIssue[] {
         );
       totalSteps += steps;
       checkOps(t.program, ['clients', ci, 'threads', ti, 'program'], redis, add);
+      checkLockTypesExist(t.program, ['clients', ci, 'threads', ti, 'program'], s.redisson.version, add);
     });
     threads.set(c.id, ids);
     totalThreads += c.threads.length;
@@ -590,6 +592,29 @@ function crossCheck(s: Scenario): SchemaIssue[] {
     }
   });
   return issues;
+}
+
+/** A lock type the scenario's Redisson release does not have yet (SpinLock 3.15.0, FencedLock 3.19.0). */
+function checkLockTypesExist(
+  ops: readonly Op[],
+  path: (string | number)[],
+  version: string,
+  add: (path: (string | number)[], message: string) => void,
+): void {
+  const release = resolveRelease(version);
+  ops.forEach((op, i) => {
+    if (op.op === 'repeat') {
+      checkLockTypesExist(op.body, [...path, i, 'body'], version, add);
+      return;
+    }
+    if (!('type' in op) || op.type === undefined) return;
+    const since = lockTypeSince(op.type);
+    if (since !== undefined && compareVersions(release, since) < 0)
+      add(
+        [...path, i, 'type'],
+        `${op.type} first appeared in Redisson ${since}; redisson.version "${version}" (${release}) does not have it`,
+      );
+  });
 }
 
 function checkOps(

@@ -74,7 +74,11 @@ export class ExpirationRenewal implements RenewalService {
       const threadId = entry.getFirstThreadId();
       if (threadId === null) return;
       const lockName = entry.getLockName(threadId) ?? '';
-      const reply = yield* client.syncedEvalWithRetry(client.scripts.renew, [name], [r.leaseMs(), lockName]);
+      // syncedEval, not ServiceManager.execute: a failed replica check is not retried
+      const reply = yield* client.retrying(
+        () => client.syncedEval(client.scripts.renew, [name], [r.leaseMs(), lockName]),
+        'resend',
+      );
       if (reply.t === 'error') {
         emitWatchdog(client, 'watchdog.renew', name, threadId, { result: 'error', error: reply.v });
         if (this.map.get(name) === r) this.stop(r, threadId, 'error');

@@ -3,8 +3,8 @@
  * all of its watchdog locks together, lockWatchdogTimeout/3 after the previous round finished,
  * in EVALs of up to lockWatchdogBatchSize (100) keys. A lock whose renewal answers 0 (gone, or
  * no longer ours) drops one registration of its first thread. The EVAL goes through the synced
- * path with retries (WAIT; NoSyncedSlavesException and response timeouts are retried); a final
- * error is logged and the task carries on.
+ * path (WAIT) without ServiceManager.execute: a lost reply is re-sent, a failed replica check is
+ * not; an error is logged and the task carries on with the next round.
  *
  * Like RenewalTask, `stop()` only clears `running`; a timer already scheduled still fires, and if
  * a lock was added again in between it keeps its own chain going. That is Redisson's behaviour,
@@ -90,7 +90,11 @@ export class LockRenewalScheduler implements RenewalService {
     }
     if (keys.length === 0) return;
     const lease = client.config.lockWatchdogTimeout;
-    const reply = yield* client.syncedEvalWithRetry(client.scripts.renew, keys, [lease, ...lockNames]);
+    // LockTask uses syncedEval, not ServiceManager.execute: a failed replica check is not retried
+    const reply = yield* client.retrying(
+      () => client.syncedEval(client.scripts.renew, keys, [lease, ...lockNames]),
+      'resend',
+    );
     if (reply.t !== 'array' || reply.v === null) {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
       keys.forEach((lock, i) =>

@@ -5,14 +5,17 @@
  * renews each hold's timeout key and then the hash. An answer of 0 (none of them holds it any
  * more) cancels the key. Like LockTask it runs lockWatchdogTimeout/3 after the previous round.
  *
- * Redisson has this task since 3.44; before, RedissonReadLock renewed through the per-lock timer
- * with an equivalent script. The model uses the task for every version.
+ * Redisson has this task since 3.44. Before, RedissonReadLock renewed through the per-lock timer
+ * with a different script: it checks only the renewing thread's hold and then extends the
+ * timeout keys of every reader in the hash, other clients' (crashed ones) included. The model
+ * sends that script for ≤ 3.43 but keeps the task's timing (docs/redisson-differences.md).
  */
 import { sleep, type Process } from '../../sim/effects';
 import type { CommandExecutor, ServiceManager } from '../executor';
 import type { RenewalService } from './RenewalService';
 import { emitWatchdog, watchdogActor, type CancelReason } from './watchdog';
 import readRenewLua from '../scripts/read_renew.lua?raw';
+import readRenewAllLua from '../scripts/read_renew_3_43.lua?raw';
 
 interface ReadEntry {
   /** the `{name}` prefix of the hold timeout keys */
@@ -93,10 +96,14 @@ export class ReadLockTask implements RenewalService {
     if (!entry) return;
     const lockNames = [...entry.threads.values()].map(([n]) => n);
     const [first] = entry.threads.keys();
-    const reply = yield* client.syncedEvalWithRetry(
-      readRenewLua,
-      [name, entry.keyPrefix],
-      [client.config.lockWatchdogTimeout, ...lockNames],
+    const lease = client.config.lockWatchdogTimeout;
+    const own = client.config.traits.readRenewOwnOnly;
+    const reply = yield* client.retrying(
+      () =>
+        own
+          ? client.syncedEval(readRenewLua, [name, entry.keyPrefix], [lease, ...lockNames])
+          : client.syncedEval(readRenewAllLua, [name, entry.keyPrefix], [lease, lockNames[0]]),
+      'resend',
     );
     if (reply.t !== 'int') {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
