@@ -145,6 +145,8 @@ export const en = {
   'lang.en': 'EN',
   'lang.zh': '中文',
   'lang.switchTo': 'Switch language',
+  'editor.versionLatest': 'latest ({release})',
+  'editor.versionTraits': 'What Redisson {release} does',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -146,4 +146,6 @@ export const zh: Record<MessageKey, string> = {
   'lang.en': 'EN',
   'lang.zh': '中文',
   'lang.switchTo': '切换语言',
+  'editor.versionLatest': '最新（{release}）',
+  'editor.versionTraits': 'Redisson {release} 的行为',
 };
