@@ -401,3 +401,30 @@ describe('one UUID per Redisson instance', () => {
     expect(names.every((n) => String(n).endsWith(':1'))).toBe(true);
   });
 });
+
+describe('M5 (part): SpinLock.lock() is interruptible', () => {
+  it('4.7.0 RedissonSpinLock.lock(): an interrupt while spinning ends it with IllegalStateException', () => {
+    const spin = (op: string): Op => ({ op, lock: 's', type: 'SpinLock' });
+    const s = run(
+      {
+        A: [{ id: 1, program: [spin('lock'), work(5000), spin('unlock')] }],
+        B: [{ id: 1, start: 10, program: [spin('lock')] }],
+      },
+      { faults: [{ at: 1000, kind: 'interrupt', client: 'B', thread: 1 }] },
+    );
+    const err = first(s, 'lock.error', 'B:1');
+    expect(err.error).toBe('IllegalStateException');
+    expect(err.t).toBeLessThan(1200);
+  });
+});
+
+describe('low: Java long division for the watchdog period', () => {
+  it('4.7.0 LockTask: lockWatchdogTimeout 10000 renews every 3333 ms, not 3333.33', () => {
+    const s = run(
+      { A: [{ id: 1, program: [lock(), work(8000), unlock] }] },
+      { redisson: { lockWatchdogTimeout: 10_000 } },
+    );
+    const renews = s.of('watchdog.renew', 'A:1').map((e) => e.t);
+    expect(renews.every((t) => Number.isInteger(t))).toBe(true);
+  });
+});

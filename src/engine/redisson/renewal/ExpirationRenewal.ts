@@ -69,7 +69,8 @@ export class ExpirationRenewal implements RenewalService {
     const { client } = this;
     const { name, entry } = r;
     for (;;) {
-      yield* sleep(r.leaseMs() / 3);
+      // Java divides longs
+      yield* sleep(Math.trunc(r.leaseMs() / 3));
       if (this.map.get(name) !== r) return;
       const threadId = entry.getFirstThreadId();
       if (threadId === null) return;

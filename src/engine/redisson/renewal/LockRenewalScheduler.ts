@@ -62,7 +62,8 @@ export class LockRenewalScheduler implements RenewalService {
 
   private *timerChain(): Process<void> {
     do {
-      yield* sleep(this.client.config.lockWatchdogTimeout / 3);
+      // Java divides longs
+      yield* sleep(Math.trunc(this.client.config.lockWatchdogTimeout / 3));
       yield* this.execute();
     } while (this.running);
   }

@@ -85,7 +85,8 @@ export class ReadLockTask implements RenewalService {
 
   private *timerChain(): Process<void> {
     do {
-      yield* sleep(this.client.config.lockWatchdogTimeout / 3);
+      // Java divides longs
+      yield* sleep(Math.trunc(this.client.config.lockWatchdogTimeout / 3));
       for (const name of [...this.name2entry.keys()]) yield* this.renew(name);
     } while (this.running);
   }
