@@ -73,7 +73,8 @@ export class RedissonFairLock extends RedissonLock {
   }
 
   protected override *acquireFailed(waitTime: number, threadId: number): Process<void> {
-    const reply = yield* this.client.eval(
+    // syncedEvalWithRetry in 4.7.0, evalWriteSyncedAsync in 3.27: WAIT after it either way
+    const reply = yield* this.client.syncedEvalWithRetry(
       fairAcquireFailedLua,
       [this.getThreadsQueueName(), this.getTimeoutSetName()],
       [this.getLockName(threadId), this.waitFor(waitTime)],
@@ -106,7 +107,7 @@ export class RedissonFairLock extends RedissonLock {
 
   override *forceUnlock(): Process<boolean> {
     this.cancelExpirationRenewal(null, null);
-    const reply = yield* this.client.syncedEval(
+    const reply = yield* this.client.syncedEvalWithRetry(
       fairForceUnlockLua,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()],
       [UNLOCK_MESSAGE, this.client.ctx.now(), 'PUBLISH'],

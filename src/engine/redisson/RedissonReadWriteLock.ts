@@ -69,7 +69,7 @@ abstract class RwHalf extends RedissonLock {
   override *forceUnlock(): Process<boolean> {
     this.cancelExpirationRenewal(null, null);
     const msg = this.mode === 'write' ? READ_UNLOCK_MESSAGE : UNLOCK_MESSAGE;
-    const reply = yield* this.client.syncedEval(
+    const reply = yield* this.client.syncedEvalWithRetry(
       rwForceUnlockLua,
       [this.name, this.getChannelName()],
       [msg, this.mode, 'PUBLISH'],

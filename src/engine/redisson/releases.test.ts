@@ -428,3 +428,20 @@ describe('low: Java long division for the watchdog period', () => {
     expect(renews.every((t) => Number.isInteger(t))).toBe(true);
   });
 });
+
+describe('low: FairLock.acquireFailed goes through the synced path', () => {
+  it('3.27.2 RedissonFairLock.acquireFailedAsync (evalWriteSyncedAsync): WAIT follows the dequeue script', () => {
+    const fairOp = (op: string, extra: Op = {}): Op => ({ op, lock: 'fair', type: 'FairLock', ...extra });
+    const s = run(
+      {
+        A: [{ id: 1, program: [fairOp('lock'), work(3000), fairOp('unlock')] }],
+        B: [{ id: 1, start: 10, program: [fairOp('tryLock', { waitMs: 200 })] }],
+      },
+      { redis: { topology: 'single', replicas: [{ lagMs: 1 }] }, redisson: { version: '3.27' } },
+    );
+    const cmds = s.of('cmd', 'B:1').map((e) => e.argv as string[]);
+    const i = cmds.findIndex((a) => a[0] === 'EVAL' && a[1].includes('acquireFailed'));
+    expect(i).toBeGreaterThan(0);
+    expect(cmds[i + 1][0]).toBe('WAIT');
+  });
+});
