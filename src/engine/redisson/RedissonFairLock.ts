@@ -53,9 +53,13 @@ export class RedissonFairLock extends RedissonLock {
     return [`${this.entryName}:${threadId}`, `${this.getChannelName()}:${this.getLockName(threadId)}`];
   }
 
-  /** tryLock's own wait replaces threadWaitTime when given. */
+  /**
+   * tryLock's own wait replaces threadWaitTime when given, since the same 3.13.3 change that made
+   * threadWaitTime 5 min (a6bbb11bf); before, every slot was threadWaitTime (5 s).
+   */
   private waitFor(waitTime: number): number {
-    return waitTime > 0 ? waitTime : this.threadWaitTime;
+    const slotIsWait = this.client.config.traits.fairLockWaitMs !== 5000;
+    return waitTime > 0 && slotIsWait ? waitTime : this.threadWaitTime;
   }
 
   protected override *tryLockInner(

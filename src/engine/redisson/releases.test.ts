@@ -445,3 +445,25 @@ describe('low: FairLock.acquireFailed goes through the synced path', () => {
     expect(cmds[i + 1][0]).toBe('WAIT');
   });
 });
+
+describe('low: FairLock slot length', () => {
+  const slot = (version: string) => {
+    const fairOp = (op: string, extra: Op = {}): Op => ({ op, lock: 'fair', type: 'FairLock', ...extra });
+    const s = run(
+      {
+        A: [{ id: 1, program: [fairOp('lock'), work(1000), fairOp('unlock')] }],
+        B: [{ id: 1, start: 10, program: [fairOp('tryLock', { waitMs: 200 })] }],
+      },
+      { redisson: { version } },
+    );
+    const acquire = s.of('cmd', 'B:1').find((e) => /^EVAL/.test((e.argv as string[])[0]))!;
+    // EVAL script 3 lock queue timeouts | lease name wait now
+    return (acquire.argv as string[])[8];
+  };
+  it('3.13.2 RedissonFairLock.tryLockInnerAsync: every slot is threadWaitTime (5000), tryLock’s wait too', () => {
+    expect(slot('3.13.2')).toBe('5000');
+  });
+  it('3.13.3 RedissonFairLock.tryLockInnerAsync: tryLock’s wait is the slot', () => {
+    expect(slot('3.13.3')).toBe('200');
+  });
+});
