@@ -4,6 +4,9 @@
  * RLocks the way `redisson.getLock(name)` does.
  *
  * Connections: one command connection and one pub/sub connection per node, opened on first use.
+ * Every call is interruptible: a thread interrupted while it waits for a reply gets
+ * RedisException(InterruptedException) at once, as CommandAsyncService.get() throws (the command
+ * still runs); the watchdog and pub/sub processes are never interrupted.
  * Scripts: with `useScriptCache` (newer releases) the client sends EVALSHA with the SHA-1 it
  * computes itself and, on NOSCRIPT, SCRIPT LOAD followed by the same EVALSHA, as
  * CommandAsyncService.evalAsync does; older releases send plain EVAL with the full text.
@@ -94,20 +97,20 @@ export class RedissonClient implements LockServices {
   }
 
   *command(argv: readonly string[]): Process<Reply> {
-    return yield* call(this.connection(), argv);
+    return yield* call(this.connection(), argv, true);
   }
 
   /** evalWriteAsync: run a script on the current master. */
   *eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
     const conn = this.connection();
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    if (!this.config.traits.useScriptCache) return yield* call(conn, ['EVAL', script, ...tail]);
+    if (!this.config.traits.useScriptCache) return yield* call(conn, ['EVAL', script, ...tail], true);
     const sha = this.sha(script);
-    const first = yield* call(conn, ['EVALSHA', sha, ...tail]);
+    const first = yield* call(conn, ['EVALSHA', sha, ...tail], true);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return first;
-    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script]);
+    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], true);
     if (loaded.t === 'error') return loaded;
-    return yield* call(conn, ['EVALSHA', sha, ...tail]);
+    return yield* call(conn, ['EVALSHA', sha, ...tail], true);
   }
 
   /**
@@ -127,11 +130,11 @@ export class RedissonClient implements LockServices {
       this.availableSlaves.set(node, expected);
     }
     if (expected === 0) return reply;
-    const w = yield* call(this.connection(node), [
-      'WAIT',
-      String(expected),
-      String(this.config.slavesSyncTimeout),
-    ]);
+    const w = yield* call(
+      this.connection(node),
+      ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
+      true,
+    );
     if (w.t === 'error') return w;
     const synced = w.t === 'int' ? Number(w.v) : 0;
     if (synced !== expected) this.availableSlaves.delete(node);

@@ -342,7 +342,7 @@ describe('RLock: waiting', () => {
     expect(first(s, 'lock.error', 'B:1').t).toBe(1500);
   });
 
-  it('lock() on a key without expiry waits uninterruptibly and keeps the interrupt flag', () => {
+  it('4.7.0 RedissonLock.lock(): a key without expiry is waited for uninterruptibly; the kept flag then fails the next tryAcquire’s get()', () => {
     const s = run(
       {
         A: [{ id: 1, program: [lock(), redis('PERSIST', 'myLock'), work(3000), unlock] }],
@@ -352,11 +352,15 @@ describe('RLock: waiting', () => {
     );
     expect(first(s, 'lock.wait', 'B:1').ttl).toBe(-1);
     expect(s.of('waiter.wakeup', 'B:1').map((e) => e.cause)).toEqual(['message']);
-    const acquired = first(s, 'lock.acquired', 'B:1').t;
-    expect(acquired).toBeGreaterThan(3000);
-    // the flag is still set: the next sleep throws at once
-    expect(s.results('B:1')).toEqual([{ error: 'InterruptedException: sleep interrupted' }]);
-    expect(first(s, 'work.end', 'B:1').t).toBe(acquired);
+    // the flag is still set: CommandAsyncService.get() throws as soon as the acquire is sent...
+    const err = first(s, 'lock.error', 'B:1');
+    expect(err.t).toBeGreaterThan(3000);
+    expect(err.error).toBe('RedisException: java.lang.InterruptedException; caused by InterruptedException');
+    expect(s.of('lock.acquired', 'B:1')).toEqual([]);
+    // ...while the EVAL still runs and takes the lock for B, with no watchdog
+    const evals = s.of('cmd', 'B:1').filter((e) => /^EVAL/.test((e.argv as string[])[0]) && e.t > 3000);
+    expect(evals.map((e) => e.reply)).toContainEqual(null);
+    expect(s.of('watchdog.renew', 'B:1')).toEqual([]);
   });
 });
 
@@ -387,7 +391,10 @@ describe('Thread.interrupt outside a lock wait', () => {
     expect(first(s, 'work.end', 'B:1').t).toBe(500);
     // B:2's work ignored the interrupt; its tryLock then found the flag set and gave up at once
     expect(first(s, 'work.end', 'B:2').t).toBe(2000);
-    expect(s.results('B:2')).toEqual([{ error: 'InterruptedException' }]);
+    // 4.7.0 CommandAsyncService.get(): the flag fails tryLock's first tryAcquire at once
+    expect(s.results('B:2')).toEqual([
+      { error: 'RedisException: java.lang.InterruptedException; caused by InterruptedException' },
+    ]);
     expect(first(s, 'lock.error', 'B:2').t).toBeLessThan(2010);
   });
 });

@@ -3,7 +3,7 @@
  * ("IllegalMonitorStateException: attempt to unlock lock, ..."), as a Java test would assert on them.
  */
 import type { ErrorReply } from '../redis/reply';
-import { CALL_TIMEOUT_PREFIX, isCallTimeout } from '../sim/effects';
+import { CALL_TIMEOUT_PREFIX, isCallInterrupted, isCallTimeout } from '../sim/effects';
 
 export class JavaException extends Error {
   /** Java class name, as it would appear in a stack trace */
@@ -98,6 +98,9 @@ export function exceptionFor(reply: ErrorReply): RedisException {
   }
   if (isCallTimeout(reply))
     return new RedisResponseTimeoutException(reply.v.slice(CALL_TIMEOUT_PREFIX.length));
+  // CommandAsyncService.get(): `throw new RedisException(e)` with the InterruptedException
+  if (isCallInterrupted(reply))
+    return new RedisException('java.lang.InterruptedException', new InterruptedException(''));
   return new RedisException(reply.v);
 }
 

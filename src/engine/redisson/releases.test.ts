@@ -467,3 +467,24 @@ describe('low: FairLock slot length', () => {
     expect(slot('3.13.3')).toBe('200');
   });
 });
+
+describe('M5: an interrupt aborts a blocking Redisson call', () => {
+  it('4.7.0 CommandAsyncService.get(): interrupted while the acquire is in flight, lock() throws RedisException(InterruptedException); the EVAL still takes the lock', () => {
+    const s = run(
+      {
+        A: [{ id: 1, start: 100, program: [lock()] }],
+        B: [{ id: 1, start: 1000, program: [redis('HLEN', 'myLock')] }],
+      },
+      {
+        network: { latencyMs: 50 },
+        redisson: { version: '3.27' },
+        faults: [{ at: 120, kind: 'interrupt', client: 'A', thread: 1 }],
+      },
+    );
+    const err = first(s, 'lock.error', 'A:1');
+    expect(err.t).toBe(120);
+    expect(err.error).toBe('RedisException: java.lang.InterruptedException; caused by InterruptedException');
+    expect(s.of('lock.acquired', 'A:1')).toEqual([]);
+    expect(s.results('B:1')).toEqual([1]); // A's EVAL ran on the node at 150
+  });
+});
