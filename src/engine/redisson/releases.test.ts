@@ -488,3 +488,36 @@ describe('M5: an interrupt aborts a blocking Redisson call', () => {
     expect(s.results('B:1')).toEqual([1]); // A's EVAL ran on the node at 150
   });
 });
+
+describe('low: ReadLockTask after a 0 answer', () => {
+  /** A read-locks twice (reentrant), then the key is deleted under it. */
+  const gone = (version: string) =>
+    run(
+      {
+        A: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'rw', type: 'ReadLock' },
+              { op: 'lock', lock: 'rw', type: 'ReadLock' },
+              work(40_000),
+            ],
+          },
+        ],
+        B: [{ id: 1, start: 1000, program: [redis('DEL', 'rw')] }],
+      },
+      { redisson: { version }, until: 35_000 },
+    );
+  it('4.7.0 ReadLockTask.buildChunk: drops one registration per thread, so the reentrant reader is tried again', () => {
+    const s = gone('4.7.0');
+    expect(s.of('watchdog.renew', 'A:1').map((e) => e.result)).toEqual([0, 0]);
+    expect(s.of('watchdog.cancel', 'A:1')).toHaveLength(1);
+  });
+  it('3.43.0 renewExpiration(): the first 0 stops it', () => {
+    expect(
+      gone('3.43.0')
+        .of('watchdog.renew', 'A:1')
+        .map((e) => e.result),
+    ).toEqual([0]);
+  });
+});

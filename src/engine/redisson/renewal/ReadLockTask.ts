@@ -113,6 +113,10 @@ export class ReadLockTask implements RenewalService {
     }
     const result = Number(reply.v);
     emitWatchdog(client, 'watchdog.renew', name, first, { result, lockName: lockNames.join(',') });
-    if (result === 0) this.cancel(name, null, 'lost');
+    if (result !== 0) return;
+    // 3.44+ (ReadLockTask.buildChunk) drops one registration of each thread, so a reentrant
+    // reader is tried again next round; the ≤ 3.43 per-lock timer stopped for good.
+    if (own) for (const t of [...entry.threads.keys()]) this.cancel(name, t, 'lost');
+    else this.cancel(name, null, 'lost');
   }
 }
