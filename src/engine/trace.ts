@@ -244,6 +244,8 @@ export interface VisibleState {
 
 export interface Trace {
   format: 'lockscope-trace/1';
+  /** the Redisson release the clients ran: as the scenario named it, and the release it means */
+  redisson?: { version: string; release: string };
   verdict: 'safe' | 'unsafe';
   violations: Violation[];
   events: TraceEvent[];

@@ -162,10 +162,13 @@ export class SafetyMonitor {
     if (ev.actor === undefined) return;
     const id = `${ev.actor}\u0000${lock}`;
     if (typeof ev.type === 'string') this.lockType.set(id, ev.type);
-    if (typeof ev.owner === 'string') {
-      const known = this.ownerActor.get(ev.owner);
-      this.ownerActor.set(ev.owner, ev.actor);
-      const m = REDISSON_OWNER.exec(ev.owner);
+    // A RedLock over several Redisson instances names one owner per instance (`owners`).
+    const owners = [ev.owner, ...(Array.isArray(ev.owners) ? ev.owners : [])];
+    for (const owner of owners) {
+      if (typeof owner !== 'string') continue;
+      const known = this.ownerActor.get(owner);
+      this.ownerActor.set(owner, ev.actor);
+      const m = REDISSON_OWNER.exec(owner);
       if (m !== null && `${clientOf(ev.actor)}:${m[2]}` === ev.actor)
         this.clientOfUuid.set(m[1], clientOf(ev.actor));
       if (known !== ev.actor) this.renameHolders();

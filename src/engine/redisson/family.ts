@@ -12,7 +12,7 @@ import { RedissonFairLock } from './RedissonFairLock';
 import { RedissonFencedLock } from './RedissonFencedLock';
 import { RedissonReadLock, RedissonWriteLock } from './RedissonReadWriteLock';
 import { RedissonSpinLock } from './RedissonSpinLock';
-import { RedissonMultiLock, clientOn } from './RedissonMultiLock';
+import { RedissonMultiLock } from './RedissonMultiLock';
 import { RedissonRedLock } from './RedissonRedLock';
 
 export type FamilyLock = RedissonLock | RedissonMultiLock;
@@ -54,7 +54,7 @@ export function familyLock(
     case 'RedLock': {
       const names = o.locks && o.locks.length ? o.locks : [name];
       const subs = names.map((n, i) =>
-        (o.topology === 'independent' ? clientOn(client, `master-${i + 1}`) : client).getLock(n),
+        (o.topology === 'independent' ? client.onNode(`master-${i + 1}`) : client).getLock(n),
       );
       return type === 'RedLock'
         ? new RedissonRedLock(name, subs, client)
@@ -70,8 +70,18 @@ export function familyLock(
  */
 export function requestFields(lock: FamilyLock, threadId: number): Record<string, unknown> {
   const f: Record<string, unknown> = { owner: lock.getLockName(threadId) };
-  if (lock instanceof RedissonMultiLock && lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
+  if (lock instanceof RedissonMultiLock) {
+    if (lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
+    const others = otherOwners(lock, threadId);
+    if (others.length) f.owners = others;
+  }
   return f;
+}
+
+/** The lock names a MultiLock's thread writes besides the first (one per other Redisson instance). */
+function otherOwners(lock: RedissonMultiLock, threadId: number): string[] {
+  const first = lock.getLockName(threadId);
+  return [...new Set(lock.locks.map((l) => l.getLockName(threadId)))].filter((o) => o !== first);
 }
 
 /**
@@ -83,6 +93,8 @@ export function acquiredFields(lock: FamilyLock, threadId: number): Record<strin
   const f: Record<string, unknown> = { owner: lock.getLockName(threadId) };
   if (lock instanceof RedissonMultiLock) {
     if (lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
+    const others = otherOwners(lock, threadId);
+    if (others.length) f.owners = others;
     if (lock instanceof RedissonRedLock) {
       const v = lock.lastValidity(threadId);
       if (v !== undefined) f.validityMs = v;

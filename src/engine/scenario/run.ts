@@ -13,6 +13,7 @@ import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
 import { clientOf } from './state';
 import { Topology } from '../topology/topology';
+import { resolveRelease } from '../redisson/versions';
 
 /** Why this runner cannot run the scenario yet, or null when it can. */
 export function unsupportedReason(s: Scenario): string | null {
@@ -133,6 +134,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const violations = monitor.violations.map((v) => ({ ...v, holders: v.holders.slice() }));
   const trace: Trace = {
     format: 'lockscope-trace/1',
+    redisson: { version: scenario.redisson.version, release: resolveRelease(scenario.redisson.version) },
     verdict: violations.length > 0 ? 'unsafe' : 'safe',
     violations,
     events,

@@ -14,8 +14,9 @@ import {
   REDISSON_LATEST,
   REPLICA_DEFAULTS,
   SENTINEL_DEFAULTS,
-  redissonDefaults,
 } from './defaults';
+import { compareVersions, lockTypeSince, resolveRelease } from '../redisson/versions';
+import { withRedissonDefaults as resolveRedisson, type RedissonSettingsResolved } from '../redisson/config';
 
 import { LOCK_TYPES, type LockType } from '../lock_types';
 export { LOCK_TYPES, type LockType };
@@ -174,18 +175,7 @@ export interface Scenario {
     scriptBudget: number;
   };
   network: { latencyMs: number };
-  redisson: {
-    /** "latest" or "major.minor[.patch]" (src/engine/redisson/README.md) */
-    version: string;
-    lockWatchdogTimeout: number;
-    checkLockSyncedSlaves: boolean;
-    slavesSyncTimeout: number;
-    retryAttempts: number;
-    retryDelayMs: number;
-    /** response timeout: a command without a reply fails after this long */
-    timeoutMs: number;
-    subscriptionTimeoutMs: number;
-  };
+  redisson: RedissonSettingsResolved;
   resource: { kind: 'counter' | 'fenced'; initial: number };
   clients: ClientSpec[];
   faults: Fault[];
@@ -599,18 +589,7 @@ export function validateScenario(json: unknown): ValidationResult<Scenario> {
 type Parsed = v.InferOutput<typeof ScenarioSchema>;
 
 function withRedissonDefaults(p: Parsed): Scenario {
-  const r = p.redisson;
-  const d = redissonDefaults(r.version);
-  const redisson: Scenario['redisson'] = {
-    version: r.version,
-    lockWatchdogTimeout: r.lockWatchdogTimeout ?? d.lockWatchdogTimeout,
-    checkLockSyncedSlaves: r.checkLockSyncedSlaves ?? d.checkLockSyncedSlaves,
-    slavesSyncTimeout: r.slavesSyncTimeout ?? d.slavesSyncTimeout,
-    retryAttempts: r.retryAttempts ?? d.retryAttempts,
-    retryDelayMs: r.retryDelayMs ?? d.retryDelayMs,
-    timeoutMs: r.timeoutMs ?? d.timeoutMs,
-    subscriptionTimeoutMs: r.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
-  };
+  const redisson: Scenario['redisson'] = resolveRedisson(p.redisson);
   const out: Scenario = { ...p, redisson } as Scenario;
   return out;
 }
@@ -654,6 +633,7 @@ function crossCheck(s: Scenario): SchemaIssue[] {
         );
       totalSteps += steps;
       checkOps(t.program, ['clients', ci, 'threads', ti, 'program'], redis, add);
+      checkLockTypesExist(t.program, ['clients', ci, 'threads', ti, 'program'], s.redisson.version, add);
     });
     threads.set(c.id, ids);
     totalThreads += c.threads.length;
@@ -712,6 +692,29 @@ function crossCheck(s: Scenario): SchemaIssue[] {
     }
   });
   return issues;
+}
+
+/** A lock type the scenario's Redisson release does not have yet (SpinLock 3.15.0, FencedLock 3.19.0). */
+function checkLockTypesExist(
+  ops: readonly Op[],
+  path: (string | number)[],
+  version: string,
+  add: (path: (string | number)[], message: string) => void,
+): void {
+  const release = resolveRelease(version);
+  ops.forEach((op, i) => {
+    if (op.op === 'repeat') {
+      checkLockTypesExist(op.body, [...path, i, 'body'], version, add);
+      return;
+    }
+    if (!('type' in op) || op.type === undefined) return;
+    const since = lockTypeSince(op.type);
+    if (since !== undefined && compareVersions(release, since) < 0)
+      add(
+        [...path, i, 'type'],
+        `${op.type} first appeared in Redisson ${since}; redisson.version "${version}" (${release}) does not have it`,
+      );
+  });
 }
 
 function checkOps(

@@ -28,7 +28,14 @@ import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import type { EventKind, KeyView } from '../trace';
 import type { EventFields, Prng, ProcHandle, SimContext } from './api';
-import type { AcquireResult, ConnectionRef, Effect, Process, Semaphore } from './effects';
+import {
+  CALL_INTERRUPTED,
+  type AcquireResult,
+  type ConnectionRef,
+  type Effect,
+  type Process,
+  type Semaphore,
+} from './effects';
 import { CALL_TIMEOUT_PREFIX } from './effects';
 import { TimedHeap } from './heap';
 import { keyViewOf, sameKeyView } from './key_view';
@@ -77,6 +84,8 @@ interface Task {
   /** client whose pause/crash gates this task; null: not gated */
   owner: string | null;
   cancelled: boolean;
+  /** the call (Proc.callSeq) a RESUME answers; a reply to an abandoned call is dropped */
+  call?: number;
 }
 
 class Proc implements ProcHandle {
@@ -89,6 +98,9 @@ class Proc implements ProcHandle {
   started = false;
   /** a `call` it made has not resumed it yet (reply, error or response timeout) */
   inCall = false;
+  /** numbers its calls, so that the reply to one an interrupt abandoned can be told apart */
+  callSeq = 0;
+  callInterruptible = false;
   constructor(
     readonly id: number,
     readonly owner: string,
@@ -246,7 +258,19 @@ export class Kernel implements SimContext {
     if (p.waitSem !== null && p.waitInterruptible) {
       this.stopWaiting(p);
       this.schedule(this.t, RESUME, p, 'interrupted' satisfies AcquireResult, null, p.owner);
-    } else p.pendingInterrupt = true;
+    } else if (p.inCall && p.callInterruptible) this.abandonCall(p);
+    else p.pendingInterrupt = true;
+  }
+
+  /**
+   * CommandAsyncService.get() interrupted: the thread stops waiting for the reply and keeps its
+   * interrupt flag (get() sets it again); the command itself goes on.
+   */
+  private abandonCall(p: Proc): void {
+    p.callSeq++;
+    p.inCall = false;
+    p.pendingInterrupt = true;
+    this.schedule(this.t, RESUME, p, error(CALL_INTERRUPTED), null, p.owner);
   }
 
   connect(
@@ -530,7 +554,7 @@ export class Kernel implements SimContext {
   }
 
   /** WAIT did not have its count at once: hold the reply until the acks or the timeout come. */
-  private blockWait(node: SimNode, c: Conn, p: Proc, argv: string[], block: WaitBlock): void {
+  private blockWait(node: SimNode, c: Conn, p: Proc, argv: string[], block: WaitBlock, call: number): void {
     let done = false;
     const w: BlockedWait = {
       block,
@@ -549,13 +573,13 @@ export class Kernel implements SimContext {
         if (reply.t === 'int')
           this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
         if (this.net.reachable(node.id, c.client))
-          this.schedule(this.t + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner);
-        else this.lost(p, argv, node.id, this.t);
+          this.schedule(this.t + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner, call);
+        else this.lost(p, argv, node.id, this.t, call);
       },
     };
     w.lose = () => {
       done = true;
-      this.lost(p, argv, node.id, this.t);
+      this.lost(p, argv, node.id, this.t, call);
     };
     node.waits.push(w);
     if (block.timeoutAt > 0)
@@ -590,8 +614,10 @@ export class Kernel implements SimContext {
     value: unknown,
     fn: (() => void) | null,
     owner: string | null,
+    call?: number,
   ): Task {
     const task: Task = { at, seq: this.seq++, kind, proc, value, fn, owner, cancelled: false };
+    if (call !== undefined) task.call = call;
     this.heap.push(task);
     return task;
   }
@@ -610,6 +636,7 @@ export class Kernel implements SimContext {
     }
     if (task.kind === RESUME) {
       const p = task.proc!;
+      if (task.call !== undefined && task.call !== p.callSeq) return;
       if (!p.done) this.step(p, task.value);
     } else task.fn!();
   }
@@ -643,7 +670,10 @@ export class Kernel implements SimContext {
           return;
         case 'call':
           p.inCall = true;
+          p.callSeq++;
+          p.callInterruptible = eff.interruptible === true;
           this.send(p, eff.conn, eff.argv);
+          if (p.callInterruptible && p.pendingInterrupt && p.inCall) this.abandonCall(p);
           return;
         case 'acquire': {
           const s = eff.sem as Sem;
@@ -700,14 +730,15 @@ export class Kernel implements SimContext {
   // Network and nodes
 
   private send(p: Proc, ref: ConnectionRef, argv: readonly string[]): void {
+    const call = p.callSeq;
     const c = this.conns.get(ref.id);
     if (c === undefined || c.closed) {
-      this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner);
+      this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner, call);
       return;
     }
     const sentAt = this.t;
     if (!this.net.reachable(c.client, c.node)) {
-      this.lost(p, argv, c.node, sentAt);
+      this.lost(p, argv, c.node, sentAt, call);
       return;
     }
     const args = argv.slice();
@@ -716,20 +747,20 @@ export class Kernel implements SimContext {
       FN,
       null,
       undefined,
-      () => this.arrive(c, p, args, sentAt),
+      () => this.arrive(c, p, args, sentAt, call),
       null,
     );
   }
 
-  private arrive(c: Conn, p: Proc, argv: string[], sentAt: number, fromBacklog = false): void {
+  private arrive(c: Conn, p: Proc, argv: string[], sentAt: number, call: number, fromBacklog = false): void {
     const node = this.nodes.get(c.node);
     if (node === undefined || !node.up || (c.closed && c.server === null)) {
-      this.lost(p, argv, c.node, sentAt);
+      this.lost(p, argv, c.node, sentAt, call);
       return;
     }
     if (!fromBacklog && (node.busyUntil > this.t || node.backlog.length > 0)) {
       // One queue per node keeps arrival order (per connection FIFO included) across the wait.
-      node.backlog.push(() => this.arrive(c, p, argv, sentAt, true));
+      node.backlog.push(() => this.arrive(c, p, argv, sentAt, call, true));
       this.drainLater(node);
       return;
     }
@@ -746,7 +777,7 @@ export class Kernel implements SimContext {
     const block = c.server.waitBlock;
     if (block !== null) {
       c.server.waitBlock = null;
-      this.blockWait(node, c, p, argv, block);
+      this.blockWait(node, c, p, argv, block, call);
       return;
     }
     this.rec.emit('cmd', { actor: p.name, node: node.id, conn: c.label, argv, reply: replyToJson(reply) });
@@ -758,8 +789,8 @@ export class Kernel implements SimContext {
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
     if (this.net.reachable(node.id, c.client))
-      this.schedule(leave + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner);
-    else this.lost(p, argv, node.id, sentAt);
+      this.schedule(leave + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner, call);
+    else this.lost(p, argv, node.id, sentAt, call);
     for (const x of pushes) this.deliver(x.conn, x.msg, leave);
   }
 
@@ -780,12 +811,12 @@ export class Kernel implements SimContext {
     );
   }
 
-  private lost(p: Proc, argv: readonly string[], node: string, sentAt: number): void {
+  private lost(p: Proc, argv: readonly string[], node: string, sentAt: number, call: number): void {
     const ms = this.opts.callTimeoutMs;
     const reply = error(
       `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${ms} ms) for command: (${argv[0]}) to ${node}`,
     );
-    this.schedule(Math.max(this.t, sentAt + ms), RESUME, p, reply, null, p.owner);
+    this.schedule(Math.max(this.t, sentAt + ms), RESUME, p, reply, null, p.owner, call);
   }
 
   /** The server pushed a frame to `c` (a pub/sub message, an extra confirmation). */

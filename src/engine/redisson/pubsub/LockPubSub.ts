@@ -9,7 +9,7 @@
  */
 import { acquire, call, sleep, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
 import type { Reply } from '../../redis/reply';
-import type { RedissonClient } from '../RedissonClient';
+import type { CommandExecutor, ServiceManager } from '../executor';
 import { RedissonLockEntry } from './RedissonLockEntry';
 
 /** LockPubSub.UNLOCK_MESSAGE */
@@ -29,7 +29,7 @@ export class LockPubSub {
   private readonly conns = new Map<string, ConnectionRef>();
   private reattaching = false;
 
-  constructor(private readonly client: RedissonClient) {}
+  constructor(private readonly client: CommandExecutor & ServiceManager) {}
 
   /** PublishSubscribe.subscribe(entryName, channelName), waiting at most timeoutMs for its turn. */
   *subscribe(
