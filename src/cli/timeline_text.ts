@@ -3,7 +3,7 @@
  * ("    t  actor         what happened") and a summary with the verdict and the violations.
  */
 import { quoteBytes } from '../engine/redis/cli_format';
-import { NO_LOCK, type Trace, type TraceEvent, type Violation } from '../engine/trace';
+import { NO_LOCK, type Trace, type TraceEvent, type Violation } from '../engine/trace/types';
 
 const MAX_ARG = 40;
 

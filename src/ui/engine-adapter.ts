@@ -14,8 +14,8 @@ import { RedisServer } from '../engine/redis/server';
 import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
-import type { RunResult, ValidationResult } from '../engine/sim/api';
-import type { KeyView, NodeView } from '../engine/trace';
+import type { RunResult, ValidationResult } from '../engine/scenario/api';
+import type { KeyView, NodeView } from '../engine/trace/types';
 
 export interface BuiltinInfo {
   id: string;

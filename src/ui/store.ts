@@ -4,8 +4,8 @@
  * place that talks to the engine and writes runs into it.
  */
 import { create } from 'zustand';
-import type { SchemaIssue } from '../engine/sim/api';
-import type { Trace, VisibleState } from '../engine/trace';
+import type { SchemaIssue } from '../engine/scenario/api';
+import type { Trace, VisibleState } from '../engine/trace/types';
 import type { BuiltinInfo } from './engine-adapter';
 import type { Lang, MessageKey } from './i18n';
 import type { LaneModel } from './timeline/model';

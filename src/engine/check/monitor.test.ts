@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventFields } from '../sim/api';
-import type { EventKind, KeyView, TraceEvent } from '../trace';
+import type { EventFields, EventKind, KeyView, TraceEvent } from '../trace/types';
 import { leaseOwners, SafetyMonitor } from './monitor';
 
 /** A monitor over a fake world: events are fed by hand, keys live in a map. */

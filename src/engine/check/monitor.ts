@@ -34,12 +34,12 @@
 import {
   NO_LOCK,
   type Actor,
+  type EventFields,
   type KeyView,
   type TraceEvent,
   type Violation,
   type ViolationKind,
-} from '../trace';
-import type { EventFields } from '../sim/api';
+} from '../trace/types';
 
 export interface MonitorHost {
   emit(kind: 'violation.start' | 'violation.end', fields: EventFields): void;

@@ -17,7 +17,7 @@
  */
 import { sleep, type Process } from '../sim/effects';
 import type { SimContext } from '../sim/api';
-import type { ResourceView } from '../trace';
+import type { ResourceView } from '../trace/types';
 
 export type ResourceKind = 'counter' | 'fenced';
 

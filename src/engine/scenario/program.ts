@@ -24,7 +24,8 @@
  *                      erased another write made since the read), write, erased, pending
  *                      (resource/ProtectedResource.ts)
  */
-import type { ClientsHandle, ProcHandle, SimContext } from '../sim/api';
+import type { ProcHandle, SimContext } from '../sim/api';
+import type { ClientsHandle } from './api';
 import { acquire, sleep, type Process } from '../sim/effects';
 import { replyToJson } from '../sim/reply_json';
 import type { LockType, Op, Scenario, ThreadSpec } from './schema';

@@ -5,9 +5,9 @@
  *   const v = validateScenario(json);
  *   if (v.ok) { const { trace, stateAt } = runScenario(v.scenario); }
  */
-import type { RunOptions, RunResult } from '../sim/api';
-import { createWorld, type World } from '../sim/world';
-import type { Actor, Trace, VisibleState } from '../trace';
+import type { RunOptions, RunResult } from './api';
+import { createWorld, type World } from './world';
+import type { Actor, Trace, VisibleState } from '../trace/types';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
@@ -40,7 +40,10 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   if (reason !== null) throw new UnsupportedScenarioError(reason);
 
   const threads: Actor[] = scenario.clients.flatMap((c) => c.threads.map((t) => `${c.id}:${t.id}`));
-  const topology = new Topology(scenario);
+  const topology = new Topology(
+    scenario.redis,
+    scenario.clients.map((c) => c.id),
+  );
   const world = createWorld({
     seed: scenario.seed,
     latencyMs: scenario.network.latencyMs,

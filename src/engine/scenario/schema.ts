@@ -6,7 +6,7 @@
  * it never throws, and every issue names a JSON path and what was expected.
  */
 import * as v from 'valibot';
-import type { SchemaIssue, ValidationResult } from '../sim/api';
+import type { SchemaIssue, ValidationResult } from './api';
 import {
   LIMITS,
   NETWORK_DEFAULTS,
@@ -18,6 +18,7 @@ import {
 } from './defaults';
 
 import { LOCK_TYPES, type LockType } from '../lock_types';
+import { nodeIds } from '../topology/nodes';
 export { LOCK_TYPES, type LockType };
 
 /** Lock types made of several locks, one per master (`locks` names them). */
@@ -424,20 +425,6 @@ const ScenarioSchema = v.strictObject({
 
 // ---------------------------------------------------------------------------------------------
 // Validation
-
-/** Node ids of a topology (SCENARIO-FORMAT.md "Node ids are fixed names, not roles"). */
-export function nodeIds(redis: Scenario['redis']): string[] {
-  const ids: string[] = [];
-  if (redis.topology === 'independent') {
-    for (let i = 1; i <= redis.masters; i++) ids.push(`master-${i}`);
-  } else {
-    ids.push('master');
-    for (let i = 1; i <= redis.replicas.length; i++) ids.push(`replica-${i}`);
-  }
-  if (redis.topology === 'sentinel')
-    for (let i = 1; i <= redis.sentinel.count; i++) ids.push(`sentinel-${i}`);
-  return ids;
-}
 
 /** Program steps once every `repeat` is expanded (what the limits count). */
 export function expandedLength(program: readonly Op[]): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { World } from '../sim/world';
-import type { KeyView, TraceEvent } from '../trace';
+import type { World } from './world';
+import type { KeyView, TraceEvent } from '../trace/types';
 import { builtin } from './builtins/index';
 import { runScenario } from './run';
 import { validateScenario, type Scenario } from './schema';

@@ -18,7 +18,7 @@ import type {
   ThreadView,
   TraceEvent,
   VisibleState,
-} from '../trace';
+} from '../trace/types';
 import { lostWrites } from '../resource/ProtectedResource';
 
 export const CHECKPOINT_EVERY = 64;

@@ -26,8 +26,8 @@ import type { WaitBlock } from '../redis/replication';
 import type { ScriptTracer } from '../redis/eval';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import type { EventKind, KeyView } from '../trace';
-import type { EventFields, Prng, ProcHandle, SimContext } from './api';
+import type { EventFields, EventKind, KeyView } from '../trace/types';
+import type { Prng, ProcHandle, SimContext, TopologyHost } from './api';
 import type { AcquireResult, ConnectionRef, Effect, Process, Semaphore } from './effects';
 import { CALL_TIMEOUT_PREFIX } from './effects';
 import { TimedHeap } from './heap';
@@ -152,7 +152,7 @@ class Conn implements ConnectionRef {
   ) {}
 }
 
-export class Kernel implements SimContext {
+export class Kernel implements SimContext, TopologyHost {
   private t = 0;
   private seq = 0;
   private readonly heap = new TimedHeap<Task>();

@@ -3,8 +3,8 @@
  * change, to the state timeline and the safety monitor, so inspectors and checkers see exactly
  * what the trace says.
  */
-import type { EventKind, KeyView, TraceEvent } from '../trace';
-import type { EventFields } from './api';
+import type { EventKind, KeyView, TraceEvent } from '../trace/types';
+import type { EventFields } from '../trace/types';
 
 export interface EventSink {
   push(ev: TraceEvent): void;

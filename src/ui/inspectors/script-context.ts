@@ -4,7 +4,7 @@
  * run and the EVAL command that carried the text.
  */
 import { sha1hex } from '../../engine/redis/sha1';
-import type { TraceEvent } from '../../engine/trace';
+import type { TraceEvent } from '../../engine/trace/types';
 
 export interface ScriptCall {
   line: number | null;

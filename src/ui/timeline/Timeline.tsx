@@ -8,7 +8,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Trace } from '../../engine/trace';
+import type { Trace } from '../../engine/trace/types';
 import { describeEvent } from '../describe-event';
 import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';

@@ -3,7 +3,7 @@
  * run) from the trace events and the engine's own stateAt frames. Nothing here decides lock
  * semantics; it only turns "state after event i" into intervals the renderer can draw.
  */
-import type { Trace, VisibleState, ViolationKind } from '../../engine/trace';
+import type { Trace, VisibleState, ViolationKind } from '../../engine/trace/types';
 
 export type BandKind = 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed';
 

@@ -99,6 +99,9 @@ export interface TraceEvent {
   [detail: string]: unknown;
 }
 
+/** What a writer passes to `emit`: everything but the fields the recorder sets. */
+export type EventFields = Omit<TraceEvent, 't' | 'seq' | 'kind'>;
+
 export type ViolationKind = 'V1' | 'V2' | 'V3';
 
 /**

@@ -1,0 +1,73 @@
+/**
+ * The runner API the UI and CLI call (validate, run, scrub), and the contract between the runner
+ * (scenario/run.ts) and the client side of a run (scenario/program.ts).
+ */
+import type { ProcHandle, SimContext } from '../sim/api';
+import type { Trace, VisibleState } from '../trace/types';
+import type { Scenario } from './schema';
+
+export interface SchemaIssue {
+  /** JSON path, e.g. "clients[1].threads[0].program[2].op" */
+  path: string;
+  message: string;
+}
+
+export type ValidationResult<S> = { ok: true; scenario: S } | { ok: false; issues: SchemaIssue[] };
+
+export interface RunResult {
+  trace: Trace;
+  /** Everything visible right after event `index` (-1: the initial state), without re-running the scenario. */
+  stateAt(index: number): VisibleState;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client side of a run (scenario/program.ts).
+//
+// The runner (scenario/run.ts) builds the nodes and the kernel, then calls
+//   import { startClients } from './program';
+//   const clients = startClients(ctx, scenario);
+// `startClients` spawns one process per scenario thread (owner = client id, name = "A:1") at its
+// `start` time, each running the thread's program, and returns a ClientsHandle.
+// Faults are the runner's: `crash` and `pause` of a client are done by the kernel for every
+// process and connection of that owner; `interrupt` goes through `threadProc`.
+//
+// The state inspectors and the checkers read only the trace, so the client side must emit these
+// events with these fields (any event of a thread may also carry `step`, the index of the program
+// step in the flattened program):
+//   thread.start      actor
+//   thread.done       actor
+//   thread.result     actor, step, result          one per step that returns something (JSON value)
+//   work.start        actor, ms, op: 'work' | 'sleep' | 'use'
+//   work.end          actor
+//   lock.request      actor, lock, type, owner?, key?   (owner/key as in lock.acquired; giving
+//                     them here lets V2 name threads before the acquire's reply is back)
+//   lock.wait         actor, lock, ttl
+//   waiter.wakeup     actor, lock, cause
+//   lock.acquired     actor, lock, holdCount, owner, key?, node?
+//                     `owner` is the server-side identity the lock stores (the hash field
+//                     "<uuid>:<threadId>" of a Redisson lock, the random value of a naive lock);
+//                     `key` the Redis key holding it when it is not the lock name; `node` the node
+//                     it was taken on when it is not masterFor(client).
+//   lock.failed       actor, lock                  tryLock gave up
+//   lock.released     actor, lock, holdCount       holdCount = holds left (0: fully released)
+//   lock.error        actor, lock, op, error       op 'unlock' ends the hold (IllegalMonitorState)
+//   resource.use      actor, lock, accepted, token, value   value = resource value after it
+// ---------------------------------------------------------------------------------------------
+
+export interface ClientsHandle {
+  /** The process running a thread's program (for `interrupt` faults); undefined once it ended. */
+  threadProc(client: string, thread: number): ProcHandle | undefined;
+  /**
+   * Called by the runner right after the kernel crashed a client (its processes are killed and
+   * its connections dropped), so the client model can forget local state (e.g. renewal maps).
+   */
+  onCrash?(client: string): void;
+}
+
+/** Signature of `startClients` in scenario/program.ts. */
+export type StartClients = (ctx: SimContext, scenario: Scenario) => ClientsHandle;
+
+export interface RunOptions {
+  /** emit script.line / script.call events (slow; for the script view) */
+  verbose?: boolean;
+}
