@@ -50,7 +50,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   }
   const v = await engineClient.validate(scenario).catch((e: unknown) => ({
     ok: false as const,
-    issues: [{ path: '', message: e instanceof Error ? e.message : String(e) }],
+    issues: [{ path: '', segments: [], message: e instanceof Error ? e.message : String(e) }],
   }));
   if (!v.ok) {
     usePlayground.setState({ issues: v.issues });

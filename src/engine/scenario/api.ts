@@ -7,8 +7,10 @@ import type { Trace, VisibleState } from '../trace/types';
 import type { Scenario } from './schema';
 
 export interface SchemaIssue {
-  /** JSON path, e.g. "clients[1].threads[0].program[2].op" */
+  /** JSON path for display, e.g. "clients[1].threads[0].program[2].op" ("(root)" for the whole) */
   path: string;
+  /** the same path as keys and indexes, e.g. ['clients', 1, 'threads', 0, 'program', 2, 'op'] */
+  segments: (string | number)[];
   message: string;
 }
 

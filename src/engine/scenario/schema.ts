@@ -455,10 +455,15 @@ function shapeIssue(json: unknown): SchemaIssue | null {
   let count = 0;
   while (stack.length) {
     const { value, path } = stack.pop()!;
-    if (++count > LIMITS.values) return { path: '(root)', message: `more than ${LIMITS.values} JSON values` };
+    if (++count > LIMITS.values)
+      return { path: '(root)', segments: [], message: `more than ${LIMITS.values} JSON values` };
     if (value === null || typeof value !== 'object') continue;
     if (path.length >= LIMITS.nesting)
-      return { path: formatPath(path), message: `nested more than ${LIMITS.nesting} levels deep` };
+      return {
+        path: formatPath(path),
+        segments: path,
+        message: `nested more than ${LIMITS.nesting} levels deep`,
+      };
     if (Array.isArray(value)) value.forEach((x, i) => stack.push({ value: x, path: [...path, i] }));
     else
       for (const k of Object.keys(value))
@@ -472,10 +477,10 @@ export function validateScenario(json: unknown): ValidationResult<Scenario> {
   if (shape !== null) return { ok: false, issues: [shape] };
   const parsed = v.safeParse(ScenarioSchema, json, { abortPipeEarly: true });
   if (!parsed.success) {
-    const issues = parsed.issues.map((i) => ({
-      path: formatPath((i.path ?? []).map((p) => p.key as string | number)),
-      message: issueMessage(i),
-    }));
+    const issues = parsed.issues.map((i) => {
+      const segments = (i.path ?? []).map((p) => p.key as string | number);
+      return { path: formatPath(segments), segments, message: issueMessage(i) };
+    });
     return { ok: false, issues };
   }
   const scenario = withRedissonDefaults(parsed.output);
@@ -505,7 +510,7 @@ function withRedissonDefaults(p: Parsed): Scenario {
 function crossCheck(s: Scenario): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const add = (path: (string | number)[], message: string) =>
-    issues.push({ path: formatPath(path), message });
+    issues.push({ path: formatPath(path), segments: path, message });
   const { redis } = s;
   if (redis.masters > 1 && redis.topology !== 'independent')
     add(['redis', 'masters'], `more than one master needs topology "independent"`);
