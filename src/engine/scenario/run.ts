@@ -11,7 +11,6 @@ import type { Actor, Trace, VisibleState } from '../trace/types';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
-import { clientOf } from './state';
 import { Topology } from '../topology/topology';
 
 /** Why this runner cannot run the scenario yet, or null when it can. */
@@ -59,19 +58,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   });
   const { kernel, recorder, timeline, monitor } = world;
   topology.onMastersChanged = () => monitor.recheckLeases();
-  recorder.observe({ onEvent: (ev) => topology.onEvent(ev), onKey() {} });
   topology.install(kernel);
-
-  // Threads still running a program; the run may stop once none is.
-  const running = new Set(threads);
-  recorder.observe({
-    onEvent(ev) {
-      if (ev.kind === 'thread.done' && ev.actor !== undefined) running.delete(ev.actor);
-      else if (ev.kind === 'client.crash')
-        for (const a of threads) if (clientOf(a) === ev.client) running.delete(a);
-    },
-    onKey() {},
-  });
 
   const clients = startClients(kernel, scenario);
   const keepData = scenario.redis.persistence === 'aof-always';
@@ -113,7 +100,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   // sleeping watchdog timer does not keep it going. DEFAULT_RUN_CAP_MS bounds it either way.
   const until = scenario.until ?? DEFAULT_RUN_CAP_MS;
   const endsEarly = scenario.until === null;
-  const ended = (): boolean => endsEarly && running.size === 0 && !kernel.clientWorkInFlight();
+  const ended = (): boolean => endsEarly && clients.allDone() && !kernel.clientWorkInFlight();
   const probe = opts.probe;
   const stop =
     probe === undefined

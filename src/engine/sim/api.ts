@@ -85,4 +85,13 @@ export interface TopologyHost {
   unblockAll(id: string): void;
   /** CLIENT KILL TYPE normal + TYPE pubsub on a node. */
   killClients(id: string): void;
+  /** Hear of data node crashes and restarts, right after their event is recorded. */
+  onNodeLifecycle(listener: NodeLifecycle): void;
+}
+
+export interface NodeLifecycle {
+  /** the node went down (its data, if not persisted, is gone already or goes right after) */
+  crashed(node: string): void;
+  /** the node is up again, before its keyspace is re-read and its expiry re-armed */
+  restarted(node: string): void;
 }

@@ -27,7 +27,7 @@ import type { ScriptTracer } from '../redis/eval';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import type { EventFields, EventKind, KeyView } from '../trace/types';
-import type { Prng, ProcHandle, SimContext, TopologyHost } from './api';
+import type { NodeLifecycle, Prng, ProcHandle, SimContext, TopologyHost } from './api';
 import type { AcquireResult, ConnectionRef, Effect, Process, Semaphore } from './effects';
 import { CALL_TIMEOUT_PREFIX } from './effects';
 import { TimedHeap } from './heap';
@@ -168,6 +168,7 @@ export class Kernel implements SimContext, TopologyHost {
   private readonly net: Network;
   private readonly rec: Recorder;
   private readonly mirror: KeyMirror;
+  private readonly lifecycle: NodeLifecycle[] = [];
   /** set when the run was stopped by the event cap */
   truncated = false;
   /** kernel tasks dispatched so far (a cost figure: tasks that record no event still take time) */
@@ -309,7 +310,7 @@ export class Kernel implements SimContext, TopologyHost {
 
   /** Runs `fn` at virtual time `at` (not gated by any client). */
   at(at: number, fn: () => void): void {
-    this.schedule(Math.max(at, this.t), FN, null, undefined, fn, null);
+    this.later(Math.max(at, this.t), fn);
   }
 
   /**
@@ -394,23 +395,13 @@ export class Kernel implements SimContext, TopologyHost {
     if (!node || !node.up) return;
     node.up = false;
     this.rec.emit('node.crash', { actor: id, node: id });
+    for (const l of this.lifecycle) l.crashed(id);
     // Blocked WAITs die with the node: their callers time out.
     for (const w of node.waits.slice()) w.lose();
     node.waits = [];
     for (const c of node.conns) {
       if (c.server === null) continue;
-      node.server.disconnect(c.server);
-      c.server = null;
-      const onDrop = c.onDrop;
-      if (onDrop !== undefined && !c.closed && this.net.reachable(id, c.client))
-        this.schedule(
-          this.t + this.net.latency(id, c.client),
-          FN,
-          null,
-          undefined,
-          () => c.closed || onDrop(),
-          c.client,
-        );
+      this.dropServerSide(node, c);
     }
     if (!keepData) {
       node.server = this.build(node);
@@ -424,6 +415,7 @@ export class Kernel implements SimContext, TopologyHost {
     node.up = true;
     node.busyUntil = this.t;
     this.rec.emit('node.restart', { actor: id, node: id });
+    for (const l of this.lifecycle) l.restarted(id);
     this.rec.batch(() => this.resyncNode(node));
     node.expiryAt = Infinity;
     this.armExpiry(node);
@@ -450,6 +442,10 @@ export class Kernel implements SimContext, TopologyHost {
 
   // ------------------------------------------------------------------------------------------
   // Topology API (topology/**: replication links, Sentinel)
+
+  onNodeLifecycle(listener: NodeLifecycle): void {
+    this.lifecycle.push(listener);
+  }
 
   isUp(id: string): boolean {
     return this.nodes.get(id)?.up === true;
@@ -492,20 +488,21 @@ export class Kernel implements SimContext, TopologyHost {
     if (node === undefined || !node.up) return;
     for (const c of [...node.conns].sort((a, b) => a.id - b.id)) {
       if (c.server === null) continue;
-      node.server.disconnect(c.server);
-      c.server = null;
+      this.dropServerSide(node, c);
       this.rec.emit('conn.close', { actor: c.client, node: id, conn: c.label });
-      const onDrop = c.onDrop;
-      if (onDrop !== undefined && !c.closed && this.net.reachable(id, c.client))
-        this.schedule(
-          this.t + this.net.latency(id, c.client),
-          FN,
-          null,
-          undefined,
-          () => c.closed || onDrop(),
-          c.client,
-        );
     }
+  }
+
+  /**
+   * The node loses its side of `c` (it crashed, or killed the client): the client hears of it
+   * (`onDrop`) one latency later, if it can hear the node at all.
+   */
+  private dropServerSide(node: SimNode, c: Conn): void {
+    node.server.disconnect(c.server!);
+    c.server = null;
+    const onDrop = c.onDrop;
+    if (onDrop !== undefined && !c.closed && this.net.reachable(node.id, c.client))
+      this.later(this.t + this.net.latency(node.id, c.client), () => c.closed || onDrop(), c.client);
   }
 
   /** Replicas acknowledged more of the stream: WAITs on `id` whose count is reached return. */
@@ -559,16 +556,9 @@ export class Kernel implements SimContext, TopologyHost {
     };
     node.waits.push(w);
     if (block.timeoutAt > 0)
-      this.schedule(
-        Math.max(this.t, block.timeoutAt - node.offset),
-        FN,
-        null,
-        undefined,
-        () => {
-          if (!done && node.up) w.finish({ t: 'int', v: node.server.repl.countAcks(block.offset) });
-        },
-        null,
-      );
+      this.later(Math.max(this.t, block.timeoutAt - node.offset), () => {
+        if (!done && node.up) w.finish({ t: 'int', v: node.server.repl.countAcks(block.offset) });
+      });
   }
 
   // ------------------------------------------------------------------------------------------
@@ -581,6 +571,11 @@ export class Kernel implements SimContext, TopologyHost {
       this.owners.set(id, o);
     }
     return o;
+  }
+
+  /** Runs `fn` at `at`; with an owner, only while that client lives (deferred while it is paused). */
+  private later(at: number, fn: () => void, owner: string | null = null): Task {
+    return this.schedule(at, FN, null, undefined, fn, owner);
   }
 
   private schedule(
@@ -665,11 +660,8 @@ export class Kernel implements SimContext, TopologyHost {
           p.waitSem = s;
           p.waitInterruptible = eff.interruptible === true;
           if (eff.timeoutMs !== undefined)
-            p.waitTimeout = this.schedule(
+            p.waitTimeout = this.later(
               this.t + eff.timeoutMs,
-              FN,
-              null,
-              undefined,
               () => {
                 if (p.waitSem !== s || p.done) return;
                 this.stopWaiting(p);
@@ -711,14 +703,7 @@ export class Kernel implements SimContext, TopologyHost {
       return;
     }
     const args = argv.slice();
-    this.schedule(
-      this.t + this.net.latency(c.client, c.node),
-      FN,
-      null,
-      undefined,
-      () => this.arrive(c, p, args, sentAt),
-      null,
-    );
+    this.later(this.t + this.net.latency(c.client, c.node), () => this.arrive(c, p, args, sentAt));
   }
 
   private arrive(c: Conn, p: Proc, argv: string[], sentAt: number, fromBacklog = false): void {
@@ -766,18 +751,11 @@ export class Kernel implements SimContext, TopologyHost {
   private drainLater(node: SimNode): void {
     if (node.drainScheduled) return;
     node.drainScheduled = true;
-    this.schedule(
-      Math.max(this.t, node.busyUntil),
-      FN,
-      null,
-      undefined,
-      () => {
-        node.drainScheduled = false;
-        while (node.backlog.length > 0 && node.busyUntil <= this.t) node.backlog.shift()!();
-        if (node.backlog.length > 0) this.drainLater(node);
-      },
-      null,
-    );
+    this.later(Math.max(this.t, node.busyUntil), () => {
+      node.drainScheduled = false;
+      while (node.backlog.length > 0 && node.busyUntil <= this.t) node.backlog.shift()!();
+      if (node.backlog.length > 0) this.drainLater(node);
+    });
   }
 
   private lost(p: Proc, argv: readonly string[], node: string, sentAt: number): void {
@@ -796,11 +774,8 @@ export class Kernel implements SimContext, TopologyHost {
 
   private deliver(c: Conn, msg: Reply, leave: number): void {
     if (c.closed || !this.net.reachable(c.node, c.client)) return;
-    this.schedule(
+    this.later(
       leave + this.net.latency(c.node, c.client),
-      FN,
-      null,
-      undefined,
       () => {
         if (c.closed) return;
         if (msg.t === 'array' && msg.v !== null && msg.v.length >= 3) {
@@ -827,21 +802,14 @@ export class Kernel implements SimContext, TopologyHost {
   private close(c: Conn): void {
     c.closed = true;
     this.owners.get(c.client)?.conns.delete(c);
-    this.schedule(
-      this.t + this.net.latency(c.client, c.node),
-      FN,
-      null,
-      undefined,
-      () => {
-        const node = this.nodes.get(c.node);
-        if (node !== undefined) node.conns.delete(c);
-        if (c.server === null || node === undefined) return;
-        node.server.disconnect(c.server);
-        c.server = null;
-        this.rec.emit('conn.close', { actor: c.client, node: c.node, conn: c.label });
-      },
-      null,
-    );
+    this.later(this.t + this.net.latency(c.client, c.node), () => {
+      const node = this.nodes.get(c.node);
+      if (node !== undefined) node.conns.delete(c);
+      if (c.server === null || node === undefined) return;
+      node.server.disconnect(c.server);
+      c.server = null;
+      this.rec.emit('conn.close', { actor: c.client, node: c.node, conn: c.label });
+    });
   }
 
   private build(node: SimNode): RedisServer {
@@ -922,19 +890,12 @@ export class Kernel implements SimContext, TopologyHost {
     const at = Math.max(this.t + (afterCycle ? 1 : 0), next - node.offset);
     if (at >= node.expiryAt) return;
     node.expiryAt = at;
-    this.schedule(
-      at,
-      FN,
-      null,
-      undefined,
-      () => {
-        if (node.expiryAt !== at) return;
-        node.expiryAt = Infinity;
-        if (!node.up) return;
-        node.server.activeExpireCycle();
-        this.armExpiry(node, true);
-      },
-      null,
-    );
+    this.later(at, () => {
+      if (node.expiryAt !== at) return;
+      node.expiryAt = Infinity;
+      if (!node.up) return;
+      node.server.activeExpireCycle();
+      this.armExpiry(node, true);
+    });
   }
 }

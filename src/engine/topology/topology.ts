@@ -11,7 +11,7 @@
  * reach for the master (the scan), so a client cut off from the Sentinels keeps its old master.
  */
 import type { TopologyHost } from '../sim/api';
-import type { NodeView, TraceEvent } from '../trace/types';
+import type { NodeView } from '../trace/types';
 import { nodeIds, type Deployment } from './nodes';
 import { ReplicationLinks } from './replication_link';
 import { Sentinels } from './sentinel';
@@ -60,6 +60,14 @@ export class Topology {
   /** Wires replication, Sentinels and the client scan into the kernel (before the run starts). */
   install(kernel: TopologyHost): void {
     this.kernel = kernel;
+    // A crash or restart breaks the node's links; a node rebuilt empty needs its settings again.
+    kernel.onNodeLifecycle({
+      crashed: (node) => this.links?.reset(node),
+      restarted: (node) => {
+        this.links?.reset(node);
+        this.configure(node);
+      },
+    });
     for (const n of this.dataNodes) this.configure(n);
     if (this.replicated) {
       const links = new ReplicationLinks(kernel, this.dataNodes);
@@ -104,14 +112,6 @@ export class Topology {
     if (kind === 'crash') this.sentinels.crash(id);
     else this.sentinels.restart(id);
     return true;
-  }
-
-  /** Recorder observer: node crashes and restarts reset links and per-node settings. */
-  onEvent(ev: TraceEvent): void {
-    if ((ev.kind !== 'node.crash' && ev.kind !== 'node.restart') || typeof ev.node !== 'string') return;
-    if (!this.dataNodes.includes(ev.node)) return;
-    this.links?.reset(ev.node);
-    if (ev.kind === 'node.restart') this.configure(ev.node);
   }
 
   /** Settings from the node's config file (a node rebuilt empty after a crash gets them again). */
