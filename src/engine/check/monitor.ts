@@ -42,7 +42,7 @@ import {
 } from '../trace/types';
 
 export interface MonitorHost {
-  emit(kind: 'violation.start' | 'violation.end', fields: EventFields): void;
+  emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
   now(): number;
   liveKey(node: string, key: string): KeyView | undefined;
   /** nodes some client currently treats as master */

@@ -133,7 +133,11 @@ export class RedissonWriteLock extends RwHalf {
     lease: number,
     threadId: number,
   ): Process<number | null> {
-    const reply = yield* this.client.syncedEval(writeLockLua, [this.name], [lease, this.getLockName(threadId)]);
+    const reply = yield* this.client.syncedEval(
+      writeLockLua,
+      [this.name],
+      [lease, this.getLockName(threadId)],
+    );
     return decodeTtl(reply);
   }
 

@@ -17,7 +17,7 @@
  */
 import { sleep, type Process } from '../sim/effects';
 import type { SimContext } from '../sim/api';
-import type { ResourceView } from '../trace/types';
+import type { EventFields, ResourceView } from '../trace/types';
 
 export type ResourceKind = 'counter' | 'fenced';
 
@@ -86,7 +86,7 @@ export class ProtectedResource {
     } else {
       this.rejected++;
     }
-    const fields: Record<string, unknown> = {
+    const fields: EventFields<'resource.use'> = {
       actor: req.actor,
       lock: req.lock,
       accepted,

@@ -33,27 +33,8 @@ export interface RunResult {
 // Faults are the runner's: `crash` and `pause` of a client are done by the kernel for every
 // process and connection of that owner; `interrupt` goes through `threadProc`.
 //
-// The state inspectors and the checkers read only the trace, so the client side must emit these
-// events with these fields (any event of a thread may also carry `step`, the index of the program
-// step in the flattened program):
-//   thread.start      actor
-//   thread.done       actor
-//   thread.result     actor, step, result          one per step that returns something (JSON value)
-//   work.start        actor, ms, op: 'work' | 'sleep' | 'use'
-//   work.end          actor
-//   lock.request      actor, lock, type, owner?, key?   (owner/key as in lock.acquired; giving
-//                     them here lets V2 name threads before the acquire's reply is back)
-//   lock.wait         actor, lock, ttl
-//   waiter.wakeup     actor, lock, cause
-//   lock.acquired     actor, lock, holdCount, owner, key?, node?
-//                     `owner` is the server-side identity the lock stores (the hash field
-//                     "<uuid>:<threadId>" of a Redisson lock, the random value of a naive lock);
-//                     `key` the Redis key holding it when it is not the lock name; `node` the node
-//                     it was taken on when it is not masterFor(client).
-//   lock.failed       actor, lock                  tryLock gave up
-//   lock.released     actor, lock, holdCount       holdCount = holds left (0: fully released)
-//   lock.error        actor, lock, op, error       op 'unlock' ends the hold (IllegalMonitorState)
-//   resource.use      actor, lock, accepted, token, value   value = resource value after it
+// The state inspectors and the checkers read only the trace, so the client side must emit the
+// events TraceEventMap (trace/types.ts) lists for it, with those fields.
 // ---------------------------------------------------------------------------------------------
 
 export interface ClientsHandle {

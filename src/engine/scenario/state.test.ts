@@ -101,7 +101,7 @@ describe('stateAt', () => {
     });
     const n = CHECKPOINT_EVERY * 3 + 5;
     for (let i = 0; i < n; i++) {
-      tl.push({ t: i, seq: i, kind: 'cmd', node: 'master' });
+      tl.push({ t: i, seq: i, kind: 'cmd', node: 'master' } as TraceEvent);
       tl.setKey('master', `k${i % 7}`, {
         key: `k${i % 7}`,
         type: 'string',

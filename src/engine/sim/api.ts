@@ -27,7 +27,7 @@ export interface ProcHandle {
 
 export interface SimContext {
   now(): number;
-  emit(kind: EventKind, fields: EventFields): void;
+  emit<K extends EventKind>(kind: K, fields: EventFields<K>): void;
   /** One PRNG per purpose, derived from the scenario seed and the purpose string. */
   rng(purpose: string): Prng;
   /** Start a process owned by a client (or node); `name` is the trace actor, e.g. "A:1" or "A/watchdog". */
@@ -67,7 +67,7 @@ export interface SimContext {
  */
 export interface TopologyHost {
   now(): number;
-  emit(kind: EventKind, fields: EventFields): void;
+  emit<K extends EventKind>(kind: K, fields: EventFields<K>): void;
   rng(purpose: string): Prng;
   /** Runs `fn` at virtual time `at` (not gated by any client). */
   at(at: number, fn: () => void): void;

@@ -187,7 +187,7 @@ export class Kernel implements SimContext, TopologyHost {
     return this.t;
   }
 
-  emit(kind: EventKind, fields: EventFields): void {
+  emit<K extends EventKind>(kind: K, fields: EventFields<K>): void {
     this.rec.emit(kind, fields);
   }
 

@@ -1,106 +1,195 @@
 /**
  * The trace: the one API between the engine and everything that reads it (timeline, inspectors,
- * lessons, CLI, tests). Field names follow ../shared/SCENARIO-FORMAT.md; extend, never rename.
+ * lessons, CLI, tests). Extend, never rename.
  */
 
 /** `"<client>:<thread>"` for threads, node ids (`master`, `replica-1`, `sentinel-1`) for nodes. */
 export type Actor = string;
 
-/**
- * Event kinds. The fields each carries (besides t, seq, kind; `actor` as noted):
- *
- * Recorded by the kernel (sim/kernel.ts):
- *   cmd               actor (the calling process), node, conn (connection label), argv, reply
- *                     (compact JSON, sim/reply_json.ts). Events a command causes on its node
- *                     (lazy key.expired, pubsub.publish, script.*) come just before its cmd.
- *   script.line       actor = node, node, sha, line                    (verbose runs only)
- *   script.call       actor = node, node, sha, argv, reply             (verbose runs only)
- *   script.log        actor = node, node, level, message
- *   pubsub.publish    actor = node, node, channel, message, receivers
- *   pubsub.deliver    actor = client id, node, conn, channel, message
- *   key.expired       actor = node, node, key, how ('lazy' | 'active')
- *   conn.close        actor = client id, node, conn                    (the node dropped it)
- *   client.crash / client.pause (ms) / client.resume    actor = client id, client
- *   node.crash / node.restart / node.clock (jumpMs, offset)             actor = node, node
- *   net.partition (groups) / net.heal
- *   wait.result       actor (the calling process), node, acked        (after WAIT's cmd)
- * Recorded by the topology (topology/**):
- *   repl.apply        actor = replica, node, replica, master, offset   (a stream item applied)
- *   repl.sync         actor = replica, node, replica, master, offset   (full resync: data replaced)
- *   sentinel.sdown / sentinel.odown (agree, quorum)    actor = Sentinel, sentinel, node = master
- *   sentinel.leader   actor = Sentinel, sentinel, node = master, epoch, votes
- *   node.role         actor = node, node, role, master?, by (REPLICAOF sent by a Sentinel)
- *   failover.promote  actor = Sentinel, sentinel, node = new master, from, epoch
- *   client.master     actor = client id, client, node (the client now talks to this master)
- * Recorded by the runner: thread.interrupt (actor). By the safety monitor (check/monitor.ts):
- *   violation.start / violation.end   violation ('V1' | 'V2' | 'V3'), lock, holders
- * The client side's events and fields are listed in sim/api.ts.
- */
-export type EventKind =
-  | 'cmd'
-  | 'script.line'
-  | 'script.call'
-  | 'script.log'
-  | 'lock.request'
-  | 'lock.acquired'
-  | 'lock.wait'
-  | 'lock.failed'
-  | 'lock.released'
-  | 'lock.error'
-  | 'watchdog.renew'
-  | 'watchdog.cancel'
-  | 'pubsub.subscribe'
-  | 'pubsub.unsubscribe'
-  | 'pubsub.publish'
-  | 'pubsub.deliver'
-  | 'waiter.wakeup'
-  | 'key.expired'
-  | 'repl.apply'
-  | 'wait.result'
-  | 'node.crash'
-  | 'node.restart'
-  | 'sentinel.sdown'
-  | 'sentinel.odown'
-  | 'failover.promote'
-  | 'node.clock'
-  | 'conn.close'
-  | 'client.crash'
-  | 'client.pause'
-  | 'client.resume'
-  | 'thread.start'
-  | 'thread.done'
-  | 'thread.interrupt'
-  | 'thread.result'
-  | 'work.start'
-  | 'work.end'
-  | 'net.partition'
-  | 'net.heal'
-  | 'resource.use'
-  | 'violation.start'
-  | 'violation.end'
-  // topology/** (replication links, Sentinel, client discovery)
-  | 'repl.sync'
-  | 'node.role'
-  | 'sentinel.leader'
-  | 'client.master';
+/** The compact JSON form of a Reply in `cmd` and `script.call` events (sim/reply_json.ts). */
+export type ReplyJson =
+  string | number | null | { status: string } | { error: string } | { int: string } | ReplyJson[];
+
+/** Any event of a thread may also carry `step`, the index of its program step (flattened). */
+interface OfThread {
+  actor: Actor;
+  step?: number;
+}
+
+/** Events on a node's lane: `actor` is the node id (a Sentinel's for sentinel.*). */
+interface OnNode {
+  actor: Actor;
+  node: string;
+}
+
+/** Events about one connection of a client (`conn` is its label, e.g. "A/pubsub"). */
+interface OnConn {
+  actor: Actor;
+  node: string;
+  conn: string;
+}
 
 /**
- * One thing that happened. `t` is virtual ms, `seq` the global order (ties in `t` are common).
- * Besides the fixed fields, an event carries the details its kind documents in SCENARIO-FORMAT.md
- * (e.g. `cmd`: node, argv, reply; `lock.acquired`: lock, holdCount; `waiter.wakeup`: cause).
+ * Every event kind and the fields it carries besides t, seq and kind (the JSON keeps this
+ * order: fixed fields first, then these as written). Extend, never rename.
  */
-export interface TraceEvent {
+export interface TraceEventMap {
+  /**
+   * A command ran on its node; `actor` is the calling process. Events it caused on the node
+   * (lazy key.expired, pubsub.publish, script.*) come just before it.
+   */
+  cmd: OnConn & { argv: string[]; reply: ReplyJson };
+  /** verbose runs only */
+  'script.line': OnNode & { sha: string; line: number };
+  /** verbose runs only: a redis.call from the script */
+  'script.call': OnNode & { sha: string; argv: string[]; reply: ReplyJson };
+  'script.log': OnNode & { level: string; message: string };
+  /** after WAIT's cmd */
+  'wait.result': OnNode & { acked: number };
+  'pubsub.publish': OnNode & { channel: string; message: string; receivers: number };
+  /** `actor`: the client that received it */
+  'pubsub.deliver': OnConn & { channel: string | null; message: string | null };
+  /** `actor`: the thread, or "<client>/pubsub" resubscribing after a lost connection */
+  'pubsub.subscribe': OnConn & { channel: string; resubscribe?: true };
+  /** `actor`: the last thread to leave */
+  'pubsub.unsubscribe': OnConn & { channel: string };
+  'key.expired': OnNode & { key: string; how: 'lazy' | 'active' };
+  /** the node dropped the connection */
+  'conn.close': OnConn;
+  'node.crash': OnNode;
+  'node.restart': OnNode;
+  'node.clock': OnNode & { jumpMs: number; offset: number };
+  'net.partition': { groups: string[][] };
+  'net.heal': Record<string, never>;
+  'client.crash': { actor: Actor; client: string };
+  'client.pause': { actor: Actor; client: string; ms: number };
+  'client.resume': { actor: Actor; client: string };
+  /** the client now talks to this master */
+  'client.master': { actor: Actor; client: string; node: string };
+
+  // topology/**: replication links and Sentinel
+  /** a stream item applied; `actor` is the replica */
+  'repl.apply': OnNode & { replica: string; master: string; offset: number };
+  /** full resync: the replica's data replaced */
+  'repl.sync': OnNode & { replica: string; master: string; offset: number };
+  /** `node` is the master */
+  'sentinel.sdown': OnNode & { sentinel: string };
+  'sentinel.odown': OnNode & { sentinel: string; agree: number; quorum: number };
+  'sentinel.leader': OnNode & { sentinel: string; epoch: number; votes: number };
+  /** `node` is the new master */
+  'failover.promote': OnNode & { sentinel: string; from: string; epoch: number };
+  /** `by`: the Sentinel that sent REPLICAOF */
+  'node.role': OnNode & { role: 'master' | 'replica'; master?: string; by: string };
+
+  // the client side (scenario/program.ts, redisson/**, naive/**, resource/**)
+  'thread.start': OfThread;
+  'thread.done': OfThread;
+  /** by the runner, from an `interrupt` fault */
+  'thread.interrupt': { actor: Actor };
+  /** one per step that returns something (a JSON value: true/false, a reply, {error}) */
+  'thread.result': OfThread & { result: unknown };
+  'work.start': OfThread & { ms: number; op: 'work' | 'sleep' | 'use' };
+  'work.end': OfThread;
+  /**
+   * `op`: 'lock' | 'tryLock' | 'lockInterruptibly'. `owner`/`key` as in lock.acquired (Redisson's
+   * family; `key` for a MultiLock / RedLock: its first sub-lock): they let V2 name threads before
+   * the acquire's reply is back.
+   */
+  'lock.request': OfThread & { lock: string; type: string; op: string; owner?: string; key?: string };
+  /**
+   * `waitMs`: how long the latch wait may last (null: until a message). Naive locks and SpinLock
+   * have no latch: `polling`, once when polling starts.
+   */
+  'lock.wait': OfThread & { lock: string; ttl: number | null; waitMs: number | null; polling?: true };
+  /** `cause`: 'message' | 'timeout' | 'interrupted' */
+  'waiter.wakeup': OfThread & { lock: string; cause: string };
+  /**
+   * `owner` is the server-side identity the lock stores (the hash field "<uuid>:<threadId>" of a
+   * Redisson lock, the random value of a naive lock); `key` the Redis key holding it when it is
+   * not the lock name; `node` the node it was taken on when it is not masterFor(client); `token`
+   * the fencing token this acquire got (FencedLock); `validityMs` a RedLock taken with a lease:
+   * lease − time of the final PEXPIRE round − drift.
+   */
+  'lock.acquired': OfThread & {
+    lock: string;
+    holdCount: number;
+    owner: string;
+    key?: string;
+    node?: string;
+    token?: number;
+    validityMs?: number;
+  };
+  /** tryLock gave up */
+  'lock.failed': OfThread & { lock: string };
+  /** holdCount = holds left (0: fully released) */
+  'lock.released': OfThread & { lock: string; holdCount: number };
+  /** op 'unlock' ends the hold (IllegalMonitorState) */
+  'lock.error': OfThread & { lock: string; op: string; error: string };
+  /**
+   * On the lane of the thread whose lock it renewed (or the timer's own), `timer` is
+   * "<client>/watchdog"; `result` 1 | 0 | 'error'.
+   */
+  'watchdog.renew': {
+    actor: Actor;
+    lock: string;
+    timer: Actor;
+    result: number | 'error';
+    lockName?: string;
+    error?: string;
+  };
+  /** `reason`: 'unlock' | 'forceUnlock' | 'lost' | 'error' */
+  'watchdog.cancel': { actor: Actor; lock: string; timer: Actor; reason: string };
+  /**
+   * A write to the protected resource: `value` after it, `read` the value it read at `readAt`,
+   * `write` its number among accepted writes, `erased` the writes it overwrote (lost updates),
+   * `pending` the other uses that had read and not written yet.
+   */
+  'resource.use': {
+    actor: Actor;
+    lock?: string;
+    accepted: boolean;
+    token: number | null;
+    read: number;
+    readAt: number;
+    lostUpdate: boolean;
+    value: number;
+    write?: number;
+    erased?: number[];
+    pending?: { actor: Actor; lock: string | null; readAt: number }[];
+  };
+
+  // check/monitor.ts
+  'violation.start': { violation: ViolationKind; lock: string; holders: Actor[]; cause?: string };
+  'violation.end': { violation: ViolationKind; lock: string; holders: Actor[]; cause?: string };
+}
+
+export type EventKind = keyof TraceEventMap;
+
+/** What a writer passes to `emit` for a kind: everything but the fields the recorder sets. */
+export type EventFields<K extends EventKind = EventKind> = TraceEventMap[K];
+
+/**
+ * The fields every event has. `actor`, `lock` and `node` may be read on any event; any other
+ * field of an event not narrowed by `kind` reads as `unknown` (old readers, tests, a trace file
+ * from elsewhere), so narrow by `kind` to get its type.
+ */
+interface EventHead<K extends EventKind> {
   t: number;
   seq: number;
-  kind: EventKind;
+  kind: K;
   actor?: Actor;
   lock?: string;
   node?: string;
   [detail: string]: unknown;
 }
 
-/** What a writer passes to `emit`: everything but the fields the recorder sets. */
-export type EventFields = Omit<TraceEvent, 't' | 'seq' | 'kind'>;
+/** One thing that happened. `t` is virtual ms, `seq` the global order (ties in `t` are common). */
+export type TraceEvent = {
+  [K in EventKind]: EventHead<K> & TraceEventMap[K];
+}[EventKind];
+
+/** The event of one kind. */
+export type TraceEventOf<K extends EventKind> = Extract<TraceEvent, { kind: K }>;
 
 export type ViolationKind = 'V1' | 'V2' | 'V3';
 

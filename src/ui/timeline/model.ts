@@ -297,7 +297,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       case 'watchdog.renew':
         lane?.marks.push({
           t: e.t,
-          kind: e.result === false || e.result === 0 ? 'renew-fail' : 'renew',
+          kind: e.result === 0 ? 'renew-fail' : 'renew',
           index: i,
         });
         break;

@@ -6,6 +6,7 @@ import type { RedissonClient } from '../RedissonClient';
 import type { RedissonBaseLock } from '../RedissonBaseLock';
 import { LockRenewalScheduler } from './LockRenewalScheduler';
 import { ExpirationRenewal } from './ExpirationRenewal';
+import type { EventFields } from '../../trace/types';
 
 export type CancelReason = 'unlock' | 'forceUnlock' | 'lost' | 'error';
 
@@ -31,13 +32,13 @@ export function watchdogActor(client: RedissonClient): string {
  * watchdog.renew / watchdog.cancel are told on the lane of the thread whose lock they concern
  * (`actor`), with the timer that did it as `timer`; the renewal's own command carries the timer.
  */
-export function emitWatchdog(
+export function emitWatchdog<K extends 'watchdog.renew' | 'watchdog.cancel'>(
   client: RedissonClient,
-  kind: 'watchdog.renew' | 'watchdog.cancel',
+  kind: K,
   lock: string,
   threadId: number | null,
-  fields: Record<string, unknown>,
+  fields: Omit<EventFields<K>, 'actor' | 'lock' | 'timer'>,
 ): void {
   const actor = threadId === null ? watchdogActor(client) : `${client.name}:${threadId}`;
-  client.ctx.emit(kind, { actor, lock, timer: watchdogActor(client), ...fields });
+  client.ctx.emit(kind, { actor, lock, timer: watchdogActor(client), ...fields } as EventFields<K>);
 }
