@@ -26,6 +26,7 @@ import {
 import { JavaException, describeThrown } from '../redisson/errors';
 import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { ProtectedResource } from '../resource/ProtectedResource';
+import { threadActor } from '../trace/actors';
 
 /** What startClients hands back: the runner's ClientsHandle plus the resource for final state. */
 export interface Clients extends ClientsHandle {
@@ -59,7 +60,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
       return firstLive === all.length;
     },
     threadProc(client, thread) {
-      const p = procs.get(`${client}:${thread}`);
+      const p = procs.get(threadActor(client, thread));
       return p && !p.done ? p : undefined;
     },
     onCrash(client) {
@@ -87,7 +88,7 @@ class ThreadRunner {
     private readonly spec: ThreadSpec,
     private readonly topology = 'single',
   ) {
-    this.actor = `${client.name}:${spec.id}`;
+    this.actor = threadActor(client.name, spec.id);
   }
 
   *run(): Process<void> {

@@ -12,6 +12,7 @@ import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
 import { Topology } from '../topology/topology';
+import { threadActor } from '../trace/actors';
 
 /** Why this runner cannot run the scenario yet, or null when it can. */
 export function unsupportedReason(s: Scenario): string | null {
@@ -38,7 +39,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const reason = unsupportedReason(scenario);
   if (reason !== null) throw new UnsupportedScenarioError(reason);
 
-  const threads: Actor[] = scenario.clients.flatMap((c) => c.threads.map((t) => `${c.id}:${t.id}`));
+  const threads: Actor[] = scenario.clients.flatMap((c) => c.threads.map((t) => threadActor(c.id, t.id)));
   const topology = new Topology(
     scenario.redis,
     scenario.clients.map((c) => c.id),
@@ -84,7 +85,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
         kernel.jumpClock(f.node, f.jumpMs);
         return;
       case 'interrupt': {
-        const actor = `${f.client}:${f.thread}`;
+        const actor = threadActor(f.client, f.thread);
         recorder.emit('thread.interrupt', { actor });
         const p = clients.threadProc(f.client, f.thread);
         if (p !== undefined) kernel.interrupt(p);

@@ -101,7 +101,16 @@ describe('stateAt', () => {
     });
     const n = CHECKPOINT_EVERY * 3 + 5;
     for (let i = 0; i < n; i++) {
-      tl.push({ t: i, seq: i, kind: 'cmd', node: 'master' } as TraceEvent);
+      tl.push({
+        t: i,
+        seq: i,
+        kind: 'cmd',
+        actor: 'A:1',
+        node: 'master',
+        conn: 'A',
+        argv: ['PING'],
+        reply: { status: 'PONG' },
+      });
       tl.setKey('master', `k${i % 7}`, {
         key: `k${i % 7}`,
         type: 'string',

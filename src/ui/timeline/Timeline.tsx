@@ -18,6 +18,7 @@ import { drawTimeline } from './draw';
 import { computeLayout, type Layout, type Row } from './layout';
 import type { LaneModel } from './model';
 import { isThreadActor } from './model';
+import { clientOf, threadActor } from '../../engine/trace/actors';
 import { CanvasPainter } from './painter';
 import { Legend } from './Legend';
 import { ViolationList } from './ViolationList';
@@ -58,7 +59,7 @@ function faultRow(f: Fault, layout: Layout, model: LaneModel): Row | undefined {
   if (typeof f.node === 'string') return layout.byId.get(f.node);
   if (typeof f.client === 'string') {
     const th =
-      typeof f.thread === 'number' || typeof f.thread === 'string' ? `${f.client}:${f.thread}` : null;
+      typeof f.thread === 'number' || typeof f.thread === 'string' ? threadActor(f.client, f.thread) : null;
     const lane = (th && layout.byId.get(th)) || model.threads.find((t) => t.client === f.client);
     return lane ? layout.byId.get(lane.id) : undefined;
   }
@@ -459,7 +460,7 @@ const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout;
     const others = new Set<string>();
     for (const n of model.nodes) if (n.id !== endpoint) others.add(n.id);
     for (const th of model.threads) {
-      const c = th.id.split(':')[0];
+      const c = clientOf(th.id);
       if (c !== endpoint) others.add(c);
     }
     const sc = usePlayground.getState().scenario as { redis?: { topology?: string } } | null;
@@ -514,12 +515,12 @@ const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout;
                         act({
                           at: clockAt(usePlayground.getState()),
                           kind: 'pause',
-                          client: r.id.split(':')[0],
+                          client: clientOf(r.id),
                           ms: 5000,
                         })
                       }
                     >
-                      {t('timeline.pauseClient', { lane: r.id.split(':')[0] })}
+                      {t('timeline.pauseClient', { lane: clientOf(r.id) })}
                     </button>
                     <button
                       type="button"
@@ -528,18 +529,18 @@ const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout;
                         act({
                           at: clockAt(usePlayground.getState()),
                           kind: 'crash',
-                          client: r.id.split(':')[0],
+                          client: clientOf(r.id),
                         })
                       }
                     >
-                      {t('timeline.crashClient', { lane: r.id.split(':')[0] })}
+                      {t('timeline.crashClient', { lane: clientOf(r.id) })}
                     </button>
                     <button
                       type="button"
                       role="menuitem"
-                      onClick={() => act(isolate(r.id.split(':')[0], clockAt(usePlayground.getState())))}
+                      onClick={() => act(isolate(clientOf(r.id), clockAt(usePlayground.getState())))}
                     >
-                      {t('timeline.partitionLane', { lane: r.id.split(':')[0] })}
+                      {t('timeline.partitionLane', { lane: clientOf(r.id) })}
                     </button>
                   </>
                 )}

@@ -7,6 +7,7 @@ import type { RedissonBaseLock } from '../RedissonBaseLock';
 import { LockRenewalScheduler } from './LockRenewalScheduler';
 import { ExpirationRenewal } from './ExpirationRenewal';
 import type { EventFields } from '../../trace/types';
+import { threadActor, watchdogActor as watchdogOf } from '../../trace/actors';
 
 export type CancelReason = 'unlock' | 'forceUnlock' | 'lost' | 'error';
 
@@ -25,7 +26,7 @@ export function newRenewalService(client: RedissonClient): RenewalService {
 
 /** Trace actor (process name) of a client's watchdog timers. */
 export function watchdogActor(client: RedissonClient): string {
-  return `${client.name}/watchdog`;
+  return watchdogOf(client.name);
 }
 
 /**
@@ -39,6 +40,6 @@ export function emitWatchdog<K extends 'watchdog.renew' | 'watchdog.cancel'>(
   threadId: number | null,
   fields: Omit<EventFields<K>, 'actor' | 'lock' | 'timer'>,
 ): void {
-  const actor = threadId === null ? watchdogActor(client) : `${client.name}:${threadId}`;
+  const actor = threadId === null ? watchdogActor(client) : threadActor(client.name, threadId);
   client.ctx.emit(kind, { actor, lock, timer: watchdogActor(client), ...fields } as EventFields<K>);
 }
