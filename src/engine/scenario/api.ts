@@ -51,6 +51,6 @@ export interface ClientsHandle {
 export type StartClients = (ctx: SimContext, scenario: Scenario) => ClientsHandle;
 
 export interface RunOptions {
-  /** emit script.line / script.call events (slow; for the script view) */
+  /** emit script.begin / script.line / script.call / script.end events (slow; for the script view) */
   verbose?: boolean;
 }

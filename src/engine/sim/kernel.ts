@@ -123,6 +123,11 @@ class SimNode {
   drainScheduled = false;
   expiryAt = Infinity;
   readonly conns = new Set<Conn>();
+  /** the client command the server is executing (verbose runs: script.begin takes its text from it) */
+  execArgv: readonly string[] | null = null;
+  /** verbose runs: sha -> text of the scripts this server has seen, and those already shown */
+  scriptTexts = new Map<string, string>();
+  scriptsShown = new Set<string>();
   constructor(
     readonly id: string,
     public server: RedisServer,
@@ -724,10 +729,21 @@ export class Kernel implements SimContext, TopologyHost {
     let reply: Reply;
     const dirty = node.server.dirty;
     try {
+      node.execArgv = argv;
       reply = node.server.exec(c.server, argv);
     } finally {
       this.execPushes = null;
+      node.execArgv = null;
     }
+    if (
+      this.opts.verbose &&
+      reply.t === 'bulk' &&
+      reply.v !== null &&
+      argv.length === 3 &&
+      /^script$/i.test(argv[0]) &&
+      /^load$/i.test(argv[1])
+    )
+      node.scriptTexts.set(reply.v, argv[2]);
     const block = c.server.waitBlock;
     if (block !== null) {
       c.server.waitBlock = null;
@@ -832,27 +848,50 @@ export class Kernel implements SimContext, TopologyHost {
         },
       },
     });
-    if (this.opts.verbose) server.scripts.setTracer(this.tracer(id));
+    if (this.opts.verbose) {
+      node.scriptTexts = new Map();
+      node.scriptsShown = new Set();
+      server.scripts.setTracer(this.tracer(node));
+    }
     return server;
   }
 
-  /** script.line / script.call events name the script by sha (the cmd event comes after them). */
-  private tracer(node: string): ScriptTracer {
+  /**
+   * Verbose runs: script.begin / script.end bracket a script run, and script.line / script.call
+   * inside it name the script by sha (the cmd event comes after them). script.begin carries the
+   * script's text the first time this server runs that sha: from the EVAL itself, or from the
+   * SCRIPT LOAD or EVAL that put it in this server's cache (a server rebuilt empty starts over).
+   */
+  private tracer(node: SimNode): ScriptTracer {
+    const id = node.id;
     let sha = '';
     return {
-      begin: (s) => {
+      begin: (s, keys, args) => {
         sha = s;
+        const argv = node.execArgv;
+        if (argv !== null && argv.length >= 2 && /^eval(_ro)?$/i.test(argv[0]))
+          node.scriptTexts.set(s, argv[1]);
+        const text = node.scriptsShown.has(s) ? undefined : node.scriptTexts.get(s);
+        if (text !== undefined) node.scriptsShown.add(s);
+        this.rec.emit('script.begin', {
+          actor: id,
+          node: id,
+          sha,
+          keys: keys.slice(),
+          args: args.slice(),
+          ...(text === undefined ? {} : { script: text }),
+        });
       },
-      line: (line) => this.rec.emit('script.line', { actor: node, node, sha, line }),
+      line: (line) => this.rec.emit('script.line', { actor: id, node: id, sha, line }),
       call: (argv, reply) =>
         this.rec.emit('script.call', {
-          actor: node,
-          node,
+          actor: id,
+          node: id,
           sha,
           argv: argv.slice(),
           reply: replyToJson(reply),
         }),
-      end: () => {},
+      end: (reply) => this.rec.emit('script.end', { actor: id, node: id, sha, reply: replyToJson(reply) }),
     };
   }
 

@@ -39,6 +39,13 @@ export interface TraceEventMap {
    * (lazy key.expired, pubsub.publish, script.*) come just before it.
    */
   cmd: OnConn & { argv: string[]; reply: ReplyJson };
+  /**
+   * verbose runs only: a script starts (EVAL / EVALSHA, also inside MULTI). `script`: its text,
+   * the first time this server runs that sha (a server rebuilt empty after a crash starts over).
+   */
+  'script.begin': OnNode & { sha: string; keys: string[]; args: string[]; script?: string };
+  /** verbose runs only: the script's reply (or its error), before the command's cmd event */
+  'script.end': OnNode & { sha: string; reply: ReplyJson };
   /** verbose runs only */
   'script.line': OnNode & { sha: string; line: number };
   /** verbose runs only: a redis.call from the script */
