@@ -44,14 +44,15 @@ export interface SimContext {
    * after the node sent them; never while the client is crashed, and deferred while it is
    * paused. Frames are pub/sub messages and also the extra confirmations of a multi-channel
    * (UN)SUBSCRIBE (the first confirmation is the call's reply; the others follow it as pushes).
-   * `onDrop` runs (one latency later, gated like a push) when the node side of the connection
+   * `delivery` is the seq of the pubsub.deliver event recorded for a message (null for other
+   * frames). `onDrop` runs (one latency later, gated like a push) when the node side of the connection
    * is lost (the node crashed): its subscriptions are gone; the next call reconnects.
    */
   connect(
     client: string,
     node: string,
     label: string,
-    onPush?: (msg: Reply) => void,
+    onPush?: (msg: Reply, delivery: number | null) => void,
     onDrop?: () => void,
   ): ConnectionRef;
   disconnect(conn: ConnectionRef): void;

@@ -142,6 +142,22 @@ interface BlockedWait {
   lose: () => void;
 }
 
+interface Push {
+  conn: Conn;
+  msg: Reply;
+  /** seq of the pubsub.publish that sent this message */
+  publishSeq: number | null;
+}
+
+type ArrayReply = Extract<Reply, { t: 'array' }> & { v: Reply[] };
+
+/** A pub/sub message (message, pmessage, smessage), not a (un)subscribe confirmation. */
+function isMessageFrame(msg: Reply): msg is ArrayReply {
+  if (msg.t !== 'array' || msg.v === null || msg.v.length < 3) return false;
+  const kind = msg.v[0];
+  return kind.t === 'bulk' && (kind.v === 'message' || kind.v === 'pmessage' || kind.v === 'smessage');
+}
+
 class Conn implements ConnectionRef {
   /** no new sends, nothing delivered to the client */
   closed = false;
@@ -152,7 +168,7 @@ class Conn implements ConnectionRef {
     readonly client: string,
     readonly node: string,
     readonly label: string,
-    readonly onPush: ((msg: Reply) => void) | undefined,
+    readonly onPush: ((msg: Reply, delivery: number | null) => void) | undefined,
     readonly onDrop: (() => void) | undefined,
   ) {}
 }
@@ -169,7 +185,9 @@ export class Kernel implements SimContext, TopologyHost {
   private nextSem = 1;
   private nextConn = 1;
   /** frames pushed during the current exec, delivered after its reply */
-  private execPushes: { conn: Conn; msg: Reply }[] | null = null;
+  private execPushes: Push[] | null = null;
+  /** messages pushed by a PUBLISH the server has not reported yet */
+  private unpublished: Push[] = [];
   private readonly net: Network;
   private readonly rec: Recorder;
   private readonly mirror: KeyMirror;
@@ -259,7 +277,7 @@ export class Kernel implements SimContext, TopologyHost {
     client: string,
     node: string,
     label: string,
-    onPush?: (msg: Reply) => void,
+    onPush?: (msg: Reply, delivery: number | null) => void,
     onDrop?: () => void,
   ): ConnectionRef {
     const c = new Conn(this.nextConn++, client, node, label, onPush, onDrop);
@@ -724,7 +742,7 @@ export class Kernel implements SimContext, TopologyHost {
       return;
     }
     if (c.server === null) c.server = node.server.connect((msg) => this.pushed(c, msg));
-    const pushes: { conn: Conn; msg: Reply }[] = [];
+    const pushes: Push[] = [];
     this.execPushes = pushes;
     let reply: Reply;
     const dirty = node.server.dirty;
@@ -761,7 +779,7 @@ export class Kernel implements SimContext, TopologyHost {
     if (this.net.reachable(node.id, c.client))
       this.schedule(leave + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner);
     else this.lost(p, argv, node.id, sentAt);
-    for (const x of pushes) this.deliver(x.conn, x.msg, leave);
+    for (const x of pushes) this.deliver(x, leave);
   }
 
   private drainLater(node: SimNode): void {
@@ -783,32 +801,39 @@ export class Kernel implements SimContext, TopologyHost {
   }
 
   /** The server pushed a frame to `c` (a pub/sub message, an extra confirmation). */
+  /**
+   * The server pushed a frame to `c` (a pub/sub message, an extra confirmation). A server pushes
+   * a PUBLISH's messages before it reports the publish, so a message waits in `unpublished` for
+   * the seq of its pubsub.publish event (its delivery's `causeSeq`).
+   */
   private pushed(c: Conn, msg: Reply): void {
-    if (this.execPushes !== null) this.execPushes.push({ conn: c, msg });
-    else this.deliver(c, msg, this.t);
+    const push: Push = { conn: c, msg, publishSeq: null };
+    if (isMessageFrame(msg)) this.unpublished.push(push);
+    if (this.execPushes !== null) this.execPushes.push(push);
+    else this.deliver(push, this.t);
   }
 
-  private deliver(c: Conn, msg: Reply, leave: number): void {
+  private deliver(push: Push, leave: number): void {
+    const { conn: c, msg } = push;
     if (c.closed || !this.net.reachable(c.node, c.client)) return;
     this.later(
       leave + this.net.latency(c.node, c.client),
       () => {
         if (c.closed) return;
-        if (msg.t === 'array' && msg.v !== null && msg.v.length >= 3) {
-          const kind = msg.v[0];
-          if (kind.t === 'bulk' && (kind.v === 'message' || kind.v === 'pmessage' || kind.v === 'smessage')) {
-            const last = msg.v[msg.v.length - 1];
-            const channel = msg.v[msg.v.length - 2];
-            this.rec.emit('pubsub.deliver', {
-              actor: c.client,
-              node: c.node,
-              conn: c.label,
-              channel: channel.t === 'bulk' ? channel.v : null,
-              message: last.t === 'bulk' ? last.v : null,
-            });
-          }
+        let delivery: number | null = null;
+        if (isMessageFrame(msg)) {
+          const last = msg.v[msg.v.length - 1];
+          const channel = msg.v[msg.v.length - 2];
+          delivery = this.rec.emit('pubsub.deliver', {
+            actor: c.client,
+            node: c.node,
+            conn: c.label,
+            channel: channel.t === 'bulk' ? channel.v : null,
+            message: last.t === 'bulk' ? last.v : null,
+            ...(push.publishSeq === null ? {} : { causeSeq: push.publishSeq }),
+          }).seq;
         }
-        c.onPush?.(msg);
+        c.onPush?.(msg, delivery);
       },
       c.client,
     );
@@ -841,7 +866,9 @@ export class Kernel implements SimContext, TopologyHost {
           this.rec.setKey(id, key, null);
         },
         publish: (channel, message, receivers) => {
-          this.rec.emit('pubsub.publish', { actor: id, node: id, channel, message, receivers });
+          const ev = this.rec.emit('pubsub.publish', { actor: id, node: id, channel, message, receivers });
+          for (const p of this.unpublished) p.publishSeq = ev.seq;
+          this.unpublished = [];
         },
         scriptLog: (level, message) => {
           this.rec.emit('script.log', { actor: id, node: id, level, message });

@@ -54,8 +54,8 @@ export interface TraceEventMap {
   /** after WAIT's cmd */
   'wait.result': OnNode & { acked: number };
   'pubsub.publish': OnNode & { channel: string; message: string; receivers: number };
-  /** `actor`: the client that received it */
-  'pubsub.deliver': OnConn & { channel: string | null; message: string | null };
+  /** `actor`: the client that received it; `causeSeq`: the seq of its pubsub.publish */
+  'pubsub.deliver': OnConn & { channel: string | null; message: string | null; causeSeq?: number };
   /** `actor`: the thread, or "<client>/pubsub" resubscribing after a lost connection */
   'pubsub.subscribe': OnConn & { channel: string; resubscribe?: true };
   /** `actor`: the last thread to leave */

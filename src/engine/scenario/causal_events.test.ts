@@ -43,3 +43,20 @@ describe('script.begin / script.end', () => {
     ).toBe(false);
   });
 });
+
+describe('pubsub.deliver causeSeq', () => {
+  it('names the pubsub.publish that sent the message', () => {
+    for (const id of ['contention-wakeup', 'rw-lock-readers-then-writer', 'fair-lock-fifo']) {
+      const evs = events(id, false);
+      const delivers = evs.filter((e) => e.kind === 'pubsub.deliver');
+      expect(delivers.length).toBeGreaterThan(0);
+      for (const d of delivers) {
+        if (d.kind !== 'pubsub.deliver') continue;
+        const p = evs[d.causeSeq!];
+        if (p?.kind !== 'pubsub.publish') throw new Error(`${id}: delivery ${d.seq} has no publish`);
+        expect([p.node, p.channel, p.message]).toEqual([d.node, d.channel, d.message]);
+        expect(p.seq).toBeLessThan(d.seq);
+      }
+    }
+  });
+});
