@@ -60,3 +60,25 @@ describe('pubsub.deliver causeSeq', () => {
     }
   });
 });
+
+describe('waiter.wakeup causeSeq', () => {
+  it('names the delivery whose unlock message woke the waiter', () => {
+    let linked = 0;
+    for (const id of ['contention-wakeup', 'rw-lock-readers-then-writer', 'contention-100']) {
+      const evs = events(id, false);
+      for (const w of evs) {
+        if (w.kind !== 'waiter.wakeup') continue;
+        if (w.cause !== 'message') {
+          expect(w.causeSeq).toBeUndefined();
+          continue;
+        }
+        const d = evs[w.causeSeq!];
+        if (d.kind !== 'pubsub.deliver') throw new Error(`${id}: wake-up ${w.seq} names no delivery`);
+        expect(d.actor).toBe(w.actor.split(':')[0]);
+        expect(d.seq).toBeLessThan(w.seq);
+        linked++;
+      }
+    }
+    expect(linked).toBeGreaterThan(10);
+  });
+});

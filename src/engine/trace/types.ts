@@ -108,8 +108,11 @@ export interface TraceEventMap {
    * have no latch: `polling`, once when polling starts.
    */
   'lock.wait': OfThread & { lock: string; ttl: number | null; waitMs: number | null; polling?: true };
-  /** `cause`: 'message' | 'timeout' | 'interrupted' */
-  'waiter.wakeup': OfThread & { lock: string; cause: string };
+  /**
+   * `cause`: 'message' | 'timeout' | 'interrupted'; `causeSeq`: the seq of the pubsub.deliver
+   * whose message released the latch permit the waiter took (a 'message' wake-up)
+   */
+  'waiter.wakeup': OfThread & { lock: string; cause: string; causeSeq?: number };
   /**
    * `owner` is the server-side identity the lock stores (the hash field "<uuid>:<threadId>" of a
    * Redisson lock, the random value of a naive lock); `key` the Redis key holding it when it is
