@@ -27,7 +27,12 @@ export interface ScriptContext {
 
 const LOOKBACK = 4000;
 
-const isScriptEvent = (e: TraceEvent | undefined) => e?.kind === 'script.line' || e?.kind === 'script.call';
+// script.begin carries the text (the first time a node runs a sha) and the sha: the block's own facts.
+const isScriptEvent = (e: TraceEvent | undefined) =>
+  e?.kind === 'script.begin' ||
+  e?.kind === 'script.line' ||
+  e?.kind === 'script.call' ||
+  e?.kind === 'script.end';
 const isEval = (e: TraceEvent | undefined): e is TraceEventOf<'cmd'> =>
   e?.kind === 'cmd' && /^eval(sha)?(_ro)?$/i.test(e.argv[0]);
 
