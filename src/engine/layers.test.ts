@@ -45,7 +45,8 @@ const downward: [string, string][] = [
   ['src/ui/x.ts', "import { runScenario } from '../engine/scenario/run';"],
 ];
 
-describe('the engine layer rule (eslint.config.js)', () => {
+// The first lint loads the config and the TypeScript parser: slow on a loaded machine.
+describe('the engine layer rule (eslint.config.js)', { timeout: 60_000 }, () => {
   it.each(refused)('refuses an import in %s: %s', async (file, code) => {
     expect(await importErrors(file, code)).toHaveLength(1);
   });

@@ -3,7 +3,7 @@
  * `stateAt(i)` on every pointer move, so it must cost far less than a frame.
  *
  * The state is a fold over the events (thread, lock, resource and node events describe their own
- * effect, see sim/api.ts) plus key deltas the recorder logs beside the events: after each command
+ * effect, see TraceEventMap in trace/types.ts) plus key deltas the recorder logs beside the events: after each command
  * the new KeyView of every key it touched, after an expiry the deletion. A full checkpoint is kept
  * every CHECKPOINT_EVERY events; `stateAt(i)` copies the nearest one and replays at most that many
  * events. Checkpoints are cheap because everything inside them is immutable (KeyViews, thread
