@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from './testing/simulate';
-import type { TraceEvent } from '../trace';
+import type { TraceEvent } from '../trace/types';
 
 type Op = Record<string, unknown>;
 interface T {

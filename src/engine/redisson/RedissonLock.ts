@@ -54,12 +54,12 @@ export class RedissonLock extends RedissonBaseLock {
           // during that wait leaves lock() as IllegalStateException.
           this.emitWait(threadId, ttl, ttl);
           let r = yield* acquire(entry.latch, ttl, true);
-          this.emitWakeup(threadId, r);
+          this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') {
             if (interruptibly) throw new InterruptedException('');
             this.emitWait(threadId, ttl, ttl);
             r = yield* acquire(entry.latch, ttl, true);
-            this.emitWakeup(threadId, r);
+            this.emitWakeup(threadId, r, entry);
             if (r === 'interrupted') throw new IllegalStateException('');
           }
         } else {
@@ -67,7 +67,7 @@ export class RedissonLock extends RedissonBaseLock {
           // acquireUninterruptibly() for lock(), which keeps the interrupt flag set.
           this.emitWait(threadId, ttl, undefined);
           const r = yield* acquire(entry.latch, undefined, interruptibly);
-          this.emitWakeup(threadId, r);
+          this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') throw new InterruptedException('');
         }
       }
@@ -121,7 +121,7 @@ export class RedissonLock extends RedissonBaseLock {
         const waitMs = ttl >= 0 && ttl < time ? ttl : time;
         this.emitWait(threadId, ttl, waitMs);
         const r = yield* acquire(entry.latch, waitMs, true);
-        this.emitWakeup(threadId, r);
+        this.emitWakeup(threadId, r, entry);
         if (r === 'interrupted') throw new InterruptedException('');
         time -= (yield* now()) - currentTime;
         if (time <= 0) return yield* this.failed(waitTime, threadId);
@@ -261,9 +261,16 @@ export class RedissonLock extends RedissonBaseLock {
     });
   }
 
-  private emitWakeup(threadId: number, r: string): void {
+  /** `causeSeq`: the pubsub.deliver whose unlock message put the permit this waiter took. */
+  private emitWakeup(threadId: number, r: string, entry: RedissonLockEntry): void {
     const cause = r === 'acquired' ? 'message' : r;
-    this.client.ctx.emit('waiter.wakeup', { actor: this.actor(threadId), lock: this.name, cause });
+    const causeSeq = r === 'acquired' ? entry.permitCauses.shift() : undefined;
+    this.client.ctx.emit('waiter.wakeup', {
+      actor: this.actor(threadId),
+      lock: this.name,
+      cause,
+      ...(causeSeq === undefined ? {} : { causeSeq }),
+    });
   }
 }
 

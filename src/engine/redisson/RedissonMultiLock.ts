@@ -18,6 +18,7 @@ import type { LockServices, ServiceManager } from './executor';
 import type { RedissonLock } from './RedissonLock';
 import { NO_LEASE } from './RedissonLock';
 import { JavaException, RedisResponseTimeoutException } from './errors';
+import { threadActor } from '../trace/actors';
 
 export class UnsupportedOperationException extends JavaException {
   override readonly javaClass = 'java.lang.UnsupportedOperationException';
@@ -194,7 +195,7 @@ export class RedissonMultiLock {
   }
 
   protected actor(threadId: number): string {
-    return `${this.client.name}:${threadId}`;
+    return threadActor(this.client.name, threadId);
   }
 
   /** ThreadLocalRandom.nextLong(lo, hi): lo inclusive, hi exclusive. */

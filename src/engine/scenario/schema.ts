@@ -6,7 +6,7 @@
  * it never throws, and every issue names a JSON path and what was expected.
  */
 import * as v from 'valibot';
-import type { SchemaIssue, ValidationResult } from '../sim/api';
+import type { SchemaIssue, ValidationResult } from './api';
 import {
   LIMITS,
   NETWORK_DEFAULTS,
@@ -19,6 +19,7 @@ import { compareVersions, lockTypeSince, resolveRelease } from '../redisson/vers
 import { withRedissonDefaults as resolveRedisson, type RedissonSettingsResolved } from '../redisson/config';
 
 import { LOCK_TYPES, type LockType } from '../lock_types';
+import { nodeIds } from '../topology/nodes';
 export { LOCK_TYPES, type LockType };
 
 /** Lock types made of several locks, one per master (`locks` names them). */
@@ -504,20 +505,6 @@ const ScenarioSchema = v.strictObject({
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-/** Node ids of a topology (docs/scenario-format.md: "Node ids are fixed names, not roles"). */
-export function nodeIds(redis: Scenario['redis']): string[] {
-  const ids: string[] = [];
-  if (redis.topology === 'independent') {
-    for (let i = 1; i <= redis.masters; i++) ids.push(`master-${i}`);
-  } else {
-    ids.push('master');
-    for (let i = 1; i <= redis.replicas.length; i++) ids.push(`replica-${i}`);
-  }
-  if (redis.topology === 'sentinel')
-    for (let i = 1; i <= redis.sentinel.count; i++) ids.push(`sentinel-${i}`);
-  return ids;
-}
-
 /**
  * Program steps once every `repeat` is expanded and every `try` laid out as its body, then its
  * catch, then its finally (what the limits count, and what a thread's `step` indexes).
@@ -558,10 +545,15 @@ function shapeIssue(json: unknown): SchemaIssue | null {
   let count = 0;
   while (stack.length) {
     const { value, path } = stack.pop()!;
-    if (++count > LIMITS.values) return { path: '(root)', message: `more than ${LIMITS.values} JSON values` };
+    if (++count > LIMITS.values)
+      return { path: '(root)', segments: [], message: `more than ${LIMITS.values} JSON values` };
     if (value === null || typeof value !== 'object') continue;
     if (path.length >= LIMITS.nesting)
-      return { path: formatPath(path), message: `nested more than ${LIMITS.nesting} levels deep` };
+      return {
+        path: formatPath(path),
+        segments: path,
+        message: `nested more than ${LIMITS.nesting} levels deep`,
+      };
     if (Array.isArray(value)) value.forEach((x, i) => stack.push({ value: x, path: [...path, i] }));
     else
       for (const k of Object.keys(value))
@@ -575,10 +567,10 @@ export function validateScenario(json: unknown): ValidationResult<Scenario> {
   if (shape !== null) return { ok: false, issues: [shape] };
   const parsed = v.safeParse(ScenarioSchema, json, { abortPipeEarly: true });
   if (!parsed.success) {
-    const issues = parsed.issues.map((i) => ({
-      path: formatPath((i.path ?? []).map((p) => p.key as string | number)),
-      message: issueMessage(i),
-    }));
+    const issues = parsed.issues.map((i) => {
+      const segments = (i.path ?? []).map((p) => p.key as string | number);
+      return { path: formatPath(segments), segments, message: issueMessage(i) };
+    });
     return { ok: false, issues };
   }
   const scenario = withRedissonDefaults(parsed.output);
@@ -597,7 +589,7 @@ function withRedissonDefaults(p: Parsed): Scenario {
 function crossCheck(s: Scenario): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const add = (path: (string | number)[], message: string) =>
-    issues.push({ path: formatPath(path), message });
+    issues.push({ path: formatPath(path), segments: path, message });
   const { redis } = s;
   if (redis.masters > 1 && redis.topology !== 'independent')
     add(['redis', 'masters'], `more than one master needs topology "independent"`);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '../redis/reply';
-import type { TraceEvent } from '../trace';
+import type { TraceEvent } from '../trace/types';
 import type { AcquireResult, Process } from './effects';
 import { acquire, call, CALL_INTERRUPTED, isCallTimeout, now, sleep } from './effects';
-import { createWorld } from './world';
+import { createWorld } from '../scenario/world';
 
 function world(opts: { latencyMs?: number; threads?: string[] } = {}) {
   return createWorld({

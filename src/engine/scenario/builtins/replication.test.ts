@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '../../redisson/testing/simulate';
-import type { TraceEvent } from '../../trace';
+import type { TraceEvent } from '../../trace/types';
 import { builtin } from './index';
 
 function sim(id: string): Simulation {
