@@ -954,7 +954,7 @@ export class Kernel implements SimContext, TopologyHost {
   }
 
   private recordKeys(node: SimNode, argv: readonly string[]): void {
-    const keys = touchedKeys(argv);
+    const keys = touchedKeys(argv, node.server);
     if (keys === null) {
       this.resyncNode(node);
       return;
