@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../engine/trace';
+import type { TraceEvent } from '../engine/trace/types';
 import { formatEvent } from './timeline_text';
 
 const cmd = (reply: unknown): string => {

@@ -5,7 +5,7 @@
 import { formatReply, quoteBytes } from '../engine/redis/cli_format';
 import type { Reply } from '../engine/redis/reply';
 import { replyFromJson, type ReplyJson } from '../engine/sim/reply_json';
-import { NO_LOCK, type Trace, type TraceEvent, type Violation } from '../engine/trace';
+import { NO_LOCK, type Trace, type TraceEvent, type Violation } from '../engine/trace/types';
 
 const MAX_ARG = 40;
 
@@ -46,41 +46,41 @@ function describe(ev: TraceEvent): string {
   const lock = ev.lock ?? '';
   switch (ev.kind) {
     case 'cmd':
-      return `${ev.node} ran ${(ev.argv as string[]).map(arg).join(' ')} → ${reply(ev.reply as ReplyJson)}`;
+      return `${ev.node} ran ${ev.argv.map(arg).join(' ')} → ${reply(ev.reply)}`;
     case 'lock.request':
-      return `requests ${lock}${ev.type ? ` (${String(ev.type)})` : ''}`;
+      return `requests ${lock}${ev.type ? ` (${ev.type})` : ''}`;
     case 'lock.acquired':
-      return `acquired ${lock} (hold count ${String(ev.holdCount)})`;
+      return `acquired ${lock} (hold count ${ev.holdCount})`;
     case 'lock.wait':
       return `waits for ${lock} (ttl ${String(ev.ttl)} ms)`;
     case 'waiter.wakeup':
-      return `wakes up (${String(ev.cause)})`;
+      return `wakes up (${ev.cause})`;
     case 'lock.failed':
       return `gave up on ${lock}`;
     case 'lock.released':
-      return `released ${lock} (holds left ${String(ev.holdCount)})`;
+      return `released ${lock} (holds left ${ev.holdCount})`;
     case 'lock.error':
-      return `${String(ev.op ?? 'lock')} ${lock} failed: ${String(ev.error)}`;
+      return `${ev.op} ${lock} failed: ${ev.error}`;
     case 'resource.use':
-      return `resource write ${ev.accepted ? 'accepted' : 'REJECTED'} (value ${String(ev.value)}${
-        ev.token !== null && ev.token !== undefined ? `, token ${String(ev.token)}` : ''
+      return `resource write ${ev.accepted ? 'accepted' : 'REJECTED'} (value ${ev.value}${
+        ev.token !== null ? `, token ${ev.token}` : ''
       })`;
     case 'key.expired':
-      return `key ${arg(String(ev.key))} expired (${String(ev.how)})`;
+      return `key ${arg(ev.key)} expired (${ev.how})`;
     case 'pubsub.publish':
-      return `published ${arg(String(ev.message))} on ${arg(String(ev.channel))} → ${String(ev.receivers)} receiver(s)`;
+      return `published ${arg(ev.message)} on ${arg(ev.channel)} → ${ev.receivers} receiver(s)`;
     case 'pubsub.deliver':
       return `received ${arg(String(ev.message))} on ${arg(String(ev.channel))}`;
     case 'thread.result':
       return `result ${JSON.stringify(ev.result)}`;
     case 'work.start':
-      return `${String(ev.op ?? 'work')} for ${String(ev.ms)} ms${ev.critical === true ? ' (critical section)' : ''}`;
+      return `${ev.op} for ${ev.ms} ms${ev.critical ? ' (critical section)' : ''}`;
     case 'thread.done':
       return ev.outcome === 'exception'
-        ? `ends with uncaught ${String(ev.exception)}${ev.message ? `: ${String(ev.message)}` : ''}`
+        ? `ends with uncaught ${ev.exception ?? ''}${ev.message ? `: ${ev.message}` : ''}`
         : 'ends';
     case 'exception.caught':
-      return `catches ${String(ev.exception)}${ev.message ? `: ${String(ev.message)}` : ''}`;
+      return `catches ${ev.exception}${ev.message ? `: ${ev.message}` : ''}`;
     default:
       return `${ev.kind}${extras(ev) ? ` ${extras(ev)}` : ''}`;
   }
@@ -88,18 +88,12 @@ function describe(ev: TraceEvent): string {
 
 /** One line for an event (null: not shown). */
 export function formatEvent(ev: TraceEvent): string | null {
-  if (ev.violation === 'V3' && ev.kind === 'violation.start') {
-    const v3 = { lock: String(ev.lock), holders: ev.holders as string[], cause: ev.cause as string };
-    return line(ev.t, '!!', `VIOLATION: V3 ${describeV3(v3)}`);
-  }
-  if (ev.violation === 'V3') return null; // a V3 is one moment: its end repeats its start
+  if (ev.kind === 'violation.start' && ev.violation === 'V3')
+    return line(ev.t, '!!', `VIOLATION: V3 ${describeV3(ev)}`);
+  if (ev.kind === 'violation.end' && ev.violation === 'V3') return null; // a V3 is one moment: its end repeats its start
   if (ev.kind === 'violation.start' || ev.kind === 'violation.end') {
     const what = ev.kind === 'violation.start' ? 'VIOLATION STARTS' : 'violation ends';
-    return line(
-      ev.t,
-      '!!',
-      `${what}: ${String(ev.violation)} on ${ev.lock} held by ${(ev.holders as string[]).join(', ')}`,
-    );
+    return line(ev.t, '!!', `${what}: ${ev.violation} on ${ev.lock} held by ${ev.holders.join(', ')}`);
   }
   return line(ev.t, ev.actor ?? '', describe(ev));
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { builtins } from './scenario/builtins/index';
 import { runScenario } from './scenario/run';
 import { validateScenario } from './scenario/schema';
-import { EVENT_KINDS, type TraceEvent } from './trace';
+import { EVENT_KINDS, type TraceEvent } from './trace/types';
 
 type Presence = 'always' | 'optional' | 'rare';
 type DocumentedKinds = Map<string, Map<string, Presence>>;

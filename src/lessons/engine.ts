@@ -5,4 +5,4 @@
 export { runScenario, type ScenarioRun } from '../engine/scenario/run';
 export { validateScenario, type Scenario } from '../engine/scenario/schema';
 export { builtin } from '../engine/scenario/builtins/index';
-export type { TraceEvent, Trace, Violation, VisibleState } from '../engine/trace';
+export type { TraceEvent, Trace, Violation, VisibleState } from '../engine/trace/types';

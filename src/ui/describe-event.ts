@@ -1,5 +1,5 @@
 /** One-line, human-readable summaries of trace events for tooltips and the event panel. */
-import type { TraceEvent } from '../engine/trace';
+import type { TraceEvent } from '../engine/trace/types';
 import { replyText } from './reply-view';
 
 const oneLine = (s: string) => {

@@ -10,12 +10,12 @@ import { ManualClock } from '../engine/clock';
 import { formatReply } from '../engine/redis/cli_format';
 import { splitArgs } from '../engine/redis/redis_argv';
 import type { Reply } from '../engine/redis/reply';
-import { serverFromKeyViews } from '../engine/redis/snapshot';
+import { serverFromKeyViews } from '../engine/sim/snapshot';
 import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario, type Scenario } from '../engine/scenario/schema';
-import type { RunResult, ValidationResult } from '../engine/sim/api';
-import type { NodeView } from '../engine/trace';
+import type { RunResult, ValidationResult } from '../engine/scenario/api';
+import type { NodeView } from '../engine/trace/types';
 
 export interface BuiltinInfo {
   id: string;

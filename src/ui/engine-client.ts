@@ -3,7 +3,7 @@
  * limit (a hostile scenario) gets its worker terminated and replaced, so the page stays usable.
  * Tests construct it with an in-process host instead.
  */
-import type { VisibleState } from '../engine/trace';
+import type { VisibleState } from '../engine/trace/types';
 import type { ConsoleAnswer } from './engine-adapter';
 import type { InitResult, Request, Response, RunOutcome } from './worker-protocol';
 

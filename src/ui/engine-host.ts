@@ -2,9 +2,9 @@
  * Answers worker-protocol requests with the engine adapter. Shared by the worker and by the inline
  * fallback (tests, browsers without module workers), so both behave the same.
  */
-import type { RunResult } from '../engine/sim/api';
+import type { RunResult } from '../engine/scenario/api';
 import { unsupportedIssue } from '../engine/scenario/run';
-import { nodeIds } from '../engine/scenario/schema';
+import { nodeIds } from '../engine/topology/nodes';
 import * as engine from './engine-adapter';
 import { deriveLaneModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';

@@ -6,8 +6,8 @@
 import { bisector } from 'd3-array';
 import { create } from 'zustand';
 import type { ScenarioDoc } from '../engine/scenario/edit';
-import type { SchemaIssue } from '../engine/sim/api';
-import type { Trace, TraceEvent, VisibleState } from '../engine/trace';
+import type { SchemaIssue } from '../engine/scenario/api';
+import type { Trace, TraceEvent, VisibleState } from '../engine/trace/types';
 import type { BuiltinInfo } from './engine-adapter';
 import type { Lang, MessageKey } from './i18n';
 import type { RunPayload } from './worker-protocol';

@@ -10,7 +10,7 @@ import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
 import { builtins } from '../engine/scenario/builtins';
 import { validateScenario } from '../engine/scenario/schema';
-import type { SchemaIssue } from '../engine/sim/api';
+import type { SchemaIssue } from '../engine/scenario/api';
 import { RUN_TIMEOUT_MS } from './engine-client';
 import { createEngineHost } from './engine-host';
 import { decodeHash, MAX_SCENARIO_BYTES } from './url-state';

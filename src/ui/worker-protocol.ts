@@ -1,7 +1,7 @@
 /** Messages between the page and the engine worker (worker.ts). Plain data only. */
 import type { Scenario } from '../engine/scenario/schema';
-import type { SchemaIssue } from '../engine/sim/api';
-import type { Trace, VisibleState } from '../engine/trace';
+import type { SchemaIssue } from '../engine/scenario/api';
+import type { Trace, VisibleState } from '../engine/trace/types';
 import type { BuiltinInfo, ConsoleAnswer } from './engine-adapter';
 import type { LaneModel } from './timeline/model';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventFields } from '../sim/api';
-import type { EventKind, KeyView, TraceEvent } from '../trace';
+import type { EventFields, EventKind, KeyView, TraceEvent } from '../trace/types';
 import { leaseOwners, SafetyMonitor } from './monitor';
 
 /** A monitor over a fake world: events are fed by hand, keys live in a map. */
@@ -10,7 +9,7 @@ function harness() {
   const out: TraceEvent[] = [];
   let seq = 0;
   const m = new SafetyMonitor({
-    emit: (kind, fields) => out.push({ t, seq: seq++, kind, ...fields }),
+    emit: (kind, fields) => out.push({ t, seq: seq++, kind, ...fields } as TraceEvent),
     now: () => t,
     liveKey: (node, key) => keys.get(`${node}/${key}`),
     masters: () => ['master'],
@@ -21,8 +20,9 @@ function harness() {
     at(ms: number) {
       t = ms;
     },
-    ev(kind: EventKind, fields: EventFields) {
-      m.onEvent({ t, seq: seq++, kind, ...fields });
+    // Hand-made events carry only the fields the monitor reads.
+    ev<K extends EventKind>(kind: K, fields: Partial<EventFields<K>>) {
+      m.onEvent({ t, seq: seq++, kind, ...fields } as unknown as TraceEvent);
     },
     key(key: string, view: Omit<KeyView, 'key' | 'expireAt'> | null) {
       if (view === null) keys.delete(`master/${key}`);
@@ -175,7 +175,13 @@ describe('SafetyMonitor V2 holders are threads', () => {
 const v3 = (h: ReturnType<typeof harness>) => h.m.violations.filter((v) => v.kind === 'V3');
 
 /** A resource.use event as ProtectedResource emits it. */
-function use(actor: string, lock: string | undefined, write: number, readAt: number, more: EventFields = {}) {
+function use(
+  actor: string,
+  lock: string | undefined,
+  write: number,
+  readAt: number,
+  more: Partial<EventFields<'resource.use'>> = {},
+) {
   return { actor, lock, accepted: true, token: null, readAt, write, lostUpdate: 'erased' in more, ...more };
 }
 

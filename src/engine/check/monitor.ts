@@ -35,15 +35,17 @@
 import {
   NO_LOCK,
   type Actor,
+  type EventFields,
   type KeyView,
   type TraceEvent,
+  type TraceEventOf,
   type Violation,
   type ViolationKind,
-} from '../trace';
-import type { EventFields } from '../sim/api';
+} from '../trace/types';
+import { clientOf, threadActor } from '../trace/actors';
 
 export interface MonitorHost {
-  emit(kind: 'violation.start' | 'violation.end', fields: EventFields): void;
+  emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
   now(): number;
   liveKey(node: string, key: string): KeyView | undefined;
   /** nodes some client currently treats as master */
@@ -110,14 +112,13 @@ export class SafetyMonitor {
         }
         return;
       case 'lock.released':
-        if (Number(ev.holdCount ?? 0) <= 0) this.believe(ev.actor, ev.lock, false);
+        if (ev.holdCount <= 0) this.believe(ev.actor, ev.lock, false);
         return;
       case 'lock.error':
         if (ev.op === 'unlock') this.believe(ev.actor, ev.lock, false);
         return;
       case 'client.crash': {
-        const client = typeof ev.client === 'string' ? ev.client : ev.actor;
-        this.forget((a) => a.slice(0, a.indexOf(':')) === client);
+        this.forget((a) => clientOf(a) === ev.client);
         return;
       }
       case 'thread.done':
@@ -126,7 +127,7 @@ export class SafetyMonitor {
         if (ev.actor !== undefined) this.forget((a) => a === ev.actor);
         return;
       case 'resource.use':
-        if (ev.actor !== undefined) this.onUse(ev, ev.actor);
+        this.onUse(ev, ev.actor);
         return;
     }
   }
@@ -151,22 +152,22 @@ export class SafetyMonitor {
     return this.violations;
   }
 
-  private learn(ev: TraceEvent): void {
+  private learn(ev: TraceEventOf<'lock.request' | 'lock.acquired'>): void {
     const lock = ev.lock;
-    if (typeof lock !== 'string') return;
-    const key = typeof ev.key === 'string' ? ev.key : lock;
+    const key = ev.key ?? lock;
     if (!this.keyOfLock.has(lock)) {
       this.keyOfLock.set(lock, key);
       this.lockKeys.set(key, lock);
     }
-    if (ev.actor === undefined) return;
     const id = `${ev.actor}\u0000${lock}`;
-    if (typeof ev.type === 'string') this.lockType.set(id, ev.type);
-    if (typeof ev.owner === 'string') {
-      const known = this.ownerActor.get(ev.owner);
-      this.ownerActor.set(ev.owner, ev.actor);
-      const m = REDISSON_OWNER.exec(ev.owner);
-      if (m !== null && `${clientOf(ev.actor)}:${m[2]}` === ev.actor)
+    if (ev.kind === 'lock.request') this.lockType.set(id, ev.type);
+    // A RedLock over several Redisson instances names one owner per instance (`owners`).
+    for (const owner of [ev.owner, ...(ev.owners ?? [])]) {
+      if (owner === undefined) continue;
+      const known = this.ownerActor.get(owner);
+      this.ownerActor.set(owner, ev.actor);
+      const m = REDISSON_OWNER.exec(owner);
+      if (m !== null && threadActor(clientOf(ev.actor), m[2]) === ev.actor)
         this.clientOfUuid.set(m[1], clientOf(ev.actor));
       if (known !== ev.actor) this.renameHolders();
     }
@@ -178,7 +179,7 @@ export class SafetyMonitor {
     if (a !== undefined) return a;
     const m = REDISSON_OWNER.exec(owner);
     const client = m === null ? undefined : this.clientOfUuid.get(m[1]);
-    return client === undefined ? owner : `${client}:${m![2]}`;
+    return client === undefined ? owner : threadActor(client, m![2]);
   }
 
   /** An owner id just got its thread: V2 holders that still show raw ids are rewritten. */
@@ -193,11 +194,10 @@ export class SafetyMonitor {
     }
   }
 
-  private grant(ev: TraceEvent): void {
+  private grant(ev: TraceEventOf<'lock.acquired'>): void {
     const { actor, lock } = ev;
-    if (actor === undefined || typeof lock !== 'string') return;
     // A reentrant hold (holdCount > 1) is not a new grant.
-    if (typeof ev.holdCount === 'number' && ev.holdCount > 1) return;
+    if (ev.holdCount > 1) return;
     let g = this.grants.get(lock);
     if (g === undefined) this.grants.set(lock, (g = new Map()));
     g.set(actor, { seq: ++this.grantSeq, t: this.host.now() });
@@ -212,8 +212,7 @@ export class SafetyMonitor {
     }
   }
 
-  private believe(actor: Actor | undefined, lock: string | undefined, holds: boolean): void {
-    if (actor === undefined || typeof lock !== 'string') return;
+  private believe(actor: Actor, lock: string, holds: boolean): void {
     let holders = this.beliefs.get(lock);
     if (holders === undefined) {
       if (!holds) return;
@@ -242,11 +241,11 @@ export class SafetyMonitor {
   }
 
   /** A `resource.use`: judges an accepted write (V3), then remembers the read and the write. */
-  private onUse(ev: TraceEvent, actor: Actor): void {
-    const lock = typeof ev.lock === 'string' ? ev.lock : null;
-    if (ev.accepted === true) {
-      const pending = pendingUses(ev.pending).filter((p) => p.actor !== actor);
-      const erased = Array.isArray(ev.erased) ? (ev.erased as number[]) : [];
+  private onUse(ev: TraceEventOf<'resource.use'>, actor: Actor): void {
+    const lock = ev.lock ?? null;
+    if (ev.accepted) {
+      const pending = (ev.pending ?? []).filter((p) => p.actor !== actor);
+      const erased = ev.erased ?? [];
       const erasedBy = erased.map((w) => this.writes.get(w)).filter((w) => w !== undefined);
       let cause: string | null = null;
       let wronged: Actor[] = [];
@@ -262,10 +261,10 @@ export class SafetyMonitor {
         cause = 'lost-update';
         wronged = erasedBy.filter((w) => !w.reported).map((w) => w.actor);
       }
-      if (typeof ev.write === 'number') this.writes.set(ev.write, { actor, reported: cause !== null });
+      if (ev.write !== undefined) this.writes.set(ev.write, { actor, reported: cause !== null });
       if (cause !== null) this.reportV3(actor, lock ?? NO_LOCK, cause, wronged);
     }
-    if (lock !== null && typeof ev.readAt === 'number') {
+    if (lock !== null) {
       let r = this.reads.get(lock);
       if (r === undefined) this.reads.set(lock, (r = new Map()));
       r.set(actor, ev.readAt);
@@ -340,20 +339,4 @@ export function leaseOwners(view: KeyView | undefined): string[] {
     else owners.push(f);
   }
   return read && owners.length ? [SHARED_READERS] : owners;
-}
-
-function clientOf(actor: Actor): string {
-  const i = actor.indexOf(':');
-  return i < 0 ? actor : actor.slice(0, i);
-}
-
-/** resource.use's `pending` field, defensively read. */
-function pendingUses(v: unknown): PendingUse[] {
-  if (!Array.isArray(v)) return [];
-  const out: PendingUse[] = [];
-  for (const p of v as Record<string, unknown>[]) {
-    if (typeof p?.actor !== 'string' || typeof p.readAt !== 'number') continue;
-    out.push({ actor: p.actor, lock: typeof p.lock === 'string' ? p.lock : null, readAt: p.readAt });
-  }
-  return out;
 }

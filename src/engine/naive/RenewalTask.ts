@@ -51,7 +51,7 @@ export class RenewalTask implements Renewal {
   stop(): void {
     if (this.current === null) return;
     this.current = null;
-    this.emit('watchdog.cancel', { reason: 'unlock' });
+    this.cancel('unlock');
   }
 
   private *rounds(entry: { readonly token: string }, leaseMs: number): Process<void> {
@@ -62,31 +62,39 @@ export class RenewalTask implements Renewal {
       const value = yield* this.sender.command(['GET', this.lock]);
       if (this.current !== entry) return;
       if (value.t === 'error') {
-        this.emit('watchdog.renew', { result: 'error', error: value.v });
+        this.renew({ result: 'error', error: value.v });
         continue;
       }
       if (value.t !== 'bulk' || value.v !== entry.token) return this.lost();
       const r = yield* this.sender.command(['PEXPIRE', this.lock, String(leaseMs)]);
       if (r.t === 'error') {
-        this.emit('watchdog.renew', { result: 'error', error: r.v });
+        this.renew({ result: 'error', error: r.v });
         continue;
       }
       const result = r.t === 'int' && Number(r.v) === 1 ? 1 : 0;
       if (result === 0 && this.current === entry) return this.lost();
       // told even when unlock came meanwhile: the PEXPIRE did run
-      this.emit('watchdog.renew', { result });
+      this.renew({ result });
       if (this.current !== entry) return;
     }
   }
 
   /** the key is gone or holds another token: nothing left to renew */
   private lost(): void {
-    this.emit('watchdog.renew', { result: 0 });
+    this.renew({ result: 0 });
     this.current = null;
-    this.emit('watchdog.cancel', { reason: 'lost' });
+    this.cancel('lost');
   }
 
-  private emit(kind: 'watchdog.renew' | 'watchdog.cancel', fields: Record<string, unknown>): void {
-    this.ctx.emit(kind, { actor: this.actor, lock: this.lock, timer: renewalActor(this.client), ...fields });
+  private renew(fields: { result: number | 'error'; error?: string }): void {
+    this.ctx.emit('watchdog.renew', { ...this.where(), ...fields });
+  }
+
+  private cancel(reason: 'unlock' | 'lost'): void {
+    this.ctx.emit('watchdog.cancel', { ...this.where(), reason });
+  }
+
+  private where() {
+    return { actor: this.actor, lock: this.lock, timer: renewalActor(this.client) };
   }
 }

@@ -5,10 +5,11 @@
  */
 import { call, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { RedissonClient } from './RedissonClient';
-import { IllegalMonitorStateException, RedisException, exceptionFor } from './errors';
+import type { LockServices } from './executor';
+import { IllegalMonitorStateException, RedisException, exceptionFor, isNoSyncedReply } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
+import { threadActor } from '../trace/actors';
 
 /** RedissonObject.prefixName: wrap the name in a cluster hash tag unless it already has one. */
 export function prefixName(prefix: string, name: string): string {
@@ -22,14 +23,9 @@ export abstract class RedissonBaseLock {
   readonly entryName: string;
   /** lease the scripts use when the caller gave none; the watchdog timeout unless an explicit lease stuck */
   internalLockLeaseTime: number;
-  /**
-   * requestId -> latch TTL of an unlock() in progress (null until its first attempt works it out):
-   * once per unlock, not per retry
-   */
-  private readonly latchTtls = new Map<string, number | null>();
 
   constructor(
-    readonly client: RedissonClient,
+    readonly client: LockServices,
     readonly name: string,
   ) {
     this.entryName = `${client.id}:${name}`;
@@ -55,7 +51,7 @@ export abstract class RedissonBaseLock {
 
   /** Trace actor of a thread of this client. */
   actor(threadId: number): string {
-    return `${this.client.name}:${threadId}`;
+    return threadActor(this.client.name, threadId);
   }
 
   /** The watchdog task this lock type registers with (read locks have their own, ReadLockTask). */
@@ -64,12 +60,21 @@ export abstract class RedissonBaseLock {
   }
 
   protected scheduleExpirationRenewal(threadId: number): void {
-    this.renewalService().renewLock(this, threadId);
+    this.renewalService().renewLock(
+      this.name,
+      threadId,
+      this.getLockName(threadId),
+      () => this.internalLockLeaseTime,
+    );
   }
 
   /** Whatever the unlock result, the watchdog stops renewing for this thread (null: all threads). */
   protected cancelExpirationRenewal(threadId: number | null, _unlockResult: UnlockResult): void {
-    this.renewalService().cancelLockRenewal(this, threadId, threadId === null ? 'forceUnlock' : 'unlock');
+    this.renewalService().cancelLockRenewal(
+      this.name,
+      threadId,
+      threadId === null ? 'forceUnlock' : 'unlock',
+    );
   }
 
   *isLocked(): Process<boolean> {
@@ -96,22 +101,29 @@ export abstract class RedissonBaseLock {
    * holds nothing (never locked, or its lease ran out and maybe someone else holds it now).
    * Returns the script's answer: true released (and published), false still held (reentrant).
    *
-   * One requestId per call, reused by every retry (ServiceManager.execute: NoSyncedSlavesException
-   * or a response timeout): a retry whose first attempt did run finds the unlock latch and gets
-   * the same answer back instead of nil. The latch is deleted once the final answer is in.
+   * Retries run the script again. The executor's re-send of a lost reply is the same command, so
+   * a retry whose first attempt did run finds the unlock latch and gets the same answer back.
+   * A ServiceManager.execute retry (failed replica check) reuses the requestId from 3.52.0;
+   * 3.24.0–3.51.x drew a new one, so such a retry finds no hold (#6651). Each attempt that
+   * completes deletes its latch without waiting.
    */
   *unlock(threadId: number): Process<boolean> {
     const { client } = this;
-    const requestId = client.config.traits.unlockLatch ? client.generateId() : '';
+    const { traits } = client.config;
+    let requestId = traits.unlockLatch ? client.generateId() : '';
+    let last: Reply | null = null;
+    const reply = yield* client.retrying(() => {
+      // A re-sent EVAL (lost reply) is the same command; ServiceManager.execute calls
+      // unlockInnerAsync again, which drew a new id before 3.52.0.
+      if (last?.t === 'error' && isNoSyncedReply(last) && traits.unlockLatch && !traits.unlockRequestIdReused)
+        requestId = client.generateId();
+      return this.unlockAttempt(threadId, requestId, (r) => (last = r));
+    }, 'lock-script');
     let res: UnlockResult = null;
     let failure: RedisException | null = null;
-    this.latchTtls.set(requestId, null);
-    const reply = yield* client.retrying(() => this.unlockInner(threadId, requestId));
-    this.latchTtls.delete(requestId);
     if (reply.t === 'error') failure = exceptionFor(reply);
     else res = reply.t === 'int' ? Number(reply.v) === 1 : null;
-    if (client.config.traits.unlockLatch) this.deleteLatchLater(requestId);
-    if (failure || res !== null || client.config.traits.cancelRenewalOnFailedUnlock)
+    if (failure || res !== null || traits.cancelRenewalOnFailedUnlock)
       this.cancelExpirationRenewal(threadId, failure ? null : res);
     if (failure) throw failure;
     if (res === null) {
@@ -120,6 +132,17 @@ export abstract class RedissonBaseLock {
       );
     }
     return res;
+  }
+
+  /** unlockInnerAsync(threadId) and its thenApply: the DEL of the latch once the script answered. */
+  private *unlockAttempt(threadId: number, requestId: string, seen: (r: Reply) => void): Process<Reply> {
+    const reply = yield* this.unlockInner(threadId, requestId);
+    seen(reply);
+    const { client } = this;
+    if (reply.t !== 'error' && client.config.traits.unlockLatch)
+      // 3.52.0–4.2.x deleted `latch:<client id>` instead (fixed in 4.3.0, 255aa9748)
+      this.deleteLatchLater(client.config.traits.latchDelRightKey ? requestId : client.id);
+    return reply;
   }
 
   protected *unlockInner(threadId: number, requestId: string): Process<Reply> {
@@ -139,24 +162,19 @@ export abstract class RedissonBaseLock {
         this.internalLockLeaseTime,
         this.getLockName(threadId),
         'PUBLISH',
-        this.unlockLatchTtl(requestId),
+        this.unlockLatchTtl(),
       ],
     );
   }
 
   /**
    * (timeout + retryDelay(retryAttempts)) × retryAttempts, at least 1 ms: how long a retried unlock
-   * can still arrive. Given the requestId of an unlock() in progress, every retry of it sends the
-   * same TTL.
+   * can still arrive. Worked out for every attempt, as Redisson does.
    */
-  protected unlockLatchTtl(requestId?: string): number {
-    const known = requestId === undefined ? undefined : this.latchTtls.get(requestId);
-    if (typeof known === 'number') return known;
+  protected unlockLatchTtl(): number {
     const { config } = this.client;
     const t = (config.timeoutMs + this.client.retryDelay(config.retryAttempts)) * config.retryAttempts;
-    const ttl = Math.max(t, 1);
-    if (known === null) this.latchTtls.set(requestId!, ttl);
-    return ttl;
+    return Math.max(t, 1);
   }
 
   /** After the script, Redisson deletes the latch key without waiting for the answer. */

@@ -4,6 +4,9 @@
  * RLocks the way `redisson.getLock(name)` does.
  *
  * Connections: one command connection and one pub/sub connection per node, opened on first use.
+ * Every call is interruptible: a thread interrupted while it waits for a reply gets
+ * RedisException(InterruptedException) at once, as CommandAsyncService.get() throws (the command
+ * still runs); the watchdog and pub/sub processes are never interrupted.
  * Scripts: with `useScriptCache` (newer releases) the client sends EVALSHA with the SHA-1 it
  * computes itself and, on NOSCRIPT, SCRIPT LOAD followed by the same EVALSHA, as
  * CommandAsyncService.evalAsync does; older releases send plain EVAL with the full text.
@@ -12,15 +15,17 @@ import type { SimContext } from '../sim/api';
 import { call, isCallTimeout, sleep, type ConnectionRef, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import { NO_SYNCED_SLAVES } from './errors';
+import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply } from './errors';
 import { sha1hex } from '../redis/sha1';
+import { compareVersions } from './versions';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
 import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
+import type { LockServices, RetryKind } from './executor';
 
-export class RedissonClient {
+export class RedissonClient implements LockServices {
   readonly config: RedissonConfig;
   readonly scripts: LockScripts;
   /** ServiceManager.getId(): the UUID every lock name of this client starts with */
@@ -33,6 +38,8 @@ export class RedissonClient {
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
   private readonly availableSlaves = new Map<string, number>();
   private readonly ids;
+  /** the instances pinned to one node each (onNode) */
+  private readonly pinned = new Map<string, RedissonClient>();
 
   constructor(
     readonly ctx: SimContext,
@@ -40,15 +47,17 @@ export class RedissonClient {
     readonly name: string,
     settings: RedissonSettings = {},
     /**
-     * A client of the same JVM connected to one given node (RedLock over independent masters):
-     * it has its own connections, pub/sub and watchdog, and shares the JVM's id.
+     * A Redisson instance of the same application connected to one given node (RedLock over
+     * independent masters): its own connections, pub/sub, watchdog and id.
      */
-    pin?: { readonly node: string; readonly id: string },
+    pin?: { readonly node: string },
   ) {
     this.config = redissonConfig(settings);
     this.scripts = lockScripts(this.config.traits);
     this.pinnedNode = pin?.node;
-    this.id = pin?.id ?? uuidFrom(ctx.rng(`redisson.uuid:${name}`).hex(16));
+    // Every Redisson.create() draws its own ServiceManager.id (UUID.randomUUID()).
+    const instance = pin === undefined ? name : `${name}@${pin.node}`;
+    this.id = uuidFrom(ctx.rng(`redisson.uuid:${instance}`).hex(16));
     this.ids = ctx.rng(`redisson.ids:${name}`);
     this.pubSub = new LockPubSub(this);
     this.renewal = newRenewalService(this);
@@ -57,6 +66,20 @@ export class RedissonClient {
   /** RedissonClient.getLock(name). Each call returns a new object, as in Redisson. */
   getLock(lockName: string): RedissonLock {
     return new RedissonLock(this, lockName);
+  }
+
+  /**
+   * The Redisson instance of this application that talks to one given node (an application
+   * builds one RedissonClient per independent master and a RedLock over their locks). Each has
+   * its own id, so a thread's lock name differs from master to master.
+   */
+  onNode(node: string): RedissonClient {
+    let c = this.pinned.get(node);
+    if (!c) {
+      c = new RedissonClient(this.ctx, this.name, this.config, { node });
+      this.pinned.set(node, c);
+    }
+    return c;
   }
 
   /** The node this client currently sends commands to. */
@@ -74,20 +97,20 @@ export class RedissonClient {
   }
 
   *command(argv: readonly string[]): Process<Reply> {
-    return yield* call(this.connection(), argv);
+    return yield* call(this.connection(), argv, true);
   }
 
   /** evalWriteAsync: run a script on the current master. */
   *eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
     const conn = this.connection();
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    if (!this.config.traits.useScriptCache) return yield* call(conn, ['EVAL', script, ...tail]);
+    if (!this.config.traits.useScriptCache) return yield* call(conn, ['EVAL', script, ...tail], true);
     const sha = this.sha(script);
-    const first = yield* call(conn, ['EVALSHA', sha, ...tail]);
+    const first = yield* call(conn, ['EVALSHA', sha, ...tail], true);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return first;
-    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script]);
+    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], true);
     if (loaded.t === 'error') return loaded;
-    return yield* call(conn, ['EVALSHA', sha, ...tail]);
+    return yield* call(conn, ['EVALSHA', sha, ...tail], true);
   }
 
   /**
@@ -107,16 +130,36 @@ export class RedissonClient {
       this.availableSlaves.set(node, expected);
     }
     if (expected === 0) return reply;
-    const w = yield* call(this.connection(node), [
-      'WAIT',
-      String(expected),
-      String(this.config.slavesSyncTimeout),
-    ]);
+    const w = yield* call(
+      this.connection(node),
+      ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
+      true,
+    );
     if (w.t === 'error') return w;
     const synced = w.t === 'int' ? Number(w.v) : 0;
     if (synced !== expected) this.availableSlaves.delete(node);
-    if (this.config.checkLockSyncedSlaves && synced === 0) return error(NO_SYNCED_SLAVES);
-    return reply;
+    const failed = this.noSyncedFailure(synced, expected);
+    return failed === null ? reply : error(failed);
+  }
+
+  /**
+   * The replica check of the release: none before 3.16.7; "all must ack" (IllegalStateException
+   * "Only x of y slaves were synced") 3.16.7–3.17.4; "0 acks fail" from 3.17.5, whose message
+   * got longer in 3.25.0 and whose class became NoSyncedSlavesException in 3.47.0.
+   */
+  private noSyncedFailure(synced: number, expected: number): string | null {
+    const { traits, checkLockSyncedSlaves } = this.config;
+    if (traits.replicaCheck === 'none') return null;
+    if (traits.replicaCheck === 'all')
+      return synced < expected
+        ? noSyncedReply('IllegalStateException', `Only ${synced} of ${expected} slaves were synced`)
+        : null;
+    if (!checkLockSyncedSlaves || synced !== 0) return null;
+    if (compareVersions(traits.release, '3.25.0') < 0)
+      return noSyncedReply('IllegalStateException', NO_SYNCED_SLAVES_OLD);
+    if (compareVersions(traits.release, '3.47.0') < 0)
+      return noSyncedReply('IllegalStateException', NO_SYNCED_SLAVES);
+    return noSyncedReply('NoSyncedSlavesException', NO_SYNCED_SLAVES);
   }
 
   /**
@@ -132,17 +175,38 @@ export class RedissonClient {
   }
 
   /**
-   * ServiceManager.execute with the executor's own retries: `attempt` runs again, unchanged (an
-   * unlock keeps its requestId), while it ends in NoSyncedSlavesException or a response timeout,
-   * at most retryAttempts more times, retryDelay(n) after the n-th failure. Any other answer, or
-   * the last failure, is returned as it is.
+   * ServiceManager.execute with the executor's own retries: `attempt` runs again while it ends in
+   * a failed replica check (only where Redisson recognises it: 3.20.1–3.24.x and 3.47+; never for
+   * `resend`, a call outside ServiceManager.execute) or a response timeout (RedisExecutor
+   * re-sends; since 3.37 a `lock-script` is sent with noRetry in single-server mode), at most
+   * retryAttempts more times, retryDelay(n) after the n-th failure. Any other answer, or the last
+   * failure, is returned.
    */
-  *retrying(attempt: () => Process<Reply>): Process<Reply> {
-    for (let n = 0; ; n++) {
+  *retrying(attempt: () => Process<Reply>, kind: RetryKind = 'execute'): Process<Reply> {
+    for (let n = 1; ; n++) {
       const reply = yield* attempt();
-      if (!isRetryable(reply) || n >= this.config.retryAttempts) return reply;
+      if (!this.isRetryable(reply, kind) || n > this.config.retryAttempts) return reply;
       yield* sleep(this.retryDelay(n));
     }
+  }
+
+  /** Would Redisson send this again? */
+  private isRetryable(reply: Reply, kind: RetryKind): boolean {
+    if (reply.t !== 'error') return false;
+    if (isNoSyncedReply(reply))
+      return kind !== 'resend' && this.config.traits.noSyncHandling === 'undo-retry';
+    if (!isCallTimeout(reply)) return false;
+    return kind !== 'lock-script' || this.resendsLockScripts();
+  }
+
+  /**
+   * Does a lost reply to a lock or unlock script get re-sent? Up to 3.36 always; from 3.37 only
+   * on the batch path, which Redisson takes when the master has replicas (single-server mode,
+   * here a master without replicas, sends them with noRetry).
+   */
+  resendsLockScripts(): boolean {
+    if (this.config.traits.resendLockScriptsOnTimeout === 'always') return true;
+    return (this.ctx.replicasOf?.(this.master()) ?? 0) > 0;
   }
 
   /** ServiceManager.generateId(): 16 random bytes as hex (unlock request ids). */
@@ -150,7 +214,10 @@ export class RedissonClient {
     return this.ids.hex(16);
   }
 
-  /** RetryDelay.calcDelay(attempt): EqualJitterDelay(base, 2 s) since 3.48, the constant retryInterval before. */
+  /**
+   * RetryDelay.calcDelay(attempt), attempt counting from 1 as ServiceManager.execute does:
+   * EqualJitterDelay(base, 2 s) since 3.48, the constant retryInterval before.
+   */
   retryDelay(attempt: number): number {
     const base = this.config.retryDelayMs;
     if (!this.config.traits.equalJitterRetryDelay) return base;
@@ -167,11 +234,6 @@ export class RedissonClient {
     }
     return s;
   }
-}
-
-/** What ServiceManager.execute and the command executor retry: no replica synced, or no reply in time. */
-function isRetryable(reply: Reply): boolean {
-  return reply.t === 'error' && (reply.v === NO_SYNCED_SLAVES || isCallTimeout(reply));
 }
 
 /** 16 random bytes shaped as a version-4 UUID string, like UUID.randomUUID(). */

@@ -12,7 +12,7 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import { compareVersions, REDISSON_LATEST } from '../scenario/defaults';
+import { versionTraits } from './versions';
 import { prefixName } from './RedissonBaseLock';
 import { RedissonLock, decodeTtl } from './RedissonLock';
 import { exceptionFor, RedisException } from './errors';
@@ -25,12 +25,21 @@ import fairForceUnlockLua from './scripts/fair_force_unlock.lua?raw';
 
 /** threadWaitTime: 5 s up to 3.13.2, then 5 min (a6bbb11bf), configurable as fairLockWaitTimeout since 3.46. */
 export function fairLockWaitTimeout(version: string): number {
-  const old = version !== REDISSON_LATEST && compareVersions(version, '3.13.3') < 0;
-  return old ? 5000 : 300_000;
+  return versionTraits(version).fairLockWaitMs;
 }
 
+/**
+ * Up to 3.31 a thread already in the queue was told `its deadline − threadWaitTime − now` (the
+ * previous waiter's deadline, fixed at enqueue time), which can go negative and then makes
+ * lock() wait for a message only; 3.32.0 (f08dfd894, #4705) answers `max(0, pttl)`.
+ */
+const QUEUED_PTTL = "    local ttl = redis.call('pttl', KEYS[1]);\n    return math.max(0, ttl);";
+const QUEUED_DEADLINE = '    return queued - tonumber(ARGV[3]) - tonumber(ARGV[4]);';
+if (!fairLockLua.includes(QUEUED_PTTL)) throw new Error('fair_lock.lua changed: update QUEUED_PTTL');
+const fairLockLua331 = fairLockLua.replace(QUEUED_PTTL, QUEUED_DEADLINE);
+
 export class RedissonFairLock extends RedissonLock {
-  readonly threadWaitTime = fairLockWaitTimeout(this.client.config.version);
+  readonly threadWaitTime = this.client.config.traits.fairLockWaitMs;
 
   getThreadsQueueName(): string {
     return prefixName('redisson_lock_queue', this.name);
@@ -44,9 +53,13 @@ export class RedissonFairLock extends RedissonLock {
     return [`${this.entryName}:${threadId}`, `${this.getChannelName()}:${this.getLockName(threadId)}`];
   }
 
-  /** tryLock's own wait replaces threadWaitTime when given. */
+  /**
+   * tryLock's own wait replaces threadWaitTime when given, since the same 3.13.3 change that made
+   * threadWaitTime 5 min (a6bbb11bf); before, every slot was threadWaitTime (5 s).
+   */
   private waitFor(waitTime: number): number {
-    return waitTime > 0 ? waitTime : this.threadWaitTime;
+    const slotIsWait = this.client.config.traits.fairLockWaitMs !== 5000;
+    return waitTime > 0 && slotIsWait ? waitTime : this.threadWaitTime;
   }
 
   protected override *tryLockInner(
@@ -56,7 +69,7 @@ export class RedissonFairLock extends RedissonLock {
     once: boolean,
   ): Process<number | null> {
     const reply = yield* this.client.syncedEval(
-      once ? fairTryLockLua : fairLockLua,
+      once ? fairTryLockLua : this.client.config.traits.fairQueuedEstimatePttl ? fairLockLua : fairLockLua331,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName()],
       [lease, this.getLockName(threadId), this.waitFor(waitTime), this.client.ctx.now()],
     );
@@ -64,7 +77,8 @@ export class RedissonFairLock extends RedissonLock {
   }
 
   protected override *acquireFailed(waitTime: number, threadId: number): Process<void> {
-    const reply = yield* this.client.eval(
+    // syncedEvalWithRetry in 4.7.0, evalWriteSyncedAsync in 3.27: WAIT after it either way
+    const reply = yield* this.client.syncedEvalWithRetry(
       fairAcquireFailedLua,
       [this.getThreadsQueueName(), this.getTimeoutSetName()],
       [this.getLockName(threadId), this.waitFor(waitTime)],
@@ -97,7 +111,7 @@ export class RedissonFairLock extends RedissonLock {
 
   override *forceUnlock(): Process<boolean> {
     this.cancelExpirationRenewal(null, null);
-    const reply = yield* this.client.syncedEval(
+    const reply = yield* this.client.syncedEvalWithRetry(
       fairForceUnlockLua,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()],
       [UNLOCK_MESSAGE, this.client.ctx.now(), 'PUBLISH'],

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from './testing/simulate';
-import type { TraceEvent } from '../trace';
+import type { TraceEvent } from '../trace/types';
 
 type Op = Record<string, unknown>;
 interface T {
@@ -342,7 +342,7 @@ describe('RLock: waiting', () => {
     expect(first(s, 'lock.error', 'B:1').t).toBe(1500);
   });
 
-  it('lock() on a key without expiry waits uninterruptibly and keeps the interrupt flag', () => {
+  it('4.7.0 RedissonLock.lock(): a key without expiry is waited for uninterruptibly; the kept flag then fails the next tryAcquire’s get()', () => {
     const s = run(
       {
         A: [{ id: 1, program: [lock(), redis('PERSIST', 'myLock'), work(3000), unlock] }],
@@ -352,11 +352,15 @@ describe('RLock: waiting', () => {
     );
     expect(first(s, 'lock.wait', 'B:1').ttl).toBe(-1);
     expect(s.of('waiter.wakeup', 'B:1').map((e) => e.cause)).toEqual(['message']);
-    const acquired = first(s, 'lock.acquired', 'B:1').t;
-    expect(acquired).toBeGreaterThan(3000);
-    // the flag is still set: the next sleep throws at once
-    expect(s.results('B:1')).toEqual([{ error: 'InterruptedException: sleep interrupted' }]);
-    expect(first(s, 'work.end', 'B:1').t).toBe(acquired);
+    // the flag is still set: CommandAsyncService.get() throws as soon as the acquire is sent...
+    const err = first(s, 'lock.error', 'B:1');
+    expect(err.t).toBeGreaterThan(3000);
+    expect(err.error).toBe('RedisException: java.lang.InterruptedException; caused by InterruptedException');
+    expect(s.of('lock.acquired', 'B:1')).toEqual([]);
+    // ...while the EVAL still runs and takes the lock for B, with no watchdog
+    const evals = s.of('cmd', 'B:1').filter((e) => /^EVAL/.test((e.argv as string[])[0]) && e.t > 3000);
+    expect(evals.map((e) => e.reply)).toContainEqual(null);
+    expect(s.of('watchdog.renew', 'B:1')).toEqual([]);
   });
 });
 
@@ -387,7 +391,10 @@ describe('Thread.interrupt outside a lock wait', () => {
     expect(first(s, 'work.end', 'B:1').t).toBe(500);
     // B:2's work ignored the interrupt; its tryLock then found the flag set and gave up at once
     expect(first(s, 'work.end', 'B:2').t).toBe(2000);
-    expect(s.results('B:2')).toEqual([{ error: 'InterruptedException' }]);
+    // 4.7.0 CommandAsyncService.get(): the flag fails tryLock's first tryAcquire at once
+    expect(s.results('B:2')).toEqual([
+      { error: 'RedisException: java.lang.InterruptedException; caused by InterruptedException' },
+    ]);
     expect(first(s, 'lock.error', 'B:2').t).toBeLessThan(2010);
   });
 });
@@ -450,24 +457,37 @@ describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.exe
       },
     );
   const unlockEvals = (s: Simulation) =>
-    s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'EVAL' && e.t > 1000);
+    s.of('cmd', 'A:1').filter((e) => /^EVAL/.test((e.argv as string[])[0]) && e.t > 1000);
 
-  it('retries an unlock whose reply was lost with the same requestId and gets the latch’s answer', () => {
+  it('3.27.2 RedisExecutor re-sends an unlock whose reply was lost: same requestId, the latch answers', () => {
     const s = lostReply('3.27');
     const evals = unlockEvals(s);
     expect(evals.map((e) => [e.t, e.reply])).toEqual([
       [1003, 1], // released and published; the reply never came back
-      [1002 + 3000 + 500 + 1, 1], // after the response timeout and retryDelay: GET latch -> 1
+      [1002 + 3000 + 500 + 1, 1], // after the response timeout and retryDelay(1): GET latch -> 1
     ]);
     expect(evals[1].argv).toEqual(evals[0].argv); // same latch key, same latch TTL
     const latch = (evals[0].argv as string[])[5];
     expect(latch).toMatch(/^redisson_unlock_latch:\{myLock\}:[0-9a-f]{32}$/);
     expect(s.of('lock.error', 'A:1')).toEqual([]);
     expect(s.of('pubsub.publish')).toHaveLength(1);
-    // the latch is deleted once the final answer is in, without waiting for it
+    // the attempt that answered deletes the latch, without waiting
     const del = s.of('cmd', 'A/unlock').map((e) => [e.argv, e.reply, e.t > evals[1].t]);
     expect(del).toEqual([[['DEL', latch], 1, true]]);
     expect(s.results('A:1')).toEqual([0]);
+  });
+
+  it('3.37.0+ single server: unlock is sent with noRetry, so a lost reply throws RedisResponseTimeoutException', () => {
+    for (const version of ['3.37.0', '3.45.0']) {
+      const s = lostReply(version);
+      expect(unlockEvals(s)).toHaveLength(1);
+      expect(first(s, 'lock.error', 'A:1').error).toMatch(/^RedisResponseTimeoutException/);
+      expect(s.results('A:1')[1]).toBe(0); // the node did release it
+    }
+  });
+
+  it('3.36.0 still re-sends the lost unlock (the boundary of 85be4d67a)', () => {
+    expect(unlockEvals(lostReply('3.36.0'))).toHaveLength(2);
   });
 
   it('before the latch (3.11) the same retry finds no hold and throws IllegalMonitorStateException', () => {
@@ -479,55 +499,86 @@ describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.exe
   });
 
   /** One replica, cut off from the master at 500: every WAIT after that answers 0. */
-  const noSync = (program: Op[]) =>
+  const noSync = (program: Op[], version = 'latest', extra: Record<string, unknown> = {}) =>
     run(
       { A: [{ id: 1, program }] },
       {
         until: 60_000,
         redis: { topology: 'single', replicas: [{ lagMs: 5 }] },
-        redisson: { version: '3.27', retryAttempts: 3, retryDelayMs: 500 },
+        redisson: { version, retryAttempts: 3, retryDelayMs: 500, ...extra },
         faults: [{ at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']] }],
       },
     );
-  /** the release's EVALs and WAITs (the acquire's come before 1000) */
+  /** the release's EVALs and WAITs (the acquire's come before 1000), without NOSCRIPT answers */
   const synced = (s: Simulation, actor: string, script: RegExp) =>
     s.of('cmd', actor).filter((e) => {
       const argv = e.argv as string[];
-      return e.t > 1000 && (argv[0] === 'WAIT' || (argv[0] === 'EVAL' && script.test(argv[1])));
+      if (e.t <= 1000 || JSON.stringify(e.reply).includes('NOSCRIPT')) return false;
+      return argv[0] === 'WAIT' || (/^EVAL/.test(argv[0]) && script.test(scriptOf(s, argv)));
     });
+  /** the Lua text of an EVAL or EVALSHA */
+  const scriptOf = (s: Simulation, argv: string[]) =>
+    argv[0] === 'EVAL'
+      ? argv[1]
+      : ((
+          s.of('cmd').find((e) => (e.argv as string[])[0] === 'SCRIPT' && e.reply === argv[1])
+            ?.argv as string[]
+        )?.[2] ?? '');
 
-  it('NoSyncedSlaves on unlock: released on the master, retried (the latch answers 1), then thrown', () => {
-    const s = noSync([
-      lock(),
-      work(1000),
-      { op: 'try', body: [unlock], catch: [] },
-      redis('EXISTS', 'myLock'),
+  it('4.7.0 RedissonBaseLock.unlock(): a failed replica check is retried with the same requestId (3.52.0+), then thrown wrapped', () => {
+    const s = noSync([lock(), work(1000), { op: 'try', body: [unlock], catch: [] }, redis('EXISTS', 'myLock')]);
+    const steps = synced(s, 'A:1', /unlockInnerAsync/).map((e) => [
+      (e.argv as string[])[0].replace('SHA', ''),
+      e.reply,
     ]);
-    const steps = synced(s, 'A:1', /unlockInnerAsync/).map((e) => [(e.argv as string[])[0], e.reply]);
-    // 1 + retryAttempts attempts, each EVAL followed by WAIT 1 1000 -> 0
+    // 1 + retryAttempts attempts, each script followed by WAIT 1 1000 -> 0
     expect(steps).toEqual(
       Array.from({ length: 4 }, () => [
         ['EVAL', 1],
         ['WAIT', 0],
       ]).flat(),
     );
-    const evals = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'EVAL' && e.t > 1000);
-    expect(new Set(evals.map((e) => JSON.stringify(e.argv))).size).toBe(1); // one requestId
+    const evals = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'EVALSHA' && e.t > 1000);
+    expect(new Set(evals.map((e) => (e.argv as string[])[5])).size).toBe(1); // one latch key
     expect(s.of('pubsub.publish')).toHaveLength(1); // only the first attempt released
     const err = first(s, 'lock.error', 'A:1');
-    expect(err.error).toMatch(/^NoSyncedSlavesException: None of slaves were synced/);
-    // a WAIT is recorded when it gives up after slavesSyncTimeout (1000); then its reply (1 ms),
-    // retryDelay (500), the EVAL round trip (2) and the next WAIT's way there (1)
+    expect(err.error).toBe(
+      'RedisException: Unexpected exception while processing command; caused by NoSyncedSlavesException: None of slaves were synced. Try to increase slavesSyncTimeout setting or set checkLockSyncedSlaves = false.',
+    );
+    // EqualJitterDelay(500, 2 s) from attempt 1: 500..1000 ms between a WAIT's answer and the next script
     const waits = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'WAIT' && e.t > 1000);
-    expect(waits[1].t - waits[0].t).toBe(1 + 500 + 2 + 1 + 1000);
-    expect(err.t).toBe(waits[3].t + 1);
+    const gap = waits[1].t - waits[0].t - (1 + 2 + 1 + 1000);
+    expect(gap).toBeGreaterThanOrEqual(500);
+    expect(gap).toBeLessThanOrEqual(1000);
     expect(s.results('A:1')).toEqual([{ error: err.error }, 0]); // the master did release it
-    expect(s.of('cmd', 'A/unlock').map((e) => (e.argv as string[])[0])).toEqual(['DEL']);
   });
 
-  it('NoSyncedSlaves on forceUnlock: retried (nothing left to delete), then thrown', () => {
+  it('3.47.0 RedissonBaseLock.unlock(): each retry draws a new requestId, so it finds no hold and no latch (#6651)', () => {
+    const s = noSync([lock(), work(1000), unlock], '3.47.0');
+    const evals = synced(s, 'A:1', /unlockInnerAsync/).filter((e) => (e.argv as string[])[0] !== 'WAIT');
+    expect(evals.map((e) => e.reply)).toEqual([1, null, null, null]);
+    expect(new Set(evals.map((e) => (e.argv as string[])[5])).size).toBe(4);
+    expect(first(s, 'lock.error', 'A:1').error).toMatch(/caused by NoSyncedSlavesException/);
+  });
+
+  it('3.27.2 RedissonBaseLock.unlock(): the broken message check (3.25–3.46) throws once, no retry', () => {
+    const s = noSync([lock(), work(1000), unlock], '3.27');
+    const steps = synced(s, 'A:1', /unlockInnerAsync/).map((e) => [(e.argv as string[])[0], e.reply]);
+    expect(steps).toEqual([
+      ['EVAL', 1],
+      ['WAIT', 0],
+    ]);
+    expect(first(s, 'lock.error', 'A:1').error).toBe(
+      'RedisException: Unexpected exception while processing command; caused by IllegalStateException: None of slaves were synced. Try to increase slavesSyncTimeout setting or set checkLockSyncedSlaves = false.',
+    );
+  });
+
+  it('4.7.0 RedissonBaseLock.forceUnlock(): syncedEvalWithRetry retries (nothing left to delete), then throws', () => {
     const s = noSync([lock(), work(1000), { op: 'forceUnlock', lock: 'myLock' }]);
-    const steps = synced(s, 'A:1', /force/i).map((e) => [(e.argv as string[])[0], e.reply]);
+    const steps = synced(s, 'A:1', /force/i).map((e) => [
+      (e.argv as string[])[0].replace('SHA', ''),
+      e.reply,
+    ]);
     expect(steps).toEqual([
       ['EVAL', 1],
       ['WAIT', 0],
@@ -536,10 +587,10 @@ describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.exe
         ['WAIT', 0],
       ]).flat(),
     ]);
-    expect(first(s, 'lock.error', 'A:1').error).toMatch(/^NoSyncedSlavesException/);
+    expect(first(s, 'lock.error', 'A:1').error).toMatch(/caused by NoSyncedSlavesException/);
   });
 
-  it('the watchdog retries a renewal that no replica acknowledged, logs the error and carries on', () => {
+  it('4.7.0 LockTask: a renewal no replica acknowledged is not retried; logged, the next round goes on', () => {
     const s = run(
       { A: [{ id: 1, program: [lock(), work(50_000), unlock] }] },
       {
@@ -550,19 +601,34 @@ describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.exe
       },
     );
     const renews = s.of('watchdog.renew');
-    expect(renews.length).toBeGreaterThanOrEqual(3);
+    expect(renews.length).toBeGreaterThanOrEqual(4);
     expect(renews.every((e) => e.result === 'error')).toBe(true);
     const evals = s.of('cmd', 'A/watchdog').filter((e) => (e.argv as string[])[0] === 'EVALSHA');
-    // each round: 1 + retryAttempts renewals (PEXPIRE each time), the first round also loads the script
+    // one renewal per round (the first round also loads the script)
     expect(evals.filter((e) => e.t < renews[0].t).map((e) => JSON.stringify(e.reply))).toEqual([
       '{"error":"NOSCRIPT No matching script. Please use EVAL."}',
       '[1]',
-      '[1]',
-      '[1]',
     ]);
+    expect(evals.filter((e) => e.t < renews[1].t)).toHaveLength(3);
     // renewal never stopped: the lock lived through the 50 s of work and the unlock released it
-    expect(s.of('lock.error', 'A:1')[0]?.error).toMatch(/^NoSyncedSlavesException/);
+    expect(s.of('lock.error', 'A:1')[0]?.error).toMatch(/caused by NoSyncedSlavesException/);
     expect(s.of('pubsub.publish')).toHaveLength(1);
-    expect(s.of('key.expired')).toEqual([]);
+    // only the unlock latch expires: the failed attempt never got to its DEL
+    expect(s.of('key.expired').map((e) => String(e.key).split(':')[0])).toEqual(['redisson_unlock_latch']);
+  });
+
+  it('3.27.2 renewExpiration(): the first renewal without a synced replica stops the watchdog', () => {
+    const s = run(
+      { A: [{ id: 1, program: [lock(), work(50_000), unlock] }] },
+      {
+        until: 60_000,
+        redis: { topology: 'single', replicas: [{ lagMs: 5 }] },
+        redisson: { version: '3.27' },
+        faults: [{ at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']] }],
+      },
+    );
+    expect(s.of('watchdog.renew').map((e) => e.result)).toEqual(['error']);
+    expect(s.of('watchdog.cancel').map((e) => e.reason)).toEqual(['error']);
+    expect(s.of('key.expired').map((e) => e.key)).toContain('myLock');
   });
 });

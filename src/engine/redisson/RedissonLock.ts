@@ -17,10 +17,11 @@ import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
   IllegalStateException,
   InterruptedException,
-  NoSyncedSlavesException,
   RedisException,
+  RedisResponseTimeoutException,
   RedisTimeoutException,
   exceptionFor,
+  isNoSynced,
 } from './errors';
 import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
 
@@ -53,12 +54,12 @@ export class RedissonLock extends RedissonBaseLock {
           // during that wait leaves lock() as IllegalStateException.
           this.emitWait(threadId, ttl, ttl);
           let r = yield* acquire(entry.latch, ttl, true);
-          this.emitWakeup(threadId, r);
+          this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') {
             if (interruptibly) throw new InterruptedException('');
             this.emitWait(threadId, ttl, ttl);
             r = yield* acquire(entry.latch, ttl, true);
-            this.emitWakeup(threadId, r);
+            this.emitWakeup(threadId, r, entry);
             if (r === 'interrupted') throw new IllegalStateException('');
           }
         } else {
@@ -66,7 +67,7 @@ export class RedissonLock extends RedissonBaseLock {
           // acquireUninterruptibly() for lock(), which keeps the interrupt flag set.
           this.emitWait(threadId, ttl, undefined);
           const r = yield* acquire(entry.latch, undefined, interruptibly);
-          this.emitWakeup(threadId, r);
+          this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') throw new InterruptedException('');
         }
       }
@@ -101,7 +102,17 @@ export class RedissonLock extends RedissonBaseLock {
       if (time <= 0) return yield* this.failed(waitTime, threadId);
       for (;;) {
         let currentTime = yield* now();
-        ttl = yield* this.tryAcquire(leaseTime, threadId, waitTime);
+        try {
+          ttl = yield* this.tryAcquire(leaseTime, threadId, waitTime);
+        } catch (e) {
+          // 4.7.0 (a5077398e) logs a lost reply inside the loop and gives up.
+          if (!(
+            e instanceof RedisResponseTimeoutException &&
+            this.client.config.traits.tryLockCatchesResponseTimeout
+          ))
+            throw e;
+          return yield* this.failed(waitTime, threadId);
+        }
         if (ttl === null) return true;
         time -= (yield* now()) - currentTime;
         if (time <= 0) return yield* this.failed(waitTime, threadId);
@@ -110,7 +121,7 @@ export class RedissonLock extends RedissonBaseLock {
         const waitMs = ttl >= 0 && ttl < time ? ttl : time;
         this.emitWait(threadId, ttl, waitMs);
         const r = yield* acquire(entry.latch, waitMs, true);
-        this.emitWakeup(threadId, r);
+        this.emitWakeup(threadId, r, entry);
         if (r === 'interrupted') throw new InterruptedException('');
         time -= (yield* now()) - currentTime;
         if (time <= 0) return yield* this.failed(waitTime, threadId);
@@ -161,9 +172,14 @@ export class RedissonLock extends RedissonBaseLock {
   }
 
   /**
-   * handleNoSync: when no replica acknowledged the acquire (NoSyncedSlavesException), the unlock
-   * script undoes it on the master and ServiceManager.execute retries the whole acquire up to
-   * retryAttempts times, retryDelay apart; the last failure is thrown.
+   * handleNoSync: where the release recognises a failed replica check (3.20.1–3.24.x and 3.47+),
+   * the unlock script undoes the acquire on the master and ServiceManager.execute retries the
+   * whole acquire up to retryAttempts times, retryDelay apart; the last failure is thrown. Other
+   * releases throw at once and leave the lock on the master, with no watchdog (3.25–3.46 compare
+   * the old message text with the new one, so the check never matches).
+   *
+   * A lost reply is re-sent where Redisson re-sends lock scripts (≤ 3.36, or with replicas): if
+   * the first EVAL did run, the second one finds the hold and makes it reentrant (hold count 2).
    */
   private *tryLockInnerSynced(
     waitTime: number,
@@ -172,13 +188,17 @@ export class RedissonLock extends RedissonBaseLock {
     once: boolean,
   ): Process<number | null> {
     const { client } = this;
-    for (let attempt = 0; ; attempt++) {
+    const { traits, retryAttempts } = client.config;
+    for (let attempt = 1; ; attempt++) {
       try {
         return yield* this.tryLockInner(waitTime, lease, threadId, once);
       } catch (e) {
-        if (!(e instanceof NoSyncedSlavesException)) throw e;
-        yield* this.unlockInner(threadId, client.config.traits.unlockLatch ? client.generateId() : '');
-        if (attempt >= client.config.retryAttempts) throw e;
+        if (isNoSynced(e) && traits.noSyncHandling === 'undo-retry') {
+          yield* this.unlockInner(threadId, traits.unlockLatch ? client.generateId() : '');
+          if (attempt > retryAttempts) throw e;
+        } else if (e instanceof RedisResponseTimeoutException && client.resendsLockScripts()) {
+          if (attempt > retryAttempts) throw e;
+        } else throw e;
         yield* sleep(client.retryDelay(attempt));
       }
     }
@@ -241,9 +261,16 @@ export class RedissonLock extends RedissonBaseLock {
     });
   }
 
-  private emitWakeup(threadId: number, r: string): void {
+  /** `causeSeq`: the pubsub.deliver whose unlock message put the permit this waiter took. */
+  private emitWakeup(threadId: number, r: string, entry: RedissonLockEntry): void {
     const cause = r === 'acquired' ? 'message' : r;
-    this.client.ctx.emit('waiter.wakeup', { actor: this.actor(threadId), lock: this.name, cause });
+    const causeSeq = r === 'acquired' ? entry.permitCauses.shift() : undefined;
+    this.client.ctx.emit('waiter.wakeup', {
+      actor: this.actor(threadId),
+      lock: this.name,
+      cause,
+      ...(causeSeq === undefined ? {} : { causeSeq }),
+    });
   }
 }
 

@@ -41,7 +41,7 @@ const independent = (masters: number, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('MultiLock', () => {
-  it('takes every lock in order and unlocks them all at once', () => {
+  it('4.7.0 RedissonMultiLock.unlock(): takes every lock in order and unlocks them one by one', () => {
     const s = run({
       A: [
         {
@@ -63,11 +63,47 @@ describe('MultiLock', () => {
       .filter((e) => (e.argv as string[])[2] === '1')
       .map((e) => keysOf(e.argv as string[]));
     expect(acquires.filter((k, i, a) => a.indexOf(k) === i)).toEqual(['l1', 'l2', 'l3']);
-    // the three unlock scripts leave together
+    // one unlock script after the other (locks.forEach(Lock::unlock))
     const unlocks = evals.filter((e) => (e.argv as string[])[2] === '3');
-    expect(unlocks).toHaveLength(3);
-    expect(new Set(unlocks.map((e) => e.t)).size).toBe(1);
+    expect(unlocks.map((e) => (e.argv as string[])[3])).toEqual(['l1', 'l2', 'l3']);
+    expect(new Set(unlocks.map((e) => e.t)).size).toBe(3);
     expect(first(s, 'lock.acquired', 'A:1').key).toBe('l1');
+  });
+
+  /** A takes [l1, l2, l3]; l1 vanishes (DEL by someone else); then A unlocks. */
+  const lostFirst = (version: string) =>
+    run(
+      {
+        A: [
+          {
+            id: 1,
+            program: [
+              multi('lock'),
+              work(100),
+              multi('unlock'),
+              redis('EXISTS', 'l1', 'l2', 'l3'),
+              work(40_000),
+            ],
+          },
+        ],
+        B: [{ id: 1, start: 50, program: [redis('DEL', 'l1')] }],
+      },
+      { redisson: { version }, until: 45_000 },
+    );
+
+  it('3.27.2 RedissonMultiLock.unlock(): stops at the first IllegalMonitorStateException; the rest stay held and renewed', () => {
+    const s = lostFirst('3.27.2');
+    expect(first(s, 'lock.error', 'A:1').error).toMatch(/^IllegalMonitorStateException/);
+    expect(s.results('A:1')[1]).toBe(2); // l2 and l3 still there
+    const renewed = s.of('watchdog.renew', 'A:1').filter((e) => e.t > 200 && e.result === 1);
+    expect(new Set(renewed.map((e) => e.lock))).toEqual(new Set(['l2', 'l3']));
+    expect(s.of('key.expired')).toEqual([]);
+  });
+
+  it('3.27.1 RedissonMultiLock.unlock(): every unlockAsync is sent at once, so l2 and l3 are released anyway', () => {
+    const s = lostFirst('3.27.1');
+    expect(first(s, 'lock.error', 'A:1').error).toMatch(/^IllegalMonitorStateException/);
+    expect(s.results('A:1')[1]).toBe(0);
   });
 
   it('all or nothing: tryLock() gives back what it took when one lock is held elsewhere', () => {

@@ -6,7 +6,7 @@
  *                          then (while wait time is left) start over from the first one
  *   lock(lease)            tryLock rounds of locks × 1500 ms each (with a lease: a random wait
  *                          derived from it), until one succeeds
- *   unlock()               unlock every lock, all at once
+ *   unlock()               unlock every lock (one by one from 3.27.2, all at once before)
  *
  * Sub-locks taken with both a wait and a lease get 2 × wait as their lease while the round runs
  * (so early locks do not expire before the last is taken) and are PEXPIREd to the real lease at
@@ -14,38 +14,18 @@
  */
 import { acquire, now, type Process } from '../sim/effects';
 import type { Prng } from '../sim/api';
-import { RedissonClient } from './RedissonClient';
+import type { LockServices, ServiceManager } from './executor';
 import type { RedissonLock } from './RedissonLock';
 import { NO_LEASE } from './RedissonLock';
 import { JavaException, RedisResponseTimeoutException } from './errors';
+import { threadActor } from '../trace/actors';
 
 export class UnsupportedOperationException extends JavaException {
   override readonly javaClass = 'java.lang.UnsupportedOperationException';
 }
 
-const pinned = new WeakMap<RedissonClient, Map<string, RedissonClient>>();
-
-/**
- * The Redisson instance of a JVM that talks to one given node (an application builds one
- * RedissonClient per independent master and a RedLock over their locks). It shares the JVM's
- * id, so its lock names read `<id>:<thread>` on every master.
- */
-export function clientOn(client: RedissonClient, node: string): RedissonClient {
-  let byNode = pinned.get(client);
-  if (!byNode) {
-    byNode = new Map();
-    pinned.set(client, byNode);
-  }
-  let c = byNode.get(node);
-  if (!c) {
-    c = new RedissonClient(client.ctx, client.name, client.config, { node, id: client.id });
-    byNode.set(node, c);
-  }
-  return c;
-}
-
 /** Runs processes side by side (the async API plus join) and waits for all of them. */
-function* all<T>(client: RedissonClient, actor: string, procs: Process<T>[]): Process<(T | unknown)[]> {
+function* all<T>(client: ServiceManager, actor: string, procs: Process<T>[]): Process<(T | unknown)[]> {
   const { ctx } = client;
   const done = ctx.semaphore();
   const results: (T | unknown)[] = new Array<unknown>(procs.length);
@@ -76,12 +56,12 @@ export class RedissonMultiLock {
     readonly name: string,
     readonly locks: readonly RedissonLock[],
     /** the JVM whose thread uses it (for actors and randomness) */
-    readonly client: RedissonClient,
+    readonly client: LockServices,
   ) {
     this.rng = client.ctx.rng(`redisson.multilock:${client.name}:${name}`);
   }
 
-  /** Lock name of a thread: the same on every sub-lock (they share the JVM's id). */
+  /** Lock name of a thread on the first sub-lock (each Redisson instance has its own id). */
   getLockName(threadId: number): string {
     return this.locks[0].getLockName(threadId);
   }
@@ -172,8 +152,17 @@ export class RedissonMultiLock {
     return true;
   }
 
-  /** unlock(): every lock at once; the first failure is rethrown. */
+  /**
+   * unlock(). From 3.27.2 (0f05a859f) `locks.forEach(Lock::unlock)`: one after another, and the
+   * first exception (say an IllegalMonitorStateException because sub-lock 1 expired) ends the
+   * loop, so the later sub-locks stay held, and renewed by the watchdog. Before, every
+   * unlockAsync was sent at once and then each awaited; the first failure is rethrown.
+   */
   *unlock(threadId: number): Process<boolean> {
+    if (this.client.config.traits.multiLockSequentialUnlock) {
+      for (const l of this.locks) yield* l.unlock(threadId);
+      return true;
+    }
     const results = yield* all(
       this.client,
       this.actor(threadId),
@@ -206,7 +195,7 @@ export class RedissonMultiLock {
   }
 
   protected actor(threadId: number): string {
-    return `${this.client.name}:${threadId}`;
+    return threadActor(this.client.name, threadId);
   }
 
   /** ThreadLocalRandom.nextLong(lo, hi): lo inclusive, hi exclusive. */

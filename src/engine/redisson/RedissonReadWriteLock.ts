@@ -12,18 +12,30 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { RedissonClient } from './RedissonClient';
+import type { LockServices } from './executor';
 import { prefixName } from './RedissonBaseLock';
 import { RedissonLock, decodeTtl } from './RedissonLock';
 import { RedisException, exceptionFor } from './errors';
 import { READ_UNLOCK_MESSAGE, UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
-import { readLockTaskOf } from './renewal/ReadLockTask';
+import { readKeyPrefix, readLockTaskOf } from './renewal/ReadLockTask';
 import readLockLua from './scripts/read_lock.lua?raw';
 import readUnlockLua from './scripts/read_unlock.lua?raw';
 import writeLockLua from './scripts/write_lock.lua?raw';
 import writeUnlockLua from './scripts/write_unlock.lua?raw';
 import rwForceUnlockLua from './scripts/rw_force_unlock.lua?raw';
+
+/**
+ * Up to 3.43 the unlock scripts answered 1 when the lock key was gone (published, "released");
+ * 3.44.0 (1ce49b7a2) made that nil, an IllegalMonitorStateException. Same text otherwise.
+ */
+function missingKeyReturnsOne(script: string, publish: string): string {
+  const from = `redis.call(${publish}, KEYS[2], ARGV[1]);\n    return nil;`;
+  if (!script.includes(from)) throw new Error('unlock script changed: update missingKeyReturnsOne');
+  return script.replace(from, `redis.call(${publish}, KEYS[2], ARGV[1]);\n    return 1;`);
+}
+const readUnlockLua343 = missingKeyReturnsOne(readUnlockLua, 'ARGV[3]');
+const writeUnlockLua343 = missingKeyReturnsOne(writeUnlockLua, 'ARGV[4]');
 
 /** RedissonObject.suffixName: `{name}:suffix`, or `name:suffix` when the name already has a tag. */
 export function suffixName(name: string, suffix: string): string {
@@ -33,7 +45,7 @@ export function suffixName(name: string, suffix: string): string {
 /** redisson.getReadWriteLock(name): hands out the two halves. */
 export class RedissonReadWriteLock {
   constructor(
-    readonly client: RedissonClient,
+    readonly client: LockServices,
     readonly name: string,
   ) {}
 
@@ -57,7 +69,7 @@ abstract class RwHalf extends RedissonLock {
   override *forceUnlock(): Process<boolean> {
     this.cancelExpirationRenewal(null, null);
     const msg = this.mode === 'write' ? READ_UNLOCK_MESSAGE : UNLOCK_MESSAGE;
-    const reply = yield* this.client.syncedEval(
+    const reply = yield* this.client.syncedEvalWithRetry(
       rwForceUnlockLua,
       [this.name, this.getChannelName()],
       [msg, this.mode, 'PUBLISH'],
@@ -78,7 +90,7 @@ export class RedissonReadLock extends RwHalf {
 
   /** `{name}`: where the hold timeout keys of every reader start. */
   getKeyPrefix(): string {
-    return this.name.includes('{') ? this.name : `{${this.name}}`;
+    return readKeyPrefix(this.name);
   }
 
   getReadWriteTimeoutNamePrefix(threadId: number): string {
@@ -107,8 +119,9 @@ export class RedissonReadLock extends RwHalf {
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+    const old = this.client.config.traits.rwUnlockMissingKeyReturnsTrue;
     return yield* this.client.syncedEval(
-      readUnlockLua,
+      old ? readUnlockLua343 : readUnlockLua,
       [
         this.name,
         this.getChannelName(),
@@ -133,13 +146,18 @@ export class RedissonWriteLock extends RwHalf {
     lease: number,
     threadId: number,
   ): Process<number | null> {
-    const reply = yield* this.client.syncedEval(writeLockLua, [this.name], [lease, this.getLockName(threadId)]);
+    const reply = yield* this.client.syncedEval(
+      writeLockLua,
+      [this.name],
+      [lease, this.getLockName(threadId)],
+    );
     return decodeTtl(reply);
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+    const old = this.client.config.traits.rwUnlockMissingKeyReturnsTrue;
     return yield* this.client.syncedEval(
-      writeUnlockLua,
+      old ? writeUnlockLua343 : writeUnlockLua,
       [this.name, this.getChannelName(), this.latchKey(requestId)],
       [
         READ_UNLOCK_MESSAGE,

@@ -11,7 +11,7 @@ import { acquire, now, sleep, type Process } from '../sim/effects';
 import type { Prng } from '../sim/api';
 import type { Reply } from '../redis/reply';
 import { RedissonLock, NO_LEASE } from './RedissonLock';
-import { InterruptedException, exceptionFor } from './errors';
+import { IllegalStateException, InterruptedException, exceptionFor } from './errors';
 import spinUnlockLua from './scripts/spin_unlock.lua?raw';
 
 export interface BackOffOptions {
@@ -59,8 +59,14 @@ export class BackOffPolicy {
 export class RedissonSpinLock extends RedissonLock {
   backOff: BackOffOptions = DEFAULT_BACKOFF;
 
+  /** lock() is lockInterruptibly() with an interrupt turned into IllegalStateException. */
   override *lock(threadId: number, leaseTime = NO_LEASE): Process<void> {
-    yield* this.spin(threadId, leaseTime, false);
+    try {
+      yield* this.spin(threadId, leaseTime, true);
+    } catch (e) {
+      if (e instanceof InterruptedException) throw new IllegalStateException('');
+      throw e;
+    }
   }
 
   override *lockInterruptibly(threadId: number, leaseTime = NO_LEASE): Process<void> {

@@ -1,40 +1,60 @@
 /**
  * The Redisson Config a simulated client runs with: the scenario's `redisson` block over the
- * defaults of its version (scenario/defaults.ts), plus the version's traits (versions.ts).
+ * defaults of its release, plus the release's traits (versions.ts). The scenario schema fills in
+ * its defaults with the same function (`withRedissonDefaults`), so there is one place for them.
  */
-import { redissonDefaults, REDISSON_LATEST } from '../scenario/defaults';
-import { versionTraits, type VersionTraits } from './versions';
+import {
+  compareVersions,
+  REDISSON_LATEST,
+  resolveRelease,
+  versionTraits,
+  type VersionTraits,
+} from './versions';
 
-export interface RedissonSettings {
-  version?: string;
-  lockWatchdogTimeout?: number;
-  checkLockSyncedSlaves?: boolean;
-  slavesSyncTimeout?: number;
-  retryAttempts?: number;
-  retryDelayMs?: number;
-  timeoutMs?: number;
-  subscriptionTimeoutMs?: number;
+/** The `redisson` block of a scenario, every field filled in. */
+export interface RedissonSettingsResolved {
+  /** "latest" or "major.minor[.patch]" (reference/redisson-locks.md §2) */
+  version: string;
+  lockWatchdogTimeout: number;
+  checkLockSyncedSlaves: boolean;
+  slavesSyncTimeout: number;
+  retryAttempts: number;
+  retryDelayMs: number;
+  /** response timeout: a command without a reply fails after this long */
+  timeoutMs: number;
+  subscriptionTimeoutMs: number;
 }
 
-export interface RedissonConfig {
-  readonly version: string;
+export type RedissonSettings = Partial<RedissonSettingsResolved>;
+
+export interface RedissonConfig extends Readonly<RedissonSettingsResolved> {
   readonly traits: VersionTraits;
-  readonly lockWatchdogTimeout: number;
-  readonly checkLockSyncedSlaves: boolean;
-  readonly slavesSyncTimeout: number;
-  readonly retryAttempts: number;
-  readonly retryDelayMs: number;
-  /** response timeout (BaseConfig.timeout) */
-  readonly timeoutMs: number;
-  readonly subscriptionTimeoutMs: number;
 }
 
-export function redissonConfig(settings: RedissonSettings = {}): RedissonConfig {
+/**
+ * Redisson settings whose default changed across versions (reference/redisson-locks.md §2, §6):
+ * `retryAttempts` was 3 before 3.48.0, and the constant `retryInterval` of 1500 ms was replaced by
+ * EqualJitterDelay(1000, 2000) in the same release.
+ */
+export function redissonDefaults(version: string): Omit<RedissonSettingsResolved, 'version'> {
+  const before348 = compareVersions(resolveRelease(version), '3.48') < 0;
+  return {
+    lockWatchdogTimeout: 30_000,
+    checkLockSyncedSlaves: true,
+    slavesSyncTimeout: 1000,
+    retryAttempts: before348 ? 3 : 4,
+    retryDelayMs: before348 ? 1500 : 1000,
+    timeoutMs: 3000,
+    subscriptionTimeoutMs: 7500,
+  };
+}
+
+/** Every field the settings leave out, from the defaults of their release. */
+export function withRedissonDefaults(settings: RedissonSettings = {}): RedissonSettingsResolved {
   const version = settings.version ?? REDISSON_LATEST;
   const d = redissonDefaults(version);
   return {
     version,
-    traits: versionTraits(version),
     lockWatchdogTimeout: settings.lockWatchdogTimeout ?? d.lockWatchdogTimeout,
     checkLockSyncedSlaves: settings.checkLockSyncedSlaves ?? d.checkLockSyncedSlaves,
     slavesSyncTimeout: settings.slavesSyncTimeout ?? d.slavesSyncTimeout,
@@ -43,4 +63,9 @@ export function redissonConfig(settings: RedissonSettings = {}): RedissonConfig 
     timeoutMs: settings.timeoutMs ?? d.timeoutMs,
     subscriptionTimeoutMs: settings.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
   };
+}
+
+export function redissonConfig(settings: RedissonSettings = {}): RedissonConfig {
+  const resolved = withRedissonDefaults(settings);
+  return { ...resolved, traits: versionTraits(resolved.version) };
 }

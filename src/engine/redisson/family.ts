@@ -12,12 +12,13 @@ import { RedissonFairLock } from './RedissonFairLock';
 import { RedissonFencedLock } from './RedissonFencedLock';
 import { RedissonReadLock, RedissonWriteLock } from './RedissonReadWriteLock';
 import { RedissonSpinLock } from './RedissonSpinLock';
-import { RedissonMultiLock, clientOn } from './RedissonMultiLock';
+import { RedissonMultiLock } from './RedissonMultiLock';
 import { RedissonRedLock } from './RedissonRedLock';
 
 export type FamilyLock = RedissonLock | RedissonMultiLock;
 
 import { FAMILY_TYPES, type FamilyType } from '../lock_types';
+import type { EventFields } from '../trace/types';
 export { FAMILY_TYPES, type FamilyType };
 
 export function isFamilyType(type: string): type is FamilyType {
@@ -54,7 +55,7 @@ export function familyLock(
     case 'RedLock': {
       const names = o.locks && o.locks.length ? o.locks : [name];
       const subs = names.map((n, i) =>
-        (o.topology === 'independent' ? clientOn(client, `master-${i + 1}`) : client).getLock(n),
+        (o.topology === 'independent' ? client.onNode(`master-${i + 1}`) : client).getLock(n),
       );
       return type === 'RedLock'
         ? new RedissonRedLock(name, subs, client)
@@ -68,21 +69,38 @@ export function familyLock(
  * lease overlap (V2) checked before the acquire's reply is back names the thread. (A writer that
  * also takes the read lock adds a second field of its own; a RedLock's keys arrive one by one.)
  */
-export function requestFields(lock: FamilyLock, threadId: number): Record<string, unknown> {
-  const f: Record<string, unknown> = { owner: lock.getLockName(threadId) };
-  if (lock instanceof RedissonMultiLock && lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
+export function requestFields(
+  lock: FamilyLock,
+  threadId: number,
+): Pick<EventFields<'lock.request'>, 'owner' | 'key' | 'owners'> {
+  const f: Pick<EventFields<'lock.request'>, 'owner' | 'key' | 'owners'> = { owner: lock.getLockName(threadId) };
+  if (lock instanceof RedissonMultiLock) {
+    if (lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
+    const others = otherOwners(lock, threadId);
+    if (others.length) f.owners = others;
+  }
   return f;
 }
+
+/** The lock names a MultiLock's thread writes besides the first (one per other Redisson instance). */
+function otherOwners(lock: RedissonMultiLock, threadId: number): string[] {
+  const first = lock.getLockName(threadId);
+  return [...new Set(lock.locks.map((l) => l.getLockName(threadId)))].filter((o) => o !== first);
+}
+
+type AcquiredFields = Pick<EventFields<'lock.acquired'>, 'owner' | 'key' | 'owners' | 'token' | 'validityMs'>;
 
 /**
  * What `lock.acquired` says about this acquisition: `owner` (the hash field the lock stores),
  * `key` when the Redis key is not the lock's name (a MultiLock's first sub-lock), `token` for a
  * FencedLock, `validityMs` for a RedLock taken with a lease.
  */
-export function acquiredFields(lock: FamilyLock, threadId: number): Record<string, unknown> {
-  const f: Record<string, unknown> = { owner: lock.getLockName(threadId) };
+export function acquiredFields(lock: FamilyLock, threadId: number): AcquiredFields {
+  const f: AcquiredFields = { owner: lock.getLockName(threadId) };
   if (lock instanceof RedissonMultiLock) {
     if (lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
+    const others = otherOwners(lock, threadId);
+    if (others.length) f.owners = others;
     if (lock instanceof RedissonRedLock) {
       const v = lock.lastValidity(threadId);
       if (v !== undefined) f.validityMs = v;

@@ -29,7 +29,8 @@ export function lockScripts(traits: VersionTraits): LockScripts {
   }
   return {
     lock: lockLua,
-    unlock: unlockLua,
+    // 3.12.3–3.23.x unlock the classic way, without the latch key
+    unlock: traits.unlockLatch ? unlockLua : unlock311Lua,
     forceUnlock: forceUnlockLua,
     renew: traits.renewal === 'batched-task' ? renewLua : renewSingleLua,
   };

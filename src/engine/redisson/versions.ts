@@ -1,119 +1,422 @@
 /**
- * Every difference between Redisson releases that the model shows, in one table. A scenario's
- * `redisson.version` ("3.11", "3.27.2", "latest", ...) is resolved to a preset; each row below says
- * which releases behave which way (reference/redisson-locks.md §2).
- *
- * Presets are points in history, not guesses: "3.11" is the classic design the Chinese blog posts
- * walk through (HSET first acquire, one Netty timer per lock), "3.27" the pre-3.44 design with the
- * unlock latch, "latest" the batched LockTask watchdog of 3.44+. Other versions map to the nearest
- * preset that behaves the same on a timeline.
+ * Every difference between Redisson releases that the model shows, in one table (RELEASE_TRAITS).
+ * A scenario's `redisson.version` is a real release number ("3.11.6", "3.27.2", "4.7.0", ...);
+ * the short forms "3.11", "3.27" and "latest" stay accepted and mean 3.11.6, 3.27.2 and 4.7.0.
+ * Each row of the table says from which release a behaviour holds
+ * (reference/redisson-fidelity-audit.md §10, reference/redisson-locks.md §2), so any release
+ * behaves like itself rather than like the nearest of a few presets.
  */
-import { compareVersions, REDISSON_LATEST } from '../scenario/defaults';
+/** The scenario's name for the newest release the model knows. */
+export const REDISSON_LATEST = 'latest';
+
+/** Orders "3.11" < "3.27.2" < "latest"; a missing part counts as 0. */
+export function compareVersions(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === REDISSON_LATEST) return 1;
+  if (b === REDISSON_LATEST) return -1;
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The newest release the table knows: what "latest" means (audit: HEAD is 4.7.0 plus 62 commits). */
+export const NEWEST_RELEASE = '4.7.0';
+
+/** Short forms found in links in the wild, and the release each one means. */
+const ALIASES: Readonly<Record<string, string>> = {
+  latest: NEWEST_RELEASE,
+  '3.11': '3.11.6',
+  '3.27': '3.27.2',
+};
+
+/** The release a `redisson.version` stands for ("latest" → "4.7.0", "3.27" → "3.27.2"). */
+export function resolveRelease(version: string | undefined): string {
+  const v = version ?? REDISSON_LATEST;
+  return ALIASES[v] ?? v;
+}
+
+/** Is `release` in [from, to)? Either bound may be absent. */
+function within(release: string, from?: string, to?: string): boolean {
+  return (
+    (from === undefined || compareVersions(release, from) >= 0) &&
+    (to === undefined || compareVersions(release, to) < 0)
+  );
+}
+
+/**
+ * One behaviour across releases: the ranges in order, each with the value the model uses and the
+ * text the playground shows. `from` is the first release with that value (inclusive).
+ */
+interface TraitRow<T> {
+  readonly id: string;
+  readonly en: string;
+  readonly zh: string;
+  readonly ranges: readonly { from?: string; value: T; en: string; zh: string }[];
+}
+
+function row<T>(r: TraitRow<T>): TraitRow<T> {
+  return r;
+}
+
+const YES = { en: 'yes', zh: '是' };
+const NO = { en: 'no', zh: '否' };
+
+/** The table. Everything version-dependent in redisson/ reads one of these rows. */
+export const RELEASE_TRAITS = {
+  hsetFirstAcquire: row({
+    id: 'first-acquire',
+    en: 'First acquire writes',
+    zh: '首次加锁写入',
+    ranges: [
+      { value: true, en: 'HSET', zh: 'HSET' },
+      { from: '3.12.3', value: false, en: 'HINCRBY', zh: 'HINCRBY' },
+    ],
+  }),
+  cancelRenewalOnFailedUnlock: row({
+    id: 'cancel-on-failed-unlock',
+    en: 'A failed unlock cancels the watchdog',
+    zh: '解锁失败也取消看门狗',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.12.3', value: true, ...YES },
+    ],
+  }),
+  renewalStopRemovesEntry: row({
+    id: 'renewal-stop-removes-entry',
+    en: 'A stopped renewal leaves the renewal map',
+    zh: '续期停止后移出续期表',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.12.3', value: true, ...YES },
+    ],
+  }),
+  syncedEval: row({
+    id: 'wait-after-scripts',
+    en: 'WAIT after lock scripts',
+    zh: '锁脚本之后发送 WAIT',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.12.5', value: true, ...YES },
+    ],
+  }),
+  fairLockWaitMs: row({
+    id: 'fair-wait',
+    en: 'FairLock threadWaitTime',
+    zh: 'FairLock 排队等待时间 threadWaitTime',
+    ranges: [
+      { value: 5000, en: '5 s', zh: '5 秒' },
+      { from: '3.13.3', value: 300_000, en: '5 min', zh: '5 分钟' },
+    ],
+  }),
+  spinLock: row({
+    id: 'spin-lock',
+    en: 'SpinLock exists',
+    zh: '有 SpinLock',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.15.0', value: true, ...YES },
+    ],
+  }),
+  replicaCheck: row({
+    id: 'replica-check',
+    en: 'After WAIT, the lock fails when',
+    zh: 'WAIT 之后锁失败的条件',
+    ranges: [
+      { value: 'none' as const, en: 'never (the ack count is not checked)', zh: '从不（不检查确认数）' },
+      { from: '3.16.7', value: 'all' as const, en: 'any replica did not ack', zh: '任一从节点未确认' },
+      { from: '3.17.5', value: 'zero' as const, en: 'no replica acked', zh: '没有从节点确认' },
+    ],
+  }),
+  zeroLeaseMeansWatchdog: row({
+    id: 'zero-lease',
+    en: 'leaseTime 0 means the watchdog',
+    zh: 'leaseTime 为 0 表示使用看门狗',
+    ranges: [
+      { value: false, en: 'no (0 expires at once)', zh: '否（0 立即过期）' },
+      { from: '3.17.1', value: true, ...YES },
+    ],
+  }),
+  fencedLock: row({
+    id: 'fenced-lock',
+    en: 'FencedLock exists',
+    zh: '有 FencedLock',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.19.0', value: true, ...YES },
+    ],
+  }),
+  resetLeaseOnUnlock: row({
+    id: 'reset-lease',
+    en: 'Unlock resets an explicit lease to the watchdog',
+    zh: '解锁后显式租期恢复为看门狗',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.19.2', value: true, ...YES },
+    ],
+  }),
+  noSyncHandling: row({
+    id: 'no-synced-replicas',
+    en: 'When no replica acked an acquire',
+    zh: '加锁没有从节点确认时',
+    ranges: [
+      {
+        value: 'throw' as const,
+        en: 'lock() throws; the lock stays on the master',
+        zh: 'lock() 抛异常；锁留在主节点上',
+      },
+      {
+        from: '3.20.1',
+        value: 'undo-retry' as const,
+        en: 'undo the acquire and retry it',
+        zh: '撤销加锁并重试',
+      },
+      {
+        from: '3.25.0',
+        value: 'throw' as const,
+        en: 'lock() throws; the lock stays on the master without a watchdog (message check broken)',
+        zh: 'lock() 抛异常；锁留在主节点上且没有看门狗（消息比较失效）',
+      },
+      {
+        from: '3.47.0',
+        value: 'undo-retry' as const,
+        en: 'undo the acquire and retry it (NoSyncedSlavesException)',
+        zh: '撤销加锁并重试（NoSyncedSlavesException）',
+      },
+    ],
+  }),
+  unlockLatch: row({
+    id: 'unlock-latch',
+    en: 'Unlock latch key remembers the outcome',
+    zh: '解锁 latch 键记住结果',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.24.0', value: true, ...YES },
+    ],
+  }),
+  reentrantUnlockKeepsLease: row({
+    id: 'reentrant-unlock-keeps-lease',
+    en: 'A reentrant unlock keeps the explicit lease',
+    zh: '重入解锁保留显式租期',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.27.2', value: true, ...YES },
+    ],
+  }),
+  multiLockSequentialUnlock: row({
+    id: 'multilock-unlock',
+    en: 'MultiLock unlock',
+    zh: 'MultiLock 解锁',
+    ranges: [
+      { value: false, en: 'all at once', zh: '全部同时' },
+      {
+        from: '3.27.2',
+        value: true,
+        en: 'one by one, stops at the first failure',
+        zh: '逐个解锁，遇到第一个失败即停止',
+      },
+    ],
+  }),
+  fairQueuedEstimatePttl: row({
+    id: 'fair-queued-estimate',
+    en: 'FairLock wait estimate of a queued thread',
+    zh: 'FairLock 已排队线程的等待估计',
+    ranges: [
+      { value: false, en: 'deadline − threadWaitTime − now', zh: '截止时间 − threadWaitTime − 当前时间' },
+      { from: '3.32.0', value: true, en: 'max(0, pttl)', zh: 'max(0, pttl)' },
+    ],
+  }),
+  resendLockScriptsOnTimeout: row({
+    id: 'resend-on-timeout',
+    en: 'Lock and unlock scripts re-sent after a response timeout',
+    zh: '响应超时后重发加锁/解锁脚本',
+    ranges: [
+      { value: 'always' as const, en: 'yes (retryAttempts)', zh: '是（retryAttempts 次）' },
+      {
+        from: '3.37.0',
+        value: 'replicated' as const,
+        en: 'only with replicas (not in single-server mode)',
+        zh: '仅在有从节点时（单机模式不重发）',
+      },
+    ],
+  }),
+  renewal: row({
+    id: 'watchdog',
+    en: 'Watchdog',
+    zh: '看门狗',
+    ranges: [
+      {
+        value: 'per-lock-timer' as const,
+        en: 'one timer per lock, stops at the first failure',
+        zh: '每个锁一个定时器，首次失败即停止',
+      },
+      {
+        from: '3.44.0',
+        value: 'batched-task' as const,
+        en: 'one LockTask per client, batched; a failure waits for the next round',
+        zh: '每个客户端一个 LockTask，批量续期；失败后等下一轮',
+      },
+    ],
+  }),
+  rwUnlockMissingKeyReturnsTrue: row({
+    id: 'rw-unlock-missing-key',
+    en: 'Read/write unlock of a vanished lock',
+    zh: '读写锁解锁时锁已消失',
+    ranges: [
+      { value: true, en: 'returns true and publishes', zh: '返回 true 并发布消息' },
+      {
+        from: '3.44.0',
+        value: false,
+        en: 'IllegalMonitorStateException',
+        zh: 'IllegalMonitorStateException',
+      },
+    ],
+  }),
+  readRenewOwnOnly: row({
+    id: 'read-renewal',
+    en: 'Read-lock renewal extends',
+    zh: '读锁续期延长',
+    ranges: [
+      { value: false, en: "every reader's timeout keys", zh: '所有读者的超时键' },
+      { from: '3.44.0', value: true, en: "this client's holds only", zh: '仅本客户端的持有' },
+    ],
+  }),
+  useScriptCache: row({
+    id: 'script-cache',
+    en: 'Scripts sent as EVALSHA (useScriptCache)',
+    zh: '脚本以 EVALSHA 发送（useScriptCache）',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.46.0', value: true, ...YES },
+    ],
+  }),
+  equalJitterRetryDelay: row({
+    id: 'retry-delay',
+    en: 'Retry delay',
+    zh: '重试间隔',
+    ranges: [
+      { value: false, en: '1500 ms, 3 retries', zh: '1500 毫秒，重试 3 次' },
+      {
+        from: '3.48.0',
+        value: true,
+        en: 'EqualJitterDelay(1 s, 2 s), 4 retries',
+        zh: 'EqualJitterDelay(1 秒, 2 秒)，重试 4 次',
+      },
+    ],
+  }),
+  unlockRequestIdReused: row({
+    id: 'unlock-request-id',
+    en: 'A retried unlock reuses its request id',
+    zh: '重试的解锁复用请求 id',
+    ranges: [
+      { value: false, ...NO },
+      { from: '3.52.0', value: true, ...YES },
+    ],
+  }),
+  latchDelRightKey: row({
+    id: 'latch-del',
+    en: 'The DEL after unlock removes the latch key',
+    zh: '解锁后的 DEL 删除 latch 键',
+    ranges: [
+      { value: true, ...YES },
+      {
+        from: '3.52.0',
+        value: false,
+        en: 'no (deletes latch:<client id>; the latch lives out its TTL)',
+        zh: '否（删除 latch:<客户端 id>；latch 存活到 TTL）',
+      },
+      { from: '4.3.0', value: true, ...YES },
+    ],
+  }),
+  tryLockCatchesResponseTimeout: row({
+    id: 'trylock-timeout',
+    en: 'tryLock after a response timeout',
+    zh: '响应超时后的 tryLock',
+    ranges: [
+      { value: false, en: 'throws RedisResponseTimeoutException', zh: '抛出 RedisResponseTimeoutException' },
+      { from: '4.7.0', value: true, en: 'returns false', zh: '返回 false' },
+    ],
+  }),
+} as const;
+
+type Rows = typeof RELEASE_TRAITS;
+type ValueOf<R> = R extends TraitRow<infer T> ? T : never;
+
+/** The model's switches for one release, one per row of RELEASE_TRAITS. */
+export type VersionTraits = { readonly [K in keyof Rows]: ValueOf<Rows[K]> } & {
+  /** the release these traits are for ("latest" resolved) */
+  readonly release: string;
+  /**
+   * Which Lua text the release sends for RLock: '3.11' (before 3.12.3, HSET first acquire, two-key
+   * unlock), '3.27' (per-lock renewal script) or 'latest' (the batched renewal of 3.44+).
+   */
+  readonly preset: VersionPreset;
+};
 
 export type VersionPreset = '3.11' | '3.27' | 'latest';
 
-export interface VersionTraits {
-  readonly preset: VersionPreset;
-  /** The first acquire writes HSET (≤ 3.12.2) instead of HINCRBY (3.12.3+, for RedisLabs). */
-  readonly hsetFirstAcquire: boolean;
-  /** Unlock remembers its outcome in `redisson_unlock_latch:{name}:<requestId>` (3.24.0+). */
-  readonly unlockLatch: boolean;
-  /**
-   * 'per-lock-timer': one timer per lock, rescheduled while renew returns 1; an error stops it
-   * for good (≤ 3.43). 'batched-task': one LockTask per client renews every lock in one EVAL
-   * and keeps going after errors (3.44.0+).
-   */
-  readonly renewal: 'per-lock-timer' | 'batched-task';
-  /**
-   * An unlock that finds no hold (IllegalMonitorStateException) still cancels this thread's
-   * renewal. 3.11 cancelled only after a successful or failed-with-error unlock, so a lost lock
-   * kept its renewal registration.
-   */
-  readonly cancelRenewalOnFailedUnlock: boolean;
-  /**
-   * When renewal answers 0 or fails, the renewal entry is removed (later releases). In 3.11 the
-   * timer just stops and the entry stays until an unlock or forceUnlock removes it, so another
-   * watchdog lock of the same client on that lock gets no timer until then.
-   */
-  readonly renewalStopRemovesEntry: boolean;
-  /** leaseTime 0 means "use the watchdog" (3.17.1+); before, only -1 did and 0 expired at once. */
-  readonly zeroLeaseMeansWatchdog: boolean;
-  /** After unlock the next lock() goes back to the watchdog lease (3.19.2+, issue #4818). */
-  readonly resetLeaseOnUnlock: boolean;
-  /** ... but a reentrant unlock (result false) keeps an explicit lease (3.27.2+, issue #5623). */
-  readonly reentrantUnlockKeepsLease: boolean;
-  /** EVALSHA with NOSCRIPT fallback (Config.useScriptCache = true) instead of plain EVAL. */
-  readonly useScriptCache: boolean;
-  /**
-   * Lock, unlock, renew and forceUnlock are followed by `WAIT <replicas> slavesSyncTimeout` when
-   * the master has replicas; with checkLockSyncedSlaves, 0 acks fail the call and an acquire is
-   * undone and retried (3.12.5 added WAIT; the 0-ack check, undo and renew-through-WAIT are
-   * 3.17–3.25, so "3.27" and "latest" have it all; reference/redisson-locks.md §1.7).
-   */
-  readonly syncedEval: boolean;
-  /**
-   * Retry delays are EqualJitterDelay(retryDelay, 2 s) (3.48.0+) instead of the constant
-   * retryInterval. Read from the exact version, not the preset: it only shapes the unlock latch TTL.
-   */
-  readonly equalJitterRetryDelay: boolean;
+function rangeOf<T>(r: TraitRow<T>, release: string): { value: T; en: string; zh: string } {
+  let found = r.ranges[0];
+  for (const x of r.ranges) if (x.from === undefined || within(release, x.from)) found = x;
+  return found;
 }
 
-const PRESETS: Record<VersionPreset, Omit<VersionTraits, 'equalJitterRetryDelay'>> = {
-  '3.11': {
-    preset: '3.11',
-    hsetFirstAcquire: true,
-    unlockLatch: false,
-    renewal: 'per-lock-timer',
-    cancelRenewalOnFailedUnlock: false,
-    renewalStopRemovesEntry: false,
-    zeroLeaseMeansWatchdog: false,
-    resetLeaseOnUnlock: false,
-    reentrantUnlockKeepsLease: false,
-    useScriptCache: false,
-    syncedEval: false,
-  },
-  '3.27': {
-    preset: '3.27',
-    hsetFirstAcquire: false,
-    unlockLatch: true,
-    renewal: 'per-lock-timer',
-    cancelRenewalOnFailedUnlock: true,
-    renewalStopRemovesEntry: true,
-    zeroLeaseMeansWatchdog: true,
-    resetLeaseOnUnlock: true,
-    reentrantUnlockKeepsLease: true,
-    useScriptCache: false,
-    syncedEval: true,
-  },
-  latest: {
-    preset: 'latest',
-    hsetFirstAcquire: false,
-    unlockLatch: true,
-    renewal: 'batched-task',
-    cancelRenewalOnFailedUnlock: true,
-    renewalStopRemovesEntry: true,
-    zeroLeaseMeansWatchdog: true,
-    resetLeaseOnUnlock: true,
-    reentrantUnlockKeepsLease: true,
-    useScriptCache: true,
-    syncedEval: true,
-  },
-};
-
-/**
- * "3.27" and every release from 3.12.3 to 3.43 share the HINCRBY acquire and the per-lock timer;
- * releases before 3.24 also lack the unlock latch, which only changes what a *retried* unlock
- * sees, so they are shown as "3.27" too. Anything older than 3.12.3 is shown as "3.11".
- */
+/** The script family of a release (kept apart from the behaviour rows: it names Lua files). */
 export function presetFor(version: string | undefined): VersionPreset {
-  const v = version ?? REDISSON_LATEST;
-  if (v === REDISSON_LATEST || !/^\d+(\.\d+)*$/.test(v)) return 'latest';
-  if (compareVersions(v, '3.12.3') < 0) return '3.11';
-  if (compareVersions(v, '3.44') < 0) return '3.27';
+  const r = resolveRelease(version);
+  if (!/^\d+(\.\d+)*$/.test(r)) return 'latest';
+  if (compareVersions(r, '3.12.3') < 0) return '3.11';
+  if (compareVersions(r, '3.44') < 0) return '3.27';
   return 'latest';
 }
 
 export function versionTraits(version: string | undefined): VersionTraits {
-  const v = version ?? REDISSON_LATEST;
-  return { ...PRESETS[presetFor(v)], equalJitterRetryDelay: compareVersions(v, '3.48') >= 0 };
+  const release = resolveRelease(version);
+  const out: Record<string, unknown> = { release, preset: presetFor(release) };
+  for (const [k, r] of Object.entries(RELEASE_TRAITS) as [string, TraitRow<unknown>][])
+    out[k] = rangeOf(r, release).value;
+  return out as VersionTraits;
+}
+
+/** One behaviour as the playground lists it. */
+export interface TraitText {
+  readonly id: string;
+  readonly en: string;
+  readonly zh: string;
+  /** the value in force, in English ("yes", "no", "4 retries") */
+  readonly value: string;
+  readonly valueZh: string;
+}
+
+/** What `version` does, row by row, in English and Chinese (pure; the picker shows it). */
+export function traitsFor(version: string | undefined): TraitText[] {
+  const release = resolveRelease(version);
+  return Object.values(RELEASE_TRAITS).map((r: TraitRow<unknown>) => {
+    const x = rangeOf(r, release);
+    return { id: r.id, en: r.en, zh: r.zh, value: x.en, valueZh: x.zh };
+  });
+}
+
+/** The oldest release the picker offers: the classic design the blog posts walk through. */
+const OLDEST_SHOWN = '3.11.6';
+
+/**
+ * The releases where some row changes, oldest first, starting at 3.11.6 and ending with the
+ * newest: what the version picker offers.
+ */
+export const BEHAVIOUR_CHANGES: readonly string[] = (() => {
+  const set = new Set<string>([OLDEST_SHOWN, NEWEST_RELEASE]);
+  for (const r of Object.values(RELEASE_TRAITS) as TraitRow<unknown>[])
+    for (const x of r.ranges) if (x.from !== undefined && within(x.from, OLDEST_SHOWN)) set.add(x.from);
+  return [...set].sort(compareVersions);
+})();
+
+/** Lock types that a release does not have yet, with the release that added them. */
+export function lockTypeSince(type: string): string | undefined {
+  if (type === 'SpinLock') return RELEASE_TRAITS.spinLock.ranges[1].from;
+  if (type === 'FencedLock') return RELEASE_TRAITS.fencedLock.ranges[1].from;
+  return undefined;
 }

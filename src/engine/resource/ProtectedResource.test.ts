@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorld } from '../sim/world';
+import { createWorld } from '../scenario/world';
 import type { Process } from '../sim/effects';
 import { ProtectedResource, type UseRequest } from './ProtectedResource';
 

@@ -17,7 +17,8 @@
  */
 import { sleep, type Process } from '../sim/effects';
 import type { SimContext } from '../sim/api';
-import type { ResourceView } from '../trace';
+import type { EventFields, ResourceView } from '../trace/types';
+import { clientOf } from '../trace/actors';
 
 export type ResourceKind = 'counter' | 'fenced';
 
@@ -86,7 +87,7 @@ export class ProtectedResource {
     } else {
       this.rejected++;
     }
-    const fields: Record<string, unknown> = {
+    const fields: EventFields<'resource.use'> = {
       actor: req.actor,
       lock: req.lock,
       accepted,
@@ -106,8 +107,7 @@ export class ProtectedResource {
   /** The client crashed: its threads' uses in progress will never write. */
   forget(client: string): void {
     for (let i = this.pending.length - 1; i >= 0; i--)
-      if (this.pending[i].actor.slice(0, this.pending[i].actor.indexOf(':')) === client)
-        this.pending.splice(i, 1);
+      if (clientOf(this.pending[i].actor) === client) this.pending.splice(i, 1);
   }
 
   /** true if the token is not older than any seen before; remembers the newest. */

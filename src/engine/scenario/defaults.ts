@@ -2,7 +2,6 @@
  * Default values and size limits of the scenario format (docs/scenario-format.md). Kept apart
  * from the schema so the editor, the URL codec and the runner can quote the same numbers.
  */
-import type { Scenario } from './schema';
 
 /** Virtual ms a scenario without `until` may run before the runner stops it. */
 export const DEFAULT_RUN_CAP_MS = 600_000;
@@ -49,36 +48,6 @@ export const REPLICA_DEFAULTS = { lagMs: 1 } as const;
 
 export const NETWORK_DEFAULTS = { latencyMs: 1 } as const;
 
-export const REDISSON_LATEST = 'latest';
-
-/**
- * Redisson settings whose default changed across versions (reference/redisson-locks.md §2, §6):
- * `retryAttempts` was 3 before 3.48.0, and the constant `retryInterval` of 1500 ms was replaced by
- * EqualJitterDelay(1000, 2000) in the same release.
- */
-export function redissonDefaults(version: string): Omit<Scenario['redisson'], 'version'> {
-  const before348 = compareVersions(version, '3.48') < 0;
-  return {
-    lockWatchdogTimeout: 30_000,
-    checkLockSyncedSlaves: true,
-    slavesSyncTimeout: 1000,
-    retryAttempts: before348 ? 3 : 4,
-    retryDelayMs: before348 ? 1500 : 1000,
-    timeoutMs: 3000,
-    subscriptionTimeoutMs: 7500,
-  };
-}
-
-/** Orders "3.11" < "3.27.2" < "latest"; a missing part counts as 0. */
-export function compareVersions(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a === REDISSON_LATEST) return 1;
-  if (b === REDISSON_LATEST) return -1;
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
-}
+/** The Redisson settings' defaults belong to the Redisson model; the format only quotes them. */
+export { REDISSON_LATEST, compareVersions } from '../redisson/versions';
+export { redissonDefaults } from '../redisson/config';

@@ -10,7 +10,8 @@ import {
   setPath,
   type ScenarioDoc,
 } from './edit';
-import { nodeIds, validateScenario, type Scenario } from './schema';
+import { validateScenario, type Scenario } from './schema';
+import { nodeIds } from '../topology/nodes';
 
 const doc = (): ScenarioDoc => ({
   format: 'lockscope/1',

@@ -1,7 +1,7 @@
 /**
  * The program interpreter: runs every scenario thread's ops as a process of its client, against
  * the client models (Redisson's RLock, the naive locks) and the protected resource, and reports
- * what happened as trace events (the list and fields are in sim/api.ts, above ClientsHandle).
+ * what happened as trace events (their fields: TraceEventMap in trace/types.ts).
  *
  * A thread keeps its own belief of what it holds (`holds`), because that belief, not the server's
  * key, is what a critical section runs on: an RLock whose lease ran out is still "held" by its
@@ -19,35 +19,10 @@
  *     their unlocks; ops inside nested `repeat` / `try` blocks are skipped with their block and do
  *     not count. Without a matching unlock nothing is skipped: the call is a plain statement
  *     (`lock.tryLock();`) whose result the trace records.
- *
- * Besides the fields sim/api.ts lists, the client side adds:
- *   thread.done        outcome 'normal' | 'exception'; with an exception also exception (its Java
- *                      class, qualified) and message
- *   exception.caught   a `try` caught an exception: exception (Java class), message
- *   work.start         critical: whether the thread believes it holds a lock (a critical section;
- *                      otherwise plain work)
- *   lock.request       op ('lock' | 'tryLock' | 'lockInterruptibly'), waitMs and leaseMs when the
- *                      op gives them; Redisson's family also owner (and key for a MultiLock /
- *                      RedLock: its first sub-lock)
- *   lock.acquired      token (FencedLock: the fencing token this acquire got), validityMs (RedLock
- *                      with a lease: lease − time of the final PEXPIRE round − drift)
- *   lock.wait          waitMs: how long the latch wait may last (null: until a message);
- *                      naive locks and SpinLock: polling true, once when polling starts
- *   waiter.wakeup      cause 'message' | 'timeout' | 'interrupted'
- *   watchdog.renew     actor: the thread whose lock it renewed, timer "<client>/watchdog", lock,
- *                      result (1 | 0 | 'error'), lockName, error?; set-nx-px-renew's renewal
- *                      thread too, timer "<client>/renewal", without lockName
- *   watchdog.cancel    actor: that thread, timer, lock, reason ('unlock' | 'forceUnlock' | 'lost' | 'error')
- *   pubsub.subscribe   actor (the thread, or "<client>/pubsub" with resubscribe: true), node, conn, channel
- *   pubsub.unsubscribe actor (the last thread to leave), node, conn, channel
- *   resource.use       read (the value read), readAt (when), lostUpdate (an accepted write that
- *                      erased another write made since the read), write, erased, pending
- *                      (resource/ProtectedResource.ts)
- *   thread.result      also for the read-only ops: isLocked, isHeldByThread (boolean),
- *                      getHoldCount, remainTimeToLive (number), getToken (number | null); and
- *                      { error } for every op that threw, caught or not
  */
-import type { ClientsHandle, ProcHandle, SimContext } from '../sim/api';
+import type { ProcHandle, SimContext } from '../sim/api';
+import type { EventFields, EventKind } from '../trace/types';
+import type { ClientsHandle } from './api';
 import { acquire, sleep, type Process } from '../sim/effects';
 import { replyToJson } from '../sim/reply_json';
 import {
@@ -78,6 +53,7 @@ import type { Reply } from '../redis/reply';
 import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { RenewalTask } from '../naive/RenewalTask';
 import { ProtectedResource } from '../resource/ProtectedResource';
+import { threadActor } from '../trace/actors';
 
 /** What startClients hands back: the runner's ClientsHandle plus the resource for final state. */
 export interface Clients extends ClientsHandle {
@@ -111,7 +87,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
       return firstLive === all.length;
     },
     threadProc(client, thread) {
-      const p = procs.get(`${client}:${thread}`);
+      const p = procs.get(threadActor(client, thread));
       return p && !p.done ? p : undefined;
     },
     onCrash(client) {
@@ -139,7 +115,7 @@ class ThreadRunner {
     private readonly spec: ThreadSpec,
     private readonly topology = 'single',
   ) {
-    this.actor = `${client.name}:${spec.id}`;
+    this.actor = threadActor(client.name, spec.id);
   }
 
   *run(): Process<void> {
@@ -300,7 +276,7 @@ class ThreadRunner {
     this.holds.delete(name);
     this.holds.set(name, holdCount);
     if (lock.kind === 'naive') {
-      this.emit('lock.acquired', { lock: name, holdCount, owner: lock.lock.currentToken() });
+      this.emit('lock.acquired', { lock: name, holdCount, owner: lock.lock.currentToken()! });
       return true;
     }
     this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, this.spec.id) });
@@ -489,10 +465,12 @@ class ThreadRunner {
   }
 
   /** `fields` is always a fresh literal, so it is completed in place rather than copied. */
-  private emit(kind: Parameters<SimContext['emit']>[0], fields: Record<string, unknown>): void {
-    fields.actor = this.actor;
-    if (this.step >= 0) fields.step = this.step;
-    this.ctx.emit(kind, fields);
+  private emit<K extends EventKind>(kind: K, fields: Omit<EventFields<K>, 'actor' | 'step'>): void {
+    // actor and step go last in the JSON, after the kind's own fields.
+    const f = fields as Record<string, unknown>;
+    f.actor = this.actor;
+    if (this.step >= 0) f.step = this.step;
+    this.ctx.emit(kind, f as EventFields<K>);
   }
 }
 

@@ -5,14 +5,15 @@
  *   const v = validateScenario(json);
  *   if (v.ok) { const { trace, stateAt } = runScenario(v.scenario); }
  */
-import type { RunOptions, RunResult, SchemaIssue } from '../sim/api';
-import { createWorld, type World } from '../sim/world';
-import type { Actor, Trace, VisibleState } from '../trace';
+import type { RunOptions, RunResult, SchemaIssue } from './api';
+import { createWorld, type World } from './world';
+import type { Actor, Trace, VisibleState } from '../trace/types';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
-import { clientOf } from './state';
 import { Topology } from '../topology/topology';
+import { resolveRelease } from '../redisson/versions';
+import { threadActor } from '../trace/actors';
 
 /** Why this runner cannot run the scenario yet, or null when it can. */
 export function unsupportedReason(s: Scenario): string | null {
@@ -24,6 +25,7 @@ export function unsupportedIssue(s: Scenario): SchemaIssue | null {
   if (s.redis.topology === 'sentinel' && s.redis.replicas.length === 0)
     return {
       path: 'redis.replicas',
+      segments: ['redis', 'replicas'],
       message: 'topology "sentinel" needs at least one replica to fail over to',
     };
   return null;
@@ -47,8 +49,11 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const reason = unsupportedReason(scenario);
   if (reason !== null) throw new UnsupportedScenarioError(reason);
 
-  const threads: Actor[] = scenario.clients.flatMap((c) => c.threads.map((t) => `${c.id}:${t.id}`));
-  const topology = new Topology(scenario);
+  const threads: Actor[] = scenario.clients.flatMap((c) => c.threads.map((t) => threadActor(c.id, t.id)));
+  const topology = new Topology(
+    scenario.redis,
+    scenario.clients.map((c) => c.id),
+  );
   const world = createWorld({
     seed: scenario.seed,
     latencyMs: scenario.network.latencyMs,
@@ -64,19 +69,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   });
   const { kernel, recorder, timeline, monitor } = world;
   topology.onMastersChanged = () => monitor.recheckLeases();
-  recorder.observe({ onEvent: (ev) => topology.onEvent(ev), onKey() {} });
   topology.install(kernel);
-
-  // Threads still running a program; the run may stop once none is.
-  const running = new Set(threads);
-  recorder.observe({
-    onEvent(ev) {
-      if (ev.kind === 'thread.done' && ev.actor !== undefined) running.delete(ev.actor);
-      else if (ev.kind === 'client.crash')
-        for (const a of threads) if (clientOf(a) === ev.client) running.delete(a);
-    },
-    onKey() {},
-  });
 
   const clients = startClients(kernel, scenario);
   const keepData = scenario.redis.persistence === 'aof-always';
@@ -102,7 +95,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
         kernel.jumpClock(f.node, f.jumpMs);
         return;
       case 'interrupt': {
-        const actor = `${f.client}:${f.thread}`;
+        const actor = threadActor(f.client, f.thread);
         recorder.emit('thread.interrupt', { actor });
         const p = clients.threadProc(f.client, f.thread);
         if (p !== undefined) kernel.interrupt(p);
@@ -118,7 +111,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   // sleeping watchdog timer does not keep it going. DEFAULT_RUN_CAP_MS bounds it either way.
   const until = scenario.until ?? DEFAULT_RUN_CAP_MS;
   const endsEarly = scenario.until === null;
-  const ended = (): boolean => endsEarly && running.size === 0 && !kernel.clientWorkInFlight();
+  const ended = (): boolean => endsEarly && clients.allDone() && !kernel.clientWorkInFlight();
   const probe = opts.probe;
   const stop =
     probe === undefined
@@ -133,6 +126,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const violations = monitor.violations.map((v) => ({ ...v, holders: v.holders.slice() }));
   const trace: Trace = {
     format: 'lockscope-trace/1',
+    redisson: { version: scenario.redisson.version, release: resolveRelease(scenario.redisson.version) },
     verdict: violations.length > 0 ? 'unsafe' : 'safe',
     violations,
     events,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './defaults';
-import { expandedLength, validateScenario } from './schema';
+import { expandedLength, formatPath, validateScenario } from './schema';
 
 const minimal = (program: unknown[] = [{ op: 'lock', lock: 'myLock' }], extra: object = {}) => ({
   format: 'lockscope/1',
@@ -11,6 +11,7 @@ const minimal = (program: unknown[] = [{ op: 'lock', lock: 'myLock' }], extra: o
 function issues(json: unknown) {
   const r = validateScenario(json);
   if (r.ok) throw new Error('expected the scenario to be rejected');
+  for (const i of r.issues) expect(formatPath(i.segments)).toBe(i.path);
   return r.issues.map((i) => `${i.path}: ${i.message}`);
 }
 
@@ -87,6 +88,13 @@ describe('validateScenario', () => {
       'clients[1].threads[0].program[1].ms: expected a whole number of ms >= 0',
       'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat, try, isLocked, isHeldByThread, getHoldCount, remainTimeToLive, getToken)',
       'clients[1].threads[0].program[3].body[0].msx: unknown field "msx"',
+    ]);
+  });
+
+  it('gives each issue its path as keys and indexes too', () => {
+    const r = validateScenario(minimal([{ op: 'repeat', times: 2, body: [{ op: 'use', msx: 1 }] }]));
+    expect(r.ok ? [] : r.issues.map((i) => i.segments)).toEqual([
+      ['clients', 0, 'threads', 0, 'program', 0, 'body', 0, 'msx'],
     ]);
   });
 

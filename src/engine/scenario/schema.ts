@@ -6,7 +6,7 @@
  * it never throws, and every issue names a JSON path and what was expected.
  */
 import * as v from 'valibot';
-import type { SchemaIssue, ValidationResult } from '../sim/api';
+import type { SchemaIssue, ValidationResult } from './api';
 import {
   LIMITS,
   NETWORK_DEFAULTS,
@@ -14,10 +14,12 @@ import {
   REDISSON_LATEST,
   REPLICA_DEFAULTS,
   SENTINEL_DEFAULTS,
-  redissonDefaults,
 } from './defaults';
+import { compareVersions, lockTypeSince, resolveRelease } from '../redisson/versions';
+import { withRedissonDefaults as resolveRedisson, type RedissonSettingsResolved } from '../redisson/config';
 
 import { LOCK_TYPES, type LockType } from '../lock_types';
+import { nodeIds } from '../topology/nodes';
 export { LOCK_TYPES, type LockType };
 
 /** Lock types made of several locks, one per master (`locks` names them). */
@@ -174,18 +176,7 @@ export interface Scenario {
     scriptBudget: number;
   };
   network: { latencyMs: number };
-  redisson: {
-    /** "latest" or "major.minor[.patch]" (src/engine/redisson/README.md) */
-    version: string;
-    lockWatchdogTimeout: number;
-    checkLockSyncedSlaves: boolean;
-    slavesSyncTimeout: number;
-    retryAttempts: number;
-    retryDelayMs: number;
-    /** response timeout: a command without a reply fails after this long */
-    timeoutMs: number;
-    subscriptionTimeoutMs: number;
-  };
+  redisson: RedissonSettingsResolved;
   resource: { kind: 'counter' | 'fenced'; initial: number };
   clients: ClientSpec[];
   faults: Fault[];
@@ -514,20 +505,6 @@ const ScenarioSchema = v.strictObject({
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-/** Node ids of a topology (docs/scenario-format.md: "Node ids are fixed names, not roles"). */
-export function nodeIds(redis: Scenario['redis']): string[] {
-  const ids: string[] = [];
-  if (redis.topology === 'independent') {
-    for (let i = 1; i <= redis.masters; i++) ids.push(`master-${i}`);
-  } else {
-    ids.push('master');
-    for (let i = 1; i <= redis.replicas.length; i++) ids.push(`replica-${i}`);
-  }
-  if (redis.topology === 'sentinel')
-    for (let i = 1; i <= redis.sentinel.count; i++) ids.push(`sentinel-${i}`);
-  return ids;
-}
-
 /**
  * Program steps once every `repeat` is expanded and every `try` laid out as its body, then its
  * catch, then its finally (what the limits count, and what a thread's `step` indexes).
@@ -568,10 +545,15 @@ function shapeIssue(json: unknown): SchemaIssue | null {
   let count = 0;
   while (stack.length) {
     const { value, path } = stack.pop()!;
-    if (++count > LIMITS.values) return { path: '(root)', message: `more than ${LIMITS.values} JSON values` };
+    if (++count > LIMITS.values)
+      return { path: '(root)', segments: [], message: `more than ${LIMITS.values} JSON values` };
     if (value === null || typeof value !== 'object') continue;
     if (path.length >= LIMITS.nesting)
-      return { path: formatPath(path), message: `nested more than ${LIMITS.nesting} levels deep` };
+      return {
+        path: formatPath(path),
+        segments: path,
+        message: `nested more than ${LIMITS.nesting} levels deep`,
+      };
     if (Array.isArray(value)) value.forEach((x, i) => stack.push({ value: x, path: [...path, i] }));
     else
       for (const k of Object.keys(value))
@@ -585,10 +567,10 @@ export function validateScenario(json: unknown): ValidationResult<Scenario> {
   if (shape !== null) return { ok: false, issues: [shape] };
   const parsed = v.safeParse(ScenarioSchema, json, { abortPipeEarly: true });
   if (!parsed.success) {
-    const issues = parsed.issues.map((i) => ({
-      path: formatPath((i.path ?? []).map((p) => p.key as string | number)),
-      message: issueMessage(i),
-    }));
+    const issues = parsed.issues.map((i) => {
+      const segments = (i.path ?? []).map((p) => p.key as string | number);
+      return { path: formatPath(segments), segments, message: issueMessage(i) };
+    });
     return { ok: false, issues };
   }
   const scenario = withRedissonDefaults(parsed.output);
@@ -599,18 +581,7 @@ export function validateScenario(json: unknown): ValidationResult<Scenario> {
 type Parsed = v.InferOutput<typeof ScenarioSchema>;
 
 function withRedissonDefaults(p: Parsed): Scenario {
-  const r = p.redisson;
-  const d = redissonDefaults(r.version);
-  const redisson: Scenario['redisson'] = {
-    version: r.version,
-    lockWatchdogTimeout: r.lockWatchdogTimeout ?? d.lockWatchdogTimeout,
-    checkLockSyncedSlaves: r.checkLockSyncedSlaves ?? d.checkLockSyncedSlaves,
-    slavesSyncTimeout: r.slavesSyncTimeout ?? d.slavesSyncTimeout,
-    retryAttempts: r.retryAttempts ?? d.retryAttempts,
-    retryDelayMs: r.retryDelayMs ?? d.retryDelayMs,
-    timeoutMs: r.timeoutMs ?? d.timeoutMs,
-    subscriptionTimeoutMs: r.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
-  };
+  const redisson: Scenario['redisson'] = resolveRedisson(p.redisson);
   const out: Scenario = { ...p, redisson } as Scenario;
   return out;
 }
@@ -618,7 +589,7 @@ function withRedissonDefaults(p: Parsed): Scenario {
 function crossCheck(s: Scenario): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
   const add = (path: (string | number)[], message: string) =>
-    issues.push({ path: formatPath(path), message });
+    issues.push({ path: formatPath(path), segments: path, message });
   const { redis } = s;
   if (redis.masters > 1 && redis.topology !== 'independent')
     add(['redis', 'masters'], `more than one master needs topology "independent"`);
@@ -654,6 +625,7 @@ function crossCheck(s: Scenario): SchemaIssue[] {
         );
       totalSteps += steps;
       checkOps(t.program, ['clients', ci, 'threads', ti, 'program'], redis, add);
+      checkLockTypesExist(t.program, ['clients', ci, 'threads', ti, 'program'], s.redisson.version, add);
     });
     threads.set(c.id, ids);
     totalThreads += c.threads.length;
@@ -712,6 +684,29 @@ function crossCheck(s: Scenario): SchemaIssue[] {
     }
   });
   return issues;
+}
+
+/** A lock type the scenario's Redisson release does not have yet (SpinLock 3.15.0, FencedLock 3.19.0). */
+function checkLockTypesExist(
+  ops: readonly Op[],
+  path: (string | number)[],
+  version: string,
+  add: (path: (string | number)[], message: string) => void,
+): void {
+  const release = resolveRelease(version);
+  ops.forEach((op, i) => {
+    if (op.op === 'repeat') {
+      checkLockTypesExist(op.body, [...path, i, 'body'], version, add);
+      return;
+    }
+    if (!('type' in op) || op.type === undefined) return;
+    const since = lockTypeSince(op.type);
+    if (since !== undefined && compareVersions(release, since) < 0)
+      add(
+        [...path, i, 'type'],
+        `${op.type} first appeared in Redisson ${since}; redisson.version "${version}" (${release}) does not have it`,
+      );
+  });
 }
 
 function checkOps(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { World } from '../sim/world';
-import type { KeyView, TraceEvent } from '../trace';
+import type { World } from './world';
+import type { KeyView, TraceEvent } from '../trace/types';
 import { builtin } from './builtins/index';
 import { runScenario } from './run';
 import { validateScenario, type Scenario } from './schema';
@@ -120,7 +120,16 @@ describe('stateAt', () => {
     });
     const n = CHECKPOINT_EVERY * 3 + 5;
     for (let i = 0; i < n; i++) {
-      tl.push({ t: i, seq: i, kind: 'cmd', node: 'master' });
+      tl.push({
+        t: i,
+        seq: i,
+        kind: 'cmd',
+        actor: 'A:1',
+        node: 'master',
+        conn: 'A',
+        argv: ['PING'],
+        reply: { status: 'PONG' },
+      });
       tl.setKey('master', `k${i % 7}`, {
         key: `k${i % 7}`,
         type: 'string',

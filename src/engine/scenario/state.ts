@@ -3,7 +3,7 @@
  * `stateAt(i)` on every pointer move, so it must cost far less than a frame.
  *
  * The state is a fold over the events (thread, lock, resource and node events describe their own
- * effect, see sim/api.ts) plus key deltas the recorder logs beside the events: after each command
+ * effect, see TraceEventMap in trace/types.ts) plus key deltas the recorder logs beside the events: after each command
  * the new KeyView of every key it touched, after an expiry the deletion. A full checkpoint is kept
  * every CHECKPOINT_EVERY events; `stateAt(i)` copies the nearest one and replays at most that many
  * events. Checkpoints are cheap because everything inside them is immutable (KeyViews, thread
@@ -17,8 +17,10 @@ import type {
   ThreadState,
   ThreadView,
   TraceEvent,
+  TraceEventOf,
   VisibleState,
-} from '../trace';
+} from '../trace/types';
+import { clientOf } from '../trace/actors';
 import { lostWrites } from '../resource/ProtectedResource';
 
 export const CHECKPOINT_EVERY = 64;
@@ -221,14 +223,14 @@ export class StateTimeline {
     const actor = ev.actor;
     switch (ev.kind) {
       case 'cmd':
-        if (typeof ev.node === 'string' && typeof ev.conn === 'string') applySubscription(f, ev);
+        applySubscription(f, ev);
         return;
       case 'conn.close':
-        if (typeof ev.node === 'string' && typeof ev.conn === 'string') dropSubscriber(f, ev.node, ev.conn);
+        dropSubscriber(f, ev.node, ev.conn);
         return;
       case 'node.role': {
-        const n = f.nodes.get(ev.node ?? '');
-        if (n && (ev.role === 'master' || ev.role === 'replica')) {
+        const n = f.nodes.get(ev.node);
+        if (n) {
           n.role = ev.role;
           // CLIENT KILL went with it: no subscriber is left.
           n.subs = new Map();
@@ -237,7 +239,7 @@ export class StateTimeline {
       }
       case 'node.crash':
       case 'node.restart': {
-        const n = f.nodes.get(ev.node ?? '');
+        const n = f.nodes.get(ev.node);
         if (n) {
           n.up = ev.kind === 'node.restart';
           n.subs = new Map();
@@ -246,9 +248,9 @@ export class StateTimeline {
       }
       case 'resource.use': {
         const r = f.resource;
-        const token = typeof ev.token === 'number' ? ev.token : undefined;
+        const token = ev.token ?? undefined;
         f.resource = {
-          value: typeof ev.value === 'number' ? ev.value : r.value,
+          value: ev.value,
           accepted: r.accepted + (ev.accepted ? 1 : 0),
           rejected: r.rejected + (ev.accepted ? 0 : 1),
         };
@@ -272,9 +274,8 @@ export class StateTimeline {
     if (next !== rec) f.threads.set(actor, next);
   }
 
-  private applyClient(f: Frame, ev: TraceEvent): void {
-    const client = typeof ev.client === 'string' ? ev.client : ev.actor;
-    for (const a of this.clientThreads.get(client ?? '') ?? []) {
+  private applyClient(f: Frame, ev: TraceEventOf<'client.pause' | 'client.resume' | 'client.crash'>): void {
+    for (const a of this.clientThreads.get(ev.client) ?? []) {
       const r = f.threads.get(a)!;
       let next: ThreadRec = r;
       // Built field by field: a spread would copy the cached view of the old record.
@@ -322,15 +323,15 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
       break;
     case 'lock.acquired':
       state = 'running';
-      if (typeof ev.lock === 'string') holds = withHold(holds, ev.lock, Number(ev.holdCount ?? 1));
+      holds = withHold(holds, ev.lock, ev.holdCount);
       break;
     case 'lock.released':
       state = 'running';
-      if (typeof ev.lock === 'string') holds = withHold(holds, ev.lock, Number(ev.holdCount ?? 0));
+      holds = withHold(holds, ev.lock, ev.holdCount);
       break;
     case 'lock.error':
       state = 'running';
-      if (ev.op === 'unlock' && typeof ev.lock === 'string') holds = withHold(holds, ev.lock, 0);
+      if (ev.op === 'unlock') holds = withHold(holds, ev.lock, 0);
       break;
     default:
       if (typeof ev.step !== 'number') return r;
@@ -361,21 +362,21 @@ function applyKey(f: Frame, node: string, key: string | null, view: KeyView | nu
   else n.keys.set(key, view);
 }
 
-function applySubscription(f: Frame, ev: TraceEvent): void {
-  const argv = ev.argv as readonly string[] | undefined;
-  if (!argv || argv.length === 0) return;
+function applySubscription(f: Frame, ev: TraceEventOf<'cmd'>): void {
+  const argv = ev.argv;
+  if (argv.length === 0) return;
   // Cheap filter first: this runs for every command of a run.
   const c = argv[0].charCodeAt(0) | 32;
   if (c !== 0x73 && c !== 0x75 && c !== 0x70) return; // s, u, p
   const name = argv[0].toLowerCase();
   const sub = SUBSCRIBE.has(name);
   if (!sub && !UNSUBSCRIBE.has(name)) return;
-  const reply = ev.reply as unknown;
+  const reply = ev.reply;
   if (reply !== null && typeof reply === 'object' && 'error' in reply) return;
-  const n = f.nodes.get(ev.node!)!;
-  const label = ev.conn as string;
+  const n = f.nodes.get(ev.node)!;
+  const label = ev.conn;
   if (!sub && argv.length === 1) {
-    dropSubscriber(f, ev.node!, label);
+    dropSubscriber(f, ev.node, label);
     return;
   }
   const subs = new Map(n.subs);
@@ -408,11 +409,6 @@ function copyFrame(f: Frame): Frame {
   for (const [id, n] of f.nodes)
     nodes.set(id, { role: n.role, up: n.up, keys: new Map(n.keys), subs: n.subs });
   return { t: f.t, nodes, threads: new Map(f.threads), resource: f.resource };
-}
-
-export function clientOf(actor: Actor): string {
-  const i = actor.indexOf(':');
-  return i < 0 ? actor : actor.slice(0, i);
 }
 
 function byteOrder(a: string, b: string): number {

@@ -1,10 +1,11 @@
 /**
  * The kernel services the client models (Redisson, naive locks, the resource, the program
- * interpreter) build on, and the runner API the UI and CLI call. Implemented by the simulation
- * kernel (sim/kernel.ts) and the runner (scenario/run.ts).
+ * interpreter) build on. Implemented by the simulation kernel (sim/kernel.ts); the runner API the
+ * UI and CLI call is in scenario/api.ts.
  */
 import type { Reply } from '../redis/reply';
-import type { EventKind, Trace, TraceEvent, VisibleState } from '../trace';
+import type { RedisServer } from '../redis/server';
+import type { EventFields, EventKind } from '../trace/types';
 import type { ConnectionRef, Process, Semaphore } from './effects';
 
 /** A seeded pseudo-random generator: all randomness of a run comes from these. */
@@ -24,11 +25,9 @@ export interface ProcHandle {
   readonly done: boolean;
 }
 
-export type EventFields = Omit<TraceEvent, 't' | 'seq' | 'kind'>;
-
 export interface SimContext {
   now(): number;
-  emit(kind: EventKind, fields: EventFields): void;
+  emit<K extends EventKind>(kind: K, fields: EventFields<K>): void;
   /** One PRNG per purpose, derived from the scenario seed and the purpose string. */
   rng(purpose: string): Prng;
   /** Start a process owned by a client (or node); `name` is the trace actor, e.g. "A:1" or "A/watchdog". */
@@ -45,14 +44,15 @@ export interface SimContext {
    * after the node sent them; never while the client is crashed, and deferred while it is
    * paused. Frames are pub/sub messages and also the extra confirmations of a multi-channel
    * (UN)SUBSCRIBE (the first confirmation is the call's reply; the others follow it as pushes).
-   * `onDrop` runs (one latency later, gated like a push) when the node side of the connection
+   * `delivery` is the seq of the pubsub.deliver event recorded for a message (null for other
+   * frames). `onDrop` runs (one latency later, gated like a push) when the node side of the connection
    * is lost (the node crashed): its subscriptions are gone; the next call reconnects.
    */
   connect(
     client: string,
     node: string,
     label: string,
-    onPush?: (msg: Reply) => void,
+    onPush?: (msg: Reply, delivery: number | null) => void,
     onDrop?: () => void,
   ): ConnectionRef;
   disconnect(conn: ConnectionRef): void;
@@ -62,71 +62,37 @@ export interface SimContext {
   replicasOf?(node: string): number;
 }
 
-export interface SchemaIssue {
-  /** JSON path, e.g. "clients[1].threads[0].program[2].op" */
-  path: string;
-  message: string;
+/**
+ * What the deployment (topology/**: replication links, Sentinel, client discovery) needs from the
+ * kernel: time, the network, and the data nodes it drives. Implemented by the kernel.
+ */
+export interface TopologyHost {
+  now(): number;
+  emit<K extends EventKind>(kind: K, fields: EventFields<K>): void;
+  rng(purpose: string): Prng;
+  /** Runs `fn` at virtual time `at` (not gated by any client). */
+  at(at: number, fn: () => void): void;
+  isUp(id: string): boolean;
+  reachable(a: string, b: string): boolean;
+  latency(a: string, b: string): number;
+  /** The clock of a node (kernel time plus its offset), what its TTLs are measured against. */
+  nodeNow(id: string): number;
+  server(id: string): RedisServer | undefined;
+  /** Runs `fn` on a node's server outside any client command and records the keys it changed. */
+  onNode(id: string, fn: (server: RedisServer) => void): void;
+  /** Replicas acknowledged more of the stream: WAITs on `id` whose count is reached return. */
+  checkWaits(id: string): void;
+  /** The node changed role: its blocked clients get UNBLOCKED. */
+  unblockAll(id: string): void;
+  /** CLIENT KILL TYPE normal + TYPE pubsub on a node. */
+  killClients(id: string): void;
+  /** Hear of data node crashes and restarts, right after their event is recorded. */
+  onNodeLifecycle(listener: NodeLifecycle): void;
 }
 
-export type ValidationResult<S> = { ok: true; scenario: S } | { ok: false; issues: SchemaIssue[] };
-
-export interface RunResult {
-  trace: Trace;
-  /** Everything visible right after event `index` (-1: the initial state), without re-running the scenario. */
-  stateAt(index: number): VisibleState;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The client side of a run (scenario/program.ts, owned by the client-model engineer).
-//
-// The runner (scenario/run.ts) builds the nodes and the kernel, then calls
-//   import { startClients } from './program';
-//   const clients = startClients(ctx, scenario);
-// `startClients` spawns one process per scenario thread (owner = client id, name = "A:1") at its
-// `start` time, each running the thread's program, and returns a ClientsHandle.
-// Faults are the runner's: `crash` and `pause` of a client are done by the kernel for every
-// process and connection of that owner; `interrupt` goes through `threadProc`.
-//
-// The state inspectors and the checkers read only the trace, so the client side must emit these
-// events with these fields (any event of a thread may also carry `step`, the index of the program
-// step in the flattened program):
-//   thread.start      actor
-//   thread.done       actor
-//   thread.result     actor, step, result          one per step that returns something (JSON value)
-//   work.start        actor, ms, op: 'work' | 'sleep' | 'use'
-//   work.end          actor
-//   lock.request      actor, lock, type, owner?, key?   (owner/key as in lock.acquired; giving
-//                     them here lets V2 name threads before the acquire's reply is back)
-//   lock.wait         actor, lock, ttl
-//   waiter.wakeup     actor, lock, cause
-//   lock.acquired     actor, lock, holdCount, owner, key?, node?
-//                     `owner` is the server-side identity the lock stores (the hash field
-//                     "<uuid>:<threadId>" of a Redisson lock, the random value of a naive lock);
-//                     `key` the Redis key holding it when it is not the lock name; `node` the node
-//                     it was taken on when it is not masterFor(client).
-//   lock.failed       actor, lock                  tryLock gave up
-//   lock.released     actor, lock, holdCount       holdCount = holds left (0: fully released)
-//   lock.error        actor, lock, op, error       op 'unlock' ends the hold (IllegalMonitorState)
-//   resource.use      actor, lock, accepted, token, value   value = resource value after it
-// ---------------------------------------------------------------------------------------------
-
-export interface ClientsHandle {
-  /** The process running a thread's program (for `interrupt` faults); undefined once it ended. */
-  threadProc(client: string, thread: number): ProcHandle | undefined;
-  /**
-   * Called by the runner right after the kernel crashed a client (its processes are killed and
-   * its connections dropped), so the client model can forget local state (e.g. renewal maps).
-   */
-  onCrash?(client: string): void;
-}
-
-/** Signature of `startClients` in scenario/program.ts. */
-export type StartClients = (
-  ctx: SimContext,
-  scenario: import('../scenario/schema').Scenario,
-) => ClientsHandle;
-
-export interface RunOptions {
-  /** emit script.line / script.call events (slow; for the script view) */
-  verbose?: boolean;
+export interface NodeLifecycle {
+  /** the node went down (its data, if not persisted, is gone already or goes right after) */
+  crashed(node: string): void;
+  /** the node is up again, before its keyspace is re-read and its expiry re-armed */
+  restarted(node: string): void;
 }

@@ -27,7 +27,16 @@ export interface ConnectionRef {
 
 export type Effect =
   /** Send argv to the node over conn; resumes with the reply one round trip later (or a timeout error reply). */
-  | { readonly type: 'call'; readonly conn: ConnectionRef; readonly argv: readonly string[] }
+  | {
+      readonly type: 'call';
+      readonly conn: ConnectionRef;
+      readonly argv: readonly string[];
+      /**
+       * Thread.interrupt() ends the wait for the reply at once (the command still runs), as
+       * Redisson's CommandAsyncService.get() does; a pending interrupt ends it as soon as it is sent.
+       */
+      readonly interruptible?: boolean;
+    }
   /** Advance this process's time (Thread.sleep, or business work). */
   | { readonly type: 'sleep'; readonly ms: number }
   /** Take one permit, waiting at most timeoutMs (undefined: forever). */
@@ -52,12 +61,21 @@ export function isCallTimeout(reply: Reply): boolean {
   return reply.t === 'error' && reply.v.startsWith(CALL_TIMEOUT_PREFIX);
 }
 
+/** The reply an interruptible call resumes with when its thread is interrupted. */
+export const CALL_INTERRUPTED = 'INTERRUPTED the calling thread was interrupted';
+
+export function isCallInterrupted(reply: Reply): boolean {
+  return reply.t === 'error' && reply.v === CALL_INTERRUPTED;
+}
+
 export type AcquireResult = 'acquired' | 'timeout' | 'interrupted';
 
 export type Process<T = void> = Generator<Effect, T, unknown>;
 
-export function* call(conn: ConnectionRef, argv: readonly string[]): Process<Reply> {
-  return (yield { type: 'call', conn, argv }) as Reply;
+export function* call(conn: ConnectionRef, argv: readonly string[], interruptible = false): Process<Reply> {
+  return (yield interruptible
+    ? { type: 'call', conn, argv, interruptible }
+    : { type: 'call', conn, argv }) as Reply;
 }
 
 export function* sleep(ms: number): Process<void> {

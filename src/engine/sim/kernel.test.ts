@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '../redis/reply';
-import type { TraceEvent } from '../trace';
+import type { TraceEvent } from '../trace/types';
 import type { AcquireResult, Process } from './effects';
-import { acquire, call, isCallTimeout, now, sleep } from './effects';
-import { createWorld } from './world';
+import { acquire, call, CALL_INTERRUPTED, isCallTimeout, now, sleep } from './effects';
+import { createWorld } from '../scenario/world';
 
 function world(opts: { latencyMs?: number; threads?: string[] } = {}) {
   return createWorld({
@@ -297,6 +297,31 @@ describe('Kernel: semaphores and interrupts', () => {
     k.at(50, () => k.interrupt(h));
     runAll(w);
     expect(log).toEqual(['interrupted @10', 'timeout @1110', 'interrupted @1110']);
+  });
+
+  it('an interruptible call ends at the interrupt; its late reply is dropped, the command still ran', () => {
+    const w = world({ latencyMs: 50 });
+    const k = w.kernel;
+    const conn = k.connect('A', 'master', 'A/cmd');
+    const log: string[] = [];
+    const h = k.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        const r1 = yield* call(conn, ['SET', 'x', '1'], true);
+        log.push(`${JSON.stringify(r1)} @${yield* now()}`);
+        // the flag stays set (get() sets it again): the next interruptible call ends at once
+        const r2 = yield* call(conn, ['INCR', 'x'], true);
+        log.push(`${JSON.stringify(r2)} @${yield* now()}`);
+        // a plain call is not affected, and gets its own reply, not a stale one
+        const r3 = yield* call(conn, ['GET', 'x']);
+        log.push(`${JSON.stringify(r3)} @${yield* now()}`);
+      })(),
+    );
+    k.at(20, () => k.interrupt(h));
+    runAll(w);
+    const interrupted = JSON.stringify({ t: 'error', v: CALL_INTERRUPTED });
+    expect(log).toEqual([`${interrupted} @20`, `${interrupted} @20`, '{"t":"bulk","v":"2"} @120']);
   });
 
   it('kills a process: it never resumes and gives up its wait', () => {

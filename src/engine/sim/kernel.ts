@@ -26,9 +26,16 @@ import type { WaitBlock } from '../redis/replication';
 import type { ScriptTracer } from '../redis/eval';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import type { EventKind, KeyView } from '../trace';
-import type { EventFields, Prng, ProcHandle, SimContext } from './api';
-import type { AcquireResult, ConnectionRef, Effect, Process, Semaphore } from './effects';
+import type { EventFields, EventKind, KeyView } from '../trace/types';
+import type { NodeLifecycle, Prng, ProcHandle, SimContext, TopologyHost } from './api';
+import {
+  CALL_INTERRUPTED,
+  type AcquireResult,
+  type ConnectionRef,
+  type Effect,
+  type Process,
+  type Semaphore,
+} from './effects';
 import { CALL_TIMEOUT_PREFIX } from './effects';
 import { TimedHeap } from './heap';
 import { keyViewOf, sameKeyView } from './key_view';
@@ -77,6 +84,8 @@ interface Task {
   /** client whose pause/crash gates this task; null: not gated */
   owner: string | null;
   cancelled: boolean;
+  /** the call (Proc.callSeq) a RESUME answers; a reply to an abandoned call is dropped */
+  call?: number;
 }
 
 class Proc implements ProcHandle {
@@ -89,6 +98,9 @@ class Proc implements ProcHandle {
   started = false;
   /** a `call` it made has not resumed it yet (reply, error or response timeout) */
   inCall = false;
+  /** numbers its calls, so that the reply to one an interrupt abandoned can be told apart */
+  callSeq = 0;
+  callInterruptible = false;
   constructor(
     readonly id: number,
     readonly owner: string,
@@ -123,6 +135,11 @@ class SimNode {
   drainScheduled = false;
   expiryAt = Infinity;
   readonly conns = new Set<Conn>();
+  /** the client command the server is executing (verbose runs: script.begin takes its text from it) */
+  execArgv: readonly string[] | null = null;
+  /** verbose runs: sha -> text of the scripts this server has seen, and those already shown */
+  scriptTexts = new Map<string, string>();
+  scriptsShown = new Set<string>();
   constructor(
     readonly id: string,
     public server: RedisServer,
@@ -137,6 +154,22 @@ interface BlockedWait {
   lose: () => void;
 }
 
+interface Push {
+  conn: Conn;
+  msg: Reply;
+  /** seq of the pubsub.publish that sent this message */
+  publishSeq: number | null;
+}
+
+type ArrayReply = Extract<Reply, { t: 'array' }> & { v: Reply[] };
+
+/** A pub/sub message (message, pmessage, smessage), not a (un)subscribe confirmation. */
+function isMessageFrame(msg: Reply): msg is ArrayReply {
+  if (msg.t !== 'array' || msg.v === null || msg.v.length < 3) return false;
+  const kind = msg.v[0];
+  return kind.t === 'bulk' && (kind.v === 'message' || kind.v === 'pmessage' || kind.v === 'smessage');
+}
+
 class Conn implements ConnectionRef {
   /** no new sends, nothing delivered to the client */
   closed = false;
@@ -147,12 +180,12 @@ class Conn implements ConnectionRef {
     readonly client: string,
     readonly node: string,
     readonly label: string,
-    readonly onPush: ((msg: Reply) => void) | undefined,
+    readonly onPush: ((msg: Reply, delivery: number | null) => void) | undefined,
     readonly onDrop: (() => void) | undefined,
   ) {}
 }
 
-export class Kernel implements SimContext {
+export class Kernel implements SimContext, TopologyHost {
   private t = 0;
   private seq = 0;
   private readonly heap = new TimedHeap<Task>();
@@ -164,10 +197,13 @@ export class Kernel implements SimContext {
   private nextSem = 1;
   private nextConn = 1;
   /** frames pushed during the current exec, delivered after its reply */
-  private execPushes: { conn: Conn; msg: Reply }[] | null = null;
+  private execPushes: Push[] | null = null;
+  /** messages pushed by a PUBLISH the server has not reported yet */
+  private unpublished: Push[] = [];
   private readonly net: Network;
   private readonly rec: Recorder;
   private readonly mirror: KeyMirror;
+  private readonly lifecycle: NodeLifecycle[] = [];
   /** set when the run was stopped by the event cap */
   truncated = false;
   /** kernel tasks dispatched so far (a cost figure: tasks that record no event still take time) */
@@ -186,7 +222,7 @@ export class Kernel implements SimContext {
     return this.t;
   }
 
-  emit(kind: EventKind, fields: EventFields): void {
+  emit<K extends EventKind>(kind: K, fields: EventFields<K>): void {
     this.rec.emit(kind, fields);
   }
 
@@ -246,14 +282,26 @@ export class Kernel implements SimContext {
     if (p.waitSem !== null && p.waitInterruptible) {
       this.stopWaiting(p);
       this.schedule(this.t, RESUME, p, 'interrupted' satisfies AcquireResult, null, p.owner);
-    } else p.pendingInterrupt = true;
+    } else if (p.inCall && p.callInterruptible) this.abandonCall(p);
+    else p.pendingInterrupt = true;
+  }
+
+  /**
+   * CommandAsyncService.get() interrupted: the thread stops waiting for the reply and keeps its
+   * interrupt flag (get() sets it again); the command itself goes on.
+   */
+  private abandonCall(p: Proc): void {
+    p.callSeq++;
+    p.inCall = false;
+    p.pendingInterrupt = true;
+    this.schedule(this.t, RESUME, p, error(CALL_INTERRUPTED), null, p.owner);
   }
 
   connect(
     client: string,
     node: string,
     label: string,
-    onPush?: (msg: Reply) => void,
+    onPush?: (msg: Reply, delivery: number | null) => void,
     onDrop?: () => void,
   ): ConnectionRef {
     const c = new Conn(this.nextConn++, client, node, label, onPush, onDrop);
@@ -309,7 +357,7 @@ export class Kernel implements SimContext {
 
   /** Runs `fn` at virtual time `at` (not gated by any client). */
   at(at: number, fn: () => void): void {
-    this.schedule(Math.max(at, this.t), FN, null, undefined, fn, null);
+    this.later(Math.max(at, this.t), fn);
   }
 
   /**
@@ -394,23 +442,13 @@ export class Kernel implements SimContext {
     if (!node || !node.up) return;
     node.up = false;
     this.rec.emit('node.crash', { actor: id, node: id });
+    for (const l of this.lifecycle) l.crashed(id);
     // Blocked WAITs die with the node: their callers time out.
     for (const w of node.waits.slice()) w.lose();
     node.waits = [];
     for (const c of node.conns) {
       if (c.server === null) continue;
-      node.server.disconnect(c.server);
-      c.server = null;
-      const onDrop = c.onDrop;
-      if (onDrop !== undefined && !c.closed && this.net.reachable(id, c.client))
-        this.schedule(
-          this.t + this.net.latency(id, c.client),
-          FN,
-          null,
-          undefined,
-          () => c.closed || onDrop(),
-          c.client,
-        );
+      this.dropServerSide(node, c);
     }
     if (!keepData) {
       node.server = this.build(node);
@@ -424,6 +462,7 @@ export class Kernel implements SimContext {
     node.up = true;
     node.busyUntil = this.t;
     this.rec.emit('node.restart', { actor: id, node: id });
+    for (const l of this.lifecycle) l.restarted(id);
     this.rec.batch(() => this.resyncNode(node));
     node.expiryAt = Infinity;
     this.armExpiry(node);
@@ -450,6 +489,10 @@ export class Kernel implements SimContext {
 
   // ------------------------------------------------------------------------------------------
   // Topology API (topology/**: replication links, Sentinel)
+
+  onNodeLifecycle(listener: NodeLifecycle): void {
+    this.lifecycle.push(listener);
+  }
 
   isUp(id: string): boolean {
     return this.nodes.get(id)?.up === true;
@@ -492,20 +535,21 @@ export class Kernel implements SimContext {
     if (node === undefined || !node.up) return;
     for (const c of [...node.conns].sort((a, b) => a.id - b.id)) {
       if (c.server === null) continue;
-      node.server.disconnect(c.server);
-      c.server = null;
+      this.dropServerSide(node, c);
       this.rec.emit('conn.close', { actor: c.client, node: id, conn: c.label });
-      const onDrop = c.onDrop;
-      if (onDrop !== undefined && !c.closed && this.net.reachable(id, c.client))
-        this.schedule(
-          this.t + this.net.latency(id, c.client),
-          FN,
-          null,
-          undefined,
-          () => c.closed || onDrop(),
-          c.client,
-        );
     }
+  }
+
+  /**
+   * The node loses its side of `c` (it crashed, or killed the client): the client hears of it
+   * (`onDrop`) one latency later, if it can hear the node at all.
+   */
+  private dropServerSide(node: SimNode, c: Conn): void {
+    node.server.disconnect(c.server!);
+    c.server = null;
+    const onDrop = c.onDrop;
+    if (onDrop !== undefined && !c.closed && this.net.reachable(node.id, c.client))
+      this.later(this.t + this.net.latency(node.id, c.client), () => c.closed || onDrop(), c.client);
   }
 
   /** Replicas acknowledged more of the stream: WAITs on `id` whose count is reached return. */
@@ -530,7 +574,7 @@ export class Kernel implements SimContext {
   }
 
   /** WAIT did not have its count at once: hold the reply until the acks or the timeout come. */
-  private blockWait(node: SimNode, c: Conn, p: Proc, argv: string[], block: WaitBlock): void {
+  private blockWait(node: SimNode, c: Conn, p: Proc, argv: string[], block: WaitBlock, call: number): void {
     let done = false;
     const w: BlockedWait = {
       block,
@@ -549,26 +593,19 @@ export class Kernel implements SimContext {
         if (reply.t === 'int')
           this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
         if (this.net.reachable(node.id, c.client))
-          this.schedule(this.t + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner);
-        else this.lost(p, argv, node.id, this.t);
+          this.schedule(this.t + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner, call);
+        else this.lost(p, argv, node.id, this.t, call);
       },
     };
     w.lose = () => {
       done = true;
-      this.lost(p, argv, node.id, this.t);
+      this.lost(p, argv, node.id, this.t, call);
     };
     node.waits.push(w);
     if (block.timeoutAt > 0)
-      this.schedule(
-        Math.max(this.t, block.timeoutAt - node.offset),
-        FN,
-        null,
-        undefined,
-        () => {
-          if (!done && node.up) w.finish({ t: 'int', v: node.server.repl.countAcks(block.offset) });
-        },
-        null,
-      );
+      this.later(Math.max(this.t, block.timeoutAt - node.offset), () => {
+        if (!done && node.up) w.finish({ t: 'int', v: node.server.repl.countAcks(block.offset) });
+      });
   }
 
   // ------------------------------------------------------------------------------------------
@@ -583,6 +620,11 @@ export class Kernel implements SimContext {
     return o;
   }
 
+  /** Runs `fn` at `at`; with an owner, only while that client lives (deferred while it is paused). */
+  private later(at: number, fn: () => void, owner: string | null = null): Task {
+    return this.schedule(at, FN, null, undefined, fn, owner);
+  }
+
   private schedule(
     at: number,
     kind: Task['kind'],
@@ -590,8 +632,10 @@ export class Kernel implements SimContext {
     value: unknown,
     fn: (() => void) | null,
     owner: string | null,
+    call?: number,
   ): Task {
     const task: Task = { at, seq: this.seq++, kind, proc, value, fn, owner, cancelled: false };
+    if (call !== undefined) task.call = call;
     this.heap.push(task);
     return task;
   }
@@ -610,6 +654,7 @@ export class Kernel implements SimContext {
     }
     if (task.kind === RESUME) {
       const p = task.proc!;
+      if (task.call !== undefined && task.call !== p.callSeq) return;
       if (!p.done) this.step(p, task.value);
     } else task.fn!();
   }
@@ -643,7 +688,10 @@ export class Kernel implements SimContext {
           return;
         case 'call':
           p.inCall = true;
+          p.callSeq++;
+          p.callInterruptible = eff.interruptible === true;
           this.send(p, eff.conn, eff.argv);
+          if (p.callInterruptible && p.pendingInterrupt && p.inCall) this.abandonCall(p);
           return;
         case 'acquire': {
           const s = eff.sem as Sem;
@@ -665,11 +713,8 @@ export class Kernel implements SimContext {
           p.waitSem = s;
           p.waitInterruptible = eff.interruptible === true;
           if (eff.timeoutMs !== undefined)
-            p.waitTimeout = this.schedule(
+            p.waitTimeout = this.later(
               this.t + eff.timeoutMs,
-              FN,
-              null,
-              undefined,
               () => {
                 if (p.waitSem !== s || p.done) return;
                 this.stopWaiting(p);
@@ -700,53 +745,58 @@ export class Kernel implements SimContext {
   // Network and nodes
 
   private send(p: Proc, ref: ConnectionRef, argv: readonly string[]): void {
+    const call = p.callSeq;
     const c = this.conns.get(ref.id);
     if (c === undefined || c.closed) {
-      this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner);
+      this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner, call);
       return;
     }
     const sentAt = this.t;
     if (!this.net.reachable(c.client, c.node)) {
-      this.lost(p, argv, c.node, sentAt);
+      this.lost(p, argv, c.node, sentAt, call);
       return;
     }
     const args = argv.slice();
-    this.schedule(
-      this.t + this.net.latency(c.client, c.node),
-      FN,
-      null,
-      undefined,
-      () => this.arrive(c, p, args, sentAt),
-      null,
-    );
+    this.later(this.t + this.net.latency(c.client, c.node), () => this.arrive(c, p, args, sentAt, call));
   }
 
-  private arrive(c: Conn, p: Proc, argv: string[], sentAt: number, fromBacklog = false): void {
+  private arrive(c: Conn, p: Proc, argv: string[], sentAt: number, call: number, fromBacklog = false): void {
     const node = this.nodes.get(c.node);
     if (node === undefined || !node.up || (c.closed && c.server === null)) {
-      this.lost(p, argv, c.node, sentAt);
+      this.lost(p, argv, c.node, sentAt, call);
       return;
     }
     if (!fromBacklog && (node.busyUntil > this.t || node.backlog.length > 0)) {
       // One queue per node keeps arrival order (per connection FIFO included) across the wait.
-      node.backlog.push(() => this.arrive(c, p, argv, sentAt, true));
+      node.backlog.push(() => this.arrive(c, p, argv, sentAt, call, true));
       this.drainLater(node);
       return;
     }
     if (c.server === null) c.server = node.server.connect((msg) => this.pushed(c, msg));
-    const pushes: { conn: Conn; msg: Reply }[] = [];
+    const pushes: Push[] = [];
     this.execPushes = pushes;
     let reply: Reply;
     const dirty = node.server.dirty;
     try {
+      node.execArgv = argv;
       reply = node.server.exec(c.server, argv);
     } finally {
       this.execPushes = null;
+      node.execArgv = null;
     }
+    if (
+      this.opts.verbose &&
+      reply.t === 'bulk' &&
+      reply.v !== null &&
+      argv.length === 3 &&
+      /^script$/i.test(argv[0]) &&
+      /^load$/i.test(argv[1])
+    )
+      node.scriptTexts.set(reply.v, argv[2]);
     const block = c.server.waitBlock;
     if (block !== null) {
       c.server.waitBlock = null;
-      this.blockWait(node, c, p, argv, block);
+      this.blockWait(node, c, p, argv, block, call);
       return;
     }
     this.rec.emit('cmd', { actor: p.name, node: node.id, conn: c.label, argv, reply: replyToJson(reply) });
@@ -758,66 +808,63 @@ export class Kernel implements SimContext {
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
     if (this.net.reachable(node.id, c.client))
-      this.schedule(leave + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner);
-    else this.lost(p, argv, node.id, sentAt);
-    for (const x of pushes) this.deliver(x.conn, x.msg, leave);
+      this.schedule(leave + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner, call);
+    else this.lost(p, argv, node.id, sentAt, call);
+    for (const x of pushes) this.deliver(x, leave);
   }
 
   private drainLater(node: SimNode): void {
     if (node.drainScheduled) return;
     node.drainScheduled = true;
-    this.schedule(
-      Math.max(this.t, node.busyUntil),
-      FN,
-      null,
-      undefined,
-      () => {
-        node.drainScheduled = false;
-        while (node.backlog.length > 0 && node.busyUntil <= this.t) node.backlog.shift()!();
-        if (node.backlog.length > 0) this.drainLater(node);
-      },
-      null,
-    );
+    this.later(Math.max(this.t, node.busyUntil), () => {
+      node.drainScheduled = false;
+      while (node.backlog.length > 0 && node.busyUntil <= this.t) node.backlog.shift()!();
+      if (node.backlog.length > 0) this.drainLater(node);
+    });
   }
 
-  private lost(p: Proc, argv: readonly string[], node: string, sentAt: number): void {
+  private lost(p: Proc, argv: readonly string[], node: string, sentAt: number, call: number): void {
     const ms = this.opts.callTimeoutMs;
     const reply = error(
       `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${ms} ms) for command: (${argv[0]}) to ${node}`,
     );
-    this.schedule(Math.max(this.t, sentAt + ms), RESUME, p, reply, null, p.owner);
+    this.schedule(Math.max(this.t, sentAt + ms), RESUME, p, reply, null, p.owner, call);
   }
 
   /** The server pushed a frame to `c` (a pub/sub message, an extra confirmation). */
+  /**
+   * The server pushed a frame to `c` (a pub/sub message, an extra confirmation). A server pushes
+   * a PUBLISH's messages before it reports the publish, so a message waits in `unpublished` for
+   * the seq of its pubsub.publish event (its delivery's `causeSeq`).
+   */
   private pushed(c: Conn, msg: Reply): void {
-    if (this.execPushes !== null) this.execPushes.push({ conn: c, msg });
-    else this.deliver(c, msg, this.t);
+    const push: Push = { conn: c, msg, publishSeq: null };
+    if (isMessageFrame(msg)) this.unpublished.push(push);
+    if (this.execPushes !== null) this.execPushes.push(push);
+    else this.deliver(push, this.t);
   }
 
-  private deliver(c: Conn, msg: Reply, leave: number): void {
+  private deliver(push: Push, leave: number): void {
+    const { conn: c, msg } = push;
     if (c.closed || !this.net.reachable(c.node, c.client)) return;
-    this.schedule(
+    this.later(
       leave + this.net.latency(c.node, c.client),
-      FN,
-      null,
-      undefined,
       () => {
         if (c.closed) return;
-        if (msg.t === 'array' && msg.v !== null && msg.v.length >= 3) {
-          const kind = msg.v[0];
-          if (kind.t === 'bulk' && (kind.v === 'message' || kind.v === 'pmessage' || kind.v === 'smessage')) {
-            const last = msg.v[msg.v.length - 1];
-            const channel = msg.v[msg.v.length - 2];
-            this.rec.emit('pubsub.deliver', {
-              actor: c.client,
-              node: c.node,
-              conn: c.label,
-              channel: channel.t === 'bulk' ? channel.v : null,
-              message: last.t === 'bulk' ? last.v : null,
-            });
-          }
+        let delivery: number | null = null;
+        if (isMessageFrame(msg)) {
+          const last = msg.v[msg.v.length - 1];
+          const channel = msg.v[msg.v.length - 2];
+          delivery = this.rec.emit('pubsub.deliver', {
+            actor: c.client,
+            node: c.node,
+            conn: c.label,
+            channel: channel.t === 'bulk' ? channel.v : null,
+            message: last.t === 'bulk' ? last.v : null,
+            ...(push.publishSeq === null ? {} : { causeSeq: push.publishSeq }),
+          }).seq;
         }
-        c.onPush?.(msg);
+        c.onPush?.(msg, delivery);
       },
       c.client,
     );
@@ -827,21 +874,14 @@ export class Kernel implements SimContext {
   private close(c: Conn): void {
     c.closed = true;
     this.owners.get(c.client)?.conns.delete(c);
-    this.schedule(
-      this.t + this.net.latency(c.client, c.node),
-      FN,
-      null,
-      undefined,
-      () => {
-        const node = this.nodes.get(c.node);
-        if (node !== undefined) node.conns.delete(c);
-        if (c.server === null || node === undefined) return;
-        node.server.disconnect(c.server);
-        c.server = null;
-        this.rec.emit('conn.close', { actor: c.client, node: c.node, conn: c.label });
-      },
-      null,
-    );
+    this.later(this.t + this.net.latency(c.client, c.node), () => {
+      const node = this.nodes.get(c.node);
+      if (node !== undefined) node.conns.delete(c);
+      if (c.server === null || node === undefined) return;
+      node.server.disconnect(c.server);
+      c.server = null;
+      this.rec.emit('conn.close', { actor: c.client, node: c.node, conn: c.label });
+    });
   }
 
   private build(node: SimNode): RedisServer {
@@ -857,39 +897,64 @@ export class Kernel implements SimContext {
           this.rec.setKey(id, key, null);
         },
         publish: (channel, message, receivers) => {
-          this.rec.emit('pubsub.publish', { actor: id, node: id, channel, message, receivers });
+          const ev = this.rec.emit('pubsub.publish', { actor: id, node: id, channel, message, receivers });
+          for (const p of this.unpublished) p.publishSeq = ev.seq;
+          this.unpublished = [];
         },
         scriptLog: (level, message) => {
           this.rec.emit('script.log', { actor: id, node: id, level, message });
         },
       },
     });
-    if (this.opts.verbose) server.scripts.setTracer(this.tracer(id));
+    if (this.opts.verbose) {
+      node.scriptTexts = new Map();
+      node.scriptsShown = new Set();
+      server.scripts.setTracer(this.tracer(node));
+    }
     return server;
   }
 
-  /** script.line / script.call events name the script by sha (the cmd event comes after them). */
-  private tracer(node: string): ScriptTracer {
+  /**
+   * Verbose runs: script.begin / script.end bracket a script run, and script.line / script.call
+   * inside it name the script by sha (the cmd event comes after them). script.begin carries the
+   * script's text the first time this server runs that sha: from the EVAL itself, or from the
+   * SCRIPT LOAD or EVAL that put it in this server's cache (a server rebuilt empty starts over).
+   */
+  private tracer(node: SimNode): ScriptTracer {
+    const id = node.id;
     let sha = '';
     return {
-      begin: (s) => {
+      begin: (s, keys, args) => {
         sha = s;
+        const argv = node.execArgv;
+        if (argv !== null && argv.length >= 2 && /^eval(_ro)?$/i.test(argv[0]))
+          node.scriptTexts.set(s, argv[1]);
+        const text = node.scriptsShown.has(s) ? undefined : node.scriptTexts.get(s);
+        if (text !== undefined) node.scriptsShown.add(s);
+        this.rec.emit('script.begin', {
+          actor: id,
+          node: id,
+          sha,
+          keys: keys.slice(),
+          args: args.slice(),
+          ...(text === undefined ? {} : { script: text }),
+        });
       },
-      line: (line) => this.rec.emit('script.line', { actor: node, node, sha, line }),
+      line: (line) => this.rec.emit('script.line', { actor: id, node: id, sha, line }),
       call: (argv, reply) =>
         this.rec.emit('script.call', {
-          actor: node,
-          node,
+          actor: id,
+          node: id,
           sha,
           argv: argv.slice(),
           reply: replyToJson(reply),
         }),
-      end: () => {},
+      end: (reply) => this.rec.emit('script.end', { actor: id, node: id, sha, reply: replyToJson(reply) }),
     };
   }
 
   private recordKeys(node: SimNode, argv: readonly string[]): void {
-    const keys = touchedKeys(argv);
+    const keys = touchedKeys(argv, node.server);
     if (keys === null) {
       this.resyncNode(node);
       return;
@@ -922,19 +987,12 @@ export class Kernel implements SimContext {
     const at = Math.max(this.t + (afterCycle ? 1 : 0), next - node.offset);
     if (at >= node.expiryAt) return;
     node.expiryAt = at;
-    this.schedule(
-      at,
-      FN,
-      null,
-      undefined,
-      () => {
-        if (node.expiryAt !== at) return;
-        node.expiryAt = Infinity;
-        if (!node.up) return;
-        node.server.activeExpireCycle();
-        this.armExpiry(node, true);
-      },
-      null,
-    );
+    this.later(at, () => {
+      if (node.expiryAt !== at) return;
+      node.expiryAt = Infinity;
+      if (!node.up) return;
+      node.server.activeExpireCycle();
+      this.armExpiry(node, true);
+    });
   }
 }

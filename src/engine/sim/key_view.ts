@@ -5,7 +5,7 @@
 import type { Db } from '../redis/db';
 import { typeOfValue } from '../redis/db';
 import type { ZSet } from '../redis/zset_value';
-import type { KeyView } from '../trace';
+import type { KeyView } from '../trace/types';
 
 export function keyViewOf(db: Db, key: string): KeyView | null {
   const v = db.peek(key);

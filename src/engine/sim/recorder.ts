@@ -3,8 +3,7 @@
  * change, to the state timeline and the safety monitor, so inspectors and checkers see exactly
  * what the trace says.
  */
-import type { EventKind, KeyView, TraceEvent } from '../trace';
-import type { EventFields } from './api';
+import type { EventFields, EventKind, KeyView, TraceEvent, TraceEventOf } from '../trace/types';
 
 export interface EventSink {
   push(ev: TraceEvent): void;
@@ -30,8 +29,10 @@ export class Recorder {
     this.observers.push(o);
   }
 
-  emit(kind: EventKind, fields: EventFields): TraceEvent {
-    const ev: TraceEvent = { t: this.now(), seq: this.events.length, kind, ...fields };
+  emit<K extends EventKind>(kind: K, fields: EventFields<K>): TraceEventOf<K> {
+    // The one place an event is assembled: TypeScript cannot see that a spread of the kind's
+    // fields after its head makes that kind's event.
+    const ev = { t: this.now(), seq: this.events.length, kind, ...fields } as unknown as TraceEventOf<K>;
     // A detail may not override the fixed fields (they keep their place first in the JSON).
     if (ev.kind !== kind || ev.seq !== this.events.length) {
       ev.t = this.now();

@@ -5,9 +5,9 @@
  *   status → {"status": "OK"}      error → {"error": "ERR …"}      array → [ … ]
  */
 import type { Reply } from '../redis/reply';
+import type { ReplyJson } from '../trace/types';
 
-export type ReplyJson =
-  string | number | null | { status: string } | { error: string } | { int: string } | ReplyJson[];
+export type { ReplyJson };
 
 export function replyToJson(r: Reply): ReplyJson {
   switch (r.t) {

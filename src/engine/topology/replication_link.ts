@@ -12,7 +12,7 @@
  *   "good" for min-replicas-to-write, or, if its link is down, resynchronises: the master's
  *   dataset replaces the replica's (the RDB transfer; a partial resync ends the same way).
  */
-import type { Kernel } from '../sim/kernel';
+import type { TopologyHost } from '../sim/api';
 
 const CRON_MS = 1000;
 
@@ -34,7 +34,7 @@ export class ReplicationLinks {
   private readonly gen = new Map<string, number>();
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly kernel: TopologyHost,
     nodes: readonly string[],
   ) {
     this.masterCron(nodes);

@@ -20,7 +20,7 @@
  * Time is driven by one 100 ms timer per Sentinel (sentinelTimer at hz 10), each with its own
  * phase drawn from the run's seed, so the Sentinels do not act in lock-step.
  */
-import type { Kernel } from '../sim/kernel';
+import type { TopologyHost } from '../sim/api';
 import type { ReplicationLinks } from './replication_link';
 
 export interface SentinelSettings {
@@ -80,7 +80,7 @@ export class Sentinels {
   private readonly stale = new Set<string>();
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly kernel: TopologyHost,
     private readonly links: ReplicationLinks,
     private readonly cfg: SentinelSettings,
     private readonly host: SentinelHost,

@@ -10,21 +10,20 @@
  * clients that can hear a Sentinel; every second each client also asks the first Sentinel it can
  * reach for the master (the scan), so a client cut off from the Sentinels keeps its old master.
  */
-import type { Scenario } from '../scenario/schema';
-import { nodeIds } from '../scenario/schema';
-import type { Kernel } from '../sim/kernel';
-import type { NodeView, TraceEvent } from '../trace';
+import type { TopologyHost } from '../sim/api';
+import type { NodeView } from '../trace/types';
+import { nodeIds, type Deployment } from './nodes';
 import { ReplicationLinks } from './replication_link';
 import { Sentinels } from './sentinel';
 
 const CLIENT_SCAN_MS = 1000;
 
 export class Topology {
-  private readonly redis: Scenario['redis'];
+  private readonly redis: Deployment;
   private readonly dataNodes: string[];
   private links: ReplicationLinks | null = null;
   private sentinels: Sentinels | null = null;
-  private kernel: Kernel | null = null;
+  private kernel: TopologyHost | null = null;
   /** client -> the master it currently talks to */
   private readonly view = new Map<string, string>();
   private readonly clients: string[];
@@ -32,10 +31,10 @@ export class Topology {
   /** called when the set of nodes some client treats as master changed */
   onMastersChanged: () => void = () => {};
 
-  constructor(scenario: Scenario) {
-    this.redis = scenario.redis;
-    this.clients = scenario.clients.map((c) => c.id);
-    this.dataNodes = nodeIds(scenario.redis).filter((id) => !id.startsWith('sentinel-'));
+  constructor(redis: Deployment, clients: readonly string[]) {
+    this.redis = redis;
+    this.clients = clients.slice();
+    this.dataNodes = nodeIds(redis).filter((id) => !id.startsWith('sentinel-'));
     const first = this.dataNodes[0];
     for (const c of this.clients) this.view.set(c, first);
     this.mastersCache = this.computeMasters();
@@ -59,8 +58,16 @@ export class Topology {
   }
 
   /** Wires replication, Sentinels and the client scan into the kernel (before the run starts). */
-  install(kernel: Kernel): void {
+  install(kernel: TopologyHost): void {
     this.kernel = kernel;
+    // A crash or restart breaks the node's links; a node rebuilt empty needs its settings again.
+    kernel.onNodeLifecycle({
+      crashed: (node) => this.links?.reset(node),
+      restarted: (node) => {
+        this.links?.reset(node);
+        this.configure(node);
+      },
+    });
     for (const n of this.dataNodes) this.configure(n);
     if (this.replicated) {
       const links = new ReplicationLinks(kernel, this.dataNodes);
@@ -105,14 +112,6 @@ export class Topology {
     if (kind === 'crash') this.sentinels.crash(id);
     else this.sentinels.restart(id);
     return true;
-  }
-
-  /** Recorder observer: node crashes and restarts reset links and per-node settings. */
-  onEvent(ev: TraceEvent): void {
-    if ((ev.kind !== 'node.crash' && ev.kind !== 'node.restart') || typeof ev.node !== 'string') return;
-    if (!this.dataNodes.includes(ev.node)) return;
-    this.links?.reset(ev.node);
-    if (ev.kind === 'node.restart') this.configure(ev.node);
   }
 
   /** Settings from the node's config file (a node rebuilt empty after a crash gets them again). */

@@ -4,6 +4,7 @@ import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
 import { getPath, setPath } from '../../engine/scenario/edit';
 import { usePlayground } from '../store';
+import { RedissonVersionPicker } from './RedissonVersionPicker';
 
 const JsonEditor = lazy(() => import('./JsonEditor'));
 
@@ -19,10 +20,7 @@ const FIELDS: FieldDef[] = [
   { path: ['until'], label: 'editor.until', kind: 'int', placeholder: 'auto' },
   { path: ['network', 'latencyMs'], label: 'editor.latency', kind: 'int', placeholder: '1' },
   { path: ['redisson', 'lockWatchdogTimeout'], label: 'editor.watchdog', kind: 'int', placeholder: '30000' },
-  { path: ['redisson', 'version'], label: 'editor.version', kind: 'text', placeholder: 'latest' },
 ];
-
-const VERSIONS = ['2.15', '3.11', '3.16', '3.19', '3.24', '3.27', '3.48', 'latest'];
 
 function FormField({ def }: { def: FieldDef }) {
   const t = useT();
@@ -94,11 +92,7 @@ export function EditorPanel() {
         {FIELDS.map((f) => (
           <FormField key={f.path.join('.')} def={f} />
         ))}
-        <datalist id="versions">
-          {VERSIONS.map((v) => (
-            <option key={v} value={v} />
-          ))}
-        </datalist>
+        <RedissonVersionPicker />
       </div>
       <div className="editor__bar">
         <button type="button" className="btn" aria-expanded={showJson} onClick={() => setShowJson(!showJson)}>

@@ -20,7 +20,7 @@ import {
   type ViewUpdate,
 } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
-import type { SchemaIssue } from '../../engine/sim/api';
+import type { SchemaIssue } from '../../engine/scenario/api';
 import { locatePath } from './json-locate';
 
 export interface JsonEditorProps {

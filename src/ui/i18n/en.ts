@@ -147,6 +147,8 @@ export const en = {
   'lang.switchTo': 'Switch language',
   // ui-house
   'error.tooDeep': 'the scenario is nested more than {max} levels deep',
+  'editor.versionLatest': 'latest ({release})',
+  'editor.versionTraits': 'What Redisson {release} does',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -148,4 +148,6 @@ export const zh: Record<MessageKey, string> = {
   'lang.switchTo': '切换语言',
   // ui-house
   'error.tooDeep': '场景嵌套超过 {max} 层',
+  'editor.versionLatest': '最新（{release}）',
+  'editor.versionTraits': 'Redisson {release} 的行为',
 };

@@ -1,4 +1,4 @@
-import type { KeyView, NodeView } from '../../engine/trace';
+import type { KeyView, NodeView } from '../../engine/trace/types';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 

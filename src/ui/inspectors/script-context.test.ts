@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildContentionFixture, fixtureLockScript } from '../fixtures/contention';
+import { builtins } from '../../engine/scenario/builtins/index';
+import { runScenario } from '../../engine/scenario/run';
+import { validateScenario } from '../../engine/scenario/schema';
 import { findScriptContext } from './script-context';
 
 describe('findScriptContext', () => {
@@ -22,5 +25,22 @@ describe('findScriptContext', () => {
   it('is empty before any script ran', () => {
     expect(findScriptContext(events, -1)).toBeNull();
     expect(findScriptContext(events, 0)).toBeNull();
+  });
+});
+
+describe('findScriptContext on an engine trace with script.begin / script.end', () => {
+  it('takes the text and sha from script.begin', () => {
+    const b = builtins.find((x) => x.id === 'contention-wakeup')!;
+    const v = validateScenario(b.scenario);
+    if (!v.ok) throw new Error('invalid built-in');
+    const events = runScenario(v.scenario, { verbose: true }).trace.events;
+    const begin = events.find((e) => e.kind === 'script.begin' && typeof e.script === 'string')!;
+    if (begin.kind !== 'script.begin') throw new Error('no script.begin');
+    const i = events.findIndex((e) => e.kind === 'script.line' && e.seq > begin.seq);
+    // Cut after the cursor, as while the script still runs: no EVAL/EVALSHA command to read from.
+    const ctx = findScriptContext(events.slice(0, i + 1), i)!;
+    expect(ctx.sha).toBe(begin.sha);
+    expect(ctx.text).toBe(begin.script);
+    expect(ctx.line).not.toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  * run and the EVAL command that carried the text.
  */
 import { sha1hex } from '../../engine/redis/sha1';
-import type { TraceEvent } from '../../engine/trace';
+import type { TraceEvent, TraceEventOf } from '../../engine/trace/types';
 
 export interface ScriptCall {
   line: number | null;
@@ -27,9 +27,14 @@ export interface ScriptContext {
 
 const LOOKBACK = 4000;
 
-const isScriptEvent = (e: TraceEvent | undefined) => e?.kind === 'script.line' || e?.kind === 'script.call';
-const isEval = (e: TraceEvent | undefined) =>
-  e?.kind === 'cmd' && Array.isArray(e.argv) && /^eval(sha)?(_ro)?$/i.test(String(e.argv[0]));
+// script.begin carries the text (the first time a node runs a sha) and the sha: the block's own facts.
+const isScriptEvent = (e: TraceEvent | undefined) =>
+  e?.kind === 'script.begin' ||
+  e?.kind === 'script.line' ||
+  e?.kind === 'script.call' ||
+  e?.kind === 'script.end';
+const isEval = (e: TraceEvent | undefined): e is TraceEventOf<'cmd'> =>
+  e?.kind === 'cmd' && /^eval(sha)?(_ro)?$/i.test(e.argv[0]);
 
 /** sha -> Lua text for every script the trace shows being sent (EVAL or SCRIPT LOAD). */
 const shaCache = new WeakMap<TraceEvent[], Map<string, string>>();
@@ -39,9 +44,9 @@ function scriptsBySha(events: TraceEvent[]): Map<string, string> {
   if (m) return m;
   m = new Map();
   for (const e of events) {
-    if (e.kind !== 'cmd' || !Array.isArray(e.argv)) continue;
-    const argv = e.argv as string[];
-    const name = String(argv[0]).toLowerCase();
+    if (e.kind !== 'cmd') continue;
+    const argv = e.argv;
+    const name = argv[0].toLowerCase();
     if ((name === 'eval' || name === 'eval_ro') && typeof argv[1] === 'string')
       m.set(sha1hex(argv[1]), argv[1]);
     else if (name === 'script' && String(argv[1]).toLowerCase() === 'load' && typeof argv[2] === 'string')
@@ -53,15 +58,15 @@ function scriptsBySha(events: TraceEvent[]): Map<string, string> {
 
 function scriptTextOf(
   events: TraceEvent[],
-  cmd: TraceEvent | undefined,
+  cmd: TraceEventOf<'cmd'> | undefined,
   block: TraceEvent[],
 ): { text: string | null; sha: string | null } {
   for (const e of block)
     if (typeof e.script === 'string')
       return { text: e.script, sha: typeof e.sha === 'string' ? e.sha : null };
   if (!cmd) return { text: null, sha: null };
-  const argv = cmd.argv as string[];
-  if (/^eval(_ro)?$/i.test(argv[0])) return { text: String(argv[1]), sha: null };
+  const argv = cmd.argv;
+  if (/^eval(_ro)?$/i.test(argv[0])) return { text: argv[1], sha: null };
   const sha = String(argv[1]).toLowerCase();
   return { text: scriptsBySha(events).get(sha) ?? null, sha };
 }
@@ -75,9 +80,10 @@ export function findScriptContext(events: TraceEvent[], cursor: number): ScriptC
 
   let start: number;
   let end: number;
-  let cmd: TraceEvent | undefined;
-  if (isEval(events[j])) {
-    cmd = events[j];
+  let cmd: TraceEventOf<'cmd'> | undefined;
+  const ej = events[j];
+  if (isEval(ej)) {
+    cmd = ej;
     end = j - 1;
     start = end;
     while (start >= 0 && isScriptEvent(events[start])) start--;
@@ -91,7 +97,8 @@ export function findScriptContext(events: TraceEvent[], cursor: number): ScriptC
     while (start - 1 >= 0 && isScriptEvent(events[start - 1])) start--;
     let k = end + 1;
     while (k < events.length && k < end + 50 && !isEval(events[k])) k++;
-    cmd = isEval(events[k]) ? events[k] : undefined;
+    const ek = events[k];
+    cmd = isEval(ek) ? ek : undefined;
   }
   const block = end >= start ? events.slice(start, end + 1) : [];
   const { text, sha } = scriptTextOf(events, cmd, block);
@@ -101,13 +108,13 @@ export function findScriptContext(events: TraceEvent[], cursor: number): ScriptC
   for (let i = start; i <= end; i++) {
     const e = events[i];
     const past = i <= cursor;
-    if (e.kind === 'script.line' && typeof e.line === 'number') {
+    if (e.kind === 'script.line') {
       lastLine = e.line;
       if (past) line = e.line;
     } else if (e.kind === 'script.call') {
       calls.push({
         line: typeof e.line === 'number' ? e.line : lastLine,
-        argv: Array.isArray(e.argv) ? e.argv.map(String) : [],
+        argv: e.argv.slice(),
         reply: past ? e.reply : undefined,
         current: i === cursor,
       });

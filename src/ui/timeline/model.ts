@@ -3,7 +3,8 @@
  * run) from the trace events and the engine's own stateAt frames. Nothing here decides lock
  * semantics; it only turns "state after event i" into intervals the renderer can draw.
  */
-import type { Trace, VisibleState, ViolationKind } from '../../engine/trace';
+import type { Trace, VisibleState, ViolationKind } from '../../engine/trace/types';
+import { clientOf, isThreadActor } from '../../engine/trace/actors';
 
 export type BandKind = 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed';
 
@@ -106,11 +107,7 @@ function sameHolds(
   return n === 0;
 }
 
-const THREAD_RE = /^[^:/\s]+:[^:/\s]+$/;
-
-export function isThreadActor(actor: string | undefined): actor is string {
-  return typeof actor === 'string' && THREAD_RE.test(actor);
-}
+export { isThreadActor };
 
 function compareThreadIds(a: string, b: string): number {
   const [ca, ta] = a.split(':');
@@ -167,14 +164,14 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
   );
 
   const lockNames = new Set<string>();
-  for (const e of events) if (typeof e.lock === 'string') lockNames.add(e.lock);
+  for (const e of events) if (e.lock !== undefined) lockNames.add(e.lock);
 
   // Thread lanes: a band changes whenever the engine's view of the thread changes.
   const threadLanes = new Map<string, ThreadLane>();
   const openBand = new Map<string, { kind: BandKind | null; from: number }>();
   const openHold = new Map<string, Map<string, { count: number; from: number }>>();
   for (const id of threads) {
-    threadLanes.set(id, { id, client: id.split(':')[0], bands: [], holds: [], marks: [] });
+    threadLanes.set(id, { id, client: clientOf(id), bands: [], holds: [], marks: [] });
     openBand.set(id, { kind: null, from: 0 });
     openHold.set(id, new Map());
   }
@@ -297,7 +294,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       case 'watchdog.renew':
         lane?.marks.push({
           t: e.t,
-          kind: e.result === false || e.result === 0 ? 'renew-fail' : 'renew',
+          kind: e.result === 0 ? 'renew-fail' : 'renew',
           index: i,
         });
         break;
@@ -326,23 +323,22 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         lane?.marks.push({ t: e.t, kind: 'resource', index: i });
         break;
       case 'pubsub.publish':
-        if (typeof e.node === 'string')
-          pendingPublish.set(String(e.channel ?? ''), { t: e.t, node: e.node, index: i });
+        pendingPublish.set(e.channel, { t: e.t, node: e.node, index: i });
         break;
       case 'pubsub.deliver': {
-        const p = pendingPublish.get(String(e.channel ?? ''));
+        const p = pendingPublish.get(e.channel ?? '');
         if (p && isThreadActor(e.actor)) {
           arrows.push({ kind: 'pubsub', fromLane: p.node, toLane: e.actor, t0: p.t, t1: e.t, index: i });
         } else if (p && e.actor) {
-          const client = String(e.client ?? e.actor).split('/')[0];
+          const client = e.actor.split('/')[0];
           clientDeliver.set(client, { node: p.node, t0: p.t, t1: e.t, index: i });
         }
         break;
       }
       case 'repl.apply':
-      case 'repl.sync' as typeof e.kind: {
-        const from = typeof e.master === 'string' ? e.master : null;
-        const to = typeof e.replica === 'string' ? e.replica : null;
+      case 'repl.sync': {
+        const from = e.master;
+        const to = e.replica;
         const sent = typeof e.sentAt === 'number' ? e.sentAt : e.t;
         if (from && to && from !== to)
           arrows.push({ kind: 'repl', fromLane: from, toLane: to, t0: sent, t1: e.t, index: i });

@@ -6,7 +6,7 @@
 import { bisector } from 'd3-array';
 import type { ScaleLinear } from 'd3-scale';
 import { useCallback, useMemo } from 'react';
-import type { Trace } from '../../engine/trace';
+import type { Trace } from '../../engine/trace/types';
 import type { RunView } from '../store';
 import type { Layout } from './layout';
 import type { LaneModel } from './model';

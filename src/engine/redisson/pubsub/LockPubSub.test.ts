@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorld } from '../../sim/world';
+import { createWorld } from '../../scenario/world';
 import { acquire, call, now, sleep, type AcquireResult, type Process } from '../../sim/effects';
 import { RedissonClient } from '../RedissonClient';
 import type { RedissonLockEntry } from './RedissonLockEntry';

@@ -9,7 +9,7 @@
  */
 import { acquire, call, sleep, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
 import type { Reply } from '../../redis/reply';
-import type { RedissonClient } from '../RedissonClient';
+import type { CommandExecutor, ServiceManager } from '../executor';
 import { RedissonLockEntry } from './RedissonLockEntry';
 
 /** LockPubSub.UNLOCK_MESSAGE */
@@ -29,7 +29,7 @@ export class LockPubSub {
   private readonly conns = new Map<string, ConnectionRef>();
   private reattaching = false;
 
-  constructor(private readonly client: RedissonClient) {}
+  constructor(private readonly client: CommandExecutor & ServiceManager) {}
 
   /** PublishSubscribe.subscribe(entryName, channelName), waiting at most timeoutMs for its turn. */
   *subscribe(
@@ -102,20 +102,25 @@ export class LockPubSub {
     return this.entries.get(entryName)?.counter ?? 0;
   }
 
-  private onMessage(msg: Reply): void {
+  private onMessage(msg: Reply, delivery: number | null): void {
     if (msg.t !== 'array' || !msg.v || msg.v.length < 3) return;
     const [kind, channel, payload] = msg.v;
     if (kind.t !== 'bulk' || kind.v !== 'message' || channel.t !== 'bulk' || payload.t !== 'bulk') return;
     const entry = this.byChannel.get(channel.v ?? '');
     if (!entry) return;
     // LockPubSub.onMessage: UNLOCK_MESSAGE wakes one waiter of this client.
-    if (payload.v === String(UNLOCK_MESSAGE)) this.client.ctx.release(entry.latch, 1);
+    if (payload.v === String(UNLOCK_MESSAGE)) this.release(entry, 1, delivery);
     // READ_UNLOCK_MESSAGE (a write lock let go) wakes them all: as many permits as threads are
     // blocked on the latch right now (getQueueLength()), none when nobody waits.
     else if (payload.v === String(READ_UNLOCK_MESSAGE)) {
       const waiting = this.client.ctx.queueLength(entry.latch);
-      if (waiting > 0) this.client.ctx.release(entry.latch, waiting);
+      if (waiting > 0) this.release(entry, waiting, delivery);
     }
+  }
+
+  private release(entry: RedissonLockEntry, permits: number, delivery: number | null): void {
+    if (delivery !== null) for (let i = 0; i < permits; i++) entry.permitCauses.push(delivery);
+    this.client.ctx.release(entry.latch, permits);
   }
 
   private drop(entry: RedissonLockEntry): void {
@@ -141,7 +146,7 @@ export class LockPubSub {
         this.client.name,
         node,
         `${this.client.name}/pubsub`,
-        (m) => this.onMessage(m),
+        (m, delivery) => this.onMessage(m, delivery),
         () => this.onDrop(),
       );
       this.conns.set(node, c);

@@ -8,6 +8,11 @@ import type { Semaphore } from '../../sim/effects';
 export class RedissonLockEntry {
   /** threads currently subscribed through this entry (PublishSubscribe reference count) */
   counter = 0;
+  /**
+   * For each permit on the latch, oldest first: the seq of the pubsub.deliver whose message added
+   * it, so a waiter's waiter.wakeup can name the delivery that woke it (`causeSeq`).
+   */
+  readonly permitCauses: number[] = [];
 
   constructor(
     readonly entryName: string,

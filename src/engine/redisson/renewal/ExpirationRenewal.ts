@@ -6,79 +6,90 @@
  * (see versions.ts `renewalStopRemovesEntry`), so it only goes away with an unlock.
  */
 import { sleep, type Process } from '../../sim/effects';
-import type { RedissonClient } from '../RedissonClient';
-import type { RedissonBaseLock } from '../RedissonBaseLock';
+import type { CommandExecutor, ServiceManager } from '../executor';
 import { LockEntry } from './LockEntry';
-import { emitWatchdog, watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+import type { RenewalService } from './RenewalService';
+import { emitWatchdog, watchdogActor, type CancelReason } from './watchdog';
+
+/** One lock's renewal: the registering lock's key and lease, and the threads that hold it. */
+interface Renewal {
+  readonly name: string;
+  readonly leaseMs: () => number;
+  readonly entry: LockEntry;
+}
 
 export class ExpirationRenewal implements RenewalService {
-  /** entryName (`<clientId>:<lock>`) -> ExpirationEntry */
-  private readonly map = new Map<string, LockEntry>();
+  /**
+   * lock key -> ExpirationEntry. Redisson keys it `<clientId>:<lock>` in a JVM-wide map; this map
+   * belongs to one client, so the key alone is the same thing.
+   */
+  private readonly map = new Map<string, Renewal>();
   /** entries whose timer stopped but which stay in the map (3.11) */
-  private readonly stopped = new WeakSet<LockEntry>();
+  private readonly stopped = new WeakSet<Renewal>();
 
-  constructor(private readonly client: RedissonClient) {}
+  constructor(private readonly client: CommandExecutor & ServiceManager) {}
 
-  renewLock(lock: RedissonBaseLock, threadId: number): void {
-    const old = this.map.get(lock.entryName);
+  renewLock(name: string, threadId: number, lockName: string, leaseMs?: () => number): void {
+    const old = this.map.get(name);
     if (old) {
-      old.addThreadId(threadId, lock.getLockName(threadId));
+      old.entry.addThreadId(threadId, lockName);
       return;
     }
-    const entry = new LockEntry();
-    entry.addThreadId(threadId, lock.getLockName(threadId));
-    this.map.set(lock.entryName, entry);
-    this.renewExpiration(lock, entry);
+    const { lockWatchdogTimeout } = this.client.config;
+    const r: Renewal = { name, leaseMs: leaseMs ?? (() => lockWatchdogTimeout), entry: new LockEntry() };
+    r.entry.addThreadId(threadId, lockName);
+    this.map.set(name, r);
+    this.client.ctx.spawn(this.client.name, watchdogActor(this.client), this.timerChain(r));
   }
 
-  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
-    const entry = this.map.get(lock.entryName);
-    if (!entry) return;
+  cancelLockRenewal(name: string, threadId: number | null, reason: CancelReason): void {
+    const r = this.map.get(name);
+    if (!r) return;
+    const { entry } = r;
     const whose = threadId ?? entry.getFirstThreadId();
     if (threadId !== null) entry.removeThreadId(threadId);
     if (threadId !== null && !entry.hasNoThreads()) return;
-    this.map.delete(lock.entryName);
-    if (!this.stopped.has(entry)) emitWatchdog(this.client, 'watchdog.cancel', lock.name, whose, { reason });
+    this.map.delete(name);
+    if (!this.stopped.has(r)) emitWatchdog(this.client, 'watchdog.cancel', name, whose, { reason });
   }
 
   /** The timer stopped renewing: drop the entry, or (3.11) keep it without a timer. */
-  private stop(lock: RedissonBaseLock, entry: LockEntry, threadId: number, reason: CancelReason): void {
-    if (this.client.config.traits.renewalStopRemovesEntry) this.map.delete(lock.entryName);
-    else this.stopped.add(entry);
-    emitWatchdog(this.client, 'watchdog.cancel', lock.name, threadId, { reason });
+  private stop(r: Renewal, threadId: number, reason: CancelReason): void {
+    if (this.client.config.traits.renewalStopRemovesEntry) this.map.delete(r.name);
+    else this.stopped.add(r);
+    emitWatchdog(this.client, 'watchdog.cancel', r.name, threadId, { reason });
   }
 
   /**
-   * The timer chain of one entry. Cancelling removes the entry from the map; a timer that fires
-   * afterwards finds its entry gone and does nothing, as a cancelled Netty timeout would.
+   * The timer chain of one entry (renewExpiration). Cancelling removes the entry from the map; a
+   * timer that fires afterwards finds its entry gone and does nothing, as a cancelled Netty
+   * timeout would.
    */
-  private renewExpiration(lock: RedissonBaseLock, entry: LockEntry): void {
-    this.client.ctx.spawn(this.client.name, watchdogActor(this.client), this.timerChain(lock, entry));
-  }
-
-  private *timerChain(lock: RedissonBaseLock, entry: LockEntry): Process<void> {
+  private *timerChain(r: Renewal): Process<void> {
     const { client } = this;
+    const { name, entry } = r;
     for (;;) {
-      yield* sleep(lock.internalLockLeaseTime / 3);
-      if (this.map.get(lock.entryName) !== entry) return;
+      // Java divides longs
+      yield* sleep(Math.trunc(r.leaseMs() / 3));
+      if (this.map.get(name) !== r) return;
       const threadId = entry.getFirstThreadId();
       if (threadId === null) return;
-      const lockName = lock.getLockName(threadId);
-      const reply = yield* client.syncedEvalWithRetry(
-        client.scripts.renew,
-        [lock.name],
-        [lock.internalLockLeaseTime, lockName],
+      const lockName = entry.getLockName(threadId) ?? '';
+      // syncedEval, not ServiceManager.execute: a failed replica check is not retried
+      const reply = yield* client.retrying(
+        () => client.syncedEval(client.scripts.renew, [name], [r.leaseMs(), lockName]),
+        'resend',
       );
       if (reply.t === 'error') {
-        emitWatchdog(client, 'watchdog.renew', lock.name, threadId, { result: 'error', error: reply.v });
-        if (this.map.get(lock.entryName) === entry) this.stop(lock, entry, threadId, 'error');
+        emitWatchdog(client, 'watchdog.renew', name, threadId, { result: 'error', error: reply.v });
+        if (this.map.get(name) === r) this.stop(r, threadId, 'error');
         return;
       }
       const result = reply.t === 'int' ? Number(reply.v) : 0;
-      emitWatchdog(client, 'watchdog.renew', lock.name, threadId, { result, lockName });
-      if (this.map.get(lock.entryName) !== entry) return;
+      emitWatchdog(client, 'watchdog.renew', name, threadId, { result, lockName });
+      if (this.map.get(name) !== r) return;
       if (result !== 1) {
-        this.stop(lock, entry, threadId, 'lost');
+        this.stop(r, threadId, 'lost');
         return;
       }
     }

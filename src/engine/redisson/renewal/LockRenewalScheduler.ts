@@ -3,18 +3,18 @@
  * all of its watchdog locks together, lockWatchdogTimeout/3 after the previous round finished,
  * in EVALs of up to lockWatchdogBatchSize (100) keys. A lock whose renewal answers 0 (gone, or
  * no longer ours) drops one registration of its first thread. The EVAL goes through the synced
- * path with retries (WAIT; NoSyncedSlavesException and response timeouts are retried); a final
- * error is logged and the task carries on.
+ * path (WAIT) without ServiceManager.execute: a lost reply is re-sent, a failed replica check is
+ * not; an error is logged and the task carries on with the next round.
  *
  * Like RenewalTask, `stop()` only clears `running`; a timer already scheduled still fires, and if
  * a lock was added again in between it keeps its own chain going. That is Redisson's behaviour,
  * so two chains can renew side by side.
  */
 import { sleep, type Process } from '../../sim/effects';
-import type { RedissonClient } from '../RedissonClient';
-import type { RedissonBaseLock } from '../RedissonBaseLock';
+import type { CommandExecutor, ServiceManager } from '../executor';
 import { LockEntry } from './LockEntry';
-import { emitWatchdog, watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+import type { RenewalService } from './RenewalService';
+import { emitWatchdog, watchdogActor, type CancelReason } from './watchdog';
 
 /** Config.lockWatchdogBatchSize */
 export const LOCK_WATCHDOG_BATCH_SIZE = 100;
@@ -24,25 +24,25 @@ export class LockRenewalScheduler implements RenewalService {
   /** lock key -> entry, in registration order (Redisson iterates a ConcurrentHashMap) */
   private readonly name2entry = new Map<string, LockEntry>();
 
-  constructor(private readonly client: RedissonClient) {}
+  constructor(private readonly client: CommandExecutor & ServiceManager) {}
 
-  renewLock(lock: RedissonBaseLock, threadId: number): void {
-    const old = this.name2entry.get(lock.name);
+  renewLock(name: string, threadId: number, lockName: string): void {
+    const old = this.name2entry.get(name);
     if (old) {
-      old.addThreadId(threadId, lock.getLockName(threadId));
+      old.addThreadId(threadId, lockName);
       return;
     }
     const entry = new LockEntry();
-    entry.addThreadId(threadId, lock.getLockName(threadId));
-    this.name2entry.set(lock.name, entry);
+    entry.addThreadId(threadId, lockName);
+    this.name2entry.set(name, entry);
     if (!this.running) {
       this.running = true;
       this.schedule();
     }
   }
 
-  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
-    this.cancel(lock.name, threadId, reason);
+  cancelLockRenewal(name: string, threadId: number | null, reason: CancelReason): void {
+    this.cancel(name, threadId, reason);
   }
 
   private cancel(name: string, threadId: number | null, reason: CancelReason): void {
@@ -62,7 +62,8 @@ export class LockRenewalScheduler implements RenewalService {
 
   private *timerChain(): Process<void> {
     do {
-      yield* sleep(this.client.config.lockWatchdogTimeout / 3);
+      // Java divides longs
+      yield* sleep(Math.trunc(this.client.config.lockWatchdogTimeout / 3));
       yield* this.execute();
     } while (this.running);
   }
@@ -90,7 +91,11 @@ export class LockRenewalScheduler implements RenewalService {
     }
     if (keys.length === 0) return;
     const lease = client.config.lockWatchdogTimeout;
-    const reply = yield* client.syncedEvalWithRetry(client.scripts.renew, keys, [lease, ...lockNames]);
+    // LockTask uses syncedEval, not ServiceManager.execute: a failed replica check is not retried
+    const reply = yield* client.retrying(
+      () => client.syncedEval(client.scripts.renew, keys, [lease, ...lockNames]),
+      'resend',
+    );
     if (reply.t !== 'array' || reply.v === null) {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
       keys.forEach((lock, i) =>

@@ -5,14 +5,17 @@
  * renews each hold's timeout key and then the hash. An answer of 0 (none of them holds it any
  * more) cancels the key. Like LockTask it runs lockWatchdogTimeout/3 after the previous round.
  *
- * Redisson has this task since 3.44; before, RedissonReadLock renewed through the per-lock timer
- * with an equivalent script. The model uses the task for every version.
+ * Redisson has this task since 3.44. Before, RedissonReadLock renewed through the per-lock timer
+ * with a different script: it checks only the renewing thread's hold and then extends the
+ * timeout keys of every reader in the hash, other clients' (crashed ones) included. The model
+ * sends that script for ≤ 3.43 but keeps the task's timing (docs/redisson-differences.md).
  */
 import { sleep, type Process } from '../../sim/effects';
-import type { RedissonClient } from '../RedissonClient';
-import type { RedissonBaseLock } from '../RedissonBaseLock';
-import { emitWatchdog, watchdogActor, type CancelReason, type RenewalService } from './RenewalService';
+import type { CommandExecutor, ServiceManager } from '../executor';
+import type { RenewalService } from './RenewalService';
+import { emitWatchdog, watchdogActor, type CancelReason } from './watchdog';
 import readRenewLua from '../scripts/read_renew.lua?raw';
+import readRenewAllLua from '../scripts/read_renew_3_43.lua?raw';
 
 interface ReadEntry {
   /** the `{name}` prefix of the hold timeout keys */
@@ -21,15 +24,17 @@ interface ReadEntry {
   readonly threads: Map<number, [string, number]>;
 }
 
-/** A read lock tells the task where its timeout keys live. */
-export interface ReadLockLike extends RedissonBaseLock {
-  getKeyPrefix(): string;
+/** `{name}`: where the hold timeout keys of every reader of `name` start. */
+export function readKeyPrefix(name: string): string {
+  return name.includes('{') ? name : `{${name}}`;
 }
 
-const tasks = new WeakMap<RedissonClient, ReadLockTask>();
+type Client = CommandExecutor & ServiceManager;
+
+const tasks = new WeakMap<Client, ReadLockTask>();
 
 /** The client's one ReadLockTask (LockRenewalScheduler keeps it in an AtomicReference). */
-export function readLockTaskOf(client: RedissonClient): ReadLockTask {
+export function readLockTaskOf(client: Client): ReadLockTask {
   let t = tasks.get(client);
   if (!t) {
     t = new ReadLockTask(client);
@@ -42,24 +47,24 @@ export class ReadLockTask implements RenewalService {
   private running = false;
   private readonly name2entry = new Map<string, ReadEntry>();
 
-  constructor(private readonly client: RedissonClient) {}
+  constructor(private readonly client: Client) {}
 
-  renewLock(lock: RedissonBaseLock, threadId: number): void {
-    let entry = this.name2entry.get(lock.name);
+  renewLock(name: string, threadId: number, lockName: string): void {
+    let entry = this.name2entry.get(name);
     if (!entry) {
-      entry = { keyPrefix: (lock as ReadLockLike).getKeyPrefix(), threads: new Map() };
-      this.name2entry.set(lock.name, entry);
+      entry = { keyPrefix: readKeyPrefix(name), threads: new Map() };
+      this.name2entry.set(name, entry);
     }
     const cur = entry.threads.get(threadId);
-    entry.threads.set(threadId, [lock.getLockName(threadId), (cur?.[1] ?? 0) + 1]);
+    entry.threads.set(threadId, [lockName, (cur?.[1] ?? 0) + 1]);
     if (!this.running) {
       this.running = true;
       this.client.ctx.spawn(this.client.name, watchdogActor(this.client), this.timerChain());
     }
   }
 
-  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void {
-    this.cancel(lock.name, threadId, reason);
+  cancelLockRenewal(name: string, threadId: number | null, reason: CancelReason): void {
+    this.cancel(name, threadId, reason);
   }
 
   private cancel(name: string, threadId: number | null, reason: CancelReason): void {
@@ -80,7 +85,8 @@ export class ReadLockTask implements RenewalService {
 
   private *timerChain(): Process<void> {
     do {
-      yield* sleep(this.client.config.lockWatchdogTimeout / 3);
+      // Java divides longs
+      yield* sleep(Math.trunc(this.client.config.lockWatchdogTimeout / 3));
       for (const name of [...this.name2entry.keys()]) yield* this.renew(name);
     } while (this.running);
   }
@@ -91,10 +97,14 @@ export class ReadLockTask implements RenewalService {
     if (!entry) return;
     const lockNames = [...entry.threads.values()].map(([n]) => n);
     const [first] = entry.threads.keys();
-    const reply = yield* client.syncedEvalWithRetry(
-      readRenewLua,
-      [name, entry.keyPrefix],
-      [client.config.lockWatchdogTimeout, ...lockNames],
+    const lease = client.config.lockWatchdogTimeout;
+    const own = client.config.traits.readRenewOwnOnly;
+    const reply = yield* client.retrying(
+      () =>
+        own
+          ? client.syncedEval(readRenewLua, [name, entry.keyPrefix], [lease, ...lockNames])
+          : client.syncedEval(readRenewAllLua, [name, entry.keyPrefix], [lease, lockNames[0]]),
+      'resend',
     );
     if (reply.t !== 'int') {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
@@ -103,6 +113,10 @@ export class ReadLockTask implements RenewalService {
     }
     const result = Number(reply.v);
     emitWatchdog(client, 'watchdog.renew', name, first, { result, lockName: lockNames.join(',') });
-    if (result === 0) this.cancel(name, null, 'lost');
+    if (result !== 0) return;
+    // 3.44+ (ReadLockTask.buildChunk) drops one registration of each thread, so a reentrant
+    // reader is tried again next round; the ≤ 3.43 per-lock timer stopped for good.
+    if (own) for (const t of [...entry.threads.keys()]) this.cancel(name, t, 'lost');
+    else this.cancel(name, null, 'lost');
   }
 }

@@ -1,43 +1,28 @@
 /**
- * The watchdog as the lock sees it: register a thread's lock for renewal, and cancel it. Which
- * design runs behind it depends on the version (versions.ts `renewal`).
+ * The watchdog as the lock sees it: register a thread's hold on a lock name for renewal, and
+ * cancel it. Which design runs behind it depends on the release (versions.ts `renewal`).
  */
-import type { RedissonClient } from '../RedissonClient';
-import type { RedissonBaseLock } from '../RedissonBaseLock';
+import type { CommandExecutor, ServiceManager } from '../executor';
 import { LockRenewalScheduler } from './LockRenewalScheduler';
 import { ExpirationRenewal } from './ExpirationRenewal';
+import type { CancelReason } from './watchdog';
 
-export type CancelReason = 'unlock' | 'forceUnlock' | 'lost' | 'error';
+export type { CancelReason } from './watchdog';
+export { emitWatchdog, watchdogActor } from './watchdog';
 
 export interface RenewalService {
-  /** scheduleExpirationRenewal(threadId) */
-  renewLock(lock: RedissonBaseLock, threadId: number): void;
+  /**
+   * scheduleExpirationRenewal(threadId): `name` is the lock key, `lockName` the hash field of the
+   * owner. `leaseMs` is read by the ≤ 3.43 per-lock timer each round (the registering lock's
+   * internalLockLeaseTime); the batched task renews with lockWatchdogTimeout.
+   */
+  renewLock(name: string, threadId: number, lockName: string, leaseMs?: () => number): void;
   /** cancelExpirationRenewal(threadId); null cancels every thread of this client on the lock */
-  cancelLockRenewal(lock: RedissonBaseLock, threadId: number | null, reason: CancelReason): void;
+  cancelLockRenewal(name: string, threadId: number | null, reason: CancelReason): void;
 }
 
-export function newRenewalService(client: RedissonClient): RenewalService {
+export function newRenewalService(client: CommandExecutor & ServiceManager): RenewalService {
   return client.config.traits.renewal === 'batched-task'
     ? new LockRenewalScheduler(client)
     : new ExpirationRenewal(client);
-}
-
-/** Trace actor (process name) of a client's watchdog timers. */
-export function watchdogActor(client: RedissonClient): string {
-  return `${client.name}/watchdog`;
-}
-
-/**
- * watchdog.renew / watchdog.cancel are told on the lane of the thread whose lock they concern
- * (`actor`), with the timer that did it as `timer`; the renewal's own command carries the timer.
- */
-export function emitWatchdog(
-  client: RedissonClient,
-  kind: 'watchdog.renew' | 'watchdog.cancel',
-  lock: string,
-  threadId: number | null,
-  fields: Record<string, unknown>,
-): void {
-  const actor = threadId === null ? watchdogActor(client) : `${client.name}:${threadId}`;
-  client.ctx.emit(kind, { actor, lock, timer: watchdogActor(client), ...fields });
 }

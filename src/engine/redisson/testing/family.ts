@@ -1,6 +1,6 @@
 /** Small builders for the lock-family tests: scenarios as JSON, read back through simulate(). */
 import { simulate, type Simulation } from './simulate';
-import type { TraceEvent } from '../../trace';
+import type { TraceEvent } from '../../trace/types';
 
 export type Op = Record<string, unknown>;
 export interface T {

@@ -5,7 +5,7 @@
  */
 import { validateScenario, type Scenario } from '../../scenario/schema';
 import { runScenario } from '../../scenario/run';
-import type { ResourceView, Trace, TraceEvent, Violation } from '../../trace';
+import type { ResourceView, Trace, TraceEvent, Violation } from '../../trace/types';
 
 export interface Simulation {
   scenario: Scenario;

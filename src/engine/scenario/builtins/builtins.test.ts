@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '../../redisson/testing/simulate';
 import { builtin, builtins } from './index';
-import type { TraceEvent } from '../../trace';
+import type { TraceEvent } from '../../trace/types';
 
 function sim(id: string): Simulation {
   const b = builtin(id);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../redisson/testing/simulate';
-import type { TraceEvent } from '../../trace';
+import type { TraceEvent } from '../../trace/types';
 import { builtins } from './index';
 
 const ACQUIRES = new Set(['lock', 'tryLock', 'lockInterruptibly']);

@@ -6,11 +6,11 @@
 import { SafetyMonitor } from '../check/monitor';
 import { Network } from '../net/network';
 import { RedisServer } from '../redis/server';
-import { StateTimeline } from '../scenario/state';
-import type { Actor, NodeView, ResourceView, TraceEvent } from '../trace';
-import { Kernel } from './kernel';
-import { hash32 } from './prng';
-import { Recorder } from './recorder';
+import { StateTimeline } from './state';
+import type { Actor, NodeView, ResourceView, TraceEvent } from '../trace/types';
+import { Kernel } from '../sim/kernel';
+import { hash32 } from '../sim/prng';
+import { Recorder } from '../sim/recorder';
 
 export interface WorldOptions {
   seed: number;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock';
-import { keyViewOf } from '../sim/key_view';
-import type { KeyView } from '../trace';
-import { formatReply } from './cli_format';
+import { keyViewOf } from './key_view';
+import type { KeyView } from '../trace/types';
+import { formatReply } from '../redis/cli_format';
 import { checkpointFromKeyViews, serverFromKeyViews } from './snapshot';
-import { fixture } from './test_server';
+import { fixture } from '../redis/test_server';
 
 function viewsOf(db: { keys(): Iterable<string> } & Parameters<typeof keyViewOf>[0]): KeyView[] {
   return [...db.keys()].map((k) => keyViewOf(db, k)!);

@@ -6,10 +6,10 @@
  * expires it lazily, as the node would have).
  */
 import type { Clock } from '../clock';
-import type { KeyView } from '../trace';
-import type { DbCheckpoint, StoredValue } from './db';
-import { RedisServer } from './server';
-import { ZSet } from './zset_value';
+import type { KeyView } from '../trace/types';
+import type { DbCheckpoint, StoredValue } from '../redis/db';
+import { RedisServer } from '../redis/server';
+import { ZSet } from '../redis/zset_value';
 
 /**
  * A key view's zset score back to the double it was printed from. Views print scores with

@@ -1,0 +1,61 @@
+/**
+ * The two halves of a Redisson instance a lock needs, as in Redisson 3.2x+: CommandAsyncExecutor
+ * (sending commands and scripts, with WAIT and retries) and ServiceManager (the instance's id,
+ * request ids, retry delays, config). RedissonClient implements both and stays the factory;
+ * locks, pub/sub and the watchdog depend only on these interfaces, so none of them imports the
+ * client back.
+ */
+import type { SimContext } from '../sim/api';
+import type { ConnectionRef, Process } from '../sim/effects';
+import type { Reply } from '../redis/reply';
+import type { RedissonConfig } from './config';
+import type { LockScripts } from './scripts';
+import type { LockPubSub } from './pubsub/LockPubSub';
+import type { RenewalService } from './renewal/RenewalService';
+
+/**
+ * What a retry loop is around: 'execute' ServiceManager.execute (replica check and lost reply),
+ * 'lock-script' the same for a lock or unlock script (3.37+ sends them with noRetry in
+ * single-server mode), 'resend' a plain call whose lost reply the executor re-sends.
+ */
+export type RetryKind = 'execute' | 'lock-script' | 'resend';
+
+export type ScriptArgs = readonly (string | number)[];
+
+/** CommandAsyncExecutor: how a lock talks to Redis. */
+export interface CommandExecutor {
+  /** The node this instance currently sends commands to. */
+  master(): string;
+  connection(node?: string): ConnectionRef;
+  command(argv: readonly string[]): Process<Reply>;
+  /** evalWriteAsync */
+  eval(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
+  /** syncedEval: the script, then WAIT for the replicas when the release has it */
+  syncedEval(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
+  /** syncedEvalWithRetry: syncedEval inside ServiceManager.execute */
+  syncedEvalWithRetry(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
+  /** ServiceManager.execute (and the executor's re-send of a lost reply) around any attempt */
+  retrying(attempt: () => Process<Reply>, kind?: RetryKind): Process<Reply>;
+  /** Whether a lost reply to a lock or unlock script is re-sent (release and topology). */
+  resendsLockScripts(): boolean;
+}
+
+/** ServiceManager: what one Redisson instance knows about itself. */
+export interface ServiceManager {
+  readonly ctx: SimContext;
+  /** the scenario's client id ("A"); trace actors are "<name>:<threadId>" */
+  readonly name: string;
+  /** ServiceManager.getId(): the UUID every lock name of this instance starts with */
+  readonly id: string;
+  readonly config: RedissonConfig;
+  /** the Lua text this release sends */
+  readonly scripts: LockScripts;
+  generateId(): string;
+  retryDelay(attempt: number): number;
+}
+
+/** Everything a lock object is built on: executor, service manager, pub/sub and watchdog. */
+export interface LockServices extends CommandExecutor, ServiceManager {
+  readonly pubSub: LockPubSub;
+  readonly renewal: RenewalService;
+}

@@ -1,0 +1,29 @@
+/**
+ * How the watchdogs appear in the trace, shared by every renewal design (kept apart from
+ * RenewalService.ts, which picks the design and so imports them all).
+ */
+import { threadActor, watchdogActor as watchdogOf } from '../../trace/actors';
+import type { EventFields } from '../../trace/types';
+import type { ServiceManager } from '../executor';
+
+export type CancelReason = 'unlock' | 'forceUnlock' | 'lost' | 'error';
+
+/** Trace actor (process name) of a client's watchdog timers. */
+export function watchdogActor(client: ServiceManager): string {
+  return watchdogOf(client.name);
+}
+
+/**
+ * watchdog.renew / watchdog.cancel are told on the lane of the thread whose lock they concern
+ * (`actor`), with the timer that did it as `timer`; the renewal's own command carries the timer.
+ */
+export function emitWatchdog<K extends 'watchdog.renew' | 'watchdog.cancel'>(
+  client: ServiceManager,
+  kind: K,
+  lock: string,
+  threadId: number | null,
+  fields: Omit<EventFields<K>, 'actor' | 'lock' | 'timer'>,
+): void {
+  const actor = threadId === null ? watchdogActor(client) : threadActor(client.name, threadId);
+  client.ctx.emit(kind, { actor, lock, timer: watchdogActor(client), ...fields } as EventFields<K>);
+}
