@@ -19,7 +19,7 @@ import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply 
 import { sha1hex } from '../redis/sha1';
 import { compareVersions } from './versions';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
-import { lockScripts, type LockScripts } from './scripts';
+import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
 import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
@@ -53,7 +53,7 @@ export class RedissonClient implements LockServices {
     pin?: { readonly node: string },
   ) {
     this.config = redissonConfig(settings);
-    this.scripts = lockScripts(this.config.traits);
+    this.scripts = withEditedScripts(lockScripts(this.config.traits), this.config.scripts);
     this.pinnedNode = pin?.node;
     // Every Redisson.create() draws its own ServiceManager.id (UUID.randomUUID()).
     const instance = pin === undefined ? name : `${name}@${pin.node}`;

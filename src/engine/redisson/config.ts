@@ -11,6 +11,16 @@ import {
   type VersionTraits,
 } from './versions';
 
+/**
+ * Lua texts a scenario puts in place of RLock's acquire, unlock and renew scripts (the learner's
+ * edits). Each runs with the KEYS and ARGV of the script it replaces in the chosen release.
+ */
+export interface RedissonScriptTexts {
+  lock?: string;
+  unlock?: string;
+  renew?: string;
+}
+
 /** The `redisson` block of a scenario, every field filled in. */
 export interface RedissonSettingsResolved {
   /** "latest" or "major.minor[.patch]" (reference/redisson-locks.md §2) */
@@ -23,6 +33,8 @@ export interface RedissonSettingsResolved {
   /** response timeout: a command without a reply fails after this long */
   timeoutMs: number;
   subscriptionTimeoutMs: number;
+  /** absent: the release's own scripts */
+  scripts?: RedissonScriptTexts;
 }
 
 export type RedissonSettings = Partial<RedissonSettingsResolved>;
@@ -62,6 +74,8 @@ export function withRedissonDefaults(settings: RedissonSettings = {}): RedissonS
     retryDelayMs: settings.retryDelayMs ?? d.retryDelayMs,
     timeoutMs: settings.timeoutMs ?? d.timeoutMs,
     subscriptionTimeoutMs: settings.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
+    // only when given, so a scenario without edits resolves to the same object as before
+    ...(settings.scripts === undefined ? {} : { scripts: settings.scripts }),
   };
 }
 

@@ -11,6 +11,7 @@ import forceUnlock311Lua from './scripts/force_unlock_3_11.lua?raw';
 import renewLua from './scripts/renew.lua?raw';
 import renewSingleLua from './scripts/renew_single.lua?raw';
 import type { VersionTraits } from './versions';
+import type { RedissonScriptTexts } from './config';
 
 export interface LockScripts {
   /** KEYS[1] lock; ARGV lease, lockName → nil | pttl */
@@ -33,5 +34,20 @@ export function lockScripts(traits: VersionTraits): LockScripts {
     unlock: traits.unlockLatch ? unlockLua : unlock311Lua,
     forceUnlock: forceUnlockLua,
     renew: traits.renewal === 'batched-task' ? renewLua : renewSingleLua,
+  };
+}
+
+/**
+ * The release's scripts with a scenario's edited texts in their place. The client sends an edited
+ * text like the original (EVALSHA of its own SHA-1, SCRIPT LOAD on NOSCRIPT; EVAL on releases
+ * without the script cache), so the node's Lua VM runs exactly what the learner wrote.
+ */
+export function withEditedScripts(scripts: LockScripts, edits: RedissonScriptTexts | undefined): LockScripts {
+  if (edits === undefined) return scripts;
+  return {
+    ...scripts,
+    lock: edits.lock ?? scripts.lock,
+    unlock: edits.unlock ?? scripts.unlock,
+    renew: edits.renew ?? scripts.renew,
   };
 }

@@ -63,6 +63,21 @@ describe('validateScenario', () => {
     ]);
   });
 
+  it('takes edited lock, unlock and renew scripts as text, and names the path of a bad one', () => {
+    const scripts = { lock: 'return nil', unlock: 'return 1', renew: 'return {1}' };
+    const r = validateScenario(minimal(undefined, { redisson: { scripts } }));
+    expect(r.ok && r.scenario.redisson.scripts).toEqual(scripts);
+    expect(issues(minimal(undefined, { redisson: { scripts: { lokc: 'return nil' } } }))).toEqual([
+      'redisson.scripts.lokc: unknown field "lokc"',
+    ]);
+    expect(issues(minimal(undefined, { redisson: { scripts: { unlock: 1 } } }))).toEqual([
+      'redisson.scripts.unlock: expected the Lua source as a string',
+    ]);
+    expect(
+      issues(minimal(undefined, { redisson: { scripts: { renew: 'x'.repeat(LIMITS.scriptLength + 1) } } })),
+    ).toEqual([`redisson.scripts.renew: script longer than ${LIMITS.scriptLength} characters`]);
+  });
+
   it('names the JSON path of an unknown op, a bad value and an unknown field', () => {
     const json = {
       format: 'lockscope/1',

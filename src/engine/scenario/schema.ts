@@ -193,6 +193,11 @@ const int = (lo: number, hi: number, what = 'an integer') =>
     v.maxValue(hi, `expected ${what} <= ${hi}`),
   );
 const ms = () => int(0, LIMITS.ms, 'a whole number of ms');
+const luaText = () =>
+  v.pipe(
+    v.string('expected the Lua source as a string'),
+    v.maxLength(LIMITS.scriptLength, `script longer than ${LIMITS.scriptLength} characters`),
+  );
 const name = (what: string) =>
   v.pipe(
     v.string(`expected ${what} (a string)`),
@@ -299,10 +304,7 @@ const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
     v.strictObject({ op: v.literal('redis'), argv: args(1) }),
     v.strictObject({
       op: v.literal('eval'),
-      script: v.pipe(
-        v.string('expected the Lua source as a string'),
-        v.maxLength(LIMITS.scriptLength, `script longer than ${LIMITS.scriptLength} characters`),
-      ),
+      script: luaText(),
       keys: v.optional(args(0), () => []),
       args: v.optional(args(0), () => []),
     }),
@@ -424,6 +426,13 @@ const RedissonSchema = v.strictObject({
   retryDelayMs: v.optional(ms()),
   timeoutMs: v.optional(int(1, LIMITS.ms, 'a whole number of ms')),
   subscriptionTimeoutMs: v.optional(int(1, LIMITS.ms, 'a whole number of ms')),
+  scripts: v.optional(
+    v.strictObject({
+      lock: v.optional(luaText()),
+      unlock: v.optional(luaText()),
+      renew: v.optional(luaText()),
+    }),
+  ),
 });
 
 const ScenarioSchema = v.strictObject({

@@ -44,3 +44,21 @@ describe('findScriptContext on an engine trace with script.begin / script.end', 
     expect(ctx.line).not.toBeNull();
   });
 });
+
+describe('findScriptContext on an edited Redisson script (redisson.scripts)', () => {
+  it('shows the text the scenario gave, which is what ran', () => {
+    const lock = "-- mine\nredis.call('hset', KEYS[1], ARGV[2], 1);\nreturn nil;";
+    const v = validateScenario({
+      format: 'lockscope/1',
+      redisson: { scripts: { lock } },
+      clients: [{ id: 'A', threads: [{ id: 1, program: [{ op: 'lock', lock: 'myLock' }] }] }],
+    });
+    if (!v.ok) throw new Error('invalid scenario');
+    const events = runScenario(v.scenario, { verbose: true }).trace.events;
+    const i = events.findIndex((e) => e.kind === 'script.line' && e.line === 2);
+    expect(i).toBeGreaterThan(0);
+    const ctx = findScriptContext(events, i)!;
+    expect(ctx.text).toBe(lock);
+    expect(ctx.calls.map((c) => c.argv[0])).toEqual(['hset']);
+  });
+});
