@@ -1,5 +1,15 @@
 import type { Lesson } from '../types';
 
+/** lock.lua with line 7's reentrancy half (`hexists`) removed: the learner's edit in step 6 */
+const lockWithoutReentry = [
+  "if (redis.call('exists', KEYS[1]) == 0) then",
+  "    redis.call('hincrby', KEYS[1], ARGV[2], 1);",
+  "    redis.call('pexpire', KEYS[1], ARGV[1]);",
+  '    return nil;',
+  'end;',
+  "return redis.call('pttl', KEYS[1]);",
+].join('\n');
+
 const acquireEval = { kind: 'cmd', actor: 'A:1', cmd: 'EVALSHA', key: 'myLock', nth: 2 };
 
 const lesson: Lesson = {
@@ -139,15 +149,63 @@ const lesson: Lesson = {
       ],
     },
     {
-      claims: ['C11'],
-      pending:
-        'needs: editable Redisson scripts (redisson.scripts.lock) to let the learner break line 7 and watch it fail',
-      // needs: scenario field redisson.scripts.lock (another stream is adding it)
+      claims: ['C11', 'C15'],
+      scenario: { builtin: 'reentrant' },
+      at: {
+        kind: 'cmd',
+        actor: 'A:1',
+        cmd: 'EVALSHA',
+        key: 'myLock',
+        after: { kind: 'lock.request', actor: 'A:1', nth: 2 },
+      },
       text: {
         en:
-          'Break it yourself: delete the `hexists` half of line 7, or the `pexpire` on line 9, and watch what ' +
-          'the reentrant thread or a crashed holder does to the others.',
-        zh: '自己动手把它弄坏：删掉第 7 行的 `hexists` 那一半，或者删掉第 9 行的 `pexpire`，看看重入的线程或崩溃的持有者会给别人带来什么。',
+          'Break it yourself. Here A:1 calls `lock()` twice; with the real script the second call re-enters ' +
+          'through the `hexists` half of line 7 and the count goes to `2`. Scripts are data in a scenario: ' +
+          '`redisson.scripts.lock` replaces the acquire script with your text, which the node then runs for ' +
+          'real (under its own SHA, so the first `EVALSHA` gets `NOSCRIPT` and the client loads it).',
+        zh:
+          '自己动手把它弄坏。这里 A:1 调用两次 `lock()`；用真实的脚本，第二次调用经由第 7 行 `hexists` 那一半重入，计数变成 `2`。' +
+          '脚本在场景里就是数据：`redisson.scripts.lock` 用你的文本替换加锁脚本，节点会真的执行它（SHA 是它自己的，所以第一次 ' +
+          '`EVALSHA` 得到 `NOSCRIPT`，客户端随后加载它）。',
+      },
+      highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
+      checks: [{ reply: null }, { key: 'myLock', holder: { owner: 'A:1', count: 2 } }],
+      task: {
+        prompt: {
+          en:
+            'Your turn: in the JSON editor, add `"redisson": { "scripts": { "lock": "…" } }` with the lock script ' +
+            "minus the `hexists` half of line 7, so the condition is only `redis.call('exists', KEYS[1]) == 0`. " +
+            'What does A:1’s second `lock()` do now?',
+          zh:
+            '轮到你了：在 JSON 编辑器里加上 `"redisson": { "scripts": { "lock": "…" } }`，内容是去掉第 7 行 `hexists` 那一半的加锁脚本，' +
+            "让条件只剩 `redis.call('exists', KEYS[1]) == 0`。A:1 的第二次 `lock()` 现在会怎样？",
+        },
+        hint: {
+          en: `The whole script as a JSON string: ${JSON.stringify(lockWithoutReentry)}`,
+          zh: `整个脚本写成 JSON 字符串：${JSON.stringify(lockWithoutReentry)}`,
+        },
+        goalText: {
+          en: 'A:1 acquires `myLock` once and then waits for its own lock.',
+          zh: 'A:1 拿到 `myLock` 一次，然后就在等自己的锁。',
+        },
+        goal: {
+          all: [
+            { count: { kind: 'lock.acquired', actor: 'A:1' }, max: 1 },
+            { count: { kind: 'lock.wait', actor: 'A:1' }, min: 1 },
+          ],
+        },
+        solution: [{ op: 'add', path: '/redisson', value: { scripts: { lock: lockWithoutReentry } } }],
+        success: {
+          en:
+            'Without `hexists` the owner is a stranger to its own lock: the last line hands A:1 its own TTL, and it ' +
+            'waits for itself. The watchdog keeps renewing the lock it holds, so it waits forever: the deadlock ' +
+            'the tutorials call “不可重入”. Try the other break too: drop the `pexpire` of line 9 and crash the ' +
+            'holder.',
+          zh:
+            '没有 `hexists`，持有者对自己的锁也成了陌生人：最后一行把 A:1 自己的 TTL 返回给它，它就在等自己。看门狗还在续它持有的锁，' +
+            '所以它会一直等下去：这就是教程里说的“不可重入”导致的死锁。再试试另一种破坏：删掉第 9 行的 `pexpire`，让持有者崩溃。',
+        },
       },
     },
   ],
