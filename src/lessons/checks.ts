@@ -54,31 +54,36 @@ export function violationsAt(c: Cursor): { v: Violation; open: boolean }[] {
 }
 
 /**
- * The server-side identity `actor` stores for `lock` (the hash field "<uuid>:<thread>" of a
- * Redisson lock, the token of a naive lock): that of its latest acquisition (or request, which
- * names it too) at or before `upTo`, else its first in the run, else the one it used for any lock.
+ * The server-side identities `actor` stores for `lock` (the hash field "<uuid>:<thread>" of a
+ * Redisson lock, the token of a naive lock): those of its latest acquisition (or request, which
+ * names them too) at or before `upTo`, else its first in the run, else the ones it used for any
+ * lock. A RedLock over independent masters has one Redisson instance, so one identity, per master:
+ * `owner` and `owners` list them all, and whichever is on the node checked is the thread's.
  */
-function ownerField(
+function ownerFields(
   events: readonly TraceEvent[],
   actor: string,
   lock: string,
   upTo: number,
-): string | undefined {
+): string[] | undefined {
   const mine = (e: TraceEvent) =>
     (e.kind === 'lock.acquired' || e.kind === 'lock.request') &&
     e.actor === actor &&
     (e.lock === lock || e.key === lock) &&
     typeof e.owner === 'string';
-  for (let i = Math.min(upTo, events.length - 1); i >= 0; i--)
-    if (mine(events[i])) return events[i].owner as string;
-  const found = events.find(mine)?.owner as string | undefined;
-  if (found !== undefined) return found;
+  const ids = (e: TraceEvent): string[] => [
+    e.owner as string,
+    ...(Array.isArray(e.owners) ? (e.owners as unknown[]).filter((o) => typeof o === 'string') : []),
+  ];
+  for (let i = Math.min(upTo, events.length - 1); i >= 0; i--) if (mine(events[i])) return ids(events[i]);
+  const found = events.find(mine);
+  if (found !== undefined) return ids(found);
   // a MultiLock's parts are named only by the MultiLock's events; a Redisson thread has one
   // identity ("<uuid>:<thread>") for every lock it takes
   const any = events.find(
     (e) => e.kind === 'lock.acquired' && e.actor === actor && typeof e.owner === 'string',
   );
-  return any?.owner as string | undefined;
+  return any === undefined ? undefined : ids(any);
 }
 
 function keyCheck(c: Cursor, k: KeyCheck): string | null {
@@ -100,20 +105,21 @@ function keyCheck(c: Cursor, k: KeyCheck): string | null {
     const pairs = view.value as [string, string][];
     if (k.fields !== undefined && pairs.length !== k.fields) return `${pairs.length} field(s)`;
     if (k.holder !== undefined) {
-      const field = ownerField(c.run.trace.events, k.holder.owner, k.key, c.index);
-      if (field === undefined) return `${k.holder.owner} never asked for ${k.key}`;
+      const fields = ownerFields(c.run.trace.events, k.holder.owner, k.key, c.index);
+      if (fields === undefined) return `${k.holder.owner} never asked for ${k.key}`;
+      const field = fields.find((id) => pairs.some(([f]) => f === id)) ?? fields[0];
       const got = pairs.find(([f]) => f === field)?.[1];
       const want = k.holder.count === null ? undefined : String(k.holder.count);
       if (got !== want) return `field ${field} is ${got ?? 'absent'}`;
     }
   }
   if (k.ownedBy !== undefined) {
-    const id = ownerField(c.run.trace.events, k.ownedBy, k.key, c.index);
-    if (id === undefined) return `${k.ownedBy} never asked for ${k.key}`;
+    const ids = ownerFields(c.run.trace.events, k.ownedBy, k.key, c.index);
+    if (ids === undefined) return `${k.ownedBy} never asked for ${k.key}`;
     const mine =
       view.type === 'string'
-        ? view.value === id
-        : view.type === 'hash' && (view.value as [string, string][]).some(([f]) => f === id);
+        ? ids.includes(view.value as string)
+        : view.type === 'hash' && (view.value as [string, string][]).some(([f]) => ids.includes(f));
     if (!mine) return `${k.key} is not ${k.ownedBy}'s (${JSON.stringify(view.value)})`;
   }
   if (k.pttl !== undefined) {

@@ -131,6 +131,34 @@ describe('checks', () => {
   });
 });
 
+describe('checks on a RedLock over independent masters', () => {
+  // one Redisson instance, so one "<uuid>:1" field, per master: the lock events list them all
+  const redlock = cache.run({
+    format: 'lockscope/1',
+    redis: { topology: 'independent', masters: 3 },
+    clients: [
+      {
+        id: 'A',
+        threads: [
+          { id: 1, program: [{ op: 'lock', lock: 'res', type: 'RedLock', locks: ['r1', 'r2', 'r3'] }] },
+        ],
+      },
+    ],
+  });
+  const end = cursorAt(redlock, redlock.trace.events.length - 1);
+
+  it('find the thread’s field on each master', () => {
+    for (const [key, node] of [
+      ['r1', 'master-1'],
+      ['r3', 'master-3'],
+    ]) {
+      expect(failure(end, { key, node, holder: { owner: 'A:1', count: 1 } })).toBeNull();
+      expect(failure(end, { key, node, ownedBy: 'A:1' })).toBeNull();
+      expect(failure(end, { key, node, holder: { owner: 'A:1', count: 2 } })).not.toBeNull();
+    }
+  });
+});
+
 describe('evaluateLesson', () => {
   const lesson = (steps: Lesson['steps']): Lesson => ({
     id: 't',

@@ -91,7 +91,8 @@ export interface KeyCheck {
   fields?: number;
   /**
    * a hash key: the field naming `owner`'s hold (the `owner` its lock.acquired event carries,
-   * "<uuid>:<thread>" for Redisson) has this value; `count: null` means the field is absent
+   * "<uuid>:<thread>" for Redisson, or one of its `owners`: a RedLock's instance per master) has
+   * this value; `count: null` means the field is absent
    */
   holder?: { owner: Actor; count: number | null };
   /**
