@@ -1,0 +1,131 @@
+import type { Lesson, ScenarioJson } from '../types';
+
+/** Three buyers, 20 ms apart, each doing one 50 ms read-modify-write of the sales counter. */
+const threeBuyers: ScenarioJson = {
+  format: 'lockscope/1',
+  title: 'Three buyers, no lock',
+  resource: { kind: 'counter', initial: 0 },
+  clients: ['A', 'B', 'C'].map((id, i) => ({
+    id,
+    threads: [{ id: 1, start: i * 20, program: [{ op: 'use', ms: 50 }] }],
+  })),
+};
+
+const locked = [
+  { op: 'lock', lock: 'stock' },
+  { op: 'use', ms: 50 },
+  { op: 'unlock', lock: 'stock' },
+];
+
+const lesson: Lesson = {
+  id: 'why-lock',
+  title: { en: 'Why lock at all: the oversold stock', zh: '为什么要加锁：超卖的库存' },
+  minutes: 6,
+  steps: [
+    {
+      claims: ['C01'],
+      scenario: { inline: threeBuyers },
+      at: { kind: 'resource.use', actor: 'A:1' },
+      text: {
+        en:
+          'Three instances of the same service sell from one stock. Each does what the `deduct_stock` handler ' +
+          'in seed 004 does: read the counter, spend 50 ms on the order, write the new value back. A:1 has just ' +
+          'written `1`. But B:1 and C:1 read the counter while A:1 was still busy, so they saw `0` too.',
+        zh:
+          '同一个服务部署了三个实例，卖的是同一份库存。每个实例做的事就是种子文章里 `deduct_stock` 的逻辑：先读计数器，' +
+          '花 50 毫秒处理订单，再把新值写回去。A:1 刚写入了 `1`。可是 B:1 和 C:1 在 A:1 还没写完的时候就读了计数器，它们读到的也是 `0`。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'C:1'] },
+      checks: [
+        { resource: { value: 1, accepted: 1 } },
+        { thread: 'B:1', state: 'working' },
+        { thread: 'C:1', state: 'working' },
+      ],
+    },
+    {
+      claims: ['C01'],
+      at: { kind: 'resource.use', actor: 'B:1' },
+      text: {
+        en:
+          'B:1 writes back what it computed from its stale read: `0 + 1`. Two sales, and the counter says one. ' +
+          'That is a **lost update**; with stock instead of a sales count it is an oversell: two customers ' +
+          'bought the last item. The monitor flags it as `V3` on `(none)`: the resource accepted a write from ' +
+          'a thread that held no lock while another read-modify-write was in progress.',
+        zh:
+          'B:1 把它根据旧值算出来的结果写回去：`0 + 1`。卖了两件，计数器只记了一件。这就是**更新丢失**；' +
+          '换成库存就是超卖：最后一件商品卖给了两个人。监视器把它标成锁为 `(none)` 的 `V3`：' +
+          '资源接受了一个没有持有任何锁的线程的写入，而此时另一个“读-改-写”还没有完成。',
+      },
+      question: {
+        prompt: {
+          en: 'B:1 read the counter at 20 ms, before A:1 wrote. What value will B:1 write?',
+          zh: 'B:1 在第 20 毫秒读取计数器，那时 A:1 还没有写入。B:1 会写入什么值？',
+        },
+        choices: [
+          { id: 'one', value: 1, text: { en: '`1`: it read `0`', zh: '`1`：它读到的是 `0`' } },
+          { id: 'two', value: 2, text: { en: '`2`: A:1 already wrote `1`', zh: '`2`：A:1 已经写入了 `1`' } },
+        ],
+        answer: { from: 'field-of', selector: { kind: 'resource.use', actor: 'B:1' }, field: 'value' },
+        feedback: {
+          en:
+            'B:1 computes from the value it read, not from the value that is there when it writes. Nothing ' +
+            'stops a read from happening in the middle of someone else’s read-modify-write.',
+          zh: 'B:1 是用它读到的值来计算的，而不是写入那一刻的值。没有任何东西阻止一次读取插进别人的“读-改-写”中间。',
+        },
+      },
+      checks: [{ resource: { value: 1, accepted: 2 } }, { violation: 'V3', lock: '(none)' }],
+    },
+    {
+      claims: ['C01'],
+      at: { kind: 'resource.use', actor: 'C:1' },
+      text: {
+        en:
+          'Three sales, three accepted writes, and the counter ends at `1`: two updates are gone. Inside one JVM ' +
+          'a `synchronized` block would fix this, but these are three processes, maybe on three machines. They ' +
+          'need a lock that lives outside all of them, where every instance can see it: a **distributed lock**, ' +
+          'here a key in Redis.',
+        zh:
+          '三笔销售，三次写入都被接受，计数器最后却是 `1`：两次更新丢了。在一个 JVM 里，`synchronized` 就能解决；' +
+          '但这是三个进程，可能在三台机器上。它们需要一把放在所有实例之外、大家都看得见的锁：**分布式锁**，这里就是 Redis 里的一个键。',
+      },
+      checks: [{ resource: { value: 1, accepted: 3, lost: 2 } }, { verdict: 'unsafe' }],
+      task: {
+        prompt: {
+          en: 'Your turn: wrap each buyer’s `use` in `lock` / `unlock` of one lock (name it `stock`).',
+          zh: '轮到你了：给每个买家的 `use` 前后加上同一把锁（叫 `stock`）的 `lock` / `unlock`。',
+        },
+        goalText: {
+          en: 'All three sales counted (the counter ends at 3) and no violation.',
+          zh: '三笔销售都被记上（计数器最终为 3），并且没有任何违规。',
+        },
+        goal: { all: [{ resource: { value: 3 } }, { verdict: 'safe' }] },
+        solution: [0, 1, 2].map((c) => ({
+          op: 'replace' as const,
+          path: `/clients/${c}/threads/0/program`,
+          value: locked,
+        })),
+        success: {
+          en: 'Now the buyers queue on `stock`: each read happens only after the previous write, and every sale counts.',
+          zh: '现在买家在 `stock` 上排队：每次读取都发生在上一次写入之后，每笔销售都算数。',
+        },
+      },
+    },
+    {
+      claims: ['C01'],
+      scenario: { builtin: 'stock-with-lock' },
+      text: {
+        en:
+          'The same idea at scale: ten buyers on five clients, each taking `RLock` `stock` around the ' +
+          'read-modify-write. The counter ends at exactly ten. The rest of the course is about what it takes ' +
+          'for that lock to really be exclusive: what happens when a holder crashes, stalls or outlives its ' +
+          'lease, and when Redis itself fails over.',
+        zh:
+          '放大来看：五个客户端上的十个买家，每个都在“读-改-写”外面加上 `RLock` `stock`。计数器最终正好是 10。' +
+          '后面的课程讲的都是：要让这把锁真正互斥需要什么——持有者崩溃、卡住、超出租期时会怎样，Redis 自己主从切换时又会怎样。',
+      },
+      checks: [{ resource: { value: 10, accepted: 10 } }, { verdict: 'safe' }],
+    },
+  ],
+};
+
+export default lesson;

@@ -1,0 +1,130 @@
+import type { Lesson } from '../types';
+
+const lesson: Lesson = {
+  id: 'lease-too-short',
+  title: {
+    en: 'Leases too short, and deleting someone else’s lock',
+    zh: '租期太短，以及删掉别人的锁',
+  },
+  minutes: 7,
+  steps: [
+    {
+      claims: ['C05'],
+      scenario: { builtin: 'naive-delete-others-lock' },
+      at: { kind: 'lock.acquired', actor: 'A:1' },
+      text: {
+        en:
+          'Seed 004’s example: every thread runs `SET lock:job 1 NX PX 10000`, a 10 s lease, does its work, ' +
+          'then `DEL lock:job`. A:1 has the lock, but its work takes **14 s**.',
+        zh:
+          '种子文章里的例子：每个线程执行 `SET lock:job 1 NX PX 10000`，租期 10 秒，做完业务再 `DEL lock:job`。' +
+          'A:1 拿到了锁，但它的业务要执行 **14 秒**。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['lock:job'] },
+      checks: [{ key: 'lock:job', value: '1', pttl: { min: 9990, max: 10000 } }],
+    },
+    {
+      claims: ['C06'],
+      at: { kind: 'violation.start', lock: 'lock:job', where: { violation: 'V1' } },
+      question: {
+        prompt: {
+          en: 'B:1 has been polling since 100 ms. When will it get the lock?',
+          zh: 'B:1 从第 100 毫秒开始轮询。它什么时候能拿到锁？',
+        },
+        choices: [
+          {
+            id: 'after-a',
+            value: [14000, 14200],
+            text: { en: 'At ≈ 14 s, when A:1 deletes it', zh: '约 14 秒，A:1 删除锁的时候' },
+          },
+          {
+            id: 'expiry',
+            value: [10000, 10200],
+            text: { en: 'At ≈ 10 s, when the key expires', zh: '约 10 秒，键过期的时候' },
+          },
+          {
+            id: 'never',
+            value: [0, 0],
+            text: { en: 'Never: A:1 holds it', zh: '永远拿不到：锁在 A:1 手里' },
+          },
+        ],
+        answer: { from: 'time-of', selector: { kind: 'lock.acquired', actor: 'B:1' } },
+        feedback: {
+          en:
+            'Redis knows nothing about A:1’s work: at 10 s the key expires, and the next `SET NX` from anyone ' +
+            'succeeds. The lease ended while the work did not.',
+          zh: 'Redis 对 A:1 的业务一无所知：10 秒一到键就过期，任何人的下一次 `SET NX` 都会成功。租期到了，业务却还没完。',
+        },
+      },
+      text: {
+        en:
+          'At 10 s the key expires (`key.expired`), though A:1 is still working. B:1’s next poll succeeds. ' +
+          'Now **two** threads are inside the critical section: the monitor opens a `V1` on `lock:job`. A lease ' +
+          'that is shorter than the work does not protect the work.',
+        zh:
+          '第 10 秒键过期了（`key.expired`），而 A:1 还在干活。B:1 下一次轮询就成功了。现在临界区里有**两个**线程：' +
+          '监视器在 `lock:job` 上报出 `V1`。比业务短的租期保护不了业务。',
+      },
+      checks: [
+        { violation: 'V1', lock: 'lock:job', open: true, holders: ['A:1', 'B:1'] },
+        { thread: 'A:1', state: 'working', holds: { lock: 'lock:job', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C07'],
+      at: { kind: 'cmd', actor: 'A:1', cmd: 'DEL' },
+      text: {
+        en:
+          'A:1 finishes at 14 s and, as written, deletes “its” lock: `DEL lock:job` returns `1`. But the key it ' +
+          'deleted was **B:1’s**. Every thread wrote the same value, and `DEL` does not ask whose key it is.',
+        zh:
+          'A:1 在第 14 秒做完，照代码所写删除“自己的”锁：`DEL lock:job` 返回 `1`。可它删掉的是 **B:1 的**键。' +
+          '每个线程写的都是同一个值，而 `DEL` 根本不问这是谁的键。',
+      },
+      checks: [
+        { reply: 1 },
+        { key: 'lock:job', is: 'absent' },
+        { thread: 'B:1', holds: { lock: 'lock:job', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C07'],
+      at: { kind: 'violation.start', lock: 'lock:job', where: { violation: 'V1' }, nth: 2 },
+      text: {
+        en:
+          'So C:1 walks in while B:1 is still working: a second `V1`, this time caused only by the release. As ' +
+          'seed 004 says, it goes on: B:1 will delete C:1’s lock, and so on. Two fixes are needed: a value that ' +
+          'says **who** holds the lock, and a release that deletes only its own.',
+        zh:
+          '于是 B:1 还在干活时，C:1 进来了：第二个 `V1`，这次完全是释放方式造成的。正如种子文章所说，接下来 B:1 又会删掉 C:1 的锁，' +
+          '如此往复。需要两处修复：一个能说明**谁**持有锁的值，以及一个只删自己锁的释放。',
+      },
+      checks: [
+        { violation: 'V1', lock: 'lock:job', open: true, holders: ['B:1', 'C:1'] },
+        { verdict: 'unsafe' },
+      ],
+      task: {
+        prompt: {
+          en: 'Your turn: give A:1 a lease that covers its 14 s of work (its `lock` op’s `leaseMs`).',
+          zh: '轮到你了：给 A:1 一个能覆盖 14 秒业务的租期（改它 `lock` 操作的 `leaseMs`）。',
+        },
+        goalText: {
+          en: 'No `V1` on `lock:job` in the whole run.',
+          zh: '整个运行过程中 `lock:job` 上没有 `V1`。',
+        },
+        goal: { noViolation: 'V1', lock: 'lock:job' },
+        solution: [{ op: 'replace', path: '/clients/0/threads/0/program/0/leaseMs', value: 20000 }],
+        success: {
+          en:
+            'It works here, because you know the work takes 14 s. In production nobody knows: a slow query, a GC ' +
+            'pause or a retry can always outlast the lease. Lesson 6 renews the lease instead of guessing it.',
+          zh:
+            '这里行得通，是因为你知道业务要 14 秒。生产环境里没人知道：一次慢查询、一次 GC 停顿、一次重试都可能超过租期。' +
+            '第 6 课不再猜租期，而是给它续期。',
+        },
+      },
+    },
+  ],
+};
+
+export default lesson;

@@ -1,0 +1,187 @@
+import type { Lesson } from '../types';
+
+const lesson: Lesson = {
+  id: 'atomic-release',
+  title: { en: 'Check-and-delete must be one step: Lua', zh: '判断和删除必须是一步：Lua 脚本' },
+  minutes: 8,
+  steps: [
+    {
+      claims: ['C08'],
+      scenario: { builtin: 'naive-get-del-race' },
+      at: { kind: 'cmd', actor: 'A:1', cmd: 'GET' },
+      text: {
+        en:
+          'Seed 004’s next fix: “let a thread delete only its own lock”. Each acquisition now stores a unique ' +
+          'value (a UUID) instead of `1`, and the release first reads it: `GET lock:job`, compare with my ' +
+          'value, and only then `DEL`. A:1’s `GET` has just returned its own token. So far, so good.',
+        zh:
+          '种子文章的下一步修复：“让线程只删除自己的锁”。每次加锁写入一个唯一的值（UUID），而不是 `1`；释放时先读出来：' +
+          '`GET lock:job`，和自己的值比较，相同才 `DEL`。A:1 的 `GET` 刚刚返回了它自己的令牌。到这里都没问题。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['lock:job'] },
+      checks: [{ key: 'lock:job', is: 'string', ownedBy: 'A:1' }],
+    },
+    {
+      claims: ['C08'],
+      at: { kind: 'lock.acquired', actor: 'B:1' },
+      text: {
+        en:
+          'But between the `GET` and the `DEL`, A:1 stalls for 500 ms (a GC pause, a slow network: “极端情况”, ' +
+          'the extreme case seed 004 describes). Meanwhile its key expires and B:1 takes the lock with **its** ' +
+          'token. A:1 has already decided “it is mine”.',
+        zh:
+          '可是在 `GET` 和 `DEL` 之间，A:1 停顿了 500 毫秒（一次 GC、一次网络抖动：种子文章说的“极端情况”）。' +
+          '这期间它的键过期了，B:1 用**自己的**令牌拿到了锁。而 A:1 早已判定“这是我的锁”。',
+      },
+      checks: [
+        { key: 'lock:job', ownedBy: 'B:1' },
+        { thread: 'A:1', state: 'paused' },
+      ],
+    },
+    {
+      claims: ['C08'],
+      at: { kind: 'cmd', actor: 'A:1', cmd: 'DEL' },
+      question: {
+        prompt: {
+          en: 'A:1 resumes and sends the `DEL` it decided on. What will it return?',
+          zh: 'A:1 恢复运行，发出它早已决定的 `DEL`。它会返回什么？',
+        },
+        choices: [
+          {
+            id: 'zero',
+            value: 0,
+            text: { en: '`0`: the key is not A:1’s any more', zh: '`0`：键已经不是 A:1 的了' },
+          },
+          { id: 'one', value: 1, text: { en: '`1`: it deletes B:1’s key', zh: '`1`：它删掉了 B:1 的键' } },
+        ],
+        answer: { from: 'reply-of', selector: { kind: 'cmd', actor: 'A:1', cmd: 'DEL' } },
+        feedback: {
+          en:
+            '`DEL` checks nothing: the comparison was made one round trip earlier, on a value that has changed ' +
+            'since. Judging and releasing are not atomic (判定和释放锁不是原子的).',
+          zh: '`DEL` 不做任何检查：比较是在一次往返之前做的，而那个值后来已经变了。判定和释放锁不是原子的。',
+        },
+      },
+      text: {
+        en: 'The `DEL` removes B:1’s key while B:1 is working, and the next poll from C:1 will succeed.',
+        zh: '`DEL` 删掉了 B:1 的键，而 B:1 还在干活；C:1 的下一次轮询就会成功。',
+      },
+      checks: [
+        { reply: 1 },
+        { key: 'lock:job', is: 'absent' },
+        { thread: 'B:1', holds: { lock: 'lock:job', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C08'],
+      at: { kind: 'violation.start', lock: 'lock:job', where: { violation: 'V1' } },
+      text: {
+        en: 'C:1 takes the lock: B:1 and C:1 both hold `lock:job` (`V1`). The owner check did not help.',
+        zh: 'C:1 拿到了锁：B:1 和 C:1 同时持有 `lock:job`（`V1`）。归属检查没起作用。',
+      },
+      checks: [{ violation: 'V1', lock: 'lock:job', open: true, holders: ['B:1', 'C:1'] }],
+      task: {
+        prompt: {
+          en:
+            'Your turn: make the release atomic. Switch all three threads’ `lock` ops to type `set-nx-px-lua`, ' +
+            'which releases with one `EVAL` of `if redis.call("get",KEYS[1]) == ARGV[1] then return ' +
+            'redis.call("del",KEYS[1]) else return 0 end`.',
+          zh:
+            '轮到你了：让释放变成原子操作。把三个线程的 `lock` 操作都改成类型 `set-nx-px-lua`，它用一次 `EVAL` 释放锁：' +
+            '`if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1]) else return 0 end`。',
+        },
+        goalText: {
+          en: 'The release never hands the lock to a third thread: no `V1` between B:1 and C:1.',
+          zh: '释放不再把锁送给第三个线程：B:1 和 C:1 之间没有 `V1`。',
+        },
+        goal: { not: { violation: 'V1', lock: 'lock:job', holders: ['B:1', 'C:1'] } },
+        solution: [0, 1, 2].map((c) => ({
+          op: 'replace' as const,
+          path: `/clients/${c}/threads/0/program/0/type`,
+          value: 'set-nx-px-lua',
+        })),
+        success: {
+          en: 'Compare and delete now happen inside one script, which Redis runs without interleaving anything.',
+          zh: '比较和删除现在发生在同一个脚本里，Redis 执行脚本时不会插入任何别的命令。',
+        },
+      },
+    },
+    {
+      claims: ['C09'],
+      scenario: { builtin: 'naive-lua-del-safe' },
+      at: { kind: 'cmd', actor: 'A:1', cmd: 'EVAL' },
+      question: {
+        prompt: {
+          en: 'Same race, but the release is one `EVAL`. It reaches Redis after B:1 took the lock. What does it return?',
+          zh: '同样的竞争，但释放是一次 `EVAL`。它到达 Redis 时，B:1 已经拿到了锁。它返回什么？',
+        },
+        choices: [
+          { id: 'zero', value: 0, text: { en: '`0`: the token is not A:1’s', zh: '`0`：令牌不是 A:1 的' } },
+          { id: 'one', value: 1, text: { en: '`1`: it deletes the key', zh: '`1`：删掉了键' } },
+        ],
+        answer: { from: 'reply-of', selector: { kind: 'cmd', actor: 'A:1', cmd: 'EVAL' } },
+        feedback: {
+          en:
+            'Inside the script the `GET` and the `DEL` see the same moment: nothing can run between them. The ' +
+            'value is B:1’s, so the script returns `0` and leaves the key alone.',
+          zh: '在脚本里，`GET` 和 `DEL` 看到的是同一时刻：它们之间不可能执行任何别的命令。值是 B:1 的，所以脚本返回 `0`，不碰这个键。',
+        },
+      },
+      text: {
+        en:
+          'With the Lua release, A:1’s `EVAL` arrives late, finds B:1’s token and returns `0`. B:1 keeps its lock. ' +
+          'Redis runs a script as one command: the check and the delete cannot be separated.',
+        zh: '用 Lua 释放后，A:1 的 `EVAL` 来晚了，发现是 B:1 的令牌，返回 `0`。B:1 保住了锁。Redis 把整个脚本当成一条命令执行：判断和删除分不开。',
+      },
+      checks: [{ reply: 0 }, { key: 'lock:job', ownedBy: 'B:1' }],
+    },
+    {
+      claims: ['C09', 'C06'],
+      text: {
+        en:
+          'C:1 waits for B:1 this time: no overlap between them. But look at the verdict: A:1 and B:1 still ' +
+          'overlapped while A:1 was frozen, because its lease ran out. The script fixes the release, not the ' +
+          'lease. That is the next problem.',
+        zh:
+          '这次 C:1 老老实实等 B:1：它们之间没有重叠。但看看结论：A:1 被冻住时，A:1 和 B:1 依然重叠了，因为它的租期到了。' +
+          '脚本修好的是释放，不是租期。这是下一个问题。',
+      },
+      checks: [
+        { not: { violation: 'V1', lock: 'lock:job', holders: ['B:1', 'C:1'] } },
+        { violation: 'V1', lock: 'lock:job', holders: ['A:1', 'B:1'] },
+      ],
+    },
+    {
+      claims: ['C24'],
+      scenario: { builtin: 'contention-wakeup' },
+      at: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' },
+      text: {
+        en:
+          'Redisson takes the same road for everything, acquiring included (seed 003: “为什么用 Lua”). B:1’s ' +
+          'attempt is **one** `EVALSHA`: the script’s `exists`, `hexists`, `pttl` calls all run at the same ' +
+          'instant, with no other client’s command between them, and it costs one round trip instead of three.',
+        zh:
+          'Redisson 在所有地方都走这条路，加锁也不例外（种子 003：为什么用 Lua）。B:1 的一次尝试就是**一条** `EVALSHA`：' +
+          '脚本里的 `exists`、`hexists`、`pttl` 调用都在同一时刻执行，中间插不进任何其他客户端的命令，而且只需一次往返而不是三次。',
+      },
+      checks: [
+        {
+          gap: {
+            from: { kind: 'script.call', cmd: 'exists', after: { kind: 'lock.request', actor: 'B:1' } },
+            to: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' },
+          },
+          max: 0,
+        },
+        {
+          count: {
+            kind: 'cmd',
+            after: { kind: 'script.call', cmd: 'exists', after: { kind: 'lock.request', actor: 'B:1' } },
+          },
+          max: 1,
+        },
+      ],
+    },
+  ],
+};
+
+export default lesson;

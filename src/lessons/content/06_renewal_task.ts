@@ -1,0 +1,151 @@
+import type { Lesson, ScenarioJson } from '../types';
+
+const critical = (work: number) => [
+  { op: 'lock', lock: 'lock:job', type: 'set-nx-px-lua', leaseMs: 3000 },
+  { op: 'work', ms: work },
+  { op: 'unlock', lock: 'lock:job' },
+];
+
+/** Seed 004's renewal thread, by hand: every third of the 3 s lease, push the expiry back to 3 s. */
+const renewalThread = {
+  id: 2,
+  start: 10,
+  program: [
+    {
+      op: 'repeat',
+      times: 5,
+      body: [
+        { op: 'sleep', ms: 1000 },
+        { op: 'redis', argv: ['PEXPIRE', 'lock:job', '3000'] },
+      ],
+    },
+  ],
+};
+
+/** A:1 works 5 s under a 3 s lease; B:1 polls for the same lock. */
+const noRenewal: ScenarioJson = {
+  format: 'lockscope/1',
+  title: 'A 3 s lease, 5 s of work',
+  clients: [
+    { id: 'A', threads: [{ id: 1, program: critical(5000) }] },
+    { id: 'B', threads: [{ id: 1, start: 100, program: critical(500) }] },
+  ],
+};
+
+const addRenewal = [{ op: 'add' as const, path: '/clients/0/threads/-', value: renewalThread }];
+
+const lesson: Lesson = {
+  id: 'renewal-task',
+  title: { en: 'Keep it alive: a hand-written renewal task', zh: '让锁活下去：手写一个续期任务' },
+  minutes: 7,
+  steps: [
+    {
+      claims: ['C06'],
+      scenario: { inline: noRenewal },
+      at: { kind: 'violation.start', lock: 'lock:job', where: { violation: 'V1' } },
+      question: {
+        prompt: {
+          en: 'A:1 holds a 3 s lease (Lua release, unique token) and works for 5 s. Does B:1 get in before A:1 is done?',
+          zh: 'A:1 的租期是 3 秒（Lua 释放、唯一令牌），业务要 5 秒。B:1 会在 A:1 做完之前进来吗？',
+        },
+        choices: [
+          { id: 'yes', value: true, text: { en: 'Yes, at ≈ 3 s', zh: '会，大约在第 3 秒' } },
+          {
+            id: 'no',
+            value: false,
+            text: { en: 'No, the Lua release protects A:1', zh: '不会，Lua 释放保护了 A:1' },
+          },
+        ],
+        answer: { from: 'holds', check: { violation: 'V1', lock: 'lock:job', holders: ['A:1', 'B:1'] } },
+        feedback: {
+          en:
+            'The Lua script only makes the **release** safe. The lease still ends at 3 s, and then the key is ' +
+            'gone for everyone.',
+          zh: 'Lua 脚本只让**释放**变得安全。租期照样在第 3 秒结束，之后键对所有人来说都不存在了。',
+        },
+      },
+      text: {
+        en:
+          'Everything from the last lesson is in place, and still B:1 gets the lock at ≈ 3 s while A:1 works. ' +
+          'Seed 004’s answer (续时): “设定任务不完成锁就不释放” — as long as the task is unfinished, the lock ' +
+          'must not go away. Something has to keep pushing the expiry back.',
+        zh:
+          '上一课的修复都在，B:1 还是在约 3 秒时拿到了锁，而 A:1 还在干活。种子文章的答案是“续时”：设定任务不完成锁就不释放。' +
+          '得有个东西不断把过期时间往后推。',
+      },
+      highlight: { lanes: ['A:1', 'B:1'], keys: ['lock:job'] },
+      checks: [{ violation: 'V1', lock: 'lock:job', open: true, holders: ['A:1', 'B:1'] }],
+      task: {
+        prompt: {
+          en:
+            'Your turn: give client A a second thread that renews the lock: every 1 s (a third of the lease), ' +
+            '`PEXPIRE lock:job 3000`. Five rounds are enough.',
+          zh: '轮到你了：给客户端 A 加第二个线程来续期：每 1 秒（租期的三分之一）执行一次 `PEXPIRE lock:job 3000`，五轮就够了。',
+        },
+        goalText: { en: 'No `V1` on `lock:job`.', zh: '`lock:job` 上没有 `V1`。' },
+        goal: { noViolation: 'V1', lock: 'lock:job' },
+        solution: addRenewal,
+        success: {
+          en: 'The key never gets near its expiry while A:1 works, so B:1 waits for the release.',
+          zh: 'A:1 干活期间，键从来没有接近过期，于是 B:1 一直等到释放。',
+        },
+      },
+    },
+    {
+      claims: ['C10'],
+      scenario: { patch: addRenewal },
+      at: { kind: 'cmd', actor: 'A:2', cmd: 'PEXPIRE', nth: 2 },
+      text: {
+        en:
+          'This is the shape of seed 004’s `ScheduledExecutorService`: a thread wakes up regularly, and when the ' +
+          'lock has entered the last part of its lease (“进入最后三分之一时间”) it resets the expiry. Here A:2 ' +
+          'renews every 1 s; each `PEXPIRE` puts `PTTL` back to 3000.',
+        zh:
+          '这就是种子文章里 `ScheduledExecutorService` 的样子：一个线程定期醒来，锁进入最后三分之一时间时，就把过期时间重置。' +
+          '这里 A:2 每 1 秒续一次；每次 `PEXPIRE` 都把 `PTTL` 拉回 3000。',
+      },
+      highlight: { lanes: ['A:1', 'A:2'], keys: ['lock:job'] },
+      checks: [
+        { reply: 1 },
+        { key: 'lock:job', ownedBy: 'A:1', pttl: { min: 2990, max: 3000 } },
+        { thread: 'A:1', state: 'working' },
+      ],
+    },
+    {
+      claims: ['C10'],
+      at: { kind: 'lock.acquired', actor: 'B:1' },
+      text: {
+        en:
+          'A:1 works its full 5 s: the key never expires, and B:1 gets the lock only after A:1’s release. Note ' +
+          'the last `PEXPIRE` returned `0`: the key was already gone. This hand-made task has rough edges: it does ' +
+          'not stop when the lock is released, and a blind `PEXPIRE` would renew whoever holds the key by then. ' +
+          'Redisson’s watchdog (lesson 11) checks the owner and is cancelled by `unlock()`.',
+        zh:
+          'A:1 完整地干了 5 秒：键一次也没过期，B:1 直到 A:1 释放后才拿到锁。注意最后一次 `PEXPIRE` 返回了 `0`：键已经没了。' +
+          '这个手写任务很粗糙：锁释放后它不会停，而盲目的 `PEXPIRE` 会给那时持有这个键的任何人续期。' +
+          'Redisson 的看门狗（第 11 课）会检查持有者，并且在 `unlock()` 时被取消。',
+      },
+      checks: [
+        { count: { kind: 'key.expired', key: 'lock:job' }, max: 0 },
+        { noViolation: 'V1' },
+        { count: { kind: 'cmd', actor: 'A:2', cmd: 'PEXPIRE' }, min: 5, max: 5 },
+        { thread: 'A:1', state: 'done' },
+      ],
+    },
+    {
+      claims: ['C10'],
+      pending:
+        'needs: a naive lock type with its own renewal task (seed 004: scan every 2 s, renew when a third of the ' +
+        'lease is left, stop on release) so the renewal is part of the lock, not a raw PEXPIRE thread',
+      // needs: engine NaiveLock variant "set-nx-px-renew" (not built yet)
+      text: {
+        en:
+          'The same lock with seed 004’s renewal built in: the scheduler scans its queue every 2 s, renews a ' +
+          'lock whose last third of lease has begun, and drops it once the lock is released.',
+        zh: '把种子文章的续期做进锁里：调度器每 2 秒扫描一次队列，锁进入最后三分之一租期就续期，锁释放后就把它移出队列。',
+      },
+    },
+  ],
+};
+
+export default lesson;

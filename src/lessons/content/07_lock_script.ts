@@ -1,0 +1,156 @@
+import type { Lesson } from '../types';
+
+const acquireEval = { kind: 'cmd', actor: 'A:1', cmd: 'EVALSHA', key: 'myLock', nth: 2 };
+
+const lesson: Lesson = {
+  id: 'lock-script',
+  title: { en: 'Redisson’s lock script, line by line', zh: '逐行读 Redisson 的加锁脚本' },
+  minutes: 8,
+  steps: [
+    {
+      claims: ['C11'],
+      scenario: { builtin: 'basic-lock' },
+      at: { kind: 'script.line', where: { line: 7 } },
+      text: {
+        en:
+          'Redisson packs everything we built by hand into one Lua script. `redisson.getLock("myLock")` just ' +
+          'names the lock; `lock()` ends up in `tryLockInnerAsync`, which sends one `EVALSHA` with ' +
+          '`KEYS[1]` = `myLock`, `ARGV[1]` = the lease, `ARGV[2]` = the lock name. (The first `EVALSHA` on a ' +
+          'fresh server gets `NOSCRIPT`; the client loads the script and retries.) Line 7 asks: does the lock ' +
+          'not exist, or do **I** already hold it?',
+        zh:
+          'Redisson 把我们手写的那些东西都装进了一个 Lua 脚本。`redisson.getLock("myLock")` 只是给锁起个名字；`lock()` 最终走到 ' +
+          '`tryLockInnerAsync`，发出一条 `EVALSHA`：`KEYS[1]` 是 `myLock`，`ARGV[1]` 是租期，`ARGV[2]` 是锁名。' +
+          '（在新启动的服务器上第一次 `EVALSHA` 会得到 `NOSCRIPT`，客户端加载脚本后重试。）第 7 行问的是：锁不存在，或者是**我**已经持有它？',
+      },
+      highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
+      checks: [{ key: 'myLock', is: 'absent' }],
+    },
+    {
+      claims: ['C11', 'C12'],
+      at: { kind: 'script.call', cmd: 'hincrby' },
+      text: {
+        en:
+          '`exists` returned `0`, so line 8 runs `HINCRBY myLock <uuid>:1 1`. The lock is a **hash**, not a ' +
+          'string: one field per owner, whose value counts how many times that owner holds it. The keyspace ' +
+          'view still shows no `myLock`: it changes when the whole script has run, because from outside a ' +
+          'script is one indivisible step.',
+        zh:
+          '`exists` 返回 `0`，于是第 8 行执行 `HINCRBY myLock <uuid>:1 1`。锁是一个**哈希**，而不是字符串：每个持有者一个字段，' +
+          '字段的值记录它持有了几次。键空间视图里还看不到 `myLock`：要等整个脚本执行完才变化，因为从外面看，脚本是一个不可分割的步骤。',
+      },
+      highlight: { script: { script: 'lock', lines: [8] } },
+      checks: [
+        { reply: 0, of: { kind: 'script.call', cmd: 'exists' } },
+        { reply: 1, of: { kind: 'script.call', cmd: 'hincrby' } },
+        { key: 'myLock', is: 'absent' },
+      ],
+    },
+    {
+      claims: ['C11', 'C14'],
+      at: acquireEval,
+      question: {
+        prompt: {
+          en: 'Line 9 sets `PEXPIRE myLock 30000`. What does the `EVALSHA` return to A:1?',
+          zh: '第 9 行执行 `PEXPIRE myLock 30000`。`EVALSHA` 返回给 A:1 的是什么？',
+        },
+        choices: [
+          { id: 'nil', value: null, text: { en: '`nil`: nothing', zh: '`nil`：什么也不返回' } },
+          { id: 'one', value: 1, text: { en: '`1`, the hold count', zh: '`1`，重入计数' } },
+          { id: 'ttl', value: 30000, text: { en: '`30000`, the lease', zh: '`30000`，租期' } },
+        ],
+        answer: { from: 'reply-of', selector: acquireEval },
+        feedback: {
+          en:
+            'Line 10 returns `nil`, and `nil` means “acquired”. Only a caller that did **not** get the lock ' +
+            'gets a number back (line 12): the remaining TTL, so it knows how long to wait.',
+          zh: '第 10 行返回 `nil`，`nil` 就表示“加锁成功”。只有**没**拿到锁的调用者才会得到一个数字（第 12 行）：剩余的 TTL，好让它知道要等多久。',
+        },
+      },
+      text: {
+        en:
+          'No lease was given to `lock()`, so `ARGV[1]` is `lockWatchdogTimeout`: **30,000 ms**. Right after ' +
+          'the script, `PTTL myLock` is just under 30 s.',
+        zh: '`lock()` 没有传租期，所以 `ARGV[1]` 是 `lockWatchdogTimeout`：**30000 毫秒**。脚本刚执行完，`PTTL myLock` 略小于 30 秒。',
+      },
+      highlight: { script: { script: 'lock', lines: [9, 10] } },
+      checks: [
+        { reply: null },
+        { key: 'myLock', is: 'hash', pttl: { min: 29_990, max: 30_000 } },
+        {
+          count: { kind: 'script.call', cmd: 'pexpire', where: { argv: ['pexpire', 'myLock', '30000'] } },
+          min: 1,
+        },
+      ],
+      task: {
+        prompt: {
+          en: 'Your turn: call `lock(5, SECONDS)` instead: give the `lock` op `leaseMs: 5000`.',
+          zh: '轮到你了：改成调用 `lock(5, SECONDS)`：给 `lock` 操作加上 `leaseMs: 5000`。',
+        },
+        goalText: {
+          en: 'The script’s `pexpire` uses the lease you gave (`ARGV[1]` = 5000).',
+          zh: '脚本里的 `pexpire` 用的是你给的租期（`ARGV[1]` = 5000）。',
+        },
+        goal: {
+          count: { kind: 'script.call', cmd: 'pexpire', where: { argv: ['pexpire', 'myLock', '5000'] } },
+          min: 1,
+        },
+        solution: [{ op: 'add', path: '/clients/0/threads/0/program/0/leaseMs', value: 5000 }],
+        success: {
+          en: '`ARGV[1]` is simply the lease: 30 s by default, or whatever `leaseTime` you pass.',
+          zh: '`ARGV[1]` 就是租期：默认 30 秒，或者你传入的 `leaseTime`。',
+        },
+      },
+    },
+    {
+      claims: ['C12'],
+      at: { kind: 'lock.acquired', actor: 'A:1' },
+      text: {
+        en:
+          '`HGETALL myLock` now shows what seed 000 prints: one field `<uuid>:1` with value `"1"`. The field is ' +
+          'the lock name `ARGV[2]`: the Redisson client’s UUID (`getLockName(threadId)`), a colon, the Java ' +
+          'thread id.',
+        zh:
+          '`HGETALL myLock` 现在显示的就是种子 000 打印出来的样子：一个字段 `<uuid>:1`，值为 `"1"`。这个字段就是锁名 `ARGV[2]`：' +
+          'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。',
+      },
+      checks: [{ key: 'myLock', is: 'hash', fields: 1, holder: { owner: 'A:1', count: 1 } }],
+    },
+    {
+      claims: ['C13', 'C16'],
+      scenario: { builtin: 'contention-wakeup' },
+      at: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' },
+      text: {
+        en:
+          'Why the UUID? Thread ids are only unique inside one JVM: A:1 and B:1 are both “thread 1”, on two ' +
+          'machines. With the thread id alone, line 7’s `hexists` would let B:1 “re-enter” A:1’s lock. With the ' +
+          'client UUID in front, B:1’s field is a different one, absent from the hash, and it gets A:1’s ' +
+          'remaining TTL instead of the lock.',
+        zh:
+          '为什么要 UUID？线程 id 只在一个 JVM 内唯一：A:1 和 B:1 都是“线程 1”，却在两台机器上。只用线程 id 的话，第 7 行的 `hexists` ' +
+          '会让 B:1“重入”A:1 的锁。加上客户端 UUID 前缀后，B:1 的字段是另一个，不在哈希里，它拿到的是 A:1 剩余的 TTL 而不是锁。',
+      },
+      highlight: { lanes: ['A:1', 'B:1'], script: { script: 'lock', lines: [7, 12] } },
+      checks: [
+        { key: 'myLock', fields: 1, holder: { owner: 'A:1', count: 1 } },
+        { key: 'myLock', holder: { owner: 'B:1', count: null } },
+        { not: { reply: null } },
+        { thread: 'B:1', holds: { lock: 'myLock', count: 0 } },
+      ],
+    },
+    {
+      claims: ['C11'],
+      pending:
+        'needs: editable Redisson scripts (redisson.scripts.lock) to let the learner break line 7 and watch it fail',
+      // needs: scenario field redisson.scripts.lock (another stream is adding it)
+      text: {
+        en:
+          'Break it yourself: delete the `hexists` half of line 7, or the `pexpire` on line 9, and watch what ' +
+          'the reentrant thread or a crashed holder does to the others.',
+        zh: '自己动手把它弄坏：删掉第 7 行的 `hexists` 那一半，或者删掉第 9 行的 `pexpire`，看看重入的线程或崩溃的持有者会给别人带来什么。',
+      },
+    },
+  ],
+};
+
+export default lesson;

@@ -1,0 +1,153 @@
+import type { EventSelector, Lesson } from '../types';
+
+const secondAcquire: EventSelector = {
+  kind: 'cmd',
+  actor: 'A:1',
+  cmd: 'EVALSHA',
+  key: 'myLock',
+  after: { kind: 'lock.request', actor: 'A:1', nth: 2 },
+};
+/** the unlock script's last EVALSHA between the two releases (an earlier one may be answered NOSCRIPT) */
+const firstUnlock: EventSelector = {
+  kind: 'cmd',
+  actor: 'A:1',
+  cmd: 'EVALSHA',
+  key: 'myLock',
+  after: { kind: 'lock.released', actor: 'A:1' },
+  before: { kind: 'lock.released', actor: 'A:1', nth: 2 },
+  nth: -1,
+};
+const secondUnlock: EventSelector = {
+  kind: 'cmd',
+  actor: 'A:1',
+  cmd: 'EVALSHA',
+  key: 'myLock',
+  after: { kind: 'lock.released', actor: 'A:1', nth: 2 },
+};
+
+const lesson: Lesson = {
+  id: 'reentrancy',
+  title: { en: 'Reentrancy: the hold count', zh: '可重入：重入计数' },
+  minutes: 6,
+  steps: [
+    {
+      claims: ['C15'],
+      scenario: { builtin: 'reentrant' },
+      at: { kind: 'lock.acquired', actor: 'A:1' },
+      text: {
+        en:
+          'Seed 004 lists “不可重入” (not reentrant) among the problems of the hand-made lock: a method that holds ' +
+          'the lock and calls another method that locks it again would wait for itself forever. A:1 takes ' +
+          '`myLock` and, half a second later, takes it again.',
+        zh:
+          '种子文章把“不可重入”列为手写锁的问题之一：一个持有锁的方法调用另一个也要加这把锁的方法，就会永远等自己。' +
+          'A:1 拿到 `myLock`，半秒后再拿一次。',
+      },
+      highlight: { lanes: ['A:1'], keys: ['myLock'] },
+      checks: [{ key: 'myLock', holder: { owner: 'A:1', count: 1 }, pttl: { min: 29_990 } }],
+    },
+    {
+      claims: ['C15'],
+      at: secondAcquire,
+      question: {
+        prompt: {
+          en: 'A:1 calls `lock()` on the lock it already holds. What is its field in `myLock` afterwards?',
+          zh: 'A:1 对自己已经持有的锁再次调用 `lock()`。之后它在 `myLock` 里的字段值是多少？',
+        },
+        choices: [
+          { id: 'two', value: true, text: { en: '`2`: it re-entered', zh: '`2`：它重入了' } },
+          {
+            id: 'waits',
+            value: false,
+            text: { en: 'Still `1`: it waits for itself', zh: '还是 `1`：它在等自己' },
+          },
+        ],
+        answer: { from: 'holds', check: { key: 'myLock', holder: { owner: 'A:1', count: 2 } } },
+        feedback: {
+          en:
+            'Line 7 of the lock script has a second half: `hexists myLock <uuid>:1 == 1`. The owner’s own field ' +
+            'exists, so the script takes the same branch as a fresh lock: `HINCRBY` by 1 and a new `PEXPIRE`.',
+          zh: '加锁脚本第 7 行还有后半句：`hexists myLock <uuid>:1 == 1`。持有者自己的字段存在，所以脚本走和新加锁一样的分支：`HINCRBY` 加 1，再 `PEXPIRE` 一次。',
+        },
+      },
+      text: {
+        en:
+          'The second `EVALSHA` returns `nil` again: acquired. The count is now `2`, and the lease starts over ' +
+          'at 30 s (it had run down by half a second). This is what `ReentrantLock` does in one JVM, kept in Redis.',
+        zh:
+          '第二次 `EVALSHA` 又返回 `nil`：加锁成功。计数变成 `2`，租期重新从 30 秒开始（之前已经走了半秒）。' +
+          '这就是单个 JVM 里 `ReentrantLock` 的行为，只不过记录在 Redis 里。',
+      },
+      highlight: { script: { script: 'lock', lines: [7, 8, 9, 10] } },
+      checks: [
+        { reply: null },
+        { key: 'myLock', fields: 1, holder: { owner: 'A:1', count: 2 }, pttl: { min: 29_990 } },
+      ],
+    },
+    {
+      claims: ['C16'],
+      at: { kind: 'lock.failed', actor: 'B:1' },
+      text: {
+        en:
+          'B:1 calls `tryLock()` (no wait time) meanwhile. Its field does not exist and the key does: line 12 ' +
+          'returns the remaining TTL, and `tryLock()` returns `false` at once.',
+        zh: '同时 B:1 调用了 `tryLock()`（不等待）。它的字段不存在而键存在：第 12 行返回剩余 TTL，`tryLock()` 立即返回 `false`。',
+      },
+      checks: [
+        { thread: 'B:1', lastResult: false },
+        { key: 'myLock', holder: { owner: 'A:1', count: 2 } },
+      ],
+    },
+    {
+      claims: ['C20'],
+      at: firstUnlock,
+      question: {
+        prompt: {
+          en: 'A:1 calls `unlock()` once. What does the unlock script return?',
+          zh: 'A:1 调用一次 `unlock()`。解锁脚本返回什么？',
+        },
+        choices: [
+          { id: 'zero', value: 0, text: { en: '`0`: still held', zh: '`0`：仍然持有' } },
+          { id: 'one', value: 1, text: { en: '`1`: released', zh: '`1`：已释放' } },
+          { id: 'nil', value: null, text: { en: '`nil`: not the owner', zh: '`nil`：不是持有者' } },
+        ],
+        answer: { from: 'reply-of', selector: firstUnlock },
+        feedback: {
+          en:
+            'The unlock script decrements: `HINCRBY myLock <uuid>:1 -1` gives `1`, which is above 0, so it only ' +
+            'renews the lease (`PEXPIRE`) and returns `0`. The lock must stay until every `lock()` has its `unlock()`.',
+          zh: '解锁脚本做的是减一：`HINCRBY myLock <uuid>:1 -1` 得到 `1`，大于 0，所以它只续一下租期（`PEXPIRE`）并返回 `0`。每个 `lock()` 都要有对应的 `unlock()`，锁才会真正释放。',
+        },
+      },
+      text: {
+        en: 'After the first `unlock()` the key is still there, the field is back to `1`, and nothing is published.',
+        zh: '第一次 `unlock()` 之后键还在，字段回到 `1`，也没有发布任何消息。',
+      },
+      highlight: { script: { script: 'unlock', lines: [15, 16, 17, 18, 19] } },
+      checks: [
+        { reply: 0 },
+        { key: 'myLock', holder: { owner: 'A:1', count: 1 }, pttl: { min: 29_990 } },
+        { count: { kind: 'pubsub.publish' }, max: 0 },
+        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C20', 'C21'],
+      at: secondUnlock,
+      text: {
+        en:
+          'The second `unlock()` brings the count to `0`: now the script `DEL`s the key and publishes the unlock ' +
+          'message, and returns `1`. Lesson 10 follows that message.',
+        zh: '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。',
+      },
+      highlight: { script: { script: 'unlock', lines: [21, 22, 23, 24] } },
+      checks: [
+        { reply: 1 },
+        { key: 'myLock', is: 'absent' },
+        { count: { kind: 'pubsub.publish' }, min: 1, max: 1 },
+      ],
+    },
+  ],
+};
+
+export default lesson;

@@ -1,0 +1,198 @@
+import type { EventSelector, Lesson } from '../types';
+
+const bFirstEval: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' };
+
+const lesson: Lesson = {
+  id: 'waiting',
+  title: { en: 'Mutual exclusion, and waiting without spinning', zh: '互斥，以及不自旋的等待' },
+  minutes: 8,
+  steps: [
+    {
+      claims: ['C16'],
+      scenario: { builtin: 'contention-wakeup' },
+      at: bFirstEval,
+      question: {
+        prompt: {
+          en: 'A:1 holds `myLock`. B:1 calls `lock()` and runs the same script. What comes back?',
+          zh: 'A:1 持有 `myLock`。B:1 调用 `lock()`，执行同一个脚本。返回的是什么？',
+        },
+        choices: [
+          {
+            id: 'nil',
+            value: true,
+            text: { en: '`nil`: B:1 gets the lock too', zh: '`nil`：B:1 也拿到了锁' },
+          },
+          {
+            id: 'ttl',
+            value: false,
+            text: { en: 'A number: how long A:1’s lock still lives', zh: '一个数字：A:1 的锁还能活多久' },
+          },
+        ],
+        answer: { from: 'holds', check: { reply: null, of: bFirstEval } },
+        feedback: {
+          en:
+            'The key exists and B:1’s field is not in it, so line 7 is false and line 12 returns `PTTL myLock`: ' +
+            'about 29.8 s. A number means “not yours, and here is how long it may take”.',
+          zh: '键存在，而 B:1 的字段不在里面，第 7 行不成立，第 12 行返回 `PTTL myLock`：大约 29.8 秒。返回数字就表示“不是你的，还要等这么久”。',
+        },
+      },
+      text: {
+        en:
+          'This is **mutual exclusion** in Redisson: while A:1’s field is in the hash, every other caller ' +
+          'gets the remaining TTL and does not hold the lock.',
+        zh: '这就是 Redisson 里的**互斥**：只要 A:1 的字段还在哈希里，其他所有调用者拿到的都是剩余 TTL，谁也不持有锁。',
+      },
+      highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'], script: { script: 'lock', lines: [12] } },
+      checks: [
+        { not: { reply: null } },
+        { thread: 'B:1', holds: { lock: 'myLock', count: 0 } },
+        { key: 'myLock', holder: { owner: 'A:1', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C17', 'C18'],
+      at: { kind: 'lock.wait', actor: 'B:1' },
+      text: {
+        en:
+          'What now? Polling in a loop (like B:1 did with `SETNX` in lesson 2) wastes round trips and hammers ' +
+          'Redis. Redisson instead `SUBSCRIBE`s to `redisson_lock__channel:{myLock}`, **tries once more** (the ' +
+          'lock may have been freed while it subscribed), and then blocks on a semaphore for at most the TTL ' +
+          'it was given (seed 000: `getLatch().tryAcquire(ttl)`).',
+        zh:
+          '接下来怎么办？像第 2 课里 B:1 用 `SETNX` 那样循环轮询，既浪费往返，又给 Redis 施压。Redisson 的做法是先 `SUBSCRIBE` ' +
+          '`redisson_lock__channel:{myLock}`，**再试一次**（订阅期间锁可能已经释放了），然后在信号量上阻塞，最多等拿到的那个 TTL' +
+          '（种子 000：`getLatch().tryAcquire(ttl)`）。',
+      },
+      checks: [
+        {
+          count: {
+            kind: 'pubsub.subscribe',
+            actor: 'B:1',
+            where: { channel: 'redisson_lock__channel:{myLock}' },
+          },
+          min: 1,
+          max: 1,
+        },
+        { count: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA' }, min: 2, max: 2 },
+        { thread: 'B:1', state: 'waiting' },
+      ],
+    },
+    {
+      claims: ['C17'],
+      at: { kind: 'waiter.wakeup', actor: 'B:1' },
+      text: {
+        en:
+          'For 1.8 s B:1 sends nothing at all: no spinning, no load on Redis. It wakes when something arrives on ' +
+          'the channel (next lesson), or when the TTL it waited for runs out.',
+        zh: '整整 1.8 秒，B:1 一条命令都没发：不自旋，也不给 Redis 增加负担。频道上来了消息（下一课），或者等的 TTL 到了，它才醒来。',
+      },
+      checks: [
+        { count: { kind: 'cmd', actor: 'B:1' }, max: 3 },
+        {
+          gap: { from: { kind: 'lock.wait', actor: 'B:1' }, to: { kind: 'waiter.wakeup', actor: 'B:1' } },
+          min: 1500,
+        },
+      ],
+    },
+    {
+      claims: ['C18'],
+      scenario: { builtin: 'watchdog-renewal' },
+      at: { kind: 'lock.wait', actor: 'B:1', nth: 2 },
+      text: {
+        en:
+          'If no message comes, the wait simply ends with the TTL. Here A:1’s lock is kept alive by its watchdog ' +
+          '(lesson 11), so when B:1’s 29 s wait times out it tries again, gets a new TTL and waits again: try, ' +
+          'wait(ttl), try… the `while (true)` loop of `lock()` in seed 000.',
+        zh:
+          '如果一直没有消息，等待就在 TTL 到期时结束。这里 A:1 的锁由看门狗续着（第 11 课），所以 B:1 等了 29 秒超时后再试一次，' +
+          '拿到新的 TTL，接着等：尝试、等待(ttl)、再尝试……正是种子 000 里 `lock()` 的 `while (true)` 循环。',
+      },
+      checks: [
+        { count: { kind: 'waiter.wakeup', actor: 'B:1', where: { cause: 'timeout' } }, min: 1, max: 1 },
+        { count: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA' }, min: 3, max: 3 },
+        {
+          gap: { from: { kind: 'lock.wait', actor: 'B:1' }, to: { kind: 'lock.wait', actor: 'B:1', nth: 2 } },
+          min: 28_000,
+        },
+      ],
+    },
+    {
+      claims: ['C23'],
+      scenario: { builtin: 'trylock-timeout' },
+      at: { kind: 'lock.failed', actor: 'B:1' },
+      question: {
+        prompt: {
+          en: 'A:1 holds the lock for 5 s. B:1 calls `tryLock(1, SECONDS)`. When does that call return?',
+          zh: 'A:1 持有锁 5 秒。B:1 调用 `tryLock(1, SECONDS)`。这个调用什么时候返回？',
+        },
+        choices: [
+          {
+            id: 'one',
+            value: [1000, 1300],
+            text: { en: 'After ≈ 1 s, with `false`', zh: '约 1 秒后，返回 `false`' },
+          },
+          {
+            id: 'five',
+            value: [5000, 5300],
+            text: { en: 'After ≈ 5 s, with `true`', zh: '约 5 秒后，返回 `true`' },
+          },
+          {
+            id: 'thirty',
+            value: [29_000, 31_000],
+            text: { en: 'After the 30 s TTL', zh: '等满 30 秒的 TTL 之后' },
+          },
+        ],
+        answer: { from: 'time-of', selector: { kind: 'lock.failed', actor: 'B:1' } },
+        feedback: {
+          en:
+            '`tryLock` with a wait time waits on the same semaphore, but for the smaller of the TTL and the time ' +
+            'it has left. After 1 s it gives up and returns `false`; the caller decides what to do instead.',
+          zh: '带等待时间的 `tryLock` 在同一个信号量上等，但只等 TTL 和剩余等待时间中较小的那个。1 秒后它放弃，返回 `false`，由调用者决定接下来怎么办。',
+        },
+      },
+      text: {
+        en: '`tryLock(waitTime)` is the polite version of `lock()`: it waits, but not forever.',
+        zh: '`tryLock(waitTime)` 是 `lock()` 的克制版本：会等，但不会一直等。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'B:2'] },
+      checks: [
+        { thread: 'B:1', lastResult: false, holds: { lock: 'myLock', count: 0 } },
+        {
+          gap: { from: { kind: 'lock.request', actor: 'B:1' }, to: { kind: 'lock.failed', actor: 'B:1' } },
+          min: 1000,
+          max: 1010,
+        },
+      ],
+      task: {
+        prompt: {
+          en: 'Your turn: let B:1 wait long enough to get the lock (its `waitMs`).',
+          zh: '轮到你了：让 B:1 等得足够久，直到拿到锁（改它的 `waitMs`）。',
+        },
+        goalText: { en: 'B:1’s `tryLock` returns `true`.', zh: 'B:1 的 `tryLock` 返回 `true`。' },
+        goal: { count: { kind: 'lock.acquired', actor: 'B:1' }, min: 1 },
+        solution: [{ op: 'replace', path: '/clients/1/threads/0/program/0/waitMs', value: 8000 }],
+        success: {
+          en: 'With 8 s of patience, B:1 is woken by A:1’s unlock at ≈ 5 s.',
+          zh: '有了 8 秒的耐心，B:1 在约 5 秒时被 A:1 的解锁唤醒。',
+        },
+      },
+    },
+    {
+      claims: ['C23', 'C22'],
+      at: { kind: 'lock.acquired', actor: 'B:2' },
+      text: {
+        en: 'B:2 asked for up to 8 s. A:1 unlocks at ≈ 5 s, and B:2 has the lock a few milliseconds later.',
+        zh: 'B:2 最多等 8 秒。A:1 在约 5 秒时解锁，几毫秒后 B:2 就拿到了锁。',
+      },
+      checks: [
+        { thread: 'B:2', holds: { lock: 'myLock', count: 1 } },
+        {
+          gap: { from: { kind: 'lock.released', actor: 'A:1' }, to: { kind: 'lock.acquired', actor: 'B:2' } },
+          max: 20,
+        },
+      ],
+    },
+  ],
+};
+
+export default lesson;

@@ -1,0 +1,162 @@
+import type { EventSelector, Lesson } from '../types';
+
+/** the unlock EVALSHA that got an answer (a first one may be refused with NOSCRIPT) */
+const a2Unlock: EventSelector = {
+  kind: 'cmd',
+  actor: 'A:2',
+  cmd: 'EVALSHA',
+  before: { kind: 'lock.error', actor: 'A:2' },
+  nth: -1,
+};
+const a1Unlock: EventSelector = {
+  kind: 'cmd',
+  actor: 'A:1',
+  cmd: 'EVALSHA',
+  after: { kind: 'lock.released', actor: 'A:1' },
+  before: { kind: 'watchdog.cancel', actor: 'A:1' },
+  nth: -1,
+};
+const nextHolder: EventSelector = { kind: 'lock.acquired', after: { kind: 'lock.released', actor: 'A:1' } };
+
+const lesson: Lesson = {
+  id: 'unlock',
+  title: { en: 'Unlock, and the message that wakes the waiter', zh: '解锁，以及唤醒等待者的那条消息' },
+  minutes: 7,
+  steps: [
+    {
+      claims: ['C19'],
+      scenario: { builtin: 'unlock-not-owner' },
+      at: a2Unlock,
+      question: {
+        prompt: {
+          en: 'A:1 holds `myLock`. A:2, another thread **of the same client**, calls `unlock()`. What does the unlock script return?',
+          zh: 'A:1 持有 `myLock`。A:2 是**同一个客户端**的另一个线程，它调用了 `unlock()`。解锁脚本返回什么？',
+        },
+        choices: [
+          {
+            id: 'one',
+            value: 1,
+            text: { en: '`1`: same client, so it may release', zh: '`1`：同一个客户端，可以释放' },
+          },
+          { id: 'zero', value: 0, text: { en: '`0`: it decrements the count', zh: '`0`：只把计数减一' } },
+          { id: 'nil', value: null, text: { en: '`nil`: not the owner', zh: '`nil`：不是持有者' } },
+        ],
+        answer: { from: 'reply-of', selector: a2Unlock },
+        feedback: {
+          en:
+            'The owner is a **thread**, `<uuid>:<threadId>`, not a client. `hexists myLock <uuid>:2` is `0`, so ' +
+            'line 12–13 return `nil`, and Redisson throws `IllegalMonitorStateException`.',
+          zh: '持有者是**线程**，即 `<uuid>:<threadId>`，而不是客户端。`hexists myLock <uuid>:2` 为 `0`，于是第 12–13 行返回 `nil`，Redisson 抛出 `IllegalMonitorStateException`。',
+        },
+      },
+      text: {
+        en:
+          '“锁只能被持有该锁的服务释放” (only the holder may release it), seed 004’s safety property, is built ' +
+          'into the unlock script: its first real check is whether the caller’s field exists. A:2 gets ' +
+          '`IllegalMonitorStateException`, and A:1’s lock is untouched.',
+        zh:
+          '种子文章列出的安全性——“锁只能被持有该锁的服务释放”——就写在解锁脚本里：它第一件正事就是检查调用者的字段是否存在。' +
+          'A:2 得到 `IllegalMonitorStateException`，A:1 的锁原封不动。',
+      },
+      highlight: {
+        lanes: ['A:1', 'A:2', 'B:1'],
+        keys: ['myLock'],
+        script: { script: 'unlock', lines: [12, 13] },
+      },
+      checks: [{ reply: null }, { key: 'myLock', fields: 1, holder: { owner: 'A:1', count: 1 } }],
+    },
+    {
+      claims: ['C19'],
+      at: { kind: 'lock.error', actor: 'B:1' },
+      text: {
+        en: 'B:1, on another machine, fares no better. Compare lesson 4, where a plain `DEL` let anyone release anything.',
+        zh: '另一台机器上的 B:1 也一样。对比第 4 课：在那里，一条普通的 `DEL` 谁都能释放任何锁。',
+      },
+      checks: [
+        { count: { kind: 'lock.error', where: { op: 'unlock' } }, min: 2, max: 2 },
+        { key: 'myLock', holder: { owner: 'A:1', count: 1 } },
+        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C21'],
+      scenario: { builtin: 'contention-wakeup' },
+      at: a1Unlock,
+      text: {
+        en:
+          'Now the real owner. A:1 holds `myLock` once; A:2, B:1 and C:1 are waiting on their semaphores. The ' +
+          'unlock script decrements the field to `0`, `DEL`s the key and `PUBLISH`es `0` on ' +
+          '`redisson_lock__channel:{myLock}`, then returns `1`. Three clients are subscribed, so three receive it.',
+        zh:
+          '现在轮到真正的持有者。A:1 持有 `myLock` 一次；A:2、B:1、C:1 在各自的信号量上等待。解锁脚本把字段减到 `0`，`DEL` 掉键，' +
+          '在 `redisson_lock__channel:{myLock}` 上 `PUBLISH` 一个 `0`，然后返回 `1`。有三个客户端订阅了，所以三个都收到。',
+      },
+      highlight: {
+        lanes: ['A:1', 'A:2', 'B:1', 'C:1'],
+        script: { script: 'unlock', lines: [21, 22, 23, 24] },
+      },
+      checks: [
+        { reply: 1 },
+        { key: 'myLock', is: 'absent' },
+        { count: { kind: 'script.call', cmd: 'del', key: 'myLock' }, min: 1 },
+        {
+          count: {
+            kind: 'pubsub.publish',
+            where: { channel: 'redisson_lock__channel:{myLock}', receivers: 3 },
+          },
+          min: 1,
+          max: 1,
+        },
+      ],
+    },
+    {
+      claims: ['C22'],
+      at: nextHolder,
+      question: {
+        prompt: {
+          en: 'The message wakes one waiting thread per client: A:2, B:1 and C:1 all try at once. Who gets the lock?',
+          zh: '这条消息在每个客户端唤醒一个等待线程：A:2、B:1、C:1 同时去抢。谁拿到了锁？',
+        },
+        choices: [
+          { id: 'a2', value: 'A:2', text: { en: 'A:2', zh: '线程 A:2' } },
+          { id: 'b1', value: 'B:1', text: { en: 'B:1', zh: '线程 B:1' } },
+          { id: 'c1', value: 'C:1', text: { en: 'C:1', zh: '线程 C:1' } },
+        ],
+        answer: { from: 'actor-of', selector: nextHolder },
+        feedback: {
+          en:
+            'Whoever’s `EVALSHA` reaches Redis first, here A:2’s. `RLock` promises no order (the fair lock of ' +
+            'lesson 16 does). The losers get a fresh TTL and wait again.',
+          zh: '谁的 `EVALSHA` 先到 Redis 谁就赢：这里是 A:2。`RLock` 不保证顺序（第 16 课的公平锁才保证）。没抢到的拿到新的 TTL，继续等待。',
+        },
+      },
+      text: {
+        en:
+          'Every waiter woke with cause `message` a millisecond after the publish, not when its 29.7 s TTL ran ' +
+          'out: the lock changed hands within 3 ms of the unlock.',
+        zh: '每个等待者都在发布后一毫秒因 `message` 醒来，而不是等 29.7 秒的 TTL 耗尽：解锁后 3 毫秒之内锁就易主了。',
+      },
+      checks: [
+        { count: { kind: 'waiter.wakeup', where: { cause: 'message' } }, min: 3 },
+        { count: { kind: 'waiter.wakeup', where: { cause: 'timeout' } }, max: 0 },
+        { gap: { from: { kind: 'pubsub.publish' }, to: nextHolder }, max: 5 },
+      ],
+    },
+    {
+      claims: ['C22', 'C18'],
+      text: {
+        en:
+          'Each unlock repeats this: a message, a race, one winner, the rest back to waiting. Four critical ' +
+          'sections, one after another, and no thread ever polled.',
+        zh: '每次解锁都重复这个过程：一条消息、一次竞争、一个赢家，其余的继续等。四个临界区依次执行，没有一个线程轮询过。',
+      },
+      checks: [
+        { count: { kind: 'lock.acquired' }, min: 4, max: 4 },
+        { noViolation: 'any' },
+        { count: { kind: 'waiter.wakeup', where: { cause: 'timeout' } }, max: 0 },
+      ],
+    },
+  ],
+};
+
+export default lesson;

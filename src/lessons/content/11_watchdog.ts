@@ -1,0 +1,202 @@
+import type { Lesson } from '../types';
+
+const lesson: Lesson = {
+  id: 'watchdog',
+  title: { en: 'The watchdog', zh: '看门狗' },
+  minutes: 9,
+  steps: [
+    {
+      claims: ['C25'],
+      scenario: { builtin: 'watchdog-renewal' },
+      at: { kind: 'watchdog.renew', actor: 'A:1' },
+      question: {
+        prompt: {
+          en: 'A:1 called `lock()` without a lease and works for 70 s. The key was set to 30 s. When is it first renewed?',
+          zh: 'A:1 调用的是不带租期的 `lock()`，业务要 70 秒。键的过期时间设的是 30 秒。它第一次续期是什么时候？',
+        },
+        choices: [
+          {
+            id: 'ten',
+            value: [9000, 11_000],
+            text: { en: 'At ≈ 10 s, a third of the lease', zh: '约 10 秒，租期的三分之一' },
+          },
+          { id: 'twenty', value: [19_000, 21_000], text: { en: 'At ≈ 20 s', zh: '约 20 秒' } },
+          { id: 'thirty', value: [29_000, 30_100], text: { en: 'Just before 30 s', zh: '快到 30 秒的时候' } },
+        ],
+        answer: { from: 'time-of', selector: { kind: 'watchdog.renew', actor: 'A:1' } },
+        feedback: {
+          en:
+            'The watchdog (seed 003: 看门狗) is a timer that fires every `lockWatchdogTimeout / 3` = 10 s and ' +
+            'resets the expiry to 30 s, so the lock always has at least 20 s left while its holder lives.',
+          zh: '看门狗是一个定时任务，每隔 `lockWatchdogTimeout / 3` = 10 秒触发一次，把过期时间重置为 30 秒，所以只要持有者活着，锁至少还剩 20 秒。',
+        },
+      },
+      text: {
+        en:
+          'This is lesson 6’s renewal task, done properly. Because no `leaseTime` was passed, `lock()` starts a ' +
+          'renewal timer for this lock. At 10 s it runs the renew script: if `<uuid>:1` is still in `myLock`, ' +
+          '`pexpire myLock 30000`. `PTTL` is back to 30 s.',
+        zh:
+          '这就是第 6 课的续期任务，只是做得更周全。因为没有传 `leaseTime`，`lock()` 为这把锁启动了一个续期定时器。第 10 秒时它执行续期脚本：' +
+          '如果 `<uuid>:1` 还在 `myLock` 里，就 `pexpire myLock 30000`。`PTTL` 回到了 30 秒。',
+      },
+      highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'] },
+      checks: [
+        { key: 'myLock', holder: { owner: 'A:1', count: 1 }, pttl: { min: 29_990, max: 30_000 } },
+        {
+          gap: {
+            from: { kind: 'lock.acquired', actor: 'A:1' },
+            to: { kind: 'watchdog.renew', actor: 'A:1' },
+          },
+          min: 9990,
+          max: 10_050,
+        },
+      ],
+    },
+    {
+      claims: ['C25'],
+      at: { kind: 'watchdog.renew', actor: 'A:1', nth: 6 },
+      text: {
+        en:
+          'Sixty seconds in, six renewals, ten seconds apart; the key never got below 20 s. B:1 has been waiting ' +
+          'the whole time: its waits time out and it tries again, always finding the lock alive.',
+        zh: '60 秒过去，续了六次，每次间隔 10 秒；键的剩余时间从没低于 20 秒。B:1 一直在等：等待超时、再试，每次都发现锁还活着。',
+      },
+      checks: [
+        { count: { kind: 'watchdog.renew', actor: 'A:1' }, min: 6, max: 6 },
+        { count: { kind: 'key.expired', key: 'myLock' }, max: 0 },
+        {
+          gap: {
+            from: { kind: 'watchdog.renew', actor: 'A:1', nth: 5 },
+            to: { kind: 'watchdog.renew', actor: 'A:1', nth: 6 },
+          },
+          min: 9990,
+          max: 10_050,
+        },
+        { thread: 'B:1', state: 'waiting' },
+      ],
+    },
+    {
+      claims: ['C27'],
+      at: { kind: 'watchdog.cancel', actor: 'A:1' },
+      text: {
+        en:
+          'At 70 s A:1 unlocks. Right after the unlock script succeeds, the client cancels the renewal task ' +
+          '(`cancelExpirationRenewal`): a released lock must not be kept alive. Seed 004’s hand-made task had ' +
+          'no such step.',
+        zh: '第 70 秒 A:1 解锁。解锁脚本一成功，客户端就取消续期任务（`cancelExpirationRenewal`）：已经释放的锁不能再被续命。种子文章里手写的任务没有这一步。',
+      },
+      checks: [
+        { count: { kind: 'watchdog.cancel', actor: 'A:1', where: { reason: 'unlock' } }, min: 1, max: 1 },
+        { key: 'myLock', is: 'absent' },
+      ],
+    },
+    {
+      claims: ['C27'],
+      scenario: {
+        builtin: 'basic-lock',
+        patch: [{ op: 'add', path: '/clients/0/threads/0/program/-', value: { op: 'sleep', ms: 25_000 } }],
+      },
+      text: {
+        en:
+          'To be sure, let A:1 unlock after 1 s and then stay alive for another 25 s. Had the timer survived the ' +
+          'unlock, it would have fired at 10 s and 20 s. It does not fire at all.',
+        zh: '为了确认，让 A:1 在 1 秒后解锁，然后再活 25 秒。如果定时器在解锁后还在，它会在第 10 秒和第 20 秒触发。结果一次也没有。',
+      },
+      checks: [
+        { count: { kind: 'watchdog.renew' }, max: 0 },
+        { count: { kind: 'watchdog.cancel', where: { reason: 'unlock' } }, min: 1 },
+        {
+          gap: { from: { kind: 'lock.released', actor: 'A:1' }, to: { kind: 'thread.done', actor: 'A:1' } },
+          min: 25_000,
+        },
+      ],
+    },
+    {
+      claims: ['C26'],
+      scenario: { builtin: 'lease-expiry-no-watchdog' },
+      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      text: {
+        en:
+          'Pass a `leaseTime` and you opt out: `lock(3, SECONDS)` means “expire after 3 s, whatever happens”, and ' +
+          'no watchdog is started (seed 003 and 004 both stress this). A:1 works 4 s, the key expires at 3 s, ' +
+          'and B:1 takes the lock while A:1 is still inside: `V1`.',
+        zh:
+          '传了 `leaseTime` 就等于放弃看门狗：`lock(3, SECONDS)` 的意思是“3 秒后过期，不管发生什么”，也不会启动看门狗（种子 003 和 004 都强调了这一点）。' +
+          'A:1 要干 4 秒，键在第 3 秒过期，A:1 还在里面时 B:1 拿到了锁：`V1`。',
+      },
+      highlight: { lanes: ['A:1', 'B:1'] },
+      checks: [
+        { thread: 'A:1', state: 'working', holds: { lock: 'myLock', count: 1 } },
+        { count: { kind: 'key.expired', key: 'myLock' }, min: 1, max: 1 },
+        { violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] },
+      ],
+      task: {
+        prompt: {
+          en: 'Your turn: let the watchdog do its job. Remove A:1’s `leaseMs`.',
+          zh: '轮到你了：让看门狗来干活。去掉 A:1 的 `leaseMs`。',
+        },
+        goalText: { en: 'No `V1` on `myLock`.', zh: '`myLock` 上没有 `V1`。' },
+        goal: { noViolation: 'V1', lock: 'myLock' },
+        solution: [{ op: 'remove', path: '/clients/0/threads/0/program/0/leaseMs' }],
+        success: {
+          en: 'Without a lease the lock lives as long as its holder does, renewed every 10 s.',
+          zh: '不指定租期，锁就和持有者活得一样久，每 10 秒续一次。',
+        },
+      },
+    },
+    {
+      claims: ['C28', 'C34'],
+      scenario: { builtin: 'client-crash-watchdog-expiry' },
+      at: { kind: 'key.expired', key: 'myLock' },
+      question: {
+        prompt: {
+          en: 'A:1’s JVM dies at 15 s; its last renewal was at 10 s. When does B:1 get the lock?',
+          zh: 'A:1 的 JVM 在第 15 秒挂了，最后一次续期在第 10 秒。B:1 什么时候拿到锁？',
+        },
+        choices: [
+          { id: 'now', value: [15_000, 16_000], text: { en: 'Right away, at ≈ 15 s', zh: '马上，约 15 秒' } },
+          { id: 'forty', value: [39_000, 41_000], text: { en: 'At ≈ 40 s', zh: '约 40 秒' } },
+          { id: 'never', value: [-1, -1], text: { en: 'Never: deadlock', zh: '永远拿不到：死锁' } },
+        ],
+        answer: { from: 'time-of', selector: { kind: 'lock.acquired', actor: 'B:1' } },
+        feedback: {
+          en:
+            'The watchdog is a timer **inside** the client: it dies with the JVM. Nobody renews the key, so it ' +
+            'expires 30 s after the last renewal, at ≈ 40 s, and B:1’s next attempt succeeds.',
+          zh: '看门狗是客户端**内部**的定时器：JVM 死了，它也跟着死了。没人续期，键在最后一次续期 30 秒后过期，也就是约 40 秒时，B:1 的下一次尝试就成功了。',
+        },
+      },
+      text: {
+        en:
+          'This is why the watchdog is safe against deadlock where the bare `SETNX` was not: the lock lives ' +
+          'exactly as long as someone renews it, plus at most one lease. Liveness (seed 001): a crashed holder ' +
+          'delays the others, but cannot block them forever.',
+        zh: '这就是看门狗不会像裸 `SETNX` 那样死锁的原因：锁只在有人续期时活着，最多再多活一个租期。活性（种子 001）：崩溃的持有者会让别人多等一会儿，但不能永远挡住他们。',
+      },
+      checks: [
+        { thread: 'A:1', state: 'crashed' },
+        {
+          gap: {
+            from: { kind: 'watchdog.renew', actor: 'A:1', nth: -1 },
+            to: { kind: 'key.expired', key: 'myLock' },
+          },
+          min: 29_990,
+          max: 30_010,
+        },
+        { count: { kind: 'watchdog.renew', after: { kind: 'client.crash' } }, max: 0 },
+      ],
+    },
+    {
+      claims: ['C34'],
+      at: { kind: 'lock.acquired', actor: 'B:1' },
+      text: {
+        en: 'B:1 had been waiting since 1 s; the expiry lets it in. The run ends safe.',
+        zh: 'B:1 从第 1 秒就开始等了；键过期后它进来了。运行结果是安全的。',
+      },
+      checks: [{ key: 'myLock', holder: { owner: 'B:1', count: 1 } }, { verdict: 'safe' }],
+    },
+  ],
+};
+
+export default lesson;

@@ -1,0 +1,168 @@
+import type { Lesson } from '../types';
+
+const lesson: Lesson = {
+  id: 'pauses-fencing',
+  title: {
+    en: 'When the watchdog cannot help: pauses, and fencing',
+    zh: '看门狗也救不了的时候：停顿与 fencing',
+  },
+  minutes: 9,
+  steps: [
+    {
+      claims: ['C29'],
+      scenario: { builtin: 'gc-pause-lease-expiry' },
+      at: { kind: 'client.pause' },
+      text: {
+        en:
+          'A:1 holds `myLock` under the watchdog and is in the middle of a read-modify-write. Then its JVM stops ' +
+          'the world (a long GC, a VM migration, a swapped-out process) for 40 s. **Every** thread of the ' +
+          'process stops, and the watchdog timer is one of them.',
+        zh:
+          'A:1 在看门狗的保护下持有 `myLock`，正在做“读-改-写”。这时它的 JVM 停顿了 40 秒（一次长 GC、虚拟机迁移、进程被换出）。' +
+          '进程里**所有**线程都停了，看门狗的定时器也是其中之一。',
+      },
+      highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'] },
+      checks: [
+        { thread: 'A:1', state: 'paused', holds: { lock: 'myLock', count: 1 } },
+        { key: 'myLock', holder: { owner: 'A:1', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C29'],
+      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      question: {
+        prompt: {
+          en: 'The pause (40 s) is longer than the lease (30 s). Will B:1 get the lock while A:1 is frozen?',
+          zh: '停顿（40 秒）比租期（30 秒）长。A:1 被冻住期间，B:1 会拿到锁吗？',
+        },
+        choices: [
+          { id: 'yes', value: true, text: { en: 'Yes: nobody renews the lease', zh: '会：没人续期了' } },
+          {
+            id: 'no',
+            value: false,
+            text: { en: 'No: the watchdog keeps it alive', zh: '不会：看门狗会让它活着' },
+          },
+        ],
+        answer: { from: 'holds', check: { violation: 'V1', lock: 'myLock', holders: ['A:1', 'B:1'] } },
+        feedback: {
+          en:
+            'The renewals due at 10 s and 20 s never ran: the timer was frozen with everything else. At 30 s the ' +
+            'key expires and B:1’s retry succeeds. From Redis’ side this looks exactly like a crashed holder.',
+          zh: '本该在第 10 秒和第 20 秒执行的续期根本没有执行：定时器和其他东西一起被冻住了。第 30 秒键过期，B:1 重试成功。从 Redis 这边看，这和持有者崩溃一模一样。',
+        },
+      },
+      text: {
+        en:
+          'B:1 now holds the lock, and A:1, frozen, still **believes** it holds it too: two holders (`V1`). ' +
+          'A:1 has no way to notice, because it is not running.',
+        zh: '现在 B:1 持有锁，而被冻住的 A:1 仍然**以为**自己也持有：两个持有者（`V1`）。A:1 根本没法察觉，因为它根本没在运行。',
+      },
+      checks: [
+        { count: { kind: 'watchdog.renew' }, max: 0 },
+        { count: { kind: 'key.expired', key: 'myLock' }, min: 1 },
+        { violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] },
+      ],
+      task: {
+        prompt: {
+          en: 'Your turn: make the pause shorter than the lease (the `pause` fault’s `ms`).',
+          zh: '轮到你了：把停顿缩短到比租期短（改 `pause` 故障的 `ms`）。',
+        },
+        goalText: { en: 'The run is safe.', zh: '运行结果是安全的。' },
+        goal: { verdict: 'safe' },
+        solution: [{ op: 'replace', path: '/faults/0/ms', value: 20_000 }],
+        success: {
+          en:
+            'A 20 s pause still leaves 10 s of lease: the watchdog renews as soon as A:1 thaws. But you do not ' +
+            'choose how long your pauses are.',
+          zh: '20 秒的停顿之后租期还剩 10 秒：A:1 一解冻，看门狗就续期了。可是停顿多长，从来不由你决定。',
+        },
+      },
+    },
+    {
+      claims: ['C29'],
+      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V3' } },
+      text: {
+        en:
+          'At 41 s A:1 wakes up and finishes what it was doing: it writes the value it computed 40 s ago. B:1 ' +
+          'has written since, so A:1’s write erases B:1’s update: a `V3` (stale holder). Its `unlock()` then ' +
+          'fails with `IllegalMonitorStateException`, too late to matter.',
+        zh:
+          '第 41 秒 A:1 醒来，接着做手上的事：把 40 秒前算好的值写回去。B:1 在这期间已经写过了，所以 A:1 的写入抹掉了 B:1 的更新：' +
+          '`V3`（过期的持有者）。随后它的 `unlock()` 抛出 `IllegalMonitorStateException`，但已经于事无补。',
+      },
+      checks: [{ violation: 'V3', lock: 'myLock' }, { resource: { accepted: 2, value: 1 } }],
+      task: {
+        prompt: {
+          en:
+            'Your turn: protect the data instead of the lock. Make the resource `fenced` and both threads lock ' +
+            'with type `FencedLock`, whose every acquire returns a larger token the store remembers.',
+          zh: '轮到你了：保护数据而不是锁。把资源改成 `fenced`，两个线程都用 `FencedLock` 加锁，每次加锁都返回一个更大的令牌，存储会记住它。',
+        },
+        goalText: { en: 'No `V3`: no stale write is accepted.', zh: '没有 `V3`：不接受任何过期的写入。' },
+        goal: { noViolation: 'V3' },
+        solution: [
+          { op: 'add', path: '/resource', value: { kind: 'fenced', initial: 0 } },
+          { op: 'add', path: '/clients/0/threads/0/program/0/type', value: 'FencedLock' },
+          { op: 'add', path: '/clients/1/threads/0/program/0/type', value: 'FencedLock' },
+        ],
+        success: {
+          en: 'The store saw token 2 from B:1, so A:1’s late write with token 1 is refused.',
+          zh: '存储已经见过 B:1 的令牌 2，所以 A:1 拿着令牌 1 的迟到写入被拒绝了。',
+        },
+      },
+    },
+    {
+      claims: ['C39'],
+      scenario: { builtin: 'fencing-saves-gc-pause' },
+      at: { kind: 'resource.use', actor: 'B:1' },
+      text: {
+        en:
+          'The same story with a fenced lock (Kleppmann’s **fencing token**). Each acquire increments ' +
+          '`redisson_lock_token:{res}` inside the lock script: A:1 got token `1`, B:1 got `2`. The store ' +
+          'accepts B:1’s write with token 2 and remembers it.',
+        zh:
+          '同样的故事，换成带 fencing 的锁（Kleppmann 所说的 **fencing token**）。每次加锁都会在脚本里递增 `redisson_lock_token:{res}`：' +
+          'A:1 拿到令牌 `1`，B:1 拿到 `2`。存储接受了 B:1 带令牌 2 的写入，并记住了这个令牌。',
+      },
+      highlight: { lanes: ['A:1', 'B:1'], keys: ['res', 'redisson_lock_token:{res}'] },
+      checks: [{ resource: { accepted: 1, lastToken: 2 } }, { key: 'redisson_lock_token:{res}', value: '2' }],
+    },
+    {
+      claims: ['C39', 'C29'],
+      at: { kind: 'resource.use', actor: 'A:1' },
+      question: {
+        prompt: {
+          en: 'A:1 thaws and writes with token `1`; the store has seen `2`. Is the write accepted?',
+          zh: 'A:1 解冻后带着令牌 `1` 写入；存储已经见过 `2`。这次写入会被接受吗？',
+        },
+        choices: [
+          { id: 'accepted', value: true, text: { en: 'Accepted', zh: '接受' } },
+          { id: 'rejected', value: false, text: { en: 'Rejected', zh: '拒绝' } },
+        ],
+        answer: { from: 'field-of', selector: { kind: 'resource.use', actor: 'A:1' }, field: 'accepted' },
+        feedback: {
+          en:
+            'A token lower than one already seen can only come from a holder that lost the lock. The store does ' +
+            'not need to know about pauses or leases: it just compares numbers.',
+          zh: '比已见过的令牌还小的令牌，只可能来自一个已经失去锁的持有者。存储不需要知道停顿或租期：它只比较数字。',
+        },
+      },
+      text: {
+        en:
+          'Rejected. Note what fencing does and does not do: the two holders still overlapped (`V1`: the lease ' +
+          'alone cannot prevent that), but the data is safe (no `V3`). Fencing protects the resource; the lock ' +
+          'only makes conflicts rare.',
+        zh:
+          '被拒绝了。注意 fencing 做到了什么、没做到什么：两个持有者依然重叠（`V1`：单靠租期无法避免），但数据是安全的（没有 `V3`）。' +
+          'fencing 保护的是资源；锁只是让冲突变得少见。',
+      },
+      checks: [
+        { resource: { accepted: 1, rejected: 1, value: 8 } },
+        { noViolation: 'V3' },
+        { violation: 'V1', lock: 'res', holders: ['A:1', 'B:1'] },
+      ],
+    },
+  ],
+};
+
+export default lesson;

@@ -1,0 +1,193 @@
+import type { EventSelector, Lesson } from '../types';
+
+const bAcquire: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVAL', key: 'myLock' };
+
+const lesson: Lesson = {
+  id: 'replication',
+  title: {
+    en: 'Async replication loses the lock, and what WAIT does',
+    zh: '异步复制丢锁，以及 WAIT 能做什么',
+  },
+  minutes: 10,
+  steps: [
+    {
+      claims: ['C32'],
+      scenario: { builtin: 'failover-wait-helps' },
+      at: { kind: 'repl.apply', node: 'replica-1' },
+      text: {
+        en:
+          'In production the lock’s Redis has replicas and Sentinels, for availability (高可用). Replication ' +
+          'is **asynchronous**: the master answers the client first and ships the write afterwards. Here ' +
+          'replica-1 applies the lock write 20 ms later; replica-2, on a slow link, has not yet got it.',
+        zh:
+          '生产环境里锁所在的 Redis 有从节点和哨兵，为的是高可用。复制是**异步**的：主节点先回复客户端，之后才把写入发出去。' +
+          '这里 replica-1 在 20 毫秒后应用了加锁的写入；链路较慢的 replica-2 还没收到。',
+      },
+      highlight: { lanes: ['A:1', 'master', 'replica-1', 'replica-2'], keys: ['myLock'] },
+      checks: [
+        { key: 'myLock', node: 'master', holder: { owner: 'A:1', count: 1 } },
+        { key: 'myLock', node: 'replica-1', holder: { owner: 'A:1', count: 1 } },
+        { key: 'myLock', node: 'replica-2', is: 'absent' },
+      ],
+    },
+    {
+      claims: ['C38'],
+      at: { kind: 'lock.acquired', actor: 'A:1' },
+      text: {
+        en:
+          'Recent Redisson (`checkLockSyncedSlaves`, on by default) adds a `WAIT` after the lock script: the ' +
+          'master blocks until the replicas acknowledge the write, or until `slavesSyncTimeout`. Only then is ' +
+          '`lock()` told it succeeded. A:1 waited 800 ms, until both replicas had the lock.',
+        zh:
+          '较新的 Redisson（`checkLockSyncedSlaves`，默认开启）在加锁脚本之后加了一个 `WAIT`：主节点会阻塞，直到从节点确认收到写入，' +
+          '或者等到 `slavesSyncTimeout`。之后 `lock()` 才被告知成功。A:1 等了 800 毫秒，直到两个从节点都有了这把锁。',
+      },
+      checks: [
+        { count: { kind: 'wait.result', actor: 'A:1', where: { acked: 2 } }, min: 1 },
+        { key: 'myLock', node: 'replica-2', holder: { owner: 'A:1', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C38', 'C35'],
+      at: { kind: 'lock.wait', actor: 'B:1' },
+      text: {
+        en:
+          'The master crashes at 1 s and Sentinel promotes replica-2. It has A:1’s lock, so B:1 gets a TTL and ' +
+          'waits. The failover did not break mutual exclusion.',
+        zh: '主节点在第 1 秒崩溃，哨兵把 replica-2 提升为主。它上面有 A:1 的锁，所以 B:1 拿到的是 TTL，只能等待。这次主从切换没有破坏互斥。',
+      },
+      checks: [
+        { count: { kind: 'failover.promote', node: 'replica-2' }, min: 1 },
+        { key: 'myLock', node: 'replica-2', holder: { owner: 'A:1', count: 1 } },
+        { thread: 'B:1', state: 'waiting' },
+        { verdict: 'safe' },
+      ],
+    },
+    {
+      claims: ['C33', 'C32'],
+      scenario: { builtin: 'failover-lost-lock' },
+      at: { kind: 'node.crash', node: 'master' },
+      text: {
+        en:
+          'Now the same with Redisson 3.11, before the `WAIT`. A:1 locks at 1 ms and is told “yours” at once. ' +
+          'The master dies at 10 ms, 30 ms before the write would have reached the replicas. This is the ' +
+          '主从一致性 problem seed 004 names.',
+        zh:
+          '换成 Redisson 3.11，那时还没有 `WAIT`。A:1 在第 1 毫秒加锁，马上被告知“锁是你的”。主节点在第 10 毫秒挂了，' +
+          '比写入到达从节点早了 30 毫秒。这就是种子文章说的主从一致性问题。',
+      },
+      checks: [
+        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
+        { key: 'myLock', node: 'replica-1', is: 'absent' },
+        { key: 'myLock', node: 'replica-2', is: 'absent' },
+        { count: { kind: 'repl.apply' }, max: 0 },
+      ],
+    },
+    {
+      claims: ['C33'],
+      at: { kind: 'failover.promote' },
+      text: {
+        en:
+          'Five seconds later the Sentinels agree the master is down and promote replica-1. Both clients switch ' +
+          'to it. It has no `myLock`: as far as Redis knows, nobody holds the lock.',
+        zh: '五秒后，哨兵们一致认为主节点挂了，把 replica-1 提升为主。两个客户端都切换过去。它上面没有 `myLock`：在 Redis 看来，没有人持有这把锁。',
+      },
+      checks: [
+        { key: 'myLock', node: 'replica-1', is: 'absent' },
+        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C33', 'C35'],
+      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      question: {
+        prompt: {
+          en: 'At 7 s B:1 calls `lock()` on the new master. What does its lock script return?',
+          zh: '第 7 秒，B:1 在新的主节点上调用 `lock()`。它的加锁脚本返回什么？',
+        },
+        choices: [
+          { id: 'nil', value: null, text: { en: '`nil`: B:1 gets the lock', zh: '`nil`：B:1 拿到了锁' } },
+          {
+            id: 'ttl',
+            value: 'ttl',
+            text: { en: 'A TTL: A:1 still holds it', zh: '一个 TTL：A:1 还持有锁' },
+          },
+        ],
+        answer: { from: 'reply-of', selector: bAcquire },
+        feedback: {
+          en:
+            'The new master never saw A:1’s lock, so `exists` is `0` and B:1 takes it. A:1 is still working, ' +
+            'sure it holds the lock: two holders. Safety, as seed 001 defines it (at any time only one client ' +
+            'holds the lock), is broken by a perfectly normal failover.',
+          zh:
+            '新的主节点从没见过 A:1 的锁，`exists` 为 `0`，B:1 拿到了锁。A:1 还在干活，坚信自己持有锁：两个持有者。' +
+            '种子 001 定义的安全性（任意时刻只有一个客户端持有锁）被一次再正常不过的主从切换打破了。',
+        },
+      },
+      text: {
+        en:
+          'Two holders, `V1`, for 13 s. A:1 only finds out at 10 s, when its watchdog’s renewal finds no lock ' +
+          'and stops, and its `unlock()` at 20 s fails.',
+        zh: '两个持有者，`V1`，持续 13 秒。A:1 直到第 10 秒才察觉：看门狗续期时发现锁不在了，于是停止；它在第 20 秒的 `unlock()` 也失败了。',
+      },
+      checks: [{ violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] }],
+      task: {
+        prompt: {
+          en:
+            'Your turn: upgrade to a Redisson with `checkLockSyncedSlaves` (set `redisson` to version `3.27` with ' +
+            '`checkLockSyncedSlaves: true`).',
+          zh: '轮到你了：升级到带 `checkLockSyncedSlaves` 的 Redisson（把 `redisson` 设为版本 `3.27`，并设置 `checkLockSyncedSlaves: true`）。',
+        },
+        goalText: { en: 'No `V1` on `myLock`.', zh: '`myLock` 上没有 `V1`。' },
+        goal: { noViolation: 'V1', lock: 'myLock' },
+        solution: [
+          { op: 'replace', path: '/redisson', value: { version: '3.27', checkLockSyncedSlaves: true } },
+        ],
+        success: {
+          en:
+            'The master died before any replica acknowledged, so A:1’s `WAIT` never returned and its `lock()` ' +
+            'failed instead of lying. An error is better than two holders.',
+          zh: '主节点在任何从节点确认之前就挂了，所以 A:1 的 `WAIT` 一直没返回，它的 `lock()` 失败了，而不是谎报成功。报错总比两个持有者好。',
+        },
+      },
+    },
+    {
+      claims: ['C38', 'C35'],
+      scenario: { builtin: 'failover-wait-wrong-replica' },
+      at: { kind: 'lock.acquired', actor: 'A:1' },
+      text: {
+        en:
+          '`WAIT` narrows the window but does not close it. Here replica-2’s link is cut: A:1’s `WAIT 2 1000` ' +
+          'times out with only 1 ack, and Redisson accepts the lock anyway (one replica has it). Then the ' +
+          'master dies and Sentinel promotes… replica-2.',
+        zh:
+          '`WAIT` 缩小了窗口，却没有关上它。这里 replica-2 的链路被切断：A:1 的 `WAIT 2 1000` 超时，只得到 1 个确认，' +
+          'Redisson 还是接受了这把锁（毕竟有一个从节点有了）。随后主节点挂了，哨兵提升的却是……replica-2。',
+      },
+      checks: [
+        { reply: 1, of: { kind: 'cmd', actor: 'A:1', cmd: 'WAIT' } },
+        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
+        { key: 'myLock', node: 'replica-2', is: 'absent' },
+      ],
+    },
+    {
+      claims: ['C38', 'C33'],
+      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      text: {
+        en:
+          'replica-2 never had the lock, B:1 takes it, and A:1 and B:1 hold it together again. `WAIT` makes ' +
+          'the write more durable; it does not make Redis replication consistent. For a lock that must never be ' +
+          'held twice, protect the resource (fencing, lesson 12) or use a consensus system.',
+        zh:
+          'replica-2 从来没有这把锁，B:1 拿到了它，A:1 和 B:1 又一次同时持有。`WAIT` 让写入更持久，却不能让 Redis 的复制变成一致的。' +
+          '如果一把锁绝不能被同时持有两次，就要保护资源（fencing，第 12 课），或者使用基于共识的系统。',
+      },
+      checks: [
+        { count: { kind: 'failover.promote', node: 'replica-2' }, min: 1 },
+        { violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] },
+      ],
+    },
+  ],
+};
+
+export default lesson;

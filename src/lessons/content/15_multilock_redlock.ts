@@ -1,0 +1,198 @@
+import type { Lesson, ScenarioJson } from '../types';
+
+const multi = { lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] };
+
+/** Three independent masters, one lock on each; master-2 crashes (losing l2) and restarts empty. */
+const threeMasters: ScenarioJson = {
+  format: 'lockscope/1',
+  title: 'MultiLock on three independent masters',
+  redis: { topology: 'independent', masters: 3 },
+  clients: [
+    {
+      id: 'A',
+      threads: [
+        {
+          id: 1,
+          program: [
+            { op: 'lock', ...multi },
+            { op: 'work', ms: 5000 },
+            { op: 'unlock', lock: 'multi' },
+          ],
+        },
+      ],
+    },
+    { id: 'B', threads: [{ id: 1, start: 2000, program: [{ op: 'tryLock', ...multi, waitMs: 1000 }] }] },
+  ],
+  faults: [
+    { at: 1000, kind: 'crash', node: 'master-2' },
+    { at: 1500, kind: 'restart', node: 'master-2' },
+  ],
+};
+
+const lesson: Lesson = {
+  id: 'multilock-redlock',
+  title: { en: 'MultiLock and RedLock', zh: 'MultiLock 与 RedLock' },
+  minutes: 9,
+  steps: [
+    {
+      claims: ['C36'],
+      scenario: { builtin: 'multilock-all-or-nothing' },
+      at: { kind: 'lock.failed', actor: 'A:1' },
+      text: {
+        en:
+          'Seed 004’s way around a single Redis losing the lock: take several independent locks and treat them ' +
+          'as one. `RedissonMultiLock` locks `l1`, `l2`, `l3` in turn and succeeds only if it gets **all** of ' +
+          'them. B:1 holds `l3`, so A:1’s `tryLock()` gets `l1` and `l2`, fails on `l3`, and gives both back.',
+        zh:
+          '种子文章给出的绕开“单个 Redis 丢锁”的办法：拿几把相互独立的锁，当成一把来用。`RedissonMultiLock` 依次锁住 `l1`、`l2`、`l3`，' +
+          '只有**全部**拿到才算成功。B:1 持有 `l3`，所以 A:1 的 `tryLock()` 拿到 `l1` 和 `l2`，在 `l3` 上失败，又把两把都还了回去。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['l1', 'l2', 'l3'] },
+      checks: [
+        { thread: 'A:1', lastResult: false },
+        { key: 'l1', is: 'absent' },
+        { key: 'l2', is: 'absent' },
+        { key: 'l3', holder: { owner: 'B:1', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C36'],
+      at: { kind: 'lock.acquired', actor: 'A:1', lock: 'multi' },
+      text: {
+        en:
+          'With `lock()` A:1 takes `l1` and `l2` again and waits for `l3`; when B:1 releases it, A:1 holds all ' +
+          'three and the MultiLock is acquired. Meanwhile C:1 could not take `l1` alone.',
+        zh: '换成 `lock()` 后，A:1 再次拿到 `l1` 和 `l2`，并等待 `l3`；B:1 一释放，A:1 三把全部到手，MultiLock 加锁成功。这期间 C:1 单独去拿 `l1` 也拿不到。',
+      },
+      checks: [
+        { key: 'l1', holder: { owner: 'A:1', count: 1 } },
+        { key: 'l2', holder: { owner: 'A:1', count: 1 } },
+        { key: 'l3', holder: { owner: 'A:1', count: 1 } },
+        { thread: 'C:1', lastResult: false },
+      ],
+    },
+    {
+      claims: ['C36'],
+      scenario: { inline: threeMasters },
+      at: { kind: 'lock.failed', actor: 'B:1' },
+      question: {
+        prompt: {
+          en:
+            'Now the three locks live on three independent masters. A:1 holds the MultiLock; master-2 crashes ' +
+            'and comes back empty, so `l2` is gone. Can B:1 take the MultiLock?',
+          zh: '现在三把锁分别在三个独立的主节点上。A:1 持有 MultiLock；master-2 崩溃后空着回来了，`l2` 没了。B:1 能拿到 MultiLock 吗？',
+        },
+        choices: [
+          {
+            id: 'yes',
+            value: true,
+            text: { en: 'Yes: one of the locks is free', zh: '能：有一把锁空出来了' },
+          },
+          { id: 'no', value: false, text: { en: 'No: it needs all three', zh: '不能：它需要全部三把' } },
+        ],
+        answer: { from: 'holds', check: { count: { kind: 'lock.acquired', actor: 'B:1' }, min: 1 } },
+        feedback: {
+          en: 'B:1 would need `l1` and `l3` as well, and A:1 still holds those. Losing one master does not hand the lock over.',
+          zh: 'B:1 还需要 `l1` 和 `l3`，而它们仍在 A:1 手里。丢掉一个主节点并不会让锁易主。',
+        },
+      },
+      text: {
+        en:
+          'B:1’s `tryLock` gives up after its 1 s: the MultiLock survived a master losing its part. The price: ' +
+          'every master must be up to **take** the lock, so availability goes down as the number of masters goes up.',
+        zh: 'B:1 的 `tryLock` 等了 1 秒后放弃：一个主节点丢了它那一份，MultiLock 依然成立。代价是：**加锁**时每个主节点都必须在线，主节点越多，可用性越低。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'master-1', 'master-2', 'master-3'] },
+      checks: [
+        { key: 'l2', node: 'master-2', is: 'absent' },
+        { key: 'l1', node: 'master-1', holder: { owner: 'A:1', count: 1 } },
+        { thread: 'B:1', lastResult: false },
+        { noViolation: 'any' },
+      ],
+    },
+    {
+      claims: ['C37'],
+      scenario: { builtin: 'redlock-happy' },
+      at: { kind: 'lock.acquired', actor: 'A:1' },
+      text: {
+        en:
+          'RedLock, the algorithm from the Redis docs (seed 003 mentions it), relaxes “all” to “a majority”: ' +
+          'with five masters, three are enough, and one down master costs only a timeout. The lock is valid for ' +
+          'the lease minus the time acquiring took minus a clock-drift allowance: A:1 gets ≈ 9.9 s of its 10 s.',
+        zh:
+          'RedLock 是 Redis 官方文档里的算法（种子 003 提到过），它把“全部”放宽成“多数”：五个主节点拿到三个就够了，宕掉一个只损失一次超时。' +
+          '锁的有效期是租期减去加锁花掉的时间、再减去时钟漂移的余量：A:1 的 10 秒租期里大约有 9.9 秒有效。',
+      },
+      highlight: { lanes: ['A:1', 'master-1', 'master-2', 'master-3', 'master-4', 'master-5'] },
+      checks: [
+        { key: 'res', node: 'master-1', holder: { owner: 'A:1', count: 1 } },
+        { key: 'res', node: 'master-4', holder: { owner: 'A:1', count: 1 } },
+        { count: { kind: 'lock.acquired', actor: 'A:1', where: { validityMs: 9896 } }, min: 1 },
+        { count: { kind: 'node.crash', node: 'master-5' }, min: 1 },
+      ],
+    },
+    {
+      claims: ['C37', 'C35'],
+      scenario: { builtin: 'redlock-clock-jump' },
+      at: { kind: 'lock.acquired', actor: 'B:1' },
+      question: {
+        prompt: {
+          en:
+            'A:1 holds a majority (masters 1–3). Then master-3’s clock jumps 10 s forward, and B:1, which can ' +
+            'only reach masters 3–5, asks for the lock. What is the verdict of this run?',
+          zh: 'A:1 持有多数（主节点 1–3）。随后 master-3 的时钟向前跳了 10 秒，而只能连到主节点 3–5 的 B:1 来申请锁。这次运行的结论是什么？',
+        },
+        choices: [
+          {
+            id: 'safe',
+            value: 'safe',
+            text: { en: 'Safe: B:1 cannot get a majority', zh: '安全：B:1 拿不到多数' },
+          },
+          {
+            id: 'unsafe',
+            value: 'unsafe',
+            text: { en: 'Unsafe: two majorities', zh: '不安全：出现两个多数' },
+          },
+        ],
+        answer: { from: 'verdict' },
+        feedback: {
+          en:
+            'The jump expired A:1’s key on master-3, so B:1 gets 3, 4 and 5: a second majority, with nobody ' +
+            'misbehaving. RedLock’s safety rests on clocks behaving; Kleppmann’s critique (and Redisson deprecating ' +
+            '`RedLock`) start here.',
+          zh:
+            '时钟跳变让 A:1 在 master-3 上的键提前过期，于是 B:1 拿到了 3、4、5：第二个多数，而谁也没有做错什么。' +
+            'RedLock 的安全性依赖时钟正常；Kleppmann 的批评（以及 Redisson 弃用 `RedLock`）正是从这里开始。',
+        },
+      },
+      text: {
+        en: 'Both hold live keys on a majority (`V2`) and both believe they hold the lock (`V1`).',
+        zh: '两者都在多数节点上持有有效的键（`V2`），也都认为自己持有锁（`V1`）。',
+      },
+      checks: [
+        { violation: 'V2', lock: 'res' },
+        { count: { kind: 'node.clock', node: 'master-3' }, min: 1 },
+      ],
+    },
+    {
+      claims: ['C37', 'C29'],
+      scenario: { builtin: 'redlock-pause-after-validity' },
+      at: { kind: 'violation.start', where: { violation: 'V3' } },
+      text: {
+        en:
+          'And the pause of lesson 12 is not solved either: A:1 gets all five masters, is then frozen for 12 s, ' +
+          'and writes after its validity has run out and B:1 has written. A majority of Redis nodes cannot ' +
+          'stop a client that does not know it is late; a fencing token at the resource can.',
+        zh:
+          '第 12 课的停顿问题也没有解决：A:1 拿到了全部五个主节点，随后被冻结 12 秒，在有效期耗尽、B:1 已经写过之后才写入。' +
+          'Redis 节点的多数拦不住一个不知道自己已经迟到的客户端；资源端的 fencing 令牌可以。',
+      },
+      checks: [
+        { violation: 'V1', lock: 'res', holders: ['A:1', 'B:1'] },
+        { resource: { accepted: 2, value: 1 } },
+      ],
+    },
+  ],
+};
+
+export default lesson;

@@ -1,0 +1,142 @@
+import type { EventSelector, Lesson } from '../types';
+
+const afterA: EventSelector = { kind: 'lock.acquired', after: { kind: 'lock.released', actor: 'A:1' } };
+
+const lesson: Lesson = {
+  id: 'lock-family',
+  title: {
+    en: 'The rest of the family: fair, read/write, spin, fenced',
+    zh: '锁家族的其他成员：公平锁、读写锁、自旋锁、fencing 锁',
+  },
+  minutes: 8,
+  steps: [
+    {
+      claims: ['C40'],
+      scenario: { builtin: 'fair-lock-fifo' },
+      at: afterA,
+      question: {
+        prompt: {
+          en: 'B:1, C:1 and D:1 asked for the **fair** lock in that order while A:1 held it. Who gets it when A:1 unlocks?',
+          zh: 'A:1 持有**公平锁**期间，B:1、C:1、D:1 依次来申请。A:1 解锁后谁拿到锁？',
+        },
+        choices: [
+          { id: 'b', value: 'B:1', text: { en: 'B:1, the first to ask', zh: 'B:1，最先申请的' } },
+          { id: 'd', value: 'D:1', text: { en: 'D:1, the last to ask', zh: 'D:1，最后申请的' } },
+          { id: 'race', value: 'race', text: { en: 'Whoever is fastest', zh: '谁快谁得' } },
+        ],
+        answer: { from: 'actor-of', selector: afterA },
+        feedback: {
+          en:
+            '`RedissonFairLock` keeps a queue (`redisson_lock_queue:{fair}`) and a deadline per waiter; its script ' +
+            'refuses anyone but the head of the queue, and unlock notifies only that waiter. First come, first served.',
+          zh: '`RedissonFairLock` 维护一个队列（`redisson_lock_queue:{fair}`），每个等待者都有截止时间；加锁脚本只放行队首，解锁也只通知队首。先到先得。',
+        },
+      },
+      text: {
+        en:
+          'Lesson 10 showed `RLock` promising no order. The fair lock does: B:1, then C:1, then D:1. E:1, who ' +
+          'only waited 500 ms, left the queue without disturbing it.',
+        zh: '第 10 课说过 `RLock` 不保证顺序。公平锁保证：先 B:1，再 C:1，然后 D:1。只等了 500 毫秒的 E:1 离开了队列，没有打乱顺序。',
+      },
+      highlight: {
+        lanes: ['A:1', 'B:1', 'C:1', 'D:1', 'E:1'],
+        keys: ['redisson_lock_queue:{fair}', 'redisson_lock_timeout:{fair}'],
+      },
+      checks: [
+        { thread: 'E:1', lastResult: false },
+        { thread: 'B:1', holds: { lock: 'fair', count: 1 } },
+      ],
+    },
+    {
+      claims: ['C40'],
+      text: {
+        en: 'The whole run: four holders, in arrival order.',
+        zh: '整个运行：四个持有者，按到达顺序。',
+      },
+      checks: [
+        {
+          gap: { from: { kind: 'lock.acquired', actor: 'B:1' }, to: { kind: 'lock.acquired', actor: 'C:1' } },
+          min: 1,
+        },
+        {
+          gap: { from: { kind: 'lock.acquired', actor: 'C:1' }, to: { kind: 'lock.acquired', actor: 'D:1' } },
+          min: 1,
+        },
+        { noViolation: 'any' },
+      ],
+    },
+    {
+      claims: ['C40'],
+      scenario: { builtin: 'rw-lock-readers-then-writer' },
+      at: { kind: 'lock.acquired', actor: 'B:1' },
+      text: {
+        en:
+          'A read/write lock (`getReadWriteLock`) lets readers share: A:1 and B:1 both hold the **read** lock ' +
+          'at once. The hash `rw` records `mode` = `read` and one count per reader.',
+        zh: '读写锁（`getReadWriteLock`）允许读者共享：A:1 和 B:1 同时持有**读**锁。哈希 `rw` 记录 `mode` = `read`，每个读者各有一个计数。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['rw'] },
+      checks: [
+        { thread: 'A:1', holds: { lock: 'rw', count: 1 } },
+        { thread: 'B:1', holds: { lock: 'rw', count: 1 } },
+        { key: 'rw', is: 'hash', fields: 3 },
+        { noViolation: 'any' },
+      ],
+    },
+    {
+      claims: ['C40'],
+      at: { kind: 'lock.acquired', actor: 'C:1' },
+      text: {
+        en: 'The writer C:1 waits until the last reader has left, then holds the lock alone.',
+        zh: '写者 C:1 一直等到最后一个读者离开，才独自持有锁。',
+      },
+      checks: [
+        { thread: 'A:1', holds: { lock: 'rw', count: 0 } },
+        { thread: 'B:1', holds: { lock: 'rw', count: 0 } },
+        {
+          gap: { from: { kind: 'lock.released', actor: 'B:1' }, to: { kind: 'lock.acquired', actor: 'C:1' } },
+          min: 0,
+        },
+      ],
+    },
+    {
+      claims: ['C40'],
+      scenario: { builtin: 'spin-lock-polling' },
+      at: { kind: 'lock.acquired', actor: 'B:1' },
+      text: {
+        en:
+          'A spin lock (`getSpinLock`) uses the same hash and script as `RLock` but no pub/sub at all: nobody ' +
+          'subscribes, unlock publishes nothing, and waiters poll with a growing back-off. Useful when pub/sub ' +
+          'is a burden (very many locks); the cost is repeated `EVALSHA`s and a lock that stays free until the ' +
+          'next poll.',
+        zh:
+          '自旋锁（`getSpinLock`）和 `RLock` 用同样的哈希和脚本，但完全不用发布订阅：没人订阅，解锁也不发布，等待者以逐渐增大的间隔轮询。' +
+          '适合发布订阅成为负担的场景（锁特别多）；代价是反复的 `EVALSHA`，以及锁在下一次轮询之前一直空着。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'C:1'] },
+      checks: [
+        { count: { kind: 'pubsub.subscribe' }, max: 0 },
+        { count: { kind: 'pubsub.publish' }, max: 0 },
+        { count: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA' }, min: 5 },
+      ],
+    },
+    {
+      claims: ['C40', 'C39'],
+      scenario: { builtin: 'fencing-saves-gc-pause' },
+      at: { kind: 'lock.acquired', actor: 'B:1' },
+      text: {
+        en:
+          'And the fenced lock (`getFencedLock`) of lesson 12: every acquire increments a counter in the same ' +
+          'script and hands back a token that only grows. A:1 got `1`, B:1 gets `2`.',
+        zh: '还有第 12 课的 fencing 锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
+      },
+      checks: [
+        { count: { kind: 'lock.acquired', actor: 'A:1', where: { token: 1 } }, min: 1, max: 1 },
+        { count: { kind: 'lock.acquired', actor: 'B:1', where: { token: 2 } }, min: 1, max: 1 },
+        { key: 'redisson_lock_token:{res}', value: '2' },
+      ],
+    },
+  ],
+};
+
+export default lesson;

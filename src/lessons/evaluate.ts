@@ -1,0 +1,227 @@
+/**
+ * Plays a lesson against the engine: resolves each step's scenario and cursor, runs its checks,
+ * computes its question's right answer from the trace and tries its task's goal on the
+ * unmodified scenario (must fail) and with the solution (must pass). The CLI prints this; the
+ * page's player and the unit tests read the same results.
+ */
+import { builtin, runScenario, validateScenario } from './engine';
+import type { ScenarioRun, TraceEvent, Violation, VisibleState } from './engine';
+import {
+  cursorAt,
+  describeCheck,
+  endOf,
+  failure,
+  violationsAt,
+  type CheckResult,
+  type Cursor,
+} from './checks';
+import { applyPatch, PatchError } from './patch';
+import { describeSelector, findEvent, SelectorError } from './select';
+import type { Answer, Lesson, Question, ScenarioJson, ScenarioRef, Step, Task } from './types';
+
+export class LessonError extends Error {}
+
+/** Runs scenarios once per distinct JSON; verbose, so script lines can be selected and shown. */
+export class RunCache {
+  private runs = new Map<string, ScenarioRun>();
+  run(json: ScenarioJson): ScenarioRun {
+    const key = JSON.stringify(json);
+    let r = this.runs.get(key);
+    if (r === undefined) {
+      const v = validateScenario(json);
+      if (!v.ok)
+        throw new LessonError(
+          `invalid scenario: ${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+        );
+      r = runScenario(v.scenario, { verbose: true });
+      this.runs.set(key, r);
+    }
+    return r;
+  }
+}
+
+/** The scenario JSON a step's reference names, given the previous step's. */
+export function resolveScenario(ref: ScenarioRef, previous: ScenarioJson | undefined): ScenarioJson {
+  let base: ScenarioJson;
+  if ('builtin' in ref) {
+    const b = builtin(ref.builtin);
+    if (b === undefined) throw new LessonError(`unknown built-in "${ref.builtin}"`);
+    base = b.scenario;
+  } else if ('inline' in ref) base = ref.inline;
+  else {
+    if (previous === undefined) throw new LessonError('a patch needs a previous step with a scenario');
+    base = previous;
+  }
+  return ref.patch === undefined ? structuredClone(base) : applyPatch(base, ref.patch);
+}
+
+export interface QuestionResult {
+  /** the computed answer (a value from the trace, or the fixed choice id) */
+  answer: unknown;
+  /** ids of the choices that match it: exactly one when the question is well made */
+  right: string[];
+}
+
+export interface TaskResult {
+  /** the goal on the unmodified scenario: must be false */
+  base: boolean;
+  /** the goal with the known-good solution applied: must be true */
+  solution: boolean;
+  /** why a run failed to start (bad patch, invalid scenario) */
+  error?: string;
+}
+
+export interface StepResult {
+  step: Step;
+  pending?: string;
+  scenario?: ScenarioJson;
+  /** false when this step's scenario differs from the previous step's (the player restarts) */
+  sameScenario: boolean;
+  run?: ScenarioRun;
+  cursor?: number;
+  at?: { t: number; seq: number };
+  state?: VisibleState;
+  /** violations begun at or before the cursor */
+  violations?: Violation[];
+  /** verbose events after the previous step's cursor (from the start on a new scenario) to the cursor */
+  events?: TraceEvent[];
+  checks: CheckResult[];
+  question?: QuestionResult;
+  task?: TaskResult;
+}
+
+export interface LessonResult {
+  lesson: Lesson;
+  steps: StepResult[];
+  /** every check, question and task of every non-pending step holds */
+  ok: boolean;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function computeAnswer(c: Cursor, a: Answer): unknown {
+  const events = c.run.trace.events;
+  switch (a.from) {
+    case 'reply-of':
+      return events[findEvent(events, a.selector)].reply;
+    case 'actor-of':
+      return events[findEvent(events, a.selector)].actor;
+    case 'field-of':
+      return events[findEvent(events, a.selector)][a.field];
+    case 'time-of':
+      return events[findEvent(events, a.selector)].t;
+    case 'verdict':
+      return c.run.trace.verdict;
+    case 'holds':
+      return failure(c, a.check) === null;
+    case 'fixed':
+      return a.choice;
+  }
+}
+
+export function evaluateQuestion(c: Cursor, q: Question): QuestionResult {
+  const answer = computeAnswer(c, q.answer);
+  const right = q.choices
+    .filter((ch) => {
+      if (q.answer.from === 'fixed') return ch.id === answer;
+      if (q.answer.from === 'time-of' && Array.isArray(ch.value)) {
+        const [lo, hi] = ch.value as number[];
+        return typeof answer === 'number' && answer >= lo && answer <= hi;
+      }
+      return same(ch.value, answer);
+    })
+    .map((ch) => ch.id);
+  return { answer, right };
+}
+
+/** Whether a task's goal holds at the end of a run of `json`. */
+export function goalMet(cache: RunCache, json: ScenarioJson, task: Task): boolean {
+  return failure(endOf(cache.run(json)), task.goal) === null;
+}
+
+export function evaluateTask(cache: RunCache, json: ScenarioJson, task: Task): TaskResult {
+  try {
+    return {
+      base: goalMet(cache, json, task),
+      solution: goalMet(cache, applyPatch(json, task.solution), task),
+    };
+  } catch (e) {
+    if (e instanceof LessonError || e instanceof PatchError)
+      return { base: false, solution: false, error: e.message };
+    throw e;
+  }
+}
+
+export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonResult {
+  const steps: StepResult[] = [];
+  let prevJson: ScenarioJson | undefined;
+  let prevCursor = -1;
+  let prevKey: string | undefined;
+  for (const step of lesson.steps) {
+    if (lesson.coming === true || step.pending !== undefined) {
+      steps.push({ step, pending: step.pending ?? 'lesson marked coming', sameScenario: false, checks: [] });
+      // the next step's events start from the beginning of its run
+      prevKey = undefined;
+      continue;
+    }
+    const r: StepResult = { step, sameScenario: false, checks: [] };
+    steps.push(r);
+    try {
+      const json = step.scenario === undefined ? prevJson : resolveScenario(step.scenario, prevJson);
+      if (json === undefined) throw new LessonError('the first step needs a scenario');
+      const key = JSON.stringify(json);
+      r.sameScenario = key === prevKey;
+      r.scenario = json;
+      const run = cache.run(json);
+      r.run = run;
+      const events = run.trace.events;
+      const index = step.at === undefined ? events.length - 1 : findEvent(events, step.at);
+      const start = r.sameScenario ? prevCursor + 1 : 0;
+      // the player only plays forward within one run
+      if (r.sameScenario && index < prevCursor)
+        r.checks.push({
+          what: `cursor ${step.at === undefined ? '(end)' : describeSelector(step.at)} is before the previous step's`,
+          ok: false,
+        });
+      const c = cursorAt(run, index);
+      r.cursor = index;
+      const ev = events[index];
+      r.at = ev === undefined ? { t: 0, seq: -1 } : { t: ev.t, seq: ev.seq };
+      r.state = c.state;
+      r.violations = violationsAt(c).map(({ v }) => v);
+      r.events = events.slice(start, index + 1);
+      for (const check of step.checks ?? []) {
+        const f = failure(c, check);
+        r.checks.push({ what: describeCheck(check) + (f === null ? '' : ` (got: ${f})`), ok: f === null });
+      }
+      if (step.question !== undefined) {
+        const q = evaluateQuestion(c, step.question);
+        r.question = q;
+        r.checks.push({
+          what: `question: exactly one choice matches the trace's answer ${JSON.stringify(q.answer)} (matching: ${q.right.join(', ') || 'none'})`,
+          ok: q.right.length === 1,
+        });
+      }
+      if (step.task !== undefined) {
+        const t = evaluateTask(cache, json, step.task);
+        r.task = t;
+        r.checks.push({
+          what: `task: goal "${describeCheck(step.task.goal)}" fails as given${t.base ? ' (but it holds)' : ''}`,
+          ok: t.error === undefined && !t.base,
+        });
+        r.checks.push({
+          what: `task: the solution meets the goal${t.error === undefined ? '' : ` (${t.error})`}${t.solution ? '' : ' (it does not)'}`,
+          ok: t.solution,
+        });
+      }
+      prevJson = json;
+      prevKey = key;
+      prevCursor = index;
+    } catch (e) {
+      if (!(e instanceof LessonError || e instanceof PatchError || e instanceof SelectorError)) throw e;
+      r.checks.push({ what: `error: ${e.message}`, ok: false });
+      prevKey = undefined;
+    }
+  }
+  return { lesson, steps, ok: steps.every((s) => s.checks.every((c) => c.ok)) };
+}

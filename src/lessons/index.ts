@@ -1,0 +1,40 @@
+/**
+ * The course, in order. Each lesson is its own module so the page can load one at a time with
+ * `await entry.load()`; the CLI and the tests load them all.
+ */
+import type { Lesson } from './types';
+
+export type { Lesson } from './types';
+
+export interface LessonEntry {
+  id: string;
+  load(): Promise<Lesson>;
+}
+
+const entry = (id: string, load: () => Promise<{ default: Lesson }>): LessonEntry => ({
+  id,
+  load: async () => (await load()).default,
+});
+
+export const lessonCatalog: readonly LessonEntry[] = [
+  entry('why-lock', () => import('./content/01_why_lock')),
+  entry('setnx', () => import('./content/02_setnx')),
+  entry('expiry', () => import('./content/03_expiry')),
+  entry('lease-too-short', () => import('./content/04_lease_too_short')),
+  entry('atomic-release', () => import('./content/05_atomic_release')),
+  entry('renewal-task', () => import('./content/06_renewal_task')),
+  entry('lock-script', () => import('./content/07_lock_script')),
+  entry('reentrancy', () => import('./content/08_reentrancy')),
+  entry('waiting', () => import('./content/09_waiting')),
+  entry('unlock', () => import('./content/10_unlock')),
+  entry('watchdog', () => import('./content/11_watchdog')),
+  entry('pauses-fencing', () => import('./content/12_pauses_fencing')),
+  entry('cluster', () => import('./content/13_cluster')),
+  entry('replication', () => import('./content/14_replication')),
+  entry('multilock-redlock', () => import('./content/15_multilock_redlock')),
+  entry('lock-family', () => import('./content/16_family')),
+];
+
+export function loadAllLessons(): Promise<Lesson[]> {
+  return Promise.all(lessonCatalog.map((e) => e.load()));
+}

@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { evaluateLesson, RunCache, type LessonResult } from './evaluate';
+import { lessonCatalog, loadAllLessons } from './index';
+import type { Bilingual, Lesson } from './types';
+
+const lessons = await loadAllLessons();
+const cache = new RunCache();
+const results = new Map<string, LessonResult>(lessons.map((l) => [l.id, evaluateLesson(l, cache)]));
+
+const ALL_CLAIMS = Array.from({ length: 40 }, (_, i) => `C${String(i + 1).padStart(2, '0')}`);
+
+/**
+ * Claims the course cites but cannot demonstrate yet. Cluster is not built: C30 and C31 are cited
+ * only by the "coming" cluster lesson, which is allowed for now. This must match exactly, so it
+ * fails when the cluster lesson stops being "coming" without runnable steps demonstrating C30 and
+ * C31, and also when a claim ends up cited only by `pending` steps.
+ */
+const NOT_YET_DEMONSTRATED: Record<string, 'coming' | 'pending'> = { C30: 'coming', C31: 'coming' };
+
+/** Every {en, zh} object in a lesson, with a path for the error message. */
+function bilinguals(x: unknown, path: string, out: [string, Bilingual][] = []): [string, Bilingual][] {
+  if (typeof x !== 'object' || x === null) return out;
+  const keys = Object.keys(x);
+  if (keys.includes('en') && keys.includes('zh')) out.push([path, x as Bilingual]);
+  else if (Array.isArray(x)) x.forEach((y, i) => bilinguals(y, `${path}[${i}]`, out));
+  else for (const k of keys) bilinguals((x as Record<string, unknown>)[k], `${path}.${k}`, out);
+  return out;
+}
+
+describe('the course', () => {
+  it('has the curriculum: at least 14 lessons, tasks in at least five, cluster kept in place as coming', () => {
+    expect(lessons.length).toBeGreaterThanOrEqual(14);
+    expect(
+      lessons.filter((l) => l.steps.some((s) => s.task !== undefined && s.pending === undefined)).length,
+    ).toBeGreaterThanOrEqual(5);
+    expect(lessons.map((l) => l.id).indexOf('cluster')).toBe(12);
+    expect(lessons.find((l) => l.id === 'cluster')?.coming).toBe(true);
+  });
+
+  it('lists each lesson once, in catalogue order, with its own id', () => {
+    expect(lessons.map((l) => l.id)).toEqual(lessonCatalog.map((e) => e.id));
+    expect(new Set(lessons.map((l) => l.id)).size).toBe(lessons.length);
+  });
+
+  it.each(lessons.map((l) => [l.id, l] as const))('%s: 5–10 minutes, steps, a question', (_id, l: Lesson) => {
+    expect(l.minutes).toBeGreaterThanOrEqual(5);
+    expect(l.minutes).toBeLessThanOrEqual(10);
+    expect(l.steps.length).toBeGreaterThan(0);
+    if (l.coming !== true) expect(l.steps.some((s) => s.question !== undefined)).toBe(true);
+    for (const s of l.steps) {
+      expect(s.claims.length).toBeGreaterThan(0);
+      for (const c of s.claims) expect(ALL_CLAIMS).toContain(c);
+      if (s.question !== undefined) {
+        expect(s.question.choices.length).toBeGreaterThanOrEqual(2);
+        expect(s.question.choices.length).toBeLessThanOrEqual(4);
+        expect(new Set(s.question.choices.map((c) => c.id)).size).toBe(s.question.choices.length);
+      }
+    }
+  });
+
+  it.each(lessons.map((l) => [l.id, l] as const))('%s: every text in both languages', (_id, l: Lesson) => {
+    const texts = bilinguals(l, l.id);
+    expect(texts.length).toBeGreaterThan(0);
+    for (const [path, t] of texts) {
+      expect(t.en.trim(), `${path}.en`).not.toBe('');
+      expect(t.zh.trim(), `${path}.zh`).not.toBe('');
+      expect(t.zh, `${path}.zh has no Chinese`).toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
+
+  it.each(lessons.map((l) => [l.id] as const))(
+    '%s: every check holds, every question has one right answer, every task is reachable and not trivial',
+    (id) => {
+      const r = results.get(id)!;
+      const failed = r.steps.flatMap((s, i) =>
+        s.checks.filter((c) => !c.ok).map((c) => `step ${i + 1}: ${c.what}`),
+      );
+      expect(failed).toEqual([]);
+      for (const s of r.steps) {
+        if (s.step.question !== undefined && s.pending === undefined)
+          expect(s.question?.right).toHaveLength(1);
+        if (s.step.task !== undefined && s.pending === undefined)
+          expect(s.task).toEqual({ base: false, solution: true });
+      }
+    },
+  );
+
+  it('every claim C01–C40 is cited, and demonstrated by a runnable step except the listed ones', () => {
+    const runnable = new Set<string>();
+    const citedOnly = new Map<string, 'coming' | 'pending'>();
+    for (const l of lessons)
+      for (const s of l.steps)
+        for (const c of s.claims) {
+          if (l.coming !== true && s.pending === undefined) runnable.add(c);
+          else if (!citedOnly.has(c) || l.coming === true)
+            citedOnly.set(c, l.coming === true ? 'coming' : 'pending');
+        }
+    for (const c of runnable) citedOnly.delete(c);
+    const cited = new Set([...runnable, ...citedOnly.keys()]);
+    expect(ALL_CLAIMS.filter((c) => !cited.has(c))).toEqual([]);
+    expect(Object.fromEntries(citedOnly)).toEqual(NOT_YET_DEMONSTRATED);
+  });
+
+  it('reports the pending steps', () => {
+    const pending = lessons.flatMap((l) =>
+      l.steps.flatMap((s, i) => (s.pending === undefined ? [] : [`${l.id} step ${i + 1}: ${s.pending}`])),
+    );
+    console.info(`${pending.length} pending step(s)${pending.map((p) => `\n  ${p}`).join('')}`);
+    // a pending step says why, so the integrator knows what it waits for
+    for (const p of pending) expect(p).toMatch(/: \S/);
+  });
+
+  it('lesson modules hold data only: they import nothing but the lesson types', () => {
+    const dir = join(import.meta.dirname, 'content');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+      const imports = [
+        ...readFileSync(join(dir, f), 'utf8').matchAll(/^import [^;]* from '([^']+)';$/gm),
+      ].map((m) => m[1]);
+      for (const i of imports) expect(i, f).toBe('../types');
+    }
+  });
+});

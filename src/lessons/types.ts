@@ -1,0 +1,225 @@
+/**
+ * The lesson format: plain data, no code, no React, no DOM, so the page (lazily, one module per
+ * lesson) and the CLI (`npm run -s lesson`) read the same objects.
+ *
+ * A lesson is a list of steps. Each step runs a scenario (a built-in, an inline scenario, or a
+ * patch on the previous step's scenario) and puts the cursor on an event found by a selector,
+ * never at a bare time: when the engine's timings shift, a selector still finds "B's first
+ * EVAL" while a time would point at something else. Checks on the state at the cursor keep the
+ * text honest: the CLI and the unit tests fail when a step stops showing what its text says.
+ */
+
+/** Text in both languages; markdown, Redis and Java names in backticks. */
+export interface Bilingual {
+  en: string;
+  zh: string;
+}
+
+/** A claim id from reference/seed-claims.md: "C01" … "C40". */
+export type ClaimId = string;
+
+/** `"<client>:<thread>"` for threads, node ids for nodes (as in the trace). */
+export type Actor = string;
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+/** Scenario JSON as a user would write it (validateScenario fills in the defaults). */
+export type ScenarioJson = { format: 'lockscope/1' } & Record<string, unknown>;
+
+/**
+ * A subset of RFC 6902 JSON Patch on the scenario JSON as written (defaults omitted). `path` is
+ * a JSON Pointer ("/clients/0/threads/0/program/1/ms"); `add` on an array inserts ("-" appends),
+ * on an object sets; `replace` needs the target to exist, so a patch that no longer fits its
+ * scenario fails loudly instead of silently adding a field nobody reads.
+ */
+export type PatchOp =
+  | { op: 'add'; path: string; value: unknown }
+  | { op: 'replace'; path: string; value: unknown }
+  | { op: 'remove'; path: string };
+
+export type ScenarioRef =
+  | { builtin: string; patch?: PatchOp[] }
+  | { inline: ScenarioJson; patch?: PatchOp[] }
+  /** applied to the previous step's scenario */
+  | { patch: PatchOp[] };
+
+// ---------------------------------------------------------------------------------------------
+// Finding events
+
+/**
+ * Finds one event of a run. Every given field must match. Of the matches (counted from the start,
+ * or from just after `after`'s event), `nth` picks one (1-based; -1 the last, -2 the one before);
+ * `offset` then moves that many events forward (+) or back (−) in the trace.
+ */
+export interface EventSelector {
+  kind: string;
+  actor?: Actor;
+  lock?: string;
+  node?: string;
+  /** the event's `key`, or a key among a `cmd`/`script.call`'s argv */
+  key?: string;
+  /** `cmd` / `script.call`: the command name, any case ("EVALSHA", "set") */
+  cmd?: string;
+  /** other fields that must be equal (e.g. `{ cause: 'message' }`, `{ violation: 'V1' }`) */
+  where?: Record<string, unknown>;
+  /** search only after this event */
+  after?: EventSelector;
+  /** search only before this event */
+  before?: EventSelector;
+  nth?: number;
+  offset?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks: predicates on the run at a cursor (for a task's goal: at the end of the run)
+
+export type KeyType = 'string' | 'hash' | 'list' | 'zset';
+export type ThreadState =
+  'idle' | 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed' | 'done';
+export type ViolationKind = 'V1' | 'V2' | 'V3';
+
+export interface KeyCheck {
+  /** the key on `node` (default: the first node that is a master at the cursor) */
+  key: string;
+  node?: string;
+  /** 'absent': the key does not exist */
+  is?: KeyType | 'absent';
+  /** a string key's value */
+  value?: string;
+  /** a hash key: the number of fields */
+  fields?: number;
+  /**
+   * a hash key: the field naming `owner`'s hold (the `owner` its lock.acquired event carries,
+   * "<uuid>:<thread>" for Redisson) has this value; `count: null` means the field is absent
+   */
+  holder?: { owner: Actor; count: number | null };
+  /**
+   * whose lock this is: a string key's value (a naive lock's token) or a hash key's field is the
+   * identity `owner`'s latest acquisition at or before the cursor stored
+   */
+  ownedBy?: Actor;
+  /** remaining TTL in ms at the cursor, inclusive range; 'none' = no expiry (PTTL -1) */
+  pttl?: { min?: number; max?: number } | 'none';
+}
+
+export interface ThreadCheck {
+  thread: Actor;
+  state?: ThreadState | ThreadState[];
+  /** the hold count this thread believes it has on `lock` (0: none) */
+  holds?: { lock: string; count: number };
+  /** its last recorded result (tryLock true/false, a reply, an error) */
+  lastResult?: unknown;
+}
+
+export type Check =
+  | KeyCheck
+  | ThreadCheck
+  /** a violation of this kind (and lock) has begun at or before the cursor; `open`: and not ended */
+  | { violation: ViolationKind; lock?: string; open?: boolean; holders?: Actor[] }
+  /** no violation (of this kind, on this lock) has begun at or before the cursor */
+  | { noViolation: ViolationKind | 'any'; lock?: string }
+  /** the reply (compact JSON as in the trace) of the selected `cmd`, default the cursor's event */
+  | { reply: unknown; of?: EventSelector }
+  /** how many events match `count` (without nth/offset) at or before the cursor */
+  | { count: EventSelector; min?: number; max?: number }
+  /** ms between two events: `to`'s t − `from`'s t */
+  | { gap: { from: EventSelector; to: EventSelector }; min?: number; max?: number }
+  /** the whole run's verdict (not only up to the cursor) */
+  | { verdict: 'safe' | 'unsafe' }
+  | { resource: { value?: number; accepted?: number; rejected?: number; lost?: number; lastToken?: number } }
+  | { all: Check[] }
+  | { any: Check[] }
+  | { not: Check };
+
+// ---------------------------------------------------------------------------------------------
+// Questions and tasks
+
+/**
+ * What the right answer is, computed from the step's run (after it plays) where possible:
+ *   reply-of  the reply of the selected cmd (compact JSON, as in the trace)
+ *   actor-of  the actor of the selected event
+ *   field-of  another field of the selected event (e.g. a resource.use's `value`)
+ *   time-of   the t of the selected event; choices give `[lo, hi]` ranges
+ *   verdict   'safe' | 'unsafe'
+ *   holds     true/false: whether `check` holds at the step's cursor
+ *   fixed     the id of the right choice, where the trace cannot say (a "why" question)
+ */
+export type Answer =
+  | { from: 'reply-of'; selector: EventSelector }
+  | { from: 'actor-of'; selector: EventSelector }
+  | { from: 'field-of'; selector: EventSelector; field: string }
+  | { from: 'time-of'; selector: EventSelector }
+  | { from: 'verdict' }
+  | { from: 'holds'; check: Check }
+  | { from: 'fixed'; choice: string };
+
+export interface Choice {
+  id: string;
+  text: Bilingual;
+  /** compared with the computed answer; a `[lo, hi]` range for `time-of` */
+  value?: unknown;
+}
+
+export interface Question {
+  /** shown before the step plays: "what will B's EVAL return?" */
+  prompt: Bilingual;
+  /** 2–4 */
+  choices: Choice[];
+  answer: Answer;
+  /** shown after the step played, whichever choice was picked: why the right one is right */
+  feedback: Bilingual;
+}
+
+export interface Task {
+  /** "your turn": what to change */
+  prompt: Bilingual;
+  hint?: Bilingual;
+  /** what success means, in words (shown with the task) */
+  goalText: Bilingual;
+  /** evaluated at the end of the learner's re-run of this step's scenario with their changes */
+  goal: Check;
+  /** a known-good change (for the tests only: proves the goal is reachable) */
+  solution: PatchOp[];
+  /** shown when the goal is met */
+  success: Bilingual;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lessons
+
+export interface Highlights {
+  /** lanes: thread actors and node ids */
+  lanes?: Actor[];
+  keys?: string[];
+  /** script lines: which script (`lock`, `unlock`, `renew`, or a sha) and its line numbers */
+  script?: { script: string; lines: number[] };
+  events?: EventSelector[];
+}
+
+export interface Step {
+  claims: ClaimId[];
+  /** absent: the previous step's scenario */
+  scenario?: ScenarioRef;
+  /** where the cursor stops */
+  at?: EventSelector;
+  text: Bilingual;
+  highlight?: Highlights;
+  checks?: Check[];
+  question?: Question;
+  task?: Task;
+  /**
+   * The engine cannot show this honestly yet: why (e.g. "needs a Java `try` op"). The step is
+   * kept with its text; its scenario, cursor and checks are not evaluated, and the tests count it.
+   */
+  pending?: string;
+}
+
+export interface Lesson {
+  id: string;
+  title: Bilingual;
+  minutes: number;
+  /** the engine cannot run this lesson yet (e.g. cluster): it is listed, its steps are not run */
+  coming?: boolean;
+  steps: Step[];
+}
