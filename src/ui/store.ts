@@ -133,6 +133,8 @@ export interface LearnState {
   /** 0-based */
   step: number;
   present: boolean;
+  /** presenter mode: the inspectors and the editor shown (folded away by default) */
+  panels: boolean;
 }
 
 export const useLearn = create<LearnState>()(() => ({
@@ -140,4 +142,5 @@ export const useLearn = create<LearnState>()(() => ({
   lessonId: null,
   step: 0,
   present: false,
+  panels: false,
 }));
