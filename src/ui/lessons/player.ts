@@ -128,7 +128,7 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
   if (!same) {
     await loadScenario(info.scenario, {
       cursor: info.cursor,
-      builtinId: null,
+      builtinId: builtinOf(info.scenario),
       persist: false,
       verbose: true,
     });
@@ -182,7 +182,18 @@ export async function resetTask(): Promise<void> {
   const info = p?.steps[step];
   if (info?.scenario === undefined) return;
   usePlayer.setState({ task: 'idle' });
-  await loadScenario(info.scenario, { cursor: info.cursor, builtinId: null, persist: false, verbose: true });
+  await loadScenario(info.scenario, {
+    cursor: info.cursor,
+    builtinId: builtinOf(info.scenario),
+    persist: false,
+    verbose: true,
+  });
+}
+
+/** A step on a built-in as it is shows that built-in's title and text above the timeline. */
+function builtinOf(scenario: unknown): string | null {
+  const text = JSON.stringify(scenario);
+  return usePlayground.getState().builtins.find((b) => JSON.stringify(b.scenario) === text)?.id ?? null;
 }
 
 let goalToken = 0;
