@@ -321,14 +321,16 @@ export function LessonPanel() {
           <button type="button" className="btn btn--small" onClick={() => void copy()}>
             {copied ? t('header.copied') : t('learn.copy')}
           </button>
-          <button
-            type="button"
-            className="btn btn--small"
-            data-testid="lesson-fork"
-            onClick={() => void forkStep()}
-          >
-            {t('learn.fork')}
-          </button>
+          {info.scenario !== undefined && (
+            <button
+              type="button"
+              className="btn btn--small"
+              data-testid="lesson-fork"
+              onClick={() => void forkStep()}
+            >
+              {t('learn.fork')}
+            </button>
+          )}
           <button
             type="button"
             className="btn btn--small"
