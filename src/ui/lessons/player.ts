@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 import type { Lesson } from '../../lessons/types';
-import { loadScenario } from '../controller';
+import { currentHash, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { translate } from '../i18n';
 import { indexAtTime, setCursor, useLearn, usePlayground } from '../store';
@@ -58,8 +58,8 @@ export function openLesson(id: string, step = 0): void {
 export function closeLesson(): void {
   useLearn.setState({ view: 'play', lessonId: null, step: 0 });
   usePlayer.setState({ task: 'idle' });
-  // Back to a playground link: the URL sync writes it on the next scenario or cursor change.
-  history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
+  // Back to the playground's own link for what is on screen.
+  history.replaceState(null, '', `${window.location.pathname}${window.location.search}${currentHash()}`);
 }
 
 export function lessonLink(): string {
