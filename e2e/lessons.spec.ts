@@ -159,3 +159,12 @@ test('embed mode: the lesson text and the timeline only', async ({ page }) => {
   await expect(page.getByTestId('lesson-question')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('a link to an unknown lesson says so and leaves the playground usable', async ({ page }) => {
+  await page.goto('./#lesson=no-such-lesson&step=2');
+  await expect(panel(page)).toContainText('no-such-lesson');
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
+  await panel(page).getByRole('button', { name: 'Back to the playground' }).click();
+  await expect(panel(page)).toHaveCount(0);
+  await expect(page).toHaveURL(/#s=/);
+});

@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 import type { Lesson } from '../../lessons/types';
-import { currentHash, loadScenario } from '../controller';
+import { currentHash, loadDefault, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { translate } from '../i18n';
 import { indexAtTime, setCursor, useLearn, usePlayground } from '../store';
@@ -89,7 +89,10 @@ export async function syncStep(): Promise<void> {
     try {
       payload = await engineClient.lesson(lessonId);
     } catch (e) {
-      if (my === token) usePlayer.setState({ loading: false, error: message(e) });
+      if (my !== token) return;
+      usePlayer.setState({ loading: false, error: message(e) });
+      // A lesson link that fails (an unknown id) still leaves a playground behind the message.
+      if (usePlayground.getState().scenario === null) await loadDefault();
       return;
     }
     if (my !== token) return;
