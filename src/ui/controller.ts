@@ -6,8 +6,15 @@
 import type { ScenarioDoc } from '../engine/scenario/edit';
 import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
 import { detectLang, htmlLang, type Lang } from './i18n';
-import { clampCursor, clockAt, indexAtTime, pushError, usePlayground } from './store';
-import { decodeHash, encodeHash, isEmbed, MAX_NESTING, MAX_SCENARIO_BYTES } from './url-state';
+import { clampCursor, clockAt, indexAtTime, pushError, useLearn, usePlayground } from './store';
+import {
+  decodeHash,
+  decodeLessonHash,
+  encodeHash,
+  isEmbed,
+  MAX_NESTING,
+  MAX_SCENARIO_BYTES,
+} from './url-state';
 import type { RunOutcome } from './worker-protocol';
 
 const LS_SCENARIO = 'lockscope.scenario';
@@ -33,6 +40,8 @@ export interface LoadOptions {
   persist?: boolean;
   /** what to do when the scenario is refused: the link case falls back to the default */
   onInvalid?: 'issues' | 'fallback';
+  /** record script lines whatever the size (a lesson's cursor indexes its verbose run) */
+  verbose?: boolean;
 }
 
 export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): Promise<boolean> {
@@ -57,7 +66,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   // The worker validates and runs in one request, so an edit is validated once.
   let outcome: RunOutcome;
   try {
-    outcome = await engineClient.run(scenario);
+    outcome = await engineClient.run(scenario, opts.verbose);
   } catch (e) {
     if (token !== runToken) return false;
     usePlayground.setState({ running: false });
@@ -161,7 +170,8 @@ function startUrlSync() {
   let timer: ReturnType<typeof setTimeout> | null = null;
   usePlayground.subscribe((s, prev) => {
     if (s.scenario === prev.scenario && s.cursor === prev.cursor) return;
-    if (timer) return;
+    // An open lesson keeps its own link (#lesson=…&step=…).
+    if (timer || useLearn.getState().lessonId !== null) return;
     timer = setTimeout(() => {
       timer = null;
       const hash = currentHash();
@@ -233,6 +243,8 @@ export async function boot(): Promise<void> {
     return;
   }
 
+  // The lesson player loads a lesson link's scenarios itself.
+  if (decodeLessonHash(window.location.hash) !== null) return;
   const link = decodeHash(window.location.hash);
   if (link.kind === 'ok') {
     await loadScenario(link.scenario, {

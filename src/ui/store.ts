@@ -123,3 +123,24 @@ export function indexAtTime(trace: Trace, t: number): number {
 }
 
 const byTime = bisector((e: TraceEvent) => e.t);
+
+// player: the lesson player's own store, so the playground's state above stays as it was
+
+export interface LearnState {
+  /** 'index': the list of lessons; 'lesson': a lesson open beside the playground */
+  view: 'play' | 'index' | 'lesson';
+  lessonId: string | null;
+  /** 0-based */
+  step: number;
+  present: boolean;
+  /** presenter mode: the inspectors and the editor shown (folded away by default) */
+  panels: boolean;
+}
+
+export const useLearn = create<LearnState>()(() => ({
+  view: 'play',
+  lessonId: null,
+  step: 0,
+  present: false,
+  panels: false,
+}));

@@ -111,3 +111,25 @@ export function decodeHash(hash: string): DecodedLink {
 export function isEmbed(search: string): boolean {
   return new URLSearchParams(search).get('embed') === '1';
 }
+
+// player: `#lesson=<id>&step=<n>` (n from 1) opens a lesson at a step; `?present=1` the presenter
+
+export interface LessonLink {
+  lesson: string;
+  /** 0-based */
+  step: number;
+}
+
+export function decodeLessonHash(hash: string): LessonLink | null {
+  const m = /^#?lesson=([a-z0-9-]{1,64})(?:&step=(\d{1,4}))?(?:&|$)/.exec(hash);
+  if (m === null) return null;
+  return { lesson: m[1], step: Math.max(0, Number(m[2] ?? '1') - 1) };
+}
+
+export function encodeLessonHash(link: LessonLink): string {
+  return `#lesson=${link.lesson}&step=${link.step + 1}`;
+}
+
+export function isPresent(search: string): boolean {
+  return new URLSearchParams(search).get('present') === '1';
+}

@@ -3,7 +3,7 @@ import { currentHash, loadBuiltin, loadScenario, setLang } from '../controller';
 import { exportPng, exportSvg, exportTraceJson } from '../export';
 import { useT } from '../hooks/useT';
 import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
-import { pushError, usePlayground } from '../store';
+import { pushError, useLearn, usePlayground } from '../store';
 import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
 import { Verdict } from './Verdict';
 
@@ -45,6 +45,7 @@ export function Header() {
   const builtins = usePlayground((s) => s.builtins);
   const builtinId = usePlayground((s) => s.builtinId);
   const run = usePlayground((s) => s.run);
+  const learnView = useLearn((s) => s.view);
   const [copied, setCopied] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
 
@@ -105,6 +106,19 @@ export function Header() {
       </label>
       <Verdict />
       <div className="header__actions">
+        <button
+          type="button"
+          className="btn"
+          data-testid="learn-open"
+          aria-pressed={learnView !== 'play'}
+          onClick={() =>
+            useLearn.setState((l) => ({
+              view: l.view !== 'index' ? 'index' : l.lessonId === null ? 'play' : 'lesson',
+            }))
+          }
+        >
+          {t('learn.open')}
+        </button>
         <div className="lang-switch" role="group" aria-label={t('lang.switchTo')}>
           <button type="button" aria-pressed={lang === 'en'} onClick={() => setLang('en')}>
             EN
