@@ -147,6 +147,22 @@ export const en = {
   'lang.switchTo': 'Switch language',
   // ui-house
   'error.tooDeep': 'the scenario is nested more than {max} levels deep',
+  // class
+  'moments.label': 'Key moments',
+  'history.label': 'Edit history',
+  'history.undo': 'Undo',
+  'history.redo': 'Redo',
+  'history.undoKey': 'Undo the last edit (Ctrl+Z)',
+  'history.redoKey': 'Redo the edit you undid (Ctrl+Shift+Z)',
+  'intro.modified': 'Modified from “{title}”: the text below describes the original scenario.',
+  'header.modified': 'Modified: {title}',
+  'editor.resetTo': 'Reset to “{title}”',
+  'console.writeAt':
+    'Added as a redis action at {t} ms by a new client "{client}"; the scenario re-ran and the cursor moved to its reply (event {n}), so reads here see the write.',
+  'timeline.faultLength': 'Length (s)',
+  'timeline.pauseClientFor': 'Pause client {lane} here for {s} s',
+  'timeline.partitionLaneFor': 'Cut {lane} off from the others for {s} s here',
+  'transport.keysTouch': 'Tap a lane name to add a fault; pinch or drag the timeline to zoom and pan',
 } as const;
 
 export type MessageKey = keyof typeof en;
