@@ -159,7 +159,8 @@ export const en = {
   'editor.resetTo': 'Reset to “{title}”',
   'console.writeAt':
     'Added as a redis action at {t} ms by a new client "{client}"; the scenario re-ran and the cursor moved to its reply (event {n}), so reads here see the write.',
-  'timeline.faultLength': 'Length (s)',
+  'timeline.pauseLength': 'Pause length (s)',
+  'timeline.partitionLength': 'Partition length (s)',
   'timeline.pauseClientFor': 'Pause client {lane} here for {s} s',
   'timeline.partitionLaneFor': 'Cut {lane} off from the others for {s} s here',
   'transport.keysTouch': 'Tap a lane name to add a fault; pinch or drag the timeline to zoom and pan',

@@ -160,7 +160,8 @@ export const zh: Record<MessageKey, string> = {
   'editor.resetTo': '恢复为「{title}」',
   'console.writeAt':
     '已作为 {t} 毫秒处新客户端 "{client}" 的 redis 动作加入；场景已重新运行，游标移到了它的回复处（第 {n} 个事件），此处的读命令能看到这次写入。',
-  'timeline.faultLength': '时长（秒）',
+  'timeline.pauseLength': '暂停时长（秒）',
+  'timeline.partitionLength': '分区时长（秒）',
   'timeline.pauseClientFor': '在此刻暂停客户端 {lane} {s} 秒（模拟 GC 停顿）',
   'timeline.partitionLaneFor': '在此刻把 {lane} 与其他节点和客户端隔离 {s} 秒（网络分区）',
   'transport.keysTouch': '点按泳道名称可添加故障；在时间线上捏合或拖动可缩放和平移',

@@ -44,6 +44,7 @@ export function Header() {
   const lang = usePlayground((s) => s.lang);
   const builtins = usePlayground((s) => s.builtins);
   const builtinId = usePlayground((s) => s.builtinId);
+  const originId = usePlayground((s) => s.originId);
   const run = usePlayground((s) => s.run);
   const [copied, setCopied] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -72,6 +73,9 @@ export function Header() {
   };
 
   const title = (b: (typeof builtins)[number]) => (lang === 'zh' && b.titleZh ? b.titleZh : b.title);
+  const origin = builtins.find((b) => b.id === originId);
+  const current = builtins.find((b) => b.id === builtinId);
+  const customLabel = origin ? t('header.modified', { title: title(origin) }) : t('header.custom');
 
   return (
     <header className="header">
@@ -84,17 +88,22 @@ export function Header() {
         <select
           data-testid="scenario-picker"
           aria-label={t('header.scenario')}
+          title={current ? title(current) : customLabel}
           value={builtinId ?? ''}
-          onChange={(e) => e.target.value && void loadBuiltin(e.target.value)}
+          onChange={(e) => {
+            // Hand the keys back to the page: with the picker focused, → loaded the next scenario.
+            e.target.blur();
+            if (e.target.value) void loadBuiltin(e.target.value);
+          }}
         >
-          {builtinId === null && <option value="">{t('header.custom')}</option>}
+          {builtinId === null && <option value="">{customLabel}</option>}
           {GROUPS.map((g) => {
             const items = builtins.filter((b) => groupOf(b) === g);
             if (!items.length) return null;
             return (
               <optgroup key={g} label={t(GROUP_LABEL[g])}>
                 {items.map((b) => (
-                  <option key={b.id} value={b.id}>
+                  <option key={b.id} value={b.id} title={title(b)}>
                     {title(b)}
                   </option>
                 ))}
@@ -129,11 +138,11 @@ export function Header() {
             <button type="button" disabled={!run} onClick={() => run && exportPng(run, lang)}>
               {t('header.exportPng')}
             </button>
-            <button type="button" onClick={() => fileRef.current?.click()}>
-              {t('header.import')}
-            </button>
           </div>
         </details>
+        <button type="button" className="btn" data-testid="import" onClick={() => fileRef.current?.click()}>
+          {t('header.import')}
+        </button>
         <input
           ref={fileRef}
           type="file"
