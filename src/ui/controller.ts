@@ -246,7 +246,9 @@ function startUrlSync() {
   // A link pasted into the address bar of an open tab changes only the hash: open it here.
   window.addEventListener('hashchange', () => {
     const hash = window.location.hash;
-    if (hash === ownHash || hash === currentHash()) return;
+    // Not compared with currentHash(): while a pick is still running, the state can still be
+    // the very scenario the pasted link names.
+    if (hash === ownHash) return;
     ownHash = hash;
     void openLink(hash);
   });

@@ -66,7 +66,7 @@ export function Header() {
       if (file.size > MAX_SCENARIO_BYTES)
         throw new Error(t('error.tooBig', { n: file.size, max: MAX_SCENARIO_BYTES }));
       const json = JSON.parse(await file.text()) as unknown;
-      await loadScenario(json, { builtinId: null, onInvalid: 'issues' });
+      await loadScenario(json, { builtinId: null, origin: null, onInvalid: 'issues' });
     } catch (e) {
       pushError({ key: 'error.import', params: { msg: e instanceof Error ? e.message : String(e) } });
     }
