@@ -250,7 +250,15 @@ export function Timeline() {
                 style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}
                 title={`${explanation} — ${t('violation.holders', { holders: v.holders.join(', ') })}`}
               >
-                <span className="timeline__violation-tag">{v.kind}</span>
+                {/* at the right edge the tag hangs leftwards, or the plot would cut it off */}
+                <span
+                  className="timeline__violation-tag"
+                  style={
+                    left + 28 > width ? { left: 'auto', right: 0, borderRadius: '0 0 0 3px' } : undefined
+                  }
+                >
+                  {v.kind}
+                </span>
               </div>
             );
           })}

@@ -9,7 +9,7 @@ import { select } from 'd3-selection';
 import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { usePlayground } from '../store';
-import { useViewWindow } from '../view-window';
+import { requestView, useViewWindow } from '../view-window';
 import type { Layout } from './layout';
 
 export interface TimeZoom {
@@ -91,13 +91,22 @@ export function useTimeZoom(
   }, [builtinId, resetZoom]);
 
   // Publish the window (null at the full view); rounded so a link does not change on every pixel.
+  // When an edit changes the run's length, the zoom transform (in pixels) would now show other
+  // times: ask for the window that was showing instead. A new scenario starts at the full view.
+  const seen = useRef({ tEnd, builtinId });
   useEffect(() => {
+    const before = seen.current;
+    seen.current = { tEnd, builtinId };
+    const prev = useViewWindow.getState().view;
+    if (before.tEnd !== tEnd && prev && !(builtinId && builtinId !== before.builtinId)) {
+      requestView(prev[0], prev[1]);
+      return;
+    }
     const [from, to] = x.domain();
     const full = zt.k === 1 && zt.x === 0;
     const view: [number, number] | null = full ? null : [Math.max(0, Math.round(from)), Math.round(to)];
-    const prev = useViewWindow.getState().view;
     if (view?.[0] !== prev?.[0] || view?.[1] !== prev?.[1]) useViewWindow.setState({ view });
-  }, [x, zt]);
+  }, [x, zt, tEnd, builtinId]);
 
   // Apply a requested window: scale and shift so [from, to] fills the plot's range.
   const request = useViewWindow((s) => s.request);
