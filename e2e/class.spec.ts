@@ -136,7 +136,14 @@ test('D9: jumping to a violation or a key moment zooms to it; links keep the zoo
   const other = await context.newPage();
   await other.goto(link);
   await ready(other);
-  await expect.poll(async () => viewOf(await shareHref(other))).toEqual(v2);
+  // Same window, up to rounding (the new page may be a different width).
+  const slack = (v2![1] - v2![0]) / 100;
+  await expect
+    .poll(async () => {
+      const v = viewOf(await shareHref(other));
+      return v !== null && Math.abs(v[0] - v2![0]) <= slack && Math.abs(v[1] - v2![1]) <= slack;
+    })
+    .toBe(true);
   await expect(other.getByTestId('clock')).toHaveText('10012');
 });
 

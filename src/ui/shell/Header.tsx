@@ -5,17 +5,20 @@ import { useT } from '../hooks/useT';
 import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
 import { pushError, usePlayground } from '../store';
 import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
+import { useViewWindow } from '../view-window';
 import { Verdict } from './Verdict';
 
 function useShareHref(): string {
   const scenario = usePlayground((s) => s.scenario);
   const cursor = usePlayground((s) => s.cursor);
+  const originId = usePlayground((s) => s.originId);
+  const view = useViewWindow((s) => s.view);
   const [href, setHref] = useState('');
   useEffect(() => {
     // Debounced: compressing on every frame of playback would be wasted work.
     const id = setTimeout(() => setHref(shareUrl(window.location, currentHash())), 120);
     return () => clearTimeout(id);
-  }, [scenario, cursor]);
+  }, [scenario, cursor, originId, view]);
   return href;
 }
 
