@@ -40,7 +40,8 @@ export const en = {
   'transport.scrubber': 'Event cursor',
   'transport.clock': 'Virtual time',
   'transport.event': 'Event',
-  'transport.keys': 'Keys: space play/pause · ←/→ step · shift+←/→ lock events · Home/End',
+  'transport.keys':
+    'Keys: space play/pause · ←/→ step · shift+←/→ lock events · Home/End · Ctrl+Z / Ctrl+Shift+Z undo/redo',
   'timeline.label': 'Timeline of clients and Redis nodes',
   'timeline.threads': 'Threads',
   'timeline.nodes': 'Redis nodes',

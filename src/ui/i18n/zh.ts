@@ -42,7 +42,8 @@ export const zh: Record<MessageKey, string> = {
   'transport.scrubber': '事件游标',
   'transport.clock': '虚拟时间',
   'transport.event': '事件',
-  'transport.keys': '快捷键：空格 播放/暂停 · ←/→ 单步 · shift+←/→ 锁事件 · Home/End',
+  'transport.keys':
+    '快捷键：空格 播放/暂停 · ←/→ 单步 · shift+←/→ 锁事件 · Home/End · Ctrl+Z / Ctrl+Shift+Z 撤销/重做',
   'timeline.label': '客户端与 Redis 节点的时间线',
   'timeline.threads': '线程',
   'timeline.nodes': 'Redis 节点',
