@@ -48,6 +48,9 @@ export interface PlaygroundState {
   /** the engine's frame at the cursor (arrives asynchronously from the worker) */
   visible: VisibleState | null;
   visibleIndex: number;
+  // class
+  /** the built-in the scenario is, or was edited from (kept through edits; null once imported) */
+  originId: string | null;
 }
 
 export const usePlayground = create<PlaygroundState>()(() => ({
@@ -69,6 +72,7 @@ export const usePlayground = create<PlaygroundState>()(() => ({
   selectedNode: 'master',
   visible: null,
   visibleIndex: -2,
+  originId: null,
 }));
 
 let errorSeq = 1;

@@ -40,7 +40,8 @@ export const en = {
   'transport.scrubber': 'Event cursor',
   'transport.clock': 'Virtual time',
   'transport.event': 'Event',
-  'transport.keys': 'Keys: space play/pause · ←/→ step · shift+←/→ lock events · Home/End',
+  'transport.keys':
+    'Keys: space play/pause · ←/→ step · shift+←/→ lock events · Home/End · Ctrl+Z / Ctrl+Shift+Z undo/redo',
   'timeline.label': 'Timeline of clients and Redis nodes',
   'timeline.threads': 'Threads',
   'timeline.nodes': 'Redis nodes',
@@ -190,6 +191,23 @@ export const en = {
   'learn.close': 'Close the lesson',
   'learn.where': 'In Redisson’s code',
   'learn.whereNone': 'The thread at the cursor is not inside a Redisson lock call.',
+  // class
+  'moments.label': 'Key moments',
+  'history.label': 'Edit history',
+  'history.undo': 'Undo',
+  'history.redo': 'Redo',
+  'history.undoKey': 'Undo the last edit (Ctrl+Z)',
+  'history.redoKey': 'Redo the edit you undid (Ctrl+Shift+Z)',
+  'intro.modified': 'Modified from “{title}”: the text below describes the original scenario.',
+  'header.modified': 'Modified: {title}',
+  'editor.resetTo': 'Reset to “{title}”',
+  'console.writeAt':
+    'Added as a redis action at {t} ms by a new client "{client}"; the scenario re-ran and the cursor moved to its reply (event {n}), so reads here see the write.',
+  'timeline.pauseLength': 'Pause length (s)',
+  'timeline.partitionLength': 'Partition length (s)',
+  'timeline.pauseClientFor': 'Pause client {lane} here for {s} s',
+  'timeline.partitionLaneFor': 'Cut {lane} off from the others for {s} s here',
+  'transport.keysTouch': 'Tap a lane name to add a fault; pinch or drag the timeline to zoom and pan',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -42,7 +42,8 @@ export const zh: Record<MessageKey, string> = {
   'transport.scrubber': '事件游标',
   'transport.clock': '虚拟时间',
   'transport.event': '事件',
-  'transport.keys': '快捷键：空格 播放/暂停 · ←/→ 单步 · shift+←/→ 锁事件 · Home/End',
+  'transport.keys':
+    '快捷键：空格 播放/暂停 · ←/→ 单步 · shift+←/→ 锁事件 · Home/End · Ctrl+Z / Ctrl+Shift+Z 撤销/重做',
   'timeline.label': '客户端与 Redis 节点的时间线',
   'timeline.threads': '线程',
   'timeline.nodes': 'Redis 节点',
@@ -189,4 +190,21 @@ export const zh: Record<MessageKey, string> = {
   'learn.close': '关闭课程',
   'learn.where': '在 Redisson 代码中的位置',
   'learn.whereNone': '光标处的线程不在 Redisson 的加锁调用里。',
+  // class
+  'moments.label': '关键时刻',
+  'history.label': '编辑历史',
+  'history.undo': '撤销',
+  'history.redo': '重做',
+  'history.undoKey': '撤销上一次编辑（Ctrl+Z）',
+  'history.redoKey': '重做刚撤销的编辑（Ctrl+Shift+Z）',
+  'intro.modified': '修改自「{title}」：下面的说明针对原始场景。',
+  'header.modified': '已修改：{title}',
+  'editor.resetTo': '恢复为「{title}」',
+  'console.writeAt':
+    '已作为 {t} 毫秒处新客户端 "{client}" 的 redis 动作加入；场景已重新运行，游标移到了它的回复处（第 {n} 个事件），此处的读命令能看到这次写入。',
+  'timeline.pauseLength': '暂停时长（秒）',
+  'timeline.partitionLength': '分区时长（秒）',
+  'timeline.pauseClientFor': '在此刻暂停客户端 {lane} {s} 秒（模拟 GC 停顿）',
+  'timeline.partitionLaneFor': '在此刻把 {lane} 与其他节点和客户端隔离 {s} 秒（网络分区）',
+  'transport.keysTouch': '点按泳道名称可添加故障；在时间线上捏合或拖动可缩放和平移',
 };
