@@ -1,10 +1,11 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { boot } from './controller';
 import { EditorPanel } from './editor/EditorPanel';
 import { useKeyboard } from './hooks/useKeyboard';
 import { usePlayback } from './hooks/usePlayback';
 import { useT } from './hooks/useT';
 import { Console } from './inspectors/Console';
+import { LessonIndex, LessonPanel, useLessonLinks, WhereView } from './lessons/links';
 import { Keyspace } from './inspectors/Keyspace';
 import { ScriptView } from './inspectors/ScriptView';
 import { Threads } from './inspectors/Threads';
@@ -14,7 +15,7 @@ import { Header } from './shell/Header';
 import { ScenarioIntro } from './shell/ScenarioIntro';
 import { Transport } from './shell/Transport';
 import { Verdict } from './shell/Verdict';
-import { usePlayground } from './store';
+import { useLearn, usePlayground } from './store';
 import { Timeline } from './timeline/Timeline';
 
 function Playground() {
@@ -22,15 +23,24 @@ function Playground() {
   const embed = usePlayground((s) => s.embed);
   const engineReady = usePlayground((s) => s.engineReady);
   const builtins = usePlayground((s) => s.builtins.length);
+  const view = useLearn((s) => s.view);
+  const present = useLearn((s) => s.present);
+  const panels = useLearn((s) => s.panels);
   usePlayback();
   useKeyboard();
+  useLessonLinks();
   useEffect(() => {
     void boot();
   }, []);
 
   if (embed) {
     return (
-      <main className="app app--embed">
+      <main className={`app app--embed${view === 'lesson' ? ' app--lesson' : ''}`}>
+        {view === 'lesson' && (
+          <Suspense fallback={null}>
+            <LessonPanel />
+          </Suspense>
+        )}
         <div className="embed__bar">
           <Verdict />
           <a
@@ -48,22 +58,41 @@ function Playground() {
     );
   }
   return (
-    <div className="app">
+    <div
+      className={`app${view === 'lesson' ? ' app--lesson' : ''}${present ? ' app--present' : ''}${present && panels ? ' app--panels' : ''}`}
+    >
       <Header />
-      <main>
-        <ErrorPanel />
-        {!engineReady && builtins > 0 && <p className="fixture-note">{t('run.fixture')}</p>}
-        <ScenarioIntro />
-        <Timeline />
-        <Transport />
-        <div className="inspectors">
-          <Keyspace />
-          <Threads />
-          <ScriptView />
-          <Console />
-        </div>
-        <EditorPanel />
-      </main>
+      {view === 'index' && (
+        <Suspense fallback={null}>
+          <LessonIndex />
+        </Suspense>
+      )}
+      <div className="app__body" hidden={view === 'index'}>
+        {view === 'lesson' && (
+          <Suspense fallback={null}>
+            <LessonPanel />
+          </Suspense>
+        )}
+        <main>
+          <ErrorPanel />
+          {!engineReady && builtins > 0 && <p className="fixture-note">{t('run.fixture')}</p>}
+          <ScenarioIntro />
+          <Timeline />
+          <Transport />
+          <div className="inspectors">
+            <Keyspace />
+            <Threads />
+            <ScriptView />
+            {view === 'lesson' && (
+              <Suspense fallback={null}>
+                <WhereView />
+              </Suspense>
+            )}
+            <Console />
+          </div>
+          <EditorPanel />
+        </main>
+      </div>
     </div>
   );
 }

@@ -5,14 +5,26 @@
  */
 import type { ScenarioDoc } from '../engine/scenario/edit';
 import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
+import { record, restore, takeRedo, takeUndo, type HistoryEntry } from './history';
 import { detectLang, htmlLang, type Lang } from './i18n';
-import { clampCursor, clockAt, indexAtTime, pushError, usePlayground } from './store';
-import { decodeHash, encodeHash, isEmbed, MAX_NESTING, MAX_SCENARIO_BYTES } from './url-state';
+import { defaultSpeed } from './playback-speed';
+import { clampCursor, clockAt, indexAtTime, pushError, useLearn, usePlayground } from './store';
+import {
+  decodeHash,
+  decodeLessonHash,
+  encodeHash,
+  extrasSuffix,
+  isEmbed,
+  MAX_NESTING,
+  MAX_SCENARIO_BYTES,
+} from './url-state';
+import { requestView, useViewWindow } from './view-window';
 import type { RunOutcome } from './worker-protocol';
 
 const LS_SCENARIO = 'lockscope.scenario';
 const LS_BUILTIN = 'lockscope.builtin';
 const LS_LANG = 'lockscope.lang';
+const LS_ORIGIN = 'lockscope.origin';
 
 function safeStorage(): Storage | null {
   try {
@@ -33,6 +45,15 @@ export interface LoadOptions {
   persist?: boolean;
   /** what to do when the scenario is refused: the link case falls back to the default */
   onInvalid?: 'issues' | 'fallback';
+  /** record script lines whatever the size (a lesson's cursor indexes its verbose run) */
+  verbose?: boolean;
+  /**
+   * the built-in this document was made from; default: the built-in it is (builtinId), else the
+   * current scenario's origin (an edit keeps it)
+   */
+  origin?: string | null;
+  /** false: not an undoable step (undo/redo themselves, the first load, live drag re-runs) */
+  history?: boolean;
 }
 
 export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): Promise<boolean> {
@@ -57,7 +78,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   // The worker validates and runs in one request, so an edit is validated once.
   let outcome: RunOutcome;
   try {
-    outcome = await engineClient.run(scenario);
+    outcome = await engineClient.run(scenario, opts.verbose);
   } catch (e) {
     if (token !== runToken) return false;
     usePlayground.setState({ running: false });
@@ -76,6 +97,11 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   // Validation accepted it, so it is a scenario document from here on.
   const doc = scenario as ScenarioDoc;
   const { ok: _ok, ...result } = outcome;
+  const before = usePlayground.getState();
+  if (opts.history !== false && before.scenario !== null && before.scenario !== doc) record(entryOf(before));
+  const builtinId = opts.builtinId === undefined ? null : opts.builtinId;
+  const originId =
+    builtinId ?? (opts.origin !== undefined ? opts.origin : (before.builtinId ?? before.originId));
   usePlayground.setState((s) => {
     const next = { ...s, run: result };
     let c = -1;
@@ -85,7 +111,10 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
     return {
       scenario: doc,
       issues: [],
-      builtinId: opts.builtinId === undefined ? null : opts.builtinId,
+      builtinId,
+      originId,
+      // A new scenario plays in 10-20 s; an edit keeps the speed the viewer chose.
+      ...(opts.keepTime ? {} : { speed: defaultSpeed(result.trace) }),
       playing: false,
       run: result,
       running: false,
@@ -95,8 +124,48 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       visibleIndex: -2,
     };
   });
-  if (opts.persist !== false) persistScenario(doc, opts.builtinId ?? null);
+  if (opts.persist !== false) persistScenario(doc, builtinId, originId);
   return true;
+}
+
+function entryOf(s: { scenario: ScenarioDoc | null; builtinId: string | null; originId: string | null }) {
+  return { scenario: s.scenario ?? {}, builtinId: s.builtinId, originId: s.originId };
+}
+
+async function travel(dir: 'undo' | 'redo'): Promise<void> {
+  const s = usePlayground.getState();
+  if (s.scenario === null) return;
+  const current: HistoryEntry = entryOf(s);
+  const entry = dir === 'undo' ? takeUndo(current) : takeRedo(current);
+  if (!entry) return;
+  const ok = await loadScenario(entry.scenario, {
+    builtinId: entry.builtinId,
+    origin: entry.originId,
+    keepTime: true,
+    history: false,
+  });
+  if (!ok) restore(dir, entry);
+}
+
+/** Marks the current document as an undo step now (a drag whose live re-runs are not steps). */
+export function checkpoint(): void {
+  const s = usePlayground.getState();
+  if (s.scenario !== null) record(entryOf(s));
+}
+
+/** Back to the document before the last edit (or pick); the cursor keeps its time. */
+export function undo(): Promise<void> {
+  return travel('undo');
+}
+
+export function redo(): Promise<void> {
+  return travel('redo');
+}
+
+/** The scenario the current one started from: its built-in, or the default when there is none. */
+export async function resetToOrigin(): Promise<void> {
+  const s = usePlayground.getState();
+  await loadBuiltin(s.originId ?? s.builtinId ?? s.defaultId);
 }
 
 async function runFailed(e: unknown): Promise<void> {
@@ -122,13 +191,15 @@ export async function loadBuiltin(id: string): Promise<void> {
   if (b) await loadScenario(b.scenario, { builtinId: b.id });
 }
 
-function persistScenario(scenario: unknown, builtinId: string | null) {
+function persistScenario(scenario: unknown, builtinId: string | null, originId: string | null) {
   const ls = safeStorage();
   if (!ls) return;
   try {
     ls.setItem(LS_SCENARIO, JSON.stringify(scenario));
     if (builtinId) ls.setItem(LS_BUILTIN, builtinId);
     else ls.removeItem(LS_BUILTIN);
+    if (originId) ls.setItem(LS_ORIGIN, originId);
+    else ls.removeItem(LS_ORIGIN);
   } catch {
     // Storage full or disabled: the URL still carries the scenario.
   }
@@ -154,22 +225,65 @@ export function currentHash(): string {
     const full = encodeHash(s.scenario, 0);
     hashCache = { scenario: s.scenario, prefix: full.slice(0, full.lastIndexOf('&c=')) };
   }
-  return `${hashCache.prefix}&c=${s.cursor}`;
+  const view = useViewWindow.getState().view ?? undefined;
+  const origin = s.builtinId === null ? (s.originId ?? undefined) : undefined;
+  return `${hashCache.prefix}&c=${s.cursor}${extrasSuffix({ view, origin })}`;
 }
+
+/** The hash this page last wrote or opened: a hashchange to anything else is a pasted link. */
+let ownHash = '';
 
 function startUrlSync() {
   let timer: ReturnType<typeof setTimeout> | null = null;
-  usePlayground.subscribe((s, prev) => {
-    if (s.scenario === prev.scenario && s.cursor === prev.cursor) return;
-    if (timer) return;
+  const schedule = () => {
+    // An open lesson keeps its own link (#lesson=…&step=…).
+    if (timer || useLearn.getState().lessonId !== null) return;
     timer = setTimeout(() => {
       timer = null;
       const hash = currentHash();
       if (hash && hash !== window.location.hash) {
+        ownHash = hash;
         history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}`);
       }
     }, 150);
+  };
+  usePlayground.subscribe((s, prev) => {
+    if (s.scenario === prev.scenario && s.cursor === prev.cursor && s.originId === prev.originId) return;
+    schedule();
   });
+  useViewWindow.subscribe((s, prev) => {
+    if (s.view !== prev.view) schedule();
+  });
+  // A link pasted into the address bar of an open tab changes only the hash: open it here.
+  window.addEventListener('hashchange', () => {
+    const hash = window.location.hash;
+    // Not compared with currentHash(): while a pick is still running, the state can still be
+    // the very scenario the pasted link names.
+    if (hash === ownHash) return;
+    ownHash = hash;
+    void openLink(hash);
+  });
+}
+
+/** Opens a link's scenario, cursor and zoom; 'none' when the hash carries no scenario. */
+async function openLink(hash: string): Promise<'none' | 'done'> {
+  const link = decodeHash(hash);
+  if (link.kind === 'none') return 'none';
+  if (link.kind === 'bad') {
+    pushError({ key: 'error.link', detail: link.problem });
+    await loadDefault();
+    return 'done';
+  }
+  const builtinId = matchBuiltin(link.scenario);
+  const known = usePlayground.getState().builtins.some((b) => b.id === link.origin);
+  const ok = await loadScenario(link.scenario, {
+    cursor: link.cursor,
+    builtinId,
+    origin: builtinId ?? (known ? (link.origin ?? null) : null),
+    onInvalid: 'fallback',
+  });
+  if (ok && link.view) requestView(link.view[0], link.view[1]);
+  return 'done';
 }
 
 function startVisibleSync() {
@@ -233,25 +347,16 @@ export async function boot(): Promise<void> {
     return;
   }
 
-  const link = decodeHash(window.location.hash);
-  if (link.kind === 'ok') {
-    await loadScenario(link.scenario, {
-      cursor: link.cursor,
-      builtinId: matchBuiltin(link.scenario),
-      onInvalid: 'fallback',
-    });
-    return;
-  }
-  if (link.kind === 'bad') {
-    pushError({ key: 'error.link', detail: link.problem });
-    await loadDefault();
-    return;
-  }
+  ownHash = window.location.hash;
+  // The lesson player loads a lesson link's scenarios itself.
+  if (decodeLessonHash(window.location.hash) !== null) return;
+  if ((await openLink(window.location.hash)) === 'done') return;
   const saved = ls?.getItem(LS_SCENARIO);
   if (saved) {
     try {
       const scenario = JSON.parse(saved) as unknown;
-      if (await loadScenario(scenario, { builtinId: ls?.getItem(LS_BUILTIN) ?? null })) return;
+      const opts = { builtinId: ls?.getItem(LS_BUILTIN) ?? null, origin: ls?.getItem(LS_ORIGIN) ?? null };
+      if (await loadScenario(scenario, opts)) return;
     } catch {
       // A damaged saved scenario is simply forgotten.
     }

@@ -5,6 +5,12 @@
  */
 import type { VisibleState } from '../engine/trace/types';
 import type { ConsoleAnswer } from './engine-adapter';
+import {
+  LESSON_REQUESTS,
+  type LessonPayload,
+  type LessonRequest,
+  type LessonSummary,
+} from './lessons/lesson-protocol';
 import type { InitResult, Request, Response, RunOutcome } from './worker-protocol';
 
 export const RUN_TIMEOUT_MS = 20_000;
@@ -68,9 +74,14 @@ export class EngineClient {
     this.worker = null;
   }
 
-  private async call(req: DistributiveOmit<Request, 'id'>, timeoutMs?: number): Promise<Response> {
+  private async call(
+    req: DistributiveOmit<Request | LessonRequest, 'id'>,
+    timeoutMs?: number,
+  ): Promise<Response> {
     const id = this.nextId++;
     const full = { ...req, id } as Request;
+    if (this.inline && LESSON_REQUESTS.has(full.type))
+      return { type: 'error', id, message: 'lessons need the worker' };
     if (this.inline) return this.inline(full);
     const w = this.ensureWorker();
     if (!w) return { type: 'error', id, message: 'this browser cannot start the simulation worker' };
@@ -107,6 +118,26 @@ export class EngineClient {
 
   async stateAt(runId: number, index: number): Promise<VisibleState> {
     return EngineClient.unwrap(await this.call({ type: 'stateAt', runId, index }), 'stateAt');
+  }
+
+  /** Lesson requests (the player's): answered by the worker's lazily loaded lesson host. */
+  async lessons(): Promise<LessonSummary[]> {
+    return EngineClient.unwrap(await this.call({ type: 'lessons' }), 'lessons');
+  }
+
+  async lesson(lessonId: string): Promise<LessonPayload> {
+    return EngineClient.unwrap(await this.call({ type: 'lesson', lessonId }, RUN_TIMEOUT_MS), 'lesson');
+  }
+
+  async lessonGoal(
+    lessonId: string,
+    step: number,
+    scenario: unknown,
+  ): Promise<{ met: boolean; error?: string }> {
+    return EngineClient.unwrap(
+      await this.call({ type: 'lessonGoal', lessonId, step, scenario }, RUN_TIMEOUT_MS),
+      'lessonGoal',
+    );
   }
 
   async console(runId: number, index: number, node: string, line: string): Promise<ConsoleAnswer> {

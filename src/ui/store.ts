@@ -48,6 +48,9 @@ export interface PlaygroundState {
   /** the engine's frame at the cursor (arrives asynchronously from the worker) */
   visible: VisibleState | null;
   visibleIndex: number;
+  // class
+  /** the built-in the scenario is, or was edited from (kept through edits; null once imported) */
+  originId: string | null;
 }
 
 export const usePlayground = create<PlaygroundState>()(() => ({
@@ -69,6 +72,7 @@ export const usePlayground = create<PlaygroundState>()(() => ({
   selectedNode: 'master',
   visible: null,
   visibleIndex: -2,
+  originId: null,
 }));
 
 let errorSeq = 1;
@@ -123,3 +127,24 @@ export function indexAtTime(trace: Trace, t: number): number {
 }
 
 const byTime = bisector((e: TraceEvent) => e.t);
+
+// player: the lesson player's own store, so the playground's state above stays as it was
+
+export interface LearnState {
+  /** 'index': the list of lessons; 'lesson': a lesson open beside the playground */
+  view: 'play' | 'index' | 'lesson';
+  lessonId: string | null;
+  /** 0-based */
+  step: number;
+  present: boolean;
+  /** presenter mode: the inspectors and the editor shown (folded away by default) */
+  panels: boolean;
+}
+
+export const useLearn = create<LearnState>()(() => ({
+  view: 'play',
+  lessonId: null,
+  step: 0,
+  present: false,
+  panels: false,
+}));

@@ -106,3 +106,27 @@ describe('URL hash codec', () => {
     expect(nestingDepth('[]')).toBe(1);
   });
 });
+
+describe('URL hash extras (zoom window, origin)', () => {
+  it('round-trips the zoom window and the built-in an edit came from', () => {
+    const d = decodeHash(encodeHash(scenario, 5, { view: [1200.4, 3400], origin: 'gc-pause-lease-expiry' }));
+    expect(d).toEqual({
+      kind: 'ok',
+      scenario,
+      cursor: 5,
+      view: [1200, 3400],
+      origin: 'gc-pause-lease-expiry',
+    });
+  });
+
+  it('still opens links without them, and drops malformed ones', () => {
+    expect(decodeHash(encodeHash(scenario, 3))).toEqual({ kind: 'ok', scenario, cursor: 3 });
+    const base = encodeHash(scenario, 3);
+    expect(decodeHash(`${base}&v=9,2&o=../x`)).toEqual({ kind: 'ok', scenario, cursor: 3 });
+    expect(decodeHash(`${base}&v=abc`)).toEqual({ kind: 'ok', scenario, cursor: 3 });
+  });
+
+  it('adds nothing to the hash when there is nothing to keep', () => {
+    expect(encodeHash(scenario, 1, {})).toBe(encodeHash(scenario, 1));
+  });
+});

@@ -1,6 +1,8 @@
 /**
- * The URL hash carries the whole moment: `#s=<lz-string>&c=<cursor>`; hand-written links may use
- * `#json=<encodeURIComponent(JSON)>`. Decoding never throws: it returns a reason the error panel
+ * The URL hash carries the whole moment: `#s=<lz-string>&c=<cursor>`, optionally `&v=<from>,<to>`
+ * (the zoomed time window, ms) and `&o=<built-in id>` (the built-in an edited scenario came from);
+ * hand-written links may use `#json=<encodeURIComponent(JSON)>`. Keys are only ever added, so
+ * old links keep opening. Decoding never throws: it returns a reason the error panel
  * can show in the user's language.
  */
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
@@ -34,17 +36,52 @@ export function nestingDepth(text: string): number {
 
 export type LinkProblem = { key: MessageKey; params?: Record<string, string | number> };
 
+/** What a link says about the view besides the scenario and the cursor. */
+export interface LinkExtras {
+  /** the visible time window, when the link was taken zoomed in */
+  view?: [number, number];
+  /** the built-in an edited scenario came from */
+  origin?: string;
+}
+
 export type DecodedLink =
   | { kind: 'none' }
-  | { kind: 'ok'; scenario: unknown; cursor: number | null }
+  | ({ kind: 'ok'; scenario: unknown; cursor: number | null } & LinkExtras)
   | { kind: 'bad'; problem: LinkProblem; cursor: number | null };
 
 export interface LinkOptions {
   embed?: boolean;
 }
 
-export function encodeHash(scenario: unknown, cursor: number): string {
-  return `#s=${compressToEncodedURIComponent(JSON.stringify(scenario))}&c=${cursor}`;
+export function encodeHash(scenario: unknown, cursor: number, extras: LinkExtras = {}): string {
+  return `#s=${compressToEncodedURIComponent(JSON.stringify(scenario))}&c=${cursor}${extrasSuffix(extras)}`;
+}
+
+/** The `&v=…&o=…` tail of a hash (empty when there is nothing to add). */
+export function extrasSuffix(extras: LinkExtras): string {
+  let out = '';
+  if (extras.view) out += `&v=${Math.round(extras.view[0])},${Math.round(extras.view[1])}`;
+  if (extras.origin && ORIGIN_RE.test(extras.origin)) out += `&o=${extras.origin}`;
+  return out;
+}
+
+const ORIGIN_RE = /^[a-z0-9][a-z0-9-]{0,80}$/;
+
+function parseView(raw: string | undefined): [number, number] | undefined {
+  const m = raw === undefined ? null : /^(\d{1,10}),(\d{1,10})$/.exec(raw);
+  if (!m) return undefined;
+  const from = Number(m[1]);
+  const to = Number(m[2]);
+  return to > from ? [from, to] : undefined;
+}
+
+function parseExtras(params: Map<string, string>): LinkExtras {
+  const out: LinkExtras = {};
+  const view = parseView(params.get('v'));
+  if (view) out.view = view;
+  const origin = params.get('o');
+  if (origin && ORIGIN_RE.test(origin)) out.origin = origin;
+  return out;
 }
 
 export function shareUrl(location: Pick<Location, 'origin' | 'pathname' | 'search'>, hash: string): string {
@@ -101,7 +138,7 @@ export function decodeHash(hash: string): DecodedLink {
     return { kind: 'bad', problem: { key: 'error.tooDeep', params: { max: MAX_NESTING } }, cursor };
   }
   try {
-    return { kind: 'ok', scenario: JSON.parse(text) as unknown, cursor };
+    return { kind: 'ok', scenario: JSON.parse(text) as unknown, cursor, ...parseExtras(params) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     return { kind: 'bad', problem: { key: 'error.linkJson', params: { msg: msg.slice(0, 120) } }, cursor };
@@ -110,4 +147,26 @@ export function decodeHash(hash: string): DecodedLink {
 
 export function isEmbed(search: string): boolean {
   return new URLSearchParams(search).get('embed') === '1';
+}
+
+// player: `#lesson=<id>&step=<n>` (n from 1) opens a lesson at a step; `?present=1` the presenter
+
+export interface LessonLink {
+  lesson: string;
+  /** 0-based */
+  step: number;
+}
+
+export function decodeLessonHash(hash: string): LessonLink | null {
+  const m = /^#?lesson=([a-z0-9-]{1,64})(?:&step=(\d{1,4}))?(?:&|$)/.exec(hash);
+  if (m === null) return null;
+  return { lesson: m[1], step: Math.max(0, Number(m[2] ?? '1') - 1) };
+}
+
+export function encodeLessonHash(link: LessonLink): string {
+  return `#lesson=${link.lesson}&step=${link.step + 1}`;
+}
+
+export function isPresent(search: string): boolean {
+  return new URLSearchParams(search).get('present') === '1';
 }

@@ -3,6 +3,7 @@ import type { Scenario } from '../engine/scenario/schema';
 import type { SchemaIssue } from '../engine/scenario/api';
 import type { Trace, VisibleState } from '../engine/trace/types';
 import type { BuiltinInfo, ConsoleAnswer } from './engine-adapter';
+import type { LessonResponse } from './lessons/lesson-protocol';
 import type { LaneModel } from './timeline/model';
 
 export type Request =
@@ -34,6 +35,7 @@ export interface RunPayload {
 export type RunOutcome = ({ ok: true } & RunPayload) | { ok: false; issues: SchemaIssue[] };
 
 export type Response =
+  | LessonResponse
   | { type: 'init'; id: number; result: InitResult }
   | { type: 'run'; id: number; result: RunOutcome }
   | { type: 'stateAt'; id: number; result: VisibleState }

@@ -526,7 +526,12 @@ describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.exe
         )?.[2] ?? '');
 
   it('4.7.0 RedissonBaseLock.unlock(): a failed replica check is retried with the same requestId (3.52.0+), then thrown wrapped', () => {
-    const s = noSync([lock(), work(1000), { op: 'try', body: [unlock], catch: [] }, redis('EXISTS', 'myLock')]);
+    const s = noSync([
+      lock(),
+      work(1000),
+      { op: 'try', body: [unlock], catch: [] },
+      redis('EXISTS', 'myLock'),
+    ]);
     const steps = synced(s, 'A:1', /unlockInnerAsync/).map((e) => [
       (e.argv as string[])[0].replace('SHA', ''),
       e.reply,

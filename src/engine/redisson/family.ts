@@ -73,7 +73,9 @@ export function requestFields(
   lock: FamilyLock,
   threadId: number,
 ): Pick<EventFields<'lock.request'>, 'owner' | 'key' | 'owners'> {
-  const f: Pick<EventFields<'lock.request'>, 'owner' | 'key' | 'owners'> = { owner: lock.getLockName(threadId) };
+  const f: Pick<EventFields<'lock.request'>, 'owner' | 'key' | 'owners'> = {
+    owner: lock.getLockName(threadId),
+  };
   if (lock instanceof RedissonMultiLock) {
     if (lock.locks[0].name !== lock.name) f.key = lock.locks[0].name;
     const others = otherOwners(lock, threadId);

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { loadBuiltin, loadScenario } from '../controller';
+import { loadScenario, resetToOrigin } from '../controller';
 import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
 import { getPath, setPath } from '../../engine/scenario/edit';
@@ -62,7 +62,11 @@ export function EditorPanel() {
   const scenario = usePlayground((s) => s.scenario);
   const issues = usePlayground((s) => s.issues);
   const builtinId = usePlayground((s) => s.builtinId);
+  const lang = usePlayground((s) => s.lang);
+  const origin = usePlayground((s) => s.builtins.find((b) => b.id === s.originId));
+  const originTitle = origin && ((lang === 'zh' && origin.titleZh) || origin.title);
   const [showJson, setShowJson] = useState(false);
+  const [revealSeq, setRevealSeq] = useState(0);
   const [draft, setDraft] = useState<{ base: unknown; text: string }>({ base: undefined, text: '' });
   const [parseError, setParseError] = useState<string | null>(null);
   // The JSON text follows the scenario whenever the scenario changes (a run, a pick, a drag).
@@ -79,6 +83,7 @@ export function EditorPanel() {
       json = JSON.parse(text);
     } catch (e) {
       setParseError(e instanceof Error ? e.message : String(e));
+      setRevealSeq((n) => n + 1);
       return;
     }
     setParseError(null);
@@ -104,12 +109,8 @@ export function EditorPanel() {
           </button>
         )}
         {builtinId === null && (
-          <button
-            type="button"
-            className="btn"
-            onClick={() => void loadBuiltin(usePlayground.getState().defaultId)}
-          >
-            {t('editor.reset')}
+          <button type="button" className="btn" data-testid="reset" onClick={() => void resetToOrigin()}>
+            {originTitle ? t('editor.resetTo', { title: originTitle }) : t('editor.reset')}
           </button>
         )}
       </div>
@@ -139,6 +140,7 @@ export function EditorPanel() {
             onChange={setText}
             onApply={apply}
             label={t('editor.json')}
+            revealSeq={revealSeq}
           />
         </Suspense>
       )}

@@ -29,6 +29,8 @@ export interface JsonEditorProps {
   onChange: (text: string) => void;
   onApply: () => void;
   label: string;
+  /** changes after each refused Apply: the editor scrolls to the problem it underlines */
+  revealSeq?: number;
 }
 
 const TOKEN = /"(?:[^"\\\n]|\\.)*"(\s*:)?|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\b(?:true|false|null)\b/g;
@@ -104,7 +106,29 @@ function syntaxProblem(text: string): Problem | null {
   }
 }
 
-export default function JsonEditor({ value, issues, onChange, onApply, label }: JsonEditorProps) {
+/** Marks the problems and scrolls the first into the middle of the editor, and the editor into the page. */
+function showProblems(v: EditorView, list: Problem[], reveal: boolean) {
+  const first = list[0];
+  if (!reveal || !first) {
+    v.dispatch({ effects: setProblems.of(list) });
+    return;
+  }
+  const at = Math.max(0, Math.min(first.from, v.state.doc.length));
+  v.dispatch({
+    effects: [setProblems.of(list), EditorView.scrollIntoView(at, { y: 'center' })],
+    selection: { anchor: at },
+  });
+  v.dom.scrollIntoView({ block: 'nearest' });
+}
+
+export default function JsonEditor({
+  value,
+  issues,
+  onChange,
+  onApply,
+  label,
+  revealSeq = 0,
+}: JsonEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const cb = useRef({ onChange, onApply });
@@ -171,8 +195,16 @@ export default function JsonEditor({ value, issues, onChange, onApply, label }: 
       const r = locatePath(text, iss.path) ?? { from: 0, to: 1 };
       return { from: r.from, to: r.to, message: `${iss.path || '(root)'}: ${iss.message}` };
     });
-    v.dispatch({ effects: setProblems.of(list) });
+    showProblems(v, list, list.length > 0);
   }, [issues]);
+
+  // A refused Apply of text that is not JSON: the problem is the syntax error's position.
+  useEffect(() => {
+    const v = view.current;
+    if (!v || revealSeq === 0) return;
+    const p = syntaxProblem(v.state.doc.toString());
+    if (p) showProblems(v, [p], true);
+  }, [revealSeq]);
 
   return <div className="json-editor" ref={host} />;
 }

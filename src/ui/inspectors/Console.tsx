@@ -3,7 +3,7 @@ import { loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { useT } from '../hooks/useT';
 import { addRedisAction } from '../../engine/scenario/edit';
-import { clockAt, usePlayground } from '../store';
+import { clockAt, setCursor, usePlayground } from '../store';
 
 interface Line {
   id: number;
@@ -51,8 +51,18 @@ export function Console() {
       else if (ans.kind === 'unavailable') append({ kind: 'note', text: t('console.unavailable') });
       else {
         const at = clockAt(s);
-        await loadScenario(addRedisAction(s.scenario ?? {}, ans.argv, at), { keepTime: true });
-        append({ kind: 'note', text: t('console.writeAdded', { t: at }) });
+        const doc = addRedisAction(s.scenario ?? {}, ans.argv, at);
+        const client = doc.clients?.[doc.clients.length - 1]?.id ?? 'console';
+        if (!(await loadScenario(doc, { keepTime: true }))) return;
+        // The write runs a moment after the cursor's time (a round trip): move past its reply, so
+        // reads typed here see it.
+        const events = usePlayground.getState().run?.trace.events ?? [];
+        const i = events.findIndex((e) => e.kind === 'cmd' && String(e.actor).startsWith(`${client}:`));
+        if (i >= 0) {
+          usePlayground.setState({ playing: false });
+          setCursor(i);
+          append({ kind: 'note', text: t('console.writeAt', { t: at, client, n: i + 1 }) });
+        } else append({ kind: 'note', text: t('console.writeAdded', { t: at }) });
       }
     } catch (e) {
       append({ kind: 'error', text: e instanceof Error ? e.message : String(e) });

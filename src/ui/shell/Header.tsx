@@ -3,19 +3,22 @@ import { currentHash, loadBuiltin, loadScenario, setLang } from '../controller';
 import { exportPng, exportSvg, exportTraceJson } from '../export';
 import { useT } from '../hooks/useT';
 import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
-import { pushError, usePlayground } from '../store';
+import { pushError, useLearn, usePlayground } from '../store';
 import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
+import { useViewWindow } from '../view-window';
 import { Verdict } from './Verdict';
 
 function useShareHref(): string {
   const scenario = usePlayground((s) => s.scenario);
   const cursor = usePlayground((s) => s.cursor);
+  const originId = usePlayground((s) => s.originId);
+  const view = useViewWindow((s) => s.view);
   const [href, setHref] = useState('');
   useEffect(() => {
     // Debounced: compressing on every frame of playback would be wasted work.
     const id = setTimeout(() => setHref(shareUrl(window.location, currentHash())), 120);
     return () => clearTimeout(id);
-  }, [scenario, cursor]);
+  }, [scenario, cursor, originId, view]);
   return href;
 }
 
@@ -44,7 +47,9 @@ export function Header() {
   const lang = usePlayground((s) => s.lang);
   const builtins = usePlayground((s) => s.builtins);
   const builtinId = usePlayground((s) => s.builtinId);
+  const originId = usePlayground((s) => s.originId);
   const run = usePlayground((s) => s.run);
+  const learnView = useLearn((s) => s.view);
   const [copied, setCopied] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
 
@@ -65,13 +70,16 @@ export function Header() {
       if (file.size > MAX_SCENARIO_BYTES)
         throw new Error(t('error.tooBig', { n: file.size, max: MAX_SCENARIO_BYTES }));
       const json = JSON.parse(await file.text()) as unknown;
-      await loadScenario(json, { builtinId: null, onInvalid: 'issues' });
+      await loadScenario(json, { builtinId: null, origin: null, onInvalid: 'issues' });
     } catch (e) {
       pushError({ key: 'error.import', params: { msg: e instanceof Error ? e.message : String(e) } });
     }
   };
 
   const title = (b: (typeof builtins)[number]) => (lang === 'zh' && b.titleZh ? b.titleZh : b.title);
+  const origin = builtins.find((b) => b.id === originId);
+  const current = builtins.find((b) => b.id === builtinId);
+  const customLabel = origin ? t('header.modified', { title: title(origin) }) : t('header.custom');
 
   return (
     <header className="header">
@@ -84,17 +92,22 @@ export function Header() {
         <select
           data-testid="scenario-picker"
           aria-label={t('header.scenario')}
+          title={current ? title(current) : customLabel}
           value={builtinId ?? ''}
-          onChange={(e) => e.target.value && void loadBuiltin(e.target.value)}
+          onChange={(e) => {
+            // Hand the keys back to the page: with the picker focused, → loaded the next scenario.
+            e.target.blur();
+            if (e.target.value) void loadBuiltin(e.target.value);
+          }}
         >
-          {builtinId === null && <option value="">{t('header.custom')}</option>}
+          {builtinId === null && <option value="">{customLabel}</option>}
           {GROUPS.map((g) => {
             const items = builtins.filter((b) => groupOf(b) === g);
             if (!items.length) return null;
             return (
               <optgroup key={g} label={t(GROUP_LABEL[g])}>
                 {items.map((b) => (
-                  <option key={b.id} value={b.id}>
+                  <option key={b.id} value={b.id} title={title(b)}>
                     {title(b)}
                   </option>
                 ))}
@@ -105,6 +118,19 @@ export function Header() {
       </label>
       <Verdict />
       <div className="header__actions">
+        <button
+          type="button"
+          className="btn"
+          data-testid="learn-open"
+          aria-pressed={learnView !== 'play'}
+          onClick={() =>
+            useLearn.setState((l) => ({
+              view: l.view !== 'index' ? 'index' : l.lessonId === null ? 'play' : 'lesson',
+            }))
+          }
+        >
+          {t('learn.open')}
+        </button>
         <div className="lang-switch" role="group" aria-label={t('lang.switchTo')}>
           <button type="button" aria-pressed={lang === 'en'} onClick={() => setLang('en')}>
             EN
@@ -129,11 +155,11 @@ export function Header() {
             <button type="button" disabled={!run} onClick={() => run && exportPng(run, lang)}>
               {t('header.exportPng')}
             </button>
-            <button type="button" onClick={() => fileRef.current?.click()}>
-              {t('header.import')}
-            </button>
           </div>
         </details>
+        <button type="button" className="btn" data-testid="import" onClick={() => fileRef.current?.click()}>
+          {t('header.import')}
+        </button>
         <input
           ref={fileRef}
           type="file"

@@ -1,18 +1,30 @@
+import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 
-/** What the scenario is about, in the reader's language: the built-in's text or the scenario's own. */
+/**
+ * What the scenario is about, in the reader's language: the built-in's text or the scenario's own.
+ * An edited built-in keeps its text, under a note saying it was modified from it.
+ */
 export function ScenarioIntro() {
+  const t = useT();
   const lang = usePlayground((s) => s.lang);
-  const builtin = usePlayground((s) => s.builtins.find((b) => b.id === s.builtinId));
+  const builtin = usePlayground((s) => s.builtins.find((b) => b.id === (s.builtinId ?? s.originId)));
+  const modified = usePlayground((s) => s.builtinId === null);
   const scenario = usePlayground((s) => s.scenario) as { title?: unknown; description?: unknown } | null;
-  const title = builtin ? (lang === 'zh' && builtin.titleZh) || builtin.title : scenario?.title;
+  const builtinTitle = builtin && ((lang === 'zh' && builtin.titleZh) || builtin.title);
+  const title = builtinTitle || scenario?.title;
   const text = builtin
     ? (lang === 'zh' && builtin.descriptionZh) || builtin.description
     : scenario?.description;
   if (typeof title !== 'string' && typeof text !== 'string') return null;
   return (
-    <div className="intro">
+    <div className="intro" data-testid="intro">
       {typeof title === 'string' && <h2 className="intro__title">{title}</h2>}
+      {modified && builtinTitle && (
+        <p className="intro__modified" data-testid="modified-note">
+          {t('intro.modified', { title: builtinTitle })}
+        </p>
+      )}
       {typeof text === 'string' && <p className="intro__text">{text}</p>}
     </div>
   );

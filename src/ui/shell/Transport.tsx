@@ -107,16 +107,27 @@ export function Transport() {
       />
       <label className="transport__speed">
         <span>{t('transport.speed')}</span>
-        <select value={speed} onChange={(e) => usePlayground.setState({ speed: Number(e.target.value) })}>
-          {SPEEDS.map((v) => (
-            <option key={v} value={v}>
-              {v}×
-            </option>
-          ))}
+        <select
+          value={speed}
+          data-testid="speed"
+          onChange={(e) => {
+            e.target.blur();
+            usePlayground.setState({ speed: Number(e.target.value) });
+          }}
+        >
+          {/* the scenario's own default speed, when it is not one of the presets */}
+          {[...SPEEDS, ...(SPEEDS.some((v) => v === speed) ? [] : [speed])]
+            .sort((a, b) => a - b)
+            .map((v) => (
+              <option key={v} value={v}>
+                {v}×
+              </option>
+            ))}
         </select>
       </label>
       {running && <RunProgress />}
       <span className="transport__keys">{t('transport.keys')}</span>
+      <span className="transport__touch">{t('transport.keysTouch')}</span>
     </div>
   );
 }

@@ -8,13 +8,15 @@ import type { ScaleLinear } from 'd3-scale';
 import { useRef, useState, type RefObject } from 'react';
 import { faultsOf, moveFault } from '../../engine/scenario/edit';
 import type { Fault } from '../../engine/scenario/schema';
-import { loadScenario } from '../controller';
+import { checkpoint, loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 import type { Layout, Row } from './layout';
 import type { LaneModel } from './model';
 
 const LIVE_RERUN_MS = 120;
+/** Where the canvas writes a header's name ("Redis nodes"): markers there would cover it. */
+const HEADER_TEXT_W = 110;
 
 function faultRow(f: Fault, layout: Layout, model: LaneModel): Row | undefined {
   if ('node' in f && f.node !== undefined) return layout.byId.get(f.node);
@@ -56,14 +58,24 @@ export function FaultHandles({
   const faults = faultsOf(usePlayground((s) => s.scenario));
   const [drag, setDrag] = useState<{ index: number; at: number } | null>(null);
   const lastRun = useRef(0);
+  const checkpointed = useRef(false);
 
-  const rerun = (index: number, at: number) =>
-    void loadScenario(moveFault(usePlayground.getState().scenario ?? {}, index, at), { keepTime: true });
+  // One undo step per drag: the document before it, not each live re-run.
+  const rerun = (index: number, at: number) => {
+    if (at === faults[index]?.at && !checkpointed.current) return;
+    if (!checkpointed.current) checkpoint();
+    checkpointed.current = true;
+    void loadScenario(moveFault(usePlayground.getState().scenario ?? {}, index, at), {
+      keepTime: true,
+      history: false,
+    });
+  };
 
   const onPointerDown = (index: number) => (ev: React.PointerEvent<HTMLButtonElement>) => {
     ev.preventDefault();
     ev.stopPropagation();
     ev.currentTarget.setPointerCapture(ev.pointerId);
+    checkpointed.current = false;
     setDrag({ index, at: faults[index].at });
     onHold(tEnd);
   };
@@ -88,10 +100,13 @@ export function FaultHandles({
   return (
     <>
       {faults.map((f, i) => {
-        const row = faultRow(f, layout, model);
-        if (!row) return null;
         const at = drag?.index === i ? drag.at : f.at;
         const left = x(at);
+        let row = faultRow(f, layout, model);
+        // A partition sits on the nodes' header, except where the header's name is written.
+        if (row?.kind === 'header-nodes' && left < HEADER_TEXT_W)
+          row = layout.rows[layout.rows.indexOf(row) + 1] ?? row;
+        if (!row) return null;
         if (left < -8 || left > width + 8) return null;
         const what = `${f.kind} ${faultTarget(f)} @ ${at} ms — ${t('timeline.faultDrag')}`;
         return (

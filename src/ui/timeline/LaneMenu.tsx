@@ -1,10 +1,12 @@
 /**
  * The lane labels, each a button that opens the lane's menu of faults to add at the cursor's
- * time: crash or restart a node, pause or crash a client, cut either off from the rest. The
- * faults themselves are built by the engine's scenario edits.
+ * time: crash or restart a node, pause or crash a client, cut either off from the rest (pause and
+ * partition lengths editable in the menu). The faults themselves are built by the engine's
+ * scenario edits. The menu is fixed to the window, so the timeline's scroll box cannot clip it,
+ * and is kept inside the screen.
  */
-import { memo, useEffect, useRef, useState } from 'react';
-import { addFault, isolate } from '../../engine/scenario/edit';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { addFault, ISOLATE_MS, isolate } from '../../engine/scenario/edit';
 import type { Fault } from '../../engine/scenario/schema';
 import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
@@ -15,7 +17,34 @@ import type { LaneModel } from './model';
 export const LABEL_W = 112;
 
 const PAUSE_MS = 5000;
+/** Longest fault length the menu offers, in seconds (a scenario can say more in JSON). */
+const MAX_LENGTH_S = 600;
 
+/** Last lengths chosen, so a teacher trying 5 s, then 12 s, then 12 s again types it once. */
+const lengths = { pause: PAUSE_MS / 1000, partition: ISOLATE_MS / 1000 };
+
+function LengthInput({ kind, label }: { kind: keyof typeof lengths; label: string }) {
+  const [v, setV] = useState(String(lengths[kind]));
+  return (
+    <label className="lane-menu__length">
+      <span>{label}</span>
+      <input
+        type="number"
+        min={0.1}
+        max={MAX_LENGTH_S}
+        step="any"
+        inputMode="decimal"
+        value={v}
+        data-testid={`length-${kind}`}
+        onChange={(e) => {
+          setV(e.target.value);
+          const n = Number(e.target.value);
+          if (Number.isFinite(n) && n > 0) lengths[kind] = Math.min(MAX_LENGTH_S, n);
+        }}
+      />
+    </label>
+  );
+}
 /** A node's role beside its name, only when the name does not already say it (a promoted replica). */
 function NodeRole({ id, model }: { id: string; model: LaneModel }) {
   const lane = model.nodes.find((n) => n.id === id);
@@ -30,13 +59,16 @@ function addAndRerun(fault: Fault) {
 
 function isolateAndRerun(endpoint: string, at: number) {
   const run = usePlayground.getState().run;
-  if (run) addAndRerun(isolate(run.scenario, run.nodeIds, endpoint, at));
+  if (!run) return;
+  const f = isolate(run.scenario, run.nodeIds, endpoint, at);
+  addAndRerun(f.kind === 'partition' ? { ...f, healAt: at + Math.round(lengths.partition * 1000) } : f);
 }
 
 function NodeMenu({ id, model, close }: { id: string; model: LaneModel; close(): void }) {
   const t = useT();
   const at = clockAt(usePlayground.getState());
   const down = model.nodes.find((n) => n.id === id)?.down.some((d) => d.from <= at && at < d.to) ?? false;
+  const [, setTick] = useState(0);
   return (
     <>
       <button
@@ -57,14 +89,19 @@ function NodeMenu({ id, model, close }: { id: string; model: LaneModel; close():
           isolateAndRerun(id, at);
         }}
       >
-        {t('timeline.partitionLane', { lane: id })}
+        {t('timeline.partitionLaneFor', { lane: id, s: lengths.partition })}
       </button>
+      <div className="lane-menu__lengths" onInput={() => setTick((n) => n + 1)}>
+        <LengthInput kind="partition" label={t('timeline.partitionLength')} />
+      </div>
     </>
   );
 }
 
 function ClientMenu({ client, close }: { client: string; close(): void }) {
   const t = useT();
+  // Re-rendered when a length changes, so the items say the length they will use.
+  const [, setTick] = useState(0);
   const item = (label: string, act: (at: number) => void) => (
     <button
       type="button"
@@ -79,18 +116,46 @@ function ClientMenu({ client, close }: { client: string; close(): void }) {
   );
   return (
     <>
-      {item(t('timeline.pauseClient', { lane: client }), (at) =>
-        addAndRerun({ at, kind: 'pause', client, ms: PAUSE_MS }),
+      {item(t('timeline.pauseClientFor', { lane: client, s: lengths.pause }), (at) =>
+        addAndRerun({ at, kind: 'pause', client, ms: Math.round(lengths.pause * 1000) }),
       )}
       {item(t('timeline.crashClient', { lane: client }), (at) => addAndRerun({ at, kind: 'crash', client }))}
-      {item(t('timeline.partitionLane', { lane: client }), (at) => isolateAndRerun(client, at))}
+      {item(t('timeline.partitionLaneFor', { lane: client, s: lengths.partition }), (at) =>
+        isolateAndRerun(client, at),
+      )}
+      <div className="lane-menu__lengths" onInput={() => setTick((n) => n + 1)}>
+        <LengthInput kind="pause" label={t('timeline.pauseLength')} />
+        <LengthInput kind="partition" label={t('timeline.partitionLength')} />
+      </div>
     </>
+  );
+}
+
+/** The open menu, placed beside its lane label and moved back inside the window if it spills out. */
+function MenuBox({ anchor, children }: { anchor: { left: number; top: number }; children: React.ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    const vw = document.documentElement.clientWidth;
+    const vh = window.innerHeight;
+    el.style.left = `${Math.max(4, Math.min(anchor.left, vw - r.width - 4))}px`;
+    el.style.top = `${Math.max(4, Math.min(anchor.top, vh - r.height - 4))}px`;
+    el.style.visibility = 'visible';
+  });
+  return (
+    <div ref={ref} className="lane-menu" role="menu" data-testid="lane-menu">
+      {children}
+    </div>
   );
 }
 
 export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout; model: LaneModel }) {
   const t = useT();
-  const [open, setOpen] = useState<string | null>(null);
+  const [openMenu, setOpenMenu] = useState<{ id: string; left: number; top: number } | null>(null);
+  const open = openMenu?.id ?? null;
+  const setOpen = (id: null) => setOpenMenu(id);
   const boxRef = useRef<HTMLDivElement>(null);
   // The menu closes on Escape or a click anywhere else.
   useEffect(() => {
@@ -101,11 +166,17 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') setOpen(null);
     };
+    // The menu is fixed to the window: when the page or the lanes scroll, it would float away.
+    const onScroll = (e: Event) => {
+      if (!boxRef.current?.contains(e.target as Node) || e.target === boxRef.current) setOpen(null);
+    };
     document.addEventListener('pointerdown', onDown);
     document.addEventListener('keydown', onKey);
+    window.addEventListener('scroll', onScroll, true);
     return () => {
       document.removeEventListener('pointerdown', onDown);
       document.removeEventListener('keydown', onKey);
+      window.removeEventListener('scroll', onScroll, true);
     };
   }, [open]);
   const close = () => setOpen(null);
@@ -120,19 +191,22 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
               aria-label={t('timeline.laneMenu', { lane: r.id })}
               aria-haspopup="menu"
               aria-expanded={open === r.id}
-              onClick={() => setOpen(open === r.id ? null : r.id)}
+              onClick={(e) => {
+                const b = e.currentTarget.getBoundingClientRect();
+                setOpenMenu(open === r.id ? null : { id: r.id, left: b.right, top: b.top });
+              }}
             >
               {r.id}
               {r.kind === 'node' && <NodeRole id={r.id} model={model} />}
             </button>
-            {open === r.id && (
-              <div className="lane-menu" role="menu">
+            {openMenu?.id === r.id && (
+              <MenuBox anchor={openMenu}>
                 {r.kind === 'node' ? (
                   <NodeMenu id={r.id} model={model} close={close} />
                 ) : (
                   <ClientMenu client={r.id.split(':')[0]} close={close} />
                 )}
-              </div>
+              </MenuBox>
             )}
           </div>
         ) : null,

@@ -8,10 +8,12 @@
  */
 import { axisTop } from 'd3-axis';
 import { select } from 'd3-selection';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { faultsOf } from '../../engine/scenario/edit';
 import { describeEvent } from '../describe-event';
 import { useT } from '../hooks/useT';
+import { KeyMoments } from '../shell/KeyMoments';
+import { UndoRedo } from '../shell/UndoRedo';
 import { indexAtTime, setCursor, usePlayground } from '../store';
 import { drawTimeline } from './draw';
 import { FaultHandles, faultEnd } from './FaultHandles';
@@ -24,6 +26,38 @@ import { useTimeZoom } from './useTimeZoom';
 import { ViolationList } from './ViolationList';
 
 const AXIS_H = 24;
+const TIP_GAP = 6;
+
+/**
+ * The hover tooltip, fixed to the viewport so the scroll box cannot clip it: below the lane, or
+ * above it when there is no room below, and kept inside the window sideways.
+ */
+interface TipAnchor {
+  x: number;
+  top: number;
+  bottom: number;
+}
+
+function Tooltip({ anchor, children }: { anchor: TipAnchor; children: React.ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const { width: w, height: h } = el.getBoundingClientRect();
+    const vw = document.documentElement.clientWidth;
+    const vh = window.innerHeight;
+    const below = anchor.bottom + TIP_GAP;
+    const top = below + h <= vh - 4 ? below : Math.max(4, anchor.top - TIP_GAP - h);
+    el.style.left = `${Math.max(4, Math.min(anchor.x + 8, vw - w - 4))}px`;
+    el.style.top = `${top}px`;
+    el.style.visibility = 'visible';
+  });
+  return (
+    <div ref={ref} className="timeline__tooltip" role="tooltip" data-testid="tooltip">
+      {children}
+    </div>
+  );
+}
 
 function formatTick(ms: number): string {
   if (Math.abs(ms) >= 1000) return `${+(ms / 1000).toFixed(3)} s`;
@@ -45,7 +79,7 @@ export function Timeline() {
   const cursorRef = useRef<HTMLDivElement>(null);
   const dotRef = useRef<HTMLDivElement>(null);
   const axisRef = useRef<SVGSVGElement>(null);
-  const [hover, setHover] = useState<Hit | null>(null);
+  const [hover, setHover] = useState<(Hit & { anchor: TipAnchor }) | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [yRange, setYRange] = useState<[number, number]>([0, 2000]);
   const scrollRaf = useRef(0);
@@ -138,7 +172,11 @@ export function Timeline() {
   const onMove = (ev: React.MouseEvent<HTMLDivElement>) => {
     if (ev.buttons) return;
     const r = ev.currentTarget.getBoundingClientRect();
-    setHover(hitTest(ev.clientX - r.left, ev.clientY - r.top));
+    const h = hitTest(ev.clientX - r.left, ev.clientY - r.top);
+    if (!h) return setHover(null);
+    // h.top is the bottom of the hit lane; the tooltip goes below it, or above when it must.
+    const rowH = layout?.rows.find((row) => row.y + row.h === h.top)?.h ?? 16;
+    setHover({ ...h, anchor: { x: r.left + h.left, top: r.top + h.top - rowH, bottom: r.top + h.top } });
   };
 
   const onClick = (ev: React.MouseEvent<HTMLDivElement>) => {
@@ -163,9 +201,12 @@ export function Timeline() {
     <section className="timeline" data-testid="timeline" aria-label={t('timeline.label')}>
       <div className="timeline__top">
         <Legend />
-        <button type="button" className="btn btn--small" onClick={resetZoom}>
-          {t('timeline.resetZoom')}
-        </button>
+        <div className="timeline__tools">
+          {!embed && <UndoRedo />}
+          <button type="button" className="btn btn--small" onClick={resetZoom}>
+            {t('timeline.resetZoom')}
+          </button>
+        </div>
       </div>
       <div className="timeline__axis" style={{ paddingLeft: LABEL_W }}>
         <svg ref={axisRef} width={width} height={AXIS_H} aria-hidden="true">
@@ -209,7 +250,15 @@ export function Timeline() {
                 style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}
                 title={`${explanation} — ${t('violation.holders', { holders: v.holders.join(', ') })}`}
               >
-                <span className="timeline__violation-tag">{v.kind}</span>
+                {/* at the right edge the tag hangs leftwards, or the plot would cut it off */}
+                <span
+                  className="timeline__violation-tag"
+                  style={
+                    left + 28 > width ? { left: 'auto', right: 0, borderRadius: '0 0 0 3px' } : undefined
+                  }
+                >
+                  {v.kind}
+                </span>
               </div>
             );
           })}
@@ -223,21 +272,18 @@ export function Timeline() {
             onHold={setHeldEnd}
           />
           {hover && hoverEvent && (
-            <div
-              className="timeline__tooltip"
-              role="tooltip"
-              style={{ left: Math.min(hover.left + 8, width - 260), top: hover.top + 2 }}
-            >
+            <Tooltip anchor={hover.anchor}>
               <strong>{describeEvent(hoverEvent).head}</strong>
               {describeEvent(hoverEvent)
                 .details.slice(0, 5)
                 .map((d, i) => (
                   <div key={i}>{d}</div>
                 ))}
-            </div>
+            </Tooltip>
           )}
         </div>
       </div>
+      {!embed && <KeyMoments />}
       {!embed && <ViolationList />}
     </section>
   );

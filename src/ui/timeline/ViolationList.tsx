@@ -1,5 +1,6 @@
 import { useT } from '../hooks/useT';
 import { indexAtTime, setCursor, usePlayground } from '../store';
+import { focusWindow, requestView } from '../view-window';
 
 /** Each violation in plain words, with a button that moves the cursor to where it starts. */
 export function ViolationList() {
@@ -16,6 +17,9 @@ export function ViolationList() {
             onClick={() => {
               usePlayground.setState({ playing: false });
               setCursor(indexAtTime(run.trace, v.from));
+              // A short violation in a long run is a few pixels wide: show it with its context.
+              const end = run.trace.events[run.trace.events.length - 1]?.t ?? v.from;
+              requestView(...focusWindow(v.from, v.to ?? end, end));
             }}
           >
             <span className="violations__kind">{v.kind}</span>

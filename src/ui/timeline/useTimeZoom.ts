@@ -1,13 +1,15 @@
 /**
  * The timeline's x axis: plot width (followed with a ResizeObserver) and d3-zoom's transform in
  * x only, applied to a linear time scale. Picking another built-in resets the zoom; edits of the
- * same scenario keep the view.
+ * same scenario keep the view. The visible window is published (view-window.ts) for share links,
+ * and windows others ask for (a jump, a link's zoom) are applied once the plot has its width.
  */
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { usePlayground } from '../store';
+import { requestView, useViewWindow } from '../view-window';
 import type { Layout } from './layout';
 
 export interface TimeZoom {
@@ -23,6 +25,7 @@ export function useTimeZoom(
   tEnd: number,
 ): TimeZoom {
   const [width, setWidth] = useState(800);
+  const [measured, setMeasured] = useState(false);
   const [zt, setZt] = useState<ZoomTransform>(zoomIdentity);
   const zoomRef = useRef<ZoomBehavior<HTMLDivElement, unknown> | null>(null);
   const pendingZt = useRef<ZoomTransform>(zoomIdentity);
@@ -39,7 +42,10 @@ export function useTimeZoom(
   useEffect(() => {
     const el = plotRef.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(200, Math.floor(el.clientWidth))));
+    const ro = new ResizeObserver(() => {
+      setWidth(Math.max(200, Math.floor(el.clientWidth)));
+      setMeasured(true);
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, [plotRef, hasLayout]);
@@ -83,6 +89,41 @@ export function useTimeZoom(
   useEffect(() => {
     if (builtinId) resetZoom();
   }, [builtinId, resetZoom]);
+
+  // Publish the window (null at the full view); rounded so a link does not change on every pixel.
+  // When an edit changes the run's length, the zoom transform (in pixels) would now show other
+  // times: ask for the window that was showing instead. A new scenario starts at the full view.
+  const seen = useRef({ tEnd, builtinId });
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = { tEnd, builtinId };
+    const prev = useViewWindow.getState().view;
+    if (before.tEnd !== tEnd && prev && !(builtinId && builtinId !== before.builtinId)) {
+      requestView(prev[0], prev[1]);
+      return;
+    }
+    const [from, to] = x.domain();
+    const full = zt.k === 1 && zt.x === 0;
+    const view: [number, number] | null = full ? null : [Math.max(0, Math.round(from)), Math.round(to)];
+    if (view?.[0] !== prev?.[0] || view?.[1] !== prev?.[1]) useViewWindow.setState({ view });
+  }, [x, zt, tEnd, builtinId]);
+
+  // Apply a requested window: scale and shift so [from, to] fills the plot's range.
+  const request = useViewWindow((s) => s.request);
+  useEffect(() => {
+    const el = overRef.current;
+    const z = zoomRef.current;
+    if (!request || !measured || !el || !z || !layout) return;
+    const base = scaleLinear()
+      .domain([0, tEnd * 1.02])
+      .range([6, Math.max(50, width - 10)]);
+    const [r0, r1] = base.range();
+    const span = Math.max(1e-9, base(request.to) - base(request.from));
+    const k = Math.min(5000, Math.max(1, (r1 - r0) / span));
+    const tx = r0 - k * base(request.from);
+    select(el).call(z.transform, zoomIdentity.translate(tx, 0).scale(k));
+    useViewWindow.setState({ request: null });
+  }, [request, measured, overRef, layout, width, tEnd]);
 
   return { x, width, resetZoom };
 }

@@ -1,0 +1,170 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// The lesson player, driven as a learner would: links, Next/Back by button and key, a question,
+// a task solved in the JSON editor, a language switch mid-lesson, presenter and embed modes.
+
+function trackErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
+
+const panel = (page: Page) => page.getByTestId('lesson-panel');
+
+async function atStep(page: Page, n: number) {
+  await expect(panel(page)).toHaveAttribute('data-step', String(n), { timeout: 15_000 });
+  await expect(page).toHaveURL(new RegExp(`#lesson=[a-z-]+&step=${n}$`));
+}
+
+test('a lesson link opens at its step; Next/Back by button and key; a question; a task', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./#lesson=lease-too-short&step=3');
+  await atStep(page, 3);
+  await expect(page.getByTestId('lesson-text')).toContainText('DEL lock:job');
+  // The step's cursor: A:1's DEL at 14 s.
+  await expect(page.getByTestId('clock')).toHaveText(/^14[,.]?00\d$/);
+
+  await page.getByTestId('lesson-next').click();
+  await atStep(page, 4);
+  await expect(page.getByTestId('lesson-next')).toBeDisabled();
+  await page.keyboard.press('p');
+  await atStep(page, 3);
+  await page.keyboard.press('PageUp');
+  await atStep(page, 2);
+
+  // Step 2 asks before it plays: the text and the feedback come after the answer.
+  await expect(page.getByTestId('lesson-question')).toBeVisible();
+  await expect(page.getByTestId('lesson-text')).toHaveCount(0);
+  await expect(page.getByTestId('lesson-choice')).toHaveCount(3);
+  await page.locator('[data-testid="lesson-choice"][data-choice="expiry"]').click();
+  await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-right', 'true');
+  await expect(page.getByTestId('lesson-text')).toContainText('key.expired');
+  await expect(page.getByTestId('lesson-choice').first()).toBeDisabled();
+
+  // The transport's keys still move the cursor inside a lesson.
+  const event = page.locator('.transport__event');
+  const before = await event.textContent();
+  await page.keyboard.press('ArrowRight');
+  await expect(event).not.toHaveText(before ?? '');
+
+  await page.keyboard.press('n');
+  await page.keyboard.press('PageDown');
+  await atStep(page, 4);
+
+  // The task: A:1's lease must cover its 14 s of work. Done in the JSON editor.
+  await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const editor = page.locator('.cm-content');
+  await expect(editor).toBeVisible();
+  // As a learner would: double-click A:1's lease (its line comes first) and type a longer one.
+  const box = await editor.evaluate((root) => {
+    const line = [...root.querySelectorAll('.cm-line')].find((l) =>
+      l.textContent?.includes('"leaseMs": 10000'),
+    );
+    const walker = document.createTreeWalker(line!, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = n.textContent!.indexOf('10000');
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + 5);
+      const b = r.getBoundingClientRect();
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    }
+    return null;
+  });
+  expect(box).not.toBeNull();
+  await page.mouse.dblclick(box!.x, box!.y);
+  await page.keyboard.type('20000');
+  await expect(editor).toContainText('"leaseMs": 20000');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('lesson-task-done')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('lesson-task-done')).toContainText('14 s');
+
+  // Switch language mid-lesson: same step, the text in Chinese.
+  await page.getByRole('button', { name: '中文' }).click();
+  await atStep(page, 4);
+  await expect(panel(page)).toContainText('第 4 步');
+  await expect(page.getByTestId('lesson-task-done')).toContainText('14 秒');
+  await page.getByRole('button', { name: 'EN' }).click();
+
+  // Progress is kept: the index shows this lesson as done.
+  await page.getByTestId('learn-open').click();
+  await expect(page.getByTestId('lesson-index')).toBeVisible();
+  await expect(page.locator('[data-lesson="lease-too-short"]')).toContainText('done');
+  expect(errors).toEqual([]);
+});
+
+test('the index opens a lesson; a pasted link loads in the open tab; open in playground forks', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await page.goto('./');
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
+  await page.getByTestId('learn-open').click();
+  const index = page.getByTestId('lesson-index');
+  await expect(index.locator('li')).toHaveCount(16);
+  await index.locator('[data-lesson="why-lock"]').click();
+  await atStep(page, 1);
+  await expect(page.getByTestId('lesson-text')).toBeVisible();
+
+  await page.evaluate(() => {
+    window.location.hash = '#lesson=waiting&step=2';
+  });
+  await atStep(page, 2);
+  await expect(panel(page)).toHaveAttribute('data-lesson', 'waiting');
+  await expect(page.getByTestId('lesson-where')).toContainText('latch.tryAcquire');
+
+  await page.getByTestId('lesson-fork').click();
+  await expect(panel(page)).toHaveCount(0);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('');
+  await expect(page.locator('.intro__title')).toContainText('Modified from the lesson');
+  await expect(page).toHaveURL(/#s=/);
+  expect(errors).toEqual([]);
+});
+
+test('presenter mode: the step as a slide, keyboard only', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./?present=1#lesson=why-lock&step=1');
+  await atStep(page, 1);
+  await expect(page.locator('.header')).toBeHidden();
+  await expect(page.locator('.inspectors')).toBeHidden();
+  const size = await page
+    .getByTestId('lesson-text')
+    .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  expect(size).toBeGreaterThanOrEqual(20);
+  await page.keyboard.press('PageDown');
+  await atStep(page, 2);
+  await page.keyboard.press('n');
+  await atStep(page, 3);
+  await page.keyboard.press('PageUp');
+  await atStep(page, 2);
+  expect(errors).toEqual([]);
+});
+
+test('embed mode: the lesson text and the timeline only', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./?embed=1#lesson=why-lock&step=1');
+  await atStep(page, 1);
+  await expect(page.getByTestId('lesson-text')).toBeVisible();
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  await expect(page.locator('.header')).toHaveCount(0);
+  await expect(page.locator('.editor')).toHaveCount(0);
+  await page.getByTestId('lesson-next').click();
+  await atStep(page, 2);
+  await expect(page.getByTestId('lesson-question')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('a link to an unknown lesson says so and leaves the playground usable', async ({ page }) => {
+  await page.goto('./#lesson=no-such-lesson&step=2');
+  await expect(panel(page)).toContainText('no-such-lesson');
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
+  await panel(page).getByRole('button', { name: 'Back to the playground' }).click();
+  await expect(panel(page)).toHaveCount(0);
+  await expect(page).toHaveURL(/#s=/);
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { keyMoments, MAX_KEY_MOMENTS } from './key_moments';
+import { builtins } from '../scenario/builtins';
+import { runScenario } from '../scenario/run';
+import { validateScenario } from '../scenario/schema';
+import type { TraceEvent } from './types';
+
+function traceOf(id: string) {
+  const b = builtins.find((x) => x.id === id);
+  const v = b && validateScenario(b.scenario);
+  if (!v || !v.ok) throw new Error(`no valid built-in ${id}`);
+  return runScenario(v.scenario, { verbose: false }).trace;
+}
+
+describe('keyMoments', () => {
+  it('gives every built-in, safe or not, named moments in trace order', { timeout: 60_000 }, () => {
+    for (const b of builtins) {
+      const trace = traceOf(b.id);
+      const ms = keyMoments(trace);
+      expect(ms.length, b.id).toBeGreaterThanOrEqual(2);
+      expect(ms.length, b.id).toBeLessThanOrEqual(MAX_KEY_MOMENTS);
+      for (const m of ms) {
+        expect(trace.events[m.index].t, b.id).toBe(m.t);
+        expect(m.en.length * m.zh.length, b.id).toBeGreaterThan(0);
+      }
+      expect(
+        ms.map((m) => m.index),
+        b.id,
+      ).toEqual([...ms.map((m) => m.index)].sort((x, y) => x - y));
+      // An unsafe run always offers its violations.
+      for (const v of new Set(trace.violations.map((x) => x.kind)))
+        expect(
+          ms.some((m) => m.kind === 'violation' && m.en.startsWith(v)),
+          `${b.id} ${v}`,
+        ).toBe(true);
+    }
+  });
+
+  it('finds the gc-pause story: acquire, pause, expiry, takeover, V1', () => {
+    const kinds = keyMoments(traceOf('gc-pause-lease-expiry')).map((m) => m.kind);
+    for (const k of ['acquire', 'wait', 'pause', 'expire', 'takeover', 'violation'] as const)
+      expect(kinds).toContain(k);
+  });
+
+  it('follows the trace when timings change', () => {
+    // hand-made events: only the fields keyMoments reads
+    const ev = (t: number, kind: TraceEvent['kind'], f: Record<string, unknown> = {}) =>
+      ({ t, seq: t, kind, ...f }) as TraceEvent;
+    const at = (pauseAt: number) =>
+      keyMoments({
+        events: [
+          ev(0, 'lock.acquired', { actor: 'A:1', lock: 'l' }),
+          ev(pauseAt, 'client.pause', { client: 'A', ms: 5 }),
+        ],
+      }).find((m) => m.kind === 'pause')?.t;
+    expect(at(100)).toBe(100);
+    expect(at(700)).toBe(700);
+  });
+
+  it('skips Redisson bookkeeping keys and failed renewals are their own moment', () => {
+    const ms = keyMoments({
+      events: [
+        { t: 1, seq: 1, kind: 'key.expired', key: 'redisson_unlock_latch:{l}:ab' } as TraceEvent,
+        { t: 2, seq: 2, kind: 'watchdog.renew', actor: 'A:1', result: 0 } as TraceEvent,
+      ],
+    });
+    expect(ms.map((m) => m.kind)).toEqual(['renew-failed']);
+  });
+});

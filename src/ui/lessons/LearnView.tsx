@@ -1,0 +1,409 @@
+/**
+ * The Learn view's components, loaded with import() when a lesson or the index is first opened:
+ * the index of lessons, the lesson panel beside the timeline, and where the cursor's thread is
+ * in Redisson's code.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { Highlights, Step } from '../../lessons/types';
+import { useT } from '../hooks/useT';
+import type { Lang } from '../i18n';
+import { useLearn, usePlayground } from '../store';
+import { OUTLINES, threadAt, whereIs } from './java-outline';
+import './learn.css';
+import { Markdown } from './Markdown';
+import {
+  answer,
+  closeLesson,
+  forkStep,
+  goStep,
+  lessonLink,
+  loadSummaries,
+  openLesson,
+  resetTask,
+  syncStep,
+  usePlayer,
+  watchTask,
+} from './player';
+
+export function LessonIndex() {
+  const t = useT();
+  const lang = usePlayground((s) => s.lang);
+  const summaries = usePlayer((s) => s.summaries);
+  const progress = usePlayer((s) => s.progress);
+  const error = usePlayer((s) => s.error);
+  useEffect(() => {
+    void loadSummaries();
+  }, []);
+  return (
+    <main className="learn-index" data-testid="lesson-index">
+      <div className="learn-index__head">
+        <h2>{t('learn.title')}</h2>
+        <button type="button" className="btn" onClick={closeLesson}>
+          {t('learn.back')}
+        </button>
+      </div>
+      {error !== null && <p className="learn__error">{error}</p>}
+      {summaries === null ? (
+        <p className="muted">{t('learn.loading')}</p>
+      ) : (
+        <ol className="learn-index__list">
+          {summaries.map((l, i) => {
+            const p = progress[l.id];
+            const seen = p ? Math.min(p.seen + 1, l.steps) : 0;
+            return (
+              <li key={l.id} className={`learn-card${l.coming ? ' learn-card--coming' : ''}`}>
+                <button
+                  type="button"
+                  className="learn-card__btn"
+                  data-lesson={l.id}
+                  onClick={() => openLesson(l.id, p && !p.done ? p.seen : 0)}
+                >
+                  <span className="learn-card__no">{i + 1}</span>
+                  <span className="learn-card__title">{l.title[lang]}</span>
+                  <span className="learn-card__meta">
+                    {t('learn.minutes', { n: l.minutes })} · {t('learn.steps', { n: l.steps })}
+                    {l.coming && <span className="learn-card__badge">{t('learn.coming')}</span>}
+                    {p?.done && (
+                      <span className="learn-card__badge learn-card__badge--done">{t('learn.done')}</span>
+                    )}
+                  </span>
+                  <span
+                    className="learn-card__bar"
+                    aria-label={t('learn.progress', { done: seen, n: l.steps })}
+                  >
+                    <span style={{ width: `${(100 * seen) / Math.max(1, l.steps)}%` }} />
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </main>
+  );
+}
+
+function typingInto(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el?.tagName) return false;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+}
+
+/** n / PageDown and p / PageUp: keys the transport (arrows, Space, Home, End) does not use. */
+function useLessonKeys(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || typingInto(e.target)) return;
+      if (e.key === 'n' || e.key === 'PageDown') goStep(1);
+      else if (e.key === 'p' || e.key === 'PageUp') goStep(-1);
+      else if (e.key === 'Escape' && useLearn.getState().present) useLearn.setState({ present: false });
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+/**
+ * Marks the step's lanes, keys and script lines in the playground's own components by a class
+ * on their DOM, so the timeline and the inspectors need no lesson code; re-applied whenever
+ * they re-render.
+ */
+function useHighlightDom(h: Highlights | undefined): void {
+  useEffect(() => {
+    const lanes = new Set(h?.lanes ?? []);
+    const keys = new Set(h?.keys ?? []);
+    const lines = new Set(h?.script?.lines ?? []);
+    const apply = () => {
+      for (const el of document.querySelectorAll<HTMLElement>('.lane-label')) {
+        const id = el.querySelector('.lane-label__btn')?.firstChild?.textContent ?? '';
+        el.classList.toggle('lesson-hl', lanes.has(id));
+      }
+      for (const el of document.querySelectorAll<HTMLElement>('.ks__key')) {
+        el.classList.toggle('lesson-hl', keys.has(el.querySelector('th')?.textContent ?? ''));
+      }
+      for (const el of document.querySelectorAll<HTMLElement>('[data-testid="script-view"] .lua__line')) {
+        el.classList.toggle('lesson-hl', lines.has(Number(el.querySelector('.lua__no')?.textContent)));
+      }
+    };
+    let frame = 0;
+    const observer = new MutationObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(apply);
+    });
+    const root = document.querySelector('.app__body') ?? document.body;
+    observer.observe(root, { childList: true, subtree: true });
+    apply();
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+      for (const el of document.querySelectorAll('.lesson-hl')) el.classList.remove('lesson-hl');
+    };
+  }, [h]);
+}
+
+function Question({ step, n, right, lang }: { step: Step; n: number; right: string[]; lang: Lang }) {
+  const t = useT();
+  const picked = usePlayer((s) => s.answers[n]);
+  const q = step.question!;
+  const ok = picked !== undefined && right.includes(picked);
+  return (
+    <div className="lesson__question" data-testid="lesson-question">
+      <div className="lesson__label">{t('learn.question')}</div>
+      <Markdown text={q.prompt[lang]} />
+      <div className="lesson__choices">
+        {q.choices.map((c) => (
+          <button
+            key={c.id}
+            type="button"
+            data-testid="lesson-choice"
+            data-choice={c.id}
+            disabled={picked !== undefined}
+            className={`lesson__choice${picked === undefined ? '' : right.includes(c.id) ? ' lesson__choice--right' : picked === c.id ? ' lesson__choice--wrong' : ''}`}
+            aria-pressed={picked === c.id}
+            onClick={() => answer(c.id)}
+          >
+            <Markdown text={c.text[lang]} />
+          </button>
+        ))}
+      </div>
+      {picked !== undefined && (
+        <div
+          className={`lesson__feedback lesson__feedback--${ok ? 'right' : 'wrong'}`}
+          data-testid="lesson-feedback"
+          data-right={ok}
+          role="status"
+        >
+          <strong>{ok ? t('learn.right') : t('learn.wrong')}</strong> <Markdown text={q.feedback[lang]} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Task({ step, lang }: { step: Step; lang: Lang }) {
+  const t = useT();
+  const status = usePlayer((s) => s.task);
+  const task = step.task!;
+  return (
+    <div className="lesson__task">
+      <div className="lesson__label">{t('learn.task')}</div>
+      <Markdown text={task.prompt[lang]} />
+      <div className="lesson__goal">
+        <strong>{t('learn.goal')}</strong> <Markdown text={task.goalText[lang]} />
+      </div>
+      {task.hint && (
+        <details className="lesson__hint">
+          <summary>{t('learn.hint')}</summary>
+          <Markdown text={task.hint[lang]} />
+        </details>
+      )}
+      {status === 'done' ? (
+        <div className="lesson__done" data-testid="lesson-task-done" role="status">
+          <strong>{t('learn.taskDone')}</strong> <Markdown text={task.success[lang]} />
+        </div>
+      ) : (
+        <p className="muted lesson__status" role="status">
+          {status === 'checking'
+            ? t('learn.taskChecking')
+            : status === 'notyet'
+              ? t('learn.taskNotYet')
+              : t('learn.taskHow')}
+        </p>
+      )}
+      {status !== 'idle' && (
+        <button type="button" className="btn btn--small" onClick={() => void resetTask()}>
+          {t('learn.taskReset')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function LessonPanel() {
+  const t = useT();
+  const lang = usePlayground((s) => s.lang);
+  const embed = usePlayground((s) => s.embed);
+  const lessonId = useLearn((s) => s.lessonId);
+  const n = useLearn((s) => s.step);
+  const present = useLearn((s) => s.present);
+  const panels = useLearn((s) => s.panels);
+  const payload = usePlayer((s) => s.payload);
+  const loading = usePlayer((s) => s.loading);
+  const error = usePlayer((s) => s.error);
+  const picked = usePlayer((s) => s.answers[n]);
+  const [copied, setCopied] = useState(false);
+  useLessonKeys();
+  useEffect(() => watchTask(), []);
+  useEffect(() => {
+    void syncStep();
+  }, [lessonId, n]);
+  const lesson = payload?.lesson.id === lessonId ? payload.lesson : null;
+  const step = lesson?.steps[n];
+  const info = payload?.steps[n];
+  useHighlightDom(step?.highlight);
+
+  if (lesson === null || step === undefined || info === undefined) {
+    return (
+      <aside className="lesson" data-testid="lesson-panel">
+        {error !== null ? (
+          <>
+            <p className="learn__error">{t('learn.unknown', { id: lessonId ?? '', msg: error })}</p>
+            <button type="button" className="btn" onClick={closeLesson}>
+              {t('learn.back')}
+            </button>
+          </>
+        ) : (
+          <p className="muted">{loading ? t('learn.loading') : ''}</p>
+        )}
+      </aside>
+    );
+  }
+  const total = lesson.steps.length;
+  const hideText = step.question !== undefined && picked === undefined;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(lessonLink());
+    } catch {
+      // Clipboard refused: the address bar holds the same link.
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+
+  return (
+    <aside className="lesson" data-testid="lesson-panel" data-lesson={lesson.id} data-step={n + 1}>
+      <div className="lesson__head">
+        <h2 className="lesson__title">{lesson.title[lang]}</h2>
+        <span className="lesson__count">{t('learn.stepOf', { n: n + 1, total })}</span>
+      </div>
+      <div className="lesson__body">
+        {step.question !== undefined && info.right !== undefined && (
+          <Question step={step} n={n} right={info.right} lang={lang} />
+        )}
+        {!hideText && <Markdown className="lesson__text" testId="lesson-text" text={step.text[lang]} />}
+        {step.pending !== undefined && <p className="lesson__pending">{t('learn.pending')}</p>}
+        {lesson.coming === true && <p className="lesson__pending">{t('learn.comingLesson')}</p>}
+        {info.error !== undefined && (
+          <p className="learn__error">{t('learn.stepError', { msg: info.error })}</p>
+        )}
+        {step.task !== undefined && !embed && <Task step={step} lang={lang} />}
+      </div>
+      <div className="lesson__nav">
+        <button
+          type="button"
+          className="btn"
+          data-testid="lesson-prev"
+          disabled={n === 0}
+          onClick={() => goStep(-1)}
+        >
+          ← {t('learn.prev')}
+        </button>
+        <span className="lesson__dots" aria-hidden="true">
+          {lesson.steps.map((_, i) => (
+            <span key={i} className={i === n ? 'lesson__dot lesson__dot--on' : 'lesson__dot'} />
+          ))}
+        </span>
+        <button
+          type="button"
+          className="btn btn--primary"
+          data-testid="lesson-next"
+          disabled={n === total - 1}
+          onClick={() => goStep(1)}
+        >
+          {t('learn.next')} →
+        </button>
+      </div>
+      <p className="lesson__keys muted">{t('learn.keys')}</p>
+      {!embed && (
+        <div className="lesson__actions">
+          <button type="button" className="btn btn--small" onClick={() => void copy()}>
+            {copied ? t('header.copied') : t('learn.copy')}
+          </button>
+          {info.scenario !== undefined && (
+            <button
+              type="button"
+              className="btn btn--small"
+              data-testid="lesson-fork"
+              onClick={() => void forkStep()}
+            >
+              {t('learn.fork')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn btn--small"
+            data-testid="lesson-present"
+            aria-pressed={present}
+            onClick={() => useLearn.setState({ present: !present })}
+          >
+            {present ? t('learn.endPresent') : t('learn.present')}
+          </button>
+          {present && (
+            <button
+              type="button"
+              className="btn btn--small"
+              aria-pressed={panels}
+              onClick={() => useLearn.setState({ panels: !panels })}
+            >
+              {t('learn.panels')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => useLearn.setState({ view: 'index' })}
+          >
+            {t('learn.index')}
+          </button>
+          <button type="button" className="btn btn--small" onClick={closeLesson}>
+            {t('learn.close')}
+          </button>
+        </div>
+      )}
+    </aside>
+  );
+}
+
+/** For the thread at the cursor: the pseudo-Java it is in, with its line marked. */
+export function WhereView() {
+  const t = useT();
+  const lang = usePlayground((s) => s.lang);
+  const run = usePlayground((s) => s.run);
+  const cursor = usePlayground((s) => s.cursor);
+  const where = useMemo(() => {
+    if (!run) return null;
+    const actor = threadAt(run.trace.events, cursor);
+    return actor === null ? null : whereIs(run.trace.events, cursor, actor);
+  }, [run, cursor]);
+  const outline = where ? OUTLINES[where.outline] : null;
+  return (
+    <section className="panel where" data-testid="lesson-where" aria-labelledby="where-h">
+      <h3 id="where-h">
+        {t('learn.where')}
+        {where && outline && (
+          <span className="muted">
+            {where.actor} · {outline.title}
+          </span>
+        )}
+      </h3>
+      {!where || !outline ? (
+        <p className="muted">{t('learn.whereNone')}</p>
+      ) : (
+        <pre className="lua java" aria-label="Java">
+          {outline.lines.map((l, i) => (
+            <div
+              key={i}
+              className={`lua__line${where.line === i ? ' lua__line--current' : ''}`}
+              aria-current={where.line === i ? 'step' : undefined}
+            >
+              <code>{l.code}</code>
+              {l.comment && <span className="java__comment">{`// ${l.comment[lang]}`}</span>}
+            </div>
+          ))}
+        </pre>
+      )}
+    </section>
+  );
+}

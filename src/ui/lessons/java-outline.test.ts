@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../engine/trace/types';
+import { OUTLINES, threadAt, whereIs } from './java-outline';
+
+let seq = 0;
+const ev = (t: number, kind: string, actor: string, rest: Record<string, unknown> = {}): TraceEvent =>
+  ({ t, seq: seq++, kind, actor, ...rest }) as TraceEvent;
+const evalsha = (t: number, actor: string) => ev(t, 'cmd', actor, { argv: ['EVALSHA', 'x', '1', 'myLock'] });
+
+// B waits behind A, is woken by A's unlock and takes the lock: the shape of contention-wakeup.
+const events: TraceEvent[] = [
+  ev(0, 'lock.request', 'A:1', { lock: 'myLock', type: 'RLock', op: 'lock' }),
+  evalsha(1, 'A:1'),
+  ev(2, 'lock.acquired', 'A:1', { lock: 'myLock' }),
+  ev(2, 'work.start', 'A:1', { critical: true }),
+  ev(3, 'lock.request', 'B:1', { lock: 'myLock', type: 'RLock', op: 'lock' }), // 4
+  evalsha(4, 'B:1'),
+  ev(5, 'pubsub.subscribe', 'B:1'),
+  evalsha(6, 'B:1'),
+  ev(7, 'lock.wait', 'B:1', { ttl: 29000 }), // 8
+  ev(10, 'watchdog.renew', 'A:1', { result: 1 }),
+  ev(20, 'lock.released', 'A:1', { holdCount: 0 }), // 10
+  evalsha(21, 'A:1'),
+  ev(22, 'watchdog.cancel', 'A:1'),
+  ev(22, 'waiter.wakeup', 'B:1', { cause: 'message' }),
+  evalsha(23, 'B:1'), // 14
+  ev(24, 'lock.acquired', 'B:1', { lock: 'myLock' }),
+  ev(25, 'thread.done', 'A:1'),
+];
+
+const at = (cursor: number, actor: string) => {
+  const w = whereIs(events, cursor, actor);
+  return w && `${w.outline}:${w.line}`;
+};
+
+describe('whereIs', () => {
+  it('follows lock() through tryAcquire, subscribe, the second try and the latch', () => {
+    expect(at(0, 'A:1')).toBe('lock:2');
+    expect(at(2, 'A:1')).toBe('lock:3');
+    expect(at(4, 'B:1')).toBe('lock:2');
+    expect(at(5, 'B:1')).toBe('lock:2');
+    expect(at(6, 'B:1')).toBe('lock:4');
+    expect(at(7, 'B:1')).toBe('lock:7');
+    expect(at(8, 'B:1')).toBe('lock:9');
+    expect(at(13, 'B:1')).toBe('lock:9');
+    expect(at(14, 'B:1')).toBe('lock:7');
+    expect(at(15, 'B:1')).toBe('lock:8');
+  });
+
+  it('puts a thread in its critical section, in unlock() and in the renewal task', () => {
+    expect(at(3, 'A:1')).toBe('caller:3');
+    expect(at(8, 'A:1')).toBe('caller:3');
+    expect(at(9, 'A:1')).toBe('renewal:2');
+    expect(at(10, 'A:1')).toBe('unlock:1');
+    expect(at(12, 'A:1')).toBe('unlock:2');
+    expect(at(16, 'A:1')).toBeNull();
+  });
+
+  it('knows tryLock() and gives up on naive locks and threads that have not started', () => {
+    const t = [
+      ev(0, 'lock.request', 'C:1', { type: 'RLock', op: 'tryLock' }),
+      evalsha(1, 'C:1'),
+      ev(2, 'lock.failed', 'C:1'),
+      ev(3, 'lock.request', 'D:1', { type: 'setnx', op: 'lock' }),
+    ];
+    expect(whereIs(t, 1, 'C:1')).toMatchObject({ outline: 'tryLock', line: 2 });
+    expect(whereIs(t, 2, 'C:1')).toMatchObject({ outline: 'tryLock', line: 10 });
+    expect(whereIs(t, 3, 'D:1')).toBeNull();
+    expect(whereIs(t, 3, 'E:1')).toBeNull();
+  });
+
+  it('marks lines that exist, with comments in both languages', () => {
+    for (const o of Object.values(OUTLINES))
+      for (const l of o.lines)
+        if (l.comment) expect(l.comment.zh.length * l.comment.en.length).toBeGreaterThan(0);
+    expect(OUTLINES.lock.lines[9].code).toContain('latch.tryAcquire');
+    expect(OUTLINES.unlock.lines[4].code).toContain('IllegalMonitorStateException');
+  });
+});
+
+describe('threadAt', () => {
+  it('takes the cursor event’s thread, else the latest before it', () => {
+    expect(threadAt(events, 8)).toBe('B:1');
+    expect(threadAt([ev(0, 'node.crash', 'master'), ...events], 0)).toBeNull();
+  });
+});

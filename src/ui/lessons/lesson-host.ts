@@ -1,0 +1,75 @@
+/**
+ * The worker's lesson handler (loaded by worker.ts with import() on the first lesson request):
+ * plays a lesson with the evaluator and hands the page the data it shows.
+ */
+import { evaluateLesson, goalMet, RunCache } from '../../lessons/evaluate';
+import { lessonCatalog } from '../../lessons/index';
+import type { Lesson } from '../../lessons/types';
+import type { LessonPayload, LessonRequest, LessonResponse, StepInfo } from './lesson-protocol';
+
+/** One cache per lesson: a learner's re-runs of a task reuse the step's runs. */
+const played = new Map<string, { payload: LessonPayload; cache: RunCache }>();
+
+async function load(id: string): Promise<Lesson> {
+  const entry = lessonCatalog.find((e) => e.id === id);
+  if (entry === undefined) throw new Error(`unknown lesson "${id}"`);
+  return entry.load();
+}
+
+async function play(id: string): Promise<{ payload: LessonPayload; cache: RunCache }> {
+  let p = played.get(id);
+  if (p === undefined) {
+    const lesson = await load(id);
+    const cache = new RunCache();
+    const result = evaluateLesson(lesson, cache);
+    const steps = result.steps.map((r): StepInfo => {
+      const error = r.checks.find((c) => !c.ok && c.what.startsWith('error: '))?.what.slice(7);
+      return {
+        pending: r.pending,
+        scenario: r.scenario,
+        sameScenario: r.sameScenario,
+        cursor: r.cursor,
+        right: r.question?.right,
+        error,
+      };
+    });
+    p = { payload: { lesson, steps }, cache };
+    played.set(id, p);
+  }
+  return p;
+}
+
+export async function handleLessonRequest(req: LessonRequest): Promise<LessonResponse> {
+  switch (req.type) {
+    case 'lessons': {
+      const lessons = await Promise.all(lessonCatalog.map((e) => e.load()));
+      return {
+        type: 'lessons',
+        id: req.id,
+        result: lessons.map((l) => ({
+          id: l.id,
+          title: l.title,
+          minutes: l.minutes,
+          steps: l.steps.length,
+          coming: l.coming === true,
+        })),
+      };
+    }
+    case 'lesson':
+      return { type: 'lesson', id: req.id, result: (await play(req.lessonId)).payload };
+    case 'lessonGoal': {
+      const { payload, cache } = await play(req.lessonId);
+      const task = payload.lesson.steps[req.step]?.task;
+      if (task === undefined)
+        return { type: 'lessonGoal', id: req.id, result: { met: false, error: 'no task' } };
+      try {
+        const met = goalMet(cache, req.scenario as Parameters<typeof goalMet>[1], task);
+        return { type: 'lessonGoal', id: req.id, result: { met } };
+      } catch (e) {
+        // A learner's scenario the engine refuses simply does not meet the goal yet.
+        const error = e instanceof Error ? e.message : String(e);
+        return { type: 'lessonGoal', id: req.id, result: { met: false, error } };
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Messages between the page and the lesson half of the engine worker. The evaluator and the
+ * lesson modules are loaded in the worker only (where the engine already is), so the page's own
+ * bundle carries neither: it gets the lesson's data and what the evaluator made of each step.
+ */
+import type { Lesson, ScenarioJson } from '../../lessons/types';
+
+export interface LessonSummary {
+  id: string;
+  title: Lesson['title'];
+  minutes: number;
+  steps: number;
+  coming: boolean;
+}
+
+/** What the page needs of one step's evaluation (not the run: the playground runs it itself). */
+export interface StepInfo {
+  pending?: string;
+  /** the step's scenario as written (patches applied) */
+  scenario?: ScenarioJson;
+  /** same scenario as the previous step: the player moves the cursor instead of re-running */
+  sameScenario: boolean;
+  /** the cursor's event index in the step's verbose run */
+  cursor?: number;
+  /** ids of the question's right choices, computed from the trace */
+  right?: string[];
+  /** why the step could not be played (a selector that found nothing, a bad patch) */
+  error?: string;
+}
+
+export interface LessonPayload {
+  lesson: Lesson;
+  steps: StepInfo[];
+}
+
+export type LessonRequest =
+  | { type: 'lessons'; id: number }
+  | { type: 'lesson'; id: number; lessonId: string }
+  | { type: 'lessonGoal'; id: number; lessonId: string; step: number; scenario: unknown };
+
+export type LessonResponse =
+  | { type: 'lessons'; id: number; result: LessonSummary[] }
+  | { type: 'lesson'; id: number; result: LessonPayload }
+  | { type: 'lessonGoal'; id: number; result: { met: boolean; error?: string } };
+
+export const LESSON_REQUESTS: ReadonlySet<string> = new Set(['lessons', 'lesson', 'lessonGoal']);

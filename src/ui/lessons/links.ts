@@ -1,0 +1,25 @@
+/**
+ * The page's side of lesson links, in the first-screen bundle (tiny): `#lesson=<id>&step=<n>`
+ * on load or pasted into an open tab (hashchange) opens the lesson; `?present=1` the presenter.
+ */
+import { lazy, useEffect } from 'react';
+import { useLearn } from '../store';
+import { decodeLessonHash, isPresent } from '../url-state';
+
+export function useLessonLinks(): void {
+  useEffect(() => {
+    const open = () => {
+      const link = decodeLessonHash(window.location.hash);
+      if (link !== null) useLearn.setState({ view: 'lesson', lessonId: link.lesson, step: link.step });
+    };
+    useLearn.setState({ present: isPresent(window.location.search) });
+    open();
+    window.addEventListener('hashchange', open);
+    return () => window.removeEventListener('hashchange', open);
+  }, []);
+}
+
+const view = () => import('./LearnView');
+export const LessonIndex = lazy(() => view().then((m) => ({ default: m.LessonIndex })));
+export const LessonPanel = lazy(() => view().then((m) => ({ default: m.LessonPanel })));
+export const WhereView = lazy(() => view().then((m) => ({ default: m.WhereView })));

@@ -1,0 +1,227 @@
+/**
+ * The lesson player's logic (loaded with the Learn view, not with the page): fetches a lesson's
+ * evaluation from the worker, puts each step's scenario and cursor into the playground's store,
+ * keeps the link and the progress, and checks a task's goal on every re-run of the learner's edits.
+ */
+import { create } from 'zustand';
+import type { Lesson } from '../../lessons/types';
+import { currentHash, loadDefault, loadScenario } from '../controller';
+import { engineClient } from '../engine-client';
+import { translate } from '../i18n';
+import { indexAtTime, setCursor, useLearn, usePlayground } from '../store';
+import { encodeLessonHash, shareUrl } from '../url-state';
+import type { LessonPayload, LessonSummary } from './lesson-protocol';
+import { readProgress, recordStep, type Progress } from './progress';
+
+export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet';
+
+interface PlayerState {
+  summaries: LessonSummary[] | null;
+  payload: LessonPayload | null;
+  loading: boolean;
+  error: string | null;
+  /** step index → the choice picked */
+  answers: Record<number, string>;
+  task: TaskStatus;
+  progress: Record<string, Progress>;
+}
+
+export const usePlayer = create<PlayerState>()(() => ({
+  summaries: null,
+  payload: null,
+  loading: false,
+  error: null,
+  answers: {},
+  task: 'idle',
+  progress: readProgress(),
+}));
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export async function loadSummaries(): Promise<void> {
+  if (usePlayer.getState().summaries !== null) return;
+  try {
+    usePlayer.setState({ summaries: await engineClient.lessons() });
+  } catch (e) {
+    usePlayer.setState({ error: message(e) });
+  }
+}
+
+export function openIndex(): void {
+  useLearn.setState({ view: 'index' });
+}
+
+export function openLesson(id: string, step = 0): void {
+  useLearn.setState({ view: 'lesson', lessonId: id, step });
+}
+
+export function closeLesson(): void {
+  useLearn.setState({ view: 'play', lessonId: null, step: 0 });
+  usePlayer.setState({ task: 'idle' });
+  // Back to the playground's own link for what is on screen.
+  history.replaceState(null, '', `${window.location.pathname}${window.location.search}${currentHash()}`);
+}
+
+export function lessonLink(): string {
+  const { lessonId, step } = useLearn.getState();
+  if (lessonId === null) return window.location.href;
+  return shareUrl(window.location, encodeLessonHash({ lesson: lessonId, step }));
+}
+
+export function goStep(delta: number): void {
+  const { lessonId, step } = useLearn.getState();
+  const total = usePlayer.getState().payload?.lesson.steps.length ?? 0;
+  if (lessonId === null || total === 0) return;
+  const next = Math.max(0, Math.min(total - 1, step + delta));
+  if (next !== step) useLearn.setState({ step: next });
+}
+
+let token = 0;
+
+/** Shows the lesson and step the learn store names: fetches the lesson if needed, then plays the step. */
+export async function syncStep(): Promise<void> {
+  const { lessonId, step } = useLearn.getState();
+  if (lessonId === null) return;
+  const my = ++token;
+  let payload = usePlayer.getState().payload;
+  if (payload?.lesson.id !== lessonId) {
+    usePlayer.setState({ loading: true, error: null, payload: null, answers: {} });
+    try {
+      payload = await engineClient.lesson(lessonId);
+    } catch (e) {
+      if (my !== token) return;
+      usePlayer.setState({ loading: false, error: message(e) });
+      // A lesson link that fails (an unknown id) still leaves a playground behind the message.
+      if (usePlayground.getState().scenario === null) await loadDefault();
+      return;
+    }
+    if (my !== token) return;
+    usePlayer.setState({ loading: false, payload });
+  }
+  const total = payload.lesson.steps.length;
+  if (step >= total) {
+    useLearn.setState({ step: total - 1 });
+    return;
+  }
+  history.replaceState(
+    null,
+    '',
+    `${window.location.pathname}${window.location.search}${encodeLessonHash({ lesson: lessonId, step })}`,
+  );
+  usePlayer.setState({ progress: recordStep(lessonId, step, total), task: 'idle' });
+  await showStep(payload, step, my);
+}
+
+/** The step whose scenario a step shows: itself, or for a pending step the last one before it that runs. */
+function shownStep(p: LessonPayload, n: number): number {
+  let k = n;
+  while (k >= 0 && p.steps[k].scenario === undefined) k--;
+  return k;
+}
+
+async function showStep(p: LessonPayload, n: number, my: number): Promise<void> {
+  const k = shownStep(p, n);
+  const info = p.steps[k];
+  if (info?.scenario === undefined || info.cursor === undefined) return;
+  const pg = usePlayground.getState();
+  const same =
+    pg.scenario !== null &&
+    pg.run?.verbose === true &&
+    JSON.stringify(pg.scenario) === JSON.stringify(info.scenario);
+  if (!same) {
+    await loadScenario(info.scenario, {
+      cursor: info.cursor,
+      builtinId: builtinOf(info.scenario),
+      persist: false,
+      verbose: true,
+    });
+    if (my !== token) return;
+  }
+  const unanswered =
+    k === n && p.lesson.steps[n].question !== undefined && usePlayer.getState().answers[n] === undefined;
+  setCursor(unanswered ? questionCursor(p, n) : info.cursor);
+  usePlayground.setState({ playing: false });
+}
+
+/**
+ * Before a question is answered the cursor stays just before the moment it asks about: at the
+ * previous step's cursor on the same run, else at the last event earlier in time.
+ */
+function questionCursor(p: LessonPayload, n: number): number {
+  const info = p.steps[n];
+  const prev = p.steps[n - 1];
+  if (info.sameScenario && prev?.cursor !== undefined) return prev.cursor;
+  const run = usePlayground.getState().run;
+  const ev = run?.trace.events[info.cursor ?? -1];
+  return run && ev ? indexAtTime(run.trace, ev.t - 1) : -1;
+}
+
+export function answer(choice: string): void {
+  const { step } = useLearn.getState();
+  const p = usePlayer.getState().payload;
+  usePlayer.setState((s) => ({ answers: { ...s.answers, [step]: choice } }));
+  const cursor = p?.steps[step]?.cursor;
+  if (cursor !== undefined) setCursor(cursor);
+}
+
+/** Loads the step's scenario as an ordinary one, titled after the lesson, and leaves the lesson. */
+export async function forkStep(): Promise<void> {
+  const { step } = useLearn.getState();
+  const { payload } = usePlayer.getState();
+  const pg = usePlayground.getState();
+  if (payload === null || pg.scenario === null) return;
+  const lesson: Lesson = payload.lesson;
+  const title = translate(pg.lang, 'learn.forkedFrom', { title: lesson.title[pg.lang], n: step + 1 });
+  const forked = { ...structuredClone(pg.scenario), title };
+  const cursor = pg.cursor;
+  closeLesson();
+  await loadScenario(forked, { builtinId: null, cursor });
+}
+
+/** Restores the step's own scenario after the learner's edits. */
+export async function resetTask(): Promise<void> {
+  const { step } = useLearn.getState();
+  const p = usePlayer.getState().payload;
+  const info = p?.steps[step];
+  if (info?.scenario === undefined) return;
+  usePlayer.setState({ task: 'idle' });
+  await loadScenario(info.scenario, {
+    cursor: info.cursor,
+    builtinId: builtinOf(info.scenario),
+    persist: false,
+    verbose: true,
+  });
+}
+
+/** A step on a built-in as it is shows that built-in's title and text above the timeline. */
+function builtinOf(scenario: unknown): string | null {
+  const text = JSON.stringify(scenario);
+  return usePlayground.getState().builtins.find((b) => JSON.stringify(b.scenario) === text)?.id ?? null;
+}
+
+let goalToken = 0;
+
+/** Checks the open task's goal whenever the playground's scenario changes (the learner's edits). */
+export function watchTask(): () => void {
+  return usePlayground.subscribe((s, prev) => {
+    if (s.scenario === prev.scenario || s.scenario === null) return;
+    const { lessonId, step } = useLearn.getState();
+    const p = usePlayer.getState().payload;
+    const info = p?.steps[step];
+    if (lessonId === null || p === null || p.lesson.id !== lessonId || !p.lesson.steps[step]?.task) return;
+    if (JSON.stringify(s.scenario) === JSON.stringify(info?.scenario)) {
+      usePlayer.setState({ task: 'idle' });
+      return;
+    }
+    const my = ++goalToken;
+    usePlayer.setState({ task: 'checking' });
+    engineClient.lessonGoal(lessonId, step, s.scenario).then(
+      (r) => {
+        if (my === goalToken) usePlayer.setState({ task: r.met ? 'done' : 'notyet' });
+      },
+      () => {
+        if (my === goalToken) usePlayer.setState({ task: 'notyet' });
+      },
+    );
+  });
+}
