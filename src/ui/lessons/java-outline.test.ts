@@ -66,6 +66,8 @@ describe('whereIs', () => {
     expect(whereIs(t, 1, 'C:1')).toMatchObject({ outline: 'tryLock', line: 2 });
     expect(whereIs(t, 2, 'C:1')).toMatchObject({ outline: 'tryLock', line: 10 });
     expect(whereIs(t, 3, 'D:1')).toBeNull();
+    const naiveRenewal = [ev(0, 'watchdog.renew', 'D:1', { timer: 'D/renewal', result: 1 })];
+    expect(whereIs(naiveRenewal, 0, 'D:1')).toBeNull();
     expect(whereIs(t, 3, 'E:1')).toBeNull();
   });
 

@@ -173,9 +173,12 @@ function isRedisson(type: unknown): boolean {
 export function whereIs(events: readonly TraceEvent[], cursor: number, actor: string): Where | null {
   const end = Math.min(cursor, events.length - 1);
   const here = events[end];
-  // The renewal runs on the client's timer, drawn on the lane of the thread whose lock it is.
-  if (here !== undefined && here.kind === 'watchdog.renew' && here.actor === actor)
+  // The renewal runs on the client's timer, drawn on the lane of the thread whose lock it is; a
+  // naive set-nx-px-renew lock's own renewal thread ("A/renewal") is not Redisson's code.
+  if (here !== undefined && here.kind === 'watchdog.renew' && here.actor === actor) {
+    if (String(here.timer).endsWith('/renewal')) return null;
     return { actor, outline: 'renewal', line: here.result === 1 ? 2 : here.result === 0 ? 3 : 1, index: end };
+  }
   // Find where the latest call began.
   let start = -1;
   for (let i = end; i >= 0; i--) {
