@@ -57,6 +57,8 @@ function describe(ev: TraceEvent): string {
       return `wakes up (${String(ev.cause)})`;
     case 'lock.failed':
       return `gave up on ${lock}`;
+    case 'unlock.request':
+      return `unlocks ${lock} (holds left once it succeeds ${String(ev.holdCount)})`;
     case 'lock.released':
       return `released ${lock} (holds left ${String(ev.holdCount)})`;
     case 'lock.error':

@@ -45,6 +45,7 @@ export type EventKind =
   | 'lock.acquired'
   | 'lock.wait'
   | 'lock.failed'
+  | 'unlock.request'
   | 'lock.released'
   | 'lock.error'
   | 'watchdog.renew'
@@ -98,6 +99,7 @@ export const EVENT_KINDS = [
   'lock.acquired',
   'lock.wait',
   'lock.failed',
+  'unlock.request',
   'lock.released',
   'lock.error',
   'watchdog.renew',

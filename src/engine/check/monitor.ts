@@ -109,7 +109,9 @@ export class SafetyMonitor {
           this.believe(ev.actor, ev.lock, true);
         }
         return;
+      case 'unlock.request':
       case 'lock.released':
+        // The critical section ends when the thread calls unlock, not when the reply comes back.
         if (Number(ev.holdCount ?? 0) <= 0) this.believe(ev.actor, ev.lock, false);
         return;
       case 'lock.error':

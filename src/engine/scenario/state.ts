@@ -302,6 +302,7 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
   switch (ev.kind) {
     case 'thread.start':
     case 'lock.request':
+    case 'unlock.request':
     case 'waiter.wakeup':
     case 'lock.failed':
     case 'work.end':

@@ -105,7 +105,10 @@ export interface RunResult {
 //                     `key` the Redis key holding it when it is not the lock name; `node` the node
 //                     it was taken on when it is not masterFor(client).
 //   lock.failed       actor, lock                  tryLock gave up
-//   lock.released     actor, lock, holdCount       holdCount = holds left (0: fully released)
+//   unlock.request    actor, lock, type, holdCount   unlock called (the critical section ends);
+//                     holdCount = holds left once it succeeds
+//   lock.released     actor, lock, holdCount       after the unlock's reply; holdCount = holds left
+//                                                  (0: fully released)
 //   lock.error        actor, lock, op, error       op 'unlock' ends the hold (IllegalMonitorState)
 //   resource.use      actor, lock, accepted, token, value   value = resource value after it
 // ---------------------------------------------------------------------------------------------

@@ -131,7 +131,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V1 B:1+C:1']);
     const [ab, bc] = s.violations;
     near(ab.from, 10_001, 110);
-    expect(ab.to).toBe(at(s.of('lock.released', 'A:1')[0]));
+    expect(ab.to).toBe(at(s.of('unlock.request', 'A:1')[0]));
     expect(bc.from).toBeGreaterThan(ab.to!);
     near(bc.from, ab.to!, 110);
   });
@@ -166,7 +166,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(c[1]).toBeGreaterThan(at(s.of('lock.released', 'B:1')[0]));
     expect(kinds(s)).toEqual(['V1 A:1+B:1']);
     expect(s.violations[0].from).toBe(b[1]);
-    expect(s.violations[0].to).toBe(at(s.of('lock.released', 'A:1')[0]));
+    expect(s.violations[0].to).toBe(at(s.of('unlock.request', 'A:1')[0]));
   });
 
   it('stock-oversell-no-lock: ten accepted writes, far fewer counted', () => {

@@ -30,3 +30,24 @@ describe('the screen agrees with the engine', () => {
     );
   });
 });
+
+describe('unlock is two moments (D4)', () => {
+  it('basic-lock: unlock.request before the unlock script, lock.released after its reply with the key gone', () => {
+    const r = run('basic-lock');
+    const ev = r.trace.events;
+    const req = ev.findIndex((e) => e.kind === 'unlock.request');
+    const rel = ev.findIndex((e) => e.kind === 'lock.released');
+    const script = ev.findIndex(
+      (e, i) => i > req && e.kind === 'cmd' && /^EVAL/i.test(String((e.argv as string[])[0])),
+    );
+    expect(req).toBeGreaterThan(0);
+    expect(ev[req]).toMatchObject({ actor: 'A:1', lock: 'myLock', holdCount: 0 });
+    expect(req).toBeLessThan(script);
+    expect(script).toBeLessThan(rel);
+    expect(r.stateAt(req).nodes.master.keys.myLock).toBeDefined();
+    // The thread still believes it holds until the reply, then neither it nor Redis does.
+    expect(r.stateAt(req).threads['A:1'].holds).toEqual({ myLock: 1 });
+    expect(r.stateAt(rel).nodes.master.keys.myLock).toBeUndefined();
+    expect(r.stateAt(rel).threads['A:1'].holds).toEqual({});
+  });
+});
