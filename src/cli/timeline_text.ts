@@ -95,6 +95,14 @@ export function formatEvent(ev: TraceEvent): string | null {
     return line(ev.t, '!!', `VIOLATION: V3 ${describeV3(v3)}`);
   }
   if (ev.violation === 'V3') return null; // a V3 is one moment: its end repeats its start
+  if (ev.violation === 'L1' && (ev.kind === 'violation.start' || ev.kind === 'violation.end')) {
+    const what = ev.kind === 'violation.start' ? 'STUCK' : 'no longer stuck';
+    return line(
+      ev.t,
+      '!!',
+      `${what}: ${describeL1({ lock: String(ev.lock), holders: ev.holders as string[], waiting: ev.waiting as string[] })}`,
+    );
+  }
   if (ev.kind === 'violation.start' || ev.kind === 'violation.end') {
     const what = ev.kind === 'violation.start' ? 'VIOLATION STARTS' : 'violation ends';
     return line(
@@ -104,6 +112,13 @@ export function formatEvent(ev: TraceEvent): string | null {
     );
   }
   return line(ev.t, ev.actor ?? '', describe(ev));
+}
+
+/** An L1 in words: the gone owner(s), and who waits for them forever. */
+function describeL1(v: Pick<Violation, 'lock' | 'holders' | 'waiting'>): string {
+  const waiting = v.waiting ?? [];
+  const owners = v.holders.filter((h) => !waiting.includes(h));
+  return `${v.lock} has no TTL and its owner ${owners.join(', ')} is gone; ${waiting.join(', ')} wait${waiting.length > 1 ? '' : 's'} forever (liveness L1)`;
 }
 
 /** A V3 in words: who wrote, and whom the write wronged (check/monitor.ts, `cause`). */
@@ -135,7 +150,9 @@ export function formatSummary(trace: Trace, endedAt: number): string[] {
     out.push(
       v.kind === 'V3'
         ? `  V3 at ${v.from} ${describeV3(v)}`
-        : `  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`,
+        : v.kind === 'L1'
+          ? `  L1 stuck from ${v.from} to ${v.to ?? 'the end'}: ${describeL1(v)}`
+          : `  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`,
     );
   const r = trace.final.resource;
   out.push(`resource: value ${r.value}, ${r.accepted} accepted, ${r.rejected} rejected`);

@@ -33,7 +33,7 @@ export type Actor = string;
  *   failover.promote  actor = Sentinel, sentinel, node = new master, from, epoch
  *   client.master     actor = client id, client, node (the client now talks to this master)
  * Recorded by the runner: thread.interrupt (actor). By the safety monitor (check/monitor.ts):
- *   violation.start / violation.end   violation ('V1' | 'V2' | 'V3'), lock, holders
+ *   violation.start / violation.end   violation ('V1' | 'V2' | 'V3' | 'L1'), lock, holders
  * The client side's events and fields are listed in sim/api.ts.
  */
 export type EventKind =
@@ -160,7 +160,11 @@ export interface TraceEvent {
   [detail: string]: unknown;
 }
 
-export type ViolationKind = 'V1' | 'V2' | 'V3';
+/** V1–V3 are safety violations; L1 is liveness (a stuck lock: waiters that can never get it). */
+export type ViolationKind = 'V1' | 'V2' | 'V3' | 'L1';
+
+/** The kinds that make a run unsafe; the others (L1) make it stuck. */
+export const SAFETY_KINDS: readonly ViolationKind[] = ['V1', 'V2', 'V3'];
 
 /**
  * The `lock` of a V3 whose writer held no lock at all (its write lost someone's update or will be
@@ -181,6 +185,9 @@ export const NO_LOCK = '(none)';
  *       'stale' | 'unlocked' | 'lost-update'). holders[0] is the writer; the rest, sorted, are
  *       the threads it wronged: the newer holders that had acted, the writers whose updates it
  *       erased, the uses in progress.
+ *   L1  (liveness) threads wait for `lock` while its key has no TTL and every owner it names is
+ *       gone (thread ended, client crashed): nothing will ever free it. holders: the gone owners,
+ *       then the waiters.
  */
 export interface Violation {
   kind: ViolationKind;
@@ -191,6 +198,8 @@ export interface Violation {
   holders: Actor[];
   /** V3 only: 'stale' | 'unlocked' | 'lost-update' (check/monitor.ts) */
   cause?: string;
+  /** L1 only: the waiting threads (the holders after the gone owners) */
+  waiting?: Actor[];
 }
 
 export interface KeyView {
@@ -246,7 +255,8 @@ export interface VisibleState {
 
 export interface Trace {
   format: 'lockscope-trace/1';
-  verdict: 'safe' | 'unsafe';
+  /** 'unsafe' when a safety violation (V1–V3) was found, else 'stuck' when a lock got stuck (L1), else 'safe' */
+  verdict: 'safe' | 'unsafe' | 'stuck';
   violations: Violation[];
   events: TraceEvent[];
   final: VisibleState;

@@ -7,7 +7,7 @@
  */
 import type { RunOptions, RunResult, SchemaIssue } from '../sim/api';
 import { createWorld, type World } from '../sim/world';
-import type { Actor, Trace, VisibleState } from '../trace';
+import { SAFETY_KINDS, type Actor, type Trace, type VisibleState } from '../trace';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
@@ -133,7 +133,11 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const violations = monitor.violations.map((v) => ({ ...v, holders: v.holders.slice() }));
   const trace: Trace = {
     format: 'lockscope-trace/1',
-    verdict: violations.length > 0 ? 'unsafe' : 'safe',
+    verdict: violations.some((v) => SAFETY_KINDS.includes(v.kind))
+      ? 'unsafe'
+      : violations.length > 0
+        ? 'stuck'
+        : 'safe',
     violations,
     events,
     final: timeline.stateAt(events.length - 1),

@@ -147,6 +147,12 @@ export const en = {
   'lang.switchTo': 'Switch language',
   // ui-house
   'error.tooDeep': 'the scenario is nested more than {max} levels deep',
+  // truth
+  'violation.L1':
+    'L1 (liveness) — {lock} is stuck: its owner is gone and the key never expires, so the waiters wait forever',
+  'verdict.stuck': 'Stuck',
+  'verdict.stuckLong':
+    'Nothing unsafe happened, but a lock got stuck: threads wait for a lock nobody can release.',
 } as const;
 
 export type MessageKey = keyof typeof en;

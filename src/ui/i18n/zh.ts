@@ -148,4 +148,8 @@ export const zh: Record<MessageKey, string> = {
   'lang.switchTo': '切换语言',
   // ui-house
   'error.tooDeep': '场景嵌套超过 {max} 层',
+  // truth
+  'violation.L1': 'L1（活性）— {lock} 卡死：持有者已不在，键永不过期，等待者将永远等下去',
+  'verdict.stuck': '卡死',
+  'verdict.stuckLong': '没有发生不安全的事，但有锁卡死了：线程在等待一把没人能释放的锁。',
 };
