@@ -230,6 +230,12 @@ export interface ThreadView {
   results: unknown[];
   /** index of the program step being executed (flattened), for the script/program view */
   step?: number;
+  /**
+   * lock keys Redis says this thread owns (a field or value naming it, on a master) while the
+   * thread believes it holds no lock: a MultiLock or RedLock part-way through acquiring, holding
+   * some of its parts; absent when there is none
+   */
+  leases?: string[];
 }
 
 export interface ResourceView {

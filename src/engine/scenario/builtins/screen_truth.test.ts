@@ -51,3 +51,19 @@ describe('unlock is two moments (D4)', () => {
     expect(r.stateAt(rel).threads['A:1'].holds).toEqual({});
   });
 });
+
+describe('partial holds (D3)', () => {
+  it('multilock-all-or-nothing: while A waits for l3 its state lists the parts it holds in Redis', () => {
+    const r = run('multilock-all-or-nothing');
+    const ev = r.trace.events;
+    const wait = ev.findIndex((e) => e.kind === 'lock.wait' && e.actor === 'A:1');
+    const a = r.stateAt(wait).threads['A:1'];
+    expect(a.holds).toEqual({});
+    expect(a.leases).toEqual(['l1', 'l2']);
+    // Once A holds the MultiLock itself, the parts are not listed apart.
+    const acq = ev.findIndex((e) => e.kind === 'lock.acquired' && e.actor === 'A:1');
+    expect(r.stateAt(acq).threads['A:1'].leases).toBeUndefined();
+    // B holds l3 as a lock it believes in: no partial lease.
+    expect(r.stateAt(wait).threads['B:1'].leases).toBeUndefined();
+  });
+});
