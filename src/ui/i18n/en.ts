@@ -153,6 +153,18 @@ export const en = {
   'verdict.stuck': 'Stuck',
   'verdict.stuckLong':
     'Nothing unsafe happened, but a lock got stuck: threads wait for a lock nobody can release.',
+  'legend.partial': 'part of a lock held in Redis, the rest still awaited',
+  'legend.keyNoTtl': 'lock key without TTL (never expires)',
+  'legend.renewAttempt': 'watchdog renewal attempt',
+  'legend.renewFail': 'failed renewal',
+  'legend.error': 'tryLock gave up / unlock failed',
+  'legend.write': 'resource write (#token)',
+  'legend.refused': 'write refused (stale token)',
+  'legend.stuck': 'stuck lock (L1, liveness)',
+  'inspect.partial': 'in Redis: {keys} (parts of a lock still being acquired)',
+  'inspect.inScript':
+    'Inside the script (not visible to other clients until it returns, scripts are atomic):',
+  'inspect.scriptAtomic': 'The keyspace above is as every client sees it; the script’s own writes so far:',
 } as const;
 
 export type MessageKey = keyof typeof en;

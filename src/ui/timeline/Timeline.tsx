@@ -16,7 +16,7 @@ import { indexAtTime, setCursor, usePlayground } from '../store';
 import { drawTimeline } from './draw';
 import { FaultHandles, faultEnd } from './FaultHandles';
 import { LABEL_W, LaneLabels } from './LaneMenu';
-import { computeLayout } from './layout';
+import { computeLayout, violationRows } from './layout';
 import { CanvasPainter } from './painter';
 import { Legend } from './Legend';
 import { useHitTest, type Hit } from './useHitTest';
@@ -196,9 +196,7 @@ export function Timeline() {
             const left = Math.max(0, x(v.from));
             const right = Math.min(width, x(v.to));
             if (right < 0 || left > width) return null;
-            const ys = v.holders.map((h) => layout.byId.get(h)).filter((r) => r !== undefined);
-            const top = ys.length ? Math.min(...ys.map((r) => r.y)) : 0;
-            const bottom = ys.length ? Math.max(...ys.map((r) => r.y + r.h)) : layout.height;
+            const { top, bottom } = violationRows(v, layout);
             const explanation = t(`violation.${v.kind}`, { lock: v.lock });
             return (
               <div
