@@ -67,3 +67,29 @@ describe('partial holds (D3)', () => {
     expect(r.stateAt(wait).threads['B:1'].leases).toBeUndefined();
   });
 });
+
+describe('the texts name what the run does', () => {
+  it('fencing-after-failover names the replica the Sentinels promote, in both languages (D1)', () => {
+    const b = builtin('fencing-after-failover')!;
+    const promoted = run(b.id).trace.events.filter((e) => e.kind === 'failover.promote');
+    expect(promoted.length).toBe(1);
+    const node = String(promoted[0].node);
+    expect(b.description).toContain(`promote ${node}`);
+    expect(b.descriptionZh).toContain(`提升 ${node}`);
+    for (const other of ['replica-1', 'replica-2'].filter((r) => r !== node)) {
+      expect(b.description).not.toContain(`promote ${other}`);
+      expect(b.descriptionZh).not.toContain(`提升 ${other}`);
+    }
+    // The setup thread's lane is explained (D25).
+    expect(b.description).toContain('P:1');
+    expect(b.descriptionZh).toContain('P:1');
+  });
+
+  it('no description refers to internal card numbers (D25)', async () => {
+    const { builtins } = await import('./index');
+    for (const b of builtins) {
+      expect(b.description, b.id).not.toMatch(/\bCard \d/);
+      expect(b.descriptionZh, b.id).not.toMatch(/第 ?\d+ ?号场景/);
+    }
+  });
+});
