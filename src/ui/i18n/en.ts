@@ -165,6 +165,13 @@ export const en = {
   'inspect.inScript':
     'Inside the script (not visible to other clients until it returns, scripts are atomic):',
   'inspect.scriptAtomic': 'The keyspace above is as every client sees it; the script’s own writes so far:',
+  'legend.releasing': 'unlock sent, reply pending (critical section over)',
+  'violation.V3noLock':
+    'V3 — lost update without a lock: this write erased another thread’s update (or will be erased by one in progress)',
+  'violation.V3readLock': 'V3 — lost update under a shared read lock on {lock}: readers may not write',
+  'violation.V3lost': 'V3 — lost update on {lock}: this write erased another accepted write',
+  'violation.writer': 'writer: {writer} · overwritten or overlapping: {wronged}',
+  'violation.stuckWho': 'gone owner: {owners} · waiting forever: {waiting}',
 } as const;
 
 export type MessageKey = keyof typeof en;

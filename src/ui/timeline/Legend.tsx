@@ -9,15 +9,17 @@ type Shape = 'box' | 'tick' | 'dot' | 'ring' | 'cross' | 'refused';
 function inUse(model: LaneModel | undefined) {
   const marks = new Set<MarkKind>();
   let partial = false;
+  let releasing = false;
   let noTtl = false;
   for (const l of model?.threads ?? []) {
     for (const m of l.marks) marks.add(m.kind);
     if (l.partial.length > 0) partial = true;
+    if (l.holds.some((h) => h.releasing && h.to - h.from > 0)) releasing = true;
   }
   for (const n of model?.nodes ?? []) if (n.keys.some((k) => k.expireAt === null && k.label)) noTtl = true;
   const stuck = model?.violations.some((v) => v.kind === 'L1') ?? false;
   const safety = model?.violations.some((v) => v.kind !== 'L1') ?? false;
-  return { marks, partial, noTtl, stuck, safety };
+  return { marks, partial, releasing, noTtl, stuck, safety };
 }
 
 /** The key to the timeline's colours and marks: the common ones always, the rarer ones when drawn. */
@@ -44,6 +46,7 @@ export function Legend() {
       {swatch(BAND_COLOR.working, t('legend.working'))}
       {swatch(BAND_COLOR.waiting, t('legend.waiting'))}
       {swatch(COLORS.hold, t('legend.holding'))}
+      {use.releasing && swatch(COLORS.hold, t('legend.releasing'), 'box', COLORS.releasing)}
       {use.partial && swatch(COLORS.hold, t('legend.partial'), 'box', COLORS.partial)}
       {swatch(BAND_COLOR.paused, t('legend.paused'))}
       {swatch(BAND_COLOR.crashed, t('legend.crashed'))}

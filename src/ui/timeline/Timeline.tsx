@@ -17,6 +17,7 @@ import { drawTimeline } from './draw';
 import { FaultHandles, faultEnd } from './FaultHandles';
 import { LABEL_W, LaneLabels } from './LaneMenu';
 import { computeLayout, violationRows } from './layout';
+import { violationTitle, violationWho } from './violation-text';
 import { CanvasPainter } from './painter';
 import { Legend } from './Legend';
 import { useHitTest, type Hit } from './useHitTest';
@@ -197,7 +198,7 @@ export function Timeline() {
             const right = Math.min(width, x(v.to));
             if (right < 0 || left > width) return null;
             const { top, bottom } = violationRows(v, layout);
-            const explanation = t(`violation.${v.kind}`, { lock: v.lock });
+            const explanation = violationTitle(v, t);
             return (
               <div
                 key={i}
@@ -205,7 +206,7 @@ export function Timeline() {
                 data-testid="violation"
                 data-kind={v.kind}
                 style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}
-                title={`${explanation} — ${t('violation.holders', { holders: v.holders.join(', ') })}`}
+                title={`${explanation} — ${violationWho(v, t)}`}
               >
                 <span className="timeline__violation-tag">{v.kind}</span>
               </div>

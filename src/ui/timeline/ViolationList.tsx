@@ -1,5 +1,6 @@
 import { useT } from '../hooks/useT';
 import { indexAtTime, setCursor, usePlayground } from '../store';
+import { violationTitle, violationWho } from './violation-text';
 
 /** Each violation in plain words, with a button that moves the cursor to where it starts. */
 export function ViolationList() {
@@ -19,11 +20,11 @@ export function ViolationList() {
             }}
           >
             <span className="violations__kind">{v.kind}</span>
-            {t(`violation.${v.kind}`, { lock: v.lock })}
+            {violationTitle(v, t)}
           </button>
           <span className="violations__meta">
             {t('violation.span', { from: v.from, to: v.open ? t('violation.open') : `${v.to} ms` })} ·{' '}
-            {t('violation.holders', { holders: v.holders.join(', ') })}
+            {violationWho(v, t)}
           </span>
         </li>
       ))}

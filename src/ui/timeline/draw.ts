@@ -76,8 +76,8 @@ export function drawTimeline(
       if (w <= 1 && Math.floor(a) === lastPx) continue;
       lastPx = Math.floor(a + w);
       const sh = Math.max(3, Math.round(bh * 0.32));
-      p.rect(a, by, w, sh, COLORS.hold);
-      if (row.h >= 18 && w > 34) {
+      p.rect(a, by, w, sh, h.releasing ? COLORS.releasing : COLORS.hold);
+      if (!h.releasing && row.h >= 18 && w > 34) {
         p.text(a + 3, by + sh + 6, `${h.lock} ×${h.count}`, COLORS.hold, { size: 9, bold: true });
       }
     }

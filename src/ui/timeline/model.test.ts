@@ -104,6 +104,16 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     expect(v2.lanes!.every((id) => model.nodes.some((n) => n.id === id))).toBe(true);
   });
 
+  it('D23 naive-get-del-race: A’s hold after its unlock call is drawn as releasing, over its pause', () => {
+    const { trace, model } = modelOf('naive-get-del-race');
+    const req = trace.events.find((e) => e.kind === 'unlock.request' && e.actor === 'A:1')!;
+    const holds = lane(model, 'A:1').holds;
+    expect(holds.find((h) => !h.releasing)!.to).toBe(req.t);
+    const rel = holds.find((h) => h.releasing)!;
+    expect(rel.from).toBe(req.t);
+    expect(rel.to - rel.from).toBeGreaterThanOrEqual(500);
+  });
+
   it('L1 naive-setnx-deadlock: the stuck lock is a band over its gone owner and its waiter', () => {
     const { model } = modelOf('naive-setnx-deadlock');
     expect(model.violations).toMatchObject([{ kind: 'L1', holders: ['A:1', 'B:1'], open: true }]);

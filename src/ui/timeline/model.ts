@@ -19,6 +19,8 @@ export interface HoldSpan {
   to: number;
   lock: string;
   count: number;
+  /** the unlock is sent (the critical section is over) and its reply not back yet */
+  releasing?: boolean;
 }
 
 /**
@@ -88,6 +90,10 @@ export interface ViolationBand {
   holders: string[];
   /** the lanes to mark when they are not the holders' (V2: the node lanes holding the leases) */
   lanes?: string[];
+  /** V3: 'stale' | 'unlocked' | 'lost-update' */
+  cause?: string;
+  /** L1: the waiting threads */
+  waiting?: string[];
 }
 
 export interface LaneModel {
@@ -198,6 +204,14 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     openHold.set(id, new Map());
   }
   const lastHolds = new Map<string, Readonly<Record<string, number>>>();
+  // When each thread last called unlock on a lock: its hold up to the reply is drawn as releasing.
+  const unlockAt = new Map<string, number>();
+  const pushHold = (id: string, h: HoldSpan) => {
+    const holds = threadLanes.get(id)!.holds;
+    const u = unlockAt.get(`${id}\u0000${h.lock}`);
+    if (u === undefined || u <= h.from || u >= h.to) holds.push(h);
+    else holds.push({ ...h, to: u }, { ...h, from: u, releasing: true });
+  };
   const openPartial = new Map<string, { keys: string; from: number }>();
   const toBand = (s: string | undefined): BandKind | null =>
     s === 'running' ||
@@ -244,7 +258,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       const holds = openHold.get(id)!;
       for (const [lock, h] of holds) {
         if ((now[lock] ?? 0) !== h.count) {
-          if (t > h.from) threadLanes.get(id)!.holds.push({ from: h.from, to: t, lock, count: h.count });
+          if (t > h.from) pushHold(id, { from: h.from, to: t, lock, count: h.count });
           holds.delete(lock);
         }
       }
@@ -379,6 +393,9 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         }
         break;
       }
+      case 'unlock.request':
+        if (lane && typeof e.lock === 'string') unlockAt.set(`${lane.id}\u0000${e.lock}`, e.t);
+        break;
       case 'lock.error':
       case 'lock.failed':
         lane?.marks.push({ t: e.t, kind: 'error', index: i });
@@ -458,6 +475,8 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         open: v.to === null,
         holders: v.holders,
       };
+      if (v.cause !== undefined) band.cause = v.cause;
+      if (v.waiting !== undefined) band.waiting = v.waiting;
       // Two leases live on nodes, not in threads: V2 is marked where they are.
       if (v.kind === 'V2') {
         const lanes = leaseLanes(nodeLanes, v.lock, lockKeyOf.get(v.lock) ?? v.lock, band.from, band.to);

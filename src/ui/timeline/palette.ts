@@ -41,6 +41,8 @@ export const COLORS = {
   /** L1 is liveness, not safety: amber, as the "Stuck" verdict */
   stuck: 'rgba(217, 119, 6, 0.16)',
   stuckEdge: '#d97706',
+  /** unlock sent, reply pending: the critical section is over, the lock not yet free */
+  releasing: 'rgba(30, 58, 138, 0.18)',
   /** a lease Redis gives the thread before it believes it holds the lock (MultiLock parts) */
   partial: 'rgba(30, 58, 138, 0.35)',
   cursor: '#111827',
