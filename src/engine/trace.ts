@@ -232,8 +232,8 @@ export interface ThreadView {
   step?: number;
   /**
    * lock keys Redis says this thread owns (a field or value naming it, on a master) while the
-   * thread believes it holds no lock: a MultiLock or RedLock part-way through acquiring, holding
-   * some of its parts; absent when there is none
+   * thread, believing it holds no lock, acquires a lock made of other keys: a MultiLock part-way
+   * through acquiring, holding some of its parts; absent when there is none
    */
   leases?: string[];
 }

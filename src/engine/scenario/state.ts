@@ -38,6 +38,8 @@ interface ThreadRec {
   readonly step?: number;
   /** the state to return to when a pause ends */
   readonly beforePause?: ThreadState;
+  /** the lock of an acquire in progress (lock.request until its outcome) */
+  readonly requesting?: string;
   /** its view, built on first use (the record itself never changes) */
   view?: ThreadView;
 }
@@ -210,8 +212,8 @@ export class StateTimeline {
   }
 
   /**
-   * Lock keys on masters whose owner is a thread that believes it holds nothing (the parts a
-   * MultiLock or RedLock holds while it still waits for the rest), by thread.
+   * Lock keys on masters whose owner is a thread that believes it holds nothing and is acquiring
+   * another lock (the parts a MultiLock or RedLock holds while it still waits for the rest).
    */
   private partialLeases(f: Frame, index: number): Map<Actor, string[]> {
     const out = new Map<Actor, string[]>();
@@ -227,7 +229,9 @@ export class StateTimeline {
           const a = this.threadOfOwner(o, index);
           const r = a === undefined ? undefined : f.threads.get(a);
           if (r === undefined || r.state === 'done' || r.state === 'crashed') continue;
-          if (Object.keys(r.holds).length > 0) continue;
+          // Only while acquiring a lock made of other keys (MultiLock, RedLock): the key of the
+          // lock being acquired itself is simply the acquire's reply on its way back.
+          if (r.requesting === undefined || r.requesting === key || Object.keys(r.holds).length > 0) continue;
           const list = out.get(a!);
           if (list === undefined) out.set(a!, [key]);
           else if (!list.includes(key)) list.push(key);
@@ -350,6 +354,7 @@ export class StateTimeline {
         nResults: r.nResults,
         step: r.step,
         beforePause,
+        requesting: r.requesting,
       });
       if (ev.kind === 'client.crash') next = rec('crashed', NO_HOLDS);
       else if (ev.kind === 'client.pause') {
@@ -404,8 +409,19 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
   }
   if (r.state === 'paused' || r.state === 'crashed') state = r.state;
   const step = typeof ev.step === 'number' ? ev.step : r.step;
-  if (state === r.state && holds === r.holds && nResults === r.nResults && step === r.step) return r;
-  const next: ThreadRec = { state, holds, nResults, step, beforePause: r.beforePause };
+  let requesting = r.requesting;
+  if (ev.kind === 'lock.request' && typeof ev.lock === 'string') requesting = ev.lock;
+  else if (ev.kind === 'lock.acquired' || ev.kind === 'lock.failed' || ev.kind === 'lock.error')
+    requesting = undefined;
+  if (
+    state === r.state &&
+    holds === r.holds &&
+    nResults === r.nResults &&
+    step === r.step &&
+    requesting === r.requesting
+  )
+    return r;
+  const next: ThreadRec = { state, holds, nResults, step, beforePause: r.beforePause, requesting };
   return next;
 }
 
