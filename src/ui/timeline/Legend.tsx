@@ -11,10 +11,12 @@ function inUse(model: LaneModel | undefined) {
   let partial = false;
   let releasing = false;
   let noTtl = false;
+  // Spans too short to see at the whole-run zoom would only add noise to the key.
+  const visible = (s: { from: number; to: number }) => s.to - s.from >= (model?.tEnd ?? 0) / 200;
   for (const l of model?.threads ?? []) {
     for (const m of l.marks) marks.add(m.kind);
-    if (l.partial.length > 0) partial = true;
-    if (l.holds.some((h) => h.releasing && h.to - h.from > 0)) releasing = true;
+    if (l.partial.some(visible)) partial = true;
+    if (l.holds.some((h) => h.releasing && visible(h))) releasing = true;
   }
   for (const n of model?.nodes ?? []) if (n.keys.some((k) => k.expireAt === null && k.label)) noTtl = true;
   const stuck = model?.violations.some((v) => v.kind === 'L1') ?? false;

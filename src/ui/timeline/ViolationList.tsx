@@ -10,7 +10,7 @@ export function ViolationList() {
   return (
     <ol className="violations">
       {run.model.violations.map((v, i) => (
-        <li key={i} className="violations__item">
+        <li key={i} className="violations__item" data-kind={v.kind}>
           <button
             type="button"
             className="violations__jump"
