@@ -164,7 +164,6 @@ export const en = {
   'inspect.partial': 'in Redis: {keys} (parts of a lock still being acquired)',
   'inspect.inScript':
     'Inside the script (not visible to other clients until it returns, scripts are atomic):',
-  'inspect.scriptAtomic': 'The keyspace above is as every client sees it; the script’s own writes so far:',
   'legend.releasing': 'unlock sent, reply pending (critical section over)',
   'violation.V3noLock':
     'V3 — lost update without a lock: this write erased another thread’s update (or will be erased by one in progress)',

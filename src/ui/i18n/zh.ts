@@ -162,7 +162,6 @@ export const zh: Record<MessageKey, string> = {
   'legend.stuck': '锁卡死（L1，活性）',
   'inspect.partial': 'Redis 中：{keys}（一把仍在获取中的锁的部分）',
   'inspect.inScript': '脚本内部（脚本是原子的，返回前其他客户端看不到）：',
-  'inspect.scriptAtomic': '上面的键空间是所有客户端看到的样子；脚本到目前为止自己的写入：',
   'legend.releasing': '已发出 unlock，等待回复（临界区已结束）',
   'violation.V3noLock': 'V3 — 没有锁的更新丢失：这次写入抹掉了另一个线程的更新（或将被进行中的更新抹掉）',
   'violation.V3readLock': 'V3 — 在 {lock} 的共享读锁下更新丢失：读者不应写入',

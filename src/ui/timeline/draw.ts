@@ -210,18 +210,21 @@ export function drawTimeline(
   p.flush?.();
   for (const v of model.violations) {
     if (!visible(v.from, v.to)) continue;
-    const { top, bottom } = violationRows(v, layout);
     const a = clampX(x(v.from));
     const w = Math.max(2, clampX(x(v.to)) - a);
     const stuck = v.kind === 'L1';
-    p.rect(
-      a,
-      top,
-      w,
-      bottom - top,
-      stuck ? COLORS.stuck : COLORS.violation,
-      stuck ? COLORS.stuckEdge : COLORS.violationEdge,
-    );
+    const fill = stuck ? COLORS.stuck : COLORS.violation;
+    const edge = stuck ? COLORS.stuckEdge : COLORS.violationEdge;
+    if (v.lanes) {
+      // Lease lanes need not be adjacent (a replica between two masters): one box per lane.
+      for (const id of v.lanes) {
+        const r = layout.byId.get(id);
+        if (r) p.rect(a, r.y, w, r.h, fill, edge);
+      }
+      continue;
+    }
+    const { top, bottom } = violationRows(v, layout);
+    p.rect(a, top, w, bottom - top, fill, edge);
   }
   p.flush?.();
 }
