@@ -158,7 +158,7 @@ export const en = {
   'legend.renewAttempt': 'watchdog renewal attempt',
   'legend.renewFail': 'failed renewal',
   'legend.error': 'tryLock gave up / unlock failed',
-  'legend.write': 'resource write (#token)',
+  'legend.write': 'accepted resource write (#token when fenced)',
   'legend.refused': 'write refused (stale token)',
   'legend.stuck': 'stuck lock (L1, liveness)',
   'inspect.partial': 'in Redis: {keys} (parts of a lock still being acquired)',

@@ -157,7 +157,7 @@ export const zh: Record<MessageKey, string> = {
   'legend.renewAttempt': '看门狗续期尝试',
   'legend.renewFail': '续期失败',
   'legend.error': 'tryLock 放弃 / unlock 失败',
-  'legend.write': '资源写入（#token）',
+  'legend.write': '被接受的资源写入（有 fencing 时带 #token）',
   'legend.refused': '写入被拒绝（过期 token）',
   'legend.stuck': '锁卡死（L1，活性）',
   'inspect.partial': 'Redis 中：{keys}（一把仍在获取中的锁的部分）',

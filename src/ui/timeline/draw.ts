@@ -95,10 +95,14 @@ export function drawTimeline(
     const order = (k: string) => (k === 'error' || k === 'refused' || k === 'renew-fail' ? 1 : 0);
     const marks = lane.marks.filter((m) => m.t >= t0 && m.t <= t1);
     if (marks.some((m) => order(m.kind) === 1)) marks.sort((a, b) => order(a.kind) - order(b.kind));
+    const usedPx = new Set<number>();
     for (const m of marks) {
-      const mx = x(m.t);
+      let mx = x(m.t);
       if (lastPxOf.get(m.kind) === Math.round(mx)) continue;
       lastPxOf.set(m.kind, Math.round(mx));
+      // A cross on top of a ring at the same moment would hide inside it: set it beside.
+      if ((m.kind === 'error' || m.kind === 'refused') && usedPx.has(Math.round(mx))) mx += 9;
+      usedPx.add(Math.round(mx));
       const color = MARK_COLOR[m.kind];
       if (m.kind === 'renew' || m.kind === 'renew-fail')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);
