@@ -75,6 +75,14 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     expect(ticks.filter((m) => m.t <= failedRenew.t).at(-1)!.kind).toBe('renew-fail');
   });
 
+  it('D16 failover-lost-lock and watchdog-renewal: failed renewals stay red, successful ones green', () => {
+    const lost = lane(modelOf('failover-lost-lock').model, 'A:1').marks.map((m) => m.kind);
+    expect(lost).toContain('renew-fail');
+    const ok = lane(modelOf('watchdog-renewal').model, 'A:1').marks.filter((m) => m.kind.startsWith('renew'));
+    expect(ok.length).toBeGreaterThan(2);
+    expect(ok.every((m) => m.kind === 'renew')).toBe(true);
+  });
+
   it('D33 trylock-timeout: B’s given-up tryLock has its ✕ next to the timeout ring', () => {
     const { model } = modelOf('trylock-timeout');
     const kinds = lane(model, 'B:1').marks.map((m) => m.kind);
