@@ -148,6 +148,7 @@ describe('lock types a release does not have are schema errors', () => {
       expect(v.issues).toEqual([
         {
           path: 'clients[0].threads[0].program[0].body[0].type',
+          segments: ['clients', 0, 'threads', 0, 'program', 0, 'body', 0, 'type'],
           message:
             'SpinLock first appeared in Redisson 3.15.0; redisson.version "3.14.1" (3.14.1) does not have it',
         },
