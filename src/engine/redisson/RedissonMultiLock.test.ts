@@ -1,4 +1,4 @@
-/** MultiLock and RedLock (reference §5): all-or-nothing, majority, per-round waits. */
+/** MultiLock and RedLock: all-or-nothing, majority, per-round waits. */
 import { describe, expect, it } from 'vitest';
 import { minLocksAmount, redlockDrift } from './RedissonRedLock';
 import { acquisitions, cmds, first, redis, run, work, type Op } from './testing/family';

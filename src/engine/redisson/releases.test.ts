@@ -1,5 +1,5 @@
 /**
- * Audit findings (reference/redisson-fidelity-audit.md) by release: each test names the release
+ * Behaviours that changed between Redisson releases: each test names the release
  * and the Java method it follows; a behaviour that changes at a release is tested on both sides.
  */
 import { describe, expect, it } from 'vitest';
