@@ -54,31 +54,37 @@ export function violationsAt(c: Cursor): { v: Violation; open: boolean }[] {
 }
 
 /**
- * The server-side identity `actor` stores for `lock` (the hash field "<uuid>:<thread>" of a
- * Redisson lock, the token of a naive lock): that of its latest acquisition (or request, which
- * names it too) at or before `upTo`, else its first in the run, else the one it used for any lock.
+ * The server-side identities `actor` stores for `lock` (the hash field "<uuid>:<thread>" of a
+ * Redisson lock, the token of a naive lock): those of its latest acquisition (or request, which
+ * names them too) at or before `upTo`, else its first in the run, else those it used for any lock.
+ * A MultiLock / RedLock over several Redisson instances writes one field per instance (`owner`
+ * plus `owners`); which instance talks to which node is not in the trace, but every one of these
+ * fields is this thread's alone, so finding any of them on a node shows the thread holds it there.
  */
-function ownerField(
+function ownerFields(
   events: readonly TraceEvent[],
   actor: string,
   lock: string,
   upTo: number,
-): string | undefined {
+): string[] | undefined {
   const mine = (e: TraceEvent) =>
     (e.kind === 'lock.acquired' || e.kind === 'lock.request') &&
     e.actor === actor &&
     (e.lock === lock || e.key === lock) &&
     typeof e.owner === 'string';
-  for (let i = Math.min(upTo, events.length - 1); i >= 0; i--)
-    if (mine(events[i])) return events[i].owner as string;
-  const found = events.find(mine)?.owner as string | undefined;
+  const fields = (e: TraceEvent | undefined): string[] | undefined => {
+    if (e === undefined || typeof e.owner !== 'string') return undefined;
+    const others = Array.isArray(e.owners) ? (e.owners as unknown[]) : [];
+    return [e.owner, ...others.filter((o): o is string => typeof o === 'string')];
+  };
+  for (let i = Math.min(upTo, events.length - 1); i >= 0; i--) if (mine(events[i])) return fields(events[i]);
+  const found = fields(events.find(mine));
   if (found !== undefined) return found;
   // a MultiLock's parts are named only by the MultiLock's events; a Redisson thread has one
-  // identity ("<uuid>:<thread>") for every lock it takes
-  const any = events.find(
-    (e) => e.kind === 'lock.acquired' && e.actor === actor && typeof e.owner === 'string',
+  // identity ("<uuid>:<thread>") per Redisson instance, whatever lock it takes
+  return fields(
+    events.find((e) => e.kind === 'lock.acquired' && e.actor === actor && typeof e.owner === 'string'),
   );
-  return any?.owner as string | undefined;
 }
 
 function keyCheck(c: Cursor, k: KeyCheck): string | null {
@@ -100,20 +106,23 @@ function keyCheck(c: Cursor, k: KeyCheck): string | null {
     const pairs = view.value as [string, string][];
     if (k.fields !== undefined && pairs.length !== k.fields) return `${pairs.length} field(s)`;
     if (k.holder !== undefined) {
-      const field = ownerField(c.run.trace.events, k.holder.owner, k.key, c.index);
-      if (field === undefined) return `${k.holder.owner} never asked for ${k.key}`;
-      const got = pairs.find(([f]) => f === field)?.[1];
+      const ids = ownerFields(c.run.trace.events, k.holder.owner, k.key, c.index);
+      if (ids === undefined) return `${k.holder.owner} never asked for ${k.key}`;
+      const held = pairs.filter(([f]) => ids.includes(f));
       const want = k.holder.count === null ? undefined : String(k.holder.count);
-      if (got !== want) return `field ${field} is ${got ?? 'absent'}`;
+      if (held.length > 1)
+        return `${held.length} fields of ${k.holder.owner}: ${held.map(([f]) => f).join(', ')}`;
+      const got = held[0]?.[1];
+      if (got !== want) return `field ${held[0]?.[0] ?? ids.join(' / ')} is ${got ?? 'absent'}`;
     }
   }
   if (k.ownedBy !== undefined) {
-    const id = ownerField(c.run.trace.events, k.ownedBy, k.key, c.index);
-    if (id === undefined) return `${k.ownedBy} never asked for ${k.key}`;
+    const ids = ownerFields(c.run.trace.events, k.ownedBy, k.key, c.index);
+    if (ids === undefined) return `${k.ownedBy} never asked for ${k.key}`;
     const mine =
       view.type === 'string'
-        ? view.value === id
-        : view.type === 'hash' && (view.value as [string, string][]).some(([f]) => f === id);
+        ? ids.includes(view.value as string)
+        : view.type === 'hash' && (view.value as [string, string][]).some(([f]) => ids.includes(f));
     if (!mine) return `${k.key} is not ${k.ownedBy}'s (${JSON.stringify(view.value)})`;
   }
   if (k.pttl !== undefined) {

@@ -44,7 +44,6 @@ import type { Recorder } from './recorder';
 import { replyToJson } from './reply_json';
 import { touchedKeys } from './touched_keys';
 
-
 /** What the kernel hands a node factory so the server reports to the simulation. */
 export interface NodeHooks {
   clock: Clock;

@@ -313,7 +313,7 @@ export const SAFETY_KINDS: readonly ViolationKind[] = ['V1', 'V2', 'V3'];
 export const NO_LOCK = '(none)';
 
 /**
- * A violation (SCENARIO-FORMAT.md, reference/failure-scenarios.md §0):
+ * A violation (docs/trace-format.md, "Violations"):
  *   V1  two threads each believe they hold `lock` (holders: them, sorted)
  *   V2  two owners hold live server-side leases of `lock` on nodes some client treats as master
  *       (holders: the threads owning them, sorted)

@@ -1,6 +1,7 @@
 /**
  * The rest of Redisson's lock family (FencedLock, FairLock, ReadWriteLock, SpinLock, MultiLock,
- * RedLock) and the failures fencing and Redlock are about (failure-scenarios.md cards 6, 8, 9, 10).
+ * RedLock) and the failures fencing and Redlock are about (a paused holder, a down master, a
+ * clock jump, a pause past the validity, a failover that loses the token counter).
  */
 import type { BuiltinScenario } from './types';
 
