@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [--time MS] [--only lockscope,lockscopeShipped,ioredisMock,redisServer,sim]`:
+ * `npm run bench [-- --json] [--time MS] [--baseline DIR] [--only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim]`:
  * how fast Redisson's lock and unlock scripts run by EVALSHA on (1) the simulated node
  * (RedisServer.exec, no network) with fengari as LockScope patches it, (2) the same with fengari as
  * shipped (the patch reverted: see docs/fengari-patch.md), (3) ioredis-mock (Lua via fengari too)
@@ -17,9 +17,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { register } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import RedisMock from 'ioredis-mock';
 import lockLua from '../engine/redisson/scripts/lock.lua?raw';
 import unlockLua from '../engine/redisson/scripts/unlock.lua?raw';
@@ -375,6 +375,24 @@ async function shippedLockscopeDriver(): Promise<Driver | string> {
   }
 }
 
+/**
+ * The simulated node again, on engine sources from another tree (`--baseline DIR`: DIR/src is, say,
+ * `git archive` of an earlier commit, next to a copy of package.json, so its .ts load as ES modules,
+ * and DIR/node_modules linked to this one's). Measured in turns
+ * with the current sources, so a change to the engine is compared with what it replaced in one run
+ * and under the same load.
+ */
+async function baselineLockscopeDriver(dir: string): Promise<Driver | string> {
+  const load = (path: string): Promise<unknown> => import(pathToFileURL(join(dir, path)).href);
+  try {
+    const server = (await load('src/engine/redis/server.ts')) as typeof import('../engine/redis/server');
+    const clock = (await load('src/engine/clock.ts')) as typeof import('../engine/clock');
+    return lockscopeDriver({ RedisServer: server.RedisServer, ManualClock: clock.ManualClock });
+  } catch (e) {
+    return `n/a (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sections of the report
 
@@ -384,6 +402,8 @@ interface Options {
   only: string[] | null;
   windowMs: number;
   warmupMs: number;
+  /** a tree whose src/ is measured as the "baseline" side (see baselineLockscopeDriver) */
+  baseline: string | null;
 }
 
 interface Section {
@@ -405,6 +425,16 @@ const evalPerSecSection: Section = {
     const sides: [string, string, () => Promise<Driver | string>, boolean][] = [
       ['lockscope', 'LockScope simulated node (RedisServer.exec)', async () => lockscopeDriver(), true],
       ['lockscopeShipped', '  the same, fengari as shipped (patch reverted)', shippedLockscopeDriver, true],
+      ...(opts.baseline === null
+        ? []
+        : [
+            [
+              'lockscopeBaseline',
+              `  the same, engine sources of ${opts.baseline}`,
+              () => baselineLockscopeDriver(opts.baseline!),
+              true,
+            ] as [string, string, () => Promise<Driver | string>, boolean],
+          ]),
       ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver(), false],
       [
         'redisServer',
@@ -452,7 +482,13 @@ const evalPerSecSection: Section = {
     log(table(['side', 'EVALSHA/s', 'per CPU-second', 'evals', 'acquisitions'], rows));
     log('(per CPU-second: of the process running the scripts; wall-clock figures sink on a busy machine)');
     log('(LockScope and redis-server sides ran in turns, one batch each, so the load weighs on them alike)');
-    log('(every eval counted had its reply checked: nil, nil, 0, 1 per lock/re-enter/unlock/unlock)\n');
+    log('(every eval counted had its reply checked: nil, nil, 0, 1 per lock/re-enter/unlock/unlock)');
+    const base = perCpuSecond.lockscopeBaseline;
+    if (perCpuSecond.lockscope && base)
+      log(
+        `(these sources vs the baseline's, per CPU-second: ${(perCpuSecond.lockscope / base).toFixed(2)}x)`,
+      );
+    log('');
     return figures;
   },
 };
@@ -608,16 +644,17 @@ function table(head: string[], rows: string[][]): string {
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { json: false, only: null, windowMs: 2000, warmupMs: 500 };
+  const opts: Options = { json: false, only: null, windowMs: 2000, warmupMs: 500, baseline: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--time') opts.windowMs = Number(argv[++i]);
     else if (a === '--warmup') opts.warmupMs = Number(argv[++i]);
     else if (a === '--only') opts.only = (argv[++i] ?? '').split(',');
+    else if (a === '--baseline') opts.baseline = resolve(argv[++i] ?? '');
     else
       throw new Error(
-        `unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,lockscopeShipped,ioredisMock,redisServer,sim)`,
+        `unknown option ${a} (use --json, --time MS, --warmup MS, --baseline DIR, --only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim)`,
       );
   }
   if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');
