@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PATCH_VERSION = 1;
-export const MARKER = `/* lockscope-fengari-patch v${PATCH_VERSION}: see docs/fengari-patch.md */`;
+export const PATCH_VERSION = 2;
+export const MARKER = markerOf(PATCH_VERSION);
 export const FENGARI_WEB_VERSION = '0.1.4';
 
 /**
@@ -31,13 +31,47 @@ const stackHunks = [
   ['delete t.stack[t.top+r]', 't.stack[t.top+r]=void 0', 1],
 ];
 
+/**
+ * `lockscope_pushownedstring(L, bytes)`: lua_pushstring without its copy. lua_pushstring hands the
+ * array to luaS_new, which copies it (`Uint8Array.from`) before wrapping it in a TString; a caller
+ * that has just built the array for this push (every KEYS/ARGV value, every reply string) pays for
+ * two allocations and two passes over the bytes. This one wraps the caller's array as is
+ * (luaS_bless, what fengari itself does with strings it builds), so the caller must never write to
+ * it afterwards. It returns that array, as lua_pushstring returns the string's. Inserted in front of
+ * lua_pushstring in lapi.js (`V` is luaS_bless there, `C` lobject, `w` api_check), and exported from
+ * the `lua` namespace next to it.
+ */
+const ownedStringHunks = [
+  {
+    id: 'owned-string-api',
+    find: 't.exports.lua_pushstring=function(t,e){',
+    replace:
+      't.exports.lockscope_pushownedstring=function(t,e){return C.pushsvalue2s(t,V(t,e)),' +
+      'w(t,t.top<=t.ci.top,"stack overflow"),e},t.exports.lua_pushstring=function(t,e){',
+    count: 1,
+  },
+  {
+    id: 'owned-string-export',
+    find: 't.exports.lua_pushstring=a.lua_pushstring,',
+    replace:
+      't.exports.lua_pushstring=a.lua_pushstring,t.exports.lockscope_pushownedstring=a.lockscope_pushownedstring,',
+    count: 1,
+  },
+];
+
 /** @type {{ id: string, find: string, replace: string, count: number }[]} */
-export const HUNKS = stackHunks.map(([find, replace, count], i) => ({
-  id: `stack-slot-${i + 1}`,
-  find,
-  replace,
-  count,
-}));
+export const HUNKS = [
+  ...stackHunks.map(([find, replace, count], i) => ({
+    id: `stack-slot-${i + 1}`,
+    find,
+    replace,
+    count,
+  })),
+  ...ownedStringHunks,
+];
+
+/** The hunks of earlier versions of this patch, so an install patched by one can be brought up to date. */
+const PREVIOUS_HUNKS = { 1: HUNKS.filter((h) => h.id.startsWith('stack-slot-')) };
 
 function occurrences(text, s) {
   let n = 0;
@@ -58,8 +92,12 @@ export function applyPatch(text) {
       throw new Error(`marker present but hunk(s) ${missing.map((h) => h.id).join(', ')} missing`);
     return { text, applied: false };
   }
-  if (text.includes('lockscope-fengari-patch'))
-    throw new Error('patched by another version of this script: reinstall fengari-web (npm ci)');
+  if (text.includes('lockscope-fengari-patch')) {
+    const older = previousVersion(text);
+    if (older === null)
+      throw new Error('patched by another version of this script: reinstall fengari-web (npm ci)');
+    text = revertHunks(text, markerOf(older), PREVIOUS_HUNKS[older]);
+  }
   const wrong = HUNKS.map((h) => ({ h, n: occurrences(text, h.find) })).filter(({ h, n }) => n !== h.count);
   if (wrong.length > 0)
     throw new Error(
@@ -78,13 +116,27 @@ export function applyPatch(text) {
  */
 export function revertPatch(text) {
   if (!text.includes(MARKER)) return text;
-  let out = text.replace(`\n${MARKER}\n`, '');
-  for (const h of [...HUNKS].reverse()) {
+  return revertHunks(text, MARKER, HUNKS);
+}
+
+function revertHunks(text, marker, hunks) {
+  let out = text.replace(`\n${marker}\n`, '');
+  for (const h of [...hunks].reverse()) {
     if (occurrences(out, h.replace) !== h.count)
       throw new Error(`cannot revert ${h.id}: replacement not found ${h.count}x`);
     out = out.split(h.replace).join(h.find);
   }
   return out;
+}
+
+function markerOf(version) {
+  return `/* lockscope-fengari-patch v${version}: see docs/fengari-patch.md */`;
+}
+
+/** The earlier version of this patch the text carries, if it is one this script can undo. */
+function previousVersion(text) {
+  for (const v of Object.keys(PREVIOUS_HUNKS)) if (text.includes(markerOf(v))) return Number(v);
+  return null;
 }
 
 /** Path of the file `import 'fengari-web'` loads, and the installed version. */

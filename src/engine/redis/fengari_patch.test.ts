@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fengari from 'fengari-web';
 import { describe, expect, it } from 'vitest';
 import {
   HUNKS,
@@ -25,6 +26,27 @@ describe('fengari-web patch', () => {
 
   it('is what the loaded fengari does: popped stack slots are overwritten, not deleted', () => {
     expect(fengariStackPatchApplied()).toBe(true);
+  });
+
+  it("gives the loaded fengari a push that keeps the caller's array", () => {
+    const L = fengari.lauxlib.luaL_newstate();
+    const bytes = new Uint8Array([104, 105]);
+    expect(fengari.lua.lockscope_pushownedstring?.(L, bytes)).toBe(bytes);
+    expect(fengari.lua.lua_tolstring(L, -1)).toBe(bytes);
+    // lua_pushstring still copies
+    const other = new Uint8Array([104, 105]);
+    expect(fengari.lua.lua_pushstring(L, other)).not.toBe(other);
+    expect(Boolean(fengari.lua.lua_rawequal(L, -1, -2))).toBe(true);
+  });
+
+  it('brings a bundle patched by v1 (the stack hunks only) up to date', () => {
+    const stackOnly = HUNKS.filter((h) => h.id.startsWith('stack-slot-'));
+    let v1 = revertPatch(text);
+    for (const h of stackOnly) v1 = v1.split(h.find).join(h.replace);
+    v1 = `${v1}\n/* lockscope-fengari-patch v1: see docs/fengari-patch.md */\n`;
+    const r = applyPatch(v1);
+    expect(r.applied).toBe(true);
+    expect(r.text === text).toBe(true);
   });
 
   it('reverts exactly and re-applies to the same text', () => {

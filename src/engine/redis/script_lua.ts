@@ -361,7 +361,7 @@ export class LuaScripting {
    */
   private pushString(L: LuaState, s: string): void {
     if (s.length > INTERN_MAX_LENGTH) {
-      lua.lua_pushstring(L, luaBytes(s));
+      pushBytes(L, s);
       return;
     }
     const ref = this.interned.get(s);
@@ -369,7 +369,7 @@ export class LuaScripting {
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
       return;
     }
-    lua.lua_pushstring(L, luaBytes(s));
+    pushBytes(L, s);
     if (this.interned.size < INTERN_MAX_ENTRIES) {
       lua.lua_pushvalue(L, -1);
       this.interned.set(s, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
@@ -412,8 +412,8 @@ export class LuaScripting {
       this.pushString(L, s);
       return;
     }
-    // lua_pushstring copies the bytes and returns fengari's own array, the one scripts will hand back
-    this.runBytes.push(lua.lua_pushstring(L, luaBytes(s)));
+    // the array pushed is the Lua string's own, the one scripts will hand back
+    this.runBytes.push(pushBytes(L, s));
     this.runStrings.push(s);
   }
 
