@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PATCH_VERSION = 2;
+export const PATCH_VERSION = 3;
 export const MARKER = markerOf(PATCH_VERSION);
 export const FENGARI_WEB_VERSION = '0.1.4';
 
@@ -59,6 +59,34 @@ const ownedStringHunks = [
   },
 ];
 
+/**
+ * A read-only flag on tables, what Redis 7 adds to its Lua (lua_enablereadonlytable): a write to a
+ * table whose `readonly` is true raises "Attempt to modify a readonly table" (luaG_runerror: with
+ * the script's position when the write is the script's own, without when a library function such as
+ * table.insert does it). The check sits in luaH_setfrom, which every write by key goes through (the
+ * VM's SETTABLE/SETTABUP, lua_settable/setfield/seti, lua_rawset); luaH_setint (lua_rawseti,
+ * SETLIST) is reached only with tables the host or the script's own constructor made. The sandbox
+ * (src/engine/redis/lua_sandbox.ts) sets the flag on the globals and library tables, which
+ * spares every global read the proxy-and-__index detour the shipped fengari needed. In the
+ * ltable.js module `g` is ldebug and `d` to_luastring; the flag is declared in the Table constructor
+ * so every table has the same shape.
+ */
+const readonlyHunks = [
+  {
+    id: 'readonly-table-field',
+    find: 'this.metatable=null,this.flags=-1}',
+    replace: 'this.metatable=null,this.flags=-1,this.readonly=!1}',
+    count: 1,
+  },
+  {
+    id: 'readonly-table-check',
+    find: 'luaH_setfrom=function(t,e,n,r){',
+    replace:
+      'luaH_setfrom=function(t,e,n,r){if(e.readonly)return g.luaG_runerror(t,d("Attempt to modify a readonly table",!0));',
+    count: 1,
+  },
+];
+
 /** @type {{ id: string, find: string, replace: string, count: number }[]} */
 export const HUNKS = [
   ...stackHunks.map(([find, replace, count], i) => ({
@@ -68,10 +96,14 @@ export const HUNKS = [
     count,
   })),
   ...ownedStringHunks,
+  ...readonlyHunks,
 ];
 
 /** The hunks of earlier versions of this patch, so an install patched by one can be brought up to date. */
-const PREVIOUS_HUNKS = { 1: HUNKS.filter((h) => h.id.startsWith('stack-slot-')) };
+const PREVIOUS_HUNKS = {
+  1: HUNKS.filter((h) => h.id.startsWith('stack-slot-')),
+  2: HUNKS.filter((h) => h.id.startsWith('stack-slot-') || h.id.startsWith('owned-string-')),
+};
 
 function occurrences(text, s) {
   let n = 0;
@@ -110,13 +142,14 @@ export function applyPatch(text) {
 }
 
 /**
- * The original text back from a patched one (what `npm run bench` runs as "fengari as shipped").
+ * The original text back from a patched one, or with only the hunks `only` taken out (what
+ * `npm run bench` runs as "fengari without the stack patch": the engine needs the other hunks).
  * Exact because every replacement occurs exactly as often as its search text did.
  * @param {string} text
  */
-export function revertPatch(text) {
+export function revertPatch(text, only = HUNKS) {
   if (!text.includes(MARKER)) return text;
-  return revertHunks(text, MARKER, HUNKS);
+  return revertHunks(text, MARKER, only);
 }
 
 function revertHunks(text, marker, hunks) {

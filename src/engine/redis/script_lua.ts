@@ -209,13 +209,20 @@ export class LuaScripting {
         lua.lua_pushcfunction(L, this.errorHandler);
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, fn.ref);
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.sandbox.globalsRef);
-        // key first, then value: no lua_insert to swap them (see setField)
-        this.pushString(L, 'KEYS');
-        this.pushStringArray(L, keys);
-        lua.lua_rawset(L, -3);
-        this.pushString(L, 'ARGV');
-        this.pushStringArray(L, args);
-        lua.lua_rawset(L, -3);
+        // the globals are read-only to scripts; Redis lifts the flag the same way to set these two
+        const globals = this.sandbox.globals;
+        globals.readonly = false;
+        try {
+          // key first, then value: no lua_insert to swap them (see setField)
+          this.pushString(L, 'KEYS');
+          this.pushStringArray(L, keys);
+          lua.lua_rawset(L, -3);
+          this.pushString(L, 'ARGV');
+          this.pushStringArray(L, args);
+          lua.lua_rawset(L, -3);
+        } finally {
+          globals.readonly = true;
+        }
         lua.lua_pop(L, 1);
         this.armHook(L);
         const st = lua.lua_pcall(L, 0, 1, 1);
