@@ -529,11 +529,11 @@ const fengariPatchSection: Section = {
     const applied = problems.length === 0 && behaves;
     const a = perCpuSecond.lockscope;
     const b = perCpuSecond.lockscopeShipped;
-    // patched vs shipped, per CPU-second, from the interleaved measurement above
+    // with vs without the stack-slot hunks, per CPU-second, from the interleaved measurement above
     const gain = a && b ? Math.round((a / b) * 100) / 100 : null;
     log(
       `fengari-web ${version}: LockScope patch ${applied ? 'applied' : 'NOT applied'}` +
-        (gain === null ? '' : `; patched vs shipped: ${gain}x per CPU-second`),
+        (gain === null ? '' : `; the stack-slot hunks gain ${gain}x per CPU-second`),
     );
     return { version, applied, behaviour: behaves, problems, gain };
   },
