@@ -10,6 +10,6 @@ export interface Hunk {
 }
 export declare const HUNKS: Hunk[];
 export declare function applyPatch(text: string): { text: string; applied: boolean };
-export declare function revertPatch(text: string): string;
+export declare function revertPatch(text: string, only?: Hunk[]): string;
 export declare function patchProblems(text: string): string[];
 export declare function fengariWebBundle(root?: string): { file: string; version: string };

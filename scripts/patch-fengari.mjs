@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PATCH_VERSION = 1;
-export const MARKER = `/* lockscope-fengari-patch v${PATCH_VERSION}: see docs/fengari-patch.md */`;
+export const PATCH_VERSION = 3;
+export const MARKER = markerOf(PATCH_VERSION);
 export const FENGARI_WEB_VERSION = '0.1.4';
 
 /**
@@ -31,13 +31,79 @@ const stackHunks = [
   ['delete t.stack[t.top+r]', 't.stack[t.top+r]=void 0', 1],
 ];
 
+/**
+ * `lockscope_pushownedstring(L, bytes)`: lua_pushstring without its copy. lua_pushstring hands the
+ * array to luaS_new, which copies it (`Uint8Array.from`) before wrapping it in a TString; a caller
+ * that has just built the array for this push (every KEYS/ARGV value, every reply string) pays for
+ * two allocations and two passes over the bytes. This one wraps the caller's array as is
+ * (luaS_bless, what fengari itself does with strings it builds), so the caller must never write to
+ * it afterwards. It returns that array, as lua_pushstring returns the string's. Inserted in front of
+ * lua_pushstring in lapi.js (`V` is luaS_bless there, `C` lobject, `w` api_check), and exported from
+ * the `lua` namespace next to it.
+ */
+const ownedStringHunks = [
+  {
+    id: 'owned-string-api',
+    find: 't.exports.lua_pushstring=function(t,e){',
+    replace:
+      't.exports.lockscope_pushownedstring=function(t,e){return C.pushsvalue2s(t,V(t,e)),' +
+      'w(t,t.top<=t.ci.top,"stack overflow"),e},t.exports.lua_pushstring=function(t,e){',
+    count: 1,
+  },
+  {
+    id: 'owned-string-export',
+    find: 't.exports.lua_pushstring=a.lua_pushstring,',
+    replace:
+      't.exports.lua_pushstring=a.lua_pushstring,t.exports.lockscope_pushownedstring=a.lockscope_pushownedstring,',
+    count: 1,
+  },
+];
+
+/**
+ * A read-only flag on tables, what Redis 7 adds to its Lua (lua_enablereadonlytable): a write to a
+ * table whose `readonly` is true raises "Attempt to modify a readonly table" (luaG_runerror: with
+ * the script's position when the write is the script's own, without when a library function such as
+ * table.insert does it). The check sits in luaH_setfrom, which every write by key goes through (the
+ * VM's SETTABLE/SETTABUP, lua_settable/setfield/seti, lua_rawset); luaH_setint (lua_rawseti,
+ * SETLIST) is reached only with tables the host or the script's own constructor made. The sandbox
+ * (src/engine/redis/lua_sandbox.ts) sets the flag on the globals and library tables, which
+ * spares every global read the proxy-and-__index detour the shipped fengari needed. In the
+ * ltable.js module `g` is ldebug and `d` to_luastring; the flag is declared in the Table constructor
+ * so every table has the same shape.
+ */
+const readonlyHunks = [
+  {
+    id: 'readonly-table-field',
+    find: 'this.metatable=null,this.flags=-1}',
+    replace: 'this.metatable=null,this.flags=-1,this.readonly=!1}',
+    count: 1,
+  },
+  {
+    id: 'readonly-table-check',
+    find: 'luaH_setfrom=function(t,e,n,r){',
+    replace:
+      'luaH_setfrom=function(t,e,n,r){if(e.readonly)return g.luaG_runerror(t,d("Attempt to modify a readonly table",!0));',
+    count: 1,
+  },
+];
+
 /** @type {{ id: string, find: string, replace: string, count: number }[]} */
-export const HUNKS = stackHunks.map(([find, replace, count], i) => ({
-  id: `stack-slot-${i + 1}`,
-  find,
-  replace,
-  count,
-}));
+export const HUNKS = [
+  ...stackHunks.map(([find, replace, count], i) => ({
+    id: `stack-slot-${i + 1}`,
+    find,
+    replace,
+    count,
+  })),
+  ...ownedStringHunks,
+  ...readonlyHunks,
+];
+
+/** The hunks of earlier versions of this patch, so an install patched by one can be brought up to date. */
+const PREVIOUS_HUNKS = {
+  1: HUNKS.filter((h) => h.id.startsWith('stack-slot-')),
+  2: HUNKS.filter((h) => h.id.startsWith('stack-slot-') || h.id.startsWith('owned-string-')),
+};
 
 function occurrences(text, s) {
   let n = 0;
@@ -58,8 +124,12 @@ export function applyPatch(text) {
       throw new Error(`marker present but hunk(s) ${missing.map((h) => h.id).join(', ')} missing`);
     return { text, applied: false };
   }
-  if (text.includes('lockscope-fengari-patch'))
-    throw new Error('patched by another version of this script: reinstall fengari-web (npm ci)');
+  if (text.includes('lockscope-fengari-patch')) {
+    const older = previousVersion(text);
+    if (older === null)
+      throw new Error('patched by another version of this script: reinstall fengari-web (npm ci)');
+    text = revertHunks(text, markerOf(older), PREVIOUS_HUNKS[older]);
+  }
   const wrong = HUNKS.map((h) => ({ h, n: occurrences(text, h.find) })).filter(({ h, n }) => n !== h.count);
   if (wrong.length > 0)
     throw new Error(
@@ -72,19 +142,34 @@ export function applyPatch(text) {
 }
 
 /**
- * The original text back from a patched one (what `npm run bench` runs as "fengari as shipped").
+ * The original text back from a patched one, or with only the hunks `only` taken out (what
+ * `npm run bench` runs as "fengari without the stack patch": the engine needs the other hunks).
  * Exact because every replacement occurs exactly as often as its search text did.
  * @param {string} text
  */
-export function revertPatch(text) {
+export function revertPatch(text, only = HUNKS) {
   if (!text.includes(MARKER)) return text;
-  let out = text.replace(`\n${MARKER}\n`, '');
-  for (const h of [...HUNKS].reverse()) {
+  return revertHunks(text, MARKER, only);
+}
+
+function revertHunks(text, marker, hunks) {
+  let out = text.replace(`\n${marker}\n`, '');
+  for (const h of [...hunks].reverse()) {
     if (occurrences(out, h.replace) !== h.count)
       throw new Error(`cannot revert ${h.id}: replacement not found ${h.count}x`);
     out = out.split(h.replace).join(h.find);
   }
   return out;
+}
+
+function markerOf(version) {
+  return `/* lockscope-fengari-patch v${version}: see docs/fengari-patch.md */`;
+}
+
+/** The earlier version of this patch the text carries, if it is one this script can undo. */
+function previousVersion(text) {
+  for (const v of Object.keys(PREVIOUS_HUNKS)) if (text.includes(markerOf(v))) return Number(v);
+  return null;
 }
 
 /** Path of the file `import 'fengari-web'` loads, and the installed version. */

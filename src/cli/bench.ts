@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --json] [--time MS] [--only lockscope,lockscopeShipped,ioredisMock,redisServer,sim]`:
+ * `npm run bench [-- --json] [--time MS] [--baseline DIR] [--only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim]`:
  * how fast Redisson's lock and unlock scripts run by EVALSHA on (1) the simulated node
  * (RedisServer.exec, no network) with fengari as LockScope patches it, (2) the same with fengari as
- * shipped (the patch reverted: see docs/fengari-patch.md), (3) ioredis-mock (Lua via fengari too)
+ * shipped as far as the engine allows (the stack-slot hunks reverted; the engine needs the others:
+ * see docs/fengari-patch.md), (3) ioredis-mock (Lua via fengari too)
  * and (4) a real redis-server on loopback, pipelined in batches of 1000. Sides 1, 2 and 4 run in
  * turns, one batch each (see measureInterleaved); ioredis-mock, a hundred times slower, runs alone.
  *
@@ -17,9 +18,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { register } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import RedisMock from 'ioredis-mock';
 import lockLua from '../engine/redisson/scripts/lock.lua?raw';
 import unlockLua from '../engine/redisson/scripts/unlock.lua?raw';
@@ -30,7 +31,7 @@ import { fengariStackPatchApplied } from '../engine/redis/lua_vmpatch';
 import { startRealRedis, findExecutable } from '../testing/redis/real_redis';
 import { RespClient } from '../testing/redis/resp_client';
 import { CONTENTION_TARGET_MS, RERUN_TARGET_MS, simSection, type SimBench } from './bench_sim';
-import { fengariWebBundle, patchProblems, revertPatch } from '../../scripts/patch-fengari.mjs';
+import { HUNKS, fengariWebBundle, patchProblems, revertPatch } from '../../scripts/patch-fengari.mjs';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
 
@@ -349,9 +350,9 @@ async function realRedisDriver(): Promise<Driver | null> {
 const SHIPPED_TAG = 'lockscope-fengari=shipped';
 
 /**
- * The simulated node again, on fengari as shipped: a second copy of the engine's modules, loaded
- * with `import 'fengari-web'` pointed at the installed bundle with LockScope's patch reverted
- * (scripts/fengari-file-hooks.mjs). Same workload, same reply checks. A string says why not
+ * The simulated node again, on fengari without the stack patch: a second copy of the engine's
+ * modules, loaded with `import 'fengari-web'` pointed at the installed bundle with the stack-slot
+ * hunks reverted (scripts/fengari-file-hooks.mjs). Same workload, same reply checks. A string says why not
  * (no patch installed: both sides would be the same).
  */
 async function shippedLockscopeDriver(): Promise<Driver | string> {
@@ -361,7 +362,9 @@ async function shippedLockscopeDriver(): Promise<Driver | string> {
   const dir = mkdtempSync(join(tmpdir(), 'lockscope-fengari-'));
   try {
     const shippedFile = join(dir, 'fengari-web.shipped.cjs');
-    writeFileSync(shippedFile, revertPatch(text));
+    // the stack hunks only: the engine needs the owned-string push and the read-only flag
+    const stackHunks = HUNKS.filter((h) => h.id.startsWith('stack-slot-'));
+    writeFileSync(shippedFile, revertPatch(text, stackHunks));
     register('../../scripts/fengari-file-hooks.mjs', import.meta.url, { data: { shippedFile } });
     const load = (path: string): Promise<unknown> => import(`${path}?${SHIPPED_TAG}`);
     const server = (await load('../engine/redis/server.ts')) as typeof import('../engine/redis/server');
@@ -375,6 +378,24 @@ async function shippedLockscopeDriver(): Promise<Driver | string> {
   }
 }
 
+/**
+ * The simulated node again, on engine sources from another tree (`--baseline DIR`: DIR/src is, say,
+ * `git archive` of an earlier commit, next to a copy of package.json, so its .ts load as ES modules,
+ * and DIR/node_modules linked to this one's). Measured in turns
+ * with the current sources, so a change to the engine is compared with what it replaced in one run
+ * and under the same load.
+ */
+async function baselineLockscopeDriver(dir: string): Promise<Driver | string> {
+  const load = (path: string): Promise<unknown> => import(pathToFileURL(join(dir, path)).href);
+  try {
+    const server = (await load('src/engine/redis/server.ts')) as typeof import('../engine/redis/server');
+    const clock = (await load('src/engine/clock.ts')) as typeof import('../engine/clock');
+    return lockscopeDriver({ RedisServer: server.RedisServer, ManualClock: clock.ManualClock });
+  } catch (e) {
+    return `n/a (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sections of the report
 
@@ -384,6 +405,8 @@ interface Options {
   only: string[] | null;
   windowMs: number;
   warmupMs: number;
+  /** a tree whose src/ is measured as the "baseline" side (see baselineLockscopeDriver) */
+  baseline: string | null;
 }
 
 interface Section {
@@ -404,7 +427,22 @@ const evalPerSecSection: Section = {
     // [key, label, make, measured in turns with the other such sides (see measureInterleaved)]
     const sides: [string, string, () => Promise<Driver | string>, boolean][] = [
       ['lockscope', 'LockScope simulated node (RedisServer.exec)', async () => lockscopeDriver(), true],
-      ['lockscopeShipped', '  the same, fengari as shipped (patch reverted)', shippedLockscopeDriver, true],
+      [
+        'lockscopeShipped',
+        "  the same, stack-slot hunks reverted (fengari's delete)",
+        shippedLockscopeDriver,
+        true,
+      ],
+      ...(opts.baseline === null
+        ? []
+        : [
+            [
+              'lockscopeBaseline',
+              `  the same, engine sources of ${opts.baseline}`,
+              () => baselineLockscopeDriver(opts.baseline!),
+              true,
+            ] as [string, string, () => Promise<Driver | string>, boolean],
+          ]),
       ['ioredisMock', 'ioredis-mock 8 (fengari)', async () => ioredisMockDriver(), false],
       [
         'redisServer',
@@ -452,7 +490,13 @@ const evalPerSecSection: Section = {
     log(table(['side', 'EVALSHA/s', 'per CPU-second', 'evals', 'acquisitions'], rows));
     log('(per CPU-second: of the process running the scripts; wall-clock figures sink on a busy machine)');
     log('(LockScope and redis-server sides ran in turns, one batch each, so the load weighs on them alike)');
-    log('(every eval counted had its reply checked: nil, nil, 0, 1 per lock/re-enter/unlock/unlock)\n');
+    log('(every eval counted had its reply checked: nil, nil, 0, 1 per lock/re-enter/unlock/unlock)');
+    const base = perCpuSecond.lockscopeBaseline;
+    if (perCpuSecond.lockscope && base)
+      log(
+        `(these sources vs the baseline's, per CPU-second: ${(perCpuSecond.lockscope / base).toFixed(2)}x)`,
+      );
+    log('');
     return figures;
   },
 };
@@ -485,11 +529,11 @@ const fengariPatchSection: Section = {
     const applied = problems.length === 0 && behaves;
     const a = perCpuSecond.lockscope;
     const b = perCpuSecond.lockscopeShipped;
-    // patched vs shipped, per CPU-second, from the interleaved measurement above
+    // with vs without the stack-slot hunks, per CPU-second, from the interleaved measurement above
     const gain = a && b ? Math.round((a / b) * 100) / 100 : null;
     log(
       `fengari-web ${version}: LockScope patch ${applied ? 'applied' : 'NOT applied'}` +
-        (gain === null ? '' : `; patched vs shipped: ${gain}x per CPU-second`),
+        (gain === null ? '' : `; the stack-slot hunks gain ${gain}x per CPU-second`),
     );
     return { version, applied, behaviour: behaves, problems, gain };
   },
@@ -608,16 +652,17 @@ function table(head: string[], rows: string[][]): string {
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { json: false, only: null, windowMs: 2000, warmupMs: 500 };
+  const opts: Options = { json: false, only: null, windowMs: 2000, warmupMs: 500, baseline: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
     else if (a === '--time') opts.windowMs = Number(argv[++i]);
     else if (a === '--warmup') opts.warmupMs = Number(argv[++i]);
     else if (a === '--only') opts.only = (argv[++i] ?? '').split(',');
+    else if (a === '--baseline') opts.baseline = resolve(argv[++i] ?? '');
     else
       throw new Error(
-        `unknown option ${a} (use --json, --time MS, --warmup MS, --only lockscope,lockscopeShipped,ioredisMock,redisServer,sim)`,
+        `unknown option ${a} (use --json, --time MS, --warmup MS, --baseline DIR, --only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim)`,
       );
   }
   if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');

@@ -57,6 +57,8 @@ function describe(ev: TraceEvent): string {
       return `wakes up (${ev.cause})`;
     case 'lock.failed':
       return `gave up on ${lock}`;
+    case 'unlock.request':
+      return `unlocks ${lock} (holds left once it succeeds ${String(ev.holdCount)})`;
     case 'lock.released':
       return `released ${lock} (holds left ${ev.holdCount})`;
     case 'lock.error':
@@ -91,11 +93,26 @@ export function formatEvent(ev: TraceEvent): string | null {
   if (ev.kind === 'violation.start' && ev.violation === 'V3')
     return line(ev.t, '!!', `VIOLATION: V3 ${describeV3(ev)}`);
   if (ev.kind === 'violation.end' && ev.violation === 'V3') return null; // a V3 is one moment: its end repeats its start
+  if ((ev.kind === 'violation.start' || ev.kind === 'violation.end') && ev.violation === 'L1') {
+    const what = ev.kind === 'violation.start' ? 'STUCK' : 'no longer stuck';
+    return line(
+      ev.t,
+      '!!',
+      `${what}: ${describeL1({ lock: ev.lock, holders: ev.holders, waiting: ev.waiting ?? [] })}`,
+    );
+  }
   if (ev.kind === 'violation.start' || ev.kind === 'violation.end') {
     const what = ev.kind === 'violation.start' ? 'VIOLATION STARTS' : 'violation ends';
     return line(ev.t, '!!', `${what}: ${ev.violation} on ${ev.lock} held by ${ev.holders.join(', ')}`);
   }
   return line(ev.t, ev.actor ?? '', describe(ev));
+}
+
+/** An L1 in words: the gone owner(s), and who waits for them forever. */
+function describeL1(v: Pick<Violation, 'lock' | 'holders' | 'waiting'>): string {
+  const waiting = v.waiting ?? [];
+  const owners = v.holders.filter((h) => !waiting.includes(h));
+  return `${v.lock} has no TTL and its owner ${owners.join(', ')} is gone; ${waiting.join(', ')} wait${waiting.length > 1 ? '' : 's'} forever (liveness L1)`;
 }
 
 /** A V3 in words: who wrote, and whom the write wronged (check/monitor.ts, `cause`). */
@@ -127,7 +144,9 @@ export function formatSummary(trace: Trace, endedAt: number): string[] {
     out.push(
       v.kind === 'V3'
         ? `  V3 at ${v.from} ${describeV3(v)}`
-        : `  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`,
+        : v.kind === 'L1'
+          ? `  L1 stuck from ${v.from} to ${v.to ?? 'the end'}: ${describeL1(v)}`
+          : `  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`,
     );
   const r = trace.final.resource;
   out.push(`resource: value ${r.value}, ${r.accepted} accepted, ${r.rejected} rejected`);

@@ -56,9 +56,10 @@ export function violationsAt(c: Cursor): { v: Violation; open: boolean }[] {
 /**
  * The server-side identities `actor` stores for `lock` (the hash field "<uuid>:<thread>" of a
  * Redisson lock, the token of a naive lock): those of its latest acquisition (or request, which
- * names them too) at or before `upTo`, else its first in the run, else the ones it used for any
- * lock. A RedLock over independent masters has one Redisson instance, so one identity, per master:
- * `owner` and `owners` list them all, and whichever is on the node checked is the thread's.
+ * names them too) at or before `upTo`, else its first in the run, else those it used for any lock.
+ * A MultiLock / RedLock over several Redisson instances writes one field per instance (`owner`
+ * plus `owners`); which instance talks to which node is not in the trace, but every one of these
+ * fields is this thread's alone, so finding any of them on a node shows the thread holds it there.
  */
 function ownerFields(
   events: readonly TraceEvent[],
@@ -71,19 +72,19 @@ function ownerFields(
     e.actor === actor &&
     (e.lock === lock || e.key === lock) &&
     typeof e.owner === 'string';
-  const ids = (e: TraceEvent): string[] => [
-    e.owner as string,
-    ...(Array.isArray(e.owners) ? (e.owners as unknown[]).filter((o) => typeof o === 'string') : []),
-  ];
-  for (let i = Math.min(upTo, events.length - 1); i >= 0; i--) if (mine(events[i])) return ids(events[i]);
-  const found = events.find(mine);
-  if (found !== undefined) return ids(found);
+  const fields = (e: TraceEvent | undefined): string[] | undefined => {
+    if (e === undefined || typeof e.owner !== 'string') return undefined;
+    const others = Array.isArray(e.owners) ? (e.owners as unknown[]) : [];
+    return [e.owner, ...others.filter((o): o is string => typeof o === 'string')];
+  };
+  for (let i = Math.min(upTo, events.length - 1); i >= 0; i--) if (mine(events[i])) return fields(events[i]);
+  const found = fields(events.find(mine));
+  if (found !== undefined) return found;
   // a MultiLock's parts are named only by the MultiLock's events; a Redisson thread has one
-  // identity ("<uuid>:<thread>") for every lock it takes
-  const any = events.find(
-    (e) => e.kind === 'lock.acquired' && e.actor === actor && typeof e.owner === 'string',
+  // identity ("<uuid>:<thread>") per Redisson instance, whatever lock it takes
+  return fields(
+    events.find((e) => e.kind === 'lock.acquired' && e.actor === actor && typeof e.owner === 'string'),
   );
-  return any === undefined ? undefined : ids(any);
 }
 
 function keyCheck(c: Cursor, k: KeyCheck): string | null {
@@ -105,12 +106,14 @@ function keyCheck(c: Cursor, k: KeyCheck): string | null {
     const pairs = view.value as [string, string][];
     if (k.fields !== undefined && pairs.length !== k.fields) return `${pairs.length} field(s)`;
     if (k.holder !== undefined) {
-      const fields = ownerFields(c.run.trace.events, k.holder.owner, k.key, c.index);
-      if (fields === undefined) return `${k.holder.owner} never asked for ${k.key}`;
-      const field = fields.find((id) => pairs.some(([f]) => f === id)) ?? fields[0];
-      const got = pairs.find(([f]) => f === field)?.[1];
+      const ids = ownerFields(c.run.trace.events, k.holder.owner, k.key, c.index);
+      if (ids === undefined) return `${k.holder.owner} never asked for ${k.key}`;
+      const held = pairs.filter(([f]) => ids.includes(f));
       const want = k.holder.count === null ? undefined : String(k.holder.count);
-      if (got !== want) return `field ${field} is ${got ?? 'absent'}`;
+      if (held.length > 1)
+        return `${held.length} fields of ${k.holder.owner}: ${held.map(([f]) => f).join(', ')}`;
+      const got = held[0]?.[1];
+      if (got !== want) return `field ${held[0]?.[0] ?? ids.join(' / ')} is ${got ?? 'absent'}`;
     }
   }
   if (k.ownedBy !== undefined) {

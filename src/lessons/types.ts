@@ -15,7 +15,7 @@ export interface Bilingual {
   zh: string;
 }
 
-/** A claim id from reference/seed-claims.md: "C01" … "C40". */
+/** A claim id, "C01" … "C40": a statement about Redis or Redisson that a step demonstrates. */
 export type ClaimId = string;
 
 /** `"<client>:<thread>"` for threads, node ids for nodes (as in the trace). */

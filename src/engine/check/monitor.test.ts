@@ -306,3 +306,57 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
     ]);
   });
 });
+
+describe('SafetyMonitor L1 (stuck lock, liveness)', () => {
+  const setnx = (h: ReturnType<typeof harness>) => {
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'tokA' });
+    h.key('L', { type: 'string', value: 'tokA' });
+    h.at(10);
+    h.ev('lock.wait', { actor: 'B:1', lock: 'L', ttl: null, polling: true });
+  };
+
+  it('opens when the owner of a key without TTL crashes while another thread waits, owners first', () => {
+    const h = harness();
+    setnx(h);
+    expect(h.m.violations).toEqual([]);
+    h.at(20);
+    h.ev('client.crash', { actor: 'A', client: 'A' });
+    expect(h.m.violations).toEqual([
+      { kind: 'L1', lock: 'L', from: 20, to: null, holders: ['A:1', 'B:1'], waiting: ['B:1'] },
+    ]);
+    expect(h.out.map((e) => [e.kind, e.violation, e.waiting])).toEqual([['violation.start', 'L1', ['B:1']]]);
+  });
+
+  it('closes when the waiter gives up or the key is freed; a key with a TTL is never stuck', () => {
+    const h = harness();
+    setnx(h);
+    h.at(20);
+    h.ev('thread.done', { actor: 'A:1', outcome: 'normal' });
+    h.at(30);
+    h.ev('lock.failed', { actor: 'B:1', lock: 'L' });
+    expect(h.m.violations).toMatchObject([{ kind: 'L1', from: 20, to: 30 }]);
+
+    const g = harness();
+    setnx(g);
+    g.ev('client.crash', { actor: 'A', client: 'A' });
+    g.at(40);
+    g.key('L', null);
+    expect(g.m.violations).toMatchObject([{ kind: 'L1', from: 10, to: 40 }]);
+
+    const k = harness();
+    k.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'tokA' });
+    // the harness's key views have no TTL unless given one
+    k.key('L', { type: 'string', value: 'tokA', expireAt: 30_000 } as Omit<KeyView, 'key' | 'expireAt'>);
+    k.ev('lock.wait', { actor: 'B:1', lock: 'L', ttl: 500 });
+    k.ev('client.crash', { actor: 'A', client: 'A' });
+    expect(k.m.violations).toEqual([]);
+  });
+
+  it('a live owner is not stuck, however long the wait', () => {
+    const h = harness();
+    setnx(h);
+    h.at(100_000);
+    h.ev('lock.wait', { actor: 'B:1', lock: 'L', ttl: null, polling: true });
+    expect(h.m.violations).toEqual([]);
+  });
+});

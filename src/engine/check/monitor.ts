@@ -29,8 +29,17 @@
  *                  two threads guarding the resource with different locks).
  *      holders: the writer first, then the threads it wronged (sorted).
  *
+ * Beside safety, one liveness property:
+ *   L1 stuck lock: a thread waits for `lock` (from `lock.wait` until it acquires, gives up, fails,
+ *      ends or crashes) while the lock's key on a node some client treats as master has no TTL and
+ *      every owner the key names is gone (its thread ended or its client crashed). Nothing can
+ *      free such a key: no unlock will come and it never expires, so the waiters wait forever.
+ *      holders: the gone owners first, then the waiting threads (each group sorted); `waiting`
+ *      lists the waiters alone.
+ *      It closes when the key is freed, gets a TTL or a live owner, or nobody waits any more.
+ *
  * A violation opens with `violation.start` and closes with `violation.end` (fields: violation =
- * the kind V1/V2/V3, lock, holders; V3 also cause); V3 is instantaneous (both events at the same t).
+ * the kind V1/V2/V3/L1, lock, holders; V3 also cause); V3 is instantaneous (both events at the same t).
  */
 import {
   NO_LOCK,
@@ -98,10 +107,20 @@ export class SafetyMonitor {
   private readonly reads = new Map<string, Map<Actor, number>>();
   /** accepted write number (resource.use `write`) -> its writer, and whether it was reported as V3 */
   private readonly writes = new Map<number, { actor: Actor; reported: boolean }>();
+  /** lock -> the threads waiting for it (L1) */
+  private readonly waiters = new Map<string, Set<Actor>>();
+  /** threads that ended and clients that crashed: owners that will never unlock (L1) */
+  private readonly doneThreads = new Set<Actor>();
+  private readonly crashedClients = new Set<string>();
 
   constructor(private readonly host: MonitorHost) {}
 
   onEvent(ev: TraceEvent): void {
+    this.onEventSafety(ev);
+    this.onEventLiveness(ev);
+  }
+
+  private onEventSafety(ev: TraceEvent): void {
     switch (ev.kind) {
       case 'lock.request':
       case 'lock.acquired':
@@ -111,7 +130,9 @@ export class SafetyMonitor {
           this.believe(ev.actor, ev.lock, true);
         }
         return;
+      case 'unlock.request':
       case 'lock.released':
+        // The critical section ends when the thread calls unlock, not when the reply comes back.
         if (ev.holdCount <= 0) this.believe(ev.actor, ev.lock, false);
         return;
       case 'lock.error':
@@ -136,15 +157,90 @@ export class SafetyMonitor {
   onKey(node: string, key: string | null): void {
     if (key === null) {
       for (const lock of this.keyOfLock.keys()) this.checkV2(lock);
+      this.checkStuck();
       return;
     }
     const lock = this.lockKeys.get(key);
-    if (lock !== undefined && this.host.masters().includes(node)) this.checkV2(lock);
+    if (lock !== undefined && this.host.masters().includes(node)) {
+      this.checkV2(lock);
+      if (this.waiters.has(lock)) this.checkL1(lock);
+    }
   }
 
-  /** Re-derives V2 for every known lock (after the set of masters changed). */
+  /** Re-derives V2 and L1 for every known lock (after the set of masters changed). */
   recheckLeases(): void {
     for (const lock of this.keyOfLock.keys()) this.checkV2(lock);
+    this.checkStuck();
+  }
+
+  /** Who waits for what, and which owners are gone for good (L1). */
+  private onEventLiveness(ev: TraceEvent): void {
+    const { actor, lock } = ev;
+    switch (ev.kind) {
+      case 'lock.wait':
+        if (actor === undefined || typeof lock !== 'string') return;
+        if (!this.waiters.has(lock)) this.waiters.set(lock, new Set());
+        this.waiters.get(lock)!.add(actor);
+        this.checkL1(lock);
+        return;
+      case 'lock.acquired':
+      case 'lock.failed':
+      case 'lock.error':
+        // A MultiLock waits on a sub-lock but acquires under its own name: stop waiting on all.
+        if (actor !== undefined) this.stopWaiting((a) => a === actor);
+        return;
+      case 'thread.done':
+        if (actor === undefined) return;
+        this.doneThreads.add(actor);
+        this.stopWaiting((a) => a === actor);
+        return;
+      case 'client.crash': {
+        const client = typeof ev.client === 'string' ? ev.client : actor;
+        if (client === undefined) return;
+        this.crashedClients.add(client);
+        this.stopWaiting((a) => clientOf(a) === client);
+        return;
+      }
+    }
+  }
+
+  private stopWaiting(gone: (actor: Actor) => boolean): void {
+    for (const [lock, set] of this.waiters)
+      for (const a of [...set])
+        if (gone(a)) {
+          set.delete(a);
+          if (set.size === 0) this.waiters.delete(lock);
+        }
+    this.checkStuck();
+  }
+
+  /** Re-derives L1 for every lock that has or had waiters. */
+  private checkStuck(): void {
+    const locks = new Set(this.waiters.keys());
+    for (const id of this.open.keys()) if (id.startsWith('L1\u0000')) locks.add(id.slice(3));
+    for (const lock of locks) this.checkL1(lock);
+  }
+
+  private checkL1(lock: string): void {
+    const waiting = [...(this.waiters.get(lock) ?? [])].sort();
+    const key = this.keyOfLock.get(lock) ?? lock;
+    let owners: Actor[] | null = waiting.length > 0 ? [] : null;
+    for (const node of this.host.masters()) {
+      if (owners === null) break;
+      const view = this.host.liveKey(node, key);
+      if (view === undefined) continue;
+      const gone = view.expireAt === null ? leaseOwners(view).map((o) => this.actorOf(o)) : [];
+      if (gone.length === 0 || !gone.every((a) => this.isGone(a))) owners = null;
+      else owners.push(...gone);
+    }
+    const stuck = owners !== null && owners.length > 0;
+    this.setOpen('L1', lock, stuck ? [...[...new Set(owners)].sort(), ...waiting] : null, waiting);
+  }
+
+  /** An owner that will never unlock: its thread ended or its client crashed. */
+  private isGone(actor: Actor): boolean {
+    if (!actor.includes(':')) return false;
+    return this.doneThreads.has(actor) || this.crashedClients.has(clientOf(actor));
   }
 
   /** Closes nothing: open violations stay open (to = null) when the run ends. */
@@ -303,26 +399,33 @@ export class SafetyMonitor {
   }
 
   /** Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now. */
-  private setOpen(kind: ViolationKind, lock: string, holders: Actor[] | null): void {
+  /**
+   * Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now.
+   * `waiting` (L1 only): the waiters among the holders, which then keep their order (owners first).
+   */
+  private setOpen(kind: ViolationKind, lock: string, holders: Actor[] | null, waiting?: Actor[]): void {
     const id = `${kind}\u0000${lock}`;
     const cur = this.open.get(id);
+    const extra = (v: Violation) => (v.waiting === undefined ? {} : { waiting: v.waiting.slice() });
     if (holders === null) {
       if (cur === undefined) return;
       cur.to = this.host.now();
       this.open.delete(id);
-      this.host.emit('violation.end', { violation: kind, lock, holders: cur.holders.slice() });
+      this.host.emit('violation.end', { violation: kind, lock, holders: cur.holders.slice(), ...extra(cur) });
       return;
     }
-    holders.sort();
+    if (waiting === undefined) holders.sort();
     if (cur === undefined) {
       const v: Violation = { kind, lock, from: this.host.now(), to: null, holders };
+      if (waiting !== undefined) v.waiting = waiting.slice();
       this.open.set(id, v);
       this.violations.push(v);
-      this.host.emit('violation.start', { violation: kind, lock, holders: holders.slice() });
+      this.host.emit('violation.start', { violation: kind, lock, holders: holders.slice(), ...extra(v) });
       return;
     }
     for (const h of holders) if (!cur.holders.includes(h)) cur.holders.push(h);
-    cur.holders.sort();
+    if (waiting === undefined) cur.holders.sort();
+    else for (const w of waiting) if (!cur.waiting!.includes(w)) cur.waiting!.push(w);
   }
 }
 

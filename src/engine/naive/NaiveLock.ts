@@ -26,7 +26,7 @@ export function isNaiveLockType(t: string | undefined): t is NaiveLockType {
   return (NAIVE_LOCK_TYPES as readonly string[]).includes(t ?? '');
 }
 
-/** The poll interval of the retry loop: the 100 ms that blog posts and card 5 use. */
+/** The poll interval of the retry loop: the 100 ms that blog posts use. */
 export const RETRY_SLEEP_MS = 100;
 /** Lease when the op gives none: the 30 s of the Redis docs' `SET resource value NX PX 30000`. */
 export const DEFAULT_LEASE_MS = 30_000;

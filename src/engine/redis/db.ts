@@ -61,66 +61,94 @@ function cloneValue(v: StoredValue): StoredValue {
   return v.clone();
 }
 
+/**
+ * A key's value and its deadline (undefined: no TTL). Redis keeps two dicts, keyspace and expires,
+ * and a lookup probes both; keeping the deadline next to the value makes every lookup, TTL read and
+ * TTL change one Map probe. Entries are private to the Db and updated in place.
+ */
+interface Entry {
+  v: StoredValue;
+  exp: number | undefined;
+}
+
 export class Db {
-  private dict = new Map<string, StoredValue>();
-  private expires = new Map<string, number>();
+  private dict = new Map<string, Entry>();
+  /** how many entries have a deadline (the size of Redis's expires dict) */
+  private volatileKeys = 0;
   private readonly heap = new ExpiryHeap();
 
   constructor(private readonly hooks: DbHooks) {}
 
   /** db.c lookupKey: the value, or undefined when missing or (lazily deleted because) expired. */
   lookup(key: string): StoredValue | undefined {
-    const v = this.dict.get(key);
-    if (v === undefined) return undefined;
-    if (this.expires.size !== 0) {
-      const when = this.expires.get(key);
-      if (when !== undefined && this.hooks.now() > when) {
-        const mode = this.hooks.expireMode?.() ?? 'delete';
-        if (mode === 'ignore') return v;
-        if (mode === 'delete') this.expireKey(key, 'lazy');
-        return undefined;
-      }
+    const e = this.dict.get(key);
+    if (e === undefined) return undefined;
+    if (e.exp !== undefined && this.hooks.now() > e.exp) {
+      const mode = this.hooks.expireMode?.() ?? 'delete';
+      if (mode === 'ignore') return e.v;
+      if (mode === 'delete') this.expireKey(key, 'lazy');
+      return undefined;
     }
-    return v;
+    return e.v;
   }
 
   /** True when the key is present but past its deadline (keys/dbsize-style checks that do not delete). */
   isExpired(key: string): boolean {
-    const when = this.expires.get(key);
+    const when = this.dict.get(key)?.exp;
     return when !== undefined && this.hooks.now() > when && this.hooks.expireMode?.() !== 'ignore';
   }
 
   /** Stores a value, keeping any TTL (db.c dbAdd / dbOverwrite). */
   put(key: string, v: StoredValue): void {
-    this.dict.set(key, v);
+    const e = this.dict.get(key);
+    if (e === undefined) this.dict.set(key, { v, exp: undefined });
+    else e.v = v;
   }
 
   /** db.c setKey: stores a value and drops the TTL unless keepTtl. */
   setKey(key: string, v: StoredValue, keepTtl: boolean): void {
-    this.dict.set(key, v);
-    if (!keepTtl && this.expires.size !== 0) this.expires.delete(key);
+    const e = this.dict.get(key);
+    if (e === undefined) {
+      this.dict.set(key, { v, exp: undefined });
+      return;
+    }
+    e.v = v;
+    if (!keepTtl && e.exp !== undefined) {
+      e.exp = undefined;
+      this.volatileKeys--;
+    }
   }
 
   delete(key: string): boolean {
-    if (!this.dict.delete(key)) return false;
-    if (this.expires.size !== 0) this.expires.delete(key);
+    const e = this.dict.get(key);
+    if (e === undefined) return false;
+    this.dict.delete(key);
+    if (e.exp !== undefined) this.volatileKeys--;
     return true;
   }
 
-  /** The deadline in ms, or undefined when the key has no TTL. Does not check existence. */
+  /** The deadline in ms, or undefined when the key has no TTL (or does not exist). */
   getExpire(key: string): number | undefined {
-    return this.expires.get(key);
+    return this.dict.get(key)?.exp;
   }
 
+  /** db.c setExpire. The key must exist (Redis asserts it); on a missing key this does nothing. */
   setExpire(key: string, when: number): void {
-    this.expires.set(key, when);
+    const e = this.dict.get(key);
+    if (e === undefined) return;
+    if (e.exp === undefined) this.volatileKeys++;
+    e.exp = when;
     this.heap.push(when, key);
     // Stale heap entries (renewed TTLs) are dropped in bulk once they dominate.
-    if (this.heap.size > 64 && this.heap.size > 4 * this.expires.size) this.heap.rebuild(this.expires);
+    if (this.heap.size > 64 && this.heap.size > 4 * this.volatileKeys) this.heap.rebuild(this.deadlines());
   }
 
   removeExpire(key: string): boolean {
-    return this.expires.delete(key);
+    const e = this.dict.get(key);
+    if (e === undefined || e.exp === undefined) return false;
+    e.exp = undefined;
+    this.volatileKeys--;
+    return true;
   }
 
   /** Keys physically present, expired or not (DBSIZE counts those, like Redis). */
@@ -139,12 +167,12 @@ export class Db {
 
   /** The value without any expiry check (for inspection). */
   peek(key: string): StoredValue | undefined {
-    return this.dict.get(key);
+    return this.dict.get(key)?.v;
   }
 
   flush(): void {
     this.dict = new Map();
-    this.expires = new Map();
+    this.volatileKeys = 0;
     this.heap.clear();
   }
 
@@ -157,7 +185,7 @@ export class Db {
       if (t === undefined || t >= now) return;
       const key = this.heap.peekKey()!;
       this.heap.pop();
-      if (this.expires.get(key) === t) this.expireKey(key, 'active');
+      if (this.dict.get(key)?.exp === t) this.expireKey(key, 'active');
     }
   }
 
@@ -167,7 +195,7 @@ export class Db {
     for (;;) {
       const t = this.heap.peekTime();
       if (t === undefined) return undefined;
-      if (this.expires.get(this.heap.peekKey()!) === t) return t + 1;
+      if (this.dict.get(this.heap.peekKey()!)?.exp === t) return t + 1;
       this.heap.pop();
     }
   }
@@ -177,8 +205,8 @@ export class Db {
     const out: Record<string, SnapshotEntry> = Object.create(null) as Record<string, SnapshotEntry>;
     const keys = [...this.dict.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const key of keys) {
-      const v = this.dict.get(key)!;
-      const expireAt = this.expires.get(key) ?? null;
+      const { v, exp } = this.dict.get(key)!;
+      const expireAt = exp ?? null;
       if (typeof v === 'string') out[key] = { type: 'string', value: v, expireAt };
       else if (v instanceof Map) out[key] = { type: 'hash', value: [...v], expireAt };
       else if (Array.isArray(v)) out[key] = { type: 'list', value: v.slice(), expireAt };
@@ -189,21 +217,35 @@ export class Db {
 
   checkpoint(): DbCheckpoint {
     const dict = new Map<string, StoredValue>();
-    for (const [k, v] of this.dict) dict.set(k, cloneValue(v));
-    return { dict, expires: new Map(this.expires) };
+    const expires = new Map<string, number>();
+    for (const [k, e] of this.dict) {
+      dict.set(k, cloneValue(e.v));
+      if (e.exp !== undefined) expires.set(k, e.exp);
+    }
+    return { dict, expires };
   }
 
+  /** Replaces the keyspace with a checkpoint's (a deadline for a key it does not hold is ignored). */
   restore(cp: DbCheckpoint): void {
-    const dict = new Map<string, StoredValue>();
-    for (const [k, v] of cp.dict) dict.set(k, cloneValue(v));
+    const dict = new Map<string, Entry>();
+    let volatileKeys = 0;
+    for (const [k, v] of cp.dict) {
+      const exp = cp.expires.get(k);
+      if (exp !== undefined) volatileKeys++;
+      dict.set(k, { v: cloneValue(v), exp });
+    }
     this.dict = dict;
-    this.expires = new Map(cp.expires);
-    this.heap.rebuild(this.expires);
+    this.volatileKeys = volatileKeys;
+    this.heap.rebuild(this.deadlines());
+  }
+
+  /** (key, deadline) of every key with a TTL, in insertion order. */
+  private *deadlines(): Generator<[string, number]> {
+    for (const [k, e] of this.dict) if (e.exp !== undefined) yield [k, e.exp];
   }
 
   private expireKey(key: string, how: 'lazy' | 'active'): void {
-    this.dict.delete(key);
-    this.expires.delete(key);
+    this.delete(key);
     this.hooks.keyExpired?.(key, how);
   }
 }

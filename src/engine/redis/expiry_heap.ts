@@ -66,7 +66,7 @@ export class ExpiryHeap {
   }
 
   /** Rebuilds from the live deadlines, dropping every stale entry. */
-  rebuild(live: ReadonlyMap<string, number>): void {
+  rebuild(live: Iterable<readonly [key: string, time: number]>): void {
     this.clear();
     for (const [key, time] of live) this.push(time, key);
   }

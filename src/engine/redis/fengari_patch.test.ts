@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fengari from 'fengari-web';
 import { describe, expect, it } from 'vitest';
 import {
   HUNKS,
@@ -25,6 +26,52 @@ describe('fengari-web patch', () => {
 
   it('is what the loaded fengari does: popped stack slots are overwritten, not deleted', () => {
     expect(fengariStackPatchApplied()).toBe(true);
+  });
+
+  it("gives the loaded fengari a push that keeps the caller's array", () => {
+    const L = fengari.lauxlib.luaL_newstate();
+    const bytes = new Uint8Array([104, 105]);
+    expect(fengari.lua.lockscope_pushownedstring?.(L, bytes)).toBe(bytes);
+    expect(fengari.lua.lua_tolstring(L, -1)).toBe(bytes);
+    // lua_pushstring still copies
+    const other = new Uint8Array([104, 105]);
+    expect(fengari.lua.lua_pushstring(L, other)).not.toBe(other);
+    expect(Boolean(fengari.lua.lua_rawequal(L, -1, -2))).toBe(true);
+  });
+
+  it.each([
+    [1, ['stack-slot-']],
+    [2, ['stack-slot-', 'owned-string-']],
+  ])('brings a bundle patched by v%i up to date', (version, prefixes) => {
+    let old = revertPatch(text);
+    for (const h of HUNKS)
+      if (prefixes.some((p) => h.id.startsWith(p))) old = old.split(h.find).join(h.replace);
+    old = `${old}\n/* lockscope-fengari-patch v${version}: see docs/fengari-patch.md */\n`;
+    const r = applyPatch(old);
+    expect(r.applied).toBe(true);
+    expect(r.text === text).toBe(true);
+  });
+
+  it("gives tables a read-only flag that refuses writes with Redis's text", () => {
+    const { lua, lauxlib } = fengari;
+    const L = lauxlib.luaL_newstate();
+    lua.lua_createtable(L, 0, 0);
+    const t = lua.lua_topointer(L, -1) as unknown as { readonly: boolean };
+    expect(t.readonly).toBe(false);
+    t.readonly = true;
+    lua.lua_setglobal(L, fengari.to_luastring('ro'));
+    const run = (code: string) => {
+      const bytes = fengari.to_luastring(code);
+      lauxlib.luaL_loadbufferx(L, bytes, bytes.length, fengari.to_luastring('=t'), null);
+      const st = lua.lua_pcall(L, 0, 0, 0);
+      const msg = st === lua.LUA_OK ? 'ok' : fengari.to_jsstring(lua.lua_tolstring(L, -1)!);
+      lua.lua_settop(L, 0);
+      return msg;
+    };
+    expect(run('ro.x = 1')).toBe('t:1: Attempt to modify a readonly table');
+    expect(run('local t = {} t.x = 1')).toBe('ok');
+    t.readonly = false;
+    expect(run('ro.x = 1')).toBe('ok');
   });
 
   it('reverts exactly and re-applies to the same text', () => {

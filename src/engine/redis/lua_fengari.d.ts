@@ -83,6 +83,8 @@ declare module 'fengari-web' {
     lua_pushnil(L: LuaState): void;
     lua_pushnumber(L: LuaState, n: number): void;
     lua_pushstring(L: LuaState, s: LuaString): LuaString;
+    /** LockScope's install-time patch (docs/fengari-patch.md): pushes `s` itself, not a copy. */
+    lockscope_pushownedstring?: (L: LuaState, s: LuaString) => LuaString;
     lua_pushthread(L: LuaState): boolean;
     lua_pushvalue(L: LuaState, idx: number): void;
     lua_rawequal(L: LuaState, a: number, b: number): boolean;

@@ -2,10 +2,10 @@
  * The scripting sandbox, after the parts of Redis 7.0's script_lua.c and function_lua.c that set up
  * a Lua environment (luaLoadLibraries, luaSetErrorMetatable, luaSetTableProtectionRecursively,
  * luaProtectedTableError): which library functions a script sees, under which 5.1 names, and the
- * read-only globals. Redis makes tables read-only with a flag its patched Lua VM checks; fengari
- * has no such flag, so every library table here sits behind a proxy whose metatable refuses
- * writes, and rawget/rawset/next/pairs/getmetatable/setmetatable see through (or refuse) proxies.
- * The Lua 5.1 functions themselves are in lua_stdlib51.ts; the redis.* API, the error handler and
+ * read-only globals. Redis makes tables read-only with a flag its patched Lua VM checks
+ * (lua_enablereadonlytable); LockScope's install-time patch of fengari adds the same flag
+ * (docs/fengari-patch.md), so a script reads globals and library tables directly, with no proxy in
+ * between. The Lua 5.1 functions themselves are in lua_stdlib51.ts; the redis.* API, the error handler and
  * the budget-aware catching functions come from script_lua.ts through SandboxHost.
  */
 import fengari from 'fengari-web';
@@ -61,15 +61,37 @@ export interface SandboxHost {
   openRedis(L: LuaState): void;
 }
 
+/** A fengari table as the patch leaves it: writes raise while `readonly` is true. */
+export interface ReadonlyFlag {
+  readonly: boolean;
+}
+
+/** The table at idx, whose read-only flag the caller may read or set. */
+export function tableFlag(L: LuaState, idx: number): ReadonlyFlag {
+  return lua.lua_topointer(L, idx) as unknown as ReadonlyFlag;
+}
+
+function isReadonly(L: LuaState, idx: number): boolean {
+  return lua.lua_type(L, idx) === lua.LUA_TTABLE && tableFlag(L, idx).readonly === true;
+}
+
+/** Makes the table at idx read-only (lua_enablereadonlytable(L, idx, 1)). */
+function setReadonly(L: LuaState, idx: number): void {
+  const t = tableFlag(L, idx);
+  // a fengari without the patch would take the flag as a plain property and enforce nothing
+  if (!('readonly' in t))
+    throw new Error(
+      "fengari-web lacks LockScope's patch (read-only tables): run node scripts/patch-fengari.mjs",
+    );
+  t.readonly = true;
+}
+
 /** One per Lua state: SCRIPT FLUSH builds a new state and a new sandbox. */
 export class LuaSandbox {
-  /** registry refs of the sandbox's own tables */
+  /** registry ref of the globals table */
   globalsRef = 0;
-  private proxyGlobalsRef = 0;
-  private errMetaProxyRef = 0;
-  private stringMetaProxyRef = 0;
-  /** proxy table identity -> registry ref of the table it fronts */
-  private readonly proxies = new Map<object, number>();
+  /** the globals table's flag: script_lua.ts lifts it while it sets KEYS and ARGV, as Redis does */
+  globals!: ReadonlyFlag;
 
   constructor(
     private readonly L: LuaState,
@@ -97,9 +119,8 @@ export class LuaSandbox {
     lua.lua_createtable(L, 0, 1);
     lua.lua_pushcfunction(L, protectedTableError);
     lua.lua_setfield(L, -2, lit('__index'));
-    // getmetatable(_G) shows this table (read-only, like Redis's error metatable)
-    lua.lua_pushvalue(L, -1);
-    this.errMetaProxyRef = this.protect(L);
+    // getmetatable(_G) shows this table, read-only like Redis's error metatable
+    setReadonly(L, -1);
     lua.lua_setmetatable(L, G);
 
     const copy = (from: number, name: string, as = name): void => {
@@ -191,18 +212,15 @@ export class LuaSandbox {
     lua.lua_pushcfunction(L, stringRep51);
     lua.lua_setfield(L, -2, lit('rep'));
     lua.lua_remove(L, str);
-    // strings index the protected string table; the string metatable itself is read-only too
-    lua.lua_pushvalue(L, -1);
-    const stringProxy = this.protectAndKeep(L); // leaves proxy on stack
-    lua.lua_setfield(L, G, lit('string'));
-    lua.lua_pop(L, 1);
+    // strings index the read-only string table; the string metatable itself is read-only too
+    setReadonly(L, -1);
     lua.lua_pushstring(L, lit(''));
     lua.lua_getmetatable(L, -1);
-    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, stringProxy);
+    lua.lua_pushvalue(L, -3);
     lua.lua_setfield(L, -2, lit('__index'));
-    lua.lua_pushvalue(L, -1);
-    this.stringMetaProxyRef = this.protect(L);
+    setReadonly(L, -1);
     lua.lua_pop(L, 2);
+    lua.lua_setfield(L, G, lit('string'));
 
     // math (5.1 names, Redis's PRNG)
     lua.lua_getfield(L, scratch, lit('math'));
@@ -253,15 +271,15 @@ export class LuaSandbox {
     this.host.openRedis(L);
     this.protectInto(L, G, 'redis');
 
-    // _G is the read-only face of G; chunks compiled from now on see it as their _ENV
+    // G is _G, and chunks compiled from now on see it as their _ENV
     lua.lua_pushvalue(L, G);
-    const pg = this.protectAndKeep(L);
-    this.proxyGlobalsRef = pg;
-    lua.lua_pushvalue(L, -1);
     lua.lua_setfield(L, G, lit('_G'));
+    lua.lua_pushvalue(L, G);
     lua.lua_rawseti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
     lua.lua_pushvalue(L, G);
     this.globalsRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    setReadonly(L, G);
+    this.globals = tableFlag(L, G);
     // fengari names a function in argument errors by searching the loaded-modules table ("bad
     // argument #1 to 'string.sub'"); Lua 5.1 says '?' when the call site gives no name. Emptying
     // the table also leaves fengari's original library tables unreachable.
@@ -270,67 +288,14 @@ export class LuaSandbox {
     lua.lua_settop(L, 0);
   }
 
-  /** Replaces the table on top with nothing and returns the registry ref of its read-only proxy. */
-  private protect(L: LuaState): number {
-    const ref = this.protectAndKeep(L);
-    lua.lua_pop(L, 1);
-    return ref;
-  }
-
-  /** Pops the table on top, pushes its read-only proxy, returns the proxy's registry ref. */
-  private protectAndKeep(L: LuaState): number {
-    const real = lua.lua_absindex(L, -1);
-    lua.lua_createtable(L, 0, 0);
-    const proxy = lua.lua_gettop(L);
-    lua.lua_createtable(L, 0, 3);
-    lua.lua_pushvalue(L, real);
-    lua.lua_setfield(L, -2, lit('__index'));
-    lua.lua_pushcfunction(L, readonlyError);
-    lua.lua_setfield(L, -2, lit('__newindex'));
-    lua.lua_pushcfunction(L, this.proxyPairs);
-    lua.lua_setfield(L, -2, lit('__pairs'));
-    lua.lua_setmetatable(L, proxy);
-    lua.lua_pushvalue(L, real);
-    const realRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-    this.proxies.set(lua.lua_topointer(L, proxy)!, realRef);
-    lua.lua_remove(L, real);
-    lua.lua_pushvalue(L, -1);
-    return lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-  }
-
-  /** Pops a library table and stores its proxy as G[name]. */
+  /** Pops a library table, made read-only, into G[name]. */
   private protectInto(L: LuaState, G: number, name: string): void {
-    this.protectAndKeep(L);
+    setReadonly(L, -1);
     lua.lua_setfield(L, G, lit(name));
-  }
-
-  /** If the value at idx is a sandbox proxy, push the table behind it and return true. */
-  private pushReal(L: LuaState, idx: number): boolean {
-    if (lua.lua_type(L, idx) !== lua.LUA_TTABLE) return false;
-    const ref = this.proxies.get(lua.lua_topointer(L, idx)!);
-    if (ref === undefined) return false;
-    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
-    return true;
-  }
-
-  private isProtected(L: LuaState, idx: number): boolean {
-    return lua.lua_type(L, idx) === lua.LUA_TTABLE && this.proxies.has(lua.lua_topointer(L, idx)!);
   }
 
   private readonly luaGetmetatable: LuaCFunction = (L) => {
     lauxlib.luaL_checkany(L, 1);
-    if (lua.lua_type(L, 1) === lua.LUA_TSTRING) {
-      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.stringMetaProxyRef);
-      return 1;
-    }
-    if (this.isProtected(L, 1)) {
-      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.proxyGlobalsRef);
-      const isGlobals = lua.lua_rawequal(L, 1, -1);
-      lua.lua_pop(L, 1);
-      if (isGlobals) lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.errMetaProxyRef);
-      else lua.lua_pushnil(L);
-      return 1;
-    }
     if (!lua.lua_getmetatable(L, 1)) {
       lua.lua_pushnil(L);
       return 1;
@@ -343,7 +308,7 @@ export class LuaSandbox {
     const t = lua.lua_type(L, 2);
     lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
     if (t !== lua.LUA_TNIL && t !== lua.LUA_TTABLE) lauxlib.luaL_argerror(L, 2, lit('nil or table expected'));
-    if (this.isProtected(L, 1)) return raisePlain(L, 'Attempt to modify a readonly table');
+    if (isReadonly(L, 1)) return raisePlain(L, 'Attempt to modify a readonly table');
     if (lauxlib.luaL_getmetafield(L, 1, lit('__metatable')) !== lua.LUA_TNIL) {
       return lauxlib.luaL_error(L, lit('cannot change a protected metatable'));
     }
@@ -357,7 +322,6 @@ export class LuaSandbox {
     lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
     lauxlib.luaL_checkany(L, 2);
     lua.lua_settop(L, 2);
-    if (this.pushReal(L, 1)) lua.lua_replace(L, 1);
     lua.lua_rawget(L, 1);
     return 1;
   };
@@ -366,7 +330,7 @@ export class LuaSandbox {
     lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
     lauxlib.luaL_checkany(L, 2);
     lauxlib.luaL_checkany(L, 3);
-    if (this.isProtected(L, 1)) return raisePlain(L, 'Attempt to modify a readonly table');
+    if (isReadonly(L, 1)) return raisePlain(L, 'Attempt to modify a readonly table');
     lua.lua_settop(L, 3);
     lua.lua_rawset(L, 1);
     return 1;
@@ -375,25 +339,19 @@ export class LuaSandbox {
   private readonly luaNext: LuaCFunction = (L) => {
     lauxlib.luaL_checktype(L, 1, lua.LUA_TTABLE);
     lua.lua_settop(L, 2);
-    if (this.pushReal(L, 1)) lua.lua_replace(L, 1);
     if (lua.lua_next(L, 1)) return 2;
     lua.lua_pushnil(L);
     return 1;
   };
 
-  /** pairs over a proxy walks the real table but hands out only the proxy, never the table behind it. */
-  private readonly proxyPairs: LuaCFunction = (L) => {
-    lua.lua_pushcfunction(L, this.luaNext);
-    lua.lua_pushvalue(L, 1);
-    lua.lua_pushnil(L);
-    return 3;
-  };
-
   private wrapPairs(ref: number): LuaCFunction {
     return (L) => {
       lauxlib.luaL_checkany(L, 1);
-      if (lua.lua_type(L, 1) === lua.LUA_TTABLE && !this.isProtected(L, 1) && !lua.lua_getmetatable(L, 1)) {
-        // plain table: Lua 5.1's pairs returns next, t, nil
+      if (
+        lua.lua_type(L, 1) === lua.LUA_TTABLE &&
+        lauxlib.luaL_getmetafield(L, 1, lit('__pairs')) === lua.LUA_TNIL
+      ) {
+        // no __pairs (_G and the libraries included): Lua 5.1's pairs returns next, t, nil
         lua.lua_pushcfunction(L, this.luaNext);
         lua.lua_pushvalue(L, 1);
         lua.lua_pushnil(L);
@@ -488,8 +446,6 @@ function raisePlain(L: LuaState, msg: string): number {
   pushBytes(L, msg);
   return lua.lua_error(L);
 }
-
-const readonlyError: LuaCFunction = (L) => lauxlib.luaL_error(L, lit('Attempt to modify a readonly table'));
 
 /** Reading a missing global (script_lua.c luaProtectedTableError). */
 const protectedTableError: LuaCFunction = (L) => {

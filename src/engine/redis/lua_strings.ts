@@ -47,8 +47,16 @@ export function lit(s: string): LuaString {
   return a;
 }
 
-export function pushBytes(L: LuaState, s: string): void {
-  lua.lua_pushstring(L, luaBytes(s));
+/**
+ * lua_pushstring copies the array it is given; the patched fengari (docs/fengari-patch.md) also has
+ * a push that keeps the caller's array, for arrays built for the push and never written again.
+ * Without the patch (the bench's "as shipped" side) the copying push does the same job.
+ */
+const pushOwned = lua.lockscope_pushownedstring ?? lua.lua_pushstring;
+
+/** Pushes a byte string; returns the Lua string's bytes (fresh, not shared with any other push). */
+export function pushBytes(L: LuaState, s: string): LuaString {
+  return pushOwned(L, luaBytes(s));
 }
 
 /** The string at idx (numbers converted the way Lua converts them), or null. */
@@ -80,7 +88,7 @@ export function pushNumber(L: LuaState, n: number): void {
 /** luaL_error without the format string: the message may contain '%' (it names a user's option). */
 export function raiseWithPosition(L: LuaState, msg: string): never {
   fengari.lauxlib.luaL_where(L, 1);
-  lua.lua_pushstring(L, luaBytes(msg));
+  pushBytes(L, msg);
   lua.lua_concat(L, 2);
   return lua.lua_error(L);
 }

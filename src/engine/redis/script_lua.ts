@@ -209,13 +209,20 @@ export class LuaScripting {
         lua.lua_pushcfunction(L, this.errorHandler);
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, fn.ref);
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.sandbox.globalsRef);
-        // key first, then value: no lua_insert to swap them (see setField)
-        this.pushString(L, 'KEYS');
-        this.pushStringArray(L, keys);
-        lua.lua_rawset(L, -3);
-        this.pushString(L, 'ARGV');
-        this.pushStringArray(L, args);
-        lua.lua_rawset(L, -3);
+        // the globals are read-only to scripts; Redis lifts the flag the same way to set these two
+        const globals = this.sandbox.globals;
+        globals.readonly = false;
+        try {
+          // key first, then value: no lua_insert to swap them (see setField)
+          this.pushString(L, 'KEYS');
+          this.pushStringArray(L, keys);
+          lua.lua_rawset(L, -3);
+          this.pushString(L, 'ARGV');
+          this.pushStringArray(L, args);
+          lua.lua_rawset(L, -3);
+        } finally {
+          globals.readonly = true;
+        }
         lua.lua_pop(L, 1);
         this.armHook(L);
         const st = lua.lua_pcall(L, 0, 1, 1);
@@ -361,7 +368,7 @@ export class LuaScripting {
    */
   private pushString(L: LuaState, s: string): void {
     if (s.length > INTERN_MAX_LENGTH) {
-      lua.lua_pushstring(L, luaBytes(s));
+      pushBytes(L, s);
       return;
     }
     const ref = this.interned.get(s);
@@ -369,7 +376,7 @@ export class LuaScripting {
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
       return;
     }
-    lua.lua_pushstring(L, luaBytes(s));
+    pushBytes(L, s);
     if (this.interned.size < INTERN_MAX_ENTRIES) {
       lua.lua_pushvalue(L, -1);
       this.interned.set(s, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
@@ -412,8 +419,8 @@ export class LuaScripting {
       this.pushString(L, s);
       return;
     }
-    // lua_pushstring copies the bytes and returns fengari's own array, the one scripts will hand back
-    this.runBytes.push(lua.lua_pushstring(L, luaBytes(s)));
+    // the array pushed is the Lua string's own, the one scripts will hand back
+    this.runBytes.push(pushBytes(L, s));
     this.runStrings.push(s);
   }
 

@@ -1,4 +1,4 @@
-/** FairLock (reference §5): FIFO queue, timeout zset, per-thread channels, acquireFailed. */
+/** FairLock: FIFO queue, timeout zset, per-thread channels, acquireFailed. */
 import { describe, expect, it } from 'vitest';
 import { fairLockWaitTimeout } from './RedissonFairLock';
 import { acquisitions, first, redis, run, work, type Op } from './testing/family';

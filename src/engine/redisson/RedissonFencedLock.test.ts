@@ -1,4 +1,4 @@
-/** FencedLock (reference §5): RLock plus a token counter that only grows. */
+/** FencedLock: RLock plus a token counter that only grows. */
 import { describe, expect, it } from 'vitest';
 import { cmds, first, redis, run, work, type Op } from './testing/family';
 

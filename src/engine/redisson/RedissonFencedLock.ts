@@ -2,10 +2,10 @@
  * RedissonFencedLock (3.19+): an RLock whose acquire script also increments a counter,
  * `redisson_lock_token:{name}`, and hands back its value. The thread passes that token to the
  * resource it protects; a resource that refuses tokens older than the newest it has seen turns
- * a paused ex-holder's late write into a refusal instead of a lost update (card 6).
+ * a paused ex-holder's late write into a refusal instead of a lost update (built-in fencing-saves-gc-pause).
  *
  * The token is only as good as the counter: it lives on one Redis master, so a failover that
- * loses the last INCR can hand out the same token twice (card 15).
+ * loses the last INCR can hand out the same token twice (built-in fencing-after-failover).
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';

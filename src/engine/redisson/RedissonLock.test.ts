@@ -449,7 +449,20 @@ describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.exe
   /** A locks at 0 (reply at 2), works 1 s and sends its unlock at 1002; it reaches the node at 1003. */
   const lostReply = (version: string) =>
     run(
-      { A: [{ id: 1, program: [lock(), work(1000), unlock, redis('EXISTS', 'myLock')] }] },
+      {
+        A: [
+          {
+            id: 1,
+            // the try is Java's: a thrown unlock would otherwise end the thread before the EXISTS
+            program: [
+              lock(),
+              work(1000),
+              { op: 'try', body: [unlock], catch: [] },
+              redis('EXISTS', 'myLock'),
+            ],
+          },
+        ],
+      },
       {
         redisson: { version, retryDelayMs: 500 },
         // from 1003 on A is cut off: the unlock runs on the node, its reply is lost

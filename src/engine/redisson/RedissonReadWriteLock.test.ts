@@ -1,4 +1,4 @@
-/** ReadLock / WriteLock (reference §5): mode field, per-hold timeout keys, wake-all on write unlock. */
+/** ReadLock / WriteLock: mode field, per-hold timeout keys, wake-all on write unlock. */
 import { describe, expect, it } from 'vitest';
 import { acquisitions, first, redis, run, work, type Op } from './testing/family';
 

@@ -4,7 +4,7 @@
  * 2 of 5); each lock may wait max(remaining / N, 1) ms; unlock releases every lock and ignores
  * failures.
  *
- * The Redlock algorithm (failure-scenarios.md §2) also says how long the lock can be trusted:
+ * The Redlock algorithm (as the Redis docs describe it) also says how long the lock can be trusted:
  * validity = lease − elapsed − drift, with drift = lease × 1% + 2 ms. Redisson's RedLock does not
  * check it. With a lease, Redisson sets every key's final TTL by a PEXPIRE round at the end of
  * tryLock, so the lease runs from that round: the model reports lease − (time the round took) −

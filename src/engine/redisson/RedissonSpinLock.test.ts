@@ -1,4 +1,4 @@
-/** SpinLock (reference §5): RLock's hash, no pub/sub, exponential back-off polling. */
+/** SpinLock: RLock's hash, no pub/sub, exponential back-off polling. */
 import { describe, expect, it } from 'vitest';
 import { BackOffPolicy, DEFAULT_BACKOFF } from './RedissonSpinLock';
 import { prngFor } from '../sim/prng';

@@ -23,7 +23,7 @@ export interface RedissonScriptTexts {
 
 /** The `redisson` block of a scenario, every field filled in. */
 export interface RedissonSettingsResolved {
-  /** "latest" or "major.minor[.patch]" (reference/redisson-locks.md §2) */
+  /** "latest" or "major.minor[.patch]" (versions.ts resolves it to a release) */
   version: string;
   lockWatchdogTimeout: number;
   checkLockSyncedSlaves: boolean;
@@ -44,7 +44,7 @@ export interface RedissonConfig extends Readonly<RedissonSettingsResolved> {
 }
 
 /**
- * Redisson settings whose default changed across versions (reference/redisson-locks.md §2, §6):
+ * Redisson settings whose default changed across versions:
  * `retryAttempts` was 3 before 3.48.0, and the constant `retryInterval` of 1500 ms was replaced by
  * EqualJitterDelay(1000, 2000) in the same release.
  */

@@ -1,5 +1,5 @@
 /**
- * Audit findings (reference/redisson-fidelity-audit.md) by release: each test names the release
+ * Behaviours that changed between Redisson releases: each test names the release
  * and the Java method it follows; a behaviour that changes at a release is tested on both sides.
  */
 import { describe, expect, it } from 'vitest';
@@ -148,6 +148,7 @@ describe('lock types a release does not have are schema errors', () => {
       expect(v.issues).toEqual([
         {
           path: 'clients[0].threads[0].program[0].body[0].type',
+          segments: ['clients', 0, 'threads', 0, 'program', 0, 'body', 0, 'type'],
           message:
             'SpinLock first appeared in Redisson 3.15.0; redisson.version "3.14.1" (3.14.1) does not have it',
         },

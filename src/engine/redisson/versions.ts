@@ -2,8 +2,8 @@
  * Every difference between Redisson releases that the model shows, in one table (RELEASE_TRAITS).
  * A scenario's `redisson.version` is a real release number ("3.11.6", "3.27.2", "4.7.0", ...);
  * the short forms "3.11", "3.27" and "latest" stay accepted and mean 3.11.6, 3.27.2 and 4.7.0.
- * Each row of the table says from which release a behaviour holds
- * (reference/redisson-fidelity-audit.md §10, reference/redisson-locks.md §2), so any release
+ * Each row of the table says from which release a behaviour holds (dated from Redisson's source
+ * history), so any release
  * behaves like itself rather than like the nearest of a few presets.
  */
 /** The scenario's name for the newest release the model knows. */

@@ -69,7 +69,7 @@ export class ProtectedResource {
     const read = this.value;
     const readAt = this.ctx.now();
     const writesAtRead = this.accepted;
-    // A fenced store checks the token on the read as well as on the write (card 6, Jepsen).
+    // A fenced store checks the token on the read as well as on the write (fencing-saves-gc-pause; Jepsen does the same).
     if (this.kind === 'fenced' && req.token !== undefined) this.observe(req.token);
     const me: PendingUse = { actor: req.actor, lock: req.lock ?? null, readAt };
     this.pending.push(me);

@@ -313,9 +313,10 @@ class ThreadRunner {
   }
 
   /**
-   * The thread leaves its critical section when it calls unlock, so `lock.released` is emitted
-   * before the command goes out (V1 ends there); a failed unlock then adds `lock.error`. A thread
-   * that believes it holds nothing emits no `lock.released`, only the outcome.
+   * Unlock is two moments. `unlock.request` is emitted before the command goes out: the thread
+   * leaves its critical section there (V1 ends). `lock.released` follows the script's reply, when
+   * the lock is really free; a failed unlock emits `lock.error` instead. A thread that believes it
+   * holds nothing emits neither, only the outcome.
    */
   private *unlock(
     name: string,
@@ -327,32 +328,43 @@ class ThreadRunner {
     if (!lock) return this.unsupported('unlock', name, type);
     const held = this.holds.get(name);
     if (lock.kind === 'naive') {
+      if (held !== undefined) this.requestUnlock(name, type, 0);
+      const reply = yield* lock.lock.unlock();
       if (held !== undefined) this.release(name, 0);
-      this.result(yield* lock.lock.unlock());
+      this.result(reply);
       return;
     }
-    if (held !== undefined) this.release(name, held - 1);
+    if (held !== undefined) this.requestUnlock(name, type, held - 1);
     try {
       yield* lock.lock.unlock(this.spec.id);
     } catch (e) {
       // IllegalMonitorStateException: the thread learns it no longer holds the lock.
       this.holds.delete(name);
       this.lockError(e, 'unlock', name);
+      return;
     }
+    if (held !== undefined) this.release(name, held - 1);
   }
 
   private *forceUnlock(name: string, explicitType: LockType | undefined): Process<void> {
     const type = explicitType ?? this.lastType.get(name) ?? 'RLock';
     const lock = this.lockFor(name, type);
     if (!lock || lock.kind !== 'rlock') return this.unsupported('forceUnlock', name, type);
-    if (this.holds.has(name)) this.release(name, 0);
+    const held = this.holds.has(name);
+    if (held) this.requestUnlock(name, type, 0);
     let deleted: boolean;
     try {
       deleted = yield* lock.lock.forceUnlock();
     } catch (e) {
+      this.holds.delete(name);
       return this.lockError(e, 'forceUnlock', name);
     }
+    if (held) this.release(name, 0);
     this.result(deleted);
+  }
+
+  private requestUnlock(name: string, type: LockType, holdCount: number): void {
+    this.emit('unlock.request', { lock: name, type, holdCount: Math.max(0, holdCount) });
   }
 
   private release(name: string, holdCount: number): void {

@@ -7,7 +7,7 @@
  */
 import type { RunOptions, RunResult, SchemaIssue } from './api';
 import { createWorld, type World } from './world';
-import type { Actor, Trace, VisibleState } from '../trace/types';
+import { SAFETY_KINDS, type Actor, type Trace, type VisibleState } from '../trace/types';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
@@ -127,7 +127,11 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const trace: Trace = {
     format: 'lockscope-trace/1',
     redisson: { version: scenario.redisson.version, release: resolveRelease(scenario.redisson.version) },
-    verdict: violations.length > 0 ? 'unsafe' : 'safe',
+    verdict: violations.some((v) => SAFETY_KINDS.includes(v.kind))
+      ? 'unsafe'
+      : violations.length > 0
+        ? 'stuck'
+        : 'safe',
     violations,
     events,
     final: timeline.stateAt(events.length - 1),

@@ -40,6 +40,8 @@ interface ThreadRec {
   readonly step?: number;
   /** the state to return to when a pause ends */
   readonly beforePause?: ThreadState;
+  /** the lock of an acquire in progress (lock.request until its outcome) */
+  readonly requesting?: string;
   /** its view, built on first use (the record itself never changes) */
   view?: ThreadView;
 }
@@ -57,6 +59,9 @@ export interface TimelineInit {
   threads: readonly Actor[];
   resource: ResourceView;
 }
+
+/** Redisson's owner id: "<client uuid>:<thread id>", ":write" appended by a write lock. */
+const REDISSON_OWNER = /^(.+):(\d+)(?::write)?$/;
 
 const SUBSCRIBE = new Set(['subscribe', 'ssubscribe', 'psubscribe']);
 const UNSUBSCRIBE = new Set(['unsubscribe', 'sunsubscribe', 'punsubscribe']);
@@ -79,6 +84,14 @@ export class StateTimeline {
   private cursor: { frame: Frame; index: number; delta: number } | null = null;
   /** the resource's value before any write (lost updates are counted against it) */
   private readonly initialValue: number;
+  /**
+   * server-side owner id (hash field or naive token) -> the thread that named it, and the index
+   * of the event that did (a state shows only what was known by then: stateAt(i) depends on
+   * events 0..i alone)
+   */
+  private readonly ownerThread = new Map<string, { actor: Actor; index: number }>();
+  /** Redisson client uuid -> client id, and when it was learnt */
+  private readonly uuidClient = new Map<string, { client: string; index: number }>();
 
   constructor(init: TimelineInit) {
     this.initialValue = init.resource.value;
@@ -111,6 +124,8 @@ export class StateTimeline {
     }
     this.events.push(ev);
     if (ev.kind === 'thread.result' && ev.actor !== undefined) this.results.get(ev.actor)?.push(ev.result);
+    if ((ev.kind === 'lock.request' || ev.kind === 'lock.acquired') && typeof ev.owner === 'string')
+      this.learnOwner(ev.owner, ev.actor);
     this.apply(this.live, ev);
   }
 
@@ -177,10 +192,58 @@ export class StateTimeline {
       }
     }
     this.cursor = { frame, index: i, delta: d };
-    return this.materialize(frame);
+    return this.materialize(frame, i);
   }
 
-  private materialize(f: Frame): VisibleState {
+  private learnOwner(owner: string, actor: Actor | undefined): void {
+    if (actor === undefined || this.ownerThread.has(owner)) return;
+    const index = this.events.length - 1;
+    this.ownerThread.set(owner, { actor, index });
+    const m = REDISSON_OWNER.exec(owner);
+    if (m !== null && `${clientOf(actor)}:${m[2]}` === actor && !this.uuidClient.has(m[1]))
+      this.uuidClient.set(m[1], { client: clientOf(actor), index });
+  }
+
+  /** The thread a server-side owner id names, if a thread named it (or its client's uuid) by event `index`. */
+  private threadOfOwner(owner: string, index: number): Actor | undefined {
+    const a = this.ownerThread.get(owner);
+    if (a !== undefined && a.index <= index) return a.actor;
+    const m = REDISSON_OWNER.exec(owner);
+    const c = m === null ? undefined : this.uuidClient.get(m[1]);
+    return c === undefined || c.index > index ? undefined : `${c.client}:${m![2]}`;
+  }
+
+  /**
+   * Lock keys on masters whose owner is a thread that believes it holds nothing and is acquiring
+   * another lock (the parts a MultiLock or RedLock holds while it still waits for the rest).
+   */
+  private partialLeases(f: Frame, index: number): Map<Actor, string[]> {
+    const out = new Map<Actor, string[]>();
+    if (this.ownerThread.size === 0) return out;
+    for (const n of f.nodes.values()) {
+      if (n.role !== 'master' || !n.up) continue;
+      for (const [key, k] of n.keys) {
+        let owners: string[];
+        if (k.type === 'string') owners = [k.value as string];
+        else if (k.type === 'hash') owners = (k.value as [string, string][]).map(([field]) => field);
+        else continue;
+        for (const o of owners) {
+          const a = this.threadOfOwner(o, index);
+          const r = a === undefined ? undefined : f.threads.get(a);
+          if (r === undefined || r.state === 'done' || r.state === 'crashed') continue;
+          // Only while acquiring a lock made of other keys (MultiLock, RedLock): the key of the
+          // lock being acquired itself is simply the acquire's reply on its way back.
+          if (r.requesting === undefined || r.requesting === key || Object.keys(r.holds).length > 0) continue;
+          const list = out.get(a!);
+          if (list === undefined) out.set(a!, [key]);
+          else if (!list.includes(key)) list.push(key);
+        }
+      }
+    }
+    return out;
+  }
+
+  private materialize(f: Frame, index: number): VisibleState {
     const nodes: Record<string, NodeView> = {};
     for (const [id, n] of f.nodes) {
       const keys = Object.create(null) as Record<string, KeyView>;
@@ -194,7 +257,14 @@ export class StateTimeline {
       nodes[id] = view;
     }
     const threads: Record<Actor, ThreadView> = {};
-    for (const [actor, r] of f.threads) threads[actor] = this.threadView(actor, r);
+    const leases = this.partialLeases(f, index);
+    for (const [actor, r] of f.threads) {
+      const l = leases.get(actor);
+      threads[actor] =
+        l === undefined
+          ? this.threadView(actor, r)
+          : Object.freeze({ ...this.threadView(actor, r), leases: l.sort() });
+    }
     return { t: f.t, nodes, threads, resource: { ...f.resource } };
   }
 
@@ -285,6 +355,7 @@ export class StateTimeline {
         nResults: r.nResults,
         step: r.step,
         beforePause,
+        requesting: r.requesting,
       });
       if (ev.kind === 'client.crash') next = rec('crashed', NO_HOLDS);
       else if (ev.kind === 'client.pause') {
@@ -303,6 +374,7 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
   switch (ev.kind) {
     case 'thread.start':
     case 'lock.request':
+    case 'unlock.request':
     case 'waiter.wakeup':
     case 'lock.failed':
     case 'work.end':
@@ -338,8 +410,19 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
   }
   if (r.state === 'paused' || r.state === 'crashed') state = r.state;
   const step = typeof ev.step === 'number' ? ev.step : r.step;
-  if (state === r.state && holds === r.holds && nResults === r.nResults && step === r.step) return r;
-  const next: ThreadRec = { state, holds, nResults, step, beforePause: r.beforePause };
+  let requesting = r.requesting;
+  if (ev.kind === 'lock.request' && typeof ev.lock === 'string') requesting = ev.lock;
+  else if (ev.kind === 'lock.acquired' || ev.kind === 'lock.failed' || ev.kind === 'lock.error')
+    requesting = undefined;
+  if (
+    state === r.state &&
+    holds === r.holds &&
+    nResults === r.nResults &&
+    step === r.step &&
+    requesting === r.requesting
+  )
+    return r;
+  const next: ThreadRec = { state, holds, nResults, step, beforePause: r.beforePause, requesting };
   return next;
 }
 

@@ -8,7 +8,7 @@ export interface Deployment {
   minReplicasToWrite: number;
 }
 
-/** Node ids of a topology (SCENARIO-FORMAT.md "Node ids are fixed names, not roles"). */
+/** Node ids of a topology (docs/scenario-format.md: node ids are fixed names, not roles). */
 export function nodeIds(redis: Deployment): string[] {
   const ids: string[] = [];
   if (redis.topology === 'independent') {

@@ -152,6 +152,11 @@ export interface TraceEventMap {
   /** tryLock gave up */
   'lock.failed': OfThread & { lock: string };
   /** holdCount = holds left (0: fully released) */
+  /**
+   * unlock() / forceUnlock() is called: the critical section ends here (V1 too); `holdCount` is
+   * the holds left once the unlock succeeds. lock.released follows the reply.
+   */
+  'unlock.request': OfThread & { lock: string; type: string; holdCount: number };
   'lock.released': OfThread & { lock: string; holdCount: number };
   /** op 'unlock' ends the hold (IllegalMonitorState) */
   'lock.error': OfThread & { lock: string; op: string; error: string };
@@ -190,8 +195,21 @@ export interface TraceEventMap {
   };
 
   // check/monitor.ts
-  'violation.start': { violation: ViolationKind; lock: string; holders: Actor[]; cause?: string };
-  'violation.end': { violation: ViolationKind; lock: string; holders: Actor[]; cause?: string };
+  /** `waiting`: L1 only, the waiting threads (the holders after the gone owners) */
+  'violation.start': {
+    violation: ViolationKind;
+    lock: string;
+    holders: Actor[];
+    cause?: string;
+    waiting?: Actor[];
+  };
+  'violation.end': {
+    violation: ViolationKind;
+    lock: string;
+    holders: Actor[];
+    cause?: string;
+    waiting?: Actor[];
+  };
 }
 
 export type EventKind = keyof TraceEventMap;
@@ -211,6 +229,7 @@ export const EVENT_KINDS = [
   'lock.acquired',
   'lock.wait',
   'lock.failed',
+  'unlock.request',
   'lock.released',
   'lock.error',
   'watchdog.renew',
@@ -282,7 +301,11 @@ export type TraceEvent = {
 /** The event of one kind. */
 export type TraceEventOf<K extends EventKind> = Extract<TraceEvent, { kind: K }>;
 
-export type ViolationKind = 'V1' | 'V2' | 'V3';
+/** V1–V3 are safety violations; L1 is liveness (a stuck lock: waiters that can never get it). */
+export type ViolationKind = 'V1' | 'V2' | 'V3' | 'L1';
+
+/** The kinds that make a run unsafe; the others (L1) make it stuck. */
+export const SAFETY_KINDS: readonly ViolationKind[] = ['V1', 'V2', 'V3'];
 
 /**
  * The `lock` of a V3 whose writer held no lock at all (its write lost someone's update or will be
@@ -291,7 +314,7 @@ export type ViolationKind = 'V1' | 'V2' | 'V3';
 export const NO_LOCK = '(none)';
 
 /**
- * A violation (SCENARIO-FORMAT.md, reference/failure-scenarios.md §0):
+ * A violation (docs/trace-format.md, "Violations"):
  *   V1  two threads each believe they hold `lock` (holders: them, sorted)
  *   V2  two owners hold live server-side leases of `lock` on nodes some client treats as master
  *       (holders: the threads owning them, sorted)
@@ -313,6 +336,8 @@ export interface Violation {
   holders: Actor[];
   /** V3 only: 'stale' | 'unlocked' | 'lost-update' (check/monitor.ts) */
   cause?: string;
+  /** L1 only: the waiting threads (the holders after the gone owners) */
+  waiting?: Actor[];
 }
 
 export interface KeyView {
@@ -343,6 +368,12 @@ export interface ThreadView {
   results: unknown[];
   /** index of the program step being executed (flattened), for the script/program view */
   step?: number;
+  /**
+   * lock keys Redis says this thread owns (a field or value naming it, on a master) while the
+   * thread, believing it holds no lock, acquires a lock made of other keys: a MultiLock part-way
+   * through acquiring, holding some of its parts; absent when there is none
+   */
+  leases?: string[];
 }
 
 export interface ResourceView {
@@ -370,7 +401,8 @@ export interface Trace {
   format: 'lockscope-trace/1';
   /** the Redisson release the clients ran: as the scenario named it, and the release it means */
   redisson?: { version: string; release: string };
-  verdict: 'safe' | 'unsafe';
+  /** 'unsafe' when a safety violation (V1–V3) was found, else 'stuck' when a lock got stuck (L1), else 'safe' */
+  verdict: 'safe' | 'unsafe' | 'stuck';
   violations: Violation[];
   events: TraceEvent[];
   final: VisibleState;

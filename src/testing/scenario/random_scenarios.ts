@@ -72,7 +72,7 @@ export function twoClientScenario(o: TwoClientOptions) {
  * Validates and runs `json` twice and checks what must hold for any program: byte-identical
  * traces, seq = index, t non-decreasing, the state fold ends on `final`, the verdict agrees with
  * the violations, and every violation names holders over a sane interval. With `oneMaster`,
- * no V2: a single healthy master never holds two live leases of one lock (failure-scenarios §0).
+ * no V2: a single healthy master never holds two live leases of one lock.
  */
 export function checkRandomRun(json: unknown, opts: { oneMaster: boolean }): void {
   const v = validateScenario(JSON.parse(JSON.stringify(json)));

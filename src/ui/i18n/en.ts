@@ -208,6 +208,30 @@ export const en = {
   'timeline.pauseClientFor': 'Pause client {lane} here for {s} s',
   'timeline.partitionLaneFor': 'Cut {lane} off from the others for {s} s here',
   'transport.keysTouch': 'Tap a lane name to add a fault; pinch or drag the timeline to zoom and pan',
+  // truth
+  'violation.L1':
+    'L1 (liveness) — {lock} is stuck: its owner is gone and the key never expires, so the waiters wait forever',
+  'verdict.stuck': 'Stuck',
+  'verdict.stuckLong':
+    'Nothing unsafe happened, but a lock got stuck: threads wait for a lock nobody can release.',
+  'legend.partial': 'part of a lock held in Redis, the rest still awaited',
+  'legend.keyNoTtl': 'lock key without TTL (never expires)',
+  'legend.renewAttempt': 'watchdog renewal attempt',
+  'legend.renewFail': 'failed renewal',
+  'legend.error': 'tryLock gave up / unlock failed',
+  'legend.write': 'accepted resource write (#token when fenced)',
+  'legend.refused': 'write refused (stale token)',
+  'legend.stuck': 'stuck lock (L1, liveness)',
+  'inspect.partial': 'in Redis: {keys} (parts of a lock still being acquired)',
+  'inspect.inScript':
+    'Inside the script (not visible to other clients until it returns, scripts are atomic):',
+  'legend.releasing': 'unlock sent, reply pending (critical section over)',
+  'violation.V3noLock':
+    'V3 — lost update without a lock: this write erased another thread’s update (or will be erased by one in progress)',
+  'violation.V3readLock': 'V3 — lost update under a shared read lock on {lock}: readers may not write',
+  'violation.V3lost': 'V3 — lost update on {lock}: this write erased another accepted write',
+  'violation.writer': 'writer: {writer} · overwritten or overlapping: {wronged}',
+  'violation.stuckWho': 'gone owner: {owners} · waiting forever: {waiting}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,6 +1,9 @@
+import { useMemo } from 'react';
 import type { KeyView, NodeView } from '../../engine/trace/types';
 import { useT } from '../hooks/useT';
+import { replyText } from '../reply-view';
 import { usePlayground } from '../store';
+import { findScriptContext } from './script-context';
 
 function ttlText(k: KeyView, now: number, t: (k: 'inspect.noTtl') => string): string {
   if (k.expireAt === null) return t('inspect.noTtl');
@@ -98,6 +101,40 @@ function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }
   );
 }
 
+/**
+ * Stepping through a script: Redis runs it atomically, so the keyspace every client sees changes
+ * only when it returns. Its own calls so far are listed apart instead of being folded in early.
+ */
+function InsideScript() {
+  const t = useT();
+  const run = usePlayground((s) => s.run);
+  const cursor = usePlayground((s) => s.cursor);
+  const calls = useMemo(() => {
+    const ev = run?.trace.events[cursor];
+    if (!run || (ev?.kind !== 'script.line' && ev?.kind !== 'script.call')) return null;
+    const ctx = findScriptContext(run.trace.events, cursor);
+    if (!ctx || ctx.reply !== undefined) return null;
+    return ctx.calls.filter((c) => c.reply !== undefined);
+  }, [run, cursor]);
+  if (calls === null) return null;
+  return (
+    <div className="keyspace__inscript" data-testid="inside-script">
+      <p className="muted">{t('inspect.inScript')}</p>
+      {calls.length > 0 && (
+        <ul>
+          {calls.map((c, i) => (
+            <li key={i}>
+              <code>
+                {c.argv.join(' ')} → {replyText(c.reply)}
+              </code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** Each node's keyspace at the cursor: hash fields with counters, TTL counting down, type. */
 export function Keyspace() {
   const t = useT();
@@ -106,6 +143,7 @@ export function Keyspace() {
     <section className="panel" data-testid="keyspace" aria-labelledby="ks-h">
       <h3 id="ks-h">{t('inspect.keyspace')}</h3>
       <div className="panel__scroll">
+        <InsideScript />
         {visible &&
           Object.entries(visible.nodes)
             .filter(([, n]) => n.role !== 'sentinel')

@@ -57,6 +57,11 @@ export function Threads() {
                     .filter(([, c]) => c > 0)
                     .map(([lock, c]) => `${lock} ×${c}`)
                     .join(', ') || '—'}
+                  {th.leases && (
+                    <div className="threads__partial" data-testid="partial-holds">
+                      {t('inspect.partial', { keys: th.leases.join(', ') })}
+                    </div>
+                  )}
                 </td>
               </tr>
             ))}

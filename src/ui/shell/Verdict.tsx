@@ -1,7 +1,10 @@
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 
-/** The run's verdict: safe, or unsafe with the number of violations. */
+/**
+ * The run's verdict: safe, unsafe with the number of violations, or stuck (liveness only: a lock
+ * nobody can release, shown apart from unsafe because nothing wrong was written).
+ */
 export function Verdict() {
   const t = useT();
   const run = usePlayground((s) => s.run);
@@ -10,14 +13,24 @@ export function Verdict() {
   return (
     <div
       className={`verdict verdict--${verdict ?? 'none'}`}
-      title={verdict === 'unsafe' ? t('verdict.unsafeLong', { n }) : verdict ? t('verdict.safeLong') : ''}
+      title={
+        verdict === 'unsafe'
+          ? t('verdict.unsafeLong', { n })
+          : verdict === 'stuck'
+            ? t('verdict.stuckLong')
+            : verdict
+              ? t('verdict.safeLong')
+              : ''
+      }
     >
       <span data-testid="verdict" data-verdict={verdict ?? 'none'}>
         {verdict === 'unsafe'
           ? t('verdict.unsafe')
-          : verdict === 'safe'
-            ? t('verdict.safe')
-            : t('verdict.none')}
+          : verdict === 'stuck'
+            ? t('verdict.stuck')
+            : verdict === 'safe'
+              ? t('verdict.safe')
+              : t('verdict.none')}
       </span>
       {verdict === 'unsafe' && <span className="verdict__count">{n}</span>}
     </div>

@@ -18,7 +18,8 @@ import { indexAtTime, setCursor, usePlayground } from '../store';
 import { drawTimeline } from './draw';
 import { FaultHandles, faultEnd } from './FaultHandles';
 import { LABEL_W, LaneLabels } from './LaneMenu';
-import { computeLayout } from './layout';
+import { computeLayout, violationRows } from './layout';
+import { violationTitle, violationWho } from './violation-text';
 import { CanvasPainter } from './painter';
 import { Legend } from './Legend';
 import { useHitTest, type Hit } from './useHitTest';
@@ -237,10 +238,8 @@ export function Timeline() {
             const left = Math.max(0, x(v.from));
             const right = Math.min(width, x(v.to));
             if (right < 0 || left > width) return null;
-            const ys = v.holders.map((h) => layout.byId.get(h)).filter((r) => r !== undefined);
-            const top = ys.length ? Math.min(...ys.map((r) => r.y)) : 0;
-            const bottom = ys.length ? Math.max(...ys.map((r) => r.y + r.h)) : layout.height;
-            const explanation = t(`violation.${v.kind}`, { lock: v.lock });
+            const { top, bottom } = violationRows(v, layout);
+            const explanation = violationTitle(v, t);
             return (
               <div
                 key={i}
@@ -248,7 +247,7 @@ export function Timeline() {
                 data-testid="violation"
                 data-kind={v.kind}
                 style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}
-                title={`${explanation} — ${t('violation.holders', { holders: v.holders.join(', ') })}`}
+                title={`${explanation} — ${violationWho(v, t)}`}
               >
                 {/* at the right edge the tag hangs leftwards, or the plot would cut it off */}
                 <span

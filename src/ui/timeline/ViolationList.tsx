@@ -1,6 +1,7 @@
 import { useT } from '../hooks/useT';
 import { indexAtTime, setCursor, usePlayground } from '../store';
 import { focusWindow, requestView } from '../view-window';
+import { violationTitle, violationWho } from './violation-text';
 
 /** Each violation in plain words, with a button that moves the cursor to where it starts. */
 export function ViolationList() {
@@ -10,7 +11,7 @@ export function ViolationList() {
   return (
     <ol className="violations">
       {run.model.violations.map((v, i) => (
-        <li key={i} className="violations__item">
+        <li key={i} className="violations__item" data-kind={v.kind}>
           <button
             type="button"
             className="violations__jump"
@@ -23,11 +24,11 @@ export function ViolationList() {
             }}
           >
             <span className="violations__kind">{v.kind}</span>
-            {t(`violation.${v.kind}`, { lock: v.lock })}
+            {violationTitle(v, t)}
           </button>
           <span className="violations__meta">
             {t('violation.span', { from: v.from, to: v.open ? t('violation.open') : `${v.to} ms` })} ·{' '}
-            {t('violation.holders', { holders: v.holders.join(', ') })}
+            {violationWho(v, t)}
           </span>
         </li>
       ))}

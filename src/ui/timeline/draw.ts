@@ -2,7 +2,7 @@
  * Paints the lane model. Pure function of (model, layout, x scale, visible time range): the
  * caller decides when to repaint (zoom, resize, new trace), never per animation frame.
  */
-import type { Layout } from './layout';
+import { violationRows, type Layout } from './layout';
 import type { LaneModel } from './model';
 import { BAND_COLOR, COLORS, MARK_COLOR } from './palette';
 import type { Painter } from './painter';
@@ -76,17 +76,33 @@ export function drawTimeline(
       if (w <= 1 && Math.floor(a) === lastPx) continue;
       lastPx = Math.floor(a + w);
       const sh = Math.max(3, Math.round(bh * 0.32));
-      p.rect(a, by, w, sh, COLORS.hold);
-      if (row.h >= 18 && w > 34) {
+      p.rect(a, by, w, sh, h.releasing ? COLORS.releasing : COLORS.hold);
+      if (!h.releasing && row.h >= 18 && w > 34) {
         p.text(a + 3, by + sh + 6, `${h.lock} ×${h.count}`, COLORS.hold, { size: 9, bold: true });
       }
     }
-    lastPx = -Infinity;
-    for (const m of lane.marks) {
-      if (m.t < t0 || m.t > t1) continue;
-      const mx = x(m.t);
-      if (Math.round(mx) === lastPx) continue;
-      lastPx = Math.round(mx);
+    for (const ps of lane.partial) {
+      if (!visible(ps.from, ps.to)) continue;
+      const a = clampX(x(ps.from));
+      const w = Math.max(1, clampX(x(ps.to)) - a);
+      const sh = Math.max(3, Math.round(bh * 0.32));
+      p.rect(a, by, w, sh, COLORS.partial);
+      if (row.h >= 18 && w > 34) p.text(a + 3, by + sh + 6, ps.keys, COLORS.hold, { size: 9 });
+    }
+    // One mark per kind per pixel column (a ring and a cross at the same ms both show), the
+    // failures last so nothing covers them.
+    const lastPxOf = new Map<string, number>();
+    const order = (k: string) => (k === 'error' || k === 'refused' || k === 'renew-fail' ? 1 : 0);
+    const marks = lane.marks.filter((m) => m.t >= t0 && m.t <= t1);
+    if (marks.some((m) => order(m.kind) === 1)) marks.sort((a, b) => order(a.kind) - order(b.kind));
+    const usedPx = new Set<number>();
+    for (const m of marks) {
+      let mx = x(m.t);
+      if (lastPxOf.get(m.kind) === Math.round(mx)) continue;
+      lastPxOf.set(m.kind, Math.round(mx));
+      // A cross on top of a ring at the same moment would hide inside it: set it beside.
+      if ((m.kind === 'error' || m.kind === 'refused') && usedPx.has(Math.round(mx))) mx += 9;
+      usedPx.add(Math.round(mx));
       const color = MARK_COLOR[m.kind];
       if (m.kind === 'renew' || m.kind === 'renew-fail')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);
@@ -94,10 +110,21 @@ export function drawTimeline(
         const r = Math.min(4, row.h / 3);
         p.line(mx - r, row.y + row.h / 2 - r, mx + r, row.y + row.h / 2 + r, color, 2);
         p.line(mx - r, row.y + row.h / 2 + r, mx + r, row.y + row.h / 2 - r, color, 2);
+      } else if (m.kind === 'refused') {
+        // a refused write: a ring struck through, its token beside it
+        const r = Math.min(4.5, row.h / 3);
+        const cy = row.y + row.h / 2;
+        p.circle(mx, cy, r, '#fff', color);
+        p.line(mx - r * 0.7, cy + r * 0.7, mx + r * 0.7, cy - r * 0.7, color, 1.5);
+        if (m.label && row.h >= 18) p.text(mx + r + 2, cy - r, m.label, color, { size: 9, bold: true });
       } else if (row.h < 14) p.line(mx, row.y + row.h - 4, mx, row.y + row.h - 1, color, 1.5);
       else if (m.kind === 'wake-timeout')
         p.circle(mx, row.y + row.h / 2, Math.min(4, row.h / 3), '#fff', color);
-      else p.circle(mx, row.y + row.h / 2, Math.min(3.5, row.h / 3), color);
+      else {
+        p.circle(mx, row.y + row.h / 2, Math.min(3.5, row.h / 3), color);
+        if (m.label && row.h >= 18)
+          p.text(mx + 5, row.y + row.h / 2 - 4, m.label, color, { size: 9, bold: true });
+      }
     }
   }
 
@@ -187,12 +214,21 @@ export function drawTimeline(
   p.flush?.();
   for (const v of model.violations) {
     if (!visible(v.from, v.to)) continue;
-    const ys = v.holders.map((h) => layout.byId.get(h)).filter((r) => r !== undefined);
-    const top = ys.length ? Math.min(...ys.map((r) => r.y)) : 0;
-    const bottom = ys.length ? Math.max(...ys.map((r) => r.y + r.h)) : layout.height;
     const a = clampX(x(v.from));
     const w = Math.max(2, clampX(x(v.to)) - a);
-    p.rect(a, top, w, bottom - top, COLORS.violation, COLORS.violationEdge);
+    const stuck = v.kind === 'L1';
+    const fill = stuck ? COLORS.stuck : COLORS.violation;
+    const edge = stuck ? COLORS.stuckEdge : COLORS.violationEdge;
+    if (v.lanes) {
+      // Lease lanes need not be adjacent (a replica between two masters): one box per lane.
+      for (const id of v.lanes) {
+        const r = layout.byId.get(id);
+        if (r) p.rect(a, r.y, w, r.h, fill, edge);
+      }
+      continue;
+    }
+    const { top, bottom } = violationRows(v, layout);
+    p.rect(a, top, w, bottom - top, fill, edge);
   }
   p.flush?.();
 }

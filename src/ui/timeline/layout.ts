@@ -40,3 +40,17 @@ export function computeLayout(model: LaneModel): Layout {
   for (const n of model.nodes) push('node', n.id, NODE_H);
   return { rows, height: y + 4, byId: new Map(rows.filter((r) => r.id).map((r) => [r.id, r])) };
 }
+
+/**
+ * The vertical span a violation's box covers: its own lanes (V2: the node lanes holding the
+ * leases) when the model gives them, else its holders' lanes, else the whole plot.
+ */
+export function violationRows(
+  v: { holders: readonly string[]; lanes?: readonly string[] },
+  layout: Layout,
+): { top: number; bottom: number } {
+  const ids = v.lanes ?? v.holders;
+  const rows = ids.map((h) => layout.byId.get(h)).filter((r) => r !== undefined);
+  if (rows.length === 0) return { top: 0, bottom: layout.height };
+  return { top: Math.min(...rows.map((r) => r.y)), bottom: Math.max(...rows.map((r) => r.y + r.h)) };
+}

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildContentionFixture } from '../fixtures/contention';
-import { deriveLaneModel } from './model';
+import { builtin } from '../../engine/scenario/builtins/index';
+import { runScenario } from '../../engine/scenario/run';
+import { validateScenario } from '../../engine/scenario/schema';
+import { deriveLaneModel, type LaneModel } from './model';
 
 describe('deriveLaneModel (hand-written fixture)', () => {
   const run = buildContentionFixture();
@@ -40,5 +43,87 @@ describe('deriveLaneModel (hand-written fixture)', () => {
     expect(model.violations).toEqual([
       { kind: 'V1', lock: 'myLock', from: 45010, to: 50012, open: false, holders: ['B:1', 'A:1'] },
     ]);
+  });
+});
+
+describe('deriveLaneModel on built-ins: the marks agree with the engine', () => {
+  const modelOf = (id: string) => {
+    const b = builtin(id)!;
+    const v = validateScenario(b.scenario);
+    if (!v.ok) throw new Error(id);
+    const r = runScenario(v.scenario);
+    return { trace: r.trace, model: deriveLaneModel(r.trace, (i) => r.stateAt(i)) };
+  };
+  const lane = (m: LaneModel, id: string) => m.threads.find((l) => l.id === id)!;
+
+  it('D16 split-brain: one tick per renew script the watchdog sends, the failed ones red', () => {
+    const { trace, model } = modelOf('split-brain-partition');
+    const renews = trace.events.filter(
+      (e) =>
+        e.kind === 'cmd' &&
+        e.actor === 'A/watchdog' &&
+        /^evalsha$/i.test((e.argv as string[])[0]) &&
+        !JSON.stringify(e.reply).includes('NOSCRIPT'),
+    );
+    const ticks = lane(model, 'A:1').marks.filter((m) => m.kind === 'renew' || m.kind === 'renew-fail');
+    expect(ticks.length).toBe(renews.length);
+    expect(ticks.length).toBeGreaterThan(5);
+    // every attempt after the partition gets WAIT 0 of 2: red
+    const first = ticks.find((m) => m.t > 11_000)!;
+    expect(first.kind).toBe('renew-fail');
+    const failedRenew = trace.events.find((e) => e.kind === 'watchdog.renew' && e.result === 'error')!;
+    expect(ticks.filter((m) => m.t <= failedRenew.t).at(-1)!.kind).toBe('renew-fail');
+  });
+
+  it('D16 failover-lost-lock and watchdog-renewal: failed renewals stay red, successful ones green', () => {
+    const lost = lane(modelOf('failover-lost-lock').model, 'A:1').marks.map((m) => m.kind);
+    expect(lost).toContain('renew-fail');
+    const ok = lane(modelOf('watchdog-renewal').model, 'A:1').marks.filter((m) => m.kind.startsWith('renew'));
+    expect(ok.length).toBeGreaterThan(2);
+    expect(ok.every((m) => m.kind === 'renew')).toBe(true);
+  });
+
+  it('D33 trylock-timeout: B’s given-up tryLock has its ✕ next to the timeout ring', () => {
+    const { model } = modelOf('trylock-timeout');
+    const kinds = lane(model, 'B:1').marks.map((m) => m.kind);
+    expect(kinds).toContain('error');
+    expect(kinds).toContain('wake-timeout');
+  });
+
+  it('D5 fencing-saves-gc-pause: the refused write has its own mark and both writes show their token', () => {
+    const { model } = modelOf('fencing-saves-gc-pause');
+    const writes = model.threads.flatMap((l) =>
+      l.marks.filter((m) => m.kind === 'resource' || m.kind === 'refused'),
+    );
+    expect(writes.map((m) => m.kind).sort()).toEqual(['refused', 'resource']);
+    expect(writes.every((m) => /^#\d+$/.test(m.label ?? ''))).toBe(true);
+  });
+
+  it('D3 multilock: A’s partial hold (l1 + l2) is drawn while it waits for l3', () => {
+    const { model } = modelOf('multilock-all-or-nothing');
+    const p = lane(model, 'A:1').partial;
+    expect(p.some((s) => s.keys === 'l1 + l2' && s.to - s.from > 2000)).toBe(true);
+  });
+
+  it('D10 split-brain: V2 is marked on the node lanes that hold the two leases', () => {
+    const { model } = modelOf('split-brain-partition');
+    const v2 = model.violations.find((v) => v.kind === 'V2')!;
+    expect(v2.lanes?.length).toBe(2);
+    expect(v2.lanes!.every((id) => model.nodes.some((n) => n.id === id))).toBe(true);
+  });
+
+  it('D23 naive-get-del-race: A’s hold after its unlock call is drawn as releasing, over its pause', () => {
+    const { trace, model } = modelOf('naive-get-del-race');
+    const req = trace.events.find((e) => e.kind === 'unlock.request' && e.actor === 'A:1')!;
+    const holds = lane(model, 'A:1').holds;
+    expect(holds.find((h) => !h.releasing)!.to).toBe(req.t);
+    const rel = holds.find((h) => h.releasing)!;
+    expect(rel.from).toBe(req.t);
+    expect(rel.to - rel.from).toBeGreaterThanOrEqual(500);
+  });
+
+  it('L1 naive-setnx-deadlock: the stuck lock is a band over its gone owner and its waiter', () => {
+    const { model } = modelOf('naive-setnx-deadlock');
+    expect(model.violations).toMatchObject([{ kind: 'L1', holders: ['A:1', 'B:1'], open: true }]);
   });
 });

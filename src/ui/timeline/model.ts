@@ -20,15 +20,26 @@ export interface HoldSpan {
   to: number;
   lock: string;
   count: number;
+  /** the unlock is sent (the critical section is over) and its reply not back yet */
+  releasing?: boolean;
 }
 
-export type MarkKind = 'renew' | 'renew-fail' | 'wake-message' | 'wake-timeout' | 'error' | 'resource';
+/**
+ * `renew` / `renew-fail`: one per watchdog renewal attempt (each renew script the watchdog sends,
+ * failed when its reply, its WAIT or the client's verdict says so); `error`: tryLock gave up or a
+ * lock call threw; `resource`: an accepted write; `refused`: a write the resource refused (a stale
+ * fencing token).
+ */
+export type MarkKind =
+  'renew' | 'renew-fail' | 'wake-message' | 'wake-timeout' | 'error' | 'resource' | 'refused';
 
 export interface Mark {
   t: number;
   kind: MarkKind;
   /** event index, for hover and click */
   index: number;
+  /** short text beside the mark (a write's fencing token) */
+  label?: string;
 }
 
 export interface ThreadLane {
@@ -36,6 +47,8 @@ export interface ThreadLane {
   client: string;
   bands: Band[];
   holds: HoldSpan[];
+  /** spans where Redis has the thread owning lock keys it does not believe it holds yet (a MultiLock's parts) */
+  partial: { from: number; to: number; keys: string }[];
   marks: Mark[];
 }
 
@@ -76,6 +89,12 @@ export interface ViolationBand {
   to: number;
   open: boolean;
   holders: string[];
+  /** the lanes to mark when they are not the holders' (V2: the node lanes holding the leases) */
+  lanes?: string[];
+  /** V3: 'stale' | 'unlocked' | 'lost-update' */
+  cause?: string;
+  /** L1: the waiting threads */
+  waiting?: string[];
 }
 
 export interface LaneModel {
@@ -140,6 +159,7 @@ const MARK_ONLY = new Set([
 
 const LOCK_KINDS = new Set([
   'lock.request',
+  'unlock.request',
   'lock.acquired',
   'lock.wait',
   'lock.failed',
@@ -164,18 +184,32 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
   );
 
   const lockNames = new Set<string>();
-  for (const e of events) if (e.lock !== undefined) lockNames.add(e.lock);
+  const lockKeyOf = new Map<string, string>();
+  for (const e of events)
+    if (e.lock !== undefined) {
+      lockNames.add(e.lock);
+      if (typeof e.key === 'string' && !lockKeyOf.has(e.lock)) lockKeyOf.set(e.lock, e.key);
+    }
 
   // Thread lanes: a band changes whenever the engine's view of the thread changes.
   const threadLanes = new Map<string, ThreadLane>();
   const openBand = new Map<string, { kind: BandKind | null; from: number }>();
   const openHold = new Map<string, Map<string, { count: number; from: number }>>();
   for (const id of threads) {
-    threadLanes.set(id, { id, client: clientOf(id), bands: [], holds: [], marks: [] });
+    threadLanes.set(id, { id, client: clientOf(id), bands: [], holds: [], partial: [], marks: [] });
     openBand.set(id, { kind: null, from: 0 });
     openHold.set(id, new Map());
   }
   const lastHolds = new Map<string, Readonly<Record<string, number>>>();
+  // When each thread last called unlock on a lock: its hold up to the reply is drawn as releasing.
+  const unlockAt = new Map<string, number>();
+  const pushHold = (id: string, h: HoldSpan) => {
+    const holds = threadLanes.get(id)!.holds;
+    const u = unlockAt.get(`${id}\u0000${h.lock}`);
+    if (u === undefined || u <= h.from || u >= h.to) holds.push(h);
+    else holds.push({ ...h, to: u }, { ...h, from: u, releasing: true });
+  };
+  const openPartial = new Map<string, { keys: string; from: number }>();
   const toBand = (s: string | undefined): BandKind | null =>
     s === 'running' ||
     s === 'working' ||
@@ -207,6 +241,13 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         ob.kind = kind;
         ob.from = t;
       }
+      const keys = tv?.leases?.join(' + ') ?? '';
+      const op = openPartial.get(id);
+      if ((op?.keys ?? '') !== keys) {
+        if (op && t > op.from) threadLanes.get(id)!.partial.push({ from: op.from, to: t, keys: op.keys });
+        if (keys) openPartial.set(id, { keys, from: t });
+        else openPartial.delete(id);
+      }
       // Most frames leave most threads' holds alone: compare without allocating.
       const now = tv?.holds ?? NO_HOLDS;
       if (sameHolds(now, lastHolds.get(id))) continue;
@@ -214,7 +255,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       const holds = openHold.get(id)!;
       for (const [lock, h] of holds) {
         if ((now[lock] ?? 0) !== h.count) {
-          if (t > h.from) threadLanes.get(id)!.holds.push({ from: h.from, to: t, lock, count: h.count });
+          if (t > h.from) pushHold(id, { from: h.from, to: t, lock, count: h.count });
           holds.delete(lock);
         }
       }
@@ -277,6 +318,10 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
   const pendingPublish = new Map<string, { t: number; node: string; index: number }>();
   const clientDeliver = new Map<string, { node: string; t0: number; t1: number; index: number }>();
   let partitionFrom: number | null = null;
+  // Renewal attempts: every renew script a client's watchdog sends is one tick on the lanes of the
+  // threads it names; its WAIT, then the client's watchdog.renew verdict, may turn it red.
+  const attemptsSinceWait = new Map<string, Mark[]>();
+  const unclaimed = new Map<string, Mark[]>();
 
   // One frame per distinct virtual ms: the timeline cannot show anything shorter, and stateAt
   // costs a checkpoint replay, so this bounds the work by the run's length in ms.
@@ -291,13 +336,43 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     if (LOCK_KINDS.has(e.kind)) lockEventIndices.push(i);
     const lane = isThreadActor(e.actor) ? threadLanes.get(e.actor) : undefined;
     switch (e.kind) {
-      case 'watchdog.renew':
-        lane?.marks.push({
-          t: e.t,
-          kind: e.result === 0 ? 'renew-fail' : 'renew',
-          index: i,
-        });
+      case 'cmd': {
+        const wd = watchdogClient(e.actor);
+        if (wd === null) break;
+        const argv = e.argv as string[];
+        const name = String(argv[0]).toLowerCase();
+        if (name === 'wait') {
+          const short = typeof e.reply === 'number' && e.reply < Number(argv[1]);
+          if (short) for (const m of attemptsSinceWait.get(String(e.actor)) ?? []) m.kind = 'renew-fail';
+          attemptsSinceWait.delete(String(e.actor));
+          break;
+        }
+        if (name !== 'eval' && name !== 'evalsha') break;
+        if (isNoScript(e.reply)) break;
+        const kind: MarkKind = renewFailed(e.reply) ? 'renew-fail' : 'renew';
+        for (const id of renewedThreads(wd, argv, threadLanes, lastHolds)) {
+          const m: Mark = { t: e.t, kind, index: i };
+          threadLanes.get(id)!.marks.push(m);
+          const since = attemptsSinceWait.get(String(e.actor)) ?? [];
+          since.push(m);
+          attemptsSinceWait.set(String(e.actor), since);
+          const u = unclaimed.get(id) ?? [];
+          u.push(m);
+          unclaimed.set(id, u);
+        }
         break;
+      }
+      case 'watchdog.renew': {
+        if (!lane) break;
+        const failed = e.result === 0 || e.result === 'error';
+        const attempts = unclaimed.get(lane.id);
+        if (attempts && attempts.length > 0) {
+          // The client's verdict on the attempts it just made: an error (no replica synced) is red.
+          if (failed) attempts[attempts.length - 1].kind = 'renew-fail';
+          unclaimed.delete(lane.id);
+        } else lane.marks.push({ t: e.t, kind: failed ? 'renew-fail' : 'renew', index: i });
+        break;
+      }
       case 'waiter.wakeup': {
         lane?.marks.push({ t: e.t, kind: e.cause === 'timeout' ? 'wake-timeout' : 'wake-message', index: i });
         // A message reaches the client's pub/sub connection; the arrow ends at the thread it woke.
@@ -315,12 +390,20 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         }
         break;
       }
+      case 'unlock.request':
+        if (lane && typeof e.lock === 'string') unlockAt.set(`${lane.id}\u0000${e.lock}`, e.t);
+        break;
       case 'lock.error':
       case 'lock.failed':
         lane?.marks.push({ t: e.t, kind: 'error', index: i });
         break;
       case 'resource.use':
-        lane?.marks.push({ t: e.t, kind: 'resource', index: i });
+        lane?.marks.push({
+          t: e.t,
+          kind: e.accepted === false ? 'refused' : 'resource',
+          index: i,
+          label: typeof e.token === 'number' ? `#${e.token}` : undefined,
+        });
         break;
       case 'pubsub.publish':
         pendingPublish.set(e.channel, { t: e.t, node: e.node, index: i });
@@ -355,6 +438,8 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
   }
   if (partitionFrom !== null) partitions.push({ from: partitionFrom, to: tEnd });
 
+  for (const l of threadLanes.values()) l.marks.sort((a, b) => a.t - b.t || a.index - b.index);
+
   // Close everything still open at the end of the run.
   apply({ ...trace.final, nodes: {}, threads: {} }, tEnd);
   for (const id of nodeIds) {
@@ -377,15 +462,87 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     threads: threads.map((id) => threadLanes.get(id)!),
     nodes: nodeIds.map((id) => nodeLanes.get(id)!),
     arrows,
-    violations: trace.violations.map((v) => ({
-      kind: v.kind,
-      lock: v.lock,
-      from: v.from,
-      to: v.to ?? tEnd,
-      open: v.to === null,
-      holders: v.holders,
-    })),
+    violations: trace.violations.map((v) => {
+      const band: ViolationBand = {
+        kind: v.kind,
+        lock: v.lock,
+        from: v.from,
+        to: v.to ?? tEnd,
+        open: v.to === null,
+        holders: v.holders,
+      };
+      if (v.cause !== undefined) band.cause = v.cause;
+      if (v.waiting !== undefined) band.waiting = v.waiting;
+      // Two leases live on nodes, not in threads: V2 is marked where they are.
+      if (v.kind === 'V2') {
+        const lanes = leaseLanes(nodeLanes, v.lock, lockKeyOf.get(v.lock) ?? v.lock, band.from, band.to);
+        if (lanes.length > 0) band.lanes = lanes;
+      }
+      return band;
+    }),
     partitions,
     lockEventIndices,
   };
+}
+
+/** The client whose watchdog sent a command (`A/watchdog`), or null. */
+function watchdogClient(actor: string | undefined): string | null {
+  const m = actor === undefined ? null : /^([^:/\s]+)\/watchdog$/.exec(actor);
+  return m === null ? null : m[1];
+}
+
+function isNoScript(reply: unknown): boolean {
+  return (
+    reply !== null &&
+    typeof reply === 'object' &&
+    'error' in reply &&
+    String((reply as { error: unknown }).error).startsWith('NOSCRIPT')
+  );
+}
+
+/** A renew script's reply that says the lease was not extended (0, nil, an error, all zeros). */
+function renewFailed(reply: unknown): boolean {
+  if (reply === null || reply === 0 || reply === false) return true;
+  if (typeof reply === 'object' && !Array.isArray(reply) && 'error' in reply) return true;
+  if (Array.isArray(reply)) return reply.length > 0 && reply.every((r) => r === 0 || r === null);
+  return false;
+}
+
+/** Redisson's owner id in a script's arguments: "<uuid>:<thread id>", maybe ":write". */
+const OWNER_ARG = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:(\d+)(?::write)?$/;
+
+/** The thread lanes a watchdog's renew script is for: the owners it names, else the client's holders. */
+function renewedThreads(
+  client: string,
+  argv: readonly string[],
+  lanes: ReadonlyMap<string, ThreadLane>,
+  holds: ReadonlyMap<string, Readonly<Record<string, number>>>,
+): string[] {
+  const named = new Set<string>();
+  for (const a of argv) {
+    const m = OWNER_ARG.exec(a);
+    if (m !== null && lanes.has(`${client}:${m[1]}`)) named.add(`${client}:${m[1]}`);
+  }
+  if (named.size > 0) return [...named];
+  return [...lanes.keys()].filter(
+    (id) => id.startsWith(`${client}:`) && Object.keys(holds.get(id) ?? {}).length > 0,
+  );
+}
+
+/** Node lanes that show the lock's key during [from, to]. */
+function leaseLanes(
+  nodes: ReadonlyMap<string, NodeLane>,
+  lock: string,
+  key: string,
+  from: number,
+  to: number,
+): string[] {
+  const out: string[] = [];
+  const during = (s: { from: number; to: number }) => s.from <= to && s.to >= from;
+  for (const [id, lane] of nodes) {
+    // A replica's copy is no lease anyone was granted: only masters' keys count, as in V2.
+    if (!lane.roles.some((r) => r.role === 'master' && during(r))) continue;
+    if (lane.keys.some((k) => (k.key === key || k.key === lock) && k.label !== '' && during(k))) out.push(id);
+  }
+  return out;
 }

@@ -17,6 +17,7 @@ export const MARK_COLOR: Record<MarkKind, string> = {
   'wake-timeout': '#c2410c',
   error: '#dc2626',
   resource: '#0f766e',
+  refused: '#dc2626',
 };
 
 export const COLORS = {
@@ -37,6 +38,13 @@ export const COLORS = {
   partition: 'rgba(124, 58, 237, 0.07)',
   violation: 'rgba(220, 38, 38, 0.16)',
   violationEdge: '#dc2626',
+  /** L1 is liveness, not safety: amber, as the "Stuck" verdict */
+  stuck: 'rgba(217, 119, 6, 0.16)',
+  stuckEdge: '#d97706',
+  /** unlock sent, reply pending: the critical section is over, the lock not yet free */
+  releasing: 'rgba(30, 58, 138, 0.18)',
+  /** a lease Redis gives the thread before it believes it holds the lock (MultiLock parts) */
+  partial: 'rgba(30, 58, 138, 0.35)',
   cursor: '#111827',
   text: '#374151',
 };

@@ -1,6 +1,6 @@
 /**
- * The Redisson scripts in src/engine/redisson/scripts behave as Redisson's own do (reference
- * redisson-locks.md §1.2–1.4, §3.2), checked on a real redis-server and on the simulator with the
+ * The Redisson scripts in src/engine/redisson/scripts behave as Redisson's own do (the lock,
+ * unlock, renewal and fair-lock scripts of RedissonLock / RedissonFairLock), checked on a real redis-server and on the simulator with the
  * same assertions. The corpus only proves the simulator agrees with Redis; this proves the
  * scripts themselves say what Redisson says.
  */

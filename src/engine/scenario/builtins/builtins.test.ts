@@ -13,7 +13,7 @@ function sim(id: string): Simulation {
   return simulate(b.scenario);
 }
 
-const verdict = (s: Simulation) => (s.violations.length ? 'unsafe' : 'safe');
+const verdict = (s: Simulation) => s.trace.verdict;
 const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
 /** [actor, t] of every lock.acquired, in order */
 const acquisitions = (s: Simulation) => s.of('lock.acquired').map((e) => [e.actor, e.t] as const);
@@ -117,7 +117,11 @@ describe('built-in scenarios: verdicts and key moments', () => {
 
   it('naive-setnx-deadlock: B polls every ~100 ms and never gets the key without a TTL', () => {
     const s = sim('naive-setnx-deadlock');
-    expect(verdict(s)).toBe('safe');
+    // Nothing unsafe, but stuck: from A's crash the key without TTL can never be freed (L1).
+    expect(verdict(s)).toBe('stuck');
+    expect(s.violations).toEqual([
+      { kind: 'L1', lock: 'lock:job', from: 200, to: null, holders: ['A:1', 'B:1'], waiting: ['B:1'] },
+    ]);
     expect(acquisitions(s).map(([a]) => a)).toEqual(['A:1']);
     const polls = s.of('cmd', 'B:1').filter((e) => (e.argv as string[])[0] === 'SETNX');
     expect(polls.length).toBeGreaterThan(25);
@@ -131,7 +135,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V1 B:1+C:1']);
     const [ab, bc] = s.violations;
     near(ab.from, 10_001, 110);
-    expect(ab.to).toBe(at(s.of('lock.released', 'A:1')[0]));
+    expect(ab.to).toBe(at(s.of('unlock.request', 'A:1')[0]));
     expect(bc.from).toBeGreaterThan(ab.to!);
     near(bc.from, ab.to!, 110);
   });
@@ -166,7 +170,7 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(c[1]).toBeGreaterThan(at(s.of('lock.released', 'B:1')[0]));
     expect(kinds(s)).toEqual(['V1 A:1+B:1']);
     expect(s.violations[0].from).toBe(b[1]);
-    expect(s.violations[0].to).toBe(at(s.of('lock.released', 'A:1')[0]));
+    expect(s.violations[0].to).toBe(at(s.of('unlock.request', 'A:1')[0]));
   });
 
   it('stock-oversell-no-lock: ten accepted writes, far fewer counted', () => {

@@ -1,6 +1,7 @@
 /**
  * The rest of Redisson's lock family (FencedLock, FairLock, ReadWriteLock, SpinLock, MultiLock,
- * RedLock) and the failures fencing and Redlock are about (failure-scenarios.md cards 6, 8, 9, 10).
+ * RedLock) and the failures fencing and Redlock are about (a paused holder, a down master, a
+ * clock jump, a pause past the validity, a failover that loses the token counter).
  */
 import type { BuiltinScenario } from './types';
 
@@ -18,15 +19,16 @@ export const fencingSavesGcPause: BuiltinScenario = {
   title: 'Fencing tokens refuse a paused holder’s late write',
   titleZh: 'Fencing token 拒绝停顿持有者的迟到写入',
   description:
-    'Card 6 with fencing. A:1 takes the FencedLock with a 10 s lease and token 1, reads the store and is ' +
+    'The GC pause of gc-pause-lease-expiry, now with fencing. A:1 takes the FencedLock with a 10 s lease and token 1, reads the store and is ' +
     'frozen by a 15 s GC pause. The lease expires; B:1 gets the lock with token 2 and writes. When A wakes ' +
     'it still believes it holds the lock (V1: two holders), but its write carries token 1, older than the ' +
-    '2 the store has seen, so the store refuses it: no lost update (no V3). Fencing protects the data, ' +
-    'not the lock.',
+    '2 the store has seen, so the store refuses it (the struck-through ring marked #1 on A’s lane, beside ' +
+    'B’s accepted #2): no lost update (no V3). Fencing protects the data, not the lock.',
   descriptionZh:
-    '带 fencing 的第 6 号场景。A:1 以 10 秒租期获取 FencedLock，得到 token 1，读取存储后被 15 秒的 GC 停顿冻结。' +
+    'gc-pause-lease-expiry 中的 GC 停顿，这次加上 fencing。A:1 以 10 秒租期获取 FencedLock，得到 token 1，读取存储后被 15 秒的 GC 停顿冻结。' +
     '租期到期，B:1 拿到锁（token 2）并写入。A 醒来后仍以为自己持有锁（V1：两个持有者），但它的写入带着 token 1，' +
-    '比存储见过的 2 更旧，因此被拒绝：没有更新丢失（没有 V3）。Fencing 保护的是数据，而不是锁。',
+    '比存储见过的 2 更旧，因此被拒绝（A 的泳道上标着 #1 的划线圆圈，旁边是 B 被接受的 #2）：没有更新丢失（没有 V3）。' +
+    'Fencing 保护的是数据，而不是锁。',
   scenario: {
     format: 'lockscope/1',
     title: 'Fencing refuses a paused holder',
@@ -187,13 +189,13 @@ export const redlockHappy: BuiltinScenario = {
   title: 'RedLock: a majority of five masters',
   titleZh: 'RedLock：五个主节点中的多数',
   description:
-    'Card 8. Five independent masters, master-5 is down. A:1 asks them one after another for the same key ' +
+    'Five independent masters, master-5 is down. A:1 asks them one after another for the same key ' +
     '(10 s lease); master-5 costs it a 50 ms timeout, but 4 of 5 is a majority (N/2 + 1 = 3). Redisson then ' +
     'sets every key to the lease in one PEXPIRE round, and the acquire shows Redlock’s validity = lease − the ' +
     'time that round took − drift (1% + 2 ms). B:1 arrives meanwhile, waits on master-1 and gets its own ' +
     'majority once A unlocks everywhere. Redisson deprecates RedLock in favour of RLock with WAIT.',
   descriptionZh:
-    '第 8 号场景。五个相互独立的主节点，其中 master-5 宕机。A:1 依次向它们申请同一个键（租期 10 秒）；master-5 ' +
+    '五个相互独立的主节点，其中 master-5 宕机。A:1 依次向它们申请同一个键（租期 10 秒）；master-5 ' +
     '让它等了 50 毫秒超时，但 5 个中拿到 4 个就是多数（N/2 + 1 = 3）。随后 Redisson 用一轮 PEXPIRE 把所有键设为租期，' +
     '加锁事件上给出 Redlock 的有效期 = 租期 − 这一轮的耗时 − 漂移（1% + 2 毫秒）。' +
     'B:1 期间到达，在 master-1 上等待，A 在所有节点解锁后它拿到自己的多数。Redisson 已弃用 RedLock，推荐使用带 WAIT 的 RLock。',
@@ -218,12 +220,12 @@ export const redlockClockJump: BuiltinScenario = {
   title: 'RedLock: a clock jump on one master',
   titleZh: 'RedLock：一个主节点的时钟跳变',
   description:
-    'Card 9 (Kleppmann’s counter-example). A:1 cannot reach master-4 and master-5 and locks 1, 2 and 3: a ' +
+    'Kleppmann’s counter-example. A:1 cannot reach master-4 and master-5 and locks 1, 2 and 3: a ' +
     'majority. At 1 s master-3’s clock steps 10 s forward, so A’s key there expires at once. Then the network ' +
     'changes: B:1 cannot reach master-1 and master-2, and locks 3, 4 and 5: a majority too. Nobody did anything ' +
     'wrong, yet both hold live keys (V2) and both believe they hold the lock (V1).',
   descriptionZh:
-    '第 9 号场景（Kleppmann 的反例）。A:1 连不上 master-4 和 master-5，锁住了 1、2、3：多数。第 1 秒 master-3 的时钟' +
+    'Kleppmann 的反例。A:1 连不上 master-4 和 master-5，锁住了 1、2、3：多数。第 1 秒 master-3 的时钟' +
     '向前跳 10 秒，A 在那里的键立即过期。随后网络变化：B:1 连不上 master-1 和 master-2，锁住 3、4、5：同样是多数。' +
     '谁都没有做错，但两者都持有有效的键（V2），也都相信自己持有锁（V1）。',
   scenario: {
@@ -254,12 +256,12 @@ export const redlockPauseAfterValidity: BuiltinScenario = {
   title: 'RedLock: a pause after the validity check',
   titleZh: 'RedLock：有效期检查之后的停顿',
   description:
-    'Card 10 (b). A:1 gets all five masters and a validity of about 9.8 s, reads the counter, and is then ' +
+    'A:1 gets all five masters and a validity of about 9.8 s, reads the counter, and is then ' +
     'frozen by a 12 s GC pause. The keys expire everywhere at 10 s; B:1 takes the lock and increments the ' +
     'counter. A wakes and writes its stale value: V1 and a lost update (V3). Redlock’s second clock read ' +
     'catches a pause during acquisition, not one after it; only fencing at the resource could refuse A.',
   descriptionZh:
-    '第 10 号场景 (b)。A:1 拿到全部五个主节点，有效期约 9.8 秒，读取计数器后被 12 秒的 GC 停顿冻结。' +
+    'A:1 拿到全部五个主节点，有效期约 9.8 秒，读取计数器后被 12 秒的 GC 停顿冻结。' +
     '各节点的键在第 10 秒过期；B:1 拿到锁并把计数器加一。A 醒来写入旧值：V1 和一次更新丢失（V3）。' +
     'Redlock 的第二次读时钟能发现加锁过程中的停顿，却发现不了之后的停顿；只有资源端的 fencing 才能拒绝 A。',
   scenario: {
@@ -283,14 +285,16 @@ export const fencingAfterFailover: BuiltinScenario = {
   title: 'Fencing tokens repeat after a failover',
   titleZh: '主从切换后 fencing token 重复',
   description:
-    'Card 15. The token counter `redisson_lock_token:{res}` is 33 on the master and its replicas. A:1 takes ' +
-    'the FencedLock and gets 34, but the replication links lag 2 s and the master dies before they deliver ' +
-    'it. Sentinel promotes replica-1, where the counter is still 33 and there is no lock: B:1 gets the lock and ' +
+    'A setup thread, P:1, first sets the token counter `redisson_lock_token:{res}` to 33 (as if 33 locks had ' +
+    'been taken before), on the master and, through replication, its replicas. A:1 takes the FencedLock and ' +
+    'gets 34, but the replication links lag 2 s and the master dies before they deliver it. The Sentinels ' +
+    'promote replica-2, where the counter is still 33 and there is no lock: B:1 gets the lock and ' +
     'token 34 again. The store accepts tokens greater than or equal to the newest it saw, so both writes go ' +
     'through and one increment is lost (V1 and V3 despite fencing). A token is only as safe as its counter.',
   descriptionZh:
-    '第 15 号场景。token 计数器 `redisson_lock_token:{res}` 在主节点和从节点上都是 33。A:1 获取 FencedLock 得到 34，' +
-    '但复制链路延迟 2 秒，主节点在送达之前宕机。哨兵提升 replica-1，那里计数器仍是 33，也没有锁：B:1 拿到锁，' +
+    '准备线程 P:1 先把 token 计数器 `redisson_lock_token:{res}` 设为 33（好像之前已经加过 33 次锁），' +
+    '写到主节点，并经复制到达从节点。A:1 获取 FencedLock 得到 34，' +
+    '但复制链路延迟 2 秒，主节点在送达之前宕机。哨兵提升 replica-2，那里计数器仍是 33，也没有锁：B:1 拿到锁，' +
     '又得到 token 34。存储接受不小于它见过的最新 token 的写入，所以两次写入都通过，一次加一丢失' +
     '（尽管有 fencing，仍出现 V1 和 V3）。token 的安全性取决于它的计数器。',
   scenario: {

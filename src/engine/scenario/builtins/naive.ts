@@ -8,11 +8,12 @@ export const naiveSetnxDeadlock: BuiltinScenario = {
   titleZh: '不带过期时间的 SETNX：持有者崩溃，所有人被锁死',
   description:
     'A:1 takes the lock with `SETNX lock:job 1` and crashes at 200 ms before its DEL. The key has no TTL ' +
-    '(PTTL -1), so B:1 polls every 100 ms forever. Nothing unsafe happens, but nothing happens at all: ' +
-    'a lock needs a lease.',
+    '(PTTL -1), so B:1 polls every 100 ms forever. Nothing unsafe happens, but nothing happens at all: the ' +
+    'verdict is “Stuck” (L1, a liveness failure: the owner is gone and the key never expires). A lock needs ' +
+    'a lease.',
   descriptionZh:
     'A:1 用 `SETNX lock:job 1` 加锁，在 200 毫秒时崩溃，没来得及 DEL。键没有 TTL（PTTL 为 -1），B:1 每 100 毫秒轮询一次，永远拿不到锁。' +
-    '没有发生不安全的事，但什么也做不成了：锁必须有租期。',
+    '没有发生不安全的事，但什么也做不成了：结论是“卡死”（L1，活性失败：持有者已不在，键永不过期）。锁必须有租期。',
   scenario: {
     format: 'lockscope/1',
     title: 'SETNX without expiry',
@@ -91,12 +92,17 @@ export const naiveGetDelRace: BuiltinScenario = {
   title: 'GET, compare, DEL: the owner check is not atomic',
   titleZh: 'GET、比较、DEL：归属检查不是原子的',
   description:
-    "Each acquisition writes a random token, and A:1 checks it before deleting: GET returns A's token, then " +
-    "A pauses for 500 ms before its DEL. Meanwhile the key expires and B:1 takes the lock; A's DEL then " +
-    "removes B's key, and C:1 gets in while B is working. Two round trips leave a gap for the lock to change hands.",
+    'Each acquisition writes a random token, and A:1 checks it before deleting. A finishes its work and ' +
+    "calls unlock at 9.99 s: GET returns A's token, then A pauses for 500 ms before its DEL. A's critical " +
+    'section is already over (its hold bar turns pale: unlock sent, reply pending), so the pause alone hurts ' +
+    "nobody. But meanwhile the key expires and B:1 takes the lock; A's late DEL removes B's key, and C:1 gets " +
+    'in while B is working: the V1 between B and C is caused by the release alone. Two round trips leave a ' +
+    'gap for the lock to change hands; compare naive-lua-del-safe.',
   descriptionZh:
-    '每次加锁写入一个随机令牌，A:1 删除前先检查：GET 返回 A 的令牌，随后 A 在 DEL 之前停顿了 500 毫秒。这期间键过期，B:1 拿到锁；' +
-    'A 的 DEL 随后删掉了 B 的键，B 还在工作时 C:1 又拿到了锁。两次往返之间留下了锁易主的空隙。',
+    '每次加锁写入一个随机令牌，A:1 删除前先检查。A 在 9.99 秒做完工作并调用 unlock：GET 返回 A 的令牌，随后 A 在 DEL 之前停顿了 500 毫秒。' +
+    'A 的临界区此时已经结束（它的持有条变浅：unlock 已发出，等待回复），所以停顿本身不伤害任何人。但这期间键过期，B:1 拿到锁；' +
+    'A 迟到的 DEL 删掉了 B 的键，B 还在工作时 C:1 又拿到了锁：B 与 C 之间的 V1 完全由释放造成。' +
+    '两次往返之间留下了锁易主的空隙；请与 naive-lua-del-safe 对比。',
   scenario: {
     format: 'lockscope/1',
     title: 'GET, compare, DEL',
@@ -117,16 +123,19 @@ export const naiveLuaDelSafe: BuiltinScenario = {
   title: 'Compare-and-delete in one Lua script',
   titleZh: '用一个 Lua 脚本比较并删除',
   description:
-    'The same threads and timings as the GET-compare-DEL race, but the release is one EVAL: ' +
-    '`if get == token then del`. A 500 ms pause freezes A:1 just before it sends that EVAL; meanwhile its key ' +
-    "expires and B:1 takes the lock. A's release arrives at 10.49 s, finds B's token instead of its own and " +
-    'returns 0: B keeps its lock and C:1 waits for B, so the release causes no overlap. The script does not ' +
-    'make the lease long enough, though: A and B both believed they held the lock while A was frozen (V1). ' +
-    'That takes a longer lease or the watchdog, and fencing.',
+    'The same threads as the GET-compare-DEL race, but the release is one EVAL: `if get == token then del`. ' +
+    'A single EVAL leaves no gap to pause in, so here the 500 ms pause has to come 1 ms earlier, while A:1 is ' +
+    'still in its critical section, to delay the release at all. Meanwhile its key expires and B:1 takes the ' +
+    "lock. A's release arrives at 10.49 s, finds B's token instead of its own and returns 0: B keeps its lock " +
+    'and C:1 waits for B, so the release causes no overlap (no V1 between B and C, unlike the race). The one ' +
+    'V1 left, A and B, is the pause inside A’s critical section outliving its lease: a lease problem no ' +
+    'release can fix. That takes a longer lease or the watchdog, and fencing.',
   descriptionZh:
-    '线程和时间都与 GET-比较-DEL 的例子相同，但释放是一个 EVAL：`if get == token then del`。A:1 正要发送这个 EVAL 时被一次 500 毫秒的停顿冻住；' +
-    '这期间它的键过期，B:1 拿到锁。A 的释放在 10.49 秒到达，发现的是 B 的令牌而不是自己的，于是返回 0：B 保住了锁，C:1 等 B 释放，' +
-    '释放本身不再造成重叠。不过脚本并不能让租期变得足够长：A 被冻住期间，A 和 B 都认为自己持有锁（V1）。这需要更长的租期或看门狗，以及 fencing。',
+    '线程与 GET-比较-DEL 的例子相同，但释放是一个 EVAL：`if get == token then del`。单个 EVAL 中间没有可以停顿的空隙，' +
+    '所以这里 500 毫秒的停顿必须提前 1 毫秒、在 A:1 还处于临界区时发生，才能推迟释放。这期间它的键过期，B:1 拿到锁。' +
+    'A 的释放在 10.49 秒到达，发现的是 B 的令牌而不是自己的，于是返回 0：B 保住了锁，C:1 等 B 释放，' +
+    '释放本身不再造成重叠（B 与 C 之间没有 V1，与竞态版本不同）。剩下的那个 V1（A 和 B）是 A 临界区内的停顿超过了租期：' +
+    '这是租期的问题，任何释放方式都解决不了。这需要更长的租期或看门狗，以及 fencing。',
   scenario: {
     format: 'lockscope/1',
     title: 'Compare-and-delete in Lua',

@@ -1,5 +1,6 @@
 /**
- * The replication built-ins (cards 12, 13, 14a, 14c): verdicts, holders and the moments their
+ * The replication built-ins (failover-lost-lock, split-brain-partition, failover-wait-helps,
+ * failover-wait-wrong-replica): verdicts, holders and the moments their
  * descriptions promise: when the Sentinels act, which replica is promoted, who holds the lock when.
  */
 import { describe, expect, it } from 'vitest';
@@ -124,7 +125,7 @@ describe('replication built-ins', () => {
   });
 });
 
-describe('split brain with min-replicas-to-write 1 (card 13 variant)', () => {
+describe('split brain with min-replicas-to-write 1 (a split-brain-partition variant)', () => {
   it('the isolated master refuses A’s renewals with NOREPLICAS after max-lag; its copy expires; the overlap stays', () => {
     const b = builtin('split-brain-partition')!;
     const json = structuredClone(b.scenario) as unknown as { redis: Record<string, unknown> };

@@ -3,7 +3,7 @@
  */
 import type { BuiltinScenario } from './types';
 
-/** Card 12: the teaching preset of a Sentinel deployment (short numbers so it fits one screen). */
+/** The teaching preset of a Sentinel deployment (short numbers so it fits one screen). */
 const sentinelTeaching = {
   topology: 'sentinel',
   replicas: [{ lagMs: 40 }, { lagMs: 40 }],
