@@ -13,8 +13,8 @@ const firstUnlock: EventSelector = {
   actor: 'A:1',
   cmd: 'EVALSHA',
   key: 'myLock',
-  after: { kind: 'lock.released', actor: 'A:1' },
-  before: { kind: 'lock.released', actor: 'A:1', nth: 2 },
+  after: { kind: 'unlock.request', actor: 'A:1' },
+  before: { kind: 'unlock.request', actor: 'A:1', nth: 2 },
   nth: -1,
 };
 const secondUnlock: EventSelector = {
@@ -22,7 +22,7 @@ const secondUnlock: EventSelector = {
   actor: 'A:1',
   cmd: 'EVALSHA',
   key: 'myLock',
-  after: { kind: 'lock.released', actor: 'A:1', nth: 2 },
+  after: { kind: 'unlock.request', actor: 'A:1', nth: 2 },
 };
 
 /** `getHoldCount()` on myLock: a read-only op, it records the count as A:1's result */
@@ -131,7 +131,9 @@ const lesson: Lesson = {
         { reply: 0 },
         { key: 'myLock', holder: { owner: 'A:1', count: 1 }, pttl: { min: 29_990 } },
         { count: { kind: 'pubsub.publish' }, max: 0 },
-        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
+        // The script has run on the node; A:1's unlock() returns (and its own count drops) one
+        // latency later, when the reply arrives.
+        { thread: 'A:1', holds: { lock: 'myLock', count: 2 } },
       ],
     },
     {

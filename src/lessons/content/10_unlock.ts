@@ -12,11 +12,11 @@ const a1Unlock: EventSelector = {
   kind: 'cmd',
   actor: 'A:1',
   cmd: 'EVALSHA',
-  after: { kind: 'lock.released', actor: 'A:1' },
+  after: { kind: 'unlock.request', actor: 'A:1' },
   before: { kind: 'watchdog.cancel', actor: 'A:1' },
   nth: -1,
 };
-const nextHolder: EventSelector = { kind: 'lock.acquired', after: { kind: 'lock.released', actor: 'A:1' } };
+const nextHolder: EventSelector = { kind: 'lock.acquired', after: { kind: 'unlock.request', actor: 'A:1' } };
 
 const lesson: Lesson = {
   id: 'unlock',
