@@ -1,5 +1,5 @@
 /**
- * The renewal thread of `set-nx-px-renew`: the tutorial's "续时" (seed 004), a task that keeps a
+ * The renewal thread of `set-nx-px-renew`: the tutorials' "续时", a task that keeps a
  * plain SET NX PX lock alive while the work is unfinished. One per acquisition, started once SET
  * NX PX succeeded, stopped by unlock():
  *
