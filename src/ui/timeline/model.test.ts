@@ -67,7 +67,9 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     );
     const ticks = lane(model, 'A:1').marks.filter((m) => m.kind === 'renew' || m.kind === 'renew-fail');
     expect(ticks.length).toBe(renews.length);
-    expect(ticks.length).toBeGreaterThan(5);
+    // the watchdog keeps renewing on the old master after the partition (4.7.0's LockTask logs a
+    // failed replica check and waits for its next round, without retrying it)
+    expect(ticks.length).toBeGreaterThanOrEqual(5);
     // every attempt after the partition gets WAIT 0 of 2: red
     const first = ticks.find((m) => m.t > 11_000)!;
     expect(first.kind).toBe('renew-fail');
