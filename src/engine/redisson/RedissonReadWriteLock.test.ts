@@ -151,4 +151,17 @@ describe('ReadWriteLock', () => {
     });
     expect(s.results('X:1')).toEqual([false, 1, true, 0]);
   });
+
+  it('RedissonReadLock / RedissonWriteLock.isLocked(): HGET mode, so each half answers for its own mode', () => {
+    const s = run({
+      A: [
+        { id: 1, program: [write('lock'), read('isLocked'), write('isLocked'), work(100), write('unlock')] },
+      ],
+      B: [
+        { id: 1, start: 500, program: [read('lock'), read('isLocked'), write('isLocked'), read('unlock')] },
+      ],
+    });
+    expect(s.results('A:1').slice(0, 2)).toEqual([false, true]);
+    expect(s.results('B:1').slice(0, 2)).toEqual([true, false]);
+  });
 });

@@ -79,6 +79,16 @@ abstract class RwHalf extends RedissonLock {
     return Number(reply.v) === 1;
   }
 
+  /**
+   * RedissonReadLock / RedissonWriteLock.isLocked(): `HGET name mode` equals this half's mode, so
+   * a read lock asked while the key is write-locked answers false.
+   */
+  override *isLocked(): Process<boolean> {
+    const reply = yield* this.client.command(['HGET', this.name, 'mode']);
+    if (reply.t === 'error') throw exceptionFor(reply);
+    return reply.t === 'bulk' && reply.v === this.mode;
+  }
+
   /** The scripts always keep an unlock latch; presets before 3.24 pass no request id, so use a fresh one. */
   protected latchKey(requestId: string): string {
     return this.getUnlockLatchName(requestId || this.client.generateId());
