@@ -4,7 +4,7 @@ import { evaluateLesson, resolveScenario, RunCache } from './evaluate';
 import { applyPatch, PatchError } from './patch';
 import { findEvent, SelectorError } from './select';
 import type { Check, Lesson, ScenarioJson } from './types';
-import { client, hold, scenario } from '../testing/scenario/build';
+import { client, hold, scenario } from '../engine/scenario/build';
 
 const twoThreads: ScenarioJson = scenario([
   client('A', hold('myLock', 1000)),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../redisson/testing/simulate';
 import { RETRY_SLEEP_MS } from './NaiveLock';
-import { client, hold, scenario } from '../../testing/scenario/build';
+import { client, hold, scenario } from '../scenario/build';
 
 const one = (type: string, program: unknown[], faults: unknown[] = [], extra: Record<string, unknown> = {}) =>
   simulate(scenario([client('A', program)], { faults, ...extra }));

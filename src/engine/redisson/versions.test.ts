@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { presetFor, versionTraits } from './versions';
 import { simulate, type Simulation } from './testing/simulate';
-import { client, hold, scenario } from '../../testing/scenario/build';
+import { client, hold, scenario } from '../scenario/build';
 
 describe('version presets', () => {
   it('maps any version to the nearest preset', () => {

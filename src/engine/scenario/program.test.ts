@@ -11,7 +11,7 @@ import {
 } from '../redisson/errors';
 import { javaClassChain, matchingUnlock } from './program';
 import type { Op } from './schema';
-import { client, hold, scenario } from '../../testing/scenario/build';
+import { client, hold, scenario } from './build';
 
 /** A holds `L` from 0 to 3 s; the thread under test is B:1, starting at 100 ms. */
 function withHolder(program: unknown[], extra: object = {}): Simulation {

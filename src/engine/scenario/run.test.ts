@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtins } from './builtins/index';
 import { runScenario, UnsupportedScenarioError, unsupportedReason } from './run';
 import { validateScenario, type Scenario } from './schema';
-import { client, hold, scenario } from '../../testing/scenario/build';
+import { client, hold, scenario } from './build';
 
 function valid(json: unknown): Scenario {
   const v = validateScenario(json);

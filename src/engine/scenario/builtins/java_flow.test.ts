@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { simulate } from '../../redisson/testing/simulate';
 import type { TraceEvent } from '../../trace/types';
 import { builtins } from './index';
-import { client, hold, scenario } from '../../../testing/scenario/build';
+import { client, hold, scenario } from '../build';
 
 const ACQUIRES = new Set(['lock', 'tryLock', 'lockInterruptibly']);
 

@@ -1,7 +1,8 @@
 /**
- * Builders for scenario JSON in tests. Most tests want "client X's thread 1 runs this program";
- * spelled out, the nesting took a dozen lines each time and hid the one value that differed.
- * They build plain JSON (not the validated Scenario), so tests still go through the schema.
+ * Builders for scenario JSON, for the built-ins and the tests. Most scenarios are "client X's
+ * thread 1 runs this program"; spelled out, the nesting took a dozen lines each time and hid the
+ * one value that differed. They build the JSON as written (defaults omitted, keys in the order a
+ * person would type them), not the validated Scenario, so the editor shows what it always did.
  */
 
 /** One client with one thread (id 1 unless given). */
