@@ -3,18 +3,18 @@ import type { Reply } from '../redis/reply';
 import type { TraceEvent } from '../trace/types';
 import type { AcquireResult, Process } from './effects';
 import { acquire, call, CALL_INTERRUPTED, isCallTimeout, now, sleep } from './effects';
-import { createWorld } from '../scenario/world';
+import { masterWorld } from '../scenario/testing/world';
 
 function world(opts: { latencyMs?: number; threads?: string[] } = {}) {
-  return createWorld({
-    seed: 7,
-    latencyMs: opts.latencyMs ?? 1,
-    callTimeoutMs: 3000,
-    scriptBudget: 1_000_000,
-    nodes: [{ id: 'master', role: 'master' }],
-    threads: opts.threads ?? ['A:1', 'B:1'],
-    resource: { value: 0, accepted: 0, rejected: 0 },
-  });
+  return masterWorld({ seed: 7, threads: opts.threads ?? ['A:1', 'B:1'], latencyMs: opts.latencyMs });
+}
+
+type Kernel = ReturnType<typeof world>['kernel'];
+
+/** A:1 runs `body` over its own connection to the master. */
+function onA(k: Kernel, body: (conn: ReturnType<Kernel['connect']>) => Process<void>) {
+  const conn = k.connect('A', 'master', 'A/cmd');
+  return k.spawn('A', 'A:1', body(conn));
 }
 
 const runAll = (w: ReturnType<typeof world>, until = 1e9) => w.kernel.run(until, () => false, 1e6);
@@ -25,17 +25,12 @@ describe('Kernel: calls', () => {
     const w = world({ latencyMs: 5 });
     const k = w.kernel;
     const seen: [number, Reply][] = [];
-    const conn = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        const r = yield* call(conn, ['SET', 'k', 'v']);
-        seen.push([yield* now(), r]);
-        const g = yield* call(conn, ['GET', 'k']);
-        seen.push([yield* now(), g]);
-      })(),
-    );
+    onA(k, function* (conn) {
+      const r = yield* call(conn, ['SET', 'k', 'v']);
+      seen.push([yield* now(), r]);
+      const g = yield* call(conn, ['GET', 'k']);
+      seen.push([yield* now(), g]);
+    });
     runAll(w);
     expect(seen).toEqual([
       [10, { t: 'status', v: 'OK' }],
@@ -175,14 +170,9 @@ describe('Kernel: expiry and pub/sub', () => {
   it('expires a key actively the first ms it counts as expired', () => {
     const w = world();
     const k = w.kernel;
-    const conn = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(conn, ['SET', 'k', 'v', 'PX', '100']);
-      })(),
-    );
+    onA(k, function* (conn) {
+      yield* call(conn, ['SET', 'k', 'v', 'PX', '100']);
+    });
     runAll(w);
     // SET runs at t=1: deadline 101, expired from 102 (Redis: now > deadline)
     const exp = kinds(w.events, 'key.expired');
@@ -439,22 +429,17 @@ describe('Kernel: determinism', () => {
 });
 
 describe('Kernel: node faults', () => {
-  function setAndRead(k: ReturnType<typeof world>['kernel'], log: string[]) {
-    const conn = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(conn, ['SET', 'k', 'v']);
-        yield* call(conn, ['SET', 't', 'v', 'PX', '50000']);
-        yield* sleep(100);
-        const down = yield* call(conn, ['GET', 'k']);
-        log.push(`${yield* now()} ${isCallTimeout(down) ? 'timeout' : JSON.stringify(down)}`);
-        yield* sleep(1000);
-        const up = yield* call(conn, ['GET', 'k']);
-        log.push(`${yield* now()} ${JSON.stringify(up)}`);
-      })(),
-    );
+  function setAndRead(k: Kernel, log: string[]) {
+    onA(k, function* (conn) {
+      yield* call(conn, ['SET', 'k', 'v']);
+      yield* call(conn, ['SET', 't', 'v', 'PX', '50000']);
+      yield* sleep(100);
+      const down = yield* call(conn, ['GET', 'k']);
+      log.push(`${yield* now()} ${isCallTimeout(down) ? 'timeout' : JSON.stringify(down)}`);
+      yield* sleep(1000);
+      const up = yield* call(conn, ['GET', 'k']);
+      log.push(`${yield* now()} ${JSON.stringify(up)}`);
+    });
   }
 
   it('a crash without persistence loses every key; calls meanwhile time out; the restarted node answers', () => {
@@ -500,14 +485,9 @@ describe('Kernel: node faults', () => {
   it('a clock jump on a node expires its keys early', () => {
     const w = world();
     const k = w.kernel;
-    const conn = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(conn, ['SET', 'k', 'v', 'PX', '30000']);
-      })(),
-    );
+    onA(k, function* (conn) {
+      yield* call(conn, ['SET', 'k', 'v', 'PX', '30000']);
+    });
     k.at(1000, () => k.jumpClock('master', 20000));
     runAll(w);
     // deadline 30001 on the node clock = kernel 10001 after the jump; gone from 10002
