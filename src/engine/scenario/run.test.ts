@@ -223,10 +223,7 @@ describe('runScenario', () => {
     const run = runScenario(
       valid({
         format: 'lockscope/1',
-        clients: [
-          { id: 'A', threads: [{ id: 1, program: [{ op: 'use', ms: 50 }] }] },
-          { id: 'B', threads: [{ id: 1, start: 10, program: [{ op: 'use', ms: 10 }] }] },
-        ],
+        clients: [client('A', [{ op: 'use', ms: 50 }]), client('B', [{ op: 'use', ms: 10 }], { start: 10 })],
       }),
     );
     expect(run.trace.verdict).toBe('unsafe');
