@@ -71,14 +71,7 @@ export const contentionWakeup: BuiltinScenario = {
       {
         id: 'A',
         threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 2000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
+          { id: 1, program: hold('myLock', 2000) },
           { id: 2, start: 100, program: critical(300) },
         ],
       },
@@ -154,14 +147,7 @@ export const unlockNotOwner: BuiltinScenario = {
       {
         id: 'A',
         threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 3000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
+          { id: 1, program: hold('myLock', 3000) },
           { id: 2, start: 1000, program: [{ op: 'unlock', lock: 'myLock' }] },
         ],
       },
