@@ -4,26 +4,12 @@ import { evaluateLesson, resolveScenario, RunCache } from './evaluate';
 import { applyPatch, PatchError } from './patch';
 import { findEvent, SelectorError } from './select';
 import type { Check, Lesson, ScenarioJson } from './types';
+import { client, hold, scenario } from '../engine/scenario/build';
 
-const twoThreads: ScenarioJson = {
-  format: 'lockscope/1',
-  clients: [
-    {
-      id: 'A',
-      threads: [
-        {
-          id: 1,
-          program: [
-            { op: 'lock', lock: 'myLock' },
-            { op: 'work', ms: 1000 },
-            { op: 'unlock', lock: 'myLock' },
-          ],
-        },
-      ],
-    },
-    { id: 'B', threads: [{ id: 1, start: 100, program: [{ op: 'tryLock', lock: 'myLock' }] }] },
-  ],
-};
+const twoThreads: ScenarioJson = scenario([
+  client('A', hold('myLock', 1000)),
+  client('B', [{ op: 'tryLock', lock: 'myLock' }], { start: 100 }),
+]);
 
 const cache = new RunCache();
 const run = cache.run(twoThreads);

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../redisson/testing/simulate';
 import { RETRY_SLEEP_MS } from './NaiveLock';
+import { client, hold, scenario } from '../scenario/build';
 
 const one = (type: string, program: unknown[], faults: unknown[] = [], extra: Record<string, unknown> = {}) =>
-  simulate({
-    format: 'lockscope/1',
-    clients: [{ id: 'A', threads: [{ id: 1, program }] }],
-    faults,
-    ...extra,
-  });
+  simulate(scenario([client('A', program)], { faults, ...extra }));
 
 const argvs = (s: ReturnType<typeof simulate>) => s.of('cmd').map((e) => (e.argv as string[]).join(' '));
 
@@ -51,57 +47,30 @@ describe('naive locks', () => {
   });
 
   it('set-nx-px-lua: the compare-and-delete script leaves a lock it does not own', () => {
-    const s = simulate({
-      format: 'lockscope/1',
-      clients: [
-        {
-          id: 'A',
-          threads: [
-            {
-              id: 1,
-              program: [
-                { op: 'lock', lock: 'L', type: 'set-nx-px-lua', leaseMs: 1000 },
-                { op: 'work', ms: 2000 },
-                { op: 'unlock', lock: 'L' },
-              ],
-            },
+    const s = simulate(
+      scenario([
+        client('A', hold('L', 2000, { type: 'set-nx-px-lua', leaseMs: 1000 })),
+        client(
+          'B',
+          [
+            { op: 'lock', lock: 'L', type: 'set-nx-px-lua', leaseMs: 5000 },
+            { op: 'work', ms: 3000 },
           ],
-        },
-        {
-          id: 'B',
-          threads: [
-            {
-              id: 1,
-              start: 1500,
-              program: [
-                { op: 'lock', lock: 'L', type: 'set-nx-px-lua', leaseMs: 5000 },
-                { op: 'work', ms: 3000 },
-              ],
-            },
-          ],
-        },
-      ],
-    });
+          { start: 1500 },
+        ),
+      ]),
+    );
     expect(s.results('A:1')).toEqual([false]);
     expect(s.trace.final.nodes.master.keys.L.value).toBe(s.of('lock.acquired', 'B:1')[0].owner);
   });
 
   it('polls every RETRY_SLEEP_MS and tryLock(wait) gives up once the wait is spent', () => {
-    const s = simulate({
-      format: 'lockscope/1',
-      clients: [
-        {
-          id: 'A',
-          threads: [{ id: 1, program: [{ op: 'lock', lock: 'L', type: 'set-nx-px', leaseMs: 10000 }] }],
-        },
-        {
-          id: 'B',
-          threads: [
-            { id: 1, start: 10, program: [{ op: 'tryLock', lock: 'L', type: 'set-nx-px', waitMs: 350 }] },
-          ],
-        },
-      ],
-    });
+    const s = simulate(
+      scenario([
+        client('A', [{ op: 'lock', lock: 'L', type: 'set-nx-px', leaseMs: 10000 }]),
+        client('B', [{ op: 'tryLock', lock: 'L', type: 'set-nx-px', waitMs: 350 }], { start: 10 }),
+      ]),
+    );
     const tries = s.of('cmd', 'B:1').map((e) => e.t);
     expect(tries[1] - tries[0]).toBe(RETRY_SLEEP_MS + 2);
     expect(tries).toEqual([11, 113, 215, 317, 361]); // a last try when the wait runs out at 360

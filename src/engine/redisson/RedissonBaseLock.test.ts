@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createWorld } from '../scenario/world';
+import { masterWorld } from '../scenario/testing/world';
 import { sleep, type Process } from '../sim/effects';
 import { RedissonClient } from './RedissonClient';
 import { prefixName } from './RedissonBaseLock';
 
 function world() {
-  return createWorld({
-    seed: 11,
-    latencyMs: 1,
-    callTimeoutMs: 3000,
-    scriptBudget: 1_000_000,
-    nodes: [{ id: 'master', role: 'master' }],
-    threads: ['A:1', 'A:2'],
-    resource: { value: 0, accepted: 0, rejected: 0 },
-  });
+  return masterWorld({ seed: 11, threads: ['A:1', 'A:2'] });
 }
 
 describe('RedissonBaseLock helpers', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { presetFor, versionTraits } from './versions';
 import { simulate, type Simulation } from './testing/simulate';
+import { client, hold, scenario } from '../scenario/build';
 
 describe('version presets', () => {
   it('maps any version to the nearest preset', () => {
@@ -131,60 +132,24 @@ describe('Redisson 3.11 vs latest on the wire', () => {
 
   it('3.11 keeps a stopped renewal entry after a failed unlock, so the next lock() is never renewed', () => {
     // A loses its lease in a GC pause; its unlock fails; it locks again and works 45 s.
-    const scenario = (version: string) =>
-      simulate({
-        format: 'lockscope/1',
-        redisson: { version },
-        clients: [
-          {
-            id: 'A',
-            threads: [
-              {
-                id: 1,
-                program: [
-                  { op: 'lock', lock: 'L' },
-                  { op: 'work', ms: 2000 },
-                  // the failed unlock's IllegalMonitorStateException is caught, so A goes on
-                  { op: 'try', body: [{ op: 'unlock', lock: 'L' }], catch: [] },
-                  { op: 'lock', lock: 'L' },
-                  { op: 'work', ms: 45_000 },
-                  { op: 'unlock', lock: 'L' },
-                ],
-              },
-            ],
-          },
-          {
-            id: 'B',
-            threads: [
-              {
-                id: 1,
-                start: 500,
-                program: [
-                  { op: 'lock', lock: 'L' },
-                  { op: 'work', ms: 100 },
-                  { op: 'unlock', lock: 'L' },
-                ],
-              },
-            ],
-          },
-          {
-            id: 'C',
-            threads: [
-              {
-                id: 1,
-                start: 42_000,
-                program: [
-                  { op: 'lock', lock: 'L' },
-                  { op: 'work', ms: 100 },
-                  { op: 'unlock', lock: 'L' },
-                ],
-              },
-            ],
-          },
-        ],
-        faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40_000 }],
-      });
-    const old = scenario('3.11');
+    const pausedA = (version: string) =>
+      simulate(
+        scenario(
+          [
+            client('A', [
+              { op: 'lock', lock: 'L' },
+              { op: 'work', ms: 2000 },
+              // the failed unlock's IllegalMonitorStateException is caught, so A goes on
+              { op: 'try', body: [{ op: 'unlock', lock: 'L' }], catch: [] },
+              ...hold('L', 45_000),
+            ]),
+            client('B', hold('L', 100), { start: 500 }),
+            client('C', hold('L', 100), { start: 42_000 }),
+          ],
+          { redisson: { version }, faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40_000 }] },
+        ),
+      );
+    const old = pausedA('3.11');
     const [, second] = old.of('lock.acquired', 'A:1');
     expect(old.of('watchdog.renew', 'A:1').map((e) => e.result)).toEqual([0]); // the one at resume
     const c = old.of('lock.acquired', 'C:1')[0];
@@ -192,7 +157,7 @@ describe('Redisson 3.11 vs latest on the wire', () => {
     expect(c.t).toBeLessThan(second.t + 30_010);
     expect(old.violations.map((v) => `${v.kind} ${v.holders.join('+')}`)).toContain('V1 A:1+C:1');
 
-    const latest = scenario('latest');
+    const latest = pausedA('latest');
     // renewed all along (the timer chain of the first lock and the new one both run: see
     // LockRenewalScheduler on RenewalTask.stop())
     expect(latest.of('watchdog.renew', 'A:1').filter((e) => e.result === 1).length).toBeGreaterThanOrEqual(4);

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createWorld } from '../scenario/world';
+import { masterWorld } from '../scenario/testing/world';
 import type { Process } from '../sim/effects';
 import { ProtectedResource, type UseRequest } from './ProtectedResource';
 
 function world() {
-  return createWorld({
-    seed: 1,
-    latencyMs: 1,
-    callTimeoutMs: 3000,
-    scriptBudget: 100_000,
-    nodes: [{ id: 'master', role: 'master' }],
-    threads: ['A:1', 'B:1'],
-    resource: { value: 0, accepted: 0, rejected: 0 },
-  });
+  return masterWorld({ seed: 1, threads: ['A:1', 'B:1'], scriptBudget: 100_000 });
 }
 
 /** Two uses, B's starting `gap` ms after A's. */

@@ -11,29 +11,13 @@ import {
 } from '../redisson/errors';
 import { javaClassChain, matchingUnlock } from './program';
 import type { Op } from './schema';
+import { client, hold, scenario } from './build';
 
 /** A holds `L` from 0 to 3 s; the thread under test is B:1, starting at 100 ms. */
 function withHolder(program: unknown[], extra: object = {}): Simulation {
-  return simulate({
-    format: 'lockscope/1',
-    clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'L' },
-              { op: 'use', ms: 3000 },
-              { op: 'unlock', lock: 'L' },
-            ],
-          },
-        ],
-      },
-      { id: 'B', threads: [{ id: 1, start: 100, program }] },
-    ],
-    ...extra,
-  });
+  return simulate(
+    scenario([client('A', hold('L', 3000, { body: 'use' })), client('B', program, { start: 100 })], extra),
+  );
 }
 
 const interruptB = { faults: [{ at: 1000, kind: 'interrupt', client: 'B', thread: 1 }] };

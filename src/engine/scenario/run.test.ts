@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtins } from './builtins/index';
 import { runScenario, UnsupportedScenarioError, unsupportedReason } from './run';
 import { validateScenario, type Scenario } from './schema';
+import { client, hold, scenario } from './build';
 
 function valid(json: unknown): Scenario {
   const v = validateScenario(json);
@@ -26,41 +27,28 @@ describe('runScenario determinism', () => {
   }
 });
 
-const twoThreads = (extra: object = {}, program?: unknown[]) => ({
-  format: 'lockscope/1',
-  clients: [
-    {
-      id: 'A',
-      threads: [
+const twoThreads = (extra: object = {}, program?: unknown[]) =>
+  scenario(
+    [
+      client(
+        'A',
+        program ?? [
+          { op: 'lock', lock: 'L', leaseMs: 100 },
+          { op: 'work', ms: 300 },
+          { op: 'use' },
+          { op: 'unlock', lock: 'L' },
+        ],
+      ),
+      client(
+        'B',
+        [{ op: 'lock', lock: 'L' }, { op: 'use' }, { op: 'work', ms: 500 }, { op: 'unlock', lock: 'L' }],
         {
-          id: 1,
-          program: program ?? [
-            { op: 'lock', lock: 'L', leaseMs: 100 },
-            { op: 'work', ms: 300 },
-            { op: 'use' },
-            { op: 'unlock', lock: 'L' },
-          ],
-        },
-      ],
-    },
-    {
-      id: 'B',
-      threads: [
-        {
-          id: 1,
           start: 10,
-          program: [
-            { op: 'lock', lock: 'L' },
-            { op: 'use' },
-            { op: 'work', ms: 500 },
-            { op: 'unlock', lock: 'L' },
-          ],
         },
-      ],
-    },
-  ],
-  ...extra,
-});
+      ),
+    ],
+    extra,
+  );
 
 describe('runScenario', () => {
   it('finds the lease-expiry overlap (V1) and the stale write (V3) with exact times', () => {
@@ -81,38 +69,20 @@ describe('runScenario', () => {
 
   it('sees two live server-side owners of one lock (V2) from the keyspace', () => {
     const run = runScenario(
-      valid({
-        format: 'lockscope/1',
-        clients: [
-          {
-            id: 'A',
-            threads: [
-              {
-                id: 1,
-                program: [
-                  { op: 'lock', lock: 'L' },
-                  { op: 'work', ms: 100 },
-                  { op: 'unlock', lock: 'L' },
-                ],
-              },
+      valid(
+        scenario([
+          client('A', hold('L', 100)),
+          client(
+            'B',
+            [
+              { op: 'redis', argv: ['HSET', 'L', 'intruder:1', '1'] },
+              { op: 'sleep', ms: 30 },
+              { op: 'redis', argv: ['HDEL', 'L', 'intruder:1'] },
             ],
-          },
-          {
-            id: 'B',
-            threads: [
-              {
-                id: 1,
-                start: 20,
-                program: [
-                  { op: 'redis', argv: ['HSET', 'L', 'intruder:1', '1'] },
-                  { op: 'sleep', ms: 30 },
-                  { op: 'redis', argv: ['HDEL', 'L', 'intruder:1'] },
-                ],
-              },
-            ],
-          },
-        ],
-      }),
+            { start: 20 },
+          ),
+        ]),
+      ),
     );
     const hset = run.trace.events.find((e) => e.kind === 'cmd' && (e.argv as string[])[0] === 'HSET')!;
     const hdel = run.trace.events.find((e) => e.kind === 'cmd' && (e.argv as string[])[0] === 'HDEL')!;
@@ -163,23 +133,12 @@ describe('runScenario', () => {
   });
 
   it('runs until `until` when given, and stops when every program ended otherwise', () => {
-    const s = {
-      format: 'lockscope/1',
-      clients: [
-        {
-          id: 'A',
-          threads: [
-            {
-              id: 1,
-              program: [
-                { op: 'lock', lock: 'L' },
-                { op: 'work', ms: 5 },
-              ],
-            },
-          ],
-        },
-      ],
-    };
+    const s = scenario([
+      client('A', [
+        { op: 'lock', lock: 'L' },
+        { op: 'work', ms: 5 },
+      ]),
+    ]);
     const early = runScenario(valid(s));
     expect(early.endedAt).toBeLessThan(100);
     const late = runScenario(valid({ ...s, until: 50_000 }));
@@ -191,19 +150,8 @@ describe('runScenario', () => {
   });
 
   it('does not stop while client work is in flight (the unlock latch DEL), nor wait for watchdog timers', () => {
-    const locked = (program: unknown[]) => ({
-      format: 'lockscope/1',
-      clients: [{ id: 'A', threads: [{ id: 1, program }] }],
-    });
-    const run = runScenario(
-      valid(
-        locked([
-          { op: 'lock', lock: 'L' },
-          { op: 'work', ms: 5 },
-          { op: 'unlock', lock: 'L' },
-        ]),
-      ),
-    );
+    const locked = (program: unknown[]) => scenario([client('A', program)]);
+    const run = runScenario(valid(locked(hold('L', 5))));
     const done = run.trace.events.find((e) => e.kind === 'thread.done')!;
     const del = run.trace.events.find((e) => e.kind === 'cmd' && (e.argv as string[])[0] === 'DEL')!;
     expect(del.t).toBeGreaterThan(done.t);
@@ -218,25 +166,18 @@ describe('runScenario', () => {
 
   it('V3: a FencedLock lease that expired with nobody else taking the lock is no violation', () => {
     const run = runScenario(
-      valid({
-        format: 'lockscope/1',
-        resource: { kind: 'fenced', initial: 0 },
-        clients: [
-          {
-            id: 'A',
-            threads: [
-              {
-                id: 1,
-                program: [
-                  { op: 'lock', lock: 'F', type: 'FencedLock', leaseMs: 100 },
-                  { op: 'work', ms: 300 },
-                  { op: 'use' },
-                ],
-              },
-            ],
-          },
-        ],
-      }),
+      valid(
+        scenario(
+          [
+            client('A', [
+              { op: 'lock', lock: 'F', type: 'FencedLock', leaseMs: 100 },
+              { op: 'work', ms: 300 },
+              { op: 'use' },
+            ]),
+          ],
+          { resource: { kind: 'fenced', initial: 0 } },
+        ),
+      ),
     );
     expect(run.trace.events.some((e) => e.kind === 'key.expired')).toBe(true);
     expect(run.trace.events.find((e) => e.kind === 'resource.use')).toMatchObject({
@@ -282,10 +223,7 @@ describe('runScenario', () => {
     const run = runScenario(
       valid({
         format: 'lockscope/1',
-        clients: [
-          { id: 'A', threads: [{ id: 1, program: [{ op: 'use', ms: 50 }] }] },
-          { id: 'B', threads: [{ id: 1, start: 10, program: [{ op: 'use', ms: 10 }] }] },
-        ],
+        clients: [client('A', [{ op: 'use', ms: 50 }]), client('B', [{ op: 'use', ms: 10 }], { start: 10 })],
       }),
     );
     expect(run.trace.verdict).toBe('unsafe');

@@ -3,18 +3,23 @@ import type { Reply } from '../redis/reply';
 import type { TraceEvent } from '../trace/types';
 import type { AcquireResult, Process } from './effects';
 import { acquire, call, CALL_INTERRUPTED, isCallTimeout, now, sleep } from './effects';
-import { createWorld } from '../scenario/world';
+import { masterWorld } from '../scenario/testing/world';
 
 function world(opts: { latencyMs?: number; threads?: string[] } = {}) {
-  return createWorld({
-    seed: 7,
-    latencyMs: opts.latencyMs ?? 1,
-    callTimeoutMs: 3000,
-    scriptBudget: 1_000_000,
-    nodes: [{ id: 'master', role: 'master' }],
-    threads: opts.threads ?? ['A:1', 'B:1'],
-    resource: { value: 0, accepted: 0, rejected: 0 },
-  });
+  return masterWorld({ seed: 7, threads: opts.threads ?? ['A:1', 'B:1'], latencyMs: opts.latencyMs });
+}
+
+type Kernel = ReturnType<typeof world>['kernel'];
+
+/** Spawns `body` as thread `actor` ("A:1") of its client. */
+function thread(k: Kernel, actor: string, body: () => Process<void>) {
+  return k.spawn(actor.split(':')[0], actor, body());
+}
+
+/** A:1 runs `body` over its own connection to the master. */
+function onA(k: Kernel, body: (conn: ReturnType<Kernel['connect']>) => Process<void>) {
+  const conn = k.connect('A', 'master', 'A/cmd');
+  return thread(k, 'A:1', () => body(conn));
 }
 
 const runAll = (w: ReturnType<typeof world>, until = 1e9) => w.kernel.run(until, () => false, 1e6);
@@ -25,17 +30,12 @@ describe('Kernel: calls', () => {
     const w = world({ latencyMs: 5 });
     const k = w.kernel;
     const seen: [number, Reply][] = [];
-    const conn = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        const r = yield* call(conn, ['SET', 'k', 'v']);
-        seen.push([yield* now(), r]);
-        const g = yield* call(conn, ['GET', 'k']);
-        seen.push([yield* now(), g]);
-      })(),
-    );
+    onA(k, function* (conn) {
+      const r = yield* call(conn, ['SET', 'k', 'v']);
+      seen.push([yield* now(), r]);
+      const g = yield* call(conn, ['GET', 'k']);
+      seen.push([yield* now(), g]);
+    });
     runAll(w);
     expect(seen).toEqual([
       [10, { t: 'status', v: 'OK' }],
@@ -88,14 +88,10 @@ describe('Kernel: calls', () => {
     const conn = k.connect('A', 'master', 'A/cmd');
     let result: [number, Reply] | null = null;
     k.partition([['master'], ['A']]);
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        const r = yield* call(conn, ['PING']);
-        result = [yield* now(), r];
-      })(),
-    );
+    thread(k, 'A:1', function* () {
+      const r = yield* call(conn, ['PING']);
+      result = [yield* now(), r];
+    });
     runAll(w);
     expect(result![0]).toBe(3000);
     expect(isCallTimeout(result![1])).toBe(true);
@@ -108,23 +104,15 @@ describe('Kernel: calls', () => {
     const a = k.connect('A', 'master', 'A/cmd');
     const b = k.connect('B', 'master', 'B/cmd');
     const done: Record<string, number> = {};
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(a, ['DEBUG', 'SLEEP', '0.5']);
-        done.A = yield* now();
-      })(),
-    );
-    k.spawn(
-      'B',
-      'B:1',
-      (function* (): Process<void> {
-        yield* sleep(10);
-        yield* call(b, ['PING']);
-        done.B = yield* now();
-      })(),
-    );
+    thread(k, 'A:1', function* () {
+      yield* call(a, ['DEBUG', 'SLEEP', '0.5']);
+      done.A = yield* now();
+    });
+    thread(k, 'B:1', function* () {
+      yield* sleep(10);
+      yield* call(b, ['PING']);
+      done.B = yield* now();
+    });
     runAll(w);
     expect(done).toEqual({ A: 502, B: 502 });
     expect(kinds(w.events, 'cmd').map((e) => e.t)).toEqual([1, 501]);
@@ -137,30 +125,18 @@ describe('Kernel: a busy node', () => {
     const k = w.kernel;
     const a = k.connect('A', 'master', 'A/cmd');
     const b = k.connect('B', 'master', 'B/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(a, ['DEBUG', 'SLEEP', '0.005']); // runs at 5, node busy until 10
-      })(),
-    );
+    thread(k, 'A:1', function* () {
+      yield* call(a, ['DEBUG', 'SLEEP', '0.005']); // runs at 5, node busy until 10
+    });
     // B pipelines on one connection from two processes. Y is sent at 5, just before X (sent at
     // 0) reaches the busy node, and arrives exactly when the node wakes up: X must still go first.
-    k.spawn(
-      'B',
-      'B:y',
-      (function* (): Process<void> {
-        yield* sleep(5);
-        yield* call(b, ['SET', 'k', 'y']);
-      })(),
-    );
-    k.spawn(
-      'B',
-      'B:x',
-      (function* (): Process<void> {
-        yield* call(b, ['SET', 'k', 'x']);
-      })(),
-    );
+    thread(k, 'B:y', function* () {
+      yield* sleep(5);
+      yield* call(b, ['SET', 'k', 'y']);
+    });
+    thread(k, 'B:x', function* () {
+      yield* call(b, ['SET', 'k', 'x']);
+    });
     runAll(w);
     expect(kinds(w.events, 'cmd').map((e) => [e.t, (e.argv as string[]).join(' ')])).toEqual([
       [5, 'DEBUG SLEEP 0.005'],
@@ -175,14 +151,9 @@ describe('Kernel: expiry and pub/sub', () => {
   it('expires a key actively the first ms it counts as expired', () => {
     const w = world();
     const k = w.kernel;
-    const conn = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(conn, ['SET', 'k', 'v', 'PX', '100']);
-      })(),
-    );
+    onA(k, function* (conn) {
+      yield* call(conn, ['SET', 'k', 'v', 'PX', '100']);
+    });
     runAll(w);
     // SET runs at t=1: deadline 101, expired from 102 (Redis: now > deadline)
     const exp = kinds(w.events, 'key.expired');
@@ -198,22 +169,14 @@ describe('Kernel: expiry and pub/sub', () => {
     const got: [number, Reply][] = [];
     const sub = k.connect('A', 'master', 'A/pubsub', (msg) => got.push([k.now(), msg]));
     const pub = k.connect('B', 'master', 'B/cmd');
-    k.spawn(
-      'A',
-      'A:sub',
-      (function* (): Process<void> {
-        yield* call(sub, ['SUBSCRIBE', 'ch']);
-      })(),
-    );
+    thread(k, 'A:sub', function* () {
+      yield* call(sub, ['SUBSCRIBE', 'ch']);
+    });
     let receivers: Reply | null = null;
-    k.spawn(
-      'B',
-      'B:1',
-      (function* (): Process<void> {
-        yield* sleep(10);
-        receivers = yield* call(pub, ['PUBLISH', 'ch', 'hello']);
-      })(),
-    );
+    thread(k, 'B:1', function* () {
+      yield* sleep(10);
+      receivers = yield* call(pub, ['PUBLISH', 'ch', 'hello']);
+    });
     runAll(w);
     expect(receivers).toEqual({ t: 'int', v: 1 });
     expect(got).toEqual([
@@ -245,14 +208,10 @@ describe('Kernel: expiry and pub/sub', () => {
     const sub = k.connect('A', 'master', 'A/pubsub', (msg) => {
       if (msg.t === 'array' && msg.v) order.push(`push ${(msg.v[1] as { v: string }).v}`);
     });
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        const r = yield* call(sub, ['SUBSCRIBE', 'a', 'b', 'c']);
-        if (r.t === 'array' && r.v) order.push(`reply ${(r.v[1] as { v: string }).v}`);
-      })(),
-    );
+    thread(k, 'A:1', function* () {
+      const r = yield* call(sub, ['SUBSCRIBE', 'a', 'b', 'c']);
+      if (r.t === 'array' && r.v) order.push(`reply ${(r.v[1] as { v: string }).v}`);
+    });
     runAll(w);
     expect(order).toEqual(['reply a', 'push b', 'push c']);
   });
@@ -283,16 +242,12 @@ describe('Kernel: semaphores and interrupts', () => {
     const k = w.kernel;
     const sem = k.semaphore();
     const log: string[] = [];
-    const h = k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        log.push(`${yield* acquire(sem, undefined, true)} @${yield* now()}`);
-        yield* sleep(100);
-        log.push(`${yield* acquire(sem, 1000, false)} @${yield* now()}`);
-        log.push(`${yield* acquire(sem, 1000, true)} @${yield* now()}`);
-      })(),
-    );
+    const h = thread(k, 'A:1', function* () {
+      log.push(`${yield* acquire(sem, undefined, true)} @${yield* now()}`);
+      yield* sleep(100);
+      log.push(`${yield* acquire(sem, 1000, false)} @${yield* now()}`);
+      log.push(`${yield* acquire(sem, 1000, true)} @${yield* now()}`);
+    });
     k.at(10, () => k.interrupt(h));
     k.at(50, () => k.interrupt(h));
     runAll(w);
@@ -304,20 +259,16 @@ describe('Kernel: semaphores and interrupts', () => {
     const k = w.kernel;
     const conn = k.connect('A', 'master', 'A/cmd');
     const log: string[] = [];
-    const h = k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        const r1 = yield* call(conn, ['SET', 'x', '1'], true);
-        log.push(`${JSON.stringify(r1)} @${yield* now()}`);
-        // the flag stays set (get() sets it again): the next interruptible call ends at once
-        const r2 = yield* call(conn, ['INCR', 'x'], true);
-        log.push(`${JSON.stringify(r2)} @${yield* now()}`);
-        // a plain call is not affected, and gets its own reply, not a stale one
-        const r3 = yield* call(conn, ['GET', 'x']);
-        log.push(`${JSON.stringify(r3)} @${yield* now()}`);
-      })(),
-    );
+    const h = thread(k, 'A:1', function* () {
+      const r1 = yield* call(conn, ['SET', 'x', '1'], true);
+      log.push(`${JSON.stringify(r1)} @${yield* now()}`);
+      // the flag stays set (get() sets it again): the next interruptible call ends at once
+      const r2 = yield* call(conn, ['INCR', 'x'], true);
+      log.push(`${JSON.stringify(r2)} @${yield* now()}`);
+      // a plain call is not affected, and gets its own reply, not a stale one
+      const r3 = yield* call(conn, ['GET', 'x']);
+      log.push(`${JSON.stringify(r3)} @${yield* now()}`);
+    });
     k.at(20, () => k.interrupt(h));
     runAll(w);
     const interrupted = JSON.stringify({ t: 'error', v: CALL_INTERRUPTED });
@@ -329,22 +280,14 @@ describe('Kernel: semaphores and interrupts', () => {
     const k = w.kernel;
     const sem = k.semaphore();
     const log: string[] = [];
-    const h = k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* acquire(sem);
-        log.push('A woke');
-      })(),
-    );
-    k.spawn(
-      'A',
-      'A:2',
-      (function* (): Process<void> {
-        yield* acquire(sem);
-        log.push('B woke');
-      })(),
-    );
+    const h = thread(k, 'A:1', function* () {
+      yield* acquire(sem);
+      log.push('A woke');
+    });
+    thread(k, 'A:2', function* () {
+      yield* acquire(sem);
+      log.push('B woke');
+    });
     k.at(5, () => k.kill(h));
     k.at(10, () => k.release(sem));
     runAll(w);
@@ -359,23 +302,15 @@ describe('Kernel: client faults', () => {
     const k = w.kernel;
     const conn = k.connect('A', 'master', 'A/cmd');
     const log: string[] = [];
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* sleep(10);
-        log.push(`timer @${yield* now()}`);
-      })(),
-    );
-    k.spawn(
-      'A',
-      'A:2',
-      (function* (): Process<void> {
-        yield* sleep(4);
-        const r = yield* call(conn, ['PING']);
-        log.push(`reply ${r.t === 'status' ? r.v : '?'} @${yield* now()}`);
-      })(),
-    );
+    thread(k, 'A:1', function* () {
+      yield* sleep(10);
+      log.push(`timer @${yield* now()}`);
+    });
+    thread(k, 'A:2', function* () {
+      yield* sleep(4);
+      const r = yield* call(conn, ['PING']);
+      log.push(`reply ${r.t === 'status' ? r.v : '?'} @${yield* now()}`);
+    });
     k.at(5, () => k.pauseClient('A', 100));
     runAll(w);
     // the PING left at 4, ran at 5 (the node is not paused), its reply waited for the resume at 105
@@ -391,26 +326,18 @@ describe('Kernel: client faults', () => {
     const log: string[] = [];
     const sub = k.connect('A', 'master', 'A/pubsub', () => log.push('push'));
     const cmd = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(sub, ['SUBSCRIBE', 'ch']);
-        yield* sleep(20);
-        const r = yield* call(cmd, ['SET', 'x', '1']);
-        log.push(`reply ${r.t}`);
-      })(),
-    );
+    thread(k, 'A:1', function* () {
+      yield* call(sub, ['SUBSCRIBE', 'ch']);
+      yield* sleep(20);
+      const r = yield* call(cmd, ['SET', 'x', '1']);
+      log.push(`reply ${r.t}`);
+    });
     const pub = k.connect('B', 'master', 'B/cmd');
     let receivers: Reply | null = null;
-    k.spawn(
-      'B',
-      'B:1',
-      (function* (): Process<void> {
-        yield* sleep(40);
-        receivers = yield* call(pub, ['PUBLISH', 'ch', 'm']);
-      })(),
-    );
+    thread(k, 'B:1', function* () {
+      yield* sleep(40);
+      receivers = yield* call(pub, ['PUBLISH', 'ch', 'm']);
+    });
     k.at(23, () => k.crashClient('A')); // SET left at 22, runs at 23, reply dropped
     runAll(w);
     expect(log).toEqual([]);
@@ -439,22 +366,17 @@ describe('Kernel: determinism', () => {
 });
 
 describe('Kernel: node faults', () => {
-  function setAndRead(k: ReturnType<typeof world>['kernel'], log: string[]) {
-    const conn = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(conn, ['SET', 'k', 'v']);
-        yield* call(conn, ['SET', 't', 'v', 'PX', '50000']);
-        yield* sleep(100);
-        const down = yield* call(conn, ['GET', 'k']);
-        log.push(`${yield* now()} ${isCallTimeout(down) ? 'timeout' : JSON.stringify(down)}`);
-        yield* sleep(1000);
-        const up = yield* call(conn, ['GET', 'k']);
-        log.push(`${yield* now()} ${JSON.stringify(up)}`);
-      })(),
-    );
+  function setAndRead(k: Kernel, log: string[]) {
+    onA(k, function* (conn) {
+      yield* call(conn, ['SET', 'k', 'v']);
+      yield* call(conn, ['SET', 't', 'v', 'PX', '50000']);
+      yield* sleep(100);
+      const down = yield* call(conn, ['GET', 'k']);
+      log.push(`${yield* now()} ${isCallTimeout(down) ? 'timeout' : JSON.stringify(down)}`);
+      yield* sleep(1000);
+      const up = yield* call(conn, ['GET', 'k']);
+      log.push(`${yield* now()} ${JSON.stringify(up)}`);
+    });
   }
 
   it('a crash without persistence loses every key; calls meanwhile time out; the restarted node answers', () => {
@@ -500,14 +422,9 @@ describe('Kernel: node faults', () => {
   it('a clock jump on a node expires its keys early', () => {
     const w = world();
     const k = w.kernel;
-    const conn = k.connect('A', 'master', 'A/cmd');
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        yield* call(conn, ['SET', 'k', 'v', 'PX', '30000']);
-      })(),
-    );
+    onA(k, function* (conn) {
+      yield* call(conn, ['SET', 'k', 'v', 'PX', '30000']);
+    });
     k.at(1000, () => k.jumpClock('master', 20000));
     runAll(w);
     // deadline 30001 on the node clock = kernel 10001 after the jump; gone from 10002
@@ -520,16 +437,12 @@ describe('Kernel: node faults', () => {
     const k = w.kernel;
     const conn = k.connect('A', 'master', 'A/cmd');
     const log: string[] = [];
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        for (let i = 0; i < 3; i++) {
-          const r = yield* call(conn, ['PING']);
-          log.push(`${yield* now()} ${isCallTimeout(r) ? 'timeout' : 'PONG'}`);
-        }
-      })(),
-    );
+    thread(k, 'A:1', function* () {
+      for (let i = 0; i < 3; i++) {
+        const r = yield* call(conn, ['PING']);
+        log.push(`${yield* now()} ${isCallTimeout(r) ? 'timeout' : 'PONG'}`);
+      }
+    });
     k.partition([['A'], ['master']], 4000);
     runAll(w);
     expect(log).toEqual(['3000 timeout', '6000 timeout', '6002 PONG']);
@@ -541,13 +454,9 @@ describe('Kernel: runaway processes', () => {
   it('stops a process that never lets time pass once the task cap is reached', () => {
     const w = world();
     const k = w.kernel;
-    k.spawn(
-      'A',
-      'A:1',
-      (function* (): Process<void> {
-        for (;;) yield* sleep(0);
-      })(),
-    );
+    thread(k, 'A:1', function* () {
+      for (;;) yield* sleep(0);
+    });
     k.run(1e9, () => false, 1000);
     expect(k.truncated).toBe(true);
     expect(k.now()).toBe(0);

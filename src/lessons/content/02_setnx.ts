@@ -1,3 +1,4 @@
+import { acquired } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -82,7 +83,7 @@ const lesson: Lesson = {
         { key: 'lock:job', pttl: 'none' },
         { thread: 'B:1', state: 'waiting' },
         { count: { kind: 'cmd', actor: 'B:1', cmd: 'SETNX' }, min: 20 },
-        { count: { kind: 'lock.acquired', actor: 'B:1' }, max: 0 },
+        { count: acquired('B:1'), max: 0 },
       ],
       task: {
         prompt: {
@@ -90,7 +91,7 @@ const lesson: Lesson = {
           zh: '轮到你了：让 A:1 加锁时带上过期时间。把它的 `lock` 操作改成类型 `set-nx-px`，并加上 `leaseMs: 1000`。',
         },
         goalText: { en: 'B:1 gets the lock after A:1 crashed.', zh: 'A:1 崩溃之后，B:1 拿到锁。' },
-        goal: { count: { kind: 'lock.acquired', actor: 'B:1' }, min: 1 },
+        goal: { count: acquired('B:1'), min: 1 },
         solution: [
           {
             op: 'replace',

@@ -1,3 +1,4 @@
+import { acquired, onFirstOps } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 const critical = (type: string, work: number) => [
@@ -50,7 +51,7 @@ const lesson: Lesson = {
           { id: 'yes', value: true, text: { en: 'Yes, the key expires after 1 s', zh: '能，键 1 秒后过期' } },
           { id: 'no', value: false, text: { en: 'No, the key never expires', zh: '不能，键永远不会过期' } },
         ],
-        answer: { from: 'holds', check: { count: { kind: 'lock.acquired', actor: 'B:1' }, min: 1 } },
+        answer: { from: 'holds', check: { count: acquired('B:1'), min: 1 } },
         feedback: {
           en:
             'The `EXPIRE` was never sent, so the key has no TTL and we are back in the deadlock of the last ' +
@@ -93,11 +94,8 @@ const lesson: Lesson = {
           en: 'B:1 gets the lock although A:1 crashed.',
           zh: '尽管 A:1 崩溃了，B:1 还是拿到了锁。',
         },
-        goal: { count: { kind: 'lock.acquired', actor: 'B:1' }, min: 1 },
-        solution: [
-          { op: 'replace', path: '/clients/0/threads/0/program/0/type', value: 'set-nx-px' },
-          { op: 'replace', path: '/clients/1/threads/0/program/0/type', value: 'set-nx-px' },
-        ],
+        goal: { count: acquired('B:1'), min: 1 },
+        solution: [...onFirstOps('replace', 'type', 'set-nx-px')],
         success: {
           en: 'One command, no gap: the lock and its lease exist together or not at all.',
           zh: '一条命令，没有空隙：锁和它的租期要么同时存在，要么都不存在。',
@@ -107,10 +105,7 @@ const lesson: Lesson = {
     {
       claims: ['C05'],
       scenario: {
-        patch: [
-          { op: 'replace', path: '/clients/0/threads/0/program/0/type', value: 'set-nx-px' },
-          { op: 'replace', path: '/clients/1/threads/0/program/0/type', value: 'set-nx-px' },
-        ],
+        patch: [...onFirstOps('replace', 'type', 'set-nx-px')],
       },
       at: { kind: 'cmd', actor: 'A:1', cmd: 'SET' },
       text: {
@@ -125,7 +120,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C05', 'C34'],
-      at: { kind: 'lock.acquired', actor: 'B:1' },
+      at: acquired('B:1'),
       text: {
         en:
           'A:1 still crashed at 2 ms, but its key expired one second later and B:1’s next poll got the lock. ' +

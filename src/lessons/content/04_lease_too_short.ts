@@ -1,3 +1,4 @@
+import { acquired } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -11,7 +12,7 @@ const lesson: Lesson = {
     {
       claims: ['C05'],
       scenario: { builtin: 'naive-delete-others-lock' },
-      at: { kind: 'lock.acquired', actor: 'A:1' },
+      at: acquired('A:1'),
       text: {
         en:
           'The tutorials’ example: every thread runs `SET lock:job 1 NX PX 10000`, a 10 s lease, does its work, ' +
@@ -48,7 +49,7 @@ const lesson: Lesson = {
             text: { en: 'Never: A:1 holds it', zh: '永远拿不到：锁在 A:1 手里' },
           },
         ],
-        answer: { from: 'time-of', selector: { kind: 'lock.acquired', actor: 'B:1' } },
+        answer: { from: 'time-of', selector: acquired('B:1') },
         feedback: {
           en:
             'Redis knows nothing about A:1’s work: at 10 s the key expires, and the next `SET NX` from anyone ' +

@@ -1,3 +1,4 @@
+import { acquired, onFirstOps } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -23,7 +24,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C08'],
-      at: { kind: 'lock.acquired', actor: 'B:1' },
+      at: acquired('B:1'),
       text: {
         en:
           'But between the `GET` and the `DEL`, A:1 stalls for 500 ms (a GC pause, a slow network: “极端情况”, ' +
@@ -95,11 +96,7 @@ const lesson: Lesson = {
           zh: '释放不再把锁送给第三个线程：B:1 和 C:1 之间没有 `V1`。',
         },
         goal: { not: { violation: 'V1', lock: 'lock:job', holders: ['B:1', 'C:1'] } },
-        solution: [0, 1, 2].map((c) => ({
-          op: 'replace' as const,
-          path: `/clients/${c}/threads/0/program/0/type`,
-          value: 'set-nx-px-lua',
-        })),
+        solution: onFirstOps('replace', 'type', 'set-nx-px-lua', [0, 1, 2]),
         success: {
           en: 'Compare and delete now happen inside one script, which Redis runs without interleaving anything.',
           zh: '比较和删除现在发生在同一个脚本里，Redis 执行脚本时不会插入任何别的命令。',

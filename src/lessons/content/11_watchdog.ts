@@ -1,3 +1,4 @@
+import { acquired } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -45,7 +46,7 @@ const lesson: Lesson = {
         { key: 'myLock', holder: { owner: 'A:1', count: 1 }, pttl: { min: 29_990, max: 30_000 } },
         {
           gap: {
-            from: { kind: 'lock.acquired', actor: 'A:1' },
+            from: acquired('A:1'),
             to: { kind: 'watchdog.renew', actor: 'A:1' },
           },
           min: 9990,
@@ -159,7 +160,7 @@ const lesson: Lesson = {
           { id: 'forty', value: [39_000, 41_000], text: { en: 'At ≈ 40 s', zh: '约 40 秒' } },
           { id: 'never', value: [-1, -1], text: { en: 'Never: deadlock', zh: '永远拿不到：死锁' } },
         ],
-        answer: { from: 'time-of', selector: { kind: 'lock.acquired', actor: 'B:1' } },
+        answer: { from: 'time-of', selector: acquired('B:1') },
         feedback: {
           en:
             'The watchdog is a timer **inside** the client: it dies with the JVM. Nobody renews the key, so it ' +
@@ -189,7 +190,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C34'],
-      at: { kind: 'lock.acquired', actor: 'B:1' },
+      at: acquired('B:1'),
       text: {
         en: 'B:1 had been waiting since 1 s; the expiry lets it in. The run ends safe.',
         zh: 'B:1 从第 1 秒就开始等了；键过期后它进来了。运行结果是安全的。',

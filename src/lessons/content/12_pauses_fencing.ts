@@ -1,3 +1,4 @@
+import { onFirstOps } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -102,8 +103,7 @@ const lesson: Lesson = {
         goal: { noViolation: 'V3' },
         solution: [
           { op: 'add', path: '/resource', value: { kind: 'fenced', initial: 0 } },
-          { op: 'add', path: '/clients/0/threads/0/program/0/type', value: 'FencedLock' },
-          { op: 'add', path: '/clients/1/threads/0/program/0/type', value: 'FencedLock' },
+          ...onFirstOps('add', 'type', 'FencedLock'),
         ],
         success: {
           en: 'The store saw token 2 from B:1, so A:1’s late write with token 1 is refused.',

@@ -1,3 +1,4 @@
+import { acquired } from './common';
 import type { EventSelector, Lesson } from '../types';
 
 const bAcquire: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVAL', key: 'myLock' };
@@ -32,7 +33,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C38'],
-      at: { kind: 'lock.acquired', actor: 'A:1' },
+      at: acquired('A:1'),
       text: {
         en:
           'Recent Redisson (`checkLockSyncedSlaves`, on by default) adds a `WAIT` after the lock script: the ' +
@@ -154,7 +155,7 @@ const lesson: Lesson = {
     {
       claims: ['C38', 'C35'],
       scenario: { builtin: 'failover-wait-wrong-replica' },
-      at: { kind: 'lock.acquired', actor: 'A:1' },
+      at: acquired('A:1'),
       text: {
         en:
           '`WAIT` narrows the window but does not close it. Here replica-2’s link is cut: A:1’s `WAIT 2 1000` ' +

@@ -1,3 +1,4 @@
+import { acquired } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 const multi = { lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] };
@@ -90,7 +91,7 @@ const lesson: Lesson = {
           },
           { id: 'no', value: false, text: { en: 'No: it needs all three', zh: '不能：它需要全部三把' } },
         ],
-        answer: { from: 'holds', check: { count: { kind: 'lock.acquired', actor: 'B:1' }, min: 1 } },
+        answer: { from: 'holds', check: { count: acquired('B:1'), min: 1 } },
         feedback: {
           en: 'B:1 would need `l1` and `l3` as well, and A:1 still holds those. Losing one master does not hand the lock over.',
           zh: 'B:1 还需要 `l1` 和 `l3`，而它们仍在 A:1 手里。丢掉一个主节点并不会让锁易主。',
@@ -113,7 +114,7 @@ const lesson: Lesson = {
     {
       claims: ['C37'],
       scenario: { builtin: 'redlock-happy' },
-      at: { kind: 'lock.acquired', actor: 'A:1' },
+      at: acquired('A:1'),
       text: {
         en:
           'RedLock, the algorithm from the Redis docs (the Redisson write-ups mention it), relaxes “all” to “a majority”: ' +
@@ -134,7 +135,7 @@ const lesson: Lesson = {
     {
       claims: ['C37', 'C35'],
       scenario: { builtin: 'redlock-clock-jump' },
-      at: { kind: 'lock.acquired', actor: 'B:1' },
+      at: acquired('B:1'),
       question: {
         prompt: {
           en:

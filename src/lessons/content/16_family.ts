@@ -1,3 +1,4 @@
+import { acquired } from './common';
 import type { EventSelector, Lesson } from '../types';
 
 const afterA: EventSelector = { kind: 'lock.acquired', after: { kind: 'lock.released', actor: 'A:1' } };
@@ -55,11 +56,11 @@ const lesson: Lesson = {
       },
       checks: [
         {
-          gap: { from: { kind: 'lock.acquired', actor: 'B:1' }, to: { kind: 'lock.acquired', actor: 'C:1' } },
+          gap: { from: acquired('B:1'), to: acquired('C:1') },
           min: 1,
         },
         {
-          gap: { from: { kind: 'lock.acquired', actor: 'C:1' }, to: { kind: 'lock.acquired', actor: 'D:1' } },
+          gap: { from: acquired('C:1'), to: acquired('D:1') },
           min: 1,
         },
         { noViolation: 'any' },
@@ -68,7 +69,7 @@ const lesson: Lesson = {
     {
       claims: ['C40'],
       scenario: { builtin: 'rw-lock-readers-then-writer' },
-      at: { kind: 'lock.acquired', actor: 'B:1' },
+      at: acquired('B:1'),
       text: {
         en:
           'A read/write lock (`getReadWriteLock`) lets readers share: A:1 and B:1 both hold the **read** lock ' +
@@ -85,7 +86,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C40'],
-      at: { kind: 'lock.acquired', actor: 'C:1' },
+      at: acquired('C:1'),
       text: {
         en: 'The writer C:1 waits until the last reader has left, then holds the lock alone.',
         zh: '写者 C:1 一直等到最后一个读者离开，才独自持有锁。',
@@ -94,7 +95,7 @@ const lesson: Lesson = {
         { thread: 'A:1', holds: { lock: 'rw', count: 0 } },
         { thread: 'B:1', holds: { lock: 'rw', count: 0 } },
         {
-          gap: { from: { kind: 'lock.released', actor: 'B:1' }, to: { kind: 'lock.acquired', actor: 'C:1' } },
+          gap: { from: { kind: 'lock.released', actor: 'B:1' }, to: acquired('C:1') },
           min: 0,
         },
       ],
@@ -102,7 +103,7 @@ const lesson: Lesson = {
     {
       claims: ['C40'],
       scenario: { builtin: 'spin-lock-polling' },
-      at: { kind: 'lock.acquired', actor: 'B:1' },
+      at: acquired('B:1'),
       text: {
         en:
           'A spin lock (`getSpinLock`) uses the same hash and script as `RLock` but no pub/sub at all: nobody ' +
@@ -123,7 +124,7 @@ const lesson: Lesson = {
     {
       claims: ['C40', 'C39'],
       scenario: { builtin: 'fencing-saves-gc-pause' },
-      at: { kind: 'lock.acquired', actor: 'B:1' },
+      at: acquired('B:1'),
       text: {
         en:
           'And the fenced lock (`getFencedLock`) of lesson 12: every acquire increments a counter in the same ' +

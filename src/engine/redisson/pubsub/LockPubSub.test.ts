@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createWorld } from '../../scenario/world';
+import { masterWorld } from '../../scenario/testing/world';
 import { acquire, call, now, sleep, type AcquireResult, type Process } from '../../sim/effects';
 import { RedissonClient } from '../RedissonClient';
 import type { RedissonLockEntry } from './RedissonLockEntry';
 
 function world() {
-  return createWorld({
-    seed: 3,
-    latencyMs: 1,
-    callTimeoutMs: 3000,
-    scriptBudget: 1_000_000,
-    nodes: [{ id: 'master', role: 'master' }],
-    threads: ['B:1', 'B:2', 'P:1'],
-    resource: { value: 0, accepted: 0, rejected: 0 },
-  });
+  return masterWorld({ seed: 3, threads: ['B:1', 'B:2', 'P:1'] });
 }
 
 const CHANNEL = 'redisson_lock__channel:{myLock}';

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { simulate } from '../../redisson/testing/simulate';
 import type { TraceEvent } from '../../trace/types';
 import { builtins } from './index';
+import { client, hold, scenario } from '../build';
 
 const ACQUIRES = new Set(['lock', 'tryLock', 'lockInterruptibly']);
 
@@ -115,39 +116,23 @@ describe('built-ins run like Java', () => {
   });
 
   it('the audit’s H1 scenario: B interrupted in lockInterruptibly never reaches its use', () => {
-    const s = simulate({
-      format: 'lockscope/1',
-      clients: [
-        {
-          id: 'A',
-          threads: [
-            {
-              id: 1,
-              program: [
-                { op: 'lock', lock: 'myLock' },
-                { op: 'use', ms: 3000 },
-                { op: 'unlock', lock: 'myLock' },
-              ],
-            },
-          ],
-        },
-        {
-          id: 'B',
-          threads: [
-            {
-              id: 1,
-              start: 100,
-              program: [
-                { op: 'lockInterruptibly', lock: 'myLock' },
-                { op: 'use', ms: 10 },
-                { op: 'unlock', lock: 'myLock' },
-              ],
-            },
-          ],
-        },
-      ],
-      faults: [{ at: 1000, kind: 'interrupt', client: 'B', thread: 1 }],
-    });
+    const s = simulate(
+      scenario(
+        [
+          client('A', hold('myLock', 3000, { body: 'use' })),
+          client(
+            'B',
+            [
+              { op: 'lockInterruptibly', lock: 'myLock' },
+              { op: 'use', ms: 10 },
+              { op: 'unlock', lock: 'myLock' },
+            ],
+            { start: 100 },
+          ),
+        ],
+        { faults: [{ at: 1000, kind: 'interrupt', client: 'B', thread: 1 }] },
+      ),
+    );
     expect(unreachable(s.events)).toEqual([]);
     expect(s.trace.verdict).toBe('safe');
     expect(s.of('thread.done', 'B:1')[0]).toMatchObject({

@@ -1,4 +1,5 @@
 /** Leases, the watchdog, and what a crash or a pause does to them. */
+import { client, hold } from '../build';
 import type { BuiltinScenario } from './types';
 
 export const leaseExpiryNoWatchdog: BuiltinScenario = {
@@ -17,33 +18,8 @@ export const leaseExpiryNoWatchdog: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'The lease runs out mid-work',
     clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock', leaseMs: 3000 },
-              { op: 'use', ms: 4000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 100,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'use', ms: 200 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
+      client('A', hold('myLock', 4000, { body: 'use', leaseMs: 3000 })),
+      client('B', hold('myLock', 200, { body: 'use' }), { start: 100 }),
     ],
   },
 };
@@ -63,35 +39,7 @@ export const watchdogRenewal: BuiltinScenario = {
   scenario: {
     format: 'lockscope/1',
     title: 'The watchdog keeps the lock alive',
-    clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 70000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 1000,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 1000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-    ],
+    clients: [client('A', hold('myLock', 70000)), client('B', hold('myLock', 1000), { start: 1000 })],
   },
 };
 
@@ -110,35 +58,7 @@ export const clientCrashWatchdogExpiry: BuiltinScenario = {
   scenario: {
     format: 'lockscope/1',
     title: 'The holder crashes',
-    clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 60000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 1000,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 1000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-    ],
+    clients: [client('A', hold('myLock', 60000)), client('B', hold('myLock', 1000), { start: 1000 })],
     faults: [{ at: 15000, kind: 'crash', client: 'A' }],
   },
 };
@@ -161,33 +81,8 @@ export const gcPauseLeaseExpiry: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'A GC pause outlives the lease',
     clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'use', ms: 2000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 500,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'use', ms: 100 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
+      client('A', hold('myLock', 2000, { body: 'use' })),
+      client('B', hold('myLock', 100, { body: 'use' }), { start: 500 }),
     ],
     faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40000 }],
   },

@@ -1,4 +1,5 @@
 /** The hand-rolled SETNX locks, each showing one mistake (the lock types of naive/NaiveLock.ts). */
+import { client, hold } from '../build';
 import type { BuiltinScenario } from './types';
 
 export const naiveSetnxDeadlock: BuiltinScenario = {
@@ -19,33 +20,8 @@ export const naiveSetnxDeadlock: BuiltinScenario = {
     title: 'SETNX without expiry',
     until: 3000,
     clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'lock:job', type: 'setnx' },
-              { op: 'work', ms: 5000 },
-              { op: 'unlock', lock: 'lock:job' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 100,
-            program: [
-              { op: 'lock', lock: 'lock:job', type: 'setnx' },
-              { op: 'work', ms: 100 },
-              { op: 'unlock', lock: 'lock:job' },
-            ],
-          },
-        ],
-      },
+      client('A', hold('lock:job', 5000, { type: 'setnx' })),
+      client('B', hold('lock:job', 100, { type: 'setnx' }), { start: 100 }),
     ],
     faults: [{ at: 200, kind: 'crash', client: 'A' }],
   },

@@ -1,4 +1,5 @@
 /** RLock doing its everyday job: lock, reentry, waiting through pub/sub, giving up on time. */
+import { client, hold } from '../build';
 import type { BuiltinScenario } from './types';
 
 export const basicLock: BuiltinScenario = {
@@ -16,21 +17,7 @@ export const basicLock: BuiltinScenario = {
   scenario: {
     format: 'lockscope/1',
     title: 'lock() and unlock()',
-    clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 1000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-    ],
+    clients: [client('A', hold('myLock', 1000))],
   },
 };
 
@@ -50,24 +37,16 @@ export const reentrant: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'Reentrant locking',
     clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 500 },
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 500 },
-              { op: 'unlock', lock: 'myLock' },
-              { op: 'work', ms: 500 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      { id: 'B', threads: [{ id: 1, start: 700, program: [{ op: 'tryLock', lock: 'myLock' }] }] },
+      client('A', [
+        { op: 'lock', lock: 'myLock' },
+        { op: 'work', ms: 500 },
+        { op: 'lock', lock: 'myLock' },
+        { op: 'work', ms: 500 },
+        { op: 'unlock', lock: 'myLock' },
+        { op: 'work', ms: 500 },
+        { op: 'unlock', lock: 'myLock' },
+      ]),
+      client('B', [{ op: 'tryLock', lock: 'myLock' }], { start: 700 }),
     ],
   },
 };
@@ -92,14 +71,7 @@ export const contentionWakeup: BuiltinScenario = {
       {
         id: 'A',
         threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 2000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
+          { id: 1, program: hold('myLock', 2000) },
           { id: 2, start: 100, program: critical(300) },
         ],
       },
@@ -127,19 +99,7 @@ export const trylockTimeout: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'tryLock gives up on time',
     clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 5000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
+      client('A', hold('myLock', 5000)),
       {
         id: 'B',
         threads: [
@@ -187,18 +147,11 @@ export const unlockNotOwner: BuiltinScenario = {
       {
         id: 'A',
         threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 3000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
+          { id: 1, program: hold('myLock', 3000) },
           { id: 2, start: 1000, program: [{ op: 'unlock', lock: 'myLock' }] },
         ],
       },
-      { id: 'B', threads: [{ id: 1, start: 1500, program: [{ op: 'unlock', lock: 'myLock' }] }] },
+      client('B', [{ op: 'unlock', lock: 'myLock' }], { start: 1500 }),
     ],
   },
 };

@@ -1,6 +1,7 @@
 /**
  * Replication and Sentinel failover: the lock lives on one master and reaches replicas late.
  */
+import { client, hold } from '../build';
 import type { BuiltinScenario } from './types';
 
 /** The teaching preset of a Sentinel deployment (short numbers so it fits one screen). */
@@ -33,35 +34,7 @@ export const failoverLostLock: BuiltinScenario = {
     seed: 6,
     redis: sentinelTeaching,
     redisson: { version: '3.11' },
-    clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 20000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 7000,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 15000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-    ],
+    clients: [client('A', hold('myLock', 20000)), client('B', hold('myLock', 15000), { start: 7000 })],
     faults: [{ at: 10, kind: 'crash', node: 'master' }],
   },
 };
@@ -84,35 +57,7 @@ export const failoverWaitHelps: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'WAIT helps',
     redis: { ...sentinelTeaching, replicas: [{ lagMs: 20 }, { lagMs: 800 }] },
-    clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 15000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 7000,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 2000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-    ],
+    clients: [client('A', hold('myLock', 15000)), client('B', hold('myLock', 2000), { start: 7000 })],
     faults: [{ at: 1000, kind: 'crash', node: 'master' }],
   },
 };
@@ -136,35 +81,7 @@ export const failoverWaitWrongReplica: BuiltinScenario = {
     title: 'WAIT, wrong replica promoted',
     seed: 1,
     redis: { ...sentinelTeaching, replicas: [{ lagMs: 20 }, { lagMs: 20 }] },
-    clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 15000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 8000,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 10000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-    ],
+    clients: [client('A', hold('myLock', 15000)), client('B', hold('myLock', 10000), { start: 8000 })],
     faults: [
       { at: 0, kind: 'partition', groups: [['master'], ['replica-2']] },
       { at: 1100, kind: 'crash', node: 'master' },
@@ -195,35 +112,7 @@ export const splitBrainPartition: BuiltinScenario = {
     title: 'Split brain',
     until: 70000,
     redis: sentinelTeaching,
-    clients: [
-      {
-        id: 'A',
-        threads: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 45000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 7000,
-            program: [
-              { op: 'lock', lock: 'myLock' },
-              { op: 'work', ms: 20000 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
-    ],
+    clients: [client('A', hold('myLock', 45000)), client('B', hold('myLock', 20000), { start: 7000 })],
     faults: [
       {
         at: 100,
