@@ -38,7 +38,8 @@ export function RedissonVersionPicker() {
   return (
     <div className="form__field redisson-version">
       <label htmlFor={id}>{t('editor.version')}</label>
-      <select id={id} value={version} onChange={(e) => pick(e.target.value)}>
+      {/* Until the first scenario has loaded there is nothing to rewrite, and a pick would be lost. */}
+      <select id={id} value={version} disabled={scenario === null} onChange={(e) => pick(e.target.value)}>
         {options.map((v) => (
           <option key={v} value={v}>
             {label(v)}

@@ -132,6 +132,9 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
     await loadScenario(info.scenario, {
       cursor: info.cursor,
       builtinId: builtinOf(info.scenario),
+      // A step's own scenario comes from no built-in; left out, it would inherit whatever the
+      // playground showed before, and the intro would name that built-in above the lesson.
+      origin: null,
       persist: false,
       verbose: true,
     });
@@ -175,7 +178,8 @@ export async function forkStep(): Promise<void> {
   const forked = { ...structuredClone(pg.scenario), title };
   const cursor = pg.cursor;
   closeLesson();
-  await loadScenario(forked, { builtinId: null, cursor });
+  // Its own title names the lesson, so it is no built-in's edit even when the step is one as is.
+  await loadScenario(forked, { builtinId: null, origin: null, cursor });
 }
 
 /** Restores the step's own scenario after the learner's edits. */
@@ -188,6 +192,7 @@ export async function resetTask(): Promise<void> {
   await loadScenario(info.scenario, {
     cursor: info.cursor,
     builtinId: builtinOf(info.scenario),
+    origin: null,
     persist: false,
     verbose: true,
   });

@@ -7,7 +7,7 @@
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { usePlayground } from '../store';
 import { requestView, useViewWindow } from '../view-window';
 import type { Layout } from './layout';
@@ -39,13 +39,17 @@ export function useTimeZoom(
   }, [tEnd, width, zt]);
 
   const hasLayout = layout !== null;
-  useEffect(() => {
+  // A layout effect measures before the first paint: the 800 px guess, drawn for one frame, is
+  // wider than a phone and scrolled the page sideways (D28).
+  useLayoutEffect(() => {
     const el = plotRef.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => {
+    const measure = () => {
       setWidth(Math.max(200, Math.floor(el.clientWidth)));
       setMeasured(true);
-    });
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
   }, [plotRef, hasLayout]);
