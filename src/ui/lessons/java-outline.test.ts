@@ -19,7 +19,7 @@ const events: TraceEvent[] = [
   evalsha(6, 'B:1'),
   ev(7, 'lock.wait', 'B:1', { ttl: 29000 }), // 8
   ev(10, 'watchdog.renew', 'A:1', { result: 1 }),
-  ev(20, 'lock.released', 'A:1', { holdCount: 0 }), // 10
+  ev(20, 'unlock.request', 'A:1', { lock: 'myLock', type: 'RLock', holdCount: 0 }), // 10
   evalsha(21, 'A:1'),
   ev(22, 'watchdog.cancel', 'A:1'),
   ev(22, 'waiter.wakeup', 'B:1', { cause: 'message' }),
@@ -62,13 +62,18 @@ describe('whereIs', () => {
       evalsha(1, 'C:1'),
       ev(2, 'lock.failed', 'C:1'),
       ev(3, 'lock.request', 'D:1', { type: 'setnx', op: 'lock' }),
+      ev(4, 'lock.request', 'E:1', { type: 'set-nx-px', op: 'lock' }),
+      ev(5, 'unlock.request', 'E:1', { type: 'set-nx-px-lua', holdCount: 0 }),
     ];
+    // every naive type, not only the ones whose names say "setnx"
+    expect(whereIs(t, 4, 'E:1')).toBeNull();
+    expect(whereIs(t, 5, 'E:1')).toBeNull();
     expect(whereIs(t, 1, 'C:1')).toMatchObject({ outline: 'tryLock', line: 2 });
     expect(whereIs(t, 2, 'C:1')).toMatchObject({ outline: 'tryLock', line: 10 });
     expect(whereIs(t, 3, 'D:1')).toBeNull();
     const naiveRenewal = [ev(0, 'watchdog.renew', 'D:1', { timer: 'D/renewal', result: 1 })];
     expect(whereIs(naiveRenewal, 0, 'D:1')).toBeNull();
-    expect(whereIs(t, 3, 'E:1')).toBeNull();
+    expect(whereIs(t, 3, 'F:1')).toBeNull();
   });
 
   it('marks lines that exist, with comments in both languages', () => {

@@ -4,6 +4,7 @@
  * (written by us after RedissonLock, simplified: no async plumbing, no interrupt handling), and
  * which of its lines the thread's latest event belongs to. Pure: the trace in, a position out.
  */
+import { NAIVE_LOCK_TYPES } from '../../engine/lock_types';
 import type { TraceEvent } from '../../engine/trace/types';
 
 export type OutlineId = 'caller' | 'lock' | 'tryLock' | 'unlock' | 'renewal';
@@ -162,7 +163,7 @@ export function threadAt(events: readonly TraceEvent[], cursor: number): string 
 }
 
 function isRedisson(type: unknown): boolean {
-  return typeof type !== 'string' || !['setnx', 'naive'].some((n) => type.toLowerCase().includes(n));
+  return !(NAIVE_LOCK_TYPES as readonly unknown[]).includes(type);
 }
 
 /**
@@ -184,7 +185,7 @@ export function whereIs(events: readonly TraceEvent[], cursor: number, actor: st
   for (let i = end; i >= 0; i--) {
     const e = events[i];
     if (e.actor !== actor) continue;
-    if (e.kind === 'lock.request' || e.kind === 'lock.released' || e.kind === 'work.start') {
+    if (e.kind === 'lock.request' || e.kind === 'unlock.request' || e.kind === 'work.start') {
       start = i;
       break;
     }
@@ -194,7 +195,8 @@ export function whereIs(events: readonly TraceEvent[], cursor: number, actor: st
   const first = events[start];
   if (first.kind === 'work.start')
     return first.critical === false ? null : { actor, outline: 'caller', line: 3, index: start };
-  if (first.kind === 'lock.released') {
+  if (first.kind === 'unlock.request') {
+    if (!isRedisson(first.type)) return null;
     let line = 1;
     let index = start;
     for (let i = start + 1; i <= end; i++) {
