@@ -62,15 +62,18 @@ const lesson: Lesson = {
           zh: 'B:1 在第 20 毫秒读取计数器，那时 A:1 还没有写入。B:1 会写入什么值？',
         },
         choices: [
-          { id: 'one', value: 1, text: { en: '`1`: it read `0`', zh: '`1`：它读到的是 `0`' } },
-          { id: 'two', value: 2, text: { en: '`2`: A:1 already wrote `1`', zh: '`2`：A:1 已经写入了 `1`' } },
+          { id: 'one', value: 1, text: { en: '`1`', zh: '写入 `1`' } },
+          { id: 'two', value: 2, text: { en: '`2`', zh: '写入 `2`' } },
         ],
         answer: { from: 'field-of', selector: { kind: 'resource.use', actor: 'B:1' }, field: 'value' },
         feedback: {
           en:
-            'B:1 computes from the value it read, not from the value that is there when it writes. Nothing ' +
-            'stops a read from happening in the middle of someone else’s read-modify-write.',
-          zh: 'B:1 是用它读到的值来计算的，而不是写入那一刻的值。没有任何东西阻止一次读取插进别人的“读-改-写”中间。',
+            '`1`. B:1 read `0` at 20 ms, 30 ms before A:1 wrote `1`, and it computes from the value it read, not ' +
+            'from the value that is there when it writes: `0 + 1`, the same `1` A:1 wrote. Nothing stops a read ' +
+            'from happening in the middle of someone else’s read-modify-write.',
+          zh:
+            '`1`。B:1 在第 20 毫秒读到 `0`，比 A:1 写入 `1` 早了 30 毫秒；它用读到的值来计算，而不是写入那一刻的值：' +
+            '`0 + 1`，和 A:1 写的一样是 `1`。没有任何东西阻止一次读取插进别人的“读-改-写”中间。',
         },
       },
       checks: [{ resource: { value: 1, accepted: 2 } }, { violation: 'V3', lock: '(none)' }],

@@ -89,15 +89,19 @@ const lesson: Lesson = {
     },
     {
       claims: ['C16'],
-      at: { kind: 'lock.failed', actor: 'B:1' },
+      // Up to A:1's first unlock request: the next step's question is shown at this cursor, which
+      // is about that unlock; B:1's refused EVALSHA is still the script view's last run here.
+      at: { kind: 'unlock.request', actor: 'A:1' },
       text: {
         en:
           'B:1 calls `tryLock()` (no wait time) meanwhile. Its field does not exist and the key does: line 12 ' +
-          'returns the remaining TTL, and `tryLock()` returns `false` at once.',
-        zh: '同时 B:1 调用了 `tryLock()`（不等待）。它的字段不存在而键存在：第 12 行返回剩余 TTL，`tryLock()` 立即返回 `false`。',
+          'returns the remaining TTL, and `tryLock()` returns `false` at once. ' +
+          'Half a second later A:1, done with its work, is about to call `unlock()`.',
+        zh: '同时 B:1 调用了 `tryLock()`（不等待）。它的字段不存在而键存在：第 12 行返回剩余 TTL，`tryLock()` 立即返回 `false`。半秒后，A:1 做完了工作，正要调用 `unlock()`。',
       },
       checks: [
         { thread: 'B:1', lastResult: false },
+        { count: { kind: 'lock.failed', actor: 'B:1' }, min: 1, max: 1 },
         { key: 'myLock', holder: { owner: 'A:1', count: 2 } },
       ],
     },

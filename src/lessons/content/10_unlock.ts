@@ -58,11 +58,9 @@ const lesson: Lesson = {
           '教程列出的安全性——“锁只能被持有该锁的服务释放”——就写在解锁脚本里：它第一件正事就是检查调用者的字段是否存在。' +
           'A:2 得到 `IllegalMonitorStateException`，A:1 的锁原封不动。',
       },
-      highlight: {
-        lanes: ['A:1', 'A:2', 'B:1'],
-        keys: ['myLock'],
-        script: { script: 'unlock', lines: [12, 13] },
-      },
+      // No script lines marked: the step's highlight shows while the question is open, and lines
+      // 12–13 are its answer (step 2 marks them).
+      highlight: { lanes: ['A:1', 'A:2', 'B:1'], keys: ['myLock'] },
       checks: [{ reply: null }, { key: 'myLock', fields: 1, holder: { owner: 'A:1', count: 1 } }],
     },
     {
@@ -72,6 +70,7 @@ const lesson: Lesson = {
         en: 'B:1, on another machine, fares no better. Compare lesson 4, where a plain `DEL` let anyone release anything.',
         zh: '另一台机器上的 B:1 也一样。对比第 4 课：在那里，一条普通的 `DEL` 谁都能释放任何锁。',
       },
+      highlight: { lanes: ['B:1'], keys: ['myLock'], script: { script: 'unlock', lines: [12, 13] } },
       checks: [
         { count: { kind: 'lock.error', where: { op: 'unlock' } }, min: 2, max: 2 },
         { key: 'myLock', holder: { owner: 'A:1', count: 1 } },

@@ -14,7 +14,8 @@ const lesson: Lesson = {
     {
       claims: ['C40'],
       scenario: { builtin: 'fair-lock-fifo' },
-      at: afterA,
+      // Before A:1's unlock: the question is shown at this cursor, so the winner must not be on screen yet.
+      at: { kind: 'unlock.request', actor: 'A:1' },
       question: {
         prompt: {
           en: 'B:1, C:1 and D:1 asked for the **fair** lock in that order while A:1 held it. Who gets it when A:1 unlocks?',
@@ -35,9 +36,12 @@ const lesson: Lesson = {
       },
       text: {
         en:
-          'Lesson 10 showed `RLock` promising no order. The fair lock does: B:1, then C:1, then D:1. E:1, who ' +
-          'only waited 500 ms, left the queue without disturbing it.',
-        zh: '第 10 课说过 `RLock` 不保证顺序。公平锁保证：先 B:1，再 C:1，然后 D:1。只等了 500 毫秒的 E:1 离开了队列，没有打乱顺序。',
+          'Lesson 10 showed `RLock` promising no order. The fair lock keeps one: B:1, C:1 and D:1 wait in ' +
+          '`redisson_lock_queue:{fair}` in the order they asked, and E:1, who only waited 500 ms, has already left ' +
+          'the queue without disturbing it. Play on: A:1 unlocks, and B:1 takes the lock.',
+        zh:
+          '第 10 课说过 `RLock` 不保证顺序。公平锁保证：B:1、C:1、D:1 按申请顺序排在 `redisson_lock_queue:{fair}` 里；' +
+          '只等了 500 毫秒的 E:1 已经离开队列，没有打乱顺序。继续播放：A:1 解锁，B:1 拿到锁。',
       },
       highlight: {
         lanes: ['A:1', 'B:1', 'C:1', 'D:1', 'E:1'],
@@ -45,7 +49,12 @@ const lesson: Lesson = {
       },
       checks: [
         { thread: 'E:1', lastResult: false },
-        { thread: 'B:1', holds: { lock: 'fair', count: 1 } },
+        { thread: 'A:1', holds: { lock: 'fair', count: 1 } },
+        { thread: 'B:1', state: 'waiting' },
+        { thread: 'C:1', state: 'waiting' },
+        { thread: 'D:1', state: 'waiting' },
+        { key: 'redisson_lock_queue:{fair}', is: 'list' },
+        { count: { kind: 'lock.acquired' }, min: 1, max: 1 },
       ],
     },
     {
@@ -55,6 +64,8 @@ const lesson: Lesson = {
         zh: '整个运行：四个持有者，按到达顺序。',
       },
       checks: [
+        // the first acquisition after A:1's release is B:1's
+        { gap: { from: afterA, to: acquired('B:1') }, min: 0, max: 0 },
         {
           gap: { from: acquired('B:1'), to: acquired('C:1') },
           min: 1,
