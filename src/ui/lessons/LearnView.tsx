@@ -242,7 +242,8 @@ export function LessonPanel() {
   const lesson = payload?.lesson.id === lessonId ? payload.lesson : null;
   const step = lesson?.steps[n];
   const info = payload?.steps[n];
-  useHighlightDom(step?.highlight);
+  // While a prediction is open the step's highlights would point at its answer: they wait for it.
+  useHighlightDom(step?.question !== undefined && picked === undefined ? undefined : step?.highlight);
 
   if (lesson === null || step === undefined || info === undefined) {
     return (
