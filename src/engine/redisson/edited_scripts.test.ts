@@ -3,6 +3,7 @@ import { sha1hex } from '../redis/sha1';
 import { lockScripts, withEditedScripts } from './scripts';
 import { versionTraits } from './versions';
 import { simulate } from './testing/simulate';
+import { client, hold, scenario } from '../scenario/build';
 
 const latest = lockScripts(versionTraits('latest'));
 
@@ -18,60 +19,35 @@ const unlockWithoutOwnerCheck = latest.unlock.replace(
 );
 
 /** A:1 locks twice (the second time a tryLock, so a broken reentry answers instead of waiting) */
-const reentrant = (scripts?: Record<string, string>) => ({
-  format: 'lockscope/1',
-  redisson: scripts === undefined ? {} : { scripts },
-  clients: [
-    {
-      id: 'A',
-      threads: [
-        {
-          id: 1,
-          program: [
-            { op: 'lock', lock: 'myLock' },
-            { op: 'tryLock', lock: 'myLock' },
-            { op: 'getHoldCount', lock: 'myLock' },
-          ],
-        },
-      ],
-    },
-  ],
-});
+const reentrant = (scripts?: Record<string, string>) =>
+  scenario(
+    [
+      client('A', [
+        { op: 'lock', lock: 'myLock' },
+        { op: 'tryLock', lock: 'myLock' },
+        { op: 'getHoldCount', lock: 'myLock' },
+      ]),
+    ],
+    { redisson: scripts === undefined ? {} : { scripts } },
+  );
 
 /** A:1 holds myLock for 2 s; B:1, which never locked it, calls unlock at 500 ms; C:1 tries at 600 ms */
-const strangerUnlock = (scripts?: Record<string, string>) => ({
-  format: 'lockscope/1',
-  redisson: scripts === undefined ? {} : { scripts },
-  clients: [
-    {
-      id: 'A',
-      threads: [
-        {
-          id: 1,
-          program: [
-            { op: 'lock', lock: 'myLock' },
-            { op: 'work', ms: 2000 },
-            { op: 'unlock', lock: 'myLock' },
-          ],
-        },
-      ],
-    },
-    {
-      id: 'B',
-      threads: [
-        {
-          id: 1,
-          start: 500,
-          program: [
-            { op: 'unlock', lock: 'myLock' },
-            { op: 'isLocked', lock: 'myLock' },
-          ],
-        },
-      ],
-    },
-    { id: 'C', threads: [{ id: 1, start: 600, program: [{ op: 'tryLock', lock: 'myLock' }] }] },
-  ],
-});
+const strangerUnlock = (scripts?: Record<string, string>) =>
+  scenario(
+    [
+      client('A', hold('myLock', 2000)),
+      client(
+        'B',
+        [
+          { op: 'unlock', lock: 'myLock' },
+          { op: 'isLocked', lock: 'myLock' },
+        ],
+        { start: 500 },
+      ),
+      client('C', [{ op: 'tryLock', lock: 'myLock' }], { start: 600 }),
+    ],
+    { redisson: scripts === undefined ? {} : { scripts } },
+  );
 
 describe('edited Redisson scripts (redisson.scripts)', () => {
   it('the edits apply to the test texts: each removes exactly the check it names', () => {
