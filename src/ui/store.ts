@@ -48,7 +48,6 @@ export interface PlaygroundState {
   /** the engine's frame at the cursor (arrives asynchronously from the worker) */
   visible: VisibleState | null;
   visibleIndex: number;
-  // class
   /** the built-in the scenario is, or was edited from (kept through edits; null once imported) */
   originId: string | null;
 }

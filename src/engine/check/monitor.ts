@@ -51,7 +51,7 @@ import {
   type Violation,
   type ViolationKind,
 } from '../trace/types';
-import { clientOf, threadActor } from '../trace/actors';
+import { clientOf, isThreadActor, threadActor } from '../trace/actors';
 
 export interface MonitorHost {
   emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
@@ -193,25 +193,29 @@ export class SafetyMonitor {
         if (actor === undefined) return;
         this.doneThreads.add(actor);
         this.stopWaiting((a) => a === actor);
+        // an owner gone for good can make a lock stuck that nobody stopped waiting for
+        this.checkStuck();
         return;
       case 'client.crash': {
         const client = typeof ev.client === 'string' ? ev.client : actor;
         if (client === undefined) return;
         this.crashedClients.add(client);
         this.stopWaiting((a) => clientOf(a) === client);
+        this.checkStuck();
         return;
       }
     }
   }
 
+  /** Only the locks whose waiters changed can change their L1 (this runs on every acquire). */
   private stopWaiting(gone: (actor: Actor) => boolean): void {
-    for (const [lock, set] of this.waiters)
-      for (const a of [...set])
-        if (gone(a)) {
-          set.delete(a);
-          if (set.size === 0) this.waiters.delete(lock);
-        }
-    this.checkStuck();
+    for (const [lock, set] of this.waiters) {
+      let changed = false;
+      for (const a of [...set]) if (gone(a)) changed = set.delete(a) || changed;
+      if (!changed) continue;
+      if (set.size === 0) this.waiters.delete(lock);
+      this.checkL1(lock);
+    }
   }
 
   /** Re-derives L1 for every lock that has or had waiters. */
@@ -239,7 +243,7 @@ export class SafetyMonitor {
 
   /** An owner that will never unlock: its thread ended or its client crashed. */
   private isGone(actor: Actor): boolean {
-    if (!actor.includes(':')) return false;
+    if (!isThreadActor(actor)) return false;
     return this.doneThreads.has(actor) || this.crashedClients.has(clientOf(actor));
   }
 
@@ -398,7 +402,6 @@ export class SafetyMonitor {
     this.host.emit('violation.end', { violation: 'V3', lock, holders: holders.slice(), cause });
   }
 
-  /** Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now. */
   /**
    * Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now.
    * `waiting` (L1 only): the waiters among the holders, which then keep their order (owners first).

@@ -8,6 +8,7 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { addFault, ISOLATE_MS, isolate } from '../../engine/scenario/edit';
 import type { Fault } from '../../engine/scenario/schema';
+import { clientOf } from '../../engine/trace/actors';
 import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
 import { clockAt, usePlayground } from '../store';
@@ -204,7 +205,7 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
                 {r.kind === 'node' ? (
                   <NodeMenu id={r.id} model={model} close={close} />
                 ) : (
-                  <ClientMenu client={r.id.split(':')[0]} close={close} />
+                  <ClientMenu client={clientOf(r.id)} close={close} />
                 )}
               </MenuBox>
             )}

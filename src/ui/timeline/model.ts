@@ -126,8 +126,6 @@ function sameHolds(
   return n === 0;
 }
 
-export { isThreadActor };
-
 function compareThreadIds(a: string, b: string): number {
   const [ca, ta] = a.split(':');
   const [cb, tb] = b.split(':');

@@ -10,7 +10,7 @@ import type { Trace } from '../../engine/trace/types';
 import type { RunView } from '../store';
 import type { Layout } from './layout';
 import type { LaneModel } from './model';
-import { isThreadActor } from './model';
+import { isThreadActor } from '../../engine/trace/actors';
 
 export interface Hit {
   index: number;
