@@ -23,7 +23,12 @@ export function KeyMoments() {
     const from = m.t;
     let to = m.t;
     if (m.kind === 'violation') {
-      const v = run.trace.violations.find((x) => x.from === m.t);
+      // the violation this chip's violation.start opened (several may start in the same ms)
+      const ev = run.trace.events[m.index];
+      const v =
+        ev.kind === 'violation.start'
+          ? run.trace.violations.find((x) => x.from === m.t && x.kind === ev.violation && x.lock === ev.lock)
+          : undefined;
       if (v) to = v.to ?? runEnd;
     }
     const [a, b] = focusWindow(from, to, runEnd);
