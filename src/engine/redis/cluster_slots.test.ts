@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crc16, initialSlotRanges, keyHashSlot } from './cluster_slots';
+import { clusterNodeAddress, clusterNodeId, crc16, initialSlotRanges, keyHashSlot } from './cluster_slots';
 
 describe('cluster key slots (cluster.c keyHashSlot, crc16.c)', () => {
   it('crc16 is XMODEM: the check value of "123456789" is 0x31C3', () => {
@@ -52,5 +52,14 @@ describe('initial slot split (redis-cli --cluster create)', () => {
       expect(r[m - 1].end).toBe(16383);
       for (let i = 1; i < m; i++) expect(r[i].start).toBe(r[i - 1].end + 1);
     }
+  });
+});
+
+describe('simulated node ids and addresses', () => {
+  it('are 40 hex digits, stable per name, distinct across names', () => {
+    expect(clusterNodeId('master-1')).toMatch(/^[0-9a-f]{40}$/);
+    expect(clusterNodeId('master-1')).toBe(clusterNodeId('master-1'));
+    expect(clusterNodeId('master-1')).not.toBe(clusterNodeId('master-2'));
+    expect(clusterNodeAddress(0)).toEqual({ host: '127.0.0.1', port: 30001 });
   });
 });

@@ -6,6 +6,8 @@
  * use these, so the two can never disagree on where a key lives.
  */
 
+import { sha1hex } from './sha1';
+
 export const CLUSTER_SLOTS = 16384;
 
 // CRC16-CCITT (XMODEM): polynomial 0x1021, initial value 0, no reflection, as crc16.c.
@@ -104,4 +106,20 @@ export interface ClusterNodeInfo {
   /** failure flags as this node sees them (CLUSTER NODES: fail?, fail) */
   flags: readonly ('myself' | 'fail?' | 'fail' | 'noaddr')[];
   connected: boolean;
+}
+
+/**
+ * A simulated cluster node's id: 40 hex digits, stable for a node name (real ids are random; a
+ * stable one keeps traces, links and CLUSTER NODES output reproducible).
+ */
+export function clusterNodeId(name: string): string {
+  return sha1hex(`lockscope cluster node ${name}`);
+}
+
+/**
+ * Where a simulated cluster node listens: 127.0.0.1 and ports from 30001 upwards in node order
+ * (masters first, then replicas), as Redis's utils/create-cluster script lays a test cluster out.
+ */
+export function clusterNodeAddress(index: number): { host: string; port: number } {
+  return { host: '127.0.0.1', port: 30001 + index };
 }
