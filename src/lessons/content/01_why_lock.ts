@@ -1,3 +1,4 @@
+import { choice } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 /** Three buyers, 20 ms apart, each doing one 50 ms read-modify-write of the sales counter. */
@@ -61,10 +62,7 @@ const lesson: Lesson = {
           en: 'B:1 read the counter at 20 ms, before A:1 wrote. What value will B:1 write?',
           zh: 'B:1 在第 20 毫秒读取计数器，那时 A:1 还没有写入。B:1 会写入什么值？',
         },
-        choices: [
-          { id: 'one', value: 1, text: { en: '`1`', zh: '写入 `1`' } },
-          { id: 'two', value: 2, text: { en: '`2`', zh: '写入 `2`' } },
-        ],
+        choices: [choice('one', 1, '`1`', '写入 `1`'), choice('two', 2, '`2`', '写入 `2`')],
         answer: { from: 'field-of', selector: { kind: 'resource.use', actor: 'B:1' }, field: 'value' },
         feedback: {
           en:

@@ -1,4 +1,4 @@
-import { acquired } from './common';
+import { acquired, choice } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -40,8 +40,8 @@ const lesson: Lesson = {
           zh: 'B:1 的 `SETNX lock:job 1` 会返回什么？',
         },
         choices: [
-          { id: 'one', value: 1, text: { en: '`1`: it sets the key too', zh: '`1`：它也设置了这个键' } },
-          { id: 'zero', value: 0, text: { en: '`0`: the key already exists', zh: '`0`：键已经存在' } },
+          choice('one', 1, '`1`: it sets the key too', '`1`：它也设置了这个键'),
+          choice('zero', 0, '`0`: the key already exists', '`0`：键已经存在'),
         ],
         answer: { from: 'reply-of', selector: { kind: 'cmd', actor: 'B:1', cmd: 'SETNX' } },
         feedback: {

@@ -1,4 +1,4 @@
-import { acquired, onFirstOps } from './common';
+import { acquired, choice, onFirstOps } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 const critical = (type: string, work: number) => [
@@ -48,8 +48,8 @@ const lesson: Lesson = {
           zh: 'A:1 恰好在两条命令之间崩溃了。B:1 最终能拿到锁吗？',
         },
         choices: [
-          { id: 'yes', value: true, text: { en: 'Yes, the key expires after 1 s', zh: '能，键 1 秒后过期' } },
-          { id: 'no', value: false, text: { en: 'No, the key never expires', zh: '不能，键永远不会过期' } },
+          choice('yes', true, 'Yes, the key expires after 1 s', '能，键 1 秒后过期'),
+          choice('no', false, 'No, the key never expires', '不能，键永远不会过期'),
         ],
         answer: { from: 'holds', check: { count: acquired('B:1'), min: 1 } },
         feedback: {

@@ -1,4 +1,4 @@
-import { acquired } from './common';
+import { acquired, choice } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -33,21 +33,9 @@ const lesson: Lesson = {
           zh: 'B:1 从第 100 毫秒开始轮询。它什么时候能拿到锁？',
         },
         choices: [
-          {
-            id: 'after-a',
-            value: [14000, 14200],
-            text: { en: 'At ≈ 14 s, when A:1 deletes it', zh: '约 14 秒，A:1 删除锁的时候' },
-          },
-          {
-            id: 'expiry',
-            value: [10000, 10200],
-            text: { en: 'At ≈ 10 s, when the key expires', zh: '约 10 秒，键过期的时候' },
-          },
-          {
-            id: 'never',
-            value: [0, 0],
-            text: { en: 'Never: A:1 holds it', zh: '永远拿不到：锁在 A:1 手里' },
-          },
+          choice('after-a', [14000, 14200], 'At ≈ 14 s, when A:1 deletes it', '约 14 秒，A:1 删除锁的时候'),
+          choice('expiry', [10000, 10200], 'At ≈ 10 s, when the key expires', '约 10 秒，键过期的时候'),
+          choice('never', [0, 0], 'Never: A:1 holds it', '永远拿不到：锁在 A:1 手里'),
         ],
         answer: { from: 'time-of', selector: acquired('B:1') },
         feedback: {

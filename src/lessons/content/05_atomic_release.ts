@@ -1,4 +1,4 @@
-import { acquired, onFirstOps } from './common';
+import { acquired, choice, onFirstOps } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -48,12 +48,8 @@ const lesson: Lesson = {
           zh: 'A:1 恢复运行，发出它早已决定的 `DEL`。它会返回什么？',
         },
         choices: [
-          {
-            id: 'zero',
-            value: 0,
-            text: { en: '`0`: the key is not A:1’s any more', zh: '`0`：键已经不是 A:1 的了' },
-          },
-          { id: 'one', value: 1, text: { en: '`1`: it deletes B:1’s key', zh: '`1`：它删掉了 B:1 的键' } },
+          choice('zero', 0, '`0`: the key is not A:1’s any more', '`0`：键已经不是 A:1 的了'),
+          choice('one', 1, '`1`: it deletes B:1’s key', '`1`：它删掉了 B:1 的键'),
         ],
         answer: { from: 'reply-of', selector: { kind: 'cmd', actor: 'A:1', cmd: 'DEL' } },
         feedback: {
@@ -113,8 +109,8 @@ const lesson: Lesson = {
           zh: '同样的竞争，但释放是一次 `EVAL`。它到达 Redis 时，B:1 已经拿到了锁。它返回什么？',
         },
         choices: [
-          { id: 'zero', value: 0, text: { en: '`0`: the token is not A:1’s', zh: '`0`：令牌不是 A:1 的' } },
-          { id: 'one', value: 1, text: { en: '`1`: it deletes the key', zh: '`1`：删掉了键' } },
+          choice('zero', 0, '`0`: the token is not A:1’s', '`0`：令牌不是 A:1 的'),
+          choice('one', 1, '`1`: it deletes the key', '`1`：删掉了键'),
         ],
         answer: { from: 'reply-of', selector: { kind: 'cmd', actor: 'A:1', cmd: 'EVAL' } },
         feedback: {

@@ -1,3 +1,4 @@
+import { choice, noV1Goal } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 const critical = (work: number) => [
@@ -56,12 +57,8 @@ const lesson: Lesson = {
           zh: 'A:1 的租期是 3 秒（Lua 释放、唯一令牌），业务要 5 秒。B:1 会在 A:1 做完之前进来吗？',
         },
         choices: [
-          { id: 'yes', value: true, text: { en: 'Yes, at ≈ 3 s', zh: '会，大约在第 3 秒' } },
-          {
-            id: 'no',
-            value: false,
-            text: { en: 'No, the Lua release protects A:1', zh: '不会，Lua 释放保护了 A:1' },
-          },
+          choice('yes', true, 'Yes, at ≈ 3 s', '会，大约在第 3 秒'),
+          choice('no', false, 'No, the Lua release protects A:1', '不会，Lua 释放保护了 A:1'),
         ],
         answer: { from: 'holds', check: { violation: 'V1', lock: 'lock:job', holders: ['A:1', 'B:1'] } },
         feedback: {
@@ -89,8 +86,7 @@ const lesson: Lesson = {
             '`PEXPIRE lock:job 3000`. Five rounds are enough.',
           zh: '轮到你了：给客户端 A 加第二个线程来续期：每 1 秒（租期的三分之一）执行一次 `PEXPIRE lock:job 3000`，五轮就够了。',
         },
-        goalText: { en: 'No `V1` on `lock:job`.', zh: '`lock:job` 上没有 `V1`。' },
-        goal: { noViolation: 'V1', lock: 'lock:job' },
+        ...noV1Goal('lock:job'),
         solution: addRenewal,
         success: {
           en: 'The key never gets near its expiry while A:1 works, so B:1 waits for the release.',

@@ -1,3 +1,4 @@
+import { choice } from './common';
 import type { Lesson } from '../types';
 
 /** lock.lua with line 7's reentrancy half (`hexists`) removed: the learner's edit in step 6 */
@@ -65,9 +66,9 @@ const lesson: Lesson = {
           zh: '第 9 行执行 `PEXPIRE myLock 30000`。`EVALSHA` 返回给 A:1 的是什么？',
         },
         choices: [
-          { id: 'nil', value: null, text: { en: '`nil`: nothing', zh: '`nil`：什么也不返回' } },
-          { id: 'one', value: 1, text: { en: '`1`, the hold count', zh: '`1`，重入计数' } },
-          { id: 'ttl', value: 30000, text: { en: '`30000`, the lease', zh: '`30000`，租期' } },
+          choice('nil', null, '`nil`: nothing', '`nil`：什么也不返回'),
+          choice('one', 1, '`1`, the hold count', '`1`，重入计数'),
+          choice('ttl', 30000, '`30000`, the lease', '`30000`，租期'),
         ],
         answer: { from: 'reply-of', selector: acquireEval },
         feedback: {

@@ -1,3 +1,4 @@
+import { choice } from './common';
 import type { EventSelector, Lesson } from '../types';
 
 const secondAcquire: EventSelector = {
@@ -58,12 +59,8 @@ const lesson: Lesson = {
           zh: 'A:1 对自己已经持有的锁再次调用 `lock()`。之后它在 `myLock` 里的字段值是多少？',
         },
         choices: [
-          { id: 'two', value: true, text: { en: '`2`: it re-entered', zh: '`2`：它重入了' } },
-          {
-            id: 'waits',
-            value: false,
-            text: { en: 'Still `1`: it waits for itself', zh: '还是 `1`：它在等自己' },
-          },
+          choice('two', true, '`2`: it re-entered', '`2`：它重入了'),
+          choice('waits', false, 'Still `1`: it waits for itself', '还是 `1`：它在等自己'),
         ],
         answer: { from: 'holds', check: { key: 'myLock', holder: { owner: 'A:1', count: 2 } } },
         feedback: {
@@ -114,9 +111,9 @@ const lesson: Lesson = {
           zh: 'A:1 调用一次 `unlock()`。解锁脚本返回什么？',
         },
         choices: [
-          { id: 'zero', value: 0, text: { en: '`0`: still held', zh: '`0`：仍然持有' } },
-          { id: 'one', value: 1, text: { en: '`1`: released', zh: '`1`：已释放' } },
-          { id: 'nil', value: null, text: { en: '`nil`: not the owner', zh: '`nil`：不是持有者' } },
+          choice('zero', 0, '`0`: still held', '`0`：仍然持有'),
+          choice('one', 1, '`1`: released', '`1`：已释放'),
+          choice('nil', null, '`nil`: not the owner', '`nil`：不是持有者'),
         ],
         answer: { from: 'reply-of', selector: firstUnlock },
         feedback: {
@@ -178,13 +175,9 @@ const lesson: Lesson = {
           zh: 'A:1 在第二次 `lock()` 之后问一次 `getHoldCount()`，第一次 `unlock()` 之后再问一次。第二次的答案是多少？',
         },
         choices: [
-          { id: 'two', value: 2, text: { en: '`2`: both holds remain', zh: '`2`：两次都还算数' } },
-          { id: 'one', value: 1, text: { en: '`1`: one hold left', zh: '`1`：还剩一次' } },
-          {
-            id: 'zero',
-            value: 0,
-            text: { en: '`0`: one `unlock()` frees it', zh: '`0`：一次 `unlock()` 就释放了' },
-          },
+          choice('two', 2, '`2`: both holds remain', '`2`：两次都还算数'),
+          choice('one', 1, '`1`: one hold left', '`1`：还剩一次'),
+          choice('zero', 0, '`0`: one `unlock()` frees it', '`0`：一次 `unlock()` 就释放了'),
         ],
         answer: {
           from: 'field-of',

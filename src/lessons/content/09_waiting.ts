@@ -1,3 +1,4 @@
+import { choice } from './common';
 import type { EventSelector, Lesson } from '../types';
 
 const bFirstEval: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' };
@@ -17,16 +18,8 @@ const lesson: Lesson = {
           zh: 'A:1 持有 `myLock`。B:1 调用 `lock()`，执行同一个脚本。返回的是什么？',
         },
         choices: [
-          {
-            id: 'nil',
-            value: true,
-            text: { en: '`nil`: B:1 gets the lock too', zh: '`nil`：B:1 也拿到了锁' },
-          },
-          {
-            id: 'ttl',
-            value: false,
-            text: { en: 'A number: how long A:1’s lock still lives', zh: '一个数字：A:1 的锁还能活多久' },
-          },
+          choice('nil', true, '`nil`: B:1 gets the lock too', '`nil`：B:1 也拿到了锁'),
+          choice('ttl', false, 'A number: how long A:1’s lock still lives', '一个数字：A:1 的锁还能活多久'),
         ],
         answer: { from: 'holds', check: { reply: null, of: bFirstEval } },
         feedback: {
@@ -126,21 +119,9 @@ const lesson: Lesson = {
           zh: 'A:1 持有锁 5 秒。B:1 调用 `tryLock(1, SECONDS)`。这个调用什么时候返回？',
         },
         choices: [
-          {
-            id: 'one',
-            value: [1000, 1300],
-            text: { en: 'After ≈ 1 s, with `false`', zh: '约 1 秒后，返回 `false`' },
-          },
-          {
-            id: 'five',
-            value: [5000, 5300],
-            text: { en: 'After ≈ 5 s, with `true`', zh: '约 5 秒后，返回 `true`' },
-          },
-          {
-            id: 'thirty',
-            value: [29_000, 31_000],
-            text: { en: 'After the 30 s TTL', zh: '等满 30 秒的 TTL 之后' },
-          },
+          choice('one', [1000, 1300], 'After ≈ 1 s, with `false`', '约 1 秒后，返回 `false`'),
+          choice('five', [5000, 5300], 'After ≈ 5 s, with `true`', '约 5 秒后，返回 `true`'),
+          choice('thirty', [29_000, 31_000], 'After the 30 s TTL', '等满 30 秒的 TTL 之后'),
         ],
         answer: { from: 'time-of', selector: { kind: 'lock.failed', actor: 'B:1' } },
         feedback: {

@@ -1,3 +1,4 @@
+import { choice } from './common';
 import type { EventSelector, Lesson } from '../types';
 
 /** the unlock EVALSHA that got an answer (a first one may be refused with NOSCRIPT) */
@@ -33,13 +34,9 @@ const lesson: Lesson = {
           zh: 'A:1 持有 `myLock`。A:2 是**同一个客户端**的另一个线程，它调用了 `unlock()`。解锁脚本返回什么？',
         },
         choices: [
-          {
-            id: 'one',
-            value: 1,
-            text: { en: '`1`: same client, so it may release', zh: '`1`：同一个客户端，可以释放' },
-          },
-          { id: 'zero', value: 0, text: { en: '`0`: it decrements the count', zh: '`0`：只把计数减一' } },
-          { id: 'nil', value: null, text: { en: '`nil`: not the owner', zh: '`nil`：不是持有者' } },
+          choice('one', 1, '`1`: same client, so it may release', '`1`：同一个客户端，可以释放'),
+          choice('zero', 0, '`0`: it decrements the count', '`0`：只把计数减一'),
+          choice('nil', null, '`nil`: not the owner', '`nil`：不是持有者'),
         ],
         answer: { from: 'reply-of', selector: a2Unlock },
         feedback: {
@@ -117,9 +114,9 @@ const lesson: Lesson = {
           zh: '这条消息在每个客户端唤醒一个等待线程：A:2、B:1、C:1 同时去抢。谁拿到了锁？',
         },
         choices: [
-          { id: 'a2', value: 'A:2', text: { en: 'A:2', zh: '线程 A:2' } },
-          { id: 'b1', value: 'B:1', text: { en: 'B:1', zh: '线程 B:1' } },
-          { id: 'c1', value: 'C:1', text: { en: 'C:1', zh: '线程 C:1' } },
+          choice('a2', 'A:2', 'A:2', '线程 A:2'),
+          choice('b1', 'B:1', 'B:1', '线程 B:1'),
+          choice('c1', 'C:1', 'C:1', '线程 C:1'),
         ],
         answer: { from: 'actor-of', selector: nextHolder },
         feedback: {

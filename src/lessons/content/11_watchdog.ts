@@ -1,4 +1,4 @@
-import { acquired } from './common';
+import { acquired, choice, noV1Goal } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -16,13 +16,9 @@ const lesson: Lesson = {
           zh: 'A:1 调用的是不带租期的 `lock()`，业务要 70 秒。键的过期时间设的是 30 秒。它第一次续期是什么时候？',
         },
         choices: [
-          {
-            id: 'ten',
-            value: [9000, 11_000],
-            text: { en: 'At ≈ 10 s, a third of the lease', zh: '约 10 秒，租期的三分之一' },
-          },
-          { id: 'twenty', value: [19_000, 21_000], text: { en: 'At ≈ 20 s', zh: '约 20 秒' } },
-          { id: 'thirty', value: [29_000, 30_100], text: { en: 'Just before 30 s', zh: '快到 30 秒的时候' } },
+          choice('ten', [9000, 11_000], 'At ≈ 10 s, a third of the lease', '约 10 秒，租期的三分之一'),
+          choice('twenty', [19_000, 21_000], 'At ≈ 20 s', '约 20 秒'),
+          choice('thirty', [29_000, 30_100], 'Just before 30 s', '快到 30 秒的时候'),
         ],
         answer: { from: 'time-of', selector: { kind: 'watchdog.renew', actor: 'A:1' } },
         feedback: {
@@ -137,8 +133,7 @@ const lesson: Lesson = {
           en: 'Your turn: let the watchdog do its job. Remove A:1’s `leaseMs`.',
           zh: '轮到你了：让看门狗来干活。去掉 A:1 的 `leaseMs`。',
         },
-        goalText: { en: 'No `V1` on `myLock`.', zh: '`myLock` 上没有 `V1`。' },
-        goal: { noViolation: 'V1', lock: 'myLock' },
+        ...noV1Goal('myLock'),
         solution: [{ op: 'remove', path: '/clients/0/threads/0/program/0/leaseMs' }],
         success: {
           en: 'Without a lease the lock lives as long as its holder does, renewed every 10 s.',
@@ -156,9 +151,9 @@ const lesson: Lesson = {
           zh: 'A:1 的 JVM 在第 15 秒挂了，最后一次续期在第 10 秒。B:1 什么时候拿到锁？',
         },
         choices: [
-          { id: 'now', value: [15_000, 16_000], text: { en: 'Right away, at ≈ 15 s', zh: '马上，约 15 秒' } },
-          { id: 'forty', value: [39_000, 41_000], text: { en: 'At ≈ 40 s', zh: '约 40 秒' } },
-          { id: 'never', value: [-1, -1], text: { en: 'Never: deadlock', zh: '永远拿不到：死锁' } },
+          choice('now', [15_000, 16_000], 'Right away, at ≈ 15 s', '马上，约 15 秒'),
+          choice('forty', [39_000, 41_000], 'At ≈ 40 s', '约 40 秒'),
+          choice('never', [-1, -1], 'Never: deadlock', '永远拿不到：死锁'),
         ],
         answer: { from: 'time-of', selector: acquired('B:1') },
         feedback: {

@@ -1,4 +1,4 @@
-import { onFirstOps } from './common';
+import { choice, onFirstOps } from './common';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -37,12 +37,8 @@ const lesson: Lesson = {
           zh: '停顿（40 秒）比租期（30 秒）长。A:1 被冻住期间，B:1 会拿到锁吗？',
         },
         choices: [
-          { id: 'yes', value: true, text: { en: 'Yes: nobody renews the lease', zh: '会：没人续期了' } },
-          {
-            id: 'no',
-            value: false,
-            text: { en: 'No: the watchdog keeps it alive', zh: '不会：看门狗会让它活着' },
-          },
+          choice('yes', true, 'Yes: nobody renews the lease', '会：没人续期了'),
+          choice('no', false, 'No: the watchdog keeps it alive', '不会：看门狗会让它活着'),
         ],
         answer: { from: 'holds', check: { violation: 'V1', lock: 'myLock', holders: ['A:1', 'B:1'] } },
         feedback: {
@@ -136,8 +132,8 @@ const lesson: Lesson = {
           zh: 'A:1 解冻后带着令牌 `1` 写入；存储已经见过 `2`。这次写入会被接受吗？',
         },
         choices: [
-          { id: 'accepted', value: true, text: { en: 'Accepted', zh: '接受' } },
-          { id: 'rejected', value: false, text: { en: 'Rejected', zh: '拒绝' } },
+          choice('accepted', true, 'Accepted', '接受'),
+          choice('rejected', false, 'Rejected', '拒绝'),
         ],
         answer: { from: 'field-of', selector: { kind: 'resource.use', actor: 'A:1' }, field: 'accepted' },
         feedback: {

@@ -1,4 +1,4 @@
-import { acquired } from './common';
+import { acquired, choice, noV1Goal } from './common';
 import type { EventSelector, Lesson } from '../types';
 
 const bAcquire: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVAL', key: 'myLock' };
@@ -107,12 +107,8 @@ const lesson: Lesson = {
           zh: '第 7 秒，B:1 在新的主节点上调用 `lock()`。它的加锁脚本返回什么？',
         },
         choices: [
-          { id: 'nil', value: null, text: { en: '`nil`: B:1 gets the lock', zh: '`nil`：B:1 拿到了锁' } },
-          {
-            id: 'ttl',
-            value: 'ttl',
-            text: { en: 'A TTL: A:1 still holds it', zh: '一个 TTL：A:1 还持有锁' },
-          },
+          choice('nil', null, '`nil`: B:1 gets the lock', '`nil`：B:1 拿到了锁'),
+          choice('ttl', 'ttl', 'A TTL: A:1 still holds it', '一个 TTL：A:1 还持有锁'),
         ],
         answer: { from: 'reply-of', selector: bAcquire },
         feedback: {
@@ -139,8 +135,7 @@ const lesson: Lesson = {
             '`checkLockSyncedSlaves: true`).',
           zh: '轮到你了：升级到带 `checkLockSyncedSlaves` 的 Redisson（把 `redisson` 设为版本 `3.27`，并设置 `checkLockSyncedSlaves: true`）。',
         },
-        goalText: { en: 'No `V1` on `myLock`.', zh: '`myLock` 上没有 `V1`。' },
-        goal: { noViolation: 'V1', lock: 'myLock' },
+        ...noV1Goal('myLock'),
         solution: [
           { op: 'replace', path: '/redisson', value: { version: '3.27', checkLockSyncedSlaves: true } },
         ],

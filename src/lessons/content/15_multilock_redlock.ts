@@ -1,4 +1,4 @@
-import { acquired } from './common';
+import { acquired, choice } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 const multi = { lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] };
@@ -84,12 +84,8 @@ const lesson: Lesson = {
           zh: '现在三把锁分别在三个独立的主节点上。A:1 持有 MultiLock；master-2 崩溃后空着回来了，`l2` 没了。B:1 能拿到 MultiLock 吗？',
         },
         choices: [
-          {
-            id: 'yes',
-            value: true,
-            text: { en: 'Yes: one of the locks is free', zh: '能：有一把锁空出来了' },
-          },
-          { id: 'no', value: false, text: { en: 'No: it needs all three', zh: '不能：它需要全部三把' } },
+          choice('yes', true, 'Yes: one of the locks is free', '能：有一把锁空出来了'),
+          choice('no', false, 'No: it needs all three', '不能：它需要全部三把'),
         ],
         answer: { from: 'holds', check: { count: acquired('B:1'), min: 1 } },
         feedback: {
@@ -144,16 +140,8 @@ const lesson: Lesson = {
           zh: 'A:1 持有多数（主节点 1–3）。随后 master-3 的时钟向前跳了 10 秒，而只能连到主节点 3–5 的 B:1 来申请锁。这次运行的结论是什么？',
         },
         choices: [
-          {
-            id: 'safe',
-            value: 'safe',
-            text: { en: 'Safe: B:1 cannot get a majority', zh: '安全：B:1 拿不到多数' },
-          },
-          {
-            id: 'unsafe',
-            value: 'unsafe',
-            text: { en: 'Unsafe: two majorities', zh: '不安全：出现两个多数' },
-          },
+          choice('safe', 'safe', 'Safe: B:1 cannot get a majority', '安全：B:1 拿不到多数'),
+          choice('unsafe', 'unsafe', 'Unsafe: two majorities', '不安全：出现两个多数'),
         ],
         answer: { from: 'verdict' },
         feedback: {

@@ -1,4 +1,4 @@
-import { acquired } from './common';
+import { acquired, choice } from './common';
 import type { EventSelector, Lesson } from '../types';
 
 const afterA: EventSelector = { kind: 'lock.acquired', after: { kind: 'lock.released', actor: 'A:1' } };
@@ -22,9 +22,9 @@ const lesson: Lesson = {
           zh: 'A:1 持有**公平锁**期间，B:1、C:1、D:1 依次来申请。A:1 解锁后谁拿到锁？',
         },
         choices: [
-          { id: 'b', value: 'B:1', text: { en: 'B:1, the first to ask', zh: 'B:1，最先申请的' } },
-          { id: 'd', value: 'D:1', text: { en: 'D:1, the last to ask', zh: 'D:1，最后申请的' } },
-          { id: 'race', value: 'race', text: { en: 'Whoever is fastest', zh: '谁快谁得' } },
+          choice('b', 'B:1', 'B:1, the first to ask', 'B:1，最先申请的'),
+          choice('d', 'D:1', 'D:1, the last to ask', 'D:1，最后申请的'),
+          choice('race', 'race', 'Whoever is fastest', '谁快谁得'),
         ],
         answer: { from: 'actor-of', selector: afterA },
         feedback: {
