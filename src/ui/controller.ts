@@ -18,6 +18,7 @@ import {
   MAX_NESTING,
   MAX_SCENARIO_BYTES,
 } from './url-state';
+import { safeStorage } from './storage';
 import { requestView, useViewWindow } from './view-window';
 import type { RunOutcome } from './worker-protocol';
 
@@ -25,14 +26,6 @@ const LS_SCENARIO = 'lockscope.scenario';
 const LS_BUILTIN = 'lockscope.builtin';
 const LS_LANG = 'lockscope.lang';
 const LS_ORIGIN = 'lockscope.origin';
-
-function safeStorage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 let runToken = 0;
 

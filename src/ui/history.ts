@@ -31,28 +31,24 @@ export function record(prev: HistoryEntry): void {
   });
 }
 
-/** The document to go back to, with `current` kept for redo; null when there is none. */
-export function takeUndo(current: HistoryEntry): HistoryEntry | null {
-  const { undo, redo } = useHistory.getState();
-  const entry = undo[undo.length - 1];
+type Stack = keyof HistoryState;
+const other = (dir: Stack): Stack => (dir === 'undo' ? 'redo' : 'undo');
+
+/** Pops `dir`'s top entry and pushes `current` onto the other stack; null when `dir` is empty. */
+function take(dir: Stack, current: HistoryEntry): HistoryEntry | null {
+  const state = useHistory.getState();
+  const entry = state[dir][state[dir].length - 1];
   if (!entry) return null;
-  useHistory.setState({ undo: undo.slice(0, -1), redo: [...redo, current] });
+  useHistory.setState({ [dir]: state[dir].slice(0, -1), [other(dir)]: [...state[other(dir)], current] });
   return entry;
 }
 
-export function takeRedo(current: HistoryEntry): HistoryEntry | null {
-  const { undo, redo } = useHistory.getState();
-  const entry = redo[redo.length - 1];
-  if (!entry) return null;
-  useHistory.setState({ redo: redo.slice(0, -1), undo: [...undo, current] });
-  return entry;
-}
+/** The document to go back to, with `current` kept for redo; null when there is none. */
+export const takeUndo = (current: HistoryEntry): HistoryEntry | null => take('undo', current);
+
+export const takeRedo = (current: HistoryEntry): HistoryEntry | null => take('redo', current);
 
 /** Puts an entry taken by takeUndo/takeRedo back where it was (its re-run failed). */
-export function restore(dir: 'undo' | 'redo', entry: HistoryEntry): void {
-  useHistory.setState((s) =>
-    dir === 'undo'
-      ? { undo: [...s.undo, entry], redo: s.redo.slice(0, -1) }
-      : { redo: [...s.redo, entry], undo: s.undo.slice(0, -1) },
-  );
+export function restore(dir: Stack, entry: HistoryEntry): void {
+  useHistory.setState((s) => ({ [dir]: [...s[dir], entry], [other(dir)]: s[other(dir)].slice(0, -1) }));
 }

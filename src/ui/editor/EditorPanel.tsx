@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { loadScenario, resetToOrigin } from '../controller';
 import { useT } from '../hooks/useT';
+import { usePick } from '../hooks/usePick';
 import type { MessageKey } from '../i18n';
 import { getPath, setPath } from '../../engine/scenario/edit';
 import { usePlayground } from '../store';
@@ -59,10 +60,13 @@ function FormField({ def }: { def: FieldDef }) {
 /** Forms for the common fields and, on demand, the full JSON in CodeMirror. */
 export function EditorPanel() {
   const t = useT();
-  const scenario = usePlayground((s) => s.scenario);
-  const issues = usePlayground((s) => s.issues);
-  const builtinId = usePlayground((s) => s.builtinId);
-  const lang = usePlayground((s) => s.lang);
+  const { scenario, issues, builtinId, lang } = usePick(
+    usePlayground,
+    'scenario',
+    'issues',
+    'builtinId',
+    'lang',
+  );
   const origin = usePlayground((s) => s.builtins.find((b) => b.id === s.originId));
   const originTitle = origin && ((lang === 'zh' && origin.titleZh) || origin.title);
   const [showJson, setShowJson] = useState(false);

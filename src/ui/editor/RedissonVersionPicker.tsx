@@ -7,6 +7,7 @@ import {
 } from '../../engine/redisson/versions';
 import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
+import { usePick } from '../hooks/usePick';
 import { getPath, setPath } from '../../engine/scenario/edit';
 import { usePlayground } from '../store';
 
@@ -16,8 +17,7 @@ import { usePlayground } from '../store';
  */
 export function RedissonVersionPicker() {
   const t = useT();
-  const lang = usePlayground((s) => s.lang);
-  const scenario = usePlayground((s) => s.scenario);
+  const { lang, scenario } = usePick(usePlayground, 'lang', 'scenario');
   const id = useId();
   const current = getPath(scenario, ['redisson', 'version']);
   const version = typeof current === 'string' ? current : REDISSON_LATEST;

@@ -33,64 +33,67 @@ export function locatePath(text: string, path: string): Range | null {
       return '';
     }
   };
+  // After a member of an object or array: true past a ',' (more follow), false past `close` (the
+  // container ended), null on anything else.
+  const afterMember = (close: '}' | ']'): boolean | null => {
+    ws();
+    if (text[i] !== ',' && text[i] !== close) return null;
+    return text[i++] === ',';
+  };
+  // An object member's key, past its ':'; null when there is no key there.
+  const memberKey = (): string | null => {
+    ws();
+    if (text[i] !== '"') return null;
+    const key = str();
+    ws();
+    if (text[i] !== ':') return null;
+    i++;
+    return key;
+  };
+  // An empty container: consumes its closing bracket.
+  const closesAt = (close: '}' | ']'): boolean => {
+    ws();
+    if (text[i] !== close) return false;
+    i++;
+    return true;
+  };
   // Returns the range of the value at the current position, descending along want[depth..].
   const value = (depth: number): Range | null => {
     ws();
     const start = i;
+    const whole = (): Range | null => (depth === want.length ? { from: start, to: i } : null);
     const ch = text[i];
     if (ch === '{') {
       i++;
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return depth === want.length ? { from: start, to: i } : null;
-      }
+      if (closesAt('}')) return whole();
       for (;;) {
         ws();
-        if (text[i] !== '"') return null;
         const keyStart = i;
-        const key = str();
-        ws();
-        if (text[i] !== ':') return null;
-        i++;
+        const key = memberKey();
+        if (key === null) return null;
         if (depth < want.length && want[depth] === key) {
           const r = value(depth + 1);
           // A missing field is reported at its parent key.
           return r ?? { from: keyStart, to: i };
         }
         if (!skip()) return null;
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          break;
-        } else return null;
+        const more = afterMember('}');
+        if (more === null) return null;
+        if (!more) return whole();
       }
-      return depth === want.length ? { from: start, to: i } : null;
     }
     if (ch === '[') {
       i++;
-      let idx = 0;
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return depth === want.length ? { from: start, to: i } : null;
-      }
-      for (;;) {
+      if (closesAt(']')) return whole();
+      for (let idx = 0; ; idx++) {
         if (depth < want.length && want[depth] === idx) return value(depth + 1);
         if (!skip()) return null;
-        ws();
-        idx++;
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          break;
-        } else return null;
+        const more = afterMember(']');
+        if (more === null) return null;
+        if (!more) return whole();
       }
-      return depth === want.length ? { from: start, to: i } : null;
     }
-    if (!skip()) return null;
-    return depth === want.length ? { from: start, to: i } : null;
+    return skip() ? whole() : null;
   };
   const skip = (): boolean => {
     ws();
@@ -102,27 +105,12 @@ export function locatePath(text: string, path: string): Range | null {
     if (ch === '{' || ch === '[') {
       const close = ch === '{' ? '}' : ']';
       i++;
-      ws();
-      if (text[i] === close) {
-        i++;
-        return true;
-      }
+      if (closesAt(close)) return true;
       for (;;) {
-        ws();
-        if (ch === '{') {
-          if (text[i] !== '"') return false;
-          str();
-          ws();
-          if (text[i] !== ':') return false;
-          i++;
-        }
+        if (ch === '{' && memberKey() === null) return false;
         if (!skip()) return false;
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === close) {
-          i++;
-          return true;
-        } else return false;
+        const more = afterMember(close);
+        if (more !== true) return more === false;
       }
     }
     const m = /^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 40));

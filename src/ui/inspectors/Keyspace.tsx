@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { KeyView, NodeView } from '../../engine/trace/types';
 import { useT } from '../hooks/useT';
+import { usePick } from '../hooks/usePick';
 import { replyText } from '../reply-view';
 import { usePlayground } from '../store';
 import { findScriptContext } from './script-context';
@@ -107,8 +108,7 @@ function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }
  */
 function InsideScript() {
   const t = useT();
-  const run = usePlayground((s) => s.run);
-  const cursor = usePlayground((s) => s.cursor);
+  const { run, cursor } = usePick(usePlayground, 'run', 'cursor');
   const calls = useMemo(() => {
     const ev = run?.trace.events[cursor];
     if (!run || (ev?.kind !== 'script.line' && ev?.kind !== 'script.call')) return null;

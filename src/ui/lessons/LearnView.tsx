@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Highlights, Step } from '../../lessons/types';
 import { useT } from '../hooks/useT';
+import { usePick } from '../hooks/usePick';
 import type { Lang } from '../i18n';
 import { useLearn, usePlayground } from '../store';
 import { OUTLINES, threadAt, whereIs } from './java-outline';
@@ -28,9 +29,7 @@ import {
 export function LessonIndex() {
   const t = useT();
   const lang = usePlayground((s) => s.lang);
-  const summaries = usePlayer((s) => s.summaries);
-  const progress = usePlayer((s) => s.progress);
-  const error = usePlayer((s) => s.error);
+  const { summaries, progress, error } = usePick(usePlayer, 'summaries', 'progress', 'error');
   useEffect(() => {
     void loadSummaries();
   }, []);
@@ -223,15 +222,9 @@ function Task({ step, lang }: { step: Step; lang: Lang }) {
 
 export function LessonPanel() {
   const t = useT();
-  const lang = usePlayground((s) => s.lang);
-  const embed = usePlayground((s) => s.embed);
-  const lessonId = useLearn((s) => s.lessonId);
-  const n = useLearn((s) => s.step);
-  const present = useLearn((s) => s.present);
-  const panels = useLearn((s) => s.panels);
-  const payload = usePlayer((s) => s.payload);
-  const loading = usePlayer((s) => s.loading);
-  const error = usePlayer((s) => s.error);
+  const { lang, embed } = usePick(usePlayground, 'lang', 'embed');
+  const { lessonId, step: n, present, panels } = usePick(useLearn, 'lessonId', 'step', 'present', 'panels');
+  const { payload, loading, error } = usePick(usePlayer, 'payload', 'loading', 'error');
   const picked = usePlayer((s) => s.answers[n]);
   const [copied, setCopied] = useState(false);
   useLessonKeys();
@@ -370,9 +363,7 @@ export function LessonPanel() {
 /** For the thread at the cursor: the pseudo-Java it is in, with its line marked. */
 export function WhereView() {
   const t = useT();
-  const lang = usePlayground((s) => s.lang);
-  const run = usePlayground((s) => s.run);
-  const cursor = usePlayground((s) => s.cursor);
+  const { lang, run, cursor } = usePick(usePlayground, 'lang', 'run', 'cursor');
   const where = useMemo(() => {
     if (!run) return null;
     const actor = threadAt(run.trace.events, cursor);

@@ -1,3 +1,5 @@
+import { safeStorage } from '../storage';
+
 /** Lesson progress in localStorage: the furthest step seen, and whether the lesson was finished. */
 export interface Progress {
   /** 0-based, the furthest step opened */
@@ -7,17 +9,9 @@ export interface Progress {
 
 const KEY = 'lockscope.lessons';
 
-function storage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 export function readProgress(): Record<string, Progress> {
   try {
-    const raw = storage()?.getItem(KEY);
+    const raw = safeStorage()?.getItem(KEY);
     const parsed = raw ? (JSON.parse(raw) as unknown) : null;
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     const out: Record<string, Progress> = {};
@@ -37,7 +31,7 @@ export function recordStep(id: string, step: number, total: number): Record<stri
   const old = all[id] ?? { seen: -1, done: false };
   all[id] = { seen: Math.max(old.seen, step), done: old.done || step >= total - 1 };
   try {
-    storage()?.setItem(KEY, JSON.stringify(all));
+    safeStorage()?.setItem(KEY, JSON.stringify(all));
   } catch {
     // Not persisted: the lesson still plays.
   }

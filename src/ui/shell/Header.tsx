@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { currentHash, loadBuiltin, loadScenario, setLang } from '../controller';
 import { exportPng, exportSvg, exportTraceJson } from '../export';
 import { useT } from '../hooks/useT';
+import { usePick } from '../hooks/usePick';
 import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
 import { pushError, useLearn, usePlayground } from '../store';
 import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
@@ -9,9 +10,7 @@ import { useViewWindow } from '../view-window';
 import { Verdict } from './Verdict';
 
 function useShareHref(): string {
-  const scenario = usePlayground((s) => s.scenario);
-  const cursor = usePlayground((s) => s.cursor);
-  const originId = usePlayground((s) => s.originId);
+  const { scenario, cursor, originId } = usePick(usePlayground, 'scenario', 'cursor', 'originId');
   const view = useViewWindow((s) => s.view);
   const [href, setHref] = useState('');
   useEffect(() => {
@@ -44,11 +43,14 @@ function ShareLink() {
 
 export function Header() {
   const t = useT();
-  const lang = usePlayground((s) => s.lang);
-  const builtins = usePlayground((s) => s.builtins);
-  const builtinId = usePlayground((s) => s.builtinId);
-  const originId = usePlayground((s) => s.originId);
-  const run = usePlayground((s) => s.run);
+  const { lang, builtins, builtinId, originId, run } = usePick(
+    usePlayground,
+    'lang',
+    'builtins',
+    'builtinId',
+    'originId',
+    'run',
+  );
   const learnView = useLearn((s) => s.view);
   const [copied, setCopied] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
