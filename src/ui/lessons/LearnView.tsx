@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Highlights, Step } from '../../lessons/types';
 import { useT } from '../hooks/useT';
 import type { Lang } from '../i18n';
+import { PresenterButtons } from '../shell/PresenterButtons';
 import { useLearn, usePlayground } from '../store';
 import { OUTLINES, threadAt, whereIs } from './java-outline';
 import './learn.css';
@@ -96,7 +97,6 @@ function useLessonKeys(): void {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || typingInto(e.target)) return;
       if (e.key === 'n' || e.key === 'PageDown') goStep(1);
       else if (e.key === 'p' || e.key === 'PageUp') goStep(-1);
-      else if (e.key === 'Escape' && useLearn.getState().present) useLearn.setState({ present: false });
       else return;
       e.preventDefault();
     };
@@ -227,8 +227,6 @@ export function LessonPanel() {
   const embed = usePlayground((s) => s.embed);
   const lessonId = useLearn((s) => s.lessonId);
   const n = useLearn((s) => s.step);
-  const present = useLearn((s) => s.present);
-  const panels = useLearn((s) => s.panels);
   const payload = usePlayer((s) => s.payload);
   const loading = usePlayer((s) => s.loading);
   const error = usePlayer((s) => s.error);
@@ -332,25 +330,7 @@ export function LessonPanel() {
               {t('learn.fork')}
             </button>
           )}
-          <button
-            type="button"
-            className="btn btn--small"
-            data-testid="lesson-present"
-            aria-pressed={present}
-            onClick={() => useLearn.setState({ present: !present })}
-          >
-            {present ? t('learn.endPresent') : t('learn.present')}
-          </button>
-          {present && (
-            <button
-              type="button"
-              className="btn btn--small"
-              aria-pressed={panels}
-              onClick={() => useLearn.setState({ panels: !panels })}
-            >
-              {t('learn.panels')}
-            </button>
-          )}
+          <PresenterButtons className="btn btn--small" testId="lesson-present" />
           <button
             type="button"
             className="btn btn--small"
