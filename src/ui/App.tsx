@@ -12,6 +12,7 @@ import { Threads } from './inspectors/Threads';
 import { ErrorBoundary } from './shell/ErrorBoundary';
 import { ErrorPanel } from './shell/ErrorPanel';
 import { Header } from './shell/Header';
+import { usePresenterMode } from './shell/presenter';
 import { ScenarioIntro } from './shell/ScenarioIntro';
 import { Transport } from './shell/Transport';
 import { Verdict } from './shell/Verdict';
@@ -24,9 +25,10 @@ function Playground() {
   const engineReady = usePlayground((s) => s.engineReady);
   const builtins = usePlayground((s) => s.builtins.length);
   const view = useLearn((s) => s.view);
-  const present = useLearn((s) => s.present);
+  const present = usePlayground((s) => s.presenter);
   const panels = useLearn((s) => s.panels);
   usePlayback();
+  usePresenterMode();
   useKeyboard();
   useLessonLinks();
   useEffect(() => {

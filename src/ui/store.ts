@@ -50,6 +50,8 @@ export interface PlaygroundState {
   visibleIndex: number;
   /** the built-in the scenario is, or was edited from (kept through edits; null once imported) */
   originId: string | null;
+  /** presenter mode (playground and lessons): large type for a projector; shell/presenter.ts */
+  presenter: boolean;
 }
 
 export const usePlayground = create<PlaygroundState>()(() => ({
@@ -72,6 +74,7 @@ export const usePlayground = create<PlaygroundState>()(() => ({
   visible: null,
   visibleIndex: -2,
   originId: null,
+  presenter: false,
 }));
 
 let errorSeq = 1;
@@ -135,7 +138,6 @@ export interface LearnState {
   lessonId: string | null;
   /** 0-based */
   step: number;
-  present: boolean;
   /** presenter mode: the inspectors and the editor shown (folded away by default) */
   panels: boolean;
 }
@@ -144,6 +146,5 @@ export const useLearn = create<LearnState>()(() => ({
   view: 'play',
   lessonId: null,
   step: 0,
-  present: false,
   panels: false,
 }));

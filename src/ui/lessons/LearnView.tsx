@@ -8,6 +8,7 @@ import type { Highlights, Step } from '../../lessons/types';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import type { Lang } from '../i18n';
+import { PresenterButtons } from '../shell/PresenterButtons';
 import { useLearn, usePlayground } from '../store';
 import { OUTLINES, threadAt, whereIs } from './java-outline';
 import './learn.css';
@@ -95,7 +96,6 @@ function useLessonKeys(): void {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || typingInto(e.target)) return;
       if (e.key === 'n' || e.key === 'PageDown') goStep(1);
       else if (e.key === 'p' || e.key === 'PageUp') goStep(-1);
-      else if (e.key === 'Escape' && useLearn.getState().present) useLearn.setState({ present: false });
       else return;
       e.preventDefault();
     };
@@ -223,7 +223,7 @@ function Task({ step, lang }: { step: Step; lang: Lang }) {
 export function LessonPanel() {
   const t = useT();
   const { lang, embed } = usePick(usePlayground, 'lang', 'embed');
-  const { lessonId, step: n, present, panels } = usePick(useLearn, 'lessonId', 'step', 'present', 'panels');
+  const { lessonId, step: n } = usePick(useLearn, 'lessonId', 'step');
   const { payload, loading, error } = usePick(usePlayer, 'payload', 'loading', 'error');
   const picked = usePlayer((s) => s.answers[n]);
   const [copied, setCopied] = useState(false);
@@ -325,25 +325,7 @@ export function LessonPanel() {
               {t('learn.fork')}
             </button>
           )}
-          <button
-            type="button"
-            className="btn btn--small"
-            data-testid="lesson-present"
-            aria-pressed={present}
-            onClick={() => useLearn.setState({ present: !present })}
-          >
-            {present ? t('learn.endPresent') : t('learn.present')}
-          </button>
-          {present && (
-            <button
-              type="button"
-              className="btn btn--small"
-              aria-pressed={panels}
-              onClick={() => useLearn.setState({ panels: !panels })}
-            >
-              {t('learn.panels')}
-            </button>
-          )}
+          <PresenterButtons className="btn btn--small" testId="lesson-present" />
           <button
             type="button"
             className="btn btn--small"

@@ -1,10 +1,10 @@
 /**
  * The page's side of lesson links, in the first-screen bundle (tiny): `#lesson=<id>&step=<n>`
- * on load or pasted into an open tab (hashchange) opens the lesson; `?present=1` the presenter.
+ * on load or pasted into an open tab (hashchange) opens the lesson (`?present=1`, the presenter, is shell/presenter.ts's).
  */
 import { lazy, useEffect } from 'react';
 import { useLearn } from '../store';
-import { decodeLessonHash, isPresent } from '../url-state';
+import { decodeLessonHash } from '../url-state';
 
 export function useLessonLinks(): void {
   useEffect(() => {
@@ -12,7 +12,6 @@ export function useLessonLinks(): void {
       const link = decodeLessonHash(window.location.hash);
       if (link !== null) useLearn.setState({ view: 'lesson', lessonId: link.lesson, step: link.step });
     };
-    useLearn.setState({ present: isPresent(window.location.search) });
     open();
     window.addEventListener('hashchange', open);
     return () => window.removeEventListener('hashchange', open);

@@ -7,6 +7,7 @@ import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
 import { pushError, useLearn, usePlayground } from '../store';
 import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
 import { useViewWindow } from '../view-window';
+import { PresenterButtons } from './PresenterButtons';
 import { Verdict } from './Verdict';
 
 function useShareHref(): string {
@@ -133,6 +134,7 @@ export function Header() {
         >
           {t('learn.open')}
         </button>
+        <PresenterButtons className="btn" testId="presenter-toggle" />
         <div className="lang-switch" role="group" aria-label={t('lang.switchTo')}>
           <button type="button" aria-pressed={lang === 'en'} onClick={() => setLang('en')}>
             EN
