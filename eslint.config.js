@@ -7,6 +7,7 @@ import globals from 'globals';
  * The engine's folders, bottom to top (DESIGN.md "arrows point down only"). A folder may import
  * its own files and any folder of a lower layer, never one of its own layer or above:
  *
+ *   7  explore                                   violation search and shrinking, above the runner
  *   6  scenario                                  the format, the runner, the world wiring, state fold
  *   5  redisson naive resource topology check    the models on the kernel, and the checker
  *   4  sim                                       kernel, effects, prng, recorder, host interfaces
@@ -24,6 +25,7 @@ export const ENGINE_LAYERS = [
   ['sim'],
   ['redisson', 'naive', 'resource', 'topology', 'check'],
   ['scenario'],
+  ['explore'],
 ];
 
 function engineLayers() {

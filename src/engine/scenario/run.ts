@@ -7,7 +7,7 @@
  */
 import type { RunOptions, RunResult, SchemaIssue } from './api';
 import { createWorld, type World } from './world';
-import { SAFETY_KINDS, type Actor, type Trace, type VisibleState } from '../trace/types';
+import { SAFETY_KINDS, type Actor, type Trace, type Violation, type VisibleState } from '../trace/types';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
 import { startClients } from './program';
 import type { Fault, Scenario } from './schema';
@@ -43,6 +43,12 @@ export interface ScenarioRun extends RunResult {
 export interface ScenarioRunOptions extends RunOptions {
   /** called after every kernel task, when the world is consistent (tests compare live state with stateAt) */
   probe?: (world: World) => void;
+  /**
+   * Ends the run soon after the monitor records a violation this accepts (the tasks due at that
+   * ms still run). For searches that only ask whether a run breaks: the trace is cut short, so
+   * it is not the scenario's trace and must not be shown as one.
+   */
+  stopAt?: (violation: Violation) => boolean;
 }
 
 export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): ScenarioRun {
@@ -113,12 +119,20 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const endsEarly = scenario.until === null;
   const ended = (): boolean => endsEarly && clients.allDone() && !kernel.clientWorkInFlight();
   const probe = opts.probe;
+  const stopAt = opts.stopAt;
+  let judged = 0;
+  const broken = (): boolean => {
+    if (stopAt === undefined) return false;
+    const vs = monitor.violations;
+    for (; judged < vs.length; judged++) if (stopAt(vs[judged])) return true;
+    return false;
+  };
   const stop =
-    probe === undefined
+    probe === undefined && stopAt === undefined
       ? ended
       : () => {
-          probe(world);
-          return ended();
+          probe?.(world);
+          return broken() || ended();
         };
   kernel.run(until, stop, MAX_EVENTS);
 
