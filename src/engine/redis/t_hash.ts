@@ -14,18 +14,11 @@ import {
 import { addLongDouble, formatLongDouble, parseLongDouble } from './long_double';
 import { addInt64, parseLongLong } from './numbers';
 import type { Reply } from './reply';
-import { array, bulk, EMPTY_ARRAY, int, NIL, OK } from './reply';
-import { lookupKeyOrReply } from './db';
+import { array, bulk, EMPTY_ARRAY, int, OK } from './reply';
+import { fieldRepliesOrReply, lookupKeyOrReply } from './db';
 import type { RedisServer } from './server';
 
 type Hash = Map<string, string>;
-
-/** The hash at key, undefined when missing, or the WRONGTYPE error. */
-function lookupHash(s: RedisServer, key: string): Hash | undefined | Reply {
-  const v = s.db.lookup(key);
-  if (v === undefined || v instanceof Map) return v;
-  return WRONGTYPE;
-}
 
 /** hashTypeLookupWriteOrCreate: creates (and stores) an empty hash when the key is missing. */
 function lookupOrCreate(s: RedisServer, key: string): Hash | Reply {
@@ -70,22 +63,19 @@ export function hsetnxCommand(s: RedisServer, _c: Connection, argv: string[]): R
   return int(1);
 }
 
+const fieldValue = (h: Hash, field: string): Reply | undefined => {
+  const v = h.get(field);
+  return v === undefined ? undefined : bulk(v);
+};
+
 export function hgetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupKeyOrReply(s.db, argv[1], NIL, isHash);
-  if (!isHash(h)) return h;
-  const v = h.get(argv[2]);
-  return v === undefined ? NIL : bulk(v);
+  const r = fieldRepliesOrReply(s.db, argv[1], [argv[2]], isHash, fieldValue);
+  return Array.isArray(r) ? r[0] : r;
 }
 
 export function hmgetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupHash(s, argv[1]);
-  if (h !== undefined && !isHash(h)) return h;
-  const out: Reply[] = [];
-  for (let j = 2; j < argv.length; j++) {
-    const v = h?.get(argv[j]);
-    out.push(v === undefined ? NIL : bulk(v));
-  }
-  return array(out);
+  const r = fieldRepliesOrReply(s.db, argv[1], argv.slice(2), isHash, fieldValue);
+  return Array.isArray(r) ? array(r) : r;
 }
 
 function hgetall(s: RedisServer, key: string, keys: boolean, values: boolean): Reply {

@@ -4,7 +4,7 @@ import { MIN_MAX_NOT_FLOAT, NOT_FLOAT, NOT_INTEGER, SYNTAX, WRONGTYPE } from './
 import { formatDouble, parseDouble, parseLongLong, parseRangeDouble } from './numbers';
 import type { Reply } from './reply';
 import { array, bulk, EMPTY_ARRAY, error, int, NIL } from './reply';
-import { lookupKeyOrReply } from './db';
+import { fieldRepliesOrReply, lookupKeyOrReply } from './db';
 import type { RedisServer } from './server';
 import { clampRange } from './t_list';
 import { ZSet } from './zset_value';
@@ -125,22 +125,19 @@ export function zremCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
   return int(deleted);
 }
 
+const memberScore = (z: ZSet, member: string): Reply | undefined => {
+  const sc = z.score(member);
+  return sc === undefined ? undefined : score(sc);
+};
+
 export function zscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const z = lookupKeyOrReply(s.db, argv[1], NIL, isZset);
-  if (!isZset(z)) return z;
-  const sc = z.score(argv[2]);
-  return sc === undefined ? NIL : score(sc);
+  const r = fieldRepliesOrReply(s.db, argv[1], [argv[2]], isZset, memberScore);
+  return Array.isArray(r) ? r[0] : r;
 }
 
 export function zmscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const z = lookupZset(s, argv[1]);
-  if (z !== undefined && !isZset(z)) return z;
-  const out: Reply[] = [];
-  for (let j = 2; j < argv.length; j++) {
-    const sc = z?.score(argv[j]);
-    out.push(sc === undefined ? NIL : score(sc));
-  }
-  return array(out);
+  const r = fieldRepliesOrReply(s.db, argv[1], argv.slice(2), isZset, memberScore);
+  return Array.isArray(r) ? array(r) : r;
 }
 
 export function zcardCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
