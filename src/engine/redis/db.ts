@@ -14,7 +14,6 @@
 import { WRONGTYPE } from './errors';
 import { ExpiryHeap } from './expiry_heap';
 import type { Reply } from './reply';
-import { NIL } from './reply';
 import { ZSet } from './zset_value';
 
 export type StoredValue = string | Map<string, string> | string[] | ZSet;
@@ -265,20 +264,4 @@ export function lookupKeyOrReply<T extends StoredValue>(
   const v = db.lookup(key);
   if (v === undefined) return missing;
   return is(v) ? v : WRONGTYPE;
-}
-
-/**
- * HGET/HMGET, ZSCORE/ZMSCORE: `get`'s reply for each field in the value at `key`, nil where
- * there is none (all nil when the key is missing); or WRONGTYPE when `key` holds another type.
- */
-export function fieldRepliesOrReply<T extends StoredValue>(
-  db: Db,
-  key: string,
-  fields: string[],
-  is: (v: StoredValue) => v is T,
-  get: (v: T, field: string) => Reply | undefined,
-): Reply[] | Reply {
-  const v = db.lookup(key);
-  if (v !== undefined && !is(v)) return WRONGTYPE;
-  return fields.map((f) => (v === undefined ? undefined : get(v, f)) ?? NIL);
 }

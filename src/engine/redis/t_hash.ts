@@ -1,4 +1,5 @@
 /** Hash commands (Redis t_hash.c). A hash is a Map in insertion order, like Redis's listpack. */
+import { fieldCommands, type CommandProc } from './command_proc';
 import type { Connection } from './connection';
 import {
   arityError,
@@ -15,7 +16,7 @@ import { addLongDouble, formatLongDouble, parseLongDouble } from './long_double'
 import { addInt64, parseLongLong } from './numbers';
 import type { Reply } from './reply';
 import { array, bulk, EMPTY_ARRAY, int, OK } from './reply';
-import { fieldRepliesOrReply, lookupKeyOrReply } from './db';
+import { lookupKeyOrReply } from './db';
 import type { RedisServer } from './server';
 
 type Hash = Map<string, string>;
@@ -63,20 +64,12 @@ export function hsetnxCommand(s: RedisServer, _c: Connection, argv: string[]): R
   return int(1);
 }
 
-const fieldValue = (h: Hash, field: string): Reply | undefined => {
+const hashFields = fieldCommands(isHash, (h, field) => {
   const v = h.get(field);
   return v === undefined ? undefined : bulk(v);
-};
-
-export function hgetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const r = fieldRepliesOrReply(s.db, argv[1], [argv[2]], isHash, fieldValue);
-  return Array.isArray(r) ? r[0] : r;
-}
-
-export function hmgetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const r = fieldRepliesOrReply(s.db, argv[1], argv.slice(2), isHash, fieldValue);
-  return Array.isArray(r) ? array(r) : r;
-}
+});
+export const hgetCommand = hashFields.one;
+export const hmgetCommand = hashFields.many;
 
 function hgetall(s: RedisServer, key: string, keys: boolean, values: boolean): Reply {
   const h = lookupKeyOrReply(s.db, key, EMPTY_ARRAY, isHash);
@@ -89,17 +82,15 @@ function hgetall(s: RedisServer, key: string, keys: boolean, values: boolean): R
   return array(out);
 }
 
-export function hgetallCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return hgetall(s, argv[1], true, true);
-}
+/** HGETALL, HKEYS, HVALS: the fields, the values, or both. */
+const hgetallCommandOf =
+  (keys: boolean, values: boolean): CommandProc =>
+  (s, _c, argv) =>
+    hgetall(s, argv[1], keys, values);
 
-export function hkeysCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return hgetall(s, argv[1], true, false);
-}
-
-export function hvalsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return hgetall(s, argv[1], false, true);
-}
+export const hgetallCommand = hgetallCommandOf(true, true);
+export const hkeysCommand = hgetallCommandOf(true, false);
+export const hvalsCommand = hgetallCommandOf(false, true);
 
 export function hdelCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const h = lookupKeyOrReply(s.db, argv[1], int(0), isHash);
