@@ -8,6 +8,16 @@ import type { RedisServer } from './server';
 /** A command's implementation as the command table calls it (server.c's `proc`). */
 export type CommandProc = (s: RedisServer, c: Connection, argv: string[]) => Reply;
 
+/** The command that calls `generic` with its key (argv[1]) and two fixed flags: TTL/PTTL, HKEYS/HVALS, … */
+export const keyCommand =
+  (
+    generic: (s: RedisServer, key: string, a: boolean, b: boolean) => Reply,
+    a: boolean,
+    b: boolean,
+  ): CommandProc =>
+  (s, _c, argv) =>
+    generic(s, argv[1], a, b);
+
 /**
  * HGET/HMGET, ZSCORE/ZMSCORE: the command reading one field (argv[2]) and the one reading many
  * (argv[2..]) of the value at argv[1]. `get` answers one field; nil where it has none, every

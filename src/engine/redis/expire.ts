@@ -3,7 +3,7 @@
  * TTL, PTTL, EXPIRETIME, PEXPIRETIME, PERSIST. Relative times are based on the live clock, also
  * inside scripts (7.0; 7.2 freezes it).
  */
-import type { CommandProc } from './command_proc';
+import { keyCommand, type CommandProc } from './command_proc';
 import type { Connection } from './connection';
 import { expireTimeError, NOT_INTEGER } from './errors';
 import { parseLongLong } from './numbers';
@@ -106,15 +106,10 @@ function ttlGeneric(s: RedisServer, key: string, ms: boolean, absolute: boolean)
 }
 
 /** TTL, PTTL, EXPIRETIME, PEXPIRETIME: seconds or ms, remaining or absolute. */
-const ttlCommandOf =
-  (ms: boolean, absolute: boolean): CommandProc =>
-  (s, _c, argv) =>
-    ttlGeneric(s, argv[1], ms, absolute);
-
-export const ttlCommand = ttlCommandOf(false, false);
-export const pttlCommand = ttlCommandOf(true, false);
-export const expiretimeCommand = ttlCommandOf(false, true);
-export const pexpiretimeCommand = ttlCommandOf(true, true);
+export const ttlCommand = keyCommand(ttlGeneric, false, false);
+export const pttlCommand = keyCommand(ttlGeneric, true, false);
+export const expiretimeCommand = keyCommand(ttlGeneric, false, true);
+export const pexpiretimeCommand = keyCommand(ttlGeneric, true, true);
 
 export function persistCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   if (s.db.lookup(argv[1]) === undefined) return int(0);

@@ -1,5 +1,5 @@
 /** Hash commands (Redis t_hash.c). A hash is a Map in insertion order, like Redis's listpack. */
-import { fieldCommands, type CommandProc } from './command_proc';
+import { fieldCommands, keyCommand } from './command_proc';
 import type { Connection } from './connection';
 import {
   arityError,
@@ -83,14 +83,9 @@ function hgetall(s: RedisServer, key: string, keys: boolean, values: boolean): R
 }
 
 /** HGETALL, HKEYS, HVALS: the fields, the values, or both. */
-const hgetallCommandOf =
-  (keys: boolean, values: boolean): CommandProc =>
-  (s, _c, argv) =>
-    hgetall(s, argv[1], keys, values);
-
-export const hgetallCommand = hgetallCommandOf(true, true);
-export const hkeysCommand = hgetallCommandOf(true, false);
-export const hvalsCommand = hgetallCommandOf(false, true);
+export const hgetallCommand = keyCommand(hgetall, true, true);
+export const hkeysCommand = keyCommand(hgetall, true, false);
+export const hvalsCommand = keyCommand(hgetall, false, true);
 
 export function hdelCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const h = lookupKeyOrReply(s.db, argv[1], int(0), isHash);
