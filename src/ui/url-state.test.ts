@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeHash, encodeHash, MAX_HASH_CHARS, MAX_NESTING, nestingDepth } from './url-state';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
+import { client, scenario as scenarioOf } from '../engine/scenario/build';
+import { lockWithoutReentry } from '../lessons/content/07_lock_script';
 
 const scenario = { format: 'lockscope/1', clients: [{ id: 'A', threads: [{ id: 1, program: [] }] }] };
 
@@ -13,33 +15,19 @@ describe('URL hash codec', () => {
   });
 
   it('carries edited Redisson scripts: the decoded scenario runs the same text, to the same trace', () => {
-    // the lock script without its reentrancy branch, multi-line, quotes and all
-    const lock = [
-      "if (redis.call('exists', KEYS[1]) == 0) then",
-      "    redis.call('hincrby', KEYS[1], ARGV[2], 1);",
-      "    redis.call('pexpire', KEYS[1], ARGV[1]);",
-      '    return nil;',
-      'end;',
-      "return redis.call('pttl', KEYS[1]);",
-    ].join('\n');
-    const edited = {
-      format: 'lockscope/1',
-      redisson: { scripts: { lock } },
-      clients: [
-        {
-          id: 'A',
-          threads: [
-            {
-              id: 1,
-              program: [
-                { op: 'lock', lock: 'myLock' },
-                { op: 'tryLock', lock: 'myLock' },
-              ],
-            },
-          ],
-        },
+    // the lock script without its reentrancy branch (lesson 7's edit), multi-line, quotes and all
+    const lock = lockWithoutReentry;
+    const edited = scenarioOf(
+      [
+        client('A', [
+          { op: 'lock', lock: 'myLock' },
+          { op: 'tryLock', lock: 'myLock' },
+        ]),
       ],
-    };
+      {
+        redisson: { scripts: { lock } },
+      },
+    );
     const d = decodeHash(encodeHash(edited, 5));
     expect(d).toEqual({ kind: 'ok', scenario: edited, cursor: 5 });
     if (d.kind !== 'ok') return;

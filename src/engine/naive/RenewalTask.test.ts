@@ -100,12 +100,16 @@ describe('set-nx-px-renew', () => {
     expect(s.of('watchdog.cancel', 'A:1').map((e) => e.reason)).toEqual(['unlock', 'unlock']);
   });
 
-  it('a pause stops the renewal with the JVM; afterwards it finds the key not its own and gives up', () => {
-    const s = simulate({
+  /** An 8 s holder and a contender, the holder's JVM paused for 3 s from `at`. */
+  const pausedHolder = (at: number) =>
+    simulate({
       format: 'lockscope/1',
       clients: [holder(8000), contender(6000)],
-      faults: [{ at: 1500, kind: 'pause', client: 'A', ms: 3000 }],
+      faults: [{ at, kind: 'pause', client: 'A', ms: 3000 }],
     });
+
+  it('a pause stops the renewal with the JVM; afterwards it finds the key not its own and gives up', () => {
+    const s = pausedHolder(1500);
     const b = s.of('lock.acquired', 'B:1')[0];
     expect(b.t).toBeGreaterThan(3000);
     const renews = s.of('watchdog.renew', 'A:1').map((e) => e.result);
@@ -121,11 +125,7 @@ describe('set-nx-px-renew', () => {
   it('GET then PEXPIRE is not atomic: a lease that runs out in between extends the next holder’s lock', () => {
     // A is paused with its GET answered in flight (the GET ran at 1003): the key expires at 3001,
     // B takes it, and A's PEXPIRE after the pause lands on B's lock.
-    const s = simulate({
-      format: 'lockscope/1',
-      clients: [holder(8000), contender(6000)],
-      faults: [{ at: 1003, kind: 'pause', client: 'A', ms: 3000 }],
-    });
+    const s = pausedHolder(1003);
     const b = s.of('lock.acquired', 'B:1')[0];
     const [get, pexpire] = s.of('cmd', 'A/renewal');
     expect(get.reply).toBe(s.of('lock.acquired', 'A:1')[0].owner);

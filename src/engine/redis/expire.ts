@@ -3,6 +3,7 @@
  * TTL, PTTL, EXPIRETIME, PEXPIRETIME, PERSIST. Relative times are based on the live clock, also
  * inside scripts (7.0; 7.2 freezes it).
  */
+import { keyCommand, type CommandProc } from './command_proc';
 import type { Connection } from './connection';
 import { expireTimeError, NOT_INTEGER } from './errors';
 import { parseLongLong } from './numbers';
@@ -81,21 +82,16 @@ function expireGeneric(
   return int(1);
 }
 
-export function expireCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return expireGeneric(s, argv, true, true, 'expire');
-}
+/** EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT: relative or absolute, seconds or ms. */
+const expireCommandOf =
+  (relative: boolean, seconds: boolean, fullname: string): CommandProc =>
+  (s, _c, argv) =>
+    expireGeneric(s, argv, relative, seconds, fullname);
 
-export function pexpireCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return expireGeneric(s, argv, true, false, 'pexpire');
-}
-
-export function expireatCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return expireGeneric(s, argv, false, true, 'expireat');
-}
-
-export function pexpireatCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return expireGeneric(s, argv, false, false, 'pexpireat');
-}
+export const expireCommand = expireCommandOf(true, true, 'expire');
+export const pexpireCommand = expireCommandOf(true, false, 'pexpire');
+export const expireatCommand = expireCommandOf(false, true, 'expireat');
+export const pexpireatCommand = expireCommandOf(false, false, 'pexpireat');
 
 /** ttlGenericCommand: -2 missing, -1 no TTL, else the remaining (or absolute) time, clamped at 0. */
 function ttlGeneric(s: RedisServer, key: string, ms: boolean, absolute: boolean): Reply {
@@ -109,21 +105,11 @@ function ttlGeneric(s: RedisServer, key: string, ms: boolean, absolute: boolean)
   return int(Number.isSafeInteger(out) ? out : BigInt(out));
 }
 
-export function ttlCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return ttlGeneric(s, argv[1], false, false);
-}
-
-export function pttlCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return ttlGeneric(s, argv[1], true, false);
-}
-
-export function expiretimeCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return ttlGeneric(s, argv[1], false, true);
-}
-
-export function pexpiretimeCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return ttlGeneric(s, argv[1], true, true);
-}
+/** TTL, PTTL, EXPIRETIME, PEXPIRETIME: seconds or ms, remaining or absolute. */
+export const ttlCommand = keyCommand(ttlGeneric, false, false);
+export const pttlCommand = keyCommand(ttlGeneric, true, false);
+export const expiretimeCommand = keyCommand(ttlGeneric, false, true);
+export const pexpiretimeCommand = keyCommand(ttlGeneric, true, true);
 
 export function persistCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   if (s.db.lookup(argv[1]) === undefined) return int(0);

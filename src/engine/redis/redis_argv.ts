@@ -29,51 +29,37 @@ export function splitArgs(line: string): string[] | null {
     while (p < n && isSpace(s.charCodeAt(p))) p++;
     if (p >= n) return out;
     let cur = '';
-    let inq = false;
-    let insq = false;
+    // the open quote, '"' or "'", while inside one
+    let quote = '';
     let done = false;
     while (!done) {
       const c = p < n ? s[p] : '';
       const next = p + 1 < n ? s[p + 1] : '';
-      if (inq) {
-        if (
-          c === '\\' &&
-          next === 'x' &&
-          p + 3 < n &&
-          hexValue(s.charCodeAt(p + 2)) >= 0 &&
-          hexValue(s.charCodeAt(p + 3)) >= 0
-        ) {
-          cur += String.fromCharCode(hexValue(s.charCodeAt(p + 2)) * 16 + hexValue(s.charCodeAt(p + 3)));
-          p += 3;
-        } else if (c === '\\' && next !== '') {
-          p++;
-          cur += ESCAPES[next] ?? next;
-        } else if (c === '"') {
-          if (next !== '' && !isSpace(next.charCodeAt(0))) return null;
-          done = true;
-        } else if (c === '') {
-          return null;
-        } else {
-          cur += c;
-        }
-      } else if (insq) {
-        if (c === '\\' && next === "'") {
-          p++;
-          cur += "'";
-        } else if (c === "'") {
-          if (next !== '' && !isSpace(next.charCodeAt(0))) return null;
-          done = true;
-        } else if (c === '') {
-          return null;
-        } else {
-          cur += c;
-        }
-      } else if (c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === '') {
+      if (
+        quote === '"' &&
+        c === '\\' &&
+        next === 'x' &&
+        p + 3 < n &&
+        hexValue(s.charCodeAt(p + 2)) >= 0 &&
+        hexValue(s.charCodeAt(p + 3)) >= 0
+      ) {
+        cur += String.fromCharCode(hexValue(s.charCodeAt(p + 2)) * 16 + hexValue(s.charCodeAt(p + 3)));
+        p += 3;
+      } else if (quote === '"' && c === '\\' && next !== '') {
+        p++;
+        cur += ESCAPES[next] ?? next;
+      } else if (quote === "'" && c === '\\' && next === "'") {
+        p++;
+        cur += "'";
+      } else if (quote !== '' && c === quote) {
+        if (next !== '' && !isSpace(next.charCodeAt(0))) return null;
         done = true;
-      } else if (c === '"') {
-        inq = true;
-      } else if (c === "'") {
-        insq = true;
+      } else if (quote !== '' && c === '') {
+        return null;
+      } else if (quote === '' && (c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === '')) {
+        done = true;
+      } else if (quote === '' && (c === '"' || c === "'")) {
+        quote = c;
       } else {
         cur += c;
       }

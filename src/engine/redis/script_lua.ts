@@ -533,46 +533,28 @@ export class LuaScripting {
 
   private tableToReply(L: LuaState, t: number, depth: number): Reply {
     if (depth >= MAX_REPLY_DEPTH || !lua.lua_checkstack(L, 4)) return error('ERR reached lua stack limit');
-    const field = (name: string): number => {
+    // Pushes t[name] and keeps it when it has `type`; otherwise pops it again.
+    const field = (name: string, type: number): boolean => {
       lua.lua_pushstring(L, lit(name));
-      return lua.lua_rawget(L, t);
+      if (lua.lua_rawget(L, t) === type) return true;
+      lua.lua_pop(L, 1);
+      return false;
     };
-    if (field('err') === lua.LUA_TSTRING) {
-      const v = toBytes(L, -1)!;
+    // The reply made from the field on top of the stack, which it then pops.
+    const popped = (r: Reply): Reply => {
       lua.lua_pop(L, 1);
-      return error(mapCRLF(v));
-    }
-    lua.lua_pop(L, 1);
-    if (field('ok') === lua.LUA_TSTRING) {
-      const v = toBytes(L, -1)!;
-      lua.lua_pop(L, 1);
-      return status(mapCRLF(v));
-    }
-    lua.lua_pop(L, 1);
-    if (field('double') === lua.LUA_TNUMBER) {
-      const v = lua.lua_tonumber(L, -1);
-      lua.lua_pop(L, 1);
-      return bulk(formatG(v, 17));
-    }
-    lua.lua_pop(L, 1);
-    if (field('big_number') === lua.LUA_TSTRING) {
-      const v = toBytes(L, -1)!;
-      lua.lua_pop(L, 1);
-      return bulk(mapCRLF(v));
-    }
-    lua.lua_pop(L, 1);
-    if (field('map') === lua.LUA_TTABLE) {
-      const out = this.pairsToReply(L, lua.lua_absindex(L, -1), depth, true);
-      lua.lua_pop(L, 1);
-      return { t: 'array', v: out };
-    }
-    lua.lua_pop(L, 1);
-    if (field('set') === lua.LUA_TTABLE) {
-      const out = this.pairsToReply(L, lua.lua_absindex(L, -1), depth, false);
-      lua.lua_pop(L, 1);
-      return { t: 'array', v: out };
-    }
-    lua.lua_pop(L, 1);
+      return r;
+    };
+    const pairs = (withValues: boolean): Reply => ({
+      t: 'array',
+      v: this.pairsToReply(L, lua.lua_absindex(L, -1), depth, withValues),
+    });
+    if (field('err', lua.LUA_TSTRING)) return popped(error(mapCRLF(toBytes(L, -1)!)));
+    if (field('ok', lua.LUA_TSTRING)) return popped(status(mapCRLF(toBytes(L, -1)!)));
+    if (field('double', lua.LUA_TNUMBER)) return popped(bulk(formatG(lua.lua_tonumber(L, -1), 17)));
+    if (field('big_number', lua.LUA_TSTRING)) return popped(bulk(mapCRLF(toBytes(L, -1)!)));
+    if (field('map', lua.LUA_TTABLE)) return popped(pairs(true));
+    if (field('set', lua.LUA_TTABLE)) return popped(pairs(false));
     const out: Reply[] = [];
     for (let j = 1; ; j++) {
       if (lua.lua_rawgeti(L, t, j) === lua.LUA_TNIL) {

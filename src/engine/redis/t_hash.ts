@@ -1,4 +1,5 @@
 /** Hash commands (Redis t_hash.c). A hash is a Map in insertion order, like Redis's listpack. */
+import { fieldCommands, keyCommand } from './command_proc';
 import type { Connection } from './connection';
 import {
   arityError,
@@ -14,18 +15,11 @@ import {
 import { addLongDouble, formatLongDouble, parseLongDouble } from './long_double';
 import { addInt64, parseLongLong } from './numbers';
 import type { Reply } from './reply';
-import { array, bulk, EMPTY_ARRAY, int, NIL, OK } from './reply';
+import { array, bulk, EMPTY_ARRAY, int, OK } from './reply';
 import { lookupKeyOrReply } from './db';
 import type { RedisServer } from './server';
 
 type Hash = Map<string, string>;
-
-/** The hash at key, undefined when missing, or the WRONGTYPE error. */
-function lookupHash(s: RedisServer, key: string): Hash | undefined | Reply {
-  const v = s.db.lookup(key);
-  if (v === undefined || v instanceof Map) return v;
-  return WRONGTYPE;
-}
 
 /** hashTypeLookupWriteOrCreate: creates (and stores) an empty hash when the key is missing. */
 function lookupOrCreate(s: RedisServer, key: string): Hash | Reply {
@@ -70,23 +64,12 @@ export function hsetnxCommand(s: RedisServer, _c: Connection, argv: string[]): R
   return int(1);
 }
 
-export function hgetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupKeyOrReply(s.db, argv[1], NIL, isHash);
-  if (!isHash(h)) return h;
-  const v = h.get(argv[2]);
-  return v === undefined ? NIL : bulk(v);
-}
-
-export function hmgetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const h = lookupHash(s, argv[1]);
-  if (h !== undefined && !isHash(h)) return h;
-  const out: Reply[] = [];
-  for (let j = 2; j < argv.length; j++) {
-    const v = h?.get(argv[j]);
-    out.push(v === undefined ? NIL : bulk(v));
-  }
-  return array(out);
-}
+const hashFields = fieldCommands(isHash, (h, field) => {
+  const v = h.get(field);
+  return v === undefined ? undefined : bulk(v);
+});
+export const hgetCommand = hashFields.one;
+export const hmgetCommand = hashFields.many;
 
 function hgetall(s: RedisServer, key: string, keys: boolean, values: boolean): Reply {
   const h = lookupKeyOrReply(s.db, key, EMPTY_ARRAY, isHash);
@@ -99,17 +82,10 @@ function hgetall(s: RedisServer, key: string, keys: boolean, values: boolean): R
   return array(out);
 }
 
-export function hgetallCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return hgetall(s, argv[1], true, true);
-}
-
-export function hkeysCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return hgetall(s, argv[1], true, false);
-}
-
-export function hvalsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return hgetall(s, argv[1], false, true);
-}
+/** HGETALL, HKEYS, HVALS: the fields, the values, or both. */
+export const hgetallCommand = keyCommand(hgetall, true, true);
+export const hkeysCommand = keyCommand(hgetall, true, false);
+export const hvalsCommand = keyCommand(hgetall, false, true);
 
 export function hdelCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const h = lookupKeyOrReply(s.db, argv[1], int(0), isHash);

@@ -113,16 +113,22 @@ export function lindexCommand(s: RedisServer, _c: Connection, argv: string[]): R
   return i >= 0 && i < v.length ? bulk(v[i]) : NIL;
 }
 
+/** LRANGE/LTRIM's start and end, parsed before the key is looked up (their error comes first). */
+function parseIndexes(start: string, end: string): [number, number] | Reply {
+  const from = parseLong(start);
+  if (typeof from !== 'number') return from;
+  const to = parseLong(end);
+  return typeof to === 'number' ? [from, to] : to;
+}
+
 /** LRANGE: negative indexes count from the tail; out-of-range ends are clamped. */
 export function lrangeCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const start = parseLong(argv[2]);
-  if (typeof start !== 'number') return start;
-  const end = parseLong(argv[3]);
-  if (typeof end !== 'number') return end;
+  const range = parseIndexes(argv[2], argv[3]);
+  if (!Array.isArray(range)) return range;
   const v = lookupList(s, argv[1]);
   if (v === undefined) return EMPTY_ARRAY;
   if (!isList(v)) return v;
-  const [from, to] = clampRange(start, end, v.length);
+  const [from, to] = clampRange(range[0], range[1], v.length);
   if (from > to) return EMPTY_ARRAY;
   const out: Reply[] = [];
   for (let i = from; i <= to; i++) out.push(bulk(v[i]));
@@ -182,14 +188,12 @@ export function lsetCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
 }
 
 export function ltrimCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const start = parseLong(argv[2]);
-  if (typeof start !== 'number') return start;
-  const end = parseLong(argv[3]);
-  if (typeof end !== 'number') return end;
+  const range = parseIndexes(argv[2], argv[3]);
+  if (!Array.isArray(range)) return range;
   const v = lookupList(s, argv[1]);
   if (v === undefined) return OK;
   if (!isList(v)) return v;
-  const [from, to] = clampRange(start, end, v.length);
+  const [from, to] = clampRange(range[0], range[1], v.length);
   const before = v.length;
   if (from > to) s.db.delete(argv[1]);
   else {

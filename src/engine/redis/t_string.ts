@@ -92,6 +92,15 @@ function setGeneric(
 
 const SET_PERSIST = 256;
 
+/** The expire flag `opt` names (`lower`: opt in lower case when longer than 2), or 0. */
+function expireOption(opt: string, lower: string): number {
+  if (isOpt(opt, 101, 120)) return SET_EX;
+  if (isOpt(opt, 112, 120)) return SET_PX;
+  if (lower === 'exat') return SET_EXAT;
+  if (lower === 'pxat') return SET_PXAT;
+  return 0;
+}
+
 /**
  * t_string.c parseExtendedStringArgumentsOrReply, for SET (options from argv[3]) and GETEX
  * (from argv[2]): repeated options are fine, conflicting ones are a syntax error.
@@ -112,39 +121,14 @@ function parseExtended(
     else if (isSet && lower === 'get') flags |= SET_GET;
     else if (isSet && lower === 'keepttl' && !(flags & (ANY_EXPIRE | SET_PERSIST))) flags |= SET_KEEPTTL;
     else if (!isSet && lower === 'persist' && !(flags & (ANY_EXPIRE | SET_KEEPTTL))) flags |= SET_PERSIST;
-    else if (
-      isOpt(opt, 101, 120) &&
-      !(flags & (SET_KEEPTTL | SET_PERSIST | SET_EXAT | SET_PX | SET_PXAT)) &&
-      next !== null
-    ) {
-      flags |= SET_EX;
+    else {
+      // EX, PX, EXAT, PXAT: each takes a value and excludes the other three, KEEPTTL and PERSIST.
+      const e = expireOption(opt, lower);
+      if (e === 0 || flags & (SET_KEEPTTL | SET_PERSIST | (ANY_EXPIRE & ~e)) || next === null) return SYNTAX;
+      flags |= e;
       expire = next;
       j++;
-    } else if (
-      isOpt(opt, 112, 120) &&
-      !(flags & (SET_KEEPTTL | SET_PERSIST | SET_EX | SET_EXAT | SET_PXAT)) &&
-      next !== null
-    ) {
-      flags |= SET_PX;
-      expire = next;
-      j++;
-    } else if (
-      lower === 'exat' &&
-      !(flags & (SET_KEEPTTL | SET_PERSIST | SET_EX | SET_PX | SET_PXAT)) &&
-      next !== null
-    ) {
-      flags |= SET_EXAT;
-      expire = next;
-      j++;
-    } else if (
-      lower === 'pxat' &&
-      !(flags & (SET_KEEPTTL | SET_PERSIST | SET_EX | SET_EXAT | SET_PX)) &&
-      next !== null
-    ) {
-      flags |= SET_PXAT;
-      expire = next;
-      j++;
-    } else return SYNTAX;
+    }
   }
   return { flags, expire };
 }

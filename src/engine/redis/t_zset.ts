@@ -1,4 +1,5 @@
 /** Sorted-set commands (Redis t_zset.c). Scores print like addReplyDouble in 7.0 (%.17g). */
+import { fieldCommands, type CommandProc } from './command_proc';
 import type { Connection } from './connection';
 import { MIN_MAX_NOT_FLOAT, NOT_FLOAT, NOT_INTEGER, SYNTAX, WRONGTYPE } from './errors';
 import { formatDouble, parseDouble, parseLongLong, parseRangeDouble } from './numbers';
@@ -125,23 +126,12 @@ export function zremCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
   return int(deleted);
 }
 
-export function zscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const z = lookupKeyOrReply(s.db, argv[1], NIL, isZset);
-  if (!isZset(z)) return z;
-  const sc = z.score(argv[2]);
-  return sc === undefined ? NIL : score(sc);
-}
-
-export function zmscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const z = lookupZset(s, argv[1]);
-  if (z !== undefined && !isZset(z)) return z;
-  const out: Reply[] = [];
-  for (let j = 2; j < argv.length; j++) {
-    const sc = z?.score(argv[j]);
-    out.push(sc === undefined ? NIL : score(sc));
-  }
-  return array(out);
-}
+const scores = fieldCommands(isZset, (z, member) => {
+  const sc = z.score(member);
+  return sc === undefined ? undefined : score(sc);
+});
+export const zscoreCommand = scores.one;
+export const zmscoreCommand = scores.many;
 
 export function zcardCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
@@ -283,21 +273,18 @@ function zrangeGeneric(
   return emit(z, picked, withScores);
 }
 
-export function zrangeCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return zrangeGeneric(s, argv, 'auto', null);
-}
+/** ZRANGE and its older forms: a preset range type and direction (null: from the arguments). */
+const zrangeCommandOf =
+  (type: RangeType, rev: boolean | null): CommandProc =>
+  (s, _c, argv) =>
+    zrangeGeneric(s, argv, type, rev);
 
-export function zrevrangeCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return zrangeGeneric(s, argv, 'rank', true);
-}
-
-export function zrangebyscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return zrangeGeneric(s, argv, 'score', false);
-}
-
-export function zrevrangebyscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return zrangeGeneric(s, argv, 'score', true);
-}
+export const zrangeCommand = zrangeCommandOf('auto', null);
+export const zrevrangeCommand = zrangeCommandOf('rank', true);
+export const zrangebyscoreCommand = zrangeCommandOf('score', false);
+export const zrevrangebyscoreCommand = zrangeCommandOf('score', true);
+export const zrangebylexCommand = zrangeCommandOf('lex', false);
+export const zrevrangebylexCommand = zrangeCommandOf('lex', true);
 
 export function zcountCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const range = parseScoreRange(argv[2], argv[3]);
@@ -407,14 +394,6 @@ function lexPick(members: readonly string[], r: LexRange, reverse: boolean): str
     for (; i >= 0 && lexGteMin(members[i], r); i--) out.push(members[i]);
   }
   return out;
-}
-
-export function zrangebylexCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return zrangeGeneric(s, argv, 'lex', false);
-}
-
-export function zrevrangebylexCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  return zrangeGeneric(s, argv, 'lex', true);
 }
 
 export function zlexcountCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {

@@ -47,25 +47,21 @@ export class ZSet {
 
   /** Index of the first member whose score is >= min (or > min when exclusive). */
   firstAtOrAbove(min: number, exclusive: boolean): number {
-    let lo = 0;
-    let hi = this.order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const s = this.scores.get(this.order[mid])!;
-      if (s < min || (exclusive && s === min)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.countBelow((s) => s < min || (exclusive && s === min));
   }
 
   /** Index just past the last member whose score is <= max (or < max when exclusive). */
   endAtOrBelow(max: number, exclusive: boolean): number {
+    return this.countBelow((s) => s < max || (!exclusive && s === max));
+  }
+
+  /** How many members, from the lowest score, pass `below` (true up to some score, then false). */
+  private countBelow(below: (score: number) => boolean): number {
     let lo = 0;
     let hi = this.order.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const s = this.scores.get(this.order[mid])!;
-      if (s < max || (!exclusive && s === max)) lo = mid + 1;
+      if (below(this.scores.get(this.order[mid])!)) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -14,20 +14,12 @@ const parsed = validateScenario({
 });
 const hasIndependent = parsed.ok && unsupportedReason(parsed.scenario) === null;
 
-const multi = (op: string, extra: Op = {}): Op => ({
-  op,
-  lock: 'multi',
-  type: 'MultiLock',
-  locks: ['l1', 'l2', 'l3'],
-  ...extra,
-});
-const red = (op: string, extra: Op = {}): Op => ({
-  op,
-  lock: 'red',
-  type: 'RedLock',
-  locks: ['res', 'res', 'res'],
-  ...extra,
-});
+/** The ops of one composite lock: `op` on it, with `extra` fields (waitMs, leaseMs). */
+const compositeOps =
+  (lock: string, type: string, locks: string[]) =>
+  (op: string, extra: Op = {}): Op => ({ op, lock, type, locks, ...extra });
+const multi = compositeOps('multi', 'MultiLock', ['l1', 'l2', 'l3']);
+const red = compositeOps('red', 'RedLock', ['res', 'res', 'res']);
 /** EVALSHA commands that ran (not the NOSCRIPT misses before SCRIPT LOAD) */
 const ran = (s: Simulation, actor: string) =>
   s

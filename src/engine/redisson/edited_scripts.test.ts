@@ -105,25 +105,11 @@ describe('edited Redisson scripts (redisson.scripts)', () => {
   it('replaces the renew script the watchdog sends', () => {
     // the batched renew of the latest release answers one 0/1 per lock
     const renew = 'return {0}';
-    const s = simulate({
-      format: 'lockscope/1',
-      redisson: { lockWatchdogTimeout: 3000, scripts: { renew } },
-      clients: [
-        {
-          id: 'A',
-          threads: [
-            {
-              id: 1,
-              program: [
-                { op: 'lock', lock: 'myLock' },
-                { op: 'work', ms: 1500 },
-                { op: 'unlock', lock: 'myLock' },
-              ],
-            },
-          ],
-        },
-      ],
-    });
+    const s = simulate(
+      scenario([client('A', hold('myLock', 1500))], {
+        redisson: { lockWatchdogTimeout: 3000, scripts: { renew } },
+      }),
+    );
     const renews = s.of('cmd', 'A/watchdog').filter((e) => (e.argv as string[])[0] === 'EVALSHA');
     expect(renews.length).toBeGreaterThanOrEqual(1);
     expect((renews[0].argv as string[])[1]).toBe(sha1hex(renew));

@@ -379,14 +379,20 @@ describe('Kernel: node faults', () => {
     });
   }
 
-  it('a crash without persistence loses every key; calls meanwhile time out; the restarted node answers', () => {
+  /** setAndRead's calls, with the master crashing at 50 ms and restarting at 4 s. */
+  function crashAndRestart(persistence: boolean) {
     const w = world();
     const k = w.kernel;
     const log: string[] = [];
     setAndRead(k, log);
-    k.at(50, () => k.crashNode('master', false));
+    k.at(50, () => k.crashNode('master', persistence));
     k.at(4000, () => k.restartNode('master'));
     runAll(w);
+    return { w, log };
+  }
+
+  it('a crash without persistence loses every key; calls meanwhile time out; the restarted node answers', () => {
+    const { w, log } = crashAndRestart(false);
     expect(log).toEqual(['3104 timeout', '4106 {"t":"bulk","v":null}']);
     const crash = w.events.findIndex((e) => e.kind === 'node.crash');
     expect(w.timeline.stateAt(crash - 1).nodes.master.keys.k).toBeDefined();
@@ -407,13 +413,7 @@ describe('Kernel: node faults', () => {
   });
 
   it('a crash with persistence keeps the keys (and their deadlines) across the restart', () => {
-    const w = world();
-    const k = w.kernel;
-    const log: string[] = [];
-    setAndRead(k, log);
-    k.at(50, () => k.crashNode('master', true));
-    k.at(4000, () => k.restartNode('master'));
-    runAll(w);
+    const { w, log } = crashAndRestart(true);
     expect(log).toEqual(['3104 timeout', '4106 {"t":"bulk","v":"v"}']);
     // SET t ran at 3: deadline 50003, gone from 50004 although the node was down in between
     expect(kinds(w.events, 'key.expired').map((e) => [e.t, e.key])).toEqual([[50004, 't']]);

@@ -2,7 +2,7 @@ import { choice } from './common';
 import type { Lesson } from '../types';
 
 /** lock.lua with line 7's reentrancy half (`hexists`) removed: the learner's edit in step 6 */
-const lockWithoutReentry = [
+export const lockWithoutReentry = [
   "if (redis.call('exists', KEYS[1]) == 0) then",
   "    redis.call('hincrby', KEYS[1], ARGV[2], 1);",
   "    redis.call('pexpire', KEYS[1], ARGV[1]);",

@@ -119,6 +119,19 @@ function shownStep(p: LessonPayload, n: number): number {
   return k;
 }
 
+/** A step's scenario in the playground, verbose (its cursor indexes the verbose run), not saved. */
+async function loadStepScenario(scenario: unknown, cursor: number | undefined): Promise<void> {
+  await loadScenario(scenario, {
+    cursor,
+    builtinId: builtinOf(scenario),
+    // A step's own scenario comes from no built-in; left out, it would inherit whatever the
+    // playground showed before, and the intro would name that built-in above the lesson.
+    origin: null,
+    persist: false,
+    verbose: true,
+  });
+}
+
 async function showStep(p: LessonPayload, n: number, my: number): Promise<void> {
   const k = shownStep(p, n);
   const info = p.steps[k];
@@ -129,15 +142,7 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
     pg.run?.verbose === true &&
     JSON.stringify(pg.scenario) === JSON.stringify(info.scenario);
   if (!same) {
-    await loadScenario(info.scenario, {
-      cursor: info.cursor,
-      builtinId: builtinOf(info.scenario),
-      // A step's own scenario comes from no built-in; left out, it would inherit whatever the
-      // playground showed before, and the intro would name that built-in above the lesson.
-      origin: null,
-      persist: false,
-      verbose: true,
-    });
+    await loadStepScenario(info.scenario, info.cursor);
     if (my !== token) return;
   }
   const unanswered =
@@ -189,13 +194,7 @@ export async function resetTask(): Promise<void> {
   const info = p?.steps[step];
   if (info?.scenario === undefined) return;
   usePlayer.setState({ task: 'idle' });
-  await loadScenario(info.scenario, {
-    cursor: info.cursor,
-    builtinId: builtinOf(info.scenario),
-    origin: null,
-    persist: false,
-    verbose: true,
-  });
+  await loadStepScenario(info.scenario, info.cursor);
 }
 
 /** A step on a built-in as it is shows that built-in's title and text above the timeline. */
