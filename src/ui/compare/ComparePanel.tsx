@@ -48,7 +48,7 @@ function Lanes({
   run: RunView;
   x: ScaleLinear<number, number>;
   width: number;
-  cursorT: number | null;
+  cursorT: number;
   label: string;
   testId: string;
 }) {
@@ -100,13 +100,11 @@ function Lanes({
         onClick={onClick}
       >
         <canvas ref={canvasRef} aria-hidden="true" />
-        {cursorT !== null && (
-          <div
-            className="compare__cursor"
-            data-testid="compare-cursor"
-            style={{ height: layout.height, transform: `translateX(${Math.round(x(cursorT)) - 1}px)` }}
-          />
-        )}
+        <div
+          className="compare__cursor"
+          data-testid="compare-cursor"
+          style={{ height: layout.height, transform: `translateX(${Math.round(x(cursorT)) - 1}px)` }}
+        />
       </div>
     </div>
   );
@@ -154,8 +152,9 @@ export function ComparePanel() {
   const mainTitle =
     titleOf(builtinId) ?? (origin ? t('header.modified', { title: origin }) : t('header.custom'));
   const ev = run?.trace.events[cursor];
-  const cursorT = ev ? ev.t : null;
-  const otherIndex = other.run && cursorT !== null ? indexAtTime(other.run.trace, cursorT) : -1;
+  // Before the first event the cursor stands at 0 ms, as the timeline's clock says.
+  const cursorT = ev ? ev.t : 0;
+  const otherIndex = other.run ? indexAtTime(other.run.trace, cursorT) : -1;
   const canBefore = builtinId === null && originId !== null;
 
   return (
@@ -226,7 +225,7 @@ export function ComparePanel() {
             <VerdictBadge run={run} testId="compare-verdict-a" />
             <strong>{mainTitle}</strong>
             <span className="compare__at" data-testid="compare-at-a">
-              {t('compare.at', { i: cursor, n: run.trace.events.length, t: cursorT ?? 0 })}
+              {t('compare.at', { i: cursor, n: run.trace.events.length, t: cursorT })}
             </span>
           </div>
           <Lanes run={run} x={x} width={width} cursorT={cursorT} label={mainTitle} testId="compare-lanes-a" />
