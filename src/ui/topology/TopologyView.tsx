@@ -178,9 +178,18 @@ function NodeMark({
       <text className="topo-node__id" y={r + 14}>
         {n.id}
       </text>
-      <text className="topo-node__role" y={r + 28} fill={n.up ? '#374151' : COLORS.violationEdge}>
-        {n.up ? (n.id.startsWith(n.role) ? flags.join(' · ') || '' : `→ ${roleText}`) : t('inspect.down')}
-      </text>
+      {!sentinel && (
+        <text className="topo-node__role" y={r + 28} fill={n.up ? '#374151' : COLORS.violationEdge}>
+          {n.up ? (n.id.startsWith(n.role) ? '' : `→ ${roleText}`) : t('inspect.down')}
+        </text>
+      )}
+      {/* A Sentinel sits at the right edge: its conclusions, one a line, end inside the picture. */}
+      {sentinel &&
+        [...(n.up ? [] : [t('inspect.down')]), ...flags].map((f, i) => (
+          <text key={f} className="topo-node__flag" x={r + 20} y={r + 28 + i * 13}>
+            {f}
+          </text>
+        ))}
       {!sentinel &&
         n.keys.slice(0, 2).map((k, i) => (
           <text
