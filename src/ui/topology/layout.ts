@@ -72,7 +72,7 @@ export function layoutTopology(shape: TopologyShape, width = 420): TopologyLayou
   const replicaY = top + NODE_R + (masters.length > 0 ? NODE_ROW_H : 0);
   spread(replicas.length, 0, right).forEach((x, i) => nodes.set(replicas[i].id, { x, y: replicaY }));
   const dataBottom = replicas.length > 0 ? replicaY : top + NODE_R;
-  const sy = spread(sentinels.length, top - 10, Math.max(dataBottom + 40, top + sentinels.length * 84));
+  const sy = spread(sentinels.length, top - 10, Math.max(dataBottom + 40, top + sentinels.length * 96));
   sentinels.forEach((s, i) => nodes.set(s.id, { x: width - 38, y: sy[i] }));
   const bottom = Math.max(dataBottom + NODE_R + 54, ...sy.map((y) => y + SENTINEL_R + 70));
   const gap = Math.min(right / Math.max(1, masters.length), right / Math.max(1, replicas.length));
