@@ -18,6 +18,8 @@ import { Transport } from './shell/Transport';
 import { Verdict } from './shell/Verdict';
 import { useLearn, usePlayground } from './store';
 import { Timeline } from './timeline/Timeline';
+import { Views } from './topology/Views';
+import { ViewSwitch } from './topology/TopologyPanel';
 
 function Playground() {
   const t = useT();
@@ -79,7 +81,8 @@ function Playground() {
           <ErrorPanel />
           {!engineReady && builtins > 0 && <p className="fixture-note">{t('run.fixture')}</p>}
           <ScenarioIntro />
-          <Timeline />
+          <ViewSwitch />
+          <Views timeline={<Timeline />} />
           <Transport />
           <div className="inspectors">
             <Keyspace />

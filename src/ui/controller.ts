@@ -20,6 +20,7 @@ import {
 } from './url-state';
 import { safeStorage } from './storage';
 import { requestView, useViewWindow } from './view-window';
+import { applyLinkViews, linkViews, useViews } from './topology/views';
 import type { RunOutcome } from './worker-protocol';
 
 const LS_SCENARIO = 'lockscope.scenario';
@@ -220,7 +221,7 @@ export function currentHash(): string {
   }
   const view = useViewWindow.getState().view ?? undefined;
   const origin = s.builtinId === null ? (s.originId ?? undefined) : undefined;
-  return `${hashCache.prefix}&c=${s.cursor}${extrasSuffix({ view, origin })}`;
+  return `${hashCache.prefix}&c=${s.cursor}${extrasSuffix({ view, origin, ...linkViews() })}`;
 }
 
 /** The hash this page last wrote or opened: a hashchange to anything else is a pasted link. */
@@ -247,6 +248,7 @@ function startUrlSync() {
   useViewWindow.subscribe((s, prev) => {
     if (s.view !== prev.view) schedule();
   });
+  useViews.subscribe(schedule);
   // A link pasted into the address bar of an open tab changes only the hash: open it here.
   window.addEventListener('hashchange', () => {
     const hash = window.location.hash;
@@ -262,6 +264,7 @@ function startUrlSync() {
 async function openLink(hash: string): Promise<'none' | 'done'> {
   const link = decodeHash(hash);
   if (link.kind === 'none') return 'none';
+  if (link.kind === 'ok') applyLinkViews(link);
   if (link.kind === 'bad') {
     pushError({ key: 'error.link', detail: link.problem });
     await loadDefault();

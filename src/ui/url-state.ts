@@ -1,6 +1,7 @@
 /**
  * The URL hash carries the whole moment: `#s=<lz-string>&c=<cursor>`, optionally `&v=<from>,<to>`
- * (the zoomed time window, ms) and `&o=<built-in id>` (the built-in an edited scenario came from);
+ * (the zoomed time window, ms), `&o=<built-in id>` (the built-in an edited scenario came from),
+ * `&g=topology|both` (the topology view) and `&k=<built-in id>` (the built-in compared with it);
  * hand-written links may use `#json=<encodeURIComponent(JSON)>`. Keys are only ever added, so
  * old links keep opening. Decoding never throws: it returns a reason the error panel
  * can show in the user's language.
@@ -42,6 +43,10 @@ export interface LinkExtras {
   view?: [number, number];
   /** the built-in an edited scenario came from */
   origin?: string;
+  /** `&g=`: the topology shown alone or beside the timeline (absent: the timeline only) */
+  layout?: 'topology' | 'both';
+  /** `&k=`: the built-in compared with this scenario */
+  compare?: string;
 }
 
 export type DecodedLink =
@@ -62,6 +67,8 @@ export function extrasSuffix(extras: LinkExtras): string {
   let out = '';
   if (extras.view) out += `&v=${Math.round(extras.view[0])},${Math.round(extras.view[1])}`;
   if (extras.origin && ORIGIN_RE.test(extras.origin)) out += `&o=${extras.origin}`;
+  if (extras.layout) out += `&g=${extras.layout}`;
+  if (extras.compare && ORIGIN_RE.test(extras.compare)) out += `&k=${extras.compare}`;
   return out;
 }
 
@@ -81,6 +88,10 @@ function parseExtras(params: Map<string, string>): LinkExtras {
   if (view) out.view = view;
   const origin = params.get('o');
   if (origin && ORIGIN_RE.test(origin)) out.origin = origin;
+  const layout = params.get('g');
+  if (layout === 'topology' || layout === 'both') out.layout = layout;
+  const compare = params.get('k');
+  if (compare && ORIGIN_RE.test(compare)) out.compare = compare;
   return out;
 }
 
