@@ -307,7 +307,8 @@ export function mergeSlotRanges(ranges: readonly SlotRange[]): SlotRange[] {
   const out: SlotRange[] = [];
   for (const r of sorted) {
     const last = out[out.length - 1];
-    if (last !== undefined && r.start === last.end + 1) out[out.length - 1] = { start: last.start, end: r.end };
+    if (last !== undefined && r.start === last.end + 1)
+      out[out.length - 1] = { start: last.start, end: r.end };
     else out.push({ start: r.start, end: r.end });
   }
   return out;
@@ -353,7 +354,9 @@ class Topology {
 
   /** cluster.c isReplicaAvailable: not failed and has replicated something (unknown offset: yes). */
   available(replica: ClusterNodeInfo): boolean {
-    return !replica.flags.includes('fail') && (replica.replOffset === undefined || this.offset(replica) !== 0);
+    return (
+      !replica.flags.includes('fail') && (replica.replOffset === undefined || this.offset(replica) !== 0)
+    );
   }
 
   /** clusterGenNodeDescription; ping-sent and pong-received are always 0 (no bus timing here). */
@@ -365,7 +368,8 @@ class Topology {
     const link = n.connected || this.isMyself(n) ? 'connected' : 'disconnected';
     let line = `${n.id} ${n.host}:${n.port}@${n.port + 10000} ${flags} ${n.masterId ?? '-'} 0 0 ${this.epoch(n)} ${link}`;
     if (n.role === 'master')
-      for (const r of mergeSlotRanges(n.slots)) line += r.start === r.end ? ` ${r.start}` : ` ${r.start}-${r.end}`;
+      for (const r of mergeSlotRanges(n.slots))
+        line += r.start === r.end ? ` ${r.start}` : ` ${r.start}-${r.end}`;
     return line;
   }
 }
@@ -401,7 +405,10 @@ export const clusterSlotsCommand = clusterSub((s, view) => {
         int(range.start),
         int(range.end),
         nodeEntry(node),
-        ...t.replicasOf(node).filter((r) => t.available(r)).map(nodeEntry),
+        ...t
+          .replicasOf(node)
+          .filter((r) => t.available(r))
+          .map(nodeEntry),
       ]),
     ),
   );

@@ -56,14 +56,19 @@ export function staticClusterNodes(opts: StaticClusterOptions): ClusterNodeInfo[
 }
 
 /** The view node `self` (a name of the layout) has of the static cluster. */
-export function staticClusterView(self: string, opts: StaticClusterOptions, bus: StaticBus = {}): ClusterView {
+export function staticClusterView(
+  self: string,
+  opts: StaticClusterOptions,
+  bus: StaticBus = {},
+): ClusterView {
   const nodes = staticClusterNodes(opts).map((n) =>
     n.name === self ? { ...n, flags: ['myself' as const] } : n,
   );
   const me = nodes.find((n) => n.name === self);
   if (me === undefined) throw new Error(`no node ${self} in a cluster of ${opts.masters} masters`);
   const masters = nodes.filter((n) => n.role === 'master');
-  const ownerOf = (slot: number) => masters.find((m) => m.slots.some((r) => slot >= r.start && slot <= r.end));
+  const ownerOf = (slot: number) =>
+    masters.find((m) => m.slots.some((r) => slot >= r.start && slot <= r.end));
   return {
     myId: () => me.id,
     slotOwner: (slot) => ownerOf(slot) ?? null,
