@@ -13,8 +13,8 @@ import { staticClusterNodes, staticClusterView } from '../cluster_static';
 import type { CorpusEntry, CorpusFile } from './corpus';
 import { loadCorpus } from './load_corpus';
 import { runRealCli } from './real_cli';
-import { startRealCluster, type RealCluster } from './real_cluster';
-import { compareCorpusFile, describeWithRealRedis } from './run_corpus';
+import { startRealCluster, type RealCluster } from '../../../testing/redis/real_cluster';
+import { compareCorpusFile, describeWithRealRedis } from '../../../testing/redis/run_corpus';
 import { runSimCli } from './sim_cli';
 
 const LAYOUT = { masters: 3 };
@@ -38,7 +38,7 @@ export function mapNodes(output: string, real: RealCluster, withBarePorts: boole
 
 /** Top-level elements of a printed array, each without its "N) " index, sorted. */
 function sortTopLevel(output: string, mode: CliMode): string {
-  const lines = output.split('\n');
+  const lines = output.replace(/\n$/, '').split('\n');
   const blocks: string[][] = [];
   for (const line of lines) {
     const starts = mode === 'tty' ? /^\d+\) /.test(line) : line === 'slots';

@@ -8,7 +8,7 @@ import type { CliMode } from '../cli_format';
 import type { CorpusFile } from './corpus';
 import { loadCorpus } from './load_corpus';
 import { runRealCli } from './real_cli';
-import { compareCorpusFile, describeWithRealRedis } from './run_corpus';
+import { compareCorpusFile, describeWithRealRedis } from '../../../testing/redis/run_corpus';
 import { runSimCli } from './sim_cli';
 import { startRealRedis, type RealRedis } from '../../../testing/redis/real_redis';
 

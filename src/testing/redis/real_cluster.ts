@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startRealRedisOn, type RealRedis } from '../../../testing/redis/real_redis';
-import { RespClient } from '../../../testing/redis/resp_client';
+import { startRealRedisOn, type RealRedis } from './real_redis';
+import { RespClient } from './resp_client';
 
 export const CLUSTER_PORTS = [7411, 7412, 7413] as const;
 

@@ -5,11 +5,16 @@
  * is normalised first.
  */
 import { describe, expect, it } from 'vitest';
-import type { CliMode } from '../cli_format';
-import { outputsMatch } from './compare';
-import { chunkEntries, type CorpusEntry, type CorpusFile, type EntryMarkers } from './corpus';
-import { KNOWN_DIFFERENCES } from './known_differences';
-import { findRedisBinaries, missingBinaries, type RedisBinaries } from '../../../testing/redis/real_redis';
+import type { CliMode } from '../../engine/redis/cli_format';
+import { outputsMatch } from '../../engine/redis/conformance/compare';
+import {
+  chunkEntries,
+  type CorpusEntry,
+  type CorpusFile,
+  type EntryMarkers,
+} from '../../engine/redis/conformance/corpus';
+import { KNOWN_DIFFERENCES } from '../../engine/redis/conformance/known_differences';
+import { findRedisBinaries, missingBinaries, type RedisBinaries } from './real_redis';
 
 interface Mismatch {
   chunk: readonly CorpusEntry[];
