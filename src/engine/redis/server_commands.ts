@@ -45,6 +45,7 @@ export function debugCommand(s: RedisServer, _c: Connection, argv: string[]): Re
   return subcommandSyntaxError(argv);
 }
 
+const INT_RANGE = error('ERR value is out of range, value must between -2147483648 and 2147483647');
 const SELECT_IN_CLUSTER = error('ERR SELECT is not allowed in cluster mode');
 
 /**
@@ -53,7 +54,8 @@ const SELECT_IN_CLUSTER = error('ERR SELECT is not allowed in cluster mode');
  */
 export function selectCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const n = parseLongLong(argv[1]);
-  if (n === null || n < -2147483648 || n > 2147483647) return NOT_INTEGER;
+  if (n === null) return NOT_INTEGER;
+  if (n < -2147483648 || n > 2147483647) return INT_RANGE;
   if (n === 0) return OK;
   return s.cluster !== undefined ? SELECT_IN_CLUSTER : error('ERR DB index is out of range');
 }

@@ -11,6 +11,9 @@ import { splitArgs } from '../redis_argv';
 import { RedisServer } from '../server';
 import type { CorpusEntry } from './corpus';
 
+const SUBSCRIBING = /^[ps]?subscribe$/i;
+const READING = 'Reading messages... (press Ctrl-C to quit)\n';
+
 /**
  * `clockStart` is the real server's wall clock when the file starts, so absolute times (PEXPIREAT,
  * PXAT) mean the same on both sides; the virtual clock then stands still. With `cluster` the
@@ -29,6 +32,8 @@ export function runSimCli(
     const argv = splitArgs(bytesFromText(e.command));
     if (argv === null) return 'Invalid argument(s)\n';
     if (argv.length === 0) return '';
-    return formatCommandReply(argv, server.exec(conn, argv), mode);
+    const out = formatCommandReply(argv, server.exec(conn, argv), mode);
+    // redis-cli announces its subscribe loop before reading the reply (tty mode only)
+    return mode === 'tty' && SUBSCRIBING.test(argv[0]) ? READING + out : out;
   });
 }
