@@ -21,6 +21,17 @@
  * enabled (7.0 disables DEBUG by default); RESP2 only (no HELLO 3); QUIT answers OK and leaves
  * closing the connection to the caller; KEYS / PUBSUB CHANNELS list in insertion order, not
  * Redis's hash order; hashes and sorted sets always behave like their small (listpack) encoding.
+ *
+ * Cluster mode (ServerOptions.cluster, cluster.ts) differs from a 7.0.15 cluster node in: no slot
+ * migration (never ASK / TRYAGAIN; ASKING is accepted and changes nothing); CLUSTER answers
+ * KEYSLOT, COUNTKEYSINSLOT, GETKEYSINSLOT, SLOTS, SHARDS, NODES, INFO, MYID, REPLICAS / SLAVES
+ * and HELP, every subcommand that changes the cluster (MEET, ADDSLOTS, FAILOVER, ...) and LINKS /
+ * COUNT-FAILURE-REPORTS reply that LockScope does not simulate them (the topology changes the
+ * cluster); NODES' ping-sent / pong-received are 0 and INFO has no per-type bus-message counters
+ * (no gossip is counted); nodes are listed in the view's order, not Redis's hash order; a
+ * replica whose view gives no replOffset counts as in sync; cluster-allow-reads-when-down is no
+ * and cluster-allow-pubsubshard-when-down yes, as by default; scripts with a shebang (flags) are
+ * not supported, so the cross-slot rule for flagged scripts never applies.
  */
 import type { Clock } from '../clock';
 import { Connection } from './connection';
