@@ -125,6 +125,27 @@ export interface CommandEntry extends CommandSpec {
  */
 type Row = readonly [string, number, string, KeySpec | null, Proc, (readonly Row[])?];
 
+const ADMIN = 'admin stale no_async_loading';
+/** CLUSTER subcommands that change the cluster or report its links: the topology's business. */
+const CLUSTER_NOT_SIMULATED: readonly (readonly [string, number, string])[] = [
+  ['addslots', -3, ADMIN],
+  ['addslotsrange', -4, ADMIN],
+  ['bumpepoch', 2, ADMIN],
+  ['count-failure-reports', 3, 'admin stale'],
+  ['delslots', -3, ADMIN],
+  ['delslotsrange', -4, ADMIN],
+  ['failover', -2, ADMIN],
+  ['flushslots', 2, ADMIN],
+  ['forget', 3, ADMIN],
+  ['links', 2, 'stale'],
+  ['meet', -4, ADMIN],
+  ['replicate', 3, ADMIN],
+  ['reset', -2, 'admin noscript stale'],
+  ['saveconfig', 2, ADMIN],
+  ['set-config-epoch', 3, ADMIN],
+  ['setslot', -4, ADMIN],
+];
+
 const ROWS: readonly Row[] = [
   // keyspace (db.c)
   ['del', -2, 'write', KALL, keyspace.delCommand],
@@ -279,30 +300,15 @@ const ROWS: readonly Row[] = [
     null,
     cl.clusterHelpCommand,
     [
-      ['addslots', -3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['addslotsrange', -4, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['bumpepoch', 2, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['count-failure-reports', 3, 'admin stale', null, cl.clusterNotSimulated],
+      ...CLUSTER_NOT_SIMULATED.map(([n, a, f]): Row => [n, a, f, null, cl.clusterNotSimulated]),
       ['countkeysinslot', 3, 'stale', null, cl.clusterCountkeysinslotCommand],
-      ['delslots', -3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['delslotsrange', -4, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['failover', -2, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['flushslots', 2, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['forget', 3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
       ['getkeysinslot', 4, 'stale', null, cl.clusterGetkeysinslotCommand],
       ['help', 2, 'loading stale', null, cl.clusterHelpCommand],
       ['info', 2, 'stale', null, cl.clusterInfoCommand],
       ['keyslot', 3, 'stale', null, cl.clusterKeyslotCommand],
-      ['links', 2, 'stale', null, cl.clusterNotSimulated],
-      ['meet', -4, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
       ['myid', 2, 'stale', null, cl.clusterMyidCommand],
       ['nodes', 2, 'stale', null, cl.clusterNodesCommand],
       ['replicas', 3, 'admin stale', null, cl.clusterReplicasCommand],
-      ['replicate', 3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['reset', -2, 'admin noscript stale', null, cl.clusterNotSimulated],
-      ['saveconfig', 2, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['set-config-epoch', 3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
-      ['setslot', -4, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
       ['shards', 2, 'stale', null, cl.clusterShardsCommand],
       ['slaves', 3, 'admin stale', null, cl.clusterReplicasCommand],
       ['slots', 2, 'stale', null, cl.clusterSlotsCommand],
