@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { boot } from './controller';
 import { EditorPanel } from './editor/EditorPanel';
+import { ExplorePanel } from './explore/ExplorePanel';
 import { useKeyboard } from './hooks/useKeyboard';
 import { usePlayback } from './hooks/usePlayback';
 import { useT } from './hooks/useT';
@@ -79,6 +80,7 @@ function Playground() {
           <ScenarioIntro />
           <Timeline />
           <Transport />
+          <ExplorePanel />
           <div className="inspectors">
             <Keyspace />
             <Threads />
