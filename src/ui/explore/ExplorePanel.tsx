@@ -56,6 +56,8 @@ function Options({ t }: { t: T }) {
   return (
     <form
       className="explore__form"
+      // the inputs clamp what they take: the browser's validation would only block the submit
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void startExplore();
@@ -66,7 +68,6 @@ function Options({ t }: { t: T }) {
         <input
           type="number"
           min={1}
-          step={100}
           data-testid="explore-budget"
           value={options.budget}
           disabled={busy}

@@ -57,10 +57,14 @@ export function startSearch(
   options: SearchOptions,
   spawn: () => WorkerLike,
   shards: number,
-  onProgress: (p: SearchProgress) => void,
+  progress: (p: SearchProgress) => void,
 ): SearchHandle {
   const workers: WorkerLike[] = [];
   let finished = false;
+  // A terminated worker's messages already queued still arrive: nothing reports after the end.
+  const onProgress = (p: SearchProgress) => {
+    if (!finished) progress(p);
+  };
   let fail: (e: Error) => void = () => {};
   const stopAll = () => {
     finished = true;
