@@ -101,11 +101,19 @@ function Options({ t }: { t: T }) {
       </fieldset>
       <div className="explore__actions">
         {busy ? (
-          <button type="button" className="btn" data-testid="explore-cancel" onClick={cancelExplore}>
+          // Keys: were the Cancel element reused as Start, the click that cancels would submit.
+          <button
+            key="cancel"
+            type="button"
+            className="btn"
+            data-testid="explore-cancel"
+            onClick={cancelExplore}
+          >
             {t('explore.cancel')}
           </button>
         ) : (
           <button
+            key="start"
             type="submit"
             className="btn btn--primary"
             data-testid="explore-start"
