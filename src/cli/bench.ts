@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [--time MS] [--baseline DIR] [--only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim]`:
+ * `npm run bench [-- --json] [--time MS] [--baseline DIR] [--only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim,explore]`:
  * how fast Redisson's lock and unlock scripts run by EVALSHA on (1) the simulated node
  * (RedisServer.exec, no network) with fengari as LockScope patches it, (2) the same with fengari as
  * shipped as far as the engine allows (the stack-slot hunks reverted; the engine needs the others:
@@ -31,6 +31,7 @@ import { fengariStackPatchApplied } from '../engine/redis/lua_vmpatch';
 import { startRealRedis, findExecutable } from '../testing/redis/real_redis';
 import { RespClient } from '../testing/redis/resp_client';
 import { CONTENTION_TARGET_MS, RERUN_TARGET_MS, simSection, type SimBench } from './bench_sim';
+import { exploreSection, exploreTargetRows, type ExploreBench } from './bench_explore';
 import { HUNKS, fengariWebBundle, patchProblems, revertPatch } from '../../scripts/patch-fengari.mjs';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -607,6 +608,8 @@ const targetsSection: Section = {
         },
       );
     }
+    const explore = report.explore as ExploreBench | undefined;
+    if (explore || !opts.only || opts.only.includes('explore')) rows.push(...exploreTargetRows(explore));
     for (const p of PAGE_TARGETS)
       rows.push({ ...p, value: null, unit: '', met: null, measuredBy: 'e2e/perf.spec.ts' });
     log('');
@@ -641,6 +644,7 @@ const sections: Section[] = [
   sidesSection,
   fengariPatchSection,
   { ...simSection, only: 'sim' },
+  { ...exploreSection, only: 'explore' },
   targetsSection,
 ];
 
@@ -662,7 +666,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--baseline') opts.baseline = resolve(argv[++i] ?? '');
     else
       throw new Error(
-        `unknown option ${a} (use --json, --time MS, --warmup MS, --baseline DIR, --only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim)`,
+        `unknown option ${a} (use --json, --time MS, --warmup MS, --baseline DIR, --only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim,explore)`,
       );
   }
   if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');

@@ -1,22 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { capture, tempFiles } from '../testing/cli/io';
 import { simMain } from './sim_main';
 
-function run(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = simMain(argv, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'lockscope-sim-'));
-const file = (name: string, text: string) => {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-};
+const run = (...argv: string[]) => capture(simMain, argv);
+const { dir, file } = tempFiles('lockscope-sim-');
 
 describe('npm run sim', () => {
   it('prints a one-line-per-event timeline and the verdict of a built-in', () => {

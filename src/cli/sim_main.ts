@@ -9,12 +9,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { builtins } from '../engine/scenario/builtins/index';
 import { runScenario, unsupportedReason } from '../engine/scenario/run';
-import { validateScenario } from '../engine/scenario/schema';
+import { validateScenario, type Scenario } from '../engine/scenario/schema';
 import { formatEvent, formatSummary } from './timeline_text';
 
 const USAGE = 'usage: npm run -s sim -- <scenario.json | built-in id> [--json] [--verbose]';
 
-class InputError extends Error {}
+/** Bad input: reported on stderr with exit code 2. */
+export class InputError extends Error {}
 
 function loadScenario(arg: string): unknown {
   const b = builtins.find((x) => x.id === arg);
@@ -40,6 +41,21 @@ function loadScenario(arg: string): unknown {
   }
 }
 
+/**
+ * A file path or a built-in id to a scenario this runner can run; anything else is an InputError
+ * naming the file, the JSON path of each schema issue, or the reason.
+ */
+export function scenarioFromArg(arg: string): Scenario {
+  const v = validateScenario(loadScenario(arg));
+  if (!v.ok) {
+    const lines = v.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n');
+    throw new InputError(`invalid scenario ${arg}:\n${lines}`);
+  }
+  const reason = unsupportedReason(v.scenario);
+  if (reason !== null) throw new InputError(`cannot run ${arg}: ${reason}`);
+  return v.scenario;
+}
+
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
@@ -60,15 +76,7 @@ export function simMain(argv: string[], io: CliIo): number {
     return 2;
   }
   try {
-    const json = loadScenario(rest[0]);
-    const v = validateScenario(json);
-    if (!v.ok) {
-      const lines = v.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n');
-      throw new InputError(`invalid scenario ${rest[0]}:\n${lines}`);
-    }
-    const reason = unsupportedReason(v.scenario);
-    if (reason !== null) throw new InputError(`cannot run ${rest[0]}: ${reason}`);
-    const run = runScenario(v.scenario, { verbose: flags.has('--verbose') });
+    const run = runScenario(scenarioFromArg(rest[0]), { verbose: flags.has('--verbose') });
     if (flags.has('--json')) {
       io.out(`${JSON.stringify(run.trace)}\n`);
       return 0;
@@ -82,11 +90,16 @@ export function simMain(argv: string[], io: CliIo): number {
     io.out(`${out.join('\n')}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof InputError) {
-      io.err(`sim: ${e.message}\n`);
-      return 2;
-    }
-    io.err(`sim: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    return 1;
+    return reportError('sim', io, e);
   }
+}
+
+/** Exit code 2 and the message for bad input; 1 and the stack for anything else (a bug). */
+export function reportError(command: string, io: CliIo, e: unknown): number {
+  if (e instanceof InputError) {
+    io.err(`${command}: ${e.message}\n`);
+    return 2;
+  }
+  io.err(`${command}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  return 1;
 }

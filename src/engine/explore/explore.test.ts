@@ -64,7 +64,7 @@ describe('explore', { timeout: 120_000 }, () => {
   });
 
   it('is deterministic: the same seed gives the same report, byte for byte', () => {
-    const opts: ExploreOptions = { seed: 7, budget: 40, faults: ['pause', 'client-crash'] };
+    const opts: ExploreOptions = { seed: 7, budget: 15, faults: ['pause', 'client-crash'] };
     const a = JSON.stringify(explore(basicLock30s(), opts));
     expect(JSON.stringify(explore(basicLock30s(), opts))).toBe(a);
     const plan = planSearch(basicLock30s(), { seed: 7 });
@@ -85,12 +85,12 @@ describe('explore', { timeout: 120_000 }, () => {
   });
 
   it('reports nothing for a fenced resource under pauses only (no V3), and does not call it safe', () => {
-    const r = explore(fencedNoFault(), { faults: ['pause'], violations: ['V3'], budget: 60 });
+    const r = explore(fencedNoFault(), { faults: ['pause'], violations: ['V3'], budget: 30 });
     expect(r.found).toBeNull();
     expect(r.violation).toBeNull();
-    expect(r.tried).toBe(60);
-    expect(r.explored).toMatchObject({ schedules: 60, faultKinds: ['pause'], violationKinds: ['V3'] });
-    expect(r.explored.summary).toMatch(/No V3 violation in 60 schedule/);
+    expect(r.tried).toBe(30);
+    expect(r.explored).toMatchObject({ schedules: 30, faultKinds: ['pause'], violationKinds: ['V3'] });
+    expect(r.explored.summary).toMatch(/No V3 violation in 30 schedule/);
     expect(r.explored.summary).not.toMatch(/\bsafe\b/i);
   });
 

@@ -29,13 +29,14 @@
  * ExploreReport's JSON is the issue's: { tried, perSec, found, violation, shrinkSteps, explored }
  * plus foundAt, added, moved, lags, removed, violations, searchMs, shrinkMs.
  *
- * A variant only counts a violation whose kind is asked for and whose (kind, lock) the base run
- * does not already show.
+ * A variant only counts a violation whose kind is asked for and that the base run does not
+ * already show (same kind, lock and holders: `baseKey`).
  */
 export {
   EXPLORE_FAULT_KINDS,
   VIOLATION_KINDS,
   applyChanges,
+  baseKey,
   clampTime,
   momentsOf,
   planSearch,

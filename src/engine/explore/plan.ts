@@ -66,7 +66,7 @@ export interface SearchPlan {
   inapplicable: ExploreFaultKind[];
   violations: ViolationKind[];
   maxChanges: number;
-  /** violations the base run already has, as "kind lock" keys: a variant must show another */
+  /** violations the base run already has (`baseKey`): a variant must show another */
   baseKeys: string[];
   baseViolations: Violation[];
   /** faults are placed in [0, horizon]: the base run's end */
@@ -82,8 +82,17 @@ export interface SearchPlan {
   endpoints: string[];
 }
 
+/** Distinct violations, for `collect`: by kind and lock. */
 export function violationKey(v: Pick<Violation, 'kind' | 'lock'>): string {
   return `${v.kind} ${v.lock}`;
+}
+
+/**
+ * A violation the base run already shows, down to who is involved: a variant where two other
+ * threads overlap on the same lock has found something new.
+ */
+export function baseKey(v: Pick<Violation, 'kind' | 'lock' | 'holders'>): string {
+  return `${v.kind} ${v.lock} ${v.holders.join(',')}`;
 }
 
 /** Runs the base once and gathers what variant generation needs. */
@@ -112,7 +121,7 @@ export function planSearch(base: Scenario, opts: SearchOptions = {}): SearchPlan
     inapplicable,
     violations,
     maxChanges: Math.max(1, opts.maxChanges ?? 3),
-    baseKeys: [...new Set(baseViolations.map(violationKey))],
+    baseKeys: [...new Set(baseViolations.map(baseKey))],
     baseViolations,
     horizon,
     moments: momentsOf(run.trace, base.network.latencyMs, horizon),

@@ -7,11 +7,19 @@
 import { runScenario } from '../scenario/run';
 import type { Scenario } from '../scenario/schema';
 import type { Violation } from '../trace/types';
-import { applyChanges, variantAt, violationKey, type Change, type SearchPlan, type Variant } from './plan';
+import {
+  applyChanges,
+  baseKey,
+  variantAt,
+  violationKey,
+  type Change,
+  type SearchPlan,
+  type Variant,
+} from './plan';
 
 /** Does this violation count: a kind the search looks for, not already in the base run? */
 export function counts(plan: SearchPlan, v: Violation): boolean {
-  return plan.violations.includes(v.kind) && !plan.baseKeys.includes(violationKey(v));
+  return plan.violations.includes(v.kind) && !plan.baseKeys.includes(baseKey(v));
 }
 
 /**
