@@ -189,6 +189,14 @@ export interface Task {
 // ---------------------------------------------------------------------------------------------
 // Lessons
 
+/** Explore's options for a step (the page's defaults where absent); `faults` as `--faults` names them. */
+export interface ExploreCall {
+  prompt: Bilingual;
+  faults?: string[];
+  budget?: number;
+  seed?: number;
+}
+
 export interface Highlights {
   /** lanes: thread actors and node ids */
   lanes?: Actor[];
@@ -209,6 +217,8 @@ export interface Step {
   checks?: Check[];
   question?: Question;
   task?: Task;
+  /** "Can you break this? Let the search try": a button that opens Explore on the scenario shown */
+  explore?: ExploreCall;
   /**
    * The engine cannot show this honestly yet: why (e.g. "needs a Java `try` op"). The step is
    * kept with its text; its scenario, cursor and checks are not evaluated, and the tests count it.

@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { boot } from './controller';
 import { EditorPanel } from './editor/EditorPanel';
+import { ExplorePanel } from './explore/ExplorePanel';
 import { useKeyboard } from './hooks/useKeyboard';
 import { usePlayback } from './hooks/usePlayback';
 import { useT } from './hooks/useT';
@@ -84,6 +85,7 @@ function Playground() {
           <ViewSwitch />
           <Views timeline={<Timeline />} />
           <Transport />
+          <ExplorePanel />
           <div className="inspectors">
             <Keyspace />
             <Threads />

@@ -5,6 +5,7 @@
  */
 import type { ScenarioDoc } from '../engine/scenario/edit';
 import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
+import { setExploreKinds } from './explore/store';
 import { record, restore, takeRedo, takeUndo, type HistoryEntry } from './history';
 import { detectLang, htmlLang, type Lang } from './i18n';
 import { defaultSpeed } from './playback-speed';
@@ -338,6 +339,7 @@ export async function boot(): Promise<void> {
       defaultId: init.defaultId,
       engineReady: init.engineReady,
     });
+    setExploreKinds(init.exploreKinds);
   } catch (e) {
     pushError({ key: 'error.run', params: { msg: e instanceof Error ? e.message : String(e) } });
     return;

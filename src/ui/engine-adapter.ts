@@ -87,3 +87,16 @@ export function consoleCommand(node: NodeView, line: string, now: number): Conso
   const reply: Reply = server.exec(server.connect(), argv);
   return { kind: 'read', text: formatReply(reply, 'tty').replace(/\n$/, '') };
 }
+
+// The search (issue 12): only the explore worker (explore/explore-worker.ts) uses these.
+export {
+  EXPLORE_FAULT_KINDS,
+  applyChanges,
+  planSearch,
+  searchRange,
+  shrink,
+  variantAt,
+  type Change,
+  type ExploreFaultKind,
+  type SearchPlan,
+} from '../engine/explore';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngineHost } from './engine-host';
+import { en } from './i18n/en';
+import { zh } from './i18n/zh';
 import type { InitResult, Response, RunOutcome, RunPayload } from './worker-protocol';
 
 // The page's contract with the engine, run in-process: every built-in validates, runs and turns
@@ -16,6 +18,13 @@ describe('engine host', () => {
     expect(init.type).toBe('init');
     expect(builtins.length).toBeGreaterThan(3);
     expect(builtins.map((b) => b.id)).toContain((init as { result: InitResult }).result.defaultId);
+  });
+
+  it('names the kinds of change Explore offers, each with a label in both languages', () => {
+    const kinds = (init as { result: InitResult }).result.exploreKinds;
+    expect(kinds).toContain('pause');
+    for (const table of [en, zh])
+      for (const k of kinds) expect(Object.keys(table)).toContain(`explore.kind.${k}`);
   });
 
   it('runs every built-in (but the big one) into a trace and lanes', () => {

@@ -33,6 +33,7 @@ export function createEngineHost(): (req: Request) => Response {
               builtins: engine.listBuiltins(),
               defaultId: engine.defaultBuiltinId,
               engineReady: engine.engineReady,
+              exploreKinds: [...engine.EXPLORE_FAULT_KINDS],
             },
           };
         case 'run': {

@@ -7,9 +7,10 @@ import { bisector } from 'd3-array';
 import { create } from 'zustand';
 import type { ScenarioDoc } from '../engine/scenario/edit';
 import type { SchemaIssue } from '../engine/scenario/api';
-import type { Trace, TraceEvent, VisibleState } from '../engine/trace/types';
+import type { Trace, TraceEvent, Violation, VisibleState } from '../engine/trace/types';
 import type { BuiltinInfo } from './engine-adapter';
 import type { Lang, MessageKey } from './i18n';
+import { focusWindow, requestView } from './view-window';
 import type { RunPayload } from './worker-protocol';
 
 export type RunView = RunPayload;
@@ -129,6 +130,21 @@ export function indexAtTime(trace: Trace, t: number): number {
 }
 
 const byTime = bisector((e: TraceEvent) => e.t);
+
+/**
+ * The cursor on the event that opens violation `v` (its time when there is none), and the timeline
+ * zoomed to show the whole violation with what led to it: a short one in a long run is a few
+ * pixels wide.
+ */
+export function jumpToViolation(trace: Trace, v: Pick<Violation, 'kind' | 'lock' | 'from' | 'to'>): void {
+  const start = trace.events.findIndex(
+    (e) => e.kind === 'violation.start' && e.t === v.from && e.violation === v.kind && e.lock === v.lock,
+  );
+  usePlayground.setState({ playing: false });
+  setCursor(start >= 0 ? start : indexAtTime(trace, v.from));
+  const end = trace.events[trace.events.length - 1]?.t ?? v.from;
+  requestView(...focusWindow(v.from, v.to ?? end, end));
+}
 
 // player: the lesson player's own store, so the playground's state above stays as it was
 

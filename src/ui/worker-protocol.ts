@@ -17,6 +17,8 @@ export interface InitResult {
   builtins: BuiltinInfo[];
   defaultId: string;
   engineReady: boolean;
+  /** the kinds of change a search may make (Explore's checkboxes), as the engine names them */
+  exploreKinds: string[];
 }
 
 export interface RunPayload {

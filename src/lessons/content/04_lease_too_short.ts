@@ -112,6 +112,14 @@ const lesson: Lesson = {
             '第 6 课不再猜租期，而是给它续期。',
         },
       },
+      explore: {
+        prompt: {
+          en: 'Can you still break it? Let the search try pauses.',
+          zh: '还能让它出错吗？让搜索试试各种停顿。',
+        },
+        faults: ['pause'],
+        budget: 500,
+      },
     },
   ],
 };

@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { Highlights, Step } from '../../lessons/types';
+import { openExplore } from '../explore/explore';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import type { Lang } from '../i18n';
@@ -283,6 +284,22 @@ export function LessonPanel() {
           <p className="learn__error">{t('learn.stepError', { msg: info.error })}</p>
         )}
         {step.task !== undefined && !embed && <Task step={step} lang={lang} />}
+        {step.explore !== undefined && !embed && (
+          <div className="lesson__explore">
+            <Markdown text={step.explore.prompt[lang]} />
+            <button
+              type="button"
+              className="btn btn--small"
+              data-testid="lesson-explore"
+              onClick={() => {
+                const { prompt, ...preset } = step.explore!;
+                openExplore(preset, prompt);
+              }}
+            >
+              {t('explore.lesson')}
+            </button>
+          </div>
+        )}
       </div>
       <div className="lesson__nav">
         <button

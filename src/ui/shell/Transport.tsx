@@ -2,6 +2,7 @@ import { useT } from '../hooks/useT';
 import { togglePlay } from '../hooks/usePlayback';
 import { useEffect, useState } from 'react';
 import { Icon } from './icons';
+import { ExploreButton } from '../explore/ExplorePanel';
 import { clockAt, jumpLockEvent, setCursor, SPEEDS, stepCursor, usePlayground } from '../store';
 
 /** Play/pause, stepping, jumps, speed and the scrubber. Every control has an accessible name. */
@@ -13,6 +14,7 @@ export function Transport() {
   const clock = usePlayground(clockAt);
   const speed = usePlayground((s) => s.speed);
   const running = usePlayground((s) => s.running);
+  const embed = usePlayground((s) => s.embed);
   const stop = () => usePlayground.setState({ playing: false });
 
   return (
@@ -125,6 +127,7 @@ export function Transport() {
             ))}
         </select>
       </label>
+      {!embed && <ExploreButton />}
       {running && <RunProgress />}
       <span className="transport__keys">{t('transport.keys')}</span>
       <span className="transport__touch">{t('transport.keysTouch')}</span>

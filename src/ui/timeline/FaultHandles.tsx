@@ -9,6 +9,7 @@ import { useRef, useState, type RefObject } from 'react';
 import { faultsOf, moveFault } from '../../engine/scenario/edit';
 import type { Fault } from '../../engine/scenario/schema';
 import { checkpoint, loadScenario } from '../controller';
+import { useExplore } from '../explore/store';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 import type { Layout, Row } from './layout';
@@ -55,7 +56,11 @@ export function FaultHandles({
   onHold(end: number | null): void;
 }) {
   const t = useT();
-  const faults = faultsOf(usePlayground((s) => s.scenario));
+  const scenario = usePlayground((s) => s.scenario);
+  const faults = faultsOf(scenario);
+  // The faults a search added or moved, while its counterexample is the scenario on screen.
+  const found = useExplore((s) => (s.status.phase === 'found' ? s.status.found : null));
+  const marked = found?.scenario === scenario ? found.shrunk.marked : [];
   const [drag, setDrag] = useState<{ index: number; at: number } | null>(null);
   const lastRun = useRef(0);
   const checkpointed = useRef(false);
@@ -108,12 +113,14 @@ export function FaultHandles({
           row = layout.rows[layout.rows.indexOf(row) + 1] ?? row;
         if (!row) return null;
         if (left < -8 || left > width + 8) return null;
-        const what = `${f.kind} ${faultTarget(f)} @ ${at} ms — ${t('timeline.faultDrag')}`;
+        const added = marked.includes(i) ? ` (${t('legend.searchAdded')})` : '';
+        const what = `${f.kind} ${faultTarget(f)} @ ${at} ms${added} — ${t('timeline.faultDrag')}`;
         return (
           <button
             key={i}
             type="button"
-            className={`fault-handle fault-handle--${f.kind.replace(/[^a-z]/g, '')}`}
+            className={`fault-handle fault-handle--${f.kind.replace(/[^a-z]/g, '')}${marked.includes(i) ? ' fault-handle--added' : ''}`}
+            data-added={marked.includes(i) || undefined}
             style={{ left: left - 6, top: row.y + 1 }}
             aria-label={`${t('timeline.fault')}: ${what}`}
             title={what}

@@ -1,9 +1,10 @@
 import { useT } from '../hooks/useT';
+import { useExplore } from '../explore/store';
 import { usePlayground } from '../store';
 import type { LaneModel, MarkKind } from './model';
 import { BAND_COLOR, COLORS, MARK_COLOR } from './palette';
 
-type Shape = 'box' | 'tick' | 'dot' | 'ring' | 'cross' | 'refused';
+type Shape = 'box' | 'tick' | 'dot' | 'ring' | 'cross' | 'refused' | 'added';
 
 /** Which of the marks that only some runs have this run draws. */
 function inUse(model: LaneModel | undefined) {
@@ -28,6 +29,8 @@ function inUse(model: LaneModel | undefined) {
 export function Legend() {
   const t = useT();
   const model = usePlayground((s) => s.run?.model);
+  const scenario = usePlayground((s) => s.scenario);
+  const searched = useExplore((s) => s.status.phase === 'found' && s.status.found.scenario === scenario);
   const use = inUse(model);
   const swatch = (color: string, label: string, shape: Shape = 'box', fill?: string) => (
     <li key={label} className="legend__item">
@@ -55,6 +58,7 @@ export function Legend() {
       {swatch(COLORS.keyEdge, t('legend.key'))}
       {use.noTtl && swatch(COLORS.keyEdge, t('legend.keyNoTtl'), 'box', COLORS.keyNoTtl)}
       {swatch(COLORS.down, t('legend.down'))}
+      {searched && swatch(COLORS.searchAdded, t('legend.searchAdded'), 'added', '#fca5a5')}
       {swatch(MARK_COLOR.renew, t('legend.renewAttempt'), 'tick')}
       {use.marks.has('renew-fail') && swatch(MARK_COLOR['renew-fail'], t('legend.renewFail'), 'tick')}
       {swatch(COLORS.pubsub, t('legend.publish'), 'tick')}

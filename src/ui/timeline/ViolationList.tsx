@@ -1,6 +1,5 @@
 import { useT } from '../hooks/useT';
-import { indexAtTime, setCursor, usePlayground } from '../store';
-import { focusWindow, requestView } from '../view-window';
+import { jumpToViolation, usePlayground } from '../store';
 import { violationTitle, violationWho } from './violation-text';
 
 /** Each violation in plain words, with a button that moves the cursor to where it starts. */
@@ -12,17 +11,7 @@ export function ViolationList() {
     <ol className="violations">
       {run.model.violations.map((v, i) => (
         <li key={i} className="violations__item" data-kind={v.kind}>
-          <button
-            type="button"
-            className="violations__jump"
-            onClick={() => {
-              usePlayground.setState({ playing: false });
-              setCursor(indexAtTime(run.trace, v.from));
-              // A short violation in a long run is a few pixels wide: show it with its context.
-              const end = run.trace.events[run.trace.events.length - 1]?.t ?? v.from;
-              requestView(...focusWindow(v.from, v.to ?? end, end));
-            }}
-          >
+          <button type="button" className="violations__jump" onClick={() => jumpToViolation(run.trace, v)}>
             <span className="violations__kind">{v.kind}</span>
             {violationTitle(v, t)}
           </button>

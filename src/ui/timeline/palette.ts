@@ -38,6 +38,8 @@ export const COLORS = {
   partition: 'rgba(124, 58, 237, 0.07)',
   violation: 'rgba(220, 38, 38, 0.16)',
   violationEdge: '#dc2626',
+  /** the halo of a fault the search added or moved (Explore) */
+  searchAdded: '#d97706',
   /** L1 is liveness, not safety: amber, as the "Stuck" verdict */
   stuck: 'rgba(217, 119, 6, 0.16)',
   stuckEdge: '#d97706',
