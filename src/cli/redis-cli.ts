@@ -1,6 +1,9 @@
 /**
- * `npm run -s redis-cli [-- --raw | --no-raw] [--clock <ms>]`: feeds stdin, line by line, to one
- * fresh simulated Redis and prints what `redis-cli` 7.0.15 prints when fed the same stdin.
+ * `npm run -s redis-cli [-- --raw | --no-raw] [--clock <ms>] [--cluster]`: feeds stdin, line by
+ * line, to one fresh simulated Redis and prints what `redis-cli` 7.0.15 prints when fed the same
+ * stdin. With --cluster that Redis is master-1 of a three-master cluster (cluster_static.ts,
+ * 127.0.0.1:30001-30003) and the output is redis-cli's talking to a real node without -c: MOVED
+ * and the other redirections are printed, not followed.
  *
  * Like redis-cli: raw output when stdout is not a terminal, unless --no-raw; `N cmd` repeats
  * a command; quit/exit stop; a line that does not split prints "Invalid argument(s)".
@@ -13,7 +16,9 @@
  * PXAT) mean what they mean on a real server; it only moves on DEBUG SLEEP.
  */
 import { ManualClock } from '../engine/clock';
-import { formatReply, type CliMode } from '../engine/redis/cli_format';
+import { formatCommandReply, type CliMode } from '../engine/redis/cli_format';
+import { clusterNodeAddress } from '../engine/redis/cluster_slots';
+import { staticClusterView } from '../engine/redis/cluster_static';
 import { splitArgs } from '../engine/redis/redis_argv';
 import type { Reply } from '../engine/redis/reply';
 import { RedisServer } from '../engine/redis/server';
@@ -21,22 +26,25 @@ import { RedisServer } from '../engine/redis/server';
 interface Options {
   mode: CliMode;
   clockStart: number;
+  cluster: boolean;
 }
 
 function parseOptions(args: string[]): Options {
   let mode: CliMode = process.stdout.isTTY ? 'tty' : 'raw';
   let clockStart = Date.now();
+  let cluster = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--raw') mode = 'raw';
     else if (a === '--no-raw') mode = 'tty';
     else if (a === '--clock' && i + 1 < args.length) clockStart = Number(args[++i]);
+    else if (a === '--cluster') cluster = true;
     else {
       process.stderr.write(`Unrecognized option or bad number of args for: '${a}'\n`);
       process.exit(1);
     }
   }
-  return { mode, clockStart };
+  return { mode, clockStart, cluster };
 }
 
 /** strtol(argv[0]) consuming the whole word: the repeat count of "3 ping", or null. */
@@ -50,14 +58,19 @@ function repeatCount(word: string): number | null {
 function main(): void {
   const opts = parseOptions(process.argv.slice(2));
   const clock = new ManualClock(opts.clockStart);
-  const server = new RedisServer({ clock, onSleep: (ms) => clock.advance(ms) });
+  const server = new RedisServer({
+    clock,
+    onSleep: (ms) => clock.advance(ms),
+    cluster: opts.cluster ? staticClusterView('master-1', { masters: 3 }) : undefined,
+  });
+  const address = opts.cluster ? clusterNodeAddress(0) : { host: '127.0.0.1', port: 6379 };
   const conn = server.connect();
   const interactive = process.stdin.isTTY === true;
   const print = (s: string): void => {
     process.stdout.write(Buffer.from(s, 'latin1'));
   };
   const prompt = (): void => {
-    if (interactive) print('127.0.0.1:6379> ');
+    if (interactive) print(`${address.host}:${address.port}> `);
   };
   const pending: Reply[] = [];
   let stopped = false;
@@ -92,12 +105,12 @@ function main(): void {
         if (opts.mode === 'tty') print('Reading messages... (press Ctrl-C to quit)\n');
         while (pending.length > 0) {
           const frame = pending.shift()!;
-          print(formatReply(frame, opts.mode));
+          print(formatCommandReply(argv, frame, opts.mode));
           if (frame.t === 'error') return true;
         }
         return false;
       }
-      print(formatReply(pending.shift()!, opts.mode));
+      print(formatCommandReply(argv, pending.shift()!, opts.mode));
     }
     return true;
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatReply, quoteBytes } from './cli_format';
+import { formatCommandReply, formatReply, printedVerbatim, quoteBytes } from './cli_format';
 import { array, bulk, EMPTY_ARRAY, error, int, NIL, NIL_ARRAY, OK } from './reply';
 
 // Expected output captured from redis-cli 7.0.15 (--no-raw and piped raw).
@@ -58,5 +58,26 @@ describe('formatReply raw', () => {
     expect(formatReply(bulk('a\x00b\n'), 'raw')).toBe('a\x00b\n\n');
     expect(formatReply(array([bulk('unsubscribe'), NIL, int(0)]), 'raw')).toBe('unsubscribe\n\n0\n');
     expect(formatReply(array([bulk('a'), array([bulk('b'), bulk('c')])]), 'raw')).toBe('a\nb\nc\n');
+  });
+});
+
+describe("redis-cli's verbatim commands (cliSendCommand output_raw)", () => {
+  it.each([
+    [['CLUSTER', 'NODES'], true],
+    [['cluster', 'info'], true],
+    [['CLUSTER', 'INFO', 'x'], false],
+    [['CLUSTER', 'SLOTS'], false],
+    [['INFO'], true],
+    [['latency', 'graph', 'x'], true],
+    [['GET', 'k'], false],
+  ])('%j prints verbatim: %s', (argv, verbatim) => {
+    expect(printedVerbatim(argv)).toBe(verbatim);
+  });
+
+  it('prints the text as is in both modes, no newline added', () => {
+    const text = { t: 'bulk', v: 'cluster_state:ok\r\n' } as const;
+    expect(formatCommandReply(['CLUSTER', 'INFO'], text, 'tty')).toBe('cluster_state:ok\r\n');
+    expect(formatCommandReply(['CLUSTER', 'INFO'], text, 'raw')).toBe('cluster_state:ok\r\n');
+    expect(formatCommandReply(['GET', 'k'], text, 'tty')).toBe('"cluster_state:ok\\r\\n"\n');
   });
 });

@@ -12,6 +12,41 @@ export function formatReply(reply: Reply, mode: CliMode): string {
   return mode === 'tty' ? formatTty(reply, '') : formatRaw(reply) + '\n';
 }
 
+/**
+ * redis-cli.c cliSendCommand's `output_raw`: the replies of these commands (INFO, CLUSTER NODES,
+ * CLUSTER INFO ...) are text meant to be read as is, printed raw in either mode and with no
+ * newline added.
+ */
+export function printedVerbatim(argv: readonly string[]): boolean {
+  const argc = argv.length;
+  const cmd = argv[0]?.toLowerCase();
+  const sub = argc >= 2 ? argv[1].toLowerCase() : '';
+  switch (cmd) {
+    case 'info':
+    case 'lolwut':
+      return true;
+    case 'debug':
+      return sub === 'htstats' || sub === 'htstats-key' || sub === 'client-eviction';
+    case 'memory':
+      return sub === 'malloc-stats' || sub === 'doctor';
+    case 'cluster':
+      return argc === 2 && (sub === 'nodes' || sub === 'info');
+    case 'client':
+      return sub === 'list' || sub === 'info';
+    case 'latency':
+      return (argc === 3 && sub === 'graph') || (argc === 2 && sub === 'doctor');
+    case 'proxy':
+      return sub === 'info';
+    default:
+      return false;
+  }
+}
+
+/** What redis-cli prints for `reply` to the command `argv` (cliFormatReply with its verbatim flag). */
+export function formatCommandReply(argv: readonly string[], reply: Reply, mode: CliMode): string {
+  return printedVerbatim(argv) ? formatRaw(reply) : formatReply(reply, mode);
+}
+
 /** sds.c sdscatrepr: a double-quoted, escaped rendering of a byte string. */
 export function quoteBytes(s: string): string {
   let out = '"';

@@ -88,6 +88,14 @@ export interface ClusterView {
   currentEpoch(): number;
   /** A message this node received for PUBLISH travels to every other node over the bus. */
   publishToBus(channel: string, message: string): void;
+  /**
+   * A message this node received for SPUBLISH travels over the bus to the other nodes of its
+   * shard (its master and replicas; cluster.c clusterPropagatePublish with sharded = 1): Redis
+   * 7.0 does not replicate SPUBLISH in cluster mode. Deliver it with
+   * `RedisServer.deliverFromBus(channel, message, true)`. Optional: without it, shard messages
+   * stay on the node that received them.
+   */
+  publishShardToBus?(channel: string, message: string): void;
 }
 
 export interface ClusterNodeInfo {
@@ -106,6 +114,12 @@ export interface ClusterNodeInfo {
   /** failure flags as this node sees them (CLUSTER NODES: fail?, fail) */
   flags: readonly ('myself' | 'fail?' | 'fail' | 'noaddr')[];
   connected: boolean;
+  /**
+   * The replication offset this node last heard of (CLUSTER SHARDS replication-offset; a replica
+   * at 0 is "loading" and left out of CLUSTER SLOTS). Optional: when absent, 0 is reported and a
+   * replica counts as in sync. For the node itself as a master the server uses its own offset.
+   */
+  replOffset?: number;
 }
 
 /**

@@ -22,6 +22,8 @@ export class Connection {
   woff = 0;
   /** set while WAIT blocks this client; the host holds the reply back (replication.ts) */
   waitBlock: WaitBlock | null = null;
+  /** READONLY (CLIENT_READONLY): a cluster replica serves reads of its master's slots to this client. */
+  clusterReadonly = false;
 
   constructor(
     readonly id: number,

@@ -122,6 +122,22 @@ export class PubSub {
     return this.shardChannels.get(channel)?.length ?? 0;
   }
 
+  /**
+   * pubsub.c pubsubShardUnsubscribeAllClients for every shard channel `drop` selects, in the order
+   * given: each subscriber gets its sunsubscribe frame. Returns how many channels went.
+   */
+  removeShardChannels(drop: (channel: string) => boolean, order: (a: string, b: string) => number): number {
+    const gone = [...this.shardChannels.keys()].filter(drop).sort(order);
+    for (const ch of gone) {
+      for (const c of this.shardChannels.get(ch)!) {
+        c.shardChannels.delete(ch);
+        c.send(array([SUNSUBSCRIBE, bulk(ch), int(c.shardChannels.size)]));
+      }
+      this.shardChannels.delete(ch);
+    }
+    return gone.length;
+  }
+
   /** Drops every subscription of a closing connection, without confirmations. */
   dropAll(c: Connection): void {
     for (const ch of c.channels) removeFrom(this.channels, ch, c);
@@ -213,10 +229,16 @@ export function punsubscribeCommand(s: RedisServer, c: Connection, argv: string[
   return s.pubsub.punsubscribe(c, argv.slice(1));
 }
 
+/**
+ * Outside cluster mode PUBLISH always goes to replicas, so their subscribers hear it too; a
+ * cluster node sends it over the cluster bus to every other node instead (pubsub.c
+ * pubsubPublishMessageAndPropagateToCluster). The count is this node's receivers only.
+ */
 export function publishCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  // Outside cluster mode PUBLISH always goes to replicas, so their subscribers hear it too.
-  s.forcePropagation();
-  return int(s.pubsub.publish(argv[1], argv[2]));
+  const receivers = s.pubsub.publish(argv[1], argv[2]);
+  if (s.cluster !== undefined) s.cluster.publishToBus(argv[1], argv[2]);
+  else s.forcePropagation();
+  return int(receivers);
 }
 
 export function pubsubChannelsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
@@ -242,9 +264,12 @@ export function sunsubscribeCommand(s: RedisServer, c: Connection, argv: string[
   return s.pubsub.sunsubscribe(c, argv.slice(1));
 }
 
+/** Like PUBLISH, but on a cluster node the bus carries it to the node's shard only. */
 export function spublishCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  s.forcePropagation();
-  return int(s.pubsub.spublish(argv[1], argv[2]));
+  const receivers = s.pubsub.spublish(argv[1], argv[2]);
+  if (s.cluster !== undefined) s.cluster.publishShardToBus?.(argv[1], argv[2]);
+  else s.forcePropagation();
+  return int(receivers);
 }
 
 export function pubsubShardchannelsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {

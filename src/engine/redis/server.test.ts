@@ -262,7 +262,7 @@ const NO_KEYS = [
   ...['keys', 'dbsize', 'flushall', 'flushdb', 'pubsub', 'script', 'publish', 'spublish'],
   ...['subscribe', 'unsubscribe', 'psubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe'],
   ...['multi', 'exec', 'discard', 'unwatch', 'ping', 'echo', 'time', 'debug', 'select'],
-  ...['quit', 'reset', 'wait'],
+  ...['quit', 'reset', 'wait', 'cluster', 'readonly', 'readwrite', 'asking'],
 ];
 for (const n of NO_KEYS) RANGE[n] = [0, 0, 0];
 const ONE_KEY = [

@@ -43,6 +43,10 @@ import * as srv from './server_commands';
 import { NOREPLICAS, ReplicationState, streamBytes, waitCommand } from './replication';
 import * as multi from './multi';
 import { Watches } from './multi';
+import * as cl from './cluster';
+import { clusterRefusal, scriptClusterRefusal } from './cluster';
+import type { ClusterView, SlotRange } from './cluster_slots';
+import { keyHashSlot } from './cluster_slots';
 
 export { Connection } from './connection';
 
@@ -69,6 +73,13 @@ export interface ServerOptions {
   /** DEBUG SLEEP: the owner advances the virtual clock by `ms` */
   onSleep?(ms: number): void;
   events?: ServerEvents;
+  /**
+   * Makes the server a Redis Cluster node that routes by this view (MOVED, CROSSSLOT,
+   * CLUSTERDOWN, the script and SELECT rules, CLUSTER ...; see cluster.ts). Without it the server
+   * is a standalone node and CLUSTER, READONLY, READWRITE and ASKING answer that cluster support
+   * is disabled.
+   */
+  cluster?: ClusterView;
 }
 
 type Proc = (s: RedisServer, c: Connection, argv: string[]) => Reply;
@@ -219,14 +230,14 @@ const ROWS: readonly Row[] = [
     -3,
     'noscript stale skip_monitor no_mandatory_keys movablekeys',
     NUMKEYS,
-    (s, _c, argv) => s.runScript(() => s.scripts.evalCommand(argv)),
+    (s, c, argv) => s.runScript(() => s.scripts.evalCommand(argv), c),
   ],
   [
     'evalsha',
     -3,
     'noscript stale skip_monitor no_mandatory_keys movablekeys',
     NUMKEYS,
-    (s, _c, argv) => s.runScript(() => s.scripts.evalshaCommand(argv)),
+    (s, c, argv) => s.runScript(() => s.scripts.evalshaCommand(argv), c),
   ],
   [
     'script',
@@ -249,6 +260,46 @@ const ROWS: readonly Row[] = [
   ['discard', 1, 'noscript loading stale fast allow_busy', null, multi.discardCommand],
   ['watch', -2, 'noscript loading stale fast allow_busy', KALL, multi.watchCommand],
   ['unwatch', 1, 'noscript loading stale fast allow_busy', null, multi.unwatchCommand],
+  // cluster.c
+  [
+    'cluster',
+    -2,
+    '',
+    null,
+    cl.clusterHelpCommand,
+    [
+      ['addslots', -3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['addslotsrange', -4, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['bumpepoch', 2, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['count-failure-reports', 3, 'admin stale', null, cl.clusterNotSimulated],
+      ['countkeysinslot', 3, 'stale', null, cl.clusterCountkeysinslotCommand],
+      ['delslots', -3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['delslotsrange', -4, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['failover', -2, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['flushslots', 2, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['forget', 3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['getkeysinslot', 4, 'stale', null, cl.clusterGetkeysinslotCommand],
+      ['help', 2, 'loading stale', null, cl.clusterHelpCommand],
+      ['info', 2, 'stale', null, cl.clusterInfoCommand],
+      ['keyslot', 3, 'stale', null, cl.clusterKeyslotCommand],
+      ['links', 2, 'stale', null, cl.clusterNotSimulated],
+      ['meet', -4, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['myid', 2, 'stale', null, cl.clusterMyidCommand],
+      ['nodes', 2, 'stale', null, cl.clusterNodesCommand],
+      ['replicas', 3, 'admin stale', null, cl.clusterReplicasCommand],
+      ['replicate', 3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['reset', -2, 'admin noscript stale', null, cl.clusterNotSimulated],
+      ['saveconfig', 2, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['set-config-epoch', 3, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['setslot', -4, 'admin stale no_async_loading', null, cl.clusterNotSimulated],
+      ['shards', 2, 'stale', null, cl.clusterShardsCommand],
+      ['slaves', 3, 'admin stale', null, cl.clusterReplicasCommand],
+      ['slots', 2, 'stale', null, cl.clusterSlotsCommand],
+    ],
+  ],
+  ['readonly', 1, 'loading stale fast', null, cl.readonlyCommand],
+  ['readwrite', 1, 'loading stale fast', null, cl.readwriteCommand],
+  ['asking', 1, 'fast', null, cl.askingCommand],
   // server.c, debug.c
   ['ping', -1, 'fast', null, srv.pingCommand],
   ['echo', 2, 'loading stale fast', null, srv.echoCommand],
@@ -358,11 +409,15 @@ export class RedisServer {
   readonly pubsub: PubSub;
   readonly watches = new Watches();
   readonly opts: ServerOptions;
+  /** set when this server is a cluster node (ServerOptions.cluster) */
+  readonly cluster: ClusterView | undefined;
   private nextConnId = 1;
   /** Script depth and the time frozen at script start (db.c keyIsExpired uses it inside scripts). */
   private scriptDepth = 0;
   private scriptTime = 0;
   private readonly scriptConn: Connection;
+  /** the client whose EVAL is running (its READONLY flag counts inside the script, as in 7.0) */
+  private scriptCaller: Connection | null = null;
   private readonly masterConn: Connection;
   /** server.dirty: how many changes commands made to the dataset, counted as Redis counts them. */
   dirty = 0;
@@ -380,6 +435,7 @@ export class RedisServer {
 
   constructor(opts: ServerOptions) {
     this.opts = opts;
+    this.cluster = opts.cluster;
     this.id = opts.id ?? 'redis';
     const events = opts.events;
     this.db = new Db({
@@ -507,11 +563,18 @@ export class RedisServer {
     return 't' in cmd ? cmd : this.call(cmd, conn, argv);
   }
 
-  /** processCommand's checks, in Redis's order: existence, arity, READONLY, pub/sub context. */
+  /**
+   * processCommand's checks, in Redis's order: existence, arity, the cluster redirect, NOREPLICAS,
+   * READONLY, pub/sub context.
+   */
   private check(conn: Connection, argv: string[]): CommandEntry | ErrorReply {
     const cmd = lookupCommand(argv);
     if ('t' in cmd) return cmd;
     if (!arityOk(cmd, argv.length)) return arityError(cmd.fullname);
+    if (this.cluster !== undefined) {
+      const refused = clusterRefusal(this, this.cluster, conn, cmd, argv, keysOf);
+      if (refused !== null) return refused;
+    }
     if (this.currentRole === 'replica' && cmd.flags.has('write')) return READONLY;
     if (
       cmd.flags.has('write') &&
@@ -602,14 +665,53 @@ export class RedisServer {
   }
 
   /** EVAL / EVALSHA: runs the script with the key-expiry clock frozen at its start (7.0 semantics). */
-  runScript(run: () => Reply): Reply {
+  runScript(run: () => Reply, caller?: Connection): Reply {
     if (this.scriptDepth === 0) this.scriptTime = this.mstime();
     this.scriptDepth++;
+    const outerCaller = this.scriptCaller;
+    this.scriptCaller = caller ?? null;
     try {
       return run();
     } finally {
       this.scriptDepth--;
+      this.scriptCaller = outerCaller;
     }
+  }
+
+  /** The table entry argv names (subcommand resolved), or undefined. */
+  commandEntry(argv: readonly string[]): CommandEntry | undefined {
+    const cmd = lookupCommand(argv);
+    return 't' in cmd ? undefined : cmd;
+  }
+
+  /**
+   * A PUBLISH (or, `sharded`, an SPUBLISH) another cluster node received, arriving over the bus
+   * (cluster.c clusterProcessPacket): delivered to this node's subscribers only, never sent on.
+   * Returns how many received it.
+   */
+  deliverFromBus(channel: string, message: string, sharded = false): number {
+    return sharded ? this.pubsub.spublish(channel, message) : this.pubsub.publish(channel, message);
+  }
+
+  /**
+   * cluster.c removeChannelsInSlot for each of `slots`: every shard channel hashing there loses
+   * its subscribers, each told with a sunsubscribe frame (slot order, then channel bytes, as
+   * Redis walks its slot-to-channel index). Redis does this in clusterDelSlot on every node of
+   * the shard that loses a slot: the old master and the replicas still following it, when a
+   * newer config hands the slot elsewhere (not the replica being promoted, which keeps the slots).
+   * Returns how many channels went.
+   */
+  dropShardChannelsInSlots(slots: readonly SlotRange[]): number {
+    const slotOf = new Map<string, number>();
+    const inSlots = (ch: string): boolean => {
+      const slot = keyHashSlot(ch);
+      slotOf.set(ch, slot);
+      return slots.some((r) => slot >= r.start && slot <= r.end);
+    };
+    // byte strings: code-unit order is byte order
+    const order = (a: string, b: string): number =>
+      slotOf.get(a)! - slotOf.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
+    return this.pubsub.removeShardChannels(inSlots, order);
   }
 
   /** Deletes every due key; on a master each one reaches replicas as its own DEL. */
@@ -638,6 +740,10 @@ export class RedisServer {
       !this.repl.enoughGoodReplicas(this.mstime())
     )
       return NOREPLICAS;
+    if (this.cluster !== undefined && !this.fromMaster) {
+      const refused = scriptClusterRefusal(this.cluster, this.scriptCaller, cmd, argv, keysOf);
+      if (refused !== null) return refused;
+    }
     return this.call(cmd, this.scriptConn, argv);
   }
 }

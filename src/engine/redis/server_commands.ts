@@ -45,11 +45,19 @@ export function debugCommand(s: RedisServer, _c: Connection, argv: string[]): Re
   return subcommandSyntaxError(argv);
 }
 
-/** The simulator has one database: SELECT 0 works, other indexes are refused. */
-export function selectCommand(_s: RedisServer, _c: Connection, argv: string[]): Reply {
+const INT_RANGE = error('ERR value is out of range, value must between -2147483648 and 2147483647');
+const SELECT_IN_CLUSTER = error('ERR SELECT is not allowed in cluster mode');
+
+/**
+ * The simulator has one database: SELECT 0 works, other indexes are refused (a cluster node says
+ * why). The index is a C int (getIntFromObjectOrReply).
+ */
+export function selectCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   const n = parseLongLong(argv[1]);
   if (n === null) return NOT_INTEGER;
-  return n === 0 ? OK : error('ERR DB index is out of range');
+  if (n < -2147483648 || n > 2147483647) return INT_RANGE;
+  if (n === 0) return OK;
+  return s.cluster !== undefined ? SELECT_IN_CLUSTER : error('ERR DB index is out of range');
 }
 
 export function quitCommand(): Reply {
@@ -59,6 +67,7 @@ export function quitCommand(): Reply {
 /** RESET leaves subscribe mode (and everything else a connection can carry) and answers RESET. */
 export function resetCommand(s: RedisServer, c: Connection): Reply {
   s.pubsub.dropAll(c);
+  c.clusterReadonly = false;
   discardTransaction(s, c);
   return status('RESET');
 }

@@ -47,7 +47,12 @@ export interface RealRedis {
 const READY = 'Ready to accept connections';
 const START_TIMEOUT_MS = 10_000;
 
-function startOnPort(binary: string, port: number): Promise<{ child: ChildProcess; version: string }> {
+function startOnPort(
+  binary: string,
+  port: number,
+  extraArgs: readonly string[] = [],
+  cwd?: string,
+): Promise<{ child: ChildProcess; version: string }> {
   const args = [
     '--port',
     String(port),
@@ -61,8 +66,9 @@ function startOnPort(binary: string, port: number): Promise<{ child: ChildProces
     'no',
     '--loglevel',
     'notice',
+    ...extraArgs,
   ];
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd });
   return new Promise((resolve, reject) => {
     let log = '';
     const timer = globalThis.setTimeout(() => {
@@ -93,6 +99,33 @@ function startOnPort(binary: string, port: number): Promise<{ child: ChildProces
   });
 }
 
+/**
+ * Starts redis-server on a given port with extra arguments (e.g. `--cluster-enabled yes`), in
+ * `cwd` if given (where a cluster node writes its nodes.conf).
+ */
+export async function startRealRedisOn(
+  binary: string,
+  port: number,
+  extraArgs: readonly string[] = [],
+  cwd?: string,
+): Promise<RealRedis> {
+  const { child, version } = await startOnPort(binary, port, extraArgs, cwd);
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  return {
+    port,
+    pid: child.pid!,
+    version,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        process.removeListener('exit', killOnExit);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 /** Starts redis-server on a random free port in 20000..59999 (retrying on a taken port). */
 export async function startRealRedis(binary = findExecutable('redis-server')): Promise<RealRedis> {
   if (!binary) throw new Error('redis-server not found on PATH');
@@ -100,21 +133,7 @@ export async function startRealRedis(binary = findExecutable('redis-server')): P
   for (let attempt = 0; attempt < 8; attempt++) {
     const port = 20000 + randomInt(40000);
     try {
-      const { child, version } = await startOnPort(binary, port);
-      const killOnExit = () => child.kill('SIGKILL');
-      process.once('exit', killOnExit);
-      return {
-        port,
-        pid: child.pid!,
-        version,
-        stop: () =>
-          new Promise<void>((resolve) => {
-            process.removeListener('exit', killOnExit);
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      };
+      return await startRealRedisOn(binary, port);
     } catch (e) {
       lastError = e;
       if (!String(e).includes('Address already in use')) throw e;
