@@ -190,9 +190,6 @@ export class Cluster {
     };
   }
 
-  /** Called by the server side when a bus message reaches a node (set once the server has it). */
-  deliverBus: (node: string, channel: string, message: string) => void = () => {};
-
   install(kernel: TopologyHost, links: ReplicationLinks): void {
     this.kernel = kernel;
     this.links = links;
@@ -324,6 +321,11 @@ export class Cluster {
   private becomeReplica(n: ClusterNode, master: string): void {
     const k = this.kernel!;
     const self = n.self();
+    // removeChannelsInSlot: shard subscribers of the slots it lost are unsubscribed
+    if (self.slots.length > 0) {
+      const lost = self.slots;
+      k.onNode(n.name, (s) => s.dropShardChannelsInSlots(lost));
+    }
     self.role = 'replica';
     self.master = master;
     self.slots = [];
@@ -535,7 +537,7 @@ export class Cluster {
     for (const p of this.order) {
       if (p === from.name || !k.isUp(p) || !k.reachable(from.name, p)) continue;
       k.at(k.now() + k.latency(from.name, p), () => {
-        if (k.isUp(p)) this.deliverBus(p, channel, message);
+        if (k.isUp(p)) k.server(p)?.deliverFromBus(channel, message);
       });
     }
   }
