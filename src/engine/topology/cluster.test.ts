@@ -6,41 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../redisson/testing/simulate';
+import { client, hold } from '../scenario/build';
 
 const scenario = {
   format: 'lockscope/1',
   seed: 1,
   redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
   redisson: { version: '3.11' },
-  clients: [
-    {
-      id: 'A',
-      threads: [
-        {
-          id: 1,
-          program: [
-            { op: 'lock', lock: 'myLock' },
-            { op: 'work', ms: 12000 },
-            { op: 'unlock', lock: 'myLock' },
-          ],
-        },
-      ],
-    },
-    {
-      id: 'B',
-      threads: [
-        {
-          id: 1,
-          start: 7000,
-          program: [
-            { op: 'lock', lock: 'myLock' },
-            { op: 'work', ms: 1000 },
-            { op: 'unlock', lock: 'myLock' },
-          ],
-        },
-      ],
-    },
-  ],
+  clients: [client('A', hold('myLock', 12000)), client('B', hold('myLock', 1000), { start: 7000 })],
   faults: [
     {
       kind: 'partition',
@@ -52,7 +25,7 @@ const scenario = {
       healAt: 10000,
     },
   ],
-} as const;
+};
 
 describe('cluster failover (cluster.c shape)', () => {
   it('minority master CLUSTERDOWN, replica-3 promoted with epoch 4, V1+V2, old master rejoins as replica', () => {
