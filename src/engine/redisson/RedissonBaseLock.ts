@@ -161,7 +161,7 @@ export abstract class RedissonBaseLock {
         UNLOCK_MESSAGE,
         this.internalLockLeaseTime,
         this.getLockName(threadId),
-        'PUBLISH',
+        this.client.pubSubCommands().publish,
         this.unlockLatchTtl(),
       ],
     );
@@ -180,8 +180,8 @@ export abstract class RedissonBaseLock {
   /** After the script, Redisson deletes the latch key without waiting for the answer. */
   protected deleteLatchLater(requestId: string): void {
     const { client } = this;
-    const conn = client.connection();
     const key = this.getUnlockLatchName(requestId);
+    const conn = client.connection(client.master(key));
     client.ctx.spawn(
       client.name,
       `${client.name}/unlock`,
@@ -196,7 +196,7 @@ export abstract class RedissonBaseLock {
     const { client } = this;
     this.cancelExpirationRenewal(null, null);
     const args: (string | number)[] = [UNLOCK_MESSAGE];
-    if (client.config.traits.preset !== '3.11') args.push('PUBLISH');
+    if (client.config.traits.preset !== '3.11') args.push(client.pubSubCommands().publish);
     const reply = yield* client.syncedEvalWithRetry(
       client.scripts.forceUnlock,
       [this.name, this.getChannelName()],

@@ -10,6 +10,9 @@
  * Scripts: with `useScriptCache` (newer releases) the client sends EVALSHA with the SHA-1 it
  * computes itself and, on NOSCRIPT, SCRIPT LOAD followed by the same EVALSHA, as
  * CommandAsyncService.evalAsync does; older releases send plain EVAL with the full text.
+ * Cluster mode (useClusterServers): each command goes to the master of its key's slot in the
+ * slot map (kept by the topology, rescanned every scanInterval); a MOVED reply is followed to
+ * the node it names (RedisExecutor.handleRedirect) and refreshes the map.
  */
 import type { SimContext } from '../sim/api';
 import { call, isCallTimeout, sleep, type ConnectionRef, type Process } from '../sim/effects';
@@ -17,13 +20,19 @@ import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply } from './errors';
 import { sha1hex } from '../redis/sha1';
+import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
 import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
-import type { LockServices, RetryKind } from './executor';
+import type { LockServices, PubSubCommands, RetryKind, ScriptArgs } from './executor';
+
+/** RedisExecutor follows redirects without counting them as attempts; a bound keeps a loop finite. */
+const MAX_REDIRECTS = 5;
+const CLASSIC: PubSubCommands = { subscribe: 'SUBSCRIBE', unsubscribe: 'UNSUBSCRIBE', publish: 'PUBLISH' };
+const SHARDED: PubSubCommands = { subscribe: 'SSUBSCRIBE', unsubscribe: 'SUNSUBSCRIBE', publish: 'SPUBLISH' };
 
 export class RedissonClient implements LockServices {
   readonly config: RedissonConfig;
@@ -33,6 +42,8 @@ export class RedissonClient implements LockServices {
   readonly pubSub: LockPubSub;
   readonly renewal: RenewalService;
   readonly pinnedNode: string | undefined;
+  /** useClusterServers: commands route by key slot */
+  readonly clusterMode: boolean;
   private readonly commandConns = new Map<string, ConnectionRef>();
   private readonly shaOf = new Map<string, string>();
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
@@ -50,13 +61,14 @@ export class RedissonClient implements LockServices {
      * A Redisson instance of the same application connected to one given node (RedLock over
      * independent masters): its own connections, pub/sub, watchdog and id.
      */
-    pin?: { readonly node: string },
+    pin?: { readonly node?: string; readonly cluster?: boolean },
   ) {
     this.config = redissonConfig(settings);
     this.scripts = withEditedScripts(lockScripts(this.config.traits), this.config.scripts);
     this.pinnedNode = pin?.node;
+    this.clusterMode = pin?.cluster === true;
     // Every Redisson.create() draws its own ServiceManager.id (UUID.randomUUID()).
-    const instance = pin === undefined ? name : `${name}@${pin.node}`;
+    const instance = pin?.node === undefined ? name : `${name}@${pin.node}`;
     this.id = uuidFrom(ctx.rng(`redisson.uuid:${instance}`).hex(16));
     this.ids = ctx.rng(`redisson.ids:${name}`);
     this.pubSub = new LockPubSub(this);
@@ -82,9 +94,9 @@ export class RedissonClient implements LockServices {
     return c;
   }
 
-  /** The node this client currently sends commands to. */
-  master(): string {
-    return this.ctx.masterFor(this.name, this.pinnedNode);
+  /** The node this client currently sends commands to (in a cluster: the master of `key`'s slot). */
+  master(key?: string): string {
+    return this.ctx.masterFor(this.name, this.pinnedNode, key);
   }
 
   connection(node = this.master()): ConnectionRef {
@@ -97,20 +109,49 @@ export class RedissonClient implements LockServices {
   }
 
   *command(argv: readonly string[]): Process<Reply> {
-    return yield* call(this.connection(), argv, true);
+    if (!this.clusterMode) return yield* call(this.connection(), argv, true);
+    return (yield* this.send(this.master(commandKeys(argv)?.[0]), argv))[0];
   }
 
-  /** evalWriteAsync: run a script on the current master. */
+  /**
+   * One call to `node`, following MOVED to the node it names (RedisExecutor.handleRedirect; a
+   * second MOVED to the same address is Redisson's "MOVED redirection loop detected" and ends it).
+   * Returns the reply and the node that gave it.
+   */
+  private *send(node: string, argv: readonly string[]): Process<[Reply, string]> {
+    let target = node;
+    for (let hops = 0; ; hops++) {
+      const reply = yield* call(this.connection(target), argv, true);
+      const moved = this.clusterMode && reply.t === 'error' ? /^MOVED \d+ (\S+)$/.exec(reply.v) : null;
+      if (moved === null || hops >= MAX_REDIRECTS) return [reply, target];
+      const next = this.ctx.redirect?.(this.name, moved[1]) ?? null;
+      if (next === null || next === target) return [reply, target];
+      target = next;
+    }
+  }
+
+  /** evalWriteAsync: run a script on the current master (in a cluster: its first key's). */
   *eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
-    const conn = this.connection();
+    return (yield* this.evalOn(script, keys, args))[0];
+  }
+
+  /** The script's reply and the node that ran it (where WAIT must go). */
+  private *evalOn(script: string, keys: readonly string[], args: ScriptArgs): Process<[Reply, string]> {
+    const node = this.master(keys[0]);
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    if (!this.config.traits.useScriptCache) return yield* call(conn, ['EVAL', script, ...tail], true);
+    if (!this.config.traits.useScriptCache) return yield* this.send(node, ['EVAL', script, ...tail]);
     const sha = this.sha(script);
-    const first = yield* call(conn, ['EVALSHA', sha, ...tail], true);
-    if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return first;
+    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail]);
+    if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
+    const conn = this.connection(at);
     const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], true);
-    if (loaded.t === 'error') return loaded;
-    return yield* call(conn, ['EVALSHA', sha, ...tail], true);
+    if (loaded.t === 'error') return [loaded, at];
+    return [yield* call(conn, ['EVALSHA', sha, ...tail], true), at];
+  }
+
+  /** The lock channel's commands: sharded in a Redis 7 cluster from 3.22.0, classic otherwise. */
+  pubSubCommands(): PubSubCommands {
+    return this.clusterMode && this.config.traits.shardedLockPubSub ? SHARDED : CLASSIC;
   }
 
   /**
@@ -121,8 +162,7 @@ export class RedissonClient implements LockServices {
    * (NoSyncedSlavesException); a count other than expected makes the next call re-read it.
    */
   *syncedEval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
-    const node = this.master();
-    const reply = yield* this.eval(script, keys, args);
+    const [reply, node] = yield* this.evalOn(script, keys, args);
     if (reply.t === 'error' || !this.config.traits.syncedEval) return reply;
     let expected = this.availableSlaves.get(node);
     if (expected === undefined) {

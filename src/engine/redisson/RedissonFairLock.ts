@@ -103,7 +103,7 @@ export class RedissonFairLock extends RedissonLock {
         this.internalLockLeaseTime,
         this.getLockName(threadId),
         client.ctx.now(),
-        'PUBLISH',
+        this.client.pubSubCommands().publish,
         this.unlockLatchTtl(),
       ],
     );
@@ -114,7 +114,7 @@ export class RedissonFairLock extends RedissonLock {
     const reply = yield* this.client.syncedEvalWithRetry(
       fairForceUnlockLua,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()],
-      [UNLOCK_MESSAGE, this.client.ctx.now(), 'PUBLISH'],
+      [UNLOCK_MESSAGE, this.client.ctx.now(), this.client.pubSubCommands().publish],
     );
     if (reply.t === 'error') throw exceptionFor(reply);
     if (reply.t !== 'int') throw new RedisException(`unexpected reply ${JSON.stringify(reply)}`);

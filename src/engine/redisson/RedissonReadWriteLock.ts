@@ -72,7 +72,7 @@ abstract class RwHalf extends RedissonLock {
     const reply = yield* this.client.syncedEvalWithRetry(
       rwForceUnlockLua,
       [this.name, this.getChannelName()],
-      [msg, this.mode, 'PUBLISH'],
+      [msg, this.mode, this.client.pubSubCommands().publish],
     );
     if (reply.t === 'error') throw exceptionFor(reply);
     if (reply.t !== 'int') throw new RedisException(`unexpected reply ${JSON.stringify(reply)}`);
@@ -139,7 +139,12 @@ export class RedissonReadLock extends RwHalf {
         this.getKeyPrefix(),
         this.latchKey(requestId),
       ],
-      [UNLOCK_MESSAGE, this.getLockName(threadId), 'PUBLISH', this.unlockLatchTtl()],
+      [
+        UNLOCK_MESSAGE,
+        this.getLockName(threadId),
+        this.client.pubSubCommands().publish,
+        this.unlockLatchTtl(),
+      ],
     );
   }
 }
@@ -173,7 +178,7 @@ export class RedissonWriteLock extends RwHalf {
         READ_UNLOCK_MESSAGE,
         this.internalLockLeaseTime,
         this.getLockName(threadId),
-        'PUBLISH',
+        this.client.pubSubCommands().publish,
         this.unlockLatchTtl(),
       ],
     );

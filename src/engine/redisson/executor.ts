@@ -22,10 +22,19 @@ export type RetryKind = 'execute' | 'lock-script' | 'resend';
 
 export type ScriptArgs = readonly (string | number)[];
 
+/** The pub/sub commands of the lock channel (PublishSubscribeService, getPublishCommand). */
+export interface PubSubCommands {
+  readonly subscribe: 'SUBSCRIBE' | 'SSUBSCRIBE';
+  readonly unsubscribe: 'UNSUBSCRIBE' | 'SUNSUBSCRIBE';
+  readonly publish: 'PUBLISH' | 'SPUBLISH';
+}
+
 /** CommandAsyncExecutor: how a lock talks to Redis. */
 export interface CommandExecutor {
-  /** The node this instance currently sends commands to. */
-  master(): string;
+  /** The node this instance currently sends commands to (in a cluster: the master of `key`'s slot). */
+  master(key?: string): string;
+  /** SUBSCRIBE/PUBLISH, or their sharded forms in a Redis 7 cluster (3.22.0+) */
+  pubSubCommands(): PubSubCommands;
   connection(node?: string): ConnectionRef;
   command(argv: readonly string[]): Process<Reply>;
   /** evalWriteAsync */

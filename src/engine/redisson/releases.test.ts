@@ -58,6 +58,7 @@ describe('the release table', () => {
     ['fencedLock', '3.18.1', '3.19.0', false, true],
     ['resetLeaseOnUnlock', '3.19.1', '3.19.2', false, true],
     ['noSyncHandling', '3.20.0', '3.20.1', 'throw', 'undo-retry'],
+    ['shardedLockPubSub', '3.21.3', '3.22.0', false, true],
     ['unlockLatch', '3.23.5', '3.24.0', false, true],
     ['noSyncHandling', '3.24.3', '3.25.0', 'undo-retry', 'throw'],
     ['reentrantUnlockKeepsLease', '3.27.1', '3.27.2', false, true],

@@ -188,6 +188,17 @@ export const RELEASE_TRAITS = {
       },
     ],
   }),
+  shardedLockPubSub: row({
+    id: 'cluster-sharded-pubsub',
+    en: 'In a Redis 7 cluster, the lock channel uses',
+    zh: 'Redis 7 集群中锁频道使用',
+    ranges: [
+      { value: false, en: 'SUBSCRIBE / PUBLISH', zh: 'SUBSCRIBE / PUBLISH' },
+      // PublishSubscribeService.getPublishCommand (commit 823c786, #5047): sharded once the
+      // cluster answers SPUBLISH (ClusterConnectionManager; shardedSubscriptionMode AUTO from 3.29)
+      { from: '3.22.0', value: true, en: 'SSUBSCRIBE / SPUBLISH', zh: 'SSUBSCRIBE / SPUBLISH' },
+    ],
+  }),
   unlockLatch: row({
     id: 'unlock-latch',
     en: 'Unlock latch key remembers the outcome',

@@ -25,6 +25,7 @@ export const LIMITS = {
   scriptLength: 65_536,
   replicas: 5,
   masters: 7,
+  replicasPerMaster: 3,
   sentinels: 7,
   latencyMs: 10_000,
   scriptBudget: 100_000_000,
@@ -43,6 +44,12 @@ export const REDIS_DEFAULTS = {
 } as const;
 
 export const SENTINEL_DEFAULTS = { count: 3, quorum: 2, downAfterMs: 5000, failoverMs: 1000 } as const;
+
+/**
+ * topology "cluster": three masters as seed 002's demo (and `redis-cli --cluster create` with
+ * three nodes), no replicas unless asked for, Redis's cluster-node-timeout.
+ */
+export const CLUSTER_DEFAULTS = { masters: 3, replicasPerMaster: 0, nodeTimeoutMs: 15_000 } as const;
 
 export const REPLICA_DEFAULTS = { lagMs: 1 } as const;
 

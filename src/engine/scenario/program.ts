@@ -70,7 +70,12 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
   const all: ProcHandle[] = [];
   let firstLive = 0;
   for (const spec of scenario.clients) {
-    const client = new RedissonClient(ctx, spec.id, scenario.redisson);
+    const client = new RedissonClient(
+      ctx,
+      spec.id,
+      scenario.redisson,
+      scenario.redis.topology === 'cluster' ? { cluster: true } : undefined,
+    );
     clients.set(spec.id, client);
     for (const thread of spec.threads) {
       const runner = new ThreadRunner(ctx, client, resource, thread, scenario.redis.topology);

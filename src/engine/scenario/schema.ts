@@ -14,6 +14,7 @@ import {
   REDISSON_LATEST,
   REPLICA_DEFAULTS,
   SENTINEL_DEFAULTS,
+  CLUSTER_DEFAULTS,
 } from './defaults';
 import { compareVersions, lockTypeSince, resolveRelease } from '../redisson/versions';
 import { withRedissonDefaults as resolveRedisson, type RedissonSettingsResolved } from '../redisson/config';
@@ -166,10 +167,15 @@ export interface Scenario {
   /** null: until every program ended, capped at DEFAULT_RUN_CAP_MS */
   until: number | null;
   redis: {
-    topology: 'single' | 'sentinel' | 'independent';
+    topology: 'single' | 'sentinel' | 'independent' | 'cluster';
+    /** default 1, 3 in `cluster` */
     masters: number;
     /** priority: replica-priority (lower is promoted first, 0 never; default 100) */
     replicas: { lagMs: number; priority?: number }[];
+    /** cluster (filled in only there): replicas of each master (replica k follows master ((k-1) mod masters)+1) */
+    replicasPerMaster?: number;
+    /** cluster (filled in only there): cluster-node-timeout (PFAIL after this long without a pong) */
+    clusterNodeTimeoutMs?: number;
     sentinel: { count: number; quorum: number; downAfterMs: number; failoverMs: number };
     persistence: 'none' | 'aof-always';
     minReplicasToWrite: number;
@@ -448,10 +454,16 @@ const ScenarioSchema = v.strictObject({
   redis: v.optional(
     v.strictObject({
       topology: v.optional(
-        v.picklist(['single', 'sentinel', 'independent'], 'expected "single", "sentinel" or "independent"'),
+        v.picklist(
+          ['single', 'sentinel', 'independent', 'cluster'],
+          'expected "single", "sentinel", "independent" or "cluster"',
+        ),
         REDIS_DEFAULTS.topology,
       ),
-      masters: v.optional(int(1, LIMITS.masters), REDIS_DEFAULTS.masters),
+      // No default here: it depends on the topology (withDeploymentDefaults).
+      masters: v.optional(int(1, LIMITS.masters)),
+      replicasPerMaster: v.optional(int(0, LIMITS.replicasPerMaster)),
+      clusterNodeTimeoutMs: v.optional(int(1, LIMITS.ms, 'a whole number of ms')),
       replicas: v.optional(
         v.pipe(
           v.array(
@@ -591,8 +603,29 @@ type Parsed = v.InferOutput<typeof ScenarioSchema>;
 
 function withRedissonDefaults(p: Parsed): Scenario {
   const redisson: Scenario['redisson'] = resolveRedisson(p.redisson);
-  const out: Scenario = { ...p, redisson } as Scenario;
+  const out: Scenario = {
+    ...p,
+    redis: withDeploymentDefaults(p.redis as Scenario['redis']),
+    redisson,
+  } as Scenario;
   return out;
+}
+
+/**
+ * `masters` defaults by topology (3 in a cluster, as seed 002's demo); the cluster fields are
+ * filled in only for a cluster, so other scenarios validate to the same object as before.
+ */
+function withDeploymentDefaults(
+  r: Omit<Scenario['redis'], 'masters'> & { masters?: number },
+): Scenario['redis'] {
+  const cluster = r.topology === 'cluster';
+  const out = { ...r, masters: r.masters ?? (cluster ? CLUSTER_DEFAULTS.masters : REDIS_DEFAULTS.masters) };
+  if (!cluster) return out;
+  return {
+    ...out,
+    replicasPerMaster: r.replicasPerMaster ?? CLUSTER_DEFAULTS.replicasPerMaster,
+    clusterNodeTimeoutMs: r.clusterNodeTimeoutMs ?? CLUSTER_DEFAULTS.nodeTimeoutMs,
+  };
 }
 
 function crossCheck(s: Scenario): SchemaIssue[] {
@@ -600,17 +633,29 @@ function crossCheck(s: Scenario): SchemaIssue[] {
   const add = (path: (string | number)[], message: string) =>
     issues.push({ path: formatPath(path), segments: path, message });
   const { redis } = s;
-  if (redis.masters > 1 && redis.topology !== 'independent')
-    add(['redis', 'masters'], `more than one master needs topology "independent"`);
+  const cluster = redis.topology === 'cluster';
+  if (redis.masters > 1 && redis.topology !== 'independent' && !cluster)
+    add(['redis', 'masters'], `more than one master needs topology "independent" or "cluster"`);
+  if (!cluster && redis.replicasPerMaster !== undefined)
+    add(['redis', 'replicasPerMaster'], `only read by topology "cluster" (use "replicas")`);
+  if (!cluster && redis.clusterNodeTimeoutMs !== undefined)
+    add(['redis', 'clusterNodeTimeoutMs'], `only read by topology "cluster"`);
+  const clusterReplicas = redis.masters * (redis.replicasPerMaster ?? 0);
+  if (cluster && redis.replicas.length > 0 && redis.replicas.length !== clusterReplicas)
+    add(
+      ['redis', 'replicas'],
+      `expected ${clusterReplicas} entries (masters × replicasPerMaster) or none in topology "cluster"`,
+    );
   if (redis.topology === 'sentinel' && redis.sentinel.quorum > redis.sentinel.count)
     add(
       ['redis', 'sentinel', 'quorum'],
       `quorum ${redis.sentinel.quorum} is larger than count ${redis.sentinel.count}`,
     );
-  if (redis.minReplicasToWrite > redis.replicas.length)
+  const perMaster = cluster ? (redis.replicasPerMaster ?? 0) : redis.replicas.length;
+  if (redis.minReplicasToWrite > perMaster)
     add(
       ['redis', 'minReplicasToWrite'],
-      `expected at most ${redis.replicas.length} (the number of replicas)`,
+      `expected at most ${perMaster} (the number of replicas${cluster ? ' per master' : ''})`,
     );
 
   const nodes = new Set(nodeIds(redis));

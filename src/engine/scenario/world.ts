@@ -6,6 +6,7 @@
 import { SafetyMonitor } from '../check/monitor';
 import { Network } from '../net/network';
 import { RedisServer } from '../redis/server';
+import type { ClusterView } from '../redis/cluster_slots';
 import { StateTimeline } from './state';
 import type { Actor, NodeView, ResourceView, TraceEvent } from '../trace/types';
 import { Kernel } from '../sim/kernel';
@@ -21,7 +22,10 @@ export interface WorldOptions {
   threads: readonly Actor[];
   resource: ResourceView;
   verbose?: boolean;
-  masterFor?: (client: string, hint?: string) => string;
+  masterFor?: (client: string, hint?: string, key?: string) => string;
+  redirect?: (client: string, address: string) => string | null;
+  /** cluster: the picture each node's server routes by */
+  clusterView?: (node: string) => ClusterView | undefined;
   /** nodes some client treats as master (V2); default: the nodes whose role is master */
   masters?: () => readonly string[];
   /** a node's replication stream (topology/**); without it servers propagate nothing */
@@ -49,6 +53,7 @@ export function createWorld(o: WorldOptions): World {
     callTimeoutMs: o.callTimeoutMs,
     verbose: o.verbose,
     masterFor: o.masterFor,
+    redirect: o.redirect,
   });
   const k = kernel;
   const monitor = new SafetyMonitor({
@@ -62,6 +67,7 @@ export function createWorld(o: WorldOptions): World {
   for (const n of o.nodes) {
     if (n.role === 'sentinel') continue;
     const seed = hash32(`${o.seed}\u0000${n.id}/lua`);
+    const cluster = o.clusterView?.(n.id);
     k.addNode(
       n.id,
       (hooks) =>
@@ -72,6 +78,7 @@ export function createWorld(o: WorldOptions): World {
           scriptBudget: o.scriptBudget,
           onSleep: hooks.onSleep,
           events: propagate ? { ...hooks.events, propagate: (cmds) => propagate(n.id, cmds) } : hooks.events,
+          ...(cluster !== undefined ? { cluster } : {}),
         }),
     );
   }

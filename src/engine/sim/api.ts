@@ -56,8 +56,13 @@ export interface SimContext {
     onDrop?: () => void,
   ): ConnectionRef;
   disconnect(conn: ConnectionRef): void;
-  /** The node a client currently treats as master (changes after a failover). */
-  masterFor(client: string, hint?: string): string;
+  /**
+   * The node a client currently treats as master (changes after a failover); in a cluster, the
+   * master of `key`'s slot in the client's slot map.
+   */
+  masterFor(client: string, hint?: string, key?: string): string;
+  /** A MOVED to `address` reached a client (cluster): the node to re-send to, null if unknown. */
+  redirect?(client: string, address: string): string | null;
   /** connected_slaves of a node, as INFO replication reports it (Redisson's WAIT count). */
   replicasOf?(node: string): number;
 }

@@ -68,7 +68,9 @@ export interface KernelOptions {
   callTimeoutMs: number;
   verbose?: boolean;
   /** the node a client treats as master (topology's business); default: hint if a node, else the first node */
-  masterFor?: (client: string, hint?: string) => string;
+  masterFor?: (client: string, hint?: string, key?: string) => string;
+  /** a MOVED reached a client: the node to re-send to (cluster topology) */
+  redirect?: (client: string, address: string) => string | null;
 }
 
 const RESUME = 0;
@@ -332,8 +334,12 @@ export class Kernel implements SimContext, TopologyHost {
     return n !== undefined && n.up ? n.server.repl.connectedReplicas : 0;
   }
 
-  masterFor(client: string, hint?: string): string {
-    if (this.opts.masterFor) return this.opts.masterFor(client, hint);
+  redirect(client: string, address: string): string | null {
+    return this.opts.redirect?.(client, address) ?? null;
+  }
+
+  masterFor(client: string, hint?: string, key?: string): string {
+    if (this.opts.masterFor) return this.opts.masterFor(client, hint, key);
     if (hint !== undefined && this.nodes.has(hint)) return hint;
     return this.nodes.keys().next().value ?? 'master';
   }

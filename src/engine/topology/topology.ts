@@ -5,6 +5,8 @@
  *   single       `master` (and optional replicas: replication without failover)
  *   sentinel     `master`, `replica-N`, `sentinel-N`: failover by Sentinel
  *   independent  `master-1` … `master-N`, unrelated (RedLock / MultiLock pick by hint)
+ *   cluster      `master-1` … `master-M`, `replica-1` … `replica-(M×R)`: Redis Cluster
+ *                (cluster.ts), each client routing a key by its own slot map
  *
  * Clients follow Sentinel as Redisson's sentinel mode does: a +switch-master message reaches the
  * clients that can hear a Sentinel; every second each client also asks the first Sentinel it can
@@ -12,7 +14,9 @@
  */
 import type { TopologyHost } from '../sim/api';
 import type { NodeView } from '../trace/types';
-import { nodeIds, type Deployment } from './nodes';
+import type { ClusterView } from '../redis/cluster_slots';
+import { Cluster } from './cluster';
+import { clusterShardMaster, nodeIds, type Deployment } from './nodes';
 import { ReplicationLinks } from './replication_link';
 import { Sentinels } from './sentinel';
 
@@ -23,6 +27,7 @@ export class Topology {
   private readonly dataNodes: string[];
   private links: ReplicationLinks | null = null;
   private sentinels: Sentinels | null = null;
+  private readonly cluster: Cluster | null = null;
   private kernel: TopologyHost | null = null;
   /** client -> the master it currently talks to */
   private readonly view = new Map<string, string>();
@@ -38,6 +43,29 @@ export class Topology {
     const first = this.dataNodes[0];
     for (const c of this.clients) this.view.set(c, first);
     this.mastersCache = this.computeMasters();
+    if (redis.topology === 'cluster') {
+      this.cluster = new Cluster(
+        {
+          masters: redis.masters,
+          replicasPerMaster: redis.replicasPerMaster ?? 0,
+          nodeTimeoutMs: redis.clusterNodeTimeoutMs ?? 15_000,
+          lagOf: (n) => this.lagOf(n),
+        },
+        this.dataNodes,
+        this.clients,
+      );
+      this.cluster.onMastersChanged = () => this.onMastersChanged();
+    }
+  }
+
+  /** The cluster picture a node's server routes by (topology "cluster" only). */
+  clusterView(node: string): ClusterView | undefined {
+    return this.cluster !== null && this.dataNodes.includes(node) ? this.cluster.view(node) : undefined;
+  }
+
+  /** A MOVED reply reached a client: the node to re-send to (null: no node has that address). */
+  redirect(client: string, address: string): string | null {
+    return this.cluster?.redirect(client, address) ?? null;
   }
 
   /** Node ids and their starting roles, for the world and the state timeline. */
@@ -50,6 +78,7 @@ export class Topology {
 
   /** True when masters send their effects to replicas (servers need the propagate hook). */
   get replicated(): boolean {
+    if (this.redis.topology === 'cluster') return (this.redis.replicasPerMaster ?? 0) > 0;
     return this.redis.topology !== 'independent' && this.redis.replicas.length > 0;
   }
 
@@ -69,7 +98,15 @@ export class Topology {
       },
     });
     for (const n of this.dataNodes) this.configure(n);
-    if (this.replicated) {
+    if (this.cluster !== null) {
+      // every node may become a replica after a failover, so the links exist from the start
+      const links = new ReplicationLinks(kernel, this.dataNodes);
+      this.links = links;
+      const m = this.redis.masters;
+      for (let k = 1; k <= m * (this.redis.replicasPerMaster ?? 0); k++)
+        links.addReplica(`replica-${k}`, clusterShardMaster(k, m), this.lagOf(`replica-${k}`));
+      this.cluster.install(kernel, links);
+    } else if (this.replicated) {
       const links = new ReplicationLinks(kernel, this.dataNodes);
       this.links = links;
       this.redis.replicas.forEach((r, i) => links.addReplica(`replica-${i + 1}`, 'master', r.lagMs));
@@ -90,8 +127,12 @@ export class Topology {
     }
   }
 
-  /** The node a client sends commands to; `hint` picks one of the independent masters. */
-  masterFor(client: string, hint?: string): string {
+  /**
+   * The node a client sends commands to; `hint` picks one of the independent masters; in a
+   * cluster, `key` picks the master its slot map gives the key's slot.
+   */
+  masterFor(client: string, hint?: string, key?: string): string {
+    if (this.cluster !== null) return this.cluster.ownerFor(client, key);
     if (hint !== undefined && this.redis.topology === 'independent' && this.dataNodes.includes(hint))
       return hint;
     return this.view.get(client) ?? this.dataNodes[0];
@@ -99,6 +140,7 @@ export class Topology {
 
   /** Nodes some client currently treats as master (what V2 looks at). */
   masters(): readonly string[] {
+    if (this.cluster !== null) return this.cluster.clientMasters();
     return this.mastersCache;
   }
 

@@ -72,7 +72,8 @@ export interface TraceEventMap {
   'client.pause': { actor: Actor; client: string; ms: number };
   'client.resume': { actor: Actor; client: string };
   /** the client now talks to this master */
-  'client.master': { actor: Actor; client: string; node: string };
+  /** cluster: `slots` the ranges the client now sends to `node`, `from` where they went before */
+  'client.master': { actor: Actor; client: string; node: string; slots?: string; from?: string };
 
   // topology/**: replication links and Sentinel
   /** a stream item applied; `actor` is the replica */
@@ -85,8 +86,20 @@ export interface TraceEventMap {
   'sentinel.leader': OnNode & { sentinel: string; epoch: number; votes: number };
   /** `node` is the new master */
   'failover.promote': OnNode & { sentinel: string; from: string; epoch: number };
-  /** `by`: the Sentinel that sent REPLICAOF */
+  /** `by`: the Sentinel that sent REPLICAOF (cluster: the node whose configuration it follows) */
   'node.role': OnNode & { role: 'master' | 'replica'; master?: string; by: string };
+  /** cluster (topology/cluster.ts): `actor` the observer, `node` the node it no longer hears */
+  'cluster.pfail': OnNode & { observer: string };
+  /** `reports`: masters (the observer included) flagging the node; `quorum`: a majority of the masters */
+  'cluster.fail': OnNode & { observer: string; reports: number; quorum: number };
+  /** a replica of a FAIL master schedules its election `delayMs` from now */
+  'cluster.election': OnNode & { master: string; rank: number; offset: number; delayMs: number };
+  /** `node` (a master) votes for `replica` in `epoch` */
+  'cluster.vote': OnNode & { replica: string; epoch: number };
+  /** `node` won the election and took `from`'s slots, `epoch` its new configEpoch */
+  'cluster.promoted': OnNode & { from: string; epoch: number; votes: number; slots: string };
+  /** cluster_state as `node` sees it ('fail': CLUSTERDOWN) */
+  'cluster.state': OnNode & { state: 'ok' | 'fail' };
 
   // the client side (scenario/program.ts, redisson/**, naive/**, resource/**)
   'thread.start': OfThread;
@@ -268,6 +281,12 @@ export const EVENT_KINDS = [
   'node.role',
   'sentinel.leader',
   'client.master',
+  'cluster.pfail',
+  'cluster.fail',
+  'cluster.election',
+  'cluster.vote',
+  'cluster.promoted',
+  'cluster.state',
 ] as const satisfies readonly EventKind[];
 
 // `satisfies` stops extra entries; this stops a kind added to the map but not to the array (the

@@ -6,6 +6,8 @@
  * As in Redisson, subscribe and unsubscribe of a channel are serialised by a per-channel
  * semaphore (Redisson stripes channels over 50 AsyncSemaphores; one per channel keeps the same
  * order for any one lock), so a second subscriber waits until the first SUBSCRIBE is answered.
+ * In a cluster the channel's slot picks the node (PublishSubscribeService.getEntry(channelName)),
+ * and from 3.22.0 the lock channel is a shard channel (SSUBSCRIBE, messages as `smessage`).
  */
 import { acquire, call, sleep, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
 import type { Reply } from '../../redis/reply';
@@ -54,8 +56,8 @@ export class LockPubSub {
     entry.counter = 1;
     this.entries.set(entryName, entry);
     this.byChannel.set(channelName, entry);
-    const conn = this.connection();
-    const reply = yield* call(conn, ['SUBSCRIBE', channelName]);
+    const conn = this.connection(channelName);
+    const reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channelName]);
     ctx.release(sem);
     if (reply.t === 'error') {
       this.drop(entry);
@@ -84,8 +86,8 @@ export class LockPubSub {
     entry.counter--;
     if (entry.counter === 0 && this.entries.get(entry.entryName) === entry) {
       this.drop(entry);
-      const conn = this.connection();
-      const reply = yield* call(conn, ['UNSUBSCRIBE', entry.channelName]);
+      const conn = this.connection(entry.channelName);
+      const reply = yield* call(conn, [this.client.pubSubCommands().unsubscribe, entry.channelName]);
       if (reply.t !== 'error')
         ctx.emit('pubsub.unsubscribe', {
           actor,
@@ -105,7 +107,8 @@ export class LockPubSub {
   private onMessage(msg: Reply, delivery: number | null): void {
     if (msg.t !== 'array' || !msg.v || msg.v.length < 3) return;
     const [kind, channel, payload] = msg.v;
-    if (kind.t !== 'bulk' || kind.v !== 'message' || channel.t !== 'bulk' || payload.t !== 'bulk') return;
+    if (kind.t !== 'bulk' || channel.t !== 'bulk' || payload.t !== 'bulk') return;
+    if (kind.v !== 'message' && kind.v !== 'smessage') return;
     const entry = this.byChannel.get(channel.v ?? '');
     if (!entry) return;
     // LockPubSub.onMessage: UNLOCK_MESSAGE wakes one waiter of this client.
@@ -138,8 +141,8 @@ export class LockPubSub {
     return s;
   }
 
-  private connection(): ConnectionRef {
-    const node = this.client.master();
+  private connection(channel: string): ConnectionRef {
+    const node = this.client.master(channel);
     let c = this.conns.get(node);
     if (!c) {
       c = this.client.ctx.connect(
@@ -178,8 +181,8 @@ export class LockPubSub {
       let ok = true;
       for (const channel of [...this.byChannel.keys()]) {
         if (!this.byChannel.has(channel)) continue;
-        const conn = this.connection();
-        const reply = yield* call(conn, ['SUBSCRIBE', channel]);
+        const conn = this.connection(channel);
+        const reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channel]);
         if (reply.t === 'error') {
           ok = false;
           break;

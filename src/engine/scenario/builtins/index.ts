@@ -26,6 +26,7 @@ import {
   rwLockReadersThenWriter,
   spinLockPolling,
 } from './family';
+import { clusterFailoverLostLock, clusterWhichNode } from './cluster';
 
 export type { BuiltinScenario } from './types';
 
@@ -59,6 +60,8 @@ export const builtins: readonly BuiltinScenario[] = [
   redlockClockJump,
   redlockPauseAfterValidity,
   fencingAfterFailover,
+  clusterWhichNode,
+  clusterFailoverLostLock,
 ];
 
 export function builtin(id: string): BuiltinScenario | undefined {

@@ -1,0 +1,50 @@
+/**
+ * The cluster built-ins: where the lock lives (slot 12769 → master-3) and the cluster failover
+ * that loses it (PFAIL → FAIL → election → promotion, then the clients' slot maps at the scan).
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../../redisson/testing/simulate';
+import { keyHashSlot } from '../../redis/cluster_slots';
+import { builtin } from './index';
+
+const sim = (id: string) => simulate(builtin(id)!.scenario);
+const nodesOf = (s: ReturnType<typeof sim>, actor: string) => [
+  ...new Set(s.of('cmd', actor).map((e) => e.node)),
+];
+
+describe('cluster built-ins', () => {
+  it('cluster-which-node: myLock and its channel are in slot 12769, so everything goes to master-3', () => {
+    expect(keyHashSlot('myLock')).toBe(12769);
+    expect(keyHashSlot('redisson_lock__channel:{myLock}')).toBe(12769);
+    const s = sim('cluster-which-node');
+    expect(s.violations).toEqual([]);
+    expect(nodesOf(s, 'A:1')).toEqual(['master-3']);
+    expect(nodesOf(s, 'B:1')).toEqual(['master-3']);
+    // 4.7.0 in a cluster: the channel is a shard channel
+    const sub = s.of('cmd', 'B:1').find((e) => /SUBSCRIBE$/.test(String((e.argv as string[])[0])));
+    expect((sub?.argv as string[])[0]).toBe('SSUBSCRIBE');
+    expect(s.of('waiter.wakeup', 'B:1')).toHaveLength(1);
+  });
+
+  it('cluster-failover-lost-lock: replica-3 promoted after the node timeout, B locks there: V1', () => {
+    const s = sim('cluster-failover-lost-lock');
+    const fail = s.of('cluster.fail');
+    expect(fail.map((e) => e.node)).toEqual(['master-3']);
+    expect(fail[0].t).toBeGreaterThan(2000);
+    const election = s.of('cluster.election')[0];
+    expect(election.node).toBe('replica-3');
+    expect(Number(election.delayMs)).toBeGreaterThanOrEqual(500);
+    expect(Number(election.delayMs)).toBeLessThanOrEqual(1000);
+    expect(s.of('cluster.vote').map((e) => e.node)).toEqual(['master-1', 'master-2']);
+    const promoted = s.of('cluster.promoted');
+    expect(promoted.map((e) => [e.node, e.from, e.slots, e.epoch])).toEqual([
+      ['replica-3', 'master-3', '10923-16383', 4],
+    ]);
+    expect(s.of('client.master').map((e) => [e.client, e.node, e.t])).toEqual([
+      ['A', 'replica-3', 5000],
+      ['B', 'replica-3', 5000],
+    ]);
+    expect(nodesOf(s, 'B:1')).toEqual(['replica-3']);
+    expect(s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`)).toEqual(['V1 A:1+B:1']);
+  });
+});

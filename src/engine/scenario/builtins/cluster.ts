@@ -1,0 +1,62 @@
+/**
+ * Redis Cluster: which master holds a lock (its key's slot), and a cluster failover that loses it.
+ */
+import { client, hold } from '../build';
+import type { BuiltinScenario } from './types';
+
+export const clusterWhichNode: BuiltinScenario = {
+  id: 'cluster-which-node',
+  group: 'replication',
+  title: 'Cluster: which node holds the lock?',
+  titleZh: '集群：锁在哪个节点上？',
+  description:
+    'Three masters, as in the useClusterServers() demo. The 16384 slots are split 0-5460, 5461-10922, ' +
+    '10923-16383; CRC16("myLock") mod 16384 = 12769, so every command for myLock goes to master-3 and only ' +
+    'master-3 ever holds the key. The channel redisson_lock__channel:{myLock} hashes only "myLock" (the hash ' +
+    'tag), so it sits in the same slot: B:1 subscribes on master-3 (SSUBSCRIBE, Redisson 3.22+) and the ' +
+    "unlock script's SPUBLISH there wakes it.",
+  descriptionZh:
+    '三个主节点，与 useClusterServers() 示例相同。16384 个槽分为 0-5460、5461-10922、10923-16383；' +
+    'CRC16("myLock") mod 16384 = 12769，所以 myLock 的每条命令都发往 master-3，只有 master-3 持有这个键。' +
+    '频道 redisson_lock__channel:{myLock} 只对 "myLock"（哈希标签）求哈希，因此在同一个槽：B:1 在 master-3 上订阅' +
+    '（SSUBSCRIBE，Redisson 3.22+），解锁脚本在那里的 SPUBLISH 唤醒它。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'Cluster: which node holds the lock?',
+    redis: { topology: 'cluster' },
+    clients: [client('A', hold('myLock', 2000)), client('B', hold('myLock', 500), { start: 500 })],
+  },
+};
+
+export const clusterFailoverLostLock: BuiltinScenario = {
+  id: 'cluster-failover-lost-lock',
+  group: 'replication',
+  title: 'Cluster failover loses the lock',
+  titleZh: '集群故障转移丢锁',
+  description:
+    'Redisson 3.11 (no WAIT), three masters with one replica each, cluster-node-timeout 2 s. A:1 locks myLock ' +
+    '(slot 12769) on master-3, which crashes at t=10 ms before the write reaches replica-3. After the node ' +
+    'timeout the masters flag master-3 PFAIL, then FAIL (a majority); replica-3 waits 500 ms + random + rank, ' +
+    'wins the votes of master-1 and master-2 (a new configEpoch) and takes slots 10923-16383, without the ' +
+    "lock. The clients' slot maps follow at the next scan (5 s). B:1 locks on replica-3 while A:1 still " +
+    'works: two holders (V1).',
+  descriptionZh:
+    'Redisson 3.11（没有 WAIT），三个主节点各一个从节点，cluster-node-timeout 2 秒。A:1 在 master-3 上锁住 myLock' +
+    '（槽 12769），master-3 在 t=10 毫秒崩溃，写入还没到达 replica-3。节点超时后各主节点把 master-3 标为 PFAIL，' +
+    '多数同意后标为 FAIL；replica-3 等待 500 毫秒 + 随机 + 排名延迟，获得 master-1 和 master-2 的投票（新的 configEpoch），' +
+    '接管槽 10923-16383，但没有这把锁。客户端的槽映射在下一次扫描（5 秒）时更新。A:1 仍在工作时 B:1 在 replica-3 上加锁：' +
+    '两个持有者（V1）。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'Cluster failover loses the lock',
+    redis: {
+      topology: 'cluster',
+      replicasPerMaster: 1,
+      clusterNodeTimeoutMs: 2000,
+      replicas: [{ lagMs: 40 }, { lagMs: 40 }, { lagMs: 40 }],
+    },
+    redisson: { version: '3.11' },
+    clients: [client('A', hold('myLock', 20000)), client('B', hold('myLock', 5000), { start: 7000 })],
+    faults: [{ at: 10, kind: 'crash', node: 'master-3' }],
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * Cluster failover under a partition (topology/cluster.ts): the minority master goes CLUSTERDOWN
+ * after the node timeout, the majority promotes its replica, both sides hold the lock (V1, and V2
+ * across the two masters of slot 12769), and at the heal the old master rejoins as the new one's
+ * replica and resyncs.
+ */
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../redisson/testing/simulate';
+import { client, hold } from '../scenario/build';
+
+const scenario = {
+  format: 'lockscope/1',
+  seed: 1,
+  redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
+  redisson: { version: '3.11' },
+  clients: [client('A', hold('myLock', 12000)), client('B', hold('myLock', 1000), { start: 7000 })],
+  faults: [
+    {
+      kind: 'partition',
+      at: 1,
+      groups: [
+        ['master-3', 'A'],
+        ['master-1', 'master-2', 'replica-1', 'replica-2', 'replica-3', 'B'],
+      ],
+      healAt: 10000,
+    },
+  ],
+};
+
+describe('cluster failover (cluster.c shape)', () => {
+  it('minority master CLUSTERDOWN, replica-3 promoted with epoch 4, V1+V2, old master rejoins as replica', () => {
+    const s = simulate(scenario);
+    const down = s.of('cluster.state').find((e) => e.node === 'master-3');
+    expect(down?.state).toBe('fail');
+    expect(down!.t).toBeGreaterThan(2000);
+    expect(down!.t).toBeLessThan(2200);
+    expect(s.of('cluster.promoted').map((e) => [e.node, e.epoch, e.slots])).toEqual([
+      ['replica-3', 4, '10923-16383'],
+    ]);
+    expect(s.violations.map((v) => v.kind).sort()).toEqual(['V1', 'V2']);
+    const demoted = s.of('node.role').filter((e) => e.node === 'master-3');
+    expect(demoted.map((e) => [e.role, e.master])).toEqual([['replica', 'replica-3']]);
+    expect(demoted[0].t).toBeGreaterThanOrEqual(10000);
+    const sync = s.of('repl.sync').filter((e) => e.replica === 'master-3');
+    expect(sync.map((e) => e.master)).toEqual(['replica-3']);
+  });
+});

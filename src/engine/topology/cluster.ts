@@ -1,0 +1,616 @@
+/**
+ * Redis Cluster (Redis 7.0's cluster.c), reduced to what decides where a lock lives and when it
+ * is lost. Every node keeps its own picture of the cluster (a `NodeClusterView`, handed to its
+ * server for routing and the CLUSTER command); pictures only meet through the cluster bus, so a
+ * partition splits them.
+ *
+ * - clusterCron (every 100 ms per node): a ping to every peer it can reach; the pong refreshes
+ *   `lastPong` and carries the peer's own slots, role and epochs (clusterProcessPacket:
+ *   clusterUpdateSlotsConfigWith adopts slots claimed with a higher configEpoch, and a master
+ *   that loses its last slot to another node becomes that node's replica: clusterSetMaster).
+ * - Failure detection: no pong for longer than cluster-node-timeout → PFAIL (`cluster.pfail`);
+ *   PFAIL becomes FAIL (`cluster.fail`, then broadcast) when a majority of the masters serving
+ *   slots report it (markNodeAsFailingIfNeeded; the observer counts itself when it is a master).
+ *   A FAIL flag is cleared when the node is reachable again and serves no slots, or after
+ *   2 × node-timeout if it still does (clearNodeFailureIfNeeded).
+ * - Replica election (clusterHandleSlaveFailover): a replica whose master is FAIL waits
+ *   500 ms + random(0..500) ms + rank × 1000 ms (clusterGetSlaveRank: replicas of the same master
+ *   with a higher replication offset rank before it) (`cluster.election`), bumps currentEpoch and
+ *   asks every master for a vote. A master votes once per epoch, only for a replica whose master it
+ *   also sees FAIL, and not twice for replicas of one master within 2 × node-timeout
+ *   (clusterSendFailoverAuthIfNeeded, `cluster.vote`). With the votes of a majority of the masters
+ *   the replica takes its master's slots with the election epoch as configEpoch
+ *   (clusterFailoverReplaceYourMaster, `cluster.promoted`). No majority within
+ *   max(2 × node-timeout, 2000 ms): it tries again after twice that.
+ * - cluster_state (clusterUpdateState): fail while a slot's owner is FAIL (cluster-require-full-
+ *   coverage yes) or while the node reaches fewer than a majority of the masters (a minority
+ *   partition): every keyed command gets CLUSTERDOWN then (`cluster.state`).
+ *
+ * Not modelled: the replica data-age check (cluster-replica-validity-factor), manual failover,
+ * slot migration (ASK), replica migration, the gossip sections' own delays (a pong carries the
+ * sender's picture at once).
+ */
+import type { Prng, TopologyHost } from '../sim/api';
+import {
+  CLUSTER_SLOTS,
+  clusterNodeAddress,
+  clusterNodeId,
+  initialSlotRanges,
+  keyHashSlot,
+  type ClusterNodeInfo,
+  type ClusterView,
+  type SlotRange,
+} from '../redis/cluster_slots';
+import type { ReplicationLinks } from './replication_link';
+
+const CRON_MS = 100;
+/** clusterHandleSlaveFailover: the fixed part of the election delay, and the random part's bound */
+const ELECTION_FIXED_MS = 500;
+const ELECTION_RANDOM_MS = 500;
+const RANK_MS = 1000;
+/** CLUSTER_FAIL_UNDO_TIME_MULT */
+const FAIL_UNDO_MULT = 2;
+/** Redisson ClusterServersConfig.scanInterval default */
+export const CLUSTER_SCAN_MS = 5000;
+
+export interface ClusterSettings {
+  masters: number;
+  replicasPerMaster: number;
+  nodeTimeoutMs: number;
+  /** replication delay of a node re-pointed at a new master */
+  lagOf(node: string): number;
+}
+
+/** What one node believes of one node (a line of its CLUSTER NODES). */
+interface Belief {
+  role: 'master' | 'replica';
+  master: string | null;
+  slots: SlotRange[];
+  configEpoch: number;
+  flag: 'ok' | 'pfail' | 'fail';
+  /** when this node marked it FAIL */
+  failSince: number;
+}
+
+interface Election {
+  /** failover_auth_time */
+  at: number;
+  /** 0 until the votes were asked for */
+  epoch: number;
+  votes: Set<string>;
+  master: string;
+}
+
+class ClusterNode {
+  readonly id: string;
+  readonly beliefs = new Map<string, Belief>();
+  readonly lastPong = new Map<string, number>();
+  currentEpoch = 0;
+  lastVoteEpoch = 0;
+  /** failed master -> when this master last voted for one of its replicas */
+  readonly votedFor = new Map<string, number>();
+  election: Election | null = null;
+  state: 'ok' | 'fail' = 'ok';
+  /** down at its last cron: a node back from a crash starts its pong clocks over */
+  down = false;
+  /** slot -> owner, rebuilt when the beliefs change */
+  private owners: (string | null)[] | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly index: number,
+  ) {
+    this.id = clusterNodeId(name);
+  }
+
+  self(): Belief {
+    return this.beliefs.get(this.name)!;
+  }
+
+  owner(slot: number): string | null {
+    if (this.owners === null) {
+      const o: (string | null)[] = new Array<string | null>(CLUSTER_SLOTS).fill(null);
+      for (const [n, b] of this.beliefs)
+        if (b.role === 'master') for (const r of b.slots) for (let s = r.start; s <= r.end; s++) o[s] = n;
+      this.owners = o;
+    }
+    return this.owners[slot];
+  }
+
+  changed(): void {
+    this.owners = null;
+  }
+
+  /** Masters serving slots, as this node sees them (the cluster size for quorums). */
+  slotMasters(): string[] {
+    const out: string[] = [];
+    for (const [n, b] of this.beliefs) if (b.role === 'master' && b.slots.length > 0) out.push(n);
+    return out;
+  }
+}
+
+export class Cluster {
+  private readonly nodes = new Map<string, ClusterNode>();
+  private readonly order: string[];
+  private kernel: TopologyHost | null = null;
+  private rng: Prng | null = null;
+  private links: ReplicationLinks | null = null;
+  /** client -> its Redisson slot map: slot ranges and the node each goes to */
+  private readonly clientMaps = new Map<string, { range: SlotRange; node: string }[]>();
+  private readonly quorumOf = (n: ClusterNode) => Math.floor(n.slotMasters().length / 2) + 1;
+  /** called when the set of nodes some client sends slots to changed */
+  onMastersChanged: () => void = () => {};
+
+  constructor(
+    private readonly cfg: ClusterSettings,
+    nodeNames: readonly string[],
+    clients: readonly string[],
+  ) {
+    this.order = nodeNames.slice();
+    const ranges = initialSlotRanges(cfg.masters);
+    const start = new Map<string, Belief>();
+    nodeNames.forEach((n, i) => {
+      const shard = i < cfg.masters ? i : (i - cfg.masters) % cfg.masters;
+      start.set(n, {
+        role: i < cfg.masters ? 'master' : 'replica',
+        master: i < cfg.masters ? null : nodeNames[shard],
+        slots: i < cfg.masters ? [ranges[i]] : [],
+        configEpoch: i < cfg.masters ? i + 1 : 0,
+        flag: 'ok',
+        failSince: 0,
+      });
+    });
+    nodeNames.forEach((n, i) => {
+      const node = new ClusterNode(n, i);
+      for (const [m, b] of start) node.beliefs.set(m, { ...b, slots: b.slots.slice() });
+      // redis-cli --cluster create gives each master its own configEpoch; currentEpoch follows
+      node.currentEpoch = cfg.masters;
+      this.nodes.set(n, node);
+    });
+    for (const c of clients)
+      this.clientMaps.set(
+        c,
+        ranges.map((range, i) => ({ range, node: nodeNames[i] })),
+      );
+  }
+
+  /** The ClusterView the server of `node` routes by. */
+  view(node: string): ClusterView {
+    const me = this.nodes.get(node)!;
+    return {
+      myId: () => me.id,
+      slotOwner: (slot) => {
+        const o = me.owner(slot);
+        return o === null ? null : this.info(me, o);
+      },
+      nodes: () => this.order.map((n) => this.info(me, n)),
+      state: () => me.state,
+      currentEpoch: () => me.currentEpoch,
+      publishToBus: (channel, message) => this.publishToBus(me, channel, message),
+    };
+  }
+
+  install(kernel: TopologyHost, links: ReplicationLinks): void {
+    this.kernel = kernel;
+    this.links = links;
+    const rng = kernel.rng('cluster');
+    this.rng = rng;
+    for (const n of this.nodes.values()) {
+      for (const p of this.order) n.lastPong.set(p, 0);
+      // each node's cron has its own phase, as separate processes would
+      kernel.at(rng.int(0, CRON_MS - 1), () => this.cron(n));
+    }
+    this.scan();
+  }
+
+  /** The node a client sends a command for `key` to (its slot map; the first master without a key). */
+  ownerFor(client: string, key: string | undefined): string {
+    const map = this.clientMaps.get(client);
+    if (map === undefined || map.length === 0) return this.order[0];
+    if (key === undefined) return map[0].node;
+    const slot = keyHashSlot(key);
+    for (const e of map) if (slot >= e.range.start && slot <= e.range.end) return e.node;
+    return map[0].node;
+  }
+
+  /** Nodes some client sends slots to (what V2 and L1 look at). */
+  clientMasters(): string[] {
+    const set = new Set<string>();
+    for (const m of this.clientMaps.values()) for (const e of m) set.add(e.node);
+    return [...set].sort();
+  }
+
+  /**
+   * A MOVED reply: the client re-sends to the node named by address, and refreshes its map from
+   * that node's picture (RedisExecutor.handleRedirect; the next scan would find the same).
+   */
+  redirect(client: string, address: string): string | null {
+    const node = this.order.find((n, i) => {
+      const a = clusterNodeAddress(i);
+      return `${a.host}:${a.port}` === address;
+    });
+    if (node === undefined) return null;
+    this.refresh(client, this.nodes.get(node)!);
+    return node;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The nodes
+
+  private cron(n: ClusterNode): void {
+    const k = this.kernel!;
+    k.at(k.now() + CRON_MS, () => this.cron(n));
+    const now = k.now();
+    if (!k.isUp(n.name)) {
+      n.down = true;
+      return;
+    }
+    if (n.down) {
+      n.down = false;
+      for (const p of this.order) n.lastPong.set(p, now);
+    }
+    for (const p of this.order) {
+      if (p === n.name) continue;
+      if (k.isUp(p) && k.reachable(n.name, p)) {
+        n.lastPong.set(p, now);
+        this.gossip(n, this.nodes.get(p)!);
+      }
+    }
+    this.detect(n, now);
+    this.handleFailover(n, now);
+    this.updateState(n);
+  }
+
+  /** A pong from `p`: its own slots, role and epochs, and the FAIL flags it holds. */
+  private gossip(n: ClusterNode, p: ClusterNode): void {
+    const k = this.kernel!;
+    const claim = p.self();
+    n.currentEpoch = Math.max(n.currentEpoch, p.currentEpoch);
+    const known = n.beliefs.get(p.name)!;
+    if (known.flag === 'pfail') known.flag = 'ok';
+    if (known.flag === 'fail' && (claim.slots.length === 0 || k.now() - known.failSince > this.failUndo()))
+      known.flag = 'ok';
+    if (claim.role === 'replica') {
+      if (known.role !== 'replica' || known.master !== claim.master) {
+        known.role = 'replica';
+        known.master = claim.master;
+        known.slots = [];
+        n.changed();
+      }
+      return;
+    }
+    if (known.role !== 'master') {
+      known.role = 'master';
+      known.master = null;
+      n.changed();
+    }
+    known.configEpoch = Math.max(known.configEpoch, claim.configEpoch);
+    this.adoptSlots(n, p.name, claim);
+  }
+
+  /**
+   * clusterUpdateSlotsConfigWith: the sender keeps the slots it claims unless another master holds
+   * them with a configEpoch at least as high; slots held with a lower one move to the sender. If my
+   * master (or I, as a master) lost its last slot that way, I become the sender's replica.
+   */
+  private adoptSlots(n: ClusterNode, sender: string, claim: Belief): void {
+    let won = claim.slots.slice();
+    const losers = new Set<string>();
+    for (const [other, b] of n.beliefs) {
+      if (other === sender || b.role !== 'master' || b.slots.length === 0) continue;
+      if (b.configEpoch >= claim.configEpoch) {
+        for (const r of b.slots) won = subtract(won, r);
+        continue;
+      }
+      for (const r of claim.slots)
+        if (overlaps(b.slots, r)) {
+          b.slots = subtract(b.slots, r);
+          losers.add(other);
+        }
+    }
+    const known = n.beliefs.get(sender)!;
+    if (losers.size === 0 && sameSlots(known.slots, won)) return;
+    known.slots = won;
+    n.changed();
+    const self = n.self();
+    const mine = self.role === 'master' ? n.name : self.master;
+    if (mine !== null && losers.has(mine) && n.beliefs.get(mine)!.slots.length === 0)
+      this.becomeReplica(n, sender);
+  }
+
+  private becomeReplica(n: ClusterNode, master: string): void {
+    const k = this.kernel!;
+    const self = n.self();
+    // removeChannelsInSlot: shard subscribers of the slots it lost are unsubscribed
+    if (self.slots.length > 0) {
+      const lost = self.slots;
+      k.onNode(n.name, (s) => s.dropShardChannelsInSlots(lost));
+    }
+    self.role = 'replica';
+    self.master = master;
+    self.slots = [];
+    self.configEpoch = 0;
+    n.election = null;
+    n.changed();
+    k.emit('node.role', { actor: n.name, node: n.name, role: 'replica', master, by: master });
+    this.links!.repoint(n.name, master, this.cfg.lagOf(n.name));
+  }
+
+  private detect(n: ClusterNode, now: number): void {
+    const k = this.kernel!;
+    for (const p of this.order) {
+      if (p === n.name) continue;
+      const b = n.beliefs.get(p)!;
+      if (b.flag === 'ok' && now - (n.lastPong.get(p) ?? 0) > this.cfg.nodeTimeoutMs) {
+        b.flag = 'pfail';
+        k.emit('cluster.pfail', { actor: n.name, node: p, observer: n.name });
+      }
+      if (b.flag === 'pfail') this.markFailingIfNeeded(n, p, now);
+    }
+  }
+
+  /** markNodeAsFailingIfNeeded: failure reports from a majority of the masters serving slots. */
+  private markFailingIfNeeded(n: ClusterNode, target: string, now: number): void {
+    const k = this.kernel!;
+    let reports = n.self().role === 'master' && n.self().slots.length > 0 ? 1 : 0;
+    for (const m of n.slotMasters()) {
+      if (m === n.name || m === target || !k.isUp(m) || !k.reachable(n.name, m)) continue;
+      const f = this.nodes.get(m)!.beliefs.get(target)!.flag;
+      if (f !== 'ok') reports++;
+    }
+    const quorum = this.quorumOf(n);
+    if (reports < quorum) return;
+    this.setFail(n, target, now);
+    k.emit('cluster.fail', { actor: n.name, node: target, observer: n.name, reports, quorum });
+    // clusterSendFail: every node that can hear us marks it FAIL at once.
+    for (const p of this.order)
+      if (p !== n.name && p !== target && k.isUp(p) && k.reachable(n.name, p))
+        this.setFail(this.nodes.get(p)!, target, now);
+  }
+
+  private setFail(n: ClusterNode, target: string, now: number): void {
+    const b = n.beliefs.get(target)!;
+    if (b.flag === 'fail') return;
+    b.flag = 'fail';
+    b.failSince = now;
+  }
+
+  private failUndo(): number {
+    return this.cfg.nodeTimeoutMs * FAIL_UNDO_MULT;
+  }
+
+  private authTimeout(): number {
+    return Math.max(2 * this.cfg.nodeTimeoutMs, 2000);
+  }
+
+  /** clusterHandleSlaveFailover, for a replica whose master is FAIL. */
+  private handleFailover(n: ClusterNode, now: number): void {
+    const k = this.kernel!;
+    const self = n.self();
+    if (self.role !== 'replica' || self.master === null) return;
+    const master = n.beliefs.get(self.master)!;
+    if (master.flag !== 'fail' || master.slots.length === 0) {
+      n.election = null;
+      return;
+    }
+    const e = n.election;
+    if (e === null || now - e.at > 2 * this.authTimeout()) {
+      const rank = this.rankOf(n, self.master);
+      const delayMs = ELECTION_FIXED_MS + this.rng!.int(0, ELECTION_RANDOM_MS) + rank * RANK_MS;
+      n.election = { at: now + delayMs, epoch: 0, votes: new Set(), master: self.master };
+      k.emit('cluster.election', {
+        actor: n.name,
+        node: n.name,
+        master: self.master,
+        rank,
+        offset: this.links!.offsetOf(n.name),
+        delayMs,
+      });
+      return;
+    }
+    if (now < e.at || e.epoch !== 0 || now - e.at > this.authTimeout()) return;
+    n.currentEpoch++;
+    e.epoch = n.currentEpoch;
+    for (const m of n.slotMasters()) {
+      if (!k.isUp(m) || !k.reachable(n.name, m)) continue;
+      const there = k.latency(n.name, m);
+      k.at(now + there, () => this.authRequest(this.nodes.get(m)!, n, e));
+    }
+  }
+
+  /** clusterGetSlaveRank: replicas of the same master with a higher replication offset. */
+  private rankOf(n: ClusterNode, master: string): number {
+    const mine = this.links!.offsetOf(n.name);
+    let rank = 0;
+    for (const [other, b] of n.beliefs)
+      if (
+        other !== n.name &&
+        b.role === 'replica' &&
+        b.master === master &&
+        this.links!.offsetOf(other) > mine
+      )
+        rank++;
+    return rank;
+  }
+
+  /** clusterSendFailoverAuthIfNeeded, on master `m`, for the election of replica `r`. */
+  private authRequest(m: ClusterNode, r: ClusterNode, e: Election): void {
+    const k = this.kernel!;
+    const now = k.now();
+    if (!k.isUp(m.name) || m.self().role !== 'master' || m.self().slots.length === 0) return;
+    m.currentEpoch = Math.max(m.currentEpoch, e.epoch);
+    if (m.lastVoteEpoch >= e.epoch) return;
+    if (m.beliefs.get(e.master)!.flag !== 'fail') return;
+    const last = m.votedFor.get(e.master);
+    if (last !== undefined && now - last < 2 * this.cfg.nodeTimeoutMs) return;
+    m.lastVoteEpoch = e.epoch;
+    m.votedFor.set(e.master, now);
+    k.emit('cluster.vote', { actor: m.name, node: m.name, replica: r.name, epoch: e.epoch });
+    if (!k.reachable(m.name, r.name)) return;
+    k.at(now + k.latency(m.name, r.name), () => this.voteArrived(r, e, m.name));
+  }
+
+  private voteArrived(r: ClusterNode, e: Election, voter: string): void {
+    const k = this.kernel!;
+    if (r.election !== e || !k.isUp(r.name) || r.self().role !== 'replica') return;
+    if (k.now() - e.at > this.authTimeout()) return;
+    e.votes.add(voter);
+    if (e.votes.size < this.quorumOf(r)) return;
+    this.promote(r, e);
+  }
+
+  /** clusterFailoverReplaceYourMaster: the replica takes its master's slots. */
+  private promote(r: ClusterNode, e: Election): void {
+    const k = this.kernel!;
+    const old = r.beliefs.get(e.master)!;
+    const slots = old.slots.slice();
+    const self = r.self();
+    self.role = 'master';
+    self.master = null;
+    self.slots = slots;
+    self.configEpoch = e.epoch;
+    old.slots = [];
+    r.election = null;
+    r.changed();
+    k.emit('node.role', { actor: r.name, node: r.name, role: 'master', by: r.name });
+    k.emit('cluster.promoted', {
+      actor: r.name,
+      node: r.name,
+      from: e.master,
+      epoch: e.epoch,
+      votes: e.votes.size,
+      slots: formatSlots(slots),
+    });
+    this.links!.promote(r.name);
+    // the other replicas of the old master follow the new one (they hear the pong)
+    for (const [other, b] of r.beliefs)
+      if (other !== r.name && b.role === 'replica' && b.master === e.master) b.master = r.name;
+    this.updateState(r);
+  }
+
+  /** clusterUpdateState */
+  private updateState(n: ClusterNode): void {
+    const k = this.kernel!;
+    let ok = true;
+    for (let s = 0; s < CLUSTER_SLOTS && ok; s++) {
+      const o = n.owner(s);
+      if (o === null || n.beliefs.get(o)!.flag === 'fail') ok = false;
+      // ranges are contiguous: jump to the owner's range end
+      else s = rangeEnd(n.beliefs.get(o)!.slots, s);
+    }
+    if (ok) {
+      let reachable = 0;
+      for (const m of n.slotMasters()) if (m === n.name || n.beliefs.get(m)!.flag === 'ok') reachable++;
+      if (reachable < this.quorumOf(n)) ok = false;
+    }
+    const state = ok ? 'ok' : 'fail';
+    if (state === n.state) return;
+    n.state = state;
+    k.emit('cluster.state', { actor: n.name, node: n.name, state });
+  }
+
+  private info(me: ClusterNode, name: string): ClusterNodeInfo {
+    const b = me.beliefs.get(name)!;
+    const k = this.kernel;
+    const index = this.order.indexOf(name);
+    const flags: ClusterNodeInfo['flags'][number][] = [];
+    if (name === me.name) flags.push('myself');
+    if (b.flag === 'pfail') flags.push('fail?');
+    if (b.flag === 'fail') flags.push('fail');
+    return {
+      id: this.nodes.get(name)!.id,
+      name,
+      ...clusterNodeAddress(index),
+      role: b.role,
+      masterId: b.master === null ? null : clusterNodeId(b.master),
+      slots: b.slots.slice(),
+      configEpoch: b.configEpoch,
+      flags,
+      connected: name === me.name || k === null || (k.isUp(name) && k.reachable(me.name, name)),
+    };
+  }
+
+  /** clusterPropagatePublish: PUBLISH reaches every node the sender can reach, one latency later. */
+  private publishToBus(from: ClusterNode, channel: string, message: string): void {
+    const k = this.kernel;
+    if (k === null) return;
+    for (const p of this.order) {
+      if (p === from.name || !k.isUp(p) || !k.reachable(from.name, p)) continue;
+      k.at(k.now() + k.latency(from.name, p), () => {
+        if (k.isUp(p)) k.server(p)?.deliverFromBus(channel, message);
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Redisson's slot map (ClusterConnectionManager)
+
+  /** checkClusterState every scanInterval: CLUSTER NODES from the first node the client reaches. */
+  private scan(): void {
+    const k = this.kernel!;
+    k.at(k.now() + CLUSTER_SCAN_MS, () => {
+      this.scan();
+      for (const c of this.clientMaps.keys()) {
+        const from = this.order.find((n) => k.isUp(n) && k.reachable(c, n));
+        if (from !== undefined) this.refresh(c, this.nodes.get(from)!);
+      }
+    });
+  }
+
+  private refresh(client: string, from: ClusterNode): void {
+    const k = this.kernel!;
+    const old = this.clientMaps.get(client) ?? [];
+    const next: { range: SlotRange; node: string }[] = [];
+    for (const [n, b] of from.beliefs)
+      if (b.role === 'master') for (const range of b.slots) next.push({ range, node: n });
+    next.sort((a, b) => a.range.start - b.range.start);
+    if (next.length === 0) return;
+    const before = new Set(old.map((e) => `${e.range.start}-${e.range.end}@${e.node}`));
+    let changed = next.length !== old.length;
+    for (const e of next) {
+      if (before.has(`${e.range.start}-${e.range.end}@${e.node}`)) continue;
+      changed = true;
+      const prev = old.find((o) => o.range.start <= e.range.start && o.range.end >= e.range.start);
+      k.emit('client.master', {
+        actor: client,
+        client,
+        node: e.node,
+        slots: formatSlots([e.range]),
+        ...(prev !== undefined ? { from: prev.node } : {}),
+      });
+    }
+    if (!changed) return;
+    this.clientMaps.set(client, next);
+    this.onMastersChanged();
+  }
+}
+
+/** "0-5460" or "0-5460 10923-16383", as CLUSTER NODES lists slots. */
+export function formatSlots(slots: readonly SlotRange[]): string {
+  return slots.map((r) => (r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`)).join(' ');
+}
+
+function overlaps(slots: readonly SlotRange[], r: SlotRange): boolean {
+  return slots.some((s) => s.start <= r.end && r.start <= s.end);
+}
+
+function subtract(slots: readonly SlotRange[], r: SlotRange): SlotRange[] {
+  const out: SlotRange[] = [];
+  for (const s of slots) {
+    if (s.end < r.start || s.start > r.end) out.push(s);
+    else {
+      if (s.start < r.start) out.push({ start: s.start, end: r.start - 1 });
+      if (s.end > r.end) out.push({ start: r.end + 1, end: s.end });
+    }
+  }
+  return out;
+}
+
+function sameSlots(a: readonly SlotRange[], b: readonly SlotRange[]): boolean {
+  return a.length === b.length && a.every((r, i) => r.start === b[i].start && r.end === b[i].end);
+}
+
+function rangeEnd(slots: readonly SlotRange[], slot: number): number {
+  for (const r of slots) if (slot >= r.start && slot <= r.end) return r.end;
+  return slot;
+}
