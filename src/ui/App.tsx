@@ -9,8 +9,10 @@ import { LessonIndex, LessonPanel, useLessonLinks, WhereView } from './lessons/l
 import { Keyspace } from './inspectors/Keyspace';
 import { ScriptView } from './inspectors/ScriptView';
 import { Threads } from './inspectors/Threads';
+import { Caption } from './shell/Caption';
 import { ErrorBoundary } from './shell/ErrorBoundary';
 import { ErrorPanel } from './shell/ErrorPanel';
+import { Glossary } from './shell/Glossary';
 import { Header } from './shell/Header';
 import { usePresenterMode } from './shell/presenter';
 import { ScenarioIntro } from './shell/ScenarioIntro';
@@ -64,6 +66,7 @@ function Playground() {
       className={`app${view === 'lesson' ? ' app--lesson' : ''}${present ? ' app--present' : ''}${present && panels ? ' app--panels' : ''}`}
     >
       <Header />
+      <Glossary />
       {view === 'index' && (
         <Suspense fallback={null}>
           <LessonIndex />
@@ -81,6 +84,7 @@ function Playground() {
           <ScenarioIntro />
           <Timeline />
           <Transport />
+          <Caption />
           <div className="inspectors">
             <Keyspace />
             <Threads />
