@@ -31,3 +31,43 @@ test('presenter mode: header toggle, ?present=1, store flag and <html class="pre
   await expect(html).toHaveClass(/presenter/);
   await expect(page.getByTestId('presenter-toggle')).toHaveAttribute('aria-pressed', 'true');
 });
+
+async function pick(page: Page, id: string) {
+  await page.getByTestId('scenario-picker').selectOption(id);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
+  await ready(page);
+}
+
+test('the caption says what the event at the cursor does, in both languages; terms open the glossary', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'watchdog-renewal');
+  const caption = page.getByTestId('caption-text');
+  await page.keyboard.press('Home');
+  await expect(caption).toContainText('→');
+  // Step until the first watchdog renewal: its caption names the watchdog and links it.
+  for (let i = 0; i < 400; i++) {
+    if (((await caption.textContent()) ?? '').includes('renewed the lease')) break;
+    await page.keyboard.press('ArrowRight');
+  }
+  await expect(caption).toContainText('renewed the lease of myLock for A:1');
+  // The raw event is one click away.
+  await page.locator('.caption__raw summary').click();
+  await expect(page.locator('.caption__raw')).toContainText('watchdog.renew');
+  await caption.locator('[data-term="watchdog"]').click();
+  const glossary = page.getByTestId('glossary');
+  await expect(glossary).toBeVisible();
+  await expect(page.locator('#glossary-watchdog')).toBeFocused();
+  await expect(glossary).toContainText('lockWatchdogTimeout / 3');
+  await page.keyboard.press('Escape');
+  await expect(glossary).toBeHidden();
+
+  await page.getByRole('button', { name: '中文' }).click();
+  await expect(caption).toContainText('续期了 myLock 的租约');
+  await page.getByTestId('glossary-open').click();
+  await expect(glossary).toBeVisible();
+  await expect(glossary).toContainText('看门狗（lockWatchdogTimeout）');
+  await expect(glossary.getByRole('heading')).toHaveText('术语表');
+});

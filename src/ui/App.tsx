@@ -10,8 +10,10 @@ import { LessonIndex, LessonPanel, useLessonLinks, WhereView } from './lessons/l
 import { Keyspace } from './inspectors/Keyspace';
 import { ScriptView } from './inspectors/ScriptView';
 import { Threads } from './inspectors/Threads';
+import { Caption } from './shell/Caption';
 import { ErrorBoundary } from './shell/ErrorBoundary';
 import { ErrorPanel } from './shell/ErrorPanel';
+import { Glossary } from './shell/Glossary';
 import { Header } from './shell/Header';
 import { usePresenterMode } from './shell/presenter';
 import { ScenarioIntro } from './shell/ScenarioIntro';
@@ -67,6 +69,7 @@ function Playground() {
       className={`app${view === 'lesson' ? ' app--lesson' : ''}${present ? ' app--present' : ''}${present && panels ? ' app--panels' : ''}`}
     >
       <Header />
+      <Glossary />
       {view === 'index' && (
         <Suspense fallback={null}>
           <LessonIndex />
@@ -86,6 +89,7 @@ function Playground() {
           <Views timeline={<Timeline />} />
           <Transport />
           <ExplorePanel />
+          <Caption />
           <div className="inspectors">
             <Keyspace />
             <Threads />

@@ -167,7 +167,8 @@ export default function JsonEditor({
               u.view.dispatch({ effects: setProblems.of(p ? [p] : []) });
             }, 300);
           }),
-          EditorView.contentAttributes.of({ 'aria-label': label }),
+          // tabindex: an explicit tab stop, so checkers see the scroller holds focusable content.
+          EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
         ],
       }),
     });

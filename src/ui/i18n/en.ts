@@ -327,6 +327,154 @@ export const en = {
   'compare.at': 'event {i} of {n} · {t} ms',
   'compare.clickHint': 'Click to move the shared cursor',
   'compare.failed': 'This scenario could not be run.',
+  // ui-class
+  'unit.s': '{n} s',
+  'unit.ms': '{n} ms',
+  'caption.label': 'What happens at the cursor',
+  'caption.none': 'Before the first event: step forward (→) to start.',
+  'caption.raw': 'Raw event',
+  'caption.unknown': 'An event of kind {kind}.',
+  'caption.cmd': '{who} sent {cmd} to {node}; the reply was {reply}.',
+  'caption.cmdSent': '{who} sent {cmd} to {node}.',
+  'caption.cmdError': '{who} sent {cmd} to {node}; {node} replied with an error: {error}',
+  'caption.scriptLoad': '{who} loaded the script {name} into {node}’s script cache.',
+  'caption.waitCmd':
+    '{who} sent WAIT to {node}, asking for {n} replica(s) to acknowledge its writes; {acked} did within the timeout.',
+  'caption.setnx.set': '{who} ran SETNX {key} on {node}: the key did not exist and is now set (reply 1).',
+  'caption.setnx.exists':
+    '{who} ran SETNX {key} on {node}: the key already exists, nothing changed (reply 0).',
+  'caption.noscript':
+    '{who} asked {node} to run a cached script (EVALSHA) for {lock}, but {node} does not have it (NOSCRIPT).',
+  'caption.scriptError': '{who}’s script {name} on {node} failed: {error}',
+  'caption.script': '{who}’s script {name} ran on {node}; the reply was {reply}.',
+  'caption.acquireScript.ok':
+    '{who}’s lock script ran on {node}: reply nil, so {who} now holds {lock} (taken, or re-entered) with a lease of {lease}.',
+  'caption.acquireScript.held':
+    '{who}’s lock script ran on {node}: {lock} is held by another owner; the reply is the TTL its lease has left, {ttl}.',
+  'caption.unlockScript.released':
+    '{who}’s unlock script ran on {node}: reply 1, {lock} is deleted and an unlock message is published on its channel.',
+  'caption.unlockScript.still':
+    '{who}’s unlock script ran on {node}: reply 0, one hold released; the hold count is still above 0, so {lock} stays held.',
+  'caption.unlockScript.notOwner':
+    '{who}’s unlock script ran on {node}: reply nil, {lock} is not held by {who} (not the owner).',
+  'caption.renewScript.ok':
+    'The watchdog’s renewal script ran on {node}: reply 1, the owner still holds {lock}, whose TTL is reset to {lease}.',
+  'caption.renewScript.lost':
+    'The watchdog’s renewal script ran on {node}: reply 0, the owner no longer holds {lock}, so renewal stops.',
+  'caption.scriptBegin': '{node} starts running the script {name}.',
+  'caption.scriptEnd': 'The script on {node} returns {reply}.',
+  'caption.scriptLine': 'The script on {node} is at line {line}.',
+  'caption.scriptCall': 'The script on {node} calls {cmd}; the reply is {reply}.',
+  'caption.scriptLog': 'The script on {node} logs: {message}',
+  'caption.waitResult': 'WAIT on {node} returns: {acked} replica(s) acknowledged.',
+  'caption.publish': '{node} publishes “{message}” on {channel} to {receivers} subscriber(s).',
+  'caption.deliver': '{who} receives “{message}” on {channel} from {node} (pub/sub).',
+  'caption.deliverNone':
+    '{who}’s pub/sub connection to {node} receives nothing more: the connection is gone.',
+  'caption.subscribe': '{who} subscribes to {channel} on {node}, to be told when the lock is released.',
+  'caption.resubscribe': '{who} subscribes to {channel} on {node} again, after its connection was lost.',
+  'caption.unsubscribe': '{who} unsubscribes from {channel} on {node}.',
+  'caption.expiredLazy':
+    '{key} expired on {node}: its TTL had run out and {node} deleted it when it was accessed.',
+  'caption.expiredActive': '{key} expired on {node}: its TTL ran out and the expiry cycle deleted it.',
+  'caption.connClose': 'The connection {conn} to {node} is closed.',
+  'caption.nodeCrash': '{node} crashes: it stops answering.',
+  'caption.nodeRestart': '{node} restarts.',
+  'caption.clockAhead':
+    '{node}’s clock jumps {jump} ahead (now {offset} off); its TTLs run out that much sooner.',
+  'caption.clockBack': '{node}’s clock jumps {jump} back (now {offset} off).',
+  'caption.partition': 'The network splits: {groups}. Only those in the same group can reach each other.',
+  'caption.heal': 'The network heals: every node and client can reach every other again.',
+  'caption.clientCrash': 'Client {client} crashes: its threads and its watchdog stop.',
+  'caption.clientPause':
+    'Client {client} pauses for {ms} (like a long GC pause): its threads and its watchdog stop.',
+  'caption.clientResume': 'Client {client} resumes.',
+  'caption.clientMaster': 'Client {client} now sends its commands to {node}, the master after the failover.',
+  'caption.replApply': '{replica} applies {master}’s replication stream up to offset {offset}.',
+  'caption.replSync': '{replica} resyncs fully from {master}: its data is replaced by {master}’s.',
+  'caption.sdown':
+    '{sentinel} marks {node} subjectively down (SDOWN): no valid reply for down-after-milliseconds.',
+  'caption.odown':
+    '{sentinel} marks {node} objectively down (ODOWN): {agree} Sentinel(s) agree, the quorum is {quorum}.',
+  'caption.leader': '{sentinel} is elected leader for the failover of {node} (epoch {epoch}, {votes} votes).',
+  'caption.promote': '{sentinel} promotes {node} to master in place of {from} (epoch {epoch}).',
+  'caption.roleMaster': '{node} is now a master (told by {by}).',
+  'caption.roleReplica': '{node} is now a replica of {master} (told by {by}).',
+  'caption.threadStart': 'Thread {who} starts.',
+  'caption.threadDone': 'Thread {who} finishes.',
+  'caption.threadThrew': 'Thread {who} ends with an uncaught {exception}: {message}',
+  'caption.interrupt': 'Thread {who} is interrupted.',
+  'caption.result': '{who}’s step returns {result}.',
+  'caption.caught': '{who} catches {exception}: {message}',
+  'caption.critical': '{who} starts its critical section: {ms} of work while it believes it holds the lock.',
+  'caption.work': '{who} works for {ms}, outside any lock.',
+  'caption.sleep': '{who} sleeps for {ms}.',
+  'caption.use': '{who} reads the protected resource and will write it back after {ms}, without a lock.',
+  'caption.useLocked':
+    '{who} reads the protected resource and will write it back after {ms}, believing it holds the lock.',
+  'caption.workEnd': '{who} finishes that work.',
+  'caption.request': '{who} calls {op}() on {lock} ({type}).',
+  'caption.requestWait': '{who} calls {op}() on {lock} ({type}), waiting at most {wait}.',
+  'caption.requestLease': '{who} calls {op}() on {lock} ({type}) with a lease of {lease}: no watchdog.',
+  'caption.requestWaitLease':
+    '{who} calls {op}() on {lock} ({type}), waiting at most {wait}, with a lease of {lease}: no watchdog.',
+  'caption.poll': '{who} finds {lock} taken and polls: it will retry until the key is free.',
+  'caption.waitLatch':
+    '{who} finds {lock} taken (TTL {ttl} left) and waits for an unlock message, for at most {wait}.',
+  'caption.waitNoTtl':
+    '{who} finds {lock} taken, with no TTL, and waits for an unlock message, for at most {wait}.',
+  'caption.waitMessage':
+    '{who} finds {lock} taken and waits for an unlock message or the end of its TTL ({ttl}).',
+  'caption.waitForever':
+    '{who} finds {lock} taken, with no TTL, and waits for an unlock message, however long.',
+  'caption.wakeMessage': '{who} is woken by the unlock message (pub/sub) and tries {lock} again.',
+  'caption.wakeTimeout':
+    '{who} wakes up because its wait timed out, not because of a message, and tries {lock} again.',
+  'caption.wakeInterrupt': '{who} is interrupted while waiting for {lock}.',
+  'caption.acquired': '{who} acquired {lock} (hold count 1).',
+  'caption.reacquired': '{who} re-entered {lock}: hold count {n}.',
+  'caption.acquiredToken': '{who} acquired {lock} (hold count {n}) with fencing token {token}.',
+  'caption.acquiredValidity': '{who} acquired {lock} on a majority of masters; it is valid for {validity}.',
+  'caption.failed': '{who}’s tryLock on {lock} gave up: the lock did not become free in time.',
+  'caption.unlockRequest':
+    '{who} calls unlock() on {lock}: its critical section ends here (holds left if it succeeds: {n}).',
+  'caption.released': '{who} released {lock} and no longer holds it.',
+  'caption.releasedOne': '{who} released one hold of {lock}; hold count now {n}.',
+  'caption.lockError': '{who}’s {op} on {lock} failed: {error}',
+  'caption.renewed': '{timer} renewed the lease of {lock} for {who} (watchdog).',
+  'caption.renewLost':
+    '{timer} tried to renew {lock}, but {who} no longer owns it there: the watchdog stops.',
+  'caption.renewError': '{timer}’s renewal of {lock} failed: {error}',
+  'caption.cancel': '{timer} stops renewing {lock} for {who}: it was unlocked.',
+  'caption.cancelLost': '{timer} stops renewing {lock} for {who}: the lock was lost.',
+  'caption.cancelError': '{timer} stops renewing {lock} for {who} after an error.',
+  'caption.write': '{who} writes the protected resource: {read} → {value}.',
+  'caption.writeToken': '{who} writes the protected resource with token {token}: {read} → {value}.',
+  'caption.lostUpdate':
+    '{who} writes the protected resource ({read} → {value}) and erases an update made since it read.',
+  'caption.refused':
+    'The protected resource refuses {who}’s write: its fencing token {token} is older than one it already accepted.',
+  'caption.violationStart': '{what} (from here; threads: {holders}).',
+  'caption.violationEnd': '{kind} on {lock} ends.',
+  'caption.violationEndNoLock': '{kind} ends.',
+  'glossary.open': 'Glossary',
+  'glossary.title': 'Glossary',
+  'glossary.close': 'Close',
+  'glossary.termLink': 'Glossary: {term}',
+  // cluster captions
+  'caption.clientSlots':
+    'Client {client} now sends the keys of slots {slots} to {node} (its slot map says {node} serves them).',
+  'caption.clusterPfail':
+    '{observer} has had no answer from {node} for the node timeout: it flags {node} PFAIL (possibly failing), an opinion of its own.',
+  'caption.clusterFail':
+    '{reports} of the masters ({quorum} needed, a majority) flag {node}: {observer} marks it FAIL and tells the cluster.',
+  'caption.clusterElection':
+    '{node}, a replica of the failed {master}, will ask for votes in {delayMs} ms (500 ms + random + rank {rank} × 1 s; replication offset {offset}).',
+  'caption.clusterVote': 'Master {node} votes for {replica} in epoch {epoch} (one vote per epoch).',
+  'caption.clusterPromoted':
+    '{node} won a majority ({votes} votes): it is now the master of slots {slots} in place of {from}, with config epoch {epoch}.',
+  'caption.clusterOk': '{node} sees every slot served again: cluster_state ok.',
+  'caption.clusterDown': '{node} sees cluster_state fail: it answers keyed commands with CLUSTERDOWN.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -6,9 +6,9 @@ import { replyText } from '../reply-view';
 import { usePlayground } from '../store';
 import { findScriptContext } from './script-context';
 
-function ttlText(k: KeyView, now: number, t: (k: 'inspect.noTtl') => string): string {
+function ttlText(k: KeyView, now: number, t: ReturnType<typeof useT>): string {
   if (k.expireAt === null) return t('inspect.noTtl');
-  return `${Math.max(0, k.expireAt - now)} ms`;
+  return t('unit.ms', { n: Math.max(0, k.expireAt - now) });
 }
 
 function KeyRows({ k, now }: { k: KeyView; now: number }) {

@@ -7,6 +7,7 @@ import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
 import { pushError, useLearn, usePlayground } from '../store';
 import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
 import { useViewWindow } from '../view-window';
+import { openGlossary } from './Glossary';
 import { PresenterButtons } from './PresenterButtons';
 import { Verdict } from './Verdict';
 
@@ -133,6 +134,9 @@ export function Header() {
           }
         >
           {t('learn.open')}
+        </button>
+        <button type="button" className="btn" data-testid="glossary-open" onClick={() => openGlossary()}>
+          {t('glossary.open')}
         </button>
         <PresenterButtons className="btn" testId="presenter-toggle" />
         <div className="lang-switch" role="group" aria-label={t('lang.switchTo')}>

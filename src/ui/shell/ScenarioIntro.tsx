@@ -1,5 +1,6 @@
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
+import { GlossaryText } from './Glossary';
 
 /**
  * What the scenario is about, in the reader's language: the built-in's text or the scenario's own.
@@ -25,7 +26,11 @@ export function ScenarioIntro() {
           {t('intro.modified', { title: builtinTitle })}
         </p>
       )}
-      {typeof text === 'string' && <p className="intro__text">{text}</p>}
+      {typeof text === 'string' && (
+        <p className="intro__text">
+          <GlossaryText text={text} />
+        </p>
+      )}
     </div>
   );
 }

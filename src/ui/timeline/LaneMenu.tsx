@@ -47,11 +47,23 @@ function LengthInput({ kind, label }: { kind: keyof typeof lengths; label: strin
   );
 }
 /** A node's role beside its name, only when the name does not already say it (a promoted replica). */
-function NodeRole({ id, model }: { id: string; model: LaneModel }) {
+/** The role a node ends the run in, when its name does not already say it. */
+function roleShown(id: string, model: LaneModel): string | null {
   const lane = model.nodes.find((n) => n.id === id);
   const last = lane?.roles[lane.roles.length - 1]?.role ?? lane?.role;
-  if (!last || id.startsWith(last)) return null;
+  return !last || id.startsWith(last) ? null : last;
+}
+
+function NodeRole({ id, model }: { id: string; model: LaneModel }) {
+  const last = roleShown(id, model);
+  if (last === null) return null;
   return <span className="lane-label__role">→ {last}</span>;
+}
+
+/** The lane's name as shown (with its role), so the button's accessible name contains its text. */
+function laneName(id: string, kind: string, model: LaneModel): string {
+  const role = kind === 'node' ? roleShown(id, model) : null;
+  return role === null ? id : `${id} → ${role}`;
 }
 
 function addAndRerun(fault: Fault) {
@@ -189,7 +201,7 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
             <button
               type="button"
               className="lane-label__btn"
-              aria-label={t('timeline.laneMenu', { lane: r.id })}
+              aria-label={t('timeline.laneMenu', { lane: laneName(r.id, r.kind, model) })}
               aria-haspopup="menu"
               aria-expanded={open === r.id}
               onClick={(e) => {

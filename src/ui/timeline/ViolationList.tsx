@@ -16,8 +16,11 @@ export function ViolationList() {
             {violationTitle(v, t)}
           </button>
           <span className="violations__meta">
-            {t('violation.span', { from: v.from, to: v.open ? t('violation.open') : `${v.to} ms` })} ·{' '}
-            {violationWho(v, t)}
+            {t('violation.span', {
+              from: v.from,
+              to: v.open ? t('violation.open') : t('unit.ms', { n: v.to ?? 0 }),
+            })}{' '}
+            · {violationWho(v, t)}
           </span>
         </li>
       ))}

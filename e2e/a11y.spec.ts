@@ -1,0 +1,68 @@
+/**
+ * Issue 14: an automated accessibility check (axe) on the main views reports no serious or
+ * critical violation.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+async function ready(page: Page) {
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
+}
+
+async function expectNoSerious(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join(' | ')}`,
+    );
+  expect(bad).toEqual([]);
+}
+
+const VIEWS: [string, (page: Page) => Promise<void>][] = [
+  [
+    'the playground with a scenario',
+    async (page) => {
+      await page.getByTestId('scenario-picker').selectOption('failover-lost-lock');
+      await ready(page);
+      await page.keyboard.press('ArrowRight');
+    },
+  ],
+  ['the lessons list', (page) => page.getByTestId('learn-open').click()],
+  [
+    'a lesson step',
+    async (page) => {
+      await page.goto('./#lesson=why-lock&step=1');
+      await expect(page.getByTestId('lesson-panel')).toHaveAttribute('data-step', '1');
+    },
+  ],
+  [
+    'the editor open',
+    async (page) => {
+      await page.getByRole('button', { name: 'Edit JSON' }).click();
+      await expect(page.locator('.cm-editor')).toBeVisible();
+    },
+  ],
+  [
+    'the playground in Chinese',
+    async (page) => {
+      await page.getByRole('button', { name: '中文' }).click();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    },
+  ],
+  ['the glossary', (page) => page.getByTestId('glossary-open').click()],
+  ['presenter mode', (page) => page.getByTestId('presenter-toggle').click()],
+];
+
+for (const [name, open] of VIEWS) {
+  test(`axe: ${name}`, async ({ page }) => {
+    await page.goto('./');
+    await ready(page);
+    await open(page);
+    await expectNoSerious(page);
+  });
+}

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { EVENT_KINDS, type TraceEvent } from '../engine/trace/types';
+import { captionOf, captionText, duration, scriptName } from './caption';
+
+const ev = (e: Record<string, unknown>, seq = 0) => ({ t: 0, seq, ...e }) as TraceEvent;
+
+const OWNER = '8b0f8b81-2984-4fb8-ad08-c33276a1e0a8:1';
+const LOCK_SCRIPT = '-- RedissonLock.tryLockInnerAsync (Redisson 3.19+): take the lock\nreturn nil';
+const SHA = 'aaaa1111';
+const loaded = ev({
+  kind: 'cmd',
+  actor: 'A:1',
+  node: 'master',
+  conn: 'A/cmd',
+  argv: ['SCRIPT', 'LOAD', LOCK_SCRIPT],
+  reply: SHA,
+});
+const evalsha = (reply: unknown) =>
+  ev(
+    {
+      kind: 'cmd',
+      actor: 'A:1',
+      node: 'master',
+      conn: 'A/cmd',
+      argv: ['EVALSHA', SHA, '1', 'myLock', '30000', OWNER],
+      reply,
+    },
+    1,
+  );
+
+/** A value for every field any kind reads, so each kind's formatter can run on one fake event. */
+const EVERY_FIELD = {
+  actor: 'A:1',
+  node: 'master',
+  lock: 'myLock',
+  conn: 'A/cmd',
+  argv: ['GET', 'k'],
+  reply: null,
+  sha: '0123456789abcdef',
+  keys: ['k'],
+  args: [],
+  line: 3,
+  level: 'notice',
+  message: 'm',
+  acked: 1,
+  channel: 'ch',
+  receivers: 1,
+  key: 'k',
+  how: 'active',
+  jumpMs: 1000,
+  offset: 1000,
+  groups: [['A'], ['master']],
+  client: 'A',
+  ms: 100,
+  replica: 'replica-1',
+  master: 'master',
+  sentinel: 'sentinel-1',
+  observer: 'master-2',
+  reports: 2,
+  rank: 0,
+  delayMs: 700,
+  slots: '10923-16383',
+  state: 'fail',
+  agree: 2,
+  quorum: 2,
+  epoch: 1,
+  votes: 2,
+  from: 'master',
+  role: 'master',
+  by: 'sentinel-1',
+  outcome: 'normal',
+  result: true,
+  exception: 'java.lang.IllegalStateException',
+  op: 'work',
+  critical: true,
+  type: 'RLock',
+  ttl: 100,
+  waitMs: 100,
+  cause: 'message',
+  holdCount: 1,
+  owner: OWNER,
+  error: 'ERR',
+  timer: 'A/watchdog',
+  reason: 'unlock',
+  accepted: true,
+  token: null,
+  read: 1,
+  readAt: 0,
+  lostUpdate: false,
+  value: 2,
+  violation: 'V1',
+  holders: ['A:1', 'B:1'],
+};
+
+describe('caption', () => {
+  it.each([
+    [
+      'the lock script, acquired',
+      [loaded, evalsha(null)],
+      'A:1’s lock script ran on master: reply nil, so A:1 now holds myLock (taken, or re-entered) with a lease of 30 s.',
+      'A:1 的加锁脚本在 master 上执行：回复 nil，A:1 现在持有 myLock（新获取或重入），租约为 30 秒。',
+    ],
+    [
+      'the lock script, held by another',
+      [loaded, evalsha(29904)],
+      'A:1’s lock script ran on master: myLock is held by another owner; the reply is the TTL its lease has left, 29904 ms.',
+      'A:1 的加锁脚本在 master 上执行：myLock 被另一个持有者占用；回复的是其租约剩余的 TTL：29904 毫秒。',
+    ],
+    [
+      'an unknown script names no meaning for its reply',
+      [evalsha(null)],
+      'A:1’s script EVALSHA ran on master; the reply was (nil).',
+      'A:1 的脚本 EVALSHA 在 master 上执行，回复为 (nil)。',
+    ],
+    [
+      'a watchdog renewal',
+      [ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'myLock', timer: 'A/watchdog', result: 1 })],
+      'A/watchdog renewed the lease of myLock for A:1 (watchdog).',
+      'A/watchdog 为 A:1 续期了 myLock 的租约（看门狗）。',
+    ],
+    [
+      'a wake-up by timeout is not a message',
+      [ev({ kind: 'waiter.wakeup', actor: 'B:1', lock: 'myLock', cause: 'timeout' })],
+      'B:1 wakes up because its wait timed out, not because of a message, and tries myLock again.',
+      'B:1 因等待超时（而不是收到消息）醒来，再次尝试获取 myLock。',
+    ],
+    [
+      'a refused fenced write',
+      [
+        ev({
+          kind: 'resource.use',
+          actor: 'A:1',
+          accepted: false,
+          token: 1,
+          read: 7,
+          readAt: 0,
+          lostUpdate: false,
+          value: 8,
+        }),
+      ],
+      'The protected resource refuses A:1’s write: its fencing token 1 is older than one it already accepted.',
+      '受保护资源拒绝了 A:1 的写入：它的 fencing token 1 比已接受过的 token 旧。',
+    ],
+    [
+      'ODOWN with the quorum',
+      [
+        ev({
+          kind: 'sentinel.odown',
+          actor: 'sentinel-2',
+          node: 'master',
+          sentinel: 'sentinel-2',
+          agree: 2,
+          quorum: 2,
+        }),
+      ],
+      'sentinel-2 marks master objectively down (ODOWN): 2 Sentinel(s) agree, the quorum is 2.',
+      'sentinel-2 将 master 标记为客观下线（ODOWN）：2 个 Sentinel 同意，quorum 为 2。',
+    ],
+  ])('%s', (_, events, en, zh) => {
+    const i = events.length - 1;
+    expect(captionText(events, i, 'en')).toBe(en);
+    expect(captionText(events, i, 'zh')).toBe(zh);
+  });
+
+  it('has its own sentence for every event kind, in both languages', () => {
+    for (const kind of EVENT_KINDS) {
+      const e = ev({ kind, ...EVERY_FIELD });
+      for (const lang of ['en', 'zh'] as const) {
+        const text = captionText([e], 0, lang);
+        expect(text, kind).not.toMatch(/\{\w+\}|event of kind|类型的事件/);
+        expect(text.length, kind).toBeGreaterThan(5);
+      }
+    }
+  });
+
+  it('links glossary terms to their entries, each once', () => {
+    const parts = captionOf(
+      [ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'myLock', timer: 'A/watchdog', result: 1 })],
+      0,
+      'en',
+    );
+    expect(parts?.filter((p) => p.term).map((p) => [p.term, p.text])).toEqual([
+      ['watchdog', 'watchdog'],
+      ['lease', 'lease'],
+    ]);
+  });
+
+  it('is null before the first event', () => {
+    expect(captionOf([], -1, 'en')).toBeNull();
+  });
+});
+
+describe('duration', () => {
+  it.each([
+    [30000, 'en', '30 s'],
+    [29900, 'en', '29.9 s'],
+    [29904, 'en', '29904 ms'],
+    [500, 'zh', '500 毫秒'],
+    [30000, 'zh', '30 秒'],
+  ] as const)('%d ms in %s', (ms, lang, out) => {
+    expect(duration(ms, lang)).toBe(out);
+  });
+});
+
+describe('scriptName', () => {
+  it.each([
+    ['-- RedissonLock.unlockInnerAsync (Redisson 3.24+): release', 'RedissonLock.unlockInnerAsync'],
+    ['-- LockTask (Redisson 3.44+ watchdog): renew', 'LockTask'],
+    ["return redis.call('get', KEYS[1])", null],
+    ['-- mode=read; each reader', null],
+  ])('%s', (text, name) => {
+    expect(scriptName(text)).toBe(name);
+  });
+});

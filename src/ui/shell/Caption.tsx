@@ -1,0 +1,37 @@
+import { captionOf } from '../caption';
+import { describeEvent } from '../describe-event';
+import { useT } from '../hooks/useT';
+import { usePlayground } from '../store';
+import './caption.css';
+import { LinkedText } from './Glossary';
+
+/**
+ * The sentence for the event at the cursor, its terms linked to the glossary; the raw event is
+ * one click away under it.
+ */
+export function Caption() {
+  const t = useT();
+  const lang = usePlayground((s) => s.lang);
+  const events = usePlayground((s) => s.run?.trace.events);
+  const cursor = usePlayground((s) => s.cursor);
+  const playing = usePlayground((s) => s.playing);
+  const parts = events ? captionOf(events, cursor, lang) : null;
+  const ev = events?.[cursor];
+  const raw = ev ? describeEvent(ev) : null;
+  return (
+    <section className="caption" data-testid="caption" aria-label={t('caption.label')}>
+      <p className="caption__text" data-testid="caption-text" aria-live={playing ? 'off' : 'polite'}>
+        {parts ? <LinkedText parts={parts} /> : <span className="muted">{t('caption.none')}</span>}
+      </p>
+      {raw && (
+        <details className="caption__raw">
+          <summary>{t('caption.raw')}</summary>
+          <code>{raw.head}</code>
+          {raw.details.map((d, i) => (
+            <code key={i}>{d}</code>
+          ))}
+        </details>
+      )}
+    </section>
+  );
+}
