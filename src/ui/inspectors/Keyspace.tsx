@@ -3,6 +3,7 @@ import type { KeyView, NodeView } from '../../engine/trace/types';
 import { useT } from '../hooks/useT';
 import { replyText } from '../reply-view';
 import { usePlayground } from '../store';
+import { nameOwners, NO_OWNERS, type OwnerNames } from '../timeline/owners';
 import { findScriptContext } from './script-context';
 
 function ttlText(k: KeyView, now: number, t: (k: 'inspect.noTtl') => string): string {
@@ -10,12 +11,20 @@ function ttlText(k: KeyView, now: number, t: (k: 'inspect.noTtl') => string): st
   return `${Math.max(0, k.expireAt - now)} ms`;
 }
 
-function KeyRows({ k, now }: { k: KeyView; now: number }) {
+/** An owner id as its thread ("A:1"), the id itself on hover (D19). */
+function Named({ text, owners }: { text: string; owners: OwnerNames }) {
+  const named = nameOwners(text, owners);
+  return named === text ? <>{text}</> : <span title={text}>{named}</span>;
+}
+
+function KeyRows({ k, now, owners }: { k: KeyView; now: number; owners: OwnerNames }) {
   const t = useT();
   const ttl = ttlText(k, now, t);
   const head = (
     <tr className="ks__key">
-      <th scope="row">{k.key}</th>
+      <th scope="row">
+        <Named text={k.key} owners={owners} />
+      </th>
       <td>
         <span className="ks__type">{k.type}</span>
       </td>
@@ -28,7 +37,9 @@ function KeyRows({ k, now }: { k: KeyView; now: number }) {
         {head}
         <tr className="ks__field">
           <td colSpan={3}>
-            <code>{String(k.value)}</code>
+            <code>
+              <Named text={String(k.value)} owners={owners} />
+            </code>
           </td>
         </tr>
       </>
@@ -41,7 +52,9 @@ function KeyRows({ k, now }: { k: KeyView; now: number }) {
       {pairs.map(([f, v], i) => (
         <tr key={i} className="ks__field">
           <td>
-            <code title={String(f)}>{String(f)}</code>
+            <code title={String(f)} data-testid="ks-field">
+              {nameOwners(String(f), owners)}
+            </code>
           </td>
           <td colSpan={2} className="ks__value">
             {String(v)}
@@ -54,6 +67,7 @@ function KeyRows({ k, now }: { k: KeyView; now: number }) {
 
 function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }) {
   const t = useT();
+  const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const keys = Object.values(node.keys).sort((a, b) => a.key.localeCompare(b.key));
   const subs = Object.entries(node.subscriptions ?? {}).filter(([, v]) => v.length > 0);
   return (
@@ -82,7 +96,7 @@ function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }
           </thead>
           <tbody>
             {keys.map((k) => (
-              <KeyRows key={k.key} k={k} now={now} />
+              <KeyRows key={k.key} k={k} now={now} owners={owners} />
             ))}
           </tbody>
         </table>

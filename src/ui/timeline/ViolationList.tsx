@@ -1,5 +1,5 @@
 import { useT } from '../hooks/useT';
-import { indexAtTime, setCursor, usePlayground } from '../store';
+import { clockAt, indexAtTime, setCursor, usePlayground } from '../store';
 import { focusWindow, requestView } from '../view-window';
 import { violationTitle, violationWho } from './violation-text';
 
@@ -7,10 +7,13 @@ import { violationTitle, violationWho } from './violation-text';
 export function ViolationList() {
   const t = useT();
   const run = usePlayground((s) => s.run);
-  if (!run || run.model.violations.length === 0) return null;
+  // Predict mode: only the violations that have begun by the cursor are listed.
+  const until = usePlayground((s) => (s.predict ? clockAt(s) : Infinity));
+  const shown = run?.model.violations.filter((v) => v.from <= until) ?? [];
+  if (!run || shown.length === 0) return null;
   return (
     <ol className="violations">
-      {run.model.violations.map((v, i) => (
+      {shown.map((v, i) => (
         <li key={i} className="violations__item" data-kind={v.kind}>
           <button
             type="button"
