@@ -42,6 +42,8 @@ export interface LinkExtras {
   view?: [number, number];
   /** the built-in an edited scenario came from */
   origin?: string;
+  /** predict mode on (`&p=1`): the timeline after the cursor stays hidden */
+  predict?: boolean;
 }
 
 export type DecodedLink =
@@ -62,6 +64,7 @@ export function extrasSuffix(extras: LinkExtras): string {
   let out = '';
   if (extras.view) out += `&v=${Math.round(extras.view[0])},${Math.round(extras.view[1])}`;
   if (extras.origin && ORIGIN_RE.test(extras.origin)) out += `&o=${extras.origin}`;
+  if (extras.predict) out += '&p=1';
   return out;
 }
 
@@ -81,6 +84,7 @@ function parseExtras(params: Map<string, string>): LinkExtras {
   if (view) out.view = view;
   const origin = params.get('o');
   if (origin && ORIGIN_RE.test(origin)) out.origin = origin;
+  if (params.get('p') === '1') out.predict = true;
   return out;
 }
 

@@ -13,12 +13,13 @@ function useShareHref(): string {
   const cursor = usePlayground((s) => s.cursor);
   const originId = usePlayground((s) => s.originId);
   const view = useViewWindow((s) => s.view);
+  const predict = usePlayground((s) => s.predict);
   const [href, setHref] = useState('');
   useEffect(() => {
     // Debounced: compressing on every frame of playback would be wasted work.
     const id = setTimeout(() => setHref(shareUrl(window.location, currentHash())), 120);
     return () => clearTimeout(id);
-  }, [scenario, cursor, originId, view]);
+  }, [scenario, cursor, originId, view, predict]);
   return href;
 }
 
