@@ -30,15 +30,26 @@ for (const vp of VIEWPORTS)
         .evaluateAll((os) =>
           os.map((o) => (o as HTMLOptionElement).value).filter((v) => v && v !== 'contention-100'),
         );
-      for (const id of ids) {
+      const only = process.env.SHOTS_FROM;
+      for (const id of only ? ids.slice(ids.indexOf(only)) : ids) {
         await page.getByTestId('scenario-picker').selectOption(id);
         await ready(page);
         // the key moment: the first violation's chip, else the middle chip
         const chips = page.locator('.moments__chip');
         const n = await chips.count();
         const v = page.locator('.moments__chip--violation');
-        if ((await v.count()) > 0) await v.first().click();
-        else if (n > 0) await chips.nth(Math.floor(n / 2)).click();
+        // a chip re-rendered under the pointer is skipped, not waited for
+        const click = { timeout: 5000 };
+        if ((await v.count()) > 0)
+          await v
+            .first()
+            .click(click)
+            .catch(() => undefined);
+        else if (n > 0)
+          await chips
+            .nth(Math.floor(n / 2))
+            .click(click)
+            .catch(() => undefined);
         await page.waitForTimeout(250);
         await page.screenshot({ path: `${OUT}/${vp.name}-${lang}-${id}.png`, fullPage: vp.name === 'phone' });
       }

@@ -211,9 +211,11 @@ export function drawTimeline(
         const rx = x(r.from);
         const text = `→ ${r.role}`;
         const tw = textWidth(text, fs) + 8;
+        // at the right edge the tag hangs leftwards of its line, or the plot would cut it off
+        const tx = rx + tw > width ? rx - tw : rx;
         p.line(rx, row.y + 1, rx, row.y + row.h - 1, COLORS.roleTag, 2);
-        p.rect(rx, row.y + row.h - fs - 6, tw, fs + 4, COLORS.roleTag);
-        p.text(rx + 4, row.y + row.h - fs / 2 - 4, text, '#ffffff', { size: fs, bold: true });
+        p.rect(tx, row.y + row.h - fs - 6, tw, fs + 4, COLORS.roleTag);
+        p.text(tx + 4, row.y + row.h - fs / 2 - 4, text, '#ffffff', { size: fs, bold: true });
       }
     }
   }
