@@ -28,8 +28,8 @@ export function collectOwners(events: readonly TraceEvent[]): OwnerNames {
     if (typeof owner !== 'string' || owner === '') return;
     const uuid = owner.split(':')[0];
     if (UUID_RE.test(uuid)) clients[uuid] = clientOf(actor);
-    // The same value written by two threads (SETNX lock 1) names neither.
-    if (shared.has(owner)) return;
+    // The same value written by two threads names neither; a short one ("1") is no identity at all.
+    if (shared.has(owner) || owner.length < 8) return;
     if (values[owner] !== undefined && values[owner] !== actor) {
       shared.add(owner);
       delete values[owner];
