@@ -222,7 +222,7 @@ export function currentHash(): string {
   }
   const view = useViewWindow.getState().view ?? undefined;
   const origin = s.builtinId === null ? (s.originId ?? undefined) : undefined;
-  return `${hashCache.prefix}&c=${s.cursor}${extrasSuffix({ view, origin, ...linkViews() })}`;
+  return `${hashCache.prefix}&c=${s.cursor}${extrasSuffix({ view, origin, predict: s.predict, ...linkViews() })}`;
 }
 
 /** The hash this page last wrote or opened: a hashchange to anything else is a pasted link. */
@@ -243,7 +243,13 @@ function startUrlSync() {
     }, 150);
   };
   usePlayground.subscribe((s, prev) => {
-    if (s.scenario === prev.scenario && s.cursor === prev.cursor && s.originId === prev.originId) return;
+    if (
+      s.scenario === prev.scenario &&
+      s.cursor === prev.cursor &&
+      s.originId === prev.originId &&
+      s.predict === prev.predict
+    )
+      return;
     schedule();
   });
   useViewWindow.subscribe((s, prev) => {
@@ -280,6 +286,7 @@ async function openLink(hash: string): Promise<'none' | 'done'> {
     onInvalid: 'fallback',
   });
   if (ok && link.view) requestView(link.view[0], link.view[1]);
+  if (ok) usePlayground.setState({ predict: link.predict === true });
   return 'done';
 }
 

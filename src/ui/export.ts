@@ -1,14 +1,30 @@
-/** Downloads: the trace as JSON, the timeline as SVG (vector, from the same drawing code) and PNG. */
+/**
+ * Downloads: the trace as JSON, the timeline as SVG (vector, from the same drawing code) and PNG.
+ * The images are slide-ready (D26): a title (scenario and verdict), a time axis, the lanes with
+ * their names and new roles, the violations tagged V1/V2/V3/L1, and the legend of the marks used.
+ */
+import { ticks } from 'd3-array';
 import type { Lang } from './i18n';
 import { translate } from './i18n';
-import { drawTimeline } from './timeline/draw';
-import { computeLayout } from './timeline/layout';
+import { drawTimeline, textWidth } from './timeline/draw';
+import { computeLayout, violationRows, type Layout } from './timeline/layout';
+import { legendItems } from './timeline/legend-items';
 import type { LaneModel } from './timeline/model';
-import { CanvasPainter, FONT, SvgPainter } from './timeline/painter';
+import { COLORS } from './timeline/palette';
+import { CanvasPainter, FONT, SvgPainter, type Painter } from './timeline/painter';
 import type { RunView } from './store';
 
-const LABEL_W = 112;
+const LABEL_W = 150;
 const EXPORT_W = 1400;
+const TITLE_H = 40;
+const AXIS_H = 26;
+const LEGEND_ROW_H = 22;
+
+/** What the image says above the lanes: the scenario's title and the run's verdict. */
+export interface ExportMeta {
+  title?: string;
+  verdict?: 'safe' | 'unsafe' | 'stuck';
+}
 
 function download(name: string, blob: Blob) {
   const url = URL.createObjectURL(blob);
@@ -38,39 +54,196 @@ function labelsFor(lang: Lang) {
     threads: translate(lang, 'timeline.threads'),
     nodes: translate(lang, 'timeline.nodes'),
     down: translate(lang, 'inspect.down'),
+    failover: (node: string | null) =>
+      node === null
+        ? translate(lang, 'timeline.failoverRunning')
+        : translate(lang, 'timeline.failover', { node }),
   };
 }
 
-export function timelineSvg(model: LaneModel, lang: Lang): string {
+/** The legend's rows, flowed across the width: [y offset, items] per row. */
+function legendRows(model: LaneModel, lang: Lang, width: number) {
+  const rows: { x: number; text: string; color: string; fill?: string; shape: string }[][] = [[]];
+  let x = 0;
+  for (const it of legendItems(model)) {
+    const text = translate(lang, it.key);
+    const w = 22 + textWidth(text, 12) + 16;
+    if (x + w > width && x > 0) {
+      rows.push([]);
+      x = 0;
+    }
+    rows[rows.length - 1].push({ x, text, color: it.color, fill: it.fill, shape: it.shape });
+    x += w;
+  }
+  return rows;
+}
+
+function roleOf(model: LaneModel, id: string): string | null {
+  const lane = model.nodes.find((n) => n.id === id);
+  const last = lane?.roles[lane.roles.length - 1]?.role ?? lane?.role;
+  return !last || id.startsWith(last) ? null : last;
+}
+
+/** Paints the title, axis, lane names, lanes and violation tags; the size comes from exportSize. */
+interface Shift {
+  enter(dx: number, dy: number): void;
+  leave(): void;
+}
+
+function svgShift(p: SvgPainter): Shift {
+  return {
+    enter: (dx, dy) => p.parts.push(`<g transform="translate(${dx},${dy})">`),
+    leave: () => p.parts.push('</g>'),
+  };
+}
+
+function paintExport(
+  p: Painter,
+  model: LaneModel,
+  layout: Layout,
+  lang: Lang,
+  meta: ExportMeta,
+  shift: Shift,
+) {
+  const w = EXPORT_W - LABEL_W;
+  const x = linearX(model, w);
+  p.rect(0, 0, EXPORT_W, exportSize(model, layout, lang).height, '#ffffff');
+  const title = [meta.title, meta.verdict ? translate(lang, `verdict.${meta.verdict}`) : undefined].filter(
+    Boolean,
+  );
+  if (title.length > 0)
+    p.text(
+      10,
+      TITLE_H / 2,
+      title.length === 2
+        ? translate(lang, 'export.title', { title: title[0]!, verdict: title[1]! })
+        : title[0]!,
+      meta.verdict === 'unsafe' ? COLORS.violationEdge : '#111827',
+      { size: 18, bold: true },
+    );
+  // Time axis.
+  const ay = TITLE_H + AXIS_H - 4;
+  p.line(LABEL_W, ay, EXPORT_W - 4, ay, '#9ca3af', 1);
+  p.text(10, ay - 8, translate(lang, 'export.time'), COLORS.header, { size: 12 });
+  for (const t of ticks(0, model.tEnd, 10)) {
+    const tx = LABEL_W + x(t);
+    p.line(tx, ay - 4, tx, ay, '#9ca3af', 1);
+    p.text(tx, ay - 12, t >= 1000 ? `${+(t / 1000).toFixed(3)} s` : `${t} ms`, COLORS.header, {
+      size: 12,
+      align: 'center',
+    });
+  }
+  const top = TITLE_H + AXIS_H;
+  // Lane names (a promoted node with its new role).
+  for (const r of layout.rows) {
+    if (!r.id) continue;
+    const name = r.kind === 'sentinels' ? translate(lang, 'timeline.sentinels') : r.id;
+    const role = r.kind === 'node' ? roleOf(model, r.id) : null;
+    const cy = top + r.y + r.h / 2;
+    p.text(6, role ? cy - 8 : cy, name, '#111827', { size: 12, bold: true });
+    if (role) p.text(6, cy + 8, `→ ${role}`, COLORS.roleTag, { size: 12, bold: true });
+  }
+  shift.enter(LABEL_W, top);
+  drawTimeline(p, model, layout, x, w, labelsFor(lang));
+  // Violation tags, as on screen.
+  for (const v of model.violations) {
+    const vx = x(v.from);
+    const rows = v.lanes ? [layout.byId.get(v.lanes[0])].filter((r) => r !== undefined) : [];
+    const vy = rows.length > 0 ? rows[0].y : violationRows(v, layout).top;
+    p.rect(vx, vy, 28, 17, v.kind === 'L1' ? COLORS.stuckEdge : COLORS.violationEdge);
+    p.text(vx + 4, vy + 9, v.kind, '#ffffff', { size: 12, bold: true });
+  }
+  shift.leave();
+}
+
+function paintLegend(p: Painter, model: LaneModel, layout: Layout, lang: Lang) {
+  const y0 = TITLE_H + AXIS_H + layout.height + 10;
+  legendRows(model, lang, EXPORT_W - 20).forEach((row, i) => {
+    const cy = y0 + i * LEGEND_ROW_H + LEGEND_ROW_H / 2;
+    for (const it of row) {
+      const sx = 10 + it.x;
+      if (it.shape === 'tick' || it.shape === 'short-tick')
+        p.line(sx + 7, cy - 7, sx + 7, cy + 7, it.color, 2);
+      else if (it.shape === 'dash') p.line(sx, cy, sx + 16, cy, it.color, 2, [3, 2]);
+      else if (it.shape === 'dot') p.circle(sx + 7, cy, 4, it.color);
+      else if (it.shape === 'ring' || it.shape === 'refused') p.circle(sx + 7, cy, 4.5, '#fff', it.color);
+      else if (it.shape === 'cross') {
+        p.line(sx + 3, cy - 4, sx + 11, cy + 4, it.color, 2);
+        p.line(sx + 3, cy + 4, sx + 11, cy - 4, it.color, 2);
+      } else if (it.shape === 'diamond')
+        p.poly(
+          [
+            [sx + 7, cy - 6],
+            [sx + 13, cy],
+            [sx + 7, cy + 6],
+            [sx + 1, cy],
+          ],
+          it.fill ?? it.color,
+        );
+      else if (it.shape === 'triangle')
+        p.poly(
+          [
+            [sx + 1, cy - 5],
+            [sx + 13, cy - 5],
+            [sx + 7, cy + 6],
+          ],
+          it.color,
+        );
+      else p.rect(sx, cy - 6, 16, 12, it.fill ?? it.color, it.color);
+      p.text(sx + 22, cy, it.text, '#374151', { size: 12 });
+    }
+  });
+}
+
+function exportSize(model: LaneModel, layout: Layout, lang: Lang) {
+  const legend = legendRows(model, lang, EXPORT_W - 20).length * LEGEND_ROW_H;
+  return { width: EXPORT_W, height: TITLE_H + AXIS_H + layout.height + 20 + legend };
+}
+
+export function timelineSvg(model: LaneModel, lang: Lang, meta: ExportMeta = {}): string {
   const layout = computeLayout(model);
   const p = new SvgPainter();
-  const w = EXPORT_W - LABEL_W;
-  p.parts.push(`<g transform="translate(${LABEL_W},0)">`);
-  drawTimeline(p, model, layout, linearX(model, w), w, labelsFor(lang));
-  p.parts.push('</g>');
-  for (const r of layout.rows) if (r.id) p.text(6, r.y + r.h / 2, r.id, '#111827', { size: 11, bold: true });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${EXPORT_W}" height="${layout.height}" font-family="${FONT.replace(/"/g, "'")}">${p.parts.join('')}</svg>`;
+  paintExport(p, model, layout, lang, meta, svgShift(p));
+  paintLegend(p, model, layout, lang);
+  const { width, height } = exportSize(model, layout, lang);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="${FONT.replace(/"/g, "'")}">${p.parts.join('')}</svg>`;
+}
+
+function metaOf(run: RunView): ExportMeta {
+  return { title: run.scenario.title, verdict: run.trace.verdict };
 }
 
 export function exportSvg(run: RunView, lang: Lang): void {
-  download('lockscope-timeline.svg', new Blob([timelineSvg(run.model, lang)], { type: 'image/svg+xml' }));
+  download(
+    'lockscope-timeline.svg',
+    new Blob([timelineSvg(run.model, lang, metaOf(run))], { type: 'image/svg+xml' }),
+  );
 }
 
 export function exportPng(run: RunView, lang: Lang): void {
   const layout = computeLayout(run.model);
+  const { width, height } = exportSize(run.model, layout, lang);
   const scale = 2;
   const c = document.createElement('canvas');
-  c.width = EXPORT_W * scale;
-  c.height = layout.height * scale;
+  c.width = width * scale;
+  c.height = height * scale;
   const ctx = c.getContext('2d');
   if (!ctx) return;
   ctx.scale(scale, scale);
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, EXPORT_W, layout.height);
   const p = new CanvasPainter(ctx);
-  for (const r of layout.rows) if (r.id) p.text(6, r.y + r.h / 2, r.id, '#111827', { size: 11, bold: true });
-  ctx.translate(LABEL_W, 0);
-  const w = EXPORT_W - LABEL_W;
-  drawTimeline(p, run.model, layout, linearX(run.model, w), w, labelsFor(lang));
+  // The lanes are painted through a translated context: what is batched is drawn before each move.
+  paintExport(p, run.model, layout, lang, metaOf(run), {
+    enter(dx, dy) {
+      p.flush();
+      ctx.save();
+      ctx.translate(dx, dy);
+    },
+    leave() {
+      p.flush();
+      ctx.restore();
+    },
+  });
+  paintLegend(p, run.model, layout, lang);
+  p.flush();
   c.toBlob((b) => b && download('lockscope-timeline.png', b), 'image/png');
 }

@@ -51,8 +51,10 @@ export interface PlaygroundState {
   visibleIndex: number;
   /** the built-in the scenario is, or was edited from (kept through edits; null once imported) */
   originId: string | null;
-  /** presenter mode (playground and lessons): large type for a projector; shell/presenter.ts */
+  /** large text for a projector (the `presenter` class on <html>): the timeline scales its canvas text */
   presenter: boolean;
+  /** predict mode: the timeline after the cursor (and what it reveals) stays hidden until stepped into */
+  predict: boolean;
 }
 
 export const usePlayground = create<PlaygroundState>()(() => ({
@@ -76,6 +78,7 @@ export const usePlayground = create<PlaygroundState>()(() => ({
   visibleIndex: -2,
   originId: null,
   presenter: false,
+  predict: false,
 }));
 
 let errorSeq = 1;

@@ -117,4 +117,10 @@ describe('URL hash extras (zoom window, origin)', () => {
   it('adds nothing to the hash when there is nothing to keep', () => {
     expect(encodeHash(scenario, 1, {})).toBe(encodeHash(scenario, 1));
   });
+
+  it('keeps predict mode in the link (&p=1), off when absent', () => {
+    const on = decodeHash(encodeHash(scenario, 3, { predict: true }));
+    expect(on).toMatchObject({ kind: 'ok', cursor: 3, predict: true });
+    expect(decodeHash(encodeHash(scenario, 3))).not.toHaveProperty('predict');
+  });
 });

@@ -47,6 +47,8 @@ export interface LinkExtras {
   layout?: 'topology' | 'both';
   /** `&k=`: the built-in compared with this scenario */
   compare?: string;
+  /** predict mode on (`&p=1`): the timeline after the cursor stays hidden */
+  predict?: boolean;
 }
 
 export type DecodedLink =
@@ -69,6 +71,7 @@ export function extrasSuffix(extras: LinkExtras): string {
   if (extras.origin && ORIGIN_RE.test(extras.origin)) out += `&o=${extras.origin}`;
   if (extras.layout) out += `&g=${extras.layout}`;
   if (extras.compare && ORIGIN_RE.test(extras.compare)) out += `&k=${extras.compare}`;
+  if (extras.predict) out += '&p=1';
   return out;
 }
 
@@ -92,6 +95,7 @@ function parseExtras(params: Map<string, string>): LinkExtras {
   if (layout === 'topology' || layout === 'both') out.layout = layout;
   const compare = params.get('k');
   if (compare && ORIGIN_RE.test(compare)) out.compare = compare;
+  if (params.get('p') === '1') out.predict = true;
   return out;
 }
 

@@ -4,6 +4,7 @@ import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import { replyText } from '../reply-view';
 import { usePlayground } from '../store';
+import { nameOwners, NO_OWNERS, type OwnerNames } from '../timeline/owners';
 import { findScriptContext } from './script-context';
 
 function ttlText(k: KeyView, now: number, t: ReturnType<typeof useT>): string {
@@ -11,12 +12,20 @@ function ttlText(k: KeyView, now: number, t: ReturnType<typeof useT>): string {
   return t('unit.ms', { n: Math.max(0, k.expireAt - now) });
 }
 
-function KeyRows({ k, now }: { k: KeyView; now: number }) {
+/** An owner id as its thread ("A:1"), the id itself on hover (D19). */
+function Named({ text, owners }: { text: string; owners: OwnerNames }) {
+  const named = nameOwners(text, owners);
+  return named === text ? <>{text}</> : <span title={text}>{named}</span>;
+}
+
+function KeyRows({ k, now, owners }: { k: KeyView; now: number; owners: OwnerNames }) {
   const t = useT();
   const ttl = ttlText(k, now, t);
   const head = (
     <tr className="ks__key">
-      <th scope="row">{k.key}</th>
+      <th scope="row">
+        <Named text={k.key} owners={owners} />
+      </th>
       <td>
         <span className="ks__type">{k.type}</span>
       </td>
@@ -29,7 +38,9 @@ function KeyRows({ k, now }: { k: KeyView; now: number }) {
         {head}
         <tr className="ks__field">
           <td colSpan={3}>
-            <code>{String(k.value)}</code>
+            <code>
+              <Named text={String(k.value)} owners={owners} />
+            </code>
           </td>
         </tr>
       </>
@@ -42,7 +53,9 @@ function KeyRows({ k, now }: { k: KeyView; now: number }) {
       {pairs.map(([f, v], i) => (
         <tr key={i} className="ks__field">
           <td>
-            <code title={String(f)}>{String(f)}</code>
+            <code title={String(f)} data-testid="ks-field">
+              {nameOwners(String(f), owners)}
+            </code>
           </td>
           <td colSpan={2} className="ks__value">
             {String(v)}
@@ -55,6 +68,7 @@ function KeyRows({ k, now }: { k: KeyView; now: number }) {
 
 function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }) {
   const t = useT();
+  const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const keys = Object.values(node.keys).sort((a, b) => a.key.localeCompare(b.key));
   const subs = Object.entries(node.subscriptions ?? {}).filter(([, v]) => v.length > 0);
   return (
@@ -83,7 +97,7 @@ function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }
           </thead>
           <tbody>
             {keys.map((k) => (
-              <KeyRows key={k.key} k={k} now={now} />
+              <KeyRows key={k.key} k={k} now={now} owners={owners} />
             ))}
           </tbody>
         </table>

@@ -14,6 +14,7 @@ export function ScriptView() {
   const t = useT();
   const run = usePlayground((s) => s.run);
   const cursor = usePlayground((s) => s.cursor);
+  const predict = usePlayground((s) => s.predict);
   const ctx = useMemo(() => (run ? findScriptContext(run.trace.events, cursor) : null), [run, cursor]);
   return (
     <section className="panel" data-testid="script-view" aria-labelledby="sv-h">
@@ -45,15 +46,18 @@ export function ScriptView() {
           </pre>
           {ctx.calls.length > 0 && (
             <ol className="calls">
-              {ctx.calls.map((c, i) => (
-                <li key={i} className={c.current ? 'calls__item calls__item--current' : 'calls__item'}>
-                  <code>
-                    redis.call({c.argv.map((a) => `'${a.length > 40 ? `${a.slice(0, 37)}…` : a}'`).join(', ')}
-                    )
-                  </code>
-                  <span className="calls__reply">→ {replyText(c.reply)}</span>
-                </li>
-              ))}
+              {/* predict mode: the calls the script has not made yet stay hidden */}
+              {ctx.calls
+                .filter((c) => !predict || c.reply !== undefined)
+                .map((c, i) => (
+                  <li key={i} className={c.current ? 'calls__item calls__item--current' : 'calls__item'}>
+                    <code>
+                      redis.call(
+                      {c.argv.map((a) => `'${a.length > 40 ? `${a.slice(0, 37)}…` : a}'`).join(', ')})
+                    </code>
+                    <span className="calls__reply">→ {replyText(c.reply)}</span>
+                  </li>
+                ))}
             </ol>
           )}
           {ctx.reply !== undefined && (

@@ -2,20 +2,23 @@ import { describeEvent } from '../describe-event';
 import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
 import { usePlayground } from '../store';
+import { compareThreadIds } from '../timeline/model';
+import { nameOwners, NO_OWNERS } from '../timeline/owners';
 
 /** The event at the cursor; apart from the table so only this follows every frame of playback. */
 function EventBox() {
   const t = useT();
   const ev = usePlayground((s) => s.run?.trace.events[s.cursor]);
+  const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const d = ev ? describeEvent(ev) : null;
   return (
     <div className="event-box">
       {d ? (
         <>
-          <strong>{d.head}</strong>
+          <strong>{nameOwners(d.head, owners)}</strong>
           {d.details.map((x, i) => (
-            <div key={i} className="event-box__detail">
-              {x}
+            <div key={i} className="event-box__detail" title={x}>
+              {nameOwners(x, owners, true)}
             </div>
           ))}
         </>
@@ -26,11 +29,22 @@ function EventBox() {
   );
 }
 
+/** The rows in the timeline's lane order (D34), any thread without a lane after them. */
+export function inLaneOrder<T>(
+  rows: [string, T][],
+  lanes: readonly { id: string }[] | undefined,
+): [string, T][] {
+  const at = new Map((lanes ?? []).map((l, i) => [l.id, i]));
+  const pos = (id: string) => at.get(id) ?? Number.MAX_SAFE_INTEGER;
+  return rows.slice().sort((a, b) => pos(a[0]) - pos(b[0]) || compareThreadIds(a[0], b[0]));
+}
+
 /** Thread states and hold counts at the cursor, the protected resource, and the event itself. */
 export function Threads() {
   const t = useT();
   const visible = usePlayground((s) => s.visible);
-  const threads = visible ? Object.entries(visible.threads) : [];
+  const lanes = usePlayground((s) => s.run?.model.threads);
+  const threads = visible ? inLaneOrder(Object.entries(visible.threads), lanes) : [];
   return (
     <section className="panel panel--threads" aria-labelledby="th-h">
       <h3 id="th-h">{t('inspect.event')}</h3>

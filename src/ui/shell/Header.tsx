@@ -14,12 +14,13 @@ import { Verdict } from './Verdict';
 function useShareHref(): string {
   const { scenario, cursor, originId } = usePick(usePlayground, 'scenario', 'cursor', 'originId');
   const view = useViewWindow((s) => s.view);
+  const predict = usePlayground((s) => s.predict);
   const [href, setHref] = useState('');
   useEffect(() => {
     // Debounced: compressing on every frame of playback would be wasted work.
     const id = setTimeout(() => setHref(shareUrl(window.location, currentHash())), 120);
     return () => clearTimeout(id);
-  }, [scenario, cursor, originId, view]);
+  }, [scenario, cursor, originId, view, predict]);
   return href;
 }
 

@@ -46,23 +46,21 @@ function LengthInput({ kind, label }: { kind: keyof typeof lengths; label: strin
     </label>
   );
 }
-/** A node's role beside its name, only when the name does not already say it (a promoted replica). */
-/** The role a node ends the run in, when its name does not already say it. */
-function roleShown(id: string, model: LaneModel): string | null {
+/** A node's last role, only when its name does not already say it (a promoted replica). */
+function roleChange(id: string, model: LaneModel): string | null {
   const lane = model.nodes.find((n) => n.id === id);
   const last = lane?.roles[lane.roles.length - 1]?.role ?? lane?.role;
   return !last || id.startsWith(last) ? null : last;
 }
 
-function NodeRole({ id, model }: { id: string; model: LaneModel }) {
-  const last = roleShown(id, model);
-  if (last === null) return null;
-  return <span className="lane-label__role">→ {last}</span>;
+/** The role on a line of its own under the name, so "replica-1 → master" is never cut. */
+function NodeRole({ role }: { role: string | null }) {
+  return role === null ? null : <span className="lane-label__role">→ {role}</span>;
 }
 
 /** The lane's name as shown (with its role), so the button's accessible name contains its text. */
 function laneName(id: string, kind: string, model: LaneModel): string {
-  const role = kind === 'node' ? roleShown(id, model) : null;
+  const role = kind === 'node' ? roleChange(id, model) : null;
   return role === null ? id : `${id} → ${role}`;
 }
 
@@ -196,11 +194,21 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
   return (
     <div className="timeline__labels" ref={boxRef} style={{ width: LABEL_W, height: layout.height }}>
       {layout.rows.map((r) =>
-        r.id ? (
+        r.kind === 'sentinels' ? (
+          <div
+            key={r.id}
+            className="lane-label lane-label--sentinels"
+            style={{ top: r.y, height: r.h }}
+            title={model.sentinels?.ids.join(', ')}
+          >
+            {t('timeline.sentinels')}
+          </div>
+        ) : r.id ? (
           <div key={r.id} className={`lane-label lane-label--${r.kind}`} style={{ top: r.y, height: r.h }}>
             <button
               type="button"
               className="lane-label__btn"
+              title={laneName(r.id, r.kind, model)}
               aria-label={t('timeline.laneMenu', { lane: laneName(r.id, r.kind, model) })}
               aria-haspopup="menu"
               aria-expanded={open === r.id}
@@ -209,8 +217,8 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
                 setOpenMenu(open === r.id ? null : { id: r.id, left: b.right, top: b.top });
               }}
             >
-              {r.id}
-              {r.kind === 'node' && <NodeRole id={r.id} model={model} />}
+              <span className="lane-label__id">{r.id}</span>
+              {r.kind === 'node' && <NodeRole role={roleChange(r.id, model)} />}
             </button>
             {openMenu?.id === r.id && (
               <MenuBox anchor={openMenu}>

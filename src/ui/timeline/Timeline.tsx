@@ -18,6 +18,7 @@ import { indexAtTime, setCursor, usePlayground } from '../store';
 import { drawTimeline } from './draw';
 import { FaultHandles, faultEnd } from './FaultHandles';
 import { LABEL_W, LaneLabels } from './LaneMenu';
+import { nameOwners } from './owners';
 import { computeLayout, violationRows } from './layout';
 import { violationTitle, violationWho } from './violation-text';
 import { CanvasPainter } from './painter';
@@ -71,14 +72,21 @@ export function Timeline() {
   const scenario = usePlayground((s) => s.scenario);
   const embed = usePlayground((s) => s.embed);
   const running = usePlayground((s) => s.running);
+  // Presenter mode (playground and lessons share it): large canvas text.
+  const presenter = usePlayground((s) => s.presenter);
+  const predict = usePlayground((s) => s.predict);
   const model = run?.model;
-  const layout = useMemo(() => (model ? computeLayout(model) : null), [model]);
+  const layout = useMemo(
+    () => (model ? computeLayout(model, presenter ? 1.5 : 1) : null),
+    [model, presenter],
+  );
 
   const plotRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
   const overRef = useRef<HTMLDivElement>(null);
   const cursorRef = useRef<HTMLDivElement>(null);
   const dotRef = useRef<HTMLDivElement>(null);
+  const veilRef = useRef<HTMLDivElement>(null);
   const axisRef = useRef<SVGSVGElement>(null);
   const [hover, setHover] = useState<(Hit & { anchor: TipAnchor }) | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -100,9 +108,20 @@ export function Timeline() {
   const hitTest = useHitTest(run, layout, x);
 
   const labels = useMemo(
-    () => ({ threads: t('timeline.threads'), nodes: t('timeline.nodes'), down: t('inspect.down') }),
+    () => ({
+      threads: t('timeline.threads'),
+      nodes: t('timeline.nodes'),
+      down: t('inspect.down'),
+      failover: (node: string | null) =>
+        node === null ? t('timeline.failoverRunning') : t('timeline.failover', { node }),
+    }),
     [t],
   );
+
+  // Predict mode hides the verdict too (it would give the answer away): a class on <html>.
+  useEffect(() => {
+    document.documentElement.classList.toggle('predict', predict);
+  }, [predict]);
 
   // Base layer: lanes. Repainted only when the model, size, zoom, scroll or language change. The
   // canvas covers the scroll viewport only, so a hundred lanes cost no more than the visible ones.
@@ -150,6 +169,9 @@ export function Timeline() {
     if (!line || !dot || !layout) return;
     const s = usePlayground.getState();
     const ev = s.run?.trace.events[s.cursor];
+    // The veil covers everything right of the cursor (all of it before the first event).
+    const veil = veilRef.current;
+    if (veil) veil.style.transform = `translateX(${Math.max(0, Math.round(ev ? x(ev.t) + 1 : 0))}px)`;
     if (!ev) {
       line.style.visibility = 'hidden';
       dot.style.visibility = 'hidden';
@@ -166,24 +188,31 @@ export function Timeline() {
   useEffect(() => {
     paintCursor();
     return usePlayground.subscribe((s, prev) => {
-      if (s.cursor !== prev.cursor || s.run !== prev.run) paintCursor();
+      if (s.cursor !== prev.cursor || s.run !== prev.run || s.predict !== prev.predict) paintCursor();
     });
-  }, [paintCursor]);
+  }, [paintCursor, predict]);
 
   const onMove = (ev: React.MouseEvent<HTMLDivElement>) => {
     if (ev.buttons) return;
     const r = ev.currentTarget.getBoundingClientRect();
     const h = hitTest(ev.clientX - r.left, ev.clientY - r.top);
-    if (!h) return setHover(null);
+    if (!h || hidden(h.index)) return setHover(null);
     // h.top is the bottom of the hit lane; the tooltip goes below it, or above when it must.
     const rowH = layout?.rows.find((row) => row.y + row.h === h.top)?.h ?? 16;
     setHover({ ...h, anchor: { x: r.left + h.left, top: r.top + h.top - rowH, bottom: r.top + h.top } });
   };
 
+  /** Predict mode: an event after the cursor is not shown, not even in a tooltip. */
+  const hidden = (index: number) => {
+    const s = usePlayground.getState();
+    return s.predict && index > s.cursor;
+  };
+
   const onClick = (ev: React.MouseEvent<HTMLDivElement>) => {
     if (!run) return;
     const r = ev.currentTarget.getBoundingClientRect();
-    const h = hitTest(ev.clientX - r.left, ev.clientY - r.top);
+    const found = hitTest(ev.clientX - r.left, ev.clientY - r.top);
+    const h = found && !hidden(found.index) ? found : null;
     usePlayground.setState({ playing: false });
     setCursor(h ? h.index : indexAtTime(run.trace, x.invert(ev.clientX - r.left)));
   };
@@ -197,6 +226,7 @@ export function Timeline() {
   }
 
   const hoverEvent = hover ? run.trace.events[hover.index] : null;
+  const hoverText = hoverEvent ? describeEvent(hoverEvent) : null;
 
   return (
     <section className="timeline" data-testid="timeline" aria-label={t('timeline.label')}>
@@ -204,6 +234,15 @@ export function Timeline() {
         <Legend />
         <div className="timeline__tools">
           {!embed && <UndoRedo />}
+          <label className="timeline__predict" title={t('timeline.predictHint')}>
+            <input
+              type="checkbox"
+              checked={predict}
+              data-testid="predict-toggle"
+              onChange={(e) => usePlayground.setState({ predict: e.target.checked })}
+            />
+            {t('timeline.predict')}
+          </label>
           <button type="button" className="btn btn--small" onClick={resetZoom}>
             {t('timeline.resetZoom')}
           </button>
@@ -270,19 +309,22 @@ export function Timeline() {
             plotRef={plotRef}
             onHold={setHeldEnd}
           />
-          {hover && hoverEvent && (
+          {predict && (
+            <div className="timeline__veil" ref={veilRef} data-testid="predict-veil">
+              <span>{t('timeline.predictVeil')}</span>
+            </div>
+          )}
+          {hover && hoverText && (
             <Tooltip anchor={hover.anchor}>
-              <strong>{describeEvent(hoverEvent).head}</strong>
-              {describeEvent(hoverEvent)
-                .details.slice(0, 5)
-                .map((d, i) => (
-                  <div key={i}>{d}</div>
-                ))}
+              <strong>{nameOwners(hoverText.head, model.owners)}</strong>
+              {hoverText.details.slice(0, 5).map((d, i) => (
+                <div key={i}>{nameOwners(d, model.owners, true)}</div>
+              ))}
             </Tooltip>
           )}
         </div>
       </div>
-      {!embed && <KeyMoments />}
+      {!embed && !predict && <KeyMoments />}
       {!embed && <ViolationList />}
     </section>
   );

@@ -1,15 +1,18 @@
 import { useT } from '../hooks/useT';
-import { jumpToViolation, usePlayground } from '../store';
+import { clockAt, jumpToViolation, usePlayground } from '../store';
 import { violationTitle, violationWho } from './violation-text';
 
 /** Each violation in plain words, with a button that moves the cursor to where it starts. */
 export function ViolationList() {
   const t = useT();
   const run = usePlayground((s) => s.run);
-  if (!run || run.model.violations.length === 0) return null;
+  // Predict mode: only the violations that have begun by the cursor are listed.
+  const until = usePlayground((s) => (s.predict ? clockAt(s) : Infinity));
+  const shown = run?.model.violations.filter((v) => v.from <= until) ?? [];
+  if (!run || shown.length === 0) return null;
   return (
     <ol className="violations">
-      {run.model.violations.map((v, i) => (
+      {shown.map((v, i) => (
         <li key={i} className="violations__item" data-kind={v.kind}>
           <button type="button" className="violations__jump" onClick={() => jumpToViolation(run.trace, v)}>
             <span className="violations__kind">{v.kind}</span>

@@ -1,18 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { drawTimeline } from './draw';
+import { builtin } from '../../engine/scenario/builtins/index';
+import { runScenario } from '../../engine/scenario/run';
+import { validateScenario } from '../../engine/scenario/schema';
+import { drawTimeline, MIN_TEXT_PX } from './draw';
 import { computeLayout } from './layout';
-import type { LaneModel } from './model';
+import { deriveLaneModel, type LaneModel } from './model';
+import { NO_OWNERS } from './owners';
 import { COLORS, MARK_COLOR } from './palette';
 import type { Painter } from './painter';
 
 /** A painter that records what was drawn, by colour. */
 function recorder() {
-  const calls: { op: string; color: string }[] = [];
+  const calls: { op: string; color: string; size?: number }[] = [];
   const p: Painter = {
     rect: (_x, _y, _w, _h, fill, stroke) => calls.push({ op: 'rect', color: stroke ?? fill }),
     line: (_a, _b, _c, _d, stroke) => calls.push({ op: 'line', color: stroke }),
     poly: (_p, fill) => calls.push({ op: 'poly', color: fill }),
-    text: (_x, _y, s, color) => calls.push({ op: `text:${s}`, color }),
+    text: (_x, _y, s, color, o) => calls.push({ op: `text:${s}`, color, size: o?.size ?? 11 }),
     circle: (_x, _y, _r, fill, stroke) => calls.push({ op: 'circle', color: stroke ?? fill }),
   };
   return { p, calls };
@@ -24,18 +28,61 @@ const model = (
 ): LaneModel => ({
   tEnd: 2000,
   threads: [{ id: 'B:1', client: 'B', bands: [], holds: [], partial: [], marks }],
-  nodes: [{ id: 'master', role: 'master', down: [], roles: [], keys: [] }],
+  nodes: [{ id: 'master', role: 'master', down: [], roles: [], keys: [], keyNames: [] }],
   arrows: [],
+  sentinels: null,
+  owners: NO_OWNERS,
   violations,
   partitions: [],
   lockEventIndices: [],
 });
 
-const draw = (m: LaneModel) => {
+const draw = (m: LaneModel, scale = 1, x = (t: number) => t / 10, width = 200) => {
   const { p, calls } = recorder();
-  drawTimeline(p, m, computeLayout(m), (t) => t / 10, 200, { threads: 'T', nodes: 'N', down: 'down' });
+  drawTimeline(p, m, computeLayout(m, scale), x, width, {
+    threads: 'T',
+    nodes: 'N',
+    down: 'down',
+    failover: (n) => `failover → ${n}`,
+  });
   return calls;
 };
+
+const builtinModel = (id: string) => {
+  const v = validateScenario(builtin(id)!.scenario);
+  if (!v.ok) throw new Error(id);
+  const r = runScenario(v.scenario);
+  return deriveLaneModel(r.trace, (i) => r.stateAt(i));
+};
+
+describe('drawTimeline text (D31)', () => {
+  const ids = ['basic-lock', 'multilock-all-or-nothing', 'failover-lost-lock', 'fencing-saves-gc-pause'];
+  it.each(ids)('%s: every text is at least 12 px, and scales in presenter mode', (id) => {
+    const m = builtinModel(id);
+    // whole run and zoomed in 20×, so the labels that need room are drawn too
+    for (const zoom of [1, 20]) {
+      const x = (t: number) => ((t / m.tEnd) * 1300 - (zoom > 1 ? 300 : 0)) * zoom;
+      const texts = draw(m, 1, x, 1300).filter((c) => c.op.startsWith('text:'));
+      expect(texts.length).toBeGreaterThan(1);
+      expect(texts.filter((c) => (c.size ?? 0) < MIN_TEXT_PX)).toEqual([]);
+      const big = draw(m, 1.5, x, 1300).filter((c) => c.op.startsWith('text:'));
+      expect(big.every((c) => (c.size ?? 0) >= MIN_TEXT_PX * 1.5)).toBe(true);
+    }
+  });
+
+  it('failover-lost-lock: the promotion is a tag "→ master" and the Sentinels’ band names the replica', () => {
+    const calls = draw(builtinModel('failover-lost-lock'), 1, (t) => t / 4, 6000);
+    expect(calls.some((c) => c.op === 'text:→ master')).toBe(true);
+    expect(calls.some((c) => c.op === 'text:failover → replica-1')).toBe(true);
+    // no bare role word floats on a lane any more
+    expect(calls.some((c) => c.op === 'text:master' || c.op === 'text:replica')).toBe(false);
+  });
+
+  it('multilock: each key’s sub-row is labelled with its name', () => {
+    const texts = draw(builtinModel('multilock-all-or-nothing'), 1, (t) => t / 3, 1300).map((c) => c.op);
+    for (const k of ['l1', 'l2', 'l3']) expect(texts.some((s) => s.startsWith(`text:${k} · `))).toBe(true);
+  });
+});
 
 describe('drawTimeline marks', () => {
   it('a failed tryLock’s ✕ is drawn even when a timeout ring shares its pixel (D33)', () => {

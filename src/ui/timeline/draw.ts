@@ -2,18 +2,30 @@
  * Paints the lane model. Pure function of (model, layout, x scale, visible time range): the
  * caller decides when to repaint (zoom, resize, new trace), never per animation frame.
  */
-import { violationRows, type Layout } from './layout';
-import type { LaneModel } from './model';
-import { BAND_COLOR, COLORS, MARK_COLOR } from './palette';
+import { SENTINEL_LANE, violationRows, type Layout, type Row } from './layout';
+import type { LaneModel, SentinelLane } from './model';
+import { BAND_COLOR, COLORS, MARK_COLOR, SENTINEL_COLOR } from './palette';
 import type { Painter } from './painter';
 
 /** Beyond this many arrows in view, arrivals are marked instead of drawn as arrows. */
 const MAX_FULL_ARROWS = 150;
 
+/** The smallest text the timeline draws, at the default size: readable from the back of a room. */
+export const MIN_TEXT_PX = 12;
+
 export interface DrawLabels {
   threads: string;
   nodes: string;
   down: string;
+  /** the Sentinels' failover band: "failover → {node}" */
+  failover?: (promoted: string | null) => string;
+}
+
+/** Width of `s` at `size` px, without a canvas: generous, so a label never runs past its room. */
+export function textWidth(s: string, size: number): number {
+  let w = 0;
+  for (const ch of s) w += ch.charCodeAt(0) > 0x2e80 ? 1 : 0.62;
+  return w * size;
 }
 
 export function drawTimeline(
@@ -27,6 +39,7 @@ export function drawTimeline(
   yRange: [number, number] = [0, Infinity],
 ): void {
   const rowVisible = (r: { y: number; h: number }) => r.y + r.h >= yRange[0] && r.y <= yRange[1];
+  const fs = MIN_TEXT_PX * layout.scale;
   const t0 = xInverse(x, 0);
   const t1 = xInverse(x, width);
   const visible = (a: number, b: number) => b >= t0 && a <= t1;
@@ -38,7 +51,7 @@ export function drawTimeline(
     if (r.kind === 'header-threads' || r.kind === 'header-nodes') {
       p.rect(0, r.y, width, r.h, COLORS.laneAlt);
       p.text(6, r.y + r.h / 2, r.kind === 'header-threads' ? labels.threads : labels.nodes, COLORS.header, {
-        size: 10,
+        size: fs,
         bold: true,
       });
     } else {
@@ -77,8 +90,9 @@ export function drawTimeline(
       lastPx = Math.floor(a + w);
       const sh = Math.max(3, Math.round(bh * 0.32));
       p.rect(a, by, w, sh, h.releasing ? COLORS.releasing : COLORS.hold);
-      if (!h.releasing && row.h >= 18 && w > 34) {
-        p.text(a + 3, by + sh + 6, `${h.lock} ×${h.count}`, COLORS.hold, { size: 9, bold: true });
+      const text = `${h.lock} ×${h.count}`;
+      if (!h.releasing && row.h >= 22 * layout.scale && w > textWidth(text, fs) + 6) {
+        p.text(a + 3, by + sh + fs / 2 + 1, text, COLORS.hold, { size: fs, bold: true });
       }
     }
     for (const ps of lane.partial) {
@@ -87,12 +101,15 @@ export function drawTimeline(
       const w = Math.max(1, clampX(x(ps.to)) - a);
       const sh = Math.max(3, Math.round(bh * 0.32));
       p.rect(a, by, w, sh, COLORS.partial);
-      if (row.h >= 18 && w > 34) p.text(a + 3, by + sh + 6, ps.keys, COLORS.hold, { size: 9 });
+      if (row.h >= 22 * layout.scale && w > textWidth(ps.keys, fs) + 6)
+        p.text(a + 3, by + sh + fs / 2 + 1, ps.keys, COLORS.hold, { size: fs });
     }
     // One mark per kind per pixel column (a ring and a cross at the same ms both show), the
     // failures last so nothing covers them.
     const lastPxOf = new Map<string, number>();
     const order = (k: string) => (k === 'error' || k === 'refused' || k === 'renew-fail' ? 1 : 0);
+    // Zoomed out, poll ticks a pixel apart would fill the lane: keep one every 3 px.
+    let lastPoll = -Infinity;
     const marks = lane.marks.filter((m) => m.t >= t0 && m.t <= t1);
     if (marks.some((m) => order(m.kind) === 1)) marks.sort((a, b) => order(a.kind) - order(b.kind));
     const usedPx = new Set<number>();
@@ -104,7 +121,12 @@ export function drawTimeline(
       if ((m.kind === 'error' || m.kind === 'refused') && usedPx.has(Math.round(mx))) mx += 9;
       usedPx.add(Math.round(mx));
       const color = MARK_COLOR[m.kind];
-      if (m.kind === 'renew' || m.kind === 'renew-fail')
+      if (m.kind === 'poll') {
+        if (mx - lastPoll < 3) continue;
+        lastPoll = mx;
+        // a short tick in the lower half: one try, so the back-off reads as the gaps between them
+        p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
+      } else if (m.kind === 'renew' || m.kind === 'renew-fail')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);
       else if (m.kind === 'error') {
         const r = Math.min(4, row.h / 3);
@@ -116,14 +138,14 @@ export function drawTimeline(
         const cy = row.y + row.h / 2;
         p.circle(mx, cy, r, '#fff', color);
         p.line(mx - r * 0.7, cy + r * 0.7, mx + r * 0.7, cy - r * 0.7, color, 1.5);
-        if (m.label && row.h >= 18) p.text(mx + r + 2, cy - r, m.label, color, { size: 9, bold: true });
+        if (m.label && row.h >= 18) p.text(mx + r + 2, cy - r, m.label, color, { size: fs, bold: true });
       } else if (row.h < 14) p.line(mx, row.y + row.h - 4, mx, row.y + row.h - 1, color, 1.5);
       else if (m.kind === 'wake-timeout')
         p.circle(mx, row.y + row.h / 2, Math.min(4, row.h / 3), '#fff', color);
       else {
         p.circle(mx, row.y + row.h / 2, Math.min(3.5, row.h / 3), color);
         if (m.label && row.h >= 18)
-          p.text(mx + 5, row.y + row.h / 2 - 4, m.label, color, { size: 9, bold: true });
+          p.text(mx + 5, row.y + row.h / 2 - 4, m.label, color, { size: fs, bold: true });
       }
     }
   }
@@ -135,16 +157,21 @@ export function drawTimeline(
   for (const lane of model.nodes) {
     const row = layout.byId.get(lane.id);
     if (!row || !rowVisible(row)) continue;
-    const top = row.y + 4;
-    const bottom = row.y + row.h - 4;
-    const hh = bottom - top;
-    let lastKeyPx = -Infinity;
+    // Several keys on one node (a MultiLock's parts, a read/write lock's timeout keys): one
+    // sub-row each, its label naming the key.
+    const subs = Math.max(1, lane.keyNames.length);
+    const subH = (row.h - 8) / subs;
+    const lastKeyPx = new Map<string, number>();
     for (const k of lane.keys) {
       if (!visible(k.from, k.to)) continue;
       const a = x(k.from);
       const b = x(k.to);
-      if (b - a < 1 && Math.floor(a) === lastKeyPx) continue;
-      lastKeyPx = Math.floor(b);
+      if (b - a < 1 && Math.floor(a) === lastKeyPx.get(k.name)) continue;
+      lastKeyPx.set(k.name, Math.floor(b));
+      const sub = Math.max(0, lane.keyNames.indexOf(k.name));
+      const top = row.y + 4 + sub * subH;
+      const bottom = top + subH - (subs > 1 ? 2 : 0);
+      const hh = bottom - top;
       if (k.expireAt === null) {
         p.rect(clampX(a), top, Math.max(1, clampX(b) - clampX(a)), hh, COLORS.keyNoTtl);
       } else {
@@ -163,20 +190,39 @@ export function drawTimeline(
         p.line(a, bottom - h0, b, bottom - h1, COLORS.keyEdge, 1);
       }
       p.line(a, top, a, bottom, COLORS.keyEdge, 1);
-      if (b - a > 60 && k.label) p.text(Math.max(a, 0) + 4, top + 6, k.label, COLORS.keyText, { size: 9 });
+      const text = subs > 1 ? `${k.name} · ${k.label}` : k.label;
+      const room = Math.min(b, width) - Math.max(a, 0);
+      if (k.label && room > Math.min(textWidth(text, fs), 60) + 8)
+        p.text(Math.max(a, 0) + 4, top + fs / 2 + 1, fitText(text, room - 8, fs), COLORS.keyText, {
+          size: fs,
+        });
     }
     for (const d of lane.down) {
       if (!visible(d.from, d.to)) continue;
       const a = clampX(x(d.from));
       const w = Math.max(2, clampX(x(d.to)) - a);
       p.rect(a, row.y + 2, w, row.h - 4, COLORS.down);
-      if (w > 40) p.text(a + 4, row.y + row.h / 2, labels.down, COLORS.downText, { size: 10, bold: true });
+      if (w > textWidth(labels.down, fs) + 8)
+        p.text(a + 4, row.y + row.h / 2, labels.down, COLORS.downText, { size: fs, bold: true });
     }
+    // A role change is a tag on the lane where it happens ("→ master"), not a loose word.
     for (const r of lane.roles) {
       if (r.from > 0 && r.from >= t0 && r.from <= t1) {
-        p.text(x(r.from) + 3, bottom - 4, r.role, COLORS.text, { size: 9, bold: true });
+        const rx = x(r.from);
+        const text = `→ ${r.role}`;
+        const tw = textWidth(text, fs) + 8;
+        // at the right edge the tag hangs leftwards of its line, or the plot would cut it off
+        const tx = rx + tw > width ? rx - tw : rx;
+        p.line(rx, row.y + 1, rx, row.y + row.h - 1, COLORS.roleTag, 2);
+        p.rect(tx, row.y + row.h - fs - 6, tw, fs + 4, COLORS.roleTag);
+        p.text(tx + 4, row.y + row.h - fs / 2 - 4, text, '#ffffff', { size: fs, bold: true });
       }
     }
+  }
+
+  if (model.sentinels) {
+    const row = layout.byId.get(SENTINEL_LANE);
+    if (row && rowVisible(row)) drawSentinels(p, model.sentinels, row, layout, x, visible, fs, labels);
   }
 
   // Many deliveries at once (a hundred waiters) would be a wall of lines: then only the arrival
@@ -238,4 +284,68 @@ function xInverse(x: (t: number) => number, px: number): number {
   const a = x(0);
   const b = x(1000);
   return ((px - a) / (b - a)) * 1000;
+}
+
+/** `s` cut to fit `room` px, with an ellipsis (the full text is in the tooltip). */
+export function fitText(s: string, room: number, size: number): string {
+  if (textWidth(s, size) <= room) return s;
+  let out = s;
+  while (out.length > 1 && textWidth(`${out}…`, size) > room) out = out.slice(0, -1);
+  return `${out}…`;
+}
+
+/**
+ * The Sentinels' row: a band while a failover runs (first +sdown to +switch-master) named after the
+ * promoted replica, a mark per step (+sdown short and grey, +odown full height, the leader's
+ * diamond, the promotion's triangle with a dashed line down to the node it promoted).
+ */
+function drawSentinels(
+  p: Painter,
+  s: SentinelLane,
+  row: Row,
+  layout: Layout,
+  x: (t: number) => number,
+  visible: (a: number, b: number) => boolean,
+  fs: number,
+  labels: DrawLabels,
+): void {
+  const mid = row.y + row.h / 2;
+  for (const f of s.failovers) {
+    if (!visible(f.from, f.to)) continue;
+    const a = x(f.from);
+    const w = Math.max(2, x(f.to) - a);
+    p.rect(a, row.y + 2, w, row.h - 4, SENTINEL_COLOR.failover, SENTINEL_COLOR.odown);
+    const text = labels.failover?.(f.promoted) ?? '';
+    if (text && w > textWidth(text, fs) + 8)
+      p.text(a + 4, mid, text, COLORS.keyText, { size: fs, bold: true });
+  }
+  for (const m of s.marks) {
+    if (!visible(m.t, m.t)) continue;
+    const mx = x(m.t);
+    const color = SENTINEL_COLOR[m.kind];
+    if (m.kind === 'sdown') p.line(mx, mid, mx, row.y + row.h - 3, color, 1.5);
+    else if (m.kind === 'odown') p.line(mx, row.y + 3, mx, row.y + row.h - 3, color, 2);
+    else if (m.kind === 'leader')
+      p.poly(
+        [
+          [mx, mid - 6],
+          [mx + 5, mid],
+          [mx, mid + 6],
+          [mx - 5, mid],
+        ],
+        color,
+      );
+    else if (m.kind === 'promote') {
+      p.poly(
+        [
+          [mx - 6, mid - 6],
+          [mx + 6, mid - 6],
+          [mx, mid + 6],
+        ],
+        color,
+      );
+      const target = layout.byId.get(m.node);
+      if (target) p.line(mx, row.y, mx, target.y + target.h, color, 1.5, [4, 3]);
+    } else p.circle(mx, mid, 3, color);
+  }
 }

@@ -1,11 +1,15 @@
-/** Vertical layout of the timeline: one row per thread lane, then one per Redis node. */
+/**
+ * Vertical layout of the timeline: a header, one row per thread lane; a header, one row per Redis
+ * node (taller when several keys live on it, one sub-row each); the Sentinels' row when there are
+ * Sentinels. Headers carry their own label, so lanes can later be grouped (by shard) under more.
+ */
 import type { LaneModel } from './model';
 
-export type RowKind = 'header-threads' | 'thread' | 'header-nodes' | 'node';
+export type RowKind = 'header-threads' | 'thread' | 'header-nodes' | 'node' | 'sentinels';
 
 export interface Row {
   kind: RowKind;
-  /** lane id (thread "A:1" or node "master"); empty for headers */
+  /** lane id (thread "A:1" or node "master", SENTINEL_LANE); empty for headers */
   id: string;
   y: number;
   h: number;
@@ -15,10 +19,17 @@ export interface Layout {
   rows: Row[];
   height: number;
   byId: Map<string, Row>;
+  /** text and lane size factor (1, or more in presenter mode) */
+  scale: number;
 }
 
-export const HEADER_H = 18;
+export const HEADER_H = 20;
 export const NODE_H = 38;
+/** a key's sub-row on a node lane holding several keys: a 12 px label and its TTL ramp */
+export const KEY_ROW_H = 24;
+export const SENTINEL_H = 30;
+/** The lane id of the Sentinels' row (no node is named so: ids have no spaces). */
+export const SENTINEL_LANE = 'sentinels';
 
 export function threadLaneHeight(threads: number): number {
   if (threads > 40) return 12;
@@ -26,19 +37,26 @@ export function threadLaneHeight(threads: number): number {
   return 26;
 }
 
-export function computeLayout(model: LaneModel): Layout {
+/** A node lane's height: one key's ramp, or one sub-row per key. */
+export function nodeLaneHeight(keys: number, scale = 1): number {
+  return Math.round(Math.max(NODE_H, keys > 1 ? KEY_ROW_H * keys + 8 : 0) * scale);
+}
+
+export function computeLayout(model: LaneModel, scale = 1): Layout {
   const rows: Row[] = [];
   let y = 0;
-  const th = threadLaneHeight(model.threads.length);
+  const th = Math.round(threadLaneHeight(model.threads.length) * scale);
   const push = (kind: RowKind, id: string, h: number) => {
     rows.push({ kind, id, y, h });
     y += h;
   };
-  push('header-threads', '', HEADER_H);
+  const hh = Math.round(HEADER_H * scale);
+  push('header-threads', '', hh);
   for (const t of model.threads) push('thread', t.id, th);
-  push('header-nodes', '', HEADER_H);
-  for (const n of model.nodes) push('node', n.id, NODE_H);
-  return { rows, height: y + 4, byId: new Map(rows.filter((r) => r.id).map((r) => [r.id, r])) };
+  push('header-nodes', '', hh);
+  for (const n of model.nodes) push('node', n.id, nodeLaneHeight(n.keyNames.length, scale));
+  if (model.sentinels) push('sentinels', SENTINEL_LANE, Math.round(SENTINEL_H * scale));
+  return { rows, height: y + 4, byId: new Map(rows.filter((r) => r.id).map((r) => [r.id, r])), scale };
 }
 
 /**

@@ -128,4 +128,56 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     const { model } = modelOf('naive-setnx-deadlock');
     expect(model.violations).toMatchObject([{ kind: 'L1', holders: ['A:1', 'B:1'], open: true }]);
   });
+
+  it('D21 spin-lock and naive SETNX: one poll tick per try while the waiter polls', () => {
+    for (const [id, th, cmd] of [
+      ['spin-lock-polling', 'B:1', /^evalsha$/i],
+      ['naive-setnx-deadlock', 'B:1', /^setnx$/i],
+    ] as const) {
+      const { trace, model } = modelOf(id);
+      const waitAt = trace.events.find((e) => e.kind === 'lock.wait' && e.actor === th)!.t;
+      const tries = trace.events.filter(
+        (e) => e.kind === 'cmd' && e.actor === th && e.t >= waitAt && cmd.test((e.argv as string[])[0]),
+      );
+      const polls = lane(model, th).marks.filter((m) => m.kind === 'poll');
+      expect(polls.length, id).toBeGreaterThan(5);
+      expect(
+        polls.map((m) => m.t),
+        id,
+      ).toEqual(tries.map((e) => e.t).slice(0, polls.length));
+    }
+    // a lock woken by messages does not poll
+    expect(
+      modelOf('contention-wakeup').model.threads.some((l) => l.marks.some((m) => m.kind === 'poll')),
+    ).toBe(false);
+  });
+
+  it('D20 multilock and rw-lock: each key on a node lane has its own named sub-row', () => {
+    expect(modelOf('multilock-all-or-nothing').model.nodes[0].keyNames).toEqual(['l1', 'l2', 'l3']);
+    const rw = modelOf('rw-lock-readers-then-writer').model.nodes[0].keyNames;
+    expect(rw[0]).toBe('rw');
+    // the readers' timeout keys, named after their owners (D2, D19)
+    expect(rw.slice(1)).toEqual(
+      expect.arrayContaining(['{rw}:A:1:rwlock_timeout:1', '{rw}:B:1:rwlock_timeout:1']),
+    );
+    expect(rw.slice(1).every((k) => /^\{rw\}:[A-Z]:\d+:rwlock_timeout:\d+$/.test(k))).toBe(true);
+  });
+
+  it('D19 owners: key labels name the thread, not the uuid', () => {
+    const { model } = modelOf('basic-lock');
+    expect(model.owners.clients).toMatchObject({ '8b0f8b81-2984-4fb8-ad08-c33276a1e0a8': 'A' });
+    expect(model.nodes[0].keys.some((k) => k.label === 'A:1=1')).toBe(true);
+    expect(model.nodes[0].keys.every((k) => !/[0-9a-f]{8}-/.test(k.label))).toBe(true);
+  });
+
+  it('D17 failover-lost-lock: the Sentinels’ lane has +sdown, +odown, the leader and the promotion', () => {
+    const { model } = modelOf('failover-lost-lock');
+    const s = model.sentinels!;
+    expect(s.ids).toEqual(['sentinel-1', 'sentinel-2', 'sentinel-3']);
+    expect(new Set(s.marks.map((m) => m.kind))).toEqual(
+      new Set(['sdown', 'odown', 'leader', 'promote', 'reconfig']),
+    );
+    expect(s.failovers).toEqual([{ from: 5037, to: 6044, promoted: 'replica-1' }]);
+    expect(modelOf('basic-lock').model.sentinels).toBeNull();
+  });
 });

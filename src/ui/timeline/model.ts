@@ -3,8 +3,9 @@
  * run) from the trace events and the engine's own stateAt frames. Nothing here decides lock
  * semantics; it only turns "state after event i" into intervals the renderer can draw.
  */
-import type { Trace, VisibleState, ViolationKind } from '../../engine/trace/types';
+import type { Trace, TraceEvent, VisibleState, ViolationKind } from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
+import { collectOwners, nameOwners, type OwnerNames } from './owners';
 
 export type BandKind = 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed';
 
@@ -28,10 +29,11 @@ export interface HoldSpan {
  * `renew` / `renew-fail`: one per watchdog renewal attempt (each renew script the watchdog sends,
  * failed when its reply, its WAIT or the client's verdict says so); `error`: tryLock gave up or a
  * lock call threw; `resource`: an accepted write; `refused`: a write the resource refused (a stale
- * fencing token).
+ * fencing token); `poll`: one attempt of a lock that polls instead of waiting for a message (a
+ * SpinLock's tries with their back-off, a naive SETNX retry loop).
  */
 export type MarkKind =
-  'renew' | 'renew-fail' | 'wake-message' | 'wake-timeout' | 'error' | 'resource' | 'refused';
+  'renew' | 'renew-fail' | 'wake-message' | 'wake-timeout' | 'error' | 'resource' | 'refused' | 'poll';
 
 export interface Mark {
   t: number;
@@ -55,6 +57,8 @@ export interface ThreadLane {
 /** The lock key on one node between two changes: owner field(s), counter, and its expiry. */
 export interface KeySegment {
   key: string;
+  /** the key's name for the screen, owners named ("{rw}:A:1:rwlock_timeout:1") */
+  name: string;
   from: number;
   to: number;
   /** absolute expiry on the node's clock, null without TTL */
@@ -71,6 +75,26 @@ export interface NodeLane {
   down: { from: number; to: number }[];
   roles: { from: number; to: number; role: string }[];
   keys: KeySegment[];
+  /** the key names drawn on this lane, in the order of their sub-rows (one sub-row when one key) */
+  keyNames: string[];
+}
+
+/** What the Sentinels did: `sdown`/`odown` a master judged down, `leader` elected, `promote` the switch. */
+export type SentinelMarkKind = 'sdown' | 'odown' | 'leader' | 'promote' | 'reconfig';
+
+export interface SentinelMark {
+  t: number;
+  kind: SentinelMarkKind;
+  index: number;
+  /** the node the mark is about (the master judged down, the replica promoted or reconfigured) */
+  node: string;
+}
+
+export interface SentinelLane {
+  ids: string[];
+  marks: SentinelMark[];
+  /** from the first +sdown to +switch-master (or the end of the run) */
+  failovers: { from: number; to: number; promoted: string | null }[];
 }
 
 export interface Arrow {
@@ -103,6 +127,10 @@ export interface LaneModel {
   nodes: NodeLane[];
   arrows: Arrow[];
   violations: ViolationBand[];
+  /** the Sentinels' lane, when the scenario has Sentinels */
+  sentinels: SentinelLane | null;
+  /** owner ids ("<uuid>:<thread>") to the threads they are, for labels and tooltips */
+  owners: OwnerNames;
   /** shaded spans of network partitions */
   partitions: { from: number; to: number }[];
   /** event indices of lock events and violations, for shift+arrow jumps */
@@ -126,17 +154,30 @@ function sameHolds(
   return n === 0;
 }
 
-function compareThreadIds(a: string, b: string): number {
+export function compareThreadIds(a: string, b: string): number {
   const [ca, ta] = a.split(':');
   const [cb, tb] = b.split(':');
   if (ca !== cb) return ca.localeCompare(cb, 'en', { numeric: true });
   return ta.localeCompare(tb, 'en', { numeric: true });
 }
 
-function shortField(field: string): string {
+function shortField(field: string, owners: OwnerNames): string {
+  const named = nameOwners(field, owners);
+  if (named !== field) return named;
   const i = field.lastIndexOf(':');
   if (i > 8) return `${field.slice(0, 4)}…${field.slice(i)}`;
   return field;
+}
+
+/**
+ * Keys drawn on the node lanes besides the locks themselves: those a lock's scripts keep under its
+ * hash tag with an expiry of their own (the read/write lock's per-reader timeout keys). The
+ * unlock latches, gone a moment later, would only add noise.
+ */
+function isCompanionKey(key: string, locks: ReadonlySet<string>): boolean {
+  if (key.startsWith('redisson_')) return false;
+  const m = /^\{([^}]+)\}:/.exec(key);
+  return m !== null && locks.has(m[1]);
 }
 
 function keySignature(state: VisibleState, node: string, key: string): string {
@@ -177,9 +218,10 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
   for (const e of events) if (isThreadActor(e.actor)) threadIds.add(e.actor);
   const threads = [...threadIds].sort(compareThreadIds);
 
-  const nodeIds = [...new Set([...Object.keys(initial.nodes), ...Object.keys(trace.final.nodes)])].filter(
-    (n) => (trace.final.nodes[n] ?? initial.nodes[n]).role !== 'sentinel',
-  );
+  const allNodes = [...new Set([...Object.keys(initial.nodes), ...Object.keys(trace.final.nodes)])];
+  const isSentinel = (n: string) => (trace.final.nodes[n] ?? initial.nodes[n]).role === 'sentinel';
+  const nodeIds = allNodes.filter((n) => !isSentinel(n));
+  const sentinelIds = allNodes.filter(isSentinel);
 
   const lockNames = new Set<string>();
   const lockKeyOf = new Map<string, string>();
@@ -218,13 +260,17 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       ? s
       : null;
 
+  const owners = collectOwners(events);
   const nodeLanes = new Map<string, NodeLane>();
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
   const keyOpen = new Map<string, { sig: string; seg: KeySegment | null }>();
+  // The keys followed on each node: the locks, and their companions once one appears.
+  const tracked = new Map<string, Set<string>>();
   for (const id of nodeIds) {
     const nv = initial.nodes[id] ?? trace.final.nodes[id];
-    nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [] });
+    nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [], keyNames: [] });
     nodeOpen.set(id, { up: nv.up, upFrom: 0, role: nv.role, roleFrom: 0 });
+    tracked.set(id, new Set(lockNames));
     for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
   }
 
@@ -277,7 +323,13 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         no.role = nv.role;
         no.roleFrom = t;
       }
-      for (const key of lockNames) {
+      const keys = tracked.get(id)!;
+      for (const key in nv.keys)
+        if (!keys.has(key) && isCompanionKey(key, lockNames)) {
+          keys.add(key);
+          keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
+        }
+      for (const key of keys) {
         const ko = keyOpen.get(`${id}\u0000${key}`)!;
         const sig = keySignature(state, id, key);
         if (sig === ko.sig) continue;
@@ -293,12 +345,13 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
         }
         const label =
           k.type === 'hash'
-            ? (k.value as [string, string][]).map(([f, v]) => `${shortField(f)}=${v}`).join(' ')
+            ? (k.value as [string, string][]).map(([f, v]) => `${shortField(f, owners)}=${v}`).join(' ')
             : k.type === 'string'
-              ? shortField(String(k.value))
+              ? shortField(String(k.value), owners)
               : k.type;
         ko.seg = {
           key,
+          name: nameOwners(key, owners),
           from: t,
           to: t,
           expireAt: k.expireAt,
@@ -320,6 +373,13 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
   // threads it names; its WAIT, then the client's watchdog.renew verdict, may turn it red.
   const attemptsSinceWait = new Map<string, Mark[]>();
   const unclaimed = new Map<string, Mark[]>();
+  // Threads between a polling lock.wait and the end of that wait: each command they send is a try.
+  const polling = new Set<string>();
+  const sentinels: SentinelLane | null =
+    sentinelIds.length > 0 ? { ids: sentinelIds, marks: [], failovers: [] } : null;
+  let failoverFrom: number | null = null;
+  const sentinelMark = (kind: SentinelMarkKind, e: TraceEvent, index: number) =>
+    sentinels?.marks.push({ t: e.t, kind, index, node: String(e.node) });
 
   // One frame per distinct virtual ms: the timeline cannot show anything shorter, and stateAt
   // costs a checkpoint replay, so this bounds the work by the run's length in ms.
@@ -335,6 +395,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     const lane = isThreadActor(e.actor) ? threadLanes.get(e.actor) : undefined;
     switch (e.kind) {
       case 'cmd': {
+        if (lane && polling.has(lane.id)) lane.marks.push({ t: e.t, kind: 'poll', index: i });
         const wd = watchdogClient(e.actor);
         if (wd === null) break;
         const argv = e.argv as string[];
@@ -391,9 +452,35 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       case 'unlock.request':
         if (lane && typeof e.lock === 'string') unlockAt.set(`${lane.id}\u0000${e.lock}`, e.t);
         break;
+      case 'lock.wait':
+        if (lane && e.polling) polling.add(lane.id);
+        break;
+      case 'lock.acquired':
+      case 'thread.done':
+        if (lane) polling.delete(lane.id);
+        break;
       case 'lock.error':
       case 'lock.failed':
+        if (lane) polling.delete(lane.id);
         lane?.marks.push({ t: e.t, kind: 'error', index: i });
+        break;
+      case 'sentinel.sdown':
+        failoverFrom ??= e.t;
+        sentinelMark('sdown', e, i);
+        break;
+      case 'sentinel.odown':
+        sentinelMark('odown', e, i);
+        break;
+      case 'sentinel.leader':
+        sentinelMark('leader', e, i);
+        break;
+      case 'failover.promote':
+        sentinelMark('promote', e, i);
+        sentinels?.failovers.push({ from: failoverFrom ?? e.t, to: e.t, promoted: e.node });
+        failoverFrom = null;
+        break;
+      case 'node.role':
+        if (sentinelIds.includes(e.by)) sentinelMark('reconfig', e, i);
         break;
       case 'resource.use':
         lane?.marks.push({
@@ -435,6 +522,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     }
   }
   if (partitionFrom !== null) partitions.push({ from: partitionFrom, to: tEnd });
+  if (failoverFrom !== null) sentinels?.failovers.push({ from: failoverFrom, to: tEnd, promoted: null });
 
   for (const l of threadLanes.values()) l.marks.sort((a, b) => a.t - b.t || a.index - b.index);
 
@@ -445,7 +533,7 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     const lane = nodeLanes.get(id)!;
     if (!no.up) lane.down.push({ from: no.upFrom, to: tEnd });
     lane.roles.push({ from: no.roleFrom, to: tEnd, role: no.role });
-    for (const key of lockNames) {
+    for (const key of tracked.get(id)!) {
       const ko = keyOpen.get(`${id}\u0000${key}`)!;
       if (ko.seg) {
         ko.seg.to = tEnd;
@@ -453,6 +541,12 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       }
     }
     lane.keys.sort((a, b) => a.from - b.from);
+    // Sub-rows: the locks first, then their companion keys, each by name.
+    const names = [...new Set(lane.keys.filter((k) => k.label).map((k) => k.name))].sort((x, y) =>
+      x.localeCompare(y, 'en', { numeric: true }),
+    );
+    const isLock = (n: string) => lockNames.has(n);
+    lane.keyNames = [...names.filter(isLock), ...names.filter((n) => !isLock(n))];
   }
 
   return {
@@ -460,6 +554,8 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     threads: threads.map((id) => threadLanes.get(id)!),
     nodes: nodeIds.map((id) => nodeLanes.get(id)!),
     arrows,
+    sentinels,
+    owners,
     violations: trace.violations.map((v) => {
       const band: ViolationBand = {
         kind: v.kind,

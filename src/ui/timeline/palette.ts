@@ -18,7 +18,18 @@ export const MARK_COLOR: Record<MarkKind, string> = {
   error: '#dc2626',
   resource: '#0f766e',
   refused: '#dc2626',
+  poll: '#92400e',
 };
+
+/** The Sentinels' lane: judged down (subjectively, then by quorum), leader elected, promotion. */
+export const SENTINEL_COLOR = {
+  sdown: '#9ca3af',
+  odown: '#d97706',
+  leader: '#7c3aed',
+  promote: '#0f766e',
+  reconfig: '#0f766e',
+  failover: 'rgba(217, 119, 6, 0.14)',
+} as const;
 
 export const COLORS = {
   laneBg: '#ffffff',
@@ -47,6 +58,8 @@ export const COLORS = {
   releasing: 'rgba(30, 58, 138, 0.18)',
   /** a lease Redis gives the thread before it believes it holds the lock (MultiLock parts) */
   partial: 'rgba(30, 58, 138, 0.35)',
+  /** a node's new role, tagged where it changes */
+  roleTag: '#0f766e',
   cursor: '#111827',
   text: '#374151',
 };

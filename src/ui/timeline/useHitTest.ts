@@ -8,7 +8,7 @@ import type { ScaleLinear } from 'd3-scale';
 import { useCallback, useMemo } from 'react';
 import type { Trace } from '../../engine/trace/types';
 import type { RunView } from '../store';
-import type { Layout } from './layout';
+import { SENTINEL_LANE, type Layout } from './layout';
 import type { LaneModel } from './model';
 import { isThreadActor } from '../../engine/trace/actors';
 
@@ -34,8 +34,11 @@ export function laneEventIndex(trace: Trace, model: LaneModel): Map<string, numb
     list.push(t.id);
     threadsOf.set(t.client, list);
   }
+  const sentinels = new Set(model.sentinels?.ids ?? []);
   trace.events.forEach((e, i) => {
     if (e.kind === 'script.line' || e.kind === 'script.call') return;
+    // A Sentinel's events go on the Sentinels' lane, not on the node they judged.
+    if (e.actor !== undefined && sentinels.has(e.actor)) return add(SENTINEL_LANE, i);
     if (isThreadActor(e.actor)) add(e.actor, i);
     else if (e.actor && threadsOf.has(e.actor)) for (const th of threadsOf.get(e.actor)!) add(th, i);
     if (typeof e.node === 'string') add(e.node, i);

@@ -1,0 +1,83 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// The timeline readable from the back of the room (issue 14: D17, D19, D20, D21, D34, predict mode).
+
+async function ready(page: Page) {
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 30_000 });
+}
+
+async function pick(page: Page, id: string) {
+  await page.getByTestId('scenario-picker').selectOption(id);
+  await expect(page.getByTestId('scenario-picker')).toHaveValue(id);
+  await ready(page);
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await ready(page);
+});
+
+test('D17 failover: the promoted replica’s label says → master in full, Sentinels have a lane', async ({
+  page,
+}) => {
+  await pick(page, 'failover-lost-lock');
+  const label = page.locator('.lane-label--node', { hasText: 'replica-1' });
+  const role = label.locator('.lane-label__role');
+  await expect(role).toHaveText('→ master');
+  const clipped = await role.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const lane = el.closest('.lane-label')!.getBoundingClientRect();
+    return box.right > lane.right + 0.5;
+  });
+  expect(clipped).toBe(false);
+  await expect(label.locator('button')).toHaveAttribute('title', 'replica-1 → master');
+  await expect(page.locator('.lane-label--sentinels')).toHaveText('Sentinels');
+  for (const k of ['legend.promote', 'legend.leader', 'legend.sdown', 'legend.failover', 'legend.roleTag'])
+    await expect(page.locator(`[data-legend="${k}"]`)).toBeVisible();
+});
+
+test('D19 owners: the keyspace names A:1, the uuid on hover', async ({ page }) => {
+  await pick(page, 'basic-lock');
+  await page.keyboard.press('Home');
+  const field = page.getByTestId('ks-field').first();
+  // step until A's hold is in the keyspace
+  for (let i = 0; i < 30 && (await field.count()) === 0; i++) await page.getByTestId('step-forward').click();
+  await expect(field).toHaveText('A:1');
+  await expect(field).toHaveAttribute('title', /^[0-9a-f]{8}-[0-9a-f-]+:1$/);
+});
+
+test('D34 the Threads table lists the threads in lane order', async ({ page }) => {
+  await pick(page, 'fair-lock-fifo');
+  await page.keyboard.press('End');
+  const lanes = await page.locator('.lane-label--thread button').allTextContents();
+  await expect(page.locator('.threads tbody th')).toHaveText(lanes);
+});
+
+test('D21 polling and D20 several keys: their marks are in the legend', async ({ page }) => {
+  await pick(page, 'spin-lock-polling');
+  await expect(page.locator('[data-legend="legend.poll"]')).toBeVisible();
+  await pick(page, 'contention-wakeup');
+  await expect(page.locator('[data-legend="legend.poll"]')).toHaveCount(0);
+});
+
+test('predict mode hides the future until stepped into, and is kept in the link', async ({ page }) => {
+  await pick(page, 'gc-pause-lease-expiry');
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('predict-veil')).toHaveCount(0);
+  await page.getByTestId('predict-toggle').check();
+  const veil = page.getByTestId('predict-veil');
+  await expect(veil).toBeVisible();
+  await expect(page.getByTestId('verdict')).toBeHidden();
+  await expect(page.locator('.violations')).toHaveCount(0);
+  const x0 = (await veil.boundingBox())!.x;
+  // the shortcuts do not act while a form control has the focus
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('End');
+  await expect.poll(async () => (await veil.boundingBox())!.x).toBeGreaterThan(x0 + 100);
+  await expect(page.locator('.violations')).toBeVisible();
+  await expect(page.getByTestId('share-link')).toHaveAttribute('href', /&p=1/);
+  await page.getByTestId('predict-toggle').uncheck();
+  await expect(veil).toHaveCount(0);
+  await expect(page.getByTestId('verdict')).toBeVisible();
+});
