@@ -88,14 +88,28 @@ interface CachedScript {
   readonly fn: ReturnType<LuaScripting['compile']> & { ok: true };
 }
 
+/**
+ * body -> sha, shared by every node: each node of each run loads the same Redisson scripts, and a
+ * repeated EVAL would hash its body again. The sha depends on the body alone.
+ */
+const shaOfBody = new Map<string, string>();
+const SHA_CACHE_MAX = 1024;
+
+function scriptSha(body: string): string {
+  let sha = shaOfBody.get(body);
+  if (sha === undefined) {
+    sha = sha1hex(body);
+    if (shaOfBody.size < SHA_CACHE_MAX) shaOfBody.set(body, sha);
+  }
+  return sha;
+}
+
 export class ScriptEngine {
   /** built on first use: a replica that never runs a script never pays for a Lua VM */
   private vm: LuaScripting | null = null;
   private lineListener: ((line: number) => void) | null = null;
   /** sha -> compiled function; EVAL and EVALSHA share it */
   private scripts = new Map<string, CachedScript>();
-  /** body -> sha, so a repeated EVAL skips hashing its body */
-  private shaOfBody = new Map<string, string>();
   private tracer: ScriptTracer | null = null;
 
   constructor(
@@ -123,12 +137,7 @@ export class ScriptEngine {
   /** EVAL script numkeys [key ...] [arg ...] */
   evalCommand(argv: string[]): Reply {
     const body = argv[1];
-    let sha = this.shaOfBody.get(body);
-    if (sha === undefined) {
-      sha = sha1hex(body);
-      this.shaOfBody.set(body, sha);
-    }
-    return this.evalGeneric(argv, sha, body);
+    return this.evalGeneric(argv, scriptSha(body), body);
   }
 
   /** EVALSHA sha1 numkeys [key ...] [arg ...] */
@@ -140,12 +149,11 @@ export class ScriptEngine {
   /** SCRIPT LOAD script */
   scriptLoad(argv: string[]): Reply {
     const body = argv[2];
-    const sha = sha1hex(body);
+    const sha = scriptSha(body);
     if (!this.scripts.has(sha)) {
       const compiled = this.lua.compile(body);
       if (!compiled.ok) return compiled.error;
       this.scripts.set(sha, { fn: compiled });
-      this.shaOfBody.set(body, sha);
     }
     return bulk(sha);
   }
@@ -198,7 +206,6 @@ export class ScriptEngine {
   /** SCRIPT FLUSH: drop every script and start a fresh Lua VM. */
   flush(): void {
     this.scripts.clear();
-    this.shaOfBody.clear();
     this.vm?.reset();
   }
 

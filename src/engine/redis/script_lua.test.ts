@@ -366,3 +366,23 @@ describe('long KEYS/ARGV values reach redis.call byte for byte (decode shortcut)
     expect(r).toEqual({ t: 'array', v: args.map((_, i) => ({ t: 'bulk', v: String(i + 1) })) });
   });
 });
+
+describe('a body compiled by one node is shared with the next, not its state', () => {
+  const body =
+    "redis.call('set', KEYS[1], ARGV[1])\nreturn {redis.call('get', KEYS[1]), redis.call('dbsize')}";
+
+  it('each node runs it on its own keyspace and globals', () => {
+    const a = run('return 1');
+    const b = run('return 1');
+    expect(a.evalText(body, '1', 'k', 'from-a')).toBe('1) "from-a"\n2) (integer) 1');
+    expect(b.evalText(body, '1', 'other', 'from-b')).toBe('1) "from-b"\n2) (integer) 1');
+    expect(a.evalText("return redis.call('get', 'other')")).toBe('(nil)');
+    expectHealthy(b.evalText);
+  });
+
+  it('a shared body still reports its own lines', () => {
+    const failing = "local x = 1\nreturn redis.call('nosuchcommand')";
+    for (const node of [run('return 1'), run('return 1')])
+      expect(node.evalText(failing)).toMatch(/user_script:2/);
+  });
+});

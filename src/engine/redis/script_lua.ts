@@ -106,6 +106,30 @@ function integerReply(n: number): Reply {
   return int(Number.isSafeInteger(t) ? t : BigInt(t));
 }
 
+/** What fengari's Lua closure and function prototype are underneath lua_topointer. */
+interface LuaProto {
+  /** the functions defined inside this one */
+  readonly p: readonly LuaProto[];
+}
+interface LuaClosure {
+  p: LuaProto;
+}
+
+/**
+ * Compiled script bodies, shared by every state: the same Redisson scripts are compiled again by
+ * each node of each run. A prototype is read-only once parsed except for its closure cache (the
+ * last closure OP_CLOSURE made from it, reused when the upvalues match), which could hand one
+ * state's function to another; so only prototypes without nested functions are shared, and those
+ * never go through OP_CLOSURE. Whether a body was cached does not change what a script sees.
+ */
+const compiledProtos = new Map<string, LuaProto>();
+const COMPILED_PROTOS_MAX = 512;
+const EMPTY_CHUNK = lit('return');
+
+function rememberProto(body: string, proto: LuaProto): void {
+  if (proto.p.length === 0 && compiledProtos.size < COMPILED_PROTOS_MAX) compiledProtos.set(body, proto);
+}
+
 interface ScriptFunction {
   ref: number;
 }
@@ -181,13 +205,21 @@ export class LuaScripting {
         ),
       };
     }
-    const rw = rewriteFor53(body);
-    const bytes = luaBytes(rw.code);
-    const st = lauxlib.luaL_loadbufferx(L, bytes, bytes.length, lit('@user_script'), lit('t'));
-    if (st !== lua.LUA_OK) {
-      const msg = lua51Message(restoreMessage(toBytes(L, -1) ?? 'unknown error', rw));
-      lua.lua_pop(L, 1);
-      return { ok: false, error: error(`ERR Error compiling script (new function): ${msg}`) };
+    const proto = compiledProtos.get(body);
+    if (proto !== undefined) {
+      // a closure of a one-statement chunk carries this state's _ENV upvalue; it takes the proto
+      lauxlib.luaL_loadbufferx(L, EMPTY_CHUNK, EMPTY_CHUNK.length, lit('@user_script'), lit('t'));
+      (lua.lua_topointer(L, -1) as unknown as LuaClosure).p = proto;
+    } else {
+      const rw = rewriteFor53(body);
+      const bytes = luaBytes(rw.code);
+      const st = lauxlib.luaL_loadbufferx(L, bytes, bytes.length, lit('@user_script'), lit('t'));
+      if (st !== lua.LUA_OK) {
+        const msg = lua51Message(restoreMessage(toBytes(L, -1) ?? 'unknown error', rw));
+        lua.lua_pop(L, 1);
+        return { ok: false, error: error(`ERR Error compiling script (new function): ${msg}`) };
+      }
+      rememberProto(body, (lua.lua_topointer(L, -1) as unknown as LuaClosure).p);
     }
     const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
     return { ok: true, fn: { ref } };

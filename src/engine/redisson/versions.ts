@@ -386,11 +386,20 @@ export function presetFor(version: string | undefined): VersionPreset {
 
 export function versionTraits(version: string | undefined): VersionTraits {
   const release = resolveRelease(version);
+  const known = traitsByRelease.get(release);
+  if (known !== undefined) return known;
   const out: Record<string, unknown> = { release, preset: presetFor(release) };
   for (const [k, r] of Object.entries(RELEASE_TRAITS) as [string, TraitRow<unknown>][])
     out[k] = rangeOf(r, release).value;
-  return out as VersionTraits;
+  // every client of every run asks again; frozen, so sharing one object cannot leak a change
+  const traits = Object.freeze(out) as VersionTraits;
+  if (traitsByRelease.size < TRAITS_CACHE_MAX) traitsByRelease.set(release, traits);
+  return traits;
 }
+
+const traitsByRelease = new Map<string, VersionTraits>();
+/** a link can name any release string; the cache stops growing here */
+const TRAITS_CACHE_MAX = 64;
 
 /** One behaviour as the playground lists it. */
 export interface TraitText {
