@@ -5,10 +5,20 @@
  * person would type them), not the validated Scenario, so the editor shows what it always did.
  */
 
+/** One thread of a client; `start` is left out when not given. */
+export function thread(id: number, program: unknown[], start?: number) {
+  return { id, ...(start === undefined ? {} : { start }), program };
+}
+
 /** One client with one thread (id 1 unless given). */
 export function client(id: string, program: unknown[], opts: { start?: number; thread?: number } = {}) {
-  const { start, thread = 1 } = opts;
-  return { id, threads: [{ id: thread, ...(start === undefined ? {} : { start }), program }] };
+  const { start, thread: threadId = 1 } = opts;
+  return { id, threads: [thread(threadId, program, start)] };
+}
+
+/** A client with several threads (see `thread`). */
+export function clientOf(id: string, ...threads: ReturnType<typeof thread>[]) {
+  return { id, threads };
 }
 
 /**
@@ -26,6 +36,20 @@ export function hold(
     { op: body, ms },
     { op: 'unlock', lock },
   ];
+}
+
+/**
+ * `hold` for a lock whose unlock must name it as well (FairLock, ReadLock, RedLock, …): `as(op,
+ * extra)` makes an op on that lock. `acquire` is the acquiring op (lock unless given); the other
+ * extra fields (leaseMs, waitMs, …) go on it.
+ */
+export function holdAs(
+  as: (op: string, extra?: Record<string, unknown>) => object,
+  ms: number,
+  opts: { body?: 'work' | 'use'; acquire?: string } & Record<string, unknown> = {},
+) {
+  const { body = 'work', acquire = 'lock', ...extra } = opts;
+  return [as(acquire, extra), { op: body, ms }, as('unlock')];
 }
 
 /** A scenario of these clients; `extra` adds faults, until, redis, … */
