@@ -22,17 +22,17 @@ export function clientOf(id: string, ...threads: ReturnType<typeof thread>[]) {
 }
 
 /**
- * lock, then `ms` of work (`use` when a resource write should be recorded), then unlock. Extra
- * fields (leaseMs, type, …) go on the lock op.
+ * lock (or `acquire`: tryLock), then `ms` of work (`use` when a resource write should be
+ * recorded), then unlock. Extra fields (leaseMs, waitMs, type, …) go on the acquiring op.
  */
 export function hold(
   lock: string,
   ms: number,
-  opts: { body?: 'work' | 'use' } & Record<string, unknown> = {},
+  opts: { body?: 'work' | 'use'; acquire?: string } & Record<string, unknown> = {},
 ) {
-  const { body = 'work', ...lockFields } = opts;
+  const { body = 'work', acquire = 'lock', ...lockFields } = opts;
   return [
-    { op: 'lock', lock, ...lockFields },
+    { op: acquire, lock, ...lockFields },
     { op: body, ms },
     { op: 'unlock', lock },
   ];
