@@ -24,6 +24,10 @@ function harness() {
     ev<K extends EventKind>(kind: K, fields: Partial<EventFields<K>>) {
       m.onEvent({ t, seq: seq++, kind, ...fields } as unknown as TraceEvent);
     },
+    /** lock.acquired, the event most cases start from (owner only when given). */
+    acquired(actor: string, lock: string, holdCount = 1, owner?: string) {
+      this.ev('lock.acquired', { actor, lock, holdCount, ...(owner === undefined ? {} : { owner }) });
+    },
     key(key: string, view: Omit<KeyView, 'key' | 'expireAt'> | null) {
       if (view === null) keys.delete(`master/${key}`);
       else keys.set(`master/${key}`, { key, expireAt: null, ...view });
@@ -35,9 +39,9 @@ function harness() {
 describe('SafetyMonitor V1 (belief overlap)', () => {
   it('opens when a second thread believes it holds the lock and closes at unlock', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.acquired('A:1', 'L');
     h.at(10);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.acquired('B:1', 'L');
     h.at(15);
     h.ev('lock.released', { actor: 'B:1', lock: 'L', holdCount: 0 });
     expect(h.m.violations).toEqual([{ kind: 'V1', lock: 'L', from: 10, to: 15, holders: ['A:1', 'B:1'] }]);
@@ -49,13 +53,13 @@ describe('SafetyMonitor V1 (belief overlap)', () => {
 
   it('a thread that ended believes nothing: no overlap with a later holder, and an open one closes', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.acquired('A:1', 'L');
     h.at(5);
     h.ev('thread.done', { actor: 'A:1', outcome: 'exception', exception: 'java.lang.IllegalStateException' });
     h.at(10);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.acquired('B:1', 'L');
     expect(h.m.violations).toEqual([]);
-    h.ev('lock.acquired', { actor: 'C:1', lock: 'L', holdCount: 1 });
+    h.acquired('C:1', 'L');
     h.at(20);
     h.ev('thread.done', { actor: 'C:1', outcome: 'normal' });
     expect(h.m.violations).toEqual([{ kind: 'V1', lock: 'L', from: 10, to: 20, holders: ['B:1', 'C:1'] }]);
@@ -64,20 +68,20 @@ describe('SafetyMonitor V1 (belief overlap)', () => {
   it('ignores reentrant holds, read-lock sharing and other locks; a crash or failed unlock ends a belief', () => {
     const h = harness();
     h.ev('lock.request', { actor: 'A:1', lock: 'R', type: 'ReadLock' });
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'R', holdCount: 1 });
+    h.acquired('A:1', 'R');
     h.ev('lock.request', { actor: 'B:1', lock: 'R', type: 'ReadLock' });
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'R', holdCount: 1 });
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 2 });
+    h.acquired('B:1', 'R');
+    h.acquired('A:1', 'L');
+    h.acquired('A:1', 'L', 2);
     h.ev('lock.released', { actor: 'A:1', lock: 'L', holdCount: 1 });
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'M', holdCount: 1 });
+    h.acquired('B:1', 'M');
     expect(h.m.violations).toEqual([]);
     h.at(5);
-    h.ev('lock.acquired', { actor: 'C:1', lock: 'L', holdCount: 1 });
+    h.acquired('C:1', 'L');
     h.at(6);
     h.ev('client.crash', { actor: 'A', client: 'A' });
     h.at(7);
-    h.ev('lock.acquired', { actor: 'B:2', lock: 'M', holdCount: 1 });
+    h.acquired('B:2', 'M');
     h.at(9);
     h.ev('lock.error', { actor: 'B:1', lock: 'M', op: 'unlock', error: 'IllegalMonitorStateException' });
     expect(h.m.violations).toEqual([
@@ -141,7 +145,7 @@ describe('SafetyMonitor V2 holders are threads', () => {
     });
     expect(h.m.violations[0].holders).toEqual(['A:1', 'uuid-b:1']);
     h.at(6);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'uuid-b:1' });
+    h.acquired('B:1', 'L', 1, 'uuid-b:1');
     h.key('L', {
       type: 'hash',
       value: [
@@ -188,11 +192,11 @@ function use(
 describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', () => {
   it('flags the write of a holder superseded by a newer one that used the resource, not before', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'a' });
+    h.acquired('A:1', 'L', 1, 'a');
     h.at(2);
     h.ev('resource.use', use('A:1', 'L', 1, 1));
     h.at(30);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'b' });
+    h.acquired('B:1', 'L', 1, 'b');
     h.at(31);
     // B holds the lock but has not touched the resource: A's write wrongs nobody yet
     h.ev('resource.use', use('A:1', 'L', 2, 30));
@@ -214,9 +218,9 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
 
   it('counts a newer holder whose use is still between its read and its write', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.acquired('A:1', 'L');
     h.at(10);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.acquired('B:1', 'L');
     h.at(20);
     h.ev('resource.use', use('A:1', 'L', 1, 5, { pending: [{ actor: 'B:1', lock: 'L', readAt: 12 }] }));
     expect(v3(h).map((v) => [v.kind, v.holders, v.cause])).toEqual([['V3', ['A:1', 'B:1'], 'stale']]);
@@ -236,10 +240,10 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
 
   it('split brain: the old master still has the writer’s lease, yet the newer holder acted', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'a' });
+    h.acquired('A:1', 'L', 1, 'a');
     h.key('L', { type: 'hash', value: [['a', '1']] }); // A's lease lives on (on A's master)
     h.at(30_000);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'b' });
+    h.acquired('B:1', 'L', 1, 'b');
     h.at(30_001);
     h.ev('resource.use', use('B:1', 'L', 1, 30_000));
     h.at(50_000);
@@ -251,15 +255,15 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
 
   it('a reentrant acquire is not a newer grant; a fresh one after the other’s is', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.acquired('A:1', 'L');
     h.at(10);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.acquired('B:1', 'L');
     h.ev('resource.use', use('B:1', 'L', 1, 10));
     h.at(20);
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 2 });
+    h.acquired('A:1', 'L', 2);
     h.ev('resource.use', use('A:1', 'L', 2, 20));
     h.at(30);
-    h.ev('lock.acquired', { actor: 'A:2', lock: 'L', holdCount: 1 });
+    h.acquired('A:2', 'L');
     h.ev('resource.use', use('A:2', 'L', 3, 30));
     expect(v3(h).map((v) => [v.from, v.holders])).toEqual([[20, ['A:1', 'B:1']]]);
   });
@@ -284,7 +288,7 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
     const h = harness();
     for (const a of ['A:1', 'B:1']) {
       h.ev('lock.request', { actor: a, lock: 'R', type: 'ReadLock' });
-      h.ev('lock.acquired', { actor: a, lock: 'R', holdCount: 1 });
+      h.acquired(a, 'R');
     }
     h.at(10);
     h.ev('resource.use', use('A:1', 'R', 1, 1, { pending: [{ actor: 'B:1', lock: 'R', readAt: 2 }] }));
@@ -295,8 +299,8 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
 
   it('a lost update nobody was reported for (two locks for one resource) is still V3', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L1', holdCount: 1 });
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L2', holdCount: 1 });
+    h.acquired('A:1', 'L1');
+    h.acquired('B:1', 'L2');
     h.at(10);
     h.ev('resource.use', use('A:1', 'L1', 1, 5));
     h.at(20);
@@ -309,7 +313,7 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
 
 describe('SafetyMonitor L1 (stuck lock, liveness)', () => {
   const setnx = (h: ReturnType<typeof harness>) => {
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'tokA' });
+    h.acquired('A:1', 'L', 1, 'tokA');
     h.key('L', { type: 'string', value: 'tokA' });
     h.at(10);
     h.ev('lock.wait', { actor: 'B:1', lock: 'L', ttl: null, polling: true });
