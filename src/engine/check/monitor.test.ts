@@ -24,6 +24,11 @@ function harness() {
     ev<K extends EventKind>(kind: K, fields: Partial<EventFields<K>>) {
       m.onEvent({ t, seq: seq++, kind, ...fields } as unknown as TraceEvent);
     },
+    /** At `ms`, the resource use `fields` (see `use`). */
+    useAt(ms: number, fields: Partial<EventFields<'resource.use'>>) {
+      t = ms;
+      this.ev('resource.use', fields);
+    },
     /** lock.acquired, the event most cases start from (owner only when given). */
     acquired(actor: string, lock: string, holdCount = 1, owner?: string) {
       this.ev('lock.acquired', { actor, lock, holdCount, ...(owner === undefined ? {} : { owner }) });
@@ -193,8 +198,7 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
   it('flags the write of a holder superseded by a newer one that used the resource, not before', () => {
     const h = harness();
     h.acquired('A:1', 'L', 1, 'a');
-    h.at(2);
-    h.ev('resource.use', use('A:1', 'L', 1, 1));
+    h.useAt(2, use('A:1', 'L', 1, 1));
     h.at(30);
     h.acquired('B:1', 'L', 1, 'b');
     h.at(31);
@@ -203,10 +207,8 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
     // a refused write is never V3
     h.ev('resource.use', { ...use('A:1', 'L', 0, 31), accepted: false, write: undefined, token: 1 });
     expect(v3(h)).toEqual([]);
-    h.at(40);
-    h.ev('resource.use', use('B:1', 'L', 3, 39));
-    h.at(50);
-    h.ev('resource.use', use('A:1', 'L', 4, 45));
+    h.useAt(40, use('B:1', 'L', 3, 39));
+    h.useAt(50, use('A:1', 'L', 4, 45));
     expect(v3(h)).toEqual([
       { kind: 'V3', lock: 'L', from: 50, to: 50, holders: ['A:1', 'B:1'], cause: 'stale' },
     ]);
@@ -221,8 +223,7 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
     h.acquired('A:1', 'L');
     h.at(10);
     h.acquired('B:1', 'L');
-    h.at(20);
-    h.ev('resource.use', use('A:1', 'L', 1, 5, { pending: [{ actor: 'B:1', lock: 'L', readAt: 12 }] }));
+    h.useAt(20, use('A:1', 'L', 1, 5, { pending: [{ actor: 'B:1', lock: 'L', readAt: 12 }] }));
     expect(v3(h).map((v) => [v.kind, v.holders, v.cause])).toEqual([['V3', ['A:1', 'B:1'], 'stale']]);
   });
 
@@ -244,10 +245,8 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
     h.key('L', { type: 'hash', value: [['a', '1']] }); // A's lease lives on (on A's master)
     h.at(30_000);
     h.acquired('B:1', 'L', 1, 'b');
-    h.at(30_001);
-    h.ev('resource.use', use('B:1', 'L', 1, 30_000));
-    h.at(50_000);
-    h.ev('resource.use', use('A:1', 'L', 2, 29_990, { erased: [1] }));
+    h.useAt(30_001, use('B:1', 'L', 1, 30_000));
+    h.useAt(50_000, use('A:1', 'L', 2, 29_990, { erased: [1] }));
     expect(v3(h)).toEqual([
       { kind: 'V3', lock: 'L', from: 50_000, to: 50_000, holders: ['A:1', 'B:1'], cause: 'stale' },
     ]);
@@ -272,10 +271,8 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
 describe('SafetyMonitor V3 without a (exclusive) lock', () => {
   it('a write with no lock that loses an update, or lands inside another use, is V3 on "(none)"', () => {
     const h = harness();
-    h.at(10);
-    h.ev('resource.use', use('A:1', undefined, 1, 0, { pending: [{ actor: 'B:1', lock: null, readAt: 5 }] }));
-    h.at(20);
-    h.ev('resource.use', use('B:1', undefined, 2, 5, { erased: [1] }));
+    h.useAt(10, use('A:1', undefined, 1, 0, { pending: [{ actor: 'B:1', lock: null, readAt: 5 }] }));
+    h.useAt(20, use('B:1', undefined, 2, 5, { erased: [1] }));
     h.at(30);
     h.ev('resource.use', use('C:1', undefined, 3, 25)); // alone: nothing lost
     expect(v3(h)).toEqual([
@@ -290,8 +287,7 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
       h.ev('lock.request', { actor: a, lock: 'R', type: 'ReadLock' });
       h.acquired(a, 'R');
     }
-    h.at(10);
-    h.ev('resource.use', use('A:1', 'R', 1, 1, { pending: [{ actor: 'B:1', lock: 'R', readAt: 2 }] }));
+    h.useAt(10, use('A:1', 'R', 1, 1, { pending: [{ actor: 'B:1', lock: 'R', readAt: 2 }] }));
     expect(v3(h).map((v) => [v.kind, v.lock, v.holders, v.cause])).toEqual([
       ['V3', 'R', ['A:1', 'B:1'], 'unlocked'],
     ]);
@@ -301,10 +297,8 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
     const h = harness();
     h.acquired('A:1', 'L1');
     h.acquired('B:1', 'L2');
-    h.at(10);
-    h.ev('resource.use', use('A:1', 'L1', 1, 5));
-    h.at(20);
-    h.ev('resource.use', use('B:1', 'L2', 2, 4, { erased: [1] }));
+    h.useAt(10, use('A:1', 'L1', 1, 5));
+    h.useAt(20, use('B:1', 'L2', 2, 4, { erased: [1] }));
     expect(v3(h)).toEqual([
       { kind: 'V3', lock: 'L2', from: 20, to: 20, holders: ['B:1', 'A:1'], cause: 'lost-update' },
     ]);
