@@ -43,8 +43,8 @@ export function hold(
  * extra)` makes an op on that lock. `acquire` is the acquiring op (lock unless given); the other
  * extra fields (leaseMs, waitMs, …) go on it.
  */
-export function holdAs(
-  as: (op: string, extra?: Record<string, unknown>) => object,
+export function holdAs<O extends object>(
+  as: (op: string, extra?: Record<string, unknown>) => O,
   ms: number,
   opts: { body?: 'work' | 'use'; acquire?: string } & Record<string, unknown> = {},
 ) {
