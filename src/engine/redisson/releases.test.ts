@@ -24,6 +24,7 @@ const typed =
   (lockName: string, type: string) =>
   (op: string, extra: Op = {}): Op => ({ op, lock: lockName, type, ...extra });
 const fairOp = typed('fair', 'FairLock');
+const readOp = typed('rw', 'ReadLock');
 
 describe('the release table', () => {
   it('resolves the short forms links use: 3.11 → 3.11.6, 3.27 → 3.27.2, latest → the newest release', () => {
@@ -345,8 +346,8 @@ describe('M4: read-lock renewal', () => {
   const readers = (version: string) =>
     run(
       {
-        A: [{ id: 1, program: [{ op: 'lock', lock: 'rw', type: 'ReadLock' }, work(50_000)] }],
-        B: [{ id: 1, start: 10, program: [{ op: 'lock', lock: 'rw', type: 'ReadLock' }, work(60_000)] }],
+        A: [{ id: 1, program: [readOp('lock'), work(50_000)] }],
+        B: [{ id: 1, start: 10, program: [readOp('lock'), work(60_000)] }],
       },
       { redisson: { version }, until: 45_000, faults: [{ at: 1000, kind: 'crash', client: 'B' }] },
     );
@@ -467,11 +468,7 @@ describe('low: ReadLockTask after a 0 answer', () => {
         A: [
           {
             id: 1,
-            program: [
-              { op: 'lock', lock: 'rw', type: 'ReadLock' },
-              { op: 'lock', lock: 'rw', type: 'ReadLock' },
-              work(40_000),
-            ],
+            program: [readOp('lock'), readOp('lock'), work(40_000)],
           },
         ],
         B: [{ id: 1, start: 1000, program: [redis('DEL', 'rw')] }],
