@@ -52,6 +52,22 @@ export function holdAs<O extends object>(
   return [as(acquire, extra), { op: body, ms }, as('unlock')];
 }
 
+/**
+ * The two-client story many built-ins tell: A holds `lock` for `t.a` ms from 0, B holds it for
+ * `t.b` ms from `t.bStart`. `opts` go on both holds, `aOpts` (A's own lease, …) on A's only.
+ */
+export function aThenB(
+  lock: string,
+  t: { a: number; b: number; bStart: number },
+  opts: Parameters<typeof hold>[2] = {},
+  aOpts: Record<string, unknown> = {},
+) {
+  return [
+    client('A', hold(lock, t.a, { ...opts, ...aOpts })),
+    client('B', hold(lock, t.b, opts), { start: t.bStart }),
+  ];
+}
+
 /** A scenario of these clients; `extra` adds faults, until, redis, … */
 export function scenario(clients: unknown[], extra: object = {}) {
   return { format: 'lockscope/1' as const, clients, ...extra };
