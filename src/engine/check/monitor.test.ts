@@ -24,6 +24,15 @@ function harness() {
     ev<K extends EventKind>(kind: K, fields: Partial<EventFields<K>>) {
       m.onEvent({ t, seq: seq++, kind, ...fields } as unknown as TraceEvent);
     },
+    /** At `ms`, the resource use `fields` (see `use`). */
+    useAt(ms: number, fields: Partial<EventFields<'resource.use'>>) {
+      t = ms;
+      this.ev('resource.use', fields);
+    },
+    /** lock.acquired, the event most cases start from (owner only when given). */
+    acquired(actor: string, lock: string, holdCount = 1, owner?: string) {
+      this.ev('lock.acquired', { actor, lock, holdCount, ...(owner === undefined ? {} : { owner }) });
+    },
     key(key: string, view: Omit<KeyView, 'key' | 'expireAt'> | null) {
       if (view === null) keys.delete(`master/${key}`);
       else keys.set(`master/${key}`, { key, expireAt: null, ...view });
@@ -35,9 +44,9 @@ function harness() {
 describe('SafetyMonitor V1 (belief overlap)', () => {
   it('opens when a second thread believes it holds the lock and closes at unlock', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.acquired('A:1', 'L');
     h.at(10);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.acquired('B:1', 'L');
     h.at(15);
     h.ev('lock.released', { actor: 'B:1', lock: 'L', holdCount: 0 });
     expect(h.m.violations).toEqual([{ kind: 'V1', lock: 'L', from: 10, to: 15, holders: ['A:1', 'B:1'] }]);
@@ -49,13 +58,13 @@ describe('SafetyMonitor V1 (belief overlap)', () => {
 
   it('a thread that ended believes nothing: no overlap with a later holder, and an open one closes', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.acquired('A:1', 'L');
     h.at(5);
     h.ev('thread.done', { actor: 'A:1', outcome: 'exception', exception: 'java.lang.IllegalStateException' });
     h.at(10);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.acquired('B:1', 'L');
     expect(h.m.violations).toEqual([]);
-    h.ev('lock.acquired', { actor: 'C:1', lock: 'L', holdCount: 1 });
+    h.acquired('C:1', 'L');
     h.at(20);
     h.ev('thread.done', { actor: 'C:1', outcome: 'normal' });
     expect(h.m.violations).toEqual([{ kind: 'V1', lock: 'L', from: 10, to: 20, holders: ['B:1', 'C:1'] }]);
@@ -64,20 +73,20 @@ describe('SafetyMonitor V1 (belief overlap)', () => {
   it('ignores reentrant holds, read-lock sharing and other locks; a crash or failed unlock ends a belief', () => {
     const h = harness();
     h.ev('lock.request', { actor: 'A:1', lock: 'R', type: 'ReadLock' });
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'R', holdCount: 1 });
+    h.acquired('A:1', 'R');
     h.ev('lock.request', { actor: 'B:1', lock: 'R', type: 'ReadLock' });
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'R', holdCount: 1 });
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 2 });
+    h.acquired('B:1', 'R');
+    h.acquired('A:1', 'L');
+    h.acquired('A:1', 'L', 2);
     h.ev('lock.released', { actor: 'A:1', lock: 'L', holdCount: 1 });
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'M', holdCount: 1 });
+    h.acquired('B:1', 'M');
     expect(h.m.violations).toEqual([]);
     h.at(5);
-    h.ev('lock.acquired', { actor: 'C:1', lock: 'L', holdCount: 1 });
+    h.acquired('C:1', 'L');
     h.at(6);
     h.ev('client.crash', { actor: 'A', client: 'A' });
     h.at(7);
-    h.ev('lock.acquired', { actor: 'B:2', lock: 'M', holdCount: 1 });
+    h.acquired('B:2', 'M');
     h.at(9);
     h.ev('lock.error', { actor: 'B:1', lock: 'M', op: 'unlock', error: 'IllegalMonitorStateException' });
     expect(h.m.violations).toEqual([
@@ -141,7 +150,7 @@ describe('SafetyMonitor V2 holders are threads', () => {
     });
     expect(h.m.violations[0].holders).toEqual(['A:1', 'uuid-b:1']);
     h.at(6);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'uuid-b:1' });
+    h.acquired('B:1', 'L', 1, 'uuid-b:1');
     h.key('L', {
       type: 'hash',
       value: [
@@ -188,21 +197,18 @@ function use(
 describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', () => {
   it('flags the write of a holder superseded by a newer one that used the resource, not before', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'a' });
-    h.at(2);
-    h.ev('resource.use', use('A:1', 'L', 1, 1));
+    h.acquired('A:1', 'L', 1, 'a');
+    h.useAt(2, use('A:1', 'L', 1, 1));
     h.at(30);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'b' });
+    h.acquired('B:1', 'L', 1, 'b');
     h.at(31);
     // B holds the lock but has not touched the resource: A's write wrongs nobody yet
     h.ev('resource.use', use('A:1', 'L', 2, 30));
     // a refused write is never V3
     h.ev('resource.use', { ...use('A:1', 'L', 0, 31), accepted: false, write: undefined, token: 1 });
     expect(v3(h)).toEqual([]);
-    h.at(40);
-    h.ev('resource.use', use('B:1', 'L', 3, 39));
-    h.at(50);
-    h.ev('resource.use', use('A:1', 'L', 4, 45));
+    h.useAt(40, use('B:1', 'L', 3, 39));
+    h.useAt(50, use('A:1', 'L', 4, 45));
     expect(v3(h)).toEqual([
       { kind: 'V3', lock: 'L', from: 50, to: 50, holders: ['A:1', 'B:1'], cause: 'stale' },
     ]);
@@ -214,11 +220,10 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
 
   it('counts a newer holder whose use is still between its read and its write', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.acquired('A:1', 'L');
     h.at(10);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
-    h.at(20);
-    h.ev('resource.use', use('A:1', 'L', 1, 5, { pending: [{ actor: 'B:1', lock: 'L', readAt: 12 }] }));
+    h.acquired('B:1', 'L');
+    h.useAt(20, use('A:1', 'L', 1, 5, { pending: [{ actor: 'B:1', lock: 'L', readAt: 12 }] }));
     expect(v3(h).map((v) => [v.kind, v.holders, v.cause])).toEqual([['V3', ['A:1', 'B:1'], 'stale']]);
   });
 
@@ -236,14 +241,12 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
 
   it('split brain: the old master still has the writer’s lease, yet the newer holder acted', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'a' });
+    h.acquired('A:1', 'L', 1, 'a');
     h.key('L', { type: 'hash', value: [['a', '1']] }); // A's lease lives on (on A's master)
     h.at(30_000);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1, owner: 'b' });
-    h.at(30_001);
-    h.ev('resource.use', use('B:1', 'L', 1, 30_000));
-    h.at(50_000);
-    h.ev('resource.use', use('A:1', 'L', 2, 29_990, { erased: [1] }));
+    h.acquired('B:1', 'L', 1, 'b');
+    h.useAt(30_001, use('B:1', 'L', 1, 30_000));
+    h.useAt(50_000, use('A:1', 'L', 2, 29_990, { erased: [1] }));
     expect(v3(h)).toEqual([
       { kind: 'V3', lock: 'L', from: 50_000, to: 50_000, holders: ['A:1', 'B:1'], cause: 'stale' },
     ]);
@@ -251,15 +254,15 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
 
   it('a reentrant acquire is not a newer grant; a fresh one after the other’s is', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1 });
+    h.acquired('A:1', 'L');
     h.at(10);
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L', holdCount: 1 });
+    h.acquired('B:1', 'L');
     h.ev('resource.use', use('B:1', 'L', 1, 10));
     h.at(20);
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 2 });
+    h.acquired('A:1', 'L', 2);
     h.ev('resource.use', use('A:1', 'L', 2, 20));
     h.at(30);
-    h.ev('lock.acquired', { actor: 'A:2', lock: 'L', holdCount: 1 });
+    h.acquired('A:2', 'L');
     h.ev('resource.use', use('A:2', 'L', 3, 30));
     expect(v3(h).map((v) => [v.from, v.holders])).toEqual([[20, ['A:1', 'B:1']]]);
   });
@@ -268,10 +271,8 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
 describe('SafetyMonitor V3 without a (exclusive) lock', () => {
   it('a write with no lock that loses an update, or lands inside another use, is V3 on "(none)"', () => {
     const h = harness();
-    h.at(10);
-    h.ev('resource.use', use('A:1', undefined, 1, 0, { pending: [{ actor: 'B:1', lock: null, readAt: 5 }] }));
-    h.at(20);
-    h.ev('resource.use', use('B:1', undefined, 2, 5, { erased: [1] }));
+    h.useAt(10, use('A:1', undefined, 1, 0, { pending: [{ actor: 'B:1', lock: null, readAt: 5 }] }));
+    h.useAt(20, use('B:1', undefined, 2, 5, { erased: [1] }));
     h.at(30);
     h.ev('resource.use', use('C:1', undefined, 3, 25)); // alone: nothing lost
     expect(v3(h)).toEqual([
@@ -284,10 +285,9 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
     const h = harness();
     for (const a of ['A:1', 'B:1']) {
       h.ev('lock.request', { actor: a, lock: 'R', type: 'ReadLock' });
-      h.ev('lock.acquired', { actor: a, lock: 'R', holdCount: 1 });
+      h.acquired(a, 'R');
     }
-    h.at(10);
-    h.ev('resource.use', use('A:1', 'R', 1, 1, { pending: [{ actor: 'B:1', lock: 'R', readAt: 2 }] }));
+    h.useAt(10, use('A:1', 'R', 1, 1, { pending: [{ actor: 'B:1', lock: 'R', readAt: 2 }] }));
     expect(v3(h).map((v) => [v.kind, v.lock, v.holders, v.cause])).toEqual([
       ['V3', 'R', ['A:1', 'B:1'], 'unlocked'],
     ]);
@@ -295,12 +295,10 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
 
   it('a lost update nobody was reported for (two locks for one resource) is still V3', () => {
     const h = harness();
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L1', holdCount: 1 });
-    h.ev('lock.acquired', { actor: 'B:1', lock: 'L2', holdCount: 1 });
-    h.at(10);
-    h.ev('resource.use', use('A:1', 'L1', 1, 5));
-    h.at(20);
-    h.ev('resource.use', use('B:1', 'L2', 2, 4, { erased: [1] }));
+    h.acquired('A:1', 'L1');
+    h.acquired('B:1', 'L2');
+    h.useAt(10, use('A:1', 'L1', 1, 5));
+    h.useAt(20, use('B:1', 'L2', 2, 4, { erased: [1] }));
     expect(v3(h)).toEqual([
       { kind: 'V3', lock: 'L2', from: 20, to: 20, holders: ['B:1', 'A:1'], cause: 'lost-update' },
     ]);
@@ -309,7 +307,7 @@ describe('SafetyMonitor V3 without a (exclusive) lock', () => {
 
 describe('SafetyMonitor L1 (stuck lock, liveness)', () => {
   const setnx = (h: ReturnType<typeof harness>) => {
-    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'tokA' });
+    h.acquired('A:1', 'L', 1, 'tokA');
     h.key('L', { type: 'string', value: 'tokA' });
     h.at(10);
     h.ev('lock.wait', { actor: 'B:1', lock: 'L', ttl: null, polling: true });

@@ -15,9 +15,16 @@ import { first, redis, run, work, type Op } from './testing/family';
 import type { Simulation } from './testing/simulate';
 import { validateScenario } from '../scenario/schema';
 import { runScenario } from '../scenario/run';
+import { holdAs } from '../scenario/build';
 
 const lock = (extra: Op = {}): Op => ({ op: 'lock', lock: 'myLock', ...extra });
 const unlock: Op = { op: 'unlock', lock: 'myLock' };
+/** Ops on a lock of the given type (its unlock names the type too). */
+const typed =
+  (lockName: string, type: string) =>
+  (op: string, extra: Op = {}): Op => ({ op, lock: lockName, type, ...extra });
+const fairOp = typed('fair', 'FairLock');
+const readOp = typed('rw', 'ReadLock');
 
 describe('the release table', () => {
   it('resolves the short forms links use: 3.11 → 3.11.6, 3.27 → 3.27.2, latest → the newest release', () => {
@@ -294,20 +301,9 @@ describe('tryLock after a response timeout inside the wait loop', () => {
 });
 
 describe('M2: unlocking a read/write lock whose key is gone', () => {
-  const expired = (version: string) =>
+  const expired = (version: string, type = 'WriteLock') =>
     run(
-      {
-        A: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'rw', type: 'WriteLock', leaseMs: 1000 },
-              work(2000),
-              { op: 'unlock', lock: 'rw', type: 'WriteLock' },
-            ],
-          },
-        ],
-      },
+      { A: [{ id: 1, program: holdAs(typed('rw', type), 2000, { leaseMs: 1000 }) }] },
       { redisson: { version } },
     );
   it('3.43.0 RedissonWriteLock.unlockInnerAsync: returns 1 and publishes, no exception', () => {
@@ -319,22 +315,7 @@ describe('M2: unlocking a read/write lock whose key is gone', () => {
     expect(first(expired('3.44.0'), 'lock.error', 'A:1').error).toMatch(/^IllegalMonitorStateException/);
   });
   it('3.43.0 / 3.44.0 RedissonReadLock.unlockInnerAsync: the same boundary', () => {
-    const read = (version: string) =>
-      run(
-        {
-          A: [
-            {
-              id: 1,
-              program: [
-                { op: 'lock', lock: 'rw', type: 'ReadLock', leaseMs: 1000 },
-                work(2000),
-                { op: 'unlock', lock: 'rw', type: 'ReadLock' },
-              ],
-            },
-          ],
-        },
-        { redisson: { version } },
-      );
+    const read = (version: string) => expired(version, 'ReadLock');
     expect(read('3.43.0').of('lock.error', 'A:1')).toEqual([]);
     expect(first(read('3.44.0'), 'lock.error', 'A:1').error).toMatch(/^IllegalMonitorStateException/);
   });
@@ -344,17 +325,8 @@ describe('M3: FairLock estimate for a thread already queued', () => {
   const fair = (version: string) =>
     run(
       {
-        A: [
-          {
-            id: 1,
-            program: [
-              { op: 'lock', lock: 'fair', type: 'FairLock' },
-              work(70_000),
-              { op: 'unlock', lock: 'fair', type: 'FairLock' },
-            ],
-          },
-        ],
-        B: [{ id: 1, start: 100, program: [{ op: 'lock', lock: 'fair', type: 'FairLock' }] }],
+        A: [{ id: 1, program: holdAs(fairOp, 70_000) }],
+        B: [{ id: 1, start: 100, program: [fairOp('lock')] }],
       },
       { redisson: { version }, until: 80_000 },
     );
@@ -375,8 +347,8 @@ describe('M4: read-lock renewal', () => {
   const readers = (version: string) =>
     run(
       {
-        A: [{ id: 1, program: [{ op: 'lock', lock: 'rw', type: 'ReadLock' }, work(50_000)] }],
-        B: [{ id: 1, start: 10, program: [{ op: 'lock', lock: 'rw', type: 'ReadLock' }, work(60_000)] }],
+        A: [{ id: 1, program: [readOp('lock'), work(50_000)] }],
+        B: [{ id: 1, start: 10, program: [readOp('lock'), work(60_000)] }],
       },
       { redisson: { version }, until: 45_000, faults: [{ at: 1000, kind: 'crash', client: 'B' }] },
     );
@@ -406,7 +378,7 @@ describe('one UUID per Redisson instance', () => {
 
 describe('M5 (part): SpinLock.lock() is interruptible', () => {
   it('4.7.0 RedissonSpinLock.lock(): an interrupt while spinning ends it with IllegalStateException', () => {
-    const spin = (op: string): Op => ({ op, lock: 's', type: 'SpinLock' });
+    const spin = typed('s', 'SpinLock');
     const s = run(
       {
         A: [{ id: 1, program: [spin('lock'), work(5000), spin('unlock')] }],
@@ -433,7 +405,6 @@ describe('low: Java long division for the watchdog period', () => {
 
 describe('low: FairLock.acquireFailed goes through the synced path', () => {
   it('3.27.2 RedissonFairLock.acquireFailedAsync (evalWriteSyncedAsync): WAIT follows the dequeue script', () => {
-    const fairOp = (op: string, extra: Op = {}): Op => ({ op, lock: 'fair', type: 'FairLock', ...extra });
     const s = run(
       {
         A: [{ id: 1, program: [fairOp('lock'), work(3000), fairOp('unlock')] }],
@@ -450,7 +421,6 @@ describe('low: FairLock.acquireFailed goes through the synced path', () => {
 
 describe('low: FairLock slot length', () => {
   const slot = (version: string) => {
-    const fairOp = (op: string, extra: Op = {}): Op => ({ op, lock: 'fair', type: 'FairLock', ...extra });
     const s = run(
       {
         A: [{ id: 1, program: [fairOp('lock'), work(1000), fairOp('unlock')] }],
@@ -499,11 +469,7 @@ describe('low: ReadLockTask after a 0 answer', () => {
         A: [
           {
             id: 1,
-            program: [
-              { op: 'lock', lock: 'rw', type: 'ReadLock' },
-              { op: 'lock', lock: 'rw', type: 'ReadLock' },
-              work(40_000),
-            ],
+            program: [readOp('lock'), readOp('lock'), work(40_000)],
           },
         ],
         B: [{ id: 1, start: 1000, program: [redis('DEL', 'rw')] }],

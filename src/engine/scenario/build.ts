@@ -5,26 +5,66 @@
  * person would type them), not the validated Scenario, so the editor shows what it always did.
  */
 
+/** One thread of a client; `start` is left out when not given. */
+export function thread(id: number, program: unknown[], start?: number) {
+  return { id, ...(start === undefined ? {} : { start }), program };
+}
+
 /** One client with one thread (id 1 unless given). */
 export function client(id: string, program: unknown[], opts: { start?: number; thread?: number } = {}) {
-  const { start, thread = 1 } = opts;
-  return { id, threads: [{ id: thread, ...(start === undefined ? {} : { start }), program }] };
+  const { start, thread: threadId = 1 } = opts;
+  return { id, threads: [thread(threadId, program, start)] };
+}
+
+/** A client with several threads (see `thread`). */
+export function clientOf(id: string, ...threads: ReturnType<typeof thread>[]) {
+  return { id, threads };
 }
 
 /**
- * lock, then `ms` of work (`use` when a resource write should be recorded), then unlock. Extra
- * fields (leaseMs, type, …) go on the lock op.
+ * lock (or `acquire`: tryLock), then `ms` of work (`use` when a resource write should be
+ * recorded), then unlock. Extra fields (leaseMs, waitMs, type, …) go on the acquiring op.
  */
 export function hold(
   lock: string,
   ms: number,
-  opts: { body?: 'work' | 'use' } & Record<string, unknown> = {},
+  opts: { body?: 'work' | 'use'; acquire?: string } & Record<string, unknown> = {},
 ) {
-  const { body = 'work', ...lockFields } = opts;
+  const { body = 'work', acquire = 'lock', ...lockFields } = opts;
   return [
-    { op: 'lock', lock, ...lockFields },
+    { op: acquire, lock, ...lockFields },
     { op: body, ms },
     { op: 'unlock', lock },
+  ];
+}
+
+/**
+ * `hold` for a lock whose unlock must name it as well (FairLock, ReadLock, RedLock, …): `as(op,
+ * extra)` makes an op on that lock. `acquire` is the acquiring op (lock unless given); the other
+ * extra fields (leaseMs, waitMs, …) go on it.
+ */
+export function holdAs<O extends object>(
+  as: (op: string, extra?: Record<string, unknown>) => O,
+  ms: number,
+  opts: { body?: 'work' | 'use'; acquire?: string } & Record<string, unknown> = {},
+) {
+  const { body = 'work', acquire = 'lock', ...extra } = opts;
+  return [as(acquire, extra), { op: body, ms }, as('unlock')];
+}
+
+/**
+ * The two-client story many built-ins tell: A holds `lock` for `t.a` ms from 0, B holds it for
+ * `t.b` ms from `t.bStart`. `opts` go on both holds, `aOpts` (A's own lease, …) on A's only.
+ */
+export function aThenB(
+  lock: string,
+  t: { a: number; b: number; bStart: number },
+  opts: Parameters<typeof hold>[2] = {},
+  aOpts: Record<string, unknown> = {},
+) {
+  return [
+    client('A', hold(lock, t.a, { ...opts, ...aOpts })),
+    client('B', hold(lock, t.b, opts), { start: t.bStart }),
   ];
 }
 

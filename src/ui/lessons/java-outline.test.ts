@@ -33,27 +33,36 @@ const at = (cursor: number, actor: string) => {
   return w && `${w.outline}:${w.line}`;
 };
 
+/** Where `actor` is at each cursor: `cursor: 'outline:line'`, null for nowhere. */
+const expectPath = (actor: string, want: Record<number, string | null>) => {
+  for (const [cursor, where] of Object.entries(want))
+    expect(at(Number(cursor), actor), `${actor} at ${cursor}`).toBe(where);
+};
+
 describe('whereIs', () => {
   it('follows lock() through tryAcquire, subscribe, the second try and the latch', () => {
-    expect(at(0, 'A:1')).toBe('lock:2');
-    expect(at(2, 'A:1')).toBe('lock:3');
-    expect(at(4, 'B:1')).toBe('lock:2');
-    expect(at(5, 'B:1')).toBe('lock:2');
-    expect(at(6, 'B:1')).toBe('lock:4');
-    expect(at(7, 'B:1')).toBe('lock:7');
-    expect(at(8, 'B:1')).toBe('lock:9');
-    expect(at(13, 'B:1')).toBe('lock:9');
-    expect(at(14, 'B:1')).toBe('lock:7');
-    expect(at(15, 'B:1')).toBe('lock:8');
+    expectPath('A:1', { 0: 'lock:2', 2: 'lock:3' });
+    expectPath('B:1', {
+      4: 'lock:2',
+      5: 'lock:2',
+      6: 'lock:4',
+      7: 'lock:7',
+      8: 'lock:9',
+      13: 'lock:9',
+      14: 'lock:7',
+      15: 'lock:8',
+    });
   });
 
   it('puts a thread in its critical section, in unlock() and in the renewal task', () => {
-    expect(at(3, 'A:1')).toBe('caller:3');
-    expect(at(8, 'A:1')).toBe('caller:3');
-    expect(at(9, 'A:1')).toBe('renewal:2');
-    expect(at(10, 'A:1')).toBe('unlock:1');
-    expect(at(12, 'A:1')).toBe('unlock:2');
-    expect(at(16, 'A:1')).toBeNull();
+    expectPath('A:1', {
+      3: 'caller:3',
+      8: 'caller:3',
+      9: 'renewal:2',
+      10: 'unlock:1',
+      12: 'unlock:2',
+      16: null,
+    });
   });
 
   it('knows tryLock() and gives up on naive locks and threads that have not started', () => {

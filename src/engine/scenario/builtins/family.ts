@@ -3,13 +3,11 @@
  * RedLock) and the failures fencing and Redlock are about (a paused holder, a down master, a
  * clock jump, a pause past the validity, a failover that loses the token counter).
  */
+import { clientOf as client, hold, holdAs, thread as threadOf } from '../build';
 import type { BuiltinScenario } from './types';
 
 type Op = Record<string, unknown>;
-const thread = (id: number, start: number, program: Op[]) => ({ id, start, program });
-const client = (id: string, ...threads: ReturnType<typeof thread>[]) => ({ id, threads });
-const work = (ms: number): Op => ({ op: 'work', ms });
-const use = (ms: number): Op => ({ op: 'use', ms });
+const thread = (id: number, start: number, program: unknown[]) => threadOf(id, program, start);
 
 const fenced = (op: string, extra: Op = {}): Op => ({ op, lock: 'res', type: 'FencedLock', ...extra });
 
@@ -34,8 +32,8 @@ export const fencingSavesGcPause: BuiltinScenario = {
     title: 'Fencing refuses a paused holder',
     resource: { kind: 'fenced', initial: 7 },
     clients: [
-      client('A', thread(1, 0, [fenced('lock', { leaseMs: 10_000 }), use(2000), fenced('unlock')])),
-      client('B', thread(1, 500, [fenced('lock'), use(50), fenced('unlock')])),
+      client('A', thread(1, 0, holdAs(fenced, 2000, { body: 'use', leaseMs: 10_000 }))),
+      client('B', thread(1, 500, holdAs(fenced, 50, { body: 'use' }))),
     ],
     faults: [{ at: 30, kind: 'pause', client: 'A', ms: 15_000 }],
   },
@@ -62,11 +60,11 @@ export const fairLockFifo: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'FairLock: first come, first served',
     clients: [
-      client('A', thread(1, 0, [fair('lock'), work(2000), fair('unlock')])),
-      client('B', thread(1, 100, [fair('lock'), work(300), fair('unlock')])),
+      client('A', thread(1, 0, holdAs(fair, 2000))),
+      client('B', thread(1, 100, holdAs(fair, 300))),
       client('E', thread(1, 150, [{ op: 'tryLock', lock: 'fair', type: 'FairLock', waitMs: 500 }])),
-      client('C', thread(1, 200, [fair('lock'), work(300), fair('unlock')])),
-      client('D', thread(1, 300, [fair('lock'), work(300), fair('unlock')])),
+      client('C', thread(1, 200, holdAs(fair, 300))),
+      client('D', thread(1, 300, holdAs(fair, 300))),
     ],
   },
 };
@@ -92,14 +90,10 @@ export const rwLockReadersThenWriter: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'Readers share, the writer waits',
     clients: [
-      client('A', thread(1, 0, [read('lock'), work(1000), read('unlock')])),
-      client('B', thread(1, 100, [read('lock'), work(1100), read('unlock')])),
-      client('C', thread(1, 200, [write('lock'), work(500), write('unlock')])),
-      client(
-        'D',
-        thread(1, 1400, [read('lock'), work(300), read('unlock')]),
-        thread(2, 1450, [read('lock'), work(300), read('unlock')]),
-      ),
+      client('A', thread(1, 0, holdAs(read, 1000))),
+      client('B', thread(1, 100, holdAs(read, 1100))),
+      client('C', thread(1, 200, holdAs(write, 500))),
+      client('D', thread(1, 1400, holdAs(read, 300)), thread(2, 1450, holdAs(read, 300))),
     ],
   },
 };
@@ -123,9 +117,9 @@ export const spinLockPolling: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'SpinLock polling',
     clients: [
-      client('A', thread(1, 0, [spin('lock'), work(1000), spin('unlock')])),
-      client('B', thread(1, 10, [spin('lock'), work(200), spin('unlock')])),
-      client('C', thread(1, 20, [spin('lock'), work(200), spin('unlock')])),
+      client('A', thread(1, 0, holdAs(spin, 1000))),
+      client('B', thread(1, 10, holdAs(spin, 200))),
+      client('C', thread(1, 20, holdAs(spin, 200))),
     ],
   },
 };
@@ -150,14 +144,14 @@ export const multilockAllOrNothing: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'MultiLock: all or nothing',
     clients: [
-      client('B', thread(1, 0, [{ op: 'lock', lock: 'l3' }, work(3000), { op: 'unlock', lock: 'l3' }])),
+      client('B', thread(1, 0, hold('l3', 3000))),
       client(
         'A',
         thread(1, 100, [
           { op: 'tryLock', lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] },
           { op: 'sleep', ms: 100 },
           multi('lock'),
-          work(500),
+          { op: 'work', ms: 500 },
           multi('unlock'),
         ]),
       ),
@@ -174,6 +168,9 @@ const red = (op: string, extra: Op = {}): Op => ({
   locks: ['res', 'res', 'res', 'res', 'res'],
   ...extra,
 });
+/** A 10 s RedLock taken with tryLock (waiting `waitMs`), held for `ms`, then unlocked. */
+const redlock = (ms: number, waitMs: number, body: 'work' | 'use' = 'use') =>
+  holdAs(red, ms, { body, acquire: 'tryLock', waitMs, leaseMs: 10_000 });
 /**
  * Five masters, and a short response timeout: Redlock's "per-node timeout small compared to the
  * TTL". No command retries, so that giving back a lock on an unreachable master costs one timeout.
@@ -203,13 +200,7 @@ export const redlockHappy: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'RedLock: a majority of five',
     ...fiveMasters,
-    clients: [
-      client('A', thread(1, 0, [red('tryLock', { waitMs: 1000, leaseMs: 10_000 }), use(500), red('unlock')])),
-      client(
-        'B',
-        thread(1, 100, [red('tryLock', { waitMs: 5000, leaseMs: 10_000 }), use(100), red('unlock')]),
-      ),
-    ],
+    clients: [client('A', thread(1, 0, redlock(500, 1000))), client('B', thread(1, 100, redlock(100, 5000)))],
     faults: [{ at: 0, kind: 'crash', node: 'master-5' }],
   },
 };
@@ -233,14 +224,8 @@ export const redlockClockJump: BuiltinScenario = {
     title: 'RedLock and a clock jump',
     ...fiveMasters,
     clients: [
-      client(
-        'A',
-        thread(1, 0, [red('tryLock', { waitMs: 1000, leaseMs: 10_000 }), work(6000), red('unlock')]),
-      ),
-      client(
-        'B',
-        thread(1, 2000, [red('tryLock', { waitMs: 1000, leaseMs: 10_000 }), work(1000), red('unlock')]),
-      ),
+      client('A', thread(1, 0, redlock(6000, 1000, 'work'))),
+      client('B', thread(1, 2000, redlock(1000, 1000, 'work'))),
     ],
     faults: [
       { at: 0, kind: 'partition', groups: [['A'], ['master-4', 'master-5']] },
@@ -269,11 +254,8 @@ export const redlockPauseAfterValidity: BuiltinScenario = {
     title: 'RedLock: pause after the validity check',
     ...fiveMasters,
     clients: [
-      client('A', thread(1, 0, [red('tryLock', { waitMs: 1000, leaseMs: 10_000 }), use(100), red('unlock')])),
-      client(
-        'B',
-        thread(1, 100, [red('tryLock', { waitMs: 15_000, leaseMs: 10_000 }), use(10), red('unlock')]),
-      ),
+      client('A', thread(1, 0, redlock(100, 1000))),
+      client('B', thread(1, 100, redlock(10, 15_000))),
     ],
     faults: [{ at: 60, kind: 'pause', client: 'A', ms: 12_000 }],
   },
@@ -309,8 +291,8 @@ export const fencingAfterFailover: BuiltinScenario = {
     resource: { kind: 'fenced', initial: 10 },
     clients: [
       client('P', thread(1, 0, [{ op: 'redis', argv: ['SET', 'redisson_lock_token:{res}', '33'] }])),
-      client('A', thread(1, 2500, [fenced('lock'), use(9500), fenced('unlock')])),
-      client('B', thread(1, 11_000, [fenced('lock'), use(100), fenced('unlock')])),
+      client('A', thread(1, 2500, holdAs(fenced, 9500, { body: 'use' }))),
+      client('B', thread(1, 11_000, holdAs(fenced, 100, { body: 'use' }))),
     ],
     faults: [{ at: 4000, kind: 'crash', node: 'master' }],
   },

@@ -1,5 +1,5 @@
 /** Leases, the watchdog, and what a crash or a pause does to them. */
-import { client, hold } from '../build';
+import { aThenB } from '../build';
 import type { BuiltinScenario } from './types';
 
 export const leaseExpiryNoWatchdog: BuiltinScenario = {
@@ -17,10 +17,7 @@ export const leaseExpiryNoWatchdog: BuiltinScenario = {
   scenario: {
     format: 'lockscope/1',
     title: 'The lease runs out mid-work',
-    clients: [
-      client('A', hold('myLock', 4000, { body: 'use', leaseMs: 3000 })),
-      client('B', hold('myLock', 200, { body: 'use' }), { start: 100 }),
-    ],
+    clients: aThenB('myLock', { a: 4000, b: 200, bStart: 100 }, { body: 'use' }, { leaseMs: 3000 }),
   },
 };
 
@@ -39,7 +36,7 @@ export const watchdogRenewal: BuiltinScenario = {
   scenario: {
     format: 'lockscope/1',
     title: 'The watchdog keeps the lock alive',
-    clients: [client('A', hold('myLock', 70000)), client('B', hold('myLock', 1000), { start: 1000 })],
+    clients: aThenB('myLock', { a: 70000, b: 1000, bStart: 1000 }),
   },
 };
 
@@ -58,7 +55,7 @@ export const clientCrashWatchdogExpiry: BuiltinScenario = {
   scenario: {
     format: 'lockscope/1',
     title: 'The holder crashes',
-    clients: [client('A', hold('myLock', 60000)), client('B', hold('myLock', 1000), { start: 1000 })],
+    clients: aThenB('myLock', { a: 60000, b: 1000, bStart: 1000 }),
     faults: [{ at: 15000, kind: 'crash', client: 'A' }],
   },
 };
@@ -80,10 +77,7 @@ export const gcPauseLeaseExpiry: BuiltinScenario = {
   scenario: {
     format: 'lockscope/1',
     title: 'A GC pause outlives the lease',
-    clients: [
-      client('A', hold('myLock', 2000, { body: 'use' })),
-      client('B', hold('myLock', 100, { body: 'use' }), { start: 500 }),
-    ],
+    clients: aThenB('myLock', { a: 2000, b: 100, bStart: 500 }, { body: 'use' }),
     faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40000 }],
   },
 };

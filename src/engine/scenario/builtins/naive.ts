@@ -1,5 +1,5 @@
 /** The hand-rolled SETNX locks, each showing one mistake (the lock types of naive/NaiveLock.ts). */
-import { client, hold } from '../build';
+import { aThenB } from '../build';
 import type { BuiltinScenario } from './types';
 
 export const naiveSetnxDeadlock: BuiltinScenario = {
@@ -19,10 +19,7 @@ export const naiveSetnxDeadlock: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'SETNX without expiry',
     until: 3000,
-    clients: [
-      client('A', hold('lock:job', 5000, { type: 'setnx' })),
-      client('B', hold('lock:job', 100, { type: 'setnx' }), { start: 100 }),
-    ],
+    clients: aThenB('lock:job', { a: 5000, b: 100, bStart: 100 }, { type: 'setnx' }),
     faults: [{ at: 200, kind: 'crash', client: 'A' }],
   },
 };

@@ -1,5 +1,5 @@
 /** RLock doing its everyday job: lock, reentry, waiting through pub/sub, giving up on time. */
-import { client, hold } from '../build';
+import { client, clientOf, hold, thread } from '../build';
 import type { BuiltinScenario } from './types';
 
 export const basicLock: BuiltinScenario = {
@@ -68,15 +68,9 @@ export const contentionWakeup: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'Waiting without polling',
     clients: [
-      {
-        id: 'A',
-        threads: [
-          { id: 1, program: hold('myLock', 2000) },
-          { id: 2, start: 100, program: critical(300) },
-        ],
-      },
-      { id: 'B', threads: [{ id: 1, start: 200, program: critical(300) }] },
-      { id: 'C', threads: [{ id: 1, start: 300, program: critical(300) }] },
+      clientOf('A', thread(1, hold('myLock', 2000)), thread(2, hold('myLock', 300), 100)),
+      client('B', hold('myLock', 300), { start: 200 }),
+      client('C', hold('myLock', 300), { start: 300 }),
     ],
   },
 };
@@ -100,29 +94,11 @@ export const trylockTimeout: BuiltinScenario = {
     title: 'tryLock gives up on time',
     clients: [
       client('A', hold('myLock', 5000)),
-      {
-        id: 'B',
-        threads: [
-          {
-            id: 1,
-            start: 100,
-            program: [
-              { op: 'tryLock', lock: 'myLock', waitMs: 1000 },
-              { op: 'work', ms: 500 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-          {
-            id: 2,
-            start: 200,
-            program: [
-              { op: 'tryLock', lock: 'myLock', waitMs: 8000 },
-              { op: 'work', ms: 500 },
-              { op: 'unlock', lock: 'myLock' },
-            ],
-          },
-        ],
-      },
+      clientOf(
+        'B',
+        thread(1, hold('myLock', 500, { acquire: 'tryLock', waitMs: 1000 }), 100),
+        thread(2, hold('myLock', 500, { acquire: 'tryLock', waitMs: 8000 }), 200),
+      ),
     ],
   },
 };
@@ -144,23 +120,8 @@ export const unlockNotOwner: BuiltinScenario = {
     format: 'lockscope/1',
     title: "Unlocking someone else's lock",
     clients: [
-      {
-        id: 'A',
-        threads: [
-          { id: 1, program: hold('myLock', 3000) },
-          { id: 2, start: 1000, program: [{ op: 'unlock', lock: 'myLock' }] },
-        ],
-      },
+      clientOf('A', thread(1, hold('myLock', 3000)), thread(2, [{ op: 'unlock', lock: 'myLock' }], 1000)),
       client('B', [{ op: 'unlock', lock: 'myLock' }], { start: 1500 }),
     ],
   },
 };
-
-/** lock, work `ms`, unlock */
-export function critical(ms: number, lock = 'myLock'): Record<string, unknown>[] {
-  return [
-    { op: 'lock', lock },
-    { op: 'work', ms },
-    { op: 'unlock', lock },
-  ];
-}

@@ -1,7 +1,7 @@
 /**
  * Replication and Sentinel failover: the lock lives on one master and reaches replicas late.
  */
-import { client, hold } from '../build';
+import { aThenB } from '../build';
 import type { BuiltinScenario } from './types';
 
 /** The teaching preset of a Sentinel deployment (short numbers so it fits one screen). */
@@ -34,7 +34,7 @@ export const failoverLostLock: BuiltinScenario = {
     seed: 6,
     redis: sentinelTeaching,
     redisson: { version: '3.11' },
-    clients: [client('A', hold('myLock', 20000)), client('B', hold('myLock', 15000), { start: 7000 })],
+    clients: aThenB('myLock', { a: 20000, b: 15000, bStart: 7000 }),
     faults: [{ at: 10, kind: 'crash', node: 'master' }],
   },
 };
@@ -57,7 +57,7 @@ export const failoverWaitHelps: BuiltinScenario = {
     format: 'lockscope/1',
     title: 'WAIT helps',
     redis: { ...sentinelTeaching, replicas: [{ lagMs: 20 }, { lagMs: 800 }] },
-    clients: [client('A', hold('myLock', 15000)), client('B', hold('myLock', 2000), { start: 7000 })],
+    clients: aThenB('myLock', { a: 15000, b: 2000, bStart: 7000 }),
     faults: [{ at: 1000, kind: 'crash', node: 'master' }],
   },
 };
@@ -81,7 +81,7 @@ export const failoverWaitWrongReplica: BuiltinScenario = {
     title: 'WAIT, wrong replica promoted',
     seed: 1,
     redis: { ...sentinelTeaching, replicas: [{ lagMs: 20 }, { lagMs: 20 }] },
-    clients: [client('A', hold('myLock', 15000)), client('B', hold('myLock', 10000), { start: 8000 })],
+    clients: aThenB('myLock', { a: 15000, b: 10000, bStart: 8000 }),
     faults: [
       { at: 0, kind: 'partition', groups: [['master'], ['replica-2']] },
       { at: 1100, kind: 'crash', node: 'master' },
@@ -112,7 +112,7 @@ export const splitBrainPartition: BuiltinScenario = {
     title: 'Split brain',
     until: 70000,
     redis: sentinelTeaching,
-    clients: [client('A', hold('myLock', 45000)), client('B', hold('myLock', 20000), { start: 7000 })],
+    clients: aThenB('myLock', { a: 45000, b: 20000, bStart: 7000 }),
     faults: [
       {
         at: 100,
