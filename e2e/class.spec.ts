@@ -193,7 +193,7 @@ test('D12 in Chinese: the modified note and reset name the original', async ({ p
   await page.getByRole('menuitem', { name: /宕机/ }).click();
   await expect(page.getByTestId('modified-note')).toContainText('修改自');
   await expect(page.getByTestId('reset')).toContainText('恢复为');
-  await page.getByRole('button', { name: 'EN' }).click();
+  await page.getByRole('button', { name: 'EN', exact: true }).click();
 });
 
 test('D13: a console write is visible at the cursor where it was typed', async ({ page }) => {

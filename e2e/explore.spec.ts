@@ -118,7 +118,7 @@ test('cancel stops the search, and the page answers clicks while it runs', async
   expect(Date.now() - t0).toBeLessThan(1000);
   await page.getByRole('button', { name: '中文' }).click();
   await expect(page.getByTestId('explore-cancel')).toHaveText('取消', { timeout: 1000 });
-  await page.getByRole('button', { name: 'EN' }).click();
+  await page.getByRole('button', { name: 'EN', exact: true }).click();
 
   // Long tasks on the main thread (Chromium reports any over 50 ms) while the workers search (our own
   // clicks above re-render the page and are not the search's doing).

@@ -90,7 +90,7 @@ test('a lesson link opens at its step; Next/Back by button and key; a question; 
   await atStep(page, 4);
   await expect(panel(page)).toContainText('第 4 步');
   await expect(page.getByTestId('lesson-task-done')).toContainText('14 秒');
-  await page.getByRole('button', { name: 'EN' }).click();
+  await page.getByRole('button', { name: 'EN', exact: true }).click();
 
   // Progress is kept: the index shows this lesson as done.
   await page.getByTestId('learn-open').click();

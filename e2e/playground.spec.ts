@@ -210,7 +210,7 @@ test('switching to 中文 translates the page', async ({ page }) => {
   await page.reload();
   await ready(page);
   await expect(page.getByRole('button', { name: '播放' })).toBeVisible();
-  await page.getByRole('button', { name: 'EN' }).click();
+  await page.getByRole('button', { name: 'EN', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
 });
 

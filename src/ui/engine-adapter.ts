@@ -88,7 +88,7 @@ export function consoleCommand(node: NodeView, line: string, now: number): Conso
   return { kind: 'read', text: formatReply(reply, 'tty').replace(/\n$/, '') };
 }
 
-// The search (issue 12): only the explore worker (explore/explore-worker.ts) uses these.
+// The search (issue 12): only the search shards (explore/shard.ts, loaded by worker.ts) use these.
 export {
   EXPLORE_FAULT_KINDS,
   applyChanges,

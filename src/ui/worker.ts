@@ -2,12 +2,24 @@
 /** The engine worker: runs scenarios off the main thread so the page never freezes. */
 import { createEngineHost } from './engine-host';
 import { LESSON_REQUESTS, type LessonRequest } from './lessons/lesson-protocol';
+import type { FromWorker, ToWorker } from './explore/protocol';
 import type { Request } from './worker-protocol';
 
 const handle = createEngineHost();
 const post = (res: unknown) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(res);
 
+// Explore's search shards run in instances of this same worker: one engine bundle, not two (the
+// search code loads on its first message). Its message types never collide with the engine's.
+const EXPLORE_REQUESTS = new Set<string>(['plan', 'search', 'bound', 'shrink']);
+let explore: Promise<(m: ToWorker) => void> | null = null;
+
 self.onmessage = (ev: MessageEvent<Request>) => {
+  if (EXPLORE_REQUESTS.has(ev.data.type)) {
+    explore ??= import('./explore/shard').then((m) => m.createShard((r: FromWorker) => post(r)));
+    const msg = ev.data as unknown as ToWorker;
+    void explore.then((handle) => handle(msg));
+    return;
+  }
   if (LESSON_REQUESTS.has(ev.data.type)) {
     // The lessons and their evaluator load on the first lesson request, not with the worker.
     const req = ev.data as unknown as LessonRequest;

@@ -13,7 +13,7 @@ import { isSearching, MAX_BUDGET, useExplore, type ExploreState } from './store'
 let current: SearchHandle | null = null;
 
 function spawnWorker(): WorkerLike {
-  return new Worker(new URL('./explore-worker.ts', import.meta.url), { type: 'module' }) as WorkerLike;
+  return new Worker(new URL('../worker.ts', import.meta.url), { type: 'module' }) as WorkerLike;
 }
 
 export function openExplore(

@@ -1,5 +1,5 @@
 /**
- * Messages between the page and the search workers (explore-worker.ts). Plain data only. One
+ * Messages between the page and the search shards (explore/shard.ts, run in instances of the engine worker, worker.ts). Plain data only. One
  * worker per shard: shard k of n runs the variants whose index is ≡ k (mod n), so together they
  * cover the same indices as one sequential search and the lowest violating index is the answer.
  */

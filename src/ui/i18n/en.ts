@@ -493,6 +493,8 @@ export const en = {
   'legend.fault': 'fault (drag to move)',
   'export.title': '{title} — {verdict}',
   'export.time': 'virtual time',
+  'intro.more': 'Show all',
+  'intro.less': 'Show less',
 } as const;
 
 export type MessageKey = keyof typeof en;

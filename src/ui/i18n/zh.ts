@@ -468,4 +468,6 @@ export const zh: Record<MessageKey, string> = {
   'legend.fault': '故障（可拖动）',
   'export.title': '{title} — {verdict}',
   'export.time': '虚拟时间',
+  'intro.more': '展开全文',
+  'intro.less': '收起',
 };

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 import { GlossaryText } from './Glossary';
@@ -8,6 +9,9 @@ import { GlossaryText } from './Glossary';
  */
 export function ScenarioIntro() {
   const t = useT();
+  // On a short screen (1024×768) the text is cut to two lines so the timeline and the event
+  // details fit together (D29); the whole text is one click away.
+  const [expanded, setExpanded] = useState(false);
   const lang = usePlayground((s) => s.lang);
   const builtin = usePlayground((s) => s.builtins.find((b) => b.id === (s.builtinId ?? s.originId)));
   const modified = usePlayground((s) => s.builtinId === null);
@@ -19,7 +23,7 @@ export function ScenarioIntro() {
     : scenario?.description;
   if (typeof title !== 'string' && typeof text !== 'string') return null;
   return (
-    <div className="intro" data-testid="intro">
+    <div className={expanded ? 'intro intro--expanded' : 'intro'} data-testid="intro">
       {typeof title === 'string' && <h2 className="intro__title">{title}</h2>}
       {modified && builtinTitle && (
         <p className="intro__modified" data-testid="modified-note">
@@ -27,9 +31,19 @@ export function ScenarioIntro() {
         </p>
       )}
       {typeof text === 'string' && (
-        <p className="intro__text">
-          <GlossaryText text={text} />
-        </p>
+        <>
+          <p className="intro__text">
+            <GlossaryText text={text} />
+          </p>
+          <button
+            type="button"
+            className="intro__more"
+            aria-expanded={expanded}
+            onClick={() => setExpanded(!expanded)}
+          >
+            {expanded ? t('intro.less') : t('intro.more')}
+          </button>
+        </>
       )}
     </div>
   );
