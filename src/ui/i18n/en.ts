@@ -493,6 +493,7 @@ export const en = {
   'legend.fault': 'fault (drag to move)',
   'export.title': '{title} — {verdict}',
   'export.time': 'virtual time',
+  'group.cluster': 'Redis Cluster',
 } as const;
 
 export type MessageKey = keyof typeof en;

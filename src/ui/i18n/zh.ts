@@ -468,4 +468,5 @@ export const zh: Record<MessageKey, string> = {
   'legend.fault': '故障（可拖动）',
   'export.title': '{title} — {verdict}',
   'export.time': '虚拟时间',
+  'group.cluster': 'Redis 集群',
 };

@@ -1,6 +1,7 @@
 /**
- * The cluster built-ins: where the lock lives (slot 12769 → master-3) and the cluster failover
- * that loses it (PFAIL → FAIL → election → promotion, then the clients' slot maps at the scan).
+ * The cluster built-ins: where the lock lives (slot 12769 → master-3), the cluster failover that
+ * loses it (PFAIL → FAIL → election → promotion, then the clients' slot maps at the scan), hash
+ * tags, MOVED after a stale slot map, and a MultiLock across shards.
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../redisson/testing/simulate';
@@ -46,5 +47,23 @@ describe('cluster built-ins', () => {
     ]);
     expect(nodesOf(s, 'B:1')).toEqual(['replica-3']);
     expect(s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`)).toEqual(['V1 A:1+B:1']);
+  });
+
+  it('cluster-hash-tags: {order}:lock and its channel share slot 16025 on master-3; SPUBLISH wakes B', () => {
+    // the arithmetic the description states
+    expect(keyHashSlot('order:lock')).toBe(7904);
+    expect(keyHashSlot('redisson_lock__channel:{order:lock}')).toBe(7904);
+    for (const k of ['{order}:lock', 'redisson_lock__channel:{order}:lock', '{order}:stock'])
+      expect(keyHashSlot(k)).toBe(16025);
+    const s = sim('cluster-hash-tags');
+    expect(s.violations).toEqual([]);
+    expect(nodesOf(s, 'A:1')).toEqual(['master-3']);
+    expect(nodesOf(s, 'B:1')).toEqual(['master-3']);
+    const sub = s.of('cmd', 'B:1').find((e) => (e.argv as string[])[0] === 'SSUBSCRIBE');
+    expect(sub?.argv).toEqual(['SSUBSCRIBE', 'redisson_lock__channel:{order}:lock']);
+    expect(s.of('pubsub.publish').map((e) => e.node)).toEqual(['master-3', 'master-3']);
+    const wake = s.of('waiter.wakeup', 'B:1');
+    expect(wake).toHaveLength(1);
+    expect(wake[0].t).toBeGreaterThanOrEqual(s.of('lock.released', 'A:1')[0].t);
   });
 });

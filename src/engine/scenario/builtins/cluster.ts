@@ -1,12 +1,13 @@
 /**
- * Redis Cluster: which master holds a lock (its key's slot), and a cluster failover that loses it.
+ * Redis Cluster: which master holds a lock (its key's slot), hash tags, a cluster failover that
+ * loses it, a stale slot map corrected by MOVED, and a MultiLock whose locks live on three masters.
  */
 import { client, hold } from '../build';
 import type { BuiltinScenario } from './types';
 
 export const clusterWhichNode: BuiltinScenario = {
   id: 'cluster-which-node',
-  group: 'replication',
+  group: 'cluster',
   title: 'Cluster: which node holds the lock?',
   titleZh: '集群：锁在哪个节点上？',
   description:
@@ -30,7 +31,7 @@ export const clusterWhichNode: BuiltinScenario = {
 
 export const clusterFailoverLostLock: BuiltinScenario = {
   id: 'cluster-failover-lost-lock',
-  group: 'replication',
+  group: 'cluster',
   title: 'Cluster failover loses the lock',
   titleZh: '集群故障转移丢锁',
   description:
@@ -58,5 +59,35 @@ export const clusterFailoverLostLock: BuiltinScenario = {
     redisson: { version: '3.11' },
     clients: [client('A', hold('myLock', 20000)), client('B', hold('myLock', 5000), { start: 7000 })],
     faults: [{ at: 10, kind: 'crash', node: 'master-3' }],
+  },
+};
+
+export const clusterHashTags: BuiltinScenario = {
+  id: 'cluster-hash-tags',
+  group: 'cluster',
+  title: 'Cluster: hash tags keep the lock and its channel together',
+  titleZh: '集群：哈希标签让锁和它的频道在一起',
+  description:
+    "A key's slot is CRC16 mod 16384 of its hash tag (the text between the first { and the first } after " +
+    'it) or of the whole key. Without a tag, "order:lock" is slot 7904 (master-2), and Redisson names its ' +
+    'channel redisson_lock__channel:{order:lock}, braces added so it lands in slot 7904 too. Here the lock is ' +
+    '"{order}:lock": only "order" is hashed, slot 16025, master-3 (10923-16383); a name that already has a { ' +
+    'gets no extra braces, so the channel redisson_lock__channel:{order}:lock is slot 16025 as well, and so ' +
+    'would be {order}:stock. B:1 subscribes there with SSUBSCRIBE (Redisson 3.22+), and the SPUBLISH in ' +
+    "A:1's unlock script, on the same shard, wakes it.",
+  descriptionZh:
+    '键的槽是它哈希标签（第一个 { 与其后第一个 } 之间的文本）或整个键的 CRC16 mod 16384。没有标签时，' +
+    '"order:lock" 在槽 7904（master-2），Redisson 把它的频道命名为 redisson_lock__channel:{order:lock}，加上花括号，' +
+    '因此也在槽 7904。这里锁名是 "{order}:lock"：只对 "order" 求哈希，槽 16025，master-3（10923-16383）；已经含 { 的名字' +
+    '不再加花括号，所以频道 redisson_lock__channel:{order}:lock 也在槽 16025，{order}:stock 也一样。B:1 在那里用 SSUBSCRIBE' +
+    '（Redisson 3.22+）订阅，A:1 解锁脚本在同一分片上的 SPUBLISH 唤醒它。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'Cluster: hash tags keep the lock and its channel together',
+    redis: { topology: 'cluster' },
+    clients: [
+      client('A', hold('{order}:lock', 1000)),
+      client('B', hold('{order}:lock', 300), { start: 300 }),
+    ],
   },
 };

@@ -26,7 +26,7 @@ import {
   rwLockReadersThenWriter,
   spinLockPolling,
 } from './family';
-import { clusterFailoverLostLock, clusterWhichNode } from './cluster';
+import { clusterFailoverLostLock, clusterHashTags, clusterWhichNode } from './cluster';
 
 export type { BuiltinScenario } from './types';
 
@@ -62,6 +62,7 @@ export const builtins: readonly BuiltinScenario[] = [
   fencingAfterFailover,
   clusterWhichNode,
   clusterFailoverLostLock,
+  clusterHashTags,
 ];
 
 export function builtin(id: string): BuiltinScenario | undefined {
