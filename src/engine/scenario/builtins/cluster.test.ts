@@ -66,4 +66,21 @@ describe('cluster built-ins', () => {
     expect(wake).toHaveLength(1);
     expect(wake[0].t).toBeGreaterThanOrEqual(s.of('lock.released', 'A:1')[0].t);
   });
+
+  it('cluster-moved-stale-map: master-3, back as a replica, answers MOVED; B re-sends to replica-3', () => {
+    const s = sim('cluster-moved-stale-map');
+    expect(s.of('cluster.promoted').map((e) => [e.node, e.slots])).toEqual([['replica-3', '10923-16383']]);
+    const cmds = s.of('cmd', 'B:1');
+    // the first send follows the stale map; the reply redirects it
+    expect(cmds[0].node).toBe('master-3');
+    expect(cmds[0].reply).toEqual({ error: 'MOVED 12769 127.0.0.1:30006' });
+    expect(cmds[1].node).toBe('replica-3');
+    expect(cmds[1].argv).toEqual(cmds[0].argv);
+    expect(s.of('client.master').map((e) => [e.client, e.node, e.from, e.t])).toEqual([
+      ['B', 'replica-3', 'master-3', cmds[0].t + 1],
+    ]);
+    expect(nodesOf(s, 'B:1')).toEqual(['master-3', 'replica-3']);
+    expect(s.of('lock.acquired', 'B:1')).toHaveLength(1);
+    expect(s.violations).toEqual([]);
+  });
 });

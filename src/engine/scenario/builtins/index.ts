@@ -26,7 +26,7 @@ import {
   rwLockReadersThenWriter,
   spinLockPolling,
 } from './family';
-import { clusterFailoverLostLock, clusterHashTags, clusterWhichNode } from './cluster';
+import { clusterFailoverLostLock, clusterHashTags, clusterMovedStaleMap, clusterWhichNode } from './cluster';
 
 export type { BuiltinScenario } from './types';
 
@@ -63,6 +63,7 @@ export const builtins: readonly BuiltinScenario[] = [
   clusterWhichNode,
   clusterFailoverLostLock,
   clusterHashTags,
+  clusterMovedStaleMap,
 ];
 
 export function builtin(id: string): BuiltinScenario | undefined {
