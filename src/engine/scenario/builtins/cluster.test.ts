@@ -83,4 +83,22 @@ describe('cluster built-ins', () => {
     expect(s.of('lock.acquired', 'B:1')).toHaveLength(1);
     expect(s.violations).toEqual([]);
   });
+
+  it('cluster-multilock-shards: each seat lock goes to its own master; B holds all three after A', () => {
+    const homes = { 'seat:1': 'master-2', 'seat:3': 'master-3', 'seat:4': 'master-1' };
+    expect(Object.keys(homes).map(keyHashSlot)).toEqual([5749, 13879, 1744]);
+    const s = sim('cluster-multilock-shards');
+    for (const actor of ['A:1', 'B:1']) {
+      const scripts = s.of('cmd', actor).filter((e) => /^EVAL/.test(String((e.argv as string[])[0])));
+      for (const e of scripts) expect(e.node).toBe(homes[(e.argv as string[])[3] as keyof typeof homes]);
+      expect(new Set(scripts.map((e) => e.node)).size).toBe(3);
+    }
+    const bSub = s.of('cmd', 'B:1').find((e) => (e.argv as string[])[0] === 'SSUBSCRIBE');
+    expect([bSub?.node, (bSub?.argv as string[])[1]]).toEqual([
+      'master-2',
+      'redisson_lock__channel:{seat:1}',
+    ]);
+    expect(s.of('lock.acquired', 'B:1')[0].t).toBeGreaterThanOrEqual(s.of('lock.released', 'A:1')[0].t);
+    expect(s.violations).toEqual([]);
+  });
 });

@@ -5,6 +5,13 @@
 import { client, hold } from '../build';
 import type { BuiltinScenario } from './types';
 
+const seats = (op: string) => ({
+  op,
+  lock: 'seats',
+  type: 'MultiLock',
+  locks: ['seat:1', 'seat:3', 'seat:4'],
+});
+
 export const clusterWhichNode: BuiltinScenario = {
   id: 'cluster-which-node',
   group: 'cluster',
@@ -119,6 +126,34 @@ export const clusterMovedStaleMap: BuiltinScenario = {
     faults: [
       { at: 100, kind: 'crash', node: 'master-3' },
       { at: 3800, kind: 'restart', node: 'master-3' },
+    ],
+  },
+};
+
+export const clusterMultilockShards: BuiltinScenario = {
+  id: 'cluster-multilock-shards',
+  group: 'cluster',
+  title: 'Cluster: a MultiLock across three shards',
+  titleZh: '集群：跨三个分片的 MultiLock',
+  description:
+    'A MultiLock over seat:1, seat:3 and seat:4. Without hash tags the three names hash to slots 5749 ' +
+    '(master-2), 13879 (master-3) and 1744 (master-1): no single script could take them (CROSSSLOT), so ' +
+    "RedissonMultiLock takes them one by one, each lock script sent to its own slot's master. B:1 asks at " +
+    "300 ms, finds seat:1 held and waits on its channel on master-2; A:1's unlock releases the three in " +
+    'turn, B:1 follows them shard by shard and holds all three only after A:1 has let go. One holder at a ' +
+    'time: safe.',
+  descriptionZh:
+    'MultiLock 覆盖 seat:1、seat:3 和 seat:4。没有哈希标签，这三个名字分别落在槽 5749（master-2）、13879（master-3）' +
+    '和 1744（master-1）：一个脚本无法同时拿到它们（CROSSSLOT），所以 RedissonMultiLock 逐个加锁，每个加锁脚本发往各自槽的主节点。' +
+    'B:1 在 300 毫秒请求，发现 seat:1 被持有，在 master-2 上等待它的频道；A:1 解锁时依次释放三把锁，B:1 逐个分片跟进，' +
+    '直到 A:1 全部放开后才持有全部三把。任何时刻只有一个持有者：安全。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'Cluster: a MultiLock across three shards',
+    redis: { topology: 'cluster' },
+    clients: [
+      client('A', [seats('lock'), { op: 'work', ms: 1000 }, seats('unlock')]),
+      client('B', [seats('lock'), { op: 'work', ms: 300 }, seats('unlock')], { start: 300 }),
     ],
   },
 };

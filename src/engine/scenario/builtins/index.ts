@@ -26,7 +26,13 @@ import {
   rwLockReadersThenWriter,
   spinLockPolling,
 } from './family';
-import { clusterFailoverLostLock, clusterHashTags, clusterMovedStaleMap, clusterWhichNode } from './cluster';
+import {
+  clusterFailoverLostLock,
+  clusterHashTags,
+  clusterMovedStaleMap,
+  clusterMultilockShards,
+  clusterWhichNode,
+} from './cluster';
 
 export type { BuiltinScenario } from './types';
 
@@ -64,6 +70,7 @@ export const builtins: readonly BuiltinScenario[] = [
   clusterFailoverLostLock,
   clusterHashTags,
   clusterMovedStaleMap,
+  clusterMultilockShards,
 ];
 
 export function builtin(id: string): BuiltinScenario | undefined {
