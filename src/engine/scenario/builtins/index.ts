@@ -67,8 +67,8 @@ export const builtins: readonly BuiltinScenario[] = [
   redlockPauseAfterValidity,
   fencingAfterFailover,
   clusterWhichNode,
-  clusterFailoverLostLock,
   clusterHashTags,
+  clusterFailoverLostLock,
   clusterMovedStaleMap,
   clusterMultilockShards,
 ];
