@@ -2,7 +2,7 @@
 import type { BuiltinInfo } from './engine-adapter';
 import type { MessageKey } from './i18n';
 
-export const GROUPS = ['basics', 'naive', 'watchdog', 'failures', 'replication', 'other'] as const;
+export const GROUPS = ['basics', 'naive', 'watchdog', 'failures', 'replication', 'cluster', 'other'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export const GROUP_LABEL: Record<Group, MessageKey> = {
@@ -11,10 +11,12 @@ export const GROUP_LABEL: Record<Group, MessageKey> = {
   watchdog: 'group.watchdog',
   failures: 'group.failures',
   replication: 'group.replication',
+  cluster: 'group.cluster',
   other: 'group.other',
 };
 
 const RULES: [Group, RegExp][] = [
+  ['cluster', /^cluster/],
   ['naive', /naive|setnx|set-nx|get-del|teaching/],
   ['replication', /failover|replica|replication|sentinel|split-brain|wait|synced|slave/],
   ['watchdog', /watchdog|renew|lease|gc|pause/],

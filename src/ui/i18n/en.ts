@@ -495,6 +495,7 @@ export const en = {
   'export.time': 'virtual time',
   'intro.more': 'Show all',
   'intro.less': 'Show less',
+  'group.cluster': 'Redis Cluster',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -470,4 +470,5 @@ export const zh: Record<MessageKey, string> = {
   'export.time': '虚拟时间',
   'intro.more': '展开全文',
   'intro.less': '收起',
+  'group.cluster': 'Redis 集群',
 };

@@ -1,6 +1,7 @@
 /**
- * The cluster built-ins: where the lock lives (slot 12769 → master-3) and the cluster failover
- * that loses it (PFAIL → FAIL → election → promotion, then the clients' slot maps at the scan).
+ * The cluster built-ins: where the lock lives (slot 12769 → master-3), the cluster failover that
+ * loses it (PFAIL → FAIL → election → promotion, then the clients' slot maps at the scan), hash
+ * tags, MOVED after a stale slot map, and a MultiLock across shards.
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../redisson/testing/simulate';
@@ -46,5 +47,58 @@ describe('cluster built-ins', () => {
     ]);
     expect(nodesOf(s, 'B:1')).toEqual(['replica-3']);
     expect(s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`)).toEqual(['V1 A:1+B:1']);
+  });
+
+  it('cluster-hash-tags: {order}:lock and its channel share slot 16025 on master-3; SPUBLISH wakes B', () => {
+    // the arithmetic the description states
+    expect(keyHashSlot('order:lock')).toBe(7904);
+    expect(keyHashSlot('redisson_lock__channel:{order:lock}')).toBe(7904);
+    for (const k of ['{order}:lock', 'redisson_lock__channel:{order}:lock', '{order}:stock'])
+      expect(keyHashSlot(k)).toBe(16025);
+    const s = sim('cluster-hash-tags');
+    expect(s.violations).toEqual([]);
+    expect(nodesOf(s, 'A:1')).toEqual(['master-3']);
+    expect(nodesOf(s, 'B:1')).toEqual(['master-3']);
+    const sub = s.of('cmd', 'B:1').find((e) => (e.argv as string[])[0] === 'SSUBSCRIBE');
+    expect(sub?.argv).toEqual(['SSUBSCRIBE', 'redisson_lock__channel:{order}:lock']);
+    expect(s.of('pubsub.publish').map((e) => e.node)).toEqual(['master-3', 'master-3']);
+    const wake = s.of('waiter.wakeup', 'B:1');
+    expect(wake).toHaveLength(1);
+    expect(wake[0].t).toBeGreaterThanOrEqual(s.of('lock.released', 'A:1')[0].t);
+  });
+
+  it('cluster-moved-stale-map: master-3, back as a replica, answers MOVED; B re-sends to replica-3', () => {
+    const s = sim('cluster-moved-stale-map');
+    expect(s.of('cluster.promoted').map((e) => [e.node, e.slots])).toEqual([['replica-3', '10923-16383']]);
+    const cmds = s.of('cmd', 'B:1');
+    // the first send follows the stale map; the reply redirects it
+    expect(cmds[0].node).toBe('master-3');
+    expect(cmds[0].reply).toEqual({ error: 'MOVED 12769 127.0.0.1:30006' });
+    expect(cmds[1].node).toBe('replica-3');
+    expect(cmds[1].argv).toEqual(cmds[0].argv);
+    expect(s.of('client.master').map((e) => [e.client, e.node, e.from, e.t])).toEqual([
+      ['B', 'replica-3', 'master-3', cmds[0].t + 1],
+    ]);
+    expect(nodesOf(s, 'B:1')).toEqual(['master-3', 'replica-3']);
+    expect(s.of('lock.acquired', 'B:1')).toHaveLength(1);
+    expect(s.violations).toEqual([]);
+  });
+
+  it('cluster-multilock-shards: each seat lock goes to its own master; B holds all three after A', () => {
+    const homes = { 'seat:1': 'master-2', 'seat:3': 'master-3', 'seat:4': 'master-1' };
+    expect(Object.keys(homes).map(keyHashSlot)).toEqual([5749, 13879, 1744]);
+    const s = sim('cluster-multilock-shards');
+    for (const actor of ['A:1', 'B:1']) {
+      const scripts = s.of('cmd', actor).filter((e) => /^EVAL/.test(String((e.argv as string[])[0])));
+      for (const e of scripts) expect(e.node).toBe(homes[(e.argv as string[])[3] as keyof typeof homes]);
+      expect(new Set(scripts.map((e) => e.node)).size).toBe(3);
+    }
+    const bSub = s.of('cmd', 'B:1').find((e) => (e.argv as string[])[0] === 'SSUBSCRIBE');
+    expect([bSub?.node, (bSub?.argv as string[])[1]]).toEqual([
+      'master-2',
+      'redisson_lock__channel:{seat:1}',
+    ]);
+    expect(s.of('lock.acquired', 'B:1')[0].t).toBeGreaterThanOrEqual(s.of('lock.released', 'A:1')[0].t);
+    expect(s.violations).toEqual([]);
   });
 });

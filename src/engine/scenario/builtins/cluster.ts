@@ -1,12 +1,20 @@
 /**
- * Redis Cluster: which master holds a lock (its key's slot), and a cluster failover that loses it.
+ * Redis Cluster: which master holds a lock (its key's slot), hash tags, a cluster failover that
+ * loses it, a stale slot map corrected by MOVED, and a MultiLock whose locks live on three masters.
  */
 import { client, hold } from '../build';
 import type { BuiltinScenario } from './types';
 
+const seats = (op: string) => ({
+  op,
+  lock: 'seats',
+  type: 'MultiLock',
+  locks: ['seat:1', 'seat:3', 'seat:4'],
+});
+
 export const clusterWhichNode: BuiltinScenario = {
   id: 'cluster-which-node',
-  group: 'replication',
+  group: 'cluster',
   title: 'Cluster: which node holds the lock?',
   titleZh: '集群：锁在哪个节点上？',
   description:
@@ -30,7 +38,7 @@ export const clusterWhichNode: BuiltinScenario = {
 
 export const clusterFailoverLostLock: BuiltinScenario = {
   id: 'cluster-failover-lost-lock',
-  group: 'replication',
+  group: 'cluster',
   title: 'Cluster failover loses the lock',
   titleZh: '集群故障转移丢锁',
   description:
@@ -58,5 +66,94 @@ export const clusterFailoverLostLock: BuiltinScenario = {
     redisson: { version: '3.11' },
     clients: [client('A', hold('myLock', 20000)), client('B', hold('myLock', 5000), { start: 7000 })],
     faults: [{ at: 10, kind: 'crash', node: 'master-3' }],
+  },
+};
+
+export const clusterHashTags: BuiltinScenario = {
+  id: 'cluster-hash-tags',
+  group: 'cluster',
+  title: 'Cluster: hash tags keep the lock and its channel together',
+  titleZh: '集群：哈希标签让锁和它的频道在一起',
+  description:
+    "A key's slot is CRC16 mod 16384 of its hash tag (the text between the first { and the first } after " +
+    'it) or of the whole key. Without a tag, "order:lock" is slot 7904 (master-2), and Redisson names its ' +
+    'channel redisson_lock__channel:{order:lock}, braces added so it lands in slot 7904 too. Here the lock is ' +
+    '"{order}:lock": only "order" is hashed, slot 16025, master-3 (10923-16383); a name that already has a { ' +
+    'gets no extra braces, so the channel redisson_lock__channel:{order}:lock is slot 16025 as well, and so ' +
+    'would be {order}:stock. B:1 subscribes there with SSUBSCRIBE (Redisson 3.22+), and the SPUBLISH in ' +
+    "A:1's unlock script, on the same shard, wakes it.",
+  descriptionZh:
+    '键的槽是它哈希标签（第一个 { 与其后第一个 } 之间的文本）或整个键的 CRC16 mod 16384。没有标签时，' +
+    '"order:lock" 在槽 7904（master-2），Redisson 把它的频道命名为 redisson_lock__channel:{order:lock}，加上花括号，' +
+    '因此也在槽 7904。这里锁名是 "{order}:lock"：只对 "order" 求哈希，槽 16025，master-3（10923-16383）；已经含 { 的名字' +
+    '不再加花括号，所以频道 redisson_lock__channel:{order}:lock 也在槽 16025，{order}:stock 也一样。B:1 在那里用 SSUBSCRIBE' +
+    '（Redisson 3.22+）订阅，A:1 解锁脚本在同一分片上的 SPUBLISH 唤醒它。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'Cluster: hash tags keep the lock and its channel together',
+    redis: { topology: 'cluster' },
+    clients: [
+      client('A', hold('{order}:lock', 1000)),
+      client('B', hold('{order}:lock', 300), { start: 300 }),
+    ],
+  },
+};
+
+export const clusterMovedStaleMap: BuiltinScenario = {
+  id: 'cluster-moved-stale-map',
+  group: 'cluster',
+  title: 'Cluster: a stale slot map, corrected by MOVED',
+  titleZh: '集群：过时的槽映射被 MOVED 纠正',
+  description:
+    'Three masters with one replica each, cluster-node-timeout 2 s. master-3 crashes at t=100 ms, holding no ' +
+    'lock; the cluster marks it FAIL and promotes replica-3, which takes slots 10923-16383. master-3 restarts ' +
+    "at 3.8 s and rejoins as replica-3's replica. B's slot map was read at start and the next scan is at " +
+    "5 s, so at 4 s B:1 still sends myLock's lock script (slot 12769) to master-3. A replica serves no slots: " +
+    'it answers MOVED 12769 127.0.0.1:30006, the address of replica-3. Redisson refreshes its map from that ' +
+    'node and re-sends the script there, where B:1 takes the lock. A redirect costs one round trip; no lock ' +
+    'is at risk.',
+  descriptionZh:
+    '三个主节点各一个从节点，cluster-node-timeout 2 秒。master-3 在 t=100 毫秒崩溃，当时没有持有锁；集群把它标为 FAIL，' +
+    '提升 replica-3，由它接管槽 10923-16383。master-3 在 3.8 秒重启，作为 replica-3 的从节点重新加入。B 的槽映射是启动时读取的，' +
+    '下一次扫描在 5 秒，所以在 4 秒时 B:1 仍把 myLock（槽 12769）的加锁脚本发往 master-3。从节点不负责任何槽：' +
+    '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 从该节点刷新槽映射，并把脚本重新发到那里，' +
+    'B:1 在那里拿到锁。一次重定向只多一次往返；没有锁受到威胁。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'Cluster: a stale slot map, corrected by MOVED',
+    redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
+    clients: [client('B', hold('myLock', 500), { start: 4000 })],
+    faults: [
+      { at: 100, kind: 'crash', node: 'master-3' },
+      { at: 3800, kind: 'restart', node: 'master-3' },
+    ],
+  },
+};
+
+export const clusterMultilockShards: BuiltinScenario = {
+  id: 'cluster-multilock-shards',
+  group: 'cluster',
+  title: 'Cluster: a MultiLock across three shards',
+  titleZh: '集群：跨三个分片的 MultiLock',
+  description:
+    'A MultiLock over seat:1, seat:3 and seat:4. Without hash tags the three names hash to slots 5749 ' +
+    '(master-2), 13879 (master-3) and 1744 (master-1): no single script could take them (CROSSSLOT), so ' +
+    "RedissonMultiLock takes them one by one, each lock script sent to its own slot's master. B:1 asks at " +
+    "300 ms, finds seat:1 held and waits on its channel on master-2; A:1's unlock releases the three in " +
+    'turn, B:1 follows them shard by shard and holds all three only after A:1 has let go. One holder at a ' +
+    'time: safe.',
+  descriptionZh:
+    'MultiLock 覆盖 seat:1、seat:3 和 seat:4。没有哈希标签，这三个名字分别落在槽 5749（master-2）、13879（master-3）' +
+    '和 1744（master-1）：一个脚本无法同时拿到它们（CROSSSLOT），所以 RedissonMultiLock 逐个加锁，每个加锁脚本发往各自槽的主节点。' +
+    'B:1 在 300 毫秒请求，发现 seat:1 被持有，在 master-2 上等待它的频道；A:1 解锁时依次释放三把锁，B:1 逐个分片跟进，' +
+    '直到 A:1 全部放开后才持有全部三把。任何时刻只有一个持有者：安全。',
+  scenario: {
+    format: 'lockscope/1',
+    title: 'Cluster: a MultiLock across three shards',
+    redis: { topology: 'cluster' },
+    clients: [
+      client('A', [seats('lock'), { op: 'work', ms: 1000 }, seats('unlock')]),
+      client('B', [seats('lock'), { op: 'work', ms: 300 }, seats('unlock')], { start: 300 }),
+    ],
   },
 };

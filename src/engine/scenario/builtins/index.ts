@@ -26,7 +26,13 @@ import {
   rwLockReadersThenWriter,
   spinLockPolling,
 } from './family';
-import { clusterFailoverLostLock, clusterWhichNode } from './cluster';
+import {
+  clusterFailoverLostLock,
+  clusterHashTags,
+  clusterMovedStaleMap,
+  clusterMultilockShards,
+  clusterWhichNode,
+} from './cluster';
 
 export type { BuiltinScenario } from './types';
 
@@ -61,7 +67,10 @@ export const builtins: readonly BuiltinScenario[] = [
   redlockPauseAfterValidity,
   fencingAfterFailover,
   clusterWhichNode,
+  clusterHashTags,
   clusterFailoverLostLock,
+  clusterMovedStaleMap,
+  clusterMultilockShards,
 ];
 
 export function builtin(id: string): BuiltinScenario | undefined {

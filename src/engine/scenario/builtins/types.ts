@@ -7,7 +7,7 @@ export interface BuiltinScenario {
   description: string;
   descriptionZh: string;
   /** the picker section it belongs in */
-  group: 'basics' | 'naive' | 'watchdog' | 'failures' | 'replication' | 'other';
+  group: 'basics' | 'naive' | 'watchdog' | 'failures' | 'replication' | 'cluster' | 'other';
   /** scenario JSON as written (defaults omitted); validateScenario fills in the rest */
   scenario: { format: 'lockscope/1' } & Record<string, unknown>;
 }
