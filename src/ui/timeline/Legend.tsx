@@ -14,7 +14,9 @@ export function Legend() {
   const scenario = usePlayground((s) => s.scenario);
   const searched = useExplore((s) => s.status.phase === 'found' && s.status.found.scenario === scenario);
   return (
-    <ul className="legend" aria-label={t('legend.title')} data-testid="legend">
+    // Focusable because on short screens the legend is one row that scrolls sideways, and a
+    // keyboard user must be able to reach what is off to the right.
+    <ul className="legend" aria-label={t('legend.title')} data-testid="legend" tabIndex={0}>
       {legendItems(model, { faults, searched }).map((it) => (
         <li key={it.key} className="legend__item" data-legend={it.key}>
           <span
