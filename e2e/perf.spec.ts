@@ -17,10 +17,12 @@ test.beforeAll(() => {
 });
 
 const DIST = join(process.cwd(), 'dist', 'assets');
+const gzipOf = (file: string) => gzipSync(readFileSync(join(DIST, file))).length;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 test('built JS gzip size', () => {
   const files = readdirSync(DIST).filter((f) => f.endsWith('.js'));
-  const sizes = files.map((f) => ({ f, gz: gzipSync(readFileSync(join(DIST, f))).length }));
+  const sizes = files.map((f) => ({ f, gz: gzipOf(f) }));
   const total = sizes.reduce((n, s) => n + s.gz, 0);
   const lazy = sizes.filter((s) => s.f.startsWith('JsonEditor')).reduce((n, s) => n + s.gz, 0);
   // The lessons (their text, the evaluator in the worker, the player's view) load only when a
@@ -28,14 +30,46 @@ test('built JS gzip size', () => {
   const lessons = sizes
     .filter((s) => /^(\d\d_[a-z_]+|lesson-host|LearnView)-/.test(s.f))
     .reduce((n, s) => n + s.gz, 0);
-  for (const s of sizes) console.log(`  ${s.f.padEnd(32)} ${(s.gz / 1024).toFixed(1)} KB gzip`);
+  for (const s of sizes) console.log(`  ${s.f.padEnd(32)} ${kb(s.gz)} gzip`);
   console.log(
-    `built JS: ${(total / 1024).toFixed(1)} KB gzip in all, ${((total - lazy - lessons) / 1024).toFixed(1)} KB before the lazy editor and lessons, lessons ${(lessons / 1024).toFixed(1)} KB`,
+    `built JS: ${kb(total)} gzip in all, ${kb(total - lazy - lessons)} before the lazy editor and lessons, lessons ${kb(lessons)}`,
   );
-  // 350 KB until today's features (the lesson player's wiring, undo/redo, key moments, the new
-  // timeline marks and L1, the Redisson release picker) took it to 359 KB; raised to 365 KB so
-  // the app cannot grow further unnoticed. Issue 13's first-screen target (260 KB) is still open.
-  expect(total - lessons).toBeLessThanOrEqual(365 * 1024);
+  // Everything the app can ever load but the lessons, lazy chunks included. 365 KB held until
+  // Redis Cluster (server, cluster failover, Redisson's cluster mode: about 12 KB in the engine
+  // worker), the violation search (worker and panel), the topology view, compare, captions and
+  // the glossary landed: 407 KB measured after them, 413 KB once the search, topology, compare and
+  // the Chinese table became chunks of their own (the split repeats a little). 425 KB so the app
+  // cannot grow further unnoticed; what a reader waits for is the first screen, measured below.
+  expect(total - lessons).toBeLessThanOrEqual(425 * 1024);
+});
+
+test('first-screen JS, as the page loads it', async ({ page }) => {
+  const loaded = new Set<string>();
+  const note = (url: string) => {
+    const name = url.split('/').pop()?.split('?')[0] ?? '';
+    if (name.endsWith('.js')) loaded.add(name);
+  };
+  page.on('request', (r) => note(r.url()));
+  page.on('worker', (w) => note(w.url()));
+  await page.goto('./');
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  const files = [...loaded].sort();
+  const sizes = files.map((f) => ({ f, gz: gzipOf(f) }));
+  const total = sizes.reduce((n, s) => n + s.gz, 0);
+  console.log(
+    `first screen (English): ${kb(total)} gzip = ${sizes.map((s) => `${s.f} ${kb(s.gz)}`).join(' + ')}`,
+  );
+  // The page and the engine worker must be there; the editor, lessons, search, topology, compare
+  // and the Chinese table must not.
+  expect(files.some((f) => f.startsWith('index-'))).toBe(true);
+  expect(files.some((f) => f.startsWith('worker-'))).toBe(true);
+  expect(
+    files.filter((f) => /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh)-/.test(f)),
+  ).toEqual([]);
+  // Issue 13's target is 260 KB; measured 314 KB (page 138.5 + engine worker 172 + React's JSX
+  // runtime 3.3), more than half of it the engine (fengari alone is about 70 KB). 10 KB headroom.
+  expect(total).toBeLessThanOrEqual(325 * 1024);
 });
 
 test('time to interactive on the preview server', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
+import { startLang } from './ui/controller';
 import './ui/app.css';
 import { pushError } from './ui/store';
 
@@ -13,8 +14,10 @@ window.addEventListener('unhandledrejection', (e) => {
   });
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void startLang().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -1,7 +1,7 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { boot } from './controller';
 import { EditorPanel } from './editor/EditorPanel';
-import { ExplorePanel } from './explore/ExplorePanel';
+import { useExplore } from './explore/store';
 import { useKeyboard } from './hooks/useKeyboard';
 import { usePlayback } from './hooks/usePlayback';
 import { useT } from './hooks/useT';
@@ -22,7 +22,10 @@ import { Verdict } from './shell/Verdict';
 import { useLearn, usePlayground } from './store';
 import { Timeline } from './timeline/Timeline';
 import { Views } from './topology/Views';
-import { ViewSwitch } from './topology/TopologyPanel';
+import { ViewSwitch } from './topology/ViewSwitch';
+
+// The search's panel, coordinator and diff load when Explore is first opened.
+const ExplorePanel = lazy(() => import('./explore/ExplorePanel').then((m) => ({ default: m.ExplorePanel })));
 
 function Playground() {
   const t = useT();
@@ -32,6 +35,7 @@ function Playground() {
   const view = useLearn((s) => s.view);
   const present = usePlayground((s) => s.presenter);
   const panels = useLearn((s) => s.panels);
+  const exploring = useExplore((s) => s.open);
   usePlayback();
   usePresenterMode();
   useKeyboard();
@@ -88,7 +92,11 @@ function Playground() {
           <ViewSwitch />
           <Views timeline={<Timeline />} />
           <Transport />
-          <ExplorePanel />
+          {exploring && (
+            <Suspense fallback={null}>
+              <ExplorePanel />
+            </Suspense>
+          )}
           <Caption />
           <div className="inspectors">
             <Keyspace />

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS, type TraceEvent } from '../engine/trace/types';
 import { captionOf, captionText, duration, scriptName } from './caption';
+import { loadLang } from './i18n';
+
+// Chinese loads on demand in the page; these tests read it.
+beforeAll(() => loadLang('zh'));
 
 const ev = (e: Record<string, unknown>, seq = 0) => ({ t: 0, seq, ...e }) as TraceEvent;
 

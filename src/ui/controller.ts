@@ -7,7 +7,7 @@ import type { ScenarioDoc } from '../engine/scenario/edit';
 import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
 import { setExploreKinds } from './explore/store';
 import { record, restore, takeRedo, takeUndo, type HistoryEntry } from './history';
-import { detectLang, htmlLang, type Lang } from './i18n';
+import { detectLang, htmlLang, loadLang, type Lang } from './i18n';
 import { defaultSpeed } from './playback-speed';
 import { clampCursor, clockAt, indexAtTime, pushError, useLearn, usePlayground } from './store';
 import {
@@ -200,13 +200,33 @@ function persistScenario(scenario: unknown, builtinId: string | null, originId: 
   }
 }
 
-export function setLang(lang: Lang): void {
+function showLang(lang: Lang): void {
   usePlayground.setState({ lang });
   document.documentElement.lang = htmlLang(lang);
+}
+
+export function setLang(lang: Lang): void {
+  loadLang(lang).then(
+    () => showLang(lang),
+    (e: unknown) =>
+      pushError({ key: 'error.crash', params: { msg: e instanceof Error ? e.message : String(e) } }),
+  );
   try {
     safeStorage()?.setItem(LS_LANG, lang);
   } catch {
     // Not persisted; the switch still applies to this page.
+  }
+}
+
+/** The reader's language (stored choice, else the browser's), loaded before the first render so
+ * a Chinese page never flashes English. */
+export async function startLang(): Promise<void> {
+  const lang = detectLang(safeStorage()?.getItem(LS_LANG) ?? null, navigator.language);
+  try {
+    await loadLang(lang);
+    showLang(lang);
+  } catch {
+    // Its table did not load (offline after an update): the page stays in English.
   }
 }
 
@@ -333,9 +353,7 @@ export async function boot(): Promise<void> {
   if (booted) return;
   booted = true;
   const ls = safeStorage();
-  const lang = detectLang(ls?.getItem(LS_LANG) ?? null, navigator.language);
-  usePlayground.setState({ embed: isEmbed(window.location.search), lang });
-  document.documentElement.lang = htmlLang(lang);
+  usePlayground.setState({ embed: isEmbed(window.location.search) });
   startUrlSync();
   startVisibleSync();
 

@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { builtin } from '../engine/scenario/builtins/index';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
 import { timelineSvg } from './export';
 import { buildContentionFixture } from './fixtures/contention';
 import { deriveLaneModel } from './timeline/model';
+import { loadLang } from './i18n';
+
+// Chinese loads on demand in the page; these tests read it.
+beforeAll(() => loadLang('zh'));
 
 describe('timeline SVG export', () => {
   it('draws every lane, the violation and the labels in the chosen language', () => {

@@ -10,31 +10,12 @@ import { en } from '../i18n/en';
 import { jumpToViolation, usePlayground } from '../store';
 import { violationTitle } from '../timeline/violation-text';
 import { describeChange } from './describe';
-import { cancelExplore, clampBudget, closeExplore, openExplore, setOptions, startExplore } from './explore';
+import { cancelExplore, clampBudget, closeExplore, setOptions, startExplore } from './explore';
 import { isSearching, useExplore, type ExploreFound, type ExploreNothing } from './store';
 
 type T = ReturnType<typeof useT>;
 
 const seconds = (s: number) => s.toFixed(1);
-
-export function ExploreButton() {
-  const t = useT();
-  const open = useExplore((s) => s.open);
-  const busy = useExplore(isSearching);
-  return (
-    <button
-      type="button"
-      className={`btn btn--small explore-open${busy ? ' is-busy' : ''}`}
-      data-testid="explore-open"
-      aria-expanded={open}
-      aria-controls="explore-panel"
-      title={t('explore.openTitle')}
-      onClick={() => (open ? useExplore.setState({ open: false }) : openExplore())}
-    >
-      {t('explore.open')}
-    </button>
-  );
-}
 
 /** A kind's label, or its engine name for a kind newer than this page's strings. */
 function kindLabel(kind: string, t: T): string {

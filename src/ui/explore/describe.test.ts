@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../../engine/explore';
 import type { Fault } from '../../engine/scenario/schema';
-import { translate, type Lang, type MessageKey } from '../i18n';
+import { loadLang, translate, type Lang, type MessageKey } from '../i18n';
 import { describeChange, describeFault } from './describe';
+
+// Chinese loads on demand in the page; these tests read it.
+beforeAll(() => loadLang('zh'));
 
 const tr = (lang: Lang) => (key: MessageKey, vars?: Record<string, string | number>) =>
   translate(lang, key, vars);

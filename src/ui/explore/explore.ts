@@ -8,24 +8,12 @@ import { loadScenario } from '../controller';
 import { jumpToViolation, usePlayground } from '../store';
 import { SearchCancelled, shardCount, startSearch, type SearchHandle, type WorkerLike } from './coordinator';
 import type { SearchOptions } from './protocol';
-import { isSearching, MAX_BUDGET, useExplore, type ExploreState } from './store';
+import { MAX_BUDGET, useExplore } from './store';
 
 let current: SearchHandle | null = null;
 
 function spawnWorker(): WorkerLike {
   return new Worker(new URL('../worker.ts', import.meta.url), { type: 'module' }) as WorkerLike;
-}
-
-export function openExplore(
-  preset: Partial<SearchOptions> = {},
-  prompt: ExploreState['prompt'] = null,
-): void {
-  useExplore.setState((s) => ({
-    open: true,
-    prompt,
-    options: { ...s.options, ...preset },
-    status: isSearching(s) ? s.status : { phase: 'idle' },
-  }));
 }
 
 export function closeExplore(): void {

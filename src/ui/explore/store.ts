@@ -67,3 +67,16 @@ export function isSearching(s: ExploreState): boolean {
   const p = s.status.phase;
   return p === 'planning' || p === 'searching' || p === 'shrinking';
 }
+
+/** Opens the panel (with a lesson's preset and prompt); what runs a search loads with the panel. */
+export function openExplore(
+  preset: Partial<SearchOptions> = {},
+  prompt: ExploreState['prompt'] = null,
+): void {
+  useExplore.setState((s) => ({
+    open: true,
+    prompt,
+    options: { ...s.options, ...preset },
+    status: isSearching(s) ? s.status : { phase: 'idle' },
+  }));
+}

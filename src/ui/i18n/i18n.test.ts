@@ -59,3 +59,13 @@ describe('the glossary', () => {
     ).toEqual(['watchdog', 'lease']);
   });
 });
+
+describe('loading a language', () => {
+  it('falls back to English until Chinese is loaded, then translates', async () => {
+    const { loadLang, translate } = await import('./index');
+    expect(translate('zh', 'intro.more')).toBe(en['intro.more']);
+    await loadLang('zh');
+    expect(translate('zh', 'intro.more')).toBe(zh['intro.more']);
+    expect(zh['intro.more']).not.toBe(en['intro.more']);
+  });
+});

@@ -3,17 +3,24 @@
  * two languages cannot drift apart — zh.ts is typed against en.ts's keys.
  */
 import { en, type MessageKey } from './en';
-import { zh } from './zh';
 
 export type Lang = 'en' | 'zh';
 export type { MessageKey };
 
-const tables: Record<Lang, Record<MessageKey, string>> = { en, zh };
+// English ships with the page; Chinese loads when chosen (or detected), before it is shown, so
+// an English reader does not download it. Until then a key falls back to English.
+const tables: Partial<Record<Lang, Record<MessageKey, string>>> = { en };
+
+/** Loads a language's table; resolve before switching the page to it. */
+export async function loadLang(lang: Lang): Promise<void> {
+  if (tables[lang]) return;
+  if (lang === 'zh') tables.zh = (await import('./zh')).zh;
+}
 
 export type Params = Record<string, string | number>;
 
 export function translate(lang: Lang, key: MessageKey, params?: Params): string {
-  const text = tables[lang][key] ?? en[key];
+  const text = tables[lang]?.[key] ?? en[key];
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
 }

@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { Highlights, Step } from '../../lessons/types';
-import { openExplore } from '../explore/explore';
+import { openExplore } from '../explore/store';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import type { Lang } from '../i18n';

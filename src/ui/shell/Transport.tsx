@@ -2,7 +2,7 @@ import { useT } from '../hooks/useT';
 import { togglePlay } from '../hooks/usePlayback';
 import { useEffect, useState } from 'react';
 import { Icon } from './icons';
-import { ExploreButton } from '../explore/ExplorePanel';
+import { ExploreButton } from '../explore/ExploreButton';
 import { clockAt, jumpLockEvent, setCursor, SPEEDS, stepCursor, usePlayground } from '../store';
 
 /** Play/pause, stepping, jumps, speed and the scrubber. Every control has an accessible name. */
