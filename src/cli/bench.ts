@@ -540,10 +540,15 @@ const fengariPatchSection: Section = {
   },
 };
 
-/** Page figures measured by the browser test, not here; their budgets as e2e/perf.spec.ts checks them. */
+/**
+ * Page figures, measured by the browser test (e2e/perf.spec.ts prints them), not here. These are
+ * issue 13's targets; the spec's assertions are looser budgets that keep headroom for a loaded
+ * machine.
+ */
 const PAGE_TARGETS: readonly { figure: string; target: string }[] = [
-  { figure: 'built JS, gzip', target: '<= 350 KB' },
-  { figure: 'time to interactive (preview server)', target: '< 1500 ms' },
+  { figure: 'contention-100 in the page: pick -> whole run shown', target: '<= 400 ms' },
+  { figure: 'time to interactive (preview server)', target: '<= 600 ms' },
+  { figure: 'first-screen JavaScript, gzip (editor, lessons, search lazy)', target: '<= 260 KB' },
   { figure: 'contention-100 playback', target: '>= 50 fps' },
   { figure: 'contention-100 zoom', target: '>= 50 fps' },
 ];
