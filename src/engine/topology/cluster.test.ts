@@ -28,14 +28,14 @@ const scenario = {
 };
 
 describe('cluster failover (cluster.c shape)', () => {
-  it('minority master CLUSTERDOWN, replica-3 promoted with epoch 4, V1+V2, old master rejoins as replica', () => {
+  it('minority master CLUSTERDOWN, replica-3 promoted with epoch 7 (6 nodes created, then one election), V1+V2, old master rejoins as replica', () => {
     const s = simulate(scenario);
     const down = s.of('cluster.state').find((e) => e.node === 'master-3');
     expect(down?.state).toBe('fail');
     expect(down!.t).toBeGreaterThan(2000);
     expect(down!.t).toBeLessThan(2200);
     expect(s.of('cluster.promoted').map((e) => [e.node, e.epoch, e.slots])).toEqual([
-      ['replica-3', 4, '10923-16383'],
+      ['replica-3', 7, '10923-16383'],
     ]);
     expect(s.violations.map((v) => v.kind).sort()).toEqual(['V1', 'V2']);
     const demoted = s.of('node.role').filter((e) => e.node === 'master-3');

@@ -163,8 +163,9 @@ export class Cluster {
     nodeNames.forEach((n, i) => {
       const node = new ClusterNode(n, i);
       for (const [m, b] of start) node.beliefs.set(m, { ...b, slots: b.slots.slice() });
-      // redis-cli --cluster create gives each master its own configEpoch; currentEpoch follows
-      node.currentEpoch = cfg.masters;
+      // redis-cli --cluster create sends CLUSTER SET-CONFIG-EPOCH 1..N to every node it joins,
+      // replicas included (they then report their master's): currentEpoch starts at N
+      node.currentEpoch = nodeNames.length;
       this.nodes.set(n, node);
     });
     for (const c of clients)
