@@ -44,4 +44,19 @@ describe('cluster failover (cluster.c shape)', () => {
     const sync = s.of('repl.sync').filter((e) => e.replica === 'master-3');
     expect(sync.map((e) => e.master)).toEqual(['replica-3']);
   });
+
+  it("FAIL waits for a master's report carried by a ping: after the PFAIL, within node-timeout / 2 + a cron", () => {
+    const s = simulate({
+      format: 'lockscope/1',
+      seed: 3,
+      until: 4000,
+      redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 1000 },
+      clients: [client('A', [{ op: 'work', ms: 1 }])],
+      faults: [{ kind: 'crash', at: 1000, node: 'master-3' }],
+    });
+    const fail = s.of('cluster.fail')[0];
+    const ownPfail = s.of('cluster.pfail').find((e) => e.observer === fail.observer)!;
+    expect(fail.t - ownPfail.t).toBeGreaterThan(100);
+    expect(fail.t - ownPfail.t).toBeLessThanOrEqual(600);
+  });
 });
