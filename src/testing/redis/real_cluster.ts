@@ -47,23 +47,30 @@ export async function clusterCall(port: number, argv: string[]): Promise<string>
 }
 
 /**
- * Every node knows every other and says cluster_state:ok, and every replica's link to its master
- * is up (a replica that never synced may not stand for election: its data is too old).
+ * Every node knows every other and says cluster_state:ok, every replica's link to its master is
+ * up (a replica that never synced may not stand for election: its data is too old), and no node
+ * still sees a replica as a master without slots (gossip has told everyone who follows whom).
  */
 async function untilAllOk(ports: readonly number[]): Promise<void> {
   const deadline = Date.now() + OK_TIMEOUT_MS;
-  for (;;) {
-    const infos = await Promise.all(
-      ports.map(
-        async (p) =>
-          (await clusterCall(p, ['CLUSTER', 'INFO'])) + (await clusterCall(p, ['INFO', 'replication'])),
-      ),
+  const ask = (p: number) =>
+    Promise.all(
+      ['CLUSTER INFO', 'INFO replication', 'CLUSTER NODES'].map((c) => clusterCall(p, c.split(' '))),
     );
-    const ready = (i: string) =>
-      i.includes('cluster_state:ok') &&
-      i.includes(`cluster_known_nodes:${ports.length}\r\n`) &&
-      (i.includes('role:master') || i.includes('master_link_status:up'));
-    if (infos.every(ready)) return;
+  const settled = (nodes: string) =>
+    nodes
+      .trim()
+      .split('\n')
+      .every((l) => l.includes('slave') || l.trim().split(' ').length > 8);
+  const ready = ([cluster, repl, nodes]: string[]) =>
+    cluster.includes('cluster_state:ok') &&
+    cluster.includes(`cluster_known_nodes:${ports.length}\r\n`) &&
+    (repl.includes('role:master') || repl.includes('master_link_status:up')) &&
+    settled(nodes);
+  for (;;) {
+    const answers = await Promise.all(ports.map(ask));
+    if (answers.every(ready)) return;
+    const infos = answers.map((a) => a.join(''));
     if (Date.now() > deadline) throw new Error(`cluster never reached state ok:\n${infos.join('\n')}`);
     await new Promise((r) => globalThis.setTimeout(r, 100));
   }
