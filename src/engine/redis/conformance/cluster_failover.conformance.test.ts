@@ -37,7 +37,8 @@ const PROBE = [
   ['CLUSTER', 'INFO'],
   ['GET', KEY],
 ];
-const SIM_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+/** the election's random part differs by seed; each run costs ~0.35 s on a loaded 2-core machine */
+const SIM_SEEDS = [1, 2, 3, 4];
 const SIM_CRASH_AT = 1000;
 const SIM_RESTART_AT = 5000;
 
@@ -154,13 +155,13 @@ function shapeOf(ticks: readonly Tick[], crashAt: number, restartAt: number): Sh
   const during = ticks.filter((t) => t.t >= crashAt && t.t < restartAt);
   const after = ticks.filter((t) => t.t >= restartAt);
   const flagged = (flag: string) => (t: Tick) =>
-    views(t).some((v) => v.nodes.get(DEAD)!.flags.some((f) => f.startsWith(flag)));
-  const pfail = firstTick(during, 'PFAIL', flagged('fail')).t;
-  const fail = firstTick(during, 'FAIL', (t) =>
-    views(t).some((v) => v.nodes.get(DEAD)!.flags.includes('fail')),
-  ).t;
-  const downTicks = during.filter((t) => views(t).some((v) => v.reply.includes('CLUSTERDOWN')));
-  const downReplies = new Set(downTicks.flatMap((t) => views(t).map((v) => v.reply)));
+    views(t).some((v) => v.nodes.get(DEAD)!.flags.includes(flag));
+  // a poll may miss the PFAIL-only moment: FAIL implies it
+  const pfail = firstTick(during, 'PFAIL', (t) => flagged('fail?')(t) || flagged('fail')(t)).t;
+  const fail = firstTick(during, 'FAIL', flagged('fail')).t;
+  const isDown = (reply: string) => reply.includes('CLUSTERDOWN');
+  const downTicks = during.filter((t) => views(t).some((v) => isDown(v.reply)));
+  const downReplies = new Set(downTicks.flatMap((t) => views(t).map((v) => v.reply)).filter(isDown));
   const heirOf = (v: View) =>
     [...v.nodes].find(([name, n]) => name !== DEAD && n.role === 'master' && n.slots === DEAD_SLOTS);
   const promotedTick = firstTick(during, 'a new master of the dead slots', (t) =>
@@ -182,7 +183,7 @@ function shapeOf(ticks: readonly Tick[], crashAt: number, restartAt: number): Sh
     down: {
       from: downTicks.length > 0 ? downTicks[0].t - crashAt : NaN,
       until: downTicks.length > 0 ? downTicks[downTicks.length - 1].t - crashAt : NaN,
-      replies: [...downReplies].filter((r) => r.includes('CLUSTERDOWN')).sort(),
+      replies: [...downReplies].sort(),
     },
     promoted: { node: heir, at: promotedTick.t - crashAt, epoch: heirLine.epoch, slots: heirLine.slots },
     ok: ok - crashAt,
