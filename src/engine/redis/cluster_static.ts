@@ -74,7 +74,8 @@ export function staticClusterView(
     slotOwner: (slot) => ownerOf(slot) ?? null,
     nodes: () => nodes,
     state: () => 'ok',
-    currentEpoch: () => opts.masters,
+    // redis-cli --cluster create numbers every node's configEpoch, replicas included
+    currentEpoch: () => nodes.length,
     publishToBus: (channel, message) => bus.publish?.(self, channel, message),
     publishShardToBus: (channel, message) => bus.publishShard?.(self, channel, message),
   };

@@ -28,14 +28,14 @@ const scenario = {
 };
 
 describe('cluster failover (cluster.c shape)', () => {
-  it('minority master CLUSTERDOWN, replica-3 promoted with epoch 4, V1+V2, old master rejoins as replica', () => {
+  it('minority master CLUSTERDOWN, replica-3 promoted with epoch 7 (6 nodes created, then one election), V1+V2, old master rejoins as replica', () => {
     const s = simulate(scenario);
     const down = s.of('cluster.state').find((e) => e.node === 'master-3');
     expect(down?.state).toBe('fail');
     expect(down!.t).toBeGreaterThan(2000);
     expect(down!.t).toBeLessThan(2200);
     expect(s.of('cluster.promoted').map((e) => [e.node, e.epoch, e.slots])).toEqual([
-      ['replica-3', 4, '10923-16383'],
+      ['replica-3', 7, '10923-16383'],
     ]);
     expect(s.violations.map((v) => v.kind).sort()).toEqual(['V1', 'V2']);
     const demoted = s.of('node.role').filter((e) => e.node === 'master-3');
@@ -43,5 +43,20 @@ describe('cluster failover (cluster.c shape)', () => {
     expect(demoted[0].t).toBeGreaterThanOrEqual(10000);
     const sync = s.of('repl.sync').filter((e) => e.replica === 'master-3');
     expect(sync.map((e) => e.master)).toEqual(['replica-3']);
+  });
+
+  it("FAIL waits for a master's report carried by a ping: after the PFAIL, within node-timeout / 2 + a cron", () => {
+    const s = simulate({
+      format: 'lockscope/1',
+      seed: 3,
+      until: 4000,
+      redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 1000 },
+      clients: [client('A', [{ op: 'work', ms: 1 }])],
+      faults: [{ kind: 'crash', at: 1000, node: 'master-3' }],
+    });
+    const fail = s.of('cluster.fail')[0];
+    const ownPfail = s.of('cluster.pfail').find((e) => e.observer === fail.observer)!;
+    expect(fail.t - ownPfail.t).toBeGreaterThan(100);
+    expect(fail.t - ownPfail.t).toBeLessThanOrEqual(600);
   });
 });

@@ -11,6 +11,10 @@
  * - Failure detection: no pong for longer than cluster-node-timeout → PFAIL (`cluster.pfail`);
  *   PFAIL becomes FAIL (`cluster.fail`, then broadcast) when a majority of the masters serving
  *   slots report it (markNodeAsFailingIfNeeded; the observer counts itself when it is a master).
+ *   A report travels only in the gossip of a ping or its pong, and a node pings a peer whose
+ *   last pong is older than node-timeout / 2; the count is taken when a report arrives, so a
+ *   node usually waits for the next exchange after its own PFAIL (a real 7.0 cluster with a
+ *   1000 ms timeout: FAIL ~500 ms after PFAIL). Reports older than 2 × node-timeout lapse.
  *   A FAIL flag is cleared when the node is reachable again and serves no slots, or after
  *   2 × node-timeout if it still does (clearNodeFailureIfNeeded).
  * - Replica election (clusterHandleSlaveFailover): a replica whose master is FAIL waits
@@ -27,8 +31,9 @@
  *   partition): every keyed command gets CLUSTERDOWN then (`cluster.state`).
  *
  * Not modelled: the replica data-age check (cluster-replica-validity-factor), manual failover,
- * slot migration (ASK), replica migration, the gossip sections' own delays (a pong carries the
- * sender's picture at once).
+ * slot migration (ASK), replica migration, the ping cadence for slots, roles and epochs (a pong
+ * every cron carries the sender's picture at once; only failure reports wait for the cadence), the
+ * PFAIL clock starting at the first unanswered ping (here: at the last pong, up to T/2 sooner).
  */
 import type { Prng, TopologyHost } from '../sim/api';
 import {
@@ -50,6 +55,8 @@ const ELECTION_RANDOM_MS = 500;
 const RANK_MS = 1000;
 /** CLUSTER_FAIL_UNDO_TIME_MULT */
 const FAIL_UNDO_MULT = 2;
+/** CLUSTER_FAIL_REPORT_VALIDITY_MULT */
+const REPORT_VALIDITY_MULT = 2;
 /** Redisson ClusterServersConfig.scanInterval default */
 export const CLUSTER_SCAN_MS = 5000;
 
@@ -85,6 +92,10 @@ class ClusterNode {
   readonly id: string;
   readonly beliefs = new Map<string, Belief>();
   readonly lastPong = new Map<string, number>();
+  /** peer -> when this node last pinged it (the failure-report gossip's cadence) */
+  readonly lastPing = new Map<string, number>();
+  /** failing node -> master that reported it -> when (clusterNodeAddFailureReport) */
+  readonly reports = new Map<string, Map<string, number>>();
   currentEpoch = 0;
   lastVoteEpoch = 0;
   /** failed master -> when this master last voted for one of its replicas */
@@ -163,8 +174,9 @@ export class Cluster {
     nodeNames.forEach((n, i) => {
       const node = new ClusterNode(n, i);
       for (const [m, b] of start) node.beliefs.set(m, { ...b, slots: b.slots.slice() });
-      // redis-cli --cluster create gives each master its own configEpoch; currentEpoch follows
-      node.currentEpoch = cfg.masters;
+      // redis-cli --cluster create sends CLUSTER SET-CONFIG-EPOCH 1..N to every node it joins,
+      // replicas included (they then report their master's): currentEpoch starts at N
+      node.currentEpoch = nodeNames.length;
       this.nodes.set(n, node);
     });
     for (const c of clients)
@@ -248,6 +260,8 @@ export class Cluster {
     if (n.down) {
       n.down = false;
       for (const p of this.order) n.lastPong.set(p, now);
+      n.lastPing.clear();
+      n.reports.clear();
     }
     for (const p of this.order) {
       if (p === n.name) continue;
@@ -257,6 +271,7 @@ export class Cluster {
       }
     }
     this.detect(n, now);
+    this.exchangeReports(n, now);
     this.handleFailover(n, now);
     this.updateState(n);
   }
@@ -345,7 +360,39 @@ export class Cluster {
         b.flag = 'pfail';
         k.emit('cluster.pfail', { actor: n.name, node: p, observer: n.name });
       }
-      if (b.flag === 'pfail') this.markFailingIfNeeded(n, p, now);
+    }
+  }
+
+  /**
+   * A ping to every reachable peer whose last one is older than node-timeout / 2, answered by a
+   * pong: each side's gossip carries the failure reports of a master serving slots to the other.
+   */
+  private exchangeReports(n: ClusterNode, now: number): void {
+    const k = this.kernel!;
+    for (const p of this.order) {
+      if (p === n.name || !k.isUp(p) || !k.reachable(n.name, p)) continue;
+      if (now - (n.lastPing.get(p) ?? -Infinity) <= this.cfg.nodeTimeoutMs / 2) continue;
+      n.lastPing.set(p, now);
+      const peer = this.nodes.get(p)!;
+      this.carryReports(n, peer, now);
+      this.carryReports(peer, n, now);
+    }
+  }
+
+  /** clusterProcessGossipSection: `to` files (or drops) `from`'s report on every other node. */
+  private carryReports(from: ClusterNode, to: ClusterNode, now: number): void {
+    const claim = from.self();
+    if (claim.role !== 'master' || claim.slots.length === 0) return;
+    for (const target of this.order) {
+      if (target === from.name || target === to.name) continue;
+      let byReporter = to.reports.get(target);
+      if (from.beliefs.get(target)!.flag === 'ok') {
+        byReporter?.delete(from.name);
+        continue;
+      }
+      if (byReporter === undefined) to.reports.set(target, (byReporter = new Map()));
+      byReporter.set(from.name, now);
+      if (to.beliefs.get(target)!.flag === 'pfail') this.markFailingIfNeeded(to, target, now);
     }
   }
 
@@ -353,10 +400,12 @@ export class Cluster {
   private markFailingIfNeeded(n: ClusterNode, target: string, now: number): void {
     const k = this.kernel!;
     let reports = n.self().role === 'master' && n.self().slots.length > 0 ? 1 : 0;
+    const valid = this.cfg.nodeTimeoutMs * REPORT_VALIDITY_MULT;
+    const filed = n.reports.get(target);
     for (const m of n.slotMasters()) {
-      if (m === n.name || m === target || !k.isUp(m) || !k.reachable(n.name, m)) continue;
-      const f = this.nodes.get(m)!.beliefs.get(target)!.flag;
-      if (f !== 'ok') reports++;
+      if (m === n.name || m === target) continue;
+      const at = filed?.get(m);
+      if (at !== undefined && now - at <= valid) reports++;
     }
     const quorum = this.quorumOf(n);
     if (reports < quorum) return;

@@ -39,7 +39,7 @@ describe('cluster built-ins', () => {
     expect(s.of('cluster.vote').map((e) => e.node)).toEqual(['master-1', 'master-2']);
     const promoted = s.of('cluster.promoted');
     expect(promoted.map((e) => [e.node, e.from, e.slots, e.epoch])).toEqual([
-      ['replica-3', 'master-3', '10923-16383', 4],
+      ['replica-3', 'master-3', '10923-16383', 7],
     ]);
     expect(s.of('client.master').map((e) => [e.client, e.node, e.t])).toEqual([
       ['A', 'replica-3', 5000],
