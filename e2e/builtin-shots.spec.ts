@@ -19,26 +19,34 @@ async function ready(page: Page) {
 }
 
 const only = process.env.SHOTS_ONLY?.split(',');
-const ids = builtins.map((b) => b.id).filter((id) => !only || only.includes(id));
+const list = builtins.filter((b) => !only || only.includes(b.id));
 
 for (const vp of VIEWPORTS)
   for (const lang of ['en', 'zh'] as const)
     test(`builtin shots ${vp.name} ${lang}`, async ({ page }) => {
       test.skip(!process.env.SHOTS, 'set SHOTS=1 to take the review screenshots');
-      test.setTimeout(ids.length * 60_000);
+      test.setTimeout(list.length * 60_000);
       mkdirSync(OUT, { recursive: true });
       await page.setViewportSize({ width: vp.width, height: vp.height });
       await page.goto('./');
       await ready(page);
       if (lang === 'zh') await page.getByRole('button', { name: '中文', exact: true }).click();
       const overflow: Record<string, number> = {};
-      for (const id of ids) {
+      for (const { id, title, titleZh } of list) {
         await page.getByTestId('scenario-picker').selectOption(id);
+        // the verdict of the scenario before stays up until the new run is judged
+        await expect(page.locator('.intro__title')).toHaveText(lang === 'zh' ? titleZh : title);
+        await expect(page.locator('.run-progress')).toHaveCount(0, { timeout: 120_000 });
         await ready(page);
         const violation = page.locator('.moments__chip--violation');
         const chip =
           (await violation.count()) > 0 ? violation.first() : page.locator('.moments__chip').first();
-        if ((await chip.count()) > 0) await chip.click({ timeout: 5000 }).catch(() => undefined);
+        // a chip re-rendered under the pointer misses the click: click until it is the current one
+        if ((await chip.count()) > 0)
+          await expect(async () => {
+            await chip.click({ timeout: 2000 });
+            await expect(chip).toHaveClass(/is-current/, { timeout: 1000 });
+          }).toPass({ timeout: 15_000 });
         await page.waitForTimeout(300);
         overflow[id] = await page.evaluate(
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
