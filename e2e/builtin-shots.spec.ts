@@ -35,7 +35,9 @@ for (const vp of VIEWPORTS)
       for (const { id, title, titleZh } of list) {
         await page.getByTestId('scenario-picker').selectOption(id);
         // the verdict of the scenario before stays up until the new run is judged
-        await expect(page.locator('.intro__title')).toHaveText(lang === 'zh' ? titleZh : title);
+        await expect(page.locator('.intro__title')).toHaveText(lang === 'zh' ? titleZh : title, {
+          timeout: 120_000,
+        });
         await expect(page.locator('.run-progress')).toHaveCount(0, { timeout: 120_000 });
         await ready(page);
         const violation = page.locator('.moments__chip--violation');
