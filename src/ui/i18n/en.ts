@@ -496,6 +496,7 @@ export const en = {
   'intro.more': 'Show all',
   'intro.less': 'Show less',
   'group.cluster': 'Redis Cluster',
+  'unit.msSuffix': 'ms',
 } as const;
 
 export type MessageKey = keyof typeof en;
