@@ -48,6 +48,18 @@ test('every built-in’s title fits the picker at 1440 px', async ({ page }) => 
   }
 });
 
+test('D24: nine violation rows (stock-oversell) leave the transport on a 1440×900 screen', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  const b = builtins.find((x) => x.id === 'stock-oversell-no-lock')!;
+  await open(page, b.id, b.title);
+  await expect(page.locator('.violations__item')).toHaveCount(9);
+  const box = await page.locator('.transport').boundingBox();
+  expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+});
+
 test('D27: a Chinese page at a violation has no English units or event field names', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('./');

@@ -472,4 +472,5 @@ export const zh: Record<MessageKey, string> = {
   'intro.less': '收起',
   'group.cluster': 'Redis 集群',
   'unit.msSuffix': '毫秒',
+  'violations.label': '违规（{n}）',
 };
