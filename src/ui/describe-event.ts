@@ -1,5 +1,7 @@
 /** One-line, human-readable summaries of trace events for tooltips and the event panel. */
 import type { TraceEvent } from '../engine/trace/types';
+import type { Lang } from './i18n';
+import { EVENT_FIELDS_ZH } from './i18n/event-fields';
 import { replyText } from './reply-view';
 
 const oneLine = (s: string) => {
@@ -18,12 +20,14 @@ function short(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
-export function describeEvent(e: TraceEvent): { head: string; details: string[] } {
+/** In 中文 the unit and the field names are Chinese; the event kind stays the trace's own name. */
+export function describeEvent(e: TraceEvent, lang: Lang = 'en'): { head: string; details: string[] } {
+  const field = (k: string) => (lang === 'zh' ? (EVENT_FIELDS_ZH[k] ?? k) : k);
   const who = [e.actor, e.node && e.node !== e.actor ? `@${e.node}` : '', e.lock ? `[${e.lock}]` : '']
     .filter(Boolean)
     .join(' ');
   const details = Object.keys(e)
     .filter((k) => !FIXED.has(k))
-    .map((k) => `${k}: ${k === 'reply' ? oneLine(replyText(e[k])) : short(e[k])}`);
-  return { head: `${e.t} ms · ${e.kind}${who ? ` · ${who}` : ''}`, details };
+    .map((k) => `${field(k)}: ${k === 'reply' ? oneLine(replyText(e[k])) : short(e[k])}`);
+  return { head: `${e.t} ${lang === 'zh' ? '毫秒' : 'ms'} · ${e.kind}${who ? ` · ${who}` : ''}`, details };
 }

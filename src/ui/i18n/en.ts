@@ -66,7 +66,7 @@ export const en = {
   'legend.crashed': 'crashed',
   'legend.down': 'node down',
   'legend.key': 'lock key (TTL running down)',
-  'legend.renew': 'watchdog renewal (续期)',
+  'legend.renew': 'watchdog renewal',
   'legend.publish': 'publish → deliver',
   'legend.wakeMsg': 'woken by message',
   'legend.wakeTimeout': 'woken by timeout',
@@ -496,6 +496,8 @@ export const en = {
   'intro.more': 'Show all',
   'intro.less': 'Show less',
   'group.cluster': 'Redis Cluster',
+  'unit.msSuffix': 'ms',
+  'violations.label': 'Violations ({n})',
 } as const;
 
 export type MessageKey = keyof typeof en;

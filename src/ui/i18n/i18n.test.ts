@@ -30,6 +30,11 @@ describe('the dictionaries', () => {
     const bad = Object.entries(zh).filter(([, v]) => /\d\s*ms\b|\}\s*ms\b|\bms\)/.test(v));
     expect(bad).toEqual([]);
   });
+
+  it('use no Chinese in English (the legend said "watchdog renewal (续期)")', () => {
+    const mixed = Object.entries(en).filter(([k, v]) => /[\u3400-\u9fff]/.test(v) && k !== 'lang.zh');
+    expect(mixed.map(([k]) => k)).toEqual([]);
+  });
 });
 
 describe('the glossary', () => {

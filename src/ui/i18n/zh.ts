@@ -471,4 +471,6 @@ export const zh: Record<MessageKey, string> = {
   'intro.more': '展开全文',
   'intro.less': '收起',
   'group.cluster': 'Redis 集群',
+  'unit.msSuffix': '毫秒',
+  'violations.label': '违规（{n}）',
 };

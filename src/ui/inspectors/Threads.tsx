@@ -10,7 +10,8 @@ function EventBox() {
   const t = useT();
   const ev = usePlayground((s) => s.run?.trace.events[s.cursor]);
   const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
-  const d = ev ? describeEvent(ev) : null;
+  const lang = usePlayground((s) => s.lang);
+  const d = ev ? describeEvent(ev, lang) : null;
   return (
     <div className="event-box">
       {d ? (

@@ -43,7 +43,7 @@ export function KeyMoments() {
           type="button"
           className={`moments__chip moments__chip--${m.kind}${m.index === cursor ? ' is-current' : ''}`}
           aria-current={m.index === cursor ? 'step' : undefined}
-          title={`${m.t} ms`}
+          title={t('unit.ms', { n: m.t })}
           onClick={() => go(m)}
         >
           {lang === 'zh' ? m.zh : m.en}

@@ -91,7 +91,7 @@ export function Transport() {
       <div className="transport__clock" aria-live="off">
         <span className="transport__clock-label">{t('transport.clock')}</span>
         <span className="transport__clock-value">
-          <span data-testid="clock">{clock}</span> ms
+          <span data-testid="clock">{clock}</span> {t('unit.msSuffix')}
         </span>
         <span className="transport__event">
           {t('transport.event')} {cursor + 1}/{n}

@@ -75,6 +75,7 @@ export function Timeline() {
   // Presenter mode (playground and lessons share it): large canvas text.
   const presenter = usePlayground((s) => s.presenter);
   const predict = usePlayground((s) => s.predict);
+  const lang = usePlayground((s) => s.lang);
   const model = run?.model;
   const layout = useMemo(
     () => (model ? computeLayout(model, presenter ? 1.5 : 1) : null),
@@ -226,7 +227,7 @@ export function Timeline() {
   }
 
   const hoverEvent = hover ? run.trace.events[hover.index] : null;
-  const hoverText = hoverEvent ? describeEvent(hoverEvent) : null;
+  const hoverText = hoverEvent ? describeEvent(hoverEvent, lang) : null;
 
   return (
     <section className="timeline" data-testid="timeline" aria-label={t('timeline.label')}>

@@ -10,8 +10,15 @@ export function ViolationList() {
   const until = usePlayground((s) => (s.predict ? clockAt(s) : Infinity));
   const shown = run?.model.violations.filter((v) => v.from <= until) ?? [];
   if (!run || shown.length === 0) return null;
+  // More than three rows scroll in their own box, so the transport stays on screen (stock-oversell
+  // has nine); a scrolling box must be reachable by keyboard.
+  const many = shown.length > 3;
   return (
-    <ol className="violations">
+    <ol
+      className={many ? 'violations violations--many' : 'violations'}
+      tabIndex={many ? 0 : undefined}
+      aria-label={t('violations.label', { n: shown.length })}
+    >
       {shown.map((v, i) => (
         <li key={i} className="violations__item" data-kind={v.kind}>
           <button type="button" className="violations__jump" onClick={() => jumpToViolation(run.trace, v)}>

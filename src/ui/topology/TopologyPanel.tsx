@@ -13,7 +13,9 @@ export function TopologyPanel() {
     <section className="topo-panel" aria-label={t('topo.title')}>
       <div className="topo-panel__head">
         <h2>{t('topo.title')}</h2>
-        <span className="topo-panel__time">{ev ? `${ev.t} ms · #${cursor}` : t('inspect.noEvent')}</span>
+        <span className="topo-panel__time">
+          {ev ? `${t('unit.ms', { n: ev.t })} · #${cursor}` : t('inspect.noEvent')}
+        </span>
       </div>
       <TopologyView run={run} index={cursor} menus />
     </section>

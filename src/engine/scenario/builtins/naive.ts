@@ -70,12 +70,12 @@ export const naiveGetDelRace: BuiltinScenario = {
     'section is already over (its hold bar turns pale: unlock sent, reply pending), so the pause alone hurts ' +
     "nobody. But meanwhile the key expires and B:1 takes the lock; A's late DEL removes B's key, and C:1 gets " +
     'in while B is working: the V1 between B and C is caused by the release alone. Two round trips leave a ' +
-    'gap for the lock to change hands; compare naive-lua-del-safe.',
+    'gap for the lock to change hands; compare “Compare-and-delete in one Lua script”.',
   descriptionZh:
     '每次加锁写入一个随机令牌，A:1 删除前先检查。A 在 9.99 秒做完工作并调用 unlock：GET 返回 A 的令牌，随后 A 在 DEL 之前停顿了 500 毫秒。' +
     'A 的临界区此时已经结束（它的持有条变浅：unlock 已发出，等待回复），所以停顿本身不伤害任何人。但这期间键过期，B:1 拿到锁；' +
     'A 迟到的 DEL 删掉了 B 的键，B 还在工作时 C:1 又拿到了锁：B 与 C 之间的 V1 完全由释放造成。' +
-    '两次往返之间留下了锁易主的空隙；请与 naive-lua-del-safe 对比。',
+    '两次往返之间留下了锁易主的空隙；请与“用一个 Lua 脚本比较并删除”对比。',
   scenario: {
     format: 'lockscope/1',
     title: 'GET, compare, DEL',

@@ -21,12 +21,12 @@ export const stockOversellNoLock: BuiltinScenario = {
     'overlap, so several read the same value and their writes overwrite each other: ten accepted writes, but ' +
     'the counter ends far below ten. The same check-then-write race oversells stock. No lock is involved, ' +
     'so no two threads ever hold one (no V1, no V2), yet the resource accepted writes from threads that held ' +
-    'no lock: each overlapping write is a V3 “lost update without a lock” (lock "(none)"), and the run is ' +
+    'no lock: each overlapping write is a V3 “lost update without a lock”, and the run is ' +
     'unsafe.',
   descriptionZh:
     '十个买家各记一笔销售：读取销量计数器，花 50 毫秒处理订单，再写回加一。它们相互重叠，好几个读到同一个值，写入互相覆盖：' +
     '十次写入都被接受，计数器却远小于十。同样的先查后写竞争会导致超卖。这里没有锁，所以从没有两个线程同时持有锁（没有 V1、V2），' +
-    '但资源接受了没有持锁的线程的写入：每次重叠的写入都是一个 V3“没有锁的更新丢失”（锁为 "(none)"），运行结果不安全。',
+    '但资源接受了没有持锁的线程的写入：每次重叠的写入都是一个 V3“没有锁的更新丢失”，运行结果不安全。',
   scenario: {
     format: 'lockscope/1',
     title: 'Selling without a lock',

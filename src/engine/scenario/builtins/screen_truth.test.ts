@@ -92,4 +92,13 @@ describe('the texts name what the run does', () => {
       expect(b.descriptionZh, b.id).not.toMatch(/第 ?\d+ ?号场景/);
     }
   });
+
+  it('a description names another built-in by its title, never by its id (D25)', async () => {
+    const { builtins } = await import('./index');
+    for (const b of builtins) {
+      for (const o of builtins)
+        if (o.id !== b.id)
+          for (const text of [b.description, b.descriptionZh]) expect(text, b.id).not.toContain(o.id);
+    }
+  });
 });
