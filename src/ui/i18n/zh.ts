@@ -471,4 +471,8 @@ export const zh: Record<MessageKey, string> = {
   'intro.more': '展开全文',
   'intro.less': '收起',
   'group.cluster': 'Redis 集群',
+  'timeline.shard': '分片 {n}',
+  'timeline.slots': '槽 {slots}',
+  'inspect.slot': '槽 {slot}',
+  'inspect.slotHint': '哈希槽：键（或其哈希标签，即花括号里的部分）的 CRC16 mod 16384',
 };

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { keyHashSlot } from '../../engine/redis/cluster_slots';
 import type { KeyView, NodeView } from '../../engine/trace/types';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
@@ -18,13 +19,34 @@ function Named({ text, owners }: { text: string; owners: OwnerNames }) {
   return named === text ? <>{text}</> : <span title={text}>{named}</span>;
 }
 
-function KeyRows({ k, now, owners }: { k: KeyView; now: number; owners: OwnerNames }) {
+/** A key's hash slot, in cluster runs only: where the key lives is what a cluster lesson asks. */
+function Slot({ keyName }: { keyName: string }) {
+  const t = useT();
+  return (
+    <span className="ks__slot" title={t('inspect.slotHint')} data-testid="ks-slot">
+      {t('inspect.slot', { slot: keyHashSlot(keyName) })}
+    </span>
+  );
+}
+
+function KeyRows({
+  k,
+  now,
+  owners,
+  cluster,
+}: {
+  k: KeyView;
+  now: number;
+  owners: OwnerNames;
+  cluster: boolean;
+}) {
   const t = useT();
   const ttl = ttlText(k, now, t);
   const head = (
     <tr className="ks__key">
       <th scope="row">
         <Named text={k.key} owners={owners} />
+        {cluster && <Slot keyName={k.key} />}
       </th>
       <td>
         <span className="ks__type">{k.type}</span>
@@ -66,7 +88,7 @@ function KeyRows({ k, now, owners }: { k: KeyView; now: number; owners: OwnerNam
   );
 }
 
-function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }) {
+function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now: number; cluster: boolean }) {
   const t = useT();
   const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const keys = Object.values(node.keys).sort((a, b) => a.key.localeCompare(b.key));
@@ -97,7 +119,7 @@ function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }
           </thead>
           <tbody>
             {keys.map((k) => (
-              <KeyRows key={k.key} k={k} now={now} owners={owners} />
+              <KeyRows key={k.key} k={k} now={now} owners={owners} cluster={cluster} />
             ))}
           </tbody>
         </table>
@@ -153,6 +175,7 @@ function InsideScript() {
 export function Keyspace() {
   const t = useT();
   const visible = usePlayground((s) => s.visible);
+  const cluster = usePlayground((s) => s.run?.scenario.redis.topology === 'cluster');
   return (
     <section className="panel" data-testid="keyspace" aria-labelledby="ks-h">
       <h3 id="ks-h">{t('inspect.keyspace')}</h3>
@@ -161,7 +184,7 @@ export function Keyspace() {
         {visible &&
           Object.entries(visible.nodes)
             .filter(([, n]) => n.role !== 'sentinel')
-            .map(([id, n]) => <NodeCard key={id} id={id} node={n} now={visible.t} />)}
+            .map(([id, n]) => <NodeCard key={id} id={id} node={n} now={visible.t} cluster={cluster} />)}
       </div>
     </section>
   );

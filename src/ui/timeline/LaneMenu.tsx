@@ -13,7 +13,7 @@ import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
 import { clockAt, usePlayground } from '../store';
 import type { Layout } from './layout';
-import type { LaneModel } from './model';
+import { slotsAt, type LaneModel } from './model';
 
 export const LABEL_W = 112;
 
@@ -62,6 +62,20 @@ function NodeRole({ role }: { role: string | null }) {
 function laneName(id: string, kind: string, model: LaneModel): string {
   const role = kind === 'node' ? roleChange(id, model) : null;
   return role === null ? id : `${id} → ${role}`;
+}
+
+/** A cluster node's slots at the cursor: a promoted replica's label changes with the failover. */
+function NodeSlots({ id, model }: { id: string; model: LaneModel }) {
+  const t = useT();
+  const at = usePlayground(clockAt);
+  const lane = model.nodes.find((n) => n.id === id);
+  const slots = lane ? slotsAt(lane, at) : null;
+  if (!slots) return null;
+  return (
+    <span className="lane-label__slots" data-testid="lane-slots">
+      {t('timeline.slots', { slots: slots.replace(/-/g, '–') })}
+    </span>
+  );
 }
 
 function addAndRerun(fault: Fault) {
@@ -203,6 +217,15 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
           >
             {t('timeline.sentinels')}
           </div>
+        ) : r.kind === 'header-shard' ? (
+          <div
+            key={`shard-${r.shard}`}
+            className="lane-label lane-label--shard"
+            style={{ top: r.y, height: r.h }}
+            data-testid="shard-label"
+          >
+            {t('timeline.shard', { n: r.shard ?? 0 })}
+          </div>
         ) : r.id ? (
           <div key={r.id} className={`lane-label lane-label--${r.kind}`} style={{ top: r.y, height: r.h }}>
             <button
@@ -219,6 +242,7 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
             >
               <span className="lane-label__id">{r.id}</span>
               {r.kind === 'node' && <NodeRole role={roleChange(r.id, model)} />}
+              {r.kind === 'node' && <NodeSlots id={r.id} model={model} />}
             </button>
             {openMenu?.id === r.id && (
               <MenuBox anchor={openMenu}>

@@ -54,6 +54,10 @@ export function drawTimeline(
         size: fs,
         bold: true,
       });
+    } else if (r.kind === 'header-shard') {
+      // a rule above the group (its name is in the label column): the shard reads as one block
+      p.rect(0, r.y, width, r.h, COLORS.laneAlt);
+      p.line(0, r.y + 0.5, width, r.y + 0.5, COLORS.header, 1);
     } else {
       p.rect(0, r.y, width, r.h, i % 2 ? COLORS.laneBg : COLORS.laneAlt);
     }
