@@ -213,7 +213,9 @@ export function drawTimeline(
     for (const r of lane.roles) {
       if (r.from > 0 && r.from >= t0 && r.from <= t1) {
         const rx = x(r.from);
-        const text = `→ ${r.role}`;
+        // a cluster replica promoted takes its master's slots at that moment: the tag says which
+        const took = lane.slots?.find((sp) => sp.from === r.from && sp.slots !== '')?.slots;
+        const text = took === undefined ? `→ ${r.role}` : `→ ${r.role} · ${took.replace(/-/g, '–')}`;
         const tw = textWidth(text, fs) + 8;
         // at the right edge the tag hangs leftwards of its line, or the plot would cut it off
         const tx = rx + tw > width ? rx - tw : rx;

@@ -3,9 +3,8 @@ import { buildContentionFixture } from '../fixtures/contention';
 import { builtin } from '../../engine/scenario/builtins/index';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
-import { clusterShards } from '../../engine/topology/nodes';
 import { computeLayout } from './layout';
-import { deriveLaneModel, slotsAt, type LaneModel } from './model';
+import { deriveLaneModel, deriveRunModel, slotsAt, type LaneModel } from './model';
 
 describe('deriveLaneModel (hand-written fixture)', () => {
   const run = buildContentionFixture();
@@ -54,9 +53,7 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     const v = validateScenario(b.scenario);
     if (!v.ok) throw new Error(id);
     const r = runScenario(v.scenario);
-    const { redis } = v.scenario;
-    const cluster = redis.topology === 'cluster' ? clusterShards(redis) : undefined;
-    return { trace: r.trace, model: deriveLaneModel(r.trace, (i) => r.stateAt(i), cluster) };
+    return { trace: r.trace, model: deriveRunModel(v.scenario, r) };
   };
   const lane = (m: LaneModel, id: string) => m.threads.find((l) => l.id === id)!;
 

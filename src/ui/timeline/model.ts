@@ -3,7 +3,7 @@
  * run) from the trace events and the engine's own stateAt frames. Nothing here decides lock
  * semantics; it only turns "state after event i" into intervals the renderer can draw.
  */
-import type { ClusterShard } from '../../engine/topology/nodes';
+import { clusterShards, type ClusterShard, type Deployment } from '../../engine/topology/nodes';
 import type { Trace, TraceEvent, VisibleState, ViolationKind } from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
 import { collectOwners, nameOwners, type OwnerNames } from './owners';
@@ -632,6 +632,19 @@ export function deriveLaneModel(
     partitions,
     lockEventIndices,
   };
+}
+
+/** The lane model of a scenario's run: a cluster's lanes grouped by shard, with their slots. */
+export function deriveRunModel(
+  scenario: { redis: Deployment },
+  run: { trace: Trace; stateAt: (i: number) => VisibleState },
+): LaneModel {
+  const { redis } = scenario;
+  return deriveLaneModel(
+    run.trace,
+    (i) => run.stateAt(i),
+    redis.topology === 'cluster' ? clusterShards(redis) : undefined,
+  );
 }
 
 /** The client whose watchdog sent a command (`A/watchdog`), or null. */
