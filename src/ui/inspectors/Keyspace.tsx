@@ -5,6 +5,7 @@ import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import { replyText } from '../reply-view';
 import { usePlayground } from '../store';
+import { slotsAt } from '../timeline/model';
 import { nameOwners, NO_OWNERS, type OwnerNames } from '../timeline/owners';
 import { findScriptContext } from './script-context';
 
@@ -91,12 +92,17 @@ function KeyRows({
 function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now: number; cluster: boolean }) {
   const t = useT();
   const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
+  const lane = usePlayground((s) => s.run?.model.nodes.find((n) => n.id === id));
+  const slots = cluster && lane ? slotsAt(lane, now) : null;
   const keys = Object.values(node.keys).sort((a, b) => a.key.localeCompare(b.key));
   const subs = Object.entries(node.subscriptions ?? {}).filter(([, v]) => v.length > 0);
   return (
     <div className={`ks__node${node.up ? '' : ' ks__node--down'}`}>
       <h4>
         {id} <span className="ks__role">{node.role}</span>
+        {slots && (
+          <span className="ks__slot">{t('timeline.slots', { slots: slots.replace(/-/g, '–') })}</span>
+        )}
         {!node.up && <span className="ks__down">{t('inspect.down')}</span>}
       </h4>
       {keys.length === 0 ? (
@@ -176,6 +182,9 @@ export function Keyspace() {
   const t = useT();
   const visible = usePlayground((s) => s.visible);
   const cluster = usePlayground((s) => s.run?.scenario.redis.topology === 'cluster');
+  // a cluster's nodes shard by shard (each master, then its replicas), as on the timeline
+  const shards = usePlayground((s) => s.run?.model.shards);
+  const rank = (id: string) => shards?.findIndex((ids) => ids.includes(id)) ?? 0;
   return (
     <section className="panel" data-testid="keyspace" aria-labelledby="ks-h">
       <h3 id="ks-h">{t('inspect.keyspace')}</h3>
@@ -184,6 +193,7 @@ export function Keyspace() {
         {visible &&
           Object.entries(visible.nodes)
             .filter(([, n]) => n.role !== 'sentinel')
+            .sort(([a], [b]) => rank(a) - rank(b))
             .map(([id, n]) => <NodeCard key={id} id={id} node={n} now={visible.t} cluster={cluster} />)}
       </div>
     </section>
