@@ -71,9 +71,10 @@ function NodeSlots({ id, model }: { id: string; model: LaneModel }) {
   const lane = model.nodes.find((n) => n.id === id);
   const slots = lane ? slotsAt(lane, at) : null;
   if (!slots) return null;
+  const text = t('timeline.slots', { slots: slots.replace(/-/g, '–') });
   return (
     <span className="lane-label__slots" data-testid="lane-slots">
-      {t('timeline.slots', { slots: slots.replace(/-/g, '–') })}
+      {text}
     </span>
   );
 }
