@@ -16,6 +16,13 @@ import type { Layout } from './layout';
 import { slotsAt, type LaneModel } from './model';
 
 export const LABEL_W = 112;
+/** cluster runs: room for a master's "slots 10923–16383" under its name, highlighted or presented */
+const CLUSTER_LABEL_W = 136;
+
+/** The label column's width for this run. */
+export function labelWidth(model: LaneModel): number {
+  return model.shards ? CLUSTER_LABEL_W : LABEL_W;
+}
 
 const PAUSE_MS = 5000;
 /** Longest fault length the menu offers, in seconds (a scenario can say more in JSON). */
@@ -207,7 +214,11 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
   }, [open]);
   const close = () => setOpen(null);
   return (
-    <div className="timeline__labels" ref={boxRef} style={{ width: LABEL_W, height: layout.height }}>
+    <div
+      className="timeline__labels"
+      ref={boxRef}
+      style={{ width: labelWidth(model), height: layout.height }}
+    >
       {layout.rows.map((r) =>
         r.kind === 'sentinels' ? (
           <div
