@@ -65,25 +65,21 @@ function NodeRole({ role }: { role: string | null }) {
   return role === null ? null : <span className="lane-label__role">→ {role}</span>;
 }
 
-/** The lane's name as shown (with its role), so the button's accessible name contains its text. */
-function laneName(id: string, kind: string, model: LaneModel): string {
-  const role = kind === 'node' ? roleChange(id, model) : null;
-  return role === null ? id : `${id} → ${role}`;
-}
-
-/** A cluster node's slots at the cursor: a promoted replica's label changes with the failover. */
-function NodeSlots({ id, model }: { id: string; model: LaneModel }) {
-  const t = useT();
-  const at = usePlayground(clockAt);
+/** A cluster node's slots at `at` as its label shows them ("slots 0–5460"), or null. */
+function slotText(id: string, model: LaneModel, at: number, t: ReturnType<typeof useT>): string | null {
   const lane = model.nodes.find((n) => n.id === id);
   const slots = lane ? slotsAt(lane, at) : null;
-  if (!slots) return null;
-  const text = t('timeline.slots', { slots: slots.replace(/-/g, '–') });
-  return (
-    <span className="lane-label__slots" data-testid="lane-slots">
-      {text}
-    </span>
-  );
+  return slots ? t('timeline.slots', { slots: slots.replace(/-/g, '–') }) : null;
+}
+
+/**
+ * The lane's name as shown (with its role, and a cluster node's slots at the cursor), so the
+ * button's accessible name contains its text.
+ */
+function laneName(id: string, kind: string, model: LaneModel, slots: string | null): string {
+  const role = kind === 'node' ? roleChange(id, model) : null;
+  const name = role === null ? id : `${id} → ${role}`;
+  return slots === null ? name : `${name} · ${slots}`;
 }
 
 function addAndRerun(fault: Fault) {
@@ -186,6 +182,8 @@ function MenuBox({ anchor, children }: { anchor: { left: number; top: number }; 
 
 export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout; model: LaneModel }) {
   const t = useT();
+  // A cluster's slots follow the cursor (a failover moves them); other runs never re-render here.
+  const at = usePlayground((s) => (model.shards ? clockAt(s) : 0));
   const [openMenu, setOpenMenu] = useState<{ id: string; left: number; top: number } | null>(null);
   const open = openMenu?.id ?? null;
   const setOpen = (id: null) => setOpenMenu(id);
@@ -239,33 +237,47 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
             {t('timeline.shard', { n: r.shard ?? 0 })}
           </div>
         ) : r.id ? (
-          <div key={r.id} className={`lane-label lane-label--${r.kind}`} style={{ top: r.y, height: r.h }}>
-            <button
-              type="button"
-              className="lane-label__btn"
-              title={laneName(r.id, r.kind, model)}
-              aria-label={t('timeline.laneMenu', { lane: laneName(r.id, r.kind, model) })}
-              aria-haspopup="menu"
-              aria-expanded={open === r.id}
-              onClick={(e) => {
-                const b = e.currentTarget.getBoundingClientRect();
-                setOpenMenu(open === r.id ? null : { id: r.id, left: b.right, top: b.top });
-              }}
-            >
-              <span className="lane-label__id">{r.id}</span>
-              {r.kind === 'node' && <NodeRole role={roleChange(r.id, model)} />}
-              {r.kind === 'node' && <NodeSlots id={r.id} model={model} />}
-            </button>
-            {openMenu?.id === r.id && (
-              <MenuBox anchor={openMenu}>
-                {r.kind === 'node' ? (
-                  <NodeMenu id={r.id} model={model} close={close} />
-                ) : (
-                  <ClientMenu client={clientOf(r.id)} close={close} />
+          (() => {
+            const slots = r.kind === 'node' ? slotText(r.id, model, at, t) : null;
+            const name = laneName(r.id, r.kind, model, slots);
+            return (
+              <div
+                key={r.id}
+                className={`lane-label lane-label--${r.kind}`}
+                style={{ top: r.y, height: r.h }}
+              >
+                <button
+                  type="button"
+                  className="lane-label__btn"
+                  title={name}
+                  aria-label={t('timeline.laneMenu', { lane: name })}
+                  aria-haspopup="menu"
+                  aria-expanded={open === r.id}
+                  onClick={(e) => {
+                    const b = e.currentTarget.getBoundingClientRect();
+                    setOpenMenu(open === r.id ? null : { id: r.id, left: b.right, top: b.top });
+                  }}
+                >
+                  <span className="lane-label__id">{r.id}</span>
+                  {r.kind === 'node' && <NodeRole role={roleChange(r.id, model)} />}
+                  {slots !== null && (
+                    <span className="lane-label__slots" data-testid="lane-slots">
+                      {slots}
+                    </span>
+                  )}
+                </button>
+                {openMenu?.id === r.id && (
+                  <MenuBox anchor={openMenu}>
+                    {r.kind === 'node' ? (
+                      <NodeMenu id={r.id} model={model} close={close} />
+                    ) : (
+                      <ClientMenu client={clientOf(r.id)} close={close} />
+                    )}
+                  </MenuBox>
                 )}
-              </MenuBox>
-            )}
-          </div>
+              </div>
+            );
+          })()
         ) : null,
       )}
     </div>
