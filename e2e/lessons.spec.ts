@@ -168,3 +168,41 @@ test('a link to an unknown lesson says so and leaves the playground usable', asy
   await expect(panel(page)).toHaveCount(0);
   await expect(page).toHaveURL(/#s=/);
 });
+
+test('the cluster lesson: shards on the timeline, each key’s slot, the question on where B’s lock goes', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./#lesson=cluster&step=1');
+  await atStep(page, 1);
+  await expect(page.getByTestId('lesson-text')).toContainText('12769');
+  // Lanes grouped by shard, each master labelled with its slots; myLock's slot in the keyspace.
+  await expect(page.getByTestId('shard-label')).toHaveText(['shard 1', 'shard 2', 'shard 3']);
+  await expect(page.getByTestId('lane-slots')).toHaveText([
+    'slots 0–5460',
+    'slots 5461–10922',
+    'slots 10923–16383',
+  ]);
+  await expect(page.getByTestId('ks-slot')).toHaveText(['slot 12769']);
+
+  await page.getByTestId('lesson-next').click();
+  await atStep(page, 2);
+  await expect(page.getByTestId('lesson-choice')).toHaveCount(3);
+  await page.locator('[data-testid="lesson-choice"][data-choice="m3"]').click();
+  await expect(page.getByTestId('lesson-feedback')).toHaveAttribute('data-right', 'true');
+
+  // The failover step: replica-3 took master-3's slots by the time B:1 locks there.
+  await page.goto('./#lesson=cluster&step=7');
+  await atStep(page, 7);
+  await expect(page.getByTestId('lesson-text')).toContainText('two holders');
+  const replica3 = page.locator('.lane-label--node', { hasText: 'replica-3' });
+  await expect(replica3.getByTestId('lane-slots')).toHaveText('slots 10923–16383');
+  await expect(
+    page.locator('.lane-label--node', { hasText: 'master-3' }).getByTestId('lane-slots'),
+  ).toHaveCount(0);
+  await page.getByRole('button', { name: '中文' }).click();
+  await expect(page.getByTestId('lesson-text')).toContainText('两个持有者');
+  await expect(page.getByTestId('shard-label').first()).toHaveText('分片 1');
+  expect(errors).toEqual([]);
+});

@@ -1,7 +1,7 @@
 /** Evaluating and describing Checks (types.ts) against a run at a cursor. */
-import type { ScenarioRun, TraceEvent, Violation, VisibleState } from './engine';
+import { keyHashSlot, type ScenarioRun, type TraceEvent, type Violation, type VisibleState } from './engine';
 import { describeSelector, findEvent, matchAll, SelectorError } from './select';
-import type { Check, KeyCheck, ThreadCheck } from './types';
+import type { Check, KeyCheck, SlotCheck, ThreadCheck } from './types';
 
 /** A run seen from one event: what the checks read. */
 export interface Cursor {
@@ -157,6 +157,15 @@ function threadCheck(c: Cursor, k: ThreadCheck): string | null {
 const inRange = (n: number, min?: number, max?: number) =>
   (min === undefined || n >= min) && (max === undefined || n <= max);
 
+function slotCheck(k: SlotCheck): string | null {
+  const slot = keyHashSlot(k.slot);
+  if (k.is !== undefined && slot !== k.is) return `${k.slot} is in slot ${slot}`;
+  if (!inRange(slot, k.min, k.max)) return `${k.slot} is in slot ${slot}`;
+  if (k.sameAs !== undefined && keyHashSlot(k.sameAs) !== slot)
+    return `${k.slot} is in slot ${slot}, ${k.sameAs} in ${keyHashSlot(k.sameAs)}`;
+  return null;
+}
+
 /** null when the check holds at the cursor, else why not (short, for the CLI). */
 export function failure(c: Cursor, check: Check): string | null {
   const events = c.run.trace.events;
@@ -175,6 +184,7 @@ export function failure(c: Cursor, check: Check): string | null {
     if ('not' in check) return failure(c, check.not) === null ? 'it holds' : null;
     if ('key' in check) return keyCheck(c, check);
     if ('thread' in check) return threadCheck(c, check);
+    if ('slot' in check) return slotCheck(check);
     if ('violation' in check) {
       const hit = violationsAt(c).find(
         ({ v, open }) =>
@@ -271,6 +281,13 @@ export function describeCheck(check: Check): string {
   if ('gap' in check)
     return `${range(check.min, check.max, ' ms')} from ${describeSelector(check.gap.from)} to ${describeSelector(check.gap.to)}`;
   if ('verdict' in check) return `verdict ${check.verdict}`;
+  if ('slot' in check) {
+    const parts: string[] = [];
+    if (check.is !== undefined) parts.push(`${check.is}`);
+    if (check.min !== undefined || check.max !== undefined) parts.push(`in ${range(check.min, check.max)}`);
+    if (check.sameAs !== undefined) parts.push(`the slot of ${check.sameAs}`);
+    return `slot of ${check.slot} is ${parts.join(', ') || 'any'}`;
+  }
   if ('resource' in check)
     return `resource ${Object.entries(check.resource)
       .map(([k, v]) => `${k} = ${v}`)

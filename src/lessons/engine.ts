@@ -6,3 +6,4 @@ export { runScenario, type ScenarioRun } from '../engine/scenario/run';
 export { validateScenario, type Scenario } from '../engine/scenario/schema';
 export { builtin } from '../engine/scenario/builtins/index';
 export type { TraceEvent, Trace, Violation, VisibleState } from '../engine/trace/types';
+export { keyHashSlot } from '../engine/redis/cluster_slots';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cursorAt, failure, type Cursor } from './checks';
+import { cursorAt, describeCheck, failure, type Cursor } from './checks';
 import { evaluateLesson, resolveScenario, RunCache } from './evaluate';
 import { applyPatch, PatchError } from './patch';
 import { findEvent, SelectorError } from './select';
@@ -142,6 +142,23 @@ describe('checks on a RedLock over independent masters', () => {
       expect(failure(end, { key, node, ownedBy: 'A:1' })).toBeNull();
       expect(failure(end, { key, node, holder: { owner: 'A:1', count: 2 } })).not.toBeNull();
     }
+  });
+});
+
+describe('slot checks (Redis Cluster)', () => {
+  const holds = (c: Check) => failure(at(acquired), c) === null;
+
+  it('name the slot of a key, its range and the slot of another name, hash tags included', () => {
+    expect(holds({ slot: 'myLock', is: 12769, min: 10923, max: 16383 })).toBe(true);
+    expect(holds({ slot: 'myLock', is: 12768 })).toBe(false);
+    expect(holds({ slot: 'myLock', max: 10922 })).toBe(false);
+    expect(holds({ slot: 'redisson_lock__channel:{myLock}', sameAs: 'myLock' })).toBe(true);
+    expect(holds({ slot: 'redisson_lock__channel:myLock', sameAs: 'myLock' })).toBe(false);
+    expect(holds({ slot: '{order}:lock', is: 16025, sameAs: '{order}:stock' })).toBe(true);
+    expect(failure(at(acquired), { slot: 'order:lock', is: 16025 })).toBe('order:lock is in slot 7904');
+    expect(describeCheck({ slot: 'a{x}', is: 16287, min: 0, max: 16383, sameAs: 'x' })).toBe(
+      'slot of a{x} is 16287, in 0..16383, the slot of x',
+    );
   });
 });
 

@@ -12,12 +12,11 @@ const results = new Map<string, LessonResult>(lessons.map((l) => [l.id, evaluate
 const ALL_CLAIMS = Array.from({ length: 40 }, (_, i) => `C${String(i + 1).padStart(2, '0')}`);
 
 /**
- * Claims the course cites but cannot demonstrate yet. Cluster is not built: C30 and C31 are cited
- * only by the "coming" cluster lesson, which is allowed for now. This must match exactly, so it
- * fails when the cluster lesson stops being "coming" without runnable steps demonstrating C30 and
- * C31, and also when a claim ends up cited only by `pending` steps.
+ * Claims the course cites but cannot demonstrate yet (none: the cluster lesson now runs C30 and
+ * C31). This must match exactly, so it fails when a claim ends up cited only by `pending` steps
+ * or by a lesson marked "coming".
  */
-const NOT_YET_DEMONSTRATED: Record<string, 'coming' | 'pending'> = { C30: 'coming', C31: 'coming' };
+const NOT_YET_DEMONSTRATED: Record<string, 'coming' | 'pending'> = {};
 
 /** Every {en, zh} object in a lesson, with a path for the error message. */
 function bilinguals(x: unknown, path: string, out: [string, Bilingual][] = []): [string, Bilingual][] {
@@ -30,13 +29,13 @@ function bilinguals(x: unknown, path: string, out: [string, Bilingual][] = []): 
 }
 
 describe('the course', () => {
-  it('has the curriculum: at least 14 lessons, tasks in at least five, cluster kept in place as coming', () => {
+  it('has the curriculum: at least 14 lessons, tasks in at least five, cluster 13th and runnable', () => {
     expect(lessons.length).toBeGreaterThanOrEqual(14);
     expect(
       lessons.filter((l) => l.steps.some((s) => s.task !== undefined && s.pending === undefined)).length,
     ).toBeGreaterThanOrEqual(5);
     expect(lessons.map((l) => l.id).indexOf('cluster')).toBe(12);
-    expect(lessons.find((l) => l.id === 'cluster')?.coming).toBe(true);
+    expect(lessons.find((l) => l.id === 'cluster')?.coming).toBeUndefined();
   });
 
   it('lists each lesson once, in catalogue order, with its own id', () => {

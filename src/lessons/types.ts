@@ -104,6 +104,21 @@ export interface KeyCheck {
   pttl?: { min?: number; max?: number } | 'none';
 }
 
+/**
+ * Redis Cluster: the hash slot of a key or channel name (CRC16 mod 16384, of its hash tag when it
+ * has one, as the server and Redisson compute it). A fact of the name, not of the run.
+ */
+export interface SlotCheck {
+  slot: string;
+  /** exactly this slot */
+  is?: number;
+  /** inclusive range: the slots a master serves ("10923-16383") */
+  min?: number;
+  max?: number;
+  /** the same slot as this other name (a lock and its channel) */
+  sameAs?: string;
+}
+
 export interface ThreadCheck {
   thread: Actor;
   state?: ThreadState | ThreadState[];
@@ -129,6 +144,7 @@ export type Check =
   /** the whole run's verdict (not only up to the cursor) */
   | { verdict: 'safe' | 'unsafe' }
   | { resource: { value?: number; accepted?: number; rejected?: number; lost?: number; lastToken?: number } }
+  | SlotCheck
   | { all: Check[] }
   | { any: Check[] }
   | { not: Check };

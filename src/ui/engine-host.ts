@@ -6,7 +6,7 @@ import type { RunResult } from '../engine/scenario/api';
 import { unsupportedIssue } from '../engine/scenario/run';
 import { nodeIds } from '../engine/topology/nodes';
 import * as engine from './engine-adapter';
-import { deriveLaneModel } from './timeline/model';
+import { deriveRunModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';
 
 /** Keep a few runs so stateAt answers for a run the page still shows while a newer one starts. */
@@ -44,7 +44,7 @@ export function createEngineHost(): (req: Request) => Response {
           const started = performance.now();
           const verbose = req.verbose ?? engine.verboseByDefault(v.scenario);
           const result = engine.run(v.scenario, { verbose });
-          const model = deriveLaneModel(result.trace, (i) => result.stateAt(i));
+          const model = deriveRunModel(v.scenario, result);
           const runId = nextRunId++;
           runs.set(runId, result);
           for (const id of runs.keys()) if (runs.size > KEEP_RUNS && id !== runId) runs.delete(id);

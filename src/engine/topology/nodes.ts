@@ -1,3 +1,6 @@
+import { initialSlotRanges } from '../redis/cluster_slots';
+import { formatSlots } from './cluster';
+
 /** The deployment part of a scenario (its `redis` section) that decides which nodes exist. */
 export interface Deployment {
   topology: 'single' | 'sentinel' | 'independent' | 'cluster';
@@ -35,4 +38,27 @@ export function nodeIds(redis: Deployment): string[] {
 /** cluster: the master `replica-k` starts replicating (the shard it belongs to). */
 export function clusterShardMaster(replica: number, masters: number): string {
   return `master-${((replica - 1) % masters) + 1}`;
+}
+
+export interface ClusterShard {
+  master: string;
+  replicas: string[];
+  slots: string;
+}
+
+/**
+ * cluster: the shards as `redis-cli --cluster create` lays them out, each master with its
+ * replicas and the slots it starts with (as CLUSTER NODES writes them, "0-5460"), for views that
+ * group nodes by shard; a failover moves slots later (`cluster.promoted`).
+ */
+export function clusterShards(redis: Deployment): ClusterShard[] {
+  const ranges = initialSlotRanges(redis.masters);
+  const replicas = redis.masters * (redis.replicasPerMaster ?? 0);
+  return ranges.map((r, i) => {
+    const master = `master-${i + 1}`;
+    const of: string[] = [];
+    for (let k = 1; k <= replicas; k++)
+      if (clusterShardMaster(k, redis.masters) === master) of.push(`replica-${k}`);
+    return { master, replicas: of, slots: formatSlots([r]) };
+  });
 }

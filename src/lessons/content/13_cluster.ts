@@ -1,40 +1,228 @@
-import type { Lesson } from '../types';
+import { acquired, choice } from './common';
+import type { Check, EventSelector, Highlights, Lesson } from '../types';
 
-/**
- * The simulator has no cluster topology yet, so this lesson is listed but not run ("coming"):
- * its steps cite C30 and C31 and will demonstrate them once `topology: "cluster"` exists.
- */
+/** B:1's first lock script: the command that shows where a second client's `lock()` goes. */
+const bLockScript: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' };
+
+/** master-3 serves slots 10923–16383 in a three-master cluster. */
+const MASTER3 = { min: 10923, max: 16383 };
+
+/** A:1 holds `key`, in `slot` (one of master-3's), on master-3 and not on `elsewhere`; then `more`. */
+const aHoldsOnMaster3 = (
+  key: string,
+  slot: number,
+  elsewhere: string[],
+  more: Check[],
+): { highlight: Highlights; checks: Check[] } => ({
+  highlight: { lanes: ['A:1', 'master-3'], keys: [key] },
+  checks: [
+    { slot: key, is: slot, ...MASTER3 },
+    { key, node: 'master-3', holder: { owner: 'A:1', count: 1 } },
+    ...elsewhere.map((node): Check => ({ key, node, is: 'absent' })),
+    ...more,
+  ],
+});
+
+/** `actor` sent nothing to `nodes` so far: the other masters never hear of the lock. */
+const noCommandsOn = (actor: string, nodes: string[]): Check[] =>
+  nodes.map((node) => ({ count: { kind: 'cmd', actor, node }, max: 0 }));
+
 const lesson: Lesson = {
   id: 'cluster',
   title: { en: 'Cluster: which node holds the lock', zh: '集群：锁在哪个节点上' },
-  minutes: 6,
-  coming: true,
+  minutes: 8,
   steps: [
     {
       claims: ['C30'],
-      // needs: a cluster topology (CRC16 slots, MOVED); then run `CLUSTER KEYSLOT myLock` and show the key on one master only
+      scenario: { builtin: 'cluster-which-node' },
+      at: acquired('A:1'),
       text: {
         en:
-          'In Redis Cluster every key hashes to one of 16,384 slots (`CRC16(key) mod 16384`), and each slot ' +
-          'belongs to exactly one master. So on a cluster with several masters, `myLock` lives on one ' +
-          'master only; the other masters never see it. The lock script runs there, atomically, as on a single node.',
+          'The demo’s `config.useClusterServers()` with three Redis nodes: three masters. A Redis Cluster ' +
+          'splits its keys into 16,384 **slots**, and each slot belongs to one master: here 0–5460 to ' +
+          'master-1, 5461–10922 to master-2, 10923–16383 to master-3 (the lane labels show them). A key’s slot ' +
+          'is `CRC16(key) mod 16384`; for `myLock` that is 12769, so master-3. A:1’s `lock()` sent its lock ' +
+          'script there, and only master-3 has `myLock`. master-1 and master-2 never see it.',
         zh:
-          'Redis 集群里，每个键都被哈希到 16384 个槽中的一个（`CRC16(key) mod 16384`），每个槽只属于一个主节点。' +
-          '所以在有多个主节点的集群里，`myLock` 只存在于一个主节点上，其他主节点根本看不到它。加锁脚本就在那个节点上原子地执行，和单机一样。',
+          '示例里的 `config.useClusterServers()` 配了三个 Redis 节点：三个主节点。Redis 集群把键分到 16384 个**槽**里，' +
+          '每个槽属于一个主节点：这里 0–5460 归 master-1，5461–10922 归 master-2，10923–16383 归 master-3（泳道标签上写着）。' +
+          '键的槽是 `CRC16(key) mod 16384`；`myLock` 的槽是 12769，所以在 master-3。A:1 的 `lock()` 把加锁脚本发到了那里，' +
+          '只有 master-3 上有 `myLock`，master-1 和 master-2 根本看不到它。',
       },
+      ...aHoldsOnMaster3(
+        'myLock',
+        12769,
+        ['master-1', 'master-2'],
+        [
+          { count: { kind: 'cmd', actor: 'A:1', node: 'master-3', key: 'myLock' }, min: 1 },
+          ...noCommandsOn('A:1', ['master-1', 'master-2']),
+        ],
+      ),
+    },
+    {
+      claims: ['C30'],
+      at: bLockScript,
+      question: {
+        prompt: {
+          en: 'At 500 ms client B calls `lock()` on `myLock` too. Which node does its lock script go to?',
+          zh: '第 500 毫秒，客户端 B 也对 `myLock` 调用 `lock()`。它的加锁脚本发往哪个节点？',
+        },
+        choices: [
+          choice('m1', 'master-1', 'master-1, the first node in its config', 'master-1，配置里的第一个节点'),
+          choice('m3', 'master-3', 'master-3, the master of slot 12769', '槽 12769 的主节点 master-3'),
+          choice('any', 'any', 'Any of the three, at random', '三个里随便一个'),
+        ],
+        answer: { from: 'field-of', selector: bLockScript, field: 'node' },
+        feedback: {
+          en:
+            'master-3. Redisson keeps the cluster’s slot map (read at start, rescanned every 5 s), computes ' +
+            'the slot of `myLock` itself and sends the script to that slot’s master. Every client reaches the ' +
+            'same node for the same lock, so the lock script stays one atomic check on one node.',
+          zh:
+            'master-3。Redisson 保存着集群的槽映射（启动时读取，每 5 秒重新扫描），自己算出 `myLock` 的槽，' +
+            '把脚本发给这个槽的主节点。对同一把锁，每个客户端都会找到同一个节点，所以加锁脚本仍是一个节点上的一次原子检查。',
+        },
+      },
+      text: {
+        en:
+          'B:1’s script ran on master-3, found A:1’s `myLock` and returned its TTL instead of `nil`, so B:1 ' +
+          'will wait, exactly as on a single Redis. The cluster spreads different locks over the masters; one lock still lives on ' +
+          'one master.',
+        zh:
+          'B:1 的脚本在 master-3 上执行，发现了 A:1 的 `myLock`，返回的是它的 TTL 而不是 `nil`，所以 B:1 将会等待，和单机 Redis 一模一样。' +
+          '集群把不同的锁分散到各个主节点上；一把锁仍然只在一个主节点上。',
+      },
+      checks: [
+        { count: { ...bLockScript, node: 'master-3' }, min: 1 },
+        { not: { reply: null } },
+        { thread: 'B:1', holds: { lock: 'myLock', count: 0 } },
+        ...noCommandsOn('B:1', ['master-1', 'master-2']),
+        { key: 'myLock', node: 'master-3', holder: { owner: 'A:1', count: 1 } },
+      ],
     },
     {
       claims: ['C31'],
-      // needs: a cluster topology; then compare `CLUSTER KEYSLOT` of the lock and of its channel
+      at: { kind: 'pubsub.subscribe', actor: 'B:1' },
       text: {
         en:
-          'The unlock script touches two names: the lock `myLock` and the channel ' +
-          '`redisson_lock__channel:{myLock}`. Only the part inside `{…}`, the **hash tag**, is hashed, so both ' +
-          'land in the same slot and the script may use them together.',
+          'To be woken when the lock is freed, B:1 subscribes to `redisson_lock__channel:{myLock}`. The braces ' +
+          'are a **hash tag**: only `myLock` is hashed, so the channel is in slot 12769 too, on master-3. ' +
+          'Redisson 3.22+ subscribes with `SSUBSCRIBE` (sharded pub/sub): the subscription lives on the slot’s ' +
+          'own shard.',
         zh:
-          '解锁脚本涉及两个名字：锁 `myLock` 和频道 `redisson_lock__channel:{myLock}`。只有 `{…}` 里的部分，即**哈希标签**，' +
-          '参与哈希，所以两者落在同一个槽里，脚本可以同时使用它们。',
+          '为了在锁释放时被唤醒，B:1 订阅了 `redisson_lock__channel:{myLock}`。花括号是**哈希标签**：只有 `myLock` 参与哈希，' +
+          '所以这个频道也在槽 12769，在 master-3 上。Redisson 3.22+ 用 `SSUBSCRIBE`（分片发布订阅）订阅：订阅就在这个槽自己的分片上。',
       },
+      highlight: { lanes: ['B:1', 'master-3'] },
+      checks: [
+        { slot: 'redisson_lock__channel:{myLock}', is: 12769, sameAs: 'myLock' },
+        { count: { kind: 'cmd', actor: 'B:1', cmd: 'SSUBSCRIBE', node: 'master-3' }, min: 1 },
+        { count: { kind: 'pubsub.subscribe', actor: 'B:1', node: 'master-3' }, min: 1 },
+      ],
+    },
+    {
+      claims: ['C31'],
+      at: acquired('B:1'),
+      text: {
+        en:
+          'At 2 s A:1 unlocks. One script on master-3 deletes `myLock` and publishes to the channel ' +
+          '(`SPUBLISH`). A cluster node runs a script only when all its keys are in its own slots: without the ' +
+          'hash tag the channel could hash to another master and the unlock would fail. Here both names are in ' +
+          'slot 12769; the message wakes B:1, which takes the lock.',
+        zh:
+          '第 2 秒 A:1 解锁。master-3 上的一个脚本删除 `myLock`，并向频道发布消息（`SPUBLISH`）。集群节点只执行键全在自己槽里的脚本：' +
+          '没有哈希标签，频道可能落到另一个主节点，解锁就会失败。这里两个名字都在槽 12769；消息唤醒了 B:1，它拿到了锁。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'master-3'] },
+      checks: [
+        { count: { kind: 'pubsub.publish', node: 'master-3', where: { receivers: 1 } }, min: 1 },
+        ...['master-1', 'master-2'].map((node): Check => ({
+          count: { kind: 'pubsub.publish', node },
+          max: 0,
+        })),
+        {
+          reply: 1,
+          of: { kind: 'cmd', actor: 'A:1', cmd: 'EVALSHA', key: 'redisson_lock__channel:{myLock}', nth: -1 },
+        },
+        { count: { kind: 'waiter.wakeup', actor: 'B:1', where: { cause: 'message' } }, min: 1 },
+        { key: 'myLock', node: 'master-3', holder: { owner: 'B:1', count: 1 } },
+        { verdict: 'safe' },
+      ],
+    },
+    {
+      claims: ['C31', 'C30'],
+      scenario: { builtin: 'cluster-hash-tags' },
+      at: acquired('A:1'),
+      text: {
+        en:
+          'You can use hash tags yourself. Without one, `order:lock` is slot 7904, on master-2. The lock ' +
+          '`{order}:lock` hashes only `order`: slot 16025, master-3. Its channel ' +
+          '`redisson_lock__channel:{order}:lock` gets no extra braces and is slot 16025 as well, and so would be ' +
+          'your `{order}:stock`: keys that must be used together go in one slot on one master.',
+        zh:
+          '你也可以自己用哈希标签。没有标签时，`order:lock` 在槽 7904，在 master-2 上。锁 `{order}:lock` 只对 `order` 求哈希：' +
+          '槽 16025，master-3。它的频道 `redisson_lock__channel:{order}:lock` 不再加花括号，也在槽 16025，你的 `{order}:stock` 也一样：' +
+          '必须一起使用的键，放在同一个主节点的同一个槽里。',
+      },
+      ...aHoldsOnMaster3(
+        '{order}:lock',
+        16025,
+        ['master-2'],
+        [
+          { slot: 'order:lock', is: 7904, min: 5461, max: 10922 },
+          { slot: 'redisson_lock__channel:{order}:lock', sameAs: '{order}:lock' },
+          { slot: '{order}:stock', sameAs: '{order}:lock' },
+        ],
+      ),
+    },
+    {
+      claims: ['C30'],
+      scenario: { builtin: 'cluster-moved-stale-map' },
+      at: acquired('B:1'),
+      text: {
+        en:
+          'Slots can change owner. Here master-3 crashed, replica-3 was promoted and took slots 10923–16383, and ' +
+          'master-3 came back as its replica. B’s slot map is older, so at 4 s its lock script still goes to ' +
+          'master-3, which answers `MOVED 12769 127.0.0.1:30006`: “that slot is served over there”. Redisson ' +
+          'refreshes its map and re-sends the script to replica-3, where B:1 takes the lock.',
+        zh:
+          '槽可以换主人。这里 master-3 崩溃了，replica-3 被提升，接管了槽 10923–16383，master-3 回来后成了它的从节点。' +
+          'B 的槽映射是旧的，所以第 4 秒它的加锁脚本仍然发往 master-3，后者回复 `MOVED 12769 127.0.0.1:30006`：“这个槽由那边负责”。' +
+          'Redisson 刷新槽映射，把脚本重新发到 replica-3，B:1 在那里拿到了锁。',
+      },
+      highlight: { lanes: ['B:1', 'master-3', 'replica-3'] },
+      checks: [
+        { reply: { error: 'MOVED 12769 127.0.0.1:30006' }, of: { ...bLockScript, node: 'master-3' } },
+        { count: { kind: 'cluster.promoted', node: 'replica-3', where: { slots: '10923-16383' } }, min: 1 },
+        { count: { kind: 'client.master', actor: 'B', node: 'replica-3' }, min: 1 },
+        { key: 'myLock', node: 'replica-3', holder: { owner: 'B:1', count: 1 } },
+        { key: 'myLock', node: 'master-3', is: 'absent' },
+        { verdict: 'safe' },
+      ],
+    },
+    {
+      claims: ['C30', 'C33'],
+      scenario: { builtin: 'cluster-failover-lost-lock' },
+      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      text: {
+        en:
+          'A cluster does not make the lock safer than one master: each shard replicates asynchronously, like ' +
+          'Sentinel (lesson 14). A:1 locks on master-3, which crashes before the write reaches replica-3. The ' +
+          'cluster promotes replica-3, without the lock; at 7 s B:1 locks there while A:1 still works: two ' +
+          'holders.',
+        zh:
+          '集群并不比单个主节点让锁更安全：每个分片都是异步复制，和哨兵一样（第 14 课）。A:1 在 master-3 上加锁，' +
+          'master-3 在写入到达 replica-3 之前崩溃。集群提升了没有这把锁的 replica-3；第 7 秒 B:1 在那里加锁，而 A:1 还在干活：两个持有者。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'master-3', 'replica-3'], keys: ['myLock'] },
+      checks: [
+        { count: { kind: 'repl.apply', node: 'replica-3' }, max: 0 },
+        { count: { kind: 'cluster.promoted', node: 'replica-3', where: { from: 'master-3' } }, min: 1 },
+        { key: 'myLock', node: 'replica-3', holder: { owner: 'B:1', count: 1 } },
+        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
+        { violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] },
+        { verdict: 'unsafe' },
+      ],
     },
   ],
 };

@@ -498,6 +498,10 @@ export const en = {
   'group.cluster': 'Redis Cluster',
   'unit.msSuffix': 'ms',
   'violations.label': 'Violations ({n})',
+  'timeline.shard': 'shard {n}',
+  'timeline.slots': 'slots {slots}',
+  'inspect.slot': 'slot {slot}',
+  'inspect.slotHint': 'hash slot: CRC16 of the key (or of its hash tag, the part in braces) mod 16384',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -473,4 +473,8 @@ export const zh: Record<MessageKey, string> = {
   'group.cluster': 'Redis 集群',
   'unit.msSuffix': '毫秒',
   'violations.label': '违规（{n}）',
+  'timeline.shard': '分片 {n}',
+  'timeline.slots': '槽 {slots}',
+  'inspect.slot': '槽 {slot}',
+  'inspect.slotHint': '哈希槽：键（或其哈希标签，即花括号里的部分）的 CRC16 mod 16384',
 };

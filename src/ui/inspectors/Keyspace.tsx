@@ -1,9 +1,11 @@
 import { useMemo } from 'react';
+import { keyHashSlot } from '../../engine/redis/cluster_slots';
 import type { KeyView, NodeView } from '../../engine/trace/types';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import { replyText } from '../reply-view';
 import { usePlayground } from '../store';
+import { slotsAt } from '../timeline/model';
 import { nameOwners, NO_OWNERS, type OwnerNames } from '../timeline/owners';
 import { findScriptContext } from './script-context';
 
@@ -18,13 +20,34 @@ function Named({ text, owners }: { text: string; owners: OwnerNames }) {
   return named === text ? <>{text}</> : <span title={text}>{named}</span>;
 }
 
-function KeyRows({ k, now, owners }: { k: KeyView; now: number; owners: OwnerNames }) {
+/** A key's hash slot, in cluster runs only: where the key lives is what a cluster lesson asks. */
+function Slot({ keyName }: { keyName: string }) {
+  const t = useT();
+  return (
+    <span className="ks__slot" title={t('inspect.slotHint')} data-testid="ks-slot">
+      {t('inspect.slot', { slot: keyHashSlot(keyName) })}
+    </span>
+  );
+}
+
+function KeyRows({
+  k,
+  now,
+  owners,
+  cluster,
+}: {
+  k: KeyView;
+  now: number;
+  owners: OwnerNames;
+  cluster: boolean;
+}) {
   const t = useT();
   const ttl = ttlText(k, now, t);
   const head = (
     <tr className="ks__key">
       <th scope="row">
         <Named text={k.key} owners={owners} />
+        {cluster && <Slot keyName={k.key} />}
       </th>
       <td>
         <span className="ks__type">{k.type}</span>
@@ -66,15 +89,20 @@ function KeyRows({ k, now, owners }: { k: KeyView; now: number; owners: OwnerNam
   );
 }
 
-function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }) {
+function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now: number; cluster: boolean }) {
   const t = useT();
   const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
+  const lane = usePlayground((s) => s.run?.model.nodes.find((n) => n.id === id));
+  const slots = cluster && lane ? slotsAt(lane, now) : null;
   const keys = Object.values(node.keys).sort((a, b) => a.key.localeCompare(b.key));
   const subs = Object.entries(node.subscriptions ?? {}).filter(([, v]) => v.length > 0);
   return (
     <div className={`ks__node${node.up ? '' : ' ks__node--down'}`}>
       <h4>
         {id} <span className="ks__role">{node.role}</span>
+        {slots && (
+          <span className="ks__slot">{t('timeline.slots', { slots: slots.replace(/-/g, '–') })}</span>
+        )}
         {!node.up && <span className="ks__down">{t('inspect.down')}</span>}
       </h4>
       {keys.length === 0 ? (
@@ -97,7 +125,7 @@ function NodeCard({ id, node, now }: { id: string; node: NodeView; now: number }
           </thead>
           <tbody>
             {keys.map((k) => (
-              <KeyRows key={k.key} k={k} now={now} owners={owners} />
+              <KeyRows key={k.key} k={k} now={now} owners={owners} cluster={cluster} />
             ))}
           </tbody>
         </table>
@@ -153,6 +181,10 @@ function InsideScript() {
 export function Keyspace() {
   const t = useT();
   const visible = usePlayground((s) => s.visible);
+  const cluster = usePlayground((s) => s.run?.scenario.redis.topology === 'cluster');
+  // a cluster's nodes shard by shard (each master, then its replicas), as on the timeline
+  const shards = usePlayground((s) => s.run?.model.shards);
+  const rank = (id: string) => shards?.findIndex((ids) => ids.includes(id)) ?? 0;
   return (
     <section className="panel" data-testid="keyspace" aria-labelledby="ks-h">
       <h3 id="ks-h">{t('inspect.keyspace')}</h3>
@@ -161,7 +193,8 @@ export function Keyspace() {
         {visible &&
           Object.entries(visible.nodes)
             .filter(([, n]) => n.role !== 'sentinel')
-            .map(([id, n]) => <NodeCard key={id} id={id} node={n} now={visible.t} />)}
+            .sort(([a], [b]) => rank(a) - rank(b))
+            .map(([id, n]) => <NodeCard key={id} id={id} node={n} now={visible.t} cluster={cluster} />)}
       </div>
     </section>
   );

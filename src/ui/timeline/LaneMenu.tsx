@@ -13,9 +13,16 @@ import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
 import { clockAt, usePlayground } from '../store';
 import type { Layout } from './layout';
-import type { LaneModel } from './model';
+import { slotsAt, type LaneModel } from './model';
 
 export const LABEL_W = 112;
+/** cluster runs: room for a master's "slots 10923–16383" under its name, highlighted or presented */
+const CLUSTER_LABEL_W = 136;
+
+/** The label column's width for this run. */
+export function labelWidth(model: LaneModel): number {
+  return model.shards ? CLUSTER_LABEL_W : LABEL_W;
+}
 
 const PAUSE_MS = 5000;
 /** Longest fault length the menu offers, in seconds (a scenario can say more in JSON). */
@@ -58,10 +65,21 @@ function NodeRole({ role }: { role: string | null }) {
   return role === null ? null : <span className="lane-label__role">→ {role}</span>;
 }
 
-/** The lane's name as shown (with its role), so the button's accessible name contains its text. */
-function laneName(id: string, kind: string, model: LaneModel): string {
+/** A cluster node's slots at `at` as its label shows them ("slots 0–5460"), or null. */
+function slotText(id: string, model: LaneModel, at: number, t: ReturnType<typeof useT>): string | null {
+  const lane = model.nodes.find((n) => n.id === id);
+  const slots = lane ? slotsAt(lane, at) : null;
+  return slots ? t('timeline.slots', { slots: slots.replace(/-/g, '–') }) : null;
+}
+
+/**
+ * The lane's name as shown (with its role, and a cluster node's slots at the cursor), so the
+ * button's accessible name contains its text.
+ */
+function laneName(id: string, kind: string, model: LaneModel, slots: string | null): string {
   const role = kind === 'node' ? roleChange(id, model) : null;
-  return role === null ? id : `${id} → ${role}`;
+  const name = role === null ? id : `${id} → ${role}`;
+  return slots === null ? name : `${name} · ${slots}`;
 }
 
 function addAndRerun(fault: Fault) {
@@ -164,6 +182,8 @@ function MenuBox({ anchor, children }: { anchor: { left: number; top: number }; 
 
 export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout; model: LaneModel }) {
   const t = useT();
+  // A cluster's slots follow the cursor (a failover moves them); other runs never re-render here.
+  const at = usePlayground((s) => (model.shards ? clockAt(s) : 0));
   const [openMenu, setOpenMenu] = useState<{ id: string; left: number; top: number } | null>(null);
   const open = openMenu?.id ?? null;
   const setOpen = (id: null) => setOpenMenu(id);
@@ -192,7 +212,11 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
   }, [open]);
   const close = () => setOpen(null);
   return (
-    <div className="timeline__labels" ref={boxRef} style={{ width: LABEL_W, height: layout.height }}>
+    <div
+      className="timeline__labels"
+      ref={boxRef}
+      style={{ width: labelWidth(model), height: layout.height }}
+    >
       {layout.rows.map((r) =>
         r.kind === 'sentinels' ? (
           <div
@@ -203,33 +227,57 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
           >
             {t('timeline.sentinels')}
           </div>
-        ) : r.id ? (
-          <div key={r.id} className={`lane-label lane-label--${r.kind}`} style={{ top: r.y, height: r.h }}>
-            <button
-              type="button"
-              className="lane-label__btn"
-              title={laneName(r.id, r.kind, model)}
-              aria-label={t('timeline.laneMenu', { lane: laneName(r.id, r.kind, model) })}
-              aria-haspopup="menu"
-              aria-expanded={open === r.id}
-              onClick={(e) => {
-                const b = e.currentTarget.getBoundingClientRect();
-                setOpenMenu(open === r.id ? null : { id: r.id, left: b.right, top: b.top });
-              }}
-            >
-              <span className="lane-label__id">{r.id}</span>
-              {r.kind === 'node' && <NodeRole role={roleChange(r.id, model)} />}
-            </button>
-            {openMenu?.id === r.id && (
-              <MenuBox anchor={openMenu}>
-                {r.kind === 'node' ? (
-                  <NodeMenu id={r.id} model={model} close={close} />
-                ) : (
-                  <ClientMenu client={clientOf(r.id)} close={close} />
-                )}
-              </MenuBox>
-            )}
+        ) : r.kind === 'header-shard' ? (
+          <div
+            key={`shard-${r.shard}`}
+            className="lane-label lane-label--shard"
+            style={{ top: r.y, height: r.h }}
+            data-testid="shard-label"
+          >
+            {t('timeline.shard', { n: r.shard ?? 0 })}
           </div>
+        ) : r.id ? (
+          (() => {
+            const slots = r.kind === 'node' ? slotText(r.id, model, at, t) : null;
+            const name = laneName(r.id, r.kind, model, slots);
+            return (
+              <div
+                key={r.id}
+                className={`lane-label lane-label--${r.kind}`}
+                style={{ top: r.y, height: r.h }}
+              >
+                <button
+                  type="button"
+                  className="lane-label__btn"
+                  title={name}
+                  aria-label={t('timeline.laneMenu', { lane: name })}
+                  aria-haspopup="menu"
+                  aria-expanded={open === r.id}
+                  onClick={(e) => {
+                    const b = e.currentTarget.getBoundingClientRect();
+                    setOpenMenu(open === r.id ? null : { id: r.id, left: b.right, top: b.top });
+                  }}
+                >
+                  <span className="lane-label__id">{r.id}</span>
+                  {r.kind === 'node' && <NodeRole role={roleChange(r.id, model)} />}
+                  {slots !== null && (
+                    <span className="lane-label__slots" data-testid="lane-slots">
+                      {slots}
+                    </span>
+                  )}
+                </button>
+                {openMenu?.id === r.id && (
+                  <MenuBox anchor={openMenu}>
+                    {r.kind === 'node' ? (
+                      <NodeMenu id={r.id} model={model} close={close} />
+                    ) : (
+                      <ClientMenu client={clientOf(r.id)} close={close} />
+                    )}
+                  </MenuBox>
+                )}
+              </div>
+            );
+          })()
         ) : null,
       )}
     </div>

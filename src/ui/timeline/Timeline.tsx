@@ -17,7 +17,7 @@ import { UndoRedo } from '../shell/UndoRedo';
 import { indexAtTime, setCursor, usePlayground } from '../store';
 import { drawTimeline } from './draw';
 import { FaultHandles, faultEnd } from './FaultHandles';
-import { LABEL_W, LaneLabels } from './LaneMenu';
+import { labelWidth, LaneLabels } from './LaneMenu';
 import { nameOwners } from './owners';
 import { computeLayout, violationRows } from './layout';
 import { violationTitle, violationWho } from './violation-text';
@@ -249,7 +249,7 @@ export function Timeline() {
           </button>
         </div>
       </div>
-      <div className="timeline__axis" style={{ paddingLeft: LABEL_W }}>
+      <div className="timeline__axis" style={{ paddingLeft: labelWidth(model) }}>
         <svg ref={axisRef} width={width} height={AXIS_H} aria-hidden="true">
           <g />
         </svg>

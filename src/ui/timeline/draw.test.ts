@@ -4,7 +4,7 @@ import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
 import { drawTimeline, MIN_TEXT_PX } from './draw';
 import { computeLayout } from './layout';
-import { deriveLaneModel, type LaneModel } from './model';
+import { deriveRunModel, type LaneModel } from './model';
 import { NO_OWNERS } from './owners';
 import { COLORS, MARK_COLOR } from './palette';
 import type { Painter } from './painter';
@@ -51,12 +51,17 @@ const draw = (m: LaneModel, scale = 1, x = (t: number) => t / 10, width = 200) =
 const builtinModel = (id: string) => {
   const v = validateScenario(builtin(id)!.scenario);
   if (!v.ok) throw new Error(id);
-  const r = runScenario(v.scenario);
-  return deriveLaneModel(r.trace, (i) => r.stateAt(i));
+  return deriveRunModel(v.scenario, runScenario(v.scenario));
 };
 
 describe('drawTimeline text (D31)', () => {
-  const ids = ['basic-lock', 'multilock-all-or-nothing', 'failover-lost-lock', 'fencing-saves-gc-pause'];
+  const ids = [
+    'basic-lock',
+    'multilock-all-or-nothing',
+    'failover-lost-lock',
+    'fencing-saves-gc-pause',
+    'cluster-failover-lost-lock',
+  ];
   it.each(ids)('%s: every text is at least 12 px, and scales in presenter mode', (id) => {
     const m = builtinModel(id);
     // whole run and zoomed in 20×, so the labels that need room are drawn too
@@ -76,6 +81,11 @@ describe('drawTimeline text (D31)', () => {
     expect(calls.some((c) => c.op === 'text:failover → replica-1')).toBe(true);
     // no bare role word floats on a lane any more
     expect(calls.some((c) => c.op === 'text:master' || c.op === 'text:replica')).toBe(false);
+  });
+
+  it('cluster-failover-lost-lock: the promoted replica’s tag names the slots it took', () => {
+    const calls = draw(builtinModel('cluster-failover-lost-lock'), 1, (t) => t / 4, 6000);
+    expect(calls.some((c) => c.op === 'text:→ master · 10923–16383')).toBe(true);
   });
 
   it('multilock: each key’s sub-row is labelled with its name', () => {

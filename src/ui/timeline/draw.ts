@@ -54,6 +54,10 @@ export function drawTimeline(
         size: fs,
         bold: true,
       });
+    } else if (r.kind === 'header-shard') {
+      // a rule above the group (its name is in the label column): the shard reads as one block
+      p.rect(0, r.y, width, r.h, COLORS.laneAlt);
+      p.line(0, r.y + 0.5, width, r.y + 0.5, COLORS.header, 1);
     } else {
       p.rect(0, r.y, width, r.h, i % 2 ? COLORS.laneBg : COLORS.laneAlt);
     }
@@ -209,7 +213,9 @@ export function drawTimeline(
     for (const r of lane.roles) {
       if (r.from > 0 && r.from >= t0 && r.from <= t1) {
         const rx = x(r.from);
-        const text = `→ ${r.role}`;
+        // a cluster replica promoted takes its master's slots at that moment: the tag says which
+        const took = lane.slots?.find((sp) => sp.from === r.from && sp.slots !== '')?.slots;
+        const text = took === undefined ? `→ ${r.role}` : `→ ${r.role} · ${took.replace(/-/g, '–')}`;
         const tw = textWidth(text, fs) + 8;
         // at the right edge the tag hangs leftwards of its line, or the plot would cut it off
         const tx = rx + tw > width ? rx - tw : rx;

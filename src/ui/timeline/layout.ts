@@ -5,7 +5,7 @@
  */
 import type { LaneModel } from './model';
 
-export type RowKind = 'header-threads' | 'thread' | 'header-nodes' | 'node' | 'sentinels';
+export type RowKind = 'header-threads' | 'thread' | 'header-nodes' | 'header-shard' | 'node' | 'sentinels';
 
 export interface Row {
   kind: RowKind;
@@ -13,6 +13,8 @@ export interface Row {
   id: string;
   y: number;
   h: number;
+  /** header-shard: the shard's number (1-based), its master's lane next */
+  shard?: number;
 }
 
 export interface Layout {
@@ -28,6 +30,10 @@ export const NODE_H = 38;
 /** a key's sub-row on a node lane holding several keys: a 12 px label and its TTL ramp */
 export const KEY_ROW_H = 24;
 export const SENTINEL_H = 30;
+/** a cluster shard's group label above its master's lane */
+export const SHARD_H = 16;
+/** a cluster node's lane: room for its name, a role change and its slots on three lines */
+export const CLUSTER_NODE_H = 46;
 /** The lane id of the Sentinels' row (no node is named so: ids have no spaces). */
 export const SENTINEL_LANE = 'sentinels';
 
@@ -54,7 +60,17 @@ export function computeLayout(model: LaneModel, scale = 1): Layout {
   push('header-threads', '', hh);
   for (const t of model.threads) push('thread', t.id, th);
   push('header-nodes', '', hh);
-  for (const n of model.nodes) push('node', n.id, nodeLaneHeight(n.keyNames.length, scale));
+  if (model.shards) {
+    const lanes = new Map(model.nodes.map((n) => [n.id, n]));
+    model.shards.forEach((ids, i) => {
+      push('header-shard', '', Math.round(SHARD_H * scale));
+      rows[rows.length - 1].shard = i + 1;
+      for (const id of ids) {
+        const keys = lanes.get(id)?.keyNames.length ?? 0;
+        push('node', id, Math.max(nodeLaneHeight(keys, scale), Math.round(CLUSTER_NODE_H * scale)));
+      }
+    });
+  } else for (const n of model.nodes) push('node', n.id, nodeLaneHeight(n.keyNames.length, scale));
   if (model.sentinels) push('sentinels', SENTINEL_LANE, Math.round(SENTINEL_H * scale));
   return { rows, height: y + 4, byId: new Map(rows.filter((r) => r.id).map((r) => [r.id, r])), scale };
 }

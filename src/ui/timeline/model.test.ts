@@ -3,7 +3,8 @@ import { buildContentionFixture } from '../fixtures/contention';
 import { builtin } from '../../engine/scenario/builtins/index';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
-import { deriveLaneModel, type LaneModel } from './model';
+import { computeLayout } from './layout';
+import { deriveLaneModel, deriveRunModel, slotsAt, type LaneModel } from './model';
 
 describe('deriveLaneModel (hand-written fixture)', () => {
   const run = buildContentionFixture();
@@ -52,7 +53,7 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     const v = validateScenario(b.scenario);
     if (!v.ok) throw new Error(id);
     const r = runScenario(v.scenario);
-    return { trace: r.trace, model: deriveLaneModel(r.trace, (i) => r.stateAt(i)) };
+    return { trace: r.trace, model: deriveRunModel(v.scenario, r) };
   };
   const lane = (m: LaneModel, id: string) => m.threads.find((l) => l.id === id)!;
 
@@ -179,5 +180,46 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     );
     expect(s.failovers).toEqual([{ from: 5037, to: 6044, promoted: 'replica-1' }]);
     expect(modelOf('basic-lock').model.sentinels).toBeNull();
+  });
+
+  it('cluster-failover-lost-lock: lanes grouped by shard, the slots move to the promoted replica', () => {
+    const { trace, model } = modelOf('cluster-failover-lost-lock');
+    expect(model.shards).toEqual([
+      ['master-1', 'replica-1'],
+      ['master-2', 'replica-2'],
+      ['master-3', 'replica-3'],
+    ]);
+    expect(model.nodes.map((n) => n.id)).toEqual(model.shards!.flat());
+    const promoted = trace.events.find((e) => e.kind === 'cluster.promoted')!;
+    const node = (id: string) => model.nodes.find((n) => n.id === id)!;
+    expect(node('master-3').slots).toEqual([
+      { from: 0, to: promoted.t, slots: '10923-16383' },
+      { from: promoted.t, to: model.tEnd, slots: '' },
+    ]);
+    expect(slotsAt(node('replica-3'), promoted.t - 1)).toBe('');
+    expect(slotsAt(node('replica-3'), promoted.t)).toBe('10923-16383');
+    expect(slotsAt(node('master-1'), model.tEnd)).toBe('0-5460');
+    expect(slotsAt(node('master-2'), 0)).toBe('5461-10922');
+    // each group: its label row, then its master, then its replicas
+    const rows = computeLayout(model).rows.filter((r) => r.kind === 'header-shard' || r.kind === 'node');
+    expect(rows.map((r) => (r.kind === 'header-shard' ? `#${r.shard}` : r.id))).toEqual([
+      '#1',
+      'master-1',
+      'replica-1',
+      '#2',
+      'master-2',
+      'replica-2',
+      '#3',
+      'master-3',
+      'replica-3',
+    ]);
+  });
+
+  it('single-node runs have no shards and no slots', () => {
+    const { model } = modelOf('basic-lock');
+    expect(model.shards).toBeUndefined();
+    expect(model.nodes[0].slots).toBeUndefined();
+    expect(slotsAt(model.nodes[0], 0)).toBeNull();
+    expect(computeLayout(model).rows.some((r) => r.kind === 'header-shard')).toBe(false);
   });
 });

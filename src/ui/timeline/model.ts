@@ -3,6 +3,7 @@
  * run) from the trace events and the engine's own stateAt frames. Nothing here decides lock
  * semantics; it only turns "state after event i" into intervals the renderer can draw.
  */
+import { clusterShards, type ClusterShard, type Deployment } from '../../engine/topology/nodes';
 import type { Trace, TraceEvent, VisibleState, ViolationKind } from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
 import { collectOwners, nameOwners, type OwnerNames } from './owners';
@@ -77,6 +78,22 @@ export interface NodeLane {
   keys: KeySegment[];
   /** the key names drawn on this lane, in the order of their sub-rows (one sub-row when one key) */
   keyNames: string[];
+  /** cluster: the slots this node serves, span by span ("10923-16383"; '' while it serves none) */
+  slots?: SlotSpan[];
+}
+
+export interface SlotSpan {
+  from: number;
+  to: number;
+  slots: string;
+}
+
+/** The slots a cluster node serves at `t` ('' for none), or null outside a cluster run. */
+export function slotsAt(lane: NodeLane, t: number): string | null {
+  if (!lane.slots) return null;
+  let cur = '';
+  for (const s of lane.slots) if (s.from <= t) cur = s.slots;
+  return cur;
 }
 
 /** What the Sentinels did: `sdown`/`odown` a master judged down, `leader` elected, `promote` the switch. */
@@ -131,6 +148,8 @@ export interface LaneModel {
   sentinels: SentinelLane | null;
   /** owner ids ("<uuid>:<thread>") to the threads they are, for labels and tooltips */
   owners: OwnerNames;
+  /** cluster runs: the shards, each its master's lane id then its replicas' (`nodes` in this order) */
+  shards?: string[][];
   /** shaded spans of network partitions */
   partitions: { from: number; to: number }[];
   /** event indices of lock events and violations, for shift+arrow jumps */
@@ -208,7 +227,15 @@ const LOCK_KINDS = new Set([
   'violation.end',
 ]);
 
-export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleState): LaneModel {
+/**
+ * `cluster`: the shards a cluster run starts with (`clusterShards` of its deployment): node lanes
+ * are then grouped by shard and carry the slots each node serves, moved by `cluster.promoted`.
+ */
+export function deriveLaneModel(
+  trace: Trace,
+  stateAt: (i: number) => VisibleState,
+  cluster?: readonly ClusterShard[],
+): LaneModel {
   const events = trace.events;
   const initial = stateAt(-1);
   const lastT = events.length ? events[events.length - 1].t : 0;
@@ -220,7 +247,10 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
 
   const allNodes = [...new Set([...Object.keys(initial.nodes), ...Object.keys(trace.final.nodes)])];
   const isSentinel = (n: string) => (trace.final.nodes[n] ?? initial.nodes[n]).role === 'sentinel';
-  const nodeIds = allNodes.filter((n) => !isSentinel(n));
+  const shardOrder = cluster?.flatMap((s) => [s.master, ...s.replicas]) ?? [];
+  const nodeIds = allNodes
+    .filter((n) => !isSentinel(n))
+    .sort((a, b) => shardOrder.indexOf(a) - shardOrder.indexOf(b));
   const sentinelIds = allNodes.filter(isSentinel);
 
   const lockNames = new Set<string>();
@@ -273,6 +303,19 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     tracked.set(id, new Set(lockNames));
     for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
   }
+  // Slot ownership only moves by a failover (no migration is modelled): one span per change.
+  const slotSpans = new Map<string, SlotSpan[]>();
+  for (const s of cluster ?? []) {
+    slotSpans.set(s.master, [{ from: 0, to: 0, slots: s.slots }]);
+    for (const r of s.replicas) slotSpans.set(r, [{ from: 0, to: 0, slots: '' }]);
+  }
+  const moveSlots = (node: string, slots: string, t: number) => {
+    const spans = slotSpans.get(node);
+    const last = spans?.[spans.length - 1];
+    if (!spans || !last || last.slots === slots) return;
+    last.to = t;
+    spans.push({ from: t, to: t, slots });
+  };
 
   const apply = (state: VisibleState, t: number) => {
     for (const id of threads) {
@@ -482,6 +525,10 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       case 'node.role':
         if (sentinelIds.includes(e.by)) sentinelMark('reconfig', e, i);
         break;
+      case 'cluster.promoted':
+        moveSlots(e.from, '', e.t);
+        moveSlots(e.node, e.slots, e.t);
+        break;
       case 'resource.use':
         lane?.marks.push({
           t: e.t,
@@ -541,6 +588,11 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
       }
     }
     lane.keys.sort((a, b) => a.from - b.from);
+    const spans = slotSpans.get(id);
+    if (spans) {
+      spans[spans.length - 1].to = tEnd;
+      lane.slots = spans.filter((sp) => sp.to > sp.from || spans.length === 1);
+    }
     // Sub-rows: the locks first, then their companion keys, each by name.
     const names = [...new Set(lane.keys.filter((k) => k.label).map((k) => k.name))].sort((x, y) =>
       x.localeCompare(y, 'en', { numeric: true }),
@@ -555,6 +607,9 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     nodes: nodeIds.map((id) => nodeLanes.get(id)!),
     arrows,
     sentinels,
+    ...(cluster
+      ? { shards: cluster.map((s) => [s.master, ...s.replicas].filter((n) => nodeLanes.has(n))) }
+      : {}),
     owners,
     violations: trace.violations.map((v) => {
       const band: ViolationBand = {
@@ -577,6 +632,19 @@ export function deriveLaneModel(trace: Trace, stateAt: (i: number) => VisibleSta
     partitions,
     lockEventIndices,
   };
+}
+
+/** The lane model of a scenario's run: a cluster's lanes grouped by shard, with their slots. */
+export function deriveRunModel(
+  scenario: { redis: Deployment },
+  run: { trace: Trace; stateAt: (i: number) => VisibleState },
+): LaneModel {
+  const { redis } = scenario;
+  return deriveLaneModel(
+    run.trace,
+    (i) => run.stateAt(i),
+    redis.topology === 'cluster' ? clusterShards(redis) : undefined,
+  );
 }
 
 /** The client whose watchdog sent a command (`A/watchdog`), or null. */
