@@ -30,7 +30,7 @@ export function addFault(doc: ScenarioDoc, fault: Fault): ScenarioDoc {
   return { ...structuredClone(doc), faults: [...structuredClone(faultsOf(doc)), fault] };
 }
 
-/** Moves fault `index` to `at` (ms, rounded, not before 0); a partition's heal moves with it. */
+/** Moves fault `index` to `at` (ms, rounded, not before 0); a partition's heal and a latency spike's end move with it. */
 export function moveFault(doc: ScenarioDoc, index: number, at: number): ScenarioDoc {
   const faults = structuredClone(faultsOf(doc)) as Fault[];
   const f = faults[index];
@@ -40,7 +40,9 @@ export function moveFault(doc: ScenarioDoc, index: number, at: number): Scenario
     faults[index] =
       f.kind === 'partition' && f.healAt !== undefined
         ? { ...f, at: to, healAt: Math.max(0, f.healAt + delta) }
-        : { ...f, at: to };
+        : f.kind === 'latency'
+          ? { ...f, at: to, endAt: f.endAt + delta }
+          : { ...f, at: to };
   }
   return { ...structuredClone(doc), faults };
 }

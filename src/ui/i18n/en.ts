@@ -496,6 +496,14 @@ export const en = {
   'intro.more': 'Show all',
   'intro.less': 'Show less',
   'group.cluster': 'Redis Cluster',
+  'caption.latency': 'Messages to and from {who} now take {ms} ms longer (a latency spike).',
+  'caption.latencyAll': 'Every message now takes {ms} ms longer (a latency spike).',
+  'caption.latencyEnd': 'A latency spike ends: messages take their usual time again.',
+  'legend.latency': 'latency spike (slow links)',
+  'explore.kind.latency': 'latency spike',
+  'explore.fault.latency': 'messages of {who} take {ms} ms longer from {at} ms to {end} ms',
+  'explore.fault.latencyAll': 'every message takes {ms} ms longer from {at} ms to {end} ms',
+  'topology.slowLink': 'slow link: +{ms} ms',
 } as const;
 
 export type MessageKey = keyof typeof en;

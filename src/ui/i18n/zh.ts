@@ -471,4 +471,12 @@ export const zh: Record<MessageKey, string> = {
   'intro.more': '展开全文',
   'intro.less': '收起',
   'group.cluster': 'Redis 集群',
+  'caption.latency': '延迟尖峰：发往和来自 {who} 的消息现在要多花 {ms} 毫秒。',
+  'caption.latencyAll': '延迟尖峰：所有消息现在都要多花 {ms} 毫秒。',
+  'caption.latencyEnd': '延迟尖峰结束：消息恢复平常的速度。',
+  'legend.latency': '延迟尖峰（链路变慢）',
+  'explore.kind.latency': '延迟尖峰',
+  'explore.fault.latency': '{at} 毫秒到 {end} 毫秒，{who} 的消息多花 {ms} 毫秒',
+  'explore.fault.latencyAll': '{at} 毫秒到 {end} 毫秒，所有消息多花 {ms} 毫秒',
+  'topology.slowLink': '慢链路：+{ms} 毫秒',
 };
