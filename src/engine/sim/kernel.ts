@@ -497,10 +497,14 @@ export class Kernel implements SimContext, TopologyHost {
   /** From now until `endAt`, messages on links touching `endpoints` (all when null) take `ms` longer. */
   latencySpike(ms: number, endpoints: string[] | null, endAt: number): void {
     const end = this.net.spike(ms, endpoints);
-    this.rec.emit('net.latency', { ms, endpoints: endpoints === null ? null : endpoints.slice() });
+    const { seq } = this.rec.emit('net.latency', {
+      ms,
+      endpoints: endpoints === null ? null : endpoints.slice(),
+    });
     this.at(endAt, () => {
       end();
-      this.rec.emit('net.latency.end', {});
+      // spikes may overlap: the end names the one it ends
+      this.rec.emit('net.latency.end', { causeSeq: seq });
     });
   }
 

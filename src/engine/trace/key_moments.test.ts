@@ -63,7 +63,7 @@ describe('keyMoments', () => {
         { t: 1, seq: 1, kind: 'key.expired', key: 'redisson_unlock_latch:{l}:ab' } as TraceEvent,
         { t: 2, seq: 2, kind: 'watchdog.renew', actor: 'A:1', result: 0 } as TraceEvent,
         { t: 3, seq: 3, kind: 'net.latency', ms: 300, endpoints: ['A'] } as TraceEvent,
-        { t: 4, seq: 4, kind: 'net.latency.end' } as TraceEvent,
+        { t: 4, seq: 4, kind: 'net.latency.end', causeSeq: 3 } as TraceEvent,
       ],
     });
     expect(ms.map((m) => [m.kind, m.en])).toEqual([

@@ -70,8 +70,8 @@ export interface TraceEventMap {
   'net.heal': Record<string, never>;
   /** a latency spike began: links touching `endpoints` (every link when null) take `ms` longer one way */
   'net.latency': { ms: number; endpoints: string[] | null };
-  /** a latency spike ended */
-  'net.latency.end': Record<string, never>;
+  /** a latency spike ended; `causeSeq`: the seq of its net.latency */
+  'net.latency.end': { causeSeq: number };
   'client.crash': { actor: Actor; client: string };
   'client.pause': { actor: Actor; client: string; ms: number };
   'client.resume': { actor: Actor; client: string };
