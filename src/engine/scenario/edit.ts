@@ -67,6 +67,15 @@ export function isolate(
   return { at, kind: 'partition', groups: [[endpoint], others], healAt: at + ISOLATE_MS };
 }
 
+/** How much slower, and for how long, a lane menu's latency spike makes an endpoint's links. */
+export const SLOW_MS = 500;
+export const SLOW_FOR_MS = 5_000;
+
+/** A latency spike on the links of `endpoint` (a node or client id): +SLOW_MS for SLOW_FOR_MS. */
+export function slowDown(endpoint: string, at: number): Fault {
+  return { at, kind: 'latency', ms: SLOW_MS, endAt: at + SLOW_FOR_MS, endpoints: [endpoint] };
+}
+
 /** A console write: a new client "console" (or console-2, ...) whose one thread sends argv at t. */
 export function addRedisAction(doc: ScenarioDoc, argv: string[], t: number): ScenarioDoc {
   const clients = structuredClone(Array.isArray(doc.clients) ? doc.clients : []);

@@ -504,6 +504,7 @@ export const en = {
   'explore.fault.latency': 'messages of {who} take {ms} ms longer from {at} ms to {end} ms',
   'explore.fault.latencyAll': 'every message takes {ms} ms longer from {at} ms to {end} ms',
   'topology.slowLink': 'slow link: +{ms} ms',
+  'timeline.slowLaneFor': 'Slow {lane}’s links here: +{ms} ms for {s} s (latency spike)',
 } as const;
 
 export type MessageKey = keyof typeof en;

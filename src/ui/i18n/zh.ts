@@ -479,4 +479,5 @@ export const zh: Record<MessageKey, string> = {
   'explore.fault.latency': '{at} 毫秒到 {end} 毫秒，{who} 的消息多花 {ms} 毫秒',
   'explore.fault.latencyAll': '{at} 毫秒到 {end} 毫秒，所有消息多花 {ms} 毫秒',
   'topology.slowLink': '慢链路：+{ms} 毫秒',
+  'timeline.slowLaneFor': '在此刻让 {lane} 的链路变慢 {s} 秒：每条消息多 {ms} 毫秒（延迟尖峰）',
 };
