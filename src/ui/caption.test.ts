@@ -54,6 +54,7 @@ const EVERY_FIELD = {
   jumpMs: 1000,
   offset: 1000,
   groups: [['A'], ['master']],
+  endpoints: ['A'],
   client: 'A',
   ms: 100,
   replica: 'replica-1',
@@ -187,6 +188,16 @@ describe('caption', () => {
       ['watchdog', 'watchdog'],
       ['lease', 'lease'],
     ]);
+  });
+
+  it('says in plain words which messages a latency spike slows down', () => {
+    const spike = (endpoints: string[] | null) => ev({ kind: 'net.latency', ms: 300, endpoints });
+    expect(captionText([spike(['A'])], 0, 'en')).toBe(
+      'Messages to and from A now take 300 ms longer (a latency spike).',
+    );
+    expect(captionText([spike(null)], 0, 'en')).toMatch(/^Every message now takes 300 ms longer/);
+    expect(captionText([spike(['A'])], 0, 'zh')).toContain('300 毫秒');
+    expect(captionText([ev({ kind: 'net.latency.end' })], 0, 'en')).toMatch(/usual time again/);
   });
 
   it('is null before the first event', () => {

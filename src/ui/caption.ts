@@ -152,6 +152,11 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
   ],
   'net.partition': (e) => ['caption.partition', { groups: e.groups.map((g) => `[${list(g)}]`).join(' | ') }],
   'net.heal': () => ['caption.heal'],
+  'net.latency': (e) =>
+    e.endpoints === null
+      ? ['caption.latencyAll', { ms: e.ms }]
+      : ['caption.latency', { who: list(e.endpoints), ms: e.ms }],
+  'net.latency.end': () => ['caption.latencyEnd'],
   'client.crash': (e) => ['caption.clientCrash', e],
   'client.pause': (e, c) => ['caption.clientPause', { client: e.client, ms: duration(e.ms, c.lang) }],
   'client.resume': (e) => ['caption.clientResume', e],

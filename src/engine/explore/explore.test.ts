@@ -11,7 +11,14 @@ import {
   type ExploreOptions,
   type ExploreReport,
 } from './index';
-import { basicLock30s, fencedNoFault, naiveGetDelNoFault, sentinelLagNoFault } from './testing/scenarios';
+import {
+  basicLock30s,
+  fencedNoFault,
+  naiveGetDelNoFault,
+  sentinelLagNoFault,
+  shortLeaseNoFault,
+} from './testing/scenarios';
+import { runScenario } from '../scenario/run';
 import type { Scenario } from '../scenario/schema';
 
 // Budgets stay small: every schedule is a full run, and the machine is shared.
@@ -48,6 +55,23 @@ const finds: [string, () => Scenario, ExploreOptions, (r: ExploreReport) => void
     (r) => {
       expect(r.violation).toMatchObject({ kind: 'V1', lock: 'lock:job' });
       expect(r.added).toHaveLength(1);
+    },
+  ],
+  [
+    'a latency spike that holds back the acquire reply past the rest of a 1 s lease',
+    shortLeaseNoFault,
+    { faults: ['latency'], budget: 100, seed: 2 },
+    (r) => {
+      expect(r.violation).toMatchObject({ kind: 'V1', lock: 'myLock', holders: ['A:1', 'B:1'] });
+      expect(r.added).toHaveLength(1);
+      const f = r.added[0];
+      if (f.kind !== 'latency') throw new Error(`expected a latency spike, got ${f.kind}`);
+      // A's 500 ms of work plus the delay must outlast the 1000 ms lease: about 500 ms is needed
+      expect(f.ms).toBeGreaterThan(490);
+      expect(f.ms).toBeLessThan(600);
+      // shrunk to a window around the one reply that matters
+      expect(f.endAt - f.at).toBeLessThan(10);
+      expect(runScenario(shortLeaseNoFault()).trace.verdict).toBe('safe');
     },
   ],
 ];

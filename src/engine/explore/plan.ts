@@ -21,6 +21,8 @@ export const EXPLORE_FAULT_KINDS = [
   'replica-lag',
   'interrupt',
   'move',
+  // appended: a kind inserted earlier would change every existing seed's schedules
+  'latency',
 ] as const;
 export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];
 
@@ -301,6 +303,18 @@ function changeOf(plan: SearchPlan, r: Xoshiro128, kind: ExploreFaultKind): Chan
     }
     case 'move':
       return [{ kind: 'move', index: r.int(0, plan.base.faults.length - 1), at }];
+    case 'latency': {
+      // mostly one endpoint's links (a slow client, a slow node), sometimes every link
+      const endpoints = r.next() < 0.8 ? [pick(r, plan.endpoints)] : undefined;
+      const fault: Fault = {
+        kind: 'latency',
+        at,
+        ms: duration(plan, r),
+        endAt: Math.min(at + duration(plan, r), LIMITS.ms),
+      };
+      if (endpoints !== undefined) fault.endpoints = endpoints;
+      return [add(fault)];
+    }
   }
 }
 
@@ -326,5 +340,6 @@ export function applyChanges(base: Scenario, changes: readonly Change[]): Scenar
 function moved(f: Fault, at: number): Fault {
   if (f.kind === 'partition' && f.healAt !== undefined)
     return { ...f, at, healAt: Math.min(f.healAt + (at - f.at), LIMITS.ms) };
+  if (f.kind === 'latency') return { ...f, at, endAt: Math.min(f.endAt + (at - f.at), LIMITS.ms) };
   return { ...f, at };
 }

@@ -1,6 +1,6 @@
 /**
  * Shrinking a violating schedule: apply one simplification at a time (drop a change, shorten a
- * pause, a partition, a clock jump, a lag or a node's down time, move a time to a rounder value),
+ * pause, a partition, a clock jump, a lag, a latency spike's delay or window or a node's down time, move a time to a rounder value),
  * keep it while the same violation (kind and lock) still happens, until no single one keeps it.
  * The result is 1-minimal with respect to `simplifications`: every one of them loses the violation.
  */
@@ -46,6 +46,11 @@ export function describeFault(f: Fault): string {
       return `clock jump of ${f.node} by ${f.jumpMs} ms at ${f.at} ms`;
     case 'interrupt':
       return `interrupt of ${f.client}:${f.thread} at ${f.at} ms`;
+    case 'latency':
+      return (
+        `latency spike of +${f.ms} ms on ${f.endpoints === undefined ? 'every link' : `links of ${f.endpoints.join(', ')}`}` +
+        ` from ${f.at} ms to ${f.endAt} ms`
+      );
   }
 }
 
@@ -55,14 +60,27 @@ export function describeChange(plan: SearchPlan, c: Change): string {
   return `replica-${c.replica} lag ${c.lagMs} ms (was ${plan.base.redis.replicas[c.replica - 1].lagMs} ms)`;
 }
 
-/** A length the change has that a shorter one would make a smaller fault (null: none). */
-function lengthOf(c: Change, all: readonly Change[]): number | null {
-  if (c.kind === 'lag') return c.lagMs;
-  if (c.kind !== 'add') return null;
+/**
+ * The lengths a change has that a shorter one would make a smaller fault: each with the change
+ * it becomes at another length (a latency spike has two, its delay and its window).
+ */
+function lengthsOf(c: Change, all: readonly Change[]): { len: number; set: (len: number) => Change }[] {
+  if (c.kind === 'lag') return [{ len: c.lagMs, set: (lagMs) => ({ ...c, lagMs }) }];
+  if (c.kind !== 'add') return [];
   const f = c.fault;
-  if (f.kind === 'pause') return f.ms;
-  if (f.kind === 'partition') return f.healAt === undefined ? null : f.healAt - f.at;
-  if (f.kind === 'clock') return Math.abs(f.jumpMs);
+  const one = (len: number, fault: (len: number) => Fault) => [
+    { len, set: (l: number) => ({ ...c, fault: fault(l) }) },
+  ];
+  if (f.kind === 'pause') return one(f.ms, (ms) => ({ ...f, ms }));
+  if (f.kind === 'partition')
+    return f.healAt === undefined ? [] : one(f.healAt - f.at, (len) => ({ ...f, healAt: f.at + len }));
+  if (f.kind === 'clock')
+    return one(Math.abs(f.jumpMs), (len) => ({ ...f, jumpMs: Math.sign(f.jumpMs) * len }));
+  if (f.kind === 'latency')
+    return [
+      ...one(f.ms, (ms) => ({ ...f, ms })),
+      ...one(f.endAt - f.at, (len) => ({ ...f, endAt: f.at + len })),
+    ];
   if (f.kind === 'restart') {
     // the node's down time: from the latest crash of that node before the restart
     const crash = all
@@ -70,26 +88,11 @@ function lengthOf(c: Change, all: readonly Change[]): number | null {
         (x) => x.kind === 'add' && x.fault.kind === 'crash' && x.fault.node === f.node && x.fault.at <= f.at,
       )
       .map((x) => (x as { fault: Fault }).fault.at);
-    return crash.length === 0 ? null : f.at - Math.max(...crash);
+    if (crash.length === 0) return [];
+    const down = f.at - Math.max(...crash);
+    return one(down, (len) => ({ ...f, at: f.at - (down - len) }));
   }
-  return null;
-}
-
-function withLength(c: Change, len: number, old: number): Change {
-  if (c.kind === 'lag') return { ...c, lagMs: len };
-  if (c.kind !== 'add') return c;
-  const f = c.fault;
-  const fault: Fault =
-    f.kind === 'pause'
-      ? { ...f, ms: len }
-      : f.kind === 'partition'
-        ? { ...f, healAt: f.at + len }
-        : f.kind === 'clock'
-          ? { ...f, jumpMs: Math.sign(f.jumpMs) * len }
-          : f.kind === 'restart'
-            ? { ...f, at: f.at - (old - len) }
-            : f;
-  return { ...c, fault };
+  return [];
 }
 
 function withAt(c: Change, at: number): Change {
@@ -98,6 +101,7 @@ function withAt(c: Change, at: number): Change {
   const f = c.fault;
   if (f.kind === 'partition' && f.healAt !== undefined)
     return { ...c, fault: { ...f, at, healAt: f.healAt + (at - f.at) } };
+  if (f.kind === 'latency') return { ...c, fault: { ...f, at, endAt: f.endAt + (at - f.at) } };
   return { ...c, fault: { ...f, at } };
 }
 
@@ -113,15 +117,15 @@ export function simplifications(plan: SearchPlan, changes: readonly Change[]): S
     out.push({ changes: changes.filter((_, k) => k !== j), what: `removed ${describeChange(plan, c)}` }),
   );
   changes.forEach((c, j) => {
-    const len = lengthOf(c, changes);
-    if (len === null || len <= 1) return;
-    for (let step = Math.floor(len / 2); step >= 1; step = Math.floor(step / 2)) {
-      const shorter = withLength(c, len - step, len);
-      if (shorter.kind === 'add' && shorter.fault.at < 0) continue;
-      out.push({
-        changes: replace(j, shorter),
-        what: `shortened ${describeChange(plan, c)} to ${len - step} ms`,
-      });
+    for (const { len, set } of lengthsOf(c, changes)) {
+      for (let step = Math.floor(len / 2); step >= 1; step = Math.floor(step / 2)) {
+        const shorter = set(len - step);
+        if (shorter.kind === 'add' && shorter.fault.at < 0) continue;
+        out.push({
+          changes: replace(j, shorter),
+          what: `shortened ${describeChange(plan, c)} to ${len - step} ms`,
+        });
+      }
     }
   });
   changes.forEach((c, j) => {
@@ -178,22 +182,24 @@ export function shrink(
   // Each length by bisection (a violation usually needs a length above some threshold); the
   // sweep below catches what the assumption misses.
   for (let j = 0; j < changes.length && runs < maxRuns; j++) {
-    const c = changes[j];
-    const len = lengthOf(c, changes);
-    if (len === null) continue;
-    let lo = 1;
-    let hi = len;
-    let best: { cs: Change[]; v: Violation } | null = null;
-    while (lo < hi && runs < maxRuns) {
-      const mid = Math.floor((lo + hi) / 2);
-      const cs = changes.map((x, k) => (k === j ? withLength(c, mid, len) : x));
-      const v = cs[j].kind === 'add' && (cs[j] as { fault: Fault }).fault.at < 0 ? null : breaks(cs);
-      if (v !== null) {
-        hi = mid;
-        best = { cs, v };
-      } else lo = mid + 1;
+    for (let d = 0; d < lengthsOf(changes[j], changes).length && runs < maxRuns; d++) {
+      // the change as it is now (an earlier dimension may have shortened it)
+      const c = changes[j];
+      const { len, set } = lengthsOf(c, changes)[d];
+      let lo = 1;
+      let hi = len;
+      let best: { cs: Change[]; v: Violation } | null = null;
+      while (lo < hi && runs < maxRuns) {
+        const mid = Math.floor((lo + hi) / 2);
+        const cs = changes.map((x, k) => (k === j ? set(mid) : x));
+        const v = cs[j].kind === 'add' && (cs[j] as { fault: Fault }).fault.at < 0 ? null : breaks(cs);
+        if (v !== null) {
+          hi = mid;
+          best = { cs, v };
+        } else lo = mid + 1;
+      }
+      if (best !== null) keep(best.cs, best.v, `shortened ${describeChange(plan, c)} to ${hi} ms`);
     }
-    if (best !== null) keep(best.cs, best.v, `shortened ${describeChange(plan, c)} to ${hi} ms`);
   }
   for (let progress = true; progress && runs < maxRuns;) {
     progress = false;

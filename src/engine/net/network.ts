@@ -1,17 +1,51 @@
 /**
- * The links between clients and nodes: a one-way latency per message and partitions. A message
- * between two endpoints in different partition groups is lost (the caller's response timeout
- * notices); an endpoint named in no group reaches everyone, and `"sentinels"` stands for every
- * `sentinel-N`.
+ * The links between clients and nodes: a one-way latency per message, latency spikes and
+ * partitions. A message between two endpoints in different partition groups is lost (the
+ * caller's response timeout notices); an endpoint named in no group reaches everyone, and
+ * `"sentinels"` stands for every `sentinel-N`.
  */
 export class Network {
   private group: Map<string, number> | null = null;
+  /** the latency spikes in force: extra one-way ms on links touching `endpoints` (null: all) */
+  private readonly spikes: { ms: number; endpoints: ReadonlySet<string> | null }[] = [];
+  /**
+   * Latest arrival scheduled on a link (`from>to`) by a message a spike slowed down. TCP keeps a
+   * link FIFO, so a later message may not overtake it once the spike is over. Only spiked
+   * messages are recorded, so a run without spikes schedules exactly as before.
+   */
+  private readonly slowed = new Map<string, number>();
 
   constructor(private readonly latencyMs: number) {}
 
-  /** One-way delay from `from` to `to`, in virtual ms. */
-  latency(_from: string, _to: string): number {
-    return this.latencyMs;
+  /** One-way delay of a message `from` sends to `to` now, in virtual ms (FIFO clamp not included). */
+  latency(from: string, to: string): number {
+    let ms = this.latencyMs;
+    for (const s of this.spikes) if (s.endpoints === null || touches(s.endpoints, from, to)) ms += s.ms;
+    return ms;
+  }
+
+  /**
+   * When a message `from` sends to `to` at `sentAt` (now) arrives: one latency later, but never
+   * before a message a spike delayed on the same link.
+   */
+  arrival(from: string, to: string, sentAt: number): number {
+    const at = sentAt + this.latency(from, to);
+    const link = `${from}>${to}`;
+    const before = this.slowed.get(link);
+    if (at === sentAt + this.latencyMs && before === undefined) return at;
+    const clamped = Math.max(at, before ?? at);
+    this.slowed.set(link, clamped);
+    return clamped;
+  }
+
+  /** Starts a spike; the returned function ends it. */
+  spike(ms: number, endpoints: readonly string[] | null): () => void {
+    const s = { ms, endpoints: endpoints === null ? null : new Set(endpoints) };
+    this.spikes.push(s);
+    return () => {
+      const i = this.spikes.indexOf(s);
+      if (i >= 0) this.spikes.splice(i, 1);
+    };
   }
 
   partition(groups: readonly (readonly string[])[]): void {
@@ -42,4 +76,13 @@ export class Network {
     if (g !== undefined || !id.startsWith('sentinel-')) return g;
     return this.group!.get('sentinels');
   }
+}
+
+/** Whether a link touches one of `endpoints`; `"sentinels"` names every `sentinel-N` (and the reverse). */
+function touches(endpoints: ReadonlySet<string>, from: string, to: string): boolean {
+  const named = (id: string) =>
+    endpoints.has(id) ||
+    (id.startsWith('sentinel-') && endpoints.has('sentinels')) ||
+    (id === 'sentinels' && [...endpoints].some((e) => e.startsWith('sentinel-')));
+  return named(from) || named(to);
 }

@@ -6,6 +6,7 @@ import {
   faultsOf,
   getPath,
   isolate,
+  slowDown,
   moveFault,
   setPath,
   type ScenarioDoc,
@@ -56,6 +57,9 @@ describe('scenario edits', () => {
       const endpoint = s.clients[0].id;
       const f = isolate(s, nodes, endpoint, 1234);
       expect(f).toMatchObject({ at: 1234, kind: 'partition', healAt: 11_234 });
+      const slow = slowDown(nodes[0], 1234);
+      expect(slow).toEqual({ at: 1234, kind: 'latency', ms: 500, endAt: 6234, endpoints: [nodes[0]] });
+      expect(validateScenario(addFault(b.scenario as ScenarioDoc, slow)).ok, b.id).toBe(true);
       if (f.kind !== 'partition') throw new Error('not a partition');
       expect(f.groups[0]).toEqual([endpoint]);
       expect(f.groups[1]).not.toContain(endpoint);

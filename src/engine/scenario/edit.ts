@@ -30,7 +30,7 @@ export function addFault(doc: ScenarioDoc, fault: Fault): ScenarioDoc {
   return { ...structuredClone(doc), faults: [...structuredClone(faultsOf(doc)), fault] };
 }
 
-/** Moves fault `index` to `at` (ms, rounded, not before 0); a partition's heal moves with it. */
+/** Moves fault `index` to `at` (ms, rounded, not before 0); a partition's heal and a latency spike's end move with it. */
 export function moveFault(doc: ScenarioDoc, index: number, at: number): ScenarioDoc {
   const faults = structuredClone(faultsOf(doc)) as Fault[];
   const f = faults[index];
@@ -40,7 +40,9 @@ export function moveFault(doc: ScenarioDoc, index: number, at: number): Scenario
     faults[index] =
       f.kind === 'partition' && f.healAt !== undefined
         ? { ...f, at: to, healAt: Math.max(0, f.healAt + delta) }
-        : { ...f, at: to };
+        : f.kind === 'latency'
+          ? { ...f, at: to, endAt: f.endAt + delta }
+          : { ...f, at: to };
   }
   return { ...structuredClone(doc), faults };
 }
@@ -63,6 +65,15 @@ export function isolate(
   );
   if (sentinels) others.push('sentinels');
   return { at, kind: 'partition', groups: [[endpoint], others], healAt: at + ISOLATE_MS };
+}
+
+/** How much slower, and for how long, a lane menu's latency spike makes an endpoint's links. */
+export const SLOW_MS = 500;
+export const SLOW_FOR_MS = 5_000;
+
+/** A latency spike on the links of `endpoint` (a node or client id): +SLOW_MS for SLOW_FOR_MS. */
+export function slowDown(endpoint: string, at: number): Fault {
+  return { at, kind: 'latency', ms: SLOW_MS, endAt: at + SLOW_FOR_MS, endpoints: [endpoint] };
 }
 
 /** A console write: a new client "console" (or console-2, ...) whose one thread sends argv at t. */

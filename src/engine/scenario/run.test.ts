@@ -132,6 +132,25 @@ describe('runScenario', () => {
     expect(acquiredB.t).toBeLessThan(700);
   });
 
+  it('a latency spike delays a reply by exactly its ms, and only until endAt', () => {
+    const program = hold('L', 0);
+    const run = (faults: unknown[]) =>
+      runScenario(valid(scenario([client('A', program)], { network: { latencyMs: 5 }, faults }))).trace;
+    // the first request (EVALSHA) reaches the master at 5; its reply leaves inside the spike (3…50)
+    const slow = run([{ kind: 'latency', at: 3, ms: 300, endAt: 50, endpoints: ['A'] }]);
+    const fast = run([]);
+    const acquired = (t: typeof slow) => t.events.find((e) => e.kind === 'lock.acquired')!.t;
+    expect(acquired(slow) - acquired(fast)).toBe(300);
+    // the unlock is sent after the spike: one plain latency to the master
+    const unlockAt = (t: typeof slow) => t.events.find((e) => e.kind === 'cmd' && e.t > acquired(t))!.t;
+    expect(unlockAt(slow) - acquired(slow)).toBe(5);
+    expect(unlockAt(fast) - acquired(fast)).toBe(5);
+    expect(slow.events.filter((e) => e.kind.startsWith('net.')).map((e) => [e.t, e.kind])).toEqual([
+      [3, 'net.latency'],
+      [50, 'net.latency.end'],
+    ]);
+  });
+
   it('runs until `until` when given, and stops when every program ended otherwise', () => {
     const s = scenario([
       client('A', [

@@ -99,6 +99,9 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
       case 'partition':
         kernel.partition(f.groups, f.healAt);
         return;
+      case 'latency':
+        kernel.latencySpike(f.ms, f.endpoints ?? null, f.endAt);
+        return;
       case 'clock':
         kernel.jumpClock(f.node, f.jumpMs);
         return;

@@ -157,6 +157,27 @@ describe('validateScenario', () => {
     ]);
   });
 
+  it('checks a latency spike: a positive delay, an end after its start, known endpoints', () => {
+    const spike = (f: object) =>
+      minimal([], { faults: [{ kind: 'latency', at: 100, ms: 300, endAt: 900, ...f }] });
+    expect(validateScenario(spike({})).ok).toBe(true);
+    expect(validateScenario(spike({ endpoints: ['A', 'master'] })).ok).toBe(true);
+    expect(issues(spike({ ms: 0, endAt: 100, endpoints: ['A', 'Z', 'sentinels'] }))).toEqual([
+      'faults[0].ms: expected a whole number of ms (the extra one-way delay) >= 1',
+    ]);
+    expect(issues(spike({ endAt: 100, endpoints: ['A', 'Z', 'sentinels'] }))).toEqual([
+      'faults[0].endpoints[1]: unknown node or client "Z"',
+      'faults[0].endpoints[2]: unknown node or client "sentinels"',
+      'faults[0].endAt: expected a time after "at" (100)',
+    ]);
+    expect(issues(spike({ endpoints: [] }))).toEqual([
+      'faults[0].endpoints: expected at least one id (leave "endpoints" out to slow every link)',
+    ]);
+    expect(issues(minimal([], { faults: [{ kind: 'slow', at: 1 }] }))[0]).toContain(
+      'partition, clock, interrupt, latency)',
+    );
+  });
+
   it('limits program length after expanding repeat, and type-specific fields', () => {
     const body = [{ op: 'work', ms: 1 }];
     const nested = [{ op: 'repeat', times: 200, body: [{ op: 'repeat', times: 100, body }] }];

@@ -157,7 +157,9 @@ export type Fault =
   | { kind: 'pause'; at: number; client: string; ms: number }
   | { kind: 'partition'; at: number; groups: string[][]; healAt?: number }
   | { kind: 'clock'; at: number; node: string; jumpMs: number }
-  | { kind: 'interrupt'; at: number; client: string; thread: number };
+  | { kind: 'interrupt'; at: number; client: string; thread: number }
+  /** from `at` until `endAt`, links touching `endpoints` (all when absent) take `ms` longer one way */
+  | { kind: 'latency'; at: number; ms: number; endAt: number; endpoints?: string[] };
 
 export interface Scenario {
   format: 'lockscope/1';
@@ -409,9 +411,21 @@ const FaultSchema = v.variant(
       client: ClientId,
       thread: int(1, 9999, 'a thread id (integer)'),
     }),
+    v.strictObject({
+      kind: v.literal('latency'),
+      at: ms(),
+      ms: int(1, LIMITS.ms, 'a whole number of ms (the extra one-way delay)'),
+      endAt: ms(),
+      endpoints: v.optional(
+        v.pipe(
+          v.array(name('node or client id'), 'expected an array of node or client ids'),
+          v.minLength(1, 'expected at least one id (leave "endpoints" out to slow every link)'),
+        ),
+      ),
+    }),
   ],
   (issue) =>
-    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt)`,
+    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency)`,
 );
 
 const RedissonSchema = v.strictObject({
@@ -698,6 +712,10 @@ function crossCheck(s: Scenario): SchemaIssue[] {
   const checkClient = (path: (string | number)[], id: string) => {
     if (!threads.has(id)) add(path, `unknown client "${id}"`);
   };
+  const checkEndpoint = (path: (string | number)[], id: string) => {
+    if (!(nodes.has(id) || threads.has(id) || (id === 'sentinels' && redis.topology === 'sentinel')))
+      add(path, `unknown node or client "${id}"`);
+  };
   s.faults.forEach((f, fi) => {
     const at = ['faults', fi];
     if (s.until !== null && f.at > s.until) add([...at, 'at'], `after the end of the run (until ${s.until})`);
@@ -727,14 +745,17 @@ function crossCheck(s: Scenario): SchemaIssue[] {
             const p = [...at, 'groups', gi, ii];
             if (seen.has(id)) add(p, `"${id}" is in more than one group`);
             seen.add(id);
-            if (!(nodes.has(id) || threads.has(id) || (id === 'sentinels' && redis.topology === 'sentinel')))
-              add(p, `unknown node or client "${id}"`);
+            checkEndpoint(p, id);
           }),
         );
         if (f.healAt !== undefined && f.healAt <= f.at)
           add([...at, 'healAt'], `expected a time after "at" (${f.at})`);
         break;
       }
+      case 'latency':
+        f.endpoints?.forEach((id, ii) => checkEndpoint([...at, 'endpoints', ii], id));
+        if (f.endAt <= f.at) add([...at, 'endAt'], `expected a time after "at" (${f.at})`);
+        break;
     }
   });
   return issues;

@@ -79,6 +79,7 @@ export interface TopologyHost {
   at(at: number, fn: () => void): void;
   isUp(id: string): boolean;
   reachable(a: string, b: string): boolean;
+  /** One-way delay of a message `a` sends `b` now: spikes included, and FIFO behind earlier spiked messages. */
   latency(a: string, b: string): number;
   /** The clock of a node (kernel time plus its offset), what its TTLs are measured against. */
   nodeNow(id: string): number;

@@ -450,6 +450,34 @@ describe('Kernel: node faults', () => {
   });
 });
 
+describe('Kernel: latency spikes', () => {
+  it('delays messages on the spiked links and keeps each link FIFO after the spike ends', () => {
+    const w = world({ latencyMs: 1, threads: ['A:1', 'A:2', 'B:1'] });
+    const k = w.kernel;
+    const setAt = (actor: string, start: number, value: string) => {
+      const conn = k.connect(actor.split(':')[0], 'master', `${actor}/cmd`);
+      thread(k, actor, function* () {
+        yield* sleep(start);
+        yield* call(conn, ['SET', actor[0], value]);
+      });
+    };
+    k.latencySpike(100, ['A'], 5);
+    setAt('A:1', 0, 'first'); // sent during the spike: arrives at 101
+    setAt('A:2', 10, 'second'); // sent after it: 11 alone, but TCP keeps it behind the first
+    setAt('B:1', 10, 'b'); // another link: not slowed
+    runAll(w);
+    expect(kinds(w.events, 'cmd').map((e) => [e.t, e.actor, (e as { argv: string[] }).argv[2]])).toEqual([
+      [11, 'B:1', 'b'],
+      [101, 'A:1', 'first'],
+      [101, 'A:2', 'second'],
+    ]);
+    expect(w.timeline.liveKey('master', 'A')?.value).toBe('second');
+    const [start] = kinds(w.events, 'net.latency');
+    expect(start).toMatchObject({ t: 0, ms: 100, endpoints: ['A'] });
+    expect(kinds(w.events, 'net.latency.end')).toMatchObject([{ t: 5, causeSeq: start.seq }]);
+  });
+});
+
 describe('Kernel: runaway processes', () => {
   it('stops a process that never lets time pass once the task cap is reached', () => {
     const w = world();

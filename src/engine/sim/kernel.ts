@@ -4,7 +4,8 @@
  *
  * Rules it keeps (and its tests prove):
  * - A `call` travels one network latency to the node, runs there atomically (RedisServer.exec) at
- *   arrival, and its reply travels one latency back. A connection is FIFO both ways. Frames a
+ *   arrival, and its reply travels one latency back (plus any latency spike in force when it is
+ *   sent). A connection is FIFO both ways, spikes included. Frames a
  *   command pushes to its own connection (extra SUBSCRIBE confirmations) follow its reply.
  * - A message that cannot get through (partition, node down, connection closed) is lost; the
  *   caller then resumes after the response timeout with a CALL_TIMEOUT_PREFIX error reply.
@@ -493,6 +494,20 @@ export class Kernel implements SimContext, TopologyHost {
       });
   }
 
+  /** From now until `endAt`, messages on links touching `endpoints` (all when null) take `ms` longer. */
+  latencySpike(ms: number, endpoints: string[] | null, endAt: number): void {
+    const end = this.net.spike(ms, endpoints);
+    const { seq } = this.rec.emit('net.latency', {
+      ms,
+      endpoints: endpoints === null ? null : endpoints.slice(),
+    });
+    this.at(endAt, () => {
+      end();
+      // spikes may overlap: the end names the one it ends
+      this.rec.emit('net.latency.end', { causeSeq: seq });
+    });
+  }
+
   // ------------------------------------------------------------------------------------------
   // Topology API (topology/**: replication links, Sentinel)
 
@@ -509,7 +524,7 @@ export class Kernel implements SimContext, TopologyHost {
   }
 
   latency(a: string, b: string): number {
-    return this.net.latency(a, b);
+    return this.net.arrival(a, b, this.t) - this.t;
   }
 
   /** The clock of a node (kernel time plus its offset), what its TTLs are measured against. */
@@ -555,7 +570,7 @@ export class Kernel implements SimContext, TopologyHost {
     c.server = null;
     const onDrop = c.onDrop;
     if (onDrop !== undefined && !c.closed && this.net.reachable(node.id, c.client))
-      this.later(this.t + this.net.latency(node.id, c.client), () => c.closed || onDrop(), c.client);
+      this.later(this.net.arrival(node.id, c.client, this.t), () => c.closed || onDrop(), c.client);
   }
 
   /** Replicas acknowledged more of the stream: WAITs on `id` whose count is reached return. */
@@ -599,7 +614,7 @@ export class Kernel implements SimContext, TopologyHost {
         if (reply.t === 'int')
           this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
         if (this.net.reachable(node.id, c.client))
-          this.schedule(this.t + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner, call);
+          this.schedule(this.net.arrival(node.id, c.client, this.t), RESUME, p, reply, null, p.owner, call);
         else this.lost(p, argv, node.id, this.t, call);
       },
     };
@@ -763,7 +778,7 @@ export class Kernel implements SimContext, TopologyHost {
       return;
     }
     const args = argv.slice();
-    this.later(this.t + this.net.latency(c.client, c.node), () => this.arrive(c, p, args, sentAt, call));
+    this.later(this.net.arrival(c.client, c.node, sentAt), () => this.arrive(c, p, args, sentAt, call));
   }
 
   private arrive(c: Conn, p: Proc, argv: string[], sentAt: number, call: number, fromBacklog = false): void {
@@ -814,7 +829,7 @@ export class Kernel implements SimContext, TopologyHost {
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
     if (this.net.reachable(node.id, c.client))
-      this.schedule(leave + this.net.latency(node.id, c.client), RESUME, p, reply, null, p.owner, call);
+      this.schedule(this.net.arrival(node.id, c.client, leave), RESUME, p, reply, null, p.owner, call);
     else this.lost(p, argv, node.id, sentAt, call);
     for (const x of pushes) this.deliver(x, leave);
   }
@@ -854,7 +869,7 @@ export class Kernel implements SimContext, TopologyHost {
     const { conn: c, msg } = push;
     if (c.closed || !this.net.reachable(c.node, c.client)) return;
     this.later(
-      leave + this.net.latency(c.node, c.client),
+      this.net.arrival(c.node, c.client, leave),
       () => {
         if (c.closed) return;
         let delivery: number | null = null;
@@ -880,7 +895,7 @@ export class Kernel implements SimContext, TopologyHost {
   private close(c: Conn): void {
     c.closed = true;
     this.owners.get(c.client)?.conns.delete(c);
-    this.later(this.t + this.net.latency(c.client, c.node), () => {
+    this.later(this.net.arrival(c.client, c.node, this.t), () => {
       const node = this.nodes.get(c.node);
       if (node !== undefined) node.conns.delete(c);
       if (c.server === null || node === undefined) return;

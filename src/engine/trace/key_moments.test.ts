@@ -57,13 +57,18 @@ describe('keyMoments', () => {
     expect(at(700)).toBe(700);
   });
 
-  it('skips Redisson bookkeeping keys and failed renewals are their own moment', () => {
+  it('skips Redisson bookkeeping keys; failed renewals and latency spikes are their own moments', () => {
     const ms = keyMoments({
       events: [
         { t: 1, seq: 1, kind: 'key.expired', key: 'redisson_unlock_latch:{l}:ab' } as TraceEvent,
         { t: 2, seq: 2, kind: 'watchdog.renew', actor: 'A:1', result: 0 } as TraceEvent,
+        { t: 3, seq: 3, kind: 'net.latency', ms: 300, endpoints: ['A'] } as TraceEvent,
+        { t: 4, seq: 4, kind: 'net.latency.end', causeSeq: 3 } as TraceEvent,
       ],
     });
-    expect(ms.map((m) => m.kind)).toEqual(['renew-failed']);
+    expect(ms.map((m) => [m.kind, m.en])).toEqual([
+      ['renew-failed', expect.any(String)],
+      ['latency', 'links +300 ms'],
+    ]);
   });
 });

@@ -17,6 +17,7 @@ export type KeyMomentKind =
   | 'node-crash'
   | 'clock-jump'
   | 'partition'
+  | 'latency'
   | 'expire'
   | 'wakeup'
   | 'failover'
@@ -98,6 +99,9 @@ export function keyMoments(trace: Pick<Trace, 'events'>): KeyMoment[] {
         break;
       case 'net.partition':
         add('partition', 'partition', i, e, 'network partition', '网络分区');
+        break;
+      case 'net.latency':
+        add('latency', 'latency', i, e, `links +${str(e.ms)} ms`, `链路 +${str(e.ms)} 毫秒`);
         break;
       case 'key.expired':
         if (!bookkeepingKey(e.key))

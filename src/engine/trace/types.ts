@@ -68,6 +68,10 @@ export interface TraceEventMap {
   'node.clock': OnNode & { jumpMs: number; offset: number };
   'net.partition': { groups: string[][] };
   'net.heal': Record<string, never>;
+  /** a latency spike began: links touching `endpoints` (every link when null) take `ms` longer one way */
+  'net.latency': { ms: number; endpoints: string[] | null };
+  /** a latency spike ended; `causeSeq`: the seq of its net.latency */
+  'net.latency.end': { causeSeq: number };
   'client.crash': { actor: Actor; client: string };
   'client.pause': { actor: Actor; client: string; ms: number };
   'client.resume': { actor: Actor; client: string };
@@ -274,6 +278,8 @@ export const EVENT_KINDS = [
   'work.end',
   'net.partition',
   'net.heal',
+  'net.latency',
+  'net.latency.end',
   'resource.use',
   'violation.start',
   'violation.end',

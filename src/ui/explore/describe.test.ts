@@ -41,6 +41,16 @@ describe('describeFault', () => {
       'master 的时钟在 3 毫秒跳变 +500 毫秒',
     ],
     [{ kind: 'interrupt', at: 4, client: 'A', thread: 2 }, 'A:2 interrupted at 4 ms', 'A:2 在 4 毫秒被中断'],
+    [
+      { kind: 'latency', at: 5, ms: 503, endAt: 6, endpoints: ['master'] },
+      'messages of master take 503 ms longer from 5 ms to 6 ms',
+      '5 毫秒到 6 毫秒，master 的消息多花 503 毫秒',
+    ],
+    [
+      { kind: 'latency', at: 5, ms: 20, endAt: 900 },
+      'every message takes 20 ms longer from 5 ms to 900 ms',
+      '5 毫秒到 900 毫秒，所有消息多花 20 毫秒',
+    ],
     [{ kind: 'spike', at: 4 } as unknown as Fault, 'spike at 4 ms', '4 毫秒：spike'],
   ])('%j', (fault, en, zh) => {
     expect(describeFault(fault, tr('en'))).toBe(en);

@@ -30,6 +30,12 @@ export function describeFault(f: Fault, t: T): string {
       return t('explore.fault.clock', { node: f.node, jump: f.jumpMs > 0 ? `+${f.jumpMs}` : f.jumpMs, at });
     case 'interrupt':
       return t('explore.fault.interrupt', { thread: `${f.client}:${f.thread}`, at });
+    case 'latency': {
+      const vars = { ms: f.ms, at, end: f.endAt };
+      return f.endpoints === undefined
+        ? t('explore.fault.latencyAll', vars)
+        : t('explore.fault.latency', { ...vars, who: f.endpoints.join(', ') });
+    }
     default:
       // a kind newer than this page's table still gets a line
       return t('explore.fault.other', { kind: (f as { kind: string }).kind, at: (f as { at: number }).at });

@@ -502,6 +502,15 @@ export const en = {
   'timeline.slots': 'slots {slots}',
   'inspect.slot': 'slot {slot}',
   'inspect.slotHint': 'hash slot: CRC16 of the key (or of its hash tag, the part in braces) mod 16384',
+  'caption.latency': 'Messages to and from {who} now take {ms} ms longer (a latency spike).',
+  'caption.latencyAll': 'Every message now takes {ms} ms longer (a latency spike).',
+  'caption.latencyEnd': 'A latency spike ends: messages take their usual time again.',
+  'legend.latency': 'latency spike (slow links)',
+  'explore.kind.latency': 'latency spike',
+  'explore.fault.latency': 'messages of {who} take {ms} ms longer from {at} ms to {end} ms',
+  'explore.fault.latencyAll': 'every message takes {ms} ms longer from {at} ms to {end} ms',
+  'topology.slowLink': 'slow link: +{ms} ms',
+  'timeline.slowLaneFor': 'Slow {lane}’s links here: +{ms} ms for {s} s (latency spike)',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -477,4 +477,13 @@ export const zh: Record<MessageKey, string> = {
   'timeline.slots': '槽 {slots}',
   'inspect.slot': '槽 {slot}',
   'inspect.slotHint': '哈希槽：键（或其哈希标签，即花括号里的部分）的 CRC16 mod 16384',
+  'caption.latency': '延迟尖峰：发往和来自 {who} 的消息现在要多花 {ms} 毫秒。',
+  'caption.latencyAll': '延迟尖峰：所有消息现在都要多花 {ms} 毫秒。',
+  'caption.latencyEnd': '延迟尖峰结束：消息恢复平常的速度。',
+  'legend.latency': '延迟尖峰（链路变慢）',
+  'explore.kind.latency': '延迟尖峰',
+  'explore.fault.latency': '{at} 毫秒到 {end} 毫秒，{who} 的消息多花 {ms} 毫秒',
+  'explore.fault.latencyAll': '{at} 毫秒到 {end} 毫秒，所有消息多花 {ms} 毫秒',
+  'topology.slowLink': '慢链路：+{ms} 毫秒',
+  'timeline.slowLaneFor': '在此刻让 {lane} 的链路变慢 {s} 秒：每条消息多 {ms} 毫秒（延迟尖峰）',
 };

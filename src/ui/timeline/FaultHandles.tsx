@@ -21,6 +21,13 @@ const HEADER_TEXT_W = 110;
 
 function faultRow(f: Fault, layout: Layout, model: LaneModel): Row | undefined {
   if ('node' in f && f.node !== undefined) return layout.byId.get(f.node);
+  // a spike on one endpoint's links sits on that node's or client's lane
+  const one = f.kind === 'latency' && f.endpoints?.length === 1 ? f.endpoints[0] : undefined;
+  if (one !== undefined) {
+    const lane =
+      layout.byId.get(one) ?? layout.byId.get(model.threads.find((t) => t.client === one)?.id ?? '');
+    if (lane) return lane;
+  }
   if ('client' in f && f.client !== undefined) {
     const th = 'thread' in f ? `${f.client}:${f.thread}` : null;
     const lane = (th && layout.byId.get(th)) || model.threads.find((t) => t.client === f.client);
@@ -30,6 +37,7 @@ function faultRow(f: Fault, layout: Layout, model: LaneModel): Row | undefined {
 }
 
 function faultTarget(f: Fault): string {
+  if (f.kind === 'latency') return `+${f.ms} ms ${f.endpoints?.join(', ') ?? ''}`.trim();
   return ('node' in f && f.node) || ('client' in f && f.client) || '';
 }
 

@@ -1,12 +1,12 @@
 /**
  * The lane labels, each a button that opens the lane's menu of faults to add at the cursor's
  * time: crash or restart a node, pause or crash a client, cut either off from the rest (pause and
- * partition lengths editable in the menu). The faults themselves are built by the engine's
- * scenario edits. The menu is fixed to the window, so the timeline's scroll box cannot clip it,
+ * partition lengths editable in the menu) or slow its links down. The faults themselves are built
+ * by the engine's scenario edits. The menu is fixed to the window, so the timeline's scroll box cannot clip it,
  * and is kept inside the screen.
  */
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { addFault, ISOLATE_MS, isolate } from '../../engine/scenario/edit';
+import { addFault, ISOLATE_MS, isolate, SLOW_FOR_MS, SLOW_MS, slowDown } from '../../engine/scenario/edit';
 import type { Fault } from '../../engine/scenario/schema';
 import { clientOf } from '../../engine/trace/actors';
 import { loadScenario } from '../controller';
@@ -93,6 +93,8 @@ function isolateAndRerun(endpoint: string, at: number) {
   addAndRerun(f.kind === 'partition' ? { ...f, healAt: at + Math.round(lengths.partition * 1000) } : f);
 }
 
+const SLOW_VARS = (lane: string) => ({ lane, ms: SLOW_MS, s: SLOW_FOR_MS / 1000 });
+
 function NodeMenu({ id, model, close }: { id: string; model: LaneModel; close(): void }) {
   const t = useT();
   const at = clockAt(usePlayground.getState());
@@ -119,6 +121,16 @@ function NodeMenu({ id, model, close }: { id: string; model: LaneModel; close():
         }}
       >
         {t('timeline.partitionLaneFor', { lane: id, s: lengths.partition })}
+      </button>
+      <button
+        type="button"
+        role="menuitem"
+        onClick={() => {
+          close();
+          addAndRerun(slowDown(id, at));
+        }}
+      >
+        {t('timeline.slowLaneFor', SLOW_VARS(id))}
       </button>
       <div className="lane-menu__lengths" onInput={() => setTick((n) => n + 1)}>
         <LengthInput kind="partition" label={t('timeline.partitionLength')} />
@@ -152,6 +164,7 @@ function ClientMenu({ client, close }: { client: string; close(): void }) {
       {item(t('timeline.partitionLaneFor', { lane: client, s: lengths.partition }), (at) =>
         isolateAndRerun(client, at),
       )}
+      {item(t('timeline.slowLaneFor', SLOW_VARS(client)), (at) => addAndRerun(slowDown(client, at)))}
       <div className="lane-menu__lengths" onInput={() => setTick((n) => n + 1)}>
         <LengthInput kind="pause" label={t('timeline.pauseLength')} />
         <LengthInput kind="partition" label={t('timeline.partitionLength')} />

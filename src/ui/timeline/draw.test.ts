@@ -34,6 +34,7 @@ const model = (
   owners: NO_OWNERS,
   violations,
   partitions: [],
+  latency: [],
   lockEventIndices: [],
 });
 

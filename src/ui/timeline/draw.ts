@@ -63,11 +63,15 @@ export function drawTimeline(
     }
   });
 
-  for (const part of model.partitions) {
-    if (!visible(part.from, part.to)) continue;
-    const a = clampX(x(part.from));
-    p.rect(a, 0, clampX(x(part.to)) - a, layout.height, COLORS.partition);
-  }
+  const shade = (spans: readonly { from: number; to: number }[], color: string) => {
+    for (const s of spans) {
+      if (!visible(s.from, s.to)) continue;
+      const a = clampX(x(s.from));
+      p.rect(a, 0, clampX(x(s.to)) - a, layout.height, color);
+    }
+  };
+  shade(model.partitions, COLORS.partition);
+  shade(model.latency, COLORS.latency);
 
   for (const lane of model.threads) {
     const row = layout.byId.get(lane.id);

@@ -56,6 +56,7 @@ function inUse(model: LaneModel | undefined) {
     pubsub: model?.arrows.some((a) => a.kind === 'pubsub') ?? false,
     repl: model?.arrows.some((a) => a.kind === 'repl') ?? false,
     partition: (model?.partitions.length ?? 0) > 0,
+    latency: (model?.latency.length ?? 0) > 0,
     sentinels: model?.sentinels ?? null,
     stuck: model?.violations.some((v) => v.kind === 'L1') ?? false,
     safety: model?.violations.some((v) => v.kind !== 'L1') ?? false,
@@ -117,6 +118,7 @@ export function legendItems(
     'triangle',
   );
   add(use.partition, 'legend.partition', '#a78bfa', 'box', COLORS.partition);
+  add(use.latency, 'legend.latency', COLORS.latencyEdge, 'box', COLORS.latency);
   add(opts.faults ?? false, 'legend.fault', '#7f1d1d', 'diamond', '#fca5a5');
   add(opts.searched ?? false, 'legend.searchAdded', COLORS.searchAdded, 'added', '#fca5a5');
   add(use.safety || !use.stuck, 'legend.violation', COLORS.violationEdge);

@@ -4,6 +4,7 @@ import { builtin } from '../../engine/scenario/builtins/index';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
 import { computeLayout } from './layout';
+import { legendItems } from './legend-items';
 import { deriveLaneModel, deriveRunModel, slotsAt, type LaneModel } from './model';
 
 describe('deriveLaneModel (hand-written fixture)', () => {
@@ -106,6 +107,25 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     const { model } = modelOf('multilock-all-or-nothing');
     const p = lane(model, 'A:1').partial;
     expect(p.some((s) => s.keys === 'l1 + l2' && s.to - s.from > 2000)).toBe(true);
+  });
+
+  it('shades latency spikes apart from partitions: overlapping spikes make one span', () => {
+    const b = builtin('basic-lock')!;
+    const faults = [
+      { kind: 'latency', at: 100, ms: 50, endAt: 400, endpoints: ['A'] },
+      { kind: 'latency', at: 200, ms: 50, endAt: 600 },
+      { kind: 'latency', at: 900, ms: 50, endAt: 1000 },
+    ];
+    const v = validateScenario({ ...b.scenario, until: 2000, faults });
+    if (!v.ok) throw new Error(JSON.stringify(v.issues));
+    const r = runScenario(v.scenario);
+    const model = deriveLaneModel(r.trace, (i) => r.stateAt(i));
+    expect(model.latency).toEqual([
+      { from: 100, to: 600 },
+      { from: 900, to: 1000 },
+    ]);
+    expect(model.partitions).toEqual([]);
+    expect(legendItems(model).map((i) => i.key)).toContain('legend.latency');
   });
 
   it('D10 split-brain: V2 is marked on the node lanes that hold the two leases', () => {

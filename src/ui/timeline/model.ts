@@ -152,6 +152,8 @@ export interface LaneModel {
   shards?: string[][];
   /** shaded spans of network partitions */
   partitions: { from: number; to: number }[];
+  /** shaded spans while a latency spike slows links (overlapping spikes make one span) */
+  latency: { from: number; to: number }[];
   /** event indices of lock events and violations, for shift+arrow jumps */
   lockEventIndices: number[];
 }
@@ -412,6 +414,9 @@ export function deriveLaneModel(
   const pendingPublish = new Map<string, { t: number; node: string; index: number }>();
   const clientDeliver = new Map<string, { node: string; t0: number; t1: number; index: number }>();
   let partitionFrom: number | null = null;
+  const latency: { from: number; to: number }[] = [];
+  let latencyFrom = 0;
+  let spikes = 0;
   // Renewal attempts: every renew script a client's watchdog sends is one tick on the lanes of the
   // threads it names; its WAIT, then the client's watchdog.renew verdict, may turn it red.
   const attemptsSinceWait = new Map<string, Mark[]>();
@@ -566,9 +571,16 @@ export function deriveLaneModel(
         if (partitionFrom !== null) partitions.push({ from: partitionFrom, to: e.t });
         partitionFrom = null;
         break;
+      case 'net.latency':
+        if (spikes++ === 0) latencyFrom = e.t;
+        break;
+      case 'net.latency.end':
+        if (spikes > 0 && --spikes === 0) latency.push({ from: latencyFrom, to: e.t });
+        break;
     }
   }
   if (partitionFrom !== null) partitions.push({ from: partitionFrom, to: tEnd });
+  if (spikes > 0) latency.push({ from: latencyFrom, to: tEnd });
   if (failoverFrom !== null) sentinels?.failovers.push({ from: failoverFrom, to: tEnd, promoted: null });
 
   for (const l of threadLanes.values()) l.marks.sort((a, b) => a.t - b.t || a.index - b.index);
@@ -630,6 +642,7 @@ export function deriveLaneModel(
       return band;
     }),
     partitions,
+    latency,
     lockEventIndices,
   };
 }

@@ -47,6 +47,9 @@ export const COLORS = {
   pubsub: '#7c3aed',
   repl: '#0e7490',
   partition: 'rgba(124, 58, 237, 0.07)',
+  /** a latency spike: links slow, not cut (teal, apart from the partition's violet) */
+  latency: 'rgba(13, 148, 136, 0.09)',
+  latencyEdge: '#0d9488',
   violation: 'rgba(220, 38, 38, 0.16)',
   violationEdge: '#dc2626',
   /** the halo of a fault the search added or moved (Explore) */

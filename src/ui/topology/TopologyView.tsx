@@ -12,6 +12,7 @@ import { CUT_S, cutOffHere, faultHere, PAUSE_MS } from './faults';
 import {
   indexTopology,
   reachable,
+  slowMs,
   topologyFrame,
   type ClientState,
   type MessageKind,
@@ -79,6 +80,8 @@ interface Link {
   b: Point;
   kind: 'client' | 'repl' | 'sentinel';
   cut: boolean;
+  /** extra one-way ms of a latency spike (0: none) */
+  slowMs: number;
 }
 
 function linksOf(frame: TopologyFrame, layout: TopologyLayout): Link[] {
@@ -86,7 +89,15 @@ function linksOf(frame: TopologyFrame, layout: TopologyLayout): Link[] {
   const add = (id: string, from: string, to: string, kind: Link['kind']) => {
     const a = endpoint(layout, from);
     const b = layout.nodes.get(to);
-    if (a && b) out.push({ id, a, b, kind, cut: !reachable(frame.partition, from, to) });
+    if (a && b)
+      out.push({
+        id,
+        a,
+        b,
+        kind,
+        cut: !reachable(frame.partition, from, to),
+        slowMs: slowMs(frame.slow, from, to),
+      });
   };
   for (const c of frame.clients) for (const m of c.masters) add(`c:${c.id}:${m}`, c.id, m, 'client');
   for (const n of frame.nodes) {
@@ -409,8 +420,13 @@ export function TopologyView({ run, index, menus = false, testId = 'topology' }:
             const mx = (l.a.x + l.b.x) / 2;
             const my = (l.a.y + l.b.y) / 2;
             return (
-              <g key={l.id} className={`topo-link topo-link--${l.kind}${l.cut ? ' topo-link--cut' : ''}`}>
-                <line x1={l.a.x} y1={l.a.y} x2={l.b.x} y2={l.b.y} />
+              <g
+                key={l.id}
+                className={`topo-link topo-link--${l.kind}${l.cut ? ' topo-link--cut' : ''}${l.slowMs > 0 ? ' topo-link--slow' : ''}`}
+              >
+                <line x1={l.a.x} y1={l.a.y} x2={l.b.x} y2={l.b.y}>
+                  {l.slowMs > 0 && <title>{t('topology.slowLink', { ms: l.slowMs })}</title>}
+                </line>
                 {l.cut && (
                   <g data-testid="topo-cut" transform={`translate(${mx},${my})`}>
                     <circle r={8} fill="#fff" stroke={COLORS.violationEdge} />

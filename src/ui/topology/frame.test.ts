@@ -4,7 +4,7 @@ import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
 import { nodeIds } from '../../engine/topology/nodes';
 import { deriveLaneModel } from '../timeline/model';
-import { indexTopology, reachable, topologyFrame, type TopologyRun } from './frame';
+import { indexTopology, reachable, slowMs, topologyFrame, type TopologyRun } from './frame';
 
 function runOf(id: string): TopologyRun {
   const v = validateScenario(builtin(id)!.scenario);
@@ -108,6 +108,34 @@ describe('topologyFrame', () => {
         indexOf(split, (e) => e.kind === 'net.heal'),
       ).partition,
     ).toBeNull();
+  });
+
+  it('carries the latency spikes in force, each until its own end', () => {
+    const v = validateScenario({
+      ...builtin('failover-lost-lock')!.scenario,
+      faults: [
+        { kind: 'latency', at: 100, ms: 300, endAt: 900, endpoints: ['A', 'sentinels'] },
+        { kind: 'latency', at: 200, ms: 50, endAt: 400 },
+      ],
+    });
+    if (!v.ok) throw new Error(JSON.stringify(v.issues));
+    const r = runScenario(v.scenario);
+    const run = {
+      trace: r.trace,
+      model: deriveLaneModel(r.trace, (i) => r.stateAt(i)),
+      nodeIds: nodeIds(v.scenario.redis),
+      scenario: v.scenario,
+    };
+    const last = (t: number) => run.trace.events.filter((e) => e.t <= t).length - 1;
+    const both = at(run, last(300)).slow;
+    expect(slowMs(both, 'A', 'master')).toBe(350);
+    expect(slowMs(both, 'sentinel-2', 'master')).toBe(350);
+    expect(slowMs(both, 'B', 'master')).toBe(50);
+    // the shorter spike ended first: only A's and the Sentinels' links stay slow
+    const one = at(run, last(500)).slow;
+    expect(slowMs(one, 'A', 'master')).toBe(300);
+    expect(slowMs(one, 'B', 'master')).toBe(0);
+    expect(at(run, last(1000)).slow).toEqual([]);
   });
 
   it('marks paused clients and replication in flight', () => {

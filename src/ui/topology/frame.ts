@@ -79,6 +79,8 @@ export interface TopologyFrame {
   clients: ClientState[];
   /** the partition groups in force (Sentinels named one by one), or null */
   partition: string[][] | null;
+  /** the latency spikes in force: `seq` of their net.latency, endpoints with "sentinels" spelled out (null: every link) */
+  slow: { seq: number; ms: number; endpoints: string[] | null }[];
   /** the master the Sentinels watch (the one they fail over from) */
   watched: string | null;
   messages: Message[];
@@ -91,6 +93,8 @@ const STATE_KINDS = new Set([
   'node.role',
   'net.partition',
   'net.heal',
+  'net.latency',
+  'net.latency.end',
   'client.crash',
   'client.pause',
   'client.resume',
@@ -336,6 +340,14 @@ export function reachable(partition: readonly (readonly string[])[] | null, a: s
   return ga < 0 || gb < 0 || ga === gb;
 }
 
+/** The extra one-way ms the spikes in force add to the link between a and b (0: not slowed). */
+export function slowMs(slow: TopologyFrame['slow'], a: string, b: string): number {
+  let ms = 0;
+  for (const s of slow)
+    if (s.endpoints === null || s.endpoints.includes(a) || s.endpoints.includes(b)) ms += s.ms;
+  return ms;
+}
+
 export function topologyFrame(run: TopologyRun, ix: TopologyIndex, index: number): TopologyFrame {
   const ev = run.trace.events[index];
   const t = ev ? ev.t : 0;
@@ -356,6 +368,7 @@ export function topologyFrame(run: TopologyRun, ix: TopologyIndex, index: number
   for (const c of ix.shape.clients)
     clients.set(c.id, { crashed: false, paused: false, masters: [...initialMasters] });
   let partition: string[][] | null = null;
+  let slow: TopologyFrame['slow'] = [];
 
   for (const { index: i, e } of ix.stateEvents) {
     if (i > index) break;
@@ -376,6 +389,14 @@ export function topologyFrame(run: TopologyRun, ix: TopologyIndex, index: number
         break;
       case 'net.heal':
         partition = null;
+        break;
+      case 'net.latency': {
+        const named = e.endpoints === null ? null : expandGroups([e.endpoints], sentinels)[0];
+        slow = [...slow, { seq: e.seq, ms: e.ms, endpoints: named }];
+        break;
+      }
+      case 'net.latency.end':
+        slow = slow.filter((s) => s.seq !== e.causeSeq);
         break;
       case 'client.crash':
       case 'client.pause':
@@ -446,6 +467,7 @@ export function topologyFrame(run: TopologyRun, ix: TopologyIndex, index: number
     nodes: [...nodes.values()],
     clients: clientStates,
     partition,
+    slow,
     watched: sentinels.length > 0 ? watched : null,
     messages: messagesAt(ix, index, t),
   };

@@ -42,3 +42,17 @@ export function naiveGetDelNoFault(): Scenario {
 export function fencedNoFault(): Scenario {
   return validated({ ...builtinJson('fencing-saves-gc-pause'), faults: [] });
 }
+
+/**
+ * A holds a lock with a 1 s lease (no watchdog) for 500 ms while B waits: safe until something
+ * (a slow network) makes A's lease run out before A is done.
+ */
+export function shortLeaseNoFault(): Scenario {
+  return validated({
+    format: 'lockscope/1',
+    clients: [
+      client('A', hold('myLock', 500, { leaseMs: 1000 })),
+      client('B', hold('myLock', 100), { start: 200 }),
+    ],
+  });
+}
