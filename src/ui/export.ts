@@ -137,7 +137,10 @@ function paintExport(
   // Lane names (a promoted node with its new role).
   for (const r of layout.rows) {
     if (!r.id) continue;
-    const name = r.kind === 'sentinels' ? translate(lang, 'timeline.sentinels') : r.id;
+    const name =
+      r.kind === 'sentinels'
+        ? translate(lang, model.sentinels?.kind === 'cluster' ? 'timeline.clusterBus' : 'timeline.sentinels')
+        : r.id;
     const role = r.kind === 'node' ? roleOf(model, r.id) : null;
     const cy = top + r.y + r.h / 2;
     p.text(6, role ? cy - 8 : cy, name, '#111827', { size: 12, bold: true });

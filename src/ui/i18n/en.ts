@@ -511,6 +511,10 @@ export const en = {
   'explore.fault.latencyAll': 'every message takes {ms} ms longer from {at} ms to {end} ms',
   'topology.slowLink': 'slow link: +{ms} ms',
   'timeline.slowLaneFor': 'Slow {lane}’s links here: +{ms} ms for {s} s (latency spike)',
+  'timeline.clusterBus': 'Cluster bus',
+  'legend.pfail': 'cluster: node suspected (short: PFAIL), then failed by a majority of masters (tall: FAIL)',
+  'legend.election': 'a replica starts its election (asks the masters for votes)',
+  'legend.clusterPromote': 'promotion: the replica won a majority of votes and takes the slots',
 } as const;
 
 export type MessageKey = keyof typeof en;

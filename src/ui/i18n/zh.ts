@@ -486,4 +486,8 @@ export const zh: Record<MessageKey, string> = {
   'explore.fault.latencyAll': '{at} 毫秒到 {end} 毫秒，所有消息多花 {ms} 毫秒',
   'topology.slowLink': '慢链路：+{ms} 毫秒',
   'timeline.slowLaneFor': '在此刻让 {lane} 的链路变慢 {s} 秒：每条消息多 {ms} 毫秒（延迟尖峰）',
+  'timeline.clusterBus': '集群总线',
+  'legend.pfail': '集群：节点被怀疑下线（短线：PFAIL），随后被多数主节点判定失败（长线：FAIL）',
+  'legend.election': '从节点发起选举（向各主节点请求投票）',
+  'legend.clusterPromote': '提升：从节点获得多数投票，接管这些槽',
 };

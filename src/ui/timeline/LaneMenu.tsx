@@ -238,7 +238,7 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
             style={{ top: r.y, height: r.h }}
             title={model.sentinels?.ids.join(', ')}
           >
-            {t('timeline.sentinels')}
+            {t(model.sentinels?.kind === 'cluster' ? 'timeline.clusterBus' : 'timeline.sentinels')}
           </div>
         ) : r.kind === 'header-shard' ? (
           <div

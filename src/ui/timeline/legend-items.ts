@@ -104,16 +104,23 @@ export function legendItems(
     'box',
     SENTINEL_COLOR.failover,
   );
+  // The same marks mean the cluster's own steps when its masters, not Sentinels, run the failover.
+  const cluster = s?.kind === 'cluster';
   add(
     s?.marks.some((m) => m.kind === 'sdown' || m.kind === 'odown') ?? false,
-    'legend.sdown',
+    cluster ? 'legend.pfail' : 'legend.sdown',
     SENTINEL_COLOR.odown,
     'tick',
   );
-  add(s?.marks.some((m) => m.kind === 'leader') ?? false, 'legend.leader', SENTINEL_COLOR.leader, 'diamond');
+  add(
+    s?.marks.some((m) => m.kind === 'leader') ?? false,
+    cluster ? 'legend.election' : 'legend.leader',
+    SENTINEL_COLOR.leader,
+    'diamond',
+  );
   add(
     s?.marks.some((m) => m.kind === 'promote') ?? false,
-    'legend.promote',
+    cluster ? 'legend.clusterPromote' : 'legend.promote',
     SENTINEL_COLOR.promote,
     'triangle',
   );

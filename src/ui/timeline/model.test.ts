@@ -202,6 +202,31 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     expect(modelOf('basic-lock').model.sentinels).toBeNull();
   });
 
+  it('cluster-failover-lost-lock: the cluster bus row has PFAIL, FAIL, the election and the promotion', () => {
+    const { trace, model } = modelOf('cluster-failover-lost-lock');
+    const s = model.sentinels!;
+    expect(s.kind).toBe('cluster');
+    const first = (kind: string) => trace.events.find((e) => e.kind === kind)!;
+    const at = (kind: string) => s.marks.find((m) => m.kind === kind)!.t;
+    // in the order the cluster takes them, each at its event's time
+    expect(at('sdown')).toBe(first('cluster.pfail').t);
+    expect(at('odown')).toBe(first('cluster.fail').t);
+    expect(at('leader')).toBe(first('cluster.election').t);
+    expect(at('promote')).toBe(first('cluster.promoted').t);
+    expect(at('sdown') < at('odown') && at('odown') < at('leader') && at('leader') < at('promote')).toBe(
+      true,
+    );
+    expect(s.failovers).toEqual([
+      { from: first('cluster.pfail').t, to: first('cluster.promoted').t, promoted: 'replica-3' },
+    ]);
+    const keys = legendItems(model).map((it) => it.key);
+    expect(keys).toEqual(
+      expect.arrayContaining(['legend.pfail', 'legend.election', 'legend.clusterPromote']),
+    );
+    expect(keys).not.toContain('legend.sdown');
+    expect(modelOf('cluster-which-node').model.sentinels).toBeNull();
+  });
+
   it('cluster-failover-lost-lock: lanes grouped by shard, the slots move to the promoted replica', () => {
     const { trace, model } = modelOf('cluster-failover-lost-lock');
     expect(model.shards).toEqual([

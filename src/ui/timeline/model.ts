@@ -108,6 +108,8 @@ export interface SentinelMark {
 }
 
 export interface SentinelLane {
+  /** who decides a failover: the Sentinels, or a cluster's masters over the cluster bus */
+  kind: 'sentinels' | 'cluster';
   ids: string[];
   marks: SentinelMark[];
   /** from the first +sdown to +switch-master (or the end of the run) */
@@ -423,11 +425,17 @@ export function deriveLaneModel(
   const unclaimed = new Map<string, Mark[]>();
   // Threads between a polling lock.wait and the end of that wait: each command they send is a try.
   const polling = new Set<string>();
-  const sentinels: SentinelLane | null =
-    sentinelIds.length > 0 ? { ids: sentinelIds, marks: [], failovers: [] } : null;
+  // A cluster has no Sentinels: its masters detect the failure and vote over the cluster bus. Its
+  // failover gets the same row, opened by the first cluster failover event.
+  let sentinels: SentinelLane | null =
+    sentinelIds.length > 0 ? { kind: 'sentinels', ids: sentinelIds, marks: [], failovers: [] } : null;
   let failoverFrom: number | null = null;
   const sentinelMark = (kind: SentinelMarkKind, e: TraceEvent, index: number) =>
     sentinels?.marks.push({ t: e.t, kind, index, node: String(e.node) });
+  const clusterMark = (kind: SentinelMarkKind, e: TraceEvent, index: number) => {
+    sentinels ??= { kind: 'cluster', ids: [], marks: [], failovers: [] };
+    sentinelMark(kind, e, index);
+  };
 
   // One frame per distinct virtual ms: the timeline cannot show anything shorter, and stateAt
   // costs a checkpoint replay, so this bounds the work by the run's length in ms.
@@ -530,7 +538,20 @@ export function deriveLaneModel(
       case 'node.role':
         if (sentinelIds.includes(e.by)) sentinelMark('reconfig', e, i);
         break;
+      case 'cluster.pfail':
+        failoverFrom ??= e.t;
+        clusterMark('sdown', e, i);
+        break;
+      case 'cluster.fail':
+        clusterMark('odown', e, i);
+        break;
+      case 'cluster.election':
+        clusterMark('leader', e, i);
+        break;
       case 'cluster.promoted':
+        clusterMark('promote', e, i);
+        sentinels?.failovers.push({ from: failoverFrom ?? e.t, to: e.t, promoted: e.node });
+        failoverFrom = null;
         moveSlots(e.from, '', e.t);
         moveSlots(e.node, e.slots, e.t);
         break;
