@@ -272,31 +272,24 @@ const queryOp = <const N extends QueryOp['op']>(op: N) =>
     locks: v.optional(lockList()),
   });
 
+/** An acquiring op: the lock, `extra` (tryLock's waitMs), then the lease, the type and a MultiLock's locks. */
+function acquireOp<O extends string, E extends v.ObjectEntries>(op: O, extra: E) {
+  return v.strictObject({
+    op: v.literal(op),
+    lock: name('lock name'),
+    ...extra,
+    leaseMs: v.optional(ms()),
+    type: v.optional(lockType(), 'RLock'),
+    locks: v.optional(lockList()),
+  });
+}
+
 const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
   'op',
   [
-    v.strictObject({
-      op: v.literal('lock'),
-      lock: name('lock name'),
-      leaseMs: v.optional(ms()),
-      type: v.optional(lockType(), 'RLock'),
-      locks: v.optional(lockList()),
-    }),
-    v.strictObject({
-      op: v.literal('tryLock'),
-      lock: name('lock name'),
-      waitMs: v.optional(ms()),
-      leaseMs: v.optional(ms()),
-      type: v.optional(lockType(), 'RLock'),
-      locks: v.optional(lockList()),
-    }),
-    v.strictObject({
-      op: v.literal('lockInterruptibly'),
-      lock: name('lock name'),
-      leaseMs: v.optional(ms()),
-      type: v.optional(lockType(), 'RLock'),
-      locks: v.optional(lockList()),
-    }),
+    acquireOp('lock', {}),
+    acquireOp('tryLock', { waitMs: v.optional(ms()) }),
+    acquireOp('lockInterruptibly', {}),
     v.strictObject({
       op: v.literal('unlock'),
       lock: name('lock name'),
