@@ -221,16 +221,23 @@ export const psubscribeCommand = subscriptionCommand('subscribe', 'pattern');
 export const punsubscribeCommand = subscriptionCommand('unsubscribe', 'pattern');
 
 /**
- * Outside cluster mode PUBLISH always goes to replicas, so their subscribers hear it too; a
- * cluster node sends it over the cluster bus to every other node instead (pubsub.c
- * pubsubPublishMessageAndPropagateToCluster). The count is this node's receivers only.
+ * PUBLISH and SPUBLISH (shard subscribers only). Outside cluster mode they always go to replicas,
+ * so their subscribers hear them too; a cluster node sends them over the cluster bus instead, to
+ * every other node (pubsub.c pubsubPublishMessageAndPropagateToCluster) or, for SPUBLISH, to the
+ * node's shard only. The count is this node's receivers only.
  */
-export function publishCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const receivers = s.pubsub.publish(argv[1], argv[2]);
-  if (s.cluster !== undefined) s.cluster.publishToBus(argv[1], argv[2]);
-  else s.forcePropagation();
-  return int(receivers);
+function publishCommandOf(shard: boolean) {
+  return (s: RedisServer, _c: Connection, argv: string[]): Reply => {
+    const [, channel, message] = argv;
+    const receivers = shard ? s.pubsub.spublish(channel, message) : s.pubsub.publish(channel, message);
+    if (s.cluster === undefined) s.forcePropagation();
+    else if (shard) s.cluster.publishShardToBus?.(channel, message);
+    else s.cluster.publishToBus(channel, message);
+    return int(receivers);
+  };
 }
+
+export const publishCommand = publishCommandOf(false);
 
 export function pubsubChannelsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   return channelsReply(argv, (pattern) => s.pubsub.activeChannels(pattern));
@@ -248,13 +255,7 @@ export const ssubscribeCommand = subscriptionCommand('subscribe', 'shard');
 
 export const sunsubscribeCommand = subscriptionCommand('unsubscribe', 'shard');
 
-/** Like PUBLISH, but on a cluster node the bus carries it to the node's shard only. */
-export function spublishCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const receivers = s.pubsub.spublish(argv[1], argv[2]);
-  if (s.cluster !== undefined) s.cluster.publishShardToBus?.(argv[1], argv[2]);
-  else s.forcePropagation();
-  return int(receivers);
-}
+export const spublishCommand = publishCommandOf(true);
 
 export function pubsubShardchannelsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
   return channelsReply(argv, (pattern) => s.pubsub.activeShardChannels(pattern));
