@@ -227,3 +227,17 @@ describe('scriptName', () => {
     expect(scriptName(text)).toBe(name);
   });
 });
+
+describe('captions chosen by a cause or a reason', () => {
+  it.each([
+    [{ kind: 'waiter.wakeup', cause: 'message' }, 'is woken by the unlock message'],
+    [{ kind: 'waiter.wakeup', cause: 'timeout' }, 'its wait timed out'],
+    [{ kind: 'waiter.wakeup', cause: 'interrupt' }, 'is interrupted while waiting for myLock'],
+    [{ kind: 'watchdog.cancel', reason: 'unlock' }, 'it was unlocked'],
+    [{ kind: 'watchdog.cancel', reason: 'lost' }, 'the lock was lost'],
+    [{ kind: 'watchdog.cancel', reason: 'error' }, 'after an error'],
+  ])('%o', (fields, expected) => {
+    const e = ev({ actor: 'A:1', lock: 'myLock', timer: 'watchdog', ...fields });
+    expect(captionText([e], 0, 'en')).toContain(expected);
+  });
+});

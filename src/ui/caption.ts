@@ -24,6 +24,15 @@ interface Ctx {
 }
 
 /** The message and its parameters (an event itself may be passed: only its scalar fields are used). */
+/** The caption key `keys` gives `value`, `otherwise` for any other value. */
+function keyFor(
+  value: string | undefined,
+  keys: Record<string, MessageKey>,
+  otherwise: MessageKey,
+): MessageKey {
+  return value !== undefined && Object.hasOwn(keys, value) ? keys[value] : otherwise;
+}
+
 type Format<K extends EventKind> = (e: TraceEventOf<K>, c: Ctx) => [MessageKey, object?];
 
 function scalars(o: object | undefined): Params | undefined {
@@ -226,11 +235,11 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
     ];
   },
   'waiter.wakeup': (e) => [
-    e.cause === 'message'
-      ? 'caption.wakeMessage'
-      : e.cause === 'timeout'
-        ? 'caption.wakeTimeout'
-        : 'caption.wakeInterrupt',
+    keyFor(
+      e.cause,
+      { message: 'caption.wakeMessage', timeout: 'caption.wakeTimeout' },
+      'caption.wakeInterrupt',
+    ),
     { who: e.actor, lock: e.lock },
   ],
   'lock.acquired': (e, c) => {
@@ -257,11 +266,7 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
     return ['caption.renewError', { ...p, error: clip(e.error ?? '', 80) }];
   },
   'watchdog.cancel': (e) => [
-    e.reason === 'lost'
-      ? 'caption.cancelLost'
-      : e.reason === 'error'
-        ? 'caption.cancelError'
-        : 'caption.cancel',
+    keyFor(e.reason, { lost: 'caption.cancelLost', error: 'caption.cancelError' }, 'caption.cancel'),
     { who: e.actor, lock: e.lock, timer: e.timer },
   ],
   'resource.use': (e) => {

@@ -33,6 +33,10 @@ function harness() {
     acquired(actor: string, lock: string, holdCount = 1, owner?: string) {
       this.ev('lock.acquired', { actor, lock, holdCount, ...(owner === undefined ? {} : { owner }) });
     },
+    /** The lock hash `key` with these fields, as a Redisson lock leaves it. */
+    hash(key: string, ...fields: [string, string][]) {
+      this.key(key, { type: 'hash', value: fields });
+    },
     key(key: string, view: Omit<KeyView, 'key' | 'expireAt'> | null) {
       if (view === null) keys.delete(`master/${key}`);
       else keys.set(`master/${key}`, { key, expireAt: null, ...view });
@@ -101,16 +105,10 @@ describe('SafetyMonitor V2 (lease overlap)', () => {
     const h = harness();
     h.ev('lock.request', { actor: 'A:1', lock: 'L', owner: 'uuid-a:1' });
     h.ev('lock.request', { actor: 'B:1', lock: 'L', owner: 'uuid-b:1' });
-    h.key('L', { type: 'hash', value: [['uuid-a:1', '1']] });
+    h.hash('L', ['uuid-a:1', '1']);
     expect(h.m.violations).toEqual([]);
     h.at(3);
-    h.key('L', {
-      type: 'hash',
-      value: [
-        ['uuid-a:1', '1'],
-        ['uuid-b:1', '1'],
-      ],
-    });
+    h.hash('L', ['uuid-a:1', '1'], ['uuid-b:1', '1']);
     h.at(8);
     h.key('L', null);
     expect(h.m.violations).toEqual([{ kind: 'V2', lock: 'L', from: 3, to: 8, holders: ['A:1', 'B:1'] }]);
@@ -138,26 +136,14 @@ describe('SafetyMonitor V2 holders are threads', () => {
   it('rewrites an owner id seen before its thread named it, and de-duplicates', () => {
     const h = harness();
     h.ev('lock.request', { actor: 'A:1', lock: 'L', owner: 'uuid-a:1' });
-    h.key('L', { type: 'hash', value: [['uuid-a:1', '1']] });
+    h.hash('L', ['uuid-a:1', '1']);
     h.at(5);
     // B's lease appears (split brain) before anything told the monitor whose it is
-    h.key('L', {
-      type: 'hash',
-      value: [
-        ['uuid-a:1', '1'],
-        ['uuid-b:1', '1'],
-      ],
-    });
+    h.hash('L', ['uuid-a:1', '1'], ['uuid-b:1', '1']);
     expect(h.m.violations[0].holders).toEqual(['A:1', 'uuid-b:1']);
     h.at(6);
     h.acquired('B:1', 'L', 1, 'uuid-b:1');
-    h.key('L', {
-      type: 'hash',
-      value: [
-        ['uuid-a:1', '1'],
-        ['uuid-b:1', '2'],
-      ],
-    });
+    h.hash('L', ['uuid-a:1', '1'], ['uuid-b:1', '2']);
     h.at(9);
     h.key('L', null);
     expect(h.m.violations).toEqual([{ kind: 'V2', lock: 'L', from: 5, to: 9, holders: ['A:1', 'B:1'] }]);
@@ -168,15 +154,7 @@ describe('SafetyMonitor V2 holders are threads', () => {
     const h = harness();
     h.ev('lock.request', { actor: 'A:1', lock: 'L', owner: 'uuid-a:1:write', type: 'WriteLock' });
     h.ev('lock.request', { actor: 'B:2', lock: 'L', owner: 'uuid-b:2' });
-    h.key('L', {
-      type: 'hash',
-      value: [
-        ['mode', 'write'],
-        ['uuid-a:1:write', '1'],
-        ['uuid-a:1', '1'],
-        ['uuid-b:2', '1'],
-      ],
-    });
+    h.hash('L', ['mode', 'write'], ['uuid-a:1:write', '1'], ['uuid-a:1', '1'], ['uuid-b:2', '1']);
     expect(h.m.violations.map((v) => v.holders)).toEqual([['A:1', 'B:2']]);
   });
 });
@@ -231,7 +209,7 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
     const h = harness();
     h.ev('lock.request', { actor: 'A:1', lock: 'F', type: 'FencedLock', owner: 'a' });
     h.ev('lock.acquired', { actor: 'A:1', lock: 'F', holdCount: 1, owner: 'a', token: 1 });
-    h.key('F', { type: 'hash', value: [['a', '1']] });
+    h.hash('F', ['a', '1']);
     h.at(100);
     h.key('F', null); // the lease expired
     h.at(300);
@@ -242,7 +220,7 @@ describe('SafetyMonitor V3 (a stale holder wrote after a newer holder acted)', (
   it('split brain: the old master still has the writer’s lease, yet the newer holder acted', () => {
     const h = harness();
     h.acquired('A:1', 'L', 1, 'a');
-    h.key('L', { type: 'hash', value: [['a', '1']] }); // A's lease lives on (on A's master)
+    h.hash('L', ['a', '1']); // A's lease lives on (on A's master)
     h.at(30_000);
     h.acquired('B:1', 'L', 1, 'b');
     h.useAt(30_001, use('B:1', 'L', 1, 30_000));

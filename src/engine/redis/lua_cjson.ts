@@ -422,31 +422,34 @@ function pushUtf8(out: number[], cp: number): void {
 }
 
 /** cjson.encode_* / decode_* setters: with no argument they report, with arguments they set. */
-function intSetting(get: () => number, set: (v: number) => void, min: number, max: number): LuaCFunction {
+/** The config fields holding a `V`. */
+type FieldOf<V> = { [K in keyof CjsonConfig]: CjsonConfig[K] extends V ? K : never }[keyof CjsonConfig];
+
+function intSetting(cfg: CjsonConfig, field: FieldOf<number>, min: number, max: number): LuaCFunction {
   return (L) => {
     if (lua.lua_gettop(L) > 0 && lua.lua_type(L, 1) !== lua.LUA_TNIL) {
       const v = lauxlib.luaL_checkinteger(L, 1);
       if (v < min || v > max)
         lauxlib.luaL_argerror(L, 1, luaBytes(`expected integer between ${min} and ${max}`));
-      set(v);
+      cfg[field] = v;
     }
-    lua.lua_pushinteger(L, get());
+    lua.lua_pushinteger(L, cfg[field]);
     return 1;
   };
 }
 
-function boolSetting(get: () => boolean, set: (v: boolean) => void): LuaCFunction {
+function boolSetting(cfg: CjsonConfig, field: FieldOf<boolean>): LuaCFunction {
   return (L) => {
     if (lua.lua_gettop(L) > 0 && lua.lua_type(L, 1) !== lua.LUA_TNIL) {
-      if (lua.lua_type(L, 1) === lua.LUA_TBOOLEAN) set(lua.lua_toboolean(L, 1));
+      if (lua.lua_type(L, 1) === lua.LUA_TBOOLEAN) cfg[field] = lua.lua_toboolean(L, 1);
       else {
         const s = lua.lua_type(L, 1) === lua.LUA_TSTRING ? jsBytes(lua.lua_tolstring(L, 1)!) : '';
-        if (s === 'on') set(true);
-        else if (s === 'off') set(false);
+        if (s === 'on') cfg[field] = true;
+        else if (s === 'off') cfg[field] = false;
         else lauxlib.luaL_argerror(L, 1, luaBytes(`invalid option '${s}'`));
       }
     }
-    lua.lua_pushboolean(L, get());
+    lua.lua_pushboolean(L, cfg[field]);
     return 1;
   };
 }
@@ -471,36 +474,12 @@ export function openCjson(L: LuaState): void {
       if (end.type !== 'T_END') dec.fail('the end', end);
       return 1;
     },
-    encode_max_depth: intSetting(
-      () => cfg.encodeMaxDepth,
-      (v) => (cfg.encodeMaxDepth = v),
-      1,
-      2147483647,
-    ),
-    decode_max_depth: intSetting(
-      () => cfg.decodeMaxDepth,
-      (v) => (cfg.decodeMaxDepth = v),
-      1,
-      2147483647,
-    ),
-    encode_number_precision: intSetting(
-      () => cfg.precision,
-      (v) => (cfg.precision = v),
-      1,
-      14,
-    ),
-    encode_keep_buffer: boolSetting(
-      () => cfg.keepBuffer,
-      (v) => (cfg.keepBuffer = v),
-    ),
-    encode_invalid_numbers: boolSetting(
-      () => cfg.encodeInvalidNumbers,
-      (v) => (cfg.encodeInvalidNumbers = v),
-    ),
-    decode_invalid_numbers: boolSetting(
-      () => cfg.decodeInvalidNumbers,
-      (v) => (cfg.decodeInvalidNumbers = v),
-    ),
+    encode_max_depth: intSetting(cfg, 'encodeMaxDepth', 1, 2147483647),
+    decode_max_depth: intSetting(cfg, 'decodeMaxDepth', 1, 2147483647),
+    encode_number_precision: intSetting(cfg, 'precision', 1, 14),
+    encode_keep_buffer: boolSetting(cfg, 'keepBuffer'),
+    encode_invalid_numbers: boolSetting(cfg, 'encodeInvalidNumbers'),
+    decode_invalid_numbers: boolSetting(cfg, 'decodeInvalidNumbers'),
     encode_sparse_array: (L) => {
       if (lua.lua_gettop(L) > 0) {
         if (lua.lua_type(L, 1) !== lua.LUA_TNIL) cfg.sparseConvert = lua.lua_toboolean(L, 1);

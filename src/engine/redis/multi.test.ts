@@ -94,26 +94,23 @@ describe('WATCH', () => {
     expect(run('EXEC')).toBe('(error) ERR EXEC without MULTI');
   });
 
-  it('expiry: a watched key expiring aborts, one already expired at WATCH does not', () => {
+  // k is SET with PX 50 at 0; a number is when the clock moves to (k has expired by 100).
+  it.each([
+    ['a watched key expiring aborts', [['WATCH', 'k'], 100, ['MULTI'], ['PING']], '(nil)'],
+    ['one already expired at WATCH does not', [100, ['WATCH', 'k'], ['MULTI'], ['PING']], '1) PONG'],
+    [
+      'a write after WATCH to a key expired before it aborts',
+      [100, ['WATCH', 'k'], ['SET', 'k', 'new'], ['MULTI']],
+      '(nil)',
+    ],
+  ] as const)('expiry: %s', (_, steps, reply) => {
     const { run, clock } = fixture(0);
     run('SET', 'k', 'v', 'PX', '50');
-    run('WATCH', 'k');
-    clock.set(100);
-    run('MULTI');
-    run('PING');
-    expect(run('EXEC')).toBe('(nil)');
-    run('SET', 'k2', 'v', 'PX', '50');
-    clock.set(200);
-    run('WATCH', 'k2');
-    run('MULTI');
-    run('PING');
-    expect(run('EXEC')).toBe('1) PONG');
-    run('SET', 'k3', 'v', 'PX', '50');
-    clock.set(300);
-    run('WATCH', 'k3');
-    run('SET', 'k3', 'new');
-    run('MULTI');
-    expect(run('EXEC')).toBe('(nil)');
+    for (const step of steps) {
+      if (typeof step === 'number') clock.set(step);
+      else run(...step);
+    }
+    expect(run('EXEC')).toBe(reply);
   });
 
   it('a transaction reaches replicas as MULTI ... EXEC when it wrote more than once', () => {

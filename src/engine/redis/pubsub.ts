@@ -10,15 +10,33 @@ import type { Reply } from './reply';
 import { array, bulk, int, NIL } from './reply';
 import type { RedisServer } from './server';
 
-const SUBSCRIBE = bulk('subscribe');
-const UNSUBSCRIBE = bulk('unsubscribe');
-const PSUBSCRIBE = bulk('psubscribe');
-const PUNSUBSCRIBE = bulk('punsubscribe');
 const MESSAGE = bulk('message');
 const PMESSAGE = bulk('pmessage');
-const SSUBSCRIBE = bulk('ssubscribe');
-const SUNSUBSCRIBE = bulk('sunsubscribe');
 const SMESSAGE = bulk('smessage');
+
+/**
+ * One kind of subscription (channel, pattern, shard channel): the client's own set, the server's
+ * index, the confirmation frames' names, and the count they report.
+ */
+type KindName = 'channel' | 'pattern' | 'shard';
+
+interface Kind {
+  readonly own: (c: Connection) => Set<string>;
+  readonly index: Map<string, Connection[]>;
+  readonly on: Reply;
+  readonly off: Reply;
+  readonly count: (c: Connection) => number;
+}
+
+/** `prefix` names the frames: subscribe/unsubscribe, psubscribe/punsubscribe, ssubscribe/sunsubscribe. */
+function kindOf(
+  prefix: '' | 'p' | 's',
+  own: (c: Connection) => Set<string>,
+  index: Map<string, Connection[]>,
+  count = (c: Connection) => c.subscriptionCount,
+): Kind {
+  return { own, index, on: bulk(`${prefix}subscribe`), off: bulk(`${prefix}unsubscribe`), count };
+}
 
 export class PubSub {
   /** channel → subscribers in subscription order (server.pubsub_channels) */
@@ -28,84 +46,24 @@ export class PubSub {
   /** shard channel → subscribers (server.pubsubshard_channels; one shard outside cluster mode) */
   private readonly shardChannels = new Map<string, Connection[]>();
 
+  private readonly kinds: Record<KindName, Kind> = {
+    channel: kindOf('', (c) => c.channels, this.channels),
+    pattern: kindOf('p', (c) => c.patterns, this.patterns),
+    // the count in a shard frame is the client's shard channels only
+    shard: kindOf(
+      's',
+      (c) => c.shardChannels,
+      this.shardChannels,
+      (c) => c.shardChannels.size,
+    ),
+  };
+
   constructor(private readonly onPublish?: (channel: string, message: string, receivers: number) => void) {}
-
-  subscribe(c: Connection, channels: readonly string[]): Reply {
-    return this.confirmEach(c, channels, (ch) => {
-      if (!c.channels.has(ch)) {
-        c.channels.add(ch);
-        addTo(this.channels, ch, c);
-      }
-      return array([SUBSCRIBE, bulk(ch), int(c.subscriptionCount)]);
-    });
-  }
-
-  psubscribe(c: Connection, patterns: readonly string[]): Reply {
-    return this.confirmEach(c, patterns, (p) => {
-      if (!c.patterns.has(p)) {
-        c.patterns.add(p);
-        addTo(this.patterns, p, c);
-      }
-      return array([PSUBSCRIBE, bulk(p), int(c.subscriptionCount)]);
-    });
-  }
-
-  /** UNSUBSCRIBE: the named channels, or all of them (a lone [unsubscribe, nil, 0] when there are none). */
-  unsubscribe(c: Connection, channels: readonly string[]): Reply {
-    if (channels.length === 0) {
-      if (c.channels.size === 0) return array([UNSUBSCRIBE, NIL, int(c.subscriptionCount)]);
-      channels = [...c.channels];
-    }
-    return this.confirmEach(c, channels, (ch) => {
-      if (c.channels.delete(ch)) removeFrom(this.channels, ch, c);
-      return array([UNSUBSCRIBE, bulk(ch), int(c.subscriptionCount)]);
-    });
-  }
-
-  punsubscribe(c: Connection, patterns: readonly string[]): Reply {
-    if (patterns.length === 0) {
-      if (c.patterns.size === 0) return array([PUNSUBSCRIBE, NIL, int(c.subscriptionCount)]);
-      patterns = [...c.patterns];
-    }
-    return this.confirmEach(c, patterns, (p) => {
-      if (c.patterns.delete(p)) removeFrom(this.patterns, p, c);
-      return array([PUNSUBSCRIBE, bulk(p), int(c.subscriptionCount)]);
-    });
-  }
-
-  /** SSUBSCRIBE: the count in each confirmation is the client's shard channels only. */
-  ssubscribe(c: Connection, channels: readonly string[]): Reply {
-    return this.confirmEach(c, channels, (ch) => {
-      if (!c.shardChannels.has(ch)) {
-        c.shardChannels.add(ch);
-        addTo(this.shardChannels, ch, c);
-      }
-      return array([SSUBSCRIBE, bulk(ch), int(c.shardChannels.size)]);
-    });
-  }
-
-  sunsubscribe(c: Connection, channels: readonly string[]): Reply {
-    if (channels.length === 0) {
-      if (c.shardChannels.size === 0) return array([SUNSUBSCRIBE, NIL, int(0)]);
-      channels = [...c.shardChannels];
-    }
-    return this.confirmEach(c, channels, (ch) => {
-      if (c.shardChannels.delete(ch)) removeFrom(this.shardChannels, ch, c);
-      return array([SUNSUBSCRIBE, bulk(ch), int(c.shardChannels.size)]);
-    });
-  }
 
   /** SPUBLISH: shard-channel subscribers only; patterns do not apply. */
   spublish(channel: string, message: string): number {
-    let receivers = 0;
     const subs = this.shardChannels.get(channel);
-    if (subs !== undefined) {
-      const msg = array([SMESSAGE, bulk(channel), bulk(message)]);
-      for (const c of subs.slice()) {
-        c.send(msg);
-        receivers++;
-      }
-    }
+    const receivers = subs === undefined ? 0 : deliver(subs, array([SMESSAGE, bulk(channel), bulk(message)]));
     this.onPublish?.(channel, message, receivers);
     return receivers;
   }
@@ -131,7 +89,7 @@ export class PubSub {
     for (const ch of gone) {
       for (const c of this.shardChannels.get(ch)!) {
         c.shardChannels.delete(ch);
-        c.send(array([SUNSUBSCRIBE, bulk(ch), int(c.shardChannels.size)]));
+        c.send(array([this.kinds.shard.off, bulk(ch), int(this.kinds.shard.count(c))]));
       }
       this.shardChannels.delete(ch);
     }
@@ -150,24 +108,12 @@ export class PubSub {
 
   /** Delivers to channel subscribers, then pattern subscribers; returns the number of deliveries. */
   publish(channel: string, message: string): number {
-    let receivers = 0;
     const subs = this.channels.get(channel);
-    if (subs !== undefined) {
-      const msg = array([MESSAGE, bulk(channel), bulk(message)]);
-      // A receiver may unsubscribe from inside its push callback: iterate a stable copy.
-      for (const c of subs.length === 1 ? subs : subs.slice()) {
-        c.send(msg);
-        receivers++;
-      }
-    }
+    let receivers = subs === undefined ? 0 : deliver(subs, array([MESSAGE, bulk(channel), bulk(message)]));
     if (this.patterns.size !== 0) {
       for (const [pattern, clients] of [...this.patterns]) {
         if (!stringMatch(pattern, channel)) continue;
-        const msg = array([PMESSAGE, bulk(pattern), bulk(channel), bulk(message)]);
-        for (const c of clients.slice()) {
-          c.send(msg);
-          receivers++;
-        }
+        receivers += deliver(clients, array([PMESSAGE, bulk(pattern), bulk(channel), bulk(message)]));
       }
     }
     this.onPublish?.(channel, message, receivers);
@@ -190,11 +136,46 @@ export class PubSub {
     return this.patterns.size;
   }
 
+  /** (P|S)SUBSCRIBE: a confirmation per name, the first one as the reply. */
+  subscribe(kind: KindName, c: Connection, names: readonly string[]): Reply {
+    const k = this.kinds[kind];
+    const own = k.own(c);
+    return this.confirmEach(c, names, (name) => {
+      if (!own.has(name)) {
+        own.add(name);
+        addTo(k.index, name, c);
+      }
+      return array([k.on, bulk(name), int(k.count(c))]);
+    });
+  }
+
+  /** (P|S)UNSUBSCRIBE: the named ones, or all the client has (a lone [unsubscribe, nil, count] when none). */
+  unsubscribe(kind: KindName, c: Connection, names: readonly string[]): Reply {
+    const k = this.kinds[kind];
+    const own = k.own(c);
+    if (names.length === 0) {
+      if (own.size === 0) return array([k.off, NIL, int(k.count(c))]);
+      names = [...own];
+    }
+    return this.confirmEach(c, names, (name) => {
+      if (own.delete(name)) removeFrom(k.index, name, c);
+      return array([k.off, bulk(name), int(k.count(c))]);
+    });
+  }
+
   private confirmEach(c: Connection, names: readonly string[], one: (name: string) => Reply): Reply {
     const first = one(names[0]);
     for (let i = 1; i < names.length; i++) c.send(one(names[i]));
     return first;
   }
+}
+
+/** Sends `msg` to every subscriber in `subs`; returns how many. */
+function deliver(subs: readonly Connection[], msg: Reply): number {
+  // A receiver may unsubscribe from inside its push callback: iterate a stable copy.
+  const receivers = subs.length === 1 ? subs : subs.slice();
+  for (const c of receivers) c.send(msg);
+  return receivers.length;
 }
 
 function addTo(map: Map<string, Connection[]>, name: string, c: Connection): void {
@@ -213,72 +194,73 @@ function removeFrom(map: Map<string, Connection[]>, name: string, c: Connection)
 
 // ---- command procs -------------------------------------------------------------------------
 
-export function subscribeCommand(s: RedisServer, c: Connection, argv: string[]): Reply {
-  return s.pubsub.subscribe(c, argv.slice(1));
+/** An (un)subscribe command: every argument after its name is a channel or a pattern. */
+function subscriptionCommand(op: 'subscribe' | 'unsubscribe', kind: KindName) {
+  return (s: RedisServer, c: Connection, argv: string[]): Reply => s.pubsub[op](kind, c, argv.slice(1));
 }
 
-export function unsubscribeCommand(s: RedisServer, c: Connection, argv: string[]): Reply {
-  return s.pubsub.unsubscribe(c, argv.slice(1));
+/** PUBSUB CHANNELS / SHARDCHANNELS [pattern]: `list` gives the active ones matching it. */
+function channelsReply(argv: string[], list: (pattern: string | null) => string[]): Reply {
+  if (argv.length > 3) return subcommandSyntaxError(argv);
+  return array(list(argv.length === 3 ? argv[2] : null).map((ch) => bulk(ch)));
 }
 
-export function psubscribeCommand(s: RedisServer, c: Connection, argv: string[]): Reply {
-  return s.pubsub.psubscribe(c, argv.slice(1));
+/** PUBSUB NUMSUB / SHARDNUMSUB channel...: each channel and its `count`. */
+function numsubReply(argv: string[], count: (channel: string) => number): Reply {
+  const out: Reply[] = [];
+  for (let j = 2; j < argv.length; j++) out.push(bulk(argv[j]), int(count(argv[j])));
+  return array(out);
 }
 
-export function punsubscribeCommand(s: RedisServer, c: Connection, argv: string[]): Reply {
-  return s.pubsub.punsubscribe(c, argv.slice(1));
-}
+export const subscribeCommand = subscriptionCommand('subscribe', 'channel');
+
+export const unsubscribeCommand = subscriptionCommand('unsubscribe', 'channel');
+
+export const psubscribeCommand = subscriptionCommand('subscribe', 'pattern');
+
+export const punsubscribeCommand = subscriptionCommand('unsubscribe', 'pattern');
 
 /**
- * Outside cluster mode PUBLISH always goes to replicas, so their subscribers hear it too; a
- * cluster node sends it over the cluster bus to every other node instead (pubsub.c
- * pubsubPublishMessageAndPropagateToCluster). The count is this node's receivers only.
+ * PUBLISH and SPUBLISH (shard subscribers only). Outside cluster mode they always go to replicas,
+ * so their subscribers hear them too; a cluster node sends them over the cluster bus instead, to
+ * every other node (pubsub.c pubsubPublishMessageAndPropagateToCluster) or, for SPUBLISH, to the
+ * node's shard only. The count is this node's receivers only.
  */
-export function publishCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const receivers = s.pubsub.publish(argv[1], argv[2]);
-  if (s.cluster !== undefined) s.cluster.publishToBus(argv[1], argv[2]);
-  else s.forcePropagation();
-  return int(receivers);
+function publishCommandOf(shard: boolean) {
+  return (s: RedisServer, _c: Connection, argv: string[]): Reply => {
+    const [, channel, message] = argv;
+    const receivers = shard ? s.pubsub.spublish(channel, message) : s.pubsub.publish(channel, message);
+    if (s.cluster === undefined) s.forcePropagation();
+    else if (shard) s.cluster.publishShardToBus?.(channel, message);
+    else s.cluster.publishToBus(channel, message);
+    return int(receivers);
+  };
 }
 
+export const publishCommand = publishCommandOf(false);
+
 export function pubsubChannelsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  if (argv.length > 3) return subcommandSyntaxError(argv);
-  return array(s.pubsub.activeChannels(argv.length === 3 ? argv[2] : null).map((ch) => bulk(ch)));
+  return channelsReply(argv, (pattern) => s.pubsub.activeChannels(pattern));
 }
 
 export function pubsubNumsubCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const out: Reply[] = [];
-  for (let j = 2; j < argv.length; j++) out.push(bulk(argv[j]), int(s.pubsub.numSub(argv[j])));
-  return array(out);
+  return numsubReply(argv, (channel) => s.pubsub.numSub(channel));
 }
 
 export function pubsubNumpatCommand(s: RedisServer): Reply {
   return int(s.pubsub.numPat());
 }
 
-export function ssubscribeCommand(s: RedisServer, c: Connection, argv: string[]): Reply {
-  return s.pubsub.ssubscribe(c, argv.slice(1));
-}
+export const ssubscribeCommand = subscriptionCommand('subscribe', 'shard');
 
-export function sunsubscribeCommand(s: RedisServer, c: Connection, argv: string[]): Reply {
-  return s.pubsub.sunsubscribe(c, argv.slice(1));
-}
+export const sunsubscribeCommand = subscriptionCommand('unsubscribe', 'shard');
 
-/** Like PUBLISH, but on a cluster node the bus carries it to the node's shard only. */
-export function spublishCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const receivers = s.pubsub.spublish(argv[1], argv[2]);
-  if (s.cluster !== undefined) s.cluster.publishShardToBus?.(argv[1], argv[2]);
-  else s.forcePropagation();
-  return int(receivers);
-}
+export const spublishCommand = publishCommandOf(true);
 
 export function pubsubShardchannelsCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  if (argv.length > 3) return subcommandSyntaxError(argv);
-  return array(s.pubsub.activeShardChannels(argv.length === 3 ? argv[2] : null).map((ch) => bulk(ch)));
+  return channelsReply(argv, (pattern) => s.pubsub.activeShardChannels(pattern));
 }
 
 export function pubsubShardnumsubCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const out: Reply[] = [];
-  for (let j = 2; j < argv.length; j++) out.push(bulk(argv[j]), int(s.pubsub.shardNumSub(argv[j])));
-  return array(out);
+  return numsubReply(argv, (channel) => s.pubsub.shardNumSub(channel));
 }

@@ -508,24 +508,16 @@ export class LuaScripting {
         this.setField(L, -2, 'double');
         return;
       case 'map':
-        lua.lua_createtable(L, 0, 1);
-        lua.lua_createtable(L, 0, r.v.length);
-        for (const [k, v] of r.v) {
+        this.pushTagged(L, 'map', r.v, ([k, v]) => {
           this.pushResp3(L, k);
           this.pushResp3(L, v);
-          lua.lua_rawset(L, -3);
-        }
-        this.setField(L, -2, 'map');
+        });
         return;
       case 'set':
-        lua.lua_createtable(L, 0, 1);
-        lua.lua_createtable(L, 0, r.v.length);
-        for (const m of r.v) {
+        this.pushTagged(L, 'set', r.v, (m) => {
           this.pushResp3(L, m);
           lua.lua_pushboolean(L, true);
-          lua.lua_rawset(L, -3);
-        }
-        this.setField(L, -2, 'set');
+        });
         return;
       case 'array3':
         lua.lua_createtable(L, r.v.length, 0);
@@ -537,6 +529,17 @@ export class LuaScripting {
       default:
         this.pushReply(L, r, 0);
     }
+  }
+
+  /** `{[tag] = t}`, t holding a field per entry: `pushPair` pushes the entry's key and value. */
+  private pushTagged<E>(L: LuaState, tag: string, entries: readonly E[], pushPair: (e: E) => void): void {
+    lua.lua_createtable(L, 0, 1);
+    lua.lua_createtable(L, 0, entries.length);
+    for (const e of entries) {
+      pushPair(e);
+      lua.lua_rawset(L, -3);
+    }
+    this.setField(L, -2, tag);
   }
 
   private pushNull(L: LuaState): void {

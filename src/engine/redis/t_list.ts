@@ -103,14 +103,23 @@ export function llenCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
   return int(v.length);
 }
 
-export function lindexCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+/**
+ * LINDEX's and LSET's start: the list `key index` names and the index counted from the head (may
+ * still be out of range), or the reply (`missing` for no key, then WRONGTYPE, then a bad index).
+ */
+function listAndIndex(s: RedisServer, argv: string[], missing: Reply): { v: string[]; i: number } | Reply {
   const v = lookupList(s, argv[1]);
-  if (v === undefined) return NIL;
+  if (v === undefined) return missing;
   if (!isList(v)) return v;
   const idx = parseLong(argv[2]);
   if (typeof idx !== 'number') return idx;
-  const i = idx < 0 ? v.length + idx : idx;
-  return i >= 0 && i < v.length ? bulk(v[i]) : NIL;
+  return { v, i: idx < 0 ? v.length + idx : idx };
+}
+
+export function lindexCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const at = listAndIndex(s, argv, NIL);
+  if ('t' in at) return at;
+  return at.i >= 0 && at.i < at.v.length ? bulk(at.v[at.i]) : NIL;
 }
 
 /** LRANGE/LTRIM's start and end, parsed before the key is looked up (their error comes first). */
@@ -121,14 +130,29 @@ function parseIndexes(start: string, end: string): [number, number] | Reply {
   return typeof to === 'number' ? [from, to] : to;
 }
 
-/** LRANGE: negative indexes count from the tail; out-of-range ends are clamped. */
-export function lrangeCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+/**
+ * LRANGE's and LTRIM's start: the list `key start stop` names and the clamped [from, to] (from > to
+ * when nothing is in range), or the reply (a bad index first, then `missing` for no key, WRONGTYPE).
+ */
+function listRange(
+  s: RedisServer,
+  argv: string[],
+  missing: Reply,
+): { v: string[]; from: number; to: number } | Reply {
   const range = parseIndexes(argv[2], argv[3]);
   if (!Array.isArray(range)) return range;
   const v = lookupList(s, argv[1]);
-  if (v === undefined) return EMPTY_ARRAY;
+  if (v === undefined) return missing;
   if (!isList(v)) return v;
   const [from, to] = clampRange(range[0], range[1], v.length);
+  return { v, from, to };
+}
+
+/** LRANGE: negative indexes count from the tail; out-of-range ends are clamped. */
+export function lrangeCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const r = listRange(s, argv, EMPTY_ARRAY);
+  if ('t' in r) return r;
+  const { v, from, to } = r;
   if (from > to) return EMPTY_ARRAY;
   const out: Reply[] = [];
   for (let i = from; i <= to; i++) out.push(bulk(v[i]));
@@ -175,25 +199,18 @@ export function lremCommand(s: RedisServer, _c: Connection, argv: string[]): Rep
 }
 
 export function lsetCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const v = lookupList(s, argv[1]);
-  if (v === undefined) return NO_SUCH_KEY;
-  if (!isList(v)) return v;
-  const idx = parseLong(argv[2]);
-  if (typeof idx !== 'number') return idx;
-  const i = idx < 0 ? v.length + idx : idx;
-  if (i < 0 || i >= v.length) return INDEX_OUT_OF_RANGE;
-  v[i] = argv[3];
+  const at = listAndIndex(s, argv, NO_SUCH_KEY);
+  if ('t' in at) return at;
+  if (at.i < 0 || at.i >= at.v.length) return INDEX_OUT_OF_RANGE;
+  at.v[at.i] = argv[3];
   s.dirty++;
   return OK;
 }
 
 export function ltrimCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const range = parseIndexes(argv[2], argv[3]);
-  if (!Array.isArray(range)) return range;
-  const v = lookupList(s, argv[1]);
-  if (v === undefined) return OK;
-  if (!isList(v)) return v;
-  const [from, to] = clampRange(range[0], range[1], v.length);
+  const r = listRange(s, argv, OK);
+  if ('t' in r) return r;
+  const { v, from, to } = r;
   const before = v.length;
   if (from > to) s.db.delete(argv[1]);
   else {

@@ -286,13 +286,22 @@ export const zrevrangebyscoreCommand = zrangeCommandOf('score', true);
 export const zrangebylexCommand = zrangeCommandOf('lex', false);
 export const zrevrangebylexCommand = zrangeCommandOf('lex', true);
 
-export function zcountCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+/**
+ * ZCOUNT's and ZREMRANGEBYSCORE's start: the zset `key min max` names and the span of the range in
+ * it, or the reply (a bad range before the key is looked up; a missing key answers 0 in both).
+ */
+function keyScoreSpan(s: RedisServer, argv: string[]): { z: ZSet; from: number; to: number } | Reply {
   const range = parseScoreRange(argv[2], argv[3]);
   if (range === null) return MIN_MAX_NOT_FLOAT;
   const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
   if (!isZset(z)) return z;
   const [from, to] = scoreSpan(z, range);
-  return int(to - from);
+  return { z, from, to };
+}
+
+export function zcountCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const span = keyScoreSpan(s, argv);
+  return 't' in span ? span : int(span.to - span.from);
 }
 
 function removeMembers(s: RedisServer, key: string, z: ZSet, members: readonly string[]): Reply {
@@ -303,12 +312,9 @@ function removeMembers(s: RedisServer, key: string, z: ZSet, members: readonly s
 }
 
 export function zremrangebyscoreCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
-  const range = parseScoreRange(argv[2], argv[3]);
-  if (range === null) return MIN_MAX_NOT_FLOAT;
-  const z = lookupKeyOrReply(s.db, argv[1], int(0), isZset);
-  if (!isZset(z)) return z;
-  const [from, to] = scoreSpan(z, range);
-  return removeMembers(s, argv[1], z, z.members().slice(from, to));
+  const span = keyScoreSpan(s, argv);
+  if ('t' in span) return span;
+  return removeMembers(s, argv[1], span.z, span.z.members().slice(span.from, span.to));
 }
 
 export function zremrangebyrankCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {

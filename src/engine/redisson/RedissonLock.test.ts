@@ -25,6 +25,8 @@ const lock = (extra: Op = {}): Op => ({ op: 'lock', lock: 'myLock', ...extra });
 const unlock: Op = { op: 'unlock', lock: 'myLock' };
 const work = (ms: number): Op => ({ op: 'work', ms });
 const redis = (...argv: string[]): Op => ({ op: 'redis', argv });
+/** Thread.interrupt() of B's thread `thread` at `at` */
+const interruptB = (at: number, thread: number) => ({ at, kind: 'interrupt', client: 'B', thread });
 
 function first(s: Simulation, kind: string, actor?: string): TraceEvent {
   const e = s.of(kind, actor)[0];
@@ -293,10 +295,7 @@ describe('RLock: waiting', () => {
         ],
       },
       {
-        faults: [
-          { at: 1000, kind: 'interrupt', client: 'B', thread: 1 },
-          { at: 1000, kind: 'interrupt', client: 'B', thread: 2 },
-        ],
+        faults: [interruptB(1000, 1), interruptB(1000, 2)],
       },
     );
     expect(s.results('B:1')).toEqual([{ error: 'InterruptedException' }]);
@@ -310,7 +309,7 @@ describe('RLock: waiting', () => {
         A: [{ id: 1, program: [lock(), work(3000), unlock] }],
         B: [{ id: 1, start: 100, program: [lock(), { op: 'sleep', ms: 100 }, unlock] }],
       },
-      { faults: [{ at: 1000, kind: 'interrupt', client: 'B', thread: 1 }] },
+      { faults: [interruptB(1000, 1)] },
     );
     const waits = s.of('lock.wait', 'B:1');
     expect(s.of('waiter.wakeup', 'B:1').map((e) => [e.t, e.cause])).toEqual([
@@ -332,10 +331,7 @@ describe('RLock: waiting', () => {
         B: [{ id: 1, start: 100, program: [lock()] }],
       },
       {
-        faults: [
-          { at: 1000, kind: 'interrupt', client: 'B', thread: 1 },
-          { at: 1500, kind: 'interrupt', client: 'B', thread: 1 },
-        ],
+        faults: [interruptB(1000, 1), interruptB(1500, 1)],
       },
     );
     expect(s.results('B:1')).toEqual([{ error: 'IllegalStateException' }]);
@@ -348,7 +344,7 @@ describe('RLock: waiting', () => {
         A: [{ id: 1, program: [lock(), redis('PERSIST', 'myLock'), work(3000), unlock] }],
         B: [{ id: 1, start: 100, program: [lock(), { op: 'sleep', ms: 100 }] }],
       },
-      { faults: [{ at: 1000, kind: 'interrupt', client: 'B', thread: 1 }] },
+      { faults: [interruptB(1000, 1)] },
     );
     expect(first(s, 'lock.wait', 'B:1').ttl).toBe(-1);
     expect(s.of('waiter.wakeup', 'B:1').map((e) => e.cause)).toEqual(['message']);
@@ -381,10 +377,7 @@ describe('Thread.interrupt outside a lock wait', () => {
         ],
       },
       {
-        faults: [
-          { at: 500, kind: 'interrupt', client: 'B', thread: 1 },
-          { at: 500, kind: 'interrupt', client: 'B', thread: 2 },
-        ],
+        faults: [interruptB(500, 1), interruptB(500, 2)],
       },
     );
     expect(s.results('B:1')).toEqual([{ error: 'InterruptedException: sleep interrupted' }]);

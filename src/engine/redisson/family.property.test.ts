@@ -35,6 +35,14 @@ const op = fc.oneof(
   fc.record({ op: fc.constant('use'), ms: fc.integer({ min: 1, max: 100 }) }),
 );
 
+/** Every one of `runs` scenarios drawn from `arb` passes checkRandomRun. */
+function checkAll(arb: fc.Arbitrary<unknown>, opts: { oneMaster: boolean }, runs: number) {
+  fc.assert(
+    fc.property(arb, (json) => checkRandomRun(json, opts)),
+    propertyRuns(runs),
+  );
+}
+
 const scenario = twoClientScenario({
   op,
   fault: clientFault,
@@ -43,10 +51,7 @@ const scenario = twoClientScenario({
 
 describe('the lock family on random scenarios', () => {
   it('never throws, is deterministic, keeps the trace invariants and never shows V2 on one master', () => {
-    fc.assert(
-      fc.property(scenario, (json) => checkRandomRun(json, { oneMaster: true })),
-      propertyRuns(30),
-    );
+    checkAll(scenario, { oneMaster: true }, 30);
   }, 600_000);
 });
 
@@ -80,9 +85,6 @@ const redScenario = twoClientScenario({
 describe('RedLock on random scenarios over three independent masters', () => {
   // V2 is allowed here: a clock jump or a restart without persistence can give two owners leases.
   it('never throws, is deterministic and keeps the trace invariants', () => {
-    fc.assert(
-      fc.property(redScenario, (json) => checkRandomRun(json, { oneMaster: false })),
-      propertyRuns(20),
-    );
+    checkAll(redScenario, { oneMaster: false }, 20);
   }, 600_000);
 });

@@ -16,6 +16,22 @@ function issues(json: unknown) {
 }
 
 describe('validateScenario', () => {
+  it.each([
+    [{ op: 'lock', lock: '' }, 'expected a non-empty lock name'],
+    [{ op: 'lock', lock: 7 }, 'expected lock name (a string)'],
+    [
+      { op: 'lock', lock: 'x'.repeat(LIMITS.nameLength + 1) },
+      `lock name longer than ${LIMITS.nameLength} characters`,
+    ],
+    [
+      { op: 'redis', argv: ['GET', 'x'.repeat(LIMITS.argLength + 1)] },
+      `argument longer than ${LIMITS.argLength} characters`,
+    ],
+    [{ op: 'redis', argv: ['GET', 1] }, 'expected a string'],
+  ])('names and arguments: %o is refused with "%s"', (op, message) => {
+    expect(issues(minimal([op])).map((i) => i.slice(i.indexOf(': ') + 2))).toEqual([message]);
+  });
+
   it('fills every default of a minimal scenario', () => {
     const r = validateScenario(minimal());
     expect(r.ok).toBe(true);

@@ -201,22 +201,16 @@ const int = (lo: number, hi: number, what = 'an integer') =>
     v.maxValue(hi, `expected ${what} <= ${hi}`),
   );
 const ms = () => int(0, LIMITS.ms, 'a whole number of ms');
-const luaText = () =>
-  v.pipe(
-    v.string('expected the Lua source as a string'),
-    v.maxLength(LIMITS.scriptLength, `script longer than ${LIMITS.scriptLength} characters`),
-  );
+/** A string of at most `max` characters (`what` names it in the message when it is longer). */
+const text = (expected: string, max: number, what: string) =>
+  v.pipe(v.string(expected), v.maxLength(max, `${what} longer than ${max} characters`));
+const luaText = () => text('expected the Lua source as a string', LIMITS.scriptLength, 'script');
 const name = (what: string) =>
   v.pipe(
-    v.string(`expected ${what} (a string)`),
+    text(`expected ${what} (a string)`, LIMITS.nameLength, what),
     v.minLength(1, `expected a non-empty ${what}`),
-    v.maxLength(LIMITS.nameLength, `${what} longer than ${LIMITS.nameLength} characters`),
   );
-const arg = () =>
-  v.pipe(
-    v.string('expected a string'),
-    v.maxLength(LIMITS.argLength, `argument longer than ${LIMITS.argLength} characters`),
-  );
+const arg = () => text('expected a string', LIMITS.argLength, 'argument');
 const args = (min: number) =>
   v.pipe(
     v.array(arg(), 'expected an array of strings'),
@@ -274,31 +268,24 @@ const queryOp = <const N extends QueryOp['op']>(op: N) =>
     locks: v.optional(lockList()),
   });
 
+/** An acquiring op: the lock, `extra` (tryLock's waitMs), then the lease, the type and a MultiLock's locks. */
+function acquireOp<O extends string, E extends v.ObjectEntries>(op: O, extra: E) {
+  return v.strictObject({
+    op: v.literal(op),
+    lock: name('lock name'),
+    ...extra,
+    leaseMs: v.optional(ms()),
+    type: v.optional(lockType(), 'RLock'),
+    locks: v.optional(lockList()),
+  });
+}
+
 const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
   'op',
   [
-    v.strictObject({
-      op: v.literal('lock'),
-      lock: name('lock name'),
-      leaseMs: v.optional(ms()),
-      type: v.optional(lockType(), 'RLock'),
-      locks: v.optional(lockList()),
-    }),
-    v.strictObject({
-      op: v.literal('tryLock'),
-      lock: name('lock name'),
-      waitMs: v.optional(ms()),
-      leaseMs: v.optional(ms()),
-      type: v.optional(lockType(), 'RLock'),
-      locks: v.optional(lockList()),
-    }),
-    v.strictObject({
-      op: v.literal('lockInterruptibly'),
-      lock: name('lock name'),
-      leaseMs: v.optional(ms()),
-      type: v.optional(lockType(), 'RLock'),
-      locks: v.optional(lockList()),
-    }),
+    acquireOp('lock', {}),
+    acquireOp('tryLock', { waitMs: v.optional(ms()) }),
+    acquireOp('lockInterruptibly', {}),
     v.strictObject({
       op: v.literal('unlock'),
       lock: name('lock name'),

@@ -18,6 +18,9 @@ export interface Prng {
   hex(bytes: number): string;
 }
 
+/** Receives a frame the node pushed on a connection; `delivery` is its pubsub.deliver event's seq. */
+export type PushHandler = (msg: Reply, delivery: number | null) => void;
+
 export interface ProcHandle {
   readonly id: number;
   readonly owner: string;
@@ -52,7 +55,7 @@ export interface SimContext {
     client: string,
     node: string,
     label: string,
-    onPush?: (msg: Reply, delivery: number | null) => void,
+    onPush?: PushHandler,
     onDrop?: () => void,
   ): ConnectionRef;
   disconnect(conn: ConnectionRef): void;

@@ -22,6 +22,18 @@ function onA(k: Kernel, body: (conn: ReturnType<Kernel['connect']>) => Process<v
   return thread(k, 'A:1', () => body(conn));
 }
 
+/** A world, its kernel, one semaphore and a log for the threads that wait on it. */
+function semaphoreWorld() {
+  const w = world();
+  return { w, k: w.kernel, sem: w.kernel.semaphore(), log: [] as string[] };
+}
+
+/** A world, its kernel, A's connection to the master, and a log for A:1. */
+function connWorld(opts: Parameters<typeof world>[0] = {}) {
+  const w = world(opts);
+  return { w, k: w.kernel, conn: w.kernel.connect('A', 'master', 'A/cmd'), log: [] as string[] };
+}
+
 const runAll = (w: ReturnType<typeof world>, until = 1e9) => w.kernel.run(until, () => false, 1e6);
 const kinds = (events: TraceEvent[], kind: string) => events.filter((e) => e.kind === kind);
 
@@ -219,10 +231,7 @@ describe('Kernel: expiry and pub/sub', () => {
 
 describe('Kernel: semaphores and interrupts', () => {
   it('accumulates permits, wakes waiters in FIFO order and times out', () => {
-    const w = world();
-    const k = w.kernel;
-    const sem = k.semaphore();
-    const log: string[] = [];
+    const { w, k, sem, log } = semaphoreWorld();
     const waiter = (name: string, timeout?: number) =>
       function* (): Process<void> {
         const r: AcquireResult = yield* acquire(sem, timeout);
@@ -238,10 +247,7 @@ describe('Kernel: semaphores and interrupts', () => {
   });
 
   it('ends an interruptible wait at once and remembers an interrupt for the next one', () => {
-    const w = world();
-    const k = w.kernel;
-    const sem = k.semaphore();
-    const log: string[] = [];
+    const { w, k, sem, log } = semaphoreWorld();
     const h = thread(k, 'A:1', function* () {
       log.push(`${yield* acquire(sem, undefined, true)} @${yield* now()}`);
       yield* sleep(100);
@@ -255,10 +261,7 @@ describe('Kernel: semaphores and interrupts', () => {
   });
 
   it('an interruptible call ends at the interrupt; its late reply is dropped, the command still ran', () => {
-    const w = world({ latencyMs: 50 });
-    const k = w.kernel;
-    const conn = k.connect('A', 'master', 'A/cmd');
-    const log: string[] = [];
+    const { w, k, conn, log } = connWorld({ latencyMs: 50 });
     const h = thread(k, 'A:1', function* () {
       const r1 = yield* call(conn, ['SET', 'x', '1'], true);
       log.push(`${JSON.stringify(r1)} @${yield* now()}`);
@@ -276,10 +279,7 @@ describe('Kernel: semaphores and interrupts', () => {
   });
 
   it('kills a process: it never resumes and gives up its wait', () => {
-    const w = world();
-    const k = w.kernel;
-    const sem = k.semaphore();
-    const log: string[] = [];
+    const { w, k, sem, log } = semaphoreWorld();
     const h = thread(k, 'A:1', function* () {
       yield* acquire(sem);
       log.push('A woke');
@@ -298,10 +298,7 @@ describe('Kernel: semaphores and interrupts', () => {
 
 describe('Kernel: client faults', () => {
   it('pause defers timers and incoming replies to the resume, in their original order', () => {
-    const w = world();
-    const k = w.kernel;
-    const conn = k.connect('A', 'master', 'A/cmd');
-    const log: string[] = [];
+    const { w, k, conn, log } = connWorld();
     thread(k, 'A:1', function* () {
       yield* sleep(10);
       log.push(`timer @${yield* now()}`);
@@ -433,10 +430,7 @@ describe('Kernel: node faults', () => {
   });
 
   it('a partition heals at healAt', () => {
-    const w = world();
-    const k = w.kernel;
-    const conn = k.connect('A', 'master', 'A/cmd');
-    const log: string[] = [];
+    const { w, k, conn, log } = connWorld();
     thread(k, 'A:1', function* () {
       for (let i = 0; i < 3; i++) {
         const r = yield* call(conn, ['PING']);

@@ -28,7 +28,7 @@ import type { ScriptTracer } from '../redis/eval';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import type { EventFields, EventKind, KeyView } from '../trace/types';
-import type { NodeLifecycle, Prng, ProcHandle, SimContext, TopologyHost } from './api';
+import type { NodeLifecycle, Prng, ProcHandle, PushHandler, SimContext, TopologyHost } from './api';
 import {
   CALL_INTERRUPTED,
   type AcquireResult,
@@ -183,7 +183,7 @@ class Conn implements ConnectionRef {
     readonly client: string,
     readonly node: string,
     readonly label: string,
-    readonly onPush: ((msg: Reply, delivery: number | null) => void) | undefined,
+    readonly onPush: PushHandler | undefined,
     readonly onDrop: (() => void) | undefined,
   ) {}
 }
@@ -304,7 +304,7 @@ export class Kernel implements SimContext, TopologyHost {
     client: string,
     node: string,
     label: string,
-    onPush?: (msg: Reply, delivery: number | null) => void,
+    onPush?: PushHandler,
     onDrop?: () => void,
   ): ConnectionRef {
     const c = new Conn(this.nextConn++, client, node, label, onPush, onDrop);

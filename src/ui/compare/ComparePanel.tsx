@@ -9,6 +9,7 @@ import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { useEffect, useMemo, useRef } from 'react';
 import { loadBuiltin } from '../controller';
+import { usePick } from '../hooks/usePick';
 import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
 import { indexAtTime, setCursor, usePlayground, type RunView } from '../store';
@@ -112,14 +113,10 @@ function Lanes({
 
 export function ComparePanel() {
   const t = useT();
-  const lang = usePlayground((s) => s.lang);
-  const run = usePlayground((s) => s.run);
-  const cursor = usePlayground((s) => s.cursor);
-  const builtins = usePlayground((s) => s.builtins);
-  const builtinId = usePlayground((s) => s.builtinId);
-  const originId = usePlayground((s) => s.originId);
-  const compareId = useViews((s) => s.compareId) ?? '';
-  const mode = useViews((s) => s.mode);
+  const { lang, run, cursor } = usePick(usePlayground, 'lang', 'run', 'cursor');
+  const { builtins, builtinId, originId } = usePick(usePlayground, 'builtins', 'builtinId', 'originId');
+  const { compareId: compareOrNull, mode } = usePick(useViews, 'compareId', 'mode');
+  const compareId = compareOrNull ?? '';
   const other = useCompareRunOf(compareId);
   const boxRef = useRef<HTMLElement>(null);
   const axisRef = useRef<SVGSVGElement>(null);

@@ -23,6 +23,31 @@ function kindLabel(kind: string, t: T): string {
   return key in en ? t(key as MessageKey) : kind;
 }
 
+/** The options form's number input for `name`; `parse` turns what was typed into the option. */
+function NumberField(props: {
+  name: 'budget' | 'seed';
+  t: T;
+  limits: { min?: number; step?: number };
+  parse: (typed: number) => number;
+}) {
+  const { name, parse } = props;
+  const value = useExplore((s) => s.options[name]);
+  const busy = useExplore(isSearching);
+  return (
+    <label className="explore__field">
+      <span>{props.t(`explore.${name}`)}</span>
+      <input
+        type="number"
+        {...props.limits}
+        data-testid={`explore-${name}`}
+        value={value}
+        disabled={busy}
+        onChange={(e) => setOptions({ [name]: parse(Number(e.target.value)) })}
+      />
+    </label>
+  );
+}
+
 function Options({ t }: { t: T }) {
   const kinds = useExplore((s) => s.kinds);
   const options = useExplore((s) => s.options);
@@ -44,28 +69,8 @@ function Options({ t }: { t: T }) {
         void startExplore();
       }}
     >
-      <label className="explore__field">
-        <span>{t('explore.budget')}</span>
-        <input
-          type="number"
-          min={1}
-          data-testid="explore-budget"
-          value={options.budget}
-          disabled={busy}
-          onChange={(e) => setOptions({ budget: clampBudget(Number(e.target.value)) })}
-        />
-      </label>
-      <label className="explore__field">
-        <span>{t('explore.seed')}</span>
-        <input
-          type="number"
-          step={1}
-          data-testid="explore-seed"
-          value={options.seed}
-          disabled={busy}
-          onChange={(e) => setOptions({ seed: Math.trunc(Number(e.target.value)) || 0 })}
-        />
-      </label>
+      <NumberField name="budget" t={t} limits={{ min: 1 }} parse={clampBudget} />
+      <NumberField name="seed" t={t} limits={{ step: 1 }} parse={(n) => Math.trunc(n) || 0} />
       <fieldset className="explore__kinds" disabled={busy}>
         <legend>{t('explore.kinds')}</legend>
         {kinds.map((k) => (

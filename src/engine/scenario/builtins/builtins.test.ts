@@ -5,23 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '../../redisson/testing/simulate';
 import { builtin, builtins } from './index';
-import type { TraceEvent } from '../../trace/types';
-
-function sim(id: string): Simulation {
-  const b = builtin(id);
-  if (!b) throw new Error(`no built-in ${id}`);
-  return simulate(b.scenario);
-}
+import { at, near, sim } from '../testing/builtins';
 
 const verdict = (s: Simulation) => s.trace.verdict;
 const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
 /** [actor, t] of every lock.acquired, in order */
 const acquisitions = (s: Simulation) => s.of('lock.acquired').map((e) => [e.actor, e.t] as const);
-const at = (e: TraceEvent | undefined) => e?.t ?? NaN;
-const near = (t: number, expected: number, slack = 5) => {
-  expect(t).toBeGreaterThanOrEqual(expected);
-  expect(t).toBeLessThanOrEqual(expected + slack);
-};
 
 describe('built-in scenarios: verdicts and key moments', () => {
   it('basic-lock: one acquire, one release, nobody to wake', () => {

@@ -4,11 +4,9 @@
  * tags, MOVED after a stale slot map, and a MultiLock across shards.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../../redisson/testing/simulate';
 import { keyHashSlot } from '../../redis/cluster_slots';
-import { builtin } from './index';
+import { sim } from '../testing/builtins';
 
-const sim = (id: string) => simulate(builtin(id)!.scenario);
 const nodesOf = (s: ReturnType<typeof sim>, actor: string) => [
   ...new Set(s.of('cmd', actor).map((e) => e.node)),
 ];

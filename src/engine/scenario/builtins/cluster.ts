@@ -3,7 +3,7 @@
  * loses it, a stale slot map corrected by MOVED, and a MultiLock whose locks live on three masters.
  */
 import { client, hold } from '../build';
-import type { BuiltinScenario } from './types';
+import { defineBuiltin } from './types';
 
 const seats = (op: string) => ({
   op,
@@ -12,8 +12,7 @@ const seats = (op: string) => ({
   locks: ['seat:1', 'seat:3', 'seat:4'],
 });
 
-export const clusterWhichNode: BuiltinScenario = {
-  id: 'cluster-which-node',
+export const clusterWhichNode = defineBuiltin('cluster-which-node', {
   group: 'cluster',
   title: 'Cluster: which node holds the lock?',
   titleZh: '集群：锁在哪个节点上？',
@@ -29,15 +28,12 @@ export const clusterWhichNode: BuiltinScenario = {
     '频道 redisson_lock__channel:{myLock} 只对 "myLock"（哈希标签）求哈希，因此在同一个槽：B:1 在 master-3 上订阅' +
     '（SSUBSCRIBE，Redisson 3.22+），解锁脚本在那里的 SPUBLISH 唤醒它。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'Cluster: which node holds the lock?',
     redis: { topology: 'cluster' },
     clients: [client('A', hold('myLock', 2000)), client('B', hold('myLock', 500), { start: 500 })],
   },
-};
+});
 
-export const clusterFailoverLostLock: BuiltinScenario = {
-  id: 'cluster-failover-lost-lock',
+export const clusterFailoverLostLock = defineBuiltin('cluster-failover-lost-lock', {
   group: 'cluster',
   title: 'Cluster failover loses the lock',
   titleZh: '集群故障转移丢锁',
@@ -55,8 +51,6 @@ export const clusterFailoverLostLock: BuiltinScenario = {
     '接管槽 10923-16383，但没有这把锁。客户端的槽映射在下一次扫描（5 秒）时更新。A:1 仍在工作时 B:1 在 replica-3 上加锁：' +
     '两个持有者（V1）。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'Cluster failover loses the lock',
     redis: {
       topology: 'cluster',
       replicasPerMaster: 1,
@@ -67,10 +61,9 @@ export const clusterFailoverLostLock: BuiltinScenario = {
     clients: [client('A', hold('myLock', 20000)), client('B', hold('myLock', 5000), { start: 7000 })],
     faults: [{ at: 10, kind: 'crash', node: 'master-3' }],
   },
-};
+});
 
-export const clusterHashTags: BuiltinScenario = {
-  id: 'cluster-hash-tags',
+export const clusterHashTags = defineBuiltin('cluster-hash-tags', {
   group: 'cluster',
   title: 'Cluster: hash tags keep the lock and its channel together',
   titleZh: '集群：哈希标签让锁和它的频道在一起',
@@ -89,18 +82,15 @@ export const clusterHashTags: BuiltinScenario = {
     '不再加花括号，所以频道 redisson_lock__channel:{order}:lock 也在槽 16025，{order}:stock 也一样。B:1 在那里用 SSUBSCRIBE' +
     '（Redisson 3.22+）订阅，A:1 解锁脚本在同一分片上的 SPUBLISH 唤醒它。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'Cluster: hash tags keep the lock and its channel together',
     redis: { topology: 'cluster' },
     clients: [
       client('A', hold('{order}:lock', 1000)),
       client('B', hold('{order}:lock', 300), { start: 300 }),
     ],
   },
-};
+});
 
-export const clusterMovedStaleMap: BuiltinScenario = {
-  id: 'cluster-moved-stale-map',
+export const clusterMovedStaleMap = defineBuiltin('cluster-moved-stale-map', {
   group: 'cluster',
   title: 'Cluster: a stale slot map, corrected by MOVED',
   titleZh: '集群：过时的槽映射被 MOVED 纠正',
@@ -119,8 +109,6 @@ export const clusterMovedStaleMap: BuiltinScenario = {
     '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 从该节点刷新槽映射，并把脚本重新发到那里，' +
     'B:1 在那里拿到锁。一次重定向只多一次往返；没有锁受到威胁。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'Cluster: a stale slot map, corrected by MOVED',
     redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
     clients: [client('B', hold('myLock', 500), { start: 4000 })],
     faults: [
@@ -128,10 +116,9 @@ export const clusterMovedStaleMap: BuiltinScenario = {
       { at: 3800, kind: 'restart', node: 'master-3' },
     ],
   },
-};
+});
 
-export const clusterMultilockShards: BuiltinScenario = {
-  id: 'cluster-multilock-shards',
+export const clusterMultilockShards = defineBuiltin('cluster-multilock-shards', {
   group: 'cluster',
   title: 'Cluster: a MultiLock across three shards',
   titleZh: '集群：跨三个分片的 MultiLock',
@@ -148,12 +135,10 @@ export const clusterMultilockShards: BuiltinScenario = {
     'B:1 在 300 毫秒请求，发现 seat:1 被持有，在 master-2 上等待它的频道；A:1 解锁时依次释放三把锁，B:1 逐个分片跟进，' +
     '直到 A:1 全部放开后才持有全部三把。任何时刻只有一个持有者：安全。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'Cluster: a MultiLock across three shards',
     redis: { topology: 'cluster' },
     clients: [
       client('A', [seats('lock'), { op: 'work', ms: 1000 }, seats('unlock')]),
       client('B', [seats('lock'), { op: 'work', ms: 300 }, seats('unlock')], { start: 300 }),
     ],
   },
-};
+});

@@ -3,9 +3,8 @@
  * few ms for round trips at the default 1 ms latency.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate, type Simulation } from '../../redisson/testing/simulate';
-import { builtin } from './index';
-import type { TraceEvent } from '../../trace/types';
+import type { Simulation } from '../../redisson/testing/simulate';
+import { at, near, sim } from '../testing/builtins';
 
 const ids = [
   'fencing-saves-gc-pause',
@@ -19,21 +18,10 @@ const ids = [
   'fencing-after-failover',
 ];
 
-function sim(id: string): Simulation {
-  const b = builtin(id);
-  if (!b) throw new Error(`no built-in ${id}`);
-  return simulate(b.scenario);
-}
-
 /** `V1 A:1+B:1`; a V3 is named by its writer (the first holder) alone */
 const kinds = (s: Simulation) =>
   s.violations.map((v) => `${v.kind} ${v.kind === 'V3' ? v.holders[0] : v.holders.join('+')}`);
 const order = (s: Simulation) => s.of('lock.acquired').map((e) => e.actor);
-const at = (e: TraceEvent | undefined) => e?.t ?? NaN;
-const near = (t: number, expected: number, slack = 5) => {
-  expect(t).toBeGreaterThanOrEqual(expected);
-  expect(t).toBeLessThanOrEqual(expected + slack);
-};
 
 describe('lock-family built-ins', () => {
   it('fencing-saves-gc-pause: B gets token 2 when the lease ends; A’s token-1 write is refused (V1, no V3)', () => {

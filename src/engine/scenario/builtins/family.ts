@@ -4,15 +4,14 @@
  * clock jump, a pause past the validity, a failover that loses the token counter).
  */
 import { clientOf as client, hold, holdAs, thread as threadOf } from '../build';
-import type { BuiltinScenario } from './types';
+import { defineBuiltin } from './types';
 
 type Op = Record<string, unknown>;
 const thread = (id: number, start: number, program: unknown[]) => threadOf(id, program, start);
 
 const fenced = (op: string, extra: Op = {}): Op => ({ op, lock: 'res', type: 'FencedLock', ...extra });
 
-export const fencingSavesGcPause: BuiltinScenario = {
-  id: 'fencing-saves-gc-pause',
+export const fencingSavesGcPause = defineBuiltin('fencing-saves-gc-pause', {
   group: 'failures',
   title: 'Fencing tokens refuse a paused holder’s late write',
   titleZh: 'Fencing token 拒绝停顿持有者的迟到写入',
@@ -28,7 +27,6 @@ export const fencingSavesGcPause: BuiltinScenario = {
     '比存储见过的 2 更旧，因此被拒绝（A 的泳道上标着 #1 的划线圆圈，旁边是 B 被接受的 #2）：没有更新丢失（没有 V3）。' +
     'Fencing 保护的是数据，而不是锁。',
   scenario: {
-    format: 'lockscope/1',
     title: 'Fencing refuses a paused holder',
     resource: { kind: 'fenced', initial: 7 },
     clients: [
@@ -37,12 +35,11 @@ export const fencingSavesGcPause: BuiltinScenario = {
     ],
     faults: [{ at: 30, kind: 'pause', client: 'A', ms: 15_000 }],
   },
-};
+});
 
 const fair = (op: string): Op => ({ op, lock: 'fair', type: 'FairLock' });
 
-export const fairLockFifo: BuiltinScenario = {
-  id: 'fair-lock-fifo',
+export const fairLockFifo = defineBuiltin('fair-lock-fifo', {
   group: 'other',
   title: 'FairLock: first come, first served',
   titleZh: 'FairLock：先到先得',
@@ -57,8 +54,6 @@ export const fairLockFifo: BuiltinScenario = {
     'E:1 只等 500 毫秒：tryLock 放弃后离开队列，把自己的时间槽还给后面的人。每次解锁只向队首等待者自己的频道发布消息，' +
     '所以锁依次交给 B、C、D。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'FairLock: first come, first served',
     clients: [
       client('A', thread(1, 0, holdAs(fair, 2000))),
       client('B', thread(1, 100, holdAs(fair, 300))),
@@ -67,13 +62,12 @@ export const fairLockFifo: BuiltinScenario = {
       client('D', thread(1, 300, holdAs(fair, 300))),
     ],
   },
-};
+});
 
 const read = (op: string): Op => ({ op, lock: 'rw', type: 'ReadLock' });
 const write = (op: string): Op => ({ op, lock: 'rw', type: 'WriteLock' });
 
-export const rwLockReadersThenWriter: BuiltinScenario = {
-  id: 'rw-lock-readers-then-writer',
+export const rwLockReadersThenWriter = defineBuiltin('rw-lock-readers-then-writer', {
   group: 'other',
   title: 'ReadWriteLock: readers share, the writer waits',
   titleZh: '读写锁：读者共享，写者等待',
@@ -87,7 +81,6 @@ export const rwLockReadersThenWriter: BuiltinScenario = {
     '`{rw}:<owner>:rwlock_timeout:1`。C:1 要写锁，等到最后一个读者离开后才拿到，字段为 `<owner>:write`。' +
     '读者 D:1 和 D:2 在写期间到达并等待；写者解锁时发布 1（READ_UNLOCK_MESSAGE），同时唤醒两者。',
   scenario: {
-    format: 'lockscope/1',
     title: 'Readers share, the writer waits',
     clients: [
       client('A', thread(1, 0, holdAs(read, 1000))),
@@ -96,12 +89,11 @@ export const rwLockReadersThenWriter: BuiltinScenario = {
       client('D', thread(1, 1400, holdAs(read, 300)), thread(2, 1450, holdAs(read, 300))),
     ],
   },
-};
+});
 
 const spin = (op: string): Op => ({ op, lock: 'spin', type: 'SpinLock' });
 
-export const spinLockPolling: BuiltinScenario = {
-  id: 'spin-lock-polling',
+export const spinLockPolling = defineBuiltin('spin-lock-polling', {
   group: 'other',
   title: 'SpinLock: polling with exponential back-off',
   titleZh: 'SpinLock：指数退避轮询',
@@ -114,7 +106,6 @@ export const spinLockPolling: BuiltinScenario = {
     'B:1 和 C:1 改为轮询，每次尝试之间休眠 1、2、4……直到 128 毫秒（再加一点随机抖动）。' +
     'A:1 解锁后，锁一直空闲，直到下一次轮询发现它。',
   scenario: {
-    format: 'lockscope/1',
     title: 'SpinLock polling',
     clients: [
       client('A', thread(1, 0, holdAs(spin, 1000))),
@@ -122,12 +113,11 @@ export const spinLockPolling: BuiltinScenario = {
       client('C', thread(1, 20, holdAs(spin, 200))),
     ],
   },
-};
+});
 
 const multi = (op: string): Op => ({ op, lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] });
 
-export const multilockAllOrNothing: BuiltinScenario = {
-  id: 'multilock-all-or-nothing',
+export const multilockAllOrNothing = defineBuiltin('multilock-all-or-nothing', {
   group: 'other',
   title: 'MultiLock: all of the locks or none',
   titleZh: 'MultiLock：要么全部，要么一个都不要',
@@ -141,7 +131,6 @@ export const multilockAllOrNothing: BuiltinScenario = {
     'A:1 接着调用 lock()：每一轮最多等待 3 × 1500 毫秒，所以它再次拿到 l1 和 l2 并等待 l3，期间一直占着这两把锁' +
     '（C:1 对 l1 的 tryLock 失败）。B 释放 l3 后 A 拿齐三把锁；它的 unlock 同时释放全部。',
   scenario: {
-    format: 'lockscope/1',
     title: 'MultiLock: all or nothing',
     clients: [
       client('B', thread(1, 0, hold('l3', 3000))),
@@ -158,7 +147,7 @@ export const multilockAllOrNothing: BuiltinScenario = {
       client('C', thread(1, 1500, [{ op: 'tryLock', lock: 'l1' }])),
     ],
   },
-};
+});
 
 /** A RedLock over the same key on each of five independent masters. */
 const red = (op: string, extra: Op = {}): Op => ({
@@ -180,8 +169,7 @@ const fiveMasters = {
   redisson: { timeoutMs: 50, retryAttempts: 0 },
 };
 
-export const redlockHappy: BuiltinScenario = {
-  id: 'redlock-happy',
+export const redlockHappy = defineBuiltin('redlock-happy', {
   group: 'failures',
   title: 'RedLock: a majority of five masters',
   titleZh: 'RedLock：五个主节点中的多数',
@@ -197,16 +185,14 @@ export const redlockHappy: BuiltinScenario = {
     '加锁事件上给出 Redlock 的有效期 = 租期 − 这一轮的耗时 − 漂移（1% + 2 毫秒）。' +
     'B:1 期间到达，在 master-1 上等待，A 在所有节点解锁后它拿到自己的多数。Redisson 已弃用 RedLock，推荐使用带 WAIT 的 RLock。',
   scenario: {
-    format: 'lockscope/1',
     title: 'RedLock: a majority of five',
     ...fiveMasters,
     clients: [client('A', thread(1, 0, redlock(500, 1000))), client('B', thread(1, 100, redlock(100, 5000)))],
     faults: [{ at: 0, kind: 'crash', node: 'master-5' }],
   },
-};
+});
 
-export const redlockClockJump: BuiltinScenario = {
-  id: 'redlock-clock-jump',
+export const redlockClockJump = defineBuiltin('redlock-clock-jump', {
   group: 'failures',
   title: 'RedLock: a clock jump on one master',
   titleZh: 'RedLock：一个主节点的时钟跳变',
@@ -220,7 +206,6 @@ export const redlockClockJump: BuiltinScenario = {
     '向前跳 10 秒，A 在那里的键立即过期。随后网络变化：B:1 连不上 master-1 和 master-2，锁住 3、4、5：同样是多数。' +
     '谁都没有做错，但两者都持有有效的键（V2），也都相信自己持有锁（V1）。',
   scenario: {
-    format: 'lockscope/1',
     title: 'RedLock and a clock jump',
     ...fiveMasters,
     clients: [
@@ -233,10 +218,9 @@ export const redlockClockJump: BuiltinScenario = {
       { at: 1500, kind: 'partition', groups: [['B'], ['master-1', 'master-2']], healAt: 8000 },
     ],
   },
-};
+});
 
-export const redlockPauseAfterValidity: BuiltinScenario = {
-  id: 'redlock-pause-after-validity',
+export const redlockPauseAfterValidity = defineBuiltin('redlock-pause-after-validity', {
   group: 'failures',
   title: 'RedLock: a pause after the validity check',
   titleZh: 'RedLock：有效期检查之后的停顿',
@@ -250,7 +234,6 @@ export const redlockPauseAfterValidity: BuiltinScenario = {
     '各节点的键在第 10 秒过期；B:1 拿到锁并把计数器加一。A 醒来写入旧值：V1 和一次更新丢失（V3）。' +
     'Redlock 的第二次读时钟能发现加锁过程中的停顿，却发现不了之后的停顿；只有资源端的 fencing 才能拒绝 A。',
   scenario: {
-    format: 'lockscope/1',
     title: 'RedLock: pause after the validity check',
     ...fiveMasters,
     clients: [
@@ -259,10 +242,9 @@ export const redlockPauseAfterValidity: BuiltinScenario = {
     ],
     faults: [{ at: 60, kind: 'pause', client: 'A', ms: 12_000 }],
   },
-};
+});
 
-export const fencingAfterFailover: BuiltinScenario = {
-  id: 'fencing-after-failover',
+export const fencingAfterFailover = defineBuiltin('fencing-after-failover', {
   group: 'replication',
   title: 'Fencing tokens repeat after a failover',
   titleZh: '主从切换后 fencing token 重复',
@@ -280,8 +262,6 @@ export const fencingAfterFailover: BuiltinScenario = {
     '又得到 token 34。存储接受不小于它见过的最新 token 的写入，所以两次写入都通过，一次加一丢失' +
     '（尽管有 fencing，仍出现 V1 和 V3）。token 的安全性取决于它的计数器。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'Fencing tokens repeat after a failover',
     redis: {
       topology: 'sentinel',
       replicas: [{ lagMs: 2000 }, { lagMs: 2000 }],
@@ -296,4 +276,4 @@ export const fencingAfterFailover: BuiltinScenario = {
     ],
     faults: [{ at: 4000, kind: 'crash', node: 'master' }],
   },
-};
+});

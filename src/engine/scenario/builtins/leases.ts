@@ -1,9 +1,8 @@
 /** Leases, the watchdog, and what a crash or a pause does to them. */
 import { aThenB } from '../build';
-import type { BuiltinScenario } from './types';
+import { defineBuiltin } from './types';
 
-export const leaseExpiryNoWatchdog: BuiltinScenario = {
-  id: 'lease-expiry-no-watchdog',
+export const leaseExpiryNoWatchdog = defineBuiltin('lease-expiry-no-watchdog', {
   group: 'watchdog',
   title: 'lock(leaseTime): the lease runs out mid-work',
   titleZh: 'lock(leaseTime)：租期在工作中途到期',
@@ -15,14 +14,12 @@ export const leaseExpiryNoWatchdog: BuiltinScenario = {
     'A:1 以 3 秒租期加锁（因此没有看门狗），随后的读-改-写用了 4 秒。3 秒时键过期；一直等待 TTL 的 B:1 拿到锁并更新计数器。' +
     'A:1 接着用旧值覆盖 B 的结果（更新丢失），它的 unlock 抛出 IllegalMonitorStateException。',
   scenario: {
-    format: 'lockscope/1',
     title: 'The lease runs out mid-work',
     clients: aThenB('myLock', { a: 4000, b: 200, bStart: 100 }, { body: 'use' }, { leaseMs: 3000 }),
   },
-};
+});
 
-export const watchdogRenewal: BuiltinScenario = {
-  id: 'watchdog-renewal',
+export const watchdogRenewal = defineBuiltin('watchdog-renewal', {
   group: 'watchdog',
   title: 'The watchdog keeps the lock alive',
   titleZh: '看门狗为锁续期',
@@ -34,14 +31,11 @@ export const watchdogRenewal: BuiltinScenario = {
     'A:1 不带租期调用 lock()，工作 70 秒，远超 30 秒的租期。看门狗每 10 秒（lockWatchdogTimeout / 3）确认 A:1 仍持有哈希字段，' +
     '并把 TTL 重置为 30 秒。B:1 一直等待，直到 A:1 解锁才拿到锁；解锁同时停止续期。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'The watchdog keeps the lock alive',
     clients: aThenB('myLock', { a: 70000, b: 1000, bStart: 1000 }),
   },
-};
+});
 
-export const clientCrashWatchdogExpiry: BuiltinScenario = {
-  id: 'client-crash-watchdog-expiry',
+export const clientCrashWatchdogExpiry = defineBuiltin('client-crash-watchdog-expiry', {
   group: 'failures',
   title: 'The holder crashes: the lock expires 30 s after the last renewal',
   titleZh: '持有者崩溃：最后一次续期 30 秒后锁过期',
@@ -53,15 +47,13 @@ export const clientCrashWatchdogExpiry: BuiltinScenario = {
     'A:1 在看门狗保护下持有 myLock，看门狗在第 10 秒续期。第 15 秒客户端 A 的 JVM 崩溃：没有解锁，也不再续期。' +
     '键按最后一次续期设置的 30 秒租期存活，约在第 40 秒过期；一直等待 TTL 的 B:1 这时拿到锁。没有死锁，但有 25 秒不可用。',
   scenario: {
-    format: 'lockscope/1',
     title: 'The holder crashes',
     clients: aThenB('myLock', { a: 60000, b: 1000, bStart: 1000 }),
     faults: [{ at: 15000, kind: 'crash', client: 'A' }],
   },
-};
+});
 
-export const gcPauseLeaseExpiry: BuiltinScenario = {
-  id: 'gc-pause-lease-expiry',
+export const gcPauseLeaseExpiry = defineBuiltin('gc-pause-lease-expiry', {
   group: 'watchdog',
   title: 'A GC pause outlives the watchdog lease',
   titleZh: 'GC 停顿超过看门狗租期',
@@ -75,9 +67,8 @@ export const gcPauseLeaseExpiry: BuiltinScenario = {
     '租期在第 30 秒到期，B:1 拿到锁并把计数器加一。A 醒来后仍以为自己持有锁，写入旧值：两个持有者（V1）和一次更新丢失（V3）。' +
     '只有资源端的 fencing 才能拒绝 A 的写入。',
   scenario: {
-    format: 'lockscope/1',
     title: 'A GC pause outlives the lease',
     clients: aThenB('myLock', { a: 2000, b: 100, bStart: 500 }, { body: 'use' }),
     faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 40000 }],
   },
-};
+});

@@ -1,9 +1,8 @@
 /** The hand-rolled SETNX locks, each showing one mistake (the lock types of naive/NaiveLock.ts). */
-import { aThenB } from '../build';
-import type { BuiltinScenario } from './types';
+import { aThenB, client, hold } from '../build';
+import { defineBuiltin } from './types';
 
-export const naiveSetnxDeadlock: BuiltinScenario = {
-  id: 'naive-setnx-deadlock',
+export const naiveSetnxDeadlock = defineBuiltin('naive-setnx-deadlock', {
   group: 'naive',
   title: 'SETNX without expiry: a crashed holder locks everyone out',
   titleZh: '不带过期时间的 SETNX：持有者崩溃，所有人被锁死',
@@ -16,16 +15,14 @@ export const naiveSetnxDeadlock: BuiltinScenario = {
     'A:1 用 `SETNX lock:job 1` 加锁，在 200 毫秒时崩溃，没来得及 DEL。键没有 TTL（PTTL 为 -1），B:1 每 100 毫秒轮询一次，永远拿不到锁。' +
     '没有发生不安全的事，但什么也做不成了：结论是“卡死”（L1，活性失败：持有者已不在，键永不过期）。锁必须有租期。',
   scenario: {
-    format: 'lockscope/1',
     title: 'SETNX without expiry',
     until: 3000,
     clients: aThenB('lock:job', { a: 5000, b: 100, bStart: 100 }, { type: 'setnx' }),
     faults: [{ at: 200, kind: 'crash', client: 'A' }],
   },
-};
+});
 
-export const naiveDeleteOthersLock: BuiltinScenario = {
-  id: 'naive-delete-others-lock',
+export const naiveDeleteOthersLock = defineBuiltin('naive-delete-others-lock', {
   group: 'naive',
   title: "SET NX PX with a plain DEL deletes someone else's lock",
   titleZh: 'SET NX PX 配合直接 DEL：删掉了别人的锁',
@@ -37,30 +34,20 @@ export const naiveDeleteOthersLock: BuiltinScenario = {
     '所有人都写入同一个值 `1`，租期 10 秒。A:1 工作 14 秒，它的键在第 10 秒过期，B:1 拿到锁（第一次重叠）。第 14 秒 A:1 的 DEL 删掉了 B 的键，' +
     'B:1 还在工作时 C:1 又拿到了锁（第二次重叠，完全由释放方式造成）。修复：唯一的值加上比较后删除。',
   scenario: {
-    format: 'lockscope/1',
     title: "Plain DEL deletes someone else's lock",
-    clients: [
-      { id: 'A', threads: [{ id: 1, program: naive('set-nx-px', 10000, 14000) }] },
-      { id: 'B', threads: [{ id: 1, start: 100, program: naive('set-nx-px', 10000, 8000) }] },
-      { id: 'C', threads: [{ id: 1, start: 12000, program: naive('set-nx-px', 10000, 8000) }] },
-    ],
+    clients: threeClients('set-nx-px', { a: 14000, b: 8000, c: 8000, cStart: 12000 }),
   },
-};
+});
 
 /**
  * A's work ends at 9992 and its release starts; a 500 ms pause from 9993 falls between the GET
  * (already answered by the server) and the DEL. The key, set at 1 with PX 10000, expires at 10001;
  * B's poll takes it at 10097.
  */
-const raceClients = (type: string) => [
-  { id: 'A', threads: [{ id: 1, program: naive(type, 10000, 9990) }] },
-  { id: 'B', threads: [{ id: 1, start: 100, program: naive(type, 10000, 3000) }] },
-  { id: 'C', threads: [{ id: 1, start: 10200, program: naive(type, 10000, 1000) }] },
-];
+const raceClients = (type: string) => threeClients(type, { a: 9990, b: 3000, c: 1000, cStart: 10200 });
 const racePause = [{ at: 9993, kind: 'pause', client: 'A', ms: 500 }];
 
-export const naiveGetDelRace: BuiltinScenario = {
-  id: 'naive-get-del-race',
+export const naiveGetDelRace = defineBuiltin('naive-get-del-race', {
   group: 'naive',
   title: 'GET, compare, DEL: the owner check is not atomic',
   titleZh: 'GET、比较、DEL：归属检查不是原子的',
@@ -77,12 +64,11 @@ export const naiveGetDelRace: BuiltinScenario = {
     'A 迟到的 DEL 删掉了 B 的键，B 还在工作时 C:1 又拿到了锁：B 与 C 之间的 V1 完全由释放造成。' +
     '两次往返之间留下了锁易主的空隙；请与“用一个 Lua 脚本比较并删除”对比。',
   scenario: {
-    format: 'lockscope/1',
     title: 'GET, compare, DEL',
     clients: raceClients('set-nx-px-get-del'),
     faults: racePause,
   },
-};
+});
 
 /**
  * The release is one EVAL, so the pause has to come before it is sent to delay it: from 9991, 1 ms
@@ -90,8 +76,7 @@ export const naiveGetDelRace: BuiltinScenario = {
  */
 const luaPause = [{ at: 9991, kind: 'pause', client: 'A', ms: 500 }];
 
-export const naiveLuaDelSafe: BuiltinScenario = {
-  id: 'naive-lua-del-safe',
+export const naiveLuaDelSafe = defineBuiltin('naive-lua-del-safe', {
   group: 'naive',
   title: 'Compare-and-delete in one Lua script',
   titleZh: '用一个 Lua 脚本比较并删除',
@@ -110,18 +95,21 @@ export const naiveLuaDelSafe: BuiltinScenario = {
     '释放本身不再造成重叠（B 与 C 之间没有 V1，与竞态版本不同）。剩下的那个 V1（A 和 B）是 A 临界区内的停顿超过了租期：' +
     '这是租期的问题，任何释放方式都解决不了。这需要更长的租期或看门狗，以及 fencing。',
   scenario: {
-    format: 'lockscope/1',
     title: 'Compare-and-delete in Lua',
     clients: raceClients('set-nx-px-lua'),
     faults: luaPause,
   },
-};
+});
 
-/** lock with a lease, work, unlock: one naive critical section */
-function naive(type: string, leaseMs: number, workMs: number): Record<string, unknown>[] {
+/**
+ * A from 0, B from 100 ms and C from `t.cStart` each run one naive critical section (10 s lease) of
+ * `t.a`, `t.b`, `t.c` ms of work.
+ */
+function threeClients(type: string, t: { a: number; b: number; c: number; cStart: number }) {
+  const section = (workMs: number) => hold('lock:job', workMs, { type, leaseMs: 10000 });
   return [
-    { op: 'lock', lock: 'lock:job', type, leaseMs },
-    { op: 'work', ms: workMs },
-    { op: 'unlock', lock: 'lock:job' },
+    client('A', section(t.a)),
+    client('B', section(t.b), { start: 100 }),
+    client('C', section(t.c), { start: t.cStart }),
   ];
 }

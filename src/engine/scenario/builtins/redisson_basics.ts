@@ -1,9 +1,8 @@
 /** RLock doing its everyday job: lock, reentry, waiting through pub/sub, giving up on time. */
 import { client, clientOf, hold, thread } from '../build';
-import type { BuiltinScenario } from './types';
+import { defineBuiltin } from './types';
 
-export const basicLock: BuiltinScenario = {
-  id: 'basic-lock',
+export const basicLock = defineBuiltin('basic-lock', {
   group: 'basics',
   title: 'lock() and unlock()',
   titleZh: 'lock() 与 unlock()',
@@ -15,14 +14,11 @@ export const basicLock: BuiltinScenario = {
     '一个线程获取 myLock，工作 1 秒后释放。加锁脚本创建哈希 `myLock`，字段 `<uuid>:1` = 1，TTL 30 秒（未指定 leaseTime，' +
     '使用看门狗租期）；解锁脚本删除它，并向 `redisson_lock__channel:{myLock}` 发布 0。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'lock() and unlock()',
     clients: [client('A', hold('myLock', 1000))],
   },
-};
+});
 
-export const reentrant: BuiltinScenario = {
-  id: 'reentrant',
+export const reentrant = defineBuiltin('reentrant', {
   group: 'basics',
   title: 'Reentrant locking: the hold count',
   titleZh: '可重入锁：重入计数',
@@ -34,7 +30,6 @@ export const reentrant: BuiltinScenario = {
     'A:1 两次获取 myLock：哈希字段计数从 1 变为 2，每次加锁都会重置 TTL。期间 B:1 尝试一次 tryLock()，返回 false。' +
     '第一次 unlock 只把计数减一（锁仍然存在），第二次才删除键并发布解锁消息。',
   scenario: {
-    format: 'lockscope/1',
     title: 'Reentrant locking',
     clients: [
       client('A', [
@@ -49,10 +44,9 @@ export const reentrant: BuiltinScenario = {
       client('B', [{ op: 'tryLock', lock: 'myLock' }], { start: 700 }),
     ],
   },
-};
+});
 
-export const contentionWakeup: BuiltinScenario = {
-  id: 'contention-wakeup',
+export const contentionWakeup = defineBuiltin('contention-wakeup', {
   group: 'basics',
   title: 'Waiting without polling: the unlock message',
   titleZh: '不轮询的等待：解锁消息',
@@ -65,7 +59,6 @@ export const contentionWakeup: BuiltinScenario = {
     'A:1 持有 myLock 2 秒，A:2、B:1、C:1 在等待。每个等待的客户端只订阅一次锁频道，它的线程共用一个信号量。' +
     'A:1 解锁时，发布的 0 到达每个订阅的客户端，每个客户端唤醒一个线程；它们竞争，一个获胜，其余线程继续等待获胜者的 TTL 或下一条消息。',
   scenario: {
-    format: 'lockscope/1',
     title: 'Waiting without polling',
     clients: [
       clientOf('A', thread(1, hold('myLock', 2000)), thread(2, hold('myLock', 300), 100)),
@@ -73,10 +66,9 @@ export const contentionWakeup: BuiltinScenario = {
       client('C', hold('myLock', 300), { start: 300 }),
     ],
   },
-};
+});
 
-export const trylockTimeout: BuiltinScenario = {
-  id: 'trylock-timeout',
+export const trylockTimeout = defineBuiltin('trylock-timeout', {
   group: 'basics',
   title: 'tryLock(waitTime) gives up on time',
   titleZh: 'tryLock(waitTime) 按时放弃',
@@ -90,7 +82,6 @@ export const trylockTimeout: BuiltinScenario = {
     '并跳过这把锁保护的代码段（其中的工作和 unlock），就像 `if (lock.tryLock(1, SECONDS)) { try { … } finally { lock.unlock(); } }`。' +
     'B:2 最多等 8 秒，在 A:1 解锁时拿到锁。',
   scenario: {
-    format: 'lockscope/1',
     title: 'tryLock gives up on time',
     clients: [
       client('A', hold('myLock', 5000)),
@@ -101,10 +92,9 @@ export const trylockTimeout: BuiltinScenario = {
       ),
     ],
   },
-};
+});
 
-export const unlockNotOwner: BuiltinScenario = {
-  id: 'unlock-not-owner',
+export const unlockNotOwner = defineBuiltin('unlock-not-owner', {
   group: 'basics',
   title: "Unlocking someone else's lock",
   titleZh: '释放别人的锁',
@@ -117,11 +107,9 @@ export const unlockNotOwner: BuiltinScenario = {
     'A:1 持有 myLock。A:2（同一客户端的另一个线程）和 B:1 调用 unlock：解锁脚本找不到它们自己的字段 `<uuid>:<线程>`，' +
     '返回 nil，Redisson 抛出 IllegalMonitorStateException；这个异常没有被捕获，结束了它们的线程。锁仍归 A:1，只有持有锁的线程能释放它。',
   scenario: {
-    format: 'lockscope/1',
-    title: "Unlocking someone else's lock",
     clients: [
       clientOf('A', thread(1, hold('myLock', 3000)), thread(2, [{ op: 'unlock', lock: 'myLock' }], 1000)),
       client('B', [{ op: 'unlock', lock: 'myLock' }], { start: 1500 }),
     ],
   },
-};
+});

@@ -5,20 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate, type Simulation } from '../../redisson/testing/simulate';
-import type { TraceEvent } from '../../trace/types';
+import { at, sim, within } from '../testing/builtins';
 import { builtin } from './index';
 
-function sim(id: string): Simulation {
-  const b = builtin(id);
-  if (!b) throw new Error(`no built-in ${id}`);
-  return simulate(b.scenario);
-}
-
-const at = (e: TraceEvent | undefined) => e?.t ?? NaN;
-const within = (t: number, lo: number, hi: number) => {
-  expect(t).toBeGreaterThanOrEqual(lo);
-  expect(t).toBeLessThanOrEqual(hi);
-};
 const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
 /** The node that ran a thread's first command whose argv[0] matches. */
 const cmdNode = (s: Simulation, actor: string, name: RegExp, nth = 0) =>

@@ -2,7 +2,7 @@
  * Replication and Sentinel failover: the lock lives on one master and reaches replicas late.
  */
 import { aThenB } from '../build';
-import type { BuiltinScenario } from './types';
+import { defineBuiltin } from './types';
 
 /** The teaching preset of a Sentinel deployment (short numbers so it fits one screen). */
 const sentinelTeaching = {
@@ -11,8 +11,7 @@ const sentinelTeaching = {
   sentinel: { count: 3, quorum: 2, downAfterMs: 5000, failoverMs: 1000 },
 } as const;
 
-export const failoverLostLock: BuiltinScenario = {
-  id: 'failover-lost-lock',
+export const failoverLostLock = defineBuiltin('failover-lost-lock', {
   group: 'replication',
   title: 'Failover loses the lock',
   titleZh: '主从切换丢锁',
@@ -28,8 +27,6 @@ export const failoverLostLock: BuiltinScenario = {
     '在新主节点上加锁成功：两个持有者（V1）。A 的看门狗续期找不到锁，悄悄停止；A 最后解锁时抛出 ' +
     'IllegalMonitorStateException，这是 A 得到的第一个信号。',
   scenario: {
-    format: 'lockscope/1',
-    title: 'Failover loses the lock',
     // Both replicas have the same offset; run ids break the tie, and with this seed replica-1 wins.
     seed: 6,
     redis: sentinelTeaching,
@@ -37,10 +34,9 @@ export const failoverLostLock: BuiltinScenario = {
     clients: aThenB('myLock', { a: 20000, b: 15000, bStart: 7000 }),
     faults: [{ at: 10, kind: 'crash', node: 'master' }],
   },
-};
+});
 
-export const failoverWaitHelps: BuiltinScenario = {
-  id: 'failover-wait-helps',
+export const failoverWaitHelps = defineBuiltin('failover-wait-helps', {
   group: 'replication',
   title: 'WAIT: the lock reaches the replicas before A is told it holds it',
   titleZh: 'WAIT：锁先到达从节点，A 才被告知加锁成功',
@@ -54,16 +50,14 @@ export const failoverWaitHelps: BuiltinScenario = {
     '所以 WAIT 返回 2，A:1 约在 0.8 秒才拿到锁（代价：加锁变慢）。主节点在 1 秒时崩溃；无论提升哪个从节点，它都有这把锁，' +
     '所以 B:1 等到 A:1 解锁。安全。',
   scenario: {
-    format: 'lockscope/1',
     title: 'WAIT helps',
     redis: { ...sentinelTeaching, replicas: [{ lagMs: 20 }, { lagMs: 800 }] },
     clients: aThenB('myLock', { a: 15000, b: 2000, bStart: 7000 }),
     faults: [{ at: 1000, kind: 'crash', node: 'master' }],
   },
-};
+});
 
-export const failoverWaitWrongReplica: BuiltinScenario = {
-  id: 'failover-wait-wrong-replica',
+export const failoverWaitWrongReplica = defineBuiltin('failover-wait-wrong-replica', {
   group: 'replication',
   title: 'WAIT, but the wrong replica is promoted',
   titleZh: 'WAIT 了，却提升了错误的从节点',
@@ -77,7 +71,6 @@ export const failoverWaitWrongReplica: BuiltinScenario = {
     '（只有 0 才失败），A:1 拿到锁。1.1 秒时主节点崩溃，replica-1 又与哨兵隔绝，于是哨兵提升了从未有过这把锁的 replica-2。' +
     'A:1 仍在工作时 B:1 在那里加锁成功：V1。WAIT 缩小了窗口，但它不决定提升哪个从节点。',
   scenario: {
-    format: 'lockscope/1',
     title: 'WAIT, wrong replica promoted',
     seed: 1,
     redis: { ...sentinelTeaching, replicas: [{ lagMs: 20 }, { lagMs: 20 }] },
@@ -88,10 +81,9 @@ export const failoverWaitWrongReplica: BuiltinScenario = {
       { at: 1100, kind: 'partition', groups: [['replica-1'], ['sentinels', 'replica-2', 'A', 'B']] },
     ],
   },
-};
+});
 
-export const splitBrainPartition: BuiltinScenario = {
-  id: 'split-brain-partition',
+export const splitBrainPartition = defineBuiltin('split-brain-partition', {
   group: 'replication',
   title: 'Split brain: the partitioned old master keeps serving the holder',
   titleZh: '脑裂：被隔离的旧主节点继续为持有者服务',
@@ -108,7 +100,6 @@ export const splitBrainPartition: BuiltinScenario = {
     '它在 30 秒时过期，B:1 拿到锁：两个持有者，两个主节点上各有一份有效租约（V1、V2）。A 在旧主节点上的解锁删除了它的租约，' +
     '却抛出 NoSyncedSlavesException。分区恢复后，哨兵把旧主节点降为从节点，其数据被替换。',
   scenario: {
-    format: 'lockscope/1',
     title: 'Split brain',
     until: 70000,
     redis: sentinelTeaching,
@@ -125,4 +116,4 @@ export const splitBrainPartition: BuiltinScenario = {
       },
     ],
   },
-};
+});

@@ -1,5 +1,5 @@
 /** The protected resource under many hands: lost updates without a lock, none with one, and load. */
-import type { BuiltinScenario } from './types';
+import { defineBuiltin } from './types';
 
 const BUYERS = ['A', 'B', 'C', 'D', 'E'];
 
@@ -11,8 +11,7 @@ function buyers(program: Record<string, unknown>[]) {
   }));
 }
 
-export const stockOversellNoLock: BuiltinScenario = {
-  id: 'stock-oversell-no-lock',
+export const stockOversellNoLock = defineBuiltin('stock-oversell-no-lock', {
   group: 'naive',
   title: 'Selling without a lock: lost updates',
   titleZh: '不加锁卖货：更新丢失',
@@ -28,14 +27,12 @@ export const stockOversellNoLock: BuiltinScenario = {
     '十次写入都被接受，计数器却远小于十。同样的先查后写竞争会导致超卖。这里没有锁，所以从没有两个线程同时持有锁（没有 V1、V2），' +
     '但资源接受了没有持锁的线程的写入：每次重叠的写入都是一个 V3“没有锁的更新丢失”，运行结果不安全。',
   scenario: {
-    format: 'lockscope/1',
     title: 'Selling without a lock',
     clients: buyers([{ op: 'use', ms: 50 }]),
   },
-};
+});
 
-export const stockWithLock: BuiltinScenario = {
-  id: 'stock-with-lock',
+export const stockWithLock = defineBuiltin('stock-with-lock', {
   group: 'basics',
   title: 'Selling under an RLock: every sale counts',
   titleZh: '加 RLock 卖货：每笔销售都算数',
@@ -45,7 +42,6 @@ export const stockWithLock: BuiltinScenario = {
   descriptionZh:
     '同样十个买家，每个都在读-改-写外面加上 RLock `stock`。它们在锁上排队（通过发布订阅等待，而不是轮询），写入不再交错，计数器最终正好是十。',
   scenario: {
-    format: 'lockscope/1',
     title: 'Selling under an RLock',
     clients: buyers([
       { op: 'lock', lock: 'stock' },
@@ -53,10 +49,9 @@ export const stockWithLock: BuiltinScenario = {
       { op: 'unlock', lock: 'stock' },
     ]),
   },
-};
+});
 
-export const contention100: BuiltinScenario = {
-  id: 'contention-100',
+export const contention100 = defineBuiltin('contention-100', {
   group: 'basics',
   title: '100 threads, 20 lock cycles each',
   titleZh: '100 个线程，各加锁 20 次',
@@ -68,8 +63,6 @@ export const contention100: BuiltinScenario = {
     '四个客户端各 25 个线程，对同一把锁做 20 轮“加锁、加一、解锁”：共 2000 个临界区。每个客户端只订阅一次，每条解锁消息只唤醒一个等待者，' +
     '锁在没有重试风暴的情况下易手，计数器最终正好是 2000。',
   scenario: {
-    format: 'lockscope/1',
-    title: '100 threads, 20 lock cycles each',
     clients: ['A', 'B', 'C', 'D'].map((id) => ({
       id,
       threads: Array.from({ length: 25 }, (_, i) => ({
@@ -88,4 +81,4 @@ export const contention100: BuiltinScenario = {
       })),
     })),
   },
-};
+});
