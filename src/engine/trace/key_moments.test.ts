@@ -36,6 +36,22 @@ describe('keyMoments', () => {
     }
   });
 
+  it('names a cluster promotion and a MOVED redirect', () => {
+    const lost = keyMoments(traceOf('cluster-failover-lost-lock'));
+    expect(lost.find((m) => m.kind === 'failover')).toMatchObject({
+      en: 'replica-3 takes slots 10923-16383',
+      zh: 'replica-3 接管槽 10923-16383',
+    });
+    const stale = traceOf('cluster-moved-stale-map');
+    const moved = keyMoments(stale).find((m) => m.kind === 'moved')!;
+    expect(moved.en).toBe('B:1 redirected (MOVED)');
+    const e = stale.events[moved.index] as Extract<TraceEvent, { kind: 'cmd' }>;
+    expect(e.reply).toEqual({ error: 'MOVED 12769 127.0.0.1:30006' });
+    expect(keyMoments(traceOf('basic-lock')).some((m) => m.kind === 'moved' || m.kind === 'failover')).toBe(
+      false,
+    );
+  });
+
   it('finds the gc-pause story: acquire, pause, expiry, takeover, V1', () => {
     const kinds = keyMoments(traceOf('gc-pause-lease-expiry')).map((m) => m.kind);
     for (const k of ['acquire', 'wait', 'pause', 'expire', 'takeover', 'violation'] as const)

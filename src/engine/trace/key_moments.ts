@@ -7,6 +7,7 @@
 import type { Trace, TraceEvent } from './types';
 
 export type KeyMomentKind =
+  | 'moved'
   | 'acquire'
   | 'release'
   | 'wait'
@@ -113,6 +114,23 @@ export function keyMoments(trace: Pick<Trace, 'events'>): KeyMoment[] {
       case 'failover.promote':
         add('failover', 'failover', i, e, `${str(e.node)} promoted`, `${str(e.node)} 被提升为主`);
         break;
+      case 'cluster.promoted':
+        add(
+          'failover',
+          'failover',
+          i,
+          e,
+          `${str(e.node)} takes slots ${str(e.slots)}`,
+          `${str(e.node)} 接管槽 ${str(e.slots)}`,
+        );
+        break;
+      case 'cmd': {
+        const reply = e.reply as { error?: unknown } | null;
+        const error = typeof reply === 'object' && reply !== null ? reply.error : undefined;
+        if (typeof error === 'string' && error.startsWith('MOVED '))
+          add('moved', 'moved', i, e, `${who} redirected (MOVED)`, `${who} 被重定向（MOVED）`);
+        break;
+      }
       case 'lock.failed':
         add('gave-up', 'gave-up', i, e, `${who} gives up`, `${who} 放弃`);
         break;
