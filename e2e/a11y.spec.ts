@@ -32,7 +32,14 @@ const VIEWS: [string, (page: Page) => Promise<void>][] = [
       await page.keyboard.press('ArrowRight');
     },
   ],
-  ['the lessons list', (page) => page.getByTestId('learn-open').click()],
+  [
+    'the lessons list',
+    async (page) => {
+      await page.getByTestId('learn-open').click();
+      // the list loads on first use: check it, not the empty page before it arrives
+      await expect(page.getByTestId('lesson-index').locator('li')).toHaveCount(16);
+    },
+  ],
   [
     'a lesson step',
     async (page) => {

@@ -3,6 +3,7 @@
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 import { useViews, type ViewMode } from './views';
+import './views.css';
 
 const MODES: { mode: ViewMode; key: 'topo.view.timeline' | 'topo.view.topology' | 'topo.view.both' }[] = [
   { mode: 'timeline', key: 'topo.view.timeline' },

@@ -4,6 +4,7 @@
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useViews } from './views';
+import './views.css';
 
 // Neither is on the first screen (the timeline is): they load when first shown.
 const ComparePanel = lazy(() => import('../compare/ComparePanel').then((m) => ({ default: m.ComparePanel })));
