@@ -61,8 +61,20 @@ function roleChange(id: string, model: LaneModel): string | null {
 }
 
 /** The role on a line of its own under the name, so "replica-1 → master" is never cut. */
+const ROLE_KEYS = {
+  master: 'topo.role.master',
+  replica: 'topo.role.replica',
+  sentinel: 'topo.role.sentinel',
+} as const;
+
+/** A node's role in the page's language (主节点 / 从节点 in 中文); an unknown role as it is. */
+export function roleWord(role: string, t: ReturnType<typeof useT>): string {
+  return role in ROLE_KEYS ? t(ROLE_KEYS[role as keyof typeof ROLE_KEYS]) : role;
+}
+
 function NodeRole({ role }: { role: string | null }) {
-  return role === null ? null : <span className="lane-label__role">→ {role}</span>;
+  const t = useT();
+  return role === null ? null : <span className="lane-label__role">→ {roleWord(role, t)}</span>;
 }
 
 /** A cluster node's slots at `at` as its label shows them ("slots 0–5460"), or null. */
@@ -76,9 +88,15 @@ function slotText(id: string, model: LaneModel, at: number, t: ReturnType<typeof
  * The lane's name as shown (with its role, and a cluster node's slots at the cursor), so the
  * button's accessible name contains its text.
  */
-function laneName(id: string, kind: string, model: LaneModel, slots: string | null): string {
+function laneName(
+  id: string,
+  kind: string,
+  model: LaneModel,
+  slots: string | null,
+  t: ReturnType<typeof useT>,
+): string {
   const role = kind === 'node' ? roleChange(id, model) : null;
-  const name = role === null ? id : `${id} → ${role}`;
+  const name = role === null ? id : `${id} → ${roleWord(role, t)}`;
   return slots === null ? name : `${name} · ${slots}`;
 }
 
@@ -252,7 +270,7 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
         ) : r.id ? (
           (() => {
             const slots = r.kind === 'node' ? slotText(r.id, model, at, t) : null;
-            const name = laneName(r.id, r.kind, model, slots);
+            const name = laneName(r.id, r.kind, model, slots, t);
             return (
               <div
                 key={r.id}

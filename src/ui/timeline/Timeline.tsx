@@ -17,7 +17,7 @@ import { UndoRedo } from '../shell/UndoRedo';
 import { indexAtTime, setCursor, usePlayground } from '../store';
 import { drawTimeline } from './draw';
 import { FaultHandles, faultEnd } from './FaultHandles';
-import { labelWidth, LaneLabels } from './LaneMenu';
+import { labelWidth, LaneLabels, roleWord } from './LaneMenu';
 import { nameOwners } from './owners';
 import { computeLayout, violationRows } from './layout';
 import { violationTitle, violationWho } from './violation-text';
@@ -61,9 +61,9 @@ function Tooltip({ anchor, children }: { anchor: TipAnchor; children: React.Reac
   );
 }
 
-function formatTick(ms: number): string {
-  if (Math.abs(ms) >= 1000) return `${+(ms / 1000).toFixed(3)} s`;
-  return `${ms} ms`;
+function formatTick(ms: number, t: ReturnType<typeof useT>): string {
+  if (Math.abs(ms) >= 1000) return t('unit.s', { n: +(ms / 1000).toFixed(3) });
+  return t('unit.ms', { n: ms });
 }
 
 export function Timeline() {
@@ -115,6 +115,7 @@ export function Timeline() {
       down: t('inspect.down'),
       failover: (node: string | null) =>
         node === null ? t('timeline.failoverRunning') : t('timeline.failover', { node }),
+      role: (role: string) => roleWord(role, t),
     }),
     [t],
   );
@@ -155,12 +156,12 @@ export function Timeline() {
     if (!axisRef.current) return;
     const ax = axisTop(x)
       .ticks(Math.max(2, Math.floor(width / 90)))
-      .tickFormat((d) => formatTick(Number(d)));
+      .tickFormat((d) => formatTick(Number(d), t));
     select(axisRef.current)
       .select<SVGGElement>('g')
       .attr('transform', `translate(0,${AXIS_H - 1})`)
       .call(ax);
-  }, [x, width]);
+  }, [x, width, t]);
 
   // The cursor: two DOM elements moved by transform on every cursor move, without re-rendering
   // React or repainting any canvas (the compositor does it).

@@ -89,6 +89,19 @@ describe('drawTimeline text (D31)', () => {
     expect(calls.some((c) => c.op === 'text:→ master · 10923–16383')).toBe(true);
   });
 
+  it('the role tag says the role in the page’s language when given the word (D27)', () => {
+    const { p, calls } = recorder();
+    const m = builtinModel('failover-lost-lock');
+    drawTimeline(p, m, computeLayout(m, 1), (t) => t / 4, 6000, {
+      threads: 'T',
+      nodes: 'N',
+      down: 'down',
+      role: (r) => (r === 'master' ? '主节点' : r),
+    });
+    expect(calls.some((c) => c.op === 'text:→ 主节点')).toBe(true);
+    expect(calls.some((c) => c.op === 'text:→ master')).toBe(false);
+  });
+
   it('multilock: each key’s sub-row is labelled with its name', () => {
     const texts = draw(builtinModel('multilock-all-or-nothing'), 1, (t) => t / 3, 1300).map((c) => c.op);
     for (const k of ['l1', 'l2', 'l3']) expect(texts.some((s) => s.startsWith(`text:${k} · `))).toBe(true);

@@ -19,6 +19,8 @@ export interface DrawLabels {
   down: string;
   /** the Sentinels' failover band: "failover → {node}" */
   failover?: (promoted: string | null) => string;
+  /** a role as the page names it ("master", 主节点); the trace's word without it */
+  role?: (role: string) => string;
 }
 
 /** Width of `s` at `size` px, without a canvas: generous, so a label never runs past its room. */
@@ -219,7 +221,8 @@ export function drawTimeline(
         const rx = x(r.from);
         // a cluster replica promoted takes its master's slots at that moment: the tag says which
         const took = lane.slots?.find((sp) => sp.from === r.from && sp.slots !== '')?.slots;
-        const text = took === undefined ? `→ ${r.role}` : `→ ${r.role} · ${took.replace(/-/g, '–')}`;
+        const role = labels.role?.(r.role) ?? r.role;
+        const text = took === undefined ? `→ ${role}` : `→ ${role} · ${took.replace(/-/g, '–')}`;
         const tw = textWidth(text, fs) + 8;
         // at the right edge the tag hangs leftwards of its line, or the plot would cut it off
         const tx = rx + tw > width ? rx - tw : rx;
