@@ -36,6 +36,15 @@ describe('keyMoments', () => {
     }
   });
 
+  it('names each thread whose unlock Redis refused (unlock-not-owner)', () => {
+    const refused = keyMoments(traceOf('unlock-not-owner')).filter((m) => m.kind === 'unlock-refused');
+    expect(refused.map((m) => [m.t, m.en])).toEqual([
+      [1006, "A:2's unlock refused"],
+      [1502, "B:1's unlock refused"],
+    ]);
+    expect(refused[0].zh).toBe('A:2 的解锁被拒绝');
+  });
+
   it('names a cluster promotion and a MOVED redirect', () => {
     const lost = keyMoments(traceOf('cluster-failover-lost-lock'));
     expect(lost.find((m) => m.kind === 'failover')).toMatchObject({

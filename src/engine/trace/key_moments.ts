@@ -7,6 +7,7 @@
 import type { Trace, TraceEvent } from './types';
 
 export type KeyMomentKind =
+  | 'unlock-refused'
   | 'moved'
   | 'acquire'
   | 'release'
@@ -133,6 +134,18 @@ export function keyMoments(trace: Pick<Trace, 'events'>): KeyMoment[] {
       }
       case 'lock.failed':
         add('gave-up', 'gave-up', i, e, `${who} gives up`, `${who} 放弃`);
+        break;
+      case 'lock.error':
+        // an unlock Redis refused: the thread no longer (or never) held the lock
+        if (e.op === 'unlock')
+          add(
+            `unlock-refused:${who}`,
+            'unlock-refused',
+            i,
+            e,
+            `${who}'s unlock refused`,
+            `${who} 的解锁被拒绝`,
+          );
         break;
       case 'resource.use':
         if (e.accepted === false)
