@@ -69,6 +69,9 @@ test('from basic-lock with a 30 s lease, Explore finds a V1 and opens the counte
 }) => {
   await openWith(page, BASIC_30S, { budget: 400, kinds: ['pause'] });
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'safe');
+  const shareLink = page.getByTestId('share-link');
+  await expect(shareLink).toHaveAttribute('href', /#s=/);
+  const baseHref = await shareLink.getAttribute('href');
   await page.getByTestId('explore-start').click();
 
   const found = page.getByTestId('explore-found');
@@ -87,8 +90,10 @@ test('from basic-lock with a 30 s lease, Explore finds a V1 and opens the counte
   await expect(page.locator('.fault-handle--added')).toHaveCount(1);
   await expect(page.locator('.legend')).toContainText('fault the search added or moved');
 
-  // shared like any scenario: the link alone reopens the counterexample
-  const href = await page.getByTestId('share-link').getAttribute('href');
+  // shared like any scenario: the link alone reopens the counterexample (the link follows the
+  // scenario after a short debounce, so wait for it to leave the base scenario's link)
+  await expect(shareLink).not.toHaveAttribute('href', baseHref!);
+  const href = await shareLink.getAttribute('href');
   expect(href).toMatch(/#s=/);
   const other = await context.newPage();
   await other.goto(href!);
