@@ -14,8 +14,9 @@ export interface ExploreOptions extends SearchOptions {
   /** distinct violations (by kind and lock) to collect before stopping (default 1); the first is shrunk */
   collect?: number;
   /**
-   * A wall clock in ms (performance.now) for `perSec` and the timings. The engine has none of
-   * its own; without it those figures are null and the report is a pure function of its input.
+   * A wall clock in ms, passed in by the caller (the CLI, the bench, the page's worker) for
+   * `perSec` and the timings. The engine reads no clock of its own; without this one those
+   * figures are null and the report is a pure function of its input.
    */
   clock?: () => number;
 }
