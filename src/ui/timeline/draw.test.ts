@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtin } from '../../engine/scenario/builtins/index';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
-import { drawTimeline, MIN_TEXT_PX } from './draw';
+import { drawTimeline, MIN_TEXT_PX, partialText } from './draw';
 import { computeLayout } from './layout';
 import { deriveRunModel, type LaneModel } from './model';
 import { NO_OWNERS } from './owners';
@@ -105,6 +105,39 @@ describe('drawTimeline text (D31)', () => {
   it('multilock: each key’s sub-row is labelled with its name', () => {
     const texts = draw(builtinModel('multilock-all-or-nothing'), 1, (t) => t / 3, 1300).map((c) => c.op);
     for (const k of ['l1', 'l2', 'l3']) expect(texts.some((s) => s.startsWith(`text:${k} · `))).toBe(true);
+  });
+});
+
+describe('cluster-multilock-shards: keys named, every key of a partial hold named (D20, D3)', () => {
+  const m = builtinModel('cluster-multilock-shards');
+  // the first 73 ms, as the key moment "A:1 acquires seats" shows them on a 1440 px screen
+  const texts = draw(m, 1, (t) => t * 16.4, 1200).map((c) => c.op);
+
+  it('labels each master’s key bar with the key’s name, though each lane holds one key', () => {
+    for (const k of ['seat:1', 'seat:3', 'seat:4']) expect(texts).toContain(`text:${k} · A:1=1`);
+    expect(texts).not.toContain('text:A:1=1');
+  });
+
+  it('names seat:3 on A:1’s partial bar once master-3 holds it too', () => {
+    expect(texts).toContain('text:seat:1');
+    expect(texts.some((s) => s === 'text:+ seat:3' || s === 'text:seat:1 + seat:3')).toBe(true);
+  });
+
+  it('a single-key run keeps its short labels', () => {
+    const one = draw(builtinModel('basic-lock'), 1, (t) => t / 2, 1300).map((c) => c.op);
+    expect(one).toContain('text:A:1=1');
+  });
+});
+
+describe('partialText', () => {
+  const before = { to: 11, keys: 'seat:1' };
+  it.each([
+    ['the keys when they fit', { from: 11, keys: 'seat:1 + seat:3' }, 200, 'seat:1 + seat:3'],
+    ['what a short span adds to the one before', { from: 11, keys: 'seat:1 + seat:3' }, 80, '+ seat:3'],
+    ['nothing when even that does not fit', { from: 11, keys: 'seat:1 + seat:3' }, 30, null],
+    ['nothing for a short span after a gap', { from: 12, keys: 'seat:1 + seat:3' }, 80, null],
+  ] as const)('%s', (_what, span, room, want) => {
+    expect(partialText(span, before, room, 12)).toBe(want);
   });
 });
 

@@ -105,15 +105,16 @@ export function drawTimeline(
         p.text(a + 3, by + sh + fs / 2 + 1, text, COLORS.hold, { size: fs, bold: true });
       }
     }
-    for (const ps of lane.partial) {
-      if (!visible(ps.from, ps.to)) continue;
+    lane.partial.forEach((ps, i) => {
+      if (!visible(ps.from, ps.to)) return;
       const a = clampX(x(ps.from));
       const w = Math.max(1, clampX(x(ps.to)) - a);
       const sh = Math.max(3, Math.round(bh * 0.32));
       p.rect(a, by, w, sh, COLORS.partial);
-      if (row.h >= 22 * layout.scale && w > textWidth(ps.keys, fs) + 6)
-        p.text(a + 3, by + sh + fs / 2 + 1, ps.keys, COLORS.hold, { size: fs });
-    }
+      const text = partialText(ps, lane.partial[i - 1], w, fs);
+      if (row.h >= 22 * layout.scale && text !== null)
+        p.text(a + 3, by + sh + fs / 2 + 1, text, COLORS.hold, { size: fs });
+    });
     // One mark per kind per pixel column (a ring and a cross at the same ms both show), the
     // failures last so nothing covers them.
     const lastPxOf = new Map<string, number>();
@@ -163,6 +164,9 @@ export function drawTimeline(
   let maxTtl = 1;
   for (const n of model.nodes)
     for (const k of n.keys) if (k.ttlAtFrom) maxTtl = Math.max(maxTtl, k.ttlAtFrom);
+  // Several keys in the run (a cluster's MultiLock, one shard each): a key's label names it even
+  // on a lane that holds only that one, as a lane with several keys does.
+  const namedKeys = new Set(model.nodes.flatMap((n) => n.keyNames)).size > 1;
 
   for (const lane of model.nodes) {
     const row = layout.byId.get(lane.id);
@@ -200,7 +204,7 @@ export function drawTimeline(
         p.line(a, bottom - h0, b, bottom - h1, COLORS.keyEdge, 1);
       }
       p.line(a, top, a, bottom, COLORS.keyEdge, 1);
-      const text = subs > 1 ? `${k.name} · ${k.label}` : k.label;
+      const text = subs > 1 || namedKeys ? `${k.name} · ${k.label}` : k.label;
       const room = Math.min(b, width) - Math.max(a, 0);
       if (k.label && room > Math.min(textWidth(text, fs), 60) + 8)
         p.text(Math.max(a, 0) + 4, top + fs / 2 + 1, fitText(text, room - 8, fs), COLORS.keyText, {
@@ -297,6 +301,26 @@ function xInverse(x: (t: number) => number, px: number): number {
   const a = x(0);
   const b = x(1000);
   return ((px - a) / (b - a)) * 1000;
+}
+
+/**
+ * A partial hold's label: the keys held (D3: "l1 + l2"), or when a span too short for them
+ * follows another (a MultiLock taking one key after another), only what it adds ("+ seat:3"), so
+ * the keys held read left to right; null when not even that fits.
+ */
+export function partialText(
+  span: { from: number; keys: string },
+  before: { to: number; keys: string } | undefined,
+  room: number,
+  size: number,
+): string | null {
+  const fits = (s: string) => room > textWidth(s, size) + 6;
+  if (fits(span.keys)) return span.keys;
+  if (before?.to !== span.from) return null;
+  const had = new Set(before.keys.split(' + '));
+  const added = span.keys.split(' + ').filter((k) => !had.has(k));
+  const text = `+ ${added.join(' + ')}`;
+  return added.length > 0 && fits(text) ? text : null;
 }
 
 /** `s` cut to fit `room` px, with an ellipsis (the full text is in the tooltip). */
