@@ -24,6 +24,10 @@ test('D17 failover: the promoted replica’s label says → master in full, Sent
   await pick(page, 'failover-lost-lock');
   const label = page.locator('.lane-label--node', { hasText: 'replica-1' });
   const role = label.locator('.lane-label__role');
+  // the role at the cursor: a replica before the promotion, "→ master" from it on
+  await page.keyboard.press('Home');
+  await expect(role).toHaveCount(0);
+  await page.keyboard.press('End');
   await expect(role).toHaveText('→ master');
   const clipped = await role.evaluate((el) => {
     const box = el.getBoundingClientRect();

@@ -13,7 +13,7 @@ import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
 import { clockAt, usePlayground } from '../store';
 import type { Layout } from './layout';
-import { slotsAt, type LaneModel } from './model';
+import { roleAt, slotsAt, type LaneModel } from './model';
 
 export const LABEL_W = 112;
 /** cluster runs: room for a master's "slots 10923–16383" under its name, highlighted or presented */
@@ -53,11 +53,20 @@ function LengthInput({ kind, label }: { kind: keyof typeof lengths; label: strin
     </label>
   );
 }
-/** A node's last role, only when its name does not already say it (a promoted replica). */
-function roleChange(id: string, model: LaneModel): string | null {
+/**
+ * A node's role at `at`, only when its name does not already say it (a replica once promoted).
+ * The role at the cursor, not the last one: before the promotion the label says what the node
+ * is then (predict mode must not give the failover away), and the tag on the lane marks when.
+ */
+export function roleChange(id: string, model: LaneModel, at: number): string | null {
   const lane = model.nodes.find((n) => n.id === id);
-  const last = lane?.roles[lane.roles.length - 1]?.role ?? lane?.role;
-  return !last || id.startsWith(last) ? null : last;
+  const role = lane ? roleAt(lane, at) : null;
+  return !role || id.startsWith(role) ? null : role;
+}
+
+/** Whether a run's lane labels change with the cursor: a cluster's slots, a node's role. */
+export function labelsFollowCursor(model: LaneModel): boolean {
+  return model.shards !== undefined || model.nodes.some((n) => n.roles.length > 1);
 }
 
 /** The role on a line of its own under the name, so "replica-1 → master" is never cut. */
@@ -92,10 +101,11 @@ function laneName(
   id: string,
   kind: string,
   model: LaneModel,
+  at: number,
   slots: string | null,
   t: ReturnType<typeof useT>,
 ): string {
-  const role = kind === 'node' ? roleChange(id, model) : null;
+  const role = kind === 'node' ? roleChange(id, model, at) : null;
   const name = role === null ? id : `${id} → ${roleWord(role, t)}`;
   return slots === null ? name : `${name} · ${slots}`;
 }
@@ -213,8 +223,9 @@ function MenuBox({ anchor, children }: { anchor: { left: number; top: number }; 
 
 export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: Layout; model: LaneModel }) {
   const t = useT();
-  // A cluster's slots follow the cursor (a failover moves them); other runs never re-render here.
-  const at = usePlayground((s) => (model.shards ? clockAt(s) : 0));
+  // A cluster's slots and a promoted node's role follow the cursor; other runs never re-render here.
+  const follow = labelsFollowCursor(model);
+  const at = usePlayground((s) => (follow ? clockAt(s) : 0));
   const [openMenu, setOpenMenu] = useState<{ id: string; left: number; top: number } | null>(null);
   const open = openMenu?.id ?? null;
   const setOpen = (id: null) => setOpenMenu(id);
@@ -270,11 +281,14 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
         ) : r.id ? (
           (() => {
             const slots = r.kind === 'node' ? slotText(r.id, model, at, t) : null;
-            const name = laneName(r.id, r.kind, model, slots, t);
+            const name = laneName(r.id, r.kind, model, at, slots, t);
+            // a lane of several key sub-rows: its name beside the first, not adrift in the middle
+            const top =
+              r.kind === 'node' && (model.nodes.find((n) => n.id === r.id)?.keyNames.length ?? 0) > 1;
             return (
               <div
                 key={r.id}
-                className={`lane-label lane-label--${r.kind}`}
+                className={`lane-label lane-label--${r.kind}${top ? ' lane-label--top' : ''}`}
                 style={{ top: r.y, height: r.h }}
               >
                 <button
@@ -290,7 +304,7 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
                   }}
                 >
                   <span className="lane-label__id">{r.id}</span>
-                  {r.kind === 'node' && <NodeRole role={roleChange(r.id, model)} />}
+                  {r.kind === 'node' && <NodeRole role={roleChange(r.id, model, at)} />}
                   {slots !== null && (
                     <span className="lane-label__slots" data-testid="lane-slots">
                       {slots}

@@ -5,7 +5,7 @@ import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
 import { computeLayout } from './layout';
 import { legendItems } from './legend-items';
-import { deriveLaneModel, deriveRunModel, slotsAt, type LaneModel } from './model';
+import { deriveLaneModel, deriveRunModel, roleAt, slotsAt, type LaneModel } from './model';
 
 describe('deriveLaneModel (hand-written fixture)', () => {
   const run = buildContentionFixture();
@@ -258,6 +258,24 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
       'master-3',
       'replica-3',
     ]);
+  });
+
+  // Issue 14 (D17 remainder): the label says the role at the cursor, not the last one from t=0.
+  it.each([
+    ['failover-lost-lock', 'failover.promote', 'replica-1'],
+    ['cluster-failover-lost-lock', 'cluster.promoted', 'replica-3'],
+  ])('%s: %s; %s is a replica until it becomes master, a master after', (id, kind, replica) => {
+    const { trace, model } = modelOf(id);
+    const promoted = trace.events.find((e) => e.kind === kind)!;
+    const lane = model.nodes.find((n) => n.id === replica)!;
+    // the switch itself (SLAVEOF NO ONE, the cluster's promotion) is at or before the announcement
+    const from = lane.roles.find((r) => r.role === 'master')!.from;
+    expect(from).toBeGreaterThan(0);
+    expect(from).toBeLessThanOrEqual(promoted.t);
+    expect(roleAt(lane, 0)).toBe('replica');
+    expect(roleAt(lane, from - 1)).toBe('replica');
+    expect(roleAt(lane, from)).toBe('master');
+    expect(roleAt(lane, model.tEnd)).toBe('master');
   });
 
   it('single-node runs have no shards and no slots', () => {

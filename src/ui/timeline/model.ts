@@ -96,6 +96,13 @@ export function slotsAt(lane: NodeLane, t: number): string | null {
   return cur;
 }
 
+/** A node's role at `t`: the span holding `t` (the last one from its start on), else its first. */
+export function roleAt(lane: Pick<NodeLane, 'role' | 'roles'>, t: number): string {
+  let cur = lane.roles[0]?.role ?? lane.role;
+  for (const r of lane.roles) if (r.from <= t) cur = r.role;
+  return cur;
+}
+
 /** What the Sentinels did: `sdown`/`odown` a master judged down, `leader` elected, `promote` the switch. */
 export type SentinelMarkKind = 'sdown' | 'odown' | 'leader' | 'promote' | 'reconfig';
 
