@@ -13,13 +13,14 @@ import { usePick } from '../hooks/usePick';
 import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
 import { indexAtTime, setCursor, usePlayground, type RunView } from '../store';
-import { drawTimeline } from '../timeline/draw';
-import { LABEL_W } from '../timeline/LaneMenu';
+import { drawTimeline, textWidth } from '../timeline/draw';
+import { roleChange, roleWord, slotText } from '../timeline/LaneMenu';
 import { computeLayout } from '../timeline/layout';
 import { CanvasPainter } from '../timeline/painter';
 import { TopologyView, useWidth } from '../topology/TopologyView';
 import { useViews } from '../topology/views';
 import { PRESETS, useCompareRunOf } from './compare-run';
+import { labelColumnWidth, labelLines, measureLine } from './label-column';
 
 const AXIS_H = 22;
 
@@ -42,6 +43,7 @@ function Lanes({
   run,
   x,
   width,
+  labelW,
   cursorT,
   label,
   testId,
@@ -49,6 +51,7 @@ function Lanes({
   run: RunView;
   x: ScaleLinear<number, number>;
   width: number;
+  labelW: number;
   cursorT: number;
   label: string;
   testId: string;
@@ -83,14 +86,26 @@ function Lanes({
   };
   return (
     <div className="compare__lanes" data-testid={testId}>
-      <div className="compare__labels" style={{ width: LABEL_W, height: layout.height }}>
-        {layout.rows.map((r) =>
-          r.id ? (
-            <span key={r.id} style={{ top: r.y, height: r.h }}>
-              {r.id}
+      <div className="compare__labels" style={{ width: labelW, height: layout.height }}>
+        {layout.rows.map((r) => {
+          if (r.kind === 'header-shard')
+            return (
+              <span key={`shard-${r.shard}`} className="compare__shard" style={{ top: r.y, height: r.h }}>
+                {t('timeline.shard', { n: r.shard ?? 0 })}
+              </span>
+            );
+          if (!r.id) return null;
+          // as the timeline's labels: a node's role at the cursor once it changed, a cluster node's slots
+          const role = r.kind === 'node' ? roleChange(r.id, run.model, cursorT) : null;
+          const slots = r.kind === 'node' ? slotText(r.id, run.model, cursorT, t) : null;
+          return (
+            <span key={r.id} style={{ top: r.y, height: r.h }} data-testid="compare-label">
+              <span>{r.id}</span>
+              {role !== null && <span className="compare__role">→ {roleWord(role, t)}</span>}
+              {slots !== null && <span className="compare__slots">{slots}</span>}
             </span>
-          ) : null,
-        )}
+          );
+        })}
       </div>
       <div
         className="compare__plot"
@@ -120,7 +135,20 @@ export function ComparePanel() {
   const other = useCompareRunOf(compareId);
   const boxRef = useRef<HTMLElement>(null);
   const axisRef = useRef<SVGSVGElement>(null);
-  const width = useWidth(boxRef, 160, LABEL_W + 2);
+  // One label column for both sides (they share the x axis), as wide as their widest label.
+  const labelW = useMemo(() => {
+    const lines = [run, other.run].flatMap((r) =>
+      r
+        ? labelLines(
+            r.model,
+            (role) => roleWord(role, t),
+            (slots) => t('timeline.slots', { slots: slots.replace(/-/g, '–') }),
+          )
+        : [],
+    );
+    return labelColumnWidth(lines, (l) => measureLine(l, textWidth));
+  }, [run, other.run, t]);
+  const width = useWidth(boxRef, 160, labelW + 2);
 
   const tEnd = Math.max(run?.model.tEnd ?? 1, other.run?.model.tEnd ?? 1);
   const x = useMemo(
@@ -211,7 +239,7 @@ export function ComparePanel() {
           </button>
         ))}
       </div>
-      <div className="compare__axis" style={{ paddingLeft: LABEL_W }}>
+      <div className="compare__axis" style={{ paddingLeft: labelW }}>
         <svg ref={axisRef} width={width} height={AXIS_H} aria-hidden="true">
           <g />
         </svg>
@@ -225,7 +253,15 @@ export function ComparePanel() {
               {t('compare.at', { i: cursor, n: run.trace.events.length, t: cursorT })}
             </span>
           </div>
-          <Lanes run={run} x={x} width={width} cursorT={cursorT} label={mainTitle} testId="compare-lanes-a" />
+          <Lanes
+            run={run}
+            x={x}
+            width={width}
+            labelW={labelW}
+            cursorT={cursorT}
+            label={mainTitle}
+            testId="compare-lanes-a"
+          />
         </div>
       )}
       <div className="compare__side">
@@ -246,6 +282,7 @@ export function ComparePanel() {
               run={other.run}
               x={x}
               width={width}
+              labelW={labelW}
               cursorT={cursorT}
               label={titleOf(compareId) ?? compareId}
               testId="compare-lanes-b"

@@ -87,7 +87,12 @@ function NodeRole({ role }: { role: string | null }) {
 }
 
 /** A cluster node's slots at `at` as its label shows them ("slots 0–5460"), or null. */
-function slotText(id: string, model: LaneModel, at: number, t: ReturnType<typeof useT>): string | null {
+export function slotText(
+  id: string,
+  model: LaneModel,
+  at: number,
+  t: ReturnType<typeof useT>,
+): string | null {
   const lane = model.nodes.find((n) => n.id === id);
   const slots = lane ? slotsAt(lane, at) : null;
   return slots ? t('timeline.slots', { slots: slots.replace(/-/g, '–') }) : null;
