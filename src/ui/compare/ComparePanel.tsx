@@ -181,6 +181,8 @@ export function ComparePanel() {
   const cursorT = ev ? ev.t : 0;
   const otherIndex = other.run ? indexAtTime(other.run.trace, cursorT) : -1;
   const canBefore = builtinId === null && originId !== null;
+  // what both sides share: the time axis, the label column and the cursor
+  const scale = { x, width, labelW, cursorT };
 
   return (
     <section className="compare" ref={boxRef} data-testid="compare" aria-label={t('compare.title')}>
@@ -253,15 +255,7 @@ export function ComparePanel() {
               {t('compare.at', { i: cursor, n: run.trace.events.length, t: cursorT })}
             </span>
           </div>
-          <Lanes
-            run={run}
-            x={x}
-            width={width}
-            labelW={labelW}
-            cursorT={cursorT}
-            label={mainTitle}
-            testId="compare-lanes-a"
-          />
+          <Lanes run={run} {...scale} label={mainTitle} testId="compare-lanes-a" />
         </div>
       )}
       <div className="compare__side">
@@ -280,10 +274,7 @@ export function ComparePanel() {
             </div>
             <Lanes
               run={other.run}
-              x={x}
-              width={width}
-              labelW={labelW}
-              cursorT={cursorT}
+              {...scale}
               label={titleOf(compareId) ?? compareId}
               testId="compare-lanes-b"
             />
