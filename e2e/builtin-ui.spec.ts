@@ -78,3 +78,52 @@ test('D27: a Chinese page at a violation has no English units or event field nam
   expect(texts).not.toMatch(/\b(violation|holders|holdCount|owner|step):/);
   await expect(page.locator('.moments__chip--violation').first()).toHaveAttribute('title', '7002 毫秒');
 });
+
+test('lane labels: a promoted replica’s role follows the cursor; a node’s name sits by its first key', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  for (const [id, replica] of [
+    ['failover-lost-lock', 'replica-1'],
+    ['cluster-failover-lost-lock', 'replica-3'],
+  ] as const) {
+    const b = builtins.find((x) => x.id === id)!;
+    await open(page, id, b.title);
+    const label = page.locator('.lane-label--node', { hasText: replica });
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Home');
+    // a replica until it is promoted: the label does not tell the future (predict mode)
+    await expect(label.locator('.lane-label__role')).toHaveCount(0);
+    await expect(label.locator('button')).toHaveAttribute('title', new RegExp(`^${replica}( ·|$)`));
+    await page.keyboard.press('End');
+    await expect(label.locator('.lane-label__role')).toHaveText('→ master');
+  }
+  // rw-lock: the master lane has a sub-row per key; its name is beside the first, not below them
+  const rw = builtins.find((x) => x.id === 'rw-lock-readers-then-writer')!;
+  await open(page, rw.id, rw.title);
+  const lane = (await page.locator('.lane-label--node').first().boundingBox())!;
+  const name = (await page.locator('.lane-label--node .lane-label__id').first().boundingBox())!;
+  expect(lane.height).toBeGreaterThan(60);
+  expect(name.y - lane.y).toBeLessThan(24);
+});
+
+test('compare view: cluster lanes show their slots in full, in both languages', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  const b = builtins.find((x) => x.id === 'cluster-failover-lost-lock')!;
+  await open(page, b.id, b.title);
+  await page.getByTestId('compare-toggle').click();
+  await page.getByTestId('compare-picker').selectOption('cluster-multilock-shards');
+  await expect(page.getByTestId('compare-verdict-b')).toHaveAttribute('data-verdict', 'safe', {
+    timeout: 60_000,
+  });
+  for (const lang of ['en', 'zh'] as const) {
+    if (lang === 'zh') await page.getByRole('button', { name: '中文', exact: true }).click();
+    const slots = page.getByTestId('compare-lanes-b').locator('.compare__slots');
+    await expect(slots).toHaveCount(3);
+    await expect(slots.last()).toHaveText(lang === 'zh' ? /10923–16383/ : 'slots 10923–16383');
+    const cut = await slots.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).length);
+    expect(cut, lang).toBe(0);
+  }
+});

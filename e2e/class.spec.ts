@@ -310,3 +310,20 @@ test('minor: long picker titles have a title, Import is not hidden under Export'
   await expect(page.getByTestId('scenario-picker')).toHaveAttribute('title', /.+/);
   await expect(page.getByTestId('import')).toBeVisible();
 });
+
+test('D9: a 10 ms double hold, jumped to, takes a readable share of the width (redlock, fencing)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await ready(page);
+  for (const id of ['redlock-pause-after-validity', 'fencing-saves-gc-pause']) {
+    await pick(page, id);
+    await page.locator('.violations__jump').first().click();
+    const plot = await page.locator('.timeline__plot').boundingBox();
+    // about a fifth of the plot, less its rounding (it was ~10 px: the window was ~1 s wide)
+    await expect
+      .poll(async () => (await page.getByTestId('violation').first().boundingBox())?.width ?? 0)
+      .toBeGreaterThan(plot!.width / 6);
+  }
+});
