@@ -108,7 +108,7 @@ describe('drawTimeline text (D31)', () => {
   });
 });
 
-describe('cluster-multilock-shards: keys named, every key of a partial hold named (D20, D3)', () => {
+describe('cluster lanes name their keys; a partial hold names every key held (D20, D3)', () => {
   const m = builtinModel('cluster-multilock-shards');
   // the first 73 ms, as the key moment "A:1 acquires seats" shows them on a 1440 px screen
   const texts = draw(m, 1, (t) => t * 16.4, 1200).map((c) => c.op);
@@ -123,9 +123,12 @@ describe('cluster-multilock-shards: keys named, every key of a partial hold name
     expect(texts.some((s) => s === 'text:+ seat:3' || s === 'text:seat:1 + seat:3')).toBe(true);
   });
 
-  it('a single-key run keeps its short labels', () => {
-    const one = draw(builtinModel('basic-lock'), 1, (t) => t / 2, 1300).map((c) => c.op);
-    expect(one).toContain('text:A:1=1');
+  it.each([
+    ['cluster-which-node', 'text:myLock · A:1=1'],
+    ['cluster-hash-tags', 'text:{order}:lock · A:1=1'],
+    ['basic-lock', 'text:A:1=1'],
+  ])('%s: a single key is named on a cluster’s lanes only', (id, text) => {
+    expect(draw(builtinModel(id), 1, (t) => t * 10, 1300).map((c) => c.op)).toContain(text);
   });
 });
 

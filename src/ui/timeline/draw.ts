@@ -164,9 +164,9 @@ export function drawTimeline(
   let maxTtl = 1;
   for (const n of model.nodes)
     for (const k of n.keys) if (k.ttlAtFrom) maxTtl = Math.max(maxTtl, k.ttlAtFrom);
-  // Several keys in the run (a cluster's MultiLock, one shard each): a key's label names it even
-  // on a lane that holds only that one, as a lane with several keys does.
-  const namedKeys = new Set(model.nodes.flatMap((n) => n.keyNames)).size > 1;
+  // A cluster (which node holds which key is its lesson) or several keys in the run: a key's label
+  // names it even on a lane that holds only that one, as a lane with several keys does.
+  const namedKeys = model.shards !== undefined || new Set(model.nodes.flatMap((n) => n.keyNames)).size > 1;
 
   for (const lane of model.nodes) {
     const row = layout.byId.get(lane.id);
