@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyMoments, MAX_KEY_MOMENTS } from './key_moments';
+import { keyMoments, MAX_KEY_MOMENTS, momentEnd } from './key_moments';
 import { builtins } from '../scenario/builtins';
 import { runScenario } from '../scenario/run';
 import { validateScenario } from '../scenario/schema';
@@ -95,5 +95,30 @@ describe('keyMoments', () => {
       ['renew-failed', expect.any(String)],
       ['latency', 'links +300 ms'],
     ]);
+  });
+});
+
+describe('momentEnd', () => {
+  it("spans a short hold whole (B's 10 ms hold in redlock-pause-after-validity), not a long one", () => {
+    const trace = traceOf('redlock-pause-after-validity');
+    const ms = keyMoments(trace);
+    const takeover = ms.find((m) => m.kind === 'takeover');
+    expect(takeover).toBeDefined();
+    if (!takeover) return;
+    const end = momentEnd(trace, takeover);
+    const released = trace.events.find(
+      (e, i) =>
+        i > takeover.index && e.kind === 'lock.released' && e.actor === trace.events[takeover.index].actor,
+    );
+    expect(released?.t).toBe(end);
+    expect(end - takeover.t).toBeGreaterThan(0);
+    expect(end - takeover.t).toBeLessThan(100);
+    // basic-lock's first hold is most of its run: the jump shows its start, not the whole run
+    const basic = traceOf('basic-lock');
+    const first = keyMoments(basic).find((m) => m.kind === 'acquire');
+    expect(first && momentEnd(basic, first)).toBe(first?.t);
+    // moments other than an acquire keep their own time
+    for (const m of ms.filter((x) => x.kind !== 'acquire' && x.kind !== 'takeover'))
+      expect(momentEnd(trace, m)).toBe(m.t);
   });
 });

@@ -174,3 +174,24 @@ export function keyMoments(trace: Pick<Trace, 'events'>): KeyMoment[] {
 }
 
 const ROUTINE = new Set<KeyMomentKind>(['wait', 'wakeup', 'renew', 'takeover', 'release', 'write']);
+
+/** A hold longer than this share of the run is shown from its start, not whole. */
+const SHORT_HOLD_SHARE = 0.1;
+
+/**
+ * When the hold an acquire moment opens is short (B's 10 ms hold in a 12 s run), the time it
+ * ends, so a jump can show the whole hold rather than a sliver at its start; otherwise the
+ * moment's own time. The hold ends at the thread's release of that lock to a count of 0.
+ */
+export function momentEnd(trace: Pick<Trace, 'events'>, m: KeyMoment): number {
+  if (m.kind !== 'acquire' && m.kind !== 'takeover') return m.t;
+  const start = trace.events[m.index];
+  const runEnd = trace.events[trace.events.length - 1]?.t ?? m.t;
+  for (let i = m.index + 1; i < trace.events.length; i++) {
+    const e = trace.events[i];
+    if (e.t - m.t > runEnd * SHORT_HOLD_SHARE) break;
+    if (e.kind === 'lock.released' && e.holdCount === 0 && e.actor === start.actor && e.lock === start.lock)
+      return e.t;
+  }
+  return m.t;
+}

@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
-import { keyMoments, type KeyMoment } from '../../engine/trace/key_moments';
+import { keyMoments, momentEnd, type KeyMoment } from '../../engine/trace/key_moments';
 import { useT } from '../hooks/useT';
 import { setCursor, usePlayground } from '../store';
 import { focusWindow, requestView } from '../view-window';
 
 /**
  * The run's key moments as one-click chips: each moves the cursor to its event and zooms the
- * timeline to it. A violation's chip shows the whole violation; other moments a window around
- * them.
+ * timeline to it. A violation's chip shows the whole violation, an acquire its hold when that is
+ * short; other moments a window around them.
  */
 export function KeyMoments() {
   const t = useT();
@@ -21,7 +21,7 @@ export function KeyMoments() {
     usePlayground.setState({ playing: false });
     setCursor(m.index);
     const from = m.t;
-    let to = m.t;
+    let to = momentEnd(run.trace, m);
     if (m.kind === 'violation') {
       // the violation this chip's violation.start opened (several may start in the same ms)
       const ev = run.trace.events[m.index];
