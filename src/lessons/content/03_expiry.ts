@@ -1,4 +1,4 @@
-import { acquired, choice, onFirstOps } from './common';
+import { acquired, atLeast, choice, cmd, none, onFirstOps, whether } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 const critical = (type: string, work: number) => [
@@ -27,7 +27,7 @@ const lesson: Lesson = {
     {
       claims: ['C04'],
       scenario: { inline: twoCommands },
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'SETNX' },
+      at: cmd('A:1', 'SETNX'),
       text: {
         en:
           'The obvious fix for the crashed holder: after `SETNX`, set a timeout with `EXPIRE lock:job 1`, so ' +
@@ -51,7 +51,7 @@ const lesson: Lesson = {
           choice('yes', true, 'Yes, the key expires after 1 s', '能，键 1 秒后过期'),
           choice('no', false, 'No, the key never expires', '不能，键永远不会过期'),
         ],
-        answer: { from: 'holds', check: { count: acquired('B:1'), min: 1 } },
+        answer: whether(atLeast(1, acquired('B:1'))),
         feedback: {
           en:
             'The `EXPIRE` was never sent, so the key has no TTL and we are back in the deadlock of the last ' +
@@ -67,7 +67,7 @@ const lesson: Lesson = {
       },
       checks: [
         { key: 'lock:job', is: 'string', pttl: 'none' },
-        { count: { kind: 'cmd', cmd: 'EXPIRE' }, max: 0 },
+        none({ kind: 'cmd', cmd: 'EXPIRE' }),
       ],
     },
     {
@@ -79,7 +79,7 @@ const lesson: Lesson = {
       checks: [
         { key: 'lock:job', pttl: 'none' },
         { thread: 'B:1', state: 'waiting' },
-        { count: { kind: 'cmd', cmd: 'EXPIRE' }, max: 0 },
+        none({ kind: 'cmd', cmd: 'EXPIRE' }),
       ],
       task: {
         prompt: {
@@ -94,7 +94,7 @@ const lesson: Lesson = {
           en: 'B:1 gets the lock although A:1 crashed.',
           zh: '尽管 A:1 崩溃了，B:1 还是拿到了锁。',
         },
-        goal: { count: acquired('B:1'), min: 1 },
+        goal: atLeast(1, acquired('B:1')),
         solution: [...onFirstOps('replace', 'type', 'set-nx-px')],
         success: {
           en: 'One command, no gap: the lock and its lease exist together or not at all.',
@@ -107,7 +107,7 @@ const lesson: Lesson = {
       scenario: {
         patch: [...onFirstOps('replace', 'type', 'set-nx-px')],
       },
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'SET' },
+      at: cmd('A:1', 'SET'),
       text: {
         en:
           'This is the version the tutorials arrive at: `SET lock:job 1 NX PX 1000`. Right after the one command ' +

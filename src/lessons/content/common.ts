@@ -1,11 +1,151 @@
 /**
- * What several lessons say the same way: the selectors and patches they share. Data only, like
- * the lessons themselves (no engine imports), so a lesson still reads as its own JSON.
+ * What several lessons say the same way: builders for the selectors, checks, answers and patches
+ * they repeat, and the selectors that lessons on the same built-in share. Data only, like the
+ * lessons themselves (no engine imports), so a lesson still reads as its own JSON. Each builder
+ * writes its fields in the order the lessons always wrote them by hand, so a lesson's JSON does not
+ * change when it switches to a builder.
  */
-import type { Choice, EventSelector, PatchOp, Task } from '../types';
+import type {
+  Actor,
+  Answer,
+  Check,
+  Choice,
+  EventSelector,
+  KeyCheck,
+  PatchOp,
+  Task,
+  ThreadCheck,
+  ThreadState,
+  ViolationKind,
+} from '../types';
+
+/** An inclusive range, as `count` and `gap` checks take it. */
+export interface Range {
+  min?: number;
+  max?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event selectors
+
+/** The `kind` event of `actor` (`more`: the selector's other fields: nth, where, after, …). */
+export const ev = (kind: string, actor: Actor, more: Omit<EventSelector, 'kind' | 'actor'> = {}): EventSelector => ({
+  kind,
+  actor,
+  ...more,
+});
+
+/** `actor`'s `name` command (`more`: key, node, after, before, nth, …). */
+export const cmd = (actor: Actor, name: string, more: Omit<EventSelector, 'kind' | 'actor' | 'cmd'> = {}) =>
+  ({ kind: 'cmd', actor, cmd: name, ...more }) satisfies EventSelector;
 
 /** The moment `actor` got the lock (its first acquire unless `nth` says otherwise). */
-export const acquired = (actor: string): EventSelector => ({ kind: 'lock.acquired', actor });
+export const acquired = (actor: Actor): EventSelector => ({ kind: 'lock.acquired', actor });
+
+/** The start of the (`nth`) `violation` the monitor reports (on `lock`, when given). */
+export const violationStart = (violation: ViolationKind, lock?: string, nth?: number): EventSelector => ({
+  kind: 'violation.start',
+  ...(lock === undefined ? {} : { lock }),
+  where: { violation },
+  ...(nth === undefined ? {} : { nth }),
+});
+
+/** B:1's first lock script on `myLock`: where a second client's `lock()` meets A:1's lock. */
+export const bLockScript = cmd('B:1', 'EVALSHA', { key: 'myLock' });
+
+/** In the `reentrant` built-in: A:1's lock script for its second `lock()` on the lock it holds. */
+export const secondAcquire = cmd('A:1', 'EVALSHA', {
+  key: 'myLock',
+  after: ev('lock.request', 'A:1', { nth: 2 }),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+/** `owner`'s field in the hash `key` is `count` (null: absent); `more`: where, its type, … */
+export const holds = (
+  key: string,
+  owner: Actor,
+  count: number | null,
+  more: Pick<KeyCheck, 'node' | 'is' | 'fields' | 'pttl'> = {},
+): KeyCheck => {
+  const { node, is, fields, pttl } = more;
+  return {
+    key,
+    ...(node === undefined ? {} : { node }),
+    ...(is === undefined ? {} : { is }),
+    ...(fields === undefined ? {} : { fields }),
+    holder: { owner, count },
+    ...(pttl === undefined ? {} : { pttl }),
+  };
+};
+
+/** `key` does not exist (on `node`, when given). */
+export const absent = (key: string, node?: string): KeyCheck =>
+  node === undefined ? { key, is: 'absent' } : { key, node, is: 'absent' };
+
+/** `thread` believes it holds `lock` `count` times (`more`: its state, its last result). */
+export const threadHolds = (
+  thread: Actor,
+  lock: string,
+  count: number,
+  more: { state?: ThreadState; lastResult?: unknown } = {},
+): ThreadCheck => ({
+  thread,
+  ...(more.state === undefined ? {} : { state: more.state }),
+  ...('lastResult' in more ? { lastResult: more.lastResult } : {}),
+  holds: { lock, count },
+});
+
+/** The cursor's lock script did not hand `thread` the lock: it got a TTL back and holds nothing. */
+export const turnedAway = (thread: Actor, lock = 'myLock'): Check[] => [
+  { not: { reply: null } },
+  threadHolds(thread, lock, 0),
+];
+
+/** Two holders of `lock` at once (`V1`), `a` and `b`, begun by the cursor. */
+export const v1 = (lock: string, a: Actor, b: Actor): Check => ({ violation: 'V1', lock, holders: [a, b] });
+
+/** Like v1, and the overlap is still going on at the cursor. */
+export const openV1 = (lock: string, a: Actor, b: Actor): Check => ({
+  violation: 'V1',
+  lock,
+  open: true,
+  holders: [a, b],
+});
+
+/** How many `sel` events happened by the cursor. */
+export const count = (sel: EventSelector, range: Range): Check => ({ count: sel, ...range });
+export const exactly = (n: number, sel: EventSelector): Check => count(sel, { min: n, max: n });
+export const atLeast = (n: number, sel: EventSelector): Check => count(sel, { min: n });
+export const none = (sel: EventSelector): Check => count(sel, { max: 0 });
+
+/** The ms from `from`'s event to `to`'s lie in `range`. */
+export const gap = (from: EventSelector, to: EventSelector, range: Range): Check => ({
+  gap: { from, to },
+  ...range,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Questions and tasks
+
+/** One answer of a question: its id, the value the trace's answer is compared with, its text. */
+export const choice = (id: string, value: unknown, en: string, zh: string): Choice => ({
+  id,
+  value,
+  text: { en, zh },
+});
+
+/** The answers a question computes from the step's run (types.ts, Answer). */
+export const replyOf = (selector: EventSelector): Answer => ({ from: 'reply-of', selector });
+export const timeOf = (selector: EventSelector): Answer => ({ from: 'time-of', selector });
+export const actorOf = (selector: EventSelector): Answer => ({ from: 'actor-of', selector });
+export const fieldOf = (selector: EventSelector, field: string): Answer => ({
+  from: 'field-of',
+  selector,
+  field,
+});
+export const whether = (check: Check): Answer => ({ from: 'holds', check });
 
 /**
  * Sets `field` on the lock op that starts each given client's program: the lessons switch every
@@ -17,13 +157,6 @@ export const onFirstOps = (
   value: unknown,
   clients: number[] = [0, 1],
 ): PatchOp[] => clients.map((c) => ({ op, path: `/clients/${c}/threads/0/program/0/${field}`, value }));
-
-/** One answer of a question: its id, the value the trace's answer is compared with, its text. */
-export const choice = (id: string, value: unknown, en: string, zh: string): Choice => ({
-  id,
-  value,
-  text: { en, zh },
-});
 
 /** A task's goal that no `V1` (two holders at once) happens on `lock`, with its text. */
 export const noV1Goal = (lock: string): Pick<Task, 'goalText' | 'goal'> => ({
