@@ -65,10 +65,7 @@ const lesson: Lesson = {
           'forever. Two commands are not atomic: something can always happen between them.',
         zh: '进程恰好死在这个空隙里。键已经建好了，过期时间却永远不会来：`PTTL` 一直是 `-1`。两条命令不是原子的：它们之间总可能发生点什么。',
       },
-      checks: [
-        { key: 'lock:job', is: 'string', pttl: 'none' },
-        none({ kind: 'cmd', cmd: 'EXPIRE' }),
-      ],
+      checks: [{ key: 'lock:job', is: 'string', pttl: 'none' }, none({ kind: 'cmd', cmd: 'EXPIRE' })],
     },
     {
       claims: ['C04'],

@@ -29,7 +29,11 @@ export interface Range {
 // Event selectors
 
 /** The `kind` event of `actor` (`more`: the selector's other fields: nth, where, after, …). */
-export const ev = (kind: string, actor: Actor, more: Omit<EventSelector, 'kind' | 'actor'> = {}): EventSelector => ({
+export const ev = (
+  kind: string,
+  actor: Actor,
+  more: Omit<EventSelector, 'kind' | 'actor'> = {},
+): EventSelector => ({
   kind,
   actor,
   ...more,
@@ -125,6 +129,9 @@ export const gap = (from: EventSelector, to: EventSelector, range: Range): Check
   gap: { from, to },
   ...range,
 });
+
+/** In `fencing-saves-gc-pause`: the fenced lock's token counter after B:1's acquire (A:1 got 1). */
+export const tokenCounterIs2: KeyCheck = { key: 'redisson_lock_token:{res}', value: '2' };
 
 // ---------------------------------------------------------------------------------------------
 // Questions and tasks
