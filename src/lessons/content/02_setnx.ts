@@ -1,4 +1,5 @@
-import { acquired, atLeast, choice, cmd, none, replyOf, threadHolds } from './common';
+import { atLeast, choice, none, replyOf, threadHolds } from './common';
+import { acquired, cmd } from './events';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {

@@ -1,4 +1,5 @@
-import { acquired, atLeast, choice, cmd, none, onFirstOps, whether } from './common';
+import { atLeast, choice, none, onFirstOps, whether } from './common';
+import { acquired, cmd } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
 const critical = (type: string, work: number) => [

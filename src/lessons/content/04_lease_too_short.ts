@@ -1,14 +1,5 @@
-import {
-  absent,
-  acquired,
-  choice,
-  cmd,
-  onFirstOps,
-  openV1,
-  threadHolds,
-  timeOf,
-  violationStart,
-} from './common';
+import { absent, choice, onFirstOps, openV1, threadHolds, timeOf } from './common';
+import { acquired, cmd, violationStart } from './events';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {

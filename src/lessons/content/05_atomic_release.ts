@@ -1,19 +1,5 @@
-import {
-  absent,
-  acquired,
-  bLockScript,
-  choice,
-  cmd,
-  count,
-  ev,
-  gap,
-  onFirstOps,
-  openV1,
-  replyOf,
-  threadHolds,
-  v1,
-  violationStart,
-} from './common';
+import { absent, choice, count, gap, onFirstOps, openV1, replyOf, threadHolds, v1 } from './common';
+import { acquired, bLockScript, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
 /** The first call of B:1's lock script: everything up to its reply happens at this instant. */

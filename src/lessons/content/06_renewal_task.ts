@@ -1,18 +1,5 @@
-import {
-  acquired,
-  choice,
-  cmd,
-  ev,
-  exactly,
-  gap,
-  noV1Goal,
-  none,
-  onFirstOps,
-  openV1,
-  v1,
-  violationStart,
-  whether,
-} from './common';
+import { choice, exactly, gap, noV1Goal, none, onFirstOps, openV1, v1, whether } from './common';
+import { acquired, cmd, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
 const critical = (work: number) => [

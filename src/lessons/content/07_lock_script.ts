@@ -1,18 +1,5 @@
-import {
-  absent,
-  acquired,
-  atLeast,
-  bLockScript,
-  choice,
-  cmd,
-  count,
-  ev,
-  holds,
-  onFirstOps,
-  replyOf,
-  secondAcquire,
-  turnedAway,
-} from './common';
+import { absent, atLeast, choice, count, holds, onFirstOps, replyOf, turnedAway } from './common';
+import { acquired, bLockScript, cmd, ev, secondAcquire } from './events';
 import type { EventSelector, Lesson } from '../types';
 
 /** lock.lua with line 7's reentrancy half (`hexists`) removed: the learner's edit in step 6 */

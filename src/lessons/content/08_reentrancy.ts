@@ -1,18 +1,5 @@
-import {
-  absent,
-  acquired,
-  choice,
-  cmd,
-  ev,
-  exactly,
-  fieldOf,
-  holds,
-  none,
-  replyOf,
-  secondAcquire,
-  threadHolds,
-  whether,
-} from './common';
+import { absent, choice, exactly, fieldOf, holds, none, replyOf, threadHolds, whether } from './common';
+import { acquired, cmd, ev, secondAcquire } from './events';
 import type { Lesson } from '../types';
 
 /** the unlock script's last EVALSHA between the two releases (an earlier one may be answered NOSCRIPT) */

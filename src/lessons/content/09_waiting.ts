@@ -1,11 +1,7 @@
 import {
-  acquired,
   atLeast,
-  bLockScript,
   choice,
-  cmd,
   count,
-  ev,
   exactly,
   gap,
   holds,
@@ -16,6 +12,7 @@ import {
   turnedAway,
   whether,
 } from './common';
+import { acquired, bLockScript, cmd, ev } from './events';
 import type { Lesson } from '../types';
 
 const bFailed = ev('lock.failed', 'B:1');

@@ -1,17 +1,5 @@
-import {
-  absent,
-  actorOf,
-  atLeast,
-  choice,
-  cmd,
-  ev,
-  exactly,
-  gap,
-  holds,
-  none,
-  replyOf,
-  threadHolds,
-} from './common';
+import { absent, actorOf, atLeast, choice, exactly, gap, holds, none, replyOf, threadHolds } from './common';
+import { cmd, ev } from './events';
 import type { EventSelector, Lesson } from '../types';
 
 /** the unlock EVALSHA that got an answer (a first one may be refused with NOSCRIPT) */

@@ -1,9 +1,7 @@
 import {
   absent,
-  acquired,
   atLeast,
   choice,
-  ev,
   exactly,
   gap,
   holds,
@@ -12,8 +10,8 @@ import {
   openV1,
   threadHolds,
   timeOf,
-  violationStart,
 } from './common';
+import { acquired, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
 /** A:1's watchdog renewals (as a cursor: the first). */

@@ -1,7 +1,6 @@
 import {
   atLeast,
   choice,
-  ev,
   fieldOf,
   holds,
   none,
@@ -10,9 +9,9 @@ import {
   threadHolds,
   tokenCounterIs2,
   v1,
-  violationStart,
   whether,
 } from './common';
+import { ev, violationStart } from './events';
 import type { Lesson } from '../types';
 
 const aWrite = ev('resource.use', 'A:1');

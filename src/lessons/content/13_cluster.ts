@@ -1,19 +1,5 @@
-import {
-  absent,
-  acquired,
-  atLeast,
-  bLockScript,
-  choice,
-  cmd,
-  ev,
-  fieldOf,
-  holds,
-  none,
-  openV1,
-  threadHolds,
-  turnedAway,
-  violationStart,
-} from './common';
+import { absent, atLeast, choice, fieldOf, holds, none, openV1, threadHolds, turnedAway } from './common';
+import { acquired, bLockScript, cmd, ev, violationStart } from './events';
 import type { Check, Highlights, Lesson } from '../types';
 
 /** master-3 serves slots 10923–16383 in a three-master cluster. */

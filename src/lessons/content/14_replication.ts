@@ -1,18 +1,5 @@
-import {
-  absent,
-  acquired,
-  atLeast,
-  choice,
-  cmd,
-  ev,
-  holds,
-  noV1Goal,
-  none,
-  openV1,
-  replyOf,
-  threadHolds,
-  violationStart,
-} from './common';
+import { absent, atLeast, choice, holds, noV1Goal, none, openV1, replyOf, threadHolds } from './common';
+import { acquired, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
 const bAcquire = cmd('B:1', 'EVAL', { key: 'myLock' });

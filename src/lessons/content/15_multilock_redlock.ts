@@ -1,4 +1,5 @@
-import { absent, acquired, atLeast, choice, ev, holds, v1, violationStart, whether } from './common';
+import { absent, atLeast, choice, holds, v1, whether } from './common';
+import { acquired, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
 const multi = { lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] };

@@ -1,16 +1,5 @@
-import {
-  acquired,
-  actorOf,
-  atLeast,
-  choice,
-  cmd,
-  ev,
-  exactly,
-  gap,
-  none,
-  threadHolds,
-  tokenCounterIs2,
-} from './common';
+import { actorOf, atLeast, choice, exactly, gap, none, threadHolds, tokenCounterIs2 } from './common';
+import { acquired, cmd, ev } from './events';
 import type { Check, EventSelector, Lesson } from '../types';
 
 const afterA: EventSelector = { kind: 'lock.acquired', after: ev('lock.released', 'A:1') };

@@ -1,9 +1,9 @@
 /**
- * What several lessons say the same way: builders for the selectors, checks, answers and patches
- * they repeat, and the selectors that lessons on the same built-in share. Data only, like the
- * lessons themselves (no engine imports), so a lesson still reads as its own JSON. Each builder
- * writes its fields in the order the lessons always wrote them by hand, so a lesson's JSON does not
- * change when it switches to a builder.
+ * What several lessons say the same way: builders for the checks, answers and patches they repeat,
+ * and the checks that lessons on the same built-in share (the events they point at are built in
+ * ./events). Data only, like the lessons themselves (no engine imports), so a lesson still reads as
+ * its own JSON. Each builder writes its fields in the order the lessons always wrote them by hand,
+ * so a lesson's JSON does not change when it switches to a builder.
  */
 import type {
   Actor,
@@ -16,7 +16,6 @@ import type {
   Task,
   ThreadCheck,
   ThreadState,
-  ViolationKind,
 } from '../types';
 
 /** An inclusive range, as `count` and `gap` checks take it. */
@@ -24,44 +23,6 @@ export interface Range {
   min?: number;
   max?: number;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Event selectors
-
-/** The `kind` event of `actor` (`more`: the selector's other fields: nth, where, after, …). */
-export const ev = (
-  kind: string,
-  actor: Actor,
-  more: Omit<EventSelector, 'kind' | 'actor'> = {},
-): EventSelector => ({
-  kind,
-  actor,
-  ...more,
-});
-
-/** `actor`'s `name` command (`more`: key, node, after, before, nth, …). */
-export const cmd = (actor: Actor, name: string, more: Omit<EventSelector, 'kind' | 'actor' | 'cmd'> = {}) =>
-  ({ kind: 'cmd', actor, cmd: name, ...more }) satisfies EventSelector;
-
-/** The moment `actor` got the lock (its first acquire unless `nth` says otherwise). */
-export const acquired = (actor: Actor): EventSelector => ({ kind: 'lock.acquired', actor });
-
-/** The start of the (`nth`) `violation` the monitor reports (on `lock`, when given). */
-export const violationStart = (violation: ViolationKind, lock?: string, nth?: number): EventSelector => ({
-  kind: 'violation.start',
-  ...(lock === undefined ? {} : { lock }),
-  where: { violation },
-  ...(nth === undefined ? {} : { nth }),
-});
-
-/** B:1's first lock script on `myLock`: where a second client's `lock()` meets A:1's lock. */
-export const bLockScript = cmd('B:1', 'EVALSHA', { key: 'myLock' });
-
-/** In the `reentrant` built-in: A:1's lock script for its second `lock()` on the lock it holds. */
-export const secondAcquire = cmd('A:1', 'EVALSHA', {
-  key: 'myLock',
-  after: ev('lock.request', 'A:1', { nth: 2 }),
-});
 
 // ---------------------------------------------------------------------------------------------
 // Checks
