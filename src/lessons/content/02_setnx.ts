@@ -1,4 +1,4 @@
-import { atLeast, choice, none, replyOf, threadHolds } from './common';
+import { atLeast, choice, none, replyOf, threadHolds, yourTurn } from './common';
 import { acquired, cmd } from './events';
 import type { Lesson } from '../types';
 
@@ -87,10 +87,10 @@ const lesson: Lesson = {
         none(acquired('B:1')),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: make A:1 take the lock with an expiry. Change its `lock` op to type `set-nx-px` with `leaseMs: 1000`.',
-          zh: '轮到你了：让 A:1 加锁时带上过期时间。把它的 `lock` 操作改成类型 `set-nx-px`，并加上 `leaseMs: 1000`。',
-        },
+        prompt: yourTurn(
+          'make A:1 take the lock with an expiry. Change its `lock` op to type `set-nx-px` with `leaseMs: 1000`.',
+          '让 A:1 加锁时带上过期时间。把它的 `lock` 操作改成类型 `set-nx-px`，并加上 `leaseMs: 1000`。',
+        ),
         goalText: { en: 'B:1 gets the lock after A:1 crashed.', zh: 'A:1 崩溃之后，B:1 拿到锁。' },
         goal: atLeast(1, acquired('B:1')),
         solution: [

@@ -1,4 +1,4 @@
-import { atLeast, choice, none, onFirstOps, whether } from './common';
+import { atLeast, choice, none, onFirstOps, whether, yourTurn } from './common';
 import { acquired, cmd } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
@@ -80,14 +80,12 @@ const lesson: Lesson = {
         none({ kind: 'cmd', cmd: 'EXPIRE' }),
       ],
       task: {
-        prompt: {
-          en:
-            'Your turn: Redis has one command that sets the value **and** the expiry: `SET key value NX PX ms`. ' +
+        prompt: yourTurn(
+          'Redis has one command that sets the value **and** the expiry: `SET key value NX PX ms`. ' +
             'Switch both threads’ `lock` ops to type `set-nx-px` (keep `leaseMs: 1000`).',
-          zh:
-            '轮到你了：Redis 有一条命令能同时设置值**和**过期时间：`SET key value NX PX ms`。' +
+          'Redis 有一条命令能同时设置值**和**过期时间：`SET key value NX PX ms`。' +
             '把两个线程的 `lock` 操作都改成类型 `set-nx-px`（保留 `leaseMs: 1000`）。',
-        },
+        ),
         goalText: {
           en: 'B:1 gets the lock although A:1 crashed.',
           zh: '尽管 A:1 崩溃了，B:1 还是拿到了锁。',

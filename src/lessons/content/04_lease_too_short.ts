@@ -1,4 +1,4 @@
-import { absent, choice, onFirstOps, openV1, threadHolds, timeOf } from './common';
+import { absent, choice, onFirstOps, openV1, threadHolds, timeOf, yourTurn } from './common';
 import { acquired, cmd, violationStart } from './events';
 import type { Lesson } from '../types';
 
@@ -84,10 +84,10 @@ const lesson: Lesson = {
       },
       checks: [openV1('lock:job', 'B:1', 'C:1'), { verdict: 'unsafe' }],
       task: {
-        prompt: {
-          en: 'Your turn: give A:1 a lease that covers its 14 s of work (its `lock` op’s `leaseMs`).',
-          zh: '轮到你了：给 A:1 一个能覆盖 14 秒业务的租期（改它 `lock` 操作的 `leaseMs`）。',
-        },
+        prompt: yourTurn(
+          'give A:1 a lease that covers its 14 s of work (its `lock` op’s `leaseMs`).',
+          '给 A:1 一个能覆盖 14 秒业务的租期（改它 `lock` 操作的 `leaseMs`）。',
+        ),
         goalText: {
           en: 'No `V1` on `lock:job` in the whole run.',
           zh: '整个运行过程中 `lock:job` 上没有 `V1`。',

@@ -1,4 +1,4 @@
-import { absent, choice, count, gap, onFirstOps, openV1, replyOf, threadHolds, v1 } from './common';
+import { absent, choice, count, gap, onFirstOps, openV1, replyOf, threadHolds, v1, yourTurn } from './common';
 import { acquired, bLockScript, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
@@ -78,15 +78,13 @@ const lesson: Lesson = {
       },
       checks: [openV1('lock:job', 'B:1', 'C:1')],
       task: {
-        prompt: {
-          en:
-            'Your turn: make the release atomic. Switch all three threads’ `lock` ops to type `set-nx-px-lua`, ' +
+        prompt: yourTurn(
+          'make the release atomic. Switch all three threads’ `lock` ops to type `set-nx-px-lua`, ' +
             'which releases with one `EVAL` of `if redis.call("get",KEYS[1]) == ARGV[1] then return ' +
             'redis.call("del",KEYS[1]) else return 0 end`.',
-          zh:
-            '轮到你了：让释放变成原子操作。把三个线程的 `lock` 操作都改成类型 `set-nx-px-lua`，它用一次 `EVAL` 释放锁：' +
+          '让释放变成原子操作。把三个线程的 `lock` 操作都改成类型 `set-nx-px-lua`，它用一次 `EVAL` 释放锁：' +
             '`if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1]) else return 0 end`。',
-        },
+        ),
         goalText: {
           en: 'The release never hands the lock to a third thread: no `V1` between B:1 and C:1.',
           zh: '释放不再把锁送给第三个线程：B:1 和 C:1 之间没有 `V1`。',

@@ -1,4 +1,4 @@
-import { choice, exactly, gap, noV1Goal, none, onFirstOps, openV1, v1, whether } from './common';
+import { choice, exactly, gap, none, noV1Goal, onFirstOps, openV1, v1, whether, yourTurn } from './common';
 import { acquired, cmd, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
@@ -77,12 +77,11 @@ const lesson: Lesson = {
       highlight: { lanes: ['A:1', 'B:1'], keys: ['lock:job'] },
       checks: [openV1('lock:job', 'A:1', 'B:1')],
       task: {
-        prompt: {
-          en:
-            'Your turn: give client A a second thread that renews the lock: every 1 s (a third of the lease), ' +
+        prompt: yourTurn(
+          'give client A a second thread that renews the lock: every 1 s (a third of the lease), ' +
             '`PEXPIRE lock:job 3000`. Five rounds are enough.',
-          zh: '轮到你了：给客户端 A 加第二个线程来续期：每 1 秒（租期的三分之一）执行一次 `PEXPIRE lock:job 3000`，五轮就够了。',
-        },
+          '给客户端 A 加第二个线程来续期：每 1 秒（租期的三分之一）执行一次 `PEXPIRE lock:job 3000`，五轮就够了。',
+        ),
         ...noV1Goal('lock:job'),
         solution: addRenewal,
         success: {

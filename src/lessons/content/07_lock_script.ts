@@ -1,4 +1,4 @@
-import { absent, atLeast, choice, count, holds, onFirstOps, replyOf, turnedAway } from './common';
+import { absent, atLeast, choice, count, holds, onFirstOps, replyOf, turnedAway, yourTurn } from './common';
 import { acquired, bLockScript, cmd, ev, secondAcquire } from './events';
 import type { EventSelector, Lesson } from '../types';
 
@@ -99,10 +99,10 @@ const lesson: Lesson = {
         atLeast(1, pexpireWith('30000')),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: call `lock(5, SECONDS)` instead: give the `lock` op `leaseMs: 5000`.',
-          zh: '轮到你了：改成调用 `lock(5, SECONDS)`：给 `lock` 操作加上 `leaseMs: 5000`。',
-        },
+        prompt: yourTurn(
+          'call `lock(5, SECONDS)` instead: give the `lock` op `leaseMs: 5000`.',
+          '改成调用 `lock(5, SECONDS)`：给 `lock` 操作加上 `leaseMs: 5000`。',
+        ),
         goalText: {
           en: 'The script’s `pexpire` uses the lease you gave (`ARGV[1]` = 5000).',
           zh: '脚本里的 `pexpire` 用的是你给的租期（`ARGV[1]` = 5000）。',
@@ -164,15 +164,13 @@ const lesson: Lesson = {
       highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
       checks: [{ reply: null }, holds('myLock', 'A:1', 2)],
       task: {
-        prompt: {
-          en:
-            'Your turn: in the JSON editor, add `"redisson": { "scripts": { "lock": "…" } }` with the lock script ' +
+        prompt: yourTurn(
+          'in the JSON editor, add `"redisson": { "scripts": { "lock": "…" } }` with the lock script ' +
             "minus the `hexists` half of line 7, so the condition is only `redis.call('exists', KEYS[1]) == 0`. " +
             'What does A:1’s second `lock()` do now?',
-          zh:
-            '轮到你了：在 JSON 编辑器里加上 `"redisson": { "scripts": { "lock": "…" } }`，内容是去掉第 7 行 `hexists` 那一半的加锁脚本，' +
+          '在 JSON 编辑器里加上 `"redisson": { "scripts": { "lock": "…" } }`，内容是去掉第 7 行 `hexists` 那一半的加锁脚本，' +
             "让条件只剩 `redis.call('exists', KEYS[1]) == 0`。A:1 的第二次 `lock()` 现在会怎样？",
-        },
+        ),
         hint: {
           en: `The whole script as a JSON string: ${JSON.stringify(lockWithoutReentry)}`,
           zh: `整个脚本写成 JSON 字符串：${JSON.stringify(lockWithoutReentry)}`,

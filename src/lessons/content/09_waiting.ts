@@ -11,6 +11,7 @@ import {
   timeOf,
   turnedAway,
   whether,
+  yourTurn,
 } from './common';
 import { acquired, bLockScript, cmd, ev } from './events';
 import type { Lesson } from '../types';
@@ -137,10 +138,10 @@ const lesson: Lesson = {
         gap(ev('lock.request', 'B:1'), bFailed, { min: 1000, max: 1010 }),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: let B:1 wait long enough to get the lock (its `waitMs`).',
-          zh: '轮到你了：让 B:1 等得足够久，直到拿到锁（改它的 `waitMs`）。',
-        },
+        prompt: yourTurn(
+          'let B:1 wait long enough to get the lock (its `waitMs`).',
+          '让 B:1 等得足够久，直到拿到锁（改它的 `waitMs`）。',
+        ),
         goalText: { en: 'B:1’s `tryLock` returns `true`.', zh: 'B:1 的 `tryLock` 返回 `true`。' },
         goal: atLeast(1, acquired('B:1')),
         solution: onFirstOps('replace', 'waitMs', 8000, [1]),

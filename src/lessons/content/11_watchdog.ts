@@ -5,11 +5,12 @@ import {
   exactly,
   gap,
   holds,
-  noV1Goal,
   none,
+  noV1Goal,
   openV1,
   threadHolds,
   timeOf,
+  yourTurn,
 } from './common';
 import { acquired, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
@@ -129,10 +130,10 @@ const lesson: Lesson = {
         openV1('myLock', 'A:1', 'B:1'),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: let the watchdog do its job. Remove A:1’s `leaseMs`.',
-          zh: '轮到你了：让看门狗来干活。去掉 A:1 的 `leaseMs`。',
-        },
+        prompt: yourTurn(
+          'let the watchdog do its job. Remove A:1’s `leaseMs`.',
+          '让看门狗来干活。去掉 A:1 的 `leaseMs`。',
+        ),
         ...noV1Goal('myLock'),
         solution: [{ op: 'remove', path: '/clients/0/threads/0/program/0/leaseMs' }],
         success: {

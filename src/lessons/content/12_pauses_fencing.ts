@@ -10,6 +10,7 @@ import {
   tokenCounterIs2,
   v1,
   whether,
+  yourTurn,
 } from './common';
 import { ev, violationStart } from './events';
 import type { Lesson } from '../types';
@@ -72,10 +73,10 @@ const lesson: Lesson = {
         openV1('myLock', 'A:1', 'B:1'),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: make the pause shorter than the lease (the `pause` fault’s `ms`).',
-          zh: '轮到你了：把停顿缩短到比租期短（改 `pause` 故障的 `ms`）。',
-        },
+        prompt: yourTurn(
+          'make the pause shorter than the lease (the `pause` fault’s `ms`).',
+          '把停顿缩短到比租期短（改 `pause` 故障的 `ms`）。',
+        ),
         goalText: { en: 'The run is safe.', zh: '运行结果是安全的。' },
         goal: { verdict: 'safe' },
         solution: [{ op: 'replace', path: '/faults/0/ms', value: 20_000 }],
@@ -101,12 +102,11 @@ const lesson: Lesson = {
       },
       checks: [{ violation: 'V3', lock: 'myLock' }, { resource: { accepted: 2, value: 1 } }],
       task: {
-        prompt: {
-          en:
-            'Your turn: protect the data instead of the lock. Make the resource `fenced` and both threads lock ' +
+        prompt: yourTurn(
+          'protect the data instead of the lock. Make the resource `fenced` and both threads lock ' +
             'with type `FencedLock`, whose every acquire returns a larger token the store remembers.',
-          zh: '轮到你了：保护数据而不是锁。把资源改成 `fenced`，两个线程都用 `FencedLock` 加锁，每次加锁都返回一个更大的令牌，存储会记住它。',
-        },
+          '保护数据而不是锁。把资源改成 `fenced`，两个线程都用 `FencedLock` 加锁，每次加锁都返回一个更大的令牌，存储会记住它。',
+        ),
         goalText: { en: 'No `V3`: no stale write is accepted.', zh: '没有 `V3`：不接受任何过期的写入。' },
         goal: { noViolation: 'V3' },
         solution: [

@@ -1,4 +1,15 @@
-import { absent, atLeast, choice, holds, noV1Goal, none, openV1, replyOf, threadHolds } from './common';
+import {
+  absent,
+  atLeast,
+  choice,
+  holds,
+  none,
+  noV1Goal,
+  openV1,
+  replyOf,
+  threadHolds,
+  yourTurn,
+} from './common';
 import { acquired, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
@@ -128,12 +139,11 @@ const lesson: Lesson = {
       },
       checks: [openV1('myLock', 'A:1', 'B:1')],
       task: {
-        prompt: {
-          en:
-            'Your turn: upgrade to a Redisson with `checkLockSyncedSlaves` (set `redisson` to version `3.27` with ' +
+        prompt: yourTurn(
+          'upgrade to a Redisson with `checkLockSyncedSlaves` (set `redisson` to version `3.27` with ' +
             '`checkLockSyncedSlaves: true`).',
-          zh: '轮到你了：升级到带 `checkLockSyncedSlaves` 的 Redisson（把 `redisson` 设为版本 `3.27`，并设置 `checkLockSyncedSlaves: true`）。',
-        },
+          '升级到带 `checkLockSyncedSlaves` 的 Redisson（把 `redisson` 设为版本 `3.27`，并设置 `checkLockSyncedSlaves: true`）。',
+        ),
         ...noV1Goal('myLock'),
         solution: [
           { op: 'replace', path: '/redisson', value: { version: '3.27', checkLockSyncedSlaves: true } },

@@ -24,6 +24,7 @@ import {
   turnedAway,
   v1,
   whether,
+  yourTurn,
 } from './common';
 import { acquired, cmd, ev } from './events';
 
@@ -122,7 +123,11 @@ describe('question and task builders', () => {
     expect(ask(fieldOf(acquired('A:1'), 'actor'), ['B:1', 'A:1'])).toEqual(['c1']);
   });
 
-  it('build choices, lock-op patches and the no-V1 goal', () => {
+  it('build choices, task prompts, lock-op patches and the no-V1 goal', () => {
+    expect(yourTurn('call `lock()`.', '调用 `lock()`。')).toEqual({
+      en: 'Your turn: call `lock()`.',
+      zh: '轮到你了：调用 `lock()`。',
+    });
     expect(choice('one', 1, '`1`', '写入 `1`')).toEqual({
       id: 'one',
       value: 1,

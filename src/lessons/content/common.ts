@@ -8,6 +8,7 @@
 import type {
   Actor,
   Answer,
+  Bilingual,
   Check,
   Choice,
   EventSelector,
@@ -125,6 +126,12 @@ export const onFirstOps = (
   value: unknown,
   clients: number[] = [0, 1],
 ): PatchOp[] => clients.map((c) => ({ op, path: `/clients/${c}/threads/0/program/0/${field}`, value }));
+
+/** A task's prompt: every one invites the learner the same way ("Your turn: …"). */
+export const yourTurn = (en: string, zh: string): Bilingual => ({
+  en: `Your turn: ${en}`,
+  zh: `轮到你了：${zh}`,
+});
 
 /** A task's goal that no `V1` (two holders at once) happens on `lock`, with its text. */
 export const noV1Goal = (lock: string): Pick<Task, 'goalText' | 'goal'> => ({
