@@ -1,4 +1,15 @@
-import { absent, choice, exactly, fieldOf, holds, none, replyOf, threadHolds, whether } from './common';
+import {
+  absent,
+  choice,
+  exactly,
+  fieldOf,
+  holds,
+  none,
+  replyOf,
+  scriptLines,
+  threadHolds,
+  whether,
+} from './common';
 import { acquired, cmd, ev, secondAcquire } from './events';
 import type { Lesson } from '../types';
 
@@ -67,7 +78,7 @@ const lesson: Lesson = {
           '第二次 `EVALSHA` 又返回 `nil`：加锁成功。计数变成 `2`，租期重新从 30 秒开始（之前已经走了半秒）。' +
           '这就是单个 JVM 里 `ReentrantLock` 的行为，只不过记录在 Redis 里。',
       },
-      highlight: { script: { script: 'lock', lines: [7, 8, 9, 10] } },
+      highlight: { script: scriptLines('lock', 7, 10) },
       checks: [{ reply: null }, holds('myLock', 'A:1', 2, { fields: 1, pttl: { min: 29_990 } })],
     },
     {
@@ -113,7 +124,7 @@ const lesson: Lesson = {
         en: 'After the first `unlock()` the key is still there, the field is back to `1`, and nothing is published.',
         zh: '第一次 `unlock()` 之后键还在，字段回到 `1`，也没有发布任何消息。',
       },
-      highlight: { script: { script: 'unlock', lines: [15, 16, 17, 18, 19] } },
+      highlight: { script: scriptLines('unlock', 15, 19) },
       checks: [
         { reply: 0 },
         holds('myLock', 'A:1', 1, { pttl: { min: 29_990 } }),
@@ -132,7 +143,7 @@ const lesson: Lesson = {
           'message, and returns `1`. Lesson 10 follows that message.',
         zh: '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。',
       },
-      highlight: { script: { script: 'unlock', lines: [21, 22, 23, 24] } },
+      highlight: { script: scriptLines('unlock', 21, 24) },
       checks: [{ reply: 1 }, absent('myLock'), exactly(1, { kind: 'pubsub.publish' })],
     },
     {

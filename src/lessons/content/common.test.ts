@@ -19,6 +19,7 @@ import {
   onFirstOps,
   openV1,
   replyOf,
+  scriptLines,
   threadHolds,
   timeOf,
   turnedAway,
@@ -96,6 +97,13 @@ describe('check builders', () => {
     expect(holdsAt(end, gap(acquired('A:1'), ev('lock.failed', 'B:1'), { max: 50 }))).toBe(false);
     expect(holdsAt(end, v1('myLock', 'A:1', 'B:1'))).toBe(false);
     expect(holdsAt(end, openV1('myLock', 'A:1', 'B:1'))).toBe(false);
+  });
+});
+
+describe('highlight builders', () => {
+  it('name a script’s lines from first to last', () => {
+    expect(scriptLines('lock', 7, 7)).toEqual({ script: 'lock', lines: [7] });
+    expect(scriptLines('unlock', 15, 19)).toEqual({ script: 'unlock', lines: [15, 16, 17, 18, 19] });
   });
 });
 

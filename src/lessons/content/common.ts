@@ -12,6 +12,7 @@ import type {
   Check,
   Choice,
   EventSelector,
+  Highlights,
   KeyCheck,
   PatchOp,
   Task,
@@ -94,6 +95,19 @@ export const gap = (from: EventSelector, to: EventSelector, range: Range): Check
 
 /** In `fencing-saves-gc-pause`: the fenced lock's token counter after B:1's acquire (A:1 got 1). */
 export const tokenCounterIs2: KeyCheck = { key: 'redisson_lock_token:{res}', value: '2' };
+
+// ---------------------------------------------------------------------------------------------
+// Highlights
+
+/** Lines `first` to `last` of a script (`lock`, `unlock`, `renew`), for a step's highlight. */
+export const scriptLines = (
+  script: string,
+  first: number,
+  last: number,
+): NonNullable<Highlights['script']> => ({
+  script,
+  lines: Array.from({ length: last - first + 1 }, (_, i) => first + i),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Questions and tasks
