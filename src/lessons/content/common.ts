@@ -29,7 +29,7 @@ export interface Range {
 // ---------------------------------------------------------------------------------------------
 // Checks
 
-/** `owner`'s field in the hash `key` is `count` (null: absent); `more`: where, its type, … */
+/** `owner`'s field in the hash `key` is `count` (null: absent); `more`: its node, type, field count, PTTL. */
 export const holds = (
   key: string,
   owner: Actor,

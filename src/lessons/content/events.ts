@@ -20,7 +20,7 @@ export const ev = (
 export const cmd = (actor: Actor, name: string, more: Omit<EventSelector, 'kind' | 'actor' | 'cmd'> = {}) =>
   ({ kind: 'cmd', actor, cmd: name, ...more }) satisfies EventSelector;
 
-/** The moment `actor` got the lock (its first acquire unless `nth` says otherwise). */
+/** The moment `actor` first got the lock. */
 export const acquired = (actor: Actor): EventSelector => ({ kind: 'lock.acquired', actor });
 
 /** The start of the (`nth`) `violation` the monitor reports (on `lock`, when given). */
