@@ -3,7 +3,7 @@ import { cursorAt, describeCheck, failure, type Cursor } from './checks';
 import { evaluateLesson, resolveScenario, RunCache } from './evaluate';
 import { applyPatch, PatchError } from './patch';
 import { findEvent, SelectorError } from './select';
-import type { Check, Lesson, ScenarioJson } from './types';
+import type { Check, ScenarioJson, Step } from './types';
 import { client, hold, scenario } from '../engine/scenario/build';
 
 const twoThreads: ScenarioJson = scenario([
@@ -163,36 +163,34 @@ describe('slot checks (Redis Cluster)', () => {
 });
 
 describe('evaluateLesson', () => {
-  const lesson = (steps: Lesson['steps']): Lesson => ({
-    id: 't',
-    title: { en: 't', zh: '测' },
-    minutes: 5,
-    steps,
-  });
   const text = { en: 'x', zh: '字' };
+  /** A one-off lesson of these steps, played. */
+  const play = (...steps: Step[]) =>
+    evaluateLesson({ id: 't', title: { en: 't', zh: '测' }, minutes: 5, steps }, cache);
+  /** A step that starts the two-thread run, with the common text. */
+  const onTwoThreads = (claim: string, step: Partial<Step> = {}): Step => ({
+    claims: [claim],
+    scenario: { inline: twoThreads },
+    text,
+    ...step,
+  });
 
   it('fails a wrong check, a question without exactly one right choice, a trivial task', () => {
-    const r = evaluateLesson(
-      lesson([
-        {
-          claims: ['C12'],
-          scenario: { inline: twoThreads },
-          at: { kind: 'lock.acquired', actor: 'A:1' },
-          text,
-          checks: [{ key: 'myLock', fields: 2 }],
-          question: {
-            prompt: text,
-            choices: [
-              { id: 'a', text, value: 'A:1' },
-              { id: 'b', text, value: 'A:1' },
-            ],
-            answer: { from: 'actor-of', selector: { kind: 'lock.acquired' } },
-            feedback: text,
-          },
-          task: { prompt: text, goalText: text, goal: { verdict: 'safe' }, solution: [], success: text },
+    const r = play(
+      onTwoThreads('C12', {
+        at: { kind: 'lock.acquired', actor: 'A:1' },
+        checks: [{ key: 'myLock', fields: 2 }],
+        question: {
+          prompt: text,
+          choices: [
+            { id: 'a', text, value: 'A:1' },
+            { id: 'b', text, value: 'A:1' },
+          ],
+          answer: { from: 'actor-of', selector: { kind: 'lock.acquired' } },
+          feedback: text,
         },
-      ]),
-      cache,
+        task: { prompt: text, goalText: text, goal: { verdict: 'safe' }, solution: [], success: text },
+      }),
     );
     expect(r.ok).toBe(false);
     expect(r.steps[0].checks.map((c) => c.ok)).toEqual([false, false, false, true]);
@@ -200,19 +198,11 @@ describe('evaluateLesson', () => {
   });
 
   it('hands each step the events since the previous cursor, or from the start on a new scenario', () => {
-    const r = evaluateLesson(
-      lesson([
-        { claims: ['C11'], scenario: { inline: twoThreads }, at: { kind: 'lock.acquired' }, text },
-        {
-          claims: ['C16'],
-          at: { kind: 'lock.failed' },
-          text,
-          checks: [{ thread: 'B:1', lastResult: false }],
-        },
-        { claims: ['C16'], scenario: { patch: [{ op: 'add', path: '/seed', value: 2 }] }, text },
-        { claims: ['C16'], pending: 'needs: something', text },
-      ]),
-      cache,
+    const r = play(
+      onTwoThreads('C11', { at: { kind: 'lock.acquired' } }),
+      { claims: ['C16'], at: { kind: 'lock.failed' }, text, checks: [{ thread: 'B:1', lastResult: false }] },
+      { claims: ['C16'], scenario: { patch: [{ op: 'add', path: '/seed', value: 2 }] }, text },
+      { claims: ['C16'], pending: 'needs: something', text },
     );
     expect(r.ok).toBe(true);
     const [s1, s2, s3, s4] = r.steps;
@@ -227,39 +217,22 @@ describe('evaluateLesson', () => {
   });
 
   it('fails a cursor that moves backwards within one scenario', () => {
-    const r = evaluateLesson(
-      lesson([
-        { claims: ['C16'], scenario: { inline: twoThreads }, at: { kind: 'lock.failed' }, text },
-        { claims: ['C11'], at: { kind: 'lock.acquired' }, text },
-      ]),
-      cache,
-    );
+    const r = play(onTwoThreads('C16', { at: { kind: 'lock.failed' } }), {
+      claims: ['C11'],
+      at: { kind: 'lock.acquired' },
+      text,
+    });
     expect(r.ok).toBe(false);
     expect(r.steps[1].checks[0].what).toMatch(/is before the previous step's/);
   });
 
   it('fails a highlight that names a lane the run does not have', () => {
-    const r = evaluateLesson(
-      lesson([
-        { claims: ['C11'], scenario: { inline: twoThreads }, text, highlight: { lanes: ['A:1', 'Z:9'] } },
-      ]),
-      cache,
-    );
+    const r = play(onTwoThreads('C11', { highlight: { lanes: ['A:1', 'Z:9'] } }));
     expect(r.steps[0].checks).toEqual([{ what: 'highlighted lanes exist (no Z:9 in this run)', ok: false }]);
   });
 
   it('reports a selector that finds nothing as a failed check', () => {
-    const r = evaluateLesson(
-      lesson([
-        {
-          claims: ['C11'],
-          scenario: { inline: twoThreads },
-          at: { kind: 'lock.acquired', actor: 'Z:1' },
-          text,
-        },
-      ]),
-      cache,
-    );
+    const r = play(onTwoThreads('C11', { at: { kind: 'lock.acquired', actor: 'Z:1' } }));
     expect(r.ok).toBe(false);
     expect(r.steps[0].checks[0].what).toMatch(/^error: no event/);
   });

@@ -1,4 +1,4 @@
-import { choice } from './common';
+import { choice, yourTurn } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 /** Three buyers, 20 ms apart, each doing one 50 ms read-modify-write of the sales counter. */
@@ -91,10 +91,10 @@ const lesson: Lesson = {
       },
       checks: [{ resource: { value: 1, accepted: 3, lost: 2 } }, { verdict: 'unsafe' }],
       task: {
-        prompt: {
-          en: 'Your turn: wrap each buyer’s `use` in `lock` / `unlock` of one lock (name it `stock`).',
-          zh: '轮到你了：给每个买家的 `use` 前后加上同一把锁（叫 `stock`）的 `lock` / `unlock`。',
-        },
+        prompt: yourTurn(
+          'wrap each buyer’s `use` in `lock` / `unlock` of one lock (name it `stock`).',
+          '给每个买家的 `use` 前后加上同一把锁（叫 `stock`）的 `lock` / `unlock`。',
+        ),
         goalText: {
           en: 'All three sales counted (the counter ends at 3) and no violation.',
           zh: '三笔销售都被记上（计数器最终为 3），并且没有任何违规。',

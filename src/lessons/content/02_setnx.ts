@@ -1,4 +1,5 @@
-import { acquired, choice } from './common';
+import { atLeast, choice, none, replyOf, threadHolds, yourTurn } from './common';
+import { acquired, cmd } from './events';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -9,7 +10,7 @@ const lesson: Lesson = {
     {
       claims: ['C02'],
       scenario: { builtin: 'naive-setnx-deadlock' },
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'SETNX' },
+      at: cmd('A:1', 'SETNX'),
       text: {
         en:
           'The simplest distributed lock is one Redis command: `SETNX key value` (“SET if Not eXists”). It sets ' +
@@ -24,7 +25,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C02'],
-      at: { kind: 'cmd', actor: 'B:1', cmd: 'SETNX' },
+      at: cmd('B:1', 'SETNX'),
       text: {
         en:
           'B:1 runs the same command 100 ms later. Redis executes commands one at a time, so there is no way for ' +
@@ -43,13 +44,13 @@ const lesson: Lesson = {
           choice('one', 1, '`1`: it sets the key too', '`1`：它也设置了这个键'),
           choice('zero', 0, '`0`: the key already exists', '`0`：键已经存在'),
         ],
-        answer: { from: 'reply-of', selector: { kind: 'cmd', actor: 'B:1', cmd: 'SETNX' } },
+        answer: replyOf(cmd('B:1', 'SETNX')),
         feedback: {
           en: '`SETNX` never overwrites: the key exists, so nothing is set and the reply is `0`.',
           zh: '`SETNX` 从不覆盖：键已经存在，所以什么也不设置，返回 `0`。',
         },
       },
-      checks: [{ reply: 0 }, { thread: 'A:1', holds: { lock: 'lock:job', count: 1 } }],
+      checks: [{ reply: 0 }, threadHolds('A:1', 'lock:job', 1)],
     },
     {
       claims: ['C03'],
@@ -82,16 +83,16 @@ const lesson: Lesson = {
       checks: [
         { key: 'lock:job', pttl: 'none' },
         { thread: 'B:1', state: 'waiting' },
-        { count: { kind: 'cmd', actor: 'B:1', cmd: 'SETNX' }, min: 20 },
-        { count: acquired('B:1'), max: 0 },
+        atLeast(20, cmd('B:1', 'SETNX')),
+        none(acquired('B:1')),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: make A:1 take the lock with an expiry. Change its `lock` op to type `set-nx-px` with `leaseMs: 1000`.',
-          zh: '轮到你了：让 A:1 加锁时带上过期时间。把它的 `lock` 操作改成类型 `set-nx-px`，并加上 `leaseMs: 1000`。',
-        },
+        prompt: yourTurn(
+          'make A:1 take the lock with an expiry. Change its `lock` op to type `set-nx-px` with `leaseMs: 1000`.',
+          '让 A:1 加锁时带上过期时间。把它的 `lock` 操作改成类型 `set-nx-px`，并加上 `leaseMs: 1000`。',
+        ),
         goalText: { en: 'B:1 gets the lock after A:1 crashed.', zh: 'A:1 崩溃之后，B:1 拿到锁。' },
-        goal: { count: acquired('B:1'), min: 1 },
+        goal: atLeast(1, acquired('B:1')),
         solution: [
           {
             op: 'replace',

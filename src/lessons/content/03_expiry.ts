@@ -1,4 +1,5 @@
-import { acquired, choice, onFirstOps } from './common';
+import { atLeast, choice, none, onFirstOps, whether, yourTurn } from './common';
+import { acquired, cmd } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
 const critical = (type: string, work: number) => [
@@ -27,7 +28,7 @@ const lesson: Lesson = {
     {
       claims: ['C04'],
       scenario: { inline: twoCommands },
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'SETNX' },
+      at: cmd('A:1', 'SETNX'),
       text: {
         en:
           'The obvious fix for the crashed holder: after `SETNX`, set a timeout with `EXPIRE lock:job 1`, so ' +
@@ -51,7 +52,7 @@ const lesson: Lesson = {
           choice('yes', true, 'Yes, the key expires after 1 s', '能，键 1 秒后过期'),
           choice('no', false, 'No, the key never expires', '不能，键永远不会过期'),
         ],
-        answer: { from: 'holds', check: { count: acquired('B:1'), min: 1 } },
+        answer: whether(atLeast(1, acquired('B:1'))),
         feedback: {
           en:
             'The `EXPIRE` was never sent, so the key has no TTL and we are back in the deadlock of the last ' +
@@ -65,10 +66,7 @@ const lesson: Lesson = {
           'forever. Two commands are not atomic: something can always happen between them.',
         zh: '进程恰好死在这个空隙里。键已经建好了，过期时间却永远不会来：`PTTL` 一直是 `-1`。两条命令不是原子的：它们之间总可能发生点什么。',
       },
-      checks: [
-        { key: 'lock:job', is: 'string', pttl: 'none' },
-        { count: { kind: 'cmd', cmd: 'EXPIRE' }, max: 0 },
-      ],
+      checks: [{ key: 'lock:job', is: 'string', pttl: 'none' }, none({ kind: 'cmd', cmd: 'EXPIRE' })],
     },
     {
       claims: ['C04'],
@@ -79,22 +77,20 @@ const lesson: Lesson = {
       checks: [
         { key: 'lock:job', pttl: 'none' },
         { thread: 'B:1', state: 'waiting' },
-        { count: { kind: 'cmd', cmd: 'EXPIRE' }, max: 0 },
+        none({ kind: 'cmd', cmd: 'EXPIRE' }),
       ],
       task: {
-        prompt: {
-          en:
-            'Your turn: Redis has one command that sets the value **and** the expiry: `SET key value NX PX ms`. ' +
+        prompt: yourTurn(
+          'Redis has one command that sets the value **and** the expiry: `SET key value NX PX ms`. ' +
             'Switch both threads’ `lock` ops to type `set-nx-px` (keep `leaseMs: 1000`).',
-          zh:
-            '轮到你了：Redis 有一条命令能同时设置值**和**过期时间：`SET key value NX PX ms`。' +
+          'Redis 有一条命令能同时设置值**和**过期时间：`SET key value NX PX ms`。' +
             '把两个线程的 `lock` 操作都改成类型 `set-nx-px`（保留 `leaseMs: 1000`）。',
-        },
+        ),
         goalText: {
           en: 'B:1 gets the lock although A:1 crashed.',
           zh: '尽管 A:1 崩溃了，B:1 还是拿到了锁。',
         },
-        goal: { count: acquired('B:1'), min: 1 },
+        goal: atLeast(1, acquired('B:1')),
         solution: [...onFirstOps('replace', 'type', 'set-nx-px')],
         success: {
           en: 'One command, no gap: the lock and its lease exist together or not at all.',
@@ -107,7 +103,7 @@ const lesson: Lesson = {
       scenario: {
         patch: [...onFirstOps('replace', 'type', 'set-nx-px')],
       },
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'SET' },
+      at: cmd('A:1', 'SET'),
       text: {
         en:
           'This is the version the tutorials arrive at: `SET lock:job 1 NX PX 1000`. Right after the one command ' +

@@ -1,4 +1,5 @@
-import { acquired, choice } from './common';
+import { absent, choice, onFirstOps, openV1, threadHolds, timeOf, yourTurn } from './common';
+import { acquired, cmd, violationStart } from './events';
 import type { Lesson } from '../types';
 
 const lesson: Lesson = {
@@ -26,7 +27,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C06'],
-      at: { kind: 'violation.start', lock: 'lock:job', where: { violation: 'V1' } },
+      at: violationStart('V1', 'lock:job'),
       question: {
         prompt: {
           en: 'B:1 has been polling since 100 ms. When will it get the lock?',
@@ -37,7 +38,7 @@ const lesson: Lesson = {
           choice('expiry', [10000, 10200], 'At ≈ 10 s, when the key expires', '约 10 秒，键过期的时候'),
           choice('never', [0, 0], 'Never: A:1 holds it', '永远拿不到：锁在 A:1 手里'),
         ],
-        answer: { from: 'time-of', selector: acquired('B:1') },
+        answer: timeOf(acquired('B:1')),
         feedback: {
           en:
             'Redis knows nothing about A:1’s work: at 10 s the key expires, and the next `SET NX` from anyone ' +
@@ -54,14 +55,11 @@ const lesson: Lesson = {
           '第 10 秒键过期了（`key.expired`），而 A:1 还在干活。B:1 下一次轮询就成功了。现在临界区里有**两个**线程：' +
           '监视器在 `lock:job` 上报出 `V1`。比业务短的租期保护不了业务。',
       },
-      checks: [
-        { violation: 'V1', lock: 'lock:job', open: true, holders: ['A:1', 'B:1'] },
-        { thread: 'A:1', state: 'working', holds: { lock: 'lock:job', count: 1 } },
-      ],
+      checks: [openV1('lock:job', 'A:1', 'B:1'), threadHolds('A:1', 'lock:job', 1, { state: 'working' })],
     },
     {
       claims: ['C07'],
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'DEL' },
+      at: cmd('A:1', 'DEL'),
       text: {
         en:
           'A:1 finishes at 14 s and, as written, deletes “its” lock: `DEL lock:job` returns `1`. But the key it ' +
@@ -70,15 +68,11 @@ const lesson: Lesson = {
           'A:1 在第 14 秒做完，照代码所写删除“自己的”锁：`DEL lock:job` 返回 `1`。可它删掉的是 **B:1 的**键。' +
           '每个线程写的都是同一个值，而 `DEL` 根本不问这是谁的键。',
       },
-      checks: [
-        { reply: 1 },
-        { key: 'lock:job', is: 'absent' },
-        { thread: 'B:1', holds: { lock: 'lock:job', count: 1 } },
-      ],
+      checks: [{ reply: 1 }, absent('lock:job'), threadHolds('B:1', 'lock:job', 1)],
     },
     {
       claims: ['C07'],
-      at: { kind: 'violation.start', lock: 'lock:job', where: { violation: 'V1' }, nth: 2 },
+      at: violationStart('V1', 'lock:job', 2),
       text: {
         en:
           'So C:1 walks in while B:1 is still working: a second `V1`, this time caused only by the release. As ' +
@@ -88,21 +82,18 @@ const lesson: Lesson = {
           '于是 B:1 还在干活时，C:1 进来了：第二个 `V1`，这次完全是释放方式造成的。正如教程所说，接下来 B:1 又会删掉 C:1 的锁，' +
           '如此往复。需要两处修复：一个能说明**谁**持有锁的值，以及一个只删自己锁的释放。',
       },
-      checks: [
-        { violation: 'V1', lock: 'lock:job', open: true, holders: ['B:1', 'C:1'] },
-        { verdict: 'unsafe' },
-      ],
+      checks: [openV1('lock:job', 'B:1', 'C:1'), { verdict: 'unsafe' }],
       task: {
-        prompt: {
-          en: 'Your turn: give A:1 a lease that covers its 14 s of work (its `lock` op’s `leaseMs`).',
-          zh: '轮到你了：给 A:1 一个能覆盖 14 秒业务的租期（改它 `lock` 操作的 `leaseMs`）。',
-        },
+        prompt: yourTurn(
+          'give A:1 a lease that covers its 14 s of work (its `lock` op’s `leaseMs`).',
+          '给 A:1 一个能覆盖 14 秒业务的租期（改它 `lock` 操作的 `leaseMs`）。',
+        ),
         goalText: {
           en: 'No `V1` on `lock:job` in the whole run.',
           zh: '整个运行过程中 `lock:job` 上没有 `V1`。',
         },
         goal: { noViolation: 'V1', lock: 'lock:job' },
-        solution: [{ op: 'replace', path: '/clients/0/threads/0/program/0/leaseMs', value: 20000 }],
+        solution: onFirstOps('replace', 'leaseMs', 20000, [0]),
         success: {
           en:
             'It works here, because you know the work takes 14 s. In production nobody knows: a slow query, a GC ' +

@@ -1,5 +1,9 @@
-import { acquired, choice, onFirstOps } from './common';
-import type { Lesson } from '../types';
+import { absent, choice, count, gap, onFirstOps, openV1, replyOf, threadHolds, v1, yourTurn } from './common';
+import { acquired, bLockScript, cmd, ev, violationStart } from './events';
+import type { EventSelector, Lesson } from '../types';
+
+/** The first call of B:1's lock script: everything up to its reply happens at this instant. */
+const bExists: EventSelector = { kind: 'script.call', cmd: 'exists', after: ev('lock.request', 'B:1') };
 
 const lesson: Lesson = {
   id: 'atomic-release',
@@ -9,7 +13,7 @@ const lesson: Lesson = {
     {
       claims: ['C08'],
       scenario: { builtin: 'naive-get-del-race' },
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'GET' },
+      at: cmd('A:1', 'GET'),
       text: {
         en:
           'The tutorials’ next fix: “let a thread delete only its own lock”. Each acquisition now stores a unique ' +
@@ -41,7 +45,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C08'],
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'DEL' },
+      at: cmd('A:1', 'DEL'),
       question: {
         prompt: {
           en: 'A:1 resumes and sends the `DEL` it decided on. What will it return?',
@@ -51,7 +55,7 @@ const lesson: Lesson = {
           choice('zero', 0, '`0`: the key is not A:1’s any more', '`0`：键已经不是 A:1 的了'),
           choice('one', 1, '`1`: it deletes B:1’s key', '`1`：它删掉了 B:1 的键'),
         ],
-        answer: { from: 'reply-of', selector: { kind: 'cmd', actor: 'A:1', cmd: 'DEL' } },
+        answer: replyOf(cmd('A:1', 'DEL')),
         feedback: {
           en:
             '`DEL` checks nothing: the comparison was made one round trip earlier, on a value that has changed ' +
@@ -63,35 +67,29 @@ const lesson: Lesson = {
         en: 'The `DEL` removes B:1’s key while B:1 is working, and the next poll from C:1 will succeed.',
         zh: '`DEL` 删掉了 B:1 的键，而 B:1 还在干活；C:1 的下一次轮询就会成功。',
       },
-      checks: [
-        { reply: 1 },
-        { key: 'lock:job', is: 'absent' },
-        { thread: 'B:1', holds: { lock: 'lock:job', count: 1 } },
-      ],
+      checks: [{ reply: 1 }, absent('lock:job'), threadHolds('B:1', 'lock:job', 1)],
     },
     {
       claims: ['C08'],
-      at: { kind: 'violation.start', lock: 'lock:job', where: { violation: 'V1' } },
+      at: violationStart('V1', 'lock:job'),
       text: {
         en: 'C:1 takes the lock: B:1 and C:1 both hold `lock:job` (`V1`). The owner check did not help.',
         zh: 'C:1 拿到了锁：B:1 和 C:1 同时持有 `lock:job`（`V1`）。归属检查没起作用。',
       },
-      checks: [{ violation: 'V1', lock: 'lock:job', open: true, holders: ['B:1', 'C:1'] }],
+      checks: [openV1('lock:job', 'B:1', 'C:1')],
       task: {
-        prompt: {
-          en:
-            'Your turn: make the release atomic. Switch all three threads’ `lock` ops to type `set-nx-px-lua`, ' +
+        prompt: yourTurn(
+          'make the release atomic. Switch all three threads’ `lock` ops to type `set-nx-px-lua`, ' +
             'which releases with one `EVAL` of `if redis.call("get",KEYS[1]) == ARGV[1] then return ' +
             'redis.call("del",KEYS[1]) else return 0 end`.',
-          zh:
-            '轮到你了：让释放变成原子操作。把三个线程的 `lock` 操作都改成类型 `set-nx-px-lua`，它用一次 `EVAL` 释放锁：' +
+          '让释放变成原子操作。把三个线程的 `lock` 操作都改成类型 `set-nx-px-lua`，它用一次 `EVAL` 释放锁：' +
             '`if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1]) else return 0 end`。',
-        },
+        ),
         goalText: {
           en: 'The release never hands the lock to a third thread: no `V1` between B:1 and C:1.',
           zh: '释放不再把锁送给第三个线程：B:1 和 C:1 之间没有 `V1`。',
         },
-        goal: { not: { violation: 'V1', lock: 'lock:job', holders: ['B:1', 'C:1'] } },
+        goal: { not: v1('lock:job', 'B:1', 'C:1') },
         solution: onFirstOps('replace', 'type', 'set-nx-px-lua', [0, 1, 2]),
         success: {
           en: 'Compare and delete now happen inside one script, which Redis runs without interleaving anything.',
@@ -102,7 +100,7 @@ const lesson: Lesson = {
     {
       claims: ['C09'],
       scenario: { builtin: 'naive-lua-del-safe' },
-      at: { kind: 'cmd', actor: 'A:1', cmd: 'EVAL' },
+      at: cmd('A:1', 'EVAL'),
       question: {
         prompt: {
           en: 'Same race, but the release is one `EVAL`. It reaches Redis after B:1 took the lock. What does it return?',
@@ -112,7 +110,7 @@ const lesson: Lesson = {
           choice('zero', 0, '`0`: the token is not A:1’s', '`0`：令牌不是 A:1 的'),
           choice('one', 1, '`1`: it deletes the key', '`1`：删掉了键'),
         ],
-        answer: { from: 'reply-of', selector: { kind: 'cmd', actor: 'A:1', cmd: 'EVAL' } },
+        answer: replyOf(cmd('A:1', 'EVAL')),
         feedback: {
           en:
             'Inside the script the `GET` and the `DEL` see the same moment: nothing can run between them. The ' +
@@ -139,15 +137,12 @@ const lesson: Lesson = {
           '这次 C:1 老老实实等 B:1：它们之间没有重叠。但看看结论：A:1 被冻住时，A:1 和 B:1 依然重叠了，因为它的租期到了。' +
           '脚本修好的是释放，不是租期。这是下一个问题。',
       },
-      checks: [
-        { not: { violation: 'V1', lock: 'lock:job', holders: ['B:1', 'C:1'] } },
-        { violation: 'V1', lock: 'lock:job', holders: ['A:1', 'B:1'] },
-      ],
+      checks: [{ not: v1('lock:job', 'B:1', 'C:1') }, v1('lock:job', 'A:1', 'B:1')],
     },
     {
       claims: ['C24'],
       scenario: { builtin: 'contention-wakeup' },
-      at: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' },
+      at: bLockScript,
       text: {
         en:
           'Redisson takes the same road for everything, acquiring included (“the benefits of Lua scripts”, as the Redisson write-ups put it). B:1’s ' +
@@ -157,22 +152,7 @@ const lesson: Lesson = {
           'Redisson 在所有地方都走这条路，加锁也不例外（即“使用 Lua 脚本的好处”）。B:1 的一次尝试就是**一条** `EVALSHA`：' +
           '脚本里的 `exists`、`hexists`、`pttl` 调用都在同一时刻执行，中间插不进任何其他客户端的命令，而且只需一次往返而不是三次。',
       },
-      checks: [
-        {
-          gap: {
-            from: { kind: 'script.call', cmd: 'exists', after: { kind: 'lock.request', actor: 'B:1' } },
-            to: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' },
-          },
-          max: 0,
-        },
-        {
-          count: {
-            kind: 'cmd',
-            after: { kind: 'script.call', cmd: 'exists', after: { kind: 'lock.request', actor: 'B:1' } },
-          },
-          max: 1,
-        },
-      ],
+      checks: [gap(bExists, bLockScript, { max: 0 }), count({ kind: 'cmd', after: bExists }, { max: 1 })],
     },
   ],
 };

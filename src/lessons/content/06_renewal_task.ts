@@ -1,4 +1,5 @@
-import { choice, noV1Goal } from './common';
+import { choice, exactly, gap, none, noV1Goal, onFirstOps, openV1, v1, whether, yourTurn } from './common';
+import { acquired, cmd, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
 const critical = (work: number) => [
@@ -34,11 +35,7 @@ const noRenewal: ScenarioJson = {
 };
 
 /** Both threads take the lock with the renewal built in; their unlocks follow the type they locked with. */
-const withRenewalType = [0, 1].map((c) => ({
-  op: 'replace' as const,
-  path: `/clients/${c}/threads/0/program/0/type`,
-  value: 'set-nx-px-renew',
-}));
+const withRenewalType = onFirstOps('replace', 'type', 'set-nx-px-renew');
 
 const addRenewal = [{ op: 'add' as const, path: '/clients/0/threads/-', value: renewalThread }];
 
@@ -50,7 +47,7 @@ const lesson: Lesson = {
     {
       claims: ['C06'],
       scenario: { inline: noRenewal },
-      at: { kind: 'violation.start', lock: 'lock:job', where: { violation: 'V1' } },
+      at: violationStart('V1', 'lock:job'),
       question: {
         prompt: {
           en: 'A:1 holds a 3 s lease (Lua release, unique token) and works for 5 s. Does B:1 get in before A:1 is done?',
@@ -60,7 +57,7 @@ const lesson: Lesson = {
           choice('yes', true, 'Yes, at ≈ 3 s', '会，大约在第 3 秒'),
           choice('no', false, 'No, the Lua release protects A:1', '不会，Lua 释放保护了 A:1'),
         ],
-        answer: { from: 'holds', check: { violation: 'V1', lock: 'lock:job', holders: ['A:1', 'B:1'] } },
+        answer: whether(v1('lock:job', 'A:1', 'B:1')),
         feedback: {
           en:
             'The Lua script only makes the **release** safe. The lease still ends at 3 s, and then the key is ' +
@@ -78,14 +75,13 @@ const lesson: Lesson = {
           '得有个东西不断把过期时间往后推。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['lock:job'] },
-      checks: [{ violation: 'V1', lock: 'lock:job', open: true, holders: ['A:1', 'B:1'] }],
+      checks: [openV1('lock:job', 'A:1', 'B:1')],
       task: {
-        prompt: {
-          en:
-            'Your turn: give client A a second thread that renews the lock: every 1 s (a third of the lease), ' +
+        prompt: yourTurn(
+          'give client A a second thread that renews the lock: every 1 s (a third of the lease), ' +
             '`PEXPIRE lock:job 3000`. Five rounds are enough.',
-          zh: '轮到你了：给客户端 A 加第二个线程来续期：每 1 秒（租期的三分之一）执行一次 `PEXPIRE lock:job 3000`，五轮就够了。',
-        },
+          '给客户端 A 加第二个线程来续期：每 1 秒（租期的三分之一）执行一次 `PEXPIRE lock:job 3000`，五轮就够了。',
+        ),
         ...noV1Goal('lock:job'),
         solution: addRenewal,
         success: {
@@ -97,7 +93,7 @@ const lesson: Lesson = {
     {
       claims: ['C10'],
       scenario: { patch: addRenewal },
-      at: { kind: 'cmd', actor: 'A:2', cmd: 'PEXPIRE', nth: 2 },
+      at: cmd('A:2', 'PEXPIRE', { nth: 2 }),
       text: {
         en:
           'This is the shape of the tutorial’s `ScheduledExecutorService`: a thread wakes up regularly, and when the ' +
@@ -116,7 +112,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C10'],
-      at: { kind: 'lock.acquired', actor: 'B:1' },
+      at: acquired('B:1'),
       text: {
         en:
           'A:1 works its full 5 s: the key never expires, and B:1 gets the lock only after A:1’s release. Note ' +
@@ -129,9 +125,9 @@ const lesson: Lesson = {
           'Redisson 的看门狗（第 11 课）会检查持有者，并且在 `unlock()` 时被取消。',
       },
       checks: [
-        { count: { kind: 'key.expired', key: 'lock:job' }, max: 0 },
+        none({ kind: 'key.expired', key: 'lock:job' }),
         { noViolation: 'V1' },
-        { count: { kind: 'cmd', actor: 'A:2', cmd: 'PEXPIRE' }, min: 5, max: 5 },
+        exactly(5, cmd('A:2', 'PEXPIRE')),
         { thread: 'A:1', state: 'done' },
       ],
     },
@@ -157,30 +153,13 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['lock:job'] },
       checks: [
-        {
-          count: { kind: 'watchdog.renew', actor: 'A:1', where: { timer: 'A/renewal', result: 1 } },
-          min: 4,
-          max: 4,
-        },
-        {
-          gap: {
-            from: { kind: 'lock.acquired', actor: 'A:1' },
-            to: { kind: 'cmd', actor: 'A/renewal', cmd: 'PEXPIRE' },
-          },
-          min: 1000,
-          max: 1010,
-        },
-        {
-          count: { kind: 'cmd', actor: 'A/renewal', after: { kind: 'watchdog.cancel', actor: 'A:1' } },
-          max: 0,
-        },
-        { count: { kind: 'watchdog.cancel', actor: 'A:1', where: { reason: 'unlock' } }, min: 1, max: 1 },
-        { count: { kind: 'key.expired', key: 'lock:job' }, max: 0 },
+        exactly(4, ev('watchdog.renew', 'A:1', { where: { timer: 'A/renewal', result: 1 } })),
+        gap(acquired('A:1'), cmd('A/renewal', 'PEXPIRE'), { min: 1000, max: 1010 }),
+        none(ev('cmd', 'A/renewal', { after: ev('watchdog.cancel', 'A:1') })),
+        exactly(1, ev('watchdog.cancel', 'A:1', { where: { reason: 'unlock' } })),
+        none({ kind: 'key.expired', key: 'lock:job' }),
         { noViolation: 'V1' },
-        {
-          gap: { from: { kind: 'lock.released', actor: 'A:1' }, to: { kind: 'lock.acquired', actor: 'B:1' } },
-          min: 0,
-        },
+        gap(ev('lock.released', 'A:1'), acquired('B:1'), { min: 0 }),
       ],
     },
   ],

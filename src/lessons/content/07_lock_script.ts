@@ -1,5 +1,6 @@
-import { choice } from './common';
-import type { Lesson } from '../types';
+import { absent, atLeast, choice, count, holds, onFirstOps, replyOf, turnedAway, yourTurn } from './common';
+import { acquired, bLockScript, cmd, ev, secondAcquire } from './events';
+import type { EventSelector, Lesson } from '../types';
 
 /** lock.lua with line 7's reentrancy half (`hexists`) removed: the learner's edit in step 6 */
 export const lockWithoutReentry = [
@@ -11,7 +12,14 @@ export const lockWithoutReentry = [
   "return redis.call('pttl', KEYS[1]);",
 ].join('\n');
 
-const acquireEval = { kind: 'cmd', actor: 'A:1', cmd: 'EVALSHA', key: 'myLock', nth: 2 };
+const acquireEval = cmd('A:1', 'EVALSHA', { key: 'myLock', nth: 2 });
+
+/** The lock script's `pexpire` on `myLock` with this lease (`ARGV[1]`). */
+const pexpireWith = (ms: string): EventSelector => ({
+  kind: 'script.call',
+  cmd: 'pexpire',
+  where: { argv: ['pexpire', 'myLock', ms] },
+});
 
 const lesson: Lesson = {
   id: 'lock-script',
@@ -35,7 +43,7 @@ const lesson: Lesson = {
           '（在新启动的服务器上第一次 `EVALSHA` 会得到 `NOSCRIPT`，客户端加载脚本后重试。）第 7 行问的是：锁不存在，或者是**我**已经持有它？',
       },
       highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
-      checks: [{ key: 'myLock', is: 'absent' }],
+      checks: [absent('myLock')],
     },
     {
       claims: ['C11', 'C12'],
@@ -54,7 +62,7 @@ const lesson: Lesson = {
       checks: [
         { reply: 0, of: { kind: 'script.call', cmd: 'exists' } },
         { reply: 1, of: { kind: 'script.call', cmd: 'hincrby' } },
-        { key: 'myLock', is: 'absent' },
+        absent('myLock'),
       ],
     },
     {
@@ -70,7 +78,7 @@ const lesson: Lesson = {
           choice('one', 1, '`1`, the hold count', '`1`，重入计数'),
           choice('ttl', 30000, '`30000`, the lease', '`30000`，租期'),
         ],
-        answer: { from: 'reply-of', selector: acquireEval },
+        answer: replyOf(acquireEval),
         feedback: {
           en:
             'Line 10 returns `nil`, and `nil` means “acquired”. Only a caller that did **not** get the lock ' +
@@ -88,25 +96,19 @@ const lesson: Lesson = {
       checks: [
         { reply: null },
         { key: 'myLock', is: 'hash', pttl: { min: 29_990, max: 30_000 } },
-        {
-          count: { kind: 'script.call', cmd: 'pexpire', where: { argv: ['pexpire', 'myLock', '30000'] } },
-          min: 1,
-        },
+        atLeast(1, pexpireWith('30000')),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: call `lock(5, SECONDS)` instead: give the `lock` op `leaseMs: 5000`.',
-          zh: '轮到你了：改成调用 `lock(5, SECONDS)`：给 `lock` 操作加上 `leaseMs: 5000`。',
-        },
+        prompt: yourTurn(
+          'call `lock(5, SECONDS)` instead: give the `lock` op `leaseMs: 5000`.',
+          '改成调用 `lock(5, SECONDS)`：给 `lock` 操作加上 `leaseMs: 5000`。',
+        ),
         goalText: {
           en: 'The script’s `pexpire` uses the lease you gave (`ARGV[1]` = 5000).',
           zh: '脚本里的 `pexpire` 用的是你给的租期（`ARGV[1]` = 5000）。',
         },
-        goal: {
-          count: { kind: 'script.call', cmd: 'pexpire', where: { argv: ['pexpire', 'myLock', '5000'] } },
-          min: 1,
-        },
-        solution: [{ op: 'add', path: '/clients/0/threads/0/program/0/leaseMs', value: 5000 }],
+        goal: atLeast(1, pexpireWith('5000')),
+        solution: onFirstOps('add', 'leaseMs', 5000, [0]),
         success: {
           en: '`ARGV[1]` is simply the lease: 30 s by default, or whatever `leaseTime` you pass.',
           zh: '`ARGV[1]` 就是租期：默认 30 秒，或者你传入的 `leaseTime`。',
@@ -115,7 +117,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C12'],
-      at: { kind: 'lock.acquired', actor: 'A:1' },
+      at: acquired('A:1'),
       text: {
         en:
           '`HGETALL myLock` now shows what every Redisson walkthrough prints: one field `<uuid>:1` with value `"1"`. The field is ' +
@@ -125,12 +127,12 @@ const lesson: Lesson = {
           '`HGETALL myLock` 现在显示的就是各种 Redisson 讲解里打印出来的样子：一个字段 `<uuid>:1`，值为 `"1"`。这个字段就是锁名 `ARGV[2]`：' +
           'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。',
       },
-      checks: [{ key: 'myLock', is: 'hash', fields: 1, holder: { owner: 'A:1', count: 1 } }],
+      checks: [holds('myLock', 'A:1', 1, { is: 'hash', fields: 1 })],
     },
     {
       claims: ['C13', 'C16'],
       scenario: { builtin: 'contention-wakeup' },
-      at: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' },
+      at: bLockScript,
       text: {
         en:
           'Why the UUID? Thread ids are only unique inside one JVM: A:1 and B:1 are both “thread 1”, on two ' +
@@ -142,23 +144,12 @@ const lesson: Lesson = {
           '会让 B:1“重入”A:1 的锁。加上客户端 UUID 前缀后，B:1 的字段是另一个，不在哈希里，它拿到的是 A:1 剩余的 TTL 而不是锁。',
       },
       highlight: { lanes: ['A:1', 'B:1'], script: { script: 'lock', lines: [7, 12] } },
-      checks: [
-        { key: 'myLock', fields: 1, holder: { owner: 'A:1', count: 1 } },
-        { key: 'myLock', holder: { owner: 'B:1', count: null } },
-        { not: { reply: null } },
-        { thread: 'B:1', holds: { lock: 'myLock', count: 0 } },
-      ],
+      checks: [holds('myLock', 'A:1', 1, { fields: 1 }), holds('myLock', 'B:1', null), ...turnedAway('B:1')],
     },
     {
       claims: ['C11', 'C15'],
       scenario: { builtin: 'reentrant' },
-      at: {
-        kind: 'cmd',
-        actor: 'A:1',
-        cmd: 'EVALSHA',
-        key: 'myLock',
-        after: { kind: 'lock.request', actor: 'A:1', nth: 2 },
-      },
+      at: secondAcquire,
       text: {
         en:
           'Break it yourself. Here A:1 calls `lock()` twice; with the real script the second call re-enters ' +
@@ -171,17 +162,15 @@ const lesson: Lesson = {
           '`EVALSHA` 得到 `NOSCRIPT`，客户端随后加载它）。',
       },
       highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
-      checks: [{ reply: null }, { key: 'myLock', holder: { owner: 'A:1', count: 2 } }],
+      checks: [{ reply: null }, holds('myLock', 'A:1', 2)],
       task: {
-        prompt: {
-          en:
-            'Your turn: in the JSON editor, add `"redisson": { "scripts": { "lock": "…" } }` with the lock script ' +
+        prompt: yourTurn(
+          'in the JSON editor, add `"redisson": { "scripts": { "lock": "…" } }` with the lock script ' +
             "minus the `hexists` half of line 7, so the condition is only `redis.call('exists', KEYS[1]) == 0`. " +
             'What does A:1’s second `lock()` do now?',
-          zh:
-            '轮到你了：在 JSON 编辑器里加上 `"redisson": { "scripts": { "lock": "…" } }`，内容是去掉第 7 行 `hexists` 那一半的加锁脚本，' +
+          '在 JSON 编辑器里加上 `"redisson": { "scripts": { "lock": "…" } }`，内容是去掉第 7 行 `hexists` 那一半的加锁脚本，' +
             "让条件只剩 `redis.call('exists', KEYS[1]) == 0`。A:1 的第二次 `lock()` 现在会怎样？",
-        },
+        ),
         hint: {
           en: `The whole script as a JSON string: ${JSON.stringify(lockWithoutReentry)}`,
           zh: `整个脚本写成 JSON 字符串：${JSON.stringify(lockWithoutReentry)}`,
@@ -191,10 +180,7 @@ const lesson: Lesson = {
           zh: 'A:1 拿到 `myLock` 一次，然后就在等自己的锁。',
         },
         goal: {
-          all: [
-            { count: { kind: 'lock.acquired', actor: 'A:1' }, max: 1 },
-            { count: { kind: 'lock.wait', actor: 'A:1' }, min: 1 },
-          ],
+          all: [count(acquired('A:1'), { max: 1 }), atLeast(1, ev('lock.wait', 'A:1'))],
         },
         solution: [{ op: 'add', path: '/redisson', value: { scripts: { lock: lockWithoutReentry } } }],
         success: {

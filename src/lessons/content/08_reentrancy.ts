@@ -1,30 +1,30 @@
-import { choice } from './common';
-import type { EventSelector, Lesson } from '../types';
+import {
+  absent,
+  choice,
+  exactly,
+  fieldOf,
+  holds,
+  none,
+  replyOf,
+  scriptLines,
+  threadHolds,
+  whether,
+} from './common';
+import { acquired, cmd, ev, secondAcquire } from './events';
+import type { Lesson } from '../types';
 
-const secondAcquire: EventSelector = {
-  kind: 'cmd',
-  actor: 'A:1',
-  cmd: 'EVALSHA',
-  key: 'myLock',
-  after: { kind: 'lock.request', actor: 'A:1', nth: 2 },
-};
 /** the unlock script's last EVALSHA between the two releases (an earlier one may be answered NOSCRIPT) */
-const firstUnlock: EventSelector = {
-  kind: 'cmd',
-  actor: 'A:1',
-  cmd: 'EVALSHA',
+const firstUnlock = cmd('A:1', 'EVALSHA', {
   key: 'myLock',
-  after: { kind: 'unlock.request', actor: 'A:1' },
-  before: { kind: 'unlock.request', actor: 'A:1', nth: 2 },
+  after: ev('unlock.request', 'A:1'),
+  before: ev('unlock.request', 'A:1', { nth: 2 }),
   nth: -1,
-};
-const secondUnlock: EventSelector = {
-  kind: 'cmd',
-  actor: 'A:1',
-  cmd: 'EVALSHA',
-  key: 'myLock',
-  after: { kind: 'unlock.request', actor: 'A:1', nth: 2 },
-};
+});
+const secondUnlock = cmd('A:1', 'EVALSHA', { key: 'myLock', after: ev('unlock.request', 'A:1', { nth: 2 }) });
+
+/** A:1's op at program `step` answered `result`, once. */
+const answered = (step: number, result: unknown) =>
+  exactly(1, ev('thread.result', 'A:1', { where: { step, result } }));
 
 /** `getHoldCount()` on myLock: a read-only op, it records the count as A:1's result */
 const holdCount = { op: 'getHoldCount', lock: 'myLock' };
@@ -37,7 +37,7 @@ const lesson: Lesson = {
     {
       claims: ['C15'],
       scenario: { builtin: 'reentrant' },
-      at: { kind: 'lock.acquired', actor: 'A:1' },
+      at: acquired('A:1'),
       text: {
         en:
           'The tutorials list “不可重入” (not reentrant) among the problems of the hand-made lock: a method that holds ' +
@@ -48,7 +48,7 @@ const lesson: Lesson = {
           'A:1 拿到 `myLock`，半秒后再拿一次。',
       },
       highlight: { lanes: ['A:1'], keys: ['myLock'] },
-      checks: [{ key: 'myLock', holder: { owner: 'A:1', count: 1 }, pttl: { min: 29_990 } }],
+      checks: [holds('myLock', 'A:1', 1, { pttl: { min: 29_990 } })],
     },
     {
       claims: ['C15'],
@@ -62,7 +62,7 @@ const lesson: Lesson = {
           choice('two', true, '`2`: it re-entered', '`2`：它重入了'),
           choice('waits', false, 'Still `1`: it waits for itself', '还是 `1`：它在等自己'),
         ],
-        answer: { from: 'holds', check: { key: 'myLock', holder: { owner: 'A:1', count: 2 } } },
+        answer: whether(holds('myLock', 'A:1', 2)),
         feedback: {
           en:
             'Line 7 of the lock script has a second half: `hexists myLock <uuid>:1 == 1`. The owner’s own field ' +
@@ -78,17 +78,14 @@ const lesson: Lesson = {
           '第二次 `EVALSHA` 又返回 `nil`：加锁成功。计数变成 `2`，租期重新从 30 秒开始（之前已经走了半秒）。' +
           '这就是单个 JVM 里 `ReentrantLock` 的行为，只不过记录在 Redis 里。',
       },
-      highlight: { script: { script: 'lock', lines: [7, 8, 9, 10] } },
-      checks: [
-        { reply: null },
-        { key: 'myLock', fields: 1, holder: { owner: 'A:1', count: 2 }, pttl: { min: 29_990 } },
-      ],
+      highlight: { script: scriptLines('lock', 7, 10) },
+      checks: [{ reply: null }, holds('myLock', 'A:1', 2, { fields: 1, pttl: { min: 29_990 } })],
     },
     {
       claims: ['C16'],
       // Up to A:1's first unlock request: the next step's question is shown at this cursor, which
       // is about that unlock; B:1's refused EVALSHA is still the script view's last run here.
-      at: { kind: 'unlock.request', actor: 'A:1' },
+      at: ev('unlock.request', 'A:1'),
       text: {
         en:
           'B:1 calls `tryLock()` (no wait time) meanwhile. Its field does not exist and the key does: line 12 ' +
@@ -98,8 +95,8 @@ const lesson: Lesson = {
       },
       checks: [
         { thread: 'B:1', lastResult: false },
-        { count: { kind: 'lock.failed', actor: 'B:1' }, min: 1, max: 1 },
-        { key: 'myLock', holder: { owner: 'A:1', count: 2 } },
+        exactly(1, ev('lock.failed', 'B:1')),
+        holds('myLock', 'A:1', 2),
       ],
     },
     {
@@ -115,7 +112,7 @@ const lesson: Lesson = {
           choice('one', 1, '`1`: released', '`1`：已释放'),
           choice('nil', null, '`nil`: not the owner', '`nil`：不是持有者'),
         ],
-        answer: { from: 'reply-of', selector: firstUnlock },
+        answer: replyOf(firstUnlock),
         feedback: {
           en:
             'The unlock script decrements: `HINCRBY myLock <uuid>:1 -1` gives `1`, which is above 0, so it only ' +
@@ -127,14 +124,14 @@ const lesson: Lesson = {
         en: 'After the first `unlock()` the key is still there, the field is back to `1`, and nothing is published.',
         zh: '第一次 `unlock()` 之后键还在，字段回到 `1`，也没有发布任何消息。',
       },
-      highlight: { script: { script: 'unlock', lines: [15, 16, 17, 18, 19] } },
+      highlight: { script: scriptLines('unlock', 15, 19) },
       checks: [
         { reply: 0 },
-        { key: 'myLock', holder: { owner: 'A:1', count: 1 }, pttl: { min: 29_990 } },
-        { count: { kind: 'pubsub.publish' }, max: 0 },
+        holds('myLock', 'A:1', 1, { pttl: { min: 29_990 } }),
+        none({ kind: 'pubsub.publish' }),
         // The script has run on the node; A:1's unlock() returns (and its own count drops) one
         // latency later, when the reply arrives.
-        { thread: 'A:1', holds: { lock: 'myLock', count: 2 } },
+        threadHolds('A:1', 'myLock', 2),
       ],
     },
     {
@@ -146,12 +143,8 @@ const lesson: Lesson = {
           'message, and returns `1`. Lesson 10 follows that message.',
         zh: '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。',
       },
-      highlight: { script: { script: 'unlock', lines: [21, 22, 23, 24] } },
-      checks: [
-        { reply: 1 },
-        { key: 'myLock', is: 'absent' },
-        { count: { kind: 'pubsub.publish' }, min: 1, max: 1 },
-      ],
+      highlight: { script: scriptLines('unlock', 21, 24) },
+      checks: [{ reply: 1 }, absent('myLock'), exactly(1, { kind: 'pubsub.publish' })],
     },
     {
       claims: ['C15', 'C20'],
@@ -168,7 +161,7 @@ const lesson: Lesson = {
           },
         ],
       },
-      at: { kind: 'thread.result', actor: 'A:1', nth: -1 },
+      at: ev('thread.result', 'A:1', { nth: -1 }),
       question: {
         prompt: {
           en: 'A:1 asks `getHoldCount()` after the second `lock()` and again after the first `unlock()`. What is the second answer?',
@@ -179,11 +172,7 @@ const lesson: Lesson = {
           choice('one', 1, '`1`: one hold left', '`1`：还剩一次'),
           choice('zero', 0, '`0`: one `unlock()` frees it', '`0`：一次 `unlock()` 就释放了'),
         ],
-        answer: {
-          from: 'field-of',
-          selector: { kind: 'thread.result', actor: 'A:1', nth: 2 },
-          field: 'result',
-        },
+        answer: fieldOf(ev('thread.result', 'A:1', { nth: 2 }), 'result'),
         feedback: {
           en:
             'The first `unlock()` only decremented the field (step 4), so `HGET` reads `1`: one `lock()` is still ' +
@@ -203,14 +192,14 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1'], keys: ['myLock'] },
       checks: [
-        { count: { kind: 'thread.result', actor: 'A:1', where: { step: 3, result: 2 } }, min: 1, max: 1 },
-        { count: { kind: 'thread.result', actor: 'A:1', where: { step: 6, result: 1 } }, min: 1, max: 1 },
-        { count: { kind: 'thread.result', actor: 'A:1', where: { step: 9, result: 0 } }, min: 1, max: 1 },
-        { reply: '2', of: { kind: 'cmd', actor: 'A:1', cmd: 'HGET', key: 'myLock' } },
-        { reply: null, of: { kind: 'cmd', actor: 'A:1', cmd: 'HGET', key: 'myLock', nth: -1 } },
-        { reply: 0, of: { kind: 'cmd', actor: 'A:1', cmd: 'HEXISTS', key: 'myLock' } },
-        { thread: 'A:1', lastResult: false, holds: { lock: 'myLock', count: 0 } },
-        { key: 'myLock', is: 'absent' },
+        answered(3, 2),
+        answered(6, 1),
+        answered(9, 0),
+        { reply: '2', of: cmd('A:1', 'HGET', { key: 'myLock' }) },
+        { reply: null, of: cmd('A:1', 'HGET', { key: 'myLock', nth: -1 }) },
+        { reply: 0, of: cmd('A:1', 'HEXISTS', { key: 'myLock' }) },
+        threadHolds('A:1', 'myLock', 0, { lastResult: false }),
+        absent('myLock'),
       ],
     },
   ],

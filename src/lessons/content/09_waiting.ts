@@ -1,7 +1,22 @@
-import { choice } from './common';
-import type { EventSelector, Lesson } from '../types';
+import {
+  atLeast,
+  choice,
+  count,
+  exactly,
+  gap,
+  holds,
+  none,
+  onFirstOps,
+  threadHolds,
+  timeOf,
+  turnedAway,
+  whether,
+  yourTurn,
+} from './common';
+import { acquired, bLockScript, cmd, ev } from './events';
+import type { Lesson } from '../types';
 
-const bFirstEval: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' };
+const bFailed = ev('lock.failed', 'B:1');
 
 const lesson: Lesson = {
   id: 'waiting',
@@ -11,7 +26,7 @@ const lesson: Lesson = {
     {
       claims: ['C16'],
       scenario: { builtin: 'contention-wakeup' },
-      at: bFirstEval,
+      at: bLockScript,
       question: {
         prompt: {
           en: 'A:1 holds `myLock`. B:1 calls `lock()` and runs the same script. What comes back?',
@@ -21,7 +36,7 @@ const lesson: Lesson = {
           choice('nil', true, '`nil`: B:1 gets the lock too', '`nil`：B:1 也拿到了锁'),
           choice('ttl', false, 'A number: how long A:1’s lock still lives', '一个数字：A:1 的锁还能活多久'),
         ],
-        answer: { from: 'holds', check: { reply: null, of: bFirstEval } },
+        answer: whether({ reply: null, of: bLockScript }),
         feedback: {
           en:
             'The key exists and B:1’s field is not in it, so line 7 is false and line 12 returns `PTTL myLock`: ' +
@@ -36,15 +51,11 @@ const lesson: Lesson = {
         zh: '这就是 Redisson 里的**互斥**：只要 A:1 的字段还在哈希里，其他所有调用者拿到的都是剩余 TTL，谁也不持有锁。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'], script: { script: 'lock', lines: [12] } },
-      checks: [
-        { not: { reply: null } },
-        { thread: 'B:1', holds: { lock: 'myLock', count: 0 } },
-        { key: 'myLock', holder: { owner: 'A:1', count: 1 } },
-      ],
+      checks: [...turnedAway('B:1'), holds('myLock', 'A:1', 1)],
     },
     {
       claims: ['C17', 'C18'],
-      at: { kind: 'lock.wait', actor: 'B:1' },
+      at: ev('lock.wait', 'B:1'),
       text: {
         en:
           'What now? Polling in a loop (like B:1 did with `SETNX` in lesson 2) wastes round trips and hammers ' +
@@ -57,22 +68,14 @@ const lesson: Lesson = {
           '（Redisson 源码：`getLatch().tryAcquire(ttl)`）。',
       },
       checks: [
-        {
-          count: {
-            kind: 'pubsub.subscribe',
-            actor: 'B:1',
-            where: { channel: 'redisson_lock__channel:{myLock}' },
-          },
-          min: 1,
-          max: 1,
-        },
-        { count: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA' }, min: 2, max: 2 },
+        exactly(1, ev('pubsub.subscribe', 'B:1', { where: { channel: 'redisson_lock__channel:{myLock}' } })),
+        exactly(2, cmd('B:1', 'EVALSHA')),
         { thread: 'B:1', state: 'waiting' },
       ],
     },
     {
       claims: ['C17'],
-      at: { kind: 'waiter.wakeup', actor: 'B:1' },
+      at: ev('waiter.wakeup', 'B:1'),
       text: {
         en:
           'For 1.8 s B:1 sends nothing at all: no spinning, no load on Redis. It wakes when something arrives on ' +
@@ -80,17 +83,14 @@ const lesson: Lesson = {
         zh: '整整 1.8 秒，B:1 一条命令都没发：不自旋，也不给 Redis 增加负担。频道上来了消息（下一课），或者等的 TTL 到了，它才醒来。',
       },
       checks: [
-        { count: { kind: 'cmd', actor: 'B:1' }, max: 3 },
-        {
-          gap: { from: { kind: 'lock.wait', actor: 'B:1' }, to: { kind: 'waiter.wakeup', actor: 'B:1' } },
-          min: 1500,
-        },
+        count(ev('cmd', 'B:1'), { max: 3 }),
+        gap(ev('lock.wait', 'B:1'), ev('waiter.wakeup', 'B:1'), { min: 1500 }),
       ],
     },
     {
       claims: ['C18'],
       scenario: { builtin: 'watchdog-renewal' },
-      at: { kind: 'lock.wait', actor: 'B:1', nth: 2 },
+      at: ev('lock.wait', 'B:1', { nth: 2 }),
       text: {
         en:
           'If no message comes, the wait simply ends with the TTL. Here A:1’s lock is kept alive by its watchdog ' +
@@ -101,18 +101,15 @@ const lesson: Lesson = {
           '拿到新的 TTL，接着等：尝试、等待(ttl)、再尝试……正是 `RedissonLock.lock()` 里的 `while (true)` 循环。',
       },
       checks: [
-        { count: { kind: 'waiter.wakeup', actor: 'B:1', where: { cause: 'timeout' } }, min: 1, max: 1 },
-        { count: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA' }, min: 3, max: 3 },
-        {
-          gap: { from: { kind: 'lock.wait', actor: 'B:1' }, to: { kind: 'lock.wait', actor: 'B:1', nth: 2 } },
-          min: 28_000,
-        },
+        exactly(1, ev('waiter.wakeup', 'B:1', { where: { cause: 'timeout' } })),
+        exactly(3, cmd('B:1', 'EVALSHA')),
+        gap(ev('lock.wait', 'B:1'), ev('lock.wait', 'B:1', { nth: 2 }), { min: 28_000 }),
       ],
     },
     {
       claims: ['C23'],
       scenario: { builtin: 'trylock-timeout' },
-      at: { kind: 'lock.failed', actor: 'B:1' },
+      at: bFailed,
       question: {
         prompt: {
           en: 'A:1 holds the lock for 5 s. B:1 calls `tryLock(1, SECONDS)`. When does that call return?',
@@ -123,7 +120,7 @@ const lesson: Lesson = {
           choice('five', [5000, 5300], 'After ≈ 5 s, with `true`', '约 5 秒后，返回 `true`'),
           choice('thirty', [29_000, 31_000], 'After the 30 s TTL', '等满 30 秒的 TTL 之后'),
         ],
-        answer: { from: 'time-of', selector: { kind: 'lock.failed', actor: 'B:1' } },
+        answer: timeOf(bFailed),
         feedback: {
           en:
             '`tryLock` with a wait time waits on the same semaphore, but for the smaller of the TTL and the time ' +
@@ -137,21 +134,17 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1', 'B:2'] },
       checks: [
-        { thread: 'B:1', lastResult: false, holds: { lock: 'myLock', count: 0 } },
-        {
-          gap: { from: { kind: 'lock.request', actor: 'B:1' }, to: { kind: 'lock.failed', actor: 'B:1' } },
-          min: 1000,
-          max: 1010,
-        },
+        threadHolds('B:1', 'myLock', 0, { lastResult: false }),
+        gap(ev('lock.request', 'B:1'), bFailed, { min: 1000, max: 1010 }),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: let B:1 wait long enough to get the lock (its `waitMs`).',
-          zh: '轮到你了：让 B:1 等得足够久，直到拿到锁（改它的 `waitMs`）。',
-        },
+        prompt: yourTurn(
+          'let B:1 wait long enough to get the lock (its `waitMs`).',
+          '让 B:1 等得足够久，直到拿到锁（改它的 `waitMs`）。',
+        ),
         goalText: { en: 'B:1’s `tryLock` returns `true`.', zh: 'B:1 的 `tryLock` 返回 `true`。' },
-        goal: { count: { kind: 'lock.acquired', actor: 'B:1' }, min: 1 },
-        solution: [{ op: 'replace', path: '/clients/1/threads/0/program/0/waitMs', value: 8000 }],
+        goal: atLeast(1, acquired('B:1')),
+        solution: onFirstOps('replace', 'waitMs', 8000, [1]),
         success: {
           en: 'With 8 s of patience, B:1 is woken by A:1’s unlock at ≈ 5 s.',
           zh: '有了 8 秒的耐心，B:1 在约 5 秒时被 A:1 的解锁唤醒。',
@@ -160,17 +153,14 @@ const lesson: Lesson = {
     },
     {
       claims: ['C23', 'C22'],
-      at: { kind: 'lock.acquired', actor: 'B:2' },
+      at: acquired('B:2'),
       text: {
         en: 'B:2 asked for up to 8 s. A:1 unlocks at ≈ 5 s, and B:2 has the lock a few milliseconds later.',
         zh: 'B:2 最多等 8 秒。A:1 在约 5 秒时解锁，几毫秒后 B:2 就拿到了锁。',
       },
       checks: [
-        { thread: 'B:2', holds: { lock: 'myLock', count: 1 } },
-        {
-          gap: { from: { kind: 'lock.released', actor: 'A:1' }, to: { kind: 'lock.acquired', actor: 'B:2' } },
-          max: 20,
-        },
+        threadHolds('B:2', 'myLock', 1),
+        gap(ev('lock.released', 'A:1'), acquired('B:2'), { max: 20 }),
       ],
     },
     {
@@ -188,15 +178,11 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['B:1'] },
       checks: [
-        { thread: 'B:1', state: 'done', lastResult: false, holds: { lock: 'myLock', count: 0 } },
-        { count: { kind: 'thread.result', actor: 'B:1' }, min: 1, max: 1 },
-        { count: { kind: 'work.start', actor: 'B:1' }, max: 0 },
-        { count: { kind: 'cmd', actor: 'B:1', after: { kind: 'lock.failed', actor: 'B:1' } }, max: 0 },
-        {
-          count: { kind: 'thread.done', actor: 'B:1', where: { outcome: 'normal', step: 0 } },
-          min: 1,
-          max: 1,
-        },
+        threadHolds('B:1', 'myLock', 0, { state: 'done', lastResult: false }),
+        exactly(1, ev('thread.result', 'B:1')),
+        none(ev('work.start', 'B:1')),
+        none(ev('cmd', 'B:1', { after: bFailed })),
+        exactly(1, ev('thread.done', 'B:1', { where: { outcome: 'normal', step: 0 } })),
       ],
     },
   ],

@@ -1,23 +1,16 @@
-import { choice } from './common';
+import { absent, actorOf, atLeast, choice, exactly, gap, holds, none, replyOf, threadHolds } from './common';
+import { cmd, ev } from './events';
 import type { EventSelector, Lesson } from '../types';
 
 /** the unlock EVALSHA that got an answer (a first one may be refused with NOSCRIPT) */
-const a2Unlock: EventSelector = {
-  kind: 'cmd',
-  actor: 'A:2',
-  cmd: 'EVALSHA',
-  before: { kind: 'lock.error', actor: 'A:2' },
+const a2Unlock = cmd('A:2', 'EVALSHA', { before: ev('lock.error', 'A:2'), nth: -1 });
+const a1Unlock = cmd('A:1', 'EVALSHA', {
+  after: ev('unlock.request', 'A:1'),
+  before: ev('watchdog.cancel', 'A:1'),
   nth: -1,
-};
-const a1Unlock: EventSelector = {
-  kind: 'cmd',
-  actor: 'A:1',
-  cmd: 'EVALSHA',
-  after: { kind: 'unlock.request', actor: 'A:1' },
-  before: { kind: 'watchdog.cancel', actor: 'A:1' },
-  nth: -1,
-};
-const nextHolder: EventSelector = { kind: 'lock.acquired', after: { kind: 'unlock.request', actor: 'A:1' } };
+});
+const nextHolder: EventSelector = { kind: 'lock.acquired', after: ev('unlock.request', 'A:1') };
+const timeoutWakeups: EventSelector = { kind: 'waiter.wakeup', where: { cause: 'timeout' } };
 
 const lesson: Lesson = {
   id: 'unlock',
@@ -38,7 +31,7 @@ const lesson: Lesson = {
           choice('zero', 0, '`0`: it decrements the count', '`0`：只把计数减一'),
           choice('nil', null, '`nil`: not the owner', '`nil`：不是持有者'),
         ],
-        answer: { from: 'reply-of', selector: a2Unlock },
+        answer: replyOf(a2Unlock),
         feedback: {
           en:
             'The owner is a **thread**, `<uuid>:<threadId>`, not a client. `hexists myLock <uuid>:2` is `0`, so ' +
@@ -58,20 +51,20 @@ const lesson: Lesson = {
       // No script lines marked: the step's highlight shows while the question is open, and lines
       // 12–13 are its answer (step 2 marks them).
       highlight: { lanes: ['A:1', 'A:2', 'B:1'], keys: ['myLock'] },
-      checks: [{ reply: null }, { key: 'myLock', fields: 1, holder: { owner: 'A:1', count: 1 } }],
+      checks: [{ reply: null }, holds('myLock', 'A:1', 1, { fields: 1 })],
     },
     {
       claims: ['C19'],
-      at: { kind: 'lock.error', actor: 'B:1' },
+      at: ev('lock.error', 'B:1'),
       text: {
         en: 'B:1, on another machine, fares no better. Compare lesson 4, where a plain `DEL` let anyone release anything.',
         zh: '另一台机器上的 B:1 也一样。对比第 4 课：在那里，一条普通的 `DEL` 谁都能释放任何锁。',
       },
       highlight: { lanes: ['B:1'], keys: ['myLock'], script: { script: 'unlock', lines: [12, 13] } },
       checks: [
-        { count: { kind: 'lock.error', where: { op: 'unlock' } }, min: 2, max: 2 },
-        { key: 'myLock', holder: { owner: 'A:1', count: 1 } },
-        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
+        exactly(2, { kind: 'lock.error', where: { op: 'unlock' } }),
+        holds('myLock', 'A:1', 1),
+        threadHolds('A:1', 'myLock', 1),
       ],
     },
     {
@@ -93,16 +86,12 @@ const lesson: Lesson = {
       },
       checks: [
         { reply: 1 },
-        { key: 'myLock', is: 'absent' },
-        { count: { kind: 'script.call', cmd: 'del', key: 'myLock' }, min: 1 },
-        {
-          count: {
-            kind: 'pubsub.publish',
-            where: { channel: 'redisson_lock__channel:{myLock}', receivers: 3 },
-          },
-          min: 1,
-          max: 1,
-        },
+        absent('myLock'),
+        atLeast(1, { kind: 'script.call', cmd: 'del', key: 'myLock' }),
+        exactly(1, {
+          kind: 'pubsub.publish',
+          where: { channel: 'redisson_lock__channel:{myLock}', receivers: 3 },
+        }),
       ],
     },
     {
@@ -118,7 +107,7 @@ const lesson: Lesson = {
           choice('b1', 'B:1', 'B:1', '线程 B:1'),
           choice('c1', 'C:1', 'C:1', '线程 C:1'),
         ],
-        answer: { from: 'actor-of', selector: nextHolder },
+        answer: actorOf(nextHolder),
         feedback: {
           en:
             'Whoever’s `EVALSHA` reaches Redis first, here A:2’s. `RLock` promises no order (the fair lock of ' +
@@ -133,9 +122,9 @@ const lesson: Lesson = {
         zh: '每个等待者都在发布后一毫秒因 `message` 醒来，而不是等 29.7 秒的 TTL 耗尽：解锁后 3 毫秒之内锁就易主了。',
       },
       checks: [
-        { count: { kind: 'waiter.wakeup', where: { cause: 'message' } }, min: 3 },
-        { count: { kind: 'waiter.wakeup', where: { cause: 'timeout' } }, max: 0 },
-        { gap: { from: { kind: 'pubsub.publish' }, to: nextHolder }, max: 5 },
+        atLeast(3, { kind: 'waiter.wakeup', where: { cause: 'message' } }),
+        none(timeoutWakeups),
+        gap({ kind: 'pubsub.publish' }, nextHolder, { max: 5 }),
       ],
     },
     {
@@ -146,11 +135,7 @@ const lesson: Lesson = {
           'sections, one after another, and no thread ever polled.',
         zh: '每次解锁都重复这个过程：一条消息、一次竞争、一个赢家，其余的继续等。四个临界区依次执行，没有一个线程轮询过。',
       },
-      checks: [
-        { count: { kind: 'lock.acquired' }, min: 4, max: 4 },
-        { noViolation: 'any' },
-        { count: { kind: 'waiter.wakeup', where: { cause: 'timeout' } }, max: 0 },
-      ],
+      checks: [exactly(4, { kind: 'lock.acquired' }), { noViolation: 'any' }, none(timeoutWakeups)],
     },
   ],
 };

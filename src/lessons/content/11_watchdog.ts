@@ -1,5 +1,23 @@
-import { acquired, choice, noV1Goal } from './common';
-import type { Lesson } from '../types';
+import {
+  absent,
+  atLeast,
+  choice,
+  exactly,
+  gap,
+  holds,
+  none,
+  noV1Goal,
+  openV1,
+  threadHolds,
+  timeOf,
+  yourTurn,
+} from './common';
+import { acquired, ev, violationStart } from './events';
+import type { EventSelector, Lesson } from '../types';
+
+/** A:1's watchdog renewals (as a cursor: the first). */
+const aRenewal = ev('watchdog.renew', 'A:1');
+const myLockExpired: EventSelector = { kind: 'key.expired', key: 'myLock' };
 
 const lesson: Lesson = {
   id: 'watchdog',
@@ -9,7 +27,7 @@ const lesson: Lesson = {
     {
       claims: ['C25'],
       scenario: { builtin: 'watchdog-renewal' },
-      at: { kind: 'watchdog.renew', actor: 'A:1' },
+      at: aRenewal,
       question: {
         prompt: {
           en: 'A:1 called `lock()` without a lease and works for 70 s. The key was set to 30 s. When is it first renewed?',
@@ -20,7 +38,7 @@ const lesson: Lesson = {
           choice('twenty', [19_000, 21_000], 'At ≈ 20 s', '约 20 秒'),
           choice('thirty', [29_000, 30_100], 'Just before 30 s', '快到 30 秒的时候'),
         ],
-        answer: { from: 'time-of', selector: { kind: 'watchdog.renew', actor: 'A:1' } },
+        answer: timeOf(aRenewal),
         feedback: {
           en:
             'The watchdog (看门狗) is a timer that fires every `lockWatchdogTimeout / 3` = 10 s and ' +
@@ -39,20 +57,13 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'] },
       checks: [
-        { key: 'myLock', holder: { owner: 'A:1', count: 1 }, pttl: { min: 29_990, max: 30_000 } },
-        {
-          gap: {
-            from: acquired('A:1'),
-            to: { kind: 'watchdog.renew', actor: 'A:1' },
-          },
-          min: 9990,
-          max: 10_050,
-        },
+        holds('myLock', 'A:1', 1, { pttl: { min: 29_990, max: 30_000 } }),
+        gap(acquired('A:1'), aRenewal, { min: 9990, max: 10_050 }),
       ],
     },
     {
       claims: ['C25'],
-      at: { kind: 'watchdog.renew', actor: 'A:1', nth: 6 },
+      at: ev('watchdog.renew', 'A:1', { nth: 6 }),
       text: {
         en:
           'Sixty seconds in, six renewals, ten seconds apart; the key never got below 20 s. B:1 has been waiting ' +
@@ -60,22 +71,18 @@ const lesson: Lesson = {
         zh: '60 秒过去，续了六次，每次间隔 10 秒；键的剩余时间从没低于 20 秒。B:1 一直在等：等待超时、再试，每次都发现锁还活着。',
       },
       checks: [
-        { count: { kind: 'watchdog.renew', actor: 'A:1' }, min: 6, max: 6 },
-        { count: { kind: 'key.expired', key: 'myLock' }, max: 0 },
-        {
-          gap: {
-            from: { kind: 'watchdog.renew', actor: 'A:1', nth: 5 },
-            to: { kind: 'watchdog.renew', actor: 'A:1', nth: 6 },
-          },
+        exactly(6, aRenewal),
+        none(myLockExpired),
+        gap(ev('watchdog.renew', 'A:1', { nth: 5 }), ev('watchdog.renew', 'A:1', { nth: 6 }), {
           min: 9990,
           max: 10_050,
-        },
+        }),
         { thread: 'B:1', state: 'waiting' },
       ],
     },
     {
       claims: ['C27'],
-      at: { kind: 'watchdog.cancel', actor: 'A:1' },
+      at: ev('watchdog.cancel', 'A:1'),
       text: {
         en:
           'At 70 s A:1 unlocks. Right after the unlock script succeeds, the client cancels the renewal task ' +
@@ -83,10 +90,7 @@ const lesson: Lesson = {
           'no such step.',
         zh: '第 70 秒 A:1 解锁。解锁脚本一成功，客户端就取消续期任务（`cancelExpirationRenewal`）：已经释放的锁不能再被续命。教程里手写的任务没有这一步。',
       },
-      checks: [
-        { count: { kind: 'watchdog.cancel', actor: 'A:1', where: { reason: 'unlock' } }, min: 1, max: 1 },
-        { key: 'myLock', is: 'absent' },
-      ],
+      checks: [exactly(1, ev('watchdog.cancel', 'A:1', { where: { reason: 'unlock' } })), absent('myLock')],
     },
     {
       claims: ['C27'],
@@ -101,18 +105,15 @@ const lesson: Lesson = {
         zh: '为了确认，让 A:1 在 1 秒后解锁，然后再活 25 秒。如果定时器在解锁后还在，它会在第 10 秒和第 20 秒触发。结果一次也没有。',
       },
       checks: [
-        { count: { kind: 'watchdog.renew' }, max: 0 },
-        { count: { kind: 'watchdog.cancel', where: { reason: 'unlock' } }, min: 1 },
-        {
-          gap: { from: { kind: 'lock.released', actor: 'A:1' }, to: { kind: 'thread.done', actor: 'A:1' } },
-          min: 25_000,
-        },
+        none({ kind: 'watchdog.renew' }),
+        atLeast(1, { kind: 'watchdog.cancel', where: { reason: 'unlock' } }),
+        gap(ev('lock.released', 'A:1'), ev('thread.done', 'A:1'), { min: 25_000 }),
       ],
     },
     {
       claims: ['C26'],
       scenario: { builtin: 'lease-expiry-no-watchdog' },
-      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      at: violationStart('V1', 'myLock'),
       text: {
         en:
           'Pass a `leaseTime` and you opt out: `lock(3, SECONDS)` means “expire after 3 s, whatever happens”, and ' +
@@ -124,15 +125,15 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1'] },
       checks: [
-        { thread: 'A:1', state: 'working', holds: { lock: 'myLock', count: 1 } },
-        { count: { kind: 'key.expired', key: 'myLock' }, min: 1, max: 1 },
-        { violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] },
+        threadHolds('A:1', 'myLock', 1, { state: 'working' }),
+        exactly(1, myLockExpired),
+        openV1('myLock', 'A:1', 'B:1'),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: let the watchdog do its job. Remove A:1’s `leaseMs`.',
-          zh: '轮到你了：让看门狗来干活。去掉 A:1 的 `leaseMs`。',
-        },
+        prompt: yourTurn(
+          'let the watchdog do its job. Remove A:1’s `leaseMs`.',
+          '让看门狗来干活。去掉 A:1 的 `leaseMs`。',
+        ),
         ...noV1Goal('myLock'),
         solution: [{ op: 'remove', path: '/clients/0/threads/0/program/0/leaseMs' }],
         success: {
@@ -144,7 +145,7 @@ const lesson: Lesson = {
     {
       claims: ['C28', 'C34'],
       scenario: { builtin: 'client-crash-watchdog-expiry' },
-      at: { kind: 'key.expired', key: 'myLock' },
+      at: myLockExpired,
       question: {
         prompt: {
           en: 'A:1’s JVM dies at 15 s; its last renewal was at 10 s. When does B:1 get the lock?',
@@ -155,7 +156,7 @@ const lesson: Lesson = {
           choice('forty', [39_000, 41_000], 'At ≈ 40 s', '约 40 秒'),
           choice('never', [-1, -1], 'Never: deadlock', '永远拿不到：死锁'),
         ],
-        answer: { from: 'time-of', selector: acquired('B:1') },
+        answer: timeOf(acquired('B:1')),
         feedback: {
           en:
             'The watchdog is a timer **inside** the client: it dies with the JVM. Nobody renews the key, so it ' +
@@ -172,15 +173,8 @@ const lesson: Lesson = {
       },
       checks: [
         { thread: 'A:1', state: 'crashed' },
-        {
-          gap: {
-            from: { kind: 'watchdog.renew', actor: 'A:1', nth: -1 },
-            to: { kind: 'key.expired', key: 'myLock' },
-          },
-          min: 29_990,
-          max: 30_010,
-        },
-        { count: { kind: 'watchdog.renew', after: { kind: 'client.crash' } }, max: 0 },
+        gap(ev('watchdog.renew', 'A:1', { nth: -1 }), myLockExpired, { min: 29_990, max: 30_010 }),
+        none({ kind: 'watchdog.renew', after: { kind: 'client.crash' } }),
       ],
     },
     {
@@ -190,7 +184,7 @@ const lesson: Lesson = {
         en: 'B:1 had been waiting since 1 s; the expiry lets it in. The run ends safe.',
         zh: 'B:1 从第 1 秒就开始等了；键过期后它进来了。运行结果是安全的。',
       },
-      checks: [{ key: 'myLock', holder: { owner: 'B:1', count: 1 } }, { verdict: 'safe' }],
+      checks: [holds('myLock', 'B:1', 1), { verdict: 'safe' }],
     },
   ],
 };

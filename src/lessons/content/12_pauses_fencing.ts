@@ -1,5 +1,21 @@
-import { choice, onFirstOps } from './common';
+import {
+  atLeast,
+  choice,
+  fieldOf,
+  holds,
+  none,
+  onFirstOps,
+  openV1,
+  threadHolds,
+  tokenCounterIs2,
+  v1,
+  whether,
+  yourTurn,
+} from './common';
+import { ev, violationStart } from './events';
 import type { Lesson } from '../types';
+
+const aWrite = ev('resource.use', 'A:1');
 
 const lesson: Lesson = {
   id: 'pauses-fencing',
@@ -23,14 +39,11 @@ const lesson: Lesson = {
           '进程里**所有**线程都停了，看门狗的定时器也是其中之一。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'] },
-      checks: [
-        { thread: 'A:1', state: 'paused', holds: { lock: 'myLock', count: 1 } },
-        { key: 'myLock', holder: { owner: 'A:1', count: 1 } },
-      ],
+      checks: [threadHolds('A:1', 'myLock', 1, { state: 'paused' }), holds('myLock', 'A:1', 1)],
     },
     {
       claims: ['C29'],
-      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      at: violationStart('V1', 'myLock'),
       question: {
         prompt: {
           en: 'The pause (40 s) is longer than the lease (30 s). Will B:1 get the lock while A:1 is frozen?',
@@ -40,7 +53,7 @@ const lesson: Lesson = {
           choice('yes', true, 'Yes: nobody renews the lease', '会：没人续期了'),
           choice('no', false, 'No: the watchdog keeps it alive', '不会：看门狗会让它活着'),
         ],
-        answer: { from: 'holds', check: { violation: 'V1', lock: 'myLock', holders: ['A:1', 'B:1'] } },
+        answer: whether(v1('myLock', 'A:1', 'B:1')),
         feedback: {
           en:
             'The renewals due at 10 s and 20 s never ran: the timer was frozen with everything else. At 30 s the ' +
@@ -55,15 +68,15 @@ const lesson: Lesson = {
         zh: '现在 B:1 持有锁，而被冻住的 A:1 仍然**以为**自己也持有：两个持有者（`V1`）。A:1 根本没法察觉，因为它根本没在运行。',
       },
       checks: [
-        { count: { kind: 'watchdog.renew' }, max: 0 },
-        { count: { kind: 'key.expired', key: 'myLock' }, min: 1 },
-        { violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] },
+        none({ kind: 'watchdog.renew' }),
+        atLeast(1, { kind: 'key.expired', key: 'myLock' }),
+        openV1('myLock', 'A:1', 'B:1'),
       ],
       task: {
-        prompt: {
-          en: 'Your turn: make the pause shorter than the lease (the `pause` fault’s `ms`).',
-          zh: '轮到你了：把停顿缩短到比租期短（改 `pause` 故障的 `ms`）。',
-        },
+        prompt: yourTurn(
+          'make the pause shorter than the lease (the `pause` fault’s `ms`).',
+          '把停顿缩短到比租期短（改 `pause` 故障的 `ms`）。',
+        ),
         goalText: { en: 'The run is safe.', zh: '运行结果是安全的。' },
         goal: { verdict: 'safe' },
         solution: [{ op: 'replace', path: '/faults/0/ms', value: 20_000 }],
@@ -77,7 +90,7 @@ const lesson: Lesson = {
     },
     {
       claims: ['C29'],
-      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V3' } },
+      at: violationStart('V3', 'myLock'),
       text: {
         en:
           'At 41 s A:1 wakes up and finishes what it was doing: it writes the value it computed 40 s ago. B:1 ' +
@@ -89,12 +102,11 @@ const lesson: Lesson = {
       },
       checks: [{ violation: 'V3', lock: 'myLock' }, { resource: { accepted: 2, value: 1 } }],
       task: {
-        prompt: {
-          en:
-            'Your turn: protect the data instead of the lock. Make the resource `fenced` and both threads lock ' +
+        prompt: yourTurn(
+          'protect the data instead of the lock. Make the resource `fenced` and both threads lock ' +
             'with type `FencedLock`, whose every acquire returns a larger token the store remembers.',
-          zh: '轮到你了：保护数据而不是锁。把资源改成 `fenced`，两个线程都用 `FencedLock` 加锁，每次加锁都返回一个更大的令牌，存储会记住它。',
-        },
+          '保护数据而不是锁。把资源改成 `fenced`，两个线程都用 `FencedLock` 加锁，每次加锁都返回一个更大的令牌，存储会记住它。',
+        ),
         goalText: { en: 'No `V3`: no stale write is accepted.', zh: '没有 `V3`：不接受任何过期的写入。' },
         goal: { noViolation: 'V3' },
         solution: [
@@ -110,7 +122,7 @@ const lesson: Lesson = {
     {
       claims: ['C39'],
       scenario: { builtin: 'fencing-saves-gc-pause' },
-      at: { kind: 'resource.use', actor: 'B:1' },
+      at: ev('resource.use', 'B:1'),
       text: {
         en:
           'The same story with a fenced lock (Kleppmann’s **fencing token**). Each acquire increments ' +
@@ -121,11 +133,11 @@ const lesson: Lesson = {
           'A:1 拿到令牌 `1`，B:1 拿到 `2`。存储接受了 B:1 带令牌 2 的写入，并记住了这个令牌。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['res', 'redisson_lock_token:{res}'] },
-      checks: [{ resource: { accepted: 1, lastToken: 2 } }, { key: 'redisson_lock_token:{res}', value: '2' }],
+      checks: [{ resource: { accepted: 1, lastToken: 2 } }, tokenCounterIs2],
     },
     {
       claims: ['C39', 'C29'],
-      at: { kind: 'resource.use', actor: 'A:1' },
+      at: aWrite,
       question: {
         prompt: {
           en: 'A:1 thaws and writes with token `1`; the store has seen `2`. Is the write accepted?',
@@ -135,7 +147,7 @@ const lesson: Lesson = {
           choice('accepted', true, 'Accepted', '接受'),
           choice('rejected', false, 'Rejected', '拒绝'),
         ],
-        answer: { from: 'field-of', selector: { kind: 'resource.use', actor: 'A:1' }, field: 'accepted' },
+        answer: fieldOf(aWrite, 'accepted'),
         feedback: {
           en:
             'A token lower than one already seen can only come from a holder that lost the lock. The store does ' +
@@ -155,7 +167,7 @@ const lesson: Lesson = {
       checks: [
         { resource: { accepted: 1, rejected: 1, value: 8 } },
         { noViolation: 'V3' },
-        { violation: 'V1', lock: 'res', holders: ['A:1', 'B:1'] },
+        v1('res', 'A:1', 'B:1'),
       ],
     },
   ],

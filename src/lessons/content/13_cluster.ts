@@ -1,8 +1,6 @@
-import { acquired, choice } from './common';
-import type { Check, EventSelector, Highlights, Lesson } from '../types';
-
-/** B:1's first lock script: the command that shows where a second client's `lock()` goes. */
-const bLockScript: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA', key: 'myLock' };
+import { absent, atLeast, choice, fieldOf, holds, none, openV1, threadHolds, turnedAway } from './common';
+import { acquired, bLockScript, cmd, ev, violationStart } from './events';
+import type { Check, Highlights, Lesson } from '../types';
 
 /** master-3 serves slots 10923–16383 in a three-master cluster. */
 const MASTER3 = { min: 10923, max: 16383 };
@@ -17,15 +15,15 @@ const aHoldsOnMaster3 = (
   highlight: { lanes: ['A:1', 'master-3'], keys: [key] },
   checks: [
     { slot: key, is: slot, ...MASTER3 },
-    { key, node: 'master-3', holder: { owner: 'A:1', count: 1 } },
-    ...elsewhere.map((node): Check => ({ key, node, is: 'absent' })),
+    holds(key, 'A:1', 1, { node: 'master-3' }),
+    ...elsewhere.map((node) => absent(key, node)),
     ...more,
   ],
 });
 
 /** `actor` sent nothing to `nodes` so far: the other masters never hear of the lock. */
 const noCommandsOn = (actor: string, nodes: string[]): Check[] =>
-  nodes.map((node) => ({ count: { kind: 'cmd', actor, node }, max: 0 }));
+  nodes.map((node) => none(ev('cmd', actor, { node })));
 
 const lesson: Lesson = {
   id: 'cluster',
@@ -54,7 +52,7 @@ const lesson: Lesson = {
         12769,
         ['master-1', 'master-2'],
         [
-          { count: { kind: 'cmd', actor: 'A:1', node: 'master-3', key: 'myLock' }, min: 1 },
+          atLeast(1, ev('cmd', 'A:1', { node: 'master-3', key: 'myLock' })),
           ...noCommandsOn('A:1', ['master-1', 'master-2']),
         ],
       ),
@@ -72,7 +70,7 @@ const lesson: Lesson = {
           choice('m3', 'master-3', 'master-3, the master of slot 12769', '槽 12769 的主节点 master-3'),
           choice('any', 'any', 'Any of the three, at random', '三个里随便一个'),
         ],
-        answer: { from: 'field-of', selector: bLockScript, field: 'node' },
+        answer: fieldOf(bLockScript, 'node'),
         feedback: {
           en:
             'master-3. Redisson keeps the cluster’s slot map (read at start, rescanned every 5 s), computes ' +
@@ -93,16 +91,15 @@ const lesson: Lesson = {
           '集群把不同的锁分散到各个主节点上；一把锁仍然只在一个主节点上。',
       },
       checks: [
-        { count: { ...bLockScript, node: 'master-3' }, min: 1 },
-        { not: { reply: null } },
-        { thread: 'B:1', holds: { lock: 'myLock', count: 0 } },
+        atLeast(1, { ...bLockScript, node: 'master-3' }),
+        ...turnedAway('B:1'),
         ...noCommandsOn('B:1', ['master-1', 'master-2']),
-        { key: 'myLock', node: 'master-3', holder: { owner: 'A:1', count: 1 } },
+        holds('myLock', 'A:1', 1, { node: 'master-3' }),
       ],
     },
     {
       claims: ['C31'],
-      at: { kind: 'pubsub.subscribe', actor: 'B:1' },
+      at: ev('pubsub.subscribe', 'B:1'),
       text: {
         en:
           'To be woken when the lock is freed, B:1 subscribes to `redisson_lock__channel:{myLock}`. The braces ' +
@@ -116,8 +113,8 @@ const lesson: Lesson = {
       highlight: { lanes: ['B:1', 'master-3'] },
       checks: [
         { slot: 'redisson_lock__channel:{myLock}', is: 12769, sameAs: 'myLock' },
-        { count: { kind: 'cmd', actor: 'B:1', cmd: 'SSUBSCRIBE', node: 'master-3' }, min: 1 },
-        { count: { kind: 'pubsub.subscribe', actor: 'B:1', node: 'master-3' }, min: 1 },
+        atLeast(1, cmd('B:1', 'SSUBSCRIBE', { node: 'master-3' })),
+        atLeast(1, ev('pubsub.subscribe', 'B:1', { node: 'master-3' })),
       ],
     },
     {
@@ -135,17 +132,11 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1', 'master-3'] },
       checks: [
-        { count: { kind: 'pubsub.publish', node: 'master-3', where: { receivers: 1 } }, min: 1 },
-        ...['master-1', 'master-2'].map((node): Check => ({
-          count: { kind: 'pubsub.publish', node },
-          max: 0,
-        })),
-        {
-          reply: 1,
-          of: { kind: 'cmd', actor: 'A:1', cmd: 'EVALSHA', key: 'redisson_lock__channel:{myLock}', nth: -1 },
-        },
-        { count: { kind: 'waiter.wakeup', actor: 'B:1', where: { cause: 'message' } }, min: 1 },
-        { key: 'myLock', node: 'master-3', holder: { owner: 'B:1', count: 1 } },
+        atLeast(1, { kind: 'pubsub.publish', node: 'master-3', where: { receivers: 1 } }),
+        ...['master-1', 'master-2'].map((node) => none({ kind: 'pubsub.publish', node })),
+        { reply: 1, of: cmd('A:1', 'EVALSHA', { key: 'redisson_lock__channel:{myLock}', nth: -1 }) },
+        atLeast(1, ev('waiter.wakeup', 'B:1', { where: { cause: 'message' } })),
+        holds('myLock', 'B:1', 1, { node: 'master-3' }),
         { verdict: 'safe' },
       ],
     },
@@ -193,17 +184,17 @@ const lesson: Lesson = {
       highlight: { lanes: ['B:1', 'master-3', 'replica-3'] },
       checks: [
         { reply: { error: 'MOVED 12769 127.0.0.1:30006' }, of: { ...bLockScript, node: 'master-3' } },
-        { count: { kind: 'cluster.promoted', node: 'replica-3', where: { slots: '10923-16383' } }, min: 1 },
-        { count: { kind: 'client.master', actor: 'B', node: 'replica-3' }, min: 1 },
-        { key: 'myLock', node: 'replica-3', holder: { owner: 'B:1', count: 1 } },
-        { key: 'myLock', node: 'master-3', is: 'absent' },
+        atLeast(1, { kind: 'cluster.promoted', node: 'replica-3', where: { slots: '10923-16383' } }),
+        atLeast(1, ev('client.master', 'B', { node: 'replica-3' })),
+        holds('myLock', 'B:1', 1, { node: 'replica-3' }),
+        absent('myLock', 'master-3'),
         { verdict: 'safe' },
       ],
     },
     {
       claims: ['C30', 'C33'],
       scenario: { builtin: 'cluster-failover-lost-lock' },
-      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      at: violationStart('V1', 'myLock'),
       text: {
         en:
           'A cluster does not make the lock safer than one master: each shard replicates asynchronously, like ' +
@@ -216,11 +207,11 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1', 'master-3', 'replica-3'], keys: ['myLock'] },
       checks: [
-        { count: { kind: 'repl.apply', node: 'replica-3' }, max: 0 },
-        { count: { kind: 'cluster.promoted', node: 'replica-3', where: { from: 'master-3' } }, min: 1 },
-        { key: 'myLock', node: 'replica-3', holder: { owner: 'B:1', count: 1 } },
-        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
-        { violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] },
+        none({ kind: 'repl.apply', node: 'replica-3' }),
+        atLeast(1, { kind: 'cluster.promoted', node: 'replica-3', where: { from: 'master-3' } }),
+        holds('myLock', 'B:1', 1, { node: 'replica-3' }),
+        threadHolds('A:1', 'myLock', 1),
+        openV1('myLock', 'A:1', 'B:1'),
         { verdict: 'unsafe' },
       ],
     },

@@ -1,7 +1,20 @@
-import { acquired, choice, noV1Goal } from './common';
+import {
+  absent,
+  atLeast,
+  choice,
+  holds,
+  none,
+  noV1Goal,
+  openV1,
+  replyOf,
+  threadHolds,
+  yourTurn,
+} from './common';
+import { acquired, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
-const bAcquire: EventSelector = { kind: 'cmd', actor: 'B:1', cmd: 'EVAL', key: 'myLock' };
+const bAcquire = cmd('B:1', 'EVAL', { key: 'myLock' });
+const replica2Promoted: EventSelector = { kind: 'failover.promote', node: 'replica-2' };
 
 const lesson: Lesson = {
   id: 'replication',
@@ -26,9 +39,9 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'master', 'replica-1', 'replica-2'], keys: ['myLock'] },
       checks: [
-        { key: 'myLock', node: 'master', holder: { owner: 'A:1', count: 1 } },
-        { key: 'myLock', node: 'replica-1', holder: { owner: 'A:1', count: 1 } },
-        { key: 'myLock', node: 'replica-2', is: 'absent' },
+        holds('myLock', 'A:1', 1, { node: 'master' }),
+        holds('myLock', 'A:1', 1, { node: 'replica-1' }),
+        absent('myLock', 'replica-2'),
       ],
     },
     {
@@ -44,13 +57,13 @@ const lesson: Lesson = {
           '或者等到 `slavesSyncTimeout`。之后 `lock()` 才被告知成功。A:1 等了 800 毫秒，直到两个从节点都有了这把锁。',
       },
       checks: [
-        { count: { kind: 'wait.result', actor: 'A:1', where: { acked: 2 } }, min: 1 },
-        { key: 'myLock', node: 'replica-2', holder: { owner: 'A:1', count: 1 } },
+        atLeast(1, ev('wait.result', 'A:1', { where: { acked: 2 } })),
+        holds('myLock', 'A:1', 1, { node: 'replica-2' }),
       ],
     },
     {
       claims: ['C38', 'C35'],
-      at: { kind: 'lock.wait', actor: 'B:1' },
+      at: ev('lock.wait', 'B:1'),
       text: {
         en:
           'The master crashes at 1 s and Sentinel promotes replica-2. It has A:1’s lock, so B:1 gets a TTL and ' +
@@ -58,8 +71,8 @@ const lesson: Lesson = {
         zh: '主节点在第 1 秒崩溃，哨兵把 replica-2 提升为主。它上面有 A:1 的锁，所以 B:1 拿到的是 TTL，只能等待。这次主从切换没有破坏互斥。',
       },
       checks: [
-        { count: { kind: 'failover.promote', node: 'replica-2' }, min: 1 },
-        { key: 'myLock', node: 'replica-2', holder: { owner: 'A:1', count: 1 } },
+        atLeast(1, replica2Promoted),
+        holds('myLock', 'A:1', 1, { node: 'replica-2' }),
         { thread: 'B:1', state: 'waiting' },
         { verdict: 'safe' },
       ],
@@ -78,10 +91,10 @@ const lesson: Lesson = {
           '比写入到达从节点早了 30 毫秒。这就是教程说的主从一致性问题。',
       },
       checks: [
-        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
-        { key: 'myLock', node: 'replica-1', is: 'absent' },
-        { key: 'myLock', node: 'replica-2', is: 'absent' },
-        { count: { kind: 'repl.apply' }, max: 0 },
+        threadHolds('A:1', 'myLock', 1),
+        absent('myLock', 'replica-1'),
+        absent('myLock', 'replica-2'),
+        none({ kind: 'repl.apply' }),
       ],
     },
     {
@@ -93,14 +106,11 @@ const lesson: Lesson = {
           'to it. It has no `myLock`: as far as Redis knows, nobody holds the lock.',
         zh: '五秒后，哨兵们一致认为主节点挂了，把 replica-1 提升为主。两个客户端都切换过去。它上面没有 `myLock`：在 Redis 看来，没有人持有这把锁。',
       },
-      checks: [
-        { key: 'myLock', node: 'replica-1', is: 'absent' },
-        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
-      ],
+      checks: [absent('myLock', 'replica-1'), threadHolds('A:1', 'myLock', 1)],
     },
     {
       claims: ['C33', 'C35'],
-      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      at: violationStart('V1', 'myLock'),
       question: {
         prompt: {
           en: 'At 7 s B:1 calls `lock()` on the new master. What does its lock script return?',
@@ -110,7 +120,7 @@ const lesson: Lesson = {
           choice('nil', null, '`nil`: B:1 gets the lock', '`nil`：B:1 拿到了锁'),
           choice('ttl', 'ttl', 'A TTL: A:1 still holds it', '一个 TTL：A:1 还持有锁'),
         ],
-        answer: { from: 'reply-of', selector: bAcquire },
+        answer: replyOf(bAcquire),
         feedback: {
           en:
             'The new master never saw A:1’s lock, so `exists` is `0` and B:1 takes it. A:1 is still working, ' +
@@ -127,14 +137,13 @@ const lesson: Lesson = {
           'and stops, and its `unlock()` at 20 s fails.',
         zh: '两个持有者，`V1`，持续 13 秒。A:1 直到第 10 秒才察觉：看门狗续期时发现锁不在了，于是停止；它在第 20 秒的 `unlock()` 也失败了。',
       },
-      checks: [{ violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] }],
+      checks: [openV1('myLock', 'A:1', 'B:1')],
       task: {
-        prompt: {
-          en:
-            'Your turn: upgrade to a Redisson with `checkLockSyncedSlaves` (set `redisson` to version `3.27` with ' +
+        prompt: yourTurn(
+          'upgrade to a Redisson with `checkLockSyncedSlaves` (set `redisson` to version `3.27` with ' +
             '`checkLockSyncedSlaves: true`).',
-          zh: '轮到你了：升级到带 `checkLockSyncedSlaves` 的 Redisson（把 `redisson` 设为版本 `3.27`，并设置 `checkLockSyncedSlaves: true`）。',
-        },
+          '升级到带 `checkLockSyncedSlaves` 的 Redisson（把 `redisson` 设为版本 `3.27`，并设置 `checkLockSyncedSlaves: true`）。',
+        ),
         ...noV1Goal('myLock'),
         solution: [
           { op: 'replace', path: '/redisson', value: { version: '3.27', checkLockSyncedSlaves: true } },
@@ -161,14 +170,14 @@ const lesson: Lesson = {
           'Redisson 接受部分同步（只有 0 个确认才算失败）。随后主节点挂了，replica-1 又与哨兵隔绝，哨兵提升的却是……replica-2。',
       },
       checks: [
-        { reply: 1, of: { kind: 'cmd', actor: 'A:1', cmd: 'WAIT' } },
-        { thread: 'A:1', holds: { lock: 'myLock', count: 1 } },
-        { key: 'myLock', node: 'replica-2', is: 'absent' },
+        { reply: 1, of: cmd('A:1', 'WAIT') },
+        threadHolds('A:1', 'myLock', 1),
+        absent('myLock', 'replica-2'),
       ],
     },
     {
       claims: ['C38', 'C33'],
-      at: { kind: 'violation.start', lock: 'myLock', where: { violation: 'V1' } },
+      at: violationStart('V1', 'myLock'),
       text: {
         en:
           'replica-2 never had the lock, B:1 takes it, and A:1 and B:1 hold it together again. `WAIT` makes ' +
@@ -178,10 +187,7 @@ const lesson: Lesson = {
           'replica-2 从来没有这把锁，B:1 拿到了它，A:1 和 B:1 又一次同时持有。`WAIT` 让写入更持久，却不能让 Redis 的复制变成一致的。' +
           '如果一把锁绝不能被同时持有两次，就要保护资源（fencing，第 12 课），或者使用基于共识的系统。',
       },
-      checks: [
-        { count: { kind: 'failover.promote', node: 'replica-2' }, min: 1 },
-        { violation: 'V1', lock: 'myLock', open: true, holders: ['A:1', 'B:1'] },
-      ],
+      checks: [atLeast(1, replica2Promoted), openV1('myLock', 'A:1', 'B:1')],
     },
   ],
 };

@@ -1,4 +1,5 @@
-import { acquired, choice } from './common';
+import { absent, atLeast, choice, holds, v1, whether } from './common';
+import { acquired, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
 const multi = { lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] };
@@ -38,7 +39,7 @@ const lesson: Lesson = {
     {
       claims: ['C36'],
       scenario: { builtin: 'multilock-all-or-nothing' },
-      at: { kind: 'lock.failed', actor: 'A:1' },
+      at: ev('lock.failed', 'A:1'),
       text: {
         en:
           'The tutorials’ way around a single Redis losing the lock: take several independent locks and treat them ' +
@@ -49,33 +50,23 @@ const lesson: Lesson = {
           '只有**全部**拿到才算成功。B:1 持有 `l3`，所以 A:1 的 `tryLock()` 拿到 `l1` 和 `l2`，在 `l3` 上失败，又把两把都还了回去。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['l1', 'l2', 'l3'] },
-      checks: [
-        { thread: 'A:1', lastResult: false },
-        { key: 'l1', is: 'absent' },
-        { key: 'l2', is: 'absent' },
-        { key: 'l3', holder: { owner: 'B:1', count: 1 } },
-      ],
+      checks: [{ thread: 'A:1', lastResult: false }, absent('l1'), absent('l2'), holds('l3', 'B:1', 1)],
     },
     {
       claims: ['C36'],
-      at: { kind: 'lock.acquired', actor: 'A:1', lock: 'multi' },
+      at: ev('lock.acquired', 'A:1', { lock: 'multi' }),
       text: {
         en:
           'With `lock()` A:1 takes `l1` and `l2` again and waits for `l3`; when B:1 releases it, A:1 holds all ' +
           'three and the MultiLock is acquired. Meanwhile C:1 could not take `l1` alone.',
         zh: '换成 `lock()` 后，A:1 再次拿到 `l1` 和 `l2`，并等待 `l3`；B:1 一释放，A:1 三把全部到手，MultiLock 加锁成功。这期间 C:1 单独去拿 `l1` 也拿不到。',
       },
-      checks: [
-        { key: 'l1', holder: { owner: 'A:1', count: 1 } },
-        { key: 'l2', holder: { owner: 'A:1', count: 1 } },
-        { key: 'l3', holder: { owner: 'A:1', count: 1 } },
-        { thread: 'C:1', lastResult: false },
-      ],
+      checks: [...['l1', 'l2', 'l3'].map((l) => holds(l, 'A:1', 1)), { thread: 'C:1', lastResult: false }],
     },
     {
       claims: ['C36'],
       scenario: { inline: threeMasters },
-      at: { kind: 'lock.failed', actor: 'B:1' },
+      at: ev('lock.failed', 'B:1'),
       question: {
         prompt: {
           en:
@@ -87,7 +78,7 @@ const lesson: Lesson = {
           choice('yes', true, 'Yes: one of the locks is free', '能：有一把锁空出来了'),
           choice('no', false, 'No: it needs all three', '不能：它需要全部三把'),
         ],
-        answer: { from: 'holds', check: { count: acquired('B:1'), min: 1 } },
+        answer: whether(atLeast(1, acquired('B:1'))),
         feedback: {
           en: 'B:1 would need `l1` and `l3` as well, and A:1 still holds those. Losing one master does not hand the lock over.',
           zh: 'B:1 还需要 `l1` 和 `l3`，而它们仍在 A:1 手里。丢掉一个主节点并不会让锁易主。',
@@ -101,8 +92,8 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1', 'master-1', 'master-2', 'master-3'] },
       checks: [
-        { key: 'l2', node: 'master-2', is: 'absent' },
-        { key: 'l1', node: 'master-1', holder: { owner: 'A:1', count: 1 } },
+        absent('l2', 'master-2'),
+        holds('l1', 'A:1', 1, { node: 'master-1' }),
         { thread: 'B:1', lastResult: false },
         { noViolation: 'any' },
       ],
@@ -122,10 +113,10 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'master-1', 'master-2', 'master-3', 'master-4', 'master-5'] },
       checks: [
-        { key: 'res', node: 'master-1', holder: { owner: 'A:1', count: 1 } },
-        { key: 'res', node: 'master-4', holder: { owner: 'A:1', count: 1 } },
-        { count: { kind: 'lock.acquired', actor: 'A:1', where: { validityMs: 9896 } }, min: 1 },
-        { count: { kind: 'node.crash', node: 'master-5' }, min: 1 },
+        holds('res', 'A:1', 1, { node: 'master-1' }),
+        holds('res', 'A:1', 1, { node: 'master-4' }),
+        atLeast(1, ev('lock.acquired', 'A:1', { where: { validityMs: 9896 } })),
+        atLeast(1, { kind: 'node.crash', node: 'master-5' }),
       ],
     },
     {
@@ -158,15 +149,12 @@ const lesson: Lesson = {
         en: 'Both hold live keys on a majority (`V2`) and both believe they hold the lock (`V1`).',
         zh: '两者都在多数节点上持有有效的键（`V2`），也都认为自己持有锁（`V1`）。',
       },
-      checks: [
-        { violation: 'V2', lock: 'res' },
-        { count: { kind: 'node.clock', node: 'master-3' }, min: 1 },
-      ],
+      checks: [{ violation: 'V2', lock: 'res' }, atLeast(1, { kind: 'node.clock', node: 'master-3' })],
     },
     {
       claims: ['C37', 'C29'],
       scenario: { builtin: 'redlock-pause-after-validity' },
-      at: { kind: 'violation.start', where: { violation: 'V3' } },
+      at: violationStart('V3'),
       text: {
         en:
           'And the pause of lesson 12 is not solved either: A:1 gets all five masters, is then frozen for 12 s, ' +
@@ -176,10 +164,7 @@ const lesson: Lesson = {
           '第 12 课的停顿问题也没有解决：A:1 拿到了全部五个主节点，随后被冻结 12 秒，在有效期耗尽、B:1 已经写过之后才写入。' +
           'Redis 节点的多数拦不住一个不知道自己已经迟到的客户端；资源端的 fencing 令牌可以。',
       },
-      checks: [
-        { violation: 'V1', lock: 'res', holders: ['A:1', 'B:1'] },
-        { resource: { accepted: 2, value: 1 } },
-      ],
+      checks: [v1('res', 'A:1', 'B:1'), { resource: { accepted: 2, value: 1 } }],
     },
   ],
 };

@@ -1,7 +1,8 @@
-import { acquired, choice } from './common';
-import type { EventSelector, Lesson } from '../types';
+import { actorOf, atLeast, choice, exactly, gap, none, threadHolds, tokenCounterIs2 } from './common';
+import { acquired, cmd, ev } from './events';
+import type { Check, EventSelector, Lesson } from '../types';
 
-const afterA: EventSelector = { kind: 'lock.acquired', after: { kind: 'lock.released', actor: 'A:1' } };
+const afterA: EventSelector = { kind: 'lock.acquired', after: ev('lock.released', 'A:1') };
 
 const lesson: Lesson = {
   id: 'lock-family',
@@ -15,7 +16,7 @@ const lesson: Lesson = {
       claims: ['C40'],
       scenario: { builtin: 'fair-lock-fifo' },
       // Before A:1's unlock: the question is shown at this cursor, so the winner must not be on screen yet.
-      at: { kind: 'unlock.request', actor: 'A:1' },
+      at: ev('unlock.request', 'A:1'),
       question: {
         prompt: {
           en: 'B:1, C:1 and D:1 asked for the **fair** lock in that order while A:1 held it. Who gets it when A:1 unlocks?',
@@ -26,7 +27,7 @@ const lesson: Lesson = {
           choice('d', 'D:1', 'D:1, the last to ask', 'D:1，最后申请的'),
           choice('race', 'race', 'Whoever is fastest', '谁快谁得'),
         ],
-        answer: { from: 'actor-of', selector: afterA },
+        answer: actorOf(afterA),
         feedback: {
           en:
             '`RedissonFairLock` keeps a queue (`redisson_lock_queue:{fair}`) and a deadline per waiter; its script ' +
@@ -49,12 +50,10 @@ const lesson: Lesson = {
       },
       checks: [
         { thread: 'E:1', lastResult: false },
-        { thread: 'A:1', holds: { lock: 'fair', count: 1 } },
-        { thread: 'B:1', state: 'waiting' },
-        { thread: 'C:1', state: 'waiting' },
-        { thread: 'D:1', state: 'waiting' },
+        threadHolds('A:1', 'fair', 1),
+        ...['B:1', 'C:1', 'D:1'].map((thread): Check => ({ thread, state: 'waiting' })),
         { key: 'redisson_lock_queue:{fair}', is: 'list' },
-        { count: { kind: 'lock.acquired' }, min: 1, max: 1 },
+        exactly(1, { kind: 'lock.acquired' }),
       ],
     },
     {
@@ -65,15 +64,9 @@ const lesson: Lesson = {
       },
       checks: [
         // the first acquisition after A:1's release is B:1's
-        { gap: { from: afterA, to: acquired('B:1') }, min: 0, max: 0 },
-        {
-          gap: { from: acquired('B:1'), to: acquired('C:1') },
-          min: 1,
-        },
-        {
-          gap: { from: acquired('C:1'), to: acquired('D:1') },
-          min: 1,
-        },
+        gap(afterA, acquired('B:1'), { min: 0, max: 0 }),
+        gap(acquired('B:1'), acquired('C:1'), { min: 1 }),
+        gap(acquired('C:1'), acquired('D:1'), { min: 1 }),
         { noViolation: 'any' },
       ],
     },
@@ -89,8 +82,8 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['rw'] },
       checks: [
-        { thread: 'A:1', holds: { lock: 'rw', count: 1 } },
-        { thread: 'B:1', holds: { lock: 'rw', count: 1 } },
+        threadHolds('A:1', 'rw', 1),
+        threadHolds('B:1', 'rw', 1),
         { key: 'rw', is: 'hash', fields: 3 },
         { noViolation: 'any' },
       ],
@@ -103,12 +96,9 @@ const lesson: Lesson = {
         zh: '写者 C:1 一直等到最后一个读者离开，才独自持有锁。',
       },
       checks: [
-        { thread: 'A:1', holds: { lock: 'rw', count: 0 } },
-        { thread: 'B:1', holds: { lock: 'rw', count: 0 } },
-        {
-          gap: { from: { kind: 'lock.released', actor: 'B:1' }, to: acquired('C:1') },
-          min: 0,
-        },
+        threadHolds('A:1', 'rw', 0),
+        threadHolds('B:1', 'rw', 0),
+        gap(ev('lock.released', 'B:1'), acquired('C:1'), { min: 0 }),
       ],
     },
     {
@@ -127,9 +117,9 @@ const lesson: Lesson = {
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'] },
       checks: [
-        { count: { kind: 'pubsub.subscribe' }, max: 0 },
-        { count: { kind: 'pubsub.publish' }, max: 0 },
-        { count: { kind: 'cmd', actor: 'B:1', cmd: 'EVALSHA' }, min: 5 },
+        none({ kind: 'pubsub.subscribe' }),
+        none({ kind: 'pubsub.publish' }),
+        atLeast(5, cmd('B:1', 'EVALSHA')),
       ],
     },
     {
@@ -143,9 +133,9 @@ const lesson: Lesson = {
         zh: '还有第 12 课的 fencing 锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
       },
       checks: [
-        { count: { kind: 'lock.acquired', actor: 'A:1', where: { token: 1 } }, min: 1, max: 1 },
-        { count: { kind: 'lock.acquired', actor: 'B:1', where: { token: 2 } }, min: 1, max: 1 },
-        { key: 'redisson_lock_token:{res}', value: '2' },
+        exactly(1, ev('lock.acquired', 'A:1', { where: { token: 1 } })),
+        exactly(1, ev('lock.acquired', 'B:1', { where: { token: 2 } })),
+        tokenCounterIs2,
       ],
     },
   ],
