@@ -50,7 +50,10 @@ function KeyRows({
         {cluster && <Slot keyName={k.key} />}
       </th>
       <td>
-        <span className="ks__type">{k.type}</span>
+        {/* in 中文 the type's name, Redis's own on hover */}
+        <span className="ks__type" title={k.type}>
+          {t(`keyType.${k.type}`)}
+        </span>
       </td>
       <td className="ks__ttl">{ttl}</td>
     </tr>
@@ -99,7 +102,10 @@ function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now:
   return (
     <div className={`ks__node${node.up ? '' : ' ks__node--down'}`}>
       <h4>
-        {id} <span className="ks__role">{node.role}</span>
+        {id}{' '}
+        <span className="ks__role" title={node.role}>
+          {t(`topo.role.${node.role}`)}
+        </span>
         {slots && (
           <span className="ks__slot">{t('timeline.slots', { slots: slots.replace(/-/g, '–') })}</span>
         )}
