@@ -565,7 +565,7 @@ export const zh: Record<MessageKey, string> = {
   'value.cause.message': '收到消息',
   'value.cause.timeout': '超时',
   'value.cause.interrupted': '被中断',
-  'value.cause.stale': '令牌过期',
+  'value.cause.stale': '过期 token',
   'value.cause.unlocked': '未持有锁',
   'value.cause.lost-update': '更新丢失',
   'value.result.1': '1（已续期）',
