@@ -603,6 +603,9 @@ export const en = {
   'keyType.string': 'string',
   'keyType.hash': 'hash',
   'keyType.list': 'list',
+  'editor.auto': 'auto',
+  'console.refused': '(error) {cmd} is not available in this console',
+  'console.down': 'Could not connect to Redis: Connection refused (the node is down)',
   'keyType.zset': 'zset',
 } as const;
 

@@ -102,6 +102,7 @@ export const kindKey = (kind: string) => `kind.${kind}`;
 
 /** The message key for a field's value, or null when the value is shown as it is. */
 export function valueKey(kind: EventKind, field: string, v: unknown): string | null {
+  if (field === 'reply') return null; // Redis's own: nil is "(nil)" in any language
   if (typeof v === 'boolean' || v === null) return `value.${String(v)}`;
   const fields: readonly string[] | undefined = ENUM_FIELDS[kind];
   return fields?.includes(field) ? `value.${field}.${String(v)}` : null;

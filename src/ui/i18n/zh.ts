@@ -578,5 +578,8 @@ export const zh: Record<MessageKey, string> = {
   'keyType.string': '字符串',
   'keyType.hash': '哈希',
   'keyType.list': '列表',
+  'editor.auto': '自动',
+  'console.refused': '(error) 这个命令行不支持 {cmd}',
+  'console.down': '无法连接到 Redis：连接被拒绝（该节点已宕机）',
   'keyType.zset': '有序集合',
 };
