@@ -91,7 +91,7 @@ test('D27: a Chinese page names event kinds, enumerated values, key types and Lu
   const shown = () =>
     box.evaluate((el) => {
       const raw = el.querySelector<HTMLElement>('.event-box__kind')?.innerText ?? '';
-      return el.innerText.replace(raw, '');
+      return (el as HTMLElement).innerText.replace(raw, '');
     });
   const kinds = new Set<string>();
   for (const id of ['failover-lost-lock', 'split-brain-partition']) {

@@ -606,6 +606,9 @@ export const en = {
   'editor.auto': 'auto',
   'console.refused': '(error) {cmd} is not available in this console',
   'console.down': 'Could not connect to Redis: Connection refused (the node is down)',
+  'caption.unnamedScript': 'script',
+  'caption.sentinels': 'sentinels',
+  'caption.resultError': '{who}’s step fails: {error}',
   'keyType.zset': 'zset',
 } as const;
 

@@ -380,8 +380,7 @@ export const zh: Record<MessageKey, string> = {
   'caption.replSync': '{replica} 从 {master} 全量同步：它的数据被 {master} 的数据替换。',
   'caption.sdown':
     '{sentinel} 将 {node} 标记为主观下线（SDOWN）：超过 down-after-milliseconds 没有有效回复。',
-  'caption.odown':
-    '{sentinel} 将 {node} 标记为客观下线（ODOWN）：{agree} 个 Sentinel 同意，quorum 为 {quorum}。',
+  'caption.odown': '{sentinel} 将 {node} 标记为客观下线（ODOWN）：{agree} 个哨兵同意，quorum 为 {quorum}。',
   'caption.leader': '{sentinel} 被选为 {node} 故障转移的领头者（纪元 {epoch}，{votes} 票）。',
   'caption.promote': '{sentinel} 将 {node} 提升为主节点，取代 {from}（纪元 {epoch}）。',
   'caption.roleMaster': '{node} 现在是主节点（由 {by} 指示）。',
@@ -581,5 +580,8 @@ export const zh: Record<MessageKey, string> = {
   'editor.auto': '自动',
   'console.refused': '(error) 这个命令行不支持 {cmd}',
   'console.down': '无法连接到 Redis：连接被拒绝（该节点已宕机）',
+  'caption.unnamedScript': '（未命名）',
+  'caption.sentinels': '所有哨兵',
+  'caption.resultError': '{who} 这一步失败：{error}',
   'keyType.zset': '有序集合',
 };
