@@ -127,3 +127,71 @@ test('compare view: cluster lanes show their slots in full, in both languages', 
     expect(cut, lang).toBe(0);
   }
 });
+
+test('D27: a Chinese page names event kinds, enumerated values, key types and Lua comments in Chinese', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await page.getByRole('button', { name: '中文', exact: true }).click();
+  const box = page.locator('.event-box');
+  // the event panel without the raw kind the page keeps beside the kind's name
+  const shown = () =>
+    box.evaluate((el) => {
+      const raw = el.querySelector<HTMLElement>('.event-box__kind')?.innerText ?? '';
+      return (el as HTMLElement).innerText.replace(raw, '');
+    });
+  const kinds = new Set<string>();
+  for (const id of ['failover-lost-lock', 'split-brain-partition']) {
+    const b = builtins.find((x) => x.id === id)!;
+    await open(page, b.id, b.titleZh);
+    await page.locator('.moments__chip--violation').first().click();
+    for (let i = 0; i < 25; i++) {
+      const kind = await box.locator('.event-box__kind').innerText();
+      kinds.add(kind);
+      const text = await shown();
+      expect(text.split('\n')[0], kind).toMatch(/^\d+ 毫秒 · [^·]*[\u3400-\u9fff]/);
+      expect(text, kind).not.toMatch(
+        /\b(lock|unlock|watchdog|pubsub|waiter|key|repl|node|sentinel|failover|client|thread|work|net|resource|violation|cluster)\.[a-z]+/,
+      );
+      expect(text, kind).not.toMatch(
+        /: (lazy|active|ok|fail|normal|exception|work|sleep|use|timeout|interrupted|stale|unlocked|lost-update|forceUnlock|lost|true|false|null)$/m,
+      );
+      expect(text, kind).not.toMatch(/角色: (master|replica)/);
+      await page.getByTestId('step-forward').click();
+    }
+
+    // key types and node roles: Chinese, Redis's own word on hover
+    const types = page.locator('.ks__type');
+    expect(await types.count()).toBeGreaterThan(0);
+    for (const el of await types.all()) {
+      expect(await el.innerText()).toMatch(/^(字符串|哈希|列表|有序集合)$/);
+      expect(await el.getAttribute('title')).toMatch(/^(string|hash|list|zset)$/);
+    }
+    for (const el of await page.locator('.ks__role').all()) {
+      expect(await el.innerText()).toMatch(/^(主节点|从节点|哨兵)$/);
+    }
+  }
+  expect(kinds.size).toBeGreaterThan(4);
+
+  // the script view's comments are ours: translated line for line, the English on hover
+  const comments = page.locator('.lua__line code').filter({ hasText: /^\s*--/ });
+  expect(await comments.count()).toBeGreaterThan(0);
+  for (const el of await comments.all()) {
+    expect(await el.innerText()).toMatch(/[\u3400-\u9fff]/);
+    expect(await el.getAttribute('title')).toMatch(/^\s*-- [ -~]+$/);
+  }
+
+  // the timeline's tooltip: the kind's name, the raw kind beside it
+  const hit = (await page.locator('.timeline__hit').boundingBox())!;
+  const cursor = (await page.locator('.timeline__cursor').boundingBox())!;
+  const tip = page.getByTestId('tooltip');
+  for (let y = hit.y + 4; y < hit.y + hit.height && !(await tip.count()); y += 6) {
+    for (const dx of [0, 3, -3, 8, -8]) {
+      await page.mouse.move(cursor.x + dx, y);
+      if (await tip.count()) break;
+    }
+  }
+  await expect(tip).toHaveText(/^\d+ 毫秒 · [^·（]*[\u3400-\u9fff][^（]*（[a-z]+(\.[a-z]+)*）/);
+});

@@ -159,7 +159,33 @@ describe('caption', () => {
         }),
       ],
       'sentinel-2 marks master objectively down (ODOWN): 2 Sentinel(s) agree, the quorum is 2.',
-      'sentinel-2 将 master 标记为客观下线（ODOWN）：2 个 Sentinel 同意，quorum 为 2。',
+      'sentinel-2 将 master 标记为客观下线（ODOWN）：2 个哨兵同意，quorum 为 2。',
+    ],
+    [
+      'a partition, the Sentinels on one side',
+      [
+        ev({
+          kind: 'net.partition',
+          groups: [
+            ['master', 'A'],
+            ['sentinels', 'replica-1', 'B'],
+          ],
+        }),
+      ],
+      'The network splits: [master, A] | [sentinels, replica-1, B]. Only those in the same group can reach each other.',
+      '网络分区：[master, A] | [所有哨兵, replica-1, B]。只有同一组内的节点和客户端能互相连通。',
+    ],
+    [
+      'a step that threw',
+      [
+        ev({
+          kind: 'thread.result',
+          actor: 'A:1',
+          result: { error: 'IllegalMonitorStateException: not locked' },
+        }),
+      ],
+      'A:1’s step fails: IllegalMonitorStateException: not locked',
+      'A:1 这一步失败：IllegalMonitorStateException: not locked',
     ],
   ])('%s', (_, events, en, zh) => {
     const i = events.length - 1;

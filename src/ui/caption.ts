@@ -111,7 +111,10 @@ function cmdCaption(e: TraceEventOf<'cmd'>, c: Ctx): [MessageKey, object?] {
   const err = errorOf(e.reply);
   if (err !== null) return ['caption.cmdError', { ...base, error: clip(err, 80) }];
   if (op === 'SCRIPT' && e.argv[1]?.toUpperCase() === 'LOAD')
-    return ['caption.scriptLoad', { ...base, name: scriptName(e.argv[2] ?? '') ?? 'script' }];
+    return [
+      'caption.scriptLoad',
+      { ...base, name: scriptName(e.argv[2] ?? '') ?? translate(c.lang, 'caption.unnamedScript') },
+    ];
   if (op === 'SUBSCRIBE' || op === 'UNSUBSCRIBE' || op === 'SSUBSCRIBE' || op === 'SUNSUBSCRIBE')
     return ['caption.cmdSent', base];
   if (op === 'WAIT')
@@ -159,7 +162,18 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
     e.jumpMs >= 0 ? 'caption.clockAhead' : 'caption.clockBack',
     { node: e.node, jump: duration(Math.abs(e.jumpMs), c.lang), offset: duration(e.offset, c.lang) },
   ],
-  'net.partition': (e) => ['caption.partition', { groups: e.groups.map((g) => `[${list(g)}]`).join(' | ') }],
+  'net.partition': (e, c) => [
+    'caption.partition',
+    {
+      // the network's own name for every Sentinel at once
+      groups: e.groups
+        .map(
+          (g) =>
+            `[${list(g.map((id) => (id === 'sentinels' ? translate(c.lang, 'caption.sentinels') : id)))}]`,
+        )
+        .join(' | '),
+    },
+  ],
   'net.heal': () => ['caption.heal'],
   'net.latency': (e) =>
     e.endpoints === null
@@ -196,10 +210,12 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
         ]
       : ['caption.threadDone', { who: e.actor }],
   'thread.interrupt': (e) => ['caption.interrupt', { who: e.actor }],
-  'thread.result': (e) => [
-    'caption.result',
-    { who: e.actor, result: clip(JSON.stringify(e.result) ?? '', 80) },
-  ],
+  'thread.result': (e) => {
+    const error = errorOf(e.result);
+    return error === null
+      ? ['caption.result', { who: e.actor, result: clip(JSON.stringify(e.result) ?? '', 80) }]
+      : ['caption.resultError', { who: e.actor, error: clip(error, 80) }];
+  },
   'exception.caught': (e) => [
     'caption.caught',
     { who: e.actor, exception: e.exception, message: clip(e.message, 80) },

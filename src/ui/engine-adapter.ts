@@ -62,6 +62,9 @@ export type ConsoleAnswer =
   | { kind: 'read'; text: string }
   | { kind: 'write'; argv: string[] }
   | { kind: 'error'; text: string }
+  /** the page words these two in its language (Console.tsx) */
+  | { kind: 'refused'; command: string }
+  | { kind: 'down' }
   | { kind: 'unavailable' };
 
 /** Commands that change data or reach other clients go into the scenario instead of a snapshot. */
@@ -77,10 +80,8 @@ export function consoleCommand(node: NodeView, line: string, now: number): Conso
   if (argv === null) return { kind: 'error', text: 'Invalid argument(s)' };
   if (argv.length === 0) return { kind: 'read', text: '' };
   const name = argv[0].toLowerCase();
-  if (REFUSED.has(name))
-    return { kind: 'error', text: `(error) ${argv[0]} is not available in this console` };
-  if (!node.up)
-    return { kind: 'error', text: 'Could not connect to Redis: Connection refused (the node is down)' };
+  if (REFUSED.has(name)) return { kind: 'refused', command: argv[0] };
+  if (!node.up) return { kind: 'down' };
   const server = serverFromKeyViews(Object.values(node.keys), new ManualClock(now));
   const spec = server.commandSpec(name);
   if (spec && (spec.flags.has('write') || SCENARIO_COMMANDS.has(name))) return { kind: 'write', argv };

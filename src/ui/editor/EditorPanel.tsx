@@ -13,12 +13,13 @@ interface FieldDef {
   path: string[];
   label: MessageKey;
   kind: 'int' | 'text';
-  placeholder: string;
+  /** a number as it is, or a word in the page's language */
+  placeholder: string | { key: MessageKey };
 }
 
 const FIELDS: FieldDef[] = [
   { path: ['seed'], label: 'editor.seed', kind: 'int', placeholder: '1' },
-  { path: ['until'], label: 'editor.until', kind: 'int', placeholder: 'auto' },
+  { path: ['until'], label: 'editor.until', kind: 'int', placeholder: { key: 'editor.auto' } },
   { path: ['network', 'latencyMs'], label: 'editor.latency', kind: 'int', placeholder: '1' },
   { path: ['redisson', 'lockWatchdogTimeout'], label: 'editor.watchdog', kind: 'int', placeholder: '30000' },
 ];
@@ -48,7 +49,7 @@ function FormField({ def }: { def: FieldDef }) {
         value={text}
         inputMode={def.kind === 'int' ? 'numeric' : 'text'}
         list={def.kind === 'text' ? 'versions' : undefined}
-        placeholder={def.placeholder}
+        placeholder={typeof def.placeholder === 'string' ? def.placeholder : t(def.placeholder.key)}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}
         onKeyDown={(e) => e.key === 'Enter' && commit()}

@@ -1,3 +1,5 @@
+import type { EventKind, TraceEventMap } from '../../engine/trace/types';
+
 /**
  * Chinese names for the fields of a trace event, for the event panel and the timeline's tooltip
  * in 中文 (D27). The raw event under the caption keeps the trace's own field names. A field not
@@ -7,6 +9,7 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   accepted: '已接受',
   acked: '已确认',
   agree: '同意数',
+  args: 'ARGV',
   argv: '参数',
   by: '执行者',
   cause: '原因',
@@ -16,6 +19,7 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   conn: '连接',
   critical: '临界区',
   delayMs: '延迟（毫秒）',
+  endpoints: '端点',
   epoch: '纪元',
   erased: '已抹去',
   error: '错误',
@@ -27,7 +31,10 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   how: '方式',
   jumpMs: '跳变（毫秒）',
   key: '键',
+  keys: 'KEYS',
   leaseMs: '租期（毫秒）',
+  level: '级别',
+  line: '行',
   lockName: '锁名',
   lostUpdate: '更新丢失',
   master: '主节点',
@@ -43,6 +50,7 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   polling: '轮询',
   quorum: '法定人数',
   rank: '排名',
+  resubscribe: '重新订阅',
   read: '读到',
   readAt: '读取时刻',
   reason: '原因',
@@ -52,7 +60,9 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   reports: '报告',
   result: '结果',
   role: '角色',
+  script: '脚本',
   sentinel: '哨兵',
+  sha: 'SHA1',
   slots: '槽',
   state: '状态',
   step: '步骤',
@@ -68,3 +78,32 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   waiting: '等待者',
   write: '写入',
 };
+
+/**
+ * The fields whose value is one of a few words, by event kind: in 中文 they show through
+ * `value.<field>.<value>` (a boolean or null through `value.<value>`, on any event). The other
+ * fields carry names, ids, keys, numbers or Redis's and Java's own text, shown as they are.
+ */
+const ENUM_FIELDS: { readonly [K in EventKind]?: readonly (keyof TraceEventMap[K] & string)[] } = {
+  'key.expired': ['how'],
+  'node.role': ['role'],
+  'cluster.state': ['state'],
+  'thread.done': ['outcome'],
+  'work.start': ['op'],
+  'waiter.wakeup': ['cause'],
+  'watchdog.renew': ['result'],
+  'watchdog.cancel': ['reason'],
+  'violation.start': ['cause'],
+  'violation.end': ['cause'],
+};
+
+/** The message key naming an event kind. */
+export const kindKey = (kind: string) => `kind.${kind}`;
+
+/** The message key for a field's value, or null when the value is shown as it is. */
+export function valueKey(kind: EventKind, field: string, v: unknown): string | null {
+  if (field === 'reply') return null; // Redis's own: nil is "(nil)" in any language
+  if (typeof v === 'boolean' || v === null) return `value.${String(v)}`;
+  const fields: readonly string[] | undefined = ENUM_FIELDS[kind];
+  return fields?.includes(field) ? `value.${field}.${String(v)}` : null;
+}

@@ -41,13 +41,16 @@ export function Console() {
     history.current.push(line);
     histPos.current = history.current.length;
     const s = usePlayground.getState();
-    const prompt = `${selected}@${clockAt(s)}ms>`;
+    const prompt = `${selected}@${clockAt(s)}${t('unit.msSuffix')}>`;
     append({ kind: 'in', prompt, text: line });
     if (!s.run) return;
     try {
       const ans = await engineClient.console(s.run.runId, s.cursor, selected, line);
       if (ans.kind === 'read') append({ kind: 'out', text: ans.text });
       else if (ans.kind === 'error') append({ kind: 'error', text: ans.text });
+      else if (ans.kind === 'refused')
+        append({ kind: 'error', text: t('console.refused', { cmd: ans.command }) });
+      else if (ans.kind === 'down') append({ kind: 'error', text: t('console.down') });
       else if (ans.kind === 'unavailable') append({ kind: 'note', text: t('console.unavailable') });
       else {
         const at = clockAt(s);

@@ -50,7 +50,10 @@ function KeyRows({
         {cluster && <Slot keyName={k.key} />}
       </th>
       <td>
-        <span className="ks__type">{k.type}</span>
+        {/* in 中文 the type's name, Redis's own on hover */}
+        <span className="ks__type" title={k.type} style={{ whiteSpace: 'nowrap' }}>
+          {t(`keyType.${k.type}`)}
+        </span>
       </td>
       <td className="ks__ttl">{ttl}</td>
     </tr>
@@ -91,6 +94,7 @@ function KeyRows({
 
 function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now: number; cluster: boolean }) {
   const t = useT();
+  const lang = usePlayground((s) => s.lang);
   const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const lane = usePlayground((s) => s.run?.model.nodes.find((n) => n.id === id));
   const slots = cluster && lane ? slotsAt(lane, now) : null;
@@ -99,7 +103,10 @@ function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now:
   return (
     <div className={`ks__node${node.up ? '' : ' ks__node--down'}`}>
       <h4>
-        {id} <span className="ks__role">{node.role}</span>
+        {id}{' '}
+        <span className="ks__role" title={node.role}>
+          {t(`topo.role.${node.role}`)}
+        </span>
         {slots && (
           <span className="ks__slot">{t('timeline.slots', { slots: slots.replace(/-/g, '–') })}</span>
         )}
@@ -111,7 +118,8 @@ function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now:
         <table className="ks__table">
           <colgroup>
             <col className="ks__c1" />
-            <col className="ks__c2" />
+            {/* a Chinese type name (有序集合) is wider than Redis's own */}
+            <col className="ks__c2" style={lang === 'zh' ? { width: '6em' } : undefined} />
             <col className="ks__c3" />
           </colgroup>
           <thead>

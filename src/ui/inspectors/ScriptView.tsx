@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { replyText as cliText } from '../reply-view';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
+import { scriptLines } from './lua-comments';
 import { findScriptContext } from './script-context';
 
 function replyText(r: unknown): string {
@@ -15,6 +16,7 @@ export function ScriptView() {
   const run = usePlayground((s) => s.run);
   const cursor = usePlayground((s) => s.cursor);
   const predict = usePlayground((s) => s.predict);
+  const lang = usePlayground((s) => s.lang);
   const ctx = useMemo(() => (run ? findScriptContext(run.trace.events, cursor) : null), [run, cursor]);
   return (
     <section className="panel" data-testid="script-view" aria-labelledby="sv-h">
@@ -33,14 +35,14 @@ export function ScriptView() {
         <>
           {ctx.textOnly && !run?.verbose && <p className="muted">{t('inspect.scriptNeedsVerbose')}</p>}
           <pre className="lua" aria-label="Lua">
-            {(ctx.text ?? `EVALSHA ${ctx.sha ?? ''}`).split('\n').map((l, i) => (
+            {scriptLines(ctx.text ?? `EVALSHA ${ctx.sha ?? ''}`, lang).map((l, i) => (
               <div
                 key={i}
                 className={`lua__line${ctx.line === i + 1 ? ' lua__line--current' : ''}`}
                 aria-current={ctx.line === i + 1 ? 'step' : undefined}
               >
                 <span className="lua__no">{i + 1}</span>
-                <code>{l || ' '}</code>
+                <code title={l.original}>{l.text || ' '}</code>
               </div>
             ))}
           </pre>

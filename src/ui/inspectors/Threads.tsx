@@ -12,13 +12,24 @@ function EventBox() {
   const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const lang = usePlayground((s) => s.lang);
   const d = ev ? describeEvent(ev, lang) : null;
+  // in 中文 each field's raw form is on hover, as the trace writes it
+  const raw = ev && lang === 'zh' ? describeEvent(ev).details : d?.details;
   return (
     <div className="event-box">
-      {d ? (
+      {ev && d ? (
         <>
-          <strong>{nameOwners(d.head, owners)}</strong>
+          {/* in 中文 the kind's name, the trace's own kind beside it; in English the kind, said in words on hover */}
+          <strong title={lang === 'zh' ? undefined : d.name}>
+            {d.at} · {lang === 'zh' ? d.name : ev.kind}
+          </strong>
+          {lang === 'zh' && (
+            <code className="event-box__kind muted" style={{ fontSize: 10, marginLeft: 4 }} title={ev.kind}>
+              {ev.kind}
+            </code>
+          )}
+          {d.who && <strong> · {nameOwners(d.who, owners)}</strong>}
           {d.details.map((x, i) => (
-            <div key={i} className="event-box__detail" title={x}>
+            <div key={i} className="event-box__detail" title={raw?.[i]}>
               {nameOwners(x, owners, true)}
             </div>
           ))}
