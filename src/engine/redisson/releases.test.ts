@@ -35,24 +35,6 @@ describe('the release table', () => {
     expect(resolveRelease('3.44.0')).toBe('3.44.0');
   });
 
-  it('keeps the old presets where they matched the release', () => {
-    expect(versionTraits('3.11')).toMatchObject({
-      hsetFirstAcquire: true,
-      syncedEval: false,
-      preset: '3.11',
-    });
-    expect(versionTraits('3.27')).toMatchObject({
-      unlockLatch: true,
-      renewal: 'per-lock-timer',
-      preset: '3.27',
-    });
-    expect(versionTraits('latest')).toMatchObject({
-      renewal: 'batched-task',
-      useScriptCache: true,
-      preset: 'latest',
-    });
-  });
-
   // [trait, last release without the change, first release with it, value before, value after]
   const boundaries: [keyof VersionTraits, string, string, unknown, unknown][] = [
     ['hsetFirstAcquire', '3.12.2', '3.12.3', true, false],
