@@ -17,6 +17,16 @@ export function run(clients: Record<string, T[]>, extra: Record<string, unknown>
   });
 }
 
+/** A:1 alone, running `program`. */
+export function runA(program: Op[], extra: Record<string, unknown> = {}): Simulation {
+  return run({ A: [{ id: 1, program }] }, extra);
+}
+
+/** The ops on one lock of a type (its unlock names the type too): `op` with `extra` fields (waitMs, leaseMs). */
+export const lockOps =
+  (lock: string, type: string, more: Op = {}) =>
+  (op: string, extra: Op = {}): Op => ({ op, lock, type, ...more, ...extra });
+
 export const work = (ms: number): Op => ({ op: 'work', ms });
 export const redis = (...argv: string[]): Op => ({ op: 'redis', argv });
 
