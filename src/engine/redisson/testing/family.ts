@@ -22,10 +22,7 @@ export function runA(program: Op[], extra: Record<string, unknown> = {}): Simula
   return run({ A: [{ id: 1, program }] }, extra);
 }
 
-/** The ops on one lock of a type (its unlock names the type too): `op` with `extra` fields (waitMs, leaseMs). */
-export const lockOps =
-  (lock: string, type: string, more: Op = {}) =>
-  (op: string, extra: Op = {}): Op => ({ op, lock, type, ...more, ...extra });
+export { lockOps } from '../../scenario/build';
 
 export const work = (ms: number): Op => ({ op: 'work', ms });
 export const redis = (...argv: string[]): Op => ({ op: 'redis', argv });
