@@ -4,6 +4,7 @@
  * clock jump, a pause past the validity, a failover that loses the token counter).
  */
 import { clientOf as client, hold, holdAs, lockOps, thread as threadOf } from '../build';
+import { sentinelTeaching } from './replication';
 import { defineBuiltin } from './types';
 
 const thread = (id: number, start: number, program: unknown[]) => threadOf(id, program, start);
@@ -255,11 +256,7 @@ export const fencingAfterFailover = defineBuiltin('fencing-after-failover', {
     '又得到 token 34。存储接受不小于它见过的最新 token 的写入，所以两次写入都通过，一次加一丢失' +
     '（尽管有 fencing，仍出现 V1 和 V3）。token 的安全性取决于它的计数器。',
   scenario: {
-    redis: {
-      topology: 'sentinel',
-      replicas: [{ lagMs: 2000 }, { lagMs: 2000 }],
-      sentinel: { count: 3, quorum: 2, downAfterMs: 5000, failoverMs: 1000 },
-    },
+    redis: { ...sentinelTeaching, replicas: [{ lagMs: 2000 }, { lagMs: 2000 }] },
     redisson: { checkLockSyncedSlaves: false },
     resource: { kind: 'fenced', initial: 10 },
     clients: [
