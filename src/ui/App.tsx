@@ -27,6 +27,11 @@ import { ViewSwitch } from './topology/ViewSwitch';
 // The search's panel, coordinator and diff load when Explore is first opened.
 const ExplorePanel = lazy(() => import('./explore/ExplorePanel').then((m) => ({ default: m.ExplorePanel })));
 
+/** A lazily loaded panel, there only `when` it is wanted (its code loads the first time). */
+function Later({ when, children }: { when: boolean; children: React.ReactNode }) {
+  return when ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
+
 function Playground() {
   const t = useT();
   const embed = usePlayground((s) => s.embed);
@@ -47,11 +52,9 @@ function Playground() {
   if (embed) {
     return (
       <main className={`app app--embed${view === 'lesson' ? ' app--lesson' : ''}`}>
-        {view === 'lesson' && (
-          <Suspense fallback={null}>
-            <LessonPanel />
-          </Suspense>
-        )}
+        <Later when={view === 'lesson'}>
+          <LessonPanel />
+        </Later>
         <div className="embed__bar">
           <Verdict />
           <a
@@ -74,17 +77,13 @@ function Playground() {
     >
       <Header />
       <Glossary />
-      {view === 'index' && (
-        <Suspense fallback={null}>
-          <LessonIndex />
-        </Suspense>
-      )}
+      <Later when={view === 'index'}>
+        <LessonIndex />
+      </Later>
       <div className="app__body" hidden={view === 'index'}>
-        {view === 'lesson' && (
-          <Suspense fallback={null}>
-            <LessonPanel />
-          </Suspense>
-        )}
+        <Later when={view === 'lesson'}>
+          <LessonPanel />
+        </Later>
         <main>
           <ErrorPanel />
           {!engineReady && builtins > 0 && <p className="fixture-note">{t('run.fixture')}</p>}
@@ -92,21 +91,17 @@ function Playground() {
           <ViewSwitch />
           <Views timeline={<Timeline />} />
           <Transport />
-          {exploring && (
-            <Suspense fallback={null}>
-              <ExplorePanel />
-            </Suspense>
-          )}
+          <Later when={exploring}>
+            <ExplorePanel />
+          </Later>
           <Caption />
           <div className="inspectors">
             <Keyspace />
             <Threads />
             <ScriptView />
-            {view === 'lesson' && (
-              <Suspense fallback={null}>
-                <WhereView />
-              </Suspense>
-            )}
+            <Later when={view === 'lesson'}>
+              <WhereView />
+            </Later>
             <Console />
           </div>
           <EditorPanel />

@@ -379,38 +379,38 @@ class Decoder {
 
   object(open: Token, depth: number): void {
     const L = this.L;
-    this.checkDepth(open, depth);
-    lua.lua_newtable(L);
-    let tok = this.next();
-    if (tok.type === 'T_OBJ_END') return;
-    for (;;) {
+    for (let tok = this.open(open, depth, 'T_OBJ_END'); tok; tok = this.afterElement('T_OBJ_END', 'object')) {
       if (tok.type !== 'T_STRING') this.fail('object key string', tok);
       lua.lua_pushstring(L, tok.str!);
-      tok = this.next();
-      if (tok.type !== 'T_COLON') this.fail('colon', tok);
+      const colon = this.next();
+      if (colon.type !== 'T_COLON') this.fail('colon', colon);
       this.value(this.next(), depth);
       lua.lua_rawset(L, -3);
-      tok = this.next();
-      if (tok.type === 'T_OBJ_END') return;
-      if (tok.type !== 'T_COMMA') this.fail('comma or object end', tok);
-      tok = this.next();
     }
   }
 
   array(open: Token, depth: number): void {
-    const L = this.L;
-    this.checkDepth(open, depth);
-    lua.lua_newtable(L);
-    let tok = this.next();
-    if (tok.type === 'T_ARR_END') return;
-    for (let i = 1; ; i++) {
+    let i = 1;
+    for (let tok = this.open(open, depth, 'T_ARR_END'); tok; tok = this.afterElement('T_ARR_END', 'array')) {
       this.value(tok, depth);
-      lua.lua_rawseti(L, -2, i);
-      tok = this.next();
-      if (tok.type === 'T_ARR_END') return;
-      if (tok.type !== 'T_COMMA') this.fail('comma or array end', tok);
-      tok = this.next();
+      lua.lua_rawseti(this.L, -2, i++);
     }
+  }
+
+  /** The table an object or array decodes into, and its first element's token (null: it is empty). */
+  private open(open: Token, depth: number, end: TokenType): Token | null {
+    this.checkDepth(open, depth);
+    lua.lua_newtable(this.L);
+    const tok = this.next();
+    return tok.type === end ? null : tok;
+  }
+
+  /** After an element: the container's end (null), or a comma and the next element's token. */
+  private afterElement(end: TokenType, container: 'object' | 'array'): Token | null {
+    const tok = this.next();
+    if (tok.type === end) return null;
+    if (tok.type !== 'T_COMMA') this.fail(`comma or ${container} end`, tok);
+    return this.next();
   }
 }
 

@@ -232,6 +232,9 @@ class Decoder {
     if (c >= 0x80 && c <= 0x8f) return this.map(c & 0x0f);
     if (c >= 0x90 && c <= 0x9f) return this.array(c & 0x0f);
     if (c >= 0xa0 && c <= 0xbf) return this.bytes(c & 0x1f);
+    // uint 8/16/32/64 are 0xcc-0xcf and int 8/16/32/64 0xd0-0xd3: the low two bits are log2(width)
+    if (c >= 0xcc && c <= 0xcf) return pushNumber(L, this.uint(1 << (c & 3)));
+    if (c >= 0xd0 && c <= 0xd3) return pushNumber(L, this.int(1 << (c & 3)));
     switch (c) {
       case 0xc0:
         return lua.lua_pushnil(L);
@@ -249,22 +252,6 @@ class Decoder {
         for (let i = 7; i >= 0; i--) f64b[i] = this.s[this.p++];
         return lua.lua_pushnumber(L, f64[0]);
       }
-      case 0xcc:
-        return pushNumber(L, this.uint(1));
-      case 0xcd:
-        return pushNumber(L, this.uint(2));
-      case 0xce:
-        return pushNumber(L, this.uint(4));
-      case 0xcf:
-        return pushNumber(L, this.uint(8));
-      case 0xd0:
-        return pushNumber(L, this.int(1));
-      case 0xd1:
-        return pushNumber(L, this.int(2));
-      case 0xd2:
-        return pushNumber(L, this.int(4));
-      case 0xd3:
-        return pushNumber(L, this.int(8));
       case 0xc4:
       case 0xd9:
         return this.bytes(this.uint(1));

@@ -34,6 +34,11 @@ const GOLDEN: [string, [string, string][]][] = [
         "return {cmsgpack.unpack(cmsgpack.pack({1,{2,'x'}}, 'y'))}",
         '1) 1) (integer) 1\n   2) 1) (integer) 2\n      2) "x"\n2) "y"',
       ],
+      [
+        'return {cmsgpack.unpack(cmsgpack.pack(200, 300, 70000, 2^40, -100, -200, -40000, -2^40))}',
+        '1) (integer) 200\n2) (integer) 300\n3) (integer) 70000\n4) (integer) 1099511627776\n' +
+          '5) (integer) -100\n6) (integer) -200\n7) (integer) -40000\n8) (integer) -1099511627776',
+      ],
       ['return {cmsgpack.unpack_one(cmsgpack.pack(1,2,3), 1)}', '1) (integer) 2\n2) (integer) 2'],
       ['return {cmsgpack.unpack_one(cmsgpack.pack(1,2,3))}', '1) (integer) 1\n2) (integer) 1'],
       [
@@ -985,6 +990,18 @@ const GOLDEN: [string, [string, string][]][] = [
       [
         'return cjson.encode(cjson.decode(\'{"a":[1,2,{"b":null}],"c":"\\\\u00e9"}\'))',
         '"{\\"a\\":[1,2,{\\"b\\":null}],\\"c\\":\\"\\xc3\\xa9\\"}"',
+      ],
+      [
+        'return cjson.encode(cjson.decode(\'{"a":{},"b":[[],[1,{"c":[2]}]]}\'))',
+        '"{\\"a\\":{},\\"b\\":[{},[1,{\\"c\\":[2]}]]}"',
+      ],
+      [
+        "return cjson.decode('[1,]')",
+        '(error) ERR user_script:1: Expected value but found T_ARR_END at character 4 script: d31ab1dd313d99d4ad3dac6e48cdff283bea270c, on @user_script:1.',
+      ],
+      [
+        'return cjson.decode(\'{"a":1,}\')',
+        '(error) ERR user_script:1: Expected object key string but found T_OBJ_END at character 8 script: 7e3659dd873275ff5047e436b0cc31cc91d160e4, on @user_script:1.',
       ],
       [
         'return cjson.encode({1.5, 1/3, 1e20, -0, 2^53})',

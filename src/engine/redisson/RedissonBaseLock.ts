@@ -5,7 +5,7 @@
  */
 import { call, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { LockServices } from './executor';
+import type { LockServices, ScriptCall } from './executor';
 import { IllegalMonitorStateException, RedisException, exceptionFor, isNoSyncedReply } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
@@ -157,14 +157,18 @@ export abstract class RedissonBaseLock {
     return yield* client.syncedEval(
       client.scripts.unlock,
       [this.name, this.getChannelName(), this.getUnlockLatchName(requestId)],
-      [
-        UNLOCK_MESSAGE,
-        this.internalLockLeaseTime,
-        this.getLockName(threadId),
-        this.client.pubSubCommands().publish,
-        this.unlockLatchTtl(),
-      ],
+      [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), ...this.latchArgs()],
     );
+  }
+
+  /** The unlock latch's key; scripts that always keep one get a fresh id from presets before 3.24, which pass none. */
+  protected latchKey(requestId: string): string {
+    return this.getUnlockLatchName(requestId || this.client.generateId());
+  }
+
+  /** The last ARGV of every unlock script that keeps a latch: the publish command, then the latch's TTL. */
+  protected latchArgs(): [publish: string, latchTtl: number] {
+    return [this.client.pubSubCommands().publish, this.unlockLatchTtl()];
   }
 
   /**
@@ -193,16 +197,17 @@ export abstract class RedissonBaseLock {
 
   /** forceUnlock(): delete the lock whoever holds it; true if there was one (syncedEvalWithRetry). */
   *forceUnlock(): Process<boolean> {
-    const { client } = this;
     this.cancelExpirationRenewal(null, null);
+    const [script, keys, args] = this.forceUnlockScript();
+    return readInt(yield* this.client.syncedEvalWithRetry(script, keys, args)) === 1;
+  }
+
+  /** forceUnlockAsync's script, KEYS and ARGV: what each lock type changes in forceUnlock. */
+  protected forceUnlockScript(): ScriptCall {
+    const { client } = this;
     const args: (string | number)[] = [UNLOCK_MESSAGE];
     if (client.config.traits.preset !== '3.11') args.push(client.pubSubCommands().publish);
-    const reply = yield* client.syncedEvalWithRetry(
-      client.scripts.forceUnlock,
-      [this.name, this.getChannelName()],
-      args,
-    );
-    return readInt(reply) === 1;
+    return [client.scripts.forceUnlock, [this.name, this.getChannelName()], args];
   }
 }
 

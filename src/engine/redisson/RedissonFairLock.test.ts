@@ -1,9 +1,9 @@
 /** FairLock: FIFO queue, timeout zset, per-thread channels, acquireFailed. */
 import { describe, expect, it } from 'vitest';
 import { fairLockWaitTimeout } from './RedissonFairLock';
-import { acquisitions, first, redis, run, work, type Op } from './testing/family';
+import { acquisitions, first, redis, run, work, lockOps } from './testing/family';
 
-const fair = (op: string, extra: Op = {}): Op => ({ op, lock: 'fair', type: 'FairLock', ...extra });
+const fair = lockOps('fair', 'FairLock');
 const Q = 'redisson_lock_queue:{fair}';
 const Z = 'redisson_lock_timeout:{fair}';
 

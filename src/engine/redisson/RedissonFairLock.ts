@@ -14,8 +14,9 @@ import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { versionTraits } from './versions';
 import { prefixName } from './RedissonBaseLock';
-import { RedissonLock, decodeTtl } from './RedissonLock';
-import { exceptionFor, RedisException } from './errors';
+import { RedissonLock } from './RedissonLock';
+import type { ScriptCall } from './executor';
+import { exceptionFor } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import fairLockLua from './scripts/fair_lock.lua?raw';
 import fairTryLockLua from './scripts/fair_try_lock.lua?raw';
@@ -62,18 +63,17 @@ export class RedissonFairLock extends RedissonLock {
     return waitTime > 0 && slotIsWait ? waitTime : this.threadWaitTime;
   }
 
-  protected override *tryLockInner(
-    waitTime: number,
+  protected override acquireScript(
     lease: number,
     threadId: number,
+    waitTime: number,
     once: boolean,
-  ): Process<number | null> {
-    const reply = yield* this.client.syncedEval(
+  ): ScriptCall {
+    return [
       once ? fairTryLockLua : this.client.config.traits.fairQueuedEstimatePttl ? fairLockLua : fairLockLua331,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName()],
       [lease, this.getLockName(threadId), this.waitFor(waitTime), this.client.ctx.now()],
-    );
-    return decodeTtl(reply);
+    ];
   }
 
   protected override *acquireFailed(waitTime: number, threadId: number): Process<void> {
@@ -95,29 +95,23 @@ export class RedissonFairLock extends RedissonLock {
         this.getThreadsQueueName(),
         this.getTimeoutSetName(),
         this.getChannelName(),
-        // the script always keeps a latch; presets before 3.24 pass no request id, so use a fresh one
-        this.getUnlockLatchName(requestId || client.generateId()),
+        this.latchKey(requestId),
       ],
       [
         UNLOCK_MESSAGE,
         this.internalLockLeaseTime,
         this.getLockName(threadId),
         client.ctx.now(),
-        this.client.pubSubCommands().publish,
-        this.unlockLatchTtl(),
+        ...this.latchArgs(),
       ],
     );
   }
 
-  override *forceUnlock(): Process<boolean> {
-    this.cancelExpirationRenewal(null, null);
-    const reply = yield* this.client.syncedEvalWithRetry(
+  protected override forceUnlockScript(): ScriptCall {
+    return [
       fairForceUnlockLua,
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()],
       [UNLOCK_MESSAGE, this.client.ctx.now(), this.client.pubSubCommands().publish],
-    );
-    if (reply.t === 'error') throw exceptionFor(reply);
-    if (reply.t !== 'int') throw new RedisException(`unexpected reply ${JSON.stringify(reply)}`);
-    return Number(reply.v) === 1;
+    ];
   }
 }

@@ -1,28 +1,21 @@
 /** FencedLock: RLock plus a token counter that only grows. */
 import { describe, expect, it } from 'vitest';
-import { cmds, first, redis, run, work, type Op } from './testing/family';
+import { cmds, first, redis, run, runA, work, lockOps } from './testing/family';
 
-const fenced = (op: string, extra: Op = {}): Op => ({ op, lock: 'res', type: 'FencedLock', ...extra });
+const fenced = lockOps('res', 'FencedLock');
 
 describe('FencedLock', () => {
   it('increments redisson_lock_token:{name} on every acquire, reentrant ones included, and never deletes it', () => {
-    const s = run({
-      A: [
-        {
-          id: 1,
-          program: [
-            fenced('lock'),
-            fenced('lock'),
-            fenced('unlock'),
-            fenced('unlock'),
-            fenced('tryLock'),
-            fenced('unlock'),
-            redis('GET', 'redisson_lock_token:{res}'),
-            redis('EXISTS', 'res'),
-          ],
-        },
-      ],
-    });
+    const s = runA([
+      fenced('lock'),
+      fenced('lock'),
+      fenced('unlock'),
+      fenced('unlock'),
+      fenced('tryLock'),
+      fenced('unlock'),
+      redis('GET', 'redisson_lock_token:{res}'),
+      redis('EXISTS', 'res'),
+    ]);
     expect(s.of('lock.acquired').map((e) => e.token)).toEqual([1, 2, 3]);
     expect(s.results('A:1')).toEqual([true, '3', 0]);
   });

@@ -9,6 +9,7 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
+import type { ScriptCall } from './executor';
 import { prefixName } from './RedissonBaseLock';
 import { RedissonLock } from './RedissonLock';
 import { RedisException, exceptionFor } from './errors';
@@ -34,16 +35,11 @@ export class RedissonFencedLock extends RedissonLock {
     return r.t === 'bulk' && r.v !== null ? Number(r.v) : null;
   }
 
-  protected override *tryLockInner(
-    _waitTime: number,
-    lease: number,
-    threadId: number,
-  ): Process<number | null> {
-    const reply = yield* this.client.syncedEval(
-      fencedLockLua,
-      [this.name, this.getTokenName()],
-      [lease, this.getLockName(threadId)],
-    );
+  protected override acquireScript(lease: number, threadId: number): ScriptCall {
+    return [fencedLockLua, [this.name, this.getTokenName()], [lease, this.getLockName(threadId)]];
+  }
+
+  protected override acquireResult(reply: Reply, threadId: number): number | null {
     const [ttl, token] = decodePair(reply);
     if (ttl !== -1) return ttl;
     this.tokens.set(threadId, token);

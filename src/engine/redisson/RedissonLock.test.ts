@@ -3,37 +3,13 @@
  * program interpreter, this client model, the kernel and the simulated Redis with its Lua VM.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate, type Simulation } from './testing/simulate';
-import type { TraceEvent } from '../trace/types';
-
-type Op = Record<string, unknown>;
-interface T {
-  id: number;
-  start?: number;
-  program: Op[];
-}
-
-function run(clients: Record<string, T[]>, extra: Record<string, unknown> = {}): Simulation {
-  return simulate({
-    format: 'lockscope/1',
-    clients: Object.entries(clients).map(([id, threads]) => ({ id, threads })),
-    ...extra,
-  });
-}
+import { cmds, first, redis, run, runA, work, type Op } from './testing/family';
+import type { Simulation } from './testing/simulate';
 
 const lock = (extra: Op = {}): Op => ({ op: 'lock', lock: 'myLock', ...extra });
 const unlock: Op = { op: 'unlock', lock: 'myLock' };
-const work = (ms: number): Op => ({ op: 'work', ms });
-const redis = (...argv: string[]): Op => ({ op: 'redis', argv });
 /** Thread.interrupt() of B's thread `thread` at `at` */
 const interruptB = (at: number, thread: number) => ({ at, kind: 'interrupt', client: 'B', thread });
-
-function first(s: Simulation, kind: string, actor?: string): TraceEvent {
-  const e = s.of(kind, actor)[0];
-  if (!e) throw new Error(`no ${kind} event${actor ? ` of ${actor}` : ''}`);
-  return e;
-}
-const cmds = (s: Simulation, actor?: string) => s.of('cmd', actor).map((e) => e.argv as string[]);
 
 describe('RLock: acquire', () => {
   it('stores a hash field <uuid>:<threadId> = 1 with the watchdog lease when no lease is given', () => {
@@ -64,24 +40,17 @@ describe('RLock: acquire', () => {
   });
 
   it('counts reentrant holds in the hash field and resets the TTL to the new lease', () => {
-    const s = run({
-      A: [
-        {
-          id: 1,
-          program: [
-            lock({ leaseMs: 10_000 }),
-            work(4000),
-            lock({ leaseMs: 10_000 }),
-            redis('PTTL', 'myLock'),
-            { op: 'redis', argv: ['HVALS', 'myLock'] },
-            unlock,
-            redis('HVALS', 'myLock'),
-            unlock,
-            redis('EXISTS', 'myLock'),
-          ],
-        },
-      ],
-    });
+    const s = runA([
+      lock({ leaseMs: 10_000 }),
+      work(4000),
+      lock({ leaseMs: 10_000 }),
+      redis('PTTL', 'myLock'),
+      { op: 'redis', argv: ['HVALS', 'myLock'] },
+      unlock,
+      redis('HVALS', 'myLock'),
+      unlock,
+      redis('EXISTS', 'myLock'),
+    ]);
     expect(s.of('lock.acquired', 'A:1').map((e) => e.holdCount)).toEqual([1, 2]);
     const [pttl, afterTwo, afterOne, exists] = s.results('A:1') as [number, string[], string[], number];
     expect(pttl).toBeGreaterThan(9_990); // reset, not 6000 left and not 16000 added

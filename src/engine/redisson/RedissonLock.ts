@@ -23,6 +23,7 @@ import {
   exceptionFor,
   isNoSynced,
 } from './errors';
+import type { ScriptCall } from './executor';
 import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
 
 /** leaseTime / waitTime "not given", as Java's -1 */
@@ -205,17 +206,26 @@ export class RedissonLock extends RedissonBaseLock {
   }
 
   /** tryLockInnerAsync: the acquire script itself; null (acquired) or a ttl (not acquired). */
-  protected *tryLockInner(
-    _waitTime: number,
+  private *tryLockInner(
+    waitTime: number,
     lease: number,
     threadId: number,
-    _once: boolean,
+    once: boolean,
   ): Process<number | null> {
-    const reply = yield* this.client.syncedEval(
-      this.client.scripts.lock,
-      [this.name],
-      [lease, this.getLockName(threadId)],
-    );
+    const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
+    return this.acquireResult(yield* this.client.syncedEval(script, keys, args), threadId);
+  }
+
+  /**
+   * The script, KEYS and ARGV of this lock type's tryLockInnerAsync: the one part the subclasses
+   * change, as in Redisson, where each overrides tryLockInnerAsync around the same synced eval.
+   */
+  protected acquireScript(lease: number, threadId: number, _waitTime: number, _once: boolean): ScriptCall {
+    return [this.client.scripts.lock, [this.name], [lease, this.getLockName(threadId)]];
+  }
+
+  /** EVAL_LONG: what the acquire script's reply means; the fenced lock's reply also carries a token. */
+  protected acquireResult(reply: Reply, _threadId: number): number | null {
     return decodeTtl(reply);
   }
 

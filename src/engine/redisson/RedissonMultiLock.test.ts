@@ -1,7 +1,7 @@
 /** MultiLock and RedLock: all-or-nothing, majority, per-round waits. */
 import { describe, expect, it } from 'vitest';
 import { minLocksAmount, redlockDrift } from './RedissonRedLock';
-import { acquisitions, cmds, first, redis, run, work, type Op } from './testing/family';
+import { acquisitions, cmds, first, redis, run, runA, work, lockOps } from './testing/family';
 import type { Simulation } from './testing/simulate';
 import { unsupportedReason } from '../scenario/run';
 import { validateScenario } from '../scenario/schema';
@@ -14,12 +14,8 @@ const parsed = validateScenario({
 });
 const hasIndependent = parsed.ok && unsupportedReason(parsed.scenario) === null;
 
-/** The ops of one composite lock: `op` on it, with `extra` fields (waitMs, leaseMs). */
-const compositeOps =
-  (lock: string, type: string, locks: string[]) =>
-  (op: string, extra: Op = {}): Op => ({ op, lock, type, locks, ...extra });
-const multi = compositeOps('multi', 'MultiLock', ['l1', 'l2', 'l3']);
-const red = compositeOps('red', 'RedLock', ['res', 'res', 'res']);
+const multi = lockOps('multi', 'MultiLock', { locks: ['l1', 'l2', 'l3'] });
+const red = lockOps('red', 'RedLock', { locks: ['res', 'res', 'res'] });
 /** EVALSHA commands that ran (not the NOSCRIPT misses before SCRIPT LOAD) */
 const ran = (s: Simulation, actor: string) =>
   s
@@ -34,20 +30,13 @@ const independent = (masters: number, extra: Record<string, unknown> = {}) => ({
 
 describe('MultiLock', () => {
   it('4.7.0 RedissonMultiLock.unlock(): takes every lock in order and unlocks them one by one', () => {
-    const s = run({
-      A: [
-        {
-          id: 1,
-          program: [
-            multi('lock'),
-            redis('EXISTS', 'l1', 'l2', 'l3'),
-            work(100),
-            multi('unlock'),
-            redis('EXISTS', 'l1', 'l2', 'l3'),
-          ],
-        },
-      ],
-    });
+    const s = runA([
+      multi('lock'),
+      redis('EXISTS', 'l1', 'l2', 'l3'),
+      work(100),
+      multi('unlock'),
+      redis('EXISTS', 'l1', 'l2', 'l3'),
+    ]);
     expect(s.results('A:1')).toEqual([3, 0]);
     const evals = ran(s, 'A:1');
     const keysOf = (argv: string[]) => argv[3];
@@ -132,18 +121,11 @@ describe('MultiLock', () => {
   });
 
   it('tryLock(wait, lease): sub-locks get 2 × wait while the round runs, then the lease', () => {
-    const s = run({
-      A: [
-        {
-          id: 1,
-          program: [
-            multi('tryLock', { waitMs: 2000, leaseMs: 10_000 }),
-            redis('PTTL', 'l1'),
-            redis('PTTL', 'l3'),
-          ],
-        },
-      ],
-    });
+    const s = runA([
+      multi('tryLock', { waitMs: 2000, leaseMs: 10_000 }),
+      redis('PTTL', 'l1'),
+      redis('PTTL', 'l3'),
+    ]);
     const [ok, p1, p3] = s.results('A:1') as [boolean, number, number];
     expect(ok).toBe(true);
     expect(p1).toBeGreaterThan(9_990);
@@ -159,7 +141,7 @@ describe('MultiLock', () => {
   });
 
   it('forceUnlock is unsupported', () => {
-    const s = run({ A: [{ id: 1, program: [{ op: 'forceUnlock', lock: 'multi', type: 'MultiLock' }] }] });
+    const s = runA([{ op: 'forceUnlock', lock: 'multi', type: 'MultiLock' }]);
     expect(s.results('A:1')).toEqual([{ error: 'UnsupportedOperationException' }]);
   });
 });

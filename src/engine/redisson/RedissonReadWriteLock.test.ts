@@ -1,9 +1,9 @@
 /** ReadLock / WriteLock: mode field, per-hold timeout keys, wake-all on write unlock. */
 import { describe, expect, it } from 'vitest';
-import { acquisitions, first, redis, run, work, type Op } from './testing/family';
+import { acquisitions, first, redis, run, work, lockOps } from './testing/family';
 
-const read = (op: string, extra: Op = {}): Op => ({ op, lock: 'rw', type: 'ReadLock', ...extra });
-const write = (op: string, extra: Op = {}): Op => ({ op, lock: 'rw', type: 'WriteLock', ...extra });
+const read = lockOps('rw', 'ReadLock');
+const write = lockOps('rw', 'WriteLock');
 
 describe('ReadWriteLock', () => {
   it('readers share: mode=read, a field per reader, one timeout key per hold', () => {

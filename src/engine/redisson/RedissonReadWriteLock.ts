@@ -12,10 +12,10 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { LockServices } from './executor';
+import type { LockServices, ScriptCall } from './executor';
 import { prefixName } from './RedissonBaseLock';
-import { RedissonLock, decodeTtl } from './RedissonLock';
-import { RedisException, exceptionFor } from './errors';
+import { RedissonLock } from './RedissonLock';
+import { exceptionFor } from './errors';
 import { READ_UNLOCK_MESSAGE, UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
 import { readKeyPrefix, readLockTaskOf } from './renewal/ReadLockTask';
@@ -66,17 +66,13 @@ abstract class RwHalf extends RedissonLock {
   protected abstract readonly mode: 'read' | 'write';
 
   /** forceUnlock: delete the lock only while it is in this half's mode. */
-  override *forceUnlock(): Process<boolean> {
-    this.cancelExpirationRenewal(null, null);
+  protected override forceUnlockScript(): ScriptCall {
     const msg = this.mode === 'write' ? READ_UNLOCK_MESSAGE : UNLOCK_MESSAGE;
-    const reply = yield* this.client.syncedEvalWithRetry(
+    return [
       rwForceUnlockLua,
       [this.name, this.getChannelName()],
       [msg, this.mode, this.client.pubSubCommands().publish],
-    );
-    if (reply.t === 'error') throw exceptionFor(reply);
-    if (reply.t !== 'int') throw new RedisException(`unexpected reply ${JSON.stringify(reply)}`);
-    return Number(reply.v) === 1;
+    ];
   }
 
   /**
@@ -87,11 +83,6 @@ abstract class RwHalf extends RedissonLock {
     const reply = yield* this.client.command(['HGET', this.name, 'mode']);
     if (reply.t === 'error') throw exceptionFor(reply);
     return reply.t === 'bulk' && reply.v === this.mode;
-  }
-
-  /** The scripts always keep an unlock latch; presets before 3.24 pass no request id, so use a fresh one. */
-  protected latchKey(requestId: string): string {
-    return this.getUnlockLatchName(requestId || this.client.generateId());
   }
 }
 
@@ -115,17 +106,12 @@ export class RedissonReadLock extends RwHalf {
     return readLockTaskOf(this.client);
   }
 
-  protected override *tryLockInner(
-    _waitTime: number,
-    lease: number,
-    threadId: number,
-  ): Process<number | null> {
-    const reply = yield* this.client.syncedEval(
+  protected override acquireScript(lease: number, threadId: number): ScriptCall {
+    return [
       readLockLua,
       [this.name, this.getReadWriteTimeoutNamePrefix(threadId)],
       [lease, this.getLockName(threadId), this.getWriteLockName(threadId)],
-    );
-    return decodeTtl(reply);
+    ];
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
@@ -139,12 +125,7 @@ export class RedissonReadLock extends RwHalf {
         this.getKeyPrefix(),
         this.latchKey(requestId),
       ],
-      [
-        UNLOCK_MESSAGE,
-        this.getLockName(threadId),
-        this.client.pubSubCommands().publish,
-        this.unlockLatchTtl(),
-      ],
+      [UNLOCK_MESSAGE, this.getLockName(threadId), ...this.latchArgs()],
     );
   }
 }
@@ -156,17 +137,8 @@ export class RedissonWriteLock extends RwHalf {
     return `${super.getLockName(threadId)}:write`;
   }
 
-  protected override *tryLockInner(
-    _waitTime: number,
-    lease: number,
-    threadId: number,
-  ): Process<number | null> {
-    const reply = yield* this.client.syncedEval(
-      writeLockLua,
-      [this.name],
-      [lease, this.getLockName(threadId)],
-    );
-    return decodeTtl(reply);
+  protected override acquireScript(lease: number, threadId: number): ScriptCall {
+    return [writeLockLua, [this.name], [lease, this.getLockName(threadId)]];
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
@@ -174,13 +146,7 @@ export class RedissonWriteLock extends RwHalf {
     return yield* this.client.syncedEval(
       old ? writeUnlockLua343 : writeUnlockLua,
       [this.name, this.getChannelName(), this.latchKey(requestId)],
-      [
-        READ_UNLOCK_MESSAGE,
-        this.internalLockLeaseTime,
-        this.getLockName(threadId),
-        this.client.pubSubCommands().publish,
-        this.unlockLatchTtl(),
-      ],
+      [READ_UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), ...this.latchArgs()],
     );
   }
 }

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { BackOffPolicy, DEFAULT_BACKOFF } from './RedissonSpinLock';
 import { prngFor } from '../sim/prng';
-import { cmds, first, redis, run, work, type Op } from './testing/family';
+import { cmds, first, redis, run, work, lockOps } from './testing/family';
 
-const spin = (op: string, extra: Op = {}): Op => ({ op, lock: 'spin', type: 'SpinLock', ...extra });
+const spin = lockOps('spin', 'SpinLock');
 
 describe('SpinLock', () => {
   it('back-off: 1 ms doubling (plus a jitter below the failure count) up to 128 ms, then 128 ms', () => {

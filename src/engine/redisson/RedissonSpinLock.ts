@@ -104,11 +104,9 @@ export class RedissonSpinLock extends RedissonLock {
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
-    const { client } = this;
-    return yield* client.syncedEval(
+    return yield* this.client.syncedEval(
       spinUnlockLua,
-      // the script always keeps a latch; presets before 3.24 pass no request id, so use a fresh one
-      [this.name, this.getUnlockLatchName(requestId || client.generateId())],
+      [this.name, this.latchKey(requestId)],
       [this.internalLockLeaseTime, this.getLockName(threadId), this.unlockLatchTtl()],
     );
   }

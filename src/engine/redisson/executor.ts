@@ -21,6 +21,8 @@ import type { RenewalService } from './renewal/RenewalService';
 export type RetryKind = 'execute' | 'lock-script' | 'resend';
 
 export type ScriptArgs = readonly (string | number)[];
+/** One script call: the script, its KEYS and its ARGV. */
+export type ScriptCall = readonly [script: string, keys: readonly string[], args: ScriptArgs];
 
 /** The pub/sub commands of the lock channel (PublishSubscribeService, getPublishCommand). */
 export interface PubSubCommands {

@@ -11,7 +11,7 @@ import {
   versionTraits,
   type VersionTraits,
 } from './versions';
-import { first, redis, run, work, type Op } from './testing/family';
+import { first, redis, run, work, type Op, lockOps } from './testing/family';
 import type { Simulation } from './testing/simulate';
 import { validateScenario } from '../scenario/schema';
 import { runScenario } from '../scenario/run';
@@ -19,12 +19,8 @@ import { holdAs } from '../scenario/build';
 
 const lock = (extra: Op = {}): Op => ({ op: 'lock', lock: 'myLock', ...extra });
 const unlock: Op = { op: 'unlock', lock: 'myLock' };
-/** Ops on a lock of the given type (its unlock names the type too). */
-const typed =
-  (lockName: string, type: string) =>
-  (op: string, extra: Op = {}): Op => ({ op, lock: lockName, type, ...extra });
-const fairOp = typed('fair', 'FairLock');
-const readOp = typed('rw', 'ReadLock');
+const fairOp = lockOps('fair', 'FairLock');
+const readOp = lockOps('rw', 'ReadLock');
 
 describe('the release table', () => {
   it('resolves the short forms links use: 3.11 → 3.11.6, 3.27 → 3.27.2, latest → the newest release', () => {
@@ -33,24 +29,6 @@ describe('the release table', () => {
     expect(resolveRelease('latest')).toBe(NEWEST_RELEASE);
     expect(resolveRelease(undefined)).toBe('4.7.0');
     expect(resolveRelease('3.44.0')).toBe('3.44.0');
-  });
-
-  it('keeps the old presets where they matched the release', () => {
-    expect(versionTraits('3.11')).toMatchObject({
-      hsetFirstAcquire: true,
-      syncedEval: false,
-      preset: '3.11',
-    });
-    expect(versionTraits('3.27')).toMatchObject({
-      unlockLatch: true,
-      renewal: 'per-lock-timer',
-      preset: '3.27',
-    });
-    expect(versionTraits('latest')).toMatchObject({
-      renewal: 'batched-task',
-      useScriptCache: true,
-      preset: 'latest',
-    });
   });
 
   // [trait, last release without the change, first release with it, value before, value after]
@@ -303,7 +281,7 @@ describe('tryLock after a response timeout inside the wait loop', () => {
 describe('M2: unlocking a read/write lock whose key is gone', () => {
   const expired = (version: string, type = 'WriteLock') =>
     run(
-      { A: [{ id: 1, program: holdAs(typed('rw', type), 2000, { leaseMs: 1000 }) }] },
+      { A: [{ id: 1, program: holdAs(lockOps('rw', type), 2000, { leaseMs: 1000 }) }] },
       { redisson: { version } },
     );
   it('3.43.0 RedissonWriteLock.unlockInnerAsync: returns 1 and publishes, no exception', () => {
@@ -378,7 +356,7 @@ describe('one UUID per Redisson instance', () => {
 
 describe('M5 (part): SpinLock.lock() is interruptible', () => {
   it('4.7.0 RedissonSpinLock.lock(): an interrupt while spinning ends it with IllegalStateException', () => {
-    const spin = typed('s', 'SpinLock');
+    const spin = lockOps('s', 'SpinLock');
     const s = run(
       {
         A: [{ id: 1, program: [spin('lock'), work(5000), spin('unlock')] }],

@@ -4,38 +4,40 @@ import { simulate, type Simulation } from './testing/simulate';
 import { client, hold, scenario } from '../scenario/build';
 
 describe('version presets', () => {
-  it('maps any version to the nearest preset', () => {
-    expect(presetFor(undefined)).toBe('latest');
-    expect(presetFor('latest')).toBe('latest');
-    expect(presetFor('3.11')).toBe('3.11');
-    expect(presetFor('3.12.2')).toBe('3.11');
-    expect(presetFor('2.15')).toBe('3.11');
-    expect(presetFor('3.12.3')).toBe('3.27');
-    expect(presetFor('3.27')).toBe('3.27');
-    expect(presetFor('3.43.9')).toBe('3.27');
-    expect(presetFor('3.44')).toBe('latest');
-    expect(presetFor('4.7')).toBe('latest');
+  it.each([
+    [undefined, 'latest'],
+    ['latest', 'latest'],
+    ['3.11', '3.11'],
+    ['3.12.2', '3.11'],
+    ['2.15', '3.11'],
+    ['3.12.3', '3.27'],
+    ['3.27', '3.27'],
+    ['3.43.9', '3.27'],
+    ['3.44', 'latest'],
+    ['4.7', 'latest'],
+  ] as const)('maps %s to the nearest preset, %s', (version, preset) => {
+    expect(presetFor(version)).toBe(preset);
   });
 
-  it('keeps the documented differences in one table', () => {
-    expect(versionTraits('3.11')).toMatchObject({
-      hsetFirstAcquire: true,
-      unlockLatch: false,
-      renewal: 'per-lock-timer',
-    });
-    expect(versionTraits('3.27')).toMatchObject({
-      hsetFirstAcquire: false,
-      unlockLatch: true,
-      renewal: 'per-lock-timer',
-    });
-    expect(versionTraits('latest')).toMatchObject({
-      hsetFirstAcquire: false,
-      unlockLatch: true,
-      renewal: 'batched-task',
-    });
-    expect(versionTraits('3.47').equalJitterRetryDelay).toBe(false);
-    expect(versionTraits('3.48').equalJitterRetryDelay).toBe(true);
-    expect(versionTraits('latest').equalJitterRetryDelay).toBe(true);
+  // The documented differences, and that each preset still matches the release it stands for.
+  it.each([
+    [
+      '3.11',
+      {
+        preset: '3.11',
+        hsetFirstAcquire: true,
+        syncedEval: false,
+        unlockLatch: false,
+        renewal: 'per-lock-timer',
+      },
+    ],
+    ['3.27', { preset: '3.27', hsetFirstAcquire: false, unlockLatch: true, renewal: 'per-lock-timer' }],
+    ['latest', { preset: 'latest', hsetFirstAcquire: false, unlockLatch: true, renewal: 'batched-task' }],
+    ['latest', { useScriptCache: true, equalJitterRetryDelay: true }],
+    ['3.47', { equalJitterRetryDelay: false }],
+    ['3.48', { equalJitterRetryDelay: true }],
+  ] as const)('%s has %o', (version, traits) => {
+    expect(versionTraits(version)).toMatchObject(traits);
   });
 });
 

@@ -39,6 +39,14 @@ export function hold(
 }
 
 /**
+ * The ops on one lock that the unlock must name as well (FairLock, ReadLock, MultiLock, …):
+ * `op` on `lock` of `type`, with `more` fields on every op (a MultiLock's locks) and `extra` on one.
+ */
+export const lockOps =
+  (lock: string, type: string, more: Record<string, unknown> = {}) =>
+  (op: string, extra: Record<string, unknown> = {}) => ({ op, lock, type, ...more, ...extra });
+
+/**
  * `hold` for a lock whose unlock must name it as well (FairLock, ReadLock, RedLock, …): `as(op,
  * extra)` makes an op on that lock. `acquire` is the acquiring op (lock unless given); the other
  * extra fields (leaseMs, waitMs, …) go on it.

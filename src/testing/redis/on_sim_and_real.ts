@@ -38,20 +38,32 @@ export function describeOnSimAndReal(subject: string, checks: (exec: () => Exec)
   }
 
   describe(`${subject} on a real redis-server`, () => {
-    let real: RealRedis;
-    let client: RespClient;
-    beforeAll(async () => {
-      real = await startRealRedis();
-      client = await RespClient.connect(real.port);
-    });
-    afterAll(async () => {
-      client?.close();
-      await real?.stop();
-    });
+    const client = realRedisClient();
     checks(
       () =>
         (...argv) =>
-          client.call(argv),
+          client().call(argv),
     );
   });
+}
+
+/**
+ * A redis-server of its own for the enclosing describe, started before its tests and stopped
+ * after them; the answer reaches the client connected to it (from inside a test).
+ */
+export function realRedisClient(): () => RespClient {
+  let real: RealRedis | undefined;
+  let client: RespClient | undefined;
+  beforeAll(async () => {
+    real = await startRealRedis();
+    client = await RespClient.connect(real.port);
+  });
+  afterAll(async () => {
+    client?.close();
+    await real?.stop();
+  });
+  return () => {
+    if (!client) throw new Error('the real redis-server is not up (its beforeAll failed)');
+    return client;
+  };
 }

@@ -1,7 +1,8 @@
 import { useT } from '../hooks/useT';
 import { togglePlay } from '../hooks/usePlayback';
 import { useEffect, useState } from 'react';
-import { Icon } from './icons';
+import { Icon, type IconName } from './icons';
+import type { MessageKey } from '../i18n';
 import { ExploreButton } from '../explore/ExploreButton';
 import { clockAt, jumpLockEvent, setCursor, SPEEDS, stepCursor, usePlayground } from '../store';
 
@@ -20,34 +21,14 @@ export function Transport() {
   return (
     <div className="transport" role="toolbar" aria-label={t('transport.label')}>
       <div className="transport__buttons">
-        <button
-          type="button"
-          className="tbtn"
-          aria-label={t('transport.start')}
-          title={t('transport.start')}
-          onClick={() => (stop(), setCursor(-1))}
-        >
-          <Icon name="start" />
-        </button>
-        <button
-          type="button"
-          className="tbtn"
-          aria-label={t('transport.prevLock')}
-          title={t('transport.prevLock')}
-          onClick={() => jumpLockEvent(-1)}
-        >
-          <Icon name="prevLock" />
-        </button>
-        <button
-          type="button"
-          className="tbtn"
-          data-testid="step-back"
-          aria-label={t('transport.stepBack')}
-          title={t('transport.stepBack')}
+        <StepButton label="transport.start" icon="start" onClick={() => (stop(), setCursor(-1))} />
+        <StepButton label="transport.prevLock" icon="prevLock" onClick={() => jumpLockEvent(-1)} />
+        <StepButton
+          label="transport.stepBack"
+          icon="back"
+          testId="step-back"
           onClick={() => stepCursor(-1)}
-        >
-          <Icon name="back" />
-        </button>
+        />
         <button
           type="button"
           className="tbtn tbtn--play"
@@ -59,34 +40,14 @@ export function Transport() {
         >
           <Icon name={playing ? 'pause' : 'play'} />
         </button>
-        <button
-          type="button"
-          className="tbtn"
-          data-testid="step-forward"
-          aria-label={t('transport.stepForward')}
-          title={t('transport.stepForward')}
+        <StepButton
+          label="transport.stepForward"
+          icon="fwd"
+          testId="step-forward"
           onClick={() => stepCursor(1)}
-        >
-          <Icon name="fwd" />
-        </button>
-        <button
-          type="button"
-          className="tbtn"
-          aria-label={t('transport.nextLock')}
-          title={t('transport.nextLock')}
-          onClick={() => jumpLockEvent(1)}
-        >
-          <Icon name="nextLock" />
-        </button>
-        <button
-          type="button"
-          className="tbtn"
-          aria-label={t('transport.end')}
-          title={t('transport.end')}
-          onClick={() => (stop(), setCursor(n - 1))}
-        >
-          <Icon name="end" />
-        </button>
+        />
+        <StepButton label="transport.nextLock" icon="nextLock" onClick={() => jumpLockEvent(1)} />
+        <StepButton label="transport.end" icon="end" onClick={() => (stop(), setCursor(n - 1))} />
       </div>
       <div className="transport__clock" aria-live="off">
         <span className="transport__clock-label">{t('transport.clock')}</span>
@@ -132,6 +93,23 @@ export function Transport() {
       <span className="transport__keys">{t('transport.keys')}</span>
       <span className="transport__touch">{t('transport.keysTouch')}</span>
     </div>
+  );
+}
+
+/** A step or jump button: an icon whose tooltip is also its accessible name. */
+function StepButton(props: { label: MessageKey; icon: IconName; testId?: string; onClick: () => void }) {
+  const t = useT();
+  return (
+    <button
+      type="button"
+      className="tbtn"
+      data-testid={props.testId}
+      aria-label={t(props.label)}
+      title={t(props.label)}
+      onClick={props.onClick}
+    >
+      <Icon name={props.icon} />
+    </button>
   );
 }
 

@@ -11,6 +11,7 @@ import type { Fault } from '../../engine/scenario/schema';
 import { clientOf } from '../../engine/trace/actors';
 import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
+import { MenuItem } from '../shell/MenuItem';
 import { clockAt, usePlayground } from '../store';
 import type { Layout } from './layout';
 import { roleAt, slotsAt, type LaneModel } from './model';
@@ -135,36 +136,21 @@ function NodeMenu({ id, model, close }: { id: string; model: LaneModel; close():
   const [, setTick] = useState(0);
   return (
     <>
-      <button
-        type="button"
-        role="menuitem"
-        onClick={() => {
-          close();
-          addAndRerun(down ? { at, kind: 'restart', node: id } : { at, kind: 'crash', node: id });
-        }}
-      >
-        {t(down ? 'timeline.restartNode' : 'timeline.crashNode', { lane: id })}
-      </button>
-      <button
-        type="button"
-        role="menuitem"
-        onClick={() => {
-          close();
-          isolateAndRerun(id, at);
-        }}
-      >
-        {t('timeline.partitionLaneFor', { lane: id, s: lengths.partition })}
-      </button>
-      <button
-        type="button"
-        role="menuitem"
-        onClick={() => {
-          close();
-          addAndRerun(slowDown(id, at));
-        }}
-      >
-        {t('timeline.slowLaneFor', SLOW_VARS(id))}
-      </button>
+      <MenuItem
+        label={t(down ? 'timeline.restartNode' : 'timeline.crashNode', { lane: id })}
+        close={close}
+        act={() => addAndRerun(down ? { at, kind: 'restart', node: id } : { at, kind: 'crash', node: id })}
+      />
+      <MenuItem
+        label={t('timeline.partitionLaneFor', { lane: id, s: lengths.partition })}
+        close={close}
+        act={() => isolateAndRerun(id, at)}
+      />
+      <MenuItem
+        label={t('timeline.slowLaneFor', SLOW_VARS(id))}
+        close={close}
+        act={() => addAndRerun(slowDown(id, at))}
+      />
       <div className="lane-menu__lengths" onInput={() => setTick((n) => n + 1)}>
         <LengthInput kind="partition" label={t('timeline.partitionLength')} />
       </div>
@@ -177,16 +163,7 @@ function ClientMenu({ client, close }: { client: string; close(): void }) {
   // Re-rendered when a length changes, so the items say the length they will use.
   const [, setTick] = useState(0);
   const item = (label: string, act: (at: number) => void) => (
-    <button
-      type="button"
-      role="menuitem"
-      onClick={() => {
-        close();
-        act(clockAt(usePlayground.getState()));
-      }}
-    >
-      {label}
-    </button>
+    <MenuItem label={label} close={close} act={() => act(clockAt(usePlayground.getState()))} />
   );
   return (
     <>

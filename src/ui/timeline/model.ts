@@ -4,7 +4,14 @@
  * semantics; it only turns "state after event i" into intervals the renderer can draw.
  */
 import { clusterShards, type ClusterShard, type Deployment } from '../../engine/topology/nodes';
-import type { Trace, TraceEvent, VisibleState, ViolationKind } from '../../engine/trace/types';
+import type {
+  EventKind,
+  Trace,
+  TraceEvent,
+  TraceEventOf,
+  VisibleState,
+  ViolationKind,
+} from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
 import { collectOwners, nameOwners, type OwnerNames } from './owners';
 
@@ -105,6 +112,22 @@ export function roleAt(lane: Pick<NodeLane, 'role' | 'roles'>, t: number): strin
 
 /** What the Sentinels did: `sdown`/`odown` a master judged down, `leader` elected, `promote` the switch. */
 export type SentinelMarkKind = 'sdown' | 'odown' | 'leader' | 'promote' | 'reconfig';
+
+/** The steps of a Sentinel failover and of a cluster's, which the failover lane marks alike. */
+const FAILOVER_MARKS = {
+  'sentinel.sdown': 'sdown',
+  'sentinel.odown': 'odown',
+  'sentinel.leader': 'leader',
+  'failover.promote': 'promote',
+  'cluster.pfail': 'sdown',
+  'cluster.fail': 'odown',
+  'cluster.election': 'leader',
+  'cluster.promoted': 'promote',
+} as const satisfies Partial<Record<EventKind, SentinelMarkKind>>;
+
+function isFailoverStep(e: TraceEvent): e is TraceEventOf<keyof typeof FAILOVER_MARKS> {
+  return Object.hasOwn(FAILOVER_MARKS, e.kind);
+}
 
 export interface SentinelMark {
   t: number;
@@ -439,10 +462,6 @@ export function deriveLaneModel(
   let failoverFrom: number | null = null;
   const sentinelMark = (kind: SentinelMarkKind, e: TraceEvent, index: number) =>
     sentinels?.marks.push({ t: e.t, kind, index, node: String(e.node) });
-  const clusterMark = (kind: SentinelMarkKind, e: TraceEvent, index: number) => {
-    sentinels ??= { kind: 'cluster', ids: [], marks: [], failovers: [] };
-    sentinelMark(kind, e, index);
-  };
 
   // One frame per distinct virtual ms: the timeline cannot show anything shorter, and stateAt
   // costs a checkpoint replay, so this bounds the work by the run's length in ms.
@@ -456,6 +475,21 @@ export function deriveLaneModel(
     }
     if (LOCK_KINDS.has(e.kind)) lockEventIndices.push(i);
     const lane = isThreadActor(e.actor) ? threadLanes.get(e.actor) : undefined;
+    if (isFailoverStep(e)) {
+      const mark = FAILOVER_MARKS[e.kind];
+      // a cluster has no Sentinel ids up front: its lane starts with its first failover step
+      if (e.kind.startsWith('cluster.')) sentinels ??= { kind: 'cluster', ids: [], marks: [], failovers: [] };
+      sentinelMark(mark, e, i);
+      if (mark === 'sdown') failoverFrom ??= e.t;
+      if (mark === 'promote') {
+        sentinels?.failovers.push({ from: failoverFrom ?? e.t, to: e.t, promoted: e.node });
+        failoverFrom = null;
+      }
+      if (e.kind === 'cluster.promoted') {
+        moveSlots(e.from, '', e.t);
+        moveSlots(e.node, e.slots, e.t);
+      }
+    }
     switch (e.kind) {
       case 'cmd': {
         if (lane && polling.has(lane.id)) lane.marks.push({ t: e.t, kind: 'poll', index: i });
@@ -527,40 +561,8 @@ export function deriveLaneModel(
         if (lane) polling.delete(lane.id);
         lane?.marks.push({ t: e.t, kind: 'error', index: i });
         break;
-      case 'sentinel.sdown':
-        failoverFrom ??= e.t;
-        sentinelMark('sdown', e, i);
-        break;
-      case 'sentinel.odown':
-        sentinelMark('odown', e, i);
-        break;
-      case 'sentinel.leader':
-        sentinelMark('leader', e, i);
-        break;
-      case 'failover.promote':
-        sentinelMark('promote', e, i);
-        sentinels?.failovers.push({ from: failoverFrom ?? e.t, to: e.t, promoted: e.node });
-        failoverFrom = null;
-        break;
       case 'node.role':
         if (sentinelIds.includes(e.by)) sentinelMark('reconfig', e, i);
-        break;
-      case 'cluster.pfail':
-        failoverFrom ??= e.t;
-        clusterMark('sdown', e, i);
-        break;
-      case 'cluster.fail':
-        clusterMark('odown', e, i);
-        break;
-      case 'cluster.election':
-        clusterMark('leader', e, i);
-        break;
-      case 'cluster.promoted':
-        clusterMark('promote', e, i);
-        sentinels?.failovers.push({ from: failoverFrom ?? e.t, to: e.t, promoted: e.node });
-        failoverFrom = null;
-        moveSlots(e.from, '', e.t);
-        moveSlots(e.node, e.slots, e.t);
         break;
       case 'resource.use':
         lane?.marks.push({

@@ -6,6 +6,7 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useT } from '../hooks/useT';
+import { MenuItem } from '../shell/MenuItem';
 import type { MessageKey } from '../i18n';
 import { BAND_COLOR, COLORS } from '../timeline/palette';
 import { CUT_S, cutOffHere, faultHere, PAUSE_MS } from './faults';
@@ -318,18 +319,7 @@ function Menu({ target, frame, close }: { target: MenuTarget; frame: TopologyFra
       document.removeEventListener('keydown', onKey);
     };
   }, [close]);
-  const item = (label: string, act: () => void) => (
-    <button
-      type="button"
-      role="menuitem"
-      onClick={() => {
-        close();
-        act();
-      }}
-    >
-      {label}
-    </button>
-  );
+  const item = (label: string, act: () => void) => <MenuItem label={label} close={close} act={act} />;
   const id = target.id;
   const node = frame.nodes.find((n) => n.id === id);
   return (

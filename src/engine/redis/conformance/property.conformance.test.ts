@@ -4,18 +4,13 @@
  * A counter-example is printed as a redis-cli transcript with both replies.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { ManualClock } from '../../clock';
 import { formatReply } from '../cli_format';
 import type { Reply } from '../reply';
 import { RedisServer } from '../server';
-import {
-  findRedisBinaries,
-  missingBinaries,
-  startRealRedis,
-  type RealRedis,
-} from '../../../testing/redis/real_redis';
-import { RespClient } from '../../../testing/redis/resp_client';
+import { findRedisBinaries, missingBinaries } from '../../../testing/redis/real_redis';
+import { realRedisClient } from '../../../testing/redis/on_sim_and_real';
 import { sequenceArb, type GenCommand } from './command_gen';
 import { commandLine, repliesMatch, type CompareOptions } from './reply_compare';
 
@@ -79,18 +74,10 @@ if (missing.length > 0) {
   }
 } else {
   describe('property: simulator vs real Redis', () => {
-    let server: RealRedis;
-    let client: RespClient;
-    beforeAll(async () => {
-      server = await startRealRedis();
-      client = await RespClient.connect(server.port);
-    });
-    afterAll(async () => {
-      client?.close();
-      await server?.stop();
-    });
+    const realClient = realRedisClient();
 
     it(`answers ${NUM_RUNS} random command sequences like redis-server`, async () => {
+      const client = realClient();
       await fc.assert(
         fc.asyncProperty(sequenceArb, async (cmds) => {
           // a sequence may have ended inside MULTI or with keys WATCHed: RESET clears the connection

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../testing/simulate';
-
-const run = (program: unknown[]) =>
-  simulate({ format: 'lockscope/1', clients: [{ id: 'A', threads: [{ id: 1, program }] }] });
+import { runA } from '../testing/family';
 
 describe('LockRenewalScheduler (3.44+)', () => {
   it('renews all of a client’s watchdog locks in one EVAL every lockWatchdogTimeout/3', () => {
-    const s = run([
+    const s = runA([
       { op: 'lock', lock: 'a' },
       { op: 'work', ms: 3000 },
       { op: 'lock', lock: 'b' },
@@ -25,7 +22,7 @@ describe('LockRenewalScheduler (3.44+)', () => {
   it('keeps a scheduled round alive when the last lock is released and a new one taken before it fires', () => {
     // RenewalTask.stop() only clears `running`; the next add() starts a second timer chain while
     // the first is still scheduled, and both keep renewing (as Redisson's code does).
-    const s = run([
+    const s = runA([
       { op: 'lock', lock: 'a' },
       { op: 'unlock', lock: 'a' },
       { op: 'work', ms: 1000 },
@@ -37,7 +34,7 @@ describe('LockRenewalScheduler (3.44+)', () => {
   });
 
   it('drops a lock whose renewal answers 0 and stops when none is left', () => {
-    const s = run([
+    const s = runA([
       { op: 'lock', lock: 'a' },
       { op: 'redis', argv: ['DEL', 'a'] },
       { op: 'work', ms: 25_000 },

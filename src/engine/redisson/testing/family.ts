@@ -17,6 +17,13 @@ export function run(clients: Record<string, T[]>, extra: Record<string, unknown>
   });
 }
 
+/** A:1 alone, running `program`. */
+export function runA(program: Op[], extra: Record<string, unknown> = {}): Simulation {
+  return run({ A: [{ id: 1, program }] }, extra);
+}
+
+export { lockOps } from '../../scenario/build';
+
 export const work = (ms: number): Op => ({ op: 'work', ms });
 export const redis = (...argv: string[]): Op => ({ op: 'redis', argv });
 

@@ -2,15 +2,10 @@
  * Redis Cluster: which master holds a lock (its key's slot), hash tags, a cluster failover that
  * loses it, a stale slot map corrected by MOVED, and a MultiLock whose locks live on three masters.
  */
-import { client, hold } from '../build';
+import { aThenB, client, hold, holdAs, lockOps } from '../build';
 import { defineBuiltin } from './types';
 
-const seats = (op: string) => ({
-  op,
-  lock: 'seats',
-  type: 'MultiLock',
-  locks: ['seat:1', 'seat:3', 'seat:4'],
-});
+const seats = lockOps('seats', 'MultiLock', { locks: ['seat:1', 'seat:3', 'seat:4'] });
 
 export const clusterWhichNode = defineBuiltin('cluster-which-node', {
   group: 'cluster',
@@ -29,7 +24,7 @@ export const clusterWhichNode = defineBuiltin('cluster-which-node', {
     '（SSUBSCRIBE，Redisson 3.22+），解锁脚本在那里的 SPUBLISH 唤醒它。',
   scenario: {
     redis: { topology: 'cluster' },
-    clients: [client('A', hold('myLock', 2000)), client('B', hold('myLock', 500), { start: 500 })],
+    clients: aThenB('myLock', { a: 2000, b: 500, bStart: 500 }),
   },
 });
 
@@ -58,7 +53,7 @@ export const clusterFailoverLostLock = defineBuiltin('cluster-failover-lost-lock
       replicas: [{ lagMs: 40 }, { lagMs: 40 }, { lagMs: 40 }],
     },
     redisson: { version: '3.11' },
-    clients: [client('A', hold('myLock', 20000)), client('B', hold('myLock', 5000), { start: 7000 })],
+    clients: aThenB('myLock', { a: 20000, b: 5000, bStart: 7000 }),
     faults: [{ at: 10, kind: 'crash', node: 'master-3' }],
   },
 });
@@ -83,10 +78,7 @@ export const clusterHashTags = defineBuiltin('cluster-hash-tags', {
     '（Redisson 3.22+）订阅，A:1 解锁脚本在同一分片上的 SPUBLISH 唤醒它。',
   scenario: {
     redis: { topology: 'cluster' },
-    clients: [
-      client('A', hold('{order}:lock', 1000)),
-      client('B', hold('{order}:lock', 300), { start: 300 }),
-    ],
+    clients: aThenB('{order}:lock', { a: 1000, b: 300, bStart: 300 }),
   },
 });
 
@@ -136,9 +128,6 @@ export const clusterMultilockShards = defineBuiltin('cluster-multilock-shards', 
     '直到 A:1 全部放开后才持有全部三把。任何时刻只有一个持有者：安全。',
   scenario: {
     redis: { topology: 'cluster' },
-    clients: [
-      client('A', [seats('lock'), { op: 'work', ms: 1000 }, seats('unlock')]),
-      client('B', [seats('lock'), { op: 'work', ms: 300 }, seats('unlock')], { start: 300 }),
-    ],
+    clients: [client('A', holdAs(seats, 1000)), client('B', holdAs(seats, 300), { start: 300 })],
   },
 });

@@ -3,13 +3,13 @@
  * RedLock) and the failures fencing and Redlock are about (a paused holder, a down master, a
  * clock jump, a pause past the validity, a failover that loses the token counter).
  */
-import { clientOf as client, hold, holdAs, thread as threadOf } from '../build';
+import { clientOf as client, hold, holdAs, lockOps, thread as threadOf } from '../build';
+import { sentinelTeaching } from './replication';
 import { defineBuiltin } from './types';
 
-type Op = Record<string, unknown>;
 const thread = (id: number, start: number, program: unknown[]) => threadOf(id, program, start);
 
-const fenced = (op: string, extra: Op = {}): Op => ({ op, lock: 'res', type: 'FencedLock', ...extra });
+const fenced = lockOps('res', 'FencedLock');
 
 export const fencingSavesGcPause = defineBuiltin('fencing-saves-gc-pause', {
   group: 'failures',
@@ -37,7 +37,7 @@ export const fencingSavesGcPause = defineBuiltin('fencing-saves-gc-pause', {
   },
 });
 
-const fair = (op: string): Op => ({ op, lock: 'fair', type: 'FairLock' });
+const fair = lockOps('fair', 'FairLock');
 
 export const fairLockFifo = defineBuiltin('fair-lock-fifo', {
   group: 'other',
@@ -64,8 +64,8 @@ export const fairLockFifo = defineBuiltin('fair-lock-fifo', {
   },
 });
 
-const read = (op: string): Op => ({ op, lock: 'rw', type: 'ReadLock' });
-const write = (op: string): Op => ({ op, lock: 'rw', type: 'WriteLock' });
+const read = lockOps('rw', 'ReadLock');
+const write = lockOps('rw', 'WriteLock');
 
 export const rwLockReadersThenWriter = defineBuiltin('rw-lock-readers-then-writer', {
   group: 'other',
@@ -91,7 +91,7 @@ export const rwLockReadersThenWriter = defineBuiltin('rw-lock-readers-then-write
   },
 });
 
-const spin = (op: string): Op => ({ op, lock: 'spin', type: 'SpinLock' });
+const spin = lockOps('spin', 'SpinLock');
 
 export const spinLockPolling = defineBuiltin('spin-lock-polling', {
   group: 'other',
@@ -115,7 +115,7 @@ export const spinLockPolling = defineBuiltin('spin-lock-polling', {
   },
 });
 
-const multi = (op: string): Op => ({ op, lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] });
+const multi = lockOps('multi', 'MultiLock', { locks: ['l1', 'l2', 'l3'] });
 
 export const multilockAllOrNothing = defineBuiltin('multilock-all-or-nothing', {
   group: 'other',
@@ -150,13 +150,7 @@ export const multilockAllOrNothing = defineBuiltin('multilock-all-or-nothing', {
 });
 
 /** A RedLock over the same key on each of five independent masters. */
-const red = (op: string, extra: Op = {}): Op => ({
-  op,
-  lock: 'res',
-  type: 'RedLock',
-  locks: ['res', 'res', 'res', 'res', 'res'],
-  ...extra,
-});
+const red = lockOps('res', 'RedLock', { locks: ['res', 'res', 'res', 'res', 'res'] });
 /** A 10 s RedLock taken with tryLock (waiting `waitMs`), held for `ms`, then unlocked. */
 const redlock = (ms: number, waitMs: number, body: 'work' | 'use' = 'use') =>
   holdAs(red, ms, { body, acquire: 'tryLock', waitMs, leaseMs: 10_000 });
@@ -262,11 +256,7 @@ export const fencingAfterFailover = defineBuiltin('fencing-after-failover', {
     '又得到 token 34。存储接受不小于它见过的最新 token 的写入，所以两次写入都通过，一次加一丢失' +
     '（尽管有 fencing，仍出现 V1 和 V3）。token 的安全性取决于它的计数器。',
   scenario: {
-    redis: {
-      topology: 'sentinel',
-      replicas: [{ lagMs: 2000 }, { lagMs: 2000 }],
-      sentinel: { count: 3, quorum: 2, downAfterMs: 5000, failoverMs: 1000 },
-    },
+    redis: { ...sentinelTeaching, replicas: [{ lagMs: 2000 }, { lagMs: 2000 }] },
     redisson: { checkLockSyncedSlaves: false },
     resource: { kind: 'fenced', initial: 10 },
     clients: [

@@ -5,7 +5,7 @@ import { aThenB } from '../build';
 import { defineBuiltin } from './types';
 
 /** The teaching preset of a Sentinel deployment (short numbers so it fits one screen). */
-const sentinelTeaching = {
+export const sentinelTeaching = {
   topology: 'sentinel',
   replicas: [{ lagMs: 40 }, { lagMs: 40 }],
   sentinel: { count: 3, quorum: 2, downAfterMs: 5000, failoverMs: 1000 },
