@@ -42,10 +42,10 @@ export type RunOutcome = ({ ok: true } & RunPayload) | { ok: false; issues: Sche
 
 /**
  * How a run's answer crosses from the worker: the trace as JSON text. A string is copied in one
- * piece, and JSON.parse builds the page's copy of 44,000 events (contention-100) in about half the
- * time the page's side of a structured clone takes, on the thread the page draws on. A trace is
- * JSON by design (it is what the page exports); only an absent field's `undefined` is lost, and
- * `lock`, the one that occurs, reads the same.
+ * piece, and JSON.parse of contention-100's 44,000 events took about a fifth less of the page's
+ * thread than its side of a structured clone (docs/performance.md, "The page"). A trace is JSON by
+ * design (the page exports it so); only an absent field's `undefined` is lost, and `lock`, the one
+ * that occurs, reads the same.
  */
 export type WireRun = {
   type: 'run';
