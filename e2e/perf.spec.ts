@@ -153,9 +153,10 @@ test('contention-100 plays and zooms at >= 50 fps', async ({ page }) => {
     `contention-100: pick -> whole run shown ${ms(pick.shown)} (${pick.events} events): worker run ${ms(pick.run)}, lanes ${ms(pick.lanes)}, to the page ${ms(pick.transfer)}, the page's render and draw ${ms(pick.page)}`,
   );
   console.log(`  ${await page.locator('.transport__event').textContent()}`);
-  // Issue 13's target is 400 ms. Before the lanes came from one sweep (and the trace crossed as
-  // JSON) CI printed 1953 ms; on this shared 2-core machine at load average 15-20 the same pick
-  // took 3-10 s. The bound only catches a return of the old per-ms replay on a loaded machine.
+  // Issue 13's target is 400 ms (not met: docs/performance.md, "The page"). CI printed 1953 ms for
+  // the old figure (to the transport's text); on this shared 2-core machine this build took
+  // 1.7-3.1 s at load average 5-6 and up to 9.5 s at 16-18, about two thirds of it the worker's
+  // run. The bound keeps that headroom and still catches a pick gone badly wrong.
   expect(pick.shown).toBeLessThan(15_000);
 
   await page.getByRole('combobox', { name: 'Speed (virtual time)' }).selectOption('10');
