@@ -117,11 +117,47 @@ test('contention-100 plays and zooms at >= 50 fps', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('./');
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none');
-  const t0 = Date.now();
+  await expect(page.getByTestId('play')).toBeEnabled();
+  // Timed in the page (performance.now), from the pick to the lanes drawn on the canvas; the
+  // controller's 'lockscope:run' mark says where the time went (the worker's run, its lanes, the
+  // trip to the page), the timeline's 'lockscope:lanes-drawn' when the canvas holds the run.
+  const t0 = await page.evaluate(() => {
+    performance.clearMarks();
+    return performance.now();
+  });
   await page.getByTestId('scenario-picker').selectOption('contention-100');
   await expect(page.locator('.transport__event')).toContainText(/\/\d{5,}/, { timeout: 90_000 });
-  console.log(`contention-100: run + lanes in the worker took ${Date.now() - t0} ms (wall, incl. transfer)`);
+  const pick = await page.evaluate(async (t0) => {
+    const marks = async (name: string) => {
+      for (;;) {
+        const m = performance.getEntriesByName(name) as PerformanceMark[];
+        const big = m.filter(
+          (e) =>
+            ((e.detail as { threads?: number; events?: number }).threads ?? 0) >= 100 ||
+            ((e.detail as { events?: number }).events ?? 0) > 10_000,
+        );
+        if (big.length > 0) return big[0];
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    const run = await marks('lockscope:run');
+    const drawn = await marks('lockscope:lanes-drawn');
+    return {
+      shown: drawn.startTime - t0,
+      ...(run.detail as { run: number; lanes: number; transfer: number; events: number }),
+      page: drawn.startTime - run.startTime,
+    };
+  }, t0);
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
+  console.log(
+    `contention-100: pick -> whole run shown ${ms(pick.shown)} (${pick.events} events): worker run ${ms(pick.run)}, lanes ${ms(pick.lanes)}, to the page ${ms(pick.transfer)}, the page's render and draw ${ms(pick.page)}`,
+  );
   console.log(`  ${await page.locator('.transport__event').textContent()}`);
+  // Issue 13's target is 400 ms (not met: docs/performance.md, "The page"). CI printed 1953 ms for
+  // the old figure (to the transport's text); on this shared 2-core machine this build took
+  // 1.7-3.1 s at load average 5-6 and up to 9.5 s at 16-18, about two thirds of it the worker's
+  // run. The bound keeps that headroom and still catches a pick gone badly wrong.
+  expect(pick.shown).toBeLessThan(15_000);
 
   await page.getByRole('combobox', { name: 'Speed (virtual time)' }).selectOption('10');
   const play = await frameStats(page, async () => {

@@ -3,7 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import { startLang } from './ui/controller';
 import './ui/app.css';
+import { engineClient } from './ui/engine-client';
 import { pushError } from './ui/store';
+
+// The engine worker is what the first screen waits for longest: start it before anything else
+// (boot() picks up the same answer).
+engineClient.init().catch(() => {
+  // boot() asks again and reports the failure.
+});
 
 // A stray rejection is reported in the error panel rather than left uncaught.
 window.addEventListener('unhandledrejection', (e) => {

@@ -81,6 +81,14 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
     return false;
   }
   if (token !== runToken) return outcome.ok;
+  if (outcome.ok) {
+    // User Timing for the performance spec: where a pick's time goes, the worker's side included.
+    const { run, lanes, posted } = outcome.timing;
+    const transfer = performance.timeOrigin + performance.now() - posted;
+    performance.mark('lockscope:run', {
+      detail: { run, lanes, transfer, events: outcome.trace.events.length },
+    });
+  }
   if (!outcome.ok) {
     usePlayground.setState({ issues: outcome.issues, running: false });
     if (opts.onInvalid === 'fallback') {

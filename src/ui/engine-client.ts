@@ -11,7 +11,14 @@ import {
   type LessonRequest,
   type LessonSummary,
 } from './lessons/lesson-protocol';
-import type { InitResult, Request, Response, RunOutcome } from './worker-protocol';
+import {
+  fromWire,
+  type InitResult,
+  type Request,
+  type Response,
+  type RunOutcome,
+  type WireRun,
+} from './worker-protocol';
 
 export const RUN_TIMEOUT_MS = 20_000;
 
@@ -44,7 +51,7 @@ export class EngineClient {
     if (this.worker || typeof Worker === 'undefined') return this.worker;
     try {
       const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
-      w.onmessage = (ev: MessageEvent<Response>) => this.settle(ev.data);
+      w.onmessage = (ev: MessageEvent<Response | WireRun>) => this.settle(fromWire(ev.data));
       w.onerror = (ev) => {
         ev.preventDefault();
         this.failAll(ev.message || 'the engine worker failed');
@@ -107,8 +114,17 @@ export class EngineClient {
     return (res as { result: unknown }).result as ResultOf[T];
   }
 
-  async init(): Promise<InitResult> {
-    return EngineClient.unwrap(await this.call({ type: 'init' }), 'init');
+  private initP: Promise<InitResult> | null = null;
+
+  /**
+   * The worker's list of built-ins. The first call starts the worker: main.tsx makes it before the
+   * first render, so the engine bundle loads and compiles while React renders the page.
+   */
+  init(): Promise<InitResult> {
+    this.initP ??= this.call({ type: 'init' }).then((res) => EngineClient.unwrap(res, 'init'));
+    // A failed start is not remembered: the next call tries again.
+    this.initP.catch(() => (this.initP = null));
+    return this.initP;
   }
 
   /** Validates `scenario` and, if it passes, runs it: one trip to the worker, one validation. */

@@ -44,7 +44,9 @@ export function createEngineHost(): (req: Request) => Response {
           const started = performance.now();
           const verbose = req.verbose ?? engine.verboseByDefault(v.scenario);
           const result = engine.run(v.scenario, { verbose });
+          const ran = performance.now();
           const model = deriveRunModel(v.scenario, result);
+          const done = performance.now();
           const runId = nextRunId++;
           runs.set(runId, result);
           for (const id of runs.keys()) if (runs.size > KEEP_RUNS && id !== runId) runs.delete(id);
@@ -59,7 +61,7 @@ export function createEngineHost(): (req: Request) => Response {
               trace: result.trace,
               model,
               verbose,
-              ms: performance.now() - started,
+              timing: { run: ran - started, lanes: done - ran, posted: performance.timeOrigin + done },
             },
           };
         }

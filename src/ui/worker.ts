@@ -3,7 +3,7 @@
 import { createEngineHost } from './engine-host';
 import { LESSON_REQUESTS, type LessonRequest } from './lessons/lesson-protocol';
 import type { FromWorker, ToWorker } from './explore/protocol';
-import type { Request } from './worker-protocol';
+import { toWire, type Request } from './worker-protocol';
 
 const handle = createEngineHost();
 const post = (res: unknown) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(res);
@@ -30,5 +30,5 @@ self.onmessage = (ev: MessageEvent<Request>) => {
       );
     return;
   }
-  post(handle(ev.data));
+  post(toWire(handle(ev.data)));
 };

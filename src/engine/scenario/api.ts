@@ -5,6 +5,7 @@
 import type { ProcHandle, SimContext } from '../sim/api';
 import type { Trace, VisibleState } from '../trace/types';
 import type { Scenario } from './schema';
+import type { FrameReader } from './state';
 
 export interface SchemaIssue {
   /** JSON path for display, e.g. "clients[1].threads[0].program[2].op" ("(root)" for the whole) */
@@ -20,6 +21,8 @@ export interface RunResult {
   trace: Trace;
   /** Everything visible right after event `index` (-1: the initial state), without re-running the scenario. */
   stateAt(index: number): VisibleState;
+  /** A forward-only reader of the states, one pass for the whole run (StateTimeline.sweep); absent in fixtures. */
+  sweep?(): (index: number) => FrameReader;
 }
 
 // ---------------------------------------------------------------------------------------------

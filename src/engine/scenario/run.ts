@@ -159,6 +159,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   return {
     trace,
     stateAt: (index: number): VisibleState => timeline.stateAt(index),
+    sweep: () => timeline.sweep(),
     endedAt: kernel.truncated || scenario.until === null ? kernel.now() : until,
     truncated: kernel.truncated,
   };

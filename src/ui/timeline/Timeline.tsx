@@ -143,6 +143,7 @@ export function Timeline() {
     ctx.setTransform(dpr, 0, 0, dpr, 0, -top * dpr);
     ctx.clearRect(0, top, width, h);
     drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels, [top, top + h]);
+    performance.mark('lockscope:lanes-drawn', { detail: { threads: model.threads.length } });
   }, [model, layout, width, x, labels, yRange]);
 
   // The viewport is known once the lanes are laid out (and again after every scroll).

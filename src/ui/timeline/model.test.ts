@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildContentionFixture } from '../fixtures/contention';
-import { builtin } from '../../engine/scenario/builtins/index';
+import { builtin, builtins } from '../../engine/scenario/builtins/index';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
 import { computeLayout } from './layout';
@@ -284,5 +284,18 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     expect(model.nodes[0].slots).toBeUndefined();
     expect(slotsAt(model.nodes[0], 0)).toBeNull();
     expect(computeLayout(model).rows.some((r) => r.kind === 'header-shard')).toBe(false);
+  });
+});
+
+describe('deriveRunModel: one sweep over the run draws what a stateAt per frame draws', () => {
+  // contention-100 is left to the page's performance spec: replaying it per frame takes seconds.
+  const ids = builtins.map((b) => b.id).filter((id) => id !== 'contention-100');
+  it.each(ids)('%s', (id) => {
+    const v = validateScenario(builtin(id)!.scenario);
+    if (!v.ok) throw new Error(id);
+    const r = runScenario(v.scenario);
+    expect(r.sweep).toBeDefined();
+    const perFrame = deriveRunModel(v.scenario, { trace: r.trace, stateAt: (i) => r.stateAt(i) });
+    expect(deriveRunModel(v.scenario, r)).toEqual(perFrame);
   });
 });

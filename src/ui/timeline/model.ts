@@ -4,8 +4,10 @@
  * semantics; it only turns "state after event i" into intervals the renderer can draw.
  */
 import { clusterShards, type ClusterShard, type Deployment } from '../../engine/topology/nodes';
+import type { FrameReader, NodeFrame } from '../../engine/scenario/state';
 import type {
   EventKind,
+  KeyView,
   Trace,
   TraceEvent,
   TraceEventOf,
@@ -207,11 +209,15 @@ function sameHolds(
   return n === 0;
 }
 
+// One collator for every comparison: localeCompare with options builds one per call, which cost
+// more than the rest of a small run's lanes on the worker's first (cold) run.
+const NUMERIC = new Intl.Collator('en', { numeric: true });
+
 export function compareThreadIds(a: string, b: string): number {
   const [ca, ta] = a.split(':');
   const [cb, tb] = b.split(':');
-  if (ca !== cb) return ca.localeCompare(cb, 'en', { numeric: true });
-  return ta.localeCompare(tb, 'en', { numeric: true });
+  if (ca !== cb) return NUMERIC.compare(ca, cb);
+  return NUMERIC.compare(ta, tb);
 }
 
 function shortField(field: string, owners: OwnerNames): string {
@@ -233,10 +239,24 @@ function isCompanionKey(key: string, locks: ReadonlySet<string>): boolean {
   return m !== null && locks.has(m[1]);
 }
 
-function keySignature(state: VisibleState, node: string, key: string): string {
-  const k = state.nodes[node]?.keys[key];
+function keySignature(k: KeyView | undefined): string {
   if (!k) return '';
   return `${k.type}|${JSON.stringify(k.value)}|${k.expireAt}`;
+}
+
+/**
+ * A materialized state read the way a sweep's frame is (the initial and final states, fixtures),
+ * every one of `threads` looked at.
+ */
+function readerOf(state: VisibleState, threads: string[]): FrameReader {
+  const nodes = new Map<string, NodeFrame>();
+  for (const [id, n] of Object.entries(state.nodes))
+    nodes.set(id, { role: n.role, up: n.up, keys: new Map(Object.entries(n.keys)) });
+  return { thread: (id) => state.threads[id], node: (id) => nodes.get(id), changed: () => threads };
+}
+
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Kinds that never change a thread's state, a hold or a key: they only add marks. */
@@ -269,6 +289,7 @@ export function deriveLaneModel(
   trace: Trace,
   stateAt: (i: number) => VisibleState,
   cluster?: readonly ClusterShard[],
+  sweep?: () => (i: number) => FrameReader,
 ): LaneModel {
   const events = trace.events;
   const initial = stateAt(-1);
@@ -327,7 +348,8 @@ export function deriveLaneModel(
   const owners = collectOwners(events);
   const nodeLanes = new Map<string, NodeLane>();
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
-  const keyOpen = new Map<string, { sig: string; seg: KeySegment | null }>();
+  // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key).
+  const keyOpen = new Map<string, { sig: string; seg: KeySegment | null; view?: KeyView }>();
   // The keys followed on each node: the locks, and their companions once one appears.
   const tracked = new Map<string, Set<string>>();
   for (const id of nodeIds) {
@@ -351,9 +373,14 @@ export function deriveLaneModel(
     spans.push({ from: t, to: t, slots });
   };
 
-  const apply = (state: VisibleState, t: number) => {
-    for (const id of threads) {
-      const tv = state.threads[id];
+  // The thread view each lane last saw: an unchanged thread is the very same (frozen) view.
+  const lastView = new Map<string, unknown>();
+  const apply = (state: FrameReader, t: number) => {
+    for (const id of state.changed()) {
+      if (!openBand.has(id)) continue;
+      const tv = state.thread(id);
+      if (tv !== undefined && lastView.get(id) === tv) continue;
+      lastView.set(id, tv);
       const ob = openBand.get(id)!;
       const kind = toBand(tv?.state);
       if (kind !== ob.kind) {
@@ -386,7 +413,7 @@ export function deriveLaneModel(
       }
     }
     for (const id of nodeIds) {
-      const nv = state.nodes[id];
+      const nv = state.node(id);
       if (!nv) continue;
       const no = nodeOpen.get(id)!;
       const lane = nodeLanes.get(id)!;
@@ -401,21 +428,26 @@ export function deriveLaneModel(
         no.roleFrom = t;
       }
       const keys = tracked.get(id)!;
-      for (const key in nv.keys)
-        if (!keys.has(key) && isCompanionKey(key, lockNames)) {
-          keys.add(key);
-          keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
-        }
+      let found: string[] | null = null;
+      for (const key of nv.keys.keys())
+        if (!keys.has(key) && isCompanionKey(key, lockNames)) (found ??= []).push(key);
+      // In key order, as a state lists them: the order of the segments of one moment follows it.
+      for (const key of found?.sort(byteOrder) ?? []) {
+        keys.add(key);
+        keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
+      }
       for (const key of keys) {
         const ko = keyOpen.get(`${id}\u0000${key}`)!;
-        const sig = keySignature(state, id, key);
+        const k = nv.keys.get(key);
+        if (k !== undefined && k === ko.view) continue;
+        ko.view = k;
+        const sig = keySignature(k);
         if (sig === ko.sig) continue;
         if (ko.seg) {
           ko.seg.to = t;
           if (ko.seg.to > ko.seg.from || ko.seg.label) lane.keys.push(ko.seg);
         }
         ko.sig = sig;
-        const k = nv.keys[key];
         if (!k) {
           ko.seg = null;
           continue;
@@ -439,7 +471,7 @@ export function deriveLaneModel(
     }
   };
 
-  apply(initial, 0);
+  apply(readerOf(initial, threads), 0);
   const arrows: Arrow[] = [];
   const partitions: { from: number; to: number }[] = [];
   const lockEventIndices: number[] = [];
@@ -463,14 +495,16 @@ export function deriveLaneModel(
   const sentinelMark = (kind: SentinelMarkKind, e: TraceEvent, index: number) =>
     sentinels?.marks.push({ t: e.t, kind, index, node: String(e.node) });
 
-  // One frame per distinct virtual ms: the timeline cannot show anything shorter, and stateAt
-  // costs a checkpoint replay, so this bounds the work by the run's length in ms.
+  // One frame per distinct virtual ms: the timeline cannot show anything shorter, and each costs
+  // a step of the sweep (a checkpoint replay without one), so this bounds the work by the run's
+  // length in ms.
+  const frameAt = sweep?.() ?? ((i: number) => readerOf(stateAt(i), threads));
   let dirty = false;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (!MARK_ONLY.has(e.kind)) dirty = true;
     if (dirty && (i + 1 === events.length || events[i + 1].t !== e.t)) {
-      apply(stateAt(i), e.t);
+      apply(frameAt(i), e.t);
       dirty = false;
     }
     if (LOCK_KINDS.has(e.kind)) lockEventIndices.push(i);
@@ -616,7 +650,7 @@ export function deriveLaneModel(
   for (const l of threadLanes.values()) l.marks.sort((a, b) => a.t - b.t || a.index - b.index);
 
   // Close everything still open at the end of the run.
-  apply({ ...trace.final, nodes: {}, threads: {} }, tEnd);
+  apply(readerOf({ ...trace.final, nodes: {}, threads: {} }, threads), tEnd);
   for (const id of nodeIds) {
     const no = nodeOpen.get(id)!;
     const lane = nodeLanes.get(id)!;
@@ -637,7 +671,7 @@ export function deriveLaneModel(
     }
     // Sub-rows: the locks first, then their companion keys, each by name.
     const names = [...new Set(lane.keys.filter((k) => k.label).map((k) => k.name))].sort((x, y) =>
-      x.localeCompare(y, 'en', { numeric: true }),
+      NUMERIC.compare(x, y),
     );
     const isLock = (n: string) => lockNames.has(n);
     lane.keyNames = [...names.filter(isLock), ...names.filter((n) => !isLock(n))];
@@ -680,13 +714,14 @@ export function deriveLaneModel(
 /** The lane model of a scenario's run: a cluster's lanes grouped by shard, with their slots. */
 export function deriveRunModel(
   scenario: { redis: Deployment },
-  run: { trace: Trace; stateAt: (i: number) => VisibleState },
+  run: { trace: Trace; stateAt: (i: number) => VisibleState; sweep?: () => (i: number) => FrameReader },
 ): LaneModel {
   const { redis } = scenario;
   return deriveLaneModel(
     run.trace,
     (i) => run.stateAt(i),
     redis.topology === 'cluster' ? clusterShards(redis) : undefined,
+    run.sweep && (() => run.sweep!()),
   );
 }
 
