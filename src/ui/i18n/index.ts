@@ -14,7 +14,18 @@ const tables: Partial<Record<Lang, Record<MessageKey, string>>> = { en };
 /** Loads a language's table; resolve before switching the page to it. */
 export async function loadLang(lang: Lang): Promise<void> {
   if (tables[lang]) return;
-  if (lang === 'zh') tables.zh = (await import('./zh')).zh;
+  if (lang === 'zh') {
+    const [{ zh }, { LUA_COMMENTS_ZH }] = await Promise.all([import('./zh'), import('./lua-comments.zh')]);
+    luaComments = new Map(LUA_COMMENTS_ZH.map(([en, text]) => [en, text.split('\n')]));
+    tables.zh = zh;
+  }
+}
+
+let luaComments: ReadonlyMap<string, readonly string[]> | null = null;
+
+/** The Lua scripts' comment blocks in 中文, line by line, once the Chinese chunk has loaded. */
+export function luaCommentsZh(): ReadonlyMap<string, readonly string[]> | null {
+  return luaComments;
 }
 
 export type Params = Record<string, string | number>;

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLang } from '../i18n';
 import { commentBlocks, scriptLines, zhComment } from './lua-comments';
 
 // every script the engine can send, as Redis receives it
@@ -18,6 +19,7 @@ function untranslated(texts: Record<string, string>): string[] {
 }
 
 describe('the Lua scripts’ comments in 中文 (D27)', () => {
+  beforeAll(() => loadLang('zh'));
   it('has every comment block of every script, line for line', () => {
     expect(Object.keys(scripts).length).toBeGreaterThan(20);
     expect(untranslated(scripts)).toEqual([]);

@@ -1,0 +1,332 @@
+/**
+ * 中文 for the comment blocks of the Lua scripts (D27), keyed by the English block. It ships in
+ * the Chinese chunk, loaded with zh.ts, so an English reader does not download it.
+ */
+/** [the English block, its lines without "-- "; the same number of lines in Chinese] */
+export const LUA_COMMENTS_ZH: readonly (readonly [string, string])[] = [
+  [
+    `Release a SET NX PX lock only if it still holds this acquisition's token: the compare and the
+delete run as one atomic script, so a lock someone else took after our lease ran out survives.
+KEYS[1] lock key, ARGV[1] our token. Returns 1 if deleted, 0 if the lock was not ours (or gone).`,
+    `只有当 SET NX PX 锁里仍是本次加锁的 token 时才释放它：比较和删除
+在同一个原子脚本里执行，所以我们的租约过期后别人拿到的锁不会被误删。
+KEYS[1] 锁的键，ARGV[1] 我们的 token。删除了返回 1，锁不是我们的（或已不存在）返回 0。`,
+  ],
+  [
+    `RedissonFairLock.acquireFailedAsync: a tryLock gave up. Leave the queue, and give the waiters
+behind us back the slot we no longer need.
+KEYS[1] queue, KEYS[2] timeouts
+ARGV[1] lock name, ARGV[2] the wait (tryLock's waitTime, or threadWaitTime)`,
+    `RedissonFairLock.acquireFailedAsync：tryLock 放弃了。离开队列，把我们不再需要的时间槽
+还给排在后面的等待者。
+KEYS[1] 队列，KEYS[2] 超时表
+ARGV[1] 锁名，ARGV[2] 等待时长（tryLock 的 waitTime，或 threadWaitTime）`,
+  ],
+  [
+    `RedissonFairLock.forceUnlockAsync: delete the lock whoever holds it; if there was one, wake the
+head of the queue. Returns 1 if a lock was deleted, 0 otherwise.
+KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts, KEYS[4] channel prefix
+ARGV[1] unlock message (0), ARGV[2] client time in ms, ARGV[3] publish command`,
+    `RedissonFairLock.forceUnlockAsync：不管谁持有都删除锁；如果确实有锁，
+唤醒队首的等待者。删除了锁返回 1，否则返回 0。
+KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表，KEYS[4] 频道前缀
+ARGV[1] 解锁消息（0），ARGV[2] 客户端时间（毫秒），ARGV[3] 发布命令`,
+  ],
+  [
+    `RedissonFairLock.tryLockInnerAsync, EVAL_LONG form (lock(), tryLock(wait)): take the lock if it
+is free and this thread is first in the queue; otherwise join the queue (once) and return how
+long this thread should expect to wait.
+KEYS[1] lock key (a hash), KEYS[2] queue "redisson_lock_queue:{name}" (LIST of lock names),
+KEYS[3] timeouts "redisson_lock_timeout:{name}" (ZSET lock name -> deadline, client epoch ms)
+ARGV[1] lease in ms, ARGV[2] lock name "<clientId>:<threadId>",
+ARGV[3] threadWaitTime in ms, ARGV[4] the client's current time in ms
+Returns nil (acquired) or a wait estimate in ms.`,
+    `RedissonFairLock.tryLockInnerAsync，EVAL_LONG 形式（lock()、tryLock(wait)）：锁空闲
+且本线程排在队首时拿到锁；否则加入队列（只加入一次），并返回本线程
+预计要等多久。
+KEYS[1] 锁的键（哈希），KEYS[2] 队列 "redisson_lock_queue:{name}"（锁名的 LIST），
+KEYS[3] 超时表 "redisson_lock_timeout:{name}"（ZSET：锁名 -> 截止时间，客户端纪元毫秒）
+ARGV[1] 租期（毫秒），ARGV[2] 锁名 "<clientId>:<threadId>"，
+ARGV[3] threadWaitTime（毫秒），ARGV[4] 客户端当前时间（毫秒）
+返回 nil（已获得）或预计的等待时长（毫秒）。`,
+  ],
+  [
+    `Waiters whose deadline has passed gave up long ago: drop them, but only from the head.`,
+    `截止时间已过的等待者早已放弃：移除它们，但只从队首开始移除。`,
+  ],
+  [
+    `Free, and nobody queued ahead of us: take it and pull everyone's deadline forward one slot.`,
+    `锁空闲，且没有人排在我们前面：拿到锁，并把所有人的截止时间提前一个时间槽。`,
+  ],
+  [`Reentry.`, `重入。`],
+  [
+    `Already queued: wait for the holder's ttl (or a message).`,
+    `已在队列中：等待持有者的 TTL（或一条消息）。`,
+  ],
+  [
+    `Join the queue behind the last waiter: its deadline (or the lock's ttl) plus our slot.`,
+    `排到最后一个等待者后面：它的截止时间（或锁的 TTL）再加上我们的时间槽。`,
+  ],
+  [
+    `RedissonFairLock.tryLockInnerAsync, EVAL_NULL_BOOLEAN form (tryLock() without a wait): one
+attempt that never joins the queue.
+KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts (see fair_lock.lua)
+ARGV[1] lease in ms, ARGV[2] lock name, ARGV[3] threadWaitTime in ms, ARGV[4] client time in ms
+Returns nil (acquired) or 1 (not acquired).`,
+    `RedissonFairLock.tryLockInnerAsync，EVAL_NULL_BOOLEAN 形式（不带等待时间的 tryLock()）：
+只尝试一次，从不加入队列。
+KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表（见 fair_lock.lua）
+ARGV[1] 租期（毫秒），ARGV[2] 锁名，ARGV[3] threadWaitTime（毫秒），ARGV[4] 客户端时间（毫秒）
+返回 nil（已获得）或 1（未获得）。`,
+  ],
+  [
+    `RedissonFairLock.unlockInnerAsync: release one hold and, when the lock is free, wake only the
+thread at the head of the queue, on its own channel. A lock that no longer exists (its lease
+ran out) is not an error for the fair lock: the head waiter is woken and 1 returned.
+KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts,
+KEYS[4] channel prefix "redisson_lock__channel:{name}" (a waiter listens on <prefix>:<lock name>),
+KEYS[5] unlock latch key
+ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name, ARGV[4] client time in ms,
+ARGV[5] publish command, ARGV[6] latch TTL in ms
+Returns nil (not the owner), 0 (still held) or 1 (released).`,
+    `RedissonFairLock.unlockInnerAsync：释放一次持有；锁空闲后，只唤醒队首的线程，
+而且在它自己的频道上唤醒。锁已不存在（租约已过期）
+对公平锁不算错误：照样唤醒队首等待者并返回 1。
+KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表，
+KEYS[4] 频道前缀 "redisson_lock__channel:{name}"（等待者监听 <前缀>:<锁名>），
+KEYS[5] 解锁 latch 键
+ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名，ARGV[4] 客户端时间（毫秒），
+ARGV[5] 发布命令，ARGV[6] latch 的 TTL（毫秒）
+返回 nil（不是持有者）、0（仍被持有）或 1（已释放）。`,
+  ],
+  [
+    `RedissonFencedLock.tryLockInnerAsync (Redisson 3.19+): RLock's acquire, plus a fencing token.
+Every successful acquire, reentrant ones included, increments the token counter; the counter
+is never deleted, so tokens only grow (on this node).
+Returns {-1, token} when acquired, {pttl, -1} when another owner holds the lock.
+KEYS[1] lock key (a hash), KEYS[2] token counter "redisson_lock_token:{name}"
+ARGV[1] lease in ms, ARGV[2] lock name "<clientId>:<threadId>"`,
+    `RedissonFencedLock.tryLockInnerAsync（Redisson 3.19+）：RLock 的加锁，外加一个 fencing token。
+每次成功加锁（包括重入）都让 token 计数器加一；计数器
+从不删除，所以 token 只增不减（在这个节点上）。
+获得锁时返回 {-1, token}，锁被别的持有者占着时返回 {pttl, -1}。
+KEYS[1] 锁的键（哈希），KEYS[2] token 计数器 "redisson_lock_token:{name}"
+ARGV[1] 租期（毫秒），ARGV[2] 锁名 "<clientId>:<threadId>"`,
+  ],
+  [
+    `RedissonLock.forceUnlockAsync: delete the lock whoever holds it, and wake waiters if there was
+one. Returns 1 if a lock was deleted, 0 if there was none.
+KEYS[1] lock key, KEYS[2] pub/sub channel
+ARGV[1] unlock message (0), ARGV[2] publish command ('PUBLISH' or 'SPUBLISH')`,
+    `RedissonLock.forceUnlockAsync：不管谁持有都删除锁，如果确实有锁就唤醒
+等待者。删除了锁返回 1，没有锁返回 0。
+KEYS[1] 锁的键，KEYS[2] pub/sub 频道
+ARGV[1] 解锁消息（0），ARGV[2] 发布命令（'PUBLISH' 或 'SPUBLISH'）`,
+  ],
+  [
+    `RedissonLock.forceUnlockAsync before Redisson 3.22: delete the lock whoever holds it and wake
+waiters if there was one; the publish command is always PUBLISH.
+Returns 1 if a lock was deleted, 0 if there was none.
+KEYS[1] lock key, KEYS[2] pub/sub channel
+ARGV[1] unlock message (0)`,
+    `Redisson 3.22 之前的 RedissonLock.forceUnlockAsync：不管谁持有都删除锁，
+如果确实有锁就唤醒等待者；发布命令总是 PUBLISH。
+删除了锁返回 1，没有锁返回 0。
+KEYS[1] 锁的键，KEYS[2] pub/sub 频道
+ARGV[1] 解锁消息（0）`,
+  ],
+  [
+    `RedissonLock.tryLockInnerAsync (Redisson 3.19+): take the lock, or re-enter it if this owner
+already holds it; either way the TTL is reset to the lease. nil means acquired; otherwise the
+remaining TTL (ms) of the current holder's lock.
+KEYS[1] lock key (a hash)
+ARGV[1] lease in ms (30000 under the watchdog)
+ARGV[2] lock name "<clientId>:<threadId>"`,
+    `RedissonLock.tryLockInnerAsync（Redisson 3.19+）：拿到锁，或在本持有者已持有时重入；
+两种情况都把 TTL 重置为租期。返回 nil 表示已获得；否则返回
+当前持有者的锁剩余的 TTL（毫秒）。
+KEYS[1] 锁的键（哈希）
+ARGV[1] 租期（毫秒；有看门狗时为 30000）
+ARGV[2] 锁名 "<clientId>:<threadId>"`,
+  ],
+  [
+    `RedissonLock.tryLockInnerAsync as of Redisson 3.11 (2.2.4 .. 3.12.2): the first acquire writes
+the hold count with HSET, a reentrant one with HINCRBY; either way the TTL is reset to the
+lease. nil means acquired; otherwise the remaining TTL (ms) of the current holder's lock.
+KEYS[1] lock key (a hash)
+ARGV[1] lease in ms (30000 under the watchdog)
+ARGV[2] lock name "<clientId>:<threadId>"`,
+    `Redisson 3.11 时的 RedissonLock.tryLockInnerAsync（2.2.4 .. 3.12.2）：首次加锁用 HSET 写入
+重入次数，重入时用 HINCRBY；两种情况都把 TTL 重置为
+租期。返回 nil 表示已获得；否则返回当前持有者的锁剩余的 TTL（毫秒）。
+KEYS[1] 锁的键（哈希）
+ARGV[1] 租期（毫秒；有看门狗时为 30000）
+ARGV[2] 锁名 "<clientId>:<threadId>"`,
+  ],
+  [
+    `RedissonReadLock.tryLockInnerAsync: share the lock with other readers. The hash says
+mode=read; each reader's field counts its holds, and every hold n has its own timeout key
+<prefix>:n, so one reader's stale hold cannot keep the whole lock alive. A thread that holds
+the write lock may also read.
+KEYS[1] lock key (a hash), KEYS[2] this thread's timeout prefix "{name}:<lock name>:rwlock_timeout"
+ARGV[1] lease in ms, ARGV[2] lock name "<clientId>:<threadId>",
+ARGV[3] the same thread's write lock name "<clientId>:<threadId>:write"
+Returns nil (acquired) or the lock's PTTL.`,
+    `RedissonReadLock.tryLockInnerAsync：与其他读者共享锁。哈希里写着
+mode=read；每个读者的字段记录它的持有次数，第 n 次持有有自己的超时键
+<前缀>:n，这样一个读者过时的持有不会让整个锁一直存活。持有
+写锁的线程也可以读。
+KEYS[1] 锁的键（哈希），KEYS[2] 本线程的超时键前缀 "{name}:<lock name>:rwlock_timeout"
+ARGV[1] 租期（毫秒），ARGV[2] 锁名 "<clientId>:<threadId>"，
+ARGV[3] 同一线程的写锁名 "<clientId>:<threadId>:write"
+返回 nil（已获得）或锁的 PTTL。`,
+  ],
+  [
+    `ReadLockTask (the watchdog for read locks): for every local lock name still holding the read
+lock, push back the TTL of each of its hold timeout keys, and then the hash's.
+KEYS[1] lock key, KEYS[2] key prefix "{name}"
+ARGV[1] lease in ms, ARGV[2..] lock names of this client's threads holding it
+Returns 1 if any name still holds it (renewed), 0 otherwise.`,
+    `ReadLockTask（读锁的看门狗）：对仍持有读锁的每个本地锁名，
+延长它每个持有超时键的 TTL，再延长哈希的 TTL。
+KEYS[1] 锁的键，KEYS[2] 键前缀 "{name}"
+ARGV[1] 租期（毫秒），ARGV[2..] 本客户端持有它的各线程的锁名
+只要有一个锁名仍持有就返回 1（已续期），否则返回 0。`,
+  ],
+  [
+    `RedissonReadLock.renewExpirationAsync up to 3.43: if this thread still holds the read lock,
+push back the hash's TTL and then the hold timeout keys of EVERY field in the hash, so the
+holds of other clients' readers (crashed ones too) are kept alive as well.
+KEYS[1] lock key, KEYS[2] key prefix "{name}"
+ARGV[1] lease in ms, ARGV[2] lock name of the renewing thread
+Returns 1 (renewed) or 0 (this thread holds nothing).`,
+    `3.43 及以前的 RedissonReadLock.renewExpirationAsync：如果本线程仍持有读锁，
+就延长哈希的 TTL，再延长哈希里【每一个】字段的持有超时键，所以
+其他客户端读者的持有（包括已崩溃的）也一并被续命。
+KEYS[1] 锁的键，KEYS[2] 键前缀 "{name}"
+ARGV[1] 租期（毫秒），ARGV[2] 续期线程的锁名
+返回 1（已续期）或 0（本线程什么也没持有）。`,
+  ],
+  [
+    `RedissonReadLock.unlockInnerAsync: release one read hold and its timeout key. While other
+holds remain, the hash lives as long as the longest remaining timeout key; when none remain
+the lock is deleted and waiters are told (0).
+KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}",
+KEYS[3] this thread's timeout prefix, KEYS[4] key prefix "{name}", KEYS[5] unlock latch key
+ARGV[1] unlock message (0), ARGV[2] lock name, ARGV[3] publish command, ARGV[4] latch TTL in ms
+Returns nil (not a holder), 0 (others still hold it) or 1 (deleted).`,
+    `RedissonReadLock.unlockInnerAsync：释放一次读持有及其超时键。还有其他
+持有时，哈希的存活时间等于剩余超时键中最长的那个；一个都不剩时
+删除锁并通知等待者（0）。
+KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"，
+KEYS[3] 本线程的超时键前缀，KEYS[4] 键前缀 "{name}"，KEYS[5] 解锁 latch 键
+ARGV[1] 解锁消息（0），ARGV[2] 锁名，ARGV[3] 发布命令，ARGV[4] latch 的 TTL（毫秒）
+返回 nil（不是持有者）、0（别人仍持有）或 1（已删除）。`,
+  ],
+  [
+    `LockTask (Redisson 3.44+ watchdog): renew a batch of locks in one call. For each lock key that
+still holds this client's lock name, reset its TTL to the lease and report 1; otherwise 0, which
+tells the client to stop renewing that lock.
+KEYS[i]   lock key i
+ARGV[1]   lease in ms (lockWatchdogTimeout, 30000)
+ARGV[i+1] lock name "<clientId>:<threadId>" of the first waiting thread for KEYS[i]`,
+    `LockTask（Redisson 3.44+ 的看门狗）：一次调用续期一批锁。对仍存着本客户端锁名的
+每个锁键，把它的 TTL 重置为租期并报告 1；否则报告 0，
+告诉客户端停止为这个锁续期。
+KEYS[i]   第 i 个锁键
+ARGV[1]   租期（毫秒；lockWatchdogTimeout，30000）
+ARGV[i+1] KEYS[i] 的第一个等待线程的锁名 "<clientId>:<threadId>"`,
+  ],
+  [
+    `RedissonBaseLock.renewExpirationAsync (Redisson 2.6 .. 3.43, one timer per lock): push the
+lock's TTL back to the lease if this owner still holds it. 1 renewed, 0 lost (stop renewing).
+KEYS[1] lock key
+ARGV[1] lease in ms (internalLockLeaseTime, 30000 under the watchdog)
+ARGV[2] lock name "<clientId>:<threadId>" of the first thread registered for this lock`,
+    `RedissonBaseLock.renewExpirationAsync（Redisson 2.6 .. 3.43，每个锁一个定时器）：如果本持有者
+仍持有锁，就把锁的 TTL 重置为租期。1 表示已续期，0 表示锁已丢失（停止续期）。
+KEYS[1] 锁的键
+ARGV[1] 租期（毫秒；internalLockLeaseTime，有看门狗时为 30000）
+ARGV[2] 为这个锁登记的第一个线程的锁名 "<clientId>:<threadId>"`,
+  ],
+  [
+    `RedissonReadLock / RedissonWriteLock.forceUnlockAsync: delete the lock, but only while it is in
+this half's mode (a read lock's forceUnlock leaves a write lock alone and vice versa).
+KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}"
+ARGV[1] message, ARGV[2] mode ('read' or 'write'), ARGV[3] publish command
+Returns 1 if deleted, 0 otherwise.`,
+    `RedissonReadLock / RedissonWriteLock.forceUnlockAsync：删除锁，但只在锁处于
+本方模式时（读锁的 forceUnlock 不动写锁，反之亦然）。
+KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"
+ARGV[1] 消息，ARGV[2] 模式（'read' 或 'write'），ARGV[3] 发布命令
+删除了返回 1，否则返回 0。`,
+  ],
+  [
+    `RedissonSpinLock.unlockInnerAsync: release one hold, like RLock's unlock but without any
+PUBLISH: nobody is subscribed, waiters poll. The latch key makes a retried unlock idempotent.
+Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released).
+KEYS[1] lock key, KEYS[2] unlock latch key
+ARGV[1] lease in ms, ARGV[2] lock name, ARGV[3] latch TTL in ms`,
+    `RedissonSpinLock.unlockInnerAsync：释放一次持有，和 RLock 的解锁一样，但没有
+PUBLISH：没有人订阅，等待者轮询。latch 键让重试的解锁保持幂等。
+返回 nil（不是持有者）、0（仍被持有：重入次数 > 0）或 1（已释放）。
+KEYS[1] 锁的键，KEYS[2] 解锁 latch 键
+ARGV[1] 租期（毫秒），ARGV[2] 锁名，ARGV[3] latch 的 TTL（毫秒）`,
+  ],
+  [
+    `RedissonLock.unlockInnerAsync (Redisson 3.24+): release one hold. A latch key remembers the
+outcome so a retried unlock (same request id) returns the same answer instead of failing.
+Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released, published).
+KEYS[1] lock key, KEYS[2] pub/sub channel, KEYS[3] unlock latch key
+ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name,
+ARGV[4] publish command ('PUBLISH' or 'SPUBLISH'), ARGV[5] latch TTL in ms`,
+    `RedissonLock.unlockInnerAsync（Redisson 3.24+）：释放一次持有。latch 键记住
+结果，所以重试的解锁（同一个请求 id）得到同样的回答，而不是失败。
+返回 nil（不是持有者）、0（仍被持有：重入次数 > 0）或 1（已释放，已发布）。
+KEYS[1] 锁的键，KEYS[2] pub/sub 频道，KEYS[3] 解锁 latch 键
+ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名，
+ARGV[4] 发布命令（'PUBLISH' 或 'SPUBLISH'），ARGV[5] latch 的 TTL（毫秒）`,
+  ],
+  [
+    `RedissonLock.unlockInnerAsync as of Redisson 3.11 (3.10.6 .. 3.23): release one hold. No unlock
+latch yet, and the publish command is always PUBLISH.
+Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released, published).
+KEYS[1] lock key, KEYS[2] pub/sub channel
+ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name`,
+    `Redisson 3.11 时的 RedissonLock.unlockInnerAsync（3.10.6 .. 3.23）：释放一次持有。还没有解锁
+latch，发布命令总是 PUBLISH。
+返回 nil（不是持有者）、0（仍被持有：重入次数 > 0）或 1（已释放，已发布）。
+KEYS[1] 锁的键，KEYS[2] pub/sub 频道
+ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名`,
+  ],
+  [
+    `RedissonWriteLock.tryLockInnerAsync: exclusive. Only a free lock (no mode) or this thread's own
+write lock can be taken; a reader cannot upgrade. A reentrant write acquire ADDS the lease to
+the remaining TTL instead of resetting it.
+KEYS[1] lock key (a hash)
+ARGV[1] lease in ms, ARGV[2] write lock name "<clientId>:<threadId>:write"
+Returns nil (acquired) or the lock's PTTL.`,
+    `RedissonWriteLock.tryLockInnerAsync：独占。只能拿到空闲的锁（没有 mode）或本线程自己的
+写锁；读者不能升级。重入的写加锁把租期【加到】剩余的 TTL 上，
+而不是重置它。
+KEYS[1] 锁的键（哈希）
+ARGV[1] 租期（毫秒），ARGV[2] 写锁名 "<clientId>:<threadId>:write"
+返回 nil（已获得）或锁的 PTTL。`,
+  ],
+  [
+    `RedissonWriteLock.unlockInnerAsync: release one write hold. The last one deletes the lock and
+publishes READ_UNLOCK_MESSAGE (1), which wakes every waiter (readers can all go in at once);
+if the writer still holds read locks, the lock stays, downgraded to mode=read.
+KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}", KEYS[3] unlock latch key
+ARGV[1] read-unlock message (1), ARGV[2] lease in ms, ARGV[3] write lock name,
+ARGV[4] publish command, ARGV[5] latch TTL in ms
+Returns nil (not the writer), 0 (still held) or 1 (released).`,
+    `RedissonWriteLock.unlockInnerAsync：释放一次写持有。最后一次释放删除锁并
+发布 READ_UNLOCK_MESSAGE（1），唤醒所有等待者（读者可以同时进入）；
+如果写者仍持有读锁，锁保留下来，降级为 mode=read。
+KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"，KEYS[3] 解锁 latch 键
+ARGV[1] 读解锁消息（1），ARGV[2] 租期（毫秒），ARGV[3] 写锁名，
+ARGV[4] 发布命令，ARGV[5] latch 的 TTL（毫秒）
+返回 nil（不是写者）、0（仍被持有）或 1（已释放）。`,
+  ],
+];
