@@ -419,3 +419,28 @@ test('while A waits for l3, its partial MultiLock hold is listed', async ({ page
   }
   await expect(page.getByTestId('partial-holds')).toContainText('l1, l2');
 });
+
+test('stepping inside the lock script: its calls are listed as they run, the keys change when it returns (D4)', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await ready(page);
+  await pick(page, 'basic-lock');
+  await page.keyboard.press('Home');
+  const keyTable = page.getByTestId('keyspace').locator('table');
+  const inside = page.getByTestId('inside-script');
+  const hasLock = async () => (await keyTable.allTextContents()).join('').includes('myLock');
+  // into A:1's lock script, past its HINCRBY: the call is listed, the keyspace still has no myLock
+  let seen = false;
+  for (let i = 0; i < 60 && !seen; i++) {
+    await page.keyboard.press('ArrowRight');
+    seen = (await inside.count()) > 0 && /hincrby myLock/i.test((await inside.textContent()) ?? '');
+    if (!seen) expect(await hasLock()).toBe(false);
+  }
+  expect(seen).toBe(true);
+  expect(await hasLock()).toBe(false);
+  // on to the script's return: the note goes, and the key is there with A's field
+  for (let i = 0; i < 20 && (await inside.count()) > 0; i++) await page.keyboard.press('ArrowRight');
+  await expect(inside).toHaveCount(0);
+  await expect.poll(hasLock).toBe(true);
+});

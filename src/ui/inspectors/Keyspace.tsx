@@ -161,7 +161,8 @@ function InsideScript() {
   const { run, cursor } = usePick(usePlayground, 'run', 'cursor');
   const calls = useMemo(() => {
     const ev = run?.trace.events[cursor];
-    if (!run || (ev?.kind !== 'script.line' && ev?.kind !== 'script.call')) return null;
+    // from script.begin to script.end: the keyspace takes the script's writes with its reply (cmd)
+    if (!run || !ev?.kind.startsWith('script.')) return null;
     const ctx = findScriptContext(run.trace.events, cursor);
     if (!ctx || ctx.reply !== undefined) return null;
     return ctx.calls.filter((c) => c.reply !== undefined);
