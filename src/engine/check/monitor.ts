@@ -187,12 +187,12 @@ export class SafetyMonitor {
       case 'lock.failed':
       case 'lock.error':
         // A MultiLock waits on a sub-lock but acquires under its own name: stop waiting on all.
-        if (actor !== undefined) this.stopWaiting((a) => a === actor);
+        if (actor !== undefined) this.stopWaiting(actor);
         return;
       case 'thread.done':
         if (actor === undefined) return;
         this.doneThreads.add(actor);
-        this.stopWaiting((a) => a === actor);
+        this.stopWaiting(actor);
         // an owner gone for good can make a lock stuck that nobody stopped waiting for
         this.checkStuck();
         return;
@@ -207,11 +207,15 @@ export class SafetyMonitor {
     }
   }
 
-  /** Only the locks whose waiters changed can change their L1 (this runs on every acquire). */
-  private stopWaiting(gone: (actor: Actor) => boolean): void {
+  /**
+   * Only the locks whose waiters changed can change their L1 (this runs on every acquire).
+   * `gone`: one thread (the common case, no copy of the waiters), or a test on each waiter.
+   */
+  private stopWaiting(gone: Actor | ((actor: Actor) => boolean)): void {
     for (const [lock, set] of this.waiters) {
       let changed = false;
-      for (const a of [...set]) if (gone(a)) changed = set.delete(a) || changed;
+      if (typeof gone === 'string') changed = set.delete(gone);
+      else for (const a of [...set]) if (gone(a)) changed = set.delete(a) || changed;
       if (!changed) continue;
       if (set.size === 0) this.waiters.delete(lock);
       this.checkL1(lock);
@@ -226,9 +230,9 @@ export class SafetyMonitor {
   }
 
   private checkL1(lock: string): void {
-    const waiting = [...(this.waiters.get(lock) ?? [])].sort();
+    const waiters = this.waiters.get(lock);
     const key = this.keyOfLock.get(lock) ?? lock;
-    let owners: Actor[] | null = waiting.length > 0 ? [] : null;
+    let owners: Actor[] | null = waiters !== undefined && waiters.size > 0 ? [] : null;
     for (const node of this.host.masters()) {
       if (owners === null) break;
       const view = this.host.liveKey(node, key);
@@ -237,8 +241,13 @@ export class SafetyMonitor {
       if (gone.length === 0 || !gone.every((a) => this.isGone(a))) owners = null;
       else owners.push(...gone);
     }
-    const stuck = owners !== null && owners.length > 0;
-    this.setOpen('L1', lock, stuck ? [...[...new Set(owners)].sort(), ...waiting] : null, waiting);
+    if (owners === null || owners.length === 0) {
+      // This runs on every change of a waited-for key: the sorted waiters are only built when stuck.
+      this.setOpen('L1', lock, null);
+      return;
+    }
+    const waiting = [...waiters!].sort();
+    this.setOpen('L1', lock, [...[...new Set(owners)].sort(), ...waiting], waiting);
   }
 
   /** An owner that will never unlock: its thread ended or its client crashed. */
