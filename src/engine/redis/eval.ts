@@ -95,7 +95,7 @@ interface CachedScript {
 const shaOfBody = new Map<string, string>();
 const SHA_CACHE_MAX = 1024;
 
-function scriptSha(body: string): string {
+export function scriptSha(body: string): string {
   let sha = shaOfBody.get(body);
   if (sha === undefined) {
     sha = sha1hex(body);

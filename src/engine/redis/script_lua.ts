@@ -169,8 +169,11 @@ export class LuaScripting {
   private L!: LuaState;
   private sandbox!: LuaSandbox;
   private rand: Rand48;
-  /** registry refs of the compiled scripts, dropped when the state is reused */
-  private compiledRefs: number[] = [];
+  /**
+   * trusted body -> its compiled function in this state: a reused state hands the next node the
+   * function it compiled before (the same body compiles to the same function), sparing the parse
+   */
+  private trustedFns = new Map<string, ScriptFunction>();
   /** every script this state compiled is trusted (see trustedBodies) */
   private pristine = true;
   /** short strings pushed before -> registry ref of the Lua string, so hot values are not re-created */
@@ -212,14 +215,12 @@ export class LuaScripting {
   }
 
   /**
-   * The node is gone and runs no script any more: a pristine state goes back to the pool, without
-   * its compiled scripts (a new node starts with an empty script cache, as after SCRIPT FLUSH).
-   * Interned strings stay: they are values, invisible to scripts.
+   * The node is gone and runs no script any more: a pristine state goes back to the pool. The
+   * next node's script cache starts empty (eval.ts); the compiled trusted functions and interned
+   * strings stay in the state, invisible to scripts until a node compiles the same text again.
    */
   release(): void {
     if (this.running || !this.pristine || idleStates.length >= IDLE_STATES_MAX) return;
-    for (const ref of this.compiledRefs) lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, ref);
-    this.compiledRefs = [];
     this.lineListener = null;
     idleStates.push(this);
   }
@@ -228,7 +229,7 @@ export class LuaScripting {
   reset(): void {
     this.L = lauxlib.luaL_newstate();
     this.interned = new Map();
-    this.compiledRefs = [];
+    this.trustedFns = new Map();
     this.pristine = true;
     installVmPatches(this.L);
     lua.lua_atnativeerror(this.L, nativeError);
@@ -252,7 +253,10 @@ export class LuaScripting {
   /** Compiles a script body (luaCreateFunction). */
   compile(body: string): Checked {
     const L = this.L;
-    if (!trustedBodies.has(body)) this.pristine = false;
+    const trusted = trustedBodies.has(body);
+    if (!trusted) this.pristine = false;
+    const known = trusted ? this.trustedFns.get(body) : undefined;
+    if (known !== undefined) return { ok: true, fn: known };
     if (body.length > 0 && body.charCodeAt(0) === 0x1b) {
       // Redis's Lua refuses binary chunks by parsing them as text, which fails on the ESC byte
       return {
@@ -279,8 +283,9 @@ export class LuaScripting {
       rememberProto(body, (lua.lua_topointer(L, -1) as unknown as LuaClosure).p);
     }
     const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-    this.compiledRefs.push(ref);
-    return { ok: true, fn: { ref } };
+    const fn = { ref };
+    if (trusted) this.trustedFns.set(body, fn);
+    return { ok: true, fn };
   }
 
   /** Runs a compiled script with KEYS and ARGV (luaCallFunction) and converts what it returns. */
