@@ -87,7 +87,8 @@ const SHARED_READERS = '(readers)';
 
 export class SafetyMonitor {
   readonly violations: Violation[] = [];
-  private readonly open = new Map<string, Violation>();
+  /** kind -> lock -> its open violation (a map per kind: no key string built on every check) */
+  private readonly open = new Map<ViolationKind, Map<string, Violation>>();
   /** lock -> actor -> hold */
   private readonly beliefs = new Map<string, Map<Actor, Hold>>();
   /** Redis key -> lock name, for keys that hold a lock */
@@ -225,7 +226,7 @@ export class SafetyMonitor {
   /** Re-derives L1 for every lock that has or had waiters. */
   private checkStuck(): void {
     const locks = new Set(this.waiters.keys());
-    for (const id of this.open.keys()) if (id.startsWith('L1\u0000')) locks.add(id.slice(3));
+    for (const lock of this.openOf('L1').keys()) locks.add(lock);
     for (const lock of locks) this.checkL1(lock);
   }
 
@@ -411,18 +412,23 @@ export class SafetyMonitor {
     this.host.emit('violation.end', { violation: 'V3', lock, holders: holders.slice(), cause });
   }
 
+  private openOf(kind: ViolationKind): Map<string, Violation> {
+    let m = this.open.get(kind);
+    if (m === undefined) this.open.set(kind, (m = new Map()));
+    return m;
+  }
+
   /**
    * Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now.
    * `waiting` (L1 only): the waiters among the holders, which then keep their order (owners first).
    */
   private setOpen(kind: ViolationKind, lock: string, holders: Actor[] | null, waiting?: Actor[]): void {
-    const id = `${kind}\u0000${lock}`;
-    const cur = this.open.get(id);
-    const extra = (v: Violation) => (v.waiting === undefined ? {} : { waiting: v.waiting.slice() });
+    const open = this.openOf(kind);
+    const cur = open.get(lock);
     if (holders === null) {
       if (cur === undefined) return;
       cur.to = this.host.now();
-      this.open.delete(id);
+      open.delete(lock);
       this.host.emit('violation.end', { violation: kind, lock, holders: cur.holders.slice(), ...extra(cur) });
       return;
     }
@@ -430,7 +436,7 @@ export class SafetyMonitor {
     if (cur === undefined) {
       const v: Violation = { kind, lock, from: this.host.now(), to: null, holders };
       if (waiting !== undefined) v.waiting = waiting.slice();
-      this.open.set(id, v);
+      open.set(lock, v);
       this.violations.push(v);
       this.host.emit('violation.start', { violation: kind, lock, holders: holders.slice(), ...extra(v) });
       return;
@@ -439,6 +445,11 @@ export class SafetyMonitor {
     if (waiting === undefined) cur.holders.sort();
     else for (const w of waiting) if (!cur.waiting!.includes(w)) cur.waiting!.push(w);
   }
+}
+
+/** An L1's `waiting` list, copied into the event that opens or closes it. */
+function extra(v: Violation): { waiting?: Actor[] } {
+  return v.waiting === undefined ? {} : { waiting: v.waiting.slice() };
 }
 
 /** The server-side owners a lock key's current value names. */
