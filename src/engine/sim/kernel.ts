@@ -466,6 +466,8 @@ export class Kernel implements SimContext, TopologyHost {
       this.dropServerSide(node, c);
     }
     if (!keepData) {
+      // the old server is gone for good (topology looks servers up by id): its Lua state is free
+      node.server.scripts.release();
       node.server = this.build(node);
       this.rec.clearNode(id);
     }
