@@ -5,7 +5,9 @@
  * targets are issue 13's table.
  *
  * Each figure is the fastest of several runs after a warm-up: on a shared machine the minimum is
- * the figure least disturbed by other work, and it is what a warm page sees.
+ * the figure least disturbed by other work, and it is what a warm page sees. With `--baseline DIR`
+ * the engine of DIR/src runs every scenario too, run for run in turns with this tree's, so a
+ * change is compared with what it replaced under the same load.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
