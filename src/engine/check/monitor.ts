@@ -87,7 +87,8 @@ const SHARED_READERS = '(readers)';
 
 export class SafetyMonitor {
   readonly violations: Violation[] = [];
-  private readonly open = new Map<string, Violation>();
+  /** kind -> lock -> its open violation (a map per kind: no key string built on every check) */
+  private readonly open = new Map<ViolationKind, Map<string, Violation>>();
   /** lock -> actor -> hold */
   private readonly beliefs = new Map<string, Map<Actor, Hold>>();
   /** Redis key -> lock name, for keys that hold a lock */
@@ -187,12 +188,12 @@ export class SafetyMonitor {
       case 'lock.failed':
       case 'lock.error':
         // A MultiLock waits on a sub-lock but acquires under its own name: stop waiting on all.
-        if (actor !== undefined) this.stopWaiting((a) => a === actor);
+        if (actor !== undefined) this.stopWaiting(actor);
         return;
       case 'thread.done':
         if (actor === undefined) return;
         this.doneThreads.add(actor);
-        this.stopWaiting((a) => a === actor);
+        this.stopWaiting(actor);
         // an owner gone for good can make a lock stuck that nobody stopped waiting for
         this.checkStuck();
         return;
@@ -207,11 +208,15 @@ export class SafetyMonitor {
     }
   }
 
-  /** Only the locks whose waiters changed can change their L1 (this runs on every acquire). */
-  private stopWaiting(gone: (actor: Actor) => boolean): void {
+  /**
+   * Only the locks whose waiters changed can change their L1 (this runs on every acquire).
+   * `gone`: one thread (the common case, no copy of the waiters), or a test on each waiter.
+   */
+  private stopWaiting(gone: Actor | ((actor: Actor) => boolean)): void {
     for (const [lock, set] of this.waiters) {
       let changed = false;
-      for (const a of [...set]) if (gone(a)) changed = set.delete(a) || changed;
+      if (typeof gone === 'string') changed = set.delete(gone);
+      else for (const a of [...set]) if (gone(a)) changed = set.delete(a) || changed;
       if (!changed) continue;
       if (set.size === 0) this.waiters.delete(lock);
       this.checkL1(lock);
@@ -221,14 +226,14 @@ export class SafetyMonitor {
   /** Re-derives L1 for every lock that has or had waiters. */
   private checkStuck(): void {
     const locks = new Set(this.waiters.keys());
-    for (const id of this.open.keys()) if (id.startsWith('L1\u0000')) locks.add(id.slice(3));
+    for (const lock of this.openOf('L1').keys()) locks.add(lock);
     for (const lock of locks) this.checkL1(lock);
   }
 
   private checkL1(lock: string): void {
-    const waiting = [...(this.waiters.get(lock) ?? [])].sort();
+    const waiters = this.waiters.get(lock);
     const key = this.keyOfLock.get(lock) ?? lock;
-    let owners: Actor[] | null = waiting.length > 0 ? [] : null;
+    let owners: Actor[] | null = waiters !== undefined && waiters.size > 0 ? [] : null;
     for (const node of this.host.masters()) {
       if (owners === null) break;
       const view = this.host.liveKey(node, key);
@@ -237,8 +242,13 @@ export class SafetyMonitor {
       if (gone.length === 0 || !gone.every((a) => this.isGone(a))) owners = null;
       else owners.push(...gone);
     }
-    const stuck = owners !== null && owners.length > 0;
-    this.setOpen('L1', lock, stuck ? [...[...new Set(owners)].sort(), ...waiting] : null, waiting);
+    if (owners === null || owners.length === 0) {
+      // This runs on every change of a waited-for key: the sorted waiters are only built when stuck.
+      this.setOpen('L1', lock, null);
+      return;
+    }
+    const waiting = [...waiters!].sort();
+    this.setOpen('L1', lock, [...[...new Set(owners)].sort(), ...waiting], waiting);
   }
 
   /** An owner that will never unlock: its thread ended or its client crashed. */
@@ -402,18 +412,23 @@ export class SafetyMonitor {
     this.host.emit('violation.end', { violation: 'V3', lock, holders: holders.slice(), cause });
   }
 
+  private openOf(kind: ViolationKind): Map<string, Violation> {
+    let m = this.open.get(kind);
+    if (m === undefined) this.open.set(kind, (m = new Map()));
+    return m;
+  }
+
   /**
    * Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now.
    * `waiting` (L1 only): the waiters among the holders, which then keep their order (owners first).
    */
   private setOpen(kind: ViolationKind, lock: string, holders: Actor[] | null, waiting?: Actor[]): void {
-    const id = `${kind}\u0000${lock}`;
-    const cur = this.open.get(id);
-    const extra = (v: Violation) => (v.waiting === undefined ? {} : { waiting: v.waiting.slice() });
+    const open = this.openOf(kind);
+    const cur = open.get(lock);
     if (holders === null) {
       if (cur === undefined) return;
       cur.to = this.host.now();
-      this.open.delete(id);
+      open.delete(lock);
       this.host.emit('violation.end', { violation: kind, lock, holders: cur.holders.slice(), ...extra(cur) });
       return;
     }
@@ -421,7 +436,7 @@ export class SafetyMonitor {
     if (cur === undefined) {
       const v: Violation = { kind, lock, from: this.host.now(), to: null, holders };
       if (waiting !== undefined) v.waiting = waiting.slice();
-      this.open.set(id, v);
+      open.set(lock, v);
       this.violations.push(v);
       this.host.emit('violation.start', { violation: kind, lock, holders: holders.slice(), ...extra(v) });
       return;
@@ -430,6 +445,11 @@ export class SafetyMonitor {
     if (waiting === undefined) cur.holders.sort();
     else for (const w of waiting) if (!cur.waiting!.includes(w)) cur.waiting!.push(w);
   }
+}
+
+/** An L1's `waiting` list, copied into the event that opens or closes it. */
+function extra(v: Violation): { waiting?: Actor[] } {
+  return v.waiting === undefined ? {} : { waiting: v.waiting.slice() };
 }
 
 /** The server-side owners a lock key's current value names. */

@@ -10,7 +10,7 @@ import type { Reply } from './reply';
 import { OK, array, bulk, error, int, status } from './reply';
 import { NOT_INTEGER } from './errors';
 import { parseLongLong } from './numbers';
-import { LuaScripting } from './script_lua';
+import { luaScripting, type LuaScripting } from './script_lua';
 import type { LogLevel } from './script_lua';
 import { sha1hex } from './sha1';
 
@@ -95,7 +95,7 @@ interface CachedScript {
 const shaOfBody = new Map<string, string>();
 const SHA_CACHE_MAX = 1024;
 
-function scriptSha(body: string): string {
+export function scriptSha(body: string): string {
   let sha = shaOfBody.get(body);
   if (sha === undefined) {
     sha = sha1hex(body);
@@ -120,7 +120,7 @@ export class ScriptEngine {
   private get lua(): LuaScripting {
     if (this.vm !== null) return this.vm;
     const opts = this.opts;
-    this.vm = new LuaScripting(
+    this.vm = luaScripting(
       {
         call: (argv) => this.scriptCall(argv),
         log: (level: LogLevel, message) => this.host.log(level, message),
@@ -201,6 +201,17 @@ export class ScriptEngine {
   /** Whether a script with this sha is cached (for inspectors; SCRIPT EXISTS is the Redis way). */
   hasScript(sha: string): boolean {
     return this.scripts.has(sha.toLowerCase());
+  }
+
+  /**
+   * The server's run is over and it runs no script any more: its Lua state may serve another
+   * node (script_lua.ts luaScripting). Its scripts are forgotten, as after SCRIPT FLUSH.
+   */
+  release(): void {
+    const vm = this.vm;
+    this.vm = null;
+    this.scripts.clear();
+    vm?.release();
   }
 
   /** SCRIPT FLUSH: drop every script and start a fresh Lua VM. */

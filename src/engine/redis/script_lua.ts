@@ -134,12 +134,48 @@ interface ScriptFunction {
   ref: number;
 }
 
+/**
+ * Script bodies known to leave nothing behind in a Lua state but registry references: Redisson's
+ * own scripts (redisson/scripts.ts registers them), which only read KEYS/ARGV and call redis.call.
+ * A state that compiled nothing else can serve another node after its run ends (see release),
+ * since it then behaves exactly like a fresh one; one that compiled any other text could have
+ * changed what survives between scripts (cjson's settings, say), so it is never reused.
+ */
+const trustedBodies = new Set<string>();
+
+export function trustScriptBodies(bodies: Iterable<string>): void {
+  for (const b of bodies) trustedBodies.add(b);
+}
+
+/**
+ * Lua states whose server is gone, ready for a new node. Building a state with its sandbox takes
+ * about 2 ms, most of a small scenario's run (each node of each run built one) and much of the
+ * garbage. The pool never changes what a script sees: only pristine states enter it.
+ */
+const idleStates: LuaScripting[] = [];
+const IDLE_STATES_MAX = 32;
+
+/** A Lua state for a node: an idle pristine one if there is one, else a new one. */
+export function luaScripting(bridge: LuaBridge, opts: LuaOptions): LuaScripting {
+  const s = idleStates.pop();
+  if (s === undefined) return new LuaScripting(bridge, opts);
+  s.rebind(bridge, opts);
+  return s;
+}
+
 type Checked = { ok: true; fn: ScriptFunction } | { ok: false; error: Reply };
 
 export class LuaScripting {
   private L!: LuaState;
   private sandbox!: LuaSandbox;
-  private readonly rand: Rand48;
+  private rand: Rand48;
+  /**
+   * trusted body -> its compiled function in this state: a reused state hands the next node the
+   * function it compiled before (the same body compiles to the same function), sparing the parse
+   */
+  private trustedFns = new Map<string, ScriptFunction>();
+  /** every script this state compiled is trusted (see trustedBodies) */
+  private pristine = true;
   /** short strings pushed before -> registry ref of the Lua string, so hot values are not re-created */
   private interned = new Map<string, number>();
   private readonly decoded = new WeakMap<LuaString, string>();
@@ -163,17 +199,38 @@ export class LuaScripting {
   private lineListener: ((line: number) => void) | null = null;
 
   constructor(
-    private readonly bridge: LuaBridge,
-    private readonly opts: LuaOptions,
+    private bridge: LuaBridge,
+    private opts: LuaOptions,
   ) {
     this.rand = opts.seed === 0 ? new Rand48() : new Rand48(opts.seed);
     this.reset();
+  }
+
+  /** An idle state takes a new node: what the constructor sets, on the state as it is. */
+  rebind(bridge: LuaBridge, opts: LuaOptions): void {
+    this.bridge = bridge;
+    this.opts = opts;
+    this.rand = opts.seed === 0 ? new Rand48() : new Rand48(opts.seed);
+    this.lineListener = null;
+  }
+
+  /**
+   * The node is gone and runs no script any more: a pristine state goes back to the pool. The
+   * next node's script cache starts empty (eval.ts); the compiled trusted functions and interned
+   * strings stay in the state, invisible to scripts until a node compiles the same text again.
+   */
+  release(): void {
+    if (this.running || !this.pristine || idleStates.length >= IDLE_STATES_MAX) return;
+    this.lineListener = null;
+    idleStates.push(this);
   }
 
   /** A fresh Lua VM (SCRIPT FLUSH). Compiled functions are gone; the PRNG keeps going, as in Redis. */
   reset(): void {
     this.L = lauxlib.luaL_newstate();
     this.interned = new Map();
+    this.trustedFns = new Map();
+    this.pristine = true;
     installVmPatches(this.L);
     lua.lua_atnativeerror(this.L, nativeError);
     this.sandbox = new LuaSandbox(this.L, {
@@ -196,6 +253,10 @@ export class LuaScripting {
   /** Compiles a script body (luaCreateFunction). */
   compile(body: string): Checked {
     const L = this.L;
+    const trusted = trustedBodies.has(body);
+    if (!trusted) this.pristine = false;
+    const known = trusted ? this.trustedFns.get(body) : undefined;
+    if (known !== undefined) return { ok: true, fn: known };
     if (body.length > 0 && body.charCodeAt(0) === 0x1b) {
       // Redis's Lua refuses binary chunks by parsing them as text, which fails on the ESC byte
       return {
@@ -222,7 +283,9 @@ export class LuaScripting {
       rememberProto(body, (lua.lua_topointer(L, -1) as unknown as LuaClosure).p);
     }
     const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-    return { ok: true, fn: { ref } };
+    const fn = { ref };
+    if (trusted) this.trustedFns.set(body, fn);
+    return { ok: true, fn };
   }
 
   /** Runs a compiled script with KEYS and ARGV (luaCallFunction) and converts what it returns. */

@@ -36,13 +36,24 @@ export abstract class RedissonBaseLock {
     return this.name;
   }
 
-  /** Hash field of the owner: `<clientId>:<threadId>`. */
+  /**
+   * Hash field of the owner: `<clientId>:<threadId>`. A thread's lock object asks for its own on
+   * every call: handing back one string object lets V8 hash it once wherever it is a key (the
+   * Lua bridge's interned strings, the lock hash's fields) instead of once per call.
+   */
   getLockName(threadId: number): string {
-    return `${this.client.id}:${threadId}`;
+    const last = this.lastLockName;
+    if (last !== null && last.threadId === threadId) return last.name;
+    const name = `${this.client.id}:${threadId}`;
+    this.lastLockName = { threadId, name };
+    return name;
   }
 
+  private lastLockName: { threadId: number; name: string } | null = null;
+  private channelName: string | null = null;
+
   getChannelName(): string {
-    return prefixName('redisson_lock__channel', this.name);
+    return (this.channelName ??= prefixName('redisson_lock__channel', this.name));
   }
 
   getUnlockLatchName(requestId: string): string {

@@ -19,7 +19,7 @@ import { call, isCallTimeout, sleep, type ConnectionRef, type Process } from '..
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply } from './errors';
-import { sha1hex } from '../redis/sha1';
+import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
@@ -45,7 +45,6 @@ export class RedissonClient implements LockServices {
   /** useClusterServers: commands route by key slot */
   readonly clusterMode: boolean;
   private readonly commandConns = new Map<string, ConnectionRef>();
-  private readonly shaOf = new Map<string, string>();
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
   private readonly availableSlaves = new Map<string, number>();
   private readonly ids;
@@ -140,7 +139,7 @@ export class RedissonClient implements LockServices {
     const node = this.master(keys[0]);
     const tail = [String(keys.length), ...keys, ...args.map(String)];
     if (!this.config.traits.useScriptCache) return yield* this.send(node, ['EVAL', script, ...tail]);
-    const sha = this.sha(script);
+    const sha = scriptSha(script);
     const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail]);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
     const conn = this.connection(at);
@@ -264,15 +263,6 @@ export class RedissonClient implements LockServices {
     const capped = Math.min(base * 2 ** attempt, 2000);
     const half = Math.floor(capped / 2);
     return half + this.ids.int(0, half);
-  }
-
-  private sha(script: string): string {
-    let s = this.shaOf.get(script);
-    if (s === undefined) {
-      s = sha1hex(script);
-      this.shaOf.set(script, s);
-    }
-    return s;
   }
 }
 

@@ -10,8 +10,51 @@ import forceUnlockLua from './scripts/force_unlock.lua?raw';
 import forceUnlock311Lua from './scripts/force_unlock_3_11.lua?raw';
 import renewLua from './scripts/renew.lua?raw';
 import renewSingleLua from './scripts/renew_single.lua?raw';
+import fairLockLua from './scripts/fair_lock.lua?raw';
+import fairTryLockLua from './scripts/fair_try_lock.lua?raw';
+import fairAcquireFailedLua from './scripts/fair_acquire_failed.lua?raw';
+import fairUnlockLua from './scripts/fair_unlock.lua?raw';
+import fairForceUnlockLua from './scripts/fair_force_unlock.lua?raw';
+import fencedLockLua from './scripts/fenced_lock.lua?raw';
+import readLockLua from './scripts/read_lock.lua?raw';
+import readUnlockLua from './scripts/read_unlock.lua?raw';
+import writeLockLua from './scripts/write_lock.lua?raw';
+import writeUnlockLua from './scripts/write_unlock.lua?raw';
+import rwForceUnlockLua from './scripts/rw_force_unlock.lua?raw';
+import spinUnlockLua from './scripts/spin_unlock.lua?raw';
+import readRenewLua from './scripts/read_renew.lua?raw';
+import readRenew343Lua from './scripts/read_renew_3_43.lua?raw';
+import { trustScriptBodies } from '../redis/script_lua';
 import type { VersionTraits } from './versions';
 import type { RedissonScriptTexts } from './config';
+
+// Every script of scripts/ only reads KEYS/ARGV and calls redis.call: a Lua state that ran
+// nothing else may serve another node once its run is over (redis/script_lua.ts). An edited text
+// is not among them, so a state that compiled one is never reused.
+trustScriptBodies([
+  lockLua,
+  lock311Lua,
+  unlockLua,
+  unlock311Lua,
+  forceUnlockLua,
+  forceUnlock311Lua,
+  renewLua,
+  renewSingleLua,
+  fairLockLua,
+  fairTryLockLua,
+  fairAcquireFailedLua,
+  fairUnlockLua,
+  fairForceUnlockLua,
+  fencedLockLua,
+  readLockLua,
+  readUnlockLua,
+  writeLockLua,
+  writeUnlockLua,
+  rwForceUnlockLua,
+  spinUnlockLua,
+  readRenewLua,
+  readRenew343Lua,
+]);
 
 export interface LockScripts {
   /** KEYS[1] lock; ARGV lease, lockName → nil | pttl */

@@ -140,6 +140,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
           return broken() || ended();
         };
   kernel.run(until, stop, MAX_EVENTS);
+  kernel.dispose();
 
   const events = recorder.events;
   const violations = monitor.violations.map((v) => ({ ...v, holders: v.holders.slice() }));
