@@ -18,7 +18,7 @@ export const en = {
   'group.watchdog': 'Watchdog',
   'group.failures': 'Failures',
   'group.replication': 'Replication',
-  'group.other': 'More',
+  'group.other': 'Lock family',
   'verdict.safe': 'Safe',
   'verdict.unsafe': 'Unsafe',
   'verdict.none': 'No run yet',

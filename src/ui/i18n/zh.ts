@@ -20,7 +20,7 @@ export const zh: Record<MessageKey, string> = {
   'group.watchdog': '看门狗',
   'group.failures': '故障',
   'group.replication': '主从复制',
-  'group.other': '更多',
+  'group.other': '锁家族',
   'verdict.safe': '安全',
   'verdict.unsafe': '不安全',
   'verdict.none': '尚未运行',
