@@ -49,6 +49,22 @@ describe('Lua states reused between nodes', () => {
     expect(reused).toEqual({ t: 'array', v: [int(1), expect.anything(), bulk('v')] });
   });
 
+  it('a script prints the same addresses on a reused state as on a fresh one (fengari object ids)', () => {
+    const PRINT = 'return tostring({}) .. " " .. tostring(function() end)';
+    const fresh = new LuaScripting(bridge(), OPTS);
+    runOnce(fresh, TRUSTED);
+    const expected = runOnce(fresh, PRINT);
+    // a state that served an earlier node: several runs, then the same history as the fresh one
+    const old = luaScripting(bridge(), OPTS);
+    for (let i = 0; i < 3; i++) runOnce(old, TRUSTED);
+    old.release();
+    const reused = luaScripting(bridge(), OPTS);
+    expect(reused).toBe(old);
+    runOnce(reused, TRUSTED);
+    expect(runOnce(reused, PRINT)).toEqual(expected);
+    expect(expected).toEqual(bulk(expect.stringMatching(/^table: 0x[0-9a-f]+ function: 0x[0-9a-f]+$/)));
+  });
+
   it('a state that compiled any other text is never reused', () => {
     const s = luaScripting(bridge(), OPTS);
     runOnce(s, 'cjson.encode_max_depth(1) return 1');

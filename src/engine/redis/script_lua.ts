@@ -138,7 +138,8 @@ interface ScriptFunction {
  * Script bodies known to leave nothing behind in a Lua state but registry references: Redisson's
  * own scripts (redisson/scripts.ts registers them), which only read KEYS/ARGV and call redis.call.
  * A state that compiled nothing else can serve another node after its run ends (see release),
- * since it then behaves exactly like a fresh one; one that compiled any other text could have
+ * since it then answers as a fresh one would (rebind also restores fengari's object-id counter,
+ * which `tostring` prints); one that compiled any other text could have
  * changed what survives between scripts (cjson's settings, say), so it is never reused.
  */
 const trustedBodies = new Set<string>();
@@ -163,6 +164,11 @@ export function luaScripting(bridge: LuaBridge, opts: LuaOptions): LuaScripting 
   return s;
 }
 
+/** fengari's global state: the object-id counter behind the addresses `tostring` prints. */
+function globalState(L: LuaState): { id_counter: number; ids: WeakMap<object, number> } {
+  return (L as unknown as { l_G: { id_counter: number; ids: WeakMap<object, number> } }).l_G;
+}
+
 type Checked = { ok: true; fn: ScriptFunction } | { ok: false; error: Reply };
 
 export class LuaScripting {
@@ -173,7 +179,13 @@ export class LuaScripting {
    * trusted body -> its compiled function in this state: a reused state hands the next node the
    * function it compiled before (the same body compiles to the same function), sparing the parse
    */
-  private trustedFns = new Map<string, ScriptFunction>();
+  private trustedFns = new Map<string, { fn: ScriptFunction; ids: number }>();
+  /**
+   * fengari numbers every table, closure and coroutine from a per-state counter, and
+   * `tostring({})` prints that number: the counter right after reset, which a reused state goes
+   * back to (rebind), so the addresses a script prints do not depend on earlier runs
+   */
+  private idBase = 0;
   /** every script this state compiled is trusted (see trustedBodies) */
   private pristine = true;
   /** short strings pushed before -> registry ref of the Lua string, so hot values are not re-created */
@@ -212,6 +224,9 @@ export class LuaScripting {
     this.opts = opts;
     this.rand = opts.seed === 0 ? new Rand48() : new Rand48(opts.seed);
     this.lineListener = null;
+    const g = globalState(this.L);
+    g.id_counter = this.idBase;
+    g.ids = new WeakMap();
   }
 
   /**
@@ -243,6 +258,7 @@ export class LuaScripting {
       countCoroutines: this.countCoroutines,
       openRedis: (L) => this.openRedis(L),
     });
+    this.idBase = globalState(this.L).id_counter;
   }
 
   /** Called on every executed line while set (the tracer); null turns the line hook off. */
@@ -256,7 +272,13 @@ export class LuaScripting {
     const trusted = trustedBodies.has(body);
     if (!trusted) this.pristine = false;
     const known = trusted ? this.trustedFns.get(body) : undefined;
-    if (known !== undefined) return { ok: true, fn: known };
+    const g = globalState(L);
+    if (known !== undefined) {
+      // the ids a fresh state's compile would have taken, so later objects number the same
+      g.id_counter += known.ids;
+      return { ok: true, fn: known.fn };
+    }
+    const idsBefore = g.id_counter;
     if (body.length > 0 && body.charCodeAt(0) === 0x1b) {
       // Redis's Lua refuses binary chunks by parsing them as text, which fails on the ESC byte
       return {
@@ -284,7 +306,7 @@ export class LuaScripting {
     }
     const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
     const fn = { ref };
-    if (trusted) this.trustedFns.set(body, fn);
+    if (trusted) this.trustedFns.set(body, { fn, ids: g.id_counter - idsBefore });
     return { ok: true, fn };
   }
 

@@ -23,6 +23,7 @@ import fairTryLockLua from './scripts/fair_try_lock.lua?raw';
 import fairAcquireFailedLua from './scripts/fair_acquire_failed.lua?raw';
 import fairUnlockLua from './scripts/fair_unlock.lua?raw';
 import fairForceUnlockLua from './scripts/fair_force_unlock.lua?raw';
+import { trustScriptBodies } from '../redis/script_lua';
 
 /** threadWaitTime: 5 s up to 3.13.2, then 5 min (a6bbb11bf), configurable as fairLockWaitTimeout since 3.46. */
 export function fairLockWaitTimeout(version: string): number {
@@ -38,6 +39,8 @@ const QUEUED_PTTL = "    local ttl = redis.call('pttl', KEYS[1]);\n    return ma
 const QUEUED_DEADLINE = '    return queued - tonumber(ARGV[3]) - tonumber(ARGV[4]);';
 if (!fairLockLua.includes(QUEUED_PTTL)) throw new Error('fair_lock.lua changed: update QUEUED_PTTL');
 const fairLockLua331 = fairLockLua.replace(QUEUED_PTTL, QUEUED_DEADLINE);
+// a Redisson script too, built here: a Lua state that ran it may serve another node (script_lua.ts)
+trustScriptBodies([fairLockLua331]);
 
 export class RedissonFairLock extends RedissonLock {
   readonly threadWaitTime = this.client.config.traits.fairLockWaitMs;

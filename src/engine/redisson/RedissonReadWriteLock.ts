@@ -24,6 +24,7 @@ import readUnlockLua from './scripts/read_unlock.lua?raw';
 import writeLockLua from './scripts/write_lock.lua?raw';
 import writeUnlockLua from './scripts/write_unlock.lua?raw';
 import rwForceUnlockLua from './scripts/rw_force_unlock.lua?raw';
+import { trustScriptBodies } from '../redis/script_lua';
 
 /**
  * Up to 3.43 the unlock scripts answered 1 when the lock key was gone (published, "released");
@@ -36,6 +37,8 @@ function missingKeyReturnsOne(script: string, publish: string): string {
 }
 const readUnlockLua343 = missingKeyReturnsOne(readUnlockLua, 'ARGV[3]');
 const writeUnlockLua343 = missingKeyReturnsOne(writeUnlockLua, 'ARGV[4]');
+// Redisson scripts too, built here: a Lua state that ran them may serve another node (script_lua.ts)
+trustScriptBodies([readUnlockLua343, writeUnlockLua343]);
 
 /** RedissonObject.suffixName: `{name}:suffix`, or `name:suffix` when the name already has a tag. */
 export function suffixName(name: string, suffix: string): string {

@@ -116,7 +116,8 @@ describe('momentEnd', () => {
     // basic-lock's first hold is most of its run: the jump shows its start, not the whole run
     const basic = traceOf('basic-lock');
     const first = keyMoments(basic).find((m) => m.kind === 'acquire');
-    expect(first && momentEnd(basic, first)).toBe(first?.t);
+    expect(first).toBeDefined();
+    if (first) expect(momentEnd(basic, first)).toBe(first.t);
     // moments other than an acquire keep their own time
     for (const m of ms.filter((x) => x.kind !== 'acquire' && x.kind !== 'takeover'))
       expect(momentEnd(trace, m)).toBe(m.t);
