@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { builtins } from '../engine/scenario/builtins';
+import { runScenario } from '../engine/scenario/run';
+import { validateScenario } from '../engine/scenario/schema';
+import type { LaneModel } from './timeline/model';
+import { fromWire, toWire, type Response } from './worker-protocol';
+
+describe('a run crosses from the worker as JSON text (toWire / fromWire)', () => {
+  it(
+    'gives the page every built-in trace as the worker had it, but for absent fields',
+    { timeout: 60_000 },
+    () => {
+      for (const b of builtins.filter((x) => x.id !== 'contention-100')) {
+        const v = validateScenario(b.scenario);
+        if (!v.ok) throw new Error(b.id);
+        const { trace } = runScenario(v.scenario, { verbose: true });
+        const res: Response = {
+          type: 'run',
+          id: 1,
+          result: {
+            ok: true,
+            runId: 1,
+            scenario: v.scenario,
+            nodeIds: [],
+            trace,
+            model: {} as LaneModel,
+            verbose: true,
+            timing: { run: 1, lanes: 2, posted: 3 },
+          },
+        };
+        const wire = toWire(res);
+        expect(wire, b.id).not.toBe(res);
+        // postMessage's structured clone, then the page's side
+        const back = fromWire(structuredClone(wire));
+        if (back.type !== 'run' || !back.result.ok) throw new Error(b.id);
+        // toEqual skips undefined properties but tells NaN from null and -0 from 0
+        expect(back.result.trace, b.id).toEqual(trace);
+        expect(back.result.timing).toEqual({ run: 1, lanes: 2, posted: 3 });
+      }
+    },
+  );
+
+  it('leaves other answers as they are', () => {
+    const res: Response = { type: 'error', id: 2, message: 'no' };
+    expect(toWire(res)).toBe(res);
+    expect(fromWire(res)).toBe(res);
+  });
+});
