@@ -25,6 +25,8 @@ test('a preset pair shows two verdicts and one cursor moves both', async ({ page
   await expect(page.getByTestId('compare-cursor')).toHaveCount(2);
 
   await page.keyboard.press('Home');
+  // counted as the transport counts: before the first event is event 0, never -1
+  await expect(at(page, 'a')).toHaveText(/^event 0 of \d+ · 0 ms$/);
   const b0 = await at(page, 'b').textContent();
   const x0 = await page.getByTestId('compare-cursor').nth(1).boundingBox();
   await page.keyboard.press('End');

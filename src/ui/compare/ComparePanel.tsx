@@ -252,7 +252,7 @@ export function ComparePanel() {
             <VerdictBadge run={run} testId="compare-verdict-a" />
             <strong>{mainTitle}</strong>
             <span className="compare__at" data-testid="compare-at-a">
-              {t('compare.at', { i: cursor, n: run.trace.events.length, t: cursorT })}
+              {t('compare.at', { i: cursor + 1, n: run.trace.events.length, t: cursorT })}
             </span>
           </div>
           <Lanes run={run} {...scale} label={mainTitle} testId="compare-lanes-a" />
@@ -266,7 +266,8 @@ export function ComparePanel() {
               <strong>{titleOf(compareId)}</strong>
               <span className="compare__at" data-testid="compare-at-b">
                 {t('compare.at', {
-                  i: otherIndex,
+                  // 1-based, as the transport counts: 0 is before the first event
+                  i: otherIndex + 1,
                   n: other.run.trace.events.length,
                   t: other.run.trace.events[otherIndex]?.t ?? 0,
                 })}
