@@ -55,7 +55,7 @@ export function describeEvent(e: TraceEvent, lang: Lang = 'en'): EventText {
   const details = Object.keys(e)
     .filter((k) => !FIXED.has(k))
     .map((k) => `${field(k)}: ${value(k, e[k])}`);
-  const at = `${e.t} ${zh ? '毫秒' : 'ms'}`;
+  const at = translate(lang, 'unit.ms', { n: e.t });
   const name = word(lang, kindKey(e.kind)) ?? e.kind;
   const kind = zh ? `${name}（${e.kind}）` : e.kind;
   return { head: `${at} · ${kind}${who ? ` · ${who}` : ''}`, details, at, name, who };

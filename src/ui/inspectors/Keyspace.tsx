@@ -51,7 +51,7 @@ function KeyRows({
       </th>
       <td>
         {/* in 中文 the type's name, Redis's own on hover */}
-        <span className="ks__type" title={k.type} style={{ whiteSpace: 'nowrap' }}>
+        <span className="ks__type" title={k.type}>
           {t(`keyType.${k.type}`)}
         </span>
       </td>
