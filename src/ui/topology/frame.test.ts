@@ -77,6 +77,15 @@ describe('topologyFrame', () => {
     expect(at(failover, -1).clients[0].threads[0].holds).toEqual([]);
   });
 
+  it('before the first event, nothing has run: threads idle, nothing on the wire', () => {
+    const basic = runOf('basic-lock');
+    const f = at(basic, -1);
+    expect(f.messages).toEqual([]);
+    expect(f.clients.flatMap((c) => c.threads.map((th) => th.state))).toEqual(['idle']);
+    // one event on, A:1 runs (thread.start at 0 ms)
+    expect(at(basic, 0).clients[0].threads[0].state).toBe('running');
+  });
+
   it('puts a command on the wire before its cmd event and the reply after it', () => {
     const cmd = indexOf(failover, (e) => e.kind === 'cmd' && e.actor === 'A:1');
     const before = at(failover, cmd - 1).messages;

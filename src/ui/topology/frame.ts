@@ -444,6 +444,8 @@ export function topologyFrame(run: TopologyRun, ix: TopologyIndex, index: number
         n.keys.push({ key: k.key, label: k.label, ttl: k.expireAt !== null });
   }
 
+  // Before the first event nothing has run, though the lanes' bands (by time) start at 0 ms.
+  const started = index >= 0;
   const threadLanes = new Map(run.model.threads.map((l) => [l.id, l]));
   const clientStates: ClientState[] = ix.shape.clients.map((c) => {
     const st = clients.get(c.id)!;
@@ -451,7 +453,7 @@ export function topologyFrame(run: TopologyRun, ix: TopologyIndex, index: number
       id: c.id,
       ...st,
       threads: c.threads.map((id): ThreadState => {
-        const lane = threadLanes.get(id);
+        const lane = started ? threadLanes.get(id) : undefined;
         const band = lane?.bands.find((b) => b.from <= t && t < b.to);
         const holds = (lane?.holds ?? [])
           .filter((h) => h.from <= t && t < h.to)
@@ -469,6 +471,6 @@ export function topologyFrame(run: TopologyRun, ix: TopologyIndex, index: number
     partition,
     slow,
     watched: sentinels.length > 0 ? watched : null,
-    messages: messagesAt(ix, index, t),
+    messages: started ? messagesAt(ix, index, t) : [],
   };
 }
