@@ -33,6 +33,8 @@ export interface PubSubCommands {
 
 /** CommandAsyncExecutor: how a lock talks to Redis. */
 export interface CommandExecutor {
+  /** useClusterServers (Config.isClusterConfig): commands route by key slot */
+  readonly clusterMode: boolean;
   /** The node this instance currently sends commands to (in a cluster: the master of `key`'s slot). */
   master(key?: string): string;
   /** SUBSCRIBE/PUBLISH, or their sharded forms in a Redis 7 cluster (3.22.0+) */
