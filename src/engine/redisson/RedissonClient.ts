@@ -109,22 +109,36 @@ export class RedissonClient implements LockServices {
 
   *command(argv: readonly string[]): Process<Reply> {
     if (!this.clusterMode) return yield* call(this.connection(), argv, true);
-    return (yield* this.send(this.master(commandKeys(argv)?.[0]), argv))[0];
+    const key = commandKeys(argv)?.[0];
+    return (yield* this.send(this.master(key), argv, key))[0];
   }
 
   /**
    * One call to `node`, following MOVED to the node it names (RedisExecutor.handleRedirect; a
    * second MOVED to the same address is Redisson's "MOVED redirection loop detected" and ends it).
-   * Returns the reply and the node that gave it.
+   * A CLUSTERDOWN reply is a RedisClusterDownException from 3.13.2 (52f786ed5), which RedisExecutor
+   * re-sends retryInterval later (RetryDelay.calcDelay(attempt), attempt from 0), at most
+   * retryAttempts times, to the node the slot map gives `key` then (or the MOVED target it was
+   * redirected to). Returns the reply and the node that gave it.
    */
-  private *send(node: string, argv: readonly string[]): Process<[Reply, string]> {
+  private *send(node: string, argv: readonly string[], key: string | undefined): Process<[Reply, string]> {
     let target = node;
-    for (let hops = 0; ; hops++) {
+    let redirected = false;
+    for (let hops = 0, attempt = 0; ; ) {
       const reply = yield* call(this.connection(target), argv, true);
-      const moved = this.clusterMode && reply.t === 'error' ? /^MOVED \d+ (\S+)$/.exec(reply.v) : null;
+      if (!this.clusterMode || reply.t !== 'error') return [reply, target];
+      if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry && attempt < this.config.retryAttempts) {
+        yield* sleep(this.retryDelay(attempt));
+        attempt++;
+        if (!redirected) target = this.master(key);
+        continue;
+      }
+      const moved = /^MOVED \d+ (\S+)$/.exec(reply.v);
       if (moved === null || hops >= MAX_REDIRECTS) return [reply, target];
       const next = this.ctx.redirect?.(this.name, moved[1]) ?? null;
       if (next === null || next === target) return [reply, target];
+      hops++;
+      redirected = true;
       target = next;
     }
   }
@@ -138,9 +152,9 @@ export class RedissonClient implements LockServices {
   private *evalOn(script: string, keys: readonly string[], args: ScriptArgs): Process<[Reply, string]> {
     const node = this.master(keys[0]);
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    if (!this.config.traits.useScriptCache) return yield* this.send(node, ['EVAL', script, ...tail]);
+    if (!this.config.traits.useScriptCache) return yield* this.send(node, ['EVAL', script, ...tail], keys[0]);
     const sha = scriptSha(script);
-    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail]);
+    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], keys[0]);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
     const conn = this.connection(at);
     const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], true);
@@ -264,6 +278,11 @@ export class RedissonClient implements LockServices {
     const half = Math.floor(capped / 2);
     return half + this.ids.int(0, half);
   }
+}
+
+/** CommandDecoder: an error reply starting CLUSTERDOWN ("The cluster is down", "Hash slot not served"). */
+function isClusterDown(message: string): boolean {
+  return message.startsWith('CLUSTERDOWN');
 }
 
 /** 16 random bytes shaped as a version-4 UUID string, like UUID.randomUUID(). */

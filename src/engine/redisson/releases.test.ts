@@ -35,6 +35,7 @@ describe('the release table', () => {
   const boundaries: [keyof VersionTraits, string, string, unknown, unknown][] = [
     ['hsetFirstAcquire', '3.12.2', '3.12.3', true, false],
     ['syncedEval', '3.12.4', '3.12.5', false, true],
+    ['clusterDownRetry', '3.13.1', '3.13.2', false, true],
     ['fairLockWaitMs', '3.13.2', '3.13.3', 5000, 300_000],
     ['spinLock', '3.14.1', '3.15.0', false, true],
     ['replicaCheck', '3.16.6', '3.16.7', 'none', 'all'],

@@ -103,6 +103,21 @@ export const RELEASE_TRAITS = {
       { from: '3.12.5', value: true, ...YES },
     ],
   }),
+  clusterDownRetry: row({
+    id: 'cluster-down-retry',
+    en: 'A CLUSTERDOWN reply',
+    zh: 'CLUSTERDOWN 回复',
+    ranges: [
+      { value: false, en: 'fails the call', zh: '调用失败' },
+      // 52f786ed5 (#2831): CommandDecoder → RedisClusterDownException, re-sent by RedisExecutor
+      {
+        from: '3.13.2',
+        value: true,
+        en: 're-sent after retryInterval, up to retryAttempts times',
+        zh: '间隔 retryInterval 后重发，最多 retryAttempts 次',
+      },
+    ],
+  }),
   fairLockWaitMs: row({
     id: 'fair-wait',
     en: 'FairLock threadWaitTime',
