@@ -3,7 +3,7 @@
  * read-only helpers and the hooks into the watchdog. Methods are generators (Process<T>): a
  * `yield*` is where the Java code would block on a future.
  */
-import { call, type Process } from '../sim/effects';
+import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import type { LockServices, ScriptCall } from './executor';
 import { IllegalMonitorStateException, RedisException, exceptionFor, isNoSyncedReply } from './errors';
@@ -196,12 +196,12 @@ export abstract class RedissonBaseLock {
   protected deleteLatchLater(requestId: string): void {
     const { client } = this;
     const key = this.getUnlockLatchName(requestId);
-    const conn = client.connection(client.master(key));
+    // through the executor, so in a cluster a MOVED is followed like any write's
     client.ctx.spawn(
       client.name,
       `${client.name}/unlock`,
       (function* () {
-        yield* call(conn, ['DEL', key]);
+        yield* client.command(['DEL', key]);
       })(),
     );
   }

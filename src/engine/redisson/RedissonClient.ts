@@ -11,8 +11,8 @@
  * computes itself and, on NOSCRIPT, SCRIPT LOAD followed by the same EVALSHA, as
  * CommandAsyncService.evalAsync does; older releases send plain EVAL with the full text.
  * Cluster mode (useClusterServers): each command goes to the master of its key's slot in the
- * slot map (kept by the topology, rescanned every scanInterval); a MOVED reply is followed to
- * the node it names (RedisExecutor.handleRedirect) and refreshes the map.
+ * slot map (kept by the topology, rescanned every scanInterval); a MOVED reply sends that one
+ * command on to the node it names (RedisExecutor), the map changes only at the next scan.
  */
 import type { SimContext } from '../sim/api';
 import { call, isCallTimeout, sleep, type ConnectionRef, type Process } from '../sim/effects';
@@ -29,7 +29,10 @@ import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
 import type { LockServices, PubSubCommands, RetryKind, ScriptArgs } from './executor';
 
-/** RedisExecutor follows redirects without counting them as attempts; a bound keeps a loop finite. */
+/**
+ * RedisExecutor follows redirects without counting them as attempts and, from 3.24.2, without a
+ * bound; the model stops after this many so that a loop between two nodes stays finite.
+ */
 const MAX_REDIRECTS = 5;
 const CLASSIC: PubSubCommands = { subscribe: 'SUBSCRIBE', unsubscribe: 'UNSUBSCRIBE', publish: 'PUBLISH' };
 const SHARDED: PubSubCommands = { subscribe: 'SSUBSCRIBE', unsubscribe: 'SUNSUBSCRIBE', publish: 'SPUBLISH' };
@@ -114,8 +117,10 @@ export class RedissonClient implements LockServices {
   }
 
   /**
-   * One call to `node`, following MOVED to the node it names (RedisExecutor.handleRedirect; a
-   * second MOVED to the same address is Redisson's "MOVED redirection loop detected" and ends it).
+   * One call to `node`, following MOVED to the node it names (RedisExecutor.checkAttemptPromise):
+   * only this command goes there, the slot map waits for the next scan. A MOVED answered by the
+   * node a MOVED led to ends the call with "MOVED redirection loop detected": any such MOVED
+   * before 3.24.2, only one naming that same node from 3.24.2 (c0bf257ab, #4656).
    * A CLUSTERDOWN reply is a RedisClusterDownException from 3.13.2 (52f786ed5), which RedisExecutor
    * re-sends retryInterval later (RetryDelay.calcDelay(attempt), attempt from 0), at most
    * retryAttempts times, to the node the slot map gives `key` then (or the MOVED target it was
@@ -123,22 +128,25 @@ export class RedissonClient implements LockServices {
    */
   private *send(node: string, argv: readonly string[], key: string | undefined): Process<[Reply, string]> {
     let target = node;
-    let redirected = false;
+    /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
+    let redirected: string | null = null;
     for (let hops = 0, attempt = 0; ; ) {
       const reply = yield* call(this.connection(target), argv, true);
       if (!this.clusterMode || reply.t !== 'error') return [reply, target];
       if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry && attempt < this.config.retryAttempts) {
         yield* sleep(this.retryDelay(attempt));
         attempt++;
-        if (!redirected) target = this.master(key);
+        if (redirected === null) target = this.master(key);
         continue;
       }
       const moved = /^MOVED \d+ (\S+)$/.exec(reply.v);
       if (moved === null || hops >= MAX_REDIRECTS) return [reply, target];
+      if (redirected !== null && (moved[1] === redirected || !this.config.traits.movedLoopSameNodeOnly))
+        return [error(movedLoop(redirected, moved[1])), target];
       const next = this.ctx.redirect?.(this.name, moved[1]) ?? null;
-      if (next === null || next === target) return [reply, target];
+      if (next === null) return [reply, target];
       hops++;
-      redirected = true;
+      redirected = moved[1];
       target = next;
     }
   }
@@ -278,6 +286,11 @@ export class RedissonClient implements LockServices {
     const half = Math.floor(capped / 2);
     return half + this.ids.int(0, half);
   }
+}
+
+/** RedisExecutor's error after a second MOVED (RedisURI prints as redis://host:port). */
+function movedLoop(from: string, to: string): string {
+  return `MOVED redirection loop detected. Node redis://${from} has further redirect to redis://${to}`;
 }
 
 /** CommandDecoder: an error reply starting CLUSTERDOWN ("The cluster is down", "Hash slot not served"). */

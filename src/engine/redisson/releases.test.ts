@@ -46,6 +46,7 @@ describe('the release table', () => {
     ['noSyncHandling', '3.20.0', '3.20.1', 'throw', 'undo-retry'],
     ['shardedLockPubSub', '3.21.3', '3.22.0', false, true],
     ['unlockLatch', '3.23.5', '3.24.0', false, true],
+    ['movedLoopSameNodeOnly', '3.24.1', '3.24.2', false, true],
     ['noSyncHandling', '3.24.3', '3.25.0', 'undo-retry', 'throw'],
     ['reentrantUnlockKeepsLease', '3.27.1', '3.27.2', false, true],
     ['multiLockSequentialUnlock', '3.27.1', '3.27.2', false, true],

@@ -214,6 +214,25 @@ export const RELEASE_TRAITS = {
       { from: '3.22.0', value: true, en: 'SSUBSCRIBE / SPUBLISH', zh: 'SSUBSCRIBE / SPUBLISH' },
     ],
   }),
+  movedLoopSameNodeOnly: row({
+    id: 'moved-loop',
+    en: 'A MOVED answered to a redirected command',
+    zh: '重定向后的命令再收到 MOVED',
+    ranges: [
+      {
+        value: false,
+        en: 'fails: "MOVED redirection loop detected"',
+        zh: '失败："MOVED redirection loop detected"',
+      },
+      // c0bf257ab (#4656): only a redirect back to the same node is a loop
+      {
+        from: '3.24.2',
+        value: true,
+        en: 'followed, unless it names the same node',
+        zh: '继续跟随，除非指向同一节点',
+      },
+    ],
+  }),
   unlockLatch: row({
     id: 'unlock-latch',
     en: 'Unlock latch key remembers the outcome',

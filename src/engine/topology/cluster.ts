@@ -239,17 +239,16 @@ export class Cluster {
   }
 
   /**
-   * A MOVED reply: the client re-sends to the node named by address, and refreshes its map from
-   * that node's picture (RedisExecutor.handleRedirect; the next scan would find the same).
+   * A MOVED reply: the node the client re-sends that one command to (RedisExecutor: a NodeSource
+   * with the address; 4.7.0 redirectedConnectionWriteOp). The client's slot map is left alone:
+   * nothing in Redisson touches it on MOVED, it changes at the next scan.
    */
-  redirect(client: string, address: string): string | null {
-    const node = this.order.find((n, i) => {
+  redirect(_client: string, address: string): string | null {
+    const node = this.order.find((_n, i) => {
       const a = clusterNodeAddress(i);
       return `${a.host}:${a.port}` === address;
     });
-    if (node === undefined) return null;
-    this.refresh(client, this.nodes.get(node)!);
-    return node;
+    return node ?? null;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -91,15 +91,17 @@ export const clusterMovedStaleMap = defineBuiltin('cluster-moved-stale-map', {
     'lock; the cluster marks it FAIL and promotes replica-3, which takes slots 10923-16383. master-3 restarts ' +
     "at 3.8 s and rejoins as replica-3's replica. B's slot map was read at start and the next scan is at " +
     "5 s, so at 4 s B:1 still sends myLock's lock script (slot 12769) to master-3. A replica serves no slots: " +
-    'it answers MOVED 12769 127.0.0.1:30006, the address of replica-3. Redisson refreshes its map from that ' +
-    'node and re-sends the script there, where B:1 takes the lock. A redirect costs one round trip; no lock ' +
-    'is at risk.',
+    'it answers MOVED 12769 127.0.0.1:30006, the address of replica-3. Redisson re-sends that one command ' +
+    'there, where B:1 takes the lock, and leaves its slot map as it was: the map changes only at the scan at ' +
+    "5 s. So B:1's unlock at 4.5 s, and the DEL of its unlock latch, go to master-3 first and are redirected " +
+    'again. Each redirect costs one round trip; no lock is at risk.',
   descriptionZh:
     '三个主节点各一个从节点，cluster-node-timeout 2 秒。master-3 在 t=100 毫秒崩溃，当时没有持有锁；集群把它标为 FAIL，' +
     '提升 replica-3，由它接管槽 10923-16383。master-3 在 3.8 秒重启，作为 replica-3 的从节点重新加入。B 的槽映射是启动时读取的，' +
     '下一次扫描在 5 秒，所以在 4 秒时 B:1 仍把 myLock（槽 12769）的加锁脚本发往 master-3。从节点不负责任何槽：' +
-    '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 从该节点刷新槽映射，并把脚本重新发到那里，' +
-    'B:1 在那里拿到锁。一次重定向只多一次往返；没有锁受到威胁。',
+    '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 只把这一条命令重新发到那里，B:1 在那里拿到锁，' +
+    '槽映射保持不变：映射只在 5 秒的扫描时才更新。所以 B:1 在 4.5 秒的解锁以及删除解锁 latch 的 DEL 仍先发往 master-3，' +
+    '再次被重定向。每次重定向多一次往返；没有锁受到威胁。',
   scenario: {
     redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
     clients: [client('B', hold('myLock', 500), { start: 4000 })],
