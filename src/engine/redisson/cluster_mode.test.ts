@@ -108,3 +108,34 @@ describe('CLUSTERDOWN (RedisClusterDownException, 3.13.2 52f786ed5)', () => {
     expect(s.violations.map((v) => v.kind)).toContain('V1');
   });
 });
+
+describe('waiters across a cluster failover (4.7.0 ClusterConnectionManager.addEntry → shutdownEntry → reattachPubSub)', () => {
+  // A holds myLock (slot 12769, master-3) 0–6.2 s; B waits from 500 ms; master-3 fails at 1 s
+  const resub = (fault: Record<string, unknown>) =>
+    simulate({
+      format: 'lockscope/1',
+      redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
+      clients: [
+        { id: 'A', threads: [{ id: 1, program: hold('myLock', 6200) }] },
+        { id: 'B', threads: [{ id: 1, start: 500, program: hold('myLock', 300) }] },
+      ],
+      faults: [fault],
+    });
+  const everyoneElse = ['master-1', 'master-2', 'replica-1', 'replica-2', 'replica-3', 'A', 'B'];
+
+  it.each([
+    ['a crash', { at: 1000, kind: 'crash', node: 'master-3' }],
+    ['a partition', { at: 1000, kind: 'partition', groups: [['master-3'], everyoneElse] }],
+  ])('after %s, B re-subscribes on replica-3 at the 5 s scan and wakes on A’s unlock', (_name, fault) => {
+    const s = resub(fault);
+    const scan = s.of('client.master').find((e) => e.client === 'B')!;
+    expect([scan.t, scan.node, scan.from]).toEqual([5000, 'replica-3', 'master-3']);
+    const again = s.of('pubsub.subscribe').filter((e) => e.resubscribe === true);
+    expect(again.map((e) => [e.node, e.channel])).toEqual([['replica-3', 'redisson_lock__channel:{myLock}']]);
+    expect(again[0].t).toBeLessThanOrEqual(5005);
+    const wake = s.of('waiter.wakeup', 'B:1');
+    expect(wake.map((e) => e.cause)).toEqual(['message']);
+    expect(wake[0].t).toBeLessThan(6300);
+    expect(s.violations).toEqual([]);
+  });
+});

@@ -68,6 +68,8 @@ export interface SimContext {
   redirect?(client: string, address: string): string | null;
   /** connected_slaves of a node, as INFO replication reports it (Redisson's WAIT count). */
   replicasOf?(node: string): number;
+  /** Run `fn` whenever the client's cluster slot map changes (its scan saw a new owner). */
+  onSlotMapChange?(client: string, fn: () => void): void;
 }
 
 /**
@@ -97,6 +99,8 @@ export interface TopologyHost {
   killClients(id: string): void;
   /** Hear of data node crashes and restarts, right after their event is recorded. */
   onNodeLifecycle(listener: NodeLifecycle): void;
+  /** A client's cluster slot map changed: its onSlotMapChange listeners run (not if it crashed). */
+  slotMapChanged?(client: string): void;
 }
 
 export interface NodeLifecycle {

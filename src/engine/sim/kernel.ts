@@ -335,6 +335,19 @@ export class Kernel implements SimContext, TopologyHost {
     return n !== undefined && n.up ? n.server.repl.connectedReplicas : 0;
   }
 
+  private readonly slotMapListeners = new Map<string, (() => void)[]>();
+
+  onSlotMapChange(client: string, fn: () => void): void {
+    const list = this.slotMapListeners.get(client);
+    if (list === undefined) this.slotMapListeners.set(client, [fn]);
+    else list.push(fn);
+  }
+
+  slotMapChanged(client: string): void {
+    if (this.owner(client).crashed) return;
+    for (const fn of this.slotMapListeners.get(client) ?? []) fn();
+  }
+
   redirect(client: string, address: string): string | null {
     return this.opts.redirect?.(client, address) ?? null;
   }

@@ -636,6 +636,7 @@ export class Cluster {
     if (!changed) return;
     this.clientMaps.set(client, next);
     this.onMastersChanged();
+    k.slotMapChanged?.(client);
   }
 }
 
