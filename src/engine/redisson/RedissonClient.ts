@@ -263,10 +263,12 @@ export class RedissonClient implements LockServices {
   /**
    * Does a lost reply to a lock or unlock script get re-sent? Up to 3.36 always; from 3.37 only
    * on the batch path, which Redisson takes when the master has replicas (single-server mode,
-   * here a master without replicas, sends them with noRetry).
+   * here a master without replicas, sends them with noRetry). A cluster always takes the batch
+   * path: 4.7.0 CommandAsyncService.syncedEval shortcuts only when isSingleConfig(), and the
+   * batch (RedisCommonBatchExecutor, noRetry false) re-sends, replicas or not.
    */
   resendsLockScripts(): boolean {
-    if (this.config.traits.resendLockScriptsOnTimeout === 'always') return true;
+    if (this.config.traits.resendLockScriptsOnTimeout === 'always' || this.clusterMode) return true;
     return (this.ctx.replicasOf?.(this.master()) ?? 0) > 0;
   }
 

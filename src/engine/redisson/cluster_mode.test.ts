@@ -139,3 +139,36 @@ describe('waiters across a cluster failover (4.7.0 ClusterConnectionManager.addE
     expect(s.violations).toEqual([]);
   });
 });
+
+describe('a lost reply in a cluster without replicas (4.7.0 CommandAsyncService.syncedEval)', () => {
+  const lost = (topology: 'cluster' | 'single') =>
+    simulate({
+      format: 'lockscope/1',
+      redis: { topology },
+      clients: [{ id: 'A', threads: [{ id: 1, start: 100, program: hold('seat:4', 300) }] }],
+      faults: [
+        {
+          at: 101,
+          kind: 'partition',
+          groups: [['A'], topology === 'cluster' ? ['master-1', 'master-2', 'master-3'] : ['master']],
+          healAt: 1500,
+        },
+      ],
+    });
+
+  it('cluster: not isSingleConfig, so the batch path (noRetry false) re-sends the lock script; lock() succeeds', () => {
+    const s = lost('cluster');
+    const scripts = s.of('cmd', 'A:1').filter((e) => (e.argv as string[]).includes('seat:4'));
+    expect(scripts.length).toBeGreaterThanOrEqual(2);
+    expect(s.of('lock.acquired', 'A:1')).toHaveLength(1);
+    expect(s.results('A:1')).toEqual([]);
+  });
+
+  it('single server without replicas: evalWriteNoRetryAsync, lock() fails with RedisResponseTimeoutException', () => {
+    const s = lost('single');
+    expect(String(s.results('A:1')[0] && JSON.stringify(s.results('A:1')[0]))).toMatch(
+      /RedisResponseTimeoutException/,
+    );
+    expect(s.of('lock.acquired', 'A:1')).toEqual([]);
+  });
+});
