@@ -60,3 +60,42 @@ describe('cluster failover (cluster.c shape)', () => {
     expect(fail.t - ownPfail.t).toBeLessThanOrEqual(600);
   });
 });
+
+describe('clusterUpdateState delays (7.0.15 cluster.c:4437-4446, 4492-4516)', () => {
+  const stateOf = (s: ReturnType<typeof simulate>, node: string) =>
+    s.of('cluster.state').filter((e) => e.node === node).map((e) => [e.t, e.state]);
+
+  it('CLUSTER_WRITABLE_DELAY: a master restarted before any failover stays FAIL for 2000 ms', () => {
+    const s = simulate({
+      format: 'lockscope/1',
+      redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
+      clients: [client('A', hold('myLock', 100), { start: 600 })],
+      faults: [
+        { at: 100, kind: 'crash', node: 'master-3' },
+        { at: 400, kind: 'restart', node: 'master-3' },
+      ],
+    });
+    const states = stateOf(s, 'master-3');
+    expect(states[0]).toEqual([400, 'fail']);
+    expect(states[1][1]).toBe('ok');
+    expect(Number(states[1][0])).toBeGreaterThanOrEqual(2400);
+    expect(Number(states[1][0])).toBeLessThan(2500);
+    // the lock (3.13.2+ re-sends CLUSTERDOWN) is taken only then
+    expect(s.of('lock.acquired', 'A:1')[0].t).toBeGreaterThan(Number(states[1][0]));
+  });
+
+  it('rejoin delay: a master back from a minority stays FAIL for the node timeout (clamped 500..5000)', () => {
+    const s = simulate({
+      format: 'lockscope/1',
+      until: 6000,
+      redis: { topology: 'cluster', clusterNodeTimeoutMs: 2000 },
+      clients: [client('A', [{ op: 'work', ms: 1 }])],
+      faults: [{ at: 100, kind: 'partition', groups: [['master-3'], ['master-1', 'master-2', 'A']], healAt: 2900 }],
+    });
+    const states = stateOf(s, 'master-3');
+    expect(states.map((x) => x[1])).toEqual(['fail', 'ok']);
+    // the minority ends at the first pong after the heal (≤ 100 ms), then 2000 ms
+    expect(Number(states[1][0])).toBeGreaterThanOrEqual(4900);
+    expect(Number(states[1][0])).toBeLessThanOrEqual(5000);
+  });
+});

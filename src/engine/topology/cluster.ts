@@ -57,6 +57,11 @@ const RANK_MS = 1000;
 const FAIL_UNDO_MULT = 2;
 /** CLUSTER_FAIL_REPORT_VALIDITY_MULT */
 const REPORT_VALIDITY_MULT = 2;
+/** clusterUpdateState: a master stays FAIL this long after its first call (a restart) */
+const WRITABLE_DELAY_MS = 2000;
+/** clusterUpdateState: the rejoin delay is the node timeout clamped to these */
+const MIN_REJOIN_DELAY_MS = 500;
+const MAX_REJOIN_DELAY_MS = 5000;
 /** Redisson ClusterServersConfig.scanInterval default */
 export const CLUSTER_SCAN_MS = 5000;
 
@@ -104,6 +109,10 @@ class ClusterNode {
   state: 'ok' | 'fail' = 'ok';
   /** down at its last cron: a node back from a crash starts its pong clocks over */
   down = false;
+  /** clusterUpdateState's first_call_time: the process's start (the scenario's nodes run from long before) */
+  firstCall = -Infinity;
+  /** clusterUpdateState's among_minority_time: when it last saw itself in a minority */
+  amongMinority = -Infinity;
   /**
    * The masters' slot ranges in belief order, rebuilt when the beliefs change: a later master
    * claiming a slot wins. A handful of ranges, where a slot -> owner table of 16384 entries per
@@ -219,6 +228,22 @@ export class Cluster {
       kernel.at(rng.int(0, CRON_MS - 1), () => this.cron(n));
     }
     this.scan();
+  }
+
+  /**
+   * The node's process started again (with its nodes.conf): clusterInit's state is FAIL, and
+   * clusterUpdateState counts the writable delay from now.
+   */
+  restarted(node: string): void {
+    const n = this.nodes.get(node);
+    if (n === undefined) return;
+    const k = this.kernel!;
+    n.down = true;
+    n.firstCall = k.now();
+    n.amongMinority = -Infinity;
+    if (n.state === 'fail') return;
+    n.state = 'fail';
+    k.emit('cluster.state', { actor: n.name, node: n.name, state: 'fail' });
   }
 
   /** The node a client sends a command for `key` to (its slot map; the first master without a key). */
@@ -542,9 +567,18 @@ export class Cluster {
     this.updateState(r);
   }
 
-  /** clusterUpdateState */
+  /**
+   * clusterUpdateState (7.0.15 cluster.c:4430-4520): fail while a slot is unowned or its owner
+   * FAIL, or while fewer than a majority of the slot-serving masters are reachable (the time is
+   * noted as among_minority_time). A master does not change from FAIL for CLUSTER_WRITABLE_DELAY
+   * (2000 ms) after its first call (a restart), nor turn OK within the rejoin delay (node timeout
+   * clamped to 500..5000 ms) of having been in a minority.
+   */
   private updateState(n: ClusterNode): void {
     const k = this.kernel!;
+    const now = k.now();
+    const master = n.self().role === 'master';
+    if (master && n.state === 'fail' && now - n.firstCall < WRITABLE_DELAY_MS) return;
     let ok = true;
     for (let s = 0; s < CLUSTER_SLOTS && ok; s++) {
       const o = n.owner(s);
@@ -552,15 +586,21 @@ export class Cluster {
       // ranges are contiguous: jump to the owner's range end
       else s = rangeEnd(n.beliefs.get(o)!.slots, s);
     }
-    if (ok) {
-      let reachable = 0;
-      for (const m of n.slotMasters()) if (m === n.name || n.beliefs.get(m)!.flag === 'ok') reachable++;
-      if (reachable < this.quorumOf(n)) ok = false;
+    let reachable = 0;
+    for (const m of n.slotMasters()) if (m === n.name || n.beliefs.get(m)!.flag === 'ok') reachable++;
+    if (reachable < this.quorumOf(n)) {
+      ok = false;
+      n.amongMinority = now;
     }
     const state = ok ? 'ok' : 'fail';
     if (state === n.state) return;
+    if (state === 'ok' && master && now - n.amongMinority < this.rejoinDelay()) return;
     n.state = state;
     k.emit('cluster.state', { actor: n.name, node: n.name, state });
+  }
+
+  private rejoinDelay(): number {
+    return Math.min(Math.max(this.cfg.nodeTimeoutMs, MIN_REJOIN_DELAY_MS), MAX_REJOIN_DELAY_MS);
   }
 
   private info(me: ClusterNode, name: string): ClusterNodeInfo {

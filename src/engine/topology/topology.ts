@@ -95,6 +95,7 @@ export class Topology {
       restarted: (node) => {
         this.links?.reset(node);
         this.configure(node);
+        this.cluster?.restarted(node);
       },
     });
     for (const n of this.dataNodes) this.configure(n);
