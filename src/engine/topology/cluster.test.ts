@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../redisson/testing/simulate';
 import { client, hold } from '../scenario/build';
+import { runScenario } from '../scenario/run';
+import { validateScenario } from '../scenario/schema';
 
 const scenario = {
   format: 'lockscope/1',
@@ -97,5 +99,42 @@ describe('clusterUpdateState delays (7.0.15 cluster.c:4437-4446, 4492-4516)', ()
     // among_minority_time is its last cron before the heal (≤ 100 ms earlier), then 2000 ms
     expect(Number(states[1][0])).toBeGreaterThanOrEqual(4800);
     expect(Number(states[1][0])).toBeLessThanOrEqual(5000);
+  });
+});
+
+describe('shard channels when a slot changes owner (7.0.15 clusterDelSlot, cluster.c:4377-4390)', () => {
+  it('every node still following the old master drops them; the promoted replica keeps its own', () => {
+    const channel = 'redisson_lock__channel:{myLock}'; // slot 12769, master-3's
+    const v = validateScenario({
+      format: 'lockscope/1',
+      until: 6000,
+      redis: { topology: 'cluster', replicasPerMaster: 2, clusterNodeTimeoutMs: 1000 },
+      clients: [client('A', [{ op: 'work', ms: 1 }])],
+      faults: [{ at: 500, kind: 'crash', node: 'master-3' }],
+    });
+    if (!v.ok) throw new Error('invalid');
+    // replica-3 and replica-6 both follow master-3; each has a shard subscriber
+    const pushes = new Map<string, unknown[]>();
+    let subscribed = false;
+    const { trace } = runScenario(v.scenario, {
+      probe: ({ kernel }) => {
+        if (subscribed || kernel.now() < 100) return;
+        subscribed = true;
+        for (const node of ['replica-3', 'replica-6']) {
+          const server = kernel.server(node)!;
+          const got: unknown[] = [];
+          pushes.set(node, got);
+          server.exec(
+            server.connect((m) => got.push(m.t === 'array' ? (m.v ?? []).map((x) => (x.t === 'int' ? Number(x.v) : x.v)) : m.v)),
+            ['SSUBSCRIBE', channel],
+          );
+        }
+      },
+    });
+    const promoted = trace.events.filter((e) => e.kind === 'cluster.promoted').map((e) => e.node);
+    expect(promoted).toHaveLength(1);
+    const other = promoted[0] === 'replica-3' ? 'replica-6' : 'replica-3';
+    expect(pushes.get(String(promoted[0]))).toEqual([]);
+    expect(pushes.get(other)).toEqual([['sunsubscribe', channel, 0]]);
   });
 });

@@ -28,7 +28,12 @@
  *   max(2 × node-timeout, 2000 ms): it tries again after twice that.
  * - cluster_state (clusterUpdateState): fail while a slot's owner is FAIL (cluster-require-full-
  *   coverage yes) or while the node reaches fewer than a majority of the masters (a minority
- *   partition): every keyed command gets CLUSTERDOWN then (`cluster.state`).
+ *   partition): every keyed command gets CLUSTERDOWN then (`cluster.state`). A master stays FAIL
+ *   for 2000 ms after a restart (CLUSTER_WRITABLE_DELAY) and, back from a minority, for the node
+ *   timeout clamped to 500..5000 ms (the rejoin delay).
+ * - Pub/sub over the bus: PUBLISH goes to every node; SPUBLISH to the other nodes of the sender's
+ *   shard (PUBLISHSHARD). When a slot moves, every node of the losing shard (its master and the
+ *   replicas still following it, not the promoted one) drops the slot's shard channels.
  *
  * Not modelled: the replica data-age check (cluster-replica-validity-factor), manual failover,
  * slot migration (ASK), replica migration, the ping cadence for slots, roles and epochs (a pong
@@ -214,6 +219,7 @@ export class Cluster {
       state: () => me.state,
       currentEpoch: () => me.currentEpoch,
       publishToBus: (channel, message) => this.publishToBus(me, channel, message),
+      publishShardToBus: (channel, message) => this.publishShardToBus(me, channel, message),
     };
   }
 
@@ -341,6 +347,8 @@ export class Cluster {
   private adoptSlots(n: ClusterNode, sender: string, claim: Belief): void {
     let won = claim.slots.slice();
     const losers = new Set<string>();
+    const self = n.self();
+    const mine = self.role === 'master' ? n.name : self.master;
     for (const [other, b] of n.beliefs) {
       if (other === sender || b.role !== 'master' || b.slots.length === 0) continue;
       if (b.configEpoch >= claim.configEpoch) {
@@ -349,6 +357,9 @@ export class Cluster {
       }
       for (const r of claim.slots)
         if (overlaps(b.slots, r)) {
+          // clusterDelSlot: a node of the losing shard (its master or a replica following it)
+          // drops the shard channels of the slot (removeChannelsInSlot, cluster.c:4377-4390)
+          if (other === mine) this.dropShardChannels(n, intersect(b.slots, r));
           b.slots = subtract(b.slots, r);
           losers.add(other);
         }
@@ -357,8 +368,6 @@ export class Cluster {
     if (losers.size === 0 && sameSlots(known.slots, won)) return;
     known.slots = won;
     n.changed();
-    const self = n.self();
-    const mine = self.role === 'master' ? n.name : self.master;
     if (mine !== null && losers.has(mine) && n.beliefs.get(mine)!.slots.length === 0)
       this.becomeReplica(n, sender);
   }
@@ -367,10 +376,7 @@ export class Cluster {
     const k = this.kernel!;
     const self = n.self();
     // removeChannelsInSlot: shard subscribers of the slots it lost are unsubscribed
-    if (self.slots.length > 0) {
-      const lost = self.slots;
-      k.onNode(n.name, (s) => s.dropShardChannelsInSlots(lost));
-    }
+    if (self.slots.length > 0) this.dropShardChannels(n, self.slots);
     self.role = 'replica';
     self.master = master;
     self.slots = [];
@@ -379,6 +385,12 @@ export class Cluster {
     n.changed();
     k.emit('node.role', { actor: n.name, node: n.name, role: 'replica', master, by: master });
     this.links!.repoint(n.name, master, this.cfg.lagOf(n.name));
+  }
+
+  private dropShardChannels(n: ClusterNode, slots: readonly SlotRange[]): void {
+    if (slots.length === 0 || !this.kernel!.isUp(n.name)) return;
+    const lost = slots.slice();
+    this.kernel!.onNode(n.name, (s) => s.dropShardChannelsInSlots(lost));
   }
 
   private detect(n: ClusterNode, now: number): void {
@@ -636,6 +648,27 @@ export class Cluster {
     }
   }
 
+  /**
+   * clusterPropagatePublish with sharded = 1 (cluster.c:3262-3281): PUBLISHSHARD to the other
+   * nodes serving the sender's slots as it sees them (clusterGetNodesServingMySlots: its master,
+   * or itself, and that master's replicas), one latency later.
+   */
+  private publishShardToBus(from: ClusterNode, channel: string, message: string): void {
+    const k = this.kernel;
+    if (k === null) return;
+    const self = from.self();
+    const primary = self.role === 'master' ? from.name : self.master;
+    if (primary === null) return;
+    for (const p of this.order) {
+      if (p === from.name || !k.isUp(p) || !k.reachable(from.name, p)) continue;
+      const b = from.beliefs.get(p)!;
+      if (p !== primary && !(b.role === 'replica' && b.master === primary)) continue;
+      k.at(k.now() + k.latency(from.name, p), () => {
+        if (k.isUp(p)) k.server(p)?.deliverFromBus(channel, message, true);
+      });
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Redisson's slot map (ClusterConnectionManager)
 
@@ -697,6 +730,16 @@ function subtract(slots: readonly SlotRange[], r: SlotRange): SlotRange[] {
       if (s.start < r.start) out.push({ start: s.start, end: r.start - 1 });
       if (s.end > r.end) out.push({ start: r.end + 1, end: s.end });
     }
+  }
+  return out;
+}
+
+function intersect(slots: readonly SlotRange[], r: SlotRange): SlotRange[] {
+  const out: SlotRange[] = [];
+  for (const s of slots) {
+    const start = Math.max(s.start, r.start);
+    const end = Math.min(s.end, r.end);
+    if (start <= end) out.push({ start, end });
   }
   return out;
 }
