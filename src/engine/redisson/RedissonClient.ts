@@ -51,6 +51,8 @@ export class RedissonClient implements LockServices {
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
   private readonly availableSlaves = new Map<string, number>();
   private readonly ids;
+  /** PublishSubscribeService.shardingSupported, once the probe ran */
+  private shardingSupported: boolean | undefined;
   /** the instances pinned to one node each (onNode) */
   private readonly pinned = new Map<string, RedissonClient>();
 
@@ -170,9 +172,28 @@ export class RedissonClient implements LockServices {
     return [yield* call(conn, ['EVALSHA', sha, ...tail], true), at];
   }
 
-  /** The lock channel's commands: sharded in a Redis 7 cluster from 3.22.0, classic otherwise. */
+  /** The lock channel's commands: sharded where the release's probe found sharding, classic otherwise. */
   pubSubCommands(): PubSubCommands {
-    return this.clusterMode && this.config.traits.shardedLockPubSub ? SHARDED : CLASSIC;
+    if (!this.clusterMode) return CLASSIC;
+    this.shardingSupported ??= this.detectSharding();
+    return this.shardingSupported ? SHARDED : CLASSIC;
+  }
+
+  /**
+   * PublishSubscribeService.isShardingSupported, decided once at start by the release's probe.
+   * 3.22–3.26 send SPUBLISH "" "" to the first seed node (here the master of slot 0, as the seed
+   * list starts with it), 3.27.x to getEntrySet().iterator().next(): a ConcurrentHashMap keyed by
+   * RedisClient, which has no hashCode, so any master (drawn from the scenario's seed). Channel
+   * "" is slot 0: only that shard answers, the others MOVED, and sharding stays off. From 3.28.0
+   * PUBSUB SHARDNUMSUB always succeeds on Redis 7.
+   */
+  private detectSharding(): boolean {
+    const probe = this.config.traits.shardedLockPubSub;
+    if (probe === 'classic') return false;
+    if (probe !== 'probe-entry') return true;
+    const masters = this.ctx.slotMasters?.(this.name) ?? [];
+    if (masters.length === 0) return true;
+    return this.ctx.rng(`redisson.entries:${this.name}`).int(0, masters.length - 1) === 0;
   }
 
   /**

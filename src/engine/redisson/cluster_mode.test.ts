@@ -172,3 +172,55 @@ describe('a lost reply in a cluster without replicas (4.7.0 CommandAsyncService.
     expect(s.of('lock.acquired', 'A:1')).toEqual([]);
   });
 });
+
+describe('which pub/sub the lock channel uses in a Redis 7 cluster, per release', () => {
+  // A holds myLock 1 s; B waits from 300 ms and subscribes to redisson_lock__channel:{myLock}
+  const run = (version: string, seed = 1) =>
+    simulate({
+      format: 'lockscope/1',
+      seed,
+      redis: { topology: 'cluster' },
+      redisson: { version },
+      clients: [
+        { id: 'A', threads: [{ id: 1, program: hold('myLock', 1000) }] },
+        { id: 'B', threads: [{ id: 1, start: 300, program: hold('myLock', 100) }] },
+      ],
+    });
+  const subscribeOf = (s: ReturnType<typeof simulate>) =>
+    (s.of('cmd', 'B:1').find((e) => /SUBSCRIBE$/.test((e.argv as string[])[0]))?.argv as string[])[0];
+
+  it('3.21.3: SUBSCRIBE / PUBLISH; the PUBLISH reaches B over the bus', () => {
+    const s = run('3.21.3');
+    expect(subscribeOf(s)).toBe('SUBSCRIBE');
+    expect(s.of('waiter.wakeup', 'B:1').map((e) => e.cause)).toEqual(['message']);
+  });
+
+  it('3.22.0 ClusterConnectionManager: SPUBLISH "" "" on the first seed (slot 0’s master) succeeds: SSUBSCRIBE', () => {
+    expect(subscribeOf(run('3.22.0'))).toBe('SSUBSCRIBE');
+    expect(subscribeOf(run('3.26.0'))).toBe('SSUBSCRIBE');
+  });
+
+  it('3.27.2 ClusterConnectionManager.detectSharding: sharded only when the arbitrary entry probed serves slot 0', () => {
+    // each JVM draws its own entry: A may publish with SPUBLISH while B listens with SUBSCRIBE,
+    // and then B hears nothing and wakes only when A's ttl is over
+    const seen = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) {
+      const s = run('3.27.2', seed);
+      const sub = subscribeOf(s);
+      const unlock = s.of('cmd', 'A:1').find((e) => (e.argv as string[]).includes('redisson_lock__channel:{myLock}'));
+      const pub = (unlock?.argv as string[]).find((a) => a === 'PUBLISH' || a === 'SPUBLISH');
+      seen.add(`${sub}/${pub}`);
+      const agree = (sub === 'SSUBSCRIBE') === (pub === 'SPUBLISH');
+      expect(s.of('waiter.wakeup', 'B:1')[0].cause, `seed ${seed}`).toBe(agree ? 'message' : 'timeout');
+    }
+    expect([...seen].some((x) => x.startsWith('SUBSCRIBE/'))).toBe(true);
+    expect([...seen].some((x) => x.startsWith('SSUBSCRIBE/'))).toBe(true);
+  });
+
+  it('3.28.0 detectSharding (PUBSUB SHARDNUMSUB) and 3.29.0 shardedSubscriptionMode AUTO: SSUBSCRIBE whatever the seed', () => {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      expect(subscribeOf(run('3.28.0', seed))).toBe('SSUBSCRIBE');
+      expect(subscribeOf(run('3.29.0', seed))).toBe('SSUBSCRIBE');
+    }
+  });
+});

@@ -208,10 +208,37 @@ export const RELEASE_TRAITS = {
     en: 'In a Redis 7 cluster, the lock channel uses',
     zh: 'Redis 7 集群中锁频道使用',
     ranges: [
-      { value: false, en: 'SUBSCRIBE / PUBLISH', zh: 'SUBSCRIBE / PUBLISH' },
-      // PublishSubscribeService.getPublishCommand (commit 823c786, #5047): sharded once the
-      // cluster answers SPUBLISH (ClusterConnectionManager; shardedSubscriptionMode AUTO from 3.29)
-      { from: '3.22.0', value: true, en: 'SSUBSCRIBE / SPUBLISH', zh: 'SSUBSCRIBE / SPUBLISH' },
+      { value: 'classic' as const, en: 'SUBSCRIBE / PUBLISH', zh: 'SUBSCRIBE / PUBLISH' },
+      // ClusterConnectionManager: connection.async(SPUBLISH, "", "") on the first seed node to
+      // connect; channel "" is slot 0, any other shard answers MOVED (PublishSubscribeService
+      // .setShardingSupported only on success)
+      {
+        from: '3.22.0',
+        value: 'probe-seed' as const,
+        en: 'SSUBSCRIBE / SPUBLISH if SPUBLISH "" "" on the first seed node succeeds (it serves slot 0), else SUBSCRIBE / PUBLISH',
+        zh: '若在第一个种子节点上 SPUBLISH "" "" 成功（它负责槽 0）则用 SSUBSCRIBE / SPUBLISH，否则 SUBSCRIBE / PUBLISH',
+      },
+      // detectSharding(): the same probe on getEntrySet().iterator().next(), an arbitrary master
+      {
+        from: '3.27.0',
+        value: 'probe-entry' as const,
+        en: 'SSUBSCRIBE / SPUBLISH only if an arbitrary master probed with SPUBLISH "" "" serves slot 0, else SUBSCRIBE / PUBLISH',
+        zh: '仅当用 SPUBLISH "" "" 探测的任意一个主节点负责槽 0 时用 SSUBSCRIBE / SPUBLISH，否则 SUBSCRIBE / PUBLISH',
+      },
+      // c93363a3d "Fixed - incorrect sharded pubsub detection": PUBSUB SHARDNUMSUB
+      {
+        from: '3.28.0',
+        value: 'shardnumsub' as const,
+        en: 'SSUBSCRIBE / SPUBLISH (PUBSUB SHARDNUMSUB probe)',
+        zh: 'SSUBSCRIBE / SPUBLISH（PUBSUB SHARDNUMSUB 探测）',
+      },
+      // shardedSubscriptionMode (AUTO by default: the same probe; ON, OFF)
+      {
+        from: '3.29.0',
+        value: 'auto' as const,
+        en: 'SSUBSCRIBE / SPUBLISH (shardedSubscriptionMode AUTO: PUBSUB SHARDNUMSUB probe)',
+        zh: 'SSUBSCRIBE / SPUBLISH（shardedSubscriptionMode AUTO：PUBSUB SHARDNUMSUB 探测）',
+      },
     ],
   }),
   movedLoopSameNodeOnly: row({

@@ -68,6 +68,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     nodes: topology.nodes(),
     masterFor: (client, hint, key) => topology.masterFor(client, hint, key),
     redirect: (client, address) => topology.redirect(client, address),
+    slotMasters: (client) => topology.slotMasters(client),
     clusterView: (node) => topology.clusterView(node),
     masters: () => topology.masters(),
     propagate: topology.replicated ? (node, cmds) => topology.propagate(node, cmds) : undefined,

@@ -23,6 +23,7 @@ export interface WorldOptions {
   resource: ResourceView;
   verbose?: boolean;
   masterFor?: (client: string, hint?: string, key?: string) => string;
+  slotMasters?: (client: string) => string[];
   redirect?: (client: string, address: string) => string | null;
   /** cluster: the picture each node's server routes by */
   clusterView?: (node: string) => ClusterView | undefined;
@@ -53,6 +54,7 @@ export function createWorld(o: WorldOptions): World {
     callTimeoutMs: o.callTimeoutMs,
     verbose: o.verbose,
     masterFor: o.masterFor,
+    slotMasters: o.slotMasters,
     redirect: o.redirect,
   });
   const k = kernel;

@@ -68,6 +68,8 @@ export interface SimContext {
   redirect?(client: string, address: string): string | null;
   /** connected_slaves of a node, as INFO replication reports it (Redisson's WAIT count). */
   replicasOf?(node: string): number;
+  /** Cluster: the masters in the client's slot map, in slot order (ClusterConnectionManager's entries). */
+  slotMasters?(client: string): string[];
   /** Run `fn` whenever the client's cluster slot map changes (its scan saw a new owner). */
   onSlotMapChange?(client: string, fn: () => void): void;
 }

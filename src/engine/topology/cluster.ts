@@ -262,6 +262,11 @@ export class Cluster {
     return map[0].node;
   }
 
+  /** The distinct masters of the client's slot map, in slot order (the first serves slot 0). */
+  slotMasters(client: string): string[] {
+    return [...new Set((this.clientMaps.get(client) ?? []).map((e) => e.node))];
+  }
+
   /** Nodes some client sends slots to (what V2 and L1 look at). */
   clientMasters(): string[] {
     const set = new Set<string>();

@@ -63,6 +63,11 @@ export class Topology {
     return this.cluster !== null && this.dataNodes.includes(node) ? this.cluster.view(node) : undefined;
   }
 
+  /** Cluster: the masters of the client's slot map, in slot order (empty otherwise). */
+  slotMasters(client: string): string[] {
+    return this.cluster?.slotMasters(client) ?? [];
+  }
+
   /** A MOVED reply reached a client: the node to re-send to (null: no node has that address). */
   redirect(client: string, address: string): string | null {
     return this.cluster?.redirect(client, address) ?? null;
