@@ -88,8 +88,9 @@ export abstract class RedissonBaseLock {
     );
   }
 
+  /** isExistsAsync: readAsync, so a replica answers under the default ReadMode.SLAVE */
   *isLocked(): Process<boolean> {
-    return readInt(yield* this.client.command(['EXISTS', this.name])) === 1;
+    return readInt(yield* this.client.readCommand(['EXISTS', this.name])) === 1;
   }
 
   *isHeldByThread(threadId: number): Process<boolean> {
@@ -102,9 +103,9 @@ export abstract class RedissonBaseLock {
     return r.t === 'bulk' && r.v !== null ? Number(r.v) : 0;
   }
 
-  /** PTTL of the lock key: -2 when there is no lock, -1 without a TTL. */
+  /** PTTL of the lock key: -2 when there is no lock, -1 without a TTL (readAsync, as isLocked). */
   *remainTimeToLive(): Process<number> {
-    return readInt(yield* this.client.command(['PTTL', this.name]));
+    return readInt(yield* this.client.readCommand(['PTTL', this.name]));
   }
 
   /**

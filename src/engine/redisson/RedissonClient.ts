@@ -51,6 +51,10 @@ export class RedissonClient implements LockServices {
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
   private readonly availableSlaves = new Map<string, number>();
   private readonly ids;
+  /** RoundRobinLoadBalancer's counter, per master entry */
+  private readonly readTurns = new Map<string, number>();
+  /** command connections to replicas that said READONLY (cluster) */
+  private readonly readonlyConns = new Set<ConnectionRef>();
   /** PublishSubscribeService.shardingSupported, once the probe ran */
   private shardingSupported: boolean | undefined;
   /** the instances pinned to one node each (onNode) */
@@ -116,6 +120,30 @@ export class RedissonClient implements LockServices {
     if (!this.clusterMode) return yield* call(this.connection(), argv, true);
     const key = commandKeys(argv)?.[0];
     return (yield* this.send(this.master(key), argv, key))[0];
+  }
+
+  /**
+   * readAsync under the default ReadMode.SLAVE (BaseMasterSlaveServersConfig; 3.11.6 to 4.7.0):
+   * the key's master's replicas take the read in turn (RoundRobinLoadBalancer: the n-th read goes
+   * to replica n mod count), the master only when it has none. In a cluster the connection to a
+   * replica first says READONLY (ClusterConnectionManager), or the replica would answer MOVED.
+   * The replica answers from its own copy, so under replication lag the answer can be stale.
+   */
+  *readCommand(argv: readonly string[]): Process<Reply> {
+    const key = commandKeys(argv)?.[0];
+    const master = this.pinnedNode === undefined ? this.master(key) : this.pinnedNode;
+    const replicas = this.ctx.readReplicas?.(this.name, master) ?? [];
+    if (replicas.length === 0) return yield* this.command(argv);
+    const turn = (this.readTurns.get(master) ?? 0) + 1;
+    this.readTurns.set(master, turn);
+    const replica = replicas[turn % replicas.length];
+    const conn = this.connection(replica);
+    if (!this.clusterMode) return yield* call(conn, argv, true);
+    if (!this.readonlyConns.has(conn)) {
+      this.readonlyConns.add(conn);
+      yield* call(conn, ['READONLY'], true);
+    }
+    return (yield* this.send(replica, argv, key))[0];
   }
 
   /**

@@ -224,3 +224,54 @@ describe('which pub/sub the lock channel uses in a Redis 7 cluster, per release'
     }
   });
 });
+
+describe('reads under ReadMode.SLAVE (3.11.6 … 4.7.0 RedissonObject.isExistsAsync / RedissonExpirable.remainTimeToLiveAsync: readAsync)', () => {
+  // A locks myLock at 0; replication lags 500 ms; B asks at 100 ms and again at ~700 ms
+  const reads = (redis: Record<string, unknown>) =>
+    simulate({
+      format: 'lockscope/1',
+      redis,
+      clients: [
+        { id: 'A', threads: [{ id: 1, program: hold('myLock', 1000) }] },
+        {
+          id: 'B',
+          threads: [
+            {
+              id: 1,
+              start: 100,
+              program: [
+                { op: 'isLocked', lock: 'myLock' },
+                { op: 'remainTimeToLive', lock: 'myLock' },
+                { op: 'sleep', ms: 600 },
+                { op: 'isLocked', lock: 'myLock' },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+
+  it('cluster: EXISTS and PTTL go to replica-3 after READONLY, and answer from its stale copy', () => {
+    const lag = { lagMs: 500 };
+    const s = reads({ topology: 'cluster', replicasPerMaster: 1, replicas: [lag, lag, lag] });
+    expect(s.of('cmd', 'B:1').map((e) => [e.node, (e.argv as string[])[0]])).toEqual([
+      ['replica-3', 'READONLY'],
+      ['replica-3', 'EXISTS'],
+      ['replica-3', 'PTTL'],
+      ['replica-3', 'EXISTS'],
+    ]);
+    expect(s.results('B:1')).toEqual([false, -2, true]);
+  });
+
+  it('Sentinel: the same reads go to the replica, as stale', () => {
+    const s = reads({ topology: 'sentinel', replicas: [{ lagMs: 500 }] });
+    expect(s.of('cmd', 'B:1').map((e) => e.node)).toEqual(['replica-1', 'replica-1', 'replica-1']);
+    expect(s.results('B:1')).toEqual([false, -2, true]);
+  });
+
+  it('single server: the master answers (no replicas known)', () => {
+    const s = reads({ topology: 'single', replicas: [{ lagMs: 500 }] });
+    expect(s.of('cmd', 'B:1').map((e) => e.node)).toEqual(['master', 'master', 'master']);
+    expect(s.results('B:1')[0]).toBe(true);
+  });
+});

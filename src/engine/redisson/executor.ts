@@ -41,6 +41,8 @@ export interface CommandExecutor {
   pubSubCommands(): PubSubCommands;
   connection(node?: string): ConnectionRef;
   command(argv: readonly string[]): Process<Reply>;
+  /** readAsync: a read the balancer sends to a replica (ReadMode.SLAVE) when there is one */
+  readCommand(argv: readonly string[]): Process<Reply>;
   /** evalWriteAsync */
   eval(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
   /** syncedEval: the script, then WAIT for the replicas when the release has it */

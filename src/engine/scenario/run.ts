@@ -69,6 +69,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     masterFor: (client, hint, key) => topology.masterFor(client, hint, key),
     redirect: (client, address) => topology.redirect(client, address),
     slotMasters: (client) => topology.slotMasters(client),
+    readReplicas: (client, master) => topology.readReplicas(client, master),
     clusterView: (node) => topology.clusterView(node),
     masters: () => topology.masters(),
     propagate: topology.replicated ? (node, cmds) => topology.propagate(node, cmds) : undefined,

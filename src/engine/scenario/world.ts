@@ -24,6 +24,7 @@ export interface WorldOptions {
   verbose?: boolean;
   masterFor?: (client: string, hint?: string, key?: string) => string;
   slotMasters?: (client: string) => string[];
+  readReplicas?: (client: string, master: string) => string[];
   redirect?: (client: string, address: string) => string | null;
   /** cluster: the picture each node's server routes by */
   clusterView?: (node: string) => ClusterView | undefined;
@@ -55,6 +56,7 @@ export function createWorld(o: WorldOptions): World {
     verbose: o.verbose,
     masterFor: o.masterFor,
     slotMasters: o.slotMasters,
+    readReplicas: o.readReplicas,
     redirect: o.redirect,
   });
   const k = kernel;

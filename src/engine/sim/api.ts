@@ -68,6 +68,11 @@ export interface SimContext {
   redirect?(client: string, address: string): string | null;
   /** connected_slaves of a node, as INFO replication reports it (Redisson's WAIT count). */
   replicasOf?(node: string): number;
+  /**
+   * The replicas a client may read from for `master` (Sentinel and cluster: the master's
+   * replicas that are up; empty in single-server mode), in the order its balancer cycles them.
+   */
+  readReplicas?(client: string, master: string): string[];
   /** Cluster: the masters in the client's slot map, in slot order (ClusterConnectionManager's entries). */
   slotMasters?(client: string): string[];
   /** Run `fn` whenever the client's cluster slot map changes (its scan saw a new owner). */

@@ -70,6 +70,8 @@ export interface KernelOptions {
   verbose?: boolean;
   /** the node a client treats as master (topology's business); default: hint if a node, else the first node */
   masterFor?: (client: string, hint?: string, key?: string) => string;
+  /** replicas a client reads from for a master (Sentinel, cluster) */
+  readReplicas?: (client: string, master: string) => string[];
   /** cluster: the masters of a client's slot map, in slot order */
   slotMasters?: (client: string) => string[];
   /** a MOVED reached a client: the node to re-send to (cluster topology) */
@@ -348,6 +350,10 @@ export class Kernel implements SimContext, TopologyHost {
   slotMapChanged(client: string): void {
     if (this.owner(client).crashed) return;
     for (const fn of this.slotMapListeners.get(client) ?? []) fn();
+  }
+
+  readReplicas(client: string, master: string): string[] {
+    return this.opts.readReplicas?.(client, master) ?? [];
   }
 
   slotMasters(client: string): string[] {

@@ -63,6 +63,17 @@ export class Topology {
     return this.cluster !== null && this.dataNodes.includes(node) ? this.cluster.view(node) : undefined;
   }
 
+  /**
+   * The replicas Redisson reads from for `master` (ReadMode.SLAVE, the default): in Sentinel and
+   * cluster mode the master's replicas that are up, in name order; none in single-server or
+   * independent mode, which know no replicas.
+   */
+  readReplicas(_client: string, master: string): string[] {
+    if (this.redis.topology !== 'sentinel' && this.redis.topology !== 'cluster') return [];
+    const k = this.kernel;
+    return (this.links?.replicasOf(master) ?? []).filter((r) => k === null || k.isUp(r)).sort();
+  }
+
   /** Cluster: the masters of the client's slot map, in slot order (empty otherwise). */
   slotMasters(client: string): string[] {
     return this.cluster?.slotMasters(client) ?? [];
