@@ -29,7 +29,8 @@ import {
 } from './scripts/RedissonReadWriteLock';
 import { SPIN_FORCE_UNLOCK, SPIN_LOCK, SPIN_UNLOCK } from './scripts/RedissonSpinLock';
 import { FENCED_LOCK } from './scripts/RedissonFencedLock';
-import { allRedissonScripts, type ScriptFamily } from './scripts/family';
+import { allRedissonScripts, redissonScriptOf, type ScriptFamily } from './scripts/family';
+import { METHOD_BY_SHA1 } from './scripts/methods';
 import { lockScripts } from './scripts';
 import { versionTraits } from './versions';
 
@@ -142,5 +143,13 @@ describe('Redisson scripts byte for byte', () => {
       "and redis.call('zscore', KEYS[3], lastThreadId) ~= false then",
     );
     expect(FAIR_LOCK.at('4.7.0').text).toContain('if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then');
+  });
+});
+
+describe('the method names by SHA1 (captions)', () => {
+  it('name every variant, and nothing else', () => {
+    const all = allRedissonScripts();
+    expect(Object.keys(METHOD_BY_SHA1).sort()).toEqual([...new Set(all.map((s) => s.sha1))].sort());
+    for (const s of all) expect(METHOD_BY_SHA1[s.sha1]).toBe(redissonScriptOf(s.text)?.method);
   });
 });
