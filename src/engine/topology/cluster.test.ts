@@ -138,3 +138,25 @@ describe('shard channels when a slot changes owner (7.0.15 clusterDelSlot, clust
     expect(pushes.get(other)).toEqual([['sunsubscribe', channel, 0]]);
   });
 });
+
+describe('election details (7.0.15 clusterHandleSlaveFailover)', () => {
+  it('cluster.c:3648-3650: the delay is 500 + random() % 500 (0..499) + rank × 1000', () => {
+    const delays = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => {
+      const s = simulate({
+        format: 'lockscope/1',
+        seed,
+        until: 5000,
+        redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 1000 },
+        clients: [client('A', [{ op: 'work', ms: 1 }])],
+        faults: [{ at: 100, kind: 'crash', node: 'master-3' }],
+      });
+      const e = s.of('cluster.election')[0];
+      expect(e.rank).toBe(0);
+      return Number(e.delayMs);
+    });
+    for (const d of delays) {
+      expect(d).toBeGreaterThanOrEqual(500);
+      expect(d).toBeLessThanOrEqual(999);
+    }
+  });
+});

@@ -54,9 +54,9 @@ import {
 import type { ReplicationLinks } from './replication_link';
 
 const CRON_MS = 100;
-/** clusterHandleSlaveFailover: the fixed part of the election delay, and the random part's bound */
+/** clusterHandleSlaveFailover: the fixed part of the election delay, and random() % 500's largest value */
 const ELECTION_FIXED_MS = 500;
-const ELECTION_RANDOM_MS = 500;
+const ELECTION_RANDOM_MAX_MS = 499;
 const RANK_MS = 1000;
 /** CLUSTER_FAIL_UNDO_TIME_MULT */
 const FAIL_UNDO_MULT = 2;
@@ -96,6 +96,8 @@ interface Election {
   epoch: number;
   votes: Set<string>;
   master: string;
+  /** failover_auth_rank */
+  rank: number;
 }
 
 class ClusterNode {
@@ -446,7 +448,8 @@ export class Cluster {
   /** markNodeAsFailingIfNeeded: failure reports from a majority of the masters serving slots. */
   private markFailingIfNeeded(n: ClusterNode, target: string, now: number): void {
     const k = this.kernel!;
-    let reports = n.self().role === 'master' && n.self().slots.length > 0 ? 1 : 0;
+    // cluster.c:1513 "Also count myself as a voter if I'm a master" (slots or not)
+    let reports = n.self().role === 'master' ? 1 : 0;
     const valid = this.cfg.nodeTimeoutMs * REPORT_VALIDITY_MULT;
     const filed = n.reports.get(target);
     for (const m of n.slotMasters()) {
@@ -492,8 +495,8 @@ export class Cluster {
     const e = n.election;
     if (e === null || now - e.at > 2 * this.authTimeout()) {
       const rank = this.rankOf(n, self.master);
-      const delayMs = ELECTION_FIXED_MS + this.rng!.int(0, ELECTION_RANDOM_MS) + rank * RANK_MS;
-      n.election = { at: now + delayMs, epoch: 0, votes: new Set(), master: self.master };
+      const delayMs = ELECTION_FIXED_MS + this.rng!.int(0, ELECTION_RANDOM_MAX_MS) + rank * RANK_MS;
+      n.election = { at: now + delayMs, epoch: 0, votes: new Set(), master: self.master, rank };
       k.emit('cluster.election', {
         actor: n.name,
         node: n.name,
@@ -503,6 +506,14 @@ export class Cluster {
         delayMs,
       });
       return;
+    }
+    // cluster.c:3684-3695: a rank that got worse while waiting adds a second per step
+    if (e.epoch === 0) {
+      const rank = this.rankOf(n, self.master);
+      if (rank > e.rank) {
+        e.at += (rank - e.rank) * RANK_MS;
+        e.rank = rank;
+      }
     }
     if (now < e.at || e.epoch !== 0 || now - e.at > this.authTimeout()) return;
     n.currentEpoch++;
@@ -539,11 +550,29 @@ export class Cluster {
     if (m.beliefs.get(e.master)!.flag !== 'fail') return;
     const last = m.votedFor.get(e.master);
     if (last !== undefined && now - last < 2 * this.cfg.nodeTimeoutMs) return;
+    if (this.slotsClaimedByNewer(m, r.beliefs.get(e.master)!)) return;
     m.lastVoteEpoch = e.epoch;
     m.votedFor.set(e.master, now);
     k.emit('cluster.vote', { actor: m.name, node: m.name, replica: r.name, epoch: e.epoch });
     if (!k.reachable(m.name, r.name)) return;
     k.at(now + k.latency(m.name, r.name), () => this.voteArrived(r, e, m.name));
+  }
+
+  /**
+   * clusterSendFailoverAuthIfNeeded (cluster.c:3405-3420): a master refuses when a slot the
+   * replica claims for its master is served, as it sees it, by a node with a greater configEpoch
+   * than the one the replica advertises (its master's).
+   */
+  private slotsClaimedByNewer(m: ClusterNode, claimed: Belief): boolean {
+    for (const r of claimed.slots)
+      for (let s = r.start; s <= r.end; s++) {
+        const owner = m.owner(s);
+        if (owner === null) continue;
+        const b = m.beliefs.get(owner)!;
+        if (b.configEpoch > claimed.configEpoch) return true;
+        s = Math.min(r.end, rangeEnd(b.slots, s));
+      }
+    return false;
   }
 
   private voteArrived(r: ClusterNode, e: Election, voter: string): void {
