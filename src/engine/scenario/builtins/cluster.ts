@@ -15,13 +15,14 @@ export const clusterWhichNode = defineBuiltin('cluster-which-node', {
     'Three masters, as in the useClusterServers() demo. The 16384 slots are split 0-5460, 5461-10922, ' +
     '10923-16383; CRC16("myLock") mod 16384 = 12769, so every command for myLock goes to master-3 and only ' +
     'master-3 ever holds the key. The channel redisson_lock__channel:{myLock} hashes only "myLock" (the hash ' +
-    'tag), so it sits in the same slot: B:1 subscribes on master-3 (SSUBSCRIBE, Redisson 3.22+) and the ' +
-    "unlock script's SPUBLISH there wakes it.",
+    'tag), so it sits in the same slot: B:1 subscribes on master-3 with SSUBSCRIBE (sharded pub/sub, which ' +
+    'this release, 4.7.0, finds the cluster supports; 3.22-3.27 probed for it less reliably) and the unlock ' +
+    "script's SPUBLISH there wakes it.",
   descriptionZh:
     '三个主节点，与 useClusterServers() 示例相同。16384 个槽分为 0-5460、5461-10922、10923-16383；' +
     'CRC16("myLock") mod 16384 = 12769，所以 myLock 的每条命令都发往 master-3，只有 master-3 持有这个键。' +
-    '频道 redisson_lock__channel:{myLock} 只对 "myLock"（哈希标签）求哈希，因此在同一个槽：B:1 在 master-3 上订阅' +
-    '（SSUBSCRIBE，Redisson 3.22+），解锁脚本在那里的 SPUBLISH 唤醒它。',
+    '频道 redisson_lock__channel:{myLock} 只对 "myLock"（哈希标签）求哈希，因此在同一个槽：B:1 在 master-3 上用 SSUBSCRIBE 订阅' +
+    '（分片发布订阅，本版本 4.7.0 探测到集群支持它；3.22-3.27 的探测不够可靠），解锁脚本在那里的 SPUBLISH 唤醒它。',
   scenario: {
     redis: { topology: 'cluster' },
     clients: aThenB('myLock', { a: 2000, b: 500, bStart: 500 }),
@@ -68,14 +69,14 @@ export const clusterHashTags = defineBuiltin('cluster-hash-tags', {
     'channel redisson_lock__channel:{order:lock}, braces added so it lands in slot 7904 too. Here the lock is ' +
     '"{order}:lock": only "order" is hashed, slot 16025, master-3 (10923-16383); a name that already has a { ' +
     'gets no extra braces, so the channel redisson_lock__channel:{order}:lock is slot 16025 as well, and so ' +
-    'would be {order}:stock. B:1 subscribes there with SSUBSCRIBE (Redisson 3.22+), and the SPUBLISH in ' +
+    'would be {order}:stock. B:1 subscribes there with SSUBSCRIBE (sharded pub/sub, 4.7.0), and the SPUBLISH in ' +
     "A:1's unlock script, on the same shard, wakes it.",
   descriptionZh:
     '键的槽是它哈希标签（第一个 { 与其后第一个 } 之间的文本）或整个键的 CRC16 mod 16384。没有标签时，' +
     '"order:lock" 在槽 7904（master-2），Redisson 把它的频道命名为 redisson_lock__channel:{order:lock}，加上花括号，' +
     '因此也在槽 7904。这里锁名是 "{order}:lock"：只对 "order" 求哈希，槽 16025，master-3（10923-16383）；已经含 { 的名字' +
     '不再加花括号，所以频道 redisson_lock__channel:{order}:lock 也在槽 16025，{order}:stock 也一样。B:1 在那里用 SSUBSCRIBE' +
-    '（Redisson 3.22+）订阅，A:1 解锁脚本在同一分片上的 SPUBLISH 唤醒它。',
+    '（分片发布订阅，4.7.0）订阅，A:1 解锁脚本在同一分片上的 SPUBLISH 唤醒它。',
   scenario: {
     redis: { topology: 'cluster' },
     clients: aThenB('{order}:lock', { a: 1000, b: 300, bStart: 300 }),
