@@ -215,15 +215,15 @@ export const RELEASE_TRAITS = {
       {
         from: '3.22.0',
         value: 'probe-seed' as const,
-        en: 'SSUBSCRIBE / SPUBLISH if SPUBLISH "" "" on the first seed node succeeds (it serves slot 0), else SUBSCRIBE / PUBLISH',
-        zh: '若在第一个种子节点上 SPUBLISH "" "" 成功（它负责槽 0）则用 SSUBSCRIBE / SPUBLISH，否则 SUBSCRIBE / PUBLISH',
+        en: 'SSUBSCRIBE if SPUBLISH "" "" works on the first seed node (slot 0’s shard only), else SUBSCRIBE',
+        zh: '若 SPUBLISH "" "" 在第一个种子节点上成功（仅槽 0 的分片）则 SSUBSCRIBE，否则 SUBSCRIBE',
       },
       // detectSharding(): the same probe on getEntrySet().iterator().next(), an arbitrary master
       {
         from: '3.27.0',
         value: 'probe-entry' as const,
-        en: 'SSUBSCRIBE / SPUBLISH only if an arbitrary master probed with SPUBLISH "" "" serves slot 0, else SUBSCRIBE / PUBLISH',
-        zh: '仅当用 SPUBLISH "" "" 探测的任意一个主节点负责槽 0 时用 SSUBSCRIBE / SPUBLISH，否则 SUBSCRIBE / PUBLISH',
+        en: 'SSUBSCRIBE only if the arbitrary master probed (SPUBLISH "" "") serves slot 0, else SUBSCRIBE',
+        zh: '仅当被探测（SPUBLISH "" ""）的任意主节点负责槽 0 时 SSUBSCRIBE，否则 SUBSCRIBE',
       },
       // c93363a3d "Fixed - incorrect sharded pubsub detection": PUBSUB SHARDNUMSUB
       {
@@ -236,8 +236,8 @@ export const RELEASE_TRAITS = {
       {
         from: '3.29.0',
         value: 'auto' as const,
-        en: 'SSUBSCRIBE / SPUBLISH (shardedSubscriptionMode AUTO: PUBSUB SHARDNUMSUB probe)',
-        zh: 'SSUBSCRIBE / SPUBLISH（shardedSubscriptionMode AUTO：PUBSUB SHARDNUMSUB 探测）',
+        en: 'SSUBSCRIBE / SPUBLISH (shardedSubscriptionMode AUTO)',
+        zh: 'SSUBSCRIBE / SPUBLISH（shardedSubscriptionMode AUTO）',
       },
     ],
   }),
