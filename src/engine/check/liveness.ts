@@ -15,12 +15,7 @@
  * The facts shared with safety and L1 (who waits, who believes it holds what, which thread an
  * owner id stands for) are the SafetyMonitor's; this class keeps what only liveness needs.
  */
-import {
-  LIVELOCK_MS,
-  STARVATION_OVERTAKES,
-  type Actor,
-  type TraceEvent,
-} from '../trace/types';
+import { LIVELOCK_MS, STARVATION_OVERTAKES, type Actor, type TraceEvent } from '../trace/types';
 import { clientOf, isThreadActor } from '../trace/actors';
 import { FAMILY_TYPES } from '../lock_types';
 import type { MonitorHost, SafetyMonitor } from './monitor';
@@ -171,7 +166,8 @@ export class LivenessChecker {
     this.dirty = true;
     for (const l of lock === null ? [...this.m.openLocks('L3')] : [lock]) this.closeL3IfFreed(l);
     if (lock === null) return;
-    for (const [id] of this.clientHolds) {
+    // every thread that asked for this lock: the server may count holds its thread does not
+    for (const id of this.requested.keys()) {
       const i = id.indexOf(sep);
       if (id.slice(i + 1) === lock) this.checkL4(id.slice(0, i), lock);
     }
@@ -191,7 +187,8 @@ export class LivenessChecker {
     this.stopTrying(actor);
     this.clientHolds.set(id, holdCount);
     const req = this.requested.get(id);
-    if (holdCount === 1 && req !== undefined && !req.lease && RENEWED_TYPES.has(req.type)) this.renewing.add(id);
+    if (holdCount === 1 && req !== undefined && !req.lease && RENEWED_TYPES.has(req.type))
+      this.renewing.add(id);
     this.m.setOpen('L3', lock, null);
     if (holdCount === 1) this.overtake(actor, lock);
     this.checkL4(actor, lock);
@@ -209,7 +206,8 @@ export class LivenessChecker {
       this.unlocking.delete(id);
       this.m.setOpen('L4', lock, null);
       // The watchdog belongs to the client, not the thread: it renews on for as long as the client lives.
-      if (ended && this.renewing.has(id) && this.keyNames(a, lock)) this.m.setOpen('L3', lock, [a], { cause: 'ended' });
+      if (ended && this.renewing.has(id) && this.keyNames(a, lock))
+        this.m.setOpen('L3', lock, [a], { cause: 'ended' });
     }
     for (const id of [...this.renewing]) {
       const a = id.slice(0, id.indexOf(sep));
@@ -336,7 +334,9 @@ export class LivenessChecker {
           view!.expireAt === null ||
           owners.every((o) => this.renewing.has(o + sep + lock) && !this.m.isGone(o));
         for (const w of this.m.waitersOf(lock) ?? []) {
-          const naive = !RENEWED_TYPES.has(this.acquiring.get(w)?.type ?? '') || this.acquiring.get(w)?.type === 'set-nx-px-renew';
+          const naive =
+            !RENEWED_TYPES.has(this.acquiring.get(w)?.type ?? '') ||
+            this.acquiring.get(w)?.type === 'set-nx-px-renew';
           waitsFor.set(w, lock);
           let e = edges.get(w);
           if (e === undefined) edges.set(w, (e = new Set()));
@@ -376,7 +376,12 @@ export class LivenessChecker {
     const locks = new Set([...found.keys(), ...this.m.openLocks('L5')]);
     for (const lock of locks) {
       const f = found.get(lock);
-      this.m.setOpen('L5', lock, f === undefined ? null : f.holders, f === undefined ? {} : { cause: f.cause, waiting: f.holders });
+      this.m.setOpen(
+        'L5',
+        lock,
+        f === undefined ? null : f.holders,
+        f === undefined ? {} : { cause: f.cause, waiting: f.holders },
+      );
     }
     // An L6 lasts while every thread in it is still in the acquire it was retrying.
     for (const [req, members] of [...this.livelocked]) {
@@ -464,4 +469,3 @@ function cycles(edges: Map<Actor, Set<Actor>>): Set<Actor>[] {
   for (const v of [...edges.keys()].sort()) if (!idx.has(v)) visit(v);
   return out;
 }
-

@@ -530,7 +530,13 @@ export class SafetyMonitor {
    * `ordered`: keep the holders in the order given (L7: the starved waiter first). Other extra
    * fields are set when it opens (`cause`) or kept up to date (L4's counts).
    */
-  setOpen(kind: ViolationKind, lock: string, holders: Actor[] | null, more: ViolationExtra = {}, ordered = false): void {
+  setOpen(
+    kind: ViolationKind,
+    lock: string,
+    holders: Actor[] | null,
+    more: ViolationExtra = {},
+    ordered = false,
+  ): void {
     const open = this.openOf(kind);
     const cur = open.get(lock);
     if (holders === null) {
@@ -555,7 +561,8 @@ export class SafetyMonitor {
     }
     for (const h of holders) if (!cur.holders.includes(h)) cur.holders.push(h);
     if (!keepOrder) cur.holders.sort();
-    if (more.waiting !== undefined) for (const w of more.waiting) if (!cur.waiting!.includes(w)) cur.waiting!.push(w);
+    if (more.waiting !== undefined)
+      for (const w of more.waiting) if (!cur.waiting!.includes(w)) cur.waiting!.push(w);
     if (more.serverHolds !== undefined) cur.serverHolds = more.serverHolds;
     if (more.clientHolds !== undefined) cur.clientHolds = more.clientHolds;
   }
