@@ -211,6 +211,28 @@ describe('L2 lost waiter', () => {
   });
 });
 
+describe('L4 hold mismatch', () => {
+  it('an acquire interrupted while its script runs: the server counts a hold its thread never learned of (4.7.0 CommandAsyncService.get interrupted: the command goes on)', () => {
+    const t = run({
+      network: { latencyMs: 5 },
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'try', body: [{ op: 'lockInterruptibly', lock: 'L' }], catch: [{ op: 'work', ms: 1000 }] },
+          ]),
+        ),
+      ],
+      // EVALSHA (NOSCRIPT) 5–10, SCRIPT LOAD 15–20, EVALSHA runs at 25, its reply would come at 30
+      faults: [{ at: 27, kind: 'interrupt', client: 'A', thread: 1 }],
+    });
+    expect(t.verdict).toBe('stuck');
+    expect(
+      t.violations.map((v) => [v.kind, v.cause, v.serverHolds, v.clientHolds, v.holders, v.from, v.to]),
+    ).toEqual([['L4', 'server-more', 1, 0, ['A:1'], 27, 1027]]);
+  });
+});
+
 /** A monitor fed by hand, with a probe the test controls. */
 function harness() {
   let t = 0;

@@ -242,6 +242,11 @@ export class LivenessChecker {
       if (ended && this.renewing.has(id) && this.keyNames(a, lock))
         this.m.setOpen('L3', lock, [a], { cause: 'ended' });
     }
+    for (const [lock, [a]] of [...this.l4Thread]) {
+      if (!gone(a)) continue;
+      this.l4Thread.delete(lock);
+      this.m.setOpen('L4', lock, null);
+    }
     for (const id of [...this.renewing]) {
       const a = id.slice(0, id.indexOf(sep));
       if (gone(a) && !ended) {
