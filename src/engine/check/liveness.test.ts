@@ -190,6 +190,65 @@ describe('L3 orphan renewal', () => {
 });
 
 describe('L2 lost waiter', () => {
+  it('a waiter without a timer (the key had no TTL) whose unlock message a partition lost: blocked for ever on a free lock (4.7.0 RedissonLock.lock: ttl -1 waits on the latch without a timeout)', () => {
+    const t = run({
+      until: 20_000,
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'lock', lock: 'L' },
+            { op: 'redis', argv: ['PERSIST', 'L'] },
+            { op: 'work', ms: 1000 },
+            { op: 'unlock', lock: 'L' },
+          ]),
+        ),
+        cl(
+          'B',
+          th(
+            1,
+            [
+              { op: 'lock', lock: 'L' },
+              { op: 'unlock', lock: 'L' },
+            ],
+            100,
+          ),
+        ),
+      ],
+      faults: [{ at: 900, kind: 'partition', groups: [['B'], ['master', 'A']], healAt: 1500 }],
+    });
+    expect(t.verdict).toBe('stuck');
+    expect(kinds(t.violations)).toEqual(['L2/free:B:1']);
+    expect(t.violations[0].to).toBeNull();
+    // without the partition the message wakes B: no finding
+    const ok = run({
+      until: 20_000,
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'lock', lock: 'L' },
+            { op: 'redis', argv: ['PERSIST', 'L'] },
+            { op: 'work', ms: 1000 },
+            { op: 'unlock', lock: 'L' },
+          ]),
+        ),
+        cl(
+          'B',
+          th(
+            1,
+            [
+              { op: 'lock', lock: 'L' },
+              { op: 'unlock', lock: 'L' },
+            ],
+            100,
+          ),
+        ),
+      ],
+    });
+    expect(ok.verdict).toBe('safe');
+  });
+
   it('a FairLock with a crashed waiter: the next waiter waits while the lock is free (4.7.0 RedissonFairLock: the dead slot is waited out)', () => {
     const fair = (extra: Op[] = []) => [
       { op: 'lock', lock: 'f', type: 'FairLock' },
