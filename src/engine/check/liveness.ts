@@ -9,7 +9,7 @@
  *   L3 orphan renewal  a watchdog keeps alive a lock no live thread believes it holds
  *   L4 hold mismatch   the server's hold counter of a thread differs from the thread's own count
  *   L5 wait cycle      waiters waiting, without a deadline, for each other's holds or their own
- *   L6 livelock        two or more threads retrying a lock that nobody acquires nor holds
+ *   L6 livelock        threads that block each other retrying (MultiLock, tryLock) for LIVELOCK_MS
  *   L7 starvation      a FairLock waiter overtaken by later requests
  *
  * The facts shared with safety and L1 (who waits, who believes it holds what, which thread an
