@@ -376,6 +376,25 @@ describe('L2, L4, L7 on hand-fed events', () => {
     expect(h.m.violations).toEqual([]);
   });
 
+  it('L3 renewed: a renewal for a thread that holds nothing (a cancel that lost the race, R37); the cancel closes it', () => {
+    const h = harness();
+    h.ev('lock.request', { actor: 'A:1', lock: 'L', type: 'RLock', op: 'lock', owner: 'u:1' });
+    h.hash('L', [['u:1', '1']]);
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'u:1' });
+    h.ev('unlock.request', { actor: 'A:1', lock: 'L', type: 'RLock', holdCount: 0 });
+    // a renewal while the unlock is in flight is no orphan
+    h.ev('watchdog.renew', { actor: 'A:1', lock: 'L', timer: 'A/watchdog', result: 1 });
+    expect(h.m.violations).toEqual([]);
+    h.hash('L', null);
+    h.ev('lock.released', { actor: 'A:1', lock: 'L', holdCount: 0 });
+    h.at(10_000);
+    h.ev('watchdog.renew', { actor: 'A:1', lock: 'L', timer: 'A/watchdog', result: 1 });
+    expect(kinds(h.m.violations)).toEqual(['L3/renewed:A:1']);
+    h.at(10_005);
+    h.ev('watchdog.cancel', { actor: 'A:1', lock: 'L', timer: 'A/watchdog', reason: 'unlock' });
+    expect(h.m.violations[0].to).toBe(10_005);
+  });
+
   it('L7: a FairLock waiter overtaken three times by later requests', () => {
     const h = harness();
     h.ev('lock.request', { actor: 'W:1', lock: 'f', type: 'FairLock', op: 'lock' });
