@@ -203,6 +203,13 @@ export class LivenessChecker {
 
   /** After every kernel task: L2 and L5 ask what is still scheduled; L6 measures its bound. */
   settle(): void {
+    if (this.l4Pending.size > 0) {
+      for (const id of this.l4Pending) {
+        const i = id.indexOf(sep);
+        this.judgeL4(id.slice(0, i), id.slice(i + 1));
+      }
+      this.l4Pending.clear();
+    }
     const probe = this.host.probe;
     if (this.dirty) {
       this.dirty = false;
@@ -286,8 +293,19 @@ export class LivenessChecker {
     if (this.m.isOpen('L3', lock) && this.isFree(lock)) this.m.setOpen('L3', lock, null);
   }
 
-  /** L4: the server's counter of the thread's field against the count the thread believes. */
+  /**
+   * L4 is judged after the task, not at the event: a thread whose acquire threw and whose
+   * exception ends it in the same step never lived with the mismatch (its lease is then nobody's,
+   * which L1/L3 judge).
+   */
   private checkL4(actor: Actor, lock: string): void {
+    this.l4Pending.add(actor + sep + lock);
+  }
+
+  private readonly l4Pending = new Set<string>();
+
+  /** L4: the server's counter of the thread's field against the count the thread believes. */
+  private judgeL4(actor: Actor, lock: string): void {
     const id = actor + sep + lock;
     const req = this.requested.get(id);
     if (req === undefined || !COUNTED_TYPES.has(req.type)) return;
