@@ -5,8 +5,8 @@
  * The state is a fold over the events (thread, lock, resource and node events describe their own
  * effect, see TraceEventMap in trace/types.ts) plus key deltas the recorder logs beside the events: after each command
  * the new KeyView of every key it touched, after an expiry the deletion. A full checkpoint is kept
- * every CHECKPOINT_EVERY events; `stateAt(i)` copies the nearest one and replays at most that many
- * events. Checkpoints are cheap because everything inside them is immutable (KeyViews, thread
+ * every CHECKPOINT_EVERY events (further apart for a large state, see `checkpointSpacing`);
+ * `stateAt(i)` copies the nearest one and replays the events since. Checkpoints are cheap because everything inside them is immutable (KeyViews, thread
  * records): a checkpoint copies maps of references, never values.
  */
 import type {
@@ -24,6 +24,18 @@ import { clientOf } from '../trace/actors';
 import { lostWrites } from '../resource/ProtectedResource';
 
 export const CHECKPOINT_EVERY = 64;
+
+/**
+ * Events from one checkpoint to the next: CHECKPOINT_EVERY, or half the frame's entries (threads
+ * and keys) when that is more, so a checkpoint's copy costs about as much per event as the replay
+ * `stateAt` does from it. At a fixed 64, a run holding 10,000 locks copied a 10,000-key map every
+ * 64 events: most of its time and nearly all of its memory. Every built-in stays at 64.
+ */
+function checkpointSpacing(f: Frame): number {
+  let entries = f.threads.size;
+  for (const n of f.nodes.values()) entries += n.keys.size;
+  return Math.max(CHECKPOINT_EVERY, Math.ceil(entries / 2));
+}
 
 interface NodeRec {
   role: NodeView['role'];
@@ -92,6 +104,9 @@ const NO_HOLDS: Readonly<Record<string, number>> = Object.freeze({});
 export class StateTimeline {
   private readonly live: Frame;
   private readonly checkpoints: Frame[] = [];
+  /** the index of the first event each checkpoint does not include (ascending) */
+  private readonly checkpointIndex: number[] = [];
+  private nextCheckpoint = CHECKPOINT_EVERY;
   /** position in the delta arrays at each checkpoint */
   private readonly checkpointDelta: number[] = [];
   private readonly dIndex: number[] = [];
@@ -130,6 +145,7 @@ export class StateTimeline {
     }
     this.live = { t: 0, nodes, threads, resource: { ...init.resource } };
     this.checkpoints.push(copyFrame(this.live));
+    this.checkpointIndex.push(0);
     this.checkpointDelta.push(0);
   }
 
@@ -140,9 +156,11 @@ export class StateTimeline {
   /** Appends event `ev` (its index is the next one) and folds it into the live state. */
   push(ev: TraceEvent): void {
     const index = this.events.length;
-    if (index > 0 && index % CHECKPOINT_EVERY === 0) {
+    if (index === this.nextCheckpoint) {
       this.checkpoints.push(copyFrame(this.live));
+      this.checkpointIndex.push(index);
       this.checkpointDelta.push(this.dIndex.length);
+      this.nextCheckpoint = index + checkpointSpacing(this.live);
     }
     this.events.push(ev);
     if (ev.kind === 'thread.result' && ev.actor !== undefined) this.results.get(ev.actor)?.push(ev.result);
@@ -201,9 +219,9 @@ export class StateTimeline {
       }
     } else {
       // The checkpoint for a full block is taken when the next block's first event arrives.
-      const k = Math.min(Math.floor((i + 1) / CHECKPOINT_EVERY), this.checkpoints.length - 1);
+      const k = this.checkpointBefore(i + 1);
       frame = copyFrame(this.checkpoints[k]);
-      from = k * CHECKPOINT_EVERY;
+      from = this.checkpointIndex[k];
       d = this.checkpointDelta[k];
     }
     for (let j = from; j <= i; j++) {
@@ -281,6 +299,19 @@ export class StateTimeline {
       leases = null;
       return reader;
     };
+  }
+
+  /** The last checkpoint taken before event `next` (it includes every event before `next`). */
+  private checkpointBefore(next: number): number {
+    const at = this.checkpointIndex;
+    let lo = 0;
+    let hi = at.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (at[mid] <= next) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   private learnOwner(owner: string, actor: Actor | undefined): void {
