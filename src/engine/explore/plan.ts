@@ -11,20 +11,9 @@ import { nodeIds } from '../topology/nodes';
 import type { Trace, Violation, ViolationKind } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
 
-/** The kinds of change a search may make, named for `--faults` and the page's checkboxes. */
-export const EXPLORE_FAULT_KINDS = [
-  'pause',
-  'client-crash',
-  'node-crash',
-  'partition',
-  'clock',
-  'replica-lag',
-  'interrupt',
-  'move',
-  // appended: a kind inserted earlier would change every existing seed's schedules
-  'latency',
-] as const;
-export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];
+import { EXPLORE_FAULT_KINDS, type ExploreFaultKind } from './kinds';
+
+export { EXPLORE_FAULT_KINDS, type ExploreFaultKind };
 
 export const VIOLATION_KINDS: readonly ViolationKind[] = ['V1', 'V2', 'V3', 'L1'];
 
