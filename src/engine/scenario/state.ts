@@ -85,6 +85,13 @@ export interface FrameReader {
    * `changed` (every thread the first time): a reader of 100 threads looks at the few that moved.
    */
   changed(): Actor[];
+  /**
+   * The keys of node `id` whose view may differ from the one `node(id)` showed at the previous
+   * call for that node; null: look at every key (the first call, or the node's keyspace was
+   * cleared since). A reader of 10,000 locks looks at the few a moment touched. Optional: a
+   * reader built from a whole state has no history.
+   */
+  changedKeys?(id: string): ReadonlySet<string> | null;
 }
 
 export interface TimelineInit {
@@ -252,6 +259,10 @@ export class StateTimeline {
     // threads (`apply` changes no other). null: all of them, the first time.
     let touched: Set<Actor> | null = null;
     let leased: Actor[] = [];
+    // The keys a delta set or deleted since each node's last `changedKeys`; a node in `allKeys`
+    // has had no call yet, or lost its whole keyspace since.
+    const touchedKeys = new Map<string, Set<string>>();
+    const allKeys = new Set<string>(f.nodes.keys());
     const reader: FrameReader = {
       thread: (actor) => {
         const r = f.threads.get(actor);
@@ -278,6 +289,12 @@ export class StateTimeline {
         out.push(...leased);
         return out;
       },
+      changedKeys: (id) => {
+        const keys = touchedKeys.get(id);
+        touchedKeys.set(id, new Set());
+        if (allKeys.delete(id)) return null;
+        return keys ?? new Set();
+      },
     };
     return (to) => {
       const i = Math.min(Math.trunc(to), this.events.length - 1);
@@ -291,7 +308,11 @@ export class StateTimeline {
         }
         this.apply(f, ev);
         while (d < this.dIndex.length && this.dIndex[d] === j) {
-          applyKey(f, this.dNode[d], this.dKey[d], this.dView[d]);
+          const node = this.dNode[d];
+          const key = this.dKey[d];
+          applyKey(f, node, key, this.dView[d]);
+          if (key === null) allKeys.add(node);
+          else touchedKeys.get(node)?.add(key);
           d++;
         }
       }
@@ -338,7 +359,7 @@ export class StateTimeline {
    */
   private partialLeases(f: Frame, index: number): Map<Actor, string[]> {
     const out = new Map<Actor, string[]>();
-    if (this.ownerThread.size === 0) return out;
+    if (this.ownerThread.size === 0 || !hasPartialCandidate(f)) return out;
     for (const n of f.nodes.values()) {
       if (n.role !== 'master' || !n.up) continue;
       for (const [key, k] of n.keys) {
@@ -604,6 +625,22 @@ function dropSubscriber(f: Frame, node: string, label: string): void {
     if (rest.length) subs.set(ch, rest);
   }
   n.subs = subs;
+}
+
+/**
+ * Whether any thread could hold a partial lease (see partialLeases): acquiring, holding nothing,
+ * alive. Most moments have none, and then the walk over every key of every master is skipped.
+ */
+function hasPartialCandidate(f: Frame): boolean {
+  for (const r of f.threads.values())
+    if (r.requesting !== undefined && r.state !== 'done' && r.state !== 'crashed' && noHolds(r.holds))
+      return true;
+  return false;
+}
+
+function noHolds(holds: Readonly<Record<string, number>>): boolean {
+  for (const _ in holds) return false;
+  return true;
 }
 
 function copyFrame(f: Frame): Frame {

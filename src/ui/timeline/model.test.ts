@@ -3,6 +3,7 @@ import { buildContentionFixture } from '../fixtures/contention';
 import { builtin, builtins } from '../../engine/scenario/builtins/index';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
+import { watchdogCostScenario } from '../../engine/scenario/scale/watchdog_cost';
 import { computeLayout } from './layout';
 import { legendItems } from './legend-items';
 import { deriveLaneModel, deriveRunModel, roleAt, slotsAt, type LaneModel } from './model';
@@ -297,5 +298,19 @@ describe('deriveRunModel: one sweep over the run draws what a stateAt per frame 
     expect(r.sweep).toBeDefined();
     const perFrame = deriveRunModel(v.scenario, { trace: r.trace, stateAt: (i) => r.stateAt(i) });
     expect(deriveRunModel(v.scenario, r)).toEqual(perFrame);
+  });
+
+  // Many keys changing in one moment (every renewal touches a client's locks at once): the sweep
+  // hands the lanes only the keys a moment touched (FrameReader.changedKeys).
+  it('the watchdog-cost scale scenario, scaled down', () => {
+    const v = validateScenario(
+      watchdogCostScenario({ clients: 3, threadsPerClient: 5, locksPerThread: 4, until: 25_000 }),
+    );
+    if (!v.ok) throw new Error(JSON.stringify(v.issues));
+    const r = runScenario(v.scenario);
+    const perFrame = deriveRunModel(v.scenario, { trace: r.trace, stateAt: (i) => r.stateAt(i) });
+    const swept = deriveRunModel(v.scenario, r);
+    expect(swept.nodes[0].keys.length).toBeGreaterThan(60);
+    expect(swept).toEqual(perFrame);
   });
 });

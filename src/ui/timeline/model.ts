@@ -350,13 +350,14 @@ export function deriveLaneModel(
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
   // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key).
   const keyOpen = new Map<string, { sig: string; seg: KeySegment | null; view?: KeyView }>();
-  // The keys followed on each node: the locks, and their companions once one appears.
-  const tracked = new Map<string, Set<string>>();
+  // The keys followed on each node: the locks, and their companions once one appears, each with
+  // its place in that order (the segments of one moment are pushed in it).
+  const tracked = new Map<string, Map<string, number>>();
   for (const id of nodeIds) {
     const nv = initial.nodes[id] ?? trace.final.nodes[id];
     nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [], keyNames: [] });
     nodeOpen.set(id, { up: nv.up, upFrom: 0, role: nv.role, roleFrom: 0 });
-    tracked.set(id, new Set(lockNames));
+    tracked.set(id, new Map([...lockNames].map((key, i) => [key, i])));
     for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
   }
   // Slot ownership only moves by a failover (no migration is modelled): one span per change.
@@ -428,15 +429,21 @@ export function deriveLaneModel(
         no.roleFrom = t;
       }
       const keys = tracked.get(id)!;
+      // Only the keys this moment touched, when the reader knows them (a sweep does).
+      const changed = state.changedKeys?.(id) ?? null;
       let found: string[] | null = null;
-      for (const key of nv.keys.keys())
-        if (!keys.has(key) && isCompanionKey(key, lockNames)) (found ??= []).push(key);
+      for (const key of changed ?? nv.keys.keys())
+        if (!keys.has(key) && nv.keys.has(key) && isCompanionKey(key, lockNames)) (found ??= []).push(key);
       // In key order, as a state lists them: the order of the segments of one moment follows it.
       for (const key of found?.sort(byteOrder) ?? []) {
-        keys.add(key);
+        keys.set(key, keys.size);
         keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
       }
-      for (const key of keys) {
+      const visit =
+        changed === null
+          ? keys.keys()
+          : [...changed].filter((k) => keys.has(k)).sort((a, b) => keys.get(a)! - keys.get(b)!);
+      for (const key of visit) {
         const ko = keyOpen.get(`${id}\u0000${key}`)!;
         const k = nv.keys.get(key);
         if (k !== undefined && k === ko.view) continue;
@@ -656,7 +663,7 @@ export function deriveLaneModel(
     const lane = nodeLanes.get(id)!;
     if (!no.up) lane.down.push({ from: no.upFrom, to: tEnd });
     lane.roles.push({ from: no.roleFrom, to: tEnd, role: no.role });
-    for (const key of tracked.get(id)!) {
+    for (const key of tracked.get(id)!.keys()) {
       const ko = keyOpen.get(`${id}\u0000${key}`)!;
       if (ko.seg) {
         ko.seg.to = tEnd;
