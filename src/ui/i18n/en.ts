@@ -92,6 +92,8 @@ export const en = {
   'inspect.console': 'Console',
   'inspect.resource': 'Protected resource',
   'inspect.noKeys': '(empty)',
+  'inspect.moreKeys': 'The first {shown} of {total} keys: the timeline has every one.',
+  'inspect.moreThreads': 'The first {shown} of {total} threads: the timeline has every one.',
   'inspect.down': 'down',
   'inspect.ttl': 'TTL',
   'inspect.noTtl': 'no TTL',

@@ -94,6 +94,8 @@ export const zh: Record<MessageKey, string> = {
   'inspect.console': '命令行',
   'inspect.resource': '受保护资源',
   'inspect.noKeys': '（空）',
+  'inspect.moreKeys': '只列出 {total} 个 key 中的前 {shown} 个：时间线上有全部。',
+  'inspect.moreThreads': '只列出 {total} 个线程中的前 {shown} 个：时间线上有全部。',
   'inspect.down': '宕机',
   'inspect.ttl': 'TTL',
   'inspect.noTtl': '无过期时间',
