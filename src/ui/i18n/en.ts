@@ -44,6 +44,7 @@ export const en = {
     'Keys: space play/pause · ←/→ step · shift+←/→ lock events · Home/End · Ctrl+Z / Ctrl+Shift+Z undo/redo',
   'timeline.label': 'Timeline of clients and Redis nodes',
   'timeline.threads': 'Threads',
+  'timeline.moreKeys': '+ {n} more keys drawn together: the height is how many exist (up to {peak} at once)',
   'timeline.nodes': 'Redis nodes',
   'timeline.zoomHint': 'Wheel to zoom, drag to pan, click to move the cursor',
   'timeline.resetZoom': 'Reset zoom',

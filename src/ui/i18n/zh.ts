@@ -46,6 +46,7 @@ export const zh: Record<MessageKey, string> = {
     '快捷键：空格 播放/暂停 · ←/→ 单步 · shift+←/→ 锁事件 · Home/End · Ctrl+Z / Ctrl+Shift+Z 撤销/重做',
   'timeline.label': '客户端与 Redis 节点的时间线',
   'timeline.threads': '线程',
+  'timeline.moreKeys': '另有 {n} 个 key 合为一行：高度表示同时存在的个数（最多 {peak} 个）',
   'timeline.nodes': 'Redis 节点',
   'timeline.zoomHint': '滚轮缩放，拖动平移，点击移动游标',
   'timeline.resetZoom': '重置缩放',
