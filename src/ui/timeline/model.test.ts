@@ -6,7 +6,8 @@ import { validateScenario } from '../../engine/scenario/schema';
 import { watchdogCostScenario } from '../../engine/scenario/scale/watchdog_cost';
 import { computeLayout } from './layout';
 import { legendItems } from './legend-items';
-import { MAX_KEY_ROWS, deriveLaneModel, deriveRunModel, roleAt, slotsAt, type LaneModel } from './model';
+import { deriveLaneModel, deriveRunModel, roleAt, slotsAt, type LaneModel } from './model';
+import { MAX_KEY_ROWS } from './key-rows';
 
 describe('deriveLaneModel (hand-written fixture)', () => {
   const run = buildContentionFixture();
