@@ -226,6 +226,15 @@ export function compareThreadIds(a: string, b: string): number {
   return NUMERIC.compare(ta, tb);
 }
 
+function memo(f: (s: string) => string): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    let v = seen.get(s);
+    if (v === undefined) seen.set(s, (v = f(s)));
+    return v;
+  };
+}
+
 function shortField(field: string, owners: OwnerNames): string {
   const named = nameOwners(field, owners);
   if (named !== field) return named;
@@ -352,6 +361,10 @@ export function deriveLaneModel(
       : null;
 
   const owners = collectOwners(events);
+  // A key's name and an owner field come back on every change of the key (six per lock in a
+  // watchdog run of 10,000 locks): named once each.
+  const keyName = memo((key: string) => nameOwners(key, owners));
+  const fieldName = memo((field: string) => shortField(field, owners));
   const nodeLanes = new Map<string, NodeLane>();
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
   // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key).
@@ -467,13 +480,13 @@ export function deriveLaneModel(
         }
         const label =
           k.type === 'hash'
-            ? (k.value as [string, string][]).map(([f, v]) => `${shortField(f, owners)}=${v}`).join(' ')
+            ? (k.value as [string, string][]).map(([f, v]) => `${fieldName(f)}=${v}`).join(' ')
             : k.type === 'string'
-              ? shortField(String(k.value), owners)
+              ? fieldName(String(k.value))
               : k.type;
         ko.seg = {
           key,
-          name: nameOwners(key, owners),
+          name: keyName(key),
           from: t,
           to: t,
           expireAt: k.expireAt,
