@@ -558,7 +558,6 @@ const sections: Section[] = [
   targetsSection,
 ];
 
-
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
     json: false,

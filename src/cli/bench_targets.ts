@@ -21,7 +21,10 @@ const PAGE_TARGETS: readonly { figure: string; target: string }[] = [
   { figure: 'first-screen JavaScript, gzip, as the page loads it', target: '<= 260 KB' },
   { figure: 'contention-100 playback', target: '>= 50 fps' },
   { figure: 'contention-100 zoom', target: '>= 50 fps' },
-  { figure: 'scale (1,000 threads, 10,000 locks, 60 s) in the page: open -> run shown', target: '<= 3000 ms' },
+  {
+    figure: 'scale (1,000 threads, 10,000 locks, 60 s) in the page: open -> run shown',
+    target: '<= 3000 ms',
+  },
   { figure: 'scale in the page: timeline playback', target: '>= 50 fps' },
   { figure: 'search in the page, two workers, small built-in', target: '>= 1000 schedules/s' },
 ];
