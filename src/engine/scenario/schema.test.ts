@@ -194,6 +194,22 @@ describe('validateScenario', () => {
     );
   });
 
+  it('accepts 1,000 threads in all (issue 23: the watchdog-cost scale) and refuses more', () => {
+    const clients = (threads: number) =>
+      Array.from({ length: Math.ceil(threads / 100) }, (_, c) => ({
+        id: `C${c + 1}`,
+        threads: Array.from({ length: Math.min(100, threads - c * 100) }, (_, t) => ({
+          id: t + 1,
+          program: [{ op: 'lock', lock: `l${c}:${t}` }],
+        })),
+      }));
+    expect(LIMITS.threadsTotal).toBe(1000);
+    expect(validateScenario({ format: 'lockscope/1', clients: clients(1000) }).ok).toBe(true);
+    expect(issues({ format: 'lockscope/1', clients: clients(1001) })).toEqual([
+      'clients: 1001 threads in all (at most 1000)',
+    ]);
+  });
+
   it('limits program length after expanding repeat, and type-specific fields', () => {
     const body = [{ op: 'work', ms: 1 }];
     const nested = [{ op: 'repeat', times: 200, body: [{ op: 'repeat', times: 100, body }] }];

@@ -2,7 +2,7 @@
  * Paints the lane model. Pure function of (model, layout, x scale, visible time range): the
  * caller decides when to repaint (zoom, resize, new trace), never per animation frame.
  */
-import { SENTINEL_LANE, violationRows, type Layout, type Row } from './layout';
+import { SENTINEL_LANE, subRows, violationRows, type Layout, type Row } from './layout';
 import type { LaneModel, SentinelLane } from './model';
 import { BAND_COLOR, COLORS, MARK_COLOR, SENTINEL_COLOR } from './palette';
 import type { Painter } from './painter';
@@ -22,6 +22,8 @@ export interface DrawLabels {
   failover?: (promoted: string | null) => string;
   /** a role as the page names it ("master", 主节点); the trace's word without it */
   role?: (role: string) => string;
+  /** the row of the keys a node lane draws together (NodeLane.moreKeys): "+ {n} more keys …" */
+  moreKeys?: (names: number, peak: number) => string;
 }
 
 /** Width of `s` at `size` px, without a canvas: generous, so a label never runs past its room. */
@@ -174,8 +176,9 @@ export function drawTimeline(
     if (!row || !rowVisible(row)) continue;
     // Several keys on one node (a MultiLock's parts, a read/write lock's timeout keys): one
     // sub-row each, its label naming the key.
-    const subs = Math.max(1, lane.keyNames.length);
+    const subs = Math.max(1, subRows(lane));
     const subH = (row.h - 8) / subs;
+    const subOf = new Map(lane.keyNames.map((name, i) => [name, i]));
     const lastKeyPx = new Map<string, number>();
     for (const k of lane.keys) {
       if (!visible(k.from, k.to)) continue;
@@ -183,7 +186,7 @@ export function drawTimeline(
       const b = x(k.to);
       if (b - a < 1 && Math.floor(a) === lastKeyPx.get(k.name)) continue;
       lastKeyPx.set(k.name, Math.floor(b));
-      const sub = Math.max(0, lane.keyNames.indexOf(k.name));
+      const sub = subOf.get(k.name) ?? 0;
       const top = row.y + 4 + sub * subH;
       const bottom = top + subH - (subs > 1 ? 2 : 0);
       const hh = bottom - top;
@@ -211,6 +214,25 @@ export function drawTimeline(
         p.text(Math.max(a, 0) + 4, top + fs / 2 + 1, fitText(text, room - 8, fs), COLORS.keyText, {
           size: fs,
         });
+    }
+    if (lane.moreKeys) {
+      // The keys past MAX_KEY_ROWS: one area whose height is how many of them exist.
+      const more = lane.moreKeys;
+      const top = row.y + 4 + lane.keyNames.length * subH;
+      const hh = subH - 2;
+      const peak = Math.max(1, ...more.live.map((l) => l.count));
+      for (const l of more.live) {
+        if (!visible(l.from, l.to)) continue;
+        const a = clampX(x(l.from));
+        const h = (hh * l.count) / peak;
+        p.rect(a, top + hh - h, Math.max(1, clampX(x(l.to)) - a), h, COLORS.key);
+      }
+      const text = labels.moreKeys?.(more.names, peak) ?? `+ ${more.names} more keys (up to ${peak} at once)`;
+      const tx = Math.max(x(0), 0) + 4;
+      p.text(tx, top + fs / 2 + 1, fitText(text, width - tx - 4, fs), COLORS.keyText, {
+        size: fs,
+        bold: true,
+      });
     }
     for (const d of lane.down) {
       if (!visible(d.from, d.to)) continue;

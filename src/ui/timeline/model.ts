@@ -16,6 +16,7 @@ import type {
 } from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
 import { collectOwners, nameOwners, type OwnerNames } from './owners';
+import { aggregateKeys } from './key-rows';
 
 export type BandKind = 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed';
 
@@ -89,6 +90,11 @@ export interface NodeLane {
   keyNames: string[];
   /** cluster: the slots this node serves, span by span ("10923-16383"; '' while it serves none) */
   slots?: SlotSpan[];
+  /**
+   * The keys past MAX_KEY_ROWS, drawn together in one last sub-row instead of one each: how many
+   * there are, and how many of them exist from moment to moment (their segments are not in `keys`).
+   */
+  moreKeys?: { names: number; live: { from: number; to: number; count: number }[] };
 }
 
 export interface SlotSpan {
@@ -223,6 +229,15 @@ export function compareThreadIds(a: string, b: string): number {
   return NUMERIC.compare(ta, tb);
 }
 
+function memo(f: (s: string) => string): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    let v = seen.get(s);
+    if (v === undefined) seen.set(s, (v = f(s)));
+    return v;
+  };
+}
+
 function shortField(field: string, owners: OwnerNames): string {
   const named = nameOwners(field, owners);
   if (named !== field) return named;
@@ -349,17 +364,22 @@ export function deriveLaneModel(
       : null;
 
   const owners = collectOwners(events);
+  // A key's name and an owner field come back on every change of the key (six per lock in a
+  // watchdog run of 10,000 locks): named once each.
+  const keyName = memo((key: string) => nameOwners(key, owners));
+  const fieldName = memo((field: string) => shortField(field, owners));
   const nodeLanes = new Map<string, NodeLane>();
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
   // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key).
   const keyOpen = new Map<string, { sig: string; seg: KeySegment | null; view?: KeyView }>();
-  // The keys followed on each node: the locks, and their companions once one appears.
-  const tracked = new Map<string, Set<string>>();
+  // The keys followed on each node: the locks, and their companions once one appears, each with
+  // its place in that order (the segments of one moment are pushed in it).
+  const tracked = new Map<string, Map<string, number>>();
   for (const id of nodeIds) {
     const nv = initial.nodes[id] ?? trace.final.nodes[id];
     nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [], keyNames: [] });
     nodeOpen.set(id, { up: nv.up, upFrom: 0, role: nv.role, roleFrom: 0 });
-    tracked.set(id, new Set(lockNames));
+    tracked.set(id, new Map([...lockNames].map((key, i) => [key, i])));
     for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
   }
   // Slot ownership only moves by a failover (no migration is modelled): one span per change.
@@ -431,15 +451,21 @@ export function deriveLaneModel(
         no.roleFrom = t;
       }
       const keys = tracked.get(id)!;
+      // Only the keys this moment touched, when the reader knows them (a sweep does).
+      const changed = state.changedKeys?.(id) ?? null;
       let found: string[] | null = null;
-      for (const key of nv.keys.keys())
-        if (!keys.has(key) && isCompanionKey(key, lockNames)) (found ??= []).push(key);
+      for (const key of changed ?? nv.keys.keys())
+        if (!keys.has(key) && nv.keys.has(key) && isCompanionKey(key, lockNames)) (found ??= []).push(key);
       // In key order, as a state lists them: the order of the segments of one moment follows it.
       for (const key of found?.sort(byteOrder) ?? []) {
-        keys.add(key);
+        keys.set(key, keys.size);
         keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
       }
-      for (const key of keys) {
+      const visit =
+        changed === null
+          ? keys.keys()
+          : [...changed].filter((k) => keys.has(k)).sort((a, b) => keys.get(a)! - keys.get(b)!);
+      for (const key of visit) {
         const ko = keyOpen.get(`${id}\u0000${key}`)!;
         const k = nv.keys.get(key);
         if (k !== undefined && k === ko.view) continue;
@@ -457,13 +483,13 @@ export function deriveLaneModel(
         }
         const label =
           k.type === 'hash'
-            ? (k.value as [string, string][]).map(([f, v]) => `${shortField(f, owners)}=${v}`).join(' ')
+            ? (k.value as [string, string][]).map(([f, v]) => `${fieldName(f)}=${v}`).join(' ')
             : k.type === 'string'
-              ? shortField(String(k.value), owners)
+              ? fieldName(String(k.value))
               : k.type;
         ko.seg = {
           key,
-          name: nameOwners(key, owners),
+          name: keyName(key),
           from: t,
           to: t,
           expireAt: k.expireAt,
@@ -659,7 +685,7 @@ export function deriveLaneModel(
     const lane = nodeLanes.get(id)!;
     if (!no.up) lane.down.push({ from: no.upFrom, to: tEnd });
     lane.roles.push({ from: no.roleFrom, to: tEnd, role: no.role });
-    for (const key of tracked.get(id)!) {
+    for (const key of tracked.get(id)!.keys()) {
       const ko = keyOpen.get(`${id}\u0000${key}`)!;
       if (ko.seg) {
         ko.seg.to = tEnd;
@@ -678,6 +704,7 @@ export function deriveLaneModel(
     );
     const isLock = (n: string) => lockNames.has(n);
     lane.keyNames = [...names.filter(isLock), ...names.filter((n) => !isLock(n))];
+    aggregateKeys(lane);
   }
 
   return {
