@@ -622,6 +622,10 @@ export const en = {
     '{who}: the reply to {command} from {node} comes after its timeout and is discarded ({reply}).',
   'caption.callNotWritten':
     '{who}: {command} to {node} could not be written for {timeout} (its event loop is starved): RedisTimeoutException “Command still hasn’t been written into connection!”',
+  'legend.callTimeout': 'response timeout (no reply in time)',
+  'legend.lateReply': 'late reply discarded',
+  'legend.nodeBusy': 'node busy (stall)',
+  'legend.starved': 'client event loop starved',
   'kind.client.starve': 'client event loop starved',
   'kind.client.starve.end': 'client event loop runs again',
   'kind.node.stall': 'node busy (stall)',

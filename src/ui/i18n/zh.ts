@@ -593,6 +593,10 @@ export const zh: Record<MessageKey, string> = {
   'caption.replyLate': '{who}：{node} 对 {command} 的应答在超时之后才到，被丢弃（{reply}）。',
   'caption.callNotWritten':
     '{who}：发往 {node} 的 {command} 在 {timeout}内没能写出（事件循环饥饿）：RedisTimeoutException “Command still hasn’t been written into connection!”',
+  'legend.callTimeout': '响应超时（没有按时收到应答）',
+  'legend.lateReply': '迟到的应答被丢弃',
+  'legend.nodeBusy': '节点忙碌（停顿）',
+  'legend.starved': '客户端事件循环饥饿',
   'kind.client.starve': '客户端事件循环饥饿',
   'kind.client.starve.end': '客户端事件循环恢复',
   'kind.node.stall': '节点忙碌（停顿）',
