@@ -112,6 +112,8 @@ class ThreadRunner {
   private readonly lastType = new Map<string, LockType>();
   private readonly locks = new Map<string, AnyLock>();
   private step = -1;
+  /** Thread.currentThread().getId() for the code running now (`continueOn` changes it) */
+  private tid: number;
 
   constructor(
     private readonly ctx: SimContext,
@@ -121,6 +123,15 @@ class ThreadRunner {
     private readonly topology = 'single',
   ) {
     this.actor = threadActor(client.name, spec.id);
+    this.tid = spec.id;
+  }
+
+  /** The owner id a Redisson call of `op` uses: its explicit `owner`, else the current thread's id. */
+  private ownerOf(op: { owner?: number }): number {
+    const id = op.owner ?? this.tid;
+    // events about that owner (watchdog, waits) are drawn on this program's lane
+    this.client.bindLane(id, this.actor);
+    return id;
   }
 
   *run(): Process<void> {
@@ -202,7 +213,11 @@ class ThreadRunner {
       case 'tryLock':
         return yield* this.acquire(op);
       case 'unlock':
-        yield* this.unlock(op.lock, op.type, op.locks);
+        yield* this.unlock(op.lock, op.type, op.locks, this.ownerOf(op));
+        return;
+      case 'continueOn':
+        this.tid = op.thread;
+        this.emit('thread.continue', { thread: op.thread });
         return;
       case 'forceUnlock':
         yield* this.forceUnlock(op.lock, op.type);
@@ -261,13 +276,14 @@ class ThreadRunner {
     const args: Record<string, unknown> = {};
     if (op.op === 'tryLock' && op.waitMs !== undefined) args.waitMs = op.waitMs;
     if (op.leaseMs !== undefined) args.leaseMs = op.leaseMs;
-    const known = lock?.kind === 'rlock' ? requestFields(lock.lock, this.spec.id) : {};
+    const owner = this.ownerOf(op);
+    const known = lock?.kind === 'rlock' ? requestFields(lock.lock, owner) : {};
     this.emit('lock.request', { lock: name, type, op: op.op, ...args, ...known });
     this.lastType.set(name, type);
     if (!lock) return this.unsupported(op.op, name, type);
     let acquired: boolean;
     try {
-      if (lock.kind === 'rlock') acquired = yield* this.acquireRLock(lock.lock, op);
+      if (lock.kind === 'rlock') acquired = yield* this.acquireRLock(lock.lock, op, owner);
       else acquired = yield* this.acquireNaive(lock.lock, op);
     } catch (e) {
       return this.lockError(e, op.op, name);
@@ -284,15 +300,15 @@ class ThreadRunner {
       this.emit('lock.acquired', { lock: name, holdCount, owner: lock.lock.currentToken()! });
       return true;
     }
-    this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, this.spec.id) });
+    this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, owner) });
     return true;
   }
 
   private *acquireRLock(
     lock: FamilyLock,
     op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>,
+    tid: number,
   ): Process<boolean> {
-    const tid = this.spec.id;
     const lease = op.leaseMs ?? NO_LEASE;
     if (op.op === 'lock') {
       yield* lock.lock(tid, lease);
@@ -326,7 +342,8 @@ class ThreadRunner {
   private *unlock(
     name: string,
     explicitType: LockType | undefined,
-    locks?: readonly string[],
+    locks: readonly string[] | undefined,
+    owner: number,
   ): Process<void> {
     const type = explicitType ?? this.lastType.get(name) ?? 'RLock';
     const lock = this.lockFor(name, type, locks);
@@ -341,7 +358,7 @@ class ThreadRunner {
     }
     if (held !== undefined) this.requestUnlock(name, type, held - 1);
     try {
-      yield* lock.lock.unlock(this.spec.id);
+      yield* lock.lock.unlock(owner);
     } catch (e) {
       // IllegalMonitorStateException: the thread learns it no longer holds the lock.
       this.holds.delete(name);
@@ -382,7 +399,7 @@ class ThreadRunner {
   private tokenFor(name: string): number | undefined {
     const type = this.lastType.get(name);
     const l = type === undefined ? undefined : this.locks.get(`${type}\u0000${name}`);
-    return l?.kind === 'rlock' ? fencingToken(l.lock, this.spec.id) : undefined;
+    return l?.kind === 'rlock' ? fencingToken(l.lock, this.tid) : undefined;
   }
 
   /** The lock a `use` runs under: the most recently acquired one this thread still believes it holds. */
@@ -451,7 +468,7 @@ class ThreadRunner {
     const type = op.type ?? this.lastType.get(op.lock) ?? 'RLock';
     const lock = this.lockFor(op.lock, type, 'locks' in op ? op.locks : undefined);
     if (!lock) throw new UnsupportedOperationException(`lock type ${type} is not modelled yet`);
-    const tid = op.op === 'isHeldByThread' ? (op.thread ?? this.spec.id) : this.spec.id;
+    const tid = op.op === 'isHeldByThread' ? (op.thread ?? this.tid) : this.tid;
     if (lock.kind === 'naive') {
       if (op.op === 'isLocked') return readInt(yield* this.client.command(['EXISTS', op.lock])) === 1;
       if (op.op === 'remainTimeToLive') return readInt(yield* this.client.command(['PTTL', op.lock]));

@@ -33,6 +33,8 @@ export interface LockOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface TryLockOp {
   op: 'tryLock';
@@ -42,6 +44,8 @@ export interface TryLockOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface LockInterruptiblyOp {
   op: 'lockInterruptibly';
@@ -49,6 +53,8 @@ export interface LockInterruptiblyOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface UnlockOp {
   op: 'unlock';
@@ -56,11 +62,21 @@ export interface UnlockOp {
   /** absent: the type this thread last locked `lock` with */
   type?: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface ForceUnlockOp {
   op: 'forceUnlock';
   lock: string;
   type?: LockType;
+}
+/**
+ * The code after it runs on another thread of the same client (a coroutine or a future callback
+ * resuming elsewhere): Redisson calls without `owner` use `thread` as the current thread's id.
+ */
+export interface ContinueOnOp {
+  op: 'continueOn';
+  thread: number;
 }
 export interface WorkOp {
   op: 'work';
@@ -139,7 +155,8 @@ export type Op =
   | TryOp
   | QueryOp
   | IsHeldByThreadOp
-  | GetTokenOp;
+  | GetTokenOp
+  | ContinueOnOp;
 
 export interface ThreadSpec {
   id: number;
@@ -248,6 +265,7 @@ const OP_NAMES = [
   'getHoldCount',
   'remainTimeToLive',
   'getToken',
+  'continueOn',
 ] as const;
 
 const opList = () =>
@@ -281,8 +299,12 @@ function acquireOp<O extends string, E extends v.ObjectEntries>(op: O, extra: E)
     leaseMs: v.optional(ms()),
     type: v.optional(lockType(), 'RLock'),
     locks: v.optional(lockList()),
+    owner: v.optional(ownerId()),
   });
 }
+
+/** A Java thread id as lockAsync(threadId) takes it: any positive id, not only a thread of the scenario. */
+const ownerId = () => int(1, LIMITS.ownerId, 'an owner id (a positive integer, the threadId of lockAsync)');
 
 const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
   'op',
@@ -295,7 +317,9 @@ const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
       lock: name('lock name'),
       type: v.optional(lockType()),
       locks: v.optional(lockList()),
+      owner: v.optional(ownerId()),
     }),
+    v.strictObject({ op: v.literal('continueOn'), thread: int(1, 9999, 'a thread id (integer)') }),
     v.strictObject({ op: v.literal('forceUnlock'), lock: name('lock name'), type: v.optional(lockType()) }),
     v.strictObject({ op: v.literal('work'), ms: ms() }),
     v.strictObject({ op: v.literal('sleep'), ms: ms() }),

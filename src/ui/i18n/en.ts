@@ -626,6 +626,9 @@ export const en = {
   'legend.lateReply': 'late reply discarded',
   'legend.nodeBusy': 'node busy (stall)',
   'legend.starved': 'client event loop starved',
+  'caption.threadContinue':
+    '{who}’s code goes on running on thread {thread} (a coroutine or a future callback resuming elsewhere): from here, Thread.currentThread().getId() is {thread}.',
+  'kind.thread.continue': 'continues on another thread',
   'kind.client.starve': 'client event loop starved',
   'kind.client.starve.end': 'client event loop runs again',
   'kind.node.stall': 'node busy (stall)',

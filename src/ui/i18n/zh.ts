@@ -597,6 +597,9 @@ export const zh: Record<MessageKey, string> = {
   'legend.lateReply': '迟到的应答被丢弃',
   'legend.nodeBusy': '节点忙碌（停顿）',
   'legend.starved': '客户端事件循环饥饿',
+  'caption.threadContinue':
+    '{who} 的代码换到线程 {thread} 上继续执行（协程或 future 回调在别处恢复）：从这里起 Thread.currentThread().getId() 是 {thread}。',
+  'kind.thread.continue': '换到另一个线程继续',
   'kind.client.starve': '客户端事件循环饥饿',
   'kind.client.starve.end': '客户端事件循环恢复',
   'kind.node.stall': '节点忙碌（停顿）',
