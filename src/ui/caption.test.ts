@@ -78,6 +78,7 @@ const EVERY_FIELD = {
   timeoutMs: 3000,
   until: 5100,
   thread: 2,
+  acquiring: true,
   result: true,
   exception: 'java.lang.IllegalStateException',
   op: 'work',

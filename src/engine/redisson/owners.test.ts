@@ -79,3 +79,58 @@ describe('a program that continues on another thread', () => {
     expect(renew).toMatchObject({ result: 1, lockName: field });
   });
 });
+
+describe('cancelling an in-flight acquire (lockAsync(...).cancel())', () => {
+  it('RedissonLock.lockAsync (3.11.6 … 4.7.0): cancelled while the acquire script is on the wire, get() throws CancellationException; the script still takes the lock and the callback unlocks it at once', () => {
+    for (const version of ['3.11.6', '3.27.2', '4.7.0']) {
+      const s = run(
+        {
+          A: [{ id: 1, start: 100, program: [{ op: 'lock', lock: 'myLock' }, work(5000)] }],
+          B: [{ id: 1, start: 1000, program: [{ op: 'tryLock', lock: 'myLock' }] }],
+        },
+        {
+          network: { latencyMs: 50 },
+          redisson: { version },
+          until: 40_000,
+          faults: [{ at: 120, kind: 'cancel', client: 'A', thread: 1 }],
+        },
+      );
+      expect(first(s, 'thread.cancel', 'A:1').acquiring).toBe(true);
+      const err = first(s, 'lock.error', 'A:1');
+      expect(err.t).toBe(120);
+      expect(err.error).toBe('CancellationException');
+      expect(first(s, 'thread.done', 'A:1')).toMatchObject({
+        outcome: 'exception',
+        exception: 'java.util.concurrent.CancellationException',
+      });
+      expect(s.of('lock.acquired', 'A:1')).toEqual([]);
+      // the late "acquired" is given back: B's single attempt at 1 s finds the lock free
+      expect(s.results('B:1')).toEqual([true]);
+      expect(s.of('watchdog.renew', 'A:1')).toEqual([]);
+    }
+  });
+
+  it('a waiter cancelled while it waits for the holder: it stops, unsubscribes, and never takes the lock', () => {
+    const s = run(
+      {
+        A: [
+          { id: 1, program: [{ op: 'lock', lock: 'myLock' }, work(3000), { op: 'unlock', lock: 'myLock' }] },
+        ],
+        B: [{ id: 1, start: 100, program: [{ op: 'lock', lock: 'myLock' }, work(100)] }],
+      },
+      { until: 10_000, faults: [{ at: 1000, kind: 'cancel', client: 'B', thread: 1 }] },
+    );
+    expect(first(s, 'lock.error', 'B:1')).toMatchObject({ t: 1000, error: 'CancellationException' });
+    expect(s.of('pubsub.unsubscribe', 'B:1')).toHaveLength(1);
+    expect(s.of('lock.acquired', 'B:1')).toEqual([]);
+  });
+
+  it('a cancel that finds no acquire in progress does nothing', () => {
+    const s = run(
+      { A: [{ id: 1, program: [work(2000), { op: 'lock', lock: 'myLock' }] }] },
+      { until: 5000, faults: [{ at: 1000, kind: 'cancel', client: 'A', thread: 1 }] },
+    );
+    expect(first(s, 'thread.cancel', 'A:1').acquiring).toBe(false);
+    expect(s.of('lock.acquired', 'A:1')).toHaveLength(1);
+  });
+});

@@ -37,7 +37,7 @@ import {
   type TryOp,
 } from './schema';
 import { RedissonClient } from '../redisson/RedissonClient';
-import { NO_LEASE } from '../redisson/RedissonLock';
+import { NO_LEASE, RedissonLock } from '../redisson/RedissonLock';
 import {
   acquiredFields,
   familyLock,
@@ -46,7 +46,13 @@ import {
   requestFields,
   type FamilyLock,
 } from '../redisson/family';
-import { InterruptedException, JavaException, describeThrown, exceptionFor } from '../redisson/errors';
+import {
+  CancellationException,
+  InterruptedException,
+  JavaException,
+  describeThrown,
+  exceptionFor,
+} from '../redisson/errors';
 import { RedissonMultiLock, UnsupportedOperationException } from '../redisson/RedissonMultiLock';
 import { RedissonFencedLock } from '../redisson/RedissonFencedLock';
 import type { Reply } from '../redis/reply';
@@ -67,6 +73,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
   const resource = new ProtectedResource(ctx, scenario.resource);
   const clients = new Map<string, RedissonClient>();
   const procs = new Map<string, ProcHandle>();
+  const runners = new Map<string, ThreadRunner>();
   const all: ProcHandle[] = [];
   let firstLive = 0;
   for (const spec of scenario.clients) {
@@ -81,6 +88,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
       const runner = new ThreadRunner(ctx, client, resource, thread, scenario.redis.topology);
       const handle = ctx.spawn(spec.id, runner.actor, runner.run());
       procs.set(runner.actor, handle);
+      runners.set(runner.actor, runner);
       all.push(handle);
     }
   }
@@ -94,6 +102,11 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
     threadProc(client, thread) {
       const p = procs.get(threadActor(client, thread));
       return p && !p.done ? p : undefined;
+    },
+    cancel(client, thread) {
+      const actor = threadActor(client, thread);
+      const p = procs.get(actor);
+      return p !== undefined && !p.done && runners.get(actor)!.cancel(p);
     },
     onCrash(client) {
       resource.forget(client);
@@ -114,6 +127,8 @@ class ThreadRunner {
   private step = -1;
   /** Thread.currentThread().getId() for the code running now (`continueOn` changes it) */
   private tid: number;
+  /** the Redisson lock whose acquire this thread is waiting for, if any */
+  private acquiring: FamilyLock | null = null;
 
   constructor(
     private readonly ctx: SimContext,
@@ -124,6 +139,18 @@ class ThreadRunner {
   ) {
     this.actor = threadActor(client.name, spec.id);
     this.tid = spec.id;
+  }
+
+  /**
+   * Future.cancel() on the acquire this thread waits for (a `cancel` fault): the wait ends with
+   * CancellationException; false when it waits for no acquire of an RLock-family lock.
+   */
+  cancel(self: ProcHandle): boolean {
+    const lock = this.acquiring;
+    if (!(lock instanceof RedissonLock)) return false;
+    lock.cancelled = true;
+    this.ctx.throwInto(self, new CancellationException(''));
+    return true;
   }
 
   /** The owner id a Redisson call of `op` uses: its explicit `owner`, else the current thread's id. */
@@ -283,10 +310,15 @@ class ThreadRunner {
     if (!lock) return this.unsupported(op.op, name, type);
     let acquired: boolean;
     try {
-      if (lock.kind === 'rlock') acquired = yield* this.acquireRLock(lock.lock, op, owner);
-      else acquired = yield* this.acquireNaive(lock.lock, op);
+      if (lock.kind === 'rlock') {
+        if (lock.lock instanceof RedissonLock) lock.lock.cancelled = false;
+        this.acquiring = lock.lock;
+        acquired = yield* this.acquireRLock(lock.lock, op, owner);
+      } else acquired = yield* this.acquireNaive(lock.lock, op);
     } catch (e) {
       return this.lockError(e, op.op, name);
+    } finally {
+      this.acquiring = null;
     }
     if (op.op === 'tryLock') this.result(acquired);
     if (!acquired) {

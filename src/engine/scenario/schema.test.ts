@@ -190,7 +190,7 @@ describe('validateScenario', () => {
       'faults[0].endpoints: expected at least one id (leave "endpoints" out to slow every link)',
     ]);
     expect(issues(minimal([], { faults: [{ kind: 'slow', at: 1 }] }))[0]).toContain(
-      'partition, clock, interrupt, latency, stall, starve)',
+      'partition, clock, interrupt, latency, stall, starve, cancel)',
     );
   });
 

@@ -180,7 +180,9 @@ export type Fault =
   /** the node is busy for `ms` (a slow script, a fork, DEBUG SLEEP): commands queue up */
   | { kind: 'stall'; at: number; node: string; ms: number }
   /** the client's event loop gets no CPU for `ms` while its threads and timers run */
-  | { kind: 'starve'; at: number; client: string; ms: number };
+  | { kind: 'starve'; at: number; client: string; ms: number }
+  /** Future.cancel() on the acquire the thread waits for (as if it were lockAsync(...).get()) */
+  | { kind: 'cancel'; at: number; client: string; thread: number };
 
 export interface Scenario {
   format: 'lockscope/1';
@@ -439,6 +441,12 @@ const FaultSchema = v.variant(
       thread: int(1, 9999, 'a thread id (integer)'),
     }),
     v.strictObject({
+      kind: v.literal('cancel'),
+      at: ms(),
+      client: ClientId,
+      thread: int(1, 9999, 'a thread id (integer)'),
+    }),
+    v.strictObject({
       kind: v.literal('latency'),
       at: ms(),
       ms: int(1, LIMITS.ms, 'a whole number of ms (the extra one-way delay)'),
@@ -452,7 +460,7 @@ const FaultSchema = v.variant(
     }),
   ],
   (issue) =>
-    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency, stall, starve)`,
+    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency, stall, starve, cancel)`,
 );
 
 const RedissonSchema = v.strictObject({
@@ -763,6 +771,7 @@ function crossCheck(s: Scenario): SchemaIssue[] {
         checkClient([...at, 'client'], f.client);
         break;
       case 'interrupt':
+      case 'cancel':
         checkClient([...at, 'client'], f.client);
         if (threads.has(f.client) && !threads.get(f.client)!.has(f.thread))
           add([...at, 'thread'], `client "${f.client}" has no thread ${f.thread}`);

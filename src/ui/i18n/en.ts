@@ -629,6 +629,10 @@ export const en = {
   'caption.threadContinue':
     '{who}’s code goes on running on thread {thread} (a coroutine or a future callback resuming elsewhere): from here, Thread.currentThread().getId() is {thread}.',
   'kind.thread.continue': 'continues on another thread',
+  'caption.threadCancel':
+    'The future {who} waits on for its lock is cancelled: get() throws CancellationException; an acquire still in flight that succeeds is unlocked at once.',
+  'caption.threadCancelNone': 'A cancel reaches {who}, which waits for no lock: nothing to cancel.',
+  'kind.thread.cancel': 'acquire cancelled',
   'kind.client.starve': 'client event loop starved',
   'kind.client.starve.end': 'client event loop runs again',
   'kind.node.stall': 'node busy (stall)',
