@@ -57,7 +57,12 @@ interface Acquire {
 /** Events besides the lock calls that can change who waits for whom, or whether it can end. */
 const GRAPH_EVENTS = new Set<string>([
   'thread.interrupt',
+  'thread.cancel',
+  'thread.continue',
   'client.pause',
+  'client.starve',
+  'client.starve.end',
+  'node.stall',
   'client.resume',
   'node.crash',
   'node.restart',

@@ -10,7 +10,6 @@ import { IllegalMonitorStateException, RedisException, exceptionFor, isNoSyncedR
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import { publishInArgv } from './scripts';
 import type { RenewalService } from './renewal/RenewalService';
-import { threadActor } from '../trace/actors';
 
 /** RedissonObject.prefixName: wrap the name in a cluster hash tag unless it already has one. */
 export function prefixName(prefix: string, name: string): string {
@@ -63,7 +62,7 @@ export abstract class RedissonBaseLock {
 
   /** Trace actor of a thread of this client. */
   actor(threadId: number): string {
-    return threadActor(this.client.name, threadId);
+    return this.client.laneOf(threadId);
   }
 
   /** The watchdog task this lock type registers with (read locks have their own, ReadLockTask). */

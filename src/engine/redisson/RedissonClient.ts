@@ -15,13 +15,23 @@
  * command on to the node it names (RedisExecutor), the map changes only at the next scan.
  */
 import type { SimContext } from '../sim/api';
-import { call, isCallTimeout, sleep, type ConnectionRef, type Process } from '../sim/effects';
+import {
+  CALL_INTERRUPTED,
+  acquire,
+  call,
+  isCallTimeout,
+  sleep,
+  type CallOptions,
+  type ConnectionRef,
+  type Process,
+} from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply } from './errors';
 import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
+import { threadActor } from '../trace/actors';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
@@ -83,6 +93,18 @@ export class RedissonClient implements LockServices {
     this.renewal = newRenewalService(this);
   }
 
+  /** owner id -> the lane its events are drawn on, when not its own thread's ("A:<id>") */
+  private readonly lanes = new Map<number, string>();
+
+  /** Events about owner `threadId` (a lockAsync(threadId) id) go on `actor`'s lane. */
+  bindLane(threadId: number, actor: string): void {
+    if (actor !== threadActor(this.name, threadId)) this.lanes.set(threadId, actor);
+  }
+
+  laneOf(threadId: number): string {
+    return this.lanes.get(threadId) ?? threadActor(this.name, threadId);
+  }
+
   /** RedissonClient.getLock(name). Each call returns a new object, as in Redisson. */
   getLock(lockName: string): RedissonLock {
     return new RedissonLock(this, lockName);
@@ -116,8 +138,24 @@ export class RedissonClient implements LockServices {
     return c;
   }
 
+  /**
+   * How every call of this client is sent: interruptible (CommandAsyncService.get()), and failed
+   * with "Command still hasn't been written into connection!" when its event loop cannot write
+   * it for retryAttempts + 1 ticks of the retry timer (RedisExecutor.scheduleRetryTimeout; the
+   * model ticks at retryDelayMs, without EqualJitter's spread).
+   */
+  private callOptions(onAbandonedReply?: (reply: Reply) => void, timeoutMs?: number): CallOptions {
+    const { retryAttempts, retryDelayMs } = this.config;
+    return {
+      interruptible: true,
+      writeTimeoutMs: retryDelayMs * (retryAttempts + 1),
+      ...(onAbandonedReply === undefined ? {} : { onAbandonedReply }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    };
+  }
+
   *command(argv: readonly string[]): Process<Reply> {
-    if (!this.clusterMode) return yield* call(this.connection(), argv, true);
+    if (!this.clusterMode) return yield* call(this.connection(), argv, this.callOptions());
     const key = commandKeys(argv)?.[0];
     return (yield* this.send(this.master(key), argv, key))[0];
   }
@@ -138,10 +176,10 @@ export class RedissonClient implements LockServices {
     this.readTurns.set(master, turn);
     const replica = replicas[turn % replicas.length];
     const conn = this.connection(replica);
-    if (!this.clusterMode) return yield* call(conn, argv, true);
+    if (!this.clusterMode) return yield* call(conn, argv, this.callOptions());
     if (!this.readonlyConns.has(conn)) {
       this.readonlyConns.add(conn);
-      yield* call(conn, ['READONLY'], true);
+      yield* call(conn, ['READONLY'], this.callOptions());
     }
     return (yield* this.send(replica, argv, key))[0];
   }
@@ -156,12 +194,17 @@ export class RedissonClient implements LockServices {
    * retryAttempts times, to the node the slot map gives `key` then (or the MOVED target it was
    * redirected to). Returns the reply and the node that gave it.
    */
-  private *send(node: string, argv: readonly string[], key: string | undefined): Process<[Reply, string]> {
+  private *send(
+    node: string,
+    argv: readonly string[],
+    key: string | undefined,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<[Reply, string]> {
     let target = node;
     /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
     let redirected: string | null = null;
     for (let hops = 0, attempt = 0; ; ) {
-      const reply = yield* call(this.connection(target), argv, true);
+      const reply = yield* call(this.connection(target), argv, this.callOptions(onAbandoned));
       if (!this.clusterMode || reply.t !== 'error') return [reply, target];
       if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry && attempt < this.config.retryAttempts) {
         yield* sleep(this.retryDelay(attempt));
@@ -187,17 +230,23 @@ export class RedissonClient implements LockServices {
   }
 
   /** The script's reply and the node that ran it (where WAIT must go). */
-  private *evalOn(script: string, keys: readonly string[], args: ScriptArgs): Process<[Reply, string]> {
+  private *evalOn(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<[Reply, string]> {
     const node = this.master(keys[0]);
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    if (!this.config.traits.useScriptCache) return yield* this.send(node, ['EVAL', script, ...tail], keys[0]);
+    if (!this.config.traits.useScriptCache)
+      return yield* this.send(node, ['EVAL', script, ...tail], keys[0], onAbandoned);
     const sha = scriptSha(script);
-    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], keys[0]);
+    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], keys[0], onAbandoned);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
     const conn = this.connection(at);
-    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], true);
+    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], this.callOptions());
     if (loaded.t === 'error') return [loaded, at];
-    return [yield* call(conn, ['EVALSHA', sha, ...tail], true), at];
+    return [yield* call(conn, ['EVALSHA', sha, ...tail], this.callOptions(onAbandoned)), at];
   }
 
   /** The lock channel's commands: sharded where the release's probe found sharding, classic otherwise. */
@@ -231,8 +280,13 @@ export class RedissonClient implements LockServices {
    * round trip later. 0 acks with checkLockSyncedSlaves come back as the NO_SYNCED_SLAVES error
    * (NoSyncedSlavesException); a count other than expected makes the next call re-read it.
    */
-  *syncedEval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
-    const [reply, node] = yield* this.evalOn(script, keys, args);
+  *syncedEval(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply> {
+    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned);
     if (reply.t === 'error' || !this.config.traits.syncedEval) return reply;
     let expected = this.availableSlaves.get(node);
     if (expected === undefined) {
@@ -240,10 +294,15 @@ export class RedissonClient implements LockServices {
       this.availableSlaves.set(node, expected);
     }
     if (expected === 0) return reply;
+    // the batch completes the script's future once WAIT is answered too
     const w = yield* call(
       this.connection(node),
       ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
-      true,
+      // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
+      this.callOptions(
+        onAbandoned && (() => onAbandoned(reply)),
+        this.config.timeoutMs + this.config.slavesSyncTimeout,
+      ),
     );
     if (w.t === 'error') return w;
     const synced = w.t === 'int' ? Number(w.v) : 0;
@@ -295,9 +354,23 @@ export class RedissonClient implements LockServices {
   *retrying(attempt: () => Process<Reply>, kind: RetryKind = 'execute'): Process<Reply> {
     for (let n = 1; ; n++) {
       const reply = yield* attempt();
-      if (!this.isRetryable(reply, kind) || n > this.config.retryAttempts) return reply;
+      if (!this.isRetryable(reply, kind) || n > this.config.retryAttempts)
+        return yield* this.batchOutcome(reply);
       yield* sleep(this.retryDelay(n));
     }
+  }
+
+  /**
+   * What the caller of a lock script sees once its batch gave up. 3.12.5 sends every lock script
+   * as a CommandBatchService batch (RedissonLock.evalWriteAsync) and a batch that fails without
+   * a reply (Redis down, response timeout after the retries) fails only the batch's own promise,
+   * not the EVAL's (#2790, fixed in 3.13.0): the EVAL's future never completes, so a thread
+   * waiting on it blocks until it is interrupted and a watchdog round never reschedules.
+   */
+  *batchOutcome(reply: Reply): Process<Reply> {
+    if (!this.config.traits.batchFailureHangs || !isCallTimeout(reply)) return reply;
+    yield* acquire(this.ctx.semaphore(), undefined, true);
+    return error(CALL_INTERRUPTED);
   }
 
   /** Would Redisson send this again? */

@@ -102,6 +102,12 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
       case 'pause':
         kernel.pauseClient(f.client, f.ms);
         return;
+      case 'starve':
+        kernel.starveClient(f.client, f.ms);
+        return;
+      case 'stall':
+        kernel.stallNode(f.node, f.ms);
+        return;
       case 'partition':
         kernel.partition(f.groups, f.healAt);
         return;
@@ -111,6 +117,12 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
       case 'clock':
         kernel.jumpClock(f.node, f.jumpMs);
         return;
+      case 'cancel': {
+        const actor = threadActor(f.client, f.thread);
+        const waiting = clients.cancel?.(f.client, f.thread) ?? false;
+        recorder.emit('thread.cancel', { actor, acquiring: waiting });
+        return;
+      }
       case 'interrupt': {
         const actor = threadActor(f.client, f.thread);
         recorder.emit('thread.interrupt', { actor });

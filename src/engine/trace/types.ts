@@ -75,6 +75,23 @@ export interface TraceEventMap {
   'client.crash': { actor: Actor; client: string };
   'client.pause': { actor: Actor; client: string; ms: number };
   'client.resume': { actor: Actor; client: string };
+  /** the client's event loop gets no CPU for `ms` (faults `starve`): its network I/O waits */
+  'client.starve': { actor: Actor; client: string; ms: number };
+  'client.starve.end': { actor: Actor; client: string };
+  /** the node is busy until `until` (fault `stall`): commands queue up, no cron runs */
+  'node.stall': OnNode & { ms: number; until: number };
+  /**
+   * No reply reached the caller within its response timeout (`actor` is the calling process):
+   * it goes on with RedisResponseTimeoutException; the command may still have run.
+   */
+  'call.timeout': OnConn & {
+    command: string;
+    timeoutMs: number;
+    /** the request never left: its starved client could not write it (RedisTimeoutException) */
+    notWritten?: true;
+  };
+  /** The reply to a call that had timed out reached the client and was discarded. */
+  'reply.late': OnConn & { command: string; reply: ReplyJson };
   /** the client now talks to this master */
   /** cluster: `slots` the ranges the client now sends to `node`, `from` where they went before */
   'client.master': { actor: Actor; client: string; node: string; slots?: string; from?: string };
@@ -114,6 +131,13 @@ export interface TraceEventMap {
   'thread.done': OfThread & { outcome: 'normal' | 'exception'; exception?: string; message?: string };
   /** by the runner, from an `interrupt` fault */
   'thread.interrupt': { actor: Actor };
+  /**
+   * Future.cancel() on the acquire the thread waits for (fault `cancel`); `acquiring`: it was
+   * waiting for one (else the cancel found nothing to cancel)
+   */
+  'thread.cancel': { actor: Actor; acquiring: boolean };
+  /** the program goes on running on thread `thread` of its client (op `continueOn`) */
+  'thread.continue': OfThread & { thread: number };
   /** one per step that returns something (a JSON value: true/false, a reply, {error}) */
   'thread.result': OfThread & { result: unknown };
   /** a `try` op caught an exception (emitted before its `catch` block runs) */
@@ -273,9 +297,16 @@ export const EVENT_KINDS = [
   'client.crash',
   'client.pause',
   'client.resume',
+  'client.starve',
+  'client.starve.end',
+  'node.stall',
+  'call.timeout',
+  'reply.late',
   'thread.start',
   'thread.done',
   'thread.interrupt',
+  'thread.continue',
+  'thread.cancel',
   'thread.result',
   'exception.caught',
   'work.start',
