@@ -70,13 +70,13 @@ ARGV[3] threadWaitTime（毫秒），ARGV[4] 客户端当前时间（毫秒）
   [
     `RedissonFairLock.tryLockInnerAsync, EVAL_NULL_BOOLEAN form (tryLock() without a wait): one
 attempt that never joins the queue.
-KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts (see fair_lock.lua)
-ARGV[1] lease in ms, ARGV[2] lock name, ARGV[3] threadWaitTime in ms, ARGV[4] client time in ms
+KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts (as in the EVAL_LONG form)
+ARGV[1] lease in ms, ARGV[2] lock name, ARGV[3] client time in ms, ARGV[4] the wait in ms
 Returns nil (acquired) or 1 (not acquired).`,
     `RedissonFairLock.tryLockInnerAsync，EVAL_NULL_BOOLEAN 形式（不带等待时间的 tryLock()）：
 只尝试一次，从不加入队列。
-KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表（见 fair_lock.lua）
-ARGV[1] 租期（毫秒），ARGV[2] 锁名，ARGV[3] threadWaitTime（毫秒），ARGV[4] 客户端时间（毫秒）
+KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表（同 EVAL_LONG 形式）
+ARGV[1] 租期（毫秒），ARGV[2] 锁名，ARGV[3] 客户端时间（毫秒），ARGV[4] 等待时长（毫秒）
 返回 nil（已获得）或 1（未获得）。`,
   ],
   [
@@ -182,18 +182,6 @@ ARGV[3] 同一线程的写锁名 "<clientId>:<threadId>:write"
 返回 nil（已获得）或锁的 PTTL。`,
   ],
   [
-    `ReadLockTask (the watchdog for read locks): for every local lock name still holding the read
-lock, push back the TTL of each of its hold timeout keys, and then the hash's.
-KEYS[1] lock key, KEYS[2] key prefix "{name}"
-ARGV[1] lease in ms, ARGV[2..] lock names of this client's threads holding it
-Returns 1 if any name still holds it (renewed), 0 otherwise.`,
-    `ReadLockTask（读锁的看门狗）：对仍持有读锁的每个本地锁名，
-延长它每个持有超时键的 TTL，再延长哈希的 TTL。
-KEYS[1] 锁的键，KEYS[2] 键前缀 "{name}"
-ARGV[1] 租期（毫秒），ARGV[2..] 本客户端持有它的各线程的锁名
-只要有一个锁名仍持有就返回 1（已续期），否则返回 0。`,
-  ],
-  [
     `RedissonReadLock.renewExpirationAsync up to 3.43: if this thread still holds the read lock,
 push back the hash's TTL and then the hold timeout keys of EVERY field in the hash, so the
 holds of other clients' readers (crashed ones too) are kept alive as well.
@@ -250,18 +238,6 @@ ARGV[1] 租期（毫秒；internalLockLeaseTime，有看门狗时为 30000）
 ARGV[2] 为这个锁登记的第一个线程的锁名 "<clientId>:<threadId>"`,
   ],
   [
-    `RedissonReadLock / RedissonWriteLock.forceUnlockAsync: delete the lock, but only while it is in
-this half's mode (a read lock's forceUnlock leaves a write lock alone and vice versa).
-KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}"
-ARGV[1] message, ARGV[2] mode ('read' or 'write'), ARGV[3] publish command
-Returns 1 if deleted, 0 otherwise.`,
-    `RedissonReadLock / RedissonWriteLock.forceUnlockAsync：删除锁，但只在锁处于
-本方模式时（读锁的 forceUnlock 不动写锁，反之亦然）。
-KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"
-ARGV[1] 消息，ARGV[2] 模式（'read' 或 'write'），ARGV[3] 发布命令
-删除了返回 1，否则返回 0。`,
-  ],
-  [
     `RedissonSpinLock.unlockInnerAsync: release one hold, like RLock's unlock but without any
 PUBLISH: nobody is subscribed, waiters poll. The latch key makes a retried unlock idempotent.
 Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released).
@@ -288,12 +264,12 @@ ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名，
 ARGV[4] 发布命令（'PUBLISH' 或 'SPUBLISH'），ARGV[5] latch 的 TTL（毫秒）`,
   ],
   [
-    `RedissonLock.unlockInnerAsync as of Redisson 3.11 (3.10.6 .. 3.23): release one hold. No unlock
+    `RedissonLock.unlockInnerAsync as of Redisson 3.11 (3.10.6 .. 3.21): release one hold. No unlock
 latch yet, and the publish command is always PUBLISH.
 Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released, published).
 KEYS[1] lock key, KEYS[2] pub/sub channel
 ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name`,
-    `Redisson 3.11 时的 RedissonLock.unlockInnerAsync（3.10.6 .. 3.23）：释放一次持有。还没有解锁
+    `Redisson 3.11 时的 RedissonLock.unlockInnerAsync（3.10.6 .. 3.21）：释放一次持有。还没有解锁
 latch，发布命令总是 PUBLISH。
 返回 nil（不是持有者）、0（仍被持有：重入次数 > 0）或 1（已释放，已发布）。
 KEYS[1] 锁的键，KEYS[2] pub/sub 频道
