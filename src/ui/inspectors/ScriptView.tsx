@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { sha1hex } from '../../engine/redis/sha1';
 import { METHOD_BY_SHA1 } from '../../engine/redisson/scripts/methods';
 import { replyText as cliText } from '../reply-view';
@@ -45,6 +45,16 @@ export function ScriptView() {
   const lang = usePlayground((s) => s.lang);
   const ctx = useMemo(() => (run ? findScriptContext(run.trace.events, cursor) : null), [run, cursor]);
   const { method, sha, script } = useRedissonScript(ctx?.text ?? null);
+  const pre = useRef<HTMLPreElement>(null);
+  // keep the running line in sight inside the listing (notes make it longer than the panel)
+  useEffect(() => {
+    const box = pre.current;
+    const cur = box?.querySelector<HTMLElement>('.lua__line--current');
+    if (!box || !cur) return;
+    const top = cur.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight)
+      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+  }, [ctx?.line, ctx?.text, script, lang]);
   return (
     <section className="panel" data-testid="script-view" aria-labelledby="sv-h">
       <h3 id="sv-h">
@@ -64,7 +74,7 @@ export function ScriptView() {
           {method !== undefined && sha !== null && (
             <p className="muted lua__about">{t('inspect.scriptJava', { method, sha: sha.slice(0, 8) })}</p>
           )}
-          <pre className="lua" aria-label="Lua">
+          <pre className="lua" aria-label="Lua" ref={pre}>
             {scriptRows(ctx.text ?? `EVALSHA ${ctx.sha ?? ''}`, script, lang).map((l, i) =>
               l.no === null ? (
                 <div key={i} className="lua__line lua__line--note">

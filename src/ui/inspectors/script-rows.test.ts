@@ -41,7 +41,7 @@ describe('the script view’s rows for Redisson’s scripts', () => {
       const i = rows.findIndex((r) => r.no !== null && r.text.includes(snippet));
       return rows[i - 1];
     };
-    expect(before('local lastThreadId')?.original).toMatch(/^Join the queue behind the last waiter/);
+    expect(before('local lastThreadId')?.original).toMatch(/^-- Join the queue behind the last waiter/);
     expect(before('local lastThreadId')?.text).toMatch(/^-- .*[\u3400-\u9fff]/);
     expect(rows[0].no).toBeNull();
   });

@@ -19,13 +19,15 @@ export interface ScriptRow {
   /** the script's line number; null for a note */
   readonly no: number | null;
   readonly text: string;
-  /** the English of a translated note or comment (shown on hover) */
+  /** the English line of a translated note or comment (shown on hover) */
   readonly original?: string;
 }
 
 const OPENS = /\b(then|do|function|repeat)\b/g;
 const CLOSES = /\b(end|until|elseif)\b/g;
 const DEDENTS = /^(end|else|elseif|until)\b/;
+/** a condition continued from the line before */
+const CONTINUES = /^(or|and)\b/;
 
 /** Each literal trimmed and indented by the Lua blocks open before it (display only). */
 export function indentLua(lines: readonly string[]): string[] {
@@ -33,7 +35,7 @@ export function indentLua(lines: readonly string[]): string[] {
   return lines.map((raw) => {
     const line = raw.trim();
     const code = line.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
-    const shown = Math.max(0, depth - (DEDENTS.test(code) ? 1 : 0));
+    const shown = Math.max(0, depth - (DEDENTS.test(code) ? 1 : 0) + (CONTINUES.test(code) ? 1 : 0));
     depth = Math.max(0, depth + (code.match(OPENS)?.length ?? 0) - (code.match(CLOSES)?.length ?? 0));
     return line === '' ? '' : '    '.repeat(shown) + line;
   });
@@ -59,7 +61,7 @@ function noteRows(en: string, lang: Lang): ScriptRow[] {
   const enLines = en.split('\n');
   const zh = lang === 'zh' ? zhComment(en) : undefined;
   if (!zh) return enLines.map((l) => ({ no: null, text: `-- ${l}` }));
-  return zh.map((l) => ({ no: null, text: `-- ${l}`, original: en }));
+  return zh.map((l, j) => ({ no: null, text: `-- ${l}`, original: `-- ${enLines[j] ?? ''}` }));
 }
 
 export function scriptRows(text: string, script: LaidOutScript | undefined, lang: Lang): ScriptRow[] {
