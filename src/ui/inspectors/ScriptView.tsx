@@ -12,7 +12,7 @@ function replyText(r: unknown): string {
   return cliText(r);
 }
 
-type Registry = typeof import('../../engine/redisson/scripts/index');
+type Registry = typeof import('./redisson-scripts');
 let registryLoad: Promise<Registry> | null = null;
 
 /**
@@ -26,13 +26,16 @@ function useRedissonScript(text: string | null) {
   useEffect(() => {
     if (method === undefined || registry !== null) return;
     let live = true;
-    registryLoad ??= import('../../engine/redisson/scripts/index');
+    registryLoad ??= import('./redisson-scripts');
     void registryLoad.then((r) => live && setRegistry(r));
     return () => {
       live = false;
     };
   }, [method, registry]);
-  const script = text !== null && registry !== null ? registry.redissonScriptOf(text) : undefined;
+  const script = useMemo(() => {
+    const found = text !== null && registry !== null ? registry.redissonScriptOf(text) : undefined;
+    return found && registry ? { script: found, notes: registry.SCRIPT_NOTES } : undefined;
+  }, [text, registry]);
   return { method, sha, script };
 }
 

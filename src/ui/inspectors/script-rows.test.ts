@@ -12,7 +12,7 @@ describe('the script view’s rows for Redisson’s scripts', () => {
 
   it('numbers exactly the script’s lines, which joined are the text Redis runs', () => {
     for (const s of allRedissonScripts()) {
-      const code = scriptRows(s.text, s, 'en').filter((r) => r.no !== null);
+      const code = scriptRows(s.text, { script: s, notes: SCRIPT_NOTES }, 'en').filter((r) => r.no !== null);
       expect(code.map((r) => r.no)).toEqual(s.lines.map((_, i) => i + 1));
       expect(code.map((r) => r.text.trim()).join('')).toBe(s.lines.map((l) => l.trim()).join(''));
     }
@@ -21,7 +21,7 @@ describe('the script view’s rows for Redisson’s scripts', () => {
   it('places every note of every variant above a line that has its anchor', () => {
     const keys = new Set<string>();
     for (const s of allRedissonScripts())
-      for (const n of placeNotes(s)) {
+      for (const n of placeNotes(s, SCRIPT_NOTES)) {
         expect(n.at, `${s.id}@${s.since}: ${n.en.split('\n')[0]}`).toBeGreaterThanOrEqual(0);
         keys.add(SCRIPT_NOTES[`${s.id}@${s.since}`] ? `${s.id}@${s.since}` : s.id);
       }
@@ -36,7 +36,7 @@ describe('the script view’s rows for Redisson’s scripts', () => {
 
   it('4.7.0 FairLock: the queue notes sit above their branches, in 中文 with the English on hover', () => {
     const s = FAIR_LOCK.at('4.7.0');
-    const rows = scriptRows(s.text, s, 'zh');
+    const rows = scriptRows(s.text, { script: s, notes: SCRIPT_NOTES }, 'zh');
     const before = (snippet: string) => {
       const i = rows.findIndex((r) => r.no !== null && r.text.includes(snippet));
       return rows[i - 1];

@@ -6,7 +6,7 @@
  */
 import type { Lang } from '../i18n';
 import { scriptLines, zhComment } from './lua-comments';
-import { SCRIPT_NOTES } from './script-notes';
+import type { ScriptNote } from './script-notes';
 
 /** The parts of a Redisson script the view needs (engine/redisson/scripts/family.ts). */
 export interface LaidOutScript {
@@ -14,6 +14,9 @@ export interface LaidOutScript {
   readonly since: string;
   readonly lines: readonly string[];
 }
+
+/** script-notes.ts's table (loaded with the texts) */
+export type NoteTable = Readonly<Record<string, readonly ScriptNote[]>>;
 
 export interface ScriptRow {
   /** the script's line number; null for a note */
@@ -42,14 +45,14 @@ export function indentLua(lines: readonly string[]): string[] {
 }
 
 /** The notes of this variant: `family@since`, else the family's. */
-function notesOf(script: LaidOutScript) {
-  return SCRIPT_NOTES[`${script.id}@${script.since}`] ?? SCRIPT_NOTES[script.id] ?? [];
+function notesOf(script: LaidOutScript, notes: NoteTable) {
+  return notes[`${script.id}@${script.since}`] ?? notes[script.id] ?? [];
 }
 
 /** Where each note goes: the index of the line it sits above (-1: none found, not shown). */
-export function placeNotes(script: LaidOutScript): { at: number; en: string }[] {
+export function placeNotes(script: LaidOutScript, notes: NoteTable): { at: number; en: string }[] {
   let from = 0;
-  return notesOf(script).map(([anchor, en]) => {
+  return notesOf(script, notes).map(([anchor, en]) => {
     if (anchor === null) return { at: 0, en };
     const i = script.lines.findIndex((l, k) => k >= from && l.includes(anchor));
     if (i >= 0) from = i + 1;
@@ -64,10 +67,14 @@ function noteRows(en: string, lang: Lang): ScriptRow[] {
   return zh.map((l, j) => ({ no: null, text: `-- ${l}`, original: `-- ${enLines[j] ?? ''}` }));
 }
 
-export function scriptRows(text: string, script: LaidOutScript | undefined, lang: Lang): ScriptRow[] {
+export function scriptRows(
+  text: string,
+  script: { script: LaidOutScript; notes: NoteTable } | undefined,
+  lang: Lang,
+): ScriptRow[] {
   if (!script) return scriptLines(text, lang).map((l, i) => ({ no: i + 1, ...l }));
-  const notes = placeNotes(script);
-  const shown = indentLua(script.lines);
+  const notes = placeNotes(script.script, script.notes);
+  const shown = indentLua(script.script.lines);
   const rows: ScriptRow[] = [];
   shown.forEach((line, i) => {
     for (const n of notes) if (n.at === i) rows.push(...noteRows(n.en, lang));
