@@ -32,7 +32,7 @@ import { FENCED_LOCK } from './scripts/RedissonFencedLock';
 import { allRedissonScripts, redissonScriptOf, type ScriptFamily } from './scripts/family';
 import { METHOD_BY_SHA1 } from './scripts/methods';
 import { lockScripts } from './scripts';
-import { versionTraits } from './versions';
+import { RELEASE_TRAITS, versionTraits } from './versions';
 
 /** release -> [family, SHA1 the real client sent] */
 const OBSERVED: Record<string, [ScriptFamily, string][]> = {
@@ -142,7 +142,9 @@ describe('Redisson scripts byte for byte', () => {
     expect(FAIR_LOCK.at('4.7.0').text).toContain(
       "and redis.call('zscore', KEYS[3], lastThreadId) ~= false then",
     );
-    expect(FAIR_LOCK.at('4.7.0').text).toContain('if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then');
+    expect(FAIR_LOCK.at('4.7.0').text).toContain(
+      'if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then',
+    );
   });
 });
 
@@ -151,5 +153,42 @@ describe('the method names by SHA1 (captions)', () => {
     const all = allRedissonScripts();
     expect(Object.keys(METHOD_BY_SHA1).sort()).toEqual([...new Set(all.map((s) => s.sha1))].sort());
     for (const s of all) expect(METHOD_BY_SHA1[s.sha1]).toBe(redissonScriptOf(s.text)?.method);
+  });
+});
+
+describe('the release table and the script variants change at the same releases', () => {
+  const from = (row: { ranges: readonly { from?: string }[] }, i = 1) => row.ranges[i].from;
+  const since = (family: ScriptFamily, i: number) => family.variants[i].since;
+  it.each([
+    [
+      'hsetFirstAcquire / RedissonLock.tryLockInnerAsync',
+      from(RELEASE_TRAITS.hsetFirstAcquire),
+      since(LOCK, 1),
+    ],
+    [
+      'shardedLockPubSub / RedissonLock.forceUnlockAsync',
+      from(RELEASE_TRAITS.shardedLockPubSub),
+      since(FORCE_UNLOCK, 1),
+    ],
+    ['unlockLatch / RedissonLock.unlockInnerAsync', from(RELEASE_TRAITS.unlockLatch), since(UNLOCK, 2)],
+    [
+      'fairQueuedEstimatePttl / RedissonFairLock.tryLockInnerAsync',
+      from(RELEASE_TRAITS.fairQueuedEstimatePttl),
+      since(FAIR_LOCK, 1),
+    ],
+    [
+      'rwUnlockMissingKeyReturnsTrue / RedissonReadLock.unlockInnerAsync',
+      from(RELEASE_TRAITS.rwUnlockMissingKeyReturnsTrue),
+      since(READ_UNLOCK, 3),
+    ],
+    [
+      'rwUnlockMissingKeyReturnsTrue / RedissonWriteLock.unlockInnerAsync',
+      from(RELEASE_TRAITS.rwUnlockMissingKeyReturnsTrue),
+      since(WRITE_UNLOCK, 3),
+    ],
+    ['renewal / LockTask', from(RELEASE_TRAITS.renewal), since(RENEW_BATCH, 0)],
+    ['readRenewOwnOnly / ReadLockTask', from(RELEASE_TRAITS.readRenewOwnOnly), since(READ_RENEW_BATCH, 2)],
+  ])('%s', (_, trait, script) => {
+    expect(trait).toBe(script);
   });
 });
