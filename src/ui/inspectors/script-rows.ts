@@ -60,11 +60,26 @@ export function placeNotes(script: LaidOutScript, notes: NoteTable): { at: numbe
   });
 }
 
+/**
+ * A note's rows: its lines were broken for a source file's width, so a line that goes on in lower
+ * case joins the one before (the panel wraps them), while KEYS / ARGV / Returns lines stay apart.
+ * The 中文 has a line for each English one and is joined the same way.
+ */
 function noteRows(en: string, lang: Lang): ScriptRow[] {
   const enLines = en.split('\n');
+  const groups: number[][] = [];
+  enLines.forEach((l, i) => {
+    if (i > 0 && /^[a-z("'`<]/.test(l)) groups[groups.length - 1].push(i);
+    else groups.push([i]);
+  });
   const zh = lang === 'zh' ? zhComment(en) : undefined;
-  if (!zh) return enLines.map((l) => ({ no: null, text: `-- ${l}` }));
-  return zh.map((l, j) => ({ no: null, text: `-- ${l}`, original: `-- ${enLines[j] ?? ''}` }));
+  const english = (g: number[]) => g.map((i) => enLines[i]).join(' ');
+  if (!zh) return groups.map((g) => ({ no: null, text: `-- ${english(g)}` }));
+  return groups.map((g) => ({
+    no: null,
+    text: `-- ${g.map((i) => zh[i] ?? '').join('')}`,
+    original: `-- ${english(g)}`,
+  }));
 }
 
 export function scriptRows(
