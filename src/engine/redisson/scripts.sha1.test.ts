@@ -5,7 +5,8 @@
  * <text>` at 4.7.0, for RLock lock/unlock/forceUnlock and a held lock's renewal, FairLock lock(), a
  * contended tryLock(300 ms) that gave up, tryLock(), unlock and forceUnlock, ReadWriteLock read
  * (held past a renewal) and write lock/unlock/forceUnlock, SpinLock and FencedLock lock/unlock/
- * forceUnlock (3.27.2, 4.7.0; 3.11.6 has neither). The SHA1 is of the text as MONITOR printed it.
+ * forceUnlock (3.27.2, 4.7.0; 3.11.6 has neither), and a read lock's isLocked() (a script from
+ * 3.24.0; 3.11.6 sent HGET). The SHA1 is of the text as MONITOR printed it.
  */
 import { describe, expect, it } from 'vitest';
 import { sha1hex } from '../redis/sha1';
@@ -19,6 +20,7 @@ import {
 } from './scripts/RedissonFairLock';
 import {
   READ_FORCE_UNLOCK,
+  READ_IS_LOCKED,
   READ_LOCK,
   READ_RENEW,
   READ_RENEW_BATCH,
@@ -75,6 +77,7 @@ const OBSERVED: Record<string, [ScriptFamily, string][]> = {
     [SPIN_UNLOCK, '73ac2729af29ea9a975f95e8097f7ee9a74cce3d'],
     [SPIN_FORCE_UNLOCK, '51b433c3cc9a6ca991b3aefec63d23490c246318'],
     [FENCED_LOCK, '49babb5a1e6a0c5f188c2ae62b93b51cdfd63e45'],
+    [READ_IS_LOCKED, '8ad44f1ba014938c20da38206b6d496c85ec1aed'],
   ],
   '4.7.0': [
     [LOCK, '149c5a8bf18676fd99e9e6e24923bd64d9b62f94'],
@@ -97,6 +100,7 @@ const OBSERVED: Record<string, [ScriptFamily, string][]> = {
     [SPIN_UNLOCK, '73ac2729af29ea9a975f95e8097f7ee9a74cce3d'],
     [SPIN_FORCE_UNLOCK, '51b433c3cc9a6ca991b3aefec63d23490c246318'],
     [FENCED_LOCK, '49babb5a1e6a0c5f188c2ae62b93b51cdfd63e45'],
+    [READ_IS_LOCKED, '8ad44f1ba014938c20da38206b6d496c85ec1aed'],
   ],
 };
 

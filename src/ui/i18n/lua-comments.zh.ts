@@ -417,4 +417,12 @@ ARGV[1] unlock message (0), ARGV[2] client time in ms`,
 KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表，KEYS[4] 频道前缀
 ARGV[1] 解锁消息（0），ARGV[2] 客户端时间（毫秒）`,
   ],
+  [
+    `RedissonReadLock.isLocked (3.24+): is the lock held for reading? Yes in read mode, and in write mode when the writer also holds read locks (more fields than the mode and the writer's own).
+KEYS[1] lock key
+Returns 1 (locked for reading) or 0.`,
+    `RedissonReadLock.isLocked（3.24+）：锁是否被读持有？读模式下是；写模式下，如果写者同时还持有读锁（字段多于 mode 和写者自己的那个），也是。
+KEYS[1] 锁的键
+返回 1（被读持有）或 0。`,
+  ],
 ];

@@ -397,4 +397,12 @@ KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts, KEYS[4] channel prefix
 ARGV[1] unlock message (0), ARGV[2] client time in ms`,
     ],
   ],
+  readIsLocked: [
+    [
+      null,
+      `RedissonReadLock.isLocked (3.24+): is the lock held for reading? Yes in read mode, and in write mode when the writer also holds read locks (more fields than the mode and the writer's own).
+KEYS[1] lock key
+Returns 1 (locked for reading) or 0.`,
+    ],
+  ],
 };
