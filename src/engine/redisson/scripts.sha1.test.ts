@@ -5,7 +5,8 @@
  * <text>` at 4.7.0, for RLock lock/unlock/forceUnlock and a held lock's renewal, FairLock lock(), a
  * contended tryLock(300 ms) that gave up, tryLock(), unlock and forceUnlock, ReadWriteLock read
  * (held past a renewal) and write lock/unlock/forceUnlock, SpinLock and FencedLock lock/unlock/
- * forceUnlock (3.27.2, 4.7.0; 3.11.6 has neither). The SHA1 is of the text as MONITOR printed it.
+ * forceUnlock (3.27.2, 4.7.0; 3.11.6 has neither), and a read lock's isLocked() (a script from
+ * 3.24.0; 3.11.6 sent HGET). The SHA1 is of the text as MONITOR printed it.
  */
 import { describe, expect, it } from 'vitest';
 import { sha1hex } from '../redis/sha1';
@@ -19,6 +20,7 @@ import {
 } from './scripts/RedissonFairLock';
 import {
   READ_FORCE_UNLOCK,
+  READ_IS_LOCKED,
   READ_LOCK,
   READ_RENEW,
   READ_RENEW_BATCH,
@@ -32,7 +34,7 @@ import { FENCED_LOCK } from './scripts/RedissonFencedLock';
 import { allRedissonScripts, redissonScriptOf, type ScriptFamily } from './scripts/family';
 import { METHOD_BY_SHA1 } from './scripts/methods';
 import { lockScripts } from './scripts';
-import { versionTraits } from './versions';
+import { RELEASE_TRAITS, versionTraits } from './versions';
 
 /** release -> [family, SHA1 the real client sent] */
 const OBSERVED: Record<string, [ScriptFamily, string][]> = {
@@ -75,6 +77,7 @@ const OBSERVED: Record<string, [ScriptFamily, string][]> = {
     [SPIN_UNLOCK, '73ac2729af29ea9a975f95e8097f7ee9a74cce3d'],
     [SPIN_FORCE_UNLOCK, '51b433c3cc9a6ca991b3aefec63d23490c246318'],
     [FENCED_LOCK, '49babb5a1e6a0c5f188c2ae62b93b51cdfd63e45'],
+    [READ_IS_LOCKED, '8ad44f1ba014938c20da38206b6d496c85ec1aed'],
   ],
   '4.7.0': [
     [LOCK, '149c5a8bf18676fd99e9e6e24923bd64d9b62f94'],
@@ -97,6 +100,7 @@ const OBSERVED: Record<string, [ScriptFamily, string][]> = {
     [SPIN_UNLOCK, '73ac2729af29ea9a975f95e8097f7ee9a74cce3d'],
     [SPIN_FORCE_UNLOCK, '51b433c3cc9a6ca991b3aefec63d23490c246318'],
     [FENCED_LOCK, '49babb5a1e6a0c5f188c2ae62b93b51cdfd63e45'],
+    [READ_IS_LOCKED, '8ad44f1ba014938c20da38206b6d496c85ec1aed'],
   ],
 };
 
@@ -142,7 +146,9 @@ describe('Redisson scripts byte for byte', () => {
     expect(FAIR_LOCK.at('4.7.0').text).toContain(
       "and redis.call('zscore', KEYS[3], lastThreadId) ~= false then",
     );
-    expect(FAIR_LOCK.at('4.7.0').text).toContain('if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then');
+    expect(FAIR_LOCK.at('4.7.0').text).toContain(
+      'if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then',
+    );
   });
 });
 
@@ -151,5 +157,42 @@ describe('the method names by SHA1 (captions)', () => {
     const all = allRedissonScripts();
     expect(Object.keys(METHOD_BY_SHA1).sort()).toEqual([...new Set(all.map((s) => s.sha1))].sort());
     for (const s of all) expect(METHOD_BY_SHA1[s.sha1]).toBe(redissonScriptOf(s.text)?.method);
+  });
+});
+
+describe('the release table and the script variants change at the same releases', () => {
+  const from = (row: { ranges: readonly { from?: string }[] }, i = 1) => row.ranges[i].from;
+  const since = (family: ScriptFamily, i: number) => family.variants[i].since;
+  it.each([
+    [
+      'hsetFirstAcquire / RedissonLock.tryLockInnerAsync',
+      from(RELEASE_TRAITS.hsetFirstAcquire),
+      since(LOCK, 1),
+    ],
+    [
+      'shardedLockPubSub / RedissonLock.forceUnlockAsync',
+      from(RELEASE_TRAITS.shardedLockPubSub),
+      since(FORCE_UNLOCK, 1),
+    ],
+    ['unlockLatch / RedissonLock.unlockInnerAsync', from(RELEASE_TRAITS.unlockLatch), since(UNLOCK, 2)],
+    [
+      'fairQueuedEstimatePttl / RedissonFairLock.tryLockInnerAsync',
+      from(RELEASE_TRAITS.fairQueuedEstimatePttl),
+      since(FAIR_LOCK, 1),
+    ],
+    [
+      'rwUnlockMissingKeyReturnsTrue / RedissonReadLock.unlockInnerAsync',
+      from(RELEASE_TRAITS.rwUnlockMissingKeyReturnsTrue),
+      since(READ_UNLOCK, 3),
+    ],
+    [
+      'rwUnlockMissingKeyReturnsTrue / RedissonWriteLock.unlockInnerAsync',
+      from(RELEASE_TRAITS.rwUnlockMissingKeyReturnsTrue),
+      since(WRITE_UNLOCK, 3),
+    ],
+    ['renewal / LockTask', from(RELEASE_TRAITS.renewal), since(RENEW_BATCH, 0)],
+    ['readRenewOwnOnly / ReadLockTask', from(RELEASE_TRAITS.readRenewOwnOnly), since(READ_RENEW_BATCH, 2)],
+  ])('%s', (_, trait, script) => {
+    expect(trait).toBe(script);
   });
 });
