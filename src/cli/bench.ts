@@ -22,8 +22,6 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import RedisMock from 'ioredis-mock';
-import lockLua from '../engine/redisson/scripts/lock.lua?raw';
-import unlockLua from '../engine/redisson/scripts/unlock.lua?raw';
 import { ManualClock } from '../engine/clock';
 import type { Reply } from '../engine/redis/reply';
 import { RedisServer } from '../engine/redis/server';
@@ -33,6 +31,10 @@ import { RespClient } from '../testing/redis/resp_client';
 import { CONTENTION_TARGET_MS, RERUN_TARGET_MS, simSection, type SimBench } from './bench_sim';
 import { exploreSection, exploreTargetRows, type ExploreBench } from './bench_explore';
 import { HUNKS, fengariWebBundle, patchProblems, revertPatch } from '../../scripts/patch-fengari.mjs';
+import { LOCK, UNLOCK } from '../engine/redisson/scripts/RedissonLock';
+
+const lockLua = LOCK.at('4.7.0').text;
+const unlockLua = UNLOCK.at('4.7.0').text;
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
 

@@ -392,8 +392,6 @@ export const MATH53_KEPT = [
   'fmod',
   'huge',
   'log',
-  'max',
-  'min',
   'modf',
   'pi',
   'rad',
@@ -421,8 +419,29 @@ function fmod(a: number, b: number): number {
   return a % b;
 }
 
-/** math functions Lua 5.1 has and 5.3 dropped */
+/**
+ * Lua 5.1's math.max / math.min (lmathlib.c): every argument through luaL_checknumber, so a
+ * numeric string counts as its number. 5.3's compare the values as given, and a number against a
+ * string raises; Redisson's read lock does math.max(remainTime, ARGV[1]).
+ */
+function mathExtreme(pick: (d: number, best: number) => boolean): LuaCFunction {
+  return (L) => {
+    const n = lua.lua_gettop(L);
+    let best = lauxlib.luaL_checknumber(L, 1);
+    for (let i = 2; i <= n; i++) {
+      const d = lauxlib.luaL_checknumber(L, i);
+      if (pick(d, best)) best = d;
+    }
+    if (Number.isSafeInteger(best) && !Object.is(best, -0)) lua.lua_pushinteger(L, best);
+    else lua.lua_pushnumber(L, best);
+    return 1;
+  };
+}
+
+/** math functions Lua 5.1 has and 5.3 dropped, or has with other rules */
 export const MATH51: Record<string, LuaCFunction> = {
+  max: mathExtreme((d, best) => d > best),
+  min: mathExtreme((d, best) => d < best),
   atan2: mathFn2(Math.atan2),
   cosh: mathFn1(Math.cosh),
   sinh: mathFn1(Math.sinh),

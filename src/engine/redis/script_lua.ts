@@ -33,6 +33,7 @@ import {
 } from './lua_vmpatch';
 import { Rand48, REDIS_LRAND48_MAX } from './lua_random';
 import { sha1hex } from './sha1';
+import { scriptLayout } from './script_layout';
 import { restoreMessage, rewriteFor53 } from './lua_syntax51';
 import { toResp3 } from './lua_resp3';
 import type { Resp3 } from './lua_resp3';
@@ -110,7 +111,19 @@ function integerReply(n: number): Reply {
 interface LuaProto {
   /** the functions defined inside this one */
   readonly p: readonly LuaProto[];
+  /** the instructions */
+  readonly code: readonly { readonly code: number }[];
+  /** the source line of each instruction */
+  readonly lineinfo: readonly number[];
 }
+/** What fengari's CallInfo of a running Lua function holds (the hook reads the current pc). */
+interface LuaCallInfo {
+  func: { value: { p?: LuaProto } };
+  l_savedpc: number;
+}
+
+/** For a laid-out script (script_layout.ts): the layout line of each instruction of its prototype. */
+const layoutLines = new WeakMap<LuaProto, readonly number[]>();
 interface LuaClosure {
   p: LuaProto;
 }
@@ -209,6 +222,11 @@ export class LuaScripting {
   private resp: 2 | 3 = 2;
   private coroutines = 0;
   private lineListener: ((line: number) => void) | null = null;
+  /** a traced laid-out script: the layout line of each instruction, the proto, the last pc, instructions run */
+  private layout: readonly number[] | null = null;
+  private layoutProto: LuaProto | null = null;
+  private layoutPc = 0;
+  private ticks = 0;
 
   constructor(
     private bridge: LuaBridge,
@@ -302,12 +320,36 @@ export class LuaScripting {
         lua.lua_pop(L, 1);
         return { ok: false, error: error(`ERR Error compiling script (new function): ${msg}`) };
       }
-      rememberProto(body, (lua.lua_topointer(L, -1) as unknown as LuaClosure).p);
+      const compiled = (lua.lua_topointer(L, -1) as unknown as LuaClosure).p;
+      rememberProto(body, compiled);
+      this.mapLayout(body, compiled);
     }
     const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
     const fn = { ref };
     if (trusted) this.trustedFns.set(body, { fn, ids: g.id_counter - idsBefore });
     return { ok: true, fn };
+  }
+
+  /**
+   * The layout line of each instruction of a laid-out body: its pieces compiled with a newline
+   * between them give the same instructions (checked) under other line numbers.
+   */
+  private mapLayout(body: string, proto: LuaProto): void {
+    const pieces = scriptLayout(body);
+    if (pieces === undefined || proto.p.length > 0 || layoutLines.has(proto)) return;
+    const L = this.L;
+    const bytes = luaBytes(rewriteFor53(pieces.join('\n')).code);
+    if (lauxlib.luaL_loadbufferx(L, bytes, bytes.length, lit('@user_script'), lit('t')) !== lua.LUA_OK) {
+      lua.lua_pop(L, 1);
+      return;
+    }
+    const shadow = (lua.lua_topointer(L, -1) as unknown as LuaClosure).p;
+    lua.lua_pop(L, 1);
+    const same =
+      shadow.p.length === 0 &&
+      shadow.code.length === proto.code.length &&
+      shadow.code.every((c, i) => c.code === proto.code[i].code);
+    if (same) layoutLines.set(proto, shadow.lineinfo);
   }
 
   /** Runs a compiled script with KEYS and ARGV (luaCallFunction) and converts what it returns. */
@@ -325,6 +367,9 @@ export class LuaScripting {
         lua.lua_settop(L, 0);
         lua.lua_pushcfunction(L, this.errorHandler);
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, fn.ref);
+        const proto = (lua.lua_topointer(L, -1) as unknown as LuaClosure).p;
+        this.layout = this.lineListener ? (layoutLines.get(proto) ?? null) : null;
+        this.layoutProto = proto;
         lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.sandbox.globalsRef);
         // the globals are read-only to scripts; Redis lifts the flag the same way to set these two
         const globals = this.sandbox.globals;
@@ -344,6 +389,8 @@ export class LuaScripting {
         this.armHook(L);
         const st = lua.lua_pcall(L, 0, 1, 1);
         lua.lua_sethook(L, null, 0, 0);
+        this.layout = null;
+        this.layoutProto = null;
         let reply: Reply;
         if (this.killed) reply = this.killReply(sha);
         else if (st === lua.LUA_OK) reply = this.toReply(L, -1, 0);
@@ -366,11 +413,36 @@ export class LuaScripting {
 
   private armHook(L: LuaState): void {
     const step = Math.max(1, Math.min(HOOK_STEP, this.opts.budget));
+    if (this.layout !== null) {
+      // every instruction, to map it to its layout line; the budget still counts in steps
+      this.layoutPc = 0;
+      this.ticks = 0;
+      lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, 1);
+      return;
+    }
     const mask = lua.LUA_MASKCOUNT | (this.lineListener ? lua.LUA_MASKLINE : 0);
     lua.lua_sethook(L, this.hook, mask, step);
   }
 
+  /**
+   * A laid-out script's line events, as Lua's line hook would give them had the script been
+   * written on its layout's lines: on entry, on a new line, and on a jump back.
+   */
+  private layoutTick(L: LuaState): boolean {
+    const ci = (L as unknown as { ci: LuaCallInfo }).ci;
+    const lines = this.layout!;
+    if (ci.func.value.p === this.layoutProto) {
+      const pc = ci.l_savedpc;
+      const line = lines[pc - 1];
+      if (pc === 1 || pc <= this.layoutPc || line !== lines[this.layoutPc - 1]) this.lineListener?.(line);
+      this.layoutPc = pc;
+    }
+    this.ticks++;
+    return this.ticks % Math.max(1, Math.min(HOOK_STEP, this.opts.budget)) === 0;
+  }
+
   private readonly hook: LuaHook = (L, ar) => {
+    if (this.layout !== null && !this.killed && ar.event === lua.LUA_HOOKCOUNT && !this.layoutTick(L)) return;
     if (ar.event === lua.LUA_HOOKLINE) {
       if (!this.killed && this.lineListener && this.inUserScript(L)) this.lineListener(ar.currentline);
     } else if (!this.killed) {

@@ -8,6 +8,7 @@ import type { Reply } from '../redis/reply';
 import type { LockServices, ScriptCall } from './executor';
 import { IllegalMonitorStateException, RedisException, exceptionFor, isNoSyncedReply } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
+import { publishInArgv } from './scripts';
 import type { RenewalService } from './renewal/RenewalService';
 import { threadActor } from '../trace/actors';
 
@@ -159,11 +160,9 @@ export abstract class RedissonBaseLock {
   protected *unlockInner(threadId: number, requestId: string): Process<Reply> {
     const { client } = this;
     if (!client.config.traits.unlockLatch) {
-      return yield* client.syncedEval(
-        client.scripts.unlock,
-        [this.name, this.getChannelName()],
-        [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId)],
-      );
+      const args: (string | number)[] = [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId)];
+      if (publishInArgv(client.config.traits)) args.push(client.pubSubCommands().publish);
+      return yield* client.syncedEval(client.scripts.unlock, [this.name, this.getChannelName()], args);
     }
     return yield* client.syncedEval(
       client.scripts.unlock,
@@ -217,7 +216,7 @@ export abstract class RedissonBaseLock {
   protected forceUnlockScript(): ScriptCall {
     const { client } = this;
     const args: (string | number)[] = [UNLOCK_MESSAGE];
-    if (client.config.traits.preset !== '3.11') args.push(client.pubSubCommands().publish);
+    if (publishInArgv(client.config.traits)) args.push(client.pubSubCommands().publish);
     return [client.scripts.forceUnlock, [this.name, this.getChannelName()], args];
   }
 }

@@ -18,29 +18,20 @@ import { RedissonLock } from './RedissonLock';
 import type { ScriptCall } from './executor';
 import { exceptionFor } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
-import fairLockLua from './scripts/fair_lock.lua?raw';
-import fairTryLockLua from './scripts/fair_try_lock.lua?raw';
-import fairAcquireFailedLua from './scripts/fair_acquire_failed.lua?raw';
-import fairUnlockLua from './scripts/fair_unlock.lua?raw';
-import fairForceUnlockLua from './scripts/fair_force_unlock.lua?raw';
-import { trustScriptBodies } from '../redis/script_lua';
+import {
+  FAIR_ACQUIRE_FAILED,
+  FAIR_FORCE_UNLOCK,
+  FAIR_LOCK,
+  FAIR_TRY_LOCK,
+  FAIR_UNLOCK,
+} from './scripts/RedissonFairLock';
+import { publishInArgv, scriptText } from './scripts';
 
 /** threadWaitTime: 5 s up to 3.13.2, then 5 min (a6bbb11bf), configurable as fairLockWaitTimeout since 3.46. */
 export function fairLockWaitTimeout(version: string): number {
   return versionTraits(version).fairLockWaitMs;
 }
 
-/**
- * Up to 3.31 a thread already in the queue was told `its deadline − threadWaitTime − now` (the
- * previous waiter's deadline, fixed at enqueue time), which can go negative and then makes
- * lock() wait for a message only; 3.32.0 (f08dfd894, #4705) answers `max(0, pttl)`.
- */
-const QUEUED_PTTL = "    local ttl = redis.call('pttl', KEYS[1]);\n    return math.max(0, ttl);";
-const QUEUED_DEADLINE = '    return queued - tonumber(ARGV[3]) - tonumber(ARGV[4]);';
-if (!fairLockLua.includes(QUEUED_PTTL)) throw new Error('fair_lock.lua changed: update QUEUED_PTTL');
-const fairLockLua331 = fairLockLua.replace(QUEUED_PTTL, QUEUED_DEADLINE);
-// a Redisson script too, built here: a Lua state that ran it may serve another node (script_lua.ts)
-trustScriptBodies([fairLockLua331]);
 
 export class RedissonFairLock extends RedissonLock {
   readonly threadWaitTime = this.client.config.traits.fairLockWaitMs;
@@ -72,17 +63,19 @@ export class RedissonFairLock extends RedissonLock {
     waitTime: number,
     once: boolean,
   ): ScriptCall {
-    return [
-      once ? fairTryLockLua : this.client.config.traits.fairQueuedEstimatePttl ? fairLockLua : fairLockLua331,
-      [this.name, this.getThreadsQueueName(), this.getTimeoutSetName()],
-      [lease, this.getLockName(threadId), this.waitFor(waitTime), this.client.ctx.now()],
-    ];
+    const { traits } = this.client.config;
+    const keys = [this.name, this.getThreadsQueueName(), this.getTimeoutSetName()];
+    const wait = this.waitFor(waitTime);
+    const now = this.client.ctx.now();
+    // EVAL_NULL_BOOLEAN (tryLock()) takes the time before the wait; EVAL_LONG the other way round
+    if (once) return [scriptText(FAIR_TRY_LOCK, traits), keys, [lease, this.getLockName(threadId), now, wait]];
+    return [scriptText(FAIR_LOCK, traits), keys, [lease, this.getLockName(threadId), wait, now]];
   }
 
   protected override *acquireFailed(waitTime: number, threadId: number): Process<void> {
     // syncedEvalWithRetry in 4.7.0, evalWriteSyncedAsync in 3.27: WAIT after it either way
     const reply = yield* this.client.syncedEvalWithRetry(
-      fairAcquireFailedLua,
+      scriptText(FAIR_ACQUIRE_FAILED, this.client.config.traits),
       [this.getThreadsQueueName(), this.getTimeoutSetName()],
       [this.getLockName(threadId), this.waitFor(waitTime)],
     );
@@ -91,30 +84,24 @@ export class RedissonFairLock extends RedissonLock {
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
     const { client } = this;
-    return yield* client.syncedEval(
-      fairUnlockLua,
-      [
-        this.name,
-        this.getThreadsQueueName(),
-        this.getTimeoutSetName(),
-        this.getChannelName(),
-        this.latchKey(requestId),
-      ],
-      [
-        UNLOCK_MESSAGE,
-        this.internalLockLeaseTime,
-        this.getLockName(threadId),
-        client.ctx.now(),
-        ...this.latchArgs(),
-      ],
-    );
+    const { traits } = client.config;
+    const keys = [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()];
+    const args = [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), client.ctx.now()];
+    const script = scriptText(FAIR_UNLOCK, traits);
+    if (traits.unlockLatch)
+      return yield* client.syncedEval(script, [...keys, this.latchKey(requestId)], [...args, ...this.latchArgs()]);
+    if (publishInArgv(traits)) args.push(client.pubSubCommands().publish);
+    return yield* client.syncedEval(script, keys, args);
   }
 
   protected override forceUnlockScript(): ScriptCall {
+    const { client } = this;
+    const args: (string | number)[] = [UNLOCK_MESSAGE, client.ctx.now()];
+    if (publishInArgv(client.config.traits)) args.push(client.pubSubCommands().publish);
     return [
-      fairForceUnlockLua,
+      scriptText(FAIR_FORCE_UNLOCK, client.config.traits),
       [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()],
-      [UNLOCK_MESSAGE, this.client.ctx.now(), this.client.pubSubCommands().publish],
+      args,
     ];
   }
 }

@@ -13,7 +13,8 @@ import type { ScriptCall } from './executor';
 import { prefixName } from './RedissonBaseLock';
 import { RedissonLock } from './RedissonLock';
 import { RedisException, exceptionFor } from './errors';
-import fencedLockLua from './scripts/fenced_lock.lua?raw';
+import { FENCED_LOCK } from './scripts/RedissonFencedLock';
+import { scriptText } from './scripts';
 
 export class RedissonFencedLock extends RedissonLock {
   /** thread -> token of its latest successful acquire (what lockAndGetToken returned) */
@@ -36,7 +37,7 @@ export class RedissonFencedLock extends RedissonLock {
   }
 
   protected override acquireScript(lease: number, threadId: number): ScriptCall {
-    return [fencedLockLua, [this.name, this.getTokenName()], [lease, this.getLockName(threadId)]];
+    return [scriptText(FENCED_LOCK, this.client.config.traits), [this.name, this.getTokenName()], [lease, this.getLockName(threadId)]];
   }
 
   protected override acquireResult(reply: Reply, threadId: number): number | null {

@@ -3,6 +3,7 @@
  * program interpreter, this client model, the kernel and the simulated Redis with its Lua VM.
  */
 import { describe, expect, it } from 'vitest';
+import { redissonScriptOf } from './scripts/family';
 import { cmds, first, redis, run, runA, work, type Op } from './testing/family';
 import type { Simulation } from './testing/simulate';
 
@@ -489,7 +490,10 @@ describe('RLock: unlock, forceUnlock and renewal are retried (ServiceManager.exe
     s.of('cmd', actor).filter((e) => {
       const argv = e.argv as string[];
       if (e.t <= 1000 || JSON.stringify(e.reply).includes('NOSCRIPT')) return false;
-      return argv[0] === 'WAIT' || (/^EVAL/.test(argv[0]) && script.test(scriptOf(s, argv)));
+      if (argv[0] === 'WAIT') return true;
+      if (!/^EVAL/.test(argv[0])) return false;
+      const text = scriptOf(s, argv);
+      return script.test(redissonScriptOf(text)?.method ?? text);
     });
   /** the Lua text of an EVAL or EVALSHA */
   const scriptOf = (s: Simulation, argv: string[]) =>

@@ -19,26 +19,15 @@ import { exceptionFor } from './errors';
 import { READ_UNLOCK_MESSAGE, UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
 import { readKeyPrefix, readLockTaskOf } from './renewal/ReadLockTask';
-import readLockLua from './scripts/read_lock.lua?raw';
-import readUnlockLua from './scripts/read_unlock.lua?raw';
-import writeLockLua from './scripts/write_lock.lua?raw';
-import writeUnlockLua from './scripts/write_unlock.lua?raw';
-import rwForceUnlockLua from './scripts/rw_force_unlock.lua?raw';
-import { trustScriptBodies } from '../redis/script_lua';
-
-/**
- * Up to 3.43 the unlock scripts answered 1 when the lock key was gone (published, "released");
- * 3.44.0 (1ce49b7a2) made that nil, an IllegalMonitorStateException. Same text otherwise.
- */
-function missingKeyReturnsOne(script: string, publish: string): string {
-  const from = `redis.call(${publish}, KEYS[2], ARGV[1]);\n    return nil;`;
-  if (!script.includes(from)) throw new Error('unlock script changed: update missingKeyReturnsOne');
-  return script.replace(from, `redis.call(${publish}, KEYS[2], ARGV[1]);\n    return 1;`);
-}
-const readUnlockLua343 = missingKeyReturnsOne(readUnlockLua, 'ARGV[3]');
-const writeUnlockLua343 = missingKeyReturnsOne(writeUnlockLua, 'ARGV[4]');
-// Redisson scripts too, built here: a Lua state that ran them may serve another node (script_lua.ts)
-trustScriptBodies([readUnlockLua343, writeUnlockLua343]);
+import {
+  READ_FORCE_UNLOCK,
+  READ_LOCK,
+  READ_UNLOCK,
+  WRITE_FORCE_UNLOCK,
+  WRITE_LOCK,
+  WRITE_UNLOCK,
+} from './scripts/RedissonReadWriteLock';
+import { publishInArgv, scriptText } from './scripts';
 
 /** RedissonObject.suffixName: `{name}:suffix`, or `name:suffix` when the name already has a tag. */
 export function suffixName(name: string, suffix: string): string {
@@ -70,12 +59,30 @@ abstract class RwHalf extends RedissonLock {
 
   /** forceUnlock: delete the lock only while it is in this half's mode. */
   protected override forceUnlockScript(): ScriptCall {
-    const msg = this.mode === 'write' ? READ_UNLOCK_MESSAGE : UNLOCK_MESSAGE;
-    return [
-      rwForceUnlockLua,
-      [this.name, this.getChannelName()],
-      [msg, this.mode, this.client.pubSubCommands().publish],
-    ];
+    const { traits } = this.client.config;
+    const args: (string | number)[] = [this.mode === 'write' ? READ_UNLOCK_MESSAGE : UNLOCK_MESSAGE];
+    if (publishInArgv(traits)) args.push(this.client.pubSubCommands().publish);
+    const script = scriptText(this.mode === 'write' ? WRITE_FORCE_UNLOCK : READ_FORCE_UNLOCK, traits);
+    return [script, [this.name, this.getChannelName()], args];
+  }
+
+  /**
+   * An unlock script's KEYS and ARGV as the release sends them: the latch key and its TTL from
+   * 3.24, the publish command from 3.22.
+   */
+  protected unlockCall(
+    family: typeof READ_UNLOCK,
+    keys: string[],
+    args: (string | number)[],
+    requestId: string,
+  ): Process<Reply> {
+    const { client } = this;
+    const { traits } = client.config;
+    const script = scriptText(family, traits);
+    if (traits.unlockLatch)
+      return client.syncedEval(script, [...keys, this.latchKey(requestId)], [...args, ...this.latchArgs()]);
+    if (publishInArgv(traits)) args.push(client.pubSubCommands().publish);
+    return client.syncedEval(script, keys, args);
   }
 
   /**
@@ -111,24 +118,18 @@ export class RedissonReadLock extends RwHalf {
 
   protected override acquireScript(lease: number, threadId: number): ScriptCall {
     return [
-      readLockLua,
+      scriptText(READ_LOCK, this.client.config.traits),
       [this.name, this.getReadWriteTimeoutNamePrefix(threadId)],
       [lease, this.getLockName(threadId), this.getWriteLockName(threadId)],
     ];
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
-    const old = this.client.config.traits.rwUnlockMissingKeyReturnsTrue;
-    return yield* this.client.syncedEval(
-      old ? readUnlockLua343 : readUnlockLua,
-      [
-        this.name,
-        this.getChannelName(),
-        this.getReadWriteTimeoutNamePrefix(threadId),
-        this.getKeyPrefix(),
-        this.latchKey(requestId),
-      ],
-      [UNLOCK_MESSAGE, this.getLockName(threadId), ...this.latchArgs()],
+    return yield* this.unlockCall(
+      READ_UNLOCK,
+      [this.name, this.getChannelName(), this.getReadWriteTimeoutNamePrefix(threadId), this.getKeyPrefix()],
+      [UNLOCK_MESSAGE, this.getLockName(threadId)],
+      requestId,
     );
   }
 }
@@ -141,15 +142,15 @@ export class RedissonWriteLock extends RwHalf {
   }
 
   protected override acquireScript(lease: number, threadId: number): ScriptCall {
-    return [writeLockLua, [this.name], [lease, this.getLockName(threadId)]];
+    return [scriptText(WRITE_LOCK, this.client.config.traits), [this.name], [lease, this.getLockName(threadId)]];
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
-    const old = this.client.config.traits.rwUnlockMissingKeyReturnsTrue;
-    return yield* this.client.syncedEval(
-      old ? writeUnlockLua343 : writeUnlockLua,
-      [this.name, this.getChannelName(), this.latchKey(requestId)],
-      [READ_UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), ...this.latchArgs()],
+    return yield* this.unlockCall(
+      WRITE_UNLOCK,
+      [this.name, this.getChannelName()],
+      [READ_UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId)],
+      requestId,
     );
   }
 }

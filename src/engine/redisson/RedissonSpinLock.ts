@@ -11,8 +11,10 @@ import { acquire, now, sleep, type Process } from '../sim/effects';
 import type { Prng } from '../sim/api';
 import type { Reply } from '../redis/reply';
 import { RedissonLock, NO_LEASE } from './RedissonLock';
-import { IllegalStateException, InterruptedException, exceptionFor } from './errors';
-import spinUnlockLua from './scripts/spin_unlock.lua?raw';
+import type { ScriptCall } from './executor';
+import { IllegalStateException, InterruptedException } from './errors';
+import { SPIN_FORCE_UNLOCK, SPIN_LOCK, SPIN_UNLOCK } from './scripts/RedissonSpinLock';
+import { scriptText } from './scripts';
 
 export interface BackOffOptions {
   kind: 'exponential' | 'constant';
@@ -104,19 +106,21 @@ export class RedissonSpinLock extends RedissonLock {
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
-    return yield* this.client.syncedEval(
-      spinUnlockLua,
-      [this.name, this.latchKey(requestId)],
-      [this.internalLockLeaseTime, this.getLockName(threadId), this.unlockLatchTtl()],
-    );
+    const { traits } = this.client.config;
+    const script = scriptText(SPIN_UNLOCK, traits);
+    const args = [this.internalLockLeaseTime, this.getLockName(threadId)];
+    // the latch key and its TTL since 3.24.0, as RLock's
+    if (!traits.unlockLatch) return yield* this.client.syncedEval(script, [this.name], args);
+    return yield* this.client.syncedEval(script, [this.name, this.latchKey(requestId)], [...args, this.unlockLatchTtl()]);
   }
 
-  /** forceUnlock: a plain DEL, nobody to notify. */
-  override *forceUnlock(): Process<boolean> {
-    this.cancelExpirationRenewal(null, null);
-    const r = yield* this.client.command(['DEL', this.name]);
-    if (r.t === 'error') throw exceptionFor(r);
-    return r.t === 'int' && Number(r.v) === 1;
+  protected override acquireScript(lease: number, threadId: number): ScriptCall {
+    return [scriptText(SPIN_LOCK, this.client.config.traits), [this.name], [lease, this.getLockName(threadId)]];
+  }
+
+  /** forceUnlock: a script that only deletes, nobody to notify. */
+  protected override forceUnlockScript(): ScriptCall {
+    return [scriptText(SPIN_FORCE_UNLOCK, this.client.config.traits), [this.name], []];
   }
 
   private policy(threadId: number): BackOffPolicy {

@@ -7,14 +7,14 @@ import { client, hold, scenario } from '../scenario/build';
 
 const latest = lockScripts(versionTraits('latest'));
 
-/** lock.lua without the `hexists` half of line 7: a holder no longer re-enters its own lock */
+/** the lock script without its `hexists` half: a holder no longer re-enters its own lock */
 const lockWithoutReentry = latest.lock.replace(
   "if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then",
   "if (redis.call('exists', KEYS[1]) == 0) then",
 );
-/** unlock.lua without the owner check: anybody's unlock decrements and, at 0 or below, deletes */
+/** the unlock script without the owner check: anybody's unlock decrements and, at 0 or below, deletes */
 const unlockWithoutOwnerCheck = latest.unlock.replace(
-  "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then\n    return nil;\nend;\n",
+  "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; ",
   '',
 );
 

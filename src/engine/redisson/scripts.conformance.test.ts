@@ -5,12 +5,14 @@
  * (The four current scripts are checked in redis/conformance/redisson_scripts.conformance.test.ts.)
  */
 import { expect, it } from 'vitest';
-import lock311Lua from './scripts/lock_3_11.lua?raw';
-import unlock311Lua from './scripts/unlock_3_11.lua?raw';
-import forceUnlock311Lua from './scripts/force_unlock_3_11.lua?raw';
-import renewSingleLua from './scripts/renew_single.lua?raw';
 import compareAndDeleteLua from '../naive/scripts/compare_and_delete.lua?raw';
 import { describeOnSimAndReal, type Exec } from '../../testing/redis/on_sim_and_real';
+import { FORCE_UNLOCK, LOCK, RENEW, UNLOCK } from './scripts/RedissonLock';
+
+const lock311Lua = LOCK.at('3.11.6').text;
+const unlock311Lua = UNLOCK.at('3.11.6').text;
+const forceUnlock311Lua = FORCE_UNLOCK.at('3.11.6').text;
+const renewSingleLua = RENEW.at('3.27.2').text;
 
 const A1 = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';
 const B1 = 'b2c1d3e4-5f60-4718-9a2b-3c4d5e6f7a80:1';

@@ -292,7 +292,7 @@ export const RELEASE_TRAITS = {
     zh: '读锁续期延长',
     ranges: [
       { value: false, en: "every reader's timeout keys", zh: '所有读者的超时键' },
-      { from: '3.44.0', value: true, en: "this client's holds only", zh: '仅本客户端的持有' },
+      { from: '4.4.0', value: true, en: "this client's holds only", zh: '仅本客户端的持有' },
     ],
   }),
   useScriptCache: row({

@@ -5,7 +5,6 @@
  * replica ends up holding, and by WAIT's counts, READONLY, NOREPLICAS and their error strings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import lockLua from '../redisson/scripts/lock.lua?raw';
 import { ManualClock } from '../clock';
 import type { Reply } from '../redis/reply';
 import { RedisServer } from '../redis/server';
@@ -17,6 +16,9 @@ import {
 } from '../../testing/redis/real_redis';
 import { RespClient } from '../../testing/redis/resp_client';
 import { simulate } from '../redisson/testing/simulate';
+import { LOCK } from '../redisson/scripts/RedissonLock';
+
+const lockLua = LOCK.at('4.7.0').text;
 
 const OWNER = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';
 

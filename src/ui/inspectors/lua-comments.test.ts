@@ -21,21 +21,21 @@ function untranslated(texts: Record<string, string>): string[] {
 describe('the Lua scripts’ comments in 中文 (D27)', () => {
   beforeAll(() => loadLang('zh'));
   it('has every comment block of every script, line for line', () => {
-    expect(Object.keys(scripts).length).toBeGreaterThan(20);
+    expect(Object.keys(scripts).length).toBeGreaterThan(0);
     expect(untranslated(scripts)).toEqual([]);
   });
 
   it('notices a comment that changed', () => {
-    const text = scripts['../../engine/redisson/scripts/lock.lua'];
-    const edited = text.replace('take the lock', 'acquire the lock');
+    const text = scripts['../../engine/naive/scripts/compare_and_delete.lua'];
+    const edited = text.replace('Release a SET NX PX lock', 'Free a SET NX PX lock');
     expect(edited).not.toBe(text);
-    expect(untranslated({ 'lock.lua': edited })).toEqual([
-      'lock.lua: RedissonLock.tryLockInnerAsync (Redisson 3.19+): acquire the lock, or re-enter it if this owner',
+    expect(untranslated({ 'compare_and_delete.lua': edited })).toEqual([
+      'compare_and_delete.lua: Free a SET NX PX lock only if it still holds this acquisition\'s token: the compare and the',
     ]);
   });
 
   it('swaps only comment lines, keeping the line count, the code and the English on hover', () => {
-    const text = scripts['../../engine/redisson/scripts/fair_lock.lua'];
+    const text = scripts['../../engine/naive/scripts/compare_and_delete.lua'];
     const en = text.split('\n');
     const zh = scriptLines(text, 'zh');
     expect(zh).toHaveLength(en.length);

@@ -5,11 +5,13 @@
  * scripts themselves say what Redisson says.
  */
 import { expect, it } from 'vitest';
-import forceUnlockLua from '../../redisson/scripts/force_unlock.lua?raw';
-import lockLua from '../../redisson/scripts/lock.lua?raw';
-import renewLua from '../../redisson/scripts/renew.lua?raw';
-import unlockLua from '../../redisson/scripts/unlock.lua?raw';
 import { describeOnSimAndReal, type Exec } from '../../../testing/redis/on_sim_and_real';
+import { FORCE_UNLOCK, LOCK, RENEW_BATCH, UNLOCK } from '../../redisson/scripts/RedissonLock';
+
+const lockLua = LOCK.at('4.7.0').text;
+const unlockLua = UNLOCK.at('4.7.0').text;
+const forceUnlockLua = FORCE_UNLOCK.at('4.7.0').text;
+const renewLua = RENEW_BATCH.at('4.7.0').text;
 
 const A1 = '8743c9c0-0795-4907-87fd-6c719a6b4586:1';
 const A2 = '8743c9c0-0795-4907-87fd-6c719a6b4586:2';

@@ -14,8 +14,9 @@ import { sleep, type Process } from '../../sim/effects';
 import type { CommandExecutor, ServiceManager } from '../executor';
 import type { RenewalService } from './RenewalService';
 import { emitWatchdog, watchdogActor, type CancelReason } from './watchdog';
-import readRenewLua from '../scripts/read_renew.lua?raw';
-import readRenewAllLua from '../scripts/read_renew_3_43.lua?raw';
+import { READ_RENEW, READ_RENEW_BATCH } from '../scripts/RedissonReadWriteLock';
+import { scriptText } from '../scripts';
+import type { Reply } from '../../redis/reply';
 
 interface ReadEntry {
   /** the `{name}` prefix of the hold timeout keys */
@@ -98,19 +99,24 @@ export class ReadLockTask implements RenewalService {
     const lockNames = [...entry.threads.values()].map(([n]) => n);
     const [first] = entry.threads.keys();
     const lease = client.config.lockWatchdogTimeout;
-    const own = client.config.traits.readRenewOwnOnly;
-    const reply = yield* client.retrying(
-      () =>
-        own
-          ? client.syncedEval(readRenewLua, [name, entry.keyPrefix], [lease, ...lockNames])
-          : client.syncedEval(readRenewAllLua, [name, entry.keyPrefix], [lease, lockNames[0]]),
-      'resend',
-    );
+    const { traits } = client.config;
+    const keys = [name, entry.keyPrefix];
+    // ≤ 3.43 RedissonReadLock.renewExpirationAsync: the first thread's name, 1/0. 3.44+ ReadLockTask:
+    // a list with one 1/0 per lock; from 4.4.0 each lock's ARGV is a count and that many names.
+    const args: (string | number)[] =
+      traits.renewal !== 'batched-task'
+        ? [lease, lockNames[0]]
+        : traits.readRenewOwnOnly
+          ? [lease, lockNames.length, ...lockNames]
+          : [lease, lockNames[0]];
+    const script = scriptText(traits.renewal === 'batched-task' ? READ_RENEW_BATCH : READ_RENEW, traits);
+    const reply = unwrapOne(yield* client.retrying(() => client.syncedEval(script, keys, args), 'resend'));
     if (reply.t !== 'int') {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
       emitWatchdog(client, 'watchdog.renew', name, first, { result: 'error', error });
       return;
     }
+    const own = traits.renewal === 'batched-task';
     const result = Number(reply.v);
     emitWatchdog(client, 'watchdog.renew', name, first, { result, lockName: lockNames.join(',') });
     if (result !== 0) return;
@@ -119,4 +125,9 @@ export class ReadLockTask implements RenewalService {
     if (own) for (const t of [...entry.threads.keys()]) this.cancel(name, t, 'lost');
     else this.cancel(name, null, 'lost');
   }
+}
+
+/** A one-lock batch's list reply ({1} or {0}) as that one answer. */
+function unwrapOne(r: Reply): Reply {
+  return r.t === 'array' && r.v !== null && r.v.length === 1 ? r.v[0] : r;
 }
