@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import '../engine/redisson/scripts';
+import { allRedissonScripts } from '../engine/redisson/scripts/family';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const UUID_THREAD = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(\d+)/g;
@@ -16,10 +18,14 @@ export function sha1(text: string): string {
 
 let catalogue: Map<string, string> | null = null;
 
-/** sha1 of each model script text (every .lua file under src/engine) -> its name ("redisson/scripts/lock"). */
+/**
+ * sha1 of each script text the model can send -> its name: Redisson's as `<family>@<since>`
+ * (`unlock@3.24.0`), the naive locks' .lua files by path (`naive/scripts/compare_and_delete`).
+ */
 export function modelScripts(root = 'src/engine'): Map<string, string> {
   if (catalogue) return catalogue;
   const out = new Map<string, string>();
+  for (const s of allRedissonScripts()) out.set(sha1(s.text), `${s.id}@${s.since}`);
   const walk = (dir: string) => {
     for (const f of readdirSync(dir)) {
       const p = join(dir, f);

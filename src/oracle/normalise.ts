@@ -53,11 +53,12 @@ interface ArgvContext {
   model: boolean;
 }
 
+/** The ARGV index (0-based) of the fair lock scripts' currentTime (RedissonFairLock.ts). */
 const FAIR_NOW_ARG: Record<string, number> = {
-  'redisson/scripts/fair_lock': 3,
-  'redisson/scripts/fair_try_lock': 3,
-  'redisson/scripts/fair_unlock': 3,
-  'redisson/scripts/fair_force_unlock': 1,
+  fairLock: 3,
+  fairTryLock: 2,
+  fairUnlock: 3,
+  fairForceUnlock: 1,
 };
 
 export function normaliseArgv(argv: readonly string[], cx: ArgvContext): string[] {
@@ -73,8 +74,9 @@ export function normaliseArgv(argv: readonly string[], cx: ArgvContext): string[
   if (script !== null) {
     const numKeys = Number(argv[2]);
     const argStart = 3 + numKeys;
-    if (cx.model && FAIR_NOW_ARG[script] !== undefined) {
-      const i = argStart + FAIR_NOW_ARG[script];
+    const family = script.split('@')[0];
+    if (cx.model && FAIR_NOW_ARG[family] !== undefined) {
+      const i = argStart + FAIR_NOW_ARG[family];
       if (i < out.length) out[i] = `@${argv[i]}`;
     }
     if (cx.randomLatchTtl && out.some((a) => a.startsWith('redisson_unlock_latch:')) && /^\d+$/.test(out[out.length - 1]))

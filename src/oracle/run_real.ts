@@ -54,6 +54,9 @@ export interface RealRunOptions {
   log(line: string): void;
 }
 
+/** after the last thread ended: the model's run also ends with the commands its calls left in flight */
+const SETTLE_MS = 300;
+
 const NAIVE_SCRIPT = 'src/engine/naive/scripts/compare_and_delete.lua';
 
 export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealObservation> {
@@ -134,6 +137,8 @@ export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealOb
     const allEnded = Promise.all(jvms.map((j) => j.ended));
     if (s.until !== null) await delay(t0Epoch + s.until - Date.now());
     else await Promise.race([allEnded, delay(t0Epoch + cap - Date.now())]);
+    // what a client sends right after its last call returns (the unlock latch's DEL) lands first
+    if (s.until === null) await delay(SETTLE_MS);
     const endT = rel();
     for (const t of timers) clearTimeout(t);
     for (const j of jvms) signal(j.proc, 'SIGCONT');

@@ -70,6 +70,12 @@ export interface Recording {
   tolerance: Tolerance;
   /** why this recording holds only the invariants level, when it does */
   why?: string;
+  /**
+   * Where real and model disagree at `level`, when they do: each one is explained in
+   * docs/redisson-differences.md (the test checks that the list is exactly this, so a model change
+   * that adds or removes a difference fails).
+   */
+  differences?: string[];
   /** load averages (1, 5, 15 min) when it was recorded: a busy machine stretches times */
   load: string;
   recordedAt: string;
