@@ -207,7 +207,7 @@ function replayResource(
       accepted++;
     } else rejected++;
   }
-  return { value, accepted, rejected };
+  return { value, accepted, rejected, initial: s.resource.initial };
 }
 
 function normaliseResult(r: unknown, op: Op | undefined, namer: Namer, client: string): unknown {
@@ -294,9 +294,15 @@ export function normaliseModel(trace: Trace, s: Scenario): NormRun {
     const last = list[list.length - 1];
     if (last && run.done[actor] === undefined && !returned(trace, actor, last.step)) last.t1 = null;
   }
-  run.resource = { value: trace.final.resource.value, accepted: trace.final.resource.accepted, rejected: trace.final.resource.rejected };
+  run.resource = {
+    value: trace.final.resource.value,
+    accepted: trace.final.resource.accepted,
+    rejected: trace.final.resource.rejected,
+    initial: s.resource.initial,
+  };
   for (const [node, view] of Object.entries(trace.final.nodes)) {
-    if (view.role === 'sentinel' || !view.up) continue;
+    // as on the real side: the masters at the end (a replica may still be receiving the last writes)
+    if (view.role !== 'master' || !view.up) continue;
     const keys: KeyDump[] = Object.values(view.keys).map((k) => ({
       key: fromBytes(k.key),
       type: k.type,

@@ -18,7 +18,7 @@ import { runReal } from './run_real';
 import { normaliseReal } from './normalise';
 import { compareRuns, describeDifferences, sideBySide } from './compare';
 import type { Level, Recording, Tolerance } from './shape';
-import { RECORDINGS_DIR, coverageTable, loadRecordings } from './recordings';
+import { NOT_RECORDED, RECORDINGS_DIR, coverageTable, loadRecordings } from './recordings';
 
 
 
@@ -37,6 +37,8 @@ interface Args {
   compare: boolean;
   level: Level | null;
   why?: string;
+  /** write the unnormalised observation here (MONITOR lines, JVM events), to debug the harness */
+  raw?: string;
 }
 
 function parseArgs(argv: string[]): Args | string {
@@ -48,6 +50,7 @@ function parseArgs(argv: string[]): Args | string {
     else if (x === '--release') a.release = argv[++i] ?? '';
     else if (x === '--level') a.level = argv[++i] as Level;
     else if (x === '--why') a.why = argv[++i];
+    else if (x === '--raw') a.raw = argv[++i];
     else if (x.startsWith('--')) return `unknown option ${x}`;
     else a.source = x;
   }
@@ -96,7 +99,7 @@ export function printTable(): string {
     (id, release) => {
       const b = builtins.find((x) => x.id === id)!;
       const why = refusals(validated(atRelease(b.scenario, release)), release);
-      return why.length > 0 ? `refused: ${why[0]}` : 'not recorded';
+      return why.length > 0 ? `refused: ${why[0]}` : (NOT_RECORDED[id] ?? 'not recorded');
     },
   );
 }
@@ -146,6 +149,7 @@ export async function oracleMain(argv: string[]): Promise<number> {
     log(`the real run failed: ${(e as Error).message}`);
     return 1;
   }
+  if (args.raw) writeFileSync(args.raw, JSON.stringify(obs, null, 1));
   log(`real run took ${((Date.now() - started) / 1000).toFixed(1)} s (load ${obs.load})`);
   const real = normaliseReal(obs, scenario);
   const load1 = Number(obs.load.split(',')[0]);

@@ -39,6 +39,7 @@ export interface RealObservation {
   ports: Record<string, number>;
   monitor: MonitorLine[];
   jvm: Record<string, JvmEvent[]>;
+  /** every data node that was a master at the end, with its keys */
   keyspace: Record<string, KeyDump[]>;
   crashed: string[];
   faults: AppliedFault[];
@@ -146,6 +147,9 @@ export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealOb
     const keyspace: Record<string, KeyDump[]> = {};
     for (const n of dep.nodes.filter((x) => x.kind === 'data')) {
       try {
+        // replicas may still be receiving the last writes: only masters' keys are compared
+        const role = await call(n.port, ['ROLE']);
+        if (role.t !== 'array' || role.v?.[0]?.t !== 'bulk' || role.v[0].v !== 'master') continue;
         keyspace[n.id] = await dump(n.port, endT);
       } catch {
         // a crashed node has no keyspace to read

@@ -43,9 +43,10 @@ export interface NormRun {
   calls: Record<string, NormCall[]>;
   /** per thread actor: how the program ended (absent: it never ended, e.g. its client crashed) */
   done: Record<string, string>;
-  /** per data node that was up at the end: its keys */
+  /** per node that was an up master at the end: its keys */
   keyspace: Record<string, Record<string, NormKey>>;
-  resource: { value: number; accepted: number; rejected: number };
+  /** the protected resource at the end, and the value it started from */
+  resource: { value: number; accepted: number; rejected: number; initial?: number };
   /** ms after time 0 at which the run ended */
   end: number;
 }
