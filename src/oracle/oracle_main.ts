@@ -182,7 +182,7 @@ export async function oracleMain(argv: string[]): Promise<number> {
       level,
       tolerance: tol,
       ...(why !== undefined && level === 'invariants' ? { why } : {}),
-      ...(cmp.differences.length > 0 ? { differences: cmp.differences.map((d) => d.where) } : {}),
+      differences: cmp.differences.map((d) => d.where),
       load: obs.load,
       recordedAt: new Date().toISOString(),
       real,

@@ -76,7 +76,7 @@ export interface Recording {
    * docs/redisson-differences.md (the test checks that the list is exactly this, so a model change
    * that adds or removes a difference fails).
    */
-  differences?: string[];
+  differences: string[];
   /** load averages (1, 5, 15 min) when it was recorded: a busy machine stretches times */
   load: string;
   recordedAt: string;

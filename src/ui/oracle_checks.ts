@@ -10,14 +10,15 @@ export interface OracleCheck {
   level: 'exact' | 'invariants';
 }
 
-const glob = <T>(field: string) =>
-  import.meta.glob<T>('../../oracle/recordings/*.json', { eager: true, import: field } as never) as Record<string, T>;
-
-const sources = glob<string>('source');
-const releases = glob<string>('release');
-const servers = glob<string>('redisServer');
-const levels = glob<'exact' | 'invariants'>('level');
-const differences = glob<string[] | undefined>('differences');
+// Vite needs each glob's options written out literally.
+const sources = import.meta.glob<string>('../../oracle/recordings/*.json', { eager: true, import: 'source' });
+const releases = import.meta.glob<string>('../../oracle/recordings/*.json', { eager: true, import: 'release' });
+const servers = import.meta.glob<string>('../../oracle/recordings/*.json', { eager: true, import: 'redisServer' });
+const levels = import.meta.glob<'exact' | 'invariants'>('../../oracle/recordings/*.json', { eager: true, import: 'level' });
+const differences = import.meta.glob<string[] | undefined>('../../oracle/recordings/*.json', {
+  eager: true,
+  import: 'differences',
+});
 
 /** The recordings of built-in `id` in which real and model agree, newest release first. */
 export function oracleChecks(id: string): OracleCheck[] {
