@@ -127,24 +127,24 @@ export function normaliseReal(obs: RealObservation, s: Scenario): NormRun {
   for (const l of obs.monitor)
     if (l.argv[0]?.toUpperCase() === 'CLIENT' && l.argv[1]?.toUpperCase() === 'SETNAME') owner.set(`${l.node}|${l.from}`, l.argv[2]);
 
-  const byNode = new Map<string, typeof obs.monitor>();
-  for (const l of obs.monitor) byNode.set(l.node, [...(byNode.get(l.node) ?? []), l]);
+  // in time order across nodes, so that names (latch ids, tokens) are given in the order of the run
+  const lines = [...obs.monitor].sort((a, b) => a.epochMs - b.epochMs);
+  const parents = new Map<string, { client: string; c: NormCommand } | null>();
   const all: { client: string; c: NormCommand }[] = [];
-  for (const [node, lines] of byNode) {
-    let parent: { client: string; c: NormCommand } | null = null;
-    for (const l of lines) {
-      if (l.from === 'lua') {
-        if (parent) (parent.c.lua ??= []).push(normaliseLua(l.argv, { namer, client: parent.client, randomLatchTtl, model: false }));
-        continue;
-      }
-      parent = null;
-      const client = owner.get(`${node}|${l.from}`);
-      const t = round(l.epochMs - obs.t0Epoch);
-      if (client === undefined || !clients.has(client) || t < 0 || chatter(l.argv)) continue;
-      const c: NormCommand = { t, node, argv: normaliseArgv(l.argv, { namer, client, randomLatchTtl, model: false }) };
-      parent = { client, c };
-      all.push(parent);
+  for (const l of lines) {
+    const node = l.node;
+    if (l.from === 'lua') {
+      const parent = parents.get(node);
+      if (parent) (parent.c.lua ??= []).push(normaliseLua(l.argv, { namer, client: parent.client, randomLatchTtl, model: false }));
+      continue;
     }
+    parents.set(node, null);
+    const client = owner.get(`${node}|${l.from}`);
+    const t = round(l.epochMs - obs.t0Epoch);
+    if (client === undefined || !clients.has(client) || t < 0 || chatter(l.argv)) continue;
+    const c: NormCommand = { t, node, argv: normaliseArgv(l.argv, { namer, client, randomLatchTtl, model: false }) };
+    parents.set(node, { client, c });
+    all.push({ client, c });
   }
   all.sort((a, b) => a.c.t - b.c.t);
   for (const { client, c } of all) push(run.commands, client, c);
