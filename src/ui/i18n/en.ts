@@ -262,7 +262,7 @@ export const en = {
   'intro.checked': 'Checked against Redisson {releases} and redis-server {redis}: {what}.',
   'intro.checked.exact': 'the same Redis commands, results, timings and final keys',
   'intro.checked.invariants': 'the same lock outcomes, hold counts and final keys (who wins a race may differ)',
-  'intro.checked.sep': ' and ',
+  'intro.checked.sep': ', ',
   'header.modified': 'Modified: {title}',
   'editor.resetTo': 'Reset to “{title}”',
   'console.writeAt':
