@@ -42,7 +42,10 @@ test('built JS gzip size', () => {
   // event kind and value, and for the Lua scripts' comments (a 6 KB chunk loaded with the Chinese
   // table): 429 KB. 435 KB so the app cannot grow further unnoticed; what a reader waits for is
   // the first screen, measured below. (`common` and `events` are the lessons' shared builders.)
-  expect(total - lessons).toBeLessThanOrEqual(435 * 1024);
+  // Then Redisson's scripts byte for byte, every release's variant on its Java lines with the
+  // notes over them (a 6.7 KB chunk the script view loads when it first shows one; the worker
+  // holds the same texts to run them) and their method names by SHA1 in the page: 440 KB, so 445.
+  expect(total - lessons).toBeLessThanOrEqual(445 * 1024);
 });
 
 test('first-screen JS, as the page loads it', async ({ page }) => {

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS, type TraceEvent } from '../engine/trace/types';
+import { UNLOCK } from '../engine/redisson/scripts/RedissonLock';
+import { FAIR_LOCK } from '../engine/redisson/scripts/RedissonFairLock';
 import { captionOf, captionText, duration, scriptName } from './caption';
 import { loadLang } from './i18n';
 
@@ -251,6 +253,11 @@ describe('scriptName', () => {
     ['-- mode=read; each reader', null],
   ])('%s', (text, name) => {
     expect(scriptName(text)).toBe(name);
+  });
+  it('knows Redisson’s own scripts by their SHA1 (they carry no comment)', () => {
+    expect(scriptName(UNLOCK.at('4.7.0').text)).toBe('RedissonLock.unlockInnerAsync');
+    expect(scriptName(FAIR_LOCK.at('3.27.2').text)).toBe('RedissonFairLock.tryLockInnerAsync');
+    expect(scriptName(`${UNLOCK.at('4.7.0').text} `)).toBeNull();
   });
 });
 

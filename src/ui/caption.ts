@@ -6,6 +6,7 @@
  */
 import { NO_LOCK, type EventKind, type TraceEvent, type TraceEventOf } from '../engine/trace/types';
 import { sha1hex } from '../engine/redis/sha1';
+import { METHOD_BY_SHA1 } from '../engine/redisson/scripts/methods';
 import { translate, type Lang, type MessageKey, type Params } from './i18n';
 import { linkTerms, type Linked } from './i18n/glossary';
 import { replyText } from './reply-view';
@@ -46,9 +47,14 @@ const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : 
 const reply = (r: unknown) => clip(replyText(r).replace(/\n\s*/g, ' '));
 const list = (xs: readonly string[]) => xs.join(', ');
 
-/** "RedissonLock.tryLockInnerAsync" from "-- RedissonLock.tryLockInnerAsync (Redisson 3.19+): …". */
+/**
+ * The Redisson method that sends this script ("RedissonLock.tryLockInnerAsync"), known by its
+ * SHA1; for any other text, the name its first comment starts with ("-- NaiveLock.unlock: …").
+ */
 export function scriptName(text: string): string | null {
-  return /^\s*--\s*([A-Z][A-Za-z]*(?:\.[A-Za-z]+)?)[\s:(]/.exec(text)?.[1] ?? null;
+  return (
+    METHOD_BY_SHA1[sha1hex(text)] ?? /^\s*--\s*([A-Z][A-Za-z]*(?:\.[A-Za-z]+)?)[\s:(]/.exec(text)?.[1] ?? null
+  );
 }
 
 /** What the scripts whose replies we can read mean, by the method in their header. */

@@ -11,7 +11,7 @@ const layouts = new Map<string, readonly string[]>();
 /** `pieces` joined with nothing must be `text`; breaking between them must not split a token. */
 export function registerScriptLayout(text: string, pieces: readonly string[]): void {
   if (pieces.join('') !== text) throw new Error('script layout: the pieces do not make the text');
-  layouts.set(text, pieces);
+  if (!layouts.has(text)) layouts.set(text, pieces);
 }
 
 /** The layout's pieces for this exact text, or undefined (the script's own lines are its layout). */

@@ -5,9 +5,8 @@
  * were checked against redis-server 7.0.15; the budget and memory texts are LockScope's own.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../clock';
+import { LOCK } from '../redisson/scripts/RedissonLock';
 import { formatReply } from './cli_format';
 import { RedisServer } from './server';
 import { fixture } from './test_server';
@@ -15,10 +14,8 @@ import { sha1hex } from './sha1';
 import { budgetErrorText } from './script_lua';
 import { MAX_SCRIPT_STRING } from './lua_vmpatch';
 
-const LOCK_LUA = readFileSync(
-  fileURLToPath(new URL('../redisson/scripts/lock.lua', import.meta.url)),
-  'utf8',
-);
+/** Redisson 4.7.0's RLock acquire, byte for byte */
+const LOCK_LUA = LOCK.at('4.7.0').text;
 
 function run(body: string, budget?: number) {
   const clock = new ManualClock(1_000_000);

@@ -1,5 +1,6 @@
 /** ReadLock / WriteLock: mode field, per-hold timeout keys, wake-all on write unlock. */
 import { describe, expect, it } from 'vitest';
+import { sha1hex } from '../redis/sha1';
 import { acquisitions, first, redis, run, work, lockOps } from './testing/family';
 
 const read = lockOps('rw', 'ReadLock');
@@ -152,7 +153,7 @@ describe('ReadWriteLock', () => {
     expect(s.results('X:1')).toEqual([false, 1, true, 0]);
   });
 
-  it('RedissonReadLock / RedissonWriteLock.isLocked(): HGET mode, so each half answers for its own mode', () => {
+  it('RedissonReadLock / RedissonWriteLock.isLocked(): each half answers for its own mode', () => {
     const s = run({
       A: [
         { id: 1, program: [write('lock'), read('isLocked'), write('isLocked'), work(100), write('unlock')] },
@@ -163,5 +164,33 @@ describe('ReadWriteLock', () => {
     });
     expect(s.results('A:1').slice(0, 2)).toEqual([false, true]);
     expect(s.results('B:1').slice(0, 2)).toEqual([true, false]);
+  });
+
+  /** A:1 write-locks, then also read-locks (a writer may read), and asks the read half */
+  const writerReads = (version: string) =>
+    run(
+      {
+        A: [
+          {
+            id: 1,
+            program: [write('lock'), read('lock'), read('isLocked'), read('unlock'), write('unlock')],
+          },
+        ],
+      },
+      { redisson: { version } },
+    );
+  it('3.23.5 RedissonReadLock.isLocked(): HGET mode == read, so a writer that also reads answers false', () => {
+    const s = writerReads('3.23.5');
+    expect(s.results('A:1')).toEqual([false]);
+    expect(s.of('cmd', 'A:1').some((e) => (e.argv as string[])[0] === 'HGET')).toBe(true);
+  });
+  it('3.24.0 RedissonReadLock.isLocked(): its own script, true in write mode when the writer also reads', () => {
+    const s = writerReads('3.24.0');
+    expect(s.results('A:1')).toEqual([true]);
+    const evals = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'EVAL');
+    expect(
+      evals.some((e) => sha1hex((e.argv as string[])[1]) === '8ad44f1ba014938c20da38206b6d496c85ec1aed'),
+    ).toBe(true);
+    expect(s.of('cmd', 'A:1').some((e) => (e.argv as string[])[0] === 'HGET')).toBe(false);
   });
 });

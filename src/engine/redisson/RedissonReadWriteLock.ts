@@ -21,6 +21,7 @@ import type { RenewalService } from './renewal/RenewalService';
 import { readKeyPrefix, readLockTaskOf } from './renewal/ReadLockTask';
 import {
   READ_FORCE_UNLOCK,
+  READ_IS_LOCKED,
   READ_LOCK,
   READ_UNLOCK,
   WRITE_FORCE_UNLOCK,
@@ -28,6 +29,7 @@ import {
   WRITE_UNLOCK,
 } from './scripts/RedissonReadWriteLock';
 import { publishInArgv, scriptText } from './scripts';
+import { compareVersions } from './versions';
 
 /** RedissonObject.suffixName: `{name}:suffix`, or `name:suffix` when the name already has a tag. */
 export function suffixName(name: string, suffix: string): string {
@@ -99,6 +101,19 @@ abstract class RwHalf extends RedissonLock {
 export class RedissonReadLock extends RwHalf {
   protected readonly mode = 'read';
 
+  /**
+   * 3.24.0+ RedissonReadLock.isLocked: a script (evalWriteAsync), true in read mode and in write
+   * mode when the writer also holds read locks (more than the mode and its own field); before,
+   * `HGET name mode` is `read`.
+   */
+  override *isLocked(): Process<boolean> {
+    const { traits } = this.client.config;
+    if (compareVersions(traits.release, READ_IS_LOCKED.variants[0].since) < 0) return yield* super.isLocked();
+    const reply = yield* this.client.eval(scriptText(READ_IS_LOCKED, traits), [this.name], []);
+    if (reply.t === 'error') throw exceptionFor(reply);
+    return reply.t === 'int' && Number(reply.v) === 1;
+  }
+
   /** `{name}`: where the hold timeout keys of every reader start. */
   getKeyPrefix(): string {
     return readKeyPrefix(this.name);
@@ -142,7 +157,11 @@ export class RedissonWriteLock extends RwHalf {
   }
 
   protected override acquireScript(lease: number, threadId: number): ScriptCall {
-    return [scriptText(WRITE_LOCK, this.client.config.traits), [this.name], [lease, this.getLockName(threadId)]];
+    return [
+      scriptText(WRITE_LOCK, this.client.config.traits),
+      [this.name],
+      [lease, this.getLockName(threadId)],
+    ];
   }
 
   protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {

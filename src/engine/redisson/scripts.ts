@@ -4,11 +4,8 @@
  * re-implements them.
  */
 import { FORCE_UNLOCK, LOCK, RENEW, RENEW_BATCH, UNLOCK } from './scripts/RedissonLock';
-import './scripts/RedissonFairLock';
-import './scripts/RedissonReadWriteLock';
-import './scripts/RedissonSpinLock';
-import './scripts/RedissonFencedLock';
-import { allRedissonScripts, type ScriptFamily } from './scripts/family';
+import { allRedissonScripts } from './scripts/index';
+import type { ScriptFamily } from './scripts/family';
 import { trustScriptBodies } from '../redis/script_lua';
 import { registerScriptLayout } from '../redis/script_layout';
 import type { VersionTraits } from './versions';

@@ -2,7 +2,7 @@ import { absent, atLeast, choice, count, holds, onFirstOps, replyOf, turnedAway,
 import { acquired, bLockScript, cmd, ev, secondAcquire } from './events';
 import type { EventSelector, Lesson } from '../types';
 
-/** lock.lua with line 7's reentrancy half (`hexists`) removed: the learner's edit in step 6 */
+/** the lock script with its reentrancy half (`hexists`, line 2) removed: the learner's edit in step 6 */
 export const lockWithoutReentry = [
   "if (redis.call('exists', KEYS[1]) == 0) then",
   "    redis.call('hincrby', KEYS[1], ARGV[2], 1);",
@@ -29,20 +29,22 @@ const lesson: Lesson = {
     {
       claims: ['C11'],
       scenario: { builtin: 'basic-lock' },
-      at: { kind: 'script.line', where: { line: 7 } },
+      at: { kind: 'script.line', where: { line: 1 } },
       text: {
         en:
           'Redisson packs everything we built by hand into one Lua script. `redisson.getLock("myLock")` just ' +
           'names the lock; `lock()` ends up in `tryLockInnerAsync`, which sends one `EVALSHA` with ' +
           '`KEYS[1]` = `myLock`, `ARGV[1]` = the lease, `ARGV[2]` = the lock name. (The first `EVALSHA` on a ' +
-          'fresh server gets `NOSCRIPT`; the client loads the script and retries.) Line 7 asks: does the lock ' +
-          'not exist, or do **I** already hold it?',
+          'fresh server gets `NOSCRIPT`; the client loads the script and retries.) The script view shows the text ' +
+          'as the Java source writes it, one string literal per line; Redis receives them joined into one line. ' +
+          'Lines 1–2 ask: does the lock not exist, or do **I** already hold it?',
         zh:
           'Redisson 把我们手写的那些东西都装进了一个 Lua 脚本。`redisson.getLock("myLock")` 只是给锁起个名字；`lock()` 最终走到 ' +
           '`tryLockInnerAsync`，发出一条 `EVALSHA`：`KEYS[1]` 是 `myLock`，`ARGV[1]` 是租期，`ARGV[2]` 是锁名。' +
-          '（在新启动的服务器上第一次 `EVALSHA` 会得到 `NOSCRIPT`，客户端加载脚本后重试。）第 7 行问的是：锁不存在，或者是**我**已经持有它？',
+          '（在新启动的服务器上第一次 `EVALSHA` 会得到 `NOSCRIPT`，客户端加载脚本后重试。）脚本视图按 Java 源码的写法显示它，每行一个字符串字面量；' +
+          'Redis 收到的是把它们连成一行的文本。第 1–2 行问的是：锁不存在，或者是**我**已经持有它？',
       },
-      highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
+      highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [1, 2] } },
       checks: [absent('myLock')],
     },
     {
@@ -50,15 +52,15 @@ const lesson: Lesson = {
       at: { kind: 'script.call', cmd: 'hincrby' },
       text: {
         en:
-          '`exists` returned `0`, so line 8 runs `HINCRBY myLock <uuid>:1 1`. The lock is a **hash**, not a ' +
+          '`exists` returned `0`, so line 3 runs `HINCRBY myLock <uuid>:1 1`. The lock is a **hash**, not a ' +
           'string: one field per owner, whose value counts how many times that owner holds it. The keyspace ' +
           'view still shows no `myLock`: it changes when the whole script has run, because from outside a ' +
           'script is one indivisible step.',
         zh:
-          '`exists` 返回 `0`，于是第 8 行执行 `HINCRBY myLock <uuid>:1 1`。锁是一个**哈希**，而不是字符串：每个持有者一个字段，' +
+          '`exists` 返回 `0`，于是第 3 行执行 `HINCRBY myLock <uuid>:1 1`。锁是一个**哈希**，而不是字符串：每个持有者一个字段，' +
           '字段的值记录它持有了几次。键空间视图里还看不到 `myLock`：要等整个脚本执行完才变化，因为从外面看，脚本是一个不可分割的步骤。',
       },
-      highlight: { script: { script: 'lock', lines: [8] } },
+      highlight: { script: { script: 'lock', lines: [3] } },
       checks: [
         { reply: 0, of: { kind: 'script.call', cmd: 'exists' } },
         { reply: 1, of: { kind: 'script.call', cmd: 'hincrby' } },
@@ -70,8 +72,8 @@ const lesson: Lesson = {
       at: acquireEval,
       question: {
         prompt: {
-          en: 'Line 9 sets `PEXPIRE myLock 30000`. What does the `EVALSHA` return to A:1?',
-          zh: '第 9 行执行 `PEXPIRE myLock 30000`。`EVALSHA` 返回给 A:1 的是什么？',
+          en: 'Line 4 sets `PEXPIRE myLock 30000`. What does the `EVALSHA` return to A:1?',
+          zh: '第 4 行执行 `PEXPIRE myLock 30000`。`EVALSHA` 返回给 A:1 的是什么？',
         },
         choices: [
           choice('nil', null, '`nil`: nothing', '`nil`：什么也不返回'),
@@ -81,9 +83,9 @@ const lesson: Lesson = {
         answer: replyOf(acquireEval),
         feedback: {
           en:
-            'Line 10 returns `nil`, and `nil` means “acquired”. Only a caller that did **not** get the lock ' +
-            'gets a number back (line 12): the remaining TTL, so it knows how long to wait.',
-          zh: '第 10 行返回 `nil`，`nil` 就表示“加锁成功”。只有**没**拿到锁的调用者才会得到一个数字（第 12 行）：剩余的 TTL，好让它知道要等多久。',
+            'Line 5 returns `nil`, and `nil` means “acquired”. Only a caller that did **not** get the lock ' +
+            'gets a number back (line 7): the remaining TTL, so it knows how long to wait.',
+          zh: '第 5 行返回 `nil`，`nil` 就表示“加锁成功”。只有**没**拿到锁的调用者才会得到一个数字（第 7 行）：剩余的 TTL，好让它知道要等多久。',
         },
       },
       text: {
@@ -92,7 +94,7 @@ const lesson: Lesson = {
           'the script, `PTTL myLock` is just under 30 s.',
         zh: '`lock()` 没有传租期，所以 `ARGV[1]` 是 `lockWatchdogTimeout`：**30000 毫秒**。脚本刚执行完，`PTTL myLock` 略小于 30 秒。',
       },
-      highlight: { script: { script: 'lock', lines: [9, 10] } },
+      highlight: { script: { script: 'lock', lines: [4, 5] } },
       checks: [
         { reply: null },
         { key: 'myLock', is: 'hash', pttl: { min: 29_990, max: 30_000 } },
@@ -136,14 +138,14 @@ const lesson: Lesson = {
       text: {
         en:
           'Why the UUID? Thread ids are only unique inside one JVM: A:1 and B:1 are both “thread 1”, on two ' +
-          'machines. With the thread id alone, line 7’s `hexists` would let B:1 “re-enter” A:1’s lock. With the ' +
+          'machines. With the thread id alone, line 2’s `hexists` would let B:1 “re-enter” A:1’s lock. With the ' +
           'client UUID in front, B:1’s field is a different one, absent from the hash, and it gets A:1’s ' +
           'remaining TTL instead of the lock.',
         zh:
-          '为什么要 UUID？线程 id 只在一个 JVM 内唯一：A:1 和 B:1 都是“线程 1”，却在两台机器上。只用线程 id 的话，第 7 行的 `hexists` ' +
+          '为什么要 UUID？线程 id 只在一个 JVM 内唯一：A:1 和 B:1 都是“线程 1”，却在两台机器上。只用线程 id 的话，第 2 行的 `hexists` ' +
           '会让 B:1“重入”A:1 的锁。加上客户端 UUID 前缀后，B:1 的字段是另一个，不在哈希里，它拿到的是 A:1 剩余的 TTL 而不是锁。',
       },
-      highlight: { lanes: ['A:1', 'B:1'], script: { script: 'lock', lines: [7, 12] } },
+      highlight: { lanes: ['A:1', 'B:1'], script: { script: 'lock', lines: [2, 7] } },
       checks: [holds('myLock', 'A:1', 1, { fields: 1 }), holds('myLock', 'B:1', null), ...turnedAway('B:1')],
     },
     {
@@ -153,22 +155,22 @@ const lesson: Lesson = {
       text: {
         en:
           'Break it yourself. Here A:1 calls `lock()` twice; with the real script the second call re-enters ' +
-          'through the `hexists` half of line 7 and the count goes to `2`. Scripts are data in a scenario: ' +
+          'through the `hexists` half of the condition (line 2) and the count goes to `2`. Scripts are data in a scenario: ' +
           '`redisson.scripts.lock` replaces the acquire script with your text, which the node then runs for ' +
           'real (under its own SHA, so the first `EVALSHA` gets `NOSCRIPT` and the client loads it).',
         zh:
-          '自己动手把它弄坏。这里 A:1 调用两次 `lock()`；用真实的脚本，第二次调用经由第 7 行 `hexists` 那一半重入，计数变成 `2`。' +
+          '自己动手把它弄坏。这里 A:1 调用两次 `lock()`；用真实的脚本，第二次调用经由条件里 `hexists` 那一半（第 2 行）重入，计数变成 `2`。' +
           '脚本在场景里就是数据：`redisson.scripts.lock` 用你的文本替换加锁脚本，节点会真的执行它（SHA 是它自己的，所以第一次 ' +
           '`EVALSHA` 得到 `NOSCRIPT`，客户端随后加载它）。',
       },
-      highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
+      highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [2] } },
       checks: [{ reply: null }, holds('myLock', 'A:1', 2)],
       task: {
         prompt: yourTurn(
           'in the JSON editor, add `"redisson": { "scripts": { "lock": "…" } }` with the lock script ' +
-            "minus the `hexists` half of line 7, so the condition is only `redis.call('exists', KEYS[1]) == 0`. " +
+            "minus the `hexists` half of its condition (line 2), so the condition is only `redis.call('exists', KEYS[1]) == 0`. " +
             'What does A:1’s second `lock()` do now?',
-          '在 JSON 编辑器里加上 `"redisson": { "scripts": { "lock": "…" } }`，内容是去掉第 7 行 `hexists` 那一半的加锁脚本，' +
+          '在 JSON 编辑器里加上 `"redisson": { "scripts": { "lock": "…" } }`，内容是去掉条件里 `hexists` 那一半（第 2 行）的加锁脚本，' +
             "让条件只剩 `redis.call('exists', KEYS[1]) == 0`。A:1 的第二次 `lock()` 现在会怎样？",
         ),
         hint: {
@@ -187,11 +189,11 @@ const lesson: Lesson = {
           en:
             'Without `hexists` the owner is a stranger to its own lock: the last line hands A:1 its own TTL, and it ' +
             'waits for itself. The watchdog keeps renewing the lock it holds, so it waits forever: the deadlock ' +
-            'the tutorials call “不可重入”. Try the other break too: drop the `pexpire` of line 9 and crash the ' +
+            'the tutorials call “不可重入”. Try the other break too: drop the `pexpire` of line 4 and crash the ' +
             'holder.',
           zh:
             '没有 `hexists`，持有者对自己的锁也成了陌生人：最后一行把 A:1 自己的 TTL 返回给它，它就在等自己。看门狗还在续它持有的锁，' +
-            '所以它会一直等下去：这就是教程里说的“不可重入”导致的死锁。再试试另一种破坏：删掉第 9 行的 `pexpire`，让持有者崩溃。',
+            '所以它会一直等下去：这就是教程里说的“不可重入”导致的死锁。再试试另一种破坏：删掉第 4 行的 `pexpire`，让持有者崩溃。',
         },
       },
     },

@@ -65,9 +65,9 @@ const lesson: Lesson = {
         answer: whether(holds('myLock', 'A:1', 2)),
         feedback: {
           en:
-            'Line 7 of the lock script has a second half: `hexists myLock <uuid>:1 == 1`. The owner’s own field ' +
+            'Line 2 of the lock script is the second half of its condition: `hexists myLock <uuid>:1 == 1`. The owner’s own field ' +
             'exists, so the script takes the same branch as a fresh lock: `HINCRBY` by 1 and a new `PEXPIRE`.',
-          zh: '加锁脚本第 7 行还有后半句：`hexists myLock <uuid>:1 == 1`。持有者自己的字段存在，所以脚本走和新加锁一样的分支：`HINCRBY` 加 1，再 `PEXPIRE` 一次。',
+          zh: '加锁脚本第 2 行是条件的后半句：`hexists myLock <uuid>:1 == 1`。持有者自己的字段存在，所以脚本走和新加锁一样的分支：`HINCRBY` 加 1，再 `PEXPIRE` 一次。',
         },
       },
       text: {
@@ -78,7 +78,7 @@ const lesson: Lesson = {
           '第二次 `EVALSHA` 又返回 `nil`：加锁成功。计数变成 `2`，租期重新从 30 秒开始（之前已经走了半秒）。' +
           '这就是单个 JVM 里 `ReentrantLock` 的行为，只不过记录在 Redis 里。',
       },
-      highlight: { script: scriptLines('lock', 7, 10) },
+      highlight: { script: scriptLines('lock', 1, 5) },
       checks: [{ reply: null }, holds('myLock', 'A:1', 2, { fields: 1, pttl: { min: 29_990 } })],
     },
     {
@@ -88,10 +88,10 @@ const lesson: Lesson = {
       at: ev('unlock.request', 'A:1'),
       text: {
         en:
-          'B:1 calls `tryLock()` (no wait time) meanwhile. Its field does not exist and the key does: line 12 ' +
+          'B:1 calls `tryLock()` (no wait time) meanwhile. Its field does not exist and the key does: line 7 ' +
           'returns the remaining TTL, and `tryLock()` returns `false` at once. ' +
           'Half a second later A:1, done with its work, is about to call `unlock()`.',
-        zh: '同时 B:1 调用了 `tryLock()`（不等待）。它的字段不存在而键存在：第 12 行返回剩余 TTL，`tryLock()` 立即返回 `false`。半秒后，A:1 做完了工作，正要调用 `unlock()`。',
+        zh: '同时 B:1 调用了 `tryLock()`（不等待）。它的字段不存在而键存在：第 7 行返回剩余 TTL，`tryLock()` 立即返回 `false`。半秒后，A:1 做完了工作，正要调用 `unlock()`。',
       },
       checks: [
         { thread: 'B:1', lastResult: false },
@@ -124,7 +124,7 @@ const lesson: Lesson = {
         en: 'After the first `unlock()` the key is still there, the field is back to `1`, and nothing is published.',
         zh: '第一次 `unlock()` 之后键还在，字段回到 `1`，也没有发布任何消息。',
       },
-      highlight: { script: scriptLines('unlock', 15, 19) },
+      highlight: { script: scriptLines('unlock', 9, 13) },
       checks: [
         { reply: 0 },
         holds('myLock', 'A:1', 1, { pttl: { min: 29_990 } }),

@@ -39,9 +39,9 @@ const lesson: Lesson = {
         answer: whether({ reply: null, of: bLockScript }),
         feedback: {
           en:
-            'The key exists and B:1’s field is not in it, so line 7 is false and line 12 returns `PTTL myLock`: ' +
+            'The key exists and B:1’s field is not in it, so the condition of lines 1–2 is false and line 7 returns `PTTL myLock`: ' +
             'about 29.8 s. A number means “not yours, and here is how long it may take”.',
-          zh: '键存在，而 B:1 的字段不在里面，第 7 行不成立，第 12 行返回 `PTTL myLock`：大约 29.8 秒。返回数字就表示“不是你的，还要等这么久”。',
+          zh: '键存在，而 B:1 的字段不在里面，第 1–2 行的条件不成立，第 7 行返回 `PTTL myLock`：大约 29.8 秒。返回数字就表示“不是你的，还要等这么久”。',
         },
       },
       text: {
@@ -50,7 +50,7 @@ const lesson: Lesson = {
           'gets the remaining TTL and does not hold the lock.',
         zh: '这就是 Redisson 里的**互斥**：只要 A:1 的字段还在哈希里，其他所有调用者拿到的都是剩余 TTL，谁也不持有锁。',
       },
-      highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'], script: { script: 'lock', lines: [12] } },
+      highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
       checks: [...turnedAway('B:1'), holds('myLock', 'A:1', 1)],
     },
     {

@@ -35,8 +35,8 @@ const lesson: Lesson = {
         feedback: {
           en:
             'The owner is a **thread**, `<uuid>:<threadId>`, not a client. `hexists myLock <uuid>:2` is `0`, so ' +
-            'line 12–13 return `nil`, and Redisson throws `IllegalMonitorStateException`.',
-          zh: '持有者是**线程**，即 `<uuid>:<threadId>`，而不是客户端。`hexists myLock <uuid>:2` 为 `0`，于是第 12–13 行返回 `nil`，Redisson 抛出 `IllegalMonitorStateException`。',
+            'lines 6–7 return `nil`, and Redisson throws `IllegalMonitorStateException`.',
+          zh: '持有者是**线程**，即 `<uuid>:<threadId>`，而不是客户端。`hexists myLock <uuid>:2` 为 `0`，于是第 6–7 行返回 `nil`，Redisson 抛出 `IllegalMonitorStateException`。',
         },
       },
       text: {
@@ -60,7 +60,7 @@ const lesson: Lesson = {
         en: 'B:1, on another machine, fares no better. Compare lesson 4, where a plain `DEL` let anyone release anything.',
         zh: '另一台机器上的 B:1 也一样。对比第 4 课：在那里，一条普通的 `DEL` 谁都能释放任何锁。',
       },
-      highlight: { lanes: ['B:1'], keys: ['myLock'], script: { script: 'unlock', lines: [12, 13] } },
+      highlight: { lanes: ['B:1'], keys: ['myLock'], script: { script: 'unlock', lines: [6, 7] } },
       checks: [
         exactly(2, { kind: 'lock.error', where: { op: 'unlock' } }),
         holds('myLock', 'A:1', 1),
@@ -82,7 +82,7 @@ const lesson: Lesson = {
       },
       highlight: {
         lanes: ['A:1', 'A:2', 'B:1', 'C:1'],
-        script: { script: 'unlock', lines: [21, 22, 23, 24] },
+        script: { script: 'unlock', lines: [15, 16, 17, 18] },
       },
       checks: [
         { reply: 1 },

@@ -105,6 +105,8 @@ export const en = {
   'inspect.noScript': 'No script ran at or before this event. Step to an EVAL to see its Lua, line by line.',
   'inspect.scriptNeedsVerbose': 'This run was too long to record script lines; showing the script text only.',
   'inspect.scriptReply': 'reply',
+  'inspect.scriptJava':
+    '{method}, as Redisson’s Java source writes it: one string literal per line. Redis receives them joined into one line (SHA1 {sha}); the -- notes are LockScope’s.',
   'inspect.resourceLine': 'value {value} · accepted {accepted} · rejected {rejected}',
   'inspect.event': 'Event at the cursor',
   'inspect.noEvent': 'Initial state, before the first event.',

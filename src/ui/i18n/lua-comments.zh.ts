@@ -70,13 +70,13 @@ ARGV[3] threadWaitTime（毫秒），ARGV[4] 客户端当前时间（毫秒）
   [
     `RedissonFairLock.tryLockInnerAsync, EVAL_NULL_BOOLEAN form (tryLock() without a wait): one
 attempt that never joins the queue.
-KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts (see fair_lock.lua)
-ARGV[1] lease in ms, ARGV[2] lock name, ARGV[3] threadWaitTime in ms, ARGV[4] client time in ms
+KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts (as in the EVAL_LONG form)
+ARGV[1] lease in ms, ARGV[2] lock name, ARGV[3] client time in ms, ARGV[4] the wait in ms
 Returns nil (acquired) or 1 (not acquired).`,
     `RedissonFairLock.tryLockInnerAsync，EVAL_NULL_BOOLEAN 形式（不带等待时间的 tryLock()）：
 只尝试一次，从不加入队列。
-KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表（见 fair_lock.lua）
-ARGV[1] 租期（毫秒），ARGV[2] 锁名，ARGV[3] threadWaitTime（毫秒），ARGV[4] 客户端时间（毫秒）
+KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表（同 EVAL_LONG 形式）
+ARGV[1] 租期（毫秒），ARGV[2] 锁名，ARGV[3] 客户端时间（毫秒），ARGV[4] 等待时长（毫秒）
 返回 nil（已获得）或 1（未获得）。`,
   ],
   [
@@ -182,18 +182,6 @@ ARGV[3] 同一线程的写锁名 "<clientId>:<threadId>:write"
 返回 nil（已获得）或锁的 PTTL。`,
   ],
   [
-    `ReadLockTask (the watchdog for read locks): for every local lock name still holding the read
-lock, push back the TTL of each of its hold timeout keys, and then the hash's.
-KEYS[1] lock key, KEYS[2] key prefix "{name}"
-ARGV[1] lease in ms, ARGV[2..] lock names of this client's threads holding it
-Returns 1 if any name still holds it (renewed), 0 otherwise.`,
-    `ReadLockTask（读锁的看门狗）：对仍持有读锁的每个本地锁名，
-延长它每个持有超时键的 TTL，再延长哈希的 TTL。
-KEYS[1] 锁的键，KEYS[2] 键前缀 "{name}"
-ARGV[1] 租期（毫秒），ARGV[2..] 本客户端持有它的各线程的锁名
-只要有一个锁名仍持有就返回 1（已续期），否则返回 0。`,
-  ],
-  [
     `RedissonReadLock.renewExpirationAsync up to 3.43: if this thread still holds the read lock,
 push back the hash's TTL and then the hold timeout keys of EVERY field in the hash, so the
 holds of other clients' readers (crashed ones too) are kept alive as well.
@@ -250,18 +238,6 @@ ARGV[1] 租期（毫秒；internalLockLeaseTime，有看门狗时为 30000）
 ARGV[2] 为这个锁登记的第一个线程的锁名 "<clientId>:<threadId>"`,
   ],
   [
-    `RedissonReadLock / RedissonWriteLock.forceUnlockAsync: delete the lock, but only while it is in
-this half's mode (a read lock's forceUnlock leaves a write lock alone and vice versa).
-KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}"
-ARGV[1] message, ARGV[2] mode ('read' or 'write'), ARGV[3] publish command
-Returns 1 if deleted, 0 otherwise.`,
-    `RedissonReadLock / RedissonWriteLock.forceUnlockAsync：删除锁，但只在锁处于
-本方模式时（读锁的 forceUnlock 不动写锁，反之亦然）。
-KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"
-ARGV[1] 消息，ARGV[2] 模式（'read' 或 'write'），ARGV[3] 发布命令
-删除了返回 1，否则返回 0。`,
-  ],
-  [
     `RedissonSpinLock.unlockInnerAsync: release one hold, like RLock's unlock but without any
 PUBLISH: nobody is subscribed, waiters poll. The latch key makes a retried unlock idempotent.
 Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released).
@@ -288,12 +264,12 @@ ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名，
 ARGV[4] 发布命令（'PUBLISH' 或 'SPUBLISH'），ARGV[5] latch 的 TTL（毫秒）`,
   ],
   [
-    `RedissonLock.unlockInnerAsync as of Redisson 3.11 (3.10.6 .. 3.23): release one hold. No unlock
+    `RedissonLock.unlockInnerAsync as of Redisson 3.11 (3.10.6 .. 3.21): release one hold. No unlock
 latch yet, and the publish command is always PUBLISH.
 Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released, published).
 KEYS[1] lock key, KEYS[2] pub/sub channel
 ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name`,
-    `Redisson 3.11 时的 RedissonLock.unlockInnerAsync（3.10.6 .. 3.23）：释放一次持有。还没有解锁
+    `Redisson 3.11 时的 RedissonLock.unlockInnerAsync（3.10.6 .. 3.21）：释放一次持有。还没有解锁
 latch，发布命令总是 PUBLISH。
 返回 nil（不是持有者）、0（仍被持有：重入次数 > 0）或 1（已释放，已发布）。
 KEYS[1] 锁的键，KEYS[2] pub/sub 频道
@@ -328,5 +304,125 @@ KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"，KEYS[3] 解锁 lat
 ARGV[1] 读解锁消息（1），ARGV[2] 租期（毫秒），ARGV[3] 写锁名，
 ARGV[4] 发布命令，ARGV[5] latch 的 TTL（毫秒）
 返回 nil（不是写者）、0（仍被持有）或 1（已释放）。`,
+  ],
+  [
+    `RedissonLock.tryLockInnerAsync, 3.12.3 .. 3.18.x (and RedissonSpinLock's acquire): take a free lock with HINCRBY, or re-enter it if this owner holds it; either way the TTL is reset to the lease. nil means acquired; otherwise the remaining TTL (ms) of the holder's lock.
+KEYS[1] lock key (a hash)
+ARGV[1] lease in ms, ARGV[2] lock name "<clientId>:<threadId>"`,
+    `RedissonLock.tryLockInnerAsync，3.12.3 .. 3.18.x（也是 RedissonSpinLock 的加锁脚本）：锁空闲时用 HINCRBY 拿到锁，本持有者已持有时重入；两种情况都把 TTL 重置为租期。返回 nil 表示已获得，否则返回持有者的锁剩余的 TTL（毫秒）。
+KEYS[1] 锁的键（哈希）
+ARGV[1] 租期（毫秒），ARGV[2] 锁名 "<clientId>:<threadId>"`,
+  ],
+  [
+    `RedissonLock.unlockInnerAsync, 3.22 .. 3.23: release one hold; no unlock latch yet, and the publish command comes as ARGV[4] (PUBLISH, or SPUBLISH in a sharded cluster).
+Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released, published).
+KEYS[1] lock key, KEYS[2] pub/sub channel
+ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name, ARGV[4] publish command`,
+    `RedissonLock.unlockInnerAsync，3.22 .. 3.23：释放一次持有；还没有解锁 latch，发布命令由 ARGV[4] 传入（PUBLISH，分片集群中为 SPUBLISH）。
+返回 nil（不是持有者）、0（仍被持有：重入计数 > 0）或 1（已释放并已发布）。
+KEYS[1] 锁的键，KEYS[2] 发布/订阅频道
+ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名，ARGV[4] 发布命令`,
+  ],
+  [
+    `RedissonSpinLock.forceUnlockAsync: delete the lock whoever holds it; nobody is subscribed, so nothing is published. Returns 1 if a lock was deleted, 0 otherwise.
+KEYS[1] lock key`,
+    `RedissonSpinLock.forceUnlockAsync：不管谁持有都删除锁；没有人订阅，所以不发布消息。删除了锁返回 1，否则返回 0。
+KEYS[1] 锁的键`,
+  ],
+  [
+    `RedissonSpinLock.unlockInnerAsync before 3.24: release one hold, without any PUBLISH (waiters poll) and without an unlock latch.
+Returns nil (not the owner), 0 (still held) or 1 (released).
+KEYS[1] lock key
+ARGV[1] lease in ms, ARGV[2] lock name`,
+    `3.24 之前的 RedissonSpinLock.unlockInnerAsync：释放一次持有，不发 PUBLISH（等待者自己轮询），也没有解锁 latch。
+返回 nil（不是持有者）、0（仍被持有）或 1（已释放）。
+KEYS[1] 锁的键
+ARGV[1] 租期（毫秒），ARGV[2] 锁名`,
+  ],
+  [
+    `RedissonReadLock.forceUnlockAsync: delete the lock, but only while it is in read mode (a write lock is left alone); wake the waiters if it was deleted.
+Returns 1 if deleted, 0 otherwise.
+KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}"
+ARGV[1] unlock message (0), from 3.22 ARGV[2] the publish command`,
+    `RedissonReadLock.forceUnlockAsync：删除锁，但只在它处于读模式时（写锁不受影响）；删除后唤醒等待者。
+删除了返回 1，否则返回 0。
+KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"
+ARGV[1] 解锁消息（0），从 3.22 起 ARGV[2] 为发布命令`,
+  ],
+  [
+    `RedissonWriteLock.forceUnlockAsync: delete the lock, but only while it is in write mode (read locks are left alone); wake every waiter with READ_UNLOCK_MESSAGE (1).
+Returns 1 if deleted, 0 otherwise.
+KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}"
+ARGV[1] read-unlock message (1), from 3.22 ARGV[2] the publish command`,
+    `RedissonWriteLock.forceUnlockAsync：删除锁，但只在它处于写模式时（读锁不受影响）；用 READ_UNLOCK_MESSAGE（1）唤醒所有等待者。
+删除了返回 1，否则返回 0。
+KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"
+ARGV[1] 读解锁消息（1），从 3.22 起 ARGV[2] 为发布命令`,
+  ],
+  [
+    `ReadLockTask.buildChunk (4.4+, the read-lock watchdog): for each read lock in the batch (a pair of KEYS), push back the hold timeout keys of this client's threads only, and then the hash's, if any of them still holds it.
+KEYS[i] lock key, KEYS[i+1] key prefix "{name}"
+ARGV[1] lease in ms, then per lock: how many lock names follow, and the names
+Returns a list with 1 (renewed) or 0 (none of them holds it any more) per lock.`,
+    `ReadLockTask.buildChunk（4.4+，读锁的看门狗）：对批次里的每个读锁（一对 KEYS），只要本客户端还有线程持有它，就只延长这些线程的持有超时键，然后延长哈希的。
+KEYS[i] 锁的键，KEYS[i+1] 键前缀 "{name}"
+ARGV[1] 租期（毫秒），之后每个锁：后面跟着几个锁名，以及这些锁名
+返回一个列表，每个锁一项：1（已续期）或 0（它们都不再持有）。`,
+  ],
+  [
+    `ReadLockTask.buildChunk (3.44 .. 4.3, the read-lock watchdog): for each read lock in the batch (a pair of KEYS) that the first registered thread still holds, push back the hash's TTL and the hold timeout keys of every field, other clients' readers (crashed ones too) included.
+KEYS[i] lock key, KEYS[i+1] key prefix "{name}"
+ARGV[1] lease in ms, then per lock the lock name of its first thread
+Returns a list with 1 (renewed) or 0 (that thread holds nothing) per lock.`,
+    `ReadLockTask.buildChunk（3.44 .. 4.3，读锁的看门狗）：对批次里的每个读锁（一对 KEYS），只要第一个登记的线程还持有它，就延长哈希的 TTL 以及每一个字段的持有超时键，其他客户端的读者（包括已崩溃的）也在内。
+KEYS[i] 锁的键，KEYS[i+1] 键前缀 "{name}"
+ARGV[1] 租期（毫秒），之后每个锁是它第一个线程的锁名
+返回一个列表，每个锁一项：1（已续期）或 0（该线程什么也没持有）。`,
+  ],
+  [
+    `RedissonReadLock.unlockInnerAsync up to 3.43: release one read hold and its timeout key. While other holds remain, the hash lives as long as the longest remaining timeout key; when none remain the lock is deleted and waiters are told (0). A lock that is already gone counts as released (1).
+KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}", KEYS[3] this thread's timeout prefix, KEYS[4] key prefix "{name}", from 3.24 KEYS[5] the unlock latch key
+ARGV[1] unlock message (0), ARGV[2] lock name, from 3.22 ARGV[3] the publish command, from 3.24 ARGV[4] the latch TTL in ms
+Returns nil (not a holder), 0 (others still hold it) or 1 (deleted, or gone).`,
+    `3.43 及以前的 RedissonReadLock.unlockInnerAsync：释放一次读持有及其超时键。还有其他持有时，哈希的存活时间取剩余超时键中最长的那个；都没有了就删除锁并通知等待者（0）。锁已经不存在时算作已释放（1）。
+KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"，KEYS[3] 本线程的超时前缀，KEYS[4] 键前缀 "{name}"，从 3.24 起 KEYS[5] 为解锁 latch 键
+ARGV[1] 解锁消息（0），ARGV[2] 锁名，从 3.22 起 ARGV[3] 为发布命令，从 3.24 起 ARGV[4] 为 latch TTL（毫秒）
+返回 nil（不是持有者）、0（还有其他持有）或 1（已删除，或锁已不存在）。`,
+  ],
+  [
+    `RedissonWriteLock.unlockInnerAsync up to 3.43: release one write hold. The last one deletes the lock and publishes READ_UNLOCK_MESSAGE (1), which wakes every waiter; if the writer still holds read locks, the lock stays, downgraded to mode=read. A lock that is already gone counts as released (1).
+KEYS[1] lock key, KEYS[2] channel "redisson_rwlock:{name}", from 3.24 KEYS[3] the unlock latch key
+ARGV[1] read-unlock message (1), ARGV[2] lease in ms, ARGV[3] write lock name, from 3.22 ARGV[4] the publish command, from 3.24 ARGV[5] the latch TTL in ms
+Returns nil (not the writer), 0 (still held) or 1 (released, or gone).`,
+    `3.43 及以前的 RedissonWriteLock.unlockInnerAsync：释放一次写持有。最后一次释放删除锁并发布 READ_UNLOCK_MESSAGE（1），唤醒所有等待者；如果写者还持有读锁，锁会保留并降级为 mode=read。锁已经不存在时算作已释放（1）。
+KEYS[1] 锁的键，KEYS[2] 频道 "redisson_rwlock:{name}"，从 3.24 起 KEYS[3] 为解锁 latch 键
+ARGV[1] 读解锁消息（1），ARGV[2] 租期（毫秒），ARGV[3] 写锁名，从 3.22 起 ARGV[4] 为发布命令，从 3.24 起 ARGV[5] 为 latch TTL（毫秒）
+返回 nil（不是写者）、0（仍被持有）或 1（已释放，或锁已不存在）。`,
+  ],
+  [
+    `RedissonFairLock.unlockInnerAsync before 3.24: release one hold and, when the lock is free, wake only the thread at the head of the queue, on its own channel; no unlock latch yet. A lock that no longer exists is not an error: the head waiter is woken and 1 returned.
+KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts, KEYS[4] channel prefix
+ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name, ARGV[4] client time in ms, from 3.22 ARGV[5] the publish command
+Returns nil (not the owner), 0 (still held) or 1 (released).`,
+    `3.24 之前的 RedissonFairLock.unlockInnerAsync：释放一次持有；锁空闲时只唤醒队首的线程，用它自己的频道；还没有解锁 latch。锁已经不存在不算错误：唤醒队首等待者并返回 1。
+KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表，KEYS[4] 频道前缀
+ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名，ARGV[4] 客户端时间（毫秒），从 3.22 起 ARGV[5] 为发布命令
+返回 nil（不是持有者）、0（仍被持有）或 1（已释放）。`,
+  ],
+  [
+    `RedissonFairLock.forceUnlockAsync before 3.22: delete the lock whoever holds it; if there was one, wake the head of the queue (always with PUBLISH). Returns 1 if a lock was deleted, 0 otherwise.
+KEYS[1] lock key, KEYS[2] queue, KEYS[3] timeouts, KEYS[4] channel prefix
+ARGV[1] unlock message (0), ARGV[2] client time in ms`,
+    `3.22 之前的 RedissonFairLock.forceUnlockAsync：不管谁持有都删除锁；如果确实有锁，唤醒队首的等待者（总是用 PUBLISH）。删除了锁返回 1，否则返回 0。
+KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表，KEYS[4] 频道前缀
+ARGV[1] 解锁消息（0），ARGV[2] 客户端时间（毫秒）`,
+  ],
+  [
+    `RedissonReadLock.isLocked (3.24+): is the lock held for reading? Yes in read mode, and in write mode when the writer also holds read locks (more fields than the mode and the writer's own).
+KEYS[1] lock key
+Returns 1 (locked for reading) or 0.`,
+    `RedissonReadLock.isLocked（3.24+）：锁是否被读持有？读模式下是；写模式下，如果写者同时还持有读锁（字段多于 mode 和写者自己的那个），也是。
+KEYS[1] 锁的键
+返回 1（被读持有）或 0。`,
   ],
 ];

@@ -107,6 +107,8 @@ export const zh: Record<MessageKey, string> = {
   'inspect.noScript': '游标处及之前没有运行脚本。单步到一次 EVAL，可逐行查看其 Lua 代码。',
   'inspect.scriptNeedsVerbose': '本次运行太长，未记录脚本逐行执行；仅显示脚本文本。',
   'inspect.scriptReply': '返回',
+  'inspect.scriptJava':
+    '{method}，按 Redisson 的 Java 源码显示：每行一个字符串字面量。Redis 收到的是把它们连成一行的文本（SHA1 {sha}）；-- 注释是 LockScope 加的。',
   'inspect.resourceLine': '值 {value} · 接受 {accepted} · 拒绝 {rejected}',
   'inspect.event': '游标处的事件',
   'inspect.noEvent': '初始状态，第一个事件之前。',

@@ -1,13 +1,42 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { sha1hex } from '../../engine/redis/sha1';
+import { METHOD_BY_SHA1 } from '../../engine/redisson/scripts/methods';
 import { replyText as cliText } from '../reply-view';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
-import { scriptLines } from './lua-comments';
+import { scriptRows } from './script-rows';
 import { findScriptContext } from './script-context';
 
 function replyText(r: unknown): string {
   if (r === undefined) return '…';
   return cliText(r);
+}
+
+type Registry = typeof import('./redisson-scripts');
+let registryLoad: Promise<Registry> | null = null;
+
+/**
+ * Redisson's script texts with their Java lines, loaded the first time a Redisson script is shown
+ * (the page's first screen does without them).
+ */
+function useRedissonScript(text: string | null) {
+  const sha = useMemo(() => (text === null ? null : sha1hex(text)), [text]);
+  const method = sha === null ? undefined : METHOD_BY_SHA1[sha];
+  const [registry, setRegistry] = useState<Registry | null>(null);
+  useEffect(() => {
+    if (method === undefined || registry !== null) return;
+    let live = true;
+    registryLoad ??= import('./redisson-scripts');
+    void registryLoad.then((r) => live && setRegistry(r));
+    return () => {
+      live = false;
+    };
+  }, [method, registry]);
+  const script = useMemo(() => {
+    const found = text !== null && registry !== null ? registry.redissonScriptOf(text) : undefined;
+    return found && registry ? { script: found, notes: registry.SCRIPT_NOTES } : undefined;
+  }, [text, registry]);
+  return { method, sha, script };
 }
 
 /** The Lua of the script at the cursor, the current line highlighted, each redis.call and its reply. */
@@ -18,6 +47,17 @@ export function ScriptView() {
   const predict = usePlayground((s) => s.predict);
   const lang = usePlayground((s) => s.lang);
   const ctx = useMemo(() => (run ? findScriptContext(run.trace.events, cursor) : null), [run, cursor]);
+  const { method, sha, script } = useRedissonScript(ctx?.text ?? null);
+  const pre = useRef<HTMLPreElement>(null);
+  // keep the running line in sight inside the listing (notes make it longer than the panel)
+  useEffect(() => {
+    const box = pre.current;
+    const cur = box?.querySelector<HTMLElement>('.lua__line--current');
+    if (!box || !cur) return;
+    const top = cur.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight)
+      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+  }, [ctx?.line, ctx?.text, script, lang]);
   return (
     <section className="panel" data-testid="script-view" aria-labelledby="sv-h">
       <h3 id="sv-h">
@@ -34,17 +74,27 @@ export function ScriptView() {
       ) : (
         <>
           {ctx.textOnly && !run?.verbose && <p className="muted">{t('inspect.scriptNeedsVerbose')}</p>}
-          <pre className="lua" aria-label="Lua">
-            {scriptLines(ctx.text ?? `EVALSHA ${ctx.sha ?? ''}`, lang).map((l, i) => (
-              <div
-                key={i}
-                className={`lua__line${ctx.line === i + 1 ? ' lua__line--current' : ''}`}
-                aria-current={ctx.line === i + 1 ? 'step' : undefined}
-              >
-                <span className="lua__no">{i + 1}</span>
-                <code title={l.original}>{l.text || ' '}</code>
-              </div>
-            ))}
+          {method !== undefined && sha !== null && (
+            <p className="muted lua__about">{t('inspect.scriptJava', { method, sha: sha.slice(0, 8) })}</p>
+          )}
+          <pre className="lua" aria-label="Lua" ref={pre}>
+            {scriptRows(ctx.text ?? `EVALSHA ${ctx.sha ?? ''}`, script, lang).map((l, i) =>
+              l.no === null ? (
+                <div key={i} className="lua__line lua__line--note">
+                  <span className="lua__no" aria-hidden="true" />
+                  <code title={l.original}>{l.text}</code>
+                </div>
+              ) : (
+                <div
+                  key={i}
+                  className={`lua__line${ctx.line === l.no ? ' lua__line--current' : ''}`}
+                  aria-current={ctx.line === l.no ? 'step' : undefined}
+                >
+                  <span className="lua__no">{l.no}</span>
+                  <code title={l.original}>{l.text || ' '}</code>
+                </div>
+              ),
+            )}
           </pre>
           {ctx.calls.length > 0 && (
             <ol className="calls">

@@ -1,9 +1,9 @@
 /**
- * 中文 for the comments in the Lua scripts (D27). The comments are ours: Redisson sends these
- * scripts without them. The text Redis runs stays as it is (its SHA1 is the EVALSHA id, and the
- * trace shows it): only the script view swaps each comment block for its translation, line for
- * line, so the line numbers and the current-line highlight still match the script. A block not
- * listed (an edited script) keeps its English.
+ * 中文 for comments (D27): the notes over Redisson's scripts (script-notes.ts) and the comments in
+ * scripts that have their own (the naive lock's, a learner's edit). The text Redis runs stays as it
+ * is (its SHA1 is the EVALSHA id, and the trace shows it): only the script view swaps each comment
+ * block for its translation, line for line, so the line numbers and the current-line highlight
+ * still match the script. A block not listed (an edited script) keeps its English.
  */
 import { luaCommentsZh, type Lang } from '../i18n';
 

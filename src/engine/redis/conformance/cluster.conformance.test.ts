@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CliMode } from '../cli_format';
 import { staticClusterNodes, staticClusterView } from '../cluster_static';
 import type { CorpusEntry, CorpusFile } from './corpus';
-import { loadCorpus } from './load_corpus';
+import { loadCorpus } from './testing/load_corpus';
 import { runRealCli } from './real_cli';
 import { startRealCluster, type RealCluster } from '../../../testing/redis/real_cluster';
 import { compareCorpusFile, describeWithRealRedis } from '../../../testing/redis/run_corpus';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CliMode } from '../cli_format';
 import type { CorpusFile } from './corpus';
-import { loadCorpus } from './load_corpus';
+import { loadCorpus } from './testing/load_corpus';
 import { runRealCli } from './real_cli';
 import { compareCorpusFile, describeWithRealRedis } from '../../../testing/redis/run_corpus';
 import { runSimCli } from './sim_cli';

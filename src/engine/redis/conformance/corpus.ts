@@ -11,8 +11,9 @@
  *     TTLs that count down on the real server but not on the virtual clock), `sort` (the reply
  *     is a set whose order real Redis does not define), `known: <id>` (a documented difference,
  *     see known_differences.ts).
- *   - `{{lua:NAME}}` expands to the text of src/engine/redisson/scripts/NAME.lua as one quoted
- *     argument, `{{sha:NAME}}` to its SHA1, so the corpus runs the very files Redisson's model runs.
+ *   - `{{lua:NAME}}` expands to Redisson 4.7.0's script NAME (lock, unlock, renew, force_unlock;
+ *     load_corpus.ts) as one quoted argument, `{{sha:NAME}}` to its SHA1, so the corpus runs the
+ *     very texts Redisson's model (and Redisson) sends.
  */
 import { createHash } from 'node:crypto';
 

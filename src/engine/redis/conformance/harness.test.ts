@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { int, array, bulk, status } from '../reply';
 import { outputsMatch } from './compare';
 import { chunkEntries, parseCorpus, quoteArg, sha1Hex } from './corpus';
-import { loadCorpus } from './load_corpus';
+import { loadCorpus } from './testing/load_corpus';
 import { repliesMatch } from './reply_compare';
 import { KNOWN_DIFFERENCES } from './known_differences';
 

@@ -603,3 +603,17 @@ export const WRITE_FORCE_UNLOCK = family('writeForceUnlock', 'RedissonWriteLock.
     ],
   },
 ]);
+
+export const READ_IS_LOCKED = family('readIsLocked', 'RedissonReadLock.isLocked', [
+  {
+    since: '3.24.0',
+    sha1: '8ad44f1ba014938c20da38206b6d496c85ec1aed',
+    lines: [
+      "local mode = redis.call('hget', KEYS[1], 'mode'); ",
+      "if (mode == 'read') or (mode == 'write' and redis.call('hlen', KEYS[1]) > 2) then ",
+      "return 1; ",
+      "end; ",
+      "return 0; ",
+    ],
+  },
+]);

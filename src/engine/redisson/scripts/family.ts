@@ -37,7 +37,9 @@ export function family(
 ): ScriptFamily {
   const vs = variants.map((v): RedissonScript => {
     const s = { id, method, since: v.since, sha1: v.sha1, lines: v.lines, text: v.lines.join('') };
-    byText.set(s.text, s);
+    // the same text under two methods (3.12.3's RLock acquire is SpinLock's): the first keeps it
+    if (!byText.has(s.text)) byText.set(s.text, s);
+    all.push(s);
     return s;
   });
   return {
@@ -57,7 +59,9 @@ export function redissonScriptOf(text: string): RedissonScript | undefined {
   return byText.get(text);
 }
 
+const all: RedissonScript[] = [];
+
 /** Every variant of every family registered so far. */
-export function allRedissonScripts(): RedissonScript[] {
-  return [...byText.values()];
+export function allRedissonScripts(): readonly RedissonScript[] {
+  return all;
 }
