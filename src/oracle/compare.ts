@@ -31,6 +31,9 @@ function sameArgs(a: readonly string[], b: readonly string[], tol: Tolerance): b
   for (let i = 0; i < a.length; i++) {
     if (a[i] === b[i]) continue;
     if (a[i].startsWith('@') && b[i].startsWith('@') && close(Number(a[i].slice(1)), Number(b[i].slice(1)), tol)) continue;
+    // `~n` (the model's computed TTL) against the real number
+    const [x, y] = [a[i], b[i]];
+    if ((x.startsWith('~') || y.startsWith('~')) && close(Number(x.replace('~', '')), Number(y.replace('~', '')), tol)) continue;
     return false;
   }
   return true;

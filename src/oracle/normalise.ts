@@ -92,6 +92,9 @@ function normaliseLua(argv: readonly string[], cx: ArgvContext): string[] {
     out[4] = '<latch-ttl>';
   if (cx.model && c === 'zadd' && (argv[1] ?? '').startsWith('redisson_lock_timeout:') && out.length >= 3)
     out[2] = `@${argv[2]}`;
+  // a TTL a script computed from other keys' remaining time (the read lock's unlock: the longest
+  // PTTL of the other readers) moves with real time: `~` marks it for a tolerant comparison
+  if (cx.model && c === 'pexpire' && out.length >= 3 && /^\d+$/.test(out[2])) out[2] = `~${argv[2]}`;
   return out;
 }
 
