@@ -264,6 +264,10 @@ export const en = {
   'explore.change.lag': 'replica-{n} replicates {to} ms late (was {from} ms)',
   'legend.searchAdded': 'fault the search added or moved',
   'intro.modified': 'Modified from “{title}”: the text below describes the original scenario.',
+  'intro.checked': 'Checked against Redisson {releases} and redis-server {redis}: {what}.',
+  'intro.checked.exact': 'the same Redis commands, results, timings and final keys',
+  'intro.checked.invariants': 'the same lock outcomes, hold counts and final keys (who wins a race may differ)',
+  'intro.checked.sep': ', ',
   'header.modified': 'Modified: {title}',
   'editor.resetTo': 'Reset to “{title}”',
   'console.writeAt':

@@ -261,6 +261,10 @@ export const zh: Record<MessageKey, string> = {
   'explore.change.lag': 'replica-{n} 的复制延迟为 {to} 毫秒（原为 {from} 毫秒）',
   'legend.searchAdded': '搜索加入或移动的故障',
   'intro.modified': '修改自「{title}」：下面的说明针对原始场景。',
+  'intro.checked': '已用真实的 Redisson {releases} 和 redis-server {redis} 验证：{what}。',
+  'intro.checked.exact': 'Redis 命令、结果、时间和最终的键都相同',
+  'intro.checked.invariants': '加锁结果、重入次数和最终的键都相同（竞争中谁先抢到可能不同）',
+  'intro.checked.sep': '、',
   'header.modified': '已修改：{title}',
   'editor.resetTo': '恢复为「{title}」',
   'console.writeAt':

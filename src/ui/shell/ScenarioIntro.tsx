@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 import { GlossaryText } from './Glossary';
+import { oracleChecks } from '../oracle_checks';
 
 /**
  * What the scenario is about, in the reader's language: the built-in's text or the scenario's own.
@@ -30,6 +31,7 @@ export function ScenarioIntro() {
           {t('intro.modified', { title: builtinTitle })}
         </p>
       )}
+      {builtin && !modified && <OracleChecked id={builtin.id} />}
       {typeof text === 'string' && (
         <>
           <p className="intro__text">
@@ -46,5 +48,32 @@ export function ScenarioIntro() {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * "Checked against Redisson … and redis-server …": one line per comparison level, from the
+ * recordings the recordings test holds the model to (ui/oracle_checks.ts).
+ */
+function OracleChecked({ id }: { id: string }) {
+  const t = useT();
+  const checks = oracleChecks(id);
+  if (checks.length === 0) return null;
+  const levels = (['exact', 'invariants'] as const).filter((l) => checks.some((c) => c.level === l));
+  return (
+    <>
+      {levels.map((level) => {
+        const of = checks.filter((c) => c.level === level);
+        return (
+          <p key={level} className="intro__checked" data-testid="oracle-checked">
+            {t('intro.checked', {
+              releases: of.map((c) => c.release).join(t('intro.checked.sep')),
+              redis: [...new Set(of.map((c) => c.redisServer))].join(t('intro.checked.sep')),
+              what: t(level === 'exact' ? 'intro.checked.exact' : 'intro.checked.invariants'),
+            })}
+          </p>
+        );
+      })}
+    </>
   );
 }

@@ -1,0 +1,52 @@
+/**
+ * The committed recordings of the real client (oracle/recordings/<id>@<release>.json), read by the
+ * recordings test and by the "checked against" badge data.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Recording } from './shape';
+
+export const RECORDINGS_DIR = 'oracle/recordings';
+
+export function loadRecordings(dir = RECORDINGS_DIR): { file: string; rec: Recording }[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+  return files.map((f) => ({ file: f, rec: JSON.parse(readFileSync(join(dir, f), 'utf8')) as Recording }));
+}
+
+/**
+ * Built-ins the oracle can run but has no recording of, and why (the table shows it; each reason
+ * is also in docs/redisson-differences.md).
+ */
+export const NOT_RECORDED: Record<string, string> = {
+  'contention-100':
+    'not recorded: the real threads need far longer than the model on a loaded 2-core machine, and the run is cut at the model length + 10 s',
+};
+
+/** The release columns of the coverage table in docs/oracle.md. */
+export const TABLE_RELEASES = ['4.7.0', '3.27.2'] as const;
+
+/**
+ * docs/oracle.md's coverage table: per built-in and release, the recording's level, or why there
+ * is none. The recordings test checks that the page holds exactly this table.
+ */
+export function coverageTable(
+  recs: readonly Recording[],
+  ids: readonly string[],
+  whyNone: (id: string, release: string) => string,
+): string {
+  const rows = ['| built-in | ' + TABLE_RELEASES.join(' | ') + ' |', '| --- |' + TABLE_RELEASES.map(() => ' --- |').join('')];
+  for (const id of ids) {
+    const cells = TABLE_RELEASES.map((release) => {
+      const r = recs.find((x) => x.source === id && x.release === release);
+      if (!r) return whyNone(id, release);
+      return r.differences?.length ? `${r.level}, differs (see redisson-differences.md)` : r.level;
+    });
+    rows.push(`| \`${id}\` | ${cells.join(' | ')} |`);
+  }
+  return rows.join('\n');
+}

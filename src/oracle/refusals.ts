@@ -1,0 +1,47 @@
+/**
+ * What the oracle cannot reproduce faithfully on one machine, each as one line. A scenario with
+ * any of these is refused, never approximated.
+ */
+import type { Scenario } from '../engine/scenario/schema';
+
+/** The Redisson releases whose harness behaviour has been checked (docs/oracle.md). */
+export const ORACLE_RELEASES = ['4.7.0', '3.27.2', '3.11.6'] as const;
+
+/** Loopback is about 0.1 ms each way: a scenario latency above this is not what the real run has. */
+export const MAX_LATENCY_MS = 2;
+
+export function refusals(s: Scenario, release: string): string[] {
+  const out: string[] = [];
+  for (const f of s.faults) {
+    if (f.kind === 'partition')
+      out.push(`partition at ${f.at} ms: not reproduced (it needs per-port firewall rules on loopback, which the oracle does not set up)`);
+    else if (f.kind === 'clock')
+      out.push(`clock jump of ${f.node} at ${f.at} ms: a real redis-server's clock cannot be stepped on its own on a shared machine`);
+    else if (f.kind === 'latency')
+      out.push(`latency spike at ${f.at} ms: loopback cannot be slowed per link faithfully`);
+  }
+  if (s.network.latencyMs > MAX_LATENCY_MS)
+    out.push(`network latency ${s.network.latencyMs} ms: real loopback takes about 0.1 ms; only latencies up to ${MAX_LATENCY_MS} ms are comparable`);
+  if (s.redisson.scripts !== undefined)
+    out.push('edited scripts (redisson.scripts): the real client always sends its own scripts');
+  if (s.redis.topology === 'cluster' && s.redis.replicas.some((r) => r.lagMs > MAX_LATENCY_MS))
+    out.push('replica lag in a cluster: cluster replicas connect to their master\'s own address, so no lag proxy can sit between them');
+  const types = lockTypes(s);
+  if (types.has('set-nx-px-renew')) out.push('lock type set-nx-px-renew: the harness has no hand-written renewal thread');
+  if (release.startsWith('3.11.') && (types.has('SpinLock') || types.has('FencedLock')))
+    out.push(`${release} has no SpinLock or FencedLock`);
+  return out;
+}
+
+export function lockTypes(s: Scenario): Set<string> {
+  const types = new Set<string>();
+  const walk = (ops: readonly unknown[]) => {
+    for (const o of ops as { op: string; type?: string; body?: unknown[]; catch?: unknown[]; finally?: unknown[] }[]) {
+      if (['lock', 'tryLock', 'lockInterruptibly'].includes(o.op)) types.add(o.type ?? 'RLock');
+      else if (o.type !== undefined) types.add(o.type);
+      for (const b of [o.body, o.catch, o.finally]) if (b) walk(b);
+    }
+  };
+  for (const c of s.clients) for (const t of c.threads) walk(t.program);
+  return types;
+}
