@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 import { GlossaryText } from './Glossary';
+import { IncidentCard } from './IncidentCard';
 
 /**
  * What the scenario is about, in the reader's language: the built-in's text or the scenario's own.
@@ -45,6 +46,7 @@ export function ScenarioIntro() {
           </button>
         </>
       )}
+      {builtin?.incident && <IncidentCard builtin={builtin} lang={lang} />}
     </div>
   );
 }
