@@ -5,6 +5,7 @@ import { at, near, sim } from '../../testing/builtins';
 
 const errorOf = (s: Simulation, actor: string) =>
   s.results(actor).map((r) => String((r as { error?: string } | null)?.error ?? ''));
+const isError = (r: unknown) => typeof r === 'object' && r !== null && 'error' in r;
 const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
 
 describe('unlock-failure incidents', () => {
@@ -37,5 +38,54 @@ describe('unlock-failure incidents', () => {
       'V3 unlocked B:1+A:1',
     ]);
     expect(s.of('lock.acquired').map((e) => e.actor)).toEqual(['A:1']);
+  });
+
+  it('re-sent unlock (3.23.1): the first unlock deletes the lock, its reply is lost, the re-send returns nil: IMSE', () => {
+    const s = sim('incident-resent-unlock-imse');
+    const unlocks = s.of('cmd', 'A:1').filter((e) => String((e.argv as string[])[0]).startsWith('EVAL') && e.t > 5000);
+    expect(unlocks.map((e) => [e.t, e.reply])).toEqual([
+      [5003, 1],
+      [9503, null],
+    ]);
+    expect(errorOf(s, 'A:1')[0]).toMatch(/^IllegalMonitorStateException/);
+    expect(s.trace.final.nodes.master.keys).toEqual({});
+  });
+
+  it('re-sent unlock, fixed in 3.24.1: the re-send finds the latch and returns 1; no exception', () => {
+    const s = sim('incident-resent-unlock-imse-fixed');
+    const unlocks = s.of('cmd', 'A:1').filter((e) => String((e.argv as string[])[0]).startsWith('EVAL') && e.t > 5000);
+    expect(unlocks.map((e) => e.reply)).toEqual([1, 1]);
+    expect(String((unlocks[1].argv as string[])[5])).toMatch(/^redisson_unlock_latch:\{rw\}:/);
+    expect(errorOf(s, 'A:1').filter(Boolean)).toEqual([]);
+    expect(s.of('lock.released', 'A:1')).toHaveLength(1);
+  });
+
+  it('WAIT 0 on unlock (3.50.0): each retry has a new request id, misses the latch and ends in IMSE', () => {
+    const s = sim('incident-nosynced-unlock-imse');
+    const unlocks = s
+      .of('cmd', 'A:1')
+      .filter((e) => String((e.argv as string[])[0]) === 'EVALSHA' && e.t > 5000 && !isError(e.reply));
+    expect(unlocks.length).toBeGreaterThan(1);
+    const latches = new Set(unlocks.map((e) => String((e.argv as string[])[5])));
+    expect(latches.size).toBe(unlocks.length);
+    expect(unlocks.at(-1)!.reply).toBeNull();
+    expect(errorOf(s, 'A:1')[0]).toMatch(/^IllegalMonitorStateException/);
+  });
+
+  it('WAIT 0 on unlock, fixed in 3.52.0: one request id, the retry returns the latch’s answer', () => {
+    const s = sim('incident-nosynced-unlock-imse-fixed');
+    const unlocks = s.of('cmd', 'A:1').filter((e) => String((e.argv as string[])[0]) === 'EVALSHA' && e.t > 5000);
+    expect(new Set(unlocks.map((e) => String((e.argv as string[])[5]))).size).toBe(1);
+    expect(errorOf(s, 'A:1').filter(Boolean)).toEqual([]);
+    expect(s.of('lock.released', 'A:1')).toHaveLength(1);
+  });
+
+  it('lock name is a data key (3.18.0): tryLock throws WRONGTYPE; with its own name it gets the lock', () => {
+    const s = sim('incident-lock-name-is-data-key');
+    expect(errorOf(s, 'A:1')[0]).toMatch(/^RedisException: WRONGTYPE/);
+    expect(s.of('lock.acquired')).toEqual([]);
+    const r = sim('incident-lock-name-is-data-key-remedy');
+    expect(r.results('A:1')).toEqual([true]);
+    expect(r.of('lock.acquired', 'A:1')).toHaveLength(1);
   });
 });

@@ -114,5 +114,179 @@ export const unlockAfterFailedTryLock = defineIncident('incident-unlock-after-fa
   },
 });
 
-export const incidentsUnlock = [...leaseShorterThanWork, ...unlockAfterFailedTryLock];
-export { IMSE_KEYS, onRelease };
+const resentUnlock = {
+  redisson: { version: '3.23.1' },
+  clients: [client('A', [{ op: 'lock', lock: 'rw' }, { op: 'work', ms: 5000 }, { op: 'unlock', lock: 'rw' }])],
+  // the unlock reaches the master at 5003 ms; its reply is lost in a half-second partition
+  faults: [{ at: 5003, kind: 'partition', groups: [['master'], ['A']], healAt: 5500 }],
+};
+
+export const resentUnlockImse = defineIncident(
+  'incident-resent-unlock-imse',
+  {
+    title: 'The owner’s unlock throws IMSE: a re-sent unlock',
+    titleZh: '持有者的 unlock 抛出 IMSE：重发的解锁',
+    description:
+      'Redisson 3.23.1. A:1 holds `rw` and unlocks at 5 s. The unlock script runs and deletes the lock, but its ' +
+      'reply is lost in a short partition. After the 3 s response timeout and the 1.5 s retry interval Redisson sends ' +
+      'the same unlock again; this time the script finds no lock and returns nil, so the owner’s own unlock throws ' +
+      'IllegalMonitorStateException although it released the lock. Nobody else was hurt: the run is safe, the ' +
+      'exception is the whole incident.',
+    descriptionZh:
+      'Redisson 3.23.1。A:1 持有 `rw`，在 5 秒时解锁。解锁脚本执行并删除了锁，但回复在一次短暂的网络分区中丢失。' +
+      '经过 3 秒响应超时和 1.5 秒重试间隔，Redisson 再次发送同一个解锁；这次脚本找不到锁，返回 nil，于是持有者自己的 unlock ' +
+      '抛出 IllegalMonitorStateException，尽管锁已经释放。没有别人受害：运行是安全的，这个异常就是事故的全部。',
+    incident: {
+      family: 'unlock',
+      links: [
+        'https://github.com/redisson/redisson/issues/4871',
+        'https://github.com/redisson/redisson/issues/6532',
+      ],
+      reported: '3.23.1',
+      fixedIn: '3.24.1',
+      symptom: {
+        en: 'In rare cases the owner thread’s unlock throws “attempt to unlock lock, not locked by current thread” (reported with a read lock).',
+        zh: '极少数情况下，持有锁的线程调用 unlock 时抛出 “attempt to unlock lock, not locked by current thread”（报告中是读锁）。',
+      },
+      cause: {
+        en: 'A re-sent unlock found the lock already deleted by its first, successful attempt. 3.24.1 (“attempt to unlock lock … occurs in rare cases even if RLock.unlock() called by lock owner thread”) makes the unlock script store its first answer in `redisson_unlock_latch:{name}:<requestId>`, and a re-sent unlock returns that answer. The run uses RLock, which the same fix covers.',
+        zh: '重发的解锁发现锁已被第一次（成功的）尝试删除。3.24.1（“attempt to unlock lock … occurs in rare cases even if RLock.unlock() called by lock owner thread”）让解锁脚本把第一次的结果存进 `redisson_unlock_latch:{name}:<requestId>`，重发的解锁直接返回这个结果。本运行用的是 RLock，同一修复也覆盖它。',
+      },
+      keywords: [...IMSE_KEYS, 'retry', 'response timeout', 'RedisResponseTimeoutException', '重发', '重试', '超时', '偶发'],
+      verdict: 'safe',
+    },
+    scenario: { title: 'A re-sent unlock throws IMSE', ...resentUnlock },
+  },
+  {
+    title: 'Fixed in 3.24.1: the unlock latch remembers the answer',
+    titleZh: '3.24.1 修复：解锁 latch 记住结果',
+    description:
+      'The same lost reply on Redisson 3.24.1. The first unlock also writes `redisson_unlock_latch:{rw}:<requestId>` ' +
+      '= 1; the re-sent unlock carries the same request id, finds the latch and returns 1. The owner’s unlock succeeds.',
+    descriptionZh:
+      '在 Redisson 3.24.1 上丢失同样的回复。第一次解锁还写入 `redisson_unlock_latch:{rw}:<requestId>` = 1；' +
+      '重发的解锁带着同一个请求 id，找到 latch 并返回 1。持有者的解锁成功。',
+    verdict: 'safe',
+    scenario: { title: 'Fixed: the unlock latch', ...onRelease(resentUnlock, '3.24.1') },
+  },
+);
+
+const noSyncUnlock = {
+  redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
+  redisson: { version: '3.50.0' },
+  clients: [client('A', [{ op: 'lock', lock: 'job' }, { op: 'work', ms: 5000 }, { op: 'unlock', lock: 'job' }])],
+  // the only replica loses its link before the unlock and gets it back at 9 s
+  faults: [{ at: 4000, kind: 'partition', groups: [['master', 'A', 'sentinels'], ['replica-1']], healAt: 9000 }],
+};
+
+export const noSyncedUnlockImse = defineIncident(
+  'incident-nosynced-unlock-imse',
+  {
+    title: 'Long-running job: the owner’s unlock throws IMSE after WAIT 0',
+    titleZh: '长任务：WAIT 返回 0 后持有者的 unlock 抛出 IMSE',
+    description:
+      'Redisson 3.50.0 with one replica, whose link to the master is down from 4 s to 9 s. A:1’s unlock at 5 s ' +
+      'deletes the lock and writes its latch, but the WAIT that follows counts 0 replicas: NoSyncedSlavesException, ' +
+      'and the unlock is retried. Each retry draws a new request id, so it never finds the first attempt’s latch; it ' +
+      'finds no lock either and returns nil: IllegalMonitorStateException for the owner, whose thread ids match.',
+    descriptionZh:
+      'Redisson 3.50.0，一个从节点，它到主节点的链路在 4 秒到 9 秒之间断开。A:1 在 5 秒解锁：脚本删除了锁并写下 latch，' +
+      '但随后的 WAIT 数到 0 个从节点：NoSyncedSlavesException，解锁被重试。每次重试都换一个新的请求 id，因此永远找不到第一次' +
+      '尝试的 latch；锁也不在了，脚本返回 nil：持有者得到 IllegalMonitorStateException，尽管线程 id 对得上。',
+    incident: {
+      family: 'unlock',
+      links: [
+        'https://github.com/redisson/redisson/issues/6651',
+        'https://github.com/redisson/redisson/issues/6747',
+        'https://github.com/redisson/redisson/pull/6784',
+      ],
+      reported: '3.50.0',
+      fixedIn: '3.52.0',
+      symptom: {
+        en: '“Long running processes”: the owner’s unlock throws IllegalMonitorStateException although the logged thread ids match (on Valkey, 3.44 to 3.51).',
+        zh: '“长时间运行的任务”：持有者的 unlock 抛出 IllegalMonitorStateException，尽管日志里的线程 id 一致（Valkey，3.44 到 3.51）。',
+      },
+      cause: {
+        en: '`unlockAsync` drew a new requestId inside each attempt, so the retry after NoSyncedSlavesException did not find the latch of the first, successful attempt. 3.52.0 uses one requestId per unlock.',
+        zh: '`unlockAsync` 在每次尝试里都生成新的 requestId，所以 NoSyncedSlavesException 之后的重试找不到第一次（成功）尝试的 latch。3.52.0 起一次解锁只用一个 requestId。',
+      },
+      keywords: [...IMSE_KEYS, 'NoSyncedSlavesException', 'None of slaves were synced', 'Valkey', 'requestId', '从节点', '长任务'],
+      verdict: 'safe',
+    },
+    scenario: { title: 'Unlock retried after WAIT 0', ...noSyncUnlock },
+  },
+  {
+    title: 'Fixed in 3.52.0: one request id per unlock',
+    titleZh: '3.52.0 修复：一次解锁一个请求 id',
+    description:
+      'The same replica outage on Redisson 3.52.0. The retried unlock carries the first attempt’s request id, finds ' +
+      'its latch and returns its answer: the owner’s unlock succeeds.',
+    descriptionZh:
+      '在 Redisson 3.52.0 上发生同样的从节点故障。重试的解锁带着第一次尝试的请求 id，找到它的 latch 并返回其结果：持有者解锁成功。',
+    verdict: 'safe',
+    scenario: { title: 'Fixed: one request id', ...onRelease(noSyncUnlock, '3.52.0') },
+  },
+);
+
+const dataKey = (lock: string) => ({
+  redisson: { version: '3.18.0' },
+  clients: [
+    client('P', [{ op: 'redis', argv: ['SET', 'order:1001', '{"status":"NEW"}'] }]),
+    client('A', [{ op: 'tryLock', lock, waitMs: 1000 }, { op: 'work', ms: 500 }, { op: 'unlock', lock }], {
+      start: 100,
+    }),
+  ],
+});
+
+export const lockNameIsDataKey = defineIncident(
+  'incident-lock-name-is-data-key',
+  {
+    title: 'The lock’s name is a data key: WRONGTYPE',
+    titleZh: '锁名就是数据键：WRONGTYPE',
+    description:
+      'P:1 stores an order as a string at `order:1001`, as the application always did. A:1 then asks for ' +
+      '`getLock("order:1001")`: the acquire script runs `hincrby` (or `hexists`) on a string and Redis stops the ' +
+      'script with WRONGTYPE; tryLock throws RedisException and A:1 never gets a lock.',
+    descriptionZh:
+      'P:1 像应用一贯做的那样，把订单以字符串存到 `order:1001`。A:1 随后调用 `getLock("order:1001")`：加锁脚本对字符串执行 ' +
+      '`hincrby`（或 `hexists`），Redis 以 WRONGTYPE 终止脚本；tryLock 抛出 RedisException，A:1 永远拿不到锁。',
+    incident: {
+      family: 'design',
+      links: [
+        'https://github.com/redisson/redisson/issues/5565',
+        'https://github.com/redisson/redisson/issues/6285',
+        'https://github.com/redisson/redisson/issues/480',
+      ],
+      reported: '3.18.0',
+      symptom: {
+        en: '“If there is already a key with a value of type String, tryLock results in an exception”: WRONGTYPE Operation against a key holding the wrong kind of value.',
+        zh: '“如果已经有一个 String 类型的键，tryLock 就会抛异常”：WRONGTYPE Operation against a key holding the wrong kind of value。',
+      },
+      cause: {
+        en: 'mrniko: two different types of objects can’t share the same name. An RLock is a hash at its name; a string already there makes the script’s hash commands fail. Give locks their own names (`lock:order:1001`).',
+        zh: 'mrniko：两种不同类型的对象不能共用一个名字。RLock 是以其名字为键的哈希；那里已有字符串时，脚本的哈希命令就会失败。给锁起专用的名字（`lock:order:1001`）。',
+      },
+      keywords: ['WRONGTYPE', 'RedisException', 'wrong kind of value', 'key collision', 'lock name', '键冲突', '锁名', '类型错误'],
+      verdict: 'safe',
+    },
+    scenario: { title: 'Lock name is a data key', ...dataKey('order:1001') },
+  },
+  {
+    title: 'The remedy: a lock name of its own',
+    titleZh: '补救：锁用自己的名字',
+    description:
+      'The same order at `order:1001`, and A:1 locks `lock:order:1001` instead: the acquire script finds no key, ' +
+      'creates the hash, and tryLock returns true.',
+    descriptionZh: '订单仍在 `order:1001`，A:1 改为锁 `lock:order:1001`：加锁脚本找不到这个键，创建哈希，tryLock 返回 true。',
+    verdict: 'safe',
+    scenario: { title: 'Remedy: its own name', ...dataKey('lock:order:1001') },
+  },
+);
+
+export const incidentsUnlock = [
+  ...leaseShorterThanWork,
+  ...unlockAfterFailedTryLock,
+  ...resentUnlockImse,
+  ...noSyncedUnlockImse,
+  ...lockNameIsDataKey,
+];
