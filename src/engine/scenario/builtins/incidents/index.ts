@@ -1,5 +1,13 @@
 /** The gallery of real incidents: one module per family, in the order of docs/incidents.md. */
 import type { BuiltinScenario } from '../types';
+import { incidentsDesign } from './design';
+import { incidentsFailover } from './failover';
 import { incidentsUnlock } from './unlock';
+import { incidentsWatchdog } from './watchdog';
 
-export const incidents: readonly BuiltinScenario[] = [...incidentsUnlock];
+export const incidents: readonly BuiltinScenario[] = [
+  ...incidentsUnlock,
+  ...incidentsWatchdog,
+  ...incidentsFailover,
+  ...incidentsDesign,
+];

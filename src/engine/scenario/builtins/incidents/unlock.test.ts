@@ -89,3 +89,26 @@ describe('unlock-failure incidents', () => {
     expect(r.of('lock.acquired', 'A:1')).toHaveLength(1);
   });
 });
+
+describe('unlock-failure incidents, continued', () => {
+  it('JVM frozen by a saturated CPU (3.10.2): no renewal for 35 s, B holds from 30 s, A’s unlock throws', () => {
+    const s = sim('incident-jvm-freeze-imse');
+    near(at(s.of('lock.acquired', 'B:1')[0]), 30_000, 10);
+    expect(s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`)).toEqual(['V1 A:1+B:1', 'V3 A:1+B:1']);
+    expect(String((s.results('A:1')[1] as { error: string }).error)).toMatch(/^IllegalMonitorStateException/);
+  });
+
+  it('RLock and ReadLock on one name (3.13.1): both acquire, the reader’s unlock deletes the hash, IMSE', () => {
+    const s = sim('incident-rlock-readlock-same-name');
+    expect(s.of('lock.acquired').map((e) => e.actor)).toEqual(['A:1', 'A:2']);
+    expect(s.violations[0]).toMatchObject({ kind: 'V1', holders: ['A:1', 'A:2'] });
+    // the reader's unlock (1 = done) leaves no hash `A`, so the writer's unlock script finds no field: nil
+    const evals = s.of('cmd').filter((e) => String((e.argv as string[])[0]).startsWith('EVAL') && e.t > 1000);
+    expect(evals.map((e) => [e.actor, e.reply])).toEqual([
+      ['A:2', 1],
+      ['A:1', null],
+    ]);
+    expect(s.trace.final.nodes.master.keys.A).toBeUndefined();
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^IllegalMonitorStateException/);
+  });
+});

@@ -283,7 +283,97 @@ export const lockNameIsDataKey = defineIncident(
   },
 );
 
+export const jvmFreezeImse = defineIncident('incident-jvm-freeze-imse', {
+  title: 'CPU at 100 % freezes the JVM: the watchdog stops, IMSE',
+  titleZh: 'CPU 100% 冻结 JVM：看门狗停了，IMSE',
+  description:
+    'Redisson 3.10.2. A:1 takes `merchant:7` with `tryLock()` (the watchdog renews it) and starts booking. At 1 s ' +
+    'the machine’s CPU is saturated and client A gets no time for 35 s: its threads and its watchdog stop alike. ' +
+    'The lease expires at 30 s, B:1 takes the lock and books; when A runs again it still believes it holds the ' +
+    'lock, writes a stale balance (V1, V3) and its `unlock()` throws IllegalMonitorStateException.',
+  descriptionZh:
+    'Redisson 3.10.2。A:1 用 `tryLock()` 获取 `merchant:7`（看门狗为它续期）并开始记账。1 秒时机器 CPU 被占满，' +
+    '客户端 A 在 35 秒内得不到运行时间：它的线程和看门狗一起停下。租期在 30 秒到期，B:1 拿到锁并记账；A 恢复运行时仍以为自己持有锁，' +
+    '写入过期的余额（V1、V3），它的 `unlock()` 抛出 IllegalMonitorStateException。',
+  incident: {
+    family: 'unlock',
+    links: ['https://github.com/redisson/redisson/issues/2665', 'https://github.com/redisson/redisson/issues/2807'],
+    reported: '2.15.2 (redisson-spring-boot-starter; the JDK 6 twin of 3.10.2)',
+    symptom: {
+      en: 'The thread that got the lock throws “attempt to unlock lock, not locked by current thread” on unlock, after the server’s CPU sat at 100 % for minutes.',
+      zh: '拿到锁的线程在 unlock 时抛出 “attempt to unlock lock, not locked by current thread”，当时服务器 CPU 持续 100% 好几分钟。',
+    },
+    cause: {
+      en: 'mrniko: if the JVM freezes for longer than lockWatchdogTimeout the lock is released; with the CPU at 100 % the watchdog thread may not run, and the lock expires. The watchdog lives in the same process as the holder, so whatever stops one stops both.',
+      zh: 'mrniko：JVM 冻结超过 lockWatchdogTimeout，锁就会被释放；CPU 100% 时看门狗线程可能得不到执行，锁随之过期。看门狗与持有者在同一个进程里，让其中一个停下的东西也会让另一个停下。',
+    },
+    keywords: [...IMSE_KEYS, 'GC pause', 'JVM freeze', 'CPU 100%', 'stop-the-world', 'watchdog', '看门狗', '停顿', '卡顿', 'Full GC'],
+    verdict: 'unsafe',
+  },
+  scenario: {
+    title: 'A frozen JVM loses the lock',
+    redisson: { version: '3.10.2' },
+    clients: [
+      client('A', [{ op: 'tryLock', lock: 'merchant:7' }, { op: 'use', ms: 2000 }, { op: 'unlock', lock: 'merchant:7' }]),
+      client('B', [{ op: 'lock', lock: 'merchant:7' }, { op: 'use', ms: 200 }, { op: 'unlock', lock: 'merchant:7' }], {
+        start: 5000,
+      }),
+    ],
+    faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 35_000 }],
+  },
+});
+
+export const rlockAndReadLockShareName = defineIncident('incident-rlock-readlock-same-name', {
+  title: 'An RLock and a ReadLock on one name: both acquire',
+  titleZh: 'RLock 与 ReadLock 同名：两者都拿到锁',
+  description:
+    'Redisson 3.13.1. A:1 holds the plain lock `A`; A:2 asks for the read lock of a ReadWriteLock also named `A`. ' +
+    'The read-lock script only looks at the hash’s `mode` field, finds none, and adds its own fields: both threads ' +
+    'hold “the lock” at once (V1), and their writes overlap. When A:2 leaves it deletes the whole hash, so A:1’s ' +
+    'unlock throws IllegalMonitorStateException.',
+  descriptionZh:
+    'Redisson 3.13.1。A:1 持有普通锁 `A`；A:2 请求一个同样名为 `A` 的读写锁的读锁。读锁脚本只看哈希的 `mode` 字段，' +
+    '发现没有，就加上自己的字段：两个线程同时持有“这把锁”（V1），写入相互重叠。A:2 离开时删掉了整个哈希，于是 A:1 的 unlock ' +
+    '抛出 IllegalMonitorStateException。',
+  incident: {
+    family: 'unlock',
+    links: ['https://github.com/redisson/redisson/issues/4023'],
+    reported: '3.13.1',
+    symptom: {
+      en: 'Thread x holds Lock “A”, thread y gets ReadLock “A” too; both acquired, and x’s unlock later throws “attempt to unlock lock, not locked by current thread”.',
+      zh: '线程 x 持有 Lock “A”，线程 y 也拿到了 ReadLock “A”；两者都加锁成功，之后 x 的 unlock 抛出 “attempt to unlock lock, not locked by current thread”。',
+    },
+    cause: {
+      en: 'Two lock objects of different kinds share one key: the read lock’s script treats a hash without `mode` as free and its unlock deletes the key. Redisson’s objects must not share a name (the same rule as #5565).',
+      zh: '两种不同的锁对象共用一个键：读锁脚本把没有 `mode` 字段的哈希当作空闲，它的解锁又删掉了整个键。Redisson 的对象不能共用名字（与 #5565 是同一条规则）。',
+    },
+    keywords: [...IMSE_KEYS, 'ReadLock', 'ReadWriteLock', 'same name', '读写锁', '同名', '两个线程同时拿到锁'],
+    verdict: 'unsafe',
+  },
+  scenario: {
+    title: 'RLock and ReadLock on one name',
+    redisson: { version: '3.13.1' },
+    clients: [
+      clientOf(
+        'A',
+        thread(1, [{ op: 'lock', lock: 'A' }, { op: 'use', ms: 3000 }, { op: 'unlock', lock: 'A' }]),
+        thread(
+          2,
+          [
+            { op: 'lock', lock: 'A', type: 'ReadLock' },
+            { op: 'use', ms: 1000 },
+            { op: 'unlock', lock: 'A', type: 'ReadLock' },
+          ],
+          500,
+        ),
+      ),
+    ],
+  },
+});
+
 export const incidentsUnlock = [
+  ...jvmFreezeImse,
+  ...rlockAndReadLockShareName,
   ...leaseShorterThanWork,
   ...unlockAfterFailedTryLock,
   ...resentUnlockImse,
