@@ -15,7 +15,15 @@
  * the node it names (RedisExecutor.handleRedirect) and refreshes the map.
  */
 import type { SimContext } from '../sim/api';
-import { call, isCallTimeout, sleep, type ConnectionRef, type Process } from '../sim/effects';
+import {
+  CALL_INTERRUPTED,
+  acquire,
+  call,
+  isCallTimeout,
+  sleep,
+  type ConnectionRef,
+  type Process,
+} from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply } from './errors';
@@ -117,10 +125,14 @@ export class RedissonClient implements LockServices {
    * second MOVED to the same address is Redisson's "MOVED redirection loop detected" and ends it).
    * Returns the reply and the node that gave it.
    */
-  private *send(node: string, argv: readonly string[]): Process<[Reply, string]> {
+  private *send(
+    node: string,
+    argv: readonly string[],
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<[Reply, string]> {
     let target = node;
     for (let hops = 0; ; hops++) {
-      const reply = yield* call(this.connection(target), argv, true);
+      const reply = yield* call(this.connection(target), argv, true, onAbandoned);
       const moved = this.clusterMode && reply.t === 'error' ? /^MOVED \d+ (\S+)$/.exec(reply.v) : null;
       if (moved === null || hops >= MAX_REDIRECTS) return [reply, target];
       const next = this.ctx.redirect?.(this.name, moved[1]) ?? null;
@@ -135,17 +147,23 @@ export class RedissonClient implements LockServices {
   }
 
   /** The script's reply and the node that ran it (where WAIT must go). */
-  private *evalOn(script: string, keys: readonly string[], args: ScriptArgs): Process<[Reply, string]> {
+  private *evalOn(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<[Reply, string]> {
     const node = this.master(keys[0]);
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    if (!this.config.traits.useScriptCache) return yield* this.send(node, ['EVAL', script, ...tail]);
+    if (!this.config.traits.useScriptCache)
+      return yield* this.send(node, ['EVAL', script, ...tail], onAbandoned);
     const sha = scriptSha(script);
-    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail]);
+    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], onAbandoned);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
     const conn = this.connection(at);
     const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], true);
     if (loaded.t === 'error') return [loaded, at];
-    return [yield* call(conn, ['EVALSHA', sha, ...tail], true), at];
+    return [yield* call(conn, ['EVALSHA', sha, ...tail], true, onAbandoned), at];
   }
 
   /** The lock channel's commands: sharded in a Redis 7 cluster from 3.22.0, classic otherwise. */
@@ -160,8 +178,13 @@ export class RedissonClient implements LockServices {
    * round trip later. 0 acks with checkLockSyncedSlaves come back as the NO_SYNCED_SLAVES error
    * (NoSyncedSlavesException); a count other than expected makes the next call re-read it.
    */
-  *syncedEval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
-    const [reply, node] = yield* this.evalOn(script, keys, args);
+  *syncedEval(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply> {
+    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned);
     if (reply.t === 'error' || !this.config.traits.syncedEval) return reply;
     let expected = this.availableSlaves.get(node);
     if (expected === undefined) {
@@ -169,10 +192,12 @@ export class RedissonClient implements LockServices {
       this.availableSlaves.set(node, expected);
     }
     if (expected === 0) return reply;
+    // the batch completes the script's future once WAIT is answered too
     const w = yield* call(
       this.connection(node),
       ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
       true,
+      onAbandoned && (() => onAbandoned(reply)),
     );
     if (w.t === 'error') return w;
     const synced = w.t === 'int' ? Number(w.v) : 0;
@@ -224,9 +249,23 @@ export class RedissonClient implements LockServices {
   *retrying(attempt: () => Process<Reply>, kind: RetryKind = 'execute'): Process<Reply> {
     for (let n = 1; ; n++) {
       const reply = yield* attempt();
-      if (!this.isRetryable(reply, kind) || n > this.config.retryAttempts) return reply;
+      if (!this.isRetryable(reply, kind) || n > this.config.retryAttempts)
+        return yield* this.batchOutcome(reply);
       yield* sleep(this.retryDelay(n));
     }
+  }
+
+  /**
+   * What the caller of a lock script sees once its batch gave up. 3.12.5 sends every lock script
+   * as a CommandBatchService batch (RedissonLock.evalWriteAsync) and a batch that fails without
+   * a reply (Redis down, response timeout after the retries) fails only the batch's own promise,
+   * not the EVAL's (#2790, fixed in 3.13.0): the EVAL's future never completes, so a thread
+   * waiting on it blocks until it is interrupted and a watchdog round never reschedules.
+   */
+  *batchOutcome(reply: Reply): Process<Reply> {
+    if (!this.config.traits.batchFailureHangs || !isCallTimeout(reply)) return reply;
+    yield* acquire(this.ctx.semaphore(), undefined, true);
+    return error(CALL_INTERRUPTED);
   }
 
   /** Would Redisson send this again? */

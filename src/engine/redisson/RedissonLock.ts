@@ -164,7 +164,17 @@ export class RedissonLock extends RedissonBaseLock {
     // 3.11's tryLockInnerAsync stored whatever lease it was given.
     if (traits.preset === '3.11') this.internalLockLeaseTime = lease;
 
-    const ttl = yield* this.tryLockInnerSynced(waitTime, lease, threadId, once);
+    // Before 3.16.3 CommandAsyncService.get() left the future of an interrupted caller running:
+    // when its reply says "acquired", tryAcquireAsync's callback still starts the watchdog for
+    // a thread that has given up, and the lock is renewed for ever.
+    const onAbandoned =
+      explicit || !traits.abandonedAcquireRenewed
+        ? undefined
+        : (reply: Reply) => {
+            if (reply.t !== 'error' && decodesToAcquired(() => this.acquireResult(reply, threadId)))
+              this.scheduleExpirationRenewal(threadId);
+          };
+    const ttl = yield* this.tryLockInnerSynced(waitTime, lease, threadId, once, onAbandoned);
     if (ttl === null) {
       if (explicit) this.internalLockLeaseTime = leaseTime;
       else this.scheduleExpirationRenewal(threadId);
@@ -187,12 +197,14 @@ export class RedissonLock extends RedissonBaseLock {
     lease: number,
     threadId: number,
     once: boolean,
+    onAbandoned?: (reply: Reply) => void,
   ): Process<number | null> {
     const { client } = this;
     const { traits, retryAttempts } = client.config;
     for (let attempt = 1; ; attempt++) {
+      const last = attempt > retryAttempts || !client.resendsLockScripts();
       try {
-        return yield* this.tryLockInner(waitTime, lease, threadId, once);
+        return yield* this.tryLockInner(waitTime, lease, threadId, once, last, onAbandoned);
       } catch (e) {
         if (isNoSynced(e) && traits.noSyncHandling === 'undo-retry') {
           yield* this.unlockInner(threadId, traits.unlockLatch ? client.generateId() : '');
@@ -211,9 +223,13 @@ export class RedissonLock extends RedissonBaseLock {
     lease: number,
     threadId: number,
     once: boolean,
+    last: boolean,
+    onAbandoned?: (reply: Reply) => void,
   ): Process<number | null> {
+    const { client } = this;
     const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
-    return this.acquireResult(yield* this.client.syncedEval(script, keys, args), threadId);
+    const reply = yield* client.syncedEval(script, keys, args, onAbandoned);
+    return this.acquireResult(last ? yield* client.batchOutcome(reply) : reply, threadId);
   }
 
   /**
@@ -281,6 +297,15 @@ export class RedissonLock extends RedissonBaseLock {
       cause,
       ...(causeSeq === undefined ? {} : { causeSeq }),
     });
+  }
+}
+
+/** An answer that is not a ttl fails the Java callback as well: nothing is registered. */
+function decodesToAcquired(decode: () => number | null): boolean {
+  try {
+    return decode() === null;
+  } catch {
+    return false;
   }
 }
 

@@ -41,12 +41,22 @@ export interface CommandExecutor {
   command(argv: readonly string[]): Process<Reply>;
   /** evalWriteAsync */
   eval(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
-  /** syncedEval: the script, then WAIT for the replicas when the release has it */
-  syncedEval(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
+  /**
+   * syncedEval: the script, then WAIT for the replicas when the release has it. `onAbandoned`
+   * gets the script's reply if the calling thread was interrupted before it came back.
+   */
+  syncedEval(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply>;
   /** syncedEvalWithRetry: syncedEval inside ServiceManager.execute */
   syncedEvalWithRetry(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
   /** ServiceManager.execute (and the executor's re-send of a lost reply) around any attempt */
   retrying(attempt: () => Process<Reply>, kind?: RetryKind): Process<Reply>;
+  /** The final answer of a lock script's batch as its caller sees it (3.12.5: a failure never completes). */
+  batchOutcome(reply: Reply): Process<Reply>;
   /** Whether a lost reply to a lock or unlock script is re-sent (release and topology). */
   resendsLockScripts(): boolean;
 }

@@ -33,7 +33,16 @@ describe('the release table', () => {
 
   // [trait, last release without the change, first release with it, value before, value after]
   const boundaries: [keyof VersionTraits, string, string, unknown, unknown][] = [
+    ['readRenewTimeoutKeys', '3.8.0', '3.8.1', false, true],
+    ['cancelRenewalOnFailedUnlock', '3.12.0', '3.12.1', false, true],
     ['hsetFirstAcquire', '3.12.2', '3.12.3', true, false],
+    ['batchFailureHangs', '3.12.4', '3.12.5', false, true],
+    ['batchFailureHangs', '3.12.5', '3.13.0', true, false],
+    ['renewalStopRemovesEntry', '3.13.0', '3.14.0', 'never', 'on-error'],
+    ['renewalStopRemovesEntry', '3.16.0', '3.16.1', 'on-error', 'always'],
+    ['abandonedAcquireRenewed', '3.16.2', '3.16.3', true, false],
+    ['reentrantRenewalEntryLeaks', '3.43.0', '3.44.0', false, true],
+    ['reentrantRenewalEntryLeaks', '3.45.0', '3.46.0', true, false],
     ['syncedEval', '3.12.4', '3.12.5', false, true],
     ['fairLockWaitMs', '3.13.2', '3.13.3', 5000, 300_000],
     ['spinLock', '3.14.1', '3.15.0', false, true],

@@ -36,6 +36,11 @@ export type Effect =
        * Redisson's CommandAsyncService.get() does; a pending interrupt ends it as soon as it is sent.
        */
       readonly interruptible?: boolean;
+      /**
+       * Runs with the reply if it arrives after an interrupt abandoned the call: the callbacks
+       * chained on a Java future still run on the Netty thread when nobody waits any more.
+       */
+      readonly onAbandonedReply?: (reply: Reply) => void;
     }
   /** Advance this process's time (Thread.sleep, or business work). */
   | { readonly type: 'sleep'; readonly ms: number }
@@ -72,7 +77,14 @@ export type AcquireResult = 'acquired' | 'timeout' | 'interrupted';
 
 export type Process<T = void> = Generator<Effect, T, unknown>;
 
-export function* call(conn: ConnectionRef, argv: readonly string[], interruptible = false): Process<Reply> {
+export function* call(
+  conn: ConnectionRef,
+  argv: readonly string[],
+  interruptible = false,
+  onAbandonedReply?: (reply: Reply) => void,
+): Process<Reply> {
+  if (onAbandonedReply !== undefined)
+    return (yield { type: 'call', conn, argv, interruptible, onAbandonedReply }) as Reply;
   return (yield interruptible
     ? { type: 'call', conn, argv, interruptible }
     : { type: 'call', conn, argv }) as Reply;

@@ -104,6 +104,10 @@ class Proc implements ProcHandle {
   /** numbers its calls, so that the reply to one an interrupt abandoned can be told apart */
   callSeq = 0;
   callInterruptible = false;
+  /** the current call's effect onAbandonedReply */
+  callOnAbandoned: ((reply: Reply) => void) | undefined = undefined;
+  /** calls an interrupt abandoned whose late reply still has a reader, by call number */
+  abandoned: Map<number, (reply: Reply) => void> | null = null;
   constructor(
     readonly id: number,
     readonly owner: string,
@@ -294,6 +298,7 @@ export class Kernel implements SimContext, TopologyHost {
    * interrupt flag (get() sets it again); the command itself goes on.
    */
   private abandonCall(p: Proc): void {
+    if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
     p.callSeq++;
     p.inCall = false;
     p.pendingInterrupt = true;
@@ -685,7 +690,14 @@ export class Kernel implements SimContext, TopologyHost {
     }
     if (task.kind === RESUME) {
       const p = task.proc!;
-      if (task.call !== undefined && task.call !== p.callSeq) return;
+      if (task.call !== undefined && task.call !== p.callSeq) {
+        const late = p.abandoned?.get(task.call);
+        if (late !== undefined) {
+          p.abandoned!.delete(task.call);
+          late(task.value as Reply);
+        }
+        return;
+      }
       if (!p.done) this.step(p, task.value);
     } else task.fn!();
   }
@@ -721,6 +733,7 @@ export class Kernel implements SimContext, TopologyHost {
           p.inCall = true;
           p.callSeq++;
           p.callInterruptible = eff.interruptible === true;
+          p.callOnAbandoned = eff.onAbandonedReply;
           this.send(p, eff.conn, eff.argv);
           if (p.callInterruptible && p.pendingInterrupt && p.inCall) this.abandonCall(p);
           return;

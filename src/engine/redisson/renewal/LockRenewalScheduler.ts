@@ -32,7 +32,7 @@ export class LockRenewalScheduler implements RenewalService {
       old.addThreadId(threadId, lockName);
       return;
     }
-    const entry = new LockEntry();
+    const entry = new LockEntry(this.client.config.traits.reentrantRenewalEntryLeaks);
     entry.addThreadId(threadId, lockName);
     this.name2entry.set(name, entry);
     if (!this.running) {
@@ -81,15 +81,28 @@ export class LockRenewalScheduler implements RenewalService {
     const keys: string[] = [];
     const lockNames: string[] = [];
     const threads: number[] = [];
+    let nameless: number | null = null;
     for (const name of names) {
       const entry = this.name2entry.get(name);
       const threadId = entry?.getFirstThreadId() ?? null;
       if (entry === undefined || threadId === null) continue;
       keys.push(name);
-      lockNames.push(entry.getLockName(threadId) ?? '');
+      const lockName = entry.getLockName(threadId);
+      if (lockName === undefined) nameless ??= threadId;
+      lockNames.push(lockName ?? '');
       threads.push(threadId);
     }
     if (keys.length === 0) return;
+    if (nameless !== null) {
+      // 3.44.0–3.45.x (LockEntry): a thread left queued without a lock name puts a null into
+      // ARGV; the codec cannot write it, so the chunk's EVAL never leaves the client and the
+      // next round tries the same again.
+      const error = `EncoderException: java.lang.NullPointerException (no lock name for thread ${nameless})`;
+      keys.forEach((lock, i) =>
+        emitWatchdog(client, 'watchdog.renew', lock, threads[i], { result: 'error', error }),
+      );
+      return;
+    }
     const lease = client.config.lockWatchdogTimeout;
     // LockTask uses syncedEval, not ServiceManager.execute: a failed replica check is not retried
     const reply = yield* client.retrying(

@@ -9,6 +9,8 @@
  * with a different script: it checks only the renewing thread's hold and then extends the
  * timeout keys of every reader in the hash, other clients' (crashed ones) included. The model
  * sends that script for ≤ 3.43 but keeps the task's timing (docs/redisson-differences.md).
+ * Before 3.8.1 RedissonReadLock had no renewal script of its own and used RedissonLock's: the
+ * hash was renewed, the holds' timeout keys were not.
  */
 import { sleep, type Process } from '../../sim/effects';
 import type { CommandExecutor, ServiceManager } from '../executor';
@@ -98,14 +100,14 @@ export class ReadLockTask implements RenewalService {
     const lockNames = [...entry.threads.values()].map(([n]) => n);
     const [first] = entry.threads.keys();
     const lease = client.config.lockWatchdogTimeout;
-    const own = client.config.traits.readRenewOwnOnly;
-    const reply = yield* client.retrying(
-      () =>
-        own
-          ? client.syncedEval(readRenewLua, [name, entry.keyPrefix], [lease, ...lockNames])
-          : client.syncedEval(readRenewAllLua, [name, entry.keyPrefix], [lease, lockNames[0]]),
-      'resend',
-    );
+    const { readRenewOwnOnly: own, readRenewTimeoutKeys } = client.config.traits;
+    const reply = yield* client.retrying(() => {
+      if (own) return client.syncedEval(readRenewLua, [name, entry.keyPrefix], [lease, ...lockNames]);
+      // before 3.8.1 RedissonReadLock inherited RedissonLock.renewExpirationAsync: the hash only
+      if (!readRenewTimeoutKeys)
+        return client.syncedEval(client.scripts.renew, [name], [lease, lockNames[0]]);
+      return client.syncedEval(readRenewAllLua, [name, entry.keyPrefix], [lease, lockNames[0]]);
+    }, 'resend');
     if (reply.t !== 'int') {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
       emitWatchdog(client, 'watchdog.renew', name, first, { result: 'error', error });
