@@ -1,5 +1,5 @@
 /** The watchdog: a renewal that stops, and a holder the watchdog cannot reach Redis for. */
-import { aThenB } from '../../build';
+import { aThenB, client, clientOf, thread } from '../../build';
 import { defineIncident, onRelease } from './define';
 
 const renewalStops = {
@@ -96,4 +96,245 @@ export const holderLosesRedis = defineIncident('incident-holder-loses-redis', {
   },
 });
 
-export const incidentsWatchdog = [...failoverStopsRenewal, ...holderLosesRedis];
+const WATCHDOG_KEYS = ['watchdog', 'renewal', 'not renewed', 'EXPIRATION_RENEWAL_MAP', '看门狗', '不续期', '续期失败', '锁提前过期'];
+const hold = (lock: string, ms: number) => [{ op: 'lock', lock }, { op: 'use', ms }, { op: 'unlock', lock }];
+
+const afterDelete = {
+  redisson: { version: '3.12.5' },
+  until: 80_000,
+  clients: [
+    clientOf('A', thread(1, [{ op: 'lock', lock: 'task' }, { op: 'work', ms: 15_000 }]), thread(2, hold('task', 40_000), 20_000)),
+    // an operator's cleanup script deletes the lock key at 5 s
+    client('O', [{ op: 'redis', argv: ['DEL', 'task'] }], { start: 5000 }),
+    client('B', hold('task', 1000), { start: 21_000 }),
+  ],
+};
+
+export const renewalMapAfterZero = defineIncident(
+  'incident-renewal-map-after-delete',
+  {
+    title: 'A lock deleted once is never renewed again (3.12.5)',
+    titleZh: '锁被删过一次后再也不续期（3.12.5）',
+    description:
+      'Redisson 3.12.5. A:1 holds `task` with the watchdog; at 5 s a cleanup script deletes the key. The renewal at ' +
+      '10 s answers 0 and the timer stops, but the lock’s entry stays in EXPIRATION_RENEWAL_MAP (A:1’s task ends at 15 s ' +
+      'without an unlock, which would have cleared it). At 20 s A:2, a ' +
+      'thread of the same client, locks `task` again: its lock() finds the entry, adds its thread id and starts no ' +
+      'timer. The new lock expires at 50 s, B:1 takes it while A:2 works (V1, V3), and A:2’s unlock throws IMSE.',
+    descriptionZh:
+      'Redisson 3.12.5。A:1 以看门狗持有 `task`；5 秒时一个清理脚本删掉了这个键。10 秒的续期返回 0，定时器停止，但这把锁在 ' +
+      'EXPIRATION_RENEWAL_MAP 里的条目还在。20 秒时同一客户端的线程 A:2 再次锁住 `task`：它的 lock() 找到这个条目，只加上自己的线程 id，' +
+      '不启动定时器。新锁在 50 秒过期，B:1 在 A:2 仍在工作时拿到锁（V1、V3），A:2 的 unlock 抛出 IMSE。',
+    incident: {
+      family: 'watchdog',
+      links: ['https://github.com/redisson/redisson/issues/3712'],
+      reported: '3.12.5',
+      fixedIn: '3.16.1',
+      symptom: {
+        en: 'After the lock expired or was deleted on the server and the application locked it again, the new lock is never renewed by the watchdog.',
+        zh: '锁在服务器上过期或被删除、应用再次加锁之后，新锁再也不被看门狗续期。',
+      },
+      cause: {
+        en: 'Until 3.16.0 renewExpiration stopped on a 0 answer but left the lock’s entry in EXPIRATION_RENEWAL_MAP, so the next lock() of that name only added a thread id and started no timer. 3.16.1 calls cancelExpirationRenewal(null) on a 0 answer.',
+        zh: '直到 3.16.0，renewExpiration 收到 0 时停止，却把这把锁的条目留在 EXPIRATION_RENEWAL_MAP 里，于是同名锁的下一次 lock() 只加一个线程 id，不启动定时器。3.16.1 在收到 0 时调用 cancelExpirationRenewal(null)。',
+      },
+      keywords: [...WATCHDOG_KEYS, 'IllegalMonitorStateException', 'deleted', '被删除'],
+      verdict: 'unsafe',
+    },
+    scenario: { title: 'Never renewed after a delete', ...afterDelete },
+  },
+  {
+    title: 'Fixed in 3.16.1: a 0 answer clears the renewal entry',
+    titleZh: '3.16.1 修复：返回 0 时清掉续期条目',
+    description:
+      'The same delete on Redisson 3.16.1: the 0 answer removes the entry, so A:2’s lock at 20 s starts a new timer, ' +
+      'is renewed every 10 s, and B:1 waits for A:2’s unlock.',
+    descriptionZh: '在 Redisson 3.16.1 上发生同样的删除：返回 0 时移除了条目，所以 A:2 在 20 秒加锁时启动新的定时器，每 10 秒续期，B:1 等到 A:2 解锁。',
+    verdict: 'safe',
+    scenario: { title: 'Fixed: the entry is cleared', ...onRelease(afterDelete, '3.16.1') },
+  },
+);
+
+const afterOutage = {
+  redisson: { version: '3.13.6' },
+  until: 100_000,
+  clients: [
+    clientOf('A', thread(1, [{ op: 'lock', lock: 'task' }, { op: 'work', ms: 30_000 }]), thread(2, hold('task', 45_000), 35_000)),
+    client('B', hold('task', 1000), { start: 36_000 }),
+  ],
+  // client A loses Redis from 9 s to 27 s: the renewal due at 10 s ends in an error
+  faults: [{ at: 9000, kind: 'partition', groups: [['A'], ['master']], healAt: 27_000 }],
+};
+
+export const renewalMapAfterError = defineIncident(
+  'incident-renewal-map-after-error',
+  {
+    title: 'After a network outage a lock name is never renewed (3.13.6)',
+    titleZh: '网络中断后同名锁再也不续期（3.13.6）',
+    description:
+      'Redisson 3.13.6. A:1 holds `task`; client A loses Redis from 9 s to 27 s, so the renewal at 10 s ends in an ' +
+      'error (“Can’t update lock expiration”) and the lock expires at 30 s. The error left the entry in ' +
+      'EXPIRATION_RENEWAL_MAP: when A:2 locks `task` at 35 s no timer starts, its lease runs out at 65 s and B:1 takes ' +
+      'the lock while A:2 works (V1, V3).',
+    descriptionZh:
+      'Redisson 3.13.6。A:1 持有 `task`；客户端 A 在 9 秒到 27 秒之间连不上 Redis，10 秒的续期以错误结束（“Can’t update lock ' +
+      'expiration”），锁在 30 秒过期。这个错误把条目留在了 EXPIRATION_RENEWAL_MAP 里：A:2 在 35 秒锁住 `task` 时没有启动定时器，' +
+      '租期在 65 秒用完，B:1 在 A:2 仍在工作时拿到锁（V1、V3）。',
+    incident: {
+      family: 'watchdog',
+      links: ['https://github.com/redisson/redisson/issues/3194', 'https://github.com/redisson/redisson/pull/3195'],
+      reported: '3.13.6',
+      fixedIn: '3.14.0',
+      symptom: {
+        en: 'After a network outage (“Can’t update lock … expiration”) the same lock name is never renewed again.',
+        zh: '一次网络中断（“Can’t update lock … expiration”）之后，同名锁再也不续期。',
+      },
+      cause: {
+        en: 'The same EXPIRATION_RENEWAL_MAP entry, left behind on an error. PR #3195 (3.14.0) removes it when the renewal fails (verified at tags 3.13.6 and 3.14.0).',
+        zh: '同一个 EXPIRATION_RENEWAL_MAP 条目，在出错时被留下。PR #3195（3.14.0）在续期失败时删除它（已在 3.13.6 和 3.14.0 两个标签上核对）。',
+      },
+      keywords: [...WATCHDOG_KEYS, 'Can\'t update lock expiration', 'network outage', '网络中断'],
+      verdict: 'unsafe',
+    },
+    scenario: { title: 'Never renewed after an outage', ...afterOutage },
+  },
+  {
+    title: 'Fixed in 3.14.0: an error clears the renewal entry',
+    titleZh: '3.14.0 修复：出错时清掉续期条目',
+    description:
+      'The same outage on Redisson 3.14.0: the failed renewal removes the entry, A:2’s lock at 35 s gets its own ' +
+      'timer and is renewed, and B:1 waits for A:2’s unlock.',
+    descriptionZh: '在 Redisson 3.14.0 上发生同样的中断：失败的续期删除了条目，A:2 在 35 秒的加锁有了自己的定时器并被续期，B:1 等到 A:2 解锁。',
+    verdict: 'safe',
+    scenario: { title: 'Fixed: the entry is cleared', ...onRelease(afterOutage, '3.14.0') },
+  },
+);
+
+const reentrantThenLock = {
+  redisson: { version: '3.45.0' },
+  until: 60_000,
+  clients: [
+    clientOf(
+      'A',
+      thread(1, [
+        { op: 'lock', lock: 'task' },
+        { op: 'lock', lock: 'task' },
+        { op: 'unlock', lock: 'task' },
+        { op: 'unlock', lock: 'task' },
+      ]),
+      thread(2, hold('task', 45_000), 1000),
+    ),
+    client('B', hold('task', 1000), { start: 2000 }),
+  ],
+};
+
+export const reentrantWatchdogLeak = defineIncident(
+  'incident-reentrant-watchdog-leak',
+  {
+    title: 'After a reentrant lock/unlock the watchdog fails (3.45.0)',
+    titleZh: '重入加解锁之后看门狗失效（3.45.0）',
+    description:
+      'Redisson 3.45.0. A:1 locks `task` twice and unlocks twice. Each acquire added its thread id to the lock’s ' +
+      'renewal entry, each unlock removed only one occurrence too few: the entry keeps a stale id first in line. A:2 ' +
+      'locks `task` at 1 s; every renewal round fails, the lease ends at 31 s and B:1 takes the lock while A:2 ' +
+      'works (V1, V3).',
+    descriptionZh:
+      'Redisson 3.45.0。A:1 两次锁住 `task`，再两次解锁。每次加锁都把线程 id 加进这把锁的续期条目，解锁却没能全部删掉：' +
+      '条目里还留着一个过期的 id 排在最前面。A:2 在 1 秒锁住 `task`；每一轮续期都失败，租期在 31 秒结束，B:1 在 A:2 仍在工作时拿到锁（V1、V3）。',
+    incident: {
+      family: 'watchdog',
+      links: ['https://github.com/redisson/redisson/issues/6144', 'https://github.com/redisson/redisson/pull/6516'],
+      reported: '3.45.0',
+      fixedIn: '3.46.0',
+      symptom: {
+        en: 'The watchdog fails to renew the lock after a reentrant lock/unlock; the lock expires under its holder.',
+        zh: '重入加锁/解锁之后看门狗不再续期；锁在持有者手里过期。',
+      },
+      cause: {
+        en: 'Commit a98cd54a (3.46.0, “Watchdog fails to renew on reentry locks”): LockEntry.removeThreadId removed one occurrence of the thread id while every reentrant acquire had added one; the fix removes them all (removeIf).',
+        zh: '提交 a98cd54a（3.46.0，“Watchdog fails to renew on reentry locks”）：LockEntry.removeThreadId 只删掉线程 id 的一次出现，而每次重入加锁都会加一次；修复改为全部删除（removeIf）。',
+      },
+      keywords: [...WATCHDOG_KEYS, 'reentrant', 'LockEntry', 'NullPointerException', '重入', '可重入'],
+      verdict: 'unsafe',
+    },
+    scenario: { title: 'Reentry breaks the watchdog', ...reentrantThenLock },
+  },
+  {
+    title: 'Fixed in 3.46.0: every occurrence of the id is removed',
+    titleZh: '3.46.0 修复：删除 id 的每一次出现',
+    description:
+      'The same reentrant lock/unlock on Redisson 3.46.0: the entry is emptied, A:2’s lock is renewed every 10 s, and ' +
+      'B:1 waits for A:2’s unlock.',
+    descriptionZh: '在 Redisson 3.46.0 上做同样的重入加解锁：条目被清空，A:2 的锁每 10 秒续期，B:1 等到 A:2 解锁。',
+    verdict: 'safe',
+    scenario: { title: 'Fixed: removeIf', ...onRelease(reentrantThenLock, '3.46.0') },
+  },
+);
+
+const readOp = (op: string) => ({ op, lock: 'rw', type: 'ReadLock' });
+const longReaders = {
+  redisson: { version: '3.7.5' },
+  clients: [
+    clientOf(
+      'A',
+      thread(1, [readOp('lock'), { op: 'use', ms: 35_000 }, readOp('unlock')]),
+      thread(2, [readOp('lock'), { op: 'work', ms: 35_000 }, readOp('unlock')], 10),
+    ),
+    client('W', [{ op: 'lock', lock: 'rw', type: 'WriteLock' }, { op: 'use', ms: 100 }, { op: 'unlock', lock: 'rw', type: 'WriteLock' }], {
+      start: 1000,
+    }),
+  ],
+};
+
+export const readLockTimeoutKeys = defineIncident(
+  'incident-read-lock-timeout-keys',
+  {
+    title: 'Read locks held past the watchdog timeout fail on unlock',
+    titleZh: '读锁持有超过看门狗超时后解锁失败',
+    description:
+      'Redisson 3.7.5. A:1 and A:2 hold the read lock of `rw` for 35 s; W:1 waits for the write lock. The watchdog ' +
+      'renews the hash `rw` but not each hold’s `rwlock_timeout` key, which expire at 30 s. When A:1 unlocks, the ' +
+      'script sees no live read hold left and deletes `rw`: W:1 gets the write lock while A:2 still reads (V1), and ' +
+      'A:2’s unlock throws IllegalMonitorStateException.',
+    descriptionZh:
+      'Redisson 3.7.5。A:1 和 A:2 持有 `rw` 的读锁 35 秒；W:1 等待写锁。看门狗续期了哈希 `rw`，却没有续期每个持有的 `rwlock_timeout` 键，' +
+      '它们在 30 秒过期。A:1 解锁时，脚本认为已没有有效的读持有，删除了 `rw`：W:1 在 A:2 仍在读的时候拿到写锁（V1），A:2 的 unlock ' +
+      '抛出 IllegalMonitorStateException。',
+    incident: {
+      family: 'watchdog',
+      links: ['https://github.com/redisson/redisson/issues/1604'],
+      reported: '3.7.5',
+      fixedIn: '3.8.1',
+      symptom: {
+        en: 'Concurrent read locks held longer than lockWatchdogTimeout fail on unlock; the `{lock}:UUID:THREADID:rwlock_timeout:1` keys disappear while the main key is extended.',
+        zh: '并发读锁持有时间超过 lockWatchdogTimeout 后解锁失败；主键被延长，而 `{lock}:UUID:THREADID:rwlock_timeout:1` 键消失了。',
+      },
+      cause: {
+        en: 'The watchdog extended the read lock’s hash but not its rwlock_timeout keys (CHANGELOG 3.8.1: “Lock watchdog does not monitor read locks”, commit 387dd930).',
+        zh: '看门狗延长了读锁的哈希，却没有延长它的 rwlock_timeout 键（CHANGELOG 3.8.1：“Lock watchdog does not monitor read locks”，提交 387dd930）。',
+      },
+      keywords: [...WATCHDOG_KEYS, 'ReadLock', 'ReadWriteLock', 'rwlock_timeout', 'IllegalMonitorStateException', '读锁', '读写锁'],
+      verdict: 'unsafe',
+    },
+    scenario: { title: 'Read locks outlive their timeout keys', ...longReaders },
+  },
+  {
+    title: 'Fixed in 3.8.1: the watchdog renews the timeout keys too',
+    titleZh: '3.8.1 修复：看门狗也续期超时键',
+    description:
+      'The same readers on Redisson 3.8.1: each renewal extends every hold’s `rwlock_timeout` key with the hash, both ' +
+      'unlocks succeed and W:1 gets the write lock after the last reader leaves.',
+    descriptionZh: '在 Redisson 3.8.1 上同样的读者：每次续期都把每个持有的 `rwlock_timeout` 键与哈希一起延长，两次解锁都成功，W:1 在最后一个读者离开后拿到写锁。',
+    verdict: 'safe',
+    scenario: { title: 'Fixed: timeout keys renewed', ...onRelease(longReaders, '3.8.1') },
+  },
+);
+
+export const incidentsWatchdog = [
+  ...failoverStopsRenewal,
+  ...holderLosesRedis,
+  ...renewalMapAfterZero,
+  ...renewalMapAfterError,
+  ...reentrantWatchdogLeak,
+  ...readLockTimeoutKeys,
+];
