@@ -423,6 +423,7 @@ export const en = {
   'caption.critical': '{who} starts its critical section: {ms} of work while it believes it holds the lock.',
   'caption.work': '{who} works for {ms}, outside any lock.',
   'caption.sleep': '{who} sleeps for {ms}.',
+  'caption.commit': '{who} commits its transaction: its writes become visible to others after {ms}.',
   'caption.use': '{who} reads the protected resource and will write it back after {ms}, without a lock.',
   'caption.useLocked':
     '{who} reads the protected resource and will write it back after {ms}, believing it holds the lock.',
@@ -601,6 +602,7 @@ export const en = {
   'value.op.work': 'work',
   'value.op.sleep': 'sleep',
   'value.op.use': 'use',
+  'value.op.commit': 'commit',
   'value.cause.message': 'message',
   'value.cause.timeout': 'timeout',
   'value.cause.interrupted': 'interrupted',

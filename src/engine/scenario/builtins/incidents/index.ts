@@ -2,6 +2,7 @@
 import type { BuiltinScenario } from '../types';
 import { incidentsDesign } from './design';
 import { incidentsFailover } from './failover';
+import { incidentsTransaction } from './transaction';
 import { incidentsUnlock } from './unlock';
 import { incidentsWatchdog } from './watchdog';
 
@@ -10,4 +11,5 @@ export const incidents: readonly BuiltinScenario[] = [
   ...incidentsWatchdog,
   ...incidentsFailover,
   ...incidentsDesign,
+  ...incidentsTransaction,
 ];
