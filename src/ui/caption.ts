@@ -4,7 +4,15 @@
  * the event's own fields show (plus, for a script, what its known reply values mean); the raw
  * event stays in the details (describe-event.ts).
  */
-import { NO_LOCK, type EventKind, type TraceEvent, type TraceEventOf } from '../engine/trace/types';
+import {
+  LIVELOCK_MS,
+  NO_LOCK,
+  STARVATION_OVERTAKES,
+  type EventKind,
+  type TraceEvent,
+  type TraceEventOf,
+  type ViolationKind,
+} from '../engine/trace/types';
 import { sha1hex } from '../engine/redis/sha1';
 import { translate, type Lang, type MessageKey, type Params } from './i18n';
 import { linkTerms, type Linked } from './i18n/glossary';
@@ -295,7 +303,13 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
   'violation.start': (e, c) => [
     'caption.violationStart',
     {
-      what: translate(c.lang, violationKey(e.violation, e.lock, e.cause), { lock: e.lock }),
+      what: translate(c.lang, violationKey(e.violation, e.lock, e.cause), {
+        lock: e.lock,
+        ms: LIVELOCK_MS,
+        n: STARVATION_OVERTAKES,
+        server: e.serverHolds ?? '?',
+        client: e.clientHolds ?? '?',
+      }),
       holders: list(e.holders),
     },
   ],
@@ -306,8 +320,10 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
 };
 
 /** The violation list's wording for a violation, V3 by its cause. */
-function violationKey(kind: string, lock: string, cause: string | undefined): MessageKey {
-  if (kind !== 'V3') return `violation.${kind === 'V1' || kind === 'V2' ? kind : 'L1'}`;
+function violationKey(kind: ViolationKind, lock: string, cause: string | undefined): MessageKey {
+  if (kind === 'L2' && cause === 'dead-ahead') return 'violation.L2deadAhead';
+  if (kind === 'L5' && cause === 'upgrade') return 'violation.L5upgrade';
+  if (kind !== 'V3') return `violation.${kind}`;
   if (cause === 'unlocked') return lock === NO_LOCK ? 'violation.V3noLock' : 'violation.V3readLock';
   return cause === 'lost-update' ? 'violation.V3lost' : 'violation.V3';
 }

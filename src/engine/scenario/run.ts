@@ -54,6 +54,8 @@ export interface ScenarioRunOptions extends RunOptions {
 export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): ScenarioRun {
   const reason = unsupportedReason(scenario);
   if (reason !== null) throw new UnsupportedScenarioError(reason);
+  /** faults already applied: liveness waits for the last before it calls anything permanent */
+  let applied = 0;
 
   const threads: Actor[] = scenario.clients.flatMap((c) => c.threads.map((t) => threadActor(c.id, t.id)));
   const topology = new Topology(
@@ -74,6 +76,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     threads,
     resource: { value: scenario.resource.initial, accepted: 0, rejected: 0 },
     verbose: opts.verbose,
+    faultsPending: () => applied < scenario.faults.length,
   });
   const { kernel, recorder, timeline, monitor } = world;
   topology.onMastersChanged = () => monitor.recheckLeases();
@@ -82,6 +85,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const clients = startClients(kernel, scenario);
   const keepData = scenario.redis.persistence === 'aof-always';
   const apply = (f: Fault): void => {
+    applied++;
     switch (f.kind) {
       case 'crash':
         if (f.client !== undefined) {
@@ -132,10 +136,15 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     for (; judged < vs.length; judged++) if (stopAt(vs[judged])) return true;
     return false;
   };
+  // After every task the world is consistent: liveness asks then what is still scheduled.
   const stop =
     probe === undefined && stopAt === undefined
-      ? ended
+      ? () => {
+          monitor.settle();
+          return ended();
+        }
       : () => {
+          monitor.settle();
           probe?.(world);
           return broken() || ended();
         };

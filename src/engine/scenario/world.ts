@@ -30,6 +30,8 @@ export interface WorldOptions {
   masters?: () => readonly string[];
   /** a node's replication stream (topology/**); without it servers propagate nothing */
   propagate?: (node: string, commands: string[][]) => void;
+  /** whether a scenario fault is still to fire (liveness: "nothing scheduled can change this") */
+  faultsPending?: () => boolean;
 }
 
 export interface World {
@@ -61,6 +63,7 @@ export function createWorld(o: WorldOptions): World {
     now: () => k.now(),
     liveKey: (node, key) => timeline.liveKey(node, key),
     masters: o.masters ?? (() => masterIds),
+    probe: { canWake: (actor) => k.canWake(actor), faultsPending: o.faultsPending ?? (() => false) },
   });
   recorder.observe(monitor);
   const propagate = o.propagate;

@@ -207,6 +207,8 @@ export class Kernel implements SimContext, TopologyHost {
   private execPushes: Push[] | null = null;
   /** messages pushed by a PUBLISH the server has not reported yet */
   private unpublished: Push[] = [];
+  /** client -> pub/sub frames on their way to it (deliveries scheduled, not yet run) */
+  private readonly pushesInFlight = new Map<string, number>();
   private readonly net: Network;
   private readonly rec: Recorder;
   private readonly mirror: KeyMirror;
@@ -416,6 +418,27 @@ export class Kernel implements SimContext, TopologyHost {
       for (const p of o.procs) if (!p.started || p.inCall) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether something scheduled can still make the process named `name` (a thread's actor) go on:
+   * it has a task of its own (a sleep, a reply, a wait's timeout, its first step), or a pub/sub
+   * frame is on its way to its client (an unlock message that would open its latch). False when
+   * every such process is blocked on a semaphore with no timeout and nothing travels to its
+   * client, or when it is gone. Liveness (check/liveness.ts, L2) asks this after a task.
+   */
+  canWake(name: string): boolean {
+    const i = name.indexOf(':');
+    const client = i < 0 ? name : name.slice(0, i);
+    const o = this.owners.get(client);
+    if (o === undefined || o.crashed) return false;
+    let found = false;
+    for (const p of o.procs) {
+      if (p.name !== name) continue;
+      found = true;
+      if (!p.started || p.inCall || p.waitSem === null || p.waitTimeout !== null) return true;
+    }
+    return found && (this.pushesInFlight.get(client) ?? 0) > 0;
   }
 
   /** The JVM dies: its processes stop, nothing reaches it any more, its connections close. */
@@ -891,9 +914,11 @@ export class Kernel implements SimContext, TopologyHost {
   private deliver(push: Push, leave: number): void {
     const { conn: c, msg } = push;
     if (c.closed || !this.net.reachable(c.node, c.client)) return;
+    this.pushesInFlight.set(c.client, (this.pushesInFlight.get(c.client) ?? 0) + 1);
     this.later(
       this.net.arrival(c.node, c.client, leave),
       () => {
+        this.pushesInFlight.set(c.client, this.pushesInFlight.get(c.client)! - 1);
         if (c.closed) return;
         let delivery: number | null = null;
         if (isMessageFrame(msg)) {

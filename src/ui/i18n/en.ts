@@ -287,7 +287,7 @@ export const en = {
     'L1 (liveness) — {lock} is stuck: its owner is gone and the key never expires, so the waiters wait forever',
   'verdict.stuck': 'Stuck',
   'verdict.stuckLong':
-    'Nothing unsafe happened, but a lock got stuck: threads wait for a lock nobody can release.',
+    'Nothing unsafe happened, but the run did not make progress: a lock got stuck, a wait will never end, or a lock is kept for nobody (liveness, L1–L7).',
   'legend.partial': 'part of a lock held in Redis, the rest still awaited',
   'legend.keyNoTtl': 'lock key without TTL (never expires)',
   'legend.renewAttempt': 'watchdog renewal attempt',
@@ -306,6 +306,28 @@ export const en = {
   'violation.V3lost': 'V3 — lost update on {lock}: this write erased another accepted write',
   'violation.writer': 'writer: {writer} · overwritten or overlapping: {wronged}',
   'violation.stuckWho': 'gone owner: {owners} · waiting forever: {waiting}',
+  'violation.L2':
+    'L2 (liveness) — a lost waiter on {lock}: the lock is free, yet nothing scheduled will wake the waiter',
+  'violation.L2deadAhead':
+    'L2 (liveness) — waiting while {lock} is free: the FairLock queue starts with a thread that is gone',
+  'violation.L3':
+    'L3 (liveness) — {lock} is kept alive for nobody: the watchdog renews it though no live thread believes it holds it',
+  'violation.L4':
+    'L4 (liveness) — hold count mismatch on {lock}: the server counts {server}, the thread believes {client}',
+  'violation.L5':
+    'L5 (liveness) — wait cycle on {lock}: the waiters wait for each other’s holds, with no deadline, for ever',
+  'violation.L5upgrade':
+    'L5 (liveness) — {lock}: the thread waits for the write lock while its own read lock blocks it, for ever',
+  'violation.L6':
+    'L6 (liveness) — livelock on {lock}: threads have retried for {ms} ms or more and nobody acquired it',
+  'violation.L7':
+    'L7 (liveness) — starvation on {lock}: a FairLock waiter was overtaken {n} times by threads that asked later',
+  'violation.waitingWho': 'waiting for ever: {waiting}',
+  'violation.cycleWho': 'in the cycle: {holders}',
+  'violation.orphanWho': 'hold renewed for: {holders}',
+  'violation.retryWho': 'retrying: {holders}',
+  'violation.starvedWho': 'overtaken: {waiting} · by: {others}',
+  'legend.liveness': 'liveness finding (L1–L7): a wait that will not end',
   // topology and compare (ui-views)
   'topo.title': 'Topology at the cursor',
   'topo.svgLabel': 'Clients, Redis nodes and Sentinels at {t} ms',

@@ -6,6 +6,7 @@ import { SENTINEL_LANE, violationRows, type Layout, type Row } from './layout';
 import type { LaneModel, SentinelLane } from './model';
 import { BAND_COLOR, COLORS, MARK_COLOR, SENTINEL_COLOR } from './palette';
 import type { Painter } from './painter';
+import { isLiveness } from '../../engine/trace/types';
 
 /** Beyond this many arrows in view, arrivals are marked instead of drawn as arrows. */
 const MAX_FULL_ARROWS = 150;
@@ -279,7 +280,7 @@ export function drawTimeline(
     if (!visible(v.from, v.to)) continue;
     const a = clampX(x(v.from));
     const w = Math.max(2, clampX(x(v.to)) - a);
-    const stuck = v.kind === 'L1';
+    const stuck = isLiveness(v.kind);
     const fill = stuck ? COLORS.stuck : COLORS.violation;
     const edge = stuck ? COLORS.stuckEdge : COLORS.violationEdge;
     if (v.lanes) {

@@ -5,6 +5,7 @@
 import type { MessageKey } from '../i18n';
 import type { LaneModel, MarkKind } from './model';
 import { BAND_COLOR, COLORS, MARK_COLOR, SENTINEL_COLOR } from './palette';
+import { isLiveness } from '../../engine/trace/types';
 
 export type Shape =
   | 'box'
@@ -59,7 +60,8 @@ function inUse(model: LaneModel | undefined) {
     latency: (model?.latency.length ?? 0) > 0,
     sentinels: model?.sentinels ?? null,
     stuck: model?.violations.some((v) => v.kind === 'L1') ?? false,
-    safety: model?.violations.some((v) => v.kind !== 'L1') ?? false,
+    liveness: model?.violations.some((v) => v.kind !== 'L1' && isLiveness(v.kind)) ?? false,
+    safety: model?.violations.some((v) => !isLiveness(v.kind)) ?? false,
   };
 }
 
@@ -128,7 +130,8 @@ export function legendItems(
   add(use.latency, 'legend.latency', COLORS.latencyEdge, 'box', COLORS.latency);
   add(opts.faults ?? false, 'legend.fault', '#7f1d1d', 'diamond', '#fca5a5');
   add(opts.searched ?? false, 'legend.searchAdded', COLORS.searchAdded, 'added', '#fca5a5');
-  add(use.safety || !use.stuck, 'legend.violation', COLORS.violationEdge);
+  add(use.safety || !(use.stuck || use.liveness), 'legend.violation', COLORS.violationEdge);
   add(use.stuck, 'legend.stuck', COLORS.stuckEdge, 'box', COLORS.stuck);
+  add(use.liveness, 'legend.liveness', COLORS.stuckEdge, 'box', COLORS.stuck);
   return out;
 }

@@ -166,10 +166,13 @@ export interface ViolationBand {
   holders: string[];
   /** the lanes to mark when they are not the holders' (V2: the node lanes holding the leases) */
   lanes?: string[];
-  /** V3: 'stale' | 'unlocked' | 'lost-update' */
+  /** V3: 'stale' | 'unlocked' | 'lost-update'; L2–L5: their cause (check/liveness.ts) */
   cause?: string;
-  /** L1: the waiting threads */
+  /** L1, L2, L5, L7: the waiting threads */
   waiting?: string[];
+  /** L4: the server's and the thread's hold counts */
+  serverHolds?: number;
+  clientHolds?: number;
 }
 
 export interface LaneModel {
@@ -698,6 +701,8 @@ export function deriveLaneModel(
       };
       if (v.cause !== undefined) band.cause = v.cause;
       if (v.waiting !== undefined) band.waiting = v.waiting;
+      if (v.serverHolds !== undefined) band.serverHolds = v.serverHolds;
+      if (v.clientHolds !== undefined) band.clientHolds = v.clientHolds;
       // Two leases live on nodes, not in threads: V2 is marked where they are.
       if (v.kind === 'V2') {
         const lanes = leaseLanes(nodeLanes, v.lock, lockKeyOf.get(v.lock) ?? v.lock, band.from, band.to);
