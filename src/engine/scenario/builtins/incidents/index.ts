@@ -2,6 +2,7 @@
 import type { BuiltinScenario } from '../types';
 import { incidentsDesign } from './design';
 import { incidentsFailover } from './failover';
+import { incidentsFair } from './fair';
 import { incidentsTransaction } from './transaction';
 import { incidentsUnlock } from './unlock';
 import { incidentsWatchdog } from './watchdog';
@@ -9,6 +10,7 @@ import { incidentsWatchdog } from './watchdog';
 export const incidents: readonly BuiltinScenario[] = [
   ...incidentsUnlock,
   ...incidentsWatchdog,
+  ...incidentsFair,
   ...incidentsFailover,
   ...incidentsDesign,
   ...incidentsTransaction,

@@ -371,7 +371,49 @@ export const rlockAndReadLockShareName = defineIncident('incident-rlock-readlock
   },
 });
 
+export const unlockFromAnotherThread = defineIncident('incident-unlock-from-another-thread', {
+  title: 'Unlocked from another thread: IMSE, and the lock stays',
+  titleZh: '在另一个线程里解锁：IMSE，锁还在',
+  description:
+    'A:1 takes `order:9` and hands the rest of the job to a pool thread, A:2, which calls `unlock()` when it is done. ' +
+    'The lock belongs to A:1 (`<uuid>:1`), so A:2’s unlock throws IllegalMonitorStateException and releases ' +
+    'nothing. A:1 has ended; the client’s watchdog renews the lock for nobody (liveness L3) and B:1 never gets it.',
+  descriptionZh:
+    'A:1 拿到 `order:9`，把剩下的工作交给线程池里的 A:2，A:2 做完后调用 `unlock()`。锁属于 A:1（`<uuid>:1`），所以 A:2 的 ' +
+    'unlock 抛出 IllegalMonitorStateException，什么也没释放。A:1 已经结束；客户端的看门狗为一个不存在的持有者续期（活性 L3），B:1 永远拿不到锁。',
+  incident: {
+    family: 'unlock',
+    links: ['https://github.com/redisson/redisson/issues/2543', 'https://github.com/redisson/redisson/issues/2807'],
+    reported: '3.11.x–3.12.0',
+    symptom: {
+      en: '“RLock unlock always throws an exception like ‘not locked by current thread’” when the unlock runs on another thread (an async callback, a pool thread).',
+      zh: '解锁在另一个线程上执行时（异步回调、线程池线程），“RLock unlock 总是抛出 ‘not locked by current thread’ 之类的异常”。',
+    },
+    cause: {
+      en: 'mrniko: by the Java Lock contract a lock is unlocked in the thread that locked it; the owner is `<client uuid>:<thread id>`. Use `unlockAsync(threadId)` with the locking thread’s id, or an RSemaphore, when the work moves between threads.',
+      zh: 'mrniko：按 Java Lock 的约定，锁要在加锁的线程里解锁；持有者是 `<客户端 uuid>:<线程 id>`。工作需要跨线程时，用加锁线程的 id 调用 `unlockAsync(threadId)`，或改用 RSemaphore。',
+    },
+    keywords: [...IMSE_KEYS, 'another thread', 'async', 'thread pool', 'CompletableFuture', 'unlockAsync', '另一个线程', '异步', '线程池', '卡住'],
+    verdict: 'stuck',
+  },
+  scenario: {
+    title: 'Unlocked from another thread',
+    until: 90_000,
+    clients: [
+      clientOf(
+        'A',
+        thread(1, [{ op: 'lock', lock: 'order:9' }, { op: 'use', ms: 200 }]),
+        thread(2, [{ op: 'work', ms: 100 }, { op: 'unlock', lock: 'order:9' }], 300),
+      ),
+      client('B', [{ op: 'lock', lock: 'order:9' }, { op: 'use', ms: 100 }, { op: 'unlock', lock: 'order:9' }], {
+        start: 1000,
+      }),
+    ],
+  },
+});
+
 export const incidentsUnlock = [
+  ...unlockFromAnotherThread,
   ...jvmFreezeImse,
   ...rlockAndReadLockShareName,
   ...leaseShorterThanWork,

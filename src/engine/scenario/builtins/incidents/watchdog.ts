@@ -330,7 +330,114 @@ export const readLockTimeoutKeys = defineIncident(
   },
 );
 
+export const threadEndsHolding = defineIncident('incident-thread-ends-holding', {
+  title: 'A thread ends holding the lock: renewed for ever',
+  titleZh: '线程持锁结束：锁被永远续期',
+  description:
+    'A:1 calls `lock()` and its task ends at 0.5 s without an unlock (an early return that skipped it). The thread ' +
+    'is gone, the client is alive, and the watchdog belongs to the client: it renews `testthread` every 10 s for ' +
+    'nobody (liveness L3). B:1’s `tryLock(60, SECONDS)` gives up.',
+  descriptionZh:
+    'A:1 调用 `lock()`，它的任务在 0.5 秒结束，却没有 unlock（一次提前返回跳过了它）。线程没了，客户端还活着，而看门狗属于客户端：' +
+    '它每 10 秒为 `testthread` 续期，却是为了一个已不存在的持有者（活性 L3）。B:1 的 `tryLock(60, SECONDS)` 最终放弃。',
+  incident: {
+    family: 'watchdog',
+    links: ['https://github.com/redisson/redisson/issues/2590', 'https://github.com/redisson/redisson/issues/1626'],
+    reported: 'not stated (2018, 2020)',
+    symptom: {
+      en: 'The lock is not released when the thread that took it is no longer alive; other threads wait for ever (in #1626 the watchdog “never gets canceled … until the instance is restarted”).',
+      zh: '拿锁的线程已经不在了，锁却没有释放；其他线程一直等（#1626 中看门狗“直到实例重启前都没有被取消”）。',
+    },
+    cause: {
+      en: 'mrniko (#2590): the watchdog stops only when the client crashes; the lock then expires. A thread that ends without unlock is not a crash: the watchdog runs in the client and keeps renewing. Unlock in `finally`, or give the lock a leaseTime.',
+      zh: 'mrniko（#2590）：只有客户端崩溃时看门狗才停止，锁随后过期。线程不调用 unlock 就结束并不是崩溃：看门狗运行在客户端里，会一直续期。应在 `finally` 中解锁，或给锁设置 leaseTime。',
+    },
+    keywords: [...WATCHDOG_KEYS, 'thread died', 'renewed forever', 'never released', 'orphan', '线程结束', '永远续期', '锁不释放', '卡住'],
+    verdict: 'stuck',
+  },
+  scenario: {
+    title: 'A thread ends holding the lock',
+    until: 120_000,
+    clients: [
+      client('A', [{ op: 'lock', lock: 'testthread' }, { op: 'work', ms: 500 }]),
+      client('B', [{ op: 'tryLock', lock: 'testthread', waitMs: 60_000 }, { op: 'use', ms: 100 }, { op: 'unlock', lock: 'testthread' }], {
+        start: 1000,
+      }),
+    ],
+  },
+});
+
+const abandoned = {
+  redisson: { version: '3.11.2' },
+  // a 50 ms link, so the interrupt lands while the acquire's EVAL is on the wire
+  network: { latencyMs: 50 },
+  until: 90_000,
+  clients: [
+    client(
+      'A',
+      [
+        {
+          op: 'try',
+          body: [{ op: 'tryLock', lock: 'job', waitMs: 5000 }, { op: 'work', ms: 100 }, { op: 'unlock', lock: 'job' }],
+          catch: [],
+        },
+      ],
+      { start: 100 },
+    ),
+    client('B', [{ op: 'tryLock', lock: 'job', waitMs: 60_000 }, { op: 'work', ms: 100 }, { op: 'unlock', lock: 'job' }], {
+      start: 1000,
+    }),
+  ],
+  faults: [{ at: 120, kind: 'interrupt', client: 'A', thread: 1 }],
+};
+
+export const interruptedAcquireRenewed = defineIncident(
+  'incident-interrupted-acquire-renewed',
+  {
+    title: 'An interrupted tryLock still takes the lock, renewed for ever',
+    titleZh: '被中断的 tryLock 仍然拿到了锁，并被永远续期',
+    description:
+      'Redisson 3.11.2, a 50 ms link. A:1’s `tryLock(5, SECONDS)` is interrupted at 120 ms while its acquire script is ' +
+      'on the wire; the call throws, A:1 moves on believing it holds nothing. The script still takes the lock, and ' +
+      'its reply starts the watchdog: `job` is renewed every 10 s for a thread that never learned it got it ' +
+      '(liveness L3), and B:1’s `tryLock(60, SECONDS)` returns false.',
+    descriptionZh:
+      'Redisson 3.11.2，链路延迟 50 毫秒。A:1 的 `tryLock(5, SECONDS)` 在 120 毫秒被中断，此时它的加锁脚本还在路上；调用抛出异常，' +
+      'A:1 以为自己什么也没拿到，继续往下走。脚本仍然拿到了锁，它的回复还启动了看门狗：`job` 每 10 秒被续期，而那个线程从来不知道自己拿到了它' +
+      '（活性 L3），B:1 的 `tryLock(60, SECONDS)` 返回 false。',
+    incident: {
+      family: 'watchdog',
+      links: ['https://github.com/redisson/redisson/issues/2714', 'https://github.com/redisson/redisson/issues/4368'],
+      reported: '3.11.2',
+      fixedIn: '3.16.3',
+      symptom: {
+        en: 'A `tryLock()` interrupted while its command is in flight: the lock is taken anyway and renewed for ever; nobody can acquire it until the application restarts.',
+        zh: '命令还在途中时 `tryLock()` 被中断：锁照样被拿到，并被永远续期；在应用重启前谁也拿不到它。',
+      },
+      cause: {
+        en: 'The acquire future was not cancelled, so its callback started the watchdog when the reply came. 3.16.3 cancels the future (CommandAsyncService.get: future.cancel(true), commit 6153d0557): the abandoned lock gets no watchdog and expires after its lease.',
+        zh: '加锁的 future 没有被取消，回复到达时它的回调启动了看门狗。3.16.3 会取消这个 future（CommandAsyncService.get：future.cancel(true)，提交 6153d0557）：被放弃的锁没有看门狗，租期到了就过期。',
+      },
+      keywords: [...WATCHDOG_KEYS, 'interrupt', 'InterruptedException', 'renewed forever', '中断', '永远续期', '卡住'],
+      verdict: 'stuck',
+    },
+    scenario: { title: 'An interrupted acquire renewed', ...abandoned },
+  },
+  {
+    title: 'Fixed in 3.16.3: the abandoned acquire gets no watchdog',
+    titleZh: '3.16.3 修复：被放弃的加锁没有看门狗',
+    description:
+      'The same interrupt on Redisson 3.16.3: the script still takes the lock, but no watchdog starts; the lock ' +
+      'expires after its 30 s lease and B:1 gets it then.',
+    descriptionZh: '在 Redisson 3.16.3 上发生同样的中断：脚本仍然拿到了锁，但没有启动看门狗；锁在 30 秒租期后过期，B:1 随即拿到它。',
+    verdict: 'safe',
+    scenario: { title: 'Fixed: no watchdog', ...onRelease(abandoned, '3.16.3') },
+  },
+);
+
 export const incidentsWatchdog = [
+  ...threadEndsHolding,
+  ...interruptedAcquireRenewed,
   ...failoverStopsRenewal,
   ...holderLosesRedis,
   ...renewalMapAfterZero,
