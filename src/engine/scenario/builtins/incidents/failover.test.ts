@@ -2,10 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Simulation } from '../../../redisson/testing/simulate';
 import { at, near, sim } from '../../testing/builtins';
+import { errorOf, kinds } from '../../testing/incidents';
 
-const errorOf = (s: Simulation, actor: string) =>
-  s.results(actor).map((r) => String((r as { error?: string } | null)?.error ?? ''));
-const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
 const order = (s: Simulation) => s.of('lock.acquired').map((e) => e.actor);
 
 describe('failover incidents', () => {

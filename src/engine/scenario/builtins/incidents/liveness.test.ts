@@ -3,12 +3,9 @@
  * is about (docs/trace-format.md L2–L6), and its fixed release or remedy is Safe.
  */
 import { describe, expect, it } from 'vitest';
-import type { Simulation } from '../../../redisson/testing/simulate';
 import { at, near, sim } from '../../testing/builtins';
+import { errorOf, kinds } from '../../testing/incidents';
 
-const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
-const errorOf = (s: Simulation, actor: string) =>
-  s.results(actor).map((r) => String((r as { error?: string } | null)?.error ?? ''));
 
 describe('incidents where nobody gets the lock', () => {
   it('FairLock dead waiter (3.13.6): C waits on a free lock from A’s unlock until its 300 s tryLock gives up (L2)', () => {

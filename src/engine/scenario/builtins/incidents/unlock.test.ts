@@ -1,12 +1,8 @@
 /** The unlock-failure incidents: the exception the users saw, who held the lock, and the damage. */
 import { describe, expect, it } from 'vitest';
-import type { Simulation } from '../../../redisson/testing/simulate';
 import { at, near, sim } from '../../testing/builtins';
+import { errorOf, kinds, isError } from '../../testing/incidents';
 
-const errorOf = (s: Simulation, actor: string) =>
-  s.results(actor).map((r) => String((r as { error?: string } | null)?.error ?? ''));
-const isError = (r: unknown) => typeof r === 'object' && r !== null && 'error' in r;
-const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
 
 describe('unlock-failure incidents', () => {
   it('lease shorter than the work (3.11.6): B takes over at 10 s, A overwrites B and its unlock throws IMSE', () => {

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Simulation } from '../../../redisson/testing/simulate';
 import { at, near, sim } from '../../testing/builtins';
+import { kinds } from '../../testing/incidents';
 
-const kinds = (s: Simulation) => s.violations.map((v) => `${v.kind} ${v.holders.join('+')}`);
 const renewals = (s: Simulation, actor: string) => s.of('watchdog.renew', actor).map((e) => e.result);
 
 describe('renewal-map incidents', () => {
