@@ -191,6 +191,17 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
   'client.crash': (e) => ['caption.clientCrash', e],
   'client.pause': (e, c) => ['caption.clientPause', { client: e.client, ms: duration(e.ms, c.lang) }],
   'client.resume': (e) => ['caption.clientResume', e],
+  'client.starve': (e, c) => ['caption.clientStarve', { client: e.client, ms: duration(e.ms, c.lang) }],
+  'client.starve.end': (e) => ['caption.clientStarveEnd', e],
+  'node.stall': (e, c) => ['caption.nodeStall', { node: e.node, ms: duration(e.ms, c.lang) }],
+  'call.timeout': (e, c) => [
+    e.notWritten ? 'caption.callNotWritten' : 'caption.callTimeout',
+    { who: e.actor, command: e.command, node: e.node, timeout: duration(e.timeoutMs, c.lang) },
+  ],
+  'reply.late': (e) => [
+    'caption.replyLate',
+    { who: e.actor, command: e.command, node: e.node, reply: reply(e.reply) },
+  ],
   'client.master': (e) =>
     e.slots !== undefined ? ['caption.clientSlots', { ...e, slots: e.slots }] : ['caption.clientMaster', e],
   'cluster.pfail': (e) => ['caption.clusterPfail', e],

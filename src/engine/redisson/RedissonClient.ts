@@ -21,6 +21,7 @@ import {
   call,
   isCallTimeout,
   sleep,
+  type CallOptions,
   type ConnectionRef,
   type Process,
 } from '../sim/effects';
@@ -115,8 +116,24 @@ export class RedissonClient implements LockServices {
     return c;
   }
 
+  /**
+   * How every call of this client is sent: interruptible (CommandAsyncService.get()), and failed
+   * with "Command still hasn't been written into connection!" when its event loop cannot write
+   * it for retryAttempts + 1 ticks of the retry timer (RedisExecutor.scheduleRetryTimeout; the
+   * model ticks at retryDelayMs, without EqualJitter's spread).
+   */
+  private callOptions(onAbandonedReply?: (reply: Reply) => void, timeoutMs?: number): CallOptions {
+    const { retryAttempts, retryDelayMs } = this.config;
+    return {
+      interruptible: true,
+      writeTimeoutMs: retryDelayMs * (retryAttempts + 1),
+      ...(onAbandonedReply === undefined ? {} : { onAbandonedReply }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    };
+  }
+
   *command(argv: readonly string[]): Process<Reply> {
-    if (!this.clusterMode) return yield* call(this.connection(), argv, true);
+    if (!this.clusterMode) return yield* call(this.connection(), argv, this.callOptions());
     return (yield* this.send(this.master(commandKeys(argv)?.[0]), argv))[0];
   }
 
@@ -132,7 +149,7 @@ export class RedissonClient implements LockServices {
   ): Process<[Reply, string]> {
     let target = node;
     for (let hops = 0; ; hops++) {
-      const reply = yield* call(this.connection(target), argv, true, onAbandoned);
+      const reply = yield* call(this.connection(target), argv, this.callOptions(onAbandoned));
       const moved = this.clusterMode && reply.t === 'error' ? /^MOVED \d+ (\S+)$/.exec(reply.v) : null;
       if (moved === null || hops >= MAX_REDIRECTS) return [reply, target];
       const next = this.ctx.redirect?.(this.name, moved[1]) ?? null;
@@ -161,9 +178,9 @@ export class RedissonClient implements LockServices {
     const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], onAbandoned);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
     const conn = this.connection(at);
-    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], true);
+    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], this.callOptions());
     if (loaded.t === 'error') return [loaded, at];
-    return [yield* call(conn, ['EVALSHA', sha, ...tail], true, onAbandoned), at];
+    return [yield* call(conn, ['EVALSHA', sha, ...tail], this.callOptions(onAbandoned)), at];
   }
 
   /** The lock channel's commands: sharded in a Redis 7 cluster from 3.22.0, classic otherwise. */
@@ -196,8 +213,11 @@ export class RedissonClient implements LockServices {
     const w = yield* call(
       this.connection(node),
       ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
-      true,
-      onAbandoned && (() => onAbandoned(reply)),
+      // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
+      this.callOptions(
+        onAbandoned && (() => onAbandoned(reply)),
+        this.config.timeoutMs + this.config.slavesSyncTimeout,
+      ),
     );
     if (w.t === 'error') return w;
     const synced = w.t === 'int' ? Number(w.v) : 0;

@@ -3,7 +3,13 @@
  * ("IllegalMonitorStateException: attempt to unlock lock, ..."), as a Java test would assert on them.
  */
 import type { ErrorReply } from '../redis/reply';
-import { CALL_TIMEOUT_PREFIX, isCallInterrupted, isCallTimeout } from '../sim/effects';
+import {
+  CALL_NOT_WRITTEN_PREFIX,
+  CALL_TIMEOUT_PREFIX,
+  isCallInterrupted,
+  isCallNotWritten,
+  isCallTimeout,
+} from '../sim/effects';
 
 export class JavaException extends Error {
   /** Java class name, as it would appear in a stack trace */
@@ -98,6 +104,8 @@ export function exceptionFor(reply: ErrorReply): RedisException {
   }
   if (isCallTimeout(reply))
     return new RedisResponseTimeoutException(reply.v.slice(CALL_TIMEOUT_PREFIX.length));
+  if (isCallNotWritten(reply))
+    return new RedisTimeoutException(reply.v.slice(CALL_NOT_WRITTEN_PREFIX.length));
   // CommandAsyncService.get(): `throw new RedisException(e)` with the InterruptedException
   if (isCallInterrupted(reply))
     return new RedisException('java.lang.InterruptedException', new InterruptedException(''));

@@ -100,6 +100,12 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
       case 'pause':
         kernel.pauseClient(f.client, f.ms);
         return;
+      case 'starve':
+        kernel.starveClient(f.client, f.ms);
+        return;
+      case 'stall':
+        kernel.stallNode(f.node, f.ms);
+        return;
       case 'partition':
         kernel.partition(f.groups, f.healAt);
         return;

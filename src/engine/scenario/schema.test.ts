@@ -190,8 +190,24 @@ describe('validateScenario', () => {
       'faults[0].endpoints: expected at least one id (leave "endpoints" out to slow every link)',
     ]);
     expect(issues(minimal([], { faults: [{ kind: 'slow', at: 1 }] }))[0]).toContain(
-      'partition, clock, interrupt, latency)',
+      'partition, clock, interrupt, latency, stall, starve)',
     );
+  });
+
+  it('checks a node stall and a client starvation: a known node or client, at least 1 ms', () => {
+    const one = (f: object) => minimal([], { faults: [f] });
+    expect(validateScenario(one({ kind: 'stall', at: 10, node: 'master', ms: 5000 })).ok).toBe(true);
+    expect(validateScenario(one({ kind: 'starve', at: 10, client: 'A', ms: 5000 })).ok).toBe(true);
+    expect(issues(one({ kind: 'stall', at: 10, node: 'nope', ms: 5000 }))).toEqual([
+      'faults[0].node: unknown node "nope" (this topology has master)',
+    ]);
+    expect(issues(one({ kind: 'starve', at: 10, client: 'A', ms: 0 }))).toEqual([
+      'faults[0].ms: expected a whole number of ms (how long its event loop gets no CPU) >= 1',
+    ]);
+    expect(issues(one({ kind: 'starve', at: 10, client: 'Z', ms: 1 }))).toEqual([
+      'faults[0].client: unknown client "Z"',
+    ]);
+    expect(issues(one({ kind: 'stall', at: 10, node: 'master' }))[0]).toMatch(/^faults\[0\]\.ms: /);
   });
 
   it('limits program length after expanding repeat, and type-specific fields', () => {

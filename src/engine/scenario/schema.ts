@@ -165,7 +165,11 @@ export type Fault =
   | { kind: 'clock'; at: number; node: string; jumpMs: number }
   | { kind: 'interrupt'; at: number; client: string; thread: number }
   /** from `at` until `endAt`, links touching `endpoints` (all when absent) take `ms` longer one way */
-  | { kind: 'latency'; at: number; ms: number; endAt: number; endpoints?: string[] };
+  | { kind: 'latency'; at: number; ms: number; endAt: number; endpoints?: string[] }
+  /** the node is busy for `ms` (a slow script, a fork, DEBUG SLEEP): commands queue up */
+  | { kind: 'stall'; at: number; node: string; ms: number }
+  /** the client's event loop gets no CPU for `ms` while its threads and timers run */
+  | { kind: 'starve'; at: number; client: string; ms: number };
 
 export interface Scenario {
   format: 'lockscope/1';
@@ -383,6 +387,18 @@ const FaultSchema = v.variant(
     v.strictObject({ kind: v.literal('restart'), at: ms(), node: name('node id') }),
     v.strictObject({ kind: v.literal('pause'), at: ms(), client: ClientId, ms: ms() }),
     v.strictObject({
+      kind: v.literal('stall'),
+      at: ms(),
+      node: name('node id'),
+      ms: int(1, LIMITS.ms, 'a whole number of ms (how long the node is busy)'),
+    }),
+    v.strictObject({
+      kind: v.literal('starve'),
+      at: ms(),
+      client: ClientId,
+      ms: int(1, LIMITS.ms, 'a whole number of ms (how long its event loop gets no CPU)'),
+    }),
+    v.strictObject({
       kind: v.literal('partition'),
       at: ms(),
       groups: v.pipe(
@@ -420,7 +436,7 @@ const FaultSchema = v.variant(
     }),
   ],
   (issue) =>
-    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency)`,
+    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency, stall, starve)`,
 );
 
 const RedissonSchema = v.strictObject({
@@ -724,9 +740,11 @@ function crossCheck(s: Scenario): SchemaIssue[] {
         break;
       case 'restart':
       case 'clock':
+      case 'stall':
         checkNode([...at, 'node'], f.node);
         break;
       case 'pause':
+      case 'starve':
         checkClient([...at, 'client'], f.client);
         break;
       case 'interrupt':

@@ -75,6 +75,23 @@ export interface TraceEventMap {
   'client.crash': { actor: Actor; client: string };
   'client.pause': { actor: Actor; client: string; ms: number };
   'client.resume': { actor: Actor; client: string };
+  /** the client's event loop gets no CPU for `ms` (faults `starve`): its network I/O waits */
+  'client.starve': { actor: Actor; client: string; ms: number };
+  'client.starve.end': { actor: Actor; client: string };
+  /** the node is busy until `until` (fault `stall`): commands queue up, no cron runs */
+  'node.stall': OnNode & { ms: number; until: number };
+  /**
+   * No reply reached the caller within its response timeout (`actor` is the calling process):
+   * it goes on with RedisResponseTimeoutException; the command may still have run.
+   */
+  'call.timeout': OnConn & {
+    command: string;
+    timeoutMs: number;
+    /** the request never left: its starved client could not write it (RedisTimeoutException) */
+    notWritten?: true;
+  };
+  /** The reply to a call that had timed out reached the client and was discarded. */
+  'reply.late': OnConn & { command: string; reply: ReplyJson };
   /** the client now talks to this master */
   /** cluster: `slots` the ranges the client now sends to `node`, `from` where they went before */
   'client.master': { actor: Actor; client: string; node: string; slots?: string; from?: string };
@@ -273,6 +290,11 @@ export const EVENT_KINDS = [
   'client.crash',
   'client.pause',
   'client.resume',
+  'client.starve',
+  'client.starve.end',
+  'node.stall',
+  'call.timeout',
+  'reply.late',
   'thread.start',
   'thread.done',
   'thread.interrupt',

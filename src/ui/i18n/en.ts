@@ -648,6 +648,23 @@ export const en = {
   'caption.sentinels': 'sentinels',
   'caption.resultError': '{who}’s step fails: {error}',
   'keyType.zset': 'zset',
+  'caption.clientStarve':
+    'Client {client}’s event loop gets no CPU for {ms}: its threads and timers run on, but nothing is written, read or delivered.',
+  'caption.clientStarveEnd':
+    'Client {client}’s event loop runs again: held writes go out, held replies and messages come in.',
+  'caption.nodeStall':
+    '{node} is busy for {ms} (a slow script, a fork, DEBUG SLEEP): commands queue up until it is free.',
+  'caption.callTimeout':
+    '{who}: no reply to {command} from {node} within {timeout}: RedisResponseTimeoutException (the command may still run).',
+  'caption.replyLate':
+    '{who}: the reply to {command} from {node} comes after its timeout and is discarded ({reply}).',
+  'caption.callNotWritten':
+    '{who}: {command} to {node} could not be written for {timeout} (its event loop is starved): RedisTimeoutException “Command still hasn’t been written into connection!”',
+  'kind.client.starve': 'client event loop starved',
+  'kind.client.starve.end': 'client event loop runs again',
+  'kind.node.stall': 'node busy (stall)',
+  'kind.call.timeout': 'response timeout',
+  'kind.reply.late': 'late reply discarded',
 } as const;
 
 export type MessageKey = keyof typeof en;

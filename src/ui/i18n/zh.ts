@@ -615,4 +615,18 @@ export const zh: Record<MessageKey, string> = {
   'caption.sentinels': '所有哨兵',
   'caption.resultError': '{who} 这一步失败：{error}',
   'keyType.zset': '有序集合',
+  'caption.clientStarve':
+    '客户端 {client} 的事件循环 {ms} 内得不到 CPU：它的线程和定时器照常运行，但什么都写不出去、读不进来、收不到推送。',
+  'caption.clientStarveEnd': '客户端 {client} 的事件循环恢复运行：积压的写出发，积压的应答和消息进来。',
+  'caption.nodeStall': '{node} 忙碌 {ms}（慢脚本、fork、DEBUG SLEEP）：命令排队，直到它空闲。',
+  'caption.callTimeout':
+    '{who}：{timeout}内没有收到 {node} 对 {command} 的应答：RedisResponseTimeoutException（命令可能仍会执行）。',
+  'caption.replyLate': '{who}：{node} 对 {command} 的应答在超时之后才到，被丢弃（{reply}）。',
+  'caption.callNotWritten':
+    '{who}：发往 {node} 的 {command} 在 {timeout}内没能写出（事件循环饥饿）：RedisTimeoutException “Command still hasn’t been written into connection!”',
+  'kind.client.starve': '客户端事件循环饥饿',
+  'kind.client.starve.end': '客户端事件循环恢复',
+  'kind.node.stall': '节点忙碌（停顿）',
+  'kind.call.timeout': '响应超时',
+  'kind.reply.late': '迟到的应答被丢弃',
 };
