@@ -313,7 +313,7 @@ export class LivenessChecker {
 
   /**
    * The wait-for graph: an edge from each waiter to each owner of the key it waits for (itself
-   * only for Redisson's locks: a naive poller that just created the key is no longer blocked).
+   * too, when it believes it holds that lock already: an upgrade).
    * L5: a cycle nothing can break: no waiter in it has a deadline or gives its holds back, every
    * key in it stays (no TTL, or renewed by a live watchdog), and no fault is still to fire.
    * L6: a cycle of retrying threads (MultiLock, RedLock, tryLock) each of which has been trying,
@@ -334,14 +334,13 @@ export class LivenessChecker {
           view!.expireAt === null ||
           owners.every((o) => this.renewing.has(o + sep + lock) && !this.m.isGone(o));
         for (const w of this.m.waitersOf(lock) ?? []) {
-          const naive =
-            !RENEWED_TYPES.has(this.acquiring.get(w)?.type ?? '') ||
-            this.acquiring.get(w)?.type === 'set-nx-px-renew';
+          // Its own field without a hold it knows of: its acquire just got the lock (the reply is
+          // on its way), so it no longer waits. A hold it knows of blocks it (read-to-write upgrade).
+          if (owners.includes(w) && !this.m.believes(w, lock)) continue;
           waitsFor.set(w, lock);
           let e = edges.get(w);
           if (e === undefined) edges.set(w, (e = new Set()));
           for (const o of owners) {
-            if (o === w && naive) continue;
             e.add(o);
             keeps.set(w + sep + o, kept && (keeps.get(w + sep + o) ?? true));
           }

@@ -8,7 +8,7 @@ import { runScenario } from '../scenario/run';
 import type { Fault, Op, Scenario } from '../scenario/schema';
 import { LIMITS } from '../scenario/defaults';
 import { nodeIds } from '../topology/nodes';
-import type { Trace, Violation, ViolationKind } from '../trace/types';
+import { LIVENESS_KINDS, SAFETY_KINDS, type Trace, type Violation, type ViolationKind } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
 
 /** The kinds of change a search may make, named for `--faults` and the page's checkboxes. */
@@ -26,7 +26,8 @@ export const EXPLORE_FAULT_KINDS = [
 ] as const;
 export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];
 
-export const VIOLATION_KINDS: readonly ViolationKind[] = ['V1', 'V2', 'V3', 'L1'];
+/** Every checked kind: safety (V1–V3) and liveness (L1–L7). */
+export const VIOLATION_KINDS: readonly ViolationKind[] = [...SAFETY_KINDS, ...LIVENESS_KINDS];
 
 /** One change a variant makes to the base scenario. */
 export type Change =
