@@ -172,6 +172,8 @@ export const resentUnlockImse = defineIncident(
 );
 
 const noSyncUnlock = {
+  // long enough for the latch of the failed first attempt (never deleted) to live out its TTL
+  until: 25_000,
   redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
   redisson: { version: '3.50.0' },
   clients: [client('A', [{ op: 'lock', lock: 'job' }, { op: 'work', ms: 5000 }, { op: 'unlock', lock: 'job' }])],
@@ -228,15 +230,17 @@ export const noSyncedUnlockImse = defineIncident(
   },
 );
 
-const dataKey = (lock: string) => ({
-  redisson: { version: '3.18.0' },
-  clients: [
-    client('P', [{ op: 'redis', argv: ['SET', 'order:1001', '{"status":"NEW"}'] }]),
-    client('A', [{ op: 'tryLock', lock, waitMs: 1000 }, { op: 'work', ms: 500 }, { op: 'unlock', lock }], {
-      start: 100,
-    }),
-  ],
-});
+/** Two requests for order 1001, on two threads, each guarding its work with `lock`. */
+const dataKey = (lock: string) => {
+  const request = [{ op: 'tryLock', lock, waitMs: 1000 }, { op: 'work', ms: 500 }, { op: 'unlock', lock }];
+  return {
+    redisson: { version: '3.18.0' },
+    clients: [
+      client('P', [{ op: 'redis', argv: ['SET', 'order:1001', '{"status":"NEW"}'] }]),
+      clientOf('A', thread(1, request, 100), thread(2, request, 200)),
+    ],
+  };
+};
 
 export const lockNameIsDataKey = defineIncident(
   'incident-lock-name-is-data-key',
@@ -244,12 +248,12 @@ export const lockNameIsDataKey = defineIncident(
     title: 'The lock’s name is a data key: WRONGTYPE',
     titleZh: '锁名就是数据键：WRONGTYPE',
     description:
-      'P:1 stores an order as a string at `order:1001`, as the application always did. A:1 then asks for ' +
-      '`getLock("order:1001")`: the acquire script runs `hincrby` (or `hexists`) on a string and Redis stops the ' +
-      'script with WRONGTYPE; tryLock throws RedisException and A:1 never gets a lock.',
+      'P:1 stores an order as a string at `order:1001`, as the application always did. Two requests for that order, ' +
+      'A:1 and A:2, then ask for `getLock("order:1001")`: the acquire script runs `hexists` on a string and Redis ' +
+      'stops the script with WRONGTYPE; every tryLock throws RedisException and nobody ever gets the lock.',
     descriptionZh:
-      'P:1 像应用一贯做的那样，把订单以字符串存到 `order:1001`。A:1 随后调用 `getLock("order:1001")`：加锁脚本对字符串执行 ' +
-      '`hincrby`（或 `hexists`），Redis 以 WRONGTYPE 终止脚本；tryLock 抛出 RedisException，A:1 永远拿不到锁。',
+      'P:1 像应用一贯做的那样，把订单以字符串存到 `order:1001`。随后针对这个订单的两个请求 A:1 和 A:2 调用 `getLock("order:1001")`：' +
+      '加锁脚本对字符串执行 `hexists`，Redis 以 WRONGTYPE 终止脚本；每次 tryLock 都抛出 RedisException，谁也拿不到锁。',
     incident: {
       family: 'design',
       links: [
@@ -275,9 +279,10 @@ export const lockNameIsDataKey = defineIncident(
     title: 'The remedy: a lock name of its own',
     titleZh: '补救：锁用自己的名字',
     description:
-      'The same order at `order:1001`, and A:1 locks `lock:order:1001` instead: the acquire script finds no key, ' +
-      'creates the hash, and tryLock returns true.',
-    descriptionZh: '订单仍在 `order:1001`，A:1 改为锁 `lock:order:1001`：加锁脚本找不到这个键，创建哈希，tryLock 返回 true。',
+      'The same order at `order:1001`, and the requests lock `lock:order:1001` instead: the acquire script finds no ' +
+      'key and creates the hash; A:1 gets the lock at once, A:2 when A:1 unlocks.',
+    descriptionZh:
+      '订单仍在 `order:1001`，两个请求改为锁 `lock:order:1001`：加锁脚本找不到这个键，创建哈希；A:1 立即拿到锁，A:2 在 A:1 解锁后拿到。',
     verdict: 'safe',
     scenario: { title: 'Remedy: its own name', ...dataKey('lock:order:1001') },
   },

@@ -263,7 +263,7 @@ export const reentrantWatchdogLeak = defineIncident(
     title: 'Fixed in 3.46.0: every occurrence of the id is removed',
     titleZh: '3.46.0 修复：删除 id 的每一次出现',
     description:
-      'The same reentrant lock/unlock on Redisson 3.46.0: the entry is emptied, A:2’s lock is renewed every 10 s, and ' +
+      'The same lock taken twice and released twice on Redisson 3.46.0: the entry is emptied, A:2’s lock is renewed every 10 s, and ' +
       'B:1 waits for A:2’s unlock.',
     descriptionZh: '在 Redisson 3.46.0 上做同样的重入加解锁：条目被清空，A:2 的锁每 10 秒续期，B:1 等到 A:2 解锁。',
     verdict: 'safe',
