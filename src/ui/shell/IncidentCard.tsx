@@ -31,7 +31,9 @@ export function IncidentCard({ builtin, lang }: { builtin: BuiltinInfo; lang: La
   const pair = pairId ? builtins.find((b) => b.id === pairId) : undefined;
   const isAnswer = info.pairOf !== undefined;
   const pairLabel = isAnswer
-    ? t('incident.backToReported', { release: info.reported })
+    ? /^\d/.test(info.reported)
+      ? t('incident.backToReported', { release: info.reported })
+      : t('incident.back')
     : info.fixedIn
       ? t('incident.runFixed', { release: info.fixedIn })
       : t('incident.runRemedy');
@@ -39,7 +41,13 @@ export function IncidentCard({ builtin, lang }: { builtin: BuiltinInfo; lang: La
     <section className="incident" data-testid="incident-card" aria-label={t('incident.label')}>
       <p className="incident__meta">
         <span className="incident__badge">{t('group.incidents')}</span>{' '}
-        <span data-testid="incident-release">{t('incident.reported', { release: info.reported })}</span>
+        <span data-testid="incident-release">
+          {info.reported === 'any'
+            ? t('incident.reportedAny')
+            : info.reported === 'not stated'
+              ? t('incident.reportedNone')
+              : t('incident.reported', { release: info.reported })}
+        </span>
         {info.fixedIn && <> · {t('incident.fixedIn', { release: info.fixedIn })}</>} ·{' '}
         {info.links.map((url, i) => (
           <span key={url}>

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { IncidentInfo } from '../../engine/scenario/builtins/types';
 import { loadBuiltin } from '../controller';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
@@ -8,6 +9,9 @@ import { usePlayground } from '../store';
 /** How many matches the list shows; the count says how many there are. */
 const SHOWN = 40;
 
+/** The release as a short tag ("3.11.6", "3.11.x–3.12.0"); empty when the thread names none. */
+const releaseTag = (i: IncidentInfo) => /^\d[\d.x–-]*/.exec(i.pairOf ? (i.fixedIn ?? '') : i.reported)?.[0] ?? '';
+
 /**
  * Search the built-ins by symptom: an exception, a word of the symptom, a release, in English or
  * 中文. The matches list under the box; choosing one loads it, as the picker does.
@@ -16,11 +20,20 @@ export function ScenarioSearch() {
   const t = useT();
   const { lang, builtins } = usePick(usePlayground, 'lang', 'builtins');
   const [query, setQuery] = useState('');
+  // The list closes when focus leaves the search (a click elsewhere) and comes back with it.
+  const [focused, setFocused] = useState(false);
   const hits = useMemo(() => searchBuiltins(builtins, query), [builtins, query]);
-  const open = query.trim().length > 0;
+  const open = focused && query.trim().length > 0;
   const title = (b: (typeof builtins)[number]) => (lang === 'zh' && b.titleZh ? b.titleZh : b.title);
   return (
-    <div className="search" role="search">
+    <div
+      className="search"
+      role="search"
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
       <input
         type="search"
         className="search__input"
@@ -55,9 +68,11 @@ export function ScenarioSearch() {
                   <span className="search__title">{title(b)}</span>
                   {b.incident && (
                     <span className="search__meta">
-                      {t(b.incident.pairOf ? 'incident.pairBadge' : 'incident.badge', {
-                        release: b.incident.pairOf ? (b.incident.fixedIn ?? '') : b.incident.reported,
-                      })}
+                      {b.incident.pairOf && !b.incident.fixedIn
+                        ? t('incident.remedyBadge')
+                        : t(b.incident.pairOf ? 'incident.pairBadge' : 'incident.badge', {
+                            release: releaseTag(b.incident),
+                          })}
                     </span>
                   )}
                 </button>

@@ -31,7 +31,10 @@ export interface IncidentInfo {
   family: IncidentFamily;
   /** the public threads, the main one first */
   links: readonly string[];
-  /** the Redisson release the user reported ("any" when every release behaves so) */
+  /**
+   * the Redisson release the user reported: a release ("3.11.6", "3.11.x–3.12.0"), "any" when every
+   * release behaves so, "not stated" when the thread names none
+   */
   reported: string;
   /** the release that fixed it, when one did */
   fixedIn?: string;

@@ -28,7 +28,7 @@ export const redlockOnOneRedis = defineIncident('incident-redlock-one-redis', {
       'https://github.com/redisson/redisson/issues/588',
       'https://github.com/redisson/redisson/issues/1159',
     ],
-    reported: 'any (asked 2016–2018)',
+    reported: 'any',
     symptom: {
       en: 'What is RedLock for? Users build it from several locks of one Redisson instance on one Redis and expect it to survive a failure.',
       zh: 'RedLock 到底是做什么的？用户用同一个 Redisson 实例、同一个 Redis 上的几把锁构造它，并指望它能扛住故障。',
@@ -70,7 +70,7 @@ export const readToWriteUpgrade = defineIncident('incident-read-to-write-upgrade
   incident: {
     family: 'design',
     links: ['https://github.com/redisson/redisson/issues/4796'],
-    reported: 'not stated (January 2023)',
+    reported: 'not stated',
     symptom: {
       en: 'A thread holding the read lock asks for the write lock of the same RReadWriteLock, and the application deadlocks.',
       zh: '持有读锁的线程再去请求同一个 RReadWriteLock 的写锁，应用就死锁了。',
@@ -122,7 +122,7 @@ export const oppositeOrderDeadlock = defineIncident(
     incident: {
       family: 'design',
       links: ['https://github.com/redisson/redisson/issues/4460', 'https://github.com/redisson/redisson/issues/2547'],
-      reported: 'not stated (2020, 2022)',
+      reported: 'not stated',
       symptom: {
         en: '“Sometimes there are dead locks in redis” when a method uses two locks; thread 1 holds lock-a and waits for lock-b while thread 2 holds lock-b and waits for lock-a.',
         zh: '一个方法里用了两把锁时，“Redis 里有时会出现死锁”；线程 1 持有 lock-a 等 lock-b，线程 2 持有 lock-b 等 lock-a。',
@@ -181,7 +181,7 @@ export const multiLockOppositeOrder = defineIncident('incident-multilock-opposit
   incident: {
     family: 'design',
     links: ['https://github.com/redisson/redisson/issues/1160'],
-    reported: 'not stated (November 2017)',
+    reported: 'not stated',
     symptom: {
       en: '“The deadlock of RedissonMultiLock”: two MultiLocks built from the same two locks in opposite order never both succeed in `lock()`.',
       zh: '“RedissonMultiLock 的死锁”：用同样两把锁、以相反顺序构造的两个 MultiLock，`lock()` 始终不能都成功。',

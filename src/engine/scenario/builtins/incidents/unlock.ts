@@ -77,7 +77,7 @@ export const unlockAfterFailedTryLock = defineIncident('incident-unlock-after-fa
   incident: {
     family: 'unlock',
     links: ['https://github.com/redisson/redisson/issues/581', 'https://github.com/redisson/redisson/issues/1485'],
-    reported: '2.2.x (2016)',
+    reported: '2.2.x',
     symptom: {
       en: 'Under a stress test `tryLock(10, 5, SECONDS)` “throws” “attempt to unlock lock, not locked by current thread”; with `lock()` it does not.',
       zh: '压测时 `tryLock(10, 5, SECONDS)` “抛出” “attempt to unlock lock, not locked by current thread”；换成 `lock()` 就没有。',
@@ -292,18 +292,18 @@ export const jvmFreezeImse = defineIncident('incident-jvm-freeze-imse', {
   title: 'CPU at 100 % freezes the JVM: the watchdog stops, IMSE',
   titleZh: 'CPU 100% 冻结 JVM：看门狗停了，IMSE',
   description:
-    'Redisson 3.10.2. A:1 takes `merchant:7` with `tryLock()` (the watchdog renews it) and starts booking. At 1 s ' +
+    'Redisson 3.10.2 (the report’s 2.15.2 is its JDK 6 twin). A:1 takes `merchant:7` with `tryLock()` (the watchdog renews it) and starts booking. At 1 s ' +
     'the machine’s CPU is saturated and client A gets no time for 35 s: its threads and its watchdog stop alike. ' +
     'The lease expires at 30 s, B:1 takes the lock and books; when A runs again it still believes it holds the ' +
     'lock, writes a stale balance (V1, V3) and its `unlock()` throws IllegalMonitorStateException.',
   descriptionZh:
-    'Redisson 3.10.2。A:1 用 `tryLock()` 获取 `merchant:7`（看门狗为它续期）并开始记账。1 秒时机器 CPU 被占满，' +
+    'Redisson 3.10.2（报告中的 2.15.2 是它的 JDK 6 版本）。A:1 用 `tryLock()` 获取 `merchant:7`（看门狗为它续期）并开始记账。1 秒时机器 CPU 被占满，' +
     '客户端 A 在 35 秒内得不到运行时间：它的线程和看门狗一起停下。租期在 30 秒到期，B:1 拿到锁并记账；A 恢复运行时仍以为自己持有锁，' +
     '写入过期的余额（V1、V3），它的 `unlock()` 抛出 IllegalMonitorStateException。',
   incident: {
     family: 'unlock',
     links: ['https://github.com/redisson/redisson/issues/2665', 'https://github.com/redisson/redisson/issues/2807'],
-    reported: '2.15.2 (redisson-spring-boot-starter; the JDK 6 twin of 3.10.2)',
+    reported: '2.15.2',
     symptom: {
       en: 'The thread that got the lock throws “attempt to unlock lock, not locked by current thread” on unlock, after the server’s CPU sat at 100 % for minutes.',
       zh: '拿到锁的线程在 unlock 时抛出 “attempt to unlock lock, not locked by current thread”，当时服务器 CPU 持续 100% 好几分钟。',

@@ -77,7 +77,7 @@ export const holderLosesRedis = defineIncident('incident-holder-loses-redis', {
   incident: {
     family: 'watchdog',
     links: ['https://github.com/redisson/redisson/issues/3636'],
-    reported: 'any (asked in 2021)',
+    reported: 'any',
     symptom: {
       en: 'Worker 1 holds the lock “until manual release”, loses its connection to Redis but keeps working on the data; the lock expires and Worker 2 acquires it: both think they hold it.',
       zh: 'Worker 1 “直到手动释放”地持有锁，与 Redis 断开连接却仍在处理数据；锁过期后 Worker 2 拿到了锁：两者都以为自己持有它。',
@@ -343,7 +343,7 @@ export const threadEndsHolding = defineIncident('incident-thread-ends-holding', 
   incident: {
     family: 'watchdog',
     links: ['https://github.com/redisson/redisson/issues/2590', 'https://github.com/redisson/redisson/issues/1626'],
-    reported: 'not stated (2018, 2020)',
+    reported: 'not stated',
     symptom: {
       en: 'The lock is not released when the thread that took it is no longer alive; other threads wait for ever (in #1626 the watchdog “never gets canceled … until the instance is restarted”).',
       zh: '拿锁的线程已经不在了，锁却没有释放；其他线程一直等（#1626 中看门狗“直到实例重启前都没有被取消”）。',
