@@ -158,7 +158,7 @@ export type Check =
  *   actor-of  the actor of the selected event
  *   field-of  another field of the selected event (e.g. a resource.use's `value`)
  *   time-of   the t of the selected event; choices give `[lo, hi]` ranges
- *   verdict   'safe' | 'unsafe'
+ *   verdict   'safe' | 'unsafe' | 'stuck'
  *   holds     true/false: whether `check` holds at the step's cursor
  *   fixed     the id of the right choice, where the trace cannot say (a "why" question)
  */

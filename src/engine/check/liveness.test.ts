@@ -190,6 +190,65 @@ describe('L3 orphan renewal', () => {
 });
 
 describe('L2 lost waiter', () => {
+  it('a waiter without a timer (the key had no TTL) whose unlock message a partition lost: blocked for ever on a free lock (4.7.0 RedissonLock.lock: ttl -1 waits on the latch without a timeout)', () => {
+    const t = run({
+      until: 20_000,
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'lock', lock: 'L' },
+            { op: 'redis', argv: ['PERSIST', 'L'] },
+            { op: 'work', ms: 1000 },
+            { op: 'unlock', lock: 'L' },
+          ]),
+        ),
+        cl(
+          'B',
+          th(
+            1,
+            [
+              { op: 'lock', lock: 'L' },
+              { op: 'unlock', lock: 'L' },
+            ],
+            100,
+          ),
+        ),
+      ],
+      faults: [{ at: 900, kind: 'partition', groups: [['B'], ['master', 'A']], healAt: 1500 }],
+    });
+    expect(t.verdict).toBe('stuck');
+    expect(kinds(t.violations)).toEqual(['L2/free:B:1']);
+    expect(t.violations[0].to).toBeNull();
+    // without the partition the message wakes B: no finding
+    const ok = run({
+      until: 20_000,
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'lock', lock: 'L' },
+            { op: 'redis', argv: ['PERSIST', 'L'] },
+            { op: 'work', ms: 1000 },
+            { op: 'unlock', lock: 'L' },
+          ]),
+        ),
+        cl(
+          'B',
+          th(
+            1,
+            [
+              { op: 'lock', lock: 'L' },
+              { op: 'unlock', lock: 'L' },
+            ],
+            100,
+          ),
+        ),
+      ],
+    });
+    expect(ok.verdict).toBe('safe');
+  });
+
   it('a FairLock with a crashed waiter: the next waiter waits while the lock is free (4.7.0 RedissonFairLock: the dead slot is waited out)', () => {
     const fair = (extra: Op[] = []) => [
       { op: 'lock', lock: 'f', type: 'FairLock' },
@@ -208,6 +267,28 @@ describe('L2 lost waiter', () => {
     expect(t.verdict).toBe('stuck');
     expect(kinds(t.violations)).toEqual(['L2/dead-ahead:C:1']);
     expect(t.violations[0].from).toBeGreaterThan(1000);
+  });
+});
+
+describe('L4 hold mismatch', () => {
+  it('an acquire interrupted while its script runs: the server counts a hold its thread never learned of (4.7.0 CommandAsyncService.get interrupted: the command goes on)', () => {
+    const t = run({
+      network: { latencyMs: 5 },
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'try', body: [{ op: 'lockInterruptibly', lock: 'L' }], catch: [{ op: 'work', ms: 1000 }] },
+          ]),
+        ),
+      ],
+      // EVALSHA (NOSCRIPT) 5–10, SCRIPT LOAD 15–20, EVALSHA runs at 25, its reply would come at 30
+      faults: [{ at: 27, kind: 'interrupt', client: 'A', thread: 1 }],
+    });
+    expect(t.verdict).toBe('stuck');
+    expect(
+      t.violations.map((v) => [v.kind, v.cause, v.serverHolds, v.clientHolds, v.holders, v.from, v.to]),
+    ).toEqual([['L4', 'server-more', 1, 0, ['A:1'], 27, 1027]]);
   });
 });
 
@@ -293,6 +374,25 @@ describe('L2, L4, L7 on hand-fed events', () => {
     h.hash('L', [['u:1', '1']]);
     h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'u:1' });
     expect(h.m.violations).toEqual([]);
+  });
+
+  it('L3 renewed: a renewal for a thread that holds nothing (a cancel that lost the race, R37); the cancel closes it', () => {
+    const h = harness();
+    h.ev('lock.request', { actor: 'A:1', lock: 'L', type: 'RLock', op: 'lock', owner: 'u:1' });
+    h.hash('L', [['u:1', '1']]);
+    h.ev('lock.acquired', { actor: 'A:1', lock: 'L', holdCount: 1, owner: 'u:1' });
+    h.ev('unlock.request', { actor: 'A:1', lock: 'L', type: 'RLock', holdCount: 0 });
+    // a renewal while the unlock is in flight is no orphan
+    h.ev('watchdog.renew', { actor: 'A:1', lock: 'L', timer: 'A/watchdog', result: 1 });
+    expect(h.m.violations).toEqual([]);
+    h.hash('L', null);
+    h.ev('lock.released', { actor: 'A:1', lock: 'L', holdCount: 0 });
+    h.at(10_000);
+    h.ev('watchdog.renew', { actor: 'A:1', lock: 'L', timer: 'A/watchdog', result: 1 });
+    expect(kinds(h.m.violations)).toEqual(['L3/renewed:A:1']);
+    h.at(10_005);
+    h.ev('watchdog.cancel', { actor: 'A:1', lock: 'L', timer: 'A/watchdog', reason: 'unlock' });
+    expect(h.m.violations[0].to).toBe(10_005);
   });
 
   it('L7: a FairLock waiter overtaken three times by later requests', () => {

@@ -9,13 +9,13 @@
  *   L3 orphan renewal  a watchdog keeps alive a lock no live thread believes it holds
  *   L4 hold mismatch   the server's hold counter of a thread differs from the thread's own count
  *   L5 wait cycle      waiters waiting, without a deadline, for each other's holds or their own
- *   L6 livelock        two or more threads retrying a lock that nobody acquires nor holds
+ *   L6 livelock        threads that block each other retrying (MultiLock, tryLock) for LIVELOCK_MS
  *   L7 starvation      a FairLock waiter overtaken by later requests
  *
  * The facts shared with safety and L1 (who waits, who believes it holds what, which thread an
  * owner id stands for) are the SafetyMonitor's; this class keeps what only liveness needs.
  */
-import { LIVELOCK_MS, STARVATION_OVERTAKES, type Actor, type TraceEvent } from '../trace/types';
+import { LIVELOCK_MS, STARVATION_OVERTAKES, type Actor, type KeyView, type TraceEvent } from '../trace/types';
 import { clientOf, isThreadActor } from '../trace/actors';
 import { FAMILY_TYPES } from '../lock_types';
 import type { MonitorHost, SafetyMonitor } from './monitor';
@@ -54,10 +54,29 @@ interface Acquire {
   overtakenBy: Actor[];
 }
 
+/** Events besides the lock calls that can change who waits for whom, or whether it can end. */
+const GRAPH_EVENTS = new Set<string>([
+  'thread.interrupt',
+  'client.pause',
+  'client.resume',
+  'node.crash',
+  'node.restart',
+  'node.clock',
+  'net.partition',
+  'net.heal',
+  'net.latency',
+  'net.latency.end',
+  'failover.promote',
+  'client.master',
+  'cluster.promoted',
+]);
+
 const sep = '\u0000';
 
 export class LivenessChecker {
   private readonly acquiring = new Map<Actor, Acquire>();
+  /** threads whose latest wait has no timer of its own (lock.wait waitMs null, not polling) */
+  private readonly untimed = new Set<Actor>();
   /** actor \0 lock: an unlock call in flight */
   private readonly unlocking = new Set<string>();
   /** actor \0 lock -> the hold count the thread believes it has (L4) */
@@ -99,6 +118,9 @@ export class LivenessChecker {
       case 'lock.wait': {
         const a = this.acquiring.get(actor);
         if (a !== undefined) a.retried = true;
+        // A wait with a bound (or a poll) has its own timer: only the others can be lost (L2).
+        if (ev.waitMs === null && ev.polling !== true) this.untimed.add(actor);
+        else this.untimed.delete(actor);
         break;
       }
       case 'lock.acquired':
@@ -155,7 +177,7 @@ export class LivenessChecker {
       }
       default:
         // a fault (the last one lets L5 decide), a wake-up, a reply: the next settle looks again
-        if (!ev.kind.startsWith('script.') && ev.kind !== 'cmd') this.dirty = true;
+        if (GRAPH_EVENTS.has(ev.kind)) this.dirty = true;
         return;
     }
     this.dirty = true;
@@ -166,21 +188,39 @@ export class LivenessChecker {
     this.dirty = true;
     for (const l of lock === null ? [...this.m.openLocks('L3')] : [lock]) this.closeL3IfFreed(l);
     if (lock === null) return;
-    // every thread that asked for this lock: the server may count holds its thread does not
-    for (const id of this.requested.keys()) {
-      const i = id.indexOf(sep);
-      if (id.slice(i + 1) === lock) this.checkL4(id.slice(0, i), lock);
-    }
+    // the threads the key names, those that believe they hold it, and an open L4's thread
+    const judge = new Set<Actor>(this.l4Thread.get(lock) ?? []);
+    const key = this.m.keyOf(lock);
+    for (const node of this.host.masters())
+      for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) judge.add(o);
+    for (const id of this.clientHolds.keys())
+      if (id.endsWith(sep + lock)) judge.add(id.slice(0, id.indexOf(sep)));
+    for (const a of judge) this.checkL4(a, lock);
   }
+
+  /** lock -> the thread of its open L4 */
+  private readonly l4Thread = new Map<string, Actor[]>();
 
   /** After every kernel task: L2 and L5 ask what is still scheduled; L6 measures its bound. */
   settle(): void {
+    if (this.l4Pending.size > 0) {
+      for (const id of this.l4Pending) {
+        const i = id.indexOf(sep);
+        this.judgeL4(id.slice(0, i), id.slice(i + 1));
+      }
+      this.l4Pending.clear();
+    }
     const probe = this.host.probe;
+    if (this.dirty) {
+      this.dirty = false;
+      this.freeWaited = null;
+      this.checkCycles(probe);
+    }
     if (probe !== undefined) this.checkL2(probe);
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.checkCycles(probe);
   }
+
+  /** The waited-for locks that are free (L2's candidates), until the next change; null: stale. */
+  private freeWaited: string[] | null = null;
 
   private onAcquired(actor: Actor, lock: string, holdCount: number): void {
     const id = actor + sep + lock;
@@ -208,6 +248,11 @@ export class LivenessChecker {
       // The watchdog belongs to the client, not the thread: it renews on for as long as the client lives.
       if (ended && this.renewing.has(id) && this.keyNames(a, lock))
         this.m.setOpen('L3', lock, [a], { cause: 'ended' });
+    }
+    for (const [lock, [a]] of [...this.l4Thread]) {
+      if (!gone(a)) continue;
+      this.l4Thread.delete(lock);
+      this.m.setOpen('L4', lock, null);
     }
     for (const id of [...this.renewing]) {
       const a = id.slice(0, id.indexOf(sep));
@@ -248,8 +293,19 @@ export class LivenessChecker {
     if (this.m.isOpen('L3', lock) && this.isFree(lock)) this.m.setOpen('L3', lock, null);
   }
 
-  /** L4: the server's counter of the thread's field against the count the thread believes. */
+  /**
+   * L4 is judged after the task, not at the event: a thread whose acquire threw and whose
+   * exception ends it in the same step never lived with the mismatch (its lease is then nobody's,
+   * which L1/L3 judge).
+   */
   private checkL4(actor: Actor, lock: string): void {
+    this.l4Pending.add(actor + sep + lock);
+  }
+
+  private readonly l4Pending = new Set<string>();
+
+  /** L4: the server's counter of the thread's field against the count the thread believes. */
+  private judgeL4(actor: Actor, lock: string): void {
     const id = actor + sep + lock;
     const req = this.requested.get(id);
     if (req === undefined || !COUNTED_TYPES.has(req.type)) return;
@@ -265,9 +321,12 @@ export class LivenessChecker {
     }
     // A field gone while the thread believes it holds is a lost lease (V1/V3), not a count mismatch.
     if (server === null || server === client) {
+      if (this.l4Thread.get(lock)?.includes(actor) !== true) return;
+      this.l4Thread.delete(lock);
       this.m.setOpen('L4', lock, null);
       return;
     }
+    this.l4Thread.set(lock, [actor]);
     const cause = server > client ? 'server-more' : 'client-more';
     this.m.setOpen('L4', lock, [actor], { cause, serverHolds: server, clientHolds: client });
   }
@@ -277,7 +336,11 @@ export class LivenessChecker {
    * behind a FairLock queue whose head is a thread that is gone (`dead-ahead`).
    */
   private checkL2(probe: LivenessProbe): void {
-    const locks = new Set(this.m.waitedLocks());
+    // A lock's freeness only changes with an event or a key change (they set `dirty`); whether a
+    // waiter can still wake changes with any task, so that part is asked every time.
+    if (this.freeWaited === null) this.freeWaited = [...this.m.waitedLocks()].filter((l) => this.isFree(l));
+    if (this.freeWaited.length === 0 && this.m.openLocks('L2').next().done === true) return;
+    const locks = new Set(this.freeWaited);
     for (const l of this.m.openLocks('L2')) locks.add(l);
     for (const lock of locks) {
       const waiters = this.m.waitersOf(lock);
@@ -287,7 +350,7 @@ export class LivenessChecker {
         if (this.deadAhead(lock)) {
           cause = 'dead-ahead';
           lost = [...waiters];
-        } else for (const w of waiters) if (!probe.canWake(w)) (lost ??= []).push(w);
+        } else for (const w of waiters) if (this.untimed.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
       }
       if (lost !== null) lost.sort();
       this.m.setOpen('L2', lock, lost, lost === null ? {} : { cause, waiting: lost });
@@ -321,17 +384,37 @@ export class LivenessChecker {
    * them acquires or gives up.
    */
   private checkCycles(probe: LivenessProbe | undefined): void {
-    const edges = new Map<Actor, Set<Actor>>();
-    const waitsFor = new Map<Actor, string>();
-    const keeps = new Map<string, boolean>();
+    if (
+      this.m.waitedLocks().next().done === true &&
+      this.livelocked.size === 0 &&
+      this.m.openLocks('L5').next().done === true
+    )
+      return;
+    // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop here.
+    const held: [string, KeyView, Actor[]][] = [];
+    let ownerWaits = false;
     for (const lock of this.m.waitedLocks()) {
       const key = this.m.keyOf(lock);
       for (const node of this.host.masters()) {
         const view = this.host.liveKey(node, key);
         const owners = this.m.ownersOfKey(view).filter((o) => isThreadActor(o));
         if (owners.length === 0) continue;
+        held.push([lock, view!, owners]);
+        // (an owner waiting for this very lock without a hold it knows of was just granted it)
+        if (!ownerWaits)
+          ownerWaits = owners.some(
+            (o) =>
+              this.acquiring.has(o) && (this.acquiring.get(o)!.lock !== lock || this.m.believes(o, lock)),
+          );
+      }
+    }
+    const edges = new Map<Actor, Set<Actor>>();
+    const waitsFor = new Map<Actor, string>();
+    const keeps = new Map<string, boolean>();
+    for (const [lock, view, owners] of ownerWaits ? held : []) {
+      {
         const kept =
-          view!.expireAt === null ||
+          view.expireAt === null ||
           owners.every((o) => this.renewing.has(o + sep + lock) && !this.m.isGone(o));
         for (const w of this.m.waitersOf(lock) ?? []) {
           // Its own field without a hold it knows of: its acquire just got the lock (the reply is
@@ -414,6 +497,7 @@ export class LivenessChecker {
   private stopTrying(actor: Actor): void {
     const a = this.acquiring.get(actor);
     this.acquiring.delete(actor);
+    this.untimed.delete(actor);
     if (a !== undefined && this.m.isOpen('L7', a.lock)) this.checkL7(a.lock);
   }
 

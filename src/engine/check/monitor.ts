@@ -148,7 +148,7 @@ export class SafetyMonitor {
   }
 
   /** Every lock some thread waits for. */
-  waitedLocks(): Iterable<string> {
+  waitedLocks(): IterableIterator<string> {
     return this.waiters.keys();
   }
 
@@ -195,7 +195,7 @@ export class SafetyMonitor {
   }
 
   /** The locks with an open violation of `kind`. */
-  openLocks(kind: ViolationKind): Iterable<string> {
+  openLocks(kind: ViolationKind): IterableIterator<string> {
     return this.openOf(kind).keys();
   }
 

@@ -359,7 +359,7 @@ export type TraceEventOf<K extends EventKind> = Extract<TraceEvent, { kind: K }>
  *   L3 orphan renewal   a watchdog keeps a lock alive that no live thread believes it holds
  *   L4 hold mismatch    the server counts more (or fewer) holds of a thread than the thread does
  *   L5 wait cycle       waiters that wait for each other's holds (or their own) for ever
- *   L6 livelock         threads retrying a lock longer than LIVELOCK_MS without anyone acquiring it
+ *   L6 livelock         threads that block each other retrying for LIVELOCK_MS without acquiring
  *   L7 starvation       a FairLock waiter overtaken STARVATION_OVERTAKES times by later requests
  */
 export type ViolationKind = 'V1' | 'V2' | 'V3' | 'L1' | 'L2' | 'L3' | 'L4' | 'L5' | 'L6' | 'L7';
