@@ -77,6 +77,8 @@ const EVERY_FIELD = {
   command: 'EVALSHA',
   timeoutMs: 3000,
   until: 5100,
+  thread: 2,
+  acquiring: true,
   result: true,
   exception: 'java.lang.IllegalStateException',
   op: 'work',

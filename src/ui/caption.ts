@@ -191,6 +191,11 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
   'client.crash': (e) => ['caption.clientCrash', e],
   'client.pause': (e, c) => ['caption.clientPause', { client: e.client, ms: duration(e.ms, c.lang) }],
   'client.resume': (e) => ['caption.clientResume', e],
+  'thread.cancel': (e) => [
+    e.acquiring ? 'caption.threadCancel' : 'caption.threadCancelNone',
+    { who: e.actor },
+  ],
+  'thread.continue': (e) => ['caption.threadContinue', { who: e.actor, thread: e.thread }],
   'client.starve': (e, c) => ['caption.clientStarve', { client: e.client, ms: duration(e.ms, c.lang) }],
   'client.starve.end': (e) => ['caption.clientStarveEnd', e],
   'node.stall': (e, c) => ['caption.nodeStall', { node: e.node, ms: duration(e.ms, c.lang) }],

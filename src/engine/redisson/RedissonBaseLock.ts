@@ -9,7 +9,6 @@ import type { LockServices, ScriptCall } from './executor';
 import { IllegalMonitorStateException, RedisException, exceptionFor, isNoSyncedReply } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import type { RenewalService } from './renewal/RenewalService';
-import { threadActor } from '../trace/actors';
 
 /** RedissonObject.prefixName: wrap the name in a cluster hash tag unless it already has one. */
 export function prefixName(prefix: string, name: string): string {
@@ -62,7 +61,7 @@ export abstract class RedissonBaseLock {
 
   /** Trace actor of a thread of this client. */
   actor(threadId: number): string {
-    return threadActor(this.client.name, threadId);
+    return this.client.laneOf(threadId);
   }
 
   /** The watchdog task this lock type registers with (read locks have their own, ReadLockTask). */

@@ -31,6 +31,7 @@ import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply 
 import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
+import { threadActor } from '../trace/actors';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
@@ -81,6 +82,18 @@ export class RedissonClient implements LockServices {
     this.ids = ctx.rng(`redisson.ids:${name}`);
     this.pubSub = new LockPubSub(this);
     this.renewal = newRenewalService(this);
+  }
+
+  /** owner id -> the lane its events are drawn on, when not its own thread's ("A:<id>") */
+  private readonly lanes = new Map<number, string>();
+
+  /** Events about owner `threadId` (a lockAsync(threadId) id) go on `actor`'s lane. */
+  bindLane(threadId: number, actor: string): void {
+    if (actor !== threadActor(this.name, threadId)) this.lanes.set(threadId, actor);
+  }
+
+  laneOf(threadId: number): string {
+    return this.lanes.get(threadId) ?? threadActor(this.name, threadId);
   }
 
   /** RedissonClient.getLock(name). Each call returns a new object, as in Redisson. */

@@ -39,7 +39,12 @@ export class InterruptedException extends JavaException {
 
 /** What lock() / lock(leaseTime) turn an InterruptedException they did not swallow into. */
 export class IllegalStateException extends JavaException {
-  override readonly javaClass = 'java.lang.IllegalStateException';
+  override readonly javaClass: string = 'java.lang.IllegalStateException';
+}
+
+/** Future.get() of a cancelled future (java.util.concurrent.CancellationException). */
+export class CancellationException extends IllegalStateException {
+  override readonly javaClass: string = 'java.util.concurrent.CancellationException';
 }
 
 /** An error reply or a failed command (org.redisson.client.RedisException). */

@@ -73,6 +73,8 @@ export interface ServiceManager {
   readonly scripts: LockScripts;
   generateId(): string;
   retryDelay(attempt: number): number;
+  /** the trace lane of owner `threadId`: its thread's, or the program's that locks with that id */
+  laneOf(threadId: number): string;
 }
 
 /** Everything a lock object is built on: executor, service manager, pub/sub and watchdog. */

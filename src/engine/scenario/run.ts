@@ -115,6 +115,12 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
       case 'clock':
         kernel.jumpClock(f.node, f.jumpMs);
         return;
+      case 'cancel': {
+        const actor = threadActor(f.client, f.thread);
+        const waiting = clients.cancel?.(f.client, f.thread) ?? false;
+        recorder.emit('thread.cancel', { actor, acquiring: waiting });
+        return;
+      }
       case 'interrupt': {
         const actor = threadActor(f.client, f.thread);
         recorder.emit('thread.interrupt', { actor });

@@ -117,7 +117,7 @@ describe('validateScenario', () => {
     };
     expect(issues(json)).toEqual([
       'clients[1].threads[0].program[1].ms: expected a whole number of ms >= 0',
-      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat, try, isLocked, isHeldByThread, getHoldCount, remainTimeToLive, getToken, commit)',
+      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat, try, isLocked, isHeldByThread, getHoldCount, remainTimeToLive, getToken, commit, continueOn)',
       'clients[1].threads[0].program[3].body[0].msx: unknown field "msx"',
     ]);
   });
@@ -190,7 +190,26 @@ describe('validateScenario', () => {
       'faults[0].endpoints: expected at least one id (leave "endpoints" out to slow every link)',
     ]);
     expect(issues(minimal([], { faults: [{ kind: 'slow', at: 1 }] }))[0]).toContain(
-      'partition, clock, interrupt, latency, stall, starve)',
+      'partition, clock, interrupt, latency, stall, starve, cancel)',
+    );
+  });
+
+  it('checks an explicit owner id and continueOn', () => {
+    const prog = (ops: object[]) => minimal(ops as never);
+    expect(
+      validateScenario(
+        prog([
+          { op: 'lock', lock: 'l', owner: 77 },
+          { op: 'continueOn', thread: 2 },
+          { op: 'unlock', lock: 'l', owner: 77 },
+        ]),
+      ).ok,
+    ).toBe(true);
+    expect(issues(prog([{ op: 'lock', lock: 'l', owner: 0 }]))).toEqual([
+      'clients[0].threads[0].program[0].owner: expected an owner id (a positive integer, the threadId of lockAsync) >= 1',
+    ]);
+    expect(issues(prog([{ op: 'continueOn', thread: 'x' }]))[0]).toMatch(
+      /^clients\[0\]\.threads\[0\]\.program\[0\]\.thread: /,
     );
   });
 

@@ -33,6 +33,8 @@ export interface LockOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface TryLockOp {
   op: 'tryLock';
@@ -42,6 +44,8 @@ export interface TryLockOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface LockInterruptiblyOp {
   op: 'lockInterruptibly';
@@ -49,6 +53,8 @@ export interface LockInterruptiblyOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface UnlockOp {
   op: 'unlock';
@@ -56,11 +62,21 @@ export interface UnlockOp {
   /** absent: the type this thread last locked `lock` with */
   type?: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface ForceUnlockOp {
   op: 'forceUnlock';
   lock: string;
   type?: LockType;
+}
+/**
+ * The code after it runs on another thread of the same client (a coroutine or a future callback
+ * resuming elsewhere): Redisson calls without `owner` use `thread` as the current thread's id.
+ */
+export interface ContinueOnOp {
+  op: 'continueOn';
+  thread: number;
 }
 export interface WorkOp {
   op: 'work';
@@ -145,7 +161,8 @@ export type Op =
   | TryOp
   | QueryOp
   | IsHeldByThreadOp
-  | GetTokenOp;
+  | GetTokenOp
+  | ContinueOnOp;
 
 export interface ThreadSpec {
   id: number;
@@ -169,7 +186,9 @@ export type Fault =
   /** the node is busy for `ms` (a slow script, a fork, DEBUG SLEEP): commands queue up */
   | { kind: 'stall'; at: number; node: string; ms: number }
   /** the client's event loop gets no CPU for `ms` while its threads and timers run */
-  | { kind: 'starve'; at: number; client: string; ms: number };
+  | { kind: 'starve'; at: number; client: string; ms: number }
+  /** Future.cancel() on the acquire the thread waits for (as if it were lockAsync(...).get()) */
+  | { kind: 'cancel'; at: number; client: string; thread: number };
 
 export interface Scenario {
   format: 'lockscope/1';
@@ -255,6 +274,7 @@ const OP_NAMES = [
   'remainTimeToLive',
   'getToken',
   'commit',
+  'continueOn',
 ] as const;
 
 const opList = () =>
@@ -288,8 +308,12 @@ function acquireOp<O extends string, E extends v.ObjectEntries>(op: O, extra: E)
     leaseMs: v.optional(ms()),
     type: v.optional(lockType(), 'RLock'),
     locks: v.optional(lockList()),
+    owner: v.optional(ownerId()),
   });
 }
+
+/** A Java thread id as lockAsync(threadId) takes it: any positive id, not only a thread of the scenario. */
+const ownerId = () => int(1, LIMITS.ownerId, 'an owner id (a positive integer, the threadId of lockAsync)');
 
 const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
   'op',
@@ -302,7 +326,9 @@ const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
       lock: name('lock name'),
       type: v.optional(lockType()),
       locks: v.optional(lockList()),
+      owner: v.optional(ownerId()),
     }),
+    v.strictObject({ op: v.literal('continueOn'), thread: int(1, 9999, 'a thread id (integer)') }),
     v.strictObject({ op: v.literal('forceUnlock'), lock: name('lock name'), type: v.optional(lockType()) }),
     v.strictObject({ op: v.literal('work'), ms: ms() }),
     v.strictObject({ op: v.literal('sleep'), ms: ms() }),
@@ -423,6 +449,12 @@ const FaultSchema = v.variant(
       thread: int(1, 9999, 'a thread id (integer)'),
     }),
     v.strictObject({
+      kind: v.literal('cancel'),
+      at: ms(),
+      client: ClientId,
+      thread: int(1, 9999, 'a thread id (integer)'),
+    }),
+    v.strictObject({
       kind: v.literal('latency'),
       at: ms(),
       ms: int(1, LIMITS.ms, 'a whole number of ms (the extra one-way delay)'),
@@ -436,7 +468,7 @@ const FaultSchema = v.variant(
     }),
   ],
   (issue) =>
-    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency, stall, starve)`,
+    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency, stall, starve, cancel)`,
 );
 
 const RedissonSchema = v.strictObject({
@@ -748,6 +780,7 @@ function crossCheck(s: Scenario): SchemaIssue[] {
         checkClient([...at, 'client'], f.client);
         break;
       case 'interrupt':
+      case 'cancel':
         checkClient([...at, 'client'], f.client);
         if (threads.has(f.client) && !threads.get(f.client)!.has(f.thread))
           add([...at, 'thread'], `client "${f.client}" has no thread ${f.thread}`);

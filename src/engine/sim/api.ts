@@ -42,6 +42,8 @@ export interface SimContext {
   queueLength(sem: Semaphore): number;
   /** Thread.interrupt(): ends an interruptible acquire of that process with 'interrupted'. */
   interrupt(handle: ProcHandle): void;
+  /** Future.cancel(): the process's call or wait ends by throwing `error` into it (kernel.ts). */
+  throwInto(handle: ProcHandle, error: unknown): void;
   /**
    * Open a connection from a client to a node. Pushed frames reach `onPush` one network latency
    * after the node sent them; never while the client is crashed, and deferred while it is

@@ -92,6 +92,11 @@ interface CallMeta {
 }
 const callMeta = new WeakMap<object, CallMeta>();
 
+/** A resume that throws into the process instead of handing it a value (Future.cancel()). */
+class ThrowInto {
+  constructor(readonly error: unknown) {}
+}
+
 interface Task {
   at: number;
   seq: number;
@@ -129,6 +134,8 @@ class Proc implements ProcHandle {
   abandoned: Map<number, (reply: Reply) => void> | null = null;
   /** the response timer of the call in flight */
   callTimer: Task | null = null;
+  /** thrown into the process at its next resume (a cancel that found it neither calling nor waiting) */
+  pendingThrow: ThrowInto | null = null;
   /** calls whose timer fired first: where their reply goes when it comes (`reply.late`) */
   timedOut: Map<number, CallMeta> | null = null;
   constructor(
@@ -320,6 +327,29 @@ export class Kernel implements SimContext, TopologyHost {
       this.schedule(this.t, RESUME, p, 'interrupted' satisfies AcquireResult, null, p.owner);
     } else if (p.inCall && p.callInterruptible) this.abandonCall(p);
     else p.pendingInterrupt = true;
+  }
+
+  /**
+   * Future.cancel() of what the process is blocked on: its call or semaphore wait ends now by
+   * throwing `error` into it (a call's reply still comes, to its onAbandonedReply); blocked on
+   * nothing (a sleep), it gets `error` at its next resume. No interrupt flag is left.
+   */
+  throwInto(handle: ProcHandle, error: unknown): void {
+    const p = handle as Proc;
+    if (p.done) return;
+    const t = new ThrowInto(error);
+    if (p.inCall) {
+      if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
+      if (p.callTimer) p.callTimer.cancelled = true;
+      p.callTimer = null;
+      p.callSeq++;
+      p.inCall = false;
+    } else if (p.waitSem !== null) this.stopWaiting(p);
+    else {
+      p.pendingThrow = t;
+      return;
+    }
+    this.schedule(this.t, RESUME, p, t, null, p.owner);
   }
 
   /**
@@ -826,10 +856,14 @@ export class Kernel implements SimContext, TopologyHost {
     p.started = true;
     p.inCall = false;
     let v = value;
+    if (p.pendingThrow !== null && !(v instanceof ThrowInto)) {
+      v = p.pendingThrow;
+    }
+    p.pendingThrow = null;
     for (;;) {
       let r: IteratorResult<Effect, unknown>;
       try {
-        r = p.gen.next(v);
+        r = v instanceof ThrowInto ? p.gen.throw(v.error) : p.gen.next(v);
       } catch (e) {
         p.done = true;
         this.owners.get(p.owner)?.procs.delete(p);

@@ -131,6 +131,13 @@ export interface TraceEventMap {
   'thread.done': OfThread & { outcome: 'normal' | 'exception'; exception?: string; message?: string };
   /** by the runner, from an `interrupt` fault */
   'thread.interrupt': { actor: Actor };
+  /**
+   * Future.cancel() on the acquire the thread waits for (fault `cancel`); `acquiring`: it was
+   * waiting for one (else the cancel found nothing to cancel)
+   */
+  'thread.cancel': { actor: Actor; acquiring: boolean };
+  /** the program goes on running on thread `thread` of its client (op `continueOn`) */
+  'thread.continue': OfThread & { thread: number };
   /** one per step that returns something (a JSON value: true/false, a reply, {error}) */
   'thread.result': OfThread & { result: unknown };
   /** a `try` op caught an exception (emitted before its `catch` block runs) */
@@ -298,6 +305,8 @@ export const EVENT_KINDS = [
   'thread.start',
   'thread.done',
   'thread.interrupt',
+  'thread.continue',
+  'thread.cancel',
   'thread.result',
   'exception.caught',
   'work.start',

@@ -672,6 +672,17 @@ export const en = {
     '{who}: the reply to {command} from {node} comes after its timeout and is discarded ({reply}).',
   'caption.callNotWritten':
     '{who}: {command} to {node} could not be written for {timeout} (its event loop is starved): RedisTimeoutException “Command still hasn’t been written into connection!”',
+  'legend.callTimeout': 'response timeout (no reply in time)',
+  'legend.lateReply': 'late reply discarded',
+  'legend.nodeBusy': 'node busy (stall)',
+  'legend.starved': 'client event loop starved',
+  'caption.threadContinue':
+    '{who}’s code goes on running on thread {thread} (a coroutine or a future callback resuming elsewhere): from here, Thread.currentThread().getId() is {thread}.',
+  'kind.thread.continue': 'continues on another thread',
+  'caption.threadCancel':
+    'The future {who} waits on for its lock is cancelled: get() throws CancellationException; an acquire still in flight that succeeds is unlocked at once.',
+  'caption.threadCancelNone': 'A cancel reaches {who}, which waits for no lock: nothing to cancel.',
+  'kind.thread.cancel': 'acquire cancelled',
   'kind.client.starve': 'client event loop starved',
   'kind.client.starve.end': 'client event loop runs again',
   'kind.node.stall': 'node busy (stall)',

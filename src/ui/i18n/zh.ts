@@ -636,6 +636,17 @@ export const zh: Record<MessageKey, string> = {
   'caption.replyLate': '{who}：{node} 对 {command} 的应答在超时之后才到，被丢弃（{reply}）。',
   'caption.callNotWritten':
     '{who}：发往 {node} 的 {command} 在 {timeout}内没能写出（事件循环饥饿）：RedisTimeoutException “Command still hasn’t been written into connection!”',
+  'legend.callTimeout': '响应超时（没有按时收到应答）',
+  'legend.lateReply': '迟到的应答被丢弃',
+  'legend.nodeBusy': '节点忙碌（停顿）',
+  'legend.starved': '客户端事件循环饥饿',
+  'caption.threadContinue':
+    '{who} 的代码换到线程 {thread} 上继续执行（协程或 future 回调在别处恢复）：从这里起 Thread.currentThread().getId() 是 {thread}。',
+  'kind.thread.continue': '换到另一个线程继续',
+  'caption.threadCancel':
+    '{who} 等待加锁的 future 被取消：get() 抛出 CancellationException；仍在途中的加锁若成功，会被立即解锁。',
+  'caption.threadCancelNone': '取消操作到达 {who}，但它没有在等锁：没有可取消的。',
+  'kind.thread.cancel': '加锁被取消',
   'kind.client.starve': '客户端事件循环饥饿',
   'kind.client.starve.end': '客户端事件循环恢复',
   'kind.node.stall': '节点忙碌（停顿）',

@@ -116,10 +116,17 @@ export function drawTimeline(
       if (row.h >= 22 * layout.scale && text !== null)
         p.text(a + 3, by + sh + fs / 2 + 1, text, COLORS.hold, { size: fs });
     });
+    // a starved event loop: a strip along the top of each of the client's threads
+    for (const sp of lane.starved ?? []) {
+      if (!visible(sp.from, sp.to)) continue;
+      const a = clampX(x(sp.from));
+      p.rect(a, row.y, Math.max(2, clampX(x(sp.to)) - a), 3, COLORS.busyEdge);
+    }
     // One mark per kind per pixel column (a ring and a cross at the same ms both show), the
     // failures last so nothing covers them.
     const lastPxOf = new Map<string, number>();
-    const order = (k: string) => (k === 'error' || k === 'refused' || k === 'renew-fail' ? 1 : 0);
+    const order = (k: string) =>
+      k === 'error' || k === 'refused' || k === 'renew-fail' || k === 'timeout' ? 1 : 0;
     // Zoomed out, poll ticks a pixel apart would fill the lane: keep one every 3 px.
     let lastPoll = -Infinity;
     const marks = lane.marks.filter((m) => m.t >= t0 && m.t <= t1);
@@ -138,7 +145,9 @@ export function drawTimeline(
         lastPoll = mx;
         // a short tick in the lower half: one try, so the back-off reads as the gaps between them
         p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
-      } else if (m.kind === 'renew' || m.kind === 'renew-fail')
+      } else if (m.kind === 'timeout') p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2, [3, 2]);
+      else if (m.kind === 'late') p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
+      else if (m.kind === 'renew' || m.kind === 'renew-fail')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);
       else if (m.kind === 'error') {
         const r = Math.min(4, row.h / 3);
@@ -211,6 +220,11 @@ export function drawTimeline(
         p.text(Math.max(a, 0) + 4, top + fs / 2 + 1, fitText(text, room - 8, fs), COLORS.keyText, {
           size: fs,
         });
+    }
+    for (const d of lane.busy ?? []) {
+      if (!visible(d.from, d.to)) continue;
+      const a = clampX(x(d.from));
+      p.rect(a, row.y + 2, Math.max(2, clampX(x(d.to)) - a), row.h - 4, COLORS.busy, COLORS.busyEdge);
     }
     for (const d of lane.down) {
       if (!visible(d.from, d.to)) continue;

@@ -53,6 +53,8 @@ function inUse(model: LaneModel | undefined) {
     releasing,
     noTtl,
     down: nodes.some((n) => n.down.length > 0),
+    busy: nodes.some((n) => (n.busy?.length ?? 0) > 0),
+    starved: (model?.threads ?? []).some((l) => (l.starved?.length ?? 0) > 0),
     roles: nodes.some((n) => n.roles.some((r) => r.from > 0)),
     pubsub: model?.arrows.some((a) => a.kind === 'pubsub') ?? false,
     repl: model?.arrows.some((a) => a.kind === 'repl') ?? false,
@@ -96,6 +98,10 @@ export function legendItems(
   add(mark('wake-message'), 'legend.wakeMsg', MARK_COLOR['wake-message'], 'dot');
   add(mark('wake-timeout'), 'legend.wakeTimeout', MARK_COLOR['wake-timeout'], 'ring');
   add(mark('error'), 'legend.error', MARK_COLOR.error, 'cross');
+  add(mark('timeout'), 'legend.callTimeout', MARK_COLOR.timeout, 'dash');
+  add(mark('late'), 'legend.lateReply', MARK_COLOR.late, 'short-tick');
+  add(use.busy, 'legend.nodeBusy', COLORS.busyEdge, 'box', COLORS.busy);
+  add(use.starved, 'legend.starved', COLORS.busyEdge);
   add(mark('resource'), 'legend.write', MARK_COLOR.resource, 'dot');
   add(mark('refused'), 'legend.refused', MARK_COLOR.refused, 'refused');
   const s = use.sentinels;

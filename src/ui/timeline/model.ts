@@ -40,10 +40,20 @@ export interface HoldSpan {
  * failed when its reply, its WAIT or the client's verdict says so); `error`: tryLock gave up or a
  * lock call threw; `resource`: an accepted write; `refused`: a write the resource refused (a stale
  * fencing token); `poll`: one attempt of a lock that polls instead of waiting for a message (a
- * SpinLock's tries with their back-off, a naive SETNX retry loop).
+ * SpinLock's tries with their back-off, a naive SETNX retry loop); `timeout`: a call of the thread
+ * got no reply in time (or could not be written); `late`: a reply that came after that, discarded.
  */
 export type MarkKind =
-  'renew' | 'renew-fail' | 'wake-message' | 'wake-timeout' | 'error' | 'resource' | 'refused' | 'poll';
+  | 'renew'
+  | 'renew-fail'
+  | 'wake-message'
+  | 'wake-timeout'
+  | 'error'
+  | 'resource'
+  | 'refused'
+  | 'poll'
+  | 'timeout'
+  | 'late';
 
 export interface Mark {
   t: number;
@@ -62,6 +72,8 @@ export interface ThreadLane {
   /** spans where Redis has the thread owning lock keys it does not believe it holds yet (a MultiLock's parts) */
   partial: { from: number; to: number; keys: string }[];
   marks: Mark[];
+  /** spans where the thread's client's event loop got no CPU (its I/O held back) */
+  starved?: { from: number; to: number }[];
 }
 
 /** The lock key on one node between two changes: owner field(s), counter, and its expiry. */
@@ -89,6 +101,8 @@ export interface NodeLane {
   keyNames: string[];
   /** cluster: the slots this node serves, span by span ("10923-16383"; '' while it serves none) */
   slots?: SlotSpan[];
+  /** spans where the node was busy (a stall: commands queue up) */
+  busy?: { from: number; to: number }[];
 }
 
 export interface SlotSpan {
@@ -481,6 +495,8 @@ export function deriveLaneModel(
   const pendingPublish = new Map<string, { t: number; node: string; index: number }>();
   const clientDeliver = new Map<string, { node: string; t0: number; t1: number; index: number }>();
   let partitionFrom: number | null = null;
+  const starveFrom = new Map<string, number>();
+  const starved: { client: string; from: number; to: number }[] = [];
   const latency: { from: number; to: number }[] = [];
   let latencyFrom = 0;
   let spikes = 0;
@@ -641,11 +657,35 @@ export function deriveLaneModel(
       case 'net.latency':
         if (spikes++ === 0) latencyFrom = e.t;
         break;
+      case 'call.timeout':
+        lane?.marks.push({ t: e.t, kind: 'timeout', index: i });
+        break;
+      case 'reply.late':
+        lane?.marks.push({ t: e.t, kind: 'late', index: i });
+        break;
+      case 'node.stall': {
+        const n = nodeLanes.get(e.node);
+        if (n) addSpan((n.busy ??= []), e.t, e.until);
+        break;
+      }
+      case 'client.starve':
+        starveFrom.set(e.client, starveFrom.get(e.client) ?? e.t);
+        break;
+      case 'client.starve.end': {
+        const from = starveFrom.get(e.client);
+        starveFrom.delete(e.client);
+        if (from !== undefined) starved.push({ client: e.client, from, to: e.t });
+        break;
+      }
       case 'net.latency.end':
         if (spikes > 0 && --spikes === 0) latency.push({ from: latencyFrom, to: e.t });
         break;
     }
   }
+  for (const [client, from] of starveFrom) starved.push({ client, from, to: tEnd });
+  for (const sp of starved)
+    for (const l of threadLanes.values())
+      if (l.client === sp.client) addSpan((l.starved ??= []), sp.from, sp.to);
   if (partitionFrom !== null) partitions.push({ from: partitionFrom, to: tEnd });
   if (spikes > 0) latency.push({ from: latencyFrom, to: tEnd });
   if (failoverFrom !== null) sentinels?.failovers.push({ from: failoverFrom, to: tEnd, promoted: null });
@@ -790,4 +830,11 @@ function leaseLanes(
     if (lane.keys.some((k) => (k.key === key || k.key === lock) && k.label !== '' && during(k))) out.push(id);
   }
   return out;
+}
+
+/** Adds [from, to] to spans, merged with the last one when they overlap. */
+function addSpan(spans: { from: number; to: number }[], from: number, to: number): void {
+  const last = spans[spans.length - 1];
+  if (last !== undefined && from <= last.to) last.to = Math.max(last.to, to);
+  else spans.push({ from, to });
 }

@@ -57,7 +57,15 @@ export class LockPubSub {
     this.entries.set(entryName, entry);
     this.byChannel.set(channelName, entry);
     const conn = this.connection(channelName);
-    const reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channelName]);
+    let reply: Reply;
+    try {
+      reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channelName]);
+    } catch (e) {
+      // the waiter's future was cancelled meanwhile: the subscription is let go again
+      ctx.release(sem);
+      this.unsubscribe(entry, actor);
+      throw e;
+    }
     ctx.release(sem);
     if (reply.t === 'error') {
       this.drop(entry);
