@@ -81,12 +81,11 @@ export const onlySomeSlavesSynced = defineIncident(
       'Redisson 3.17.4, two replicas, one of them cut off from the master. A:1’s tryLock runs the acquire script and ' +
       'WAIT 2 1000; only replica-1 acknowledges, and this release fails the lock unless every replica did: ' +
       'RedisException caused by “Only 1 of 2 slaves were synced”. This release does not undo the acquire: the lock ' +
-      'stays on the master, a hold the server counts and the thread does not know it has (liveness L4), until its ' +
-      '30 s lease runs out.',
+      'stays on the master, for a thread that has already ended with the exception, until its 30 s lease runs out.',
     descriptionZh:
       'Redisson 3.17.4，两个从节点，其中一个与主节点断开。A:1 的 tryLock 执行加锁脚本和 WAIT 2 1000；只有 replica-1 确认，' +
       '而这个版本要求每个从节点都确认，否则加锁失败：RedisException，原因是 “Only 1 of 2 slaves were synced”。这个版本不会撤销加锁：' +
-      '锁留在主节点上，服务器记着一次持有而线程并不知道（活性 L4），直到 30 秒租期用完。',
+      '锁留在主节点上，而那个线程已经带着异常结束了，直到 30 秒租期用完。',
     incident: {
       family: 'failover',
       links: [
@@ -105,7 +104,7 @@ export const onlySomeSlavesSynced = defineIncident(
         zh: '从 3.16.7 起，RLock 把 WAIT 的返回值与从节点数比较，不是全部确认就失败；一个落后或宕机的从节点会让每次加锁都失败。3.17.5（“Lock synced slaves check”）改为只有一个都没确认时才失败；在此之前 mrniko 的建议是 `checkLockSyncedSlaves = false`。',
       },
       keywords: ['slaves were synced', 'Only 1 of 2 slaves were synced', 'IllegalStateException', 'checkLockSyncedSlaves', 'WAIT', 'ElastiCache', '从节点同步', '加锁失败'],
-      verdict: 'stuck',
+      verdict: 'safe',
     },
     scenario: { title: 'Only 1 of 2 slaves synced', ...partialSync },
   },
