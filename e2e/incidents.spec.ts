@@ -57,9 +57,12 @@ test('an incident shows its card and runs its pair on the fixed release', async 
   await page.screenshot({ path: 'test-results/incidents-card-en.png' });
 
   await card.getByTestId('incident-pair').click();
-  await expect(page.locator('.intro__title')).toHaveText('Fixed in 3.24.1: the unlock latch remembers the answer', {
-    timeout: 60_000,
-  });
+  await expect(page.locator('.intro__title')).toHaveText(
+    'Fixed in 3.24.1: the unlock latch remembers the answer',
+    {
+      timeout: 60_000,
+    },
+  );
   await expect(page.getByTestId('incident-pair')).toHaveText('Back to the incident (3.23.1)');
 
   await page.getByRole('button', { name: '中文', exact: true }).click();

@@ -159,7 +159,8 @@ export class ProtectedResource {
 
   /** The client crashed: its threads' uses in progress will never write. */
   forget(client: string): void {
-    for (const actor of [...this.uncommitted.keys()]) if (clientOf(actor) === client) this.uncommitted.delete(actor);
+    for (const actor of [...this.uncommitted.keys()])
+      if (clientOf(actor) === client) this.uncommitted.delete(actor);
     for (let i = this.pending.length - 1; i >= 0; i--)
       if (clientOf(this.pending[i].actor) === client) this.pending.splice(i, 1);
   }

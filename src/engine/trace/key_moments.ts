@@ -139,7 +139,14 @@ export function keyMoments(trace: Pick<Trace, 'events'>): KeyMoment[] {
       case 'lock.error':
         // an acquire that threw (WRONGTYPE, a failed WAIT, …): the thread never got the lock
         if (e.op !== 'unlock')
-          add(`acquire-threw:${who}`, 'acquire-threw', i, e, `${who}'s ${str(e.op)} throws`, `${who} 的 ${str(e.op)} 抛出异常`);
+          add(
+            `acquire-threw:${who}`,
+            'acquire-threw',
+            i,
+            e,
+            `${who}'s ${str(e.op)} throws`,
+            `${who} 的 ${str(e.op)} 抛出异常`,
+          );
         // an unlock Redis refused: the thread no longer (or never) held the lock
         if (e.op === 'unlock')
           add(

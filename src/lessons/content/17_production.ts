@@ -28,7 +28,11 @@ const lesson: Lesson = {
           '异常只是最后一个症状：结论是**不安全**。时间线上方的案例卡片链接到原帖，并可以运行旁边的补救方案。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['order:42'] },
-      checks: [{ verdict: 'unsafe' }, exactly(1, ev('lock.error', 'A:1')), { resource: { value: 1, accepted: 2, lost: 1 } }],
+      checks: [
+        { verdict: 'unsafe' },
+        exactly(1, ev('lock.error', 'A:1')),
+        { resource: { value: 1, accepted: 2, lost: 1 } },
+      ],
     },
     {
       claims: ['C25'],
@@ -40,7 +44,12 @@ const lesson: Lesson = {
           zh: 'A:1 用 `lock()` 拿到 `testthread`，它的任务结束时没有解锁。它的客户端还活着。B:1 用 `tryLock(60, SECONDS)` 申请。这次运行的结论是什么？',
         },
         choices: [
-          choice('safe', 'safe', 'Safe: the lease expires after 30 s and B gets it', '安全：30 秒后租期到期，B 拿到锁'),
+          choice(
+            'safe',
+            'safe',
+            'Safe: the lease expires after 30 s and B gets it',
+            '安全：30 秒后租期到期，B 拿到锁',
+          ),
           choice('unsafe', 'unsafe', 'Unsafe: two holders', '不安全：两个持有者'),
           choice('stuck', 'stuck', 'Stuck: nobody gets it', '卡住：谁也拿不到'),
         ],

@@ -10,7 +10,8 @@ import { usePlayground } from '../store';
 const SHOWN = 40;
 
 /** The release as a short tag ("3.11.6", "3.11.x–3.12.0"); empty when the thread names none. */
-const releaseTag = (i: IncidentInfo) => /^\d[\d.x–-]*/.exec(i.pairOf ? (i.fixedIn ?? '') : i.reported)?.[0] ?? '';
+const releaseTag = (i: IncidentInfo) =>
+  /^\d[\d.x–-]*/.exec(i.pairOf ? (i.fixedIn ?? '') : i.reported)?.[0] ?? '';
 
 /**
  * Search the built-ins by symptom: an exception, a word of the symptom, a release, in English or

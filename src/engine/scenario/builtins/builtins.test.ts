@@ -245,7 +245,8 @@ describe('built-in scenarios: verdicts and key moments', () => {
       // an unlock latch that release never had (docs/incidents.md, "What the runs do not show").
       const s = simulate(b.scenario);
       const latchDifference =
-        !versionTraits(s.scenario.redisson.version).unlockLatch && JSON.stringify(b.scenario).includes('"ReadLock"');
+        !versionTraits(s.scenario.redisson.version).unlockLatch &&
+        JSON.stringify(b.scenario).includes('"ReadLock"');
       if ((s.resource.lost ?? 0) > 0)
         expect(
           s.violations.some((v) => v.kind === 'V3'),

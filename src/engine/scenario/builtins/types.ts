@@ -24,7 +24,8 @@ export interface Bilingual {
  * The families of docs/incidents.md: unlock failures, the watchdog, FairLock queues, failover and
  * replicas, subscriptions, design confusions, a transaction committed after the unlock.
  */
-export type IncidentFamily = 'unlock' | 'watchdog' | 'fair' | 'failover' | 'subscription' | 'design' | 'transaction';
+export type IncidentFamily =
+  'unlock' | 'watchdog' | 'fair' | 'failover' | 'subscription' | 'design' | 'transaction';
 
 /** A real, public Redisson-lock problem, as the gallery presents it beside its run. */
 export interface IncidentInfo {

@@ -37,7 +37,17 @@ export const redlockOnOneRedis = defineIncident('incident-redlock-one-redis', {
       en: 'RedLock’s quorum only means something across independent masters (mrniko in #588: it is designed for N locks on N Redis nodes; #1159 points to redis.io’s distlock page). Locks on one node fail together, and a node restarted without persistence forgets them all.',
       zh: 'RedLock 的多数派只有在相互独立的主节点之间才有意义（mrniko 在 #588 中说：它是为 N 个 Redis 节点上的 N 把锁设计的；#1159 指向 redis.io 的 distlock 页面）。同一节点上的锁一起失效，没有持久化的节点重启后会全部忘掉。',
     },
-    keywords: ['RedLock', 'RedissonRedLock', 'quorum', 'restart', 'persistence', '红锁', '多数派', '重启', '两个线程同时拿到锁'],
+    keywords: [
+      'RedLock',
+      'RedissonRedLock',
+      'quorum',
+      'restart',
+      'persistence',
+      '红锁',
+      '多数派',
+      '重启',
+      '两个线程同时拿到锁',
+    ],
     verdict: 'unsafe',
   },
   scenario: {
@@ -54,7 +64,16 @@ export const redlockOnOneRedis = defineIncident('incident-redlock-one-redis', {
   },
 });
 
-const DEADLOCK_KEYS = ['deadlock', 'hang', 'blocked forever', 'stuck', '死锁', '卡住', '一直等待', '永远阻塞'];
+const DEADLOCK_KEYS = [
+  'deadlock',
+  'hang',
+  'blocked forever',
+  'stuck',
+  '死锁',
+  '卡住',
+  '一直等待',
+  '永远阻塞',
+];
 const rw = (type: 'ReadLock' | 'WriteLock', op: string) => ({ op, lock: 'config', type });
 
 export const readToWriteUpgrade = defineIncident('incident-read-to-write-upgrade', {
@@ -79,7 +98,18 @@ export const readToWriteUpgrade = defineIncident('incident-read-to-write-upgrade
       en: 'mrniko: “It’s by design. Write lock can’t be acquired while read locks are acquired.” Redisson lets a writer take a read lock (downgrade), never a reader the write lock (upgrade): release the read lock first, then re-check after taking the write lock.',
       zh: 'mrniko：“这是设计如此。持有读锁时无法获取写锁。” Redisson 允许写者再拿读锁（降级），从不允许读者拿写锁（升级）：先释放读锁，拿到写锁后再重新检查。',
     },
-    keywords: [...DEADLOCK_KEYS, 'ReadWriteLock', 'RReadWriteLock', 'upgrade', 'read lock', 'write lock', '读写锁', '锁升级', '读锁', '写锁'],
+    keywords: [
+      ...DEADLOCK_KEYS,
+      'ReadWriteLock',
+      'RReadWriteLock',
+      'upgrade',
+      'read lock',
+      'write lock',
+      '读写锁',
+      '锁升级',
+      '读锁',
+      '写锁',
+    ],
     verdict: 'stuck',
   },
   scenario: {
@@ -121,7 +151,10 @@ export const oppositeOrderDeadlock = defineIncident(
       '用 `lock()` 等待对方的锁：两者永远等下去，而它们的看门狗让两把锁一直有效（活性 L5，等待环）。Redisson 不会检测这种情况。',
     incident: {
       family: 'design',
-      links: ['https://github.com/redisson/redisson/issues/4460', 'https://github.com/redisson/redisson/issues/2547'],
+      links: [
+        'https://github.com/redisson/redisson/issues/4460',
+        'https://github.com/redisson/redisson/issues/2547',
+      ],
       reported: 'not stated',
       symptom: {
         en: '“Sometimes there are dead locks in redis” when a method uses two locks; thread 1 holds lock-a and waits for lock-b while thread 2 holds lock-b and waits for lock-a.',
@@ -149,7 +182,8 @@ export const oppositeOrderDeadlock = defineIncident(
     description:
       'The same two code paths, both taking `lock:myBook:7` before `lock:readingRecord:7`: B:1 waits for A:1’s first ' +
       'lock instead of holding the second, and both finish.',
-    descriptionZh: '同样两条代码路径，都先锁 `lock:myBook:7` 再锁 `lock:readingRecord:7`：B:1 等待 A:1 的第一把锁，而不是占着第二把，两者都顺利完成。',
+    descriptionZh:
+      '同样两条代码路径，都先锁 `lock:myBook:7` 再锁 `lock:readingRecord:7`：B:1 等待 A:1 的第一把锁，而不是占着第二把，两者都顺利完成。',
     verdict: 'safe',
     scenario: {
       title: 'Remedy: one lock order',
@@ -162,7 +196,12 @@ export const oppositeOrderDeadlock = defineIncident(
   },
 );
 
-const multi = (name: string, locks: string[]) => (op: string) => ({ op, lock: name, type: 'MultiLock', locks });
+const multi = (name: string, locks: string[]) => (op: string) => ({
+  op,
+  lock: name,
+  type: 'MultiLock',
+  locks,
+});
 const lockA = multi('lockA', ['lockSoundbox', 'lock2000']);
 const lockB = multi('lockB', ['lock2000', 'lockSoundbox']);
 
@@ -190,7 +229,16 @@ export const multiLockOppositeOrder = defineIncident('incident-multilock-opposit
       en: 'As the code shows: MultiLock.lock() tries its locks in the order it was given them, gives back the ones it took when one fails, and tries again after a short wait. Two MultiLocks with opposite orders keep taking one lock each. Build every MultiLock over the same locks in the same order.',
       zh: '从代码可以看出：MultiLock.lock() 按给定的顺序尝试各把锁，一把失败时归还已拿到的锁，短暂等待后重试。顺序相反的两个 MultiLock 会不断地各拿一把。应当让覆盖同样锁的 MultiLock 都使用同一顺序。',
     },
-    keywords: [...DEADLOCK_KEYS, 'MultiLock', 'RedissonMultiLock', 'livelock', 'retry', '活锁', '重试', '联锁'],
+    keywords: [
+      ...DEADLOCK_KEYS,
+      'MultiLock',
+      'RedissonMultiLock',
+      'livelock',
+      'retry',
+      '活锁',
+      '重试',
+      '联锁',
+    ],
     verdict: 'stuck',
   },
   scenario: {

@@ -2,8 +2,23 @@
 import { client } from '../../build';
 import { defineIncident, onRelease } from './define';
 
-const fairOp = (op: string, extra: Record<string, unknown> = {}) => ({ op, lock: 'fair', type: 'FairLock', ...extra });
-const FAIR_KEYS = ['FairLock', 'RFairLock', 'fair lock', 'queue', '公平锁', '队列', '卡住', '一直等待', 'stuck'];
+const fairOp = (op: string, extra: Record<string, unknown> = {}) => ({
+  op,
+  lock: 'fair',
+  type: 'FairLock',
+  ...extra,
+});
+const FAIR_KEYS = [
+  'FairLock',
+  'RFairLock',
+  'fair lock',
+  'queue',
+  '公平锁',
+  '队列',
+  '卡住',
+  '一直等待',
+  'stuck',
+];
 
 const deadWaiter = (type: 'FairLock' | 'RLock') => {
   const op = (name: string, extra: Record<string, unknown> = {}) =>
@@ -14,9 +29,13 @@ const deadWaiter = (type: 'FairLock' | 'RLock') => {
     clients: [
       client('A', [op('lock'), { op: 'work', ms: 2000 }, op('unlock')]),
       client('B', [op('lock'), { op: 'work', ms: 300 }, op('unlock')], { start: 100 }),
-      client('C', [op('tryLock', { waitMs: 300_000, leaseMs: 300_000 }), { op: 'work', ms: 300 }, op('unlock')], {
-        start: 200,
-      }),
+      client(
+        'C',
+        [op('tryLock', { waitMs: 300_000, leaseMs: 300_000 }), { op: 'work', ms: 300 }, op('unlock')],
+        {
+          start: 200,
+        },
+      ),
     ],
     // B's JVM dies while it waits in the queue
     faults: [{ at: 1000, kind: 'crash', client: 'B' }],
@@ -39,7 +58,10 @@ export const fairLockDeadWaiter = defineIncident(
       '等了这么久（活性 L2），最后返回 false。',
     incident: {
       family: 'fair',
-      links: ['https://github.com/redisson/redisson/issues/3254', 'https://github.com/redisson/redisson/issues/1353'],
+      links: [
+        'https://github.com/redisson/redisson/issues/3254',
+        'https://github.com/redisson/redisson/issues/1353',
+      ],
       reported: '3.13.6',
       symptom: {
         en: 'RedissonFairLock.tryLock(300, 300, SECONDS) returns false after almost 5 minutes, although the threads that held the lock released it long before.',
@@ -92,7 +114,10 @@ export const fairLockNegativeTtl = defineIncident(
       'A 在 40 秒解锁，但 B 和 C 早已作为过期者被移出队列，解锁消息发给了没人：两者对着一把空闲的锁永远等下去（活性 L2）。',
     incident: {
       family: 'fair',
-      links: ['https://github.com/redisson/redisson/issues/5503', 'https://github.com/redisson/redisson/issues/6150'],
+      links: [
+        'https://github.com/redisson/redisson/issues/5503',
+        'https://github.com/redisson/redisson/issues/6150',
+      ],
       reported: '3.12.0',
       fixedIn: '3.32.0',
       symptom: {
@@ -103,7 +128,16 @@ export const fairLockNegativeTtl = defineIncident(
         en: 'mrniko: 3.32.0 fixes the incorrect calculation of the remaining ttl (CHANGELOG 3.32.0: “RFairLock doesn’t calculate remaining ttl properly before next acquisition attempt”): the estimate is never below 0, so the waiter always has a timer to try again.',
         zh: 'mrniko：3.32.0 修复了剩余 ttl 计算错误的问题（CHANGELOG 3.32.0：“RFairLock doesn’t calculate remaining ttl properly before next acquisition attempt”）：估计值不会小于 0，等待者总有一个定时器去重试。',
       },
-      keywords: [...FAIR_KEYS, 'negative ttl', 'acquireUninterruptibly', 'blocks forever', 'hang', '负数', '永远阻塞', '死锁'],
+      keywords: [
+        ...FAIR_KEYS,
+        'negative ttl',
+        'acquireUninterruptibly',
+        'blocks forever',
+        'hang',
+        '负数',
+        '永远阻塞',
+        '死锁',
+      ],
       verdict: 'stuck',
     },
     scenario: { title: 'FairLock: negative ttl', ...longHolder },
@@ -114,7 +148,8 @@ export const fairLockNegativeTtl = defineIncident(
     description:
       'The same 40 s hold on Redisson 3.32.0: the queued threads’ estimates stay positive, they wake on time, and A’s ' +
       'unlock hands the lock to B, then C.',
-    descriptionZh: '在 Redisson 3.32.0 上同样持有 40 秒：排队线程的估计值保持为正，它们按时醒来，A 解锁后锁依次交给 B、C。',
+    descriptionZh:
+      '在 Redisson 3.32.0 上同样持有 40 秒：排队线程的估计值保持为正，它们按时醒来，A 解锁后锁依次交给 B、C。',
     verdict: 'safe',
     scenario: { title: 'Fixed: max(0, pttl)', ...onRelease(longHolder, '3.32.0') },
   },

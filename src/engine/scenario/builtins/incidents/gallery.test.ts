@@ -9,7 +9,15 @@ import { builtins } from '../index';
 import type { IncidentFamily } from '../types';
 import { incidents } from './index';
 
-const FAMILIES: IncidentFamily[] = ['unlock', 'watchdog', 'fair', 'failover', 'subscription', 'design', 'transaction'];
+const FAMILIES: IncidentFamily[] = [
+  'unlock',
+  'watchdog',
+  'fair',
+  'failover',
+  'subscription',
+  'design',
+  'transaction',
+];
 
 describe('the gallery of real incidents', () => {
   it('every incident names its thread, release, symptom, cause and keywords in both languages', () => {
@@ -24,8 +32,14 @@ describe('the gallery of real incidents', () => {
         expect(t.en.length, b.id).toBeGreaterThan(20);
         expect(t.zh, b.id).toMatch(/[\u4e00-\u9fff]/);
       }
-      expect(i.keywords.some((k) => /[\u4e00-\u9fff]/.test(k)), `${b.id}: a 中文 keyword`).toBe(true);
-      expect(i.keywords.some((k) => /^[\x20-\x7e]+$/.test(k)), `${b.id}: an English keyword`).toBe(true);
+      expect(
+        i.keywords.some((k) => /[\u4e00-\u9fff]/.test(k)),
+        `${b.id}: a 中文 keyword`,
+      ).toBe(true);
+      expect(
+        i.keywords.some((k) => /^[\x20-\x7e]+$/.test(k)),
+        `${b.id}: an English keyword`,
+      ).toBe(true);
     }
   });
 

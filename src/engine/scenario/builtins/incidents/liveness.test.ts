@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { at, near, sim } from '../../testing/builtins';
 import { errorOf, kinds } from '../../testing/incidents';
 
-
 describe('incidents where nobody gets the lock', () => {
   it('FairLock dead waiter (3.13.6): C waits on a free lock from A’s unlock until its 300 s tryLock gives up (L2)', () => {
     const s = sim('incident-fairlock-dead-waiter');
@@ -22,7 +21,12 @@ describe('incidents where nobody gets the lock', () => {
 
   it('FairLock negative ttl (3.12.0): B and C wait with ttl −2 and no timer; A’s unlock publishes to nobody (L2)', () => {
     const s = sim('incident-fairlock-negative-ttl');
-    expect(s.of('lock.wait').filter((e) => Number(e.ttl) < 0).map((e) => e.actor)).toEqual(['B:1', 'C:1']);
+    expect(
+      s
+        .of('lock.wait')
+        .filter((e) => Number(e.ttl) < 0)
+        .map((e) => e.actor),
+    ).toEqual(['B:1', 'C:1']);
     expect(s.of('lock.acquired').map((e) => e.actor)).toEqual(['A:1']);
     expect(kinds(s)).toEqual(['L2 B:1+C:1']);
     expect(s.violations[0].to).toBeNull();

@@ -47,7 +47,20 @@ export const transactionalCommitAfterUnlock = defineIncident(
         en: 'The lock is released in the method’s `finally`, before Spring’s proxy commits the transaction; the next holder reads the committed (stale) row. Lock around the transaction (take the lock outside the @Transactional method, or unlock after commit) so the commit happens while the lock is held.',
         zh: '锁在方法的 `finally` 里释放，早于 Spring 代理提交事务；下一个持有者读到的是已提交的（旧）数据。应当让锁包住事务（在 @Transactional 方法外面加锁，或在提交后解锁），让提交发生在持锁期间。',
       },
-      keywords: ['@Transactional', 'Transactional', 'Spring', 'transaction', 'commit', 'oversell', 'lost update', '事务', '提交', '超卖', '更新丢失', '库存'],
+      keywords: [
+        '@Transactional',
+        'Transactional',
+        'Spring',
+        'transaction',
+        'commit',
+        'oversell',
+        'lost update',
+        '事务',
+        '提交',
+        '超卖',
+        '更新丢失',
+        '库存',
+      ],
       verdict: 'unsafe',
     },
     scenario: { title: 'Unlocked before the commit', ...buyers([lockStock, sell, unlockStock, commit]) },
@@ -58,7 +71,8 @@ export const transactionalCommitAfterUnlock = defineIncident(
     description:
       'The same three buyers with the lock around the transaction: each commits its sale before it unlocks, so the ' +
       'next buyer reads the committed count and the counter ends at exactly three.',
-    descriptionZh: '同样三个买家，锁包住整个事务：每人先提交销售再解锁，下一个买家读到的是已提交的计数，计数器最终正好是三。',
+    descriptionZh:
+      '同样三个买家，锁包住整个事务：每人先提交销售再解锁，下一个买家读到的是已提交的计数，计数器最终正好是三。',
     verdict: 'safe',
     scenario: { title: 'Remedy: commit before unlock', ...buyers([lockStock, sell, commit, unlockStock]) },
   },

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { at, near, sim } from '../../testing/builtins';
 import { errorOf, kinds, isError } from '../../testing/incidents';
 
-
 describe('unlock-failure incidents', () => {
   it('lease shorter than the work (3.11.6): B takes over at 10 s, A overwrites B and its unlock throws IMSE', () => {
     const s = sim('incident-lease-shorter-than-work');
@@ -38,7 +37,9 @@ describe('unlock-failure incidents', () => {
 
   it('re-sent unlock (3.23.1): the first unlock deletes the lock, its reply is lost, the re-send returns nil: IMSE', () => {
     const s = sim('incident-resent-unlock-imse');
-    const unlocks = s.of('cmd', 'A:1').filter((e) => String((e.argv as string[])[0]).startsWith('EVAL') && e.t > 5000);
+    const unlocks = s
+      .of('cmd', 'A:1')
+      .filter((e) => String((e.argv as string[])[0]).startsWith('EVAL') && e.t > 5000);
     expect(unlocks.map((e) => [e.t, e.reply])).toEqual([
       [5003, 1],
       [9503, null],
@@ -49,7 +50,9 @@ describe('unlock-failure incidents', () => {
 
   it('re-sent unlock, fixed in 3.24.1: the re-send finds the latch and returns 1; no exception', () => {
     const s = sim('incident-resent-unlock-imse-fixed');
-    const unlocks = s.of('cmd', 'A:1').filter((e) => String((e.argv as string[])[0]).startsWith('EVAL') && e.t > 5000);
+    const unlocks = s
+      .of('cmd', 'A:1')
+      .filter((e) => String((e.argv as string[])[0]).startsWith('EVAL') && e.t > 5000);
     expect(unlocks.map((e) => e.reply)).toEqual([1, 1]);
     expect(String((unlocks[1].argv as string[])[5])).toMatch(/^redisson_unlock_latch:\{rw\}:/);
     expect(errorOf(s, 'A:1').filter(Boolean)).toEqual([]);
@@ -70,7 +73,9 @@ describe('unlock-failure incidents', () => {
 
   it('WAIT 0 on unlock, fixed in 3.52.0: one request id, the retry returns the latch’s answer', () => {
     const s = sim('incident-nosynced-unlock-imse-fixed');
-    const unlocks = s.of('cmd', 'A:1').filter((e) => String((e.argv as string[])[0]) === 'EVALSHA' && e.t > 5000);
+    const unlocks = s
+      .of('cmd', 'A:1')
+      .filter((e) => String((e.argv as string[])[0]) === 'EVALSHA' && e.t > 5000);
     expect(new Set(unlocks.map((e) => String((e.argv as string[])[5]))).size).toBe(1);
     expect(errorOf(s, 'A:1').filter(Boolean)).toEqual([]);
     expect(s.of('lock.released', 'A:1')).toHaveLength(1);

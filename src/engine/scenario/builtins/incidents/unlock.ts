@@ -40,7 +40,16 @@ export const leaseShorterThanWork = defineIncident(
         en: 'With an explicit leaseTime Redisson starts no watchdog (mrniko in #4405: it expires in any case, so the watchdog is not needed). The key expires mid-work; another thread may take the lock; the unlock script finds no field for the thread and returns nil, which becomes IllegalMonitorStateException.',
         zh: '显式 leaseTime 时 Redisson 不启动看门狗（mrniko 在 #4405 中说：反正会过期，不需要看门狗）。键在工作中途过期，别的线程可能拿到锁；解锁脚本找不到该线程的字段，返回 nil，于是抛出 IllegalMonitorStateException。',
       },
-      keywords: [...IMSE_KEYS, 'leaseTime', 'lease expired', '租期', '过期', '锁提前释放', 'lost update', '更新丢失'],
+      keywords: [
+        ...IMSE_KEYS,
+        'leaseTime',
+        'lease expired',
+        '租期',
+        '过期',
+        '锁提前释放',
+        'lost update',
+        '更新丢失',
+      ],
       verdict: 'unsafe',
     },
     scenario: { title: 'Lease shorter than the work', ...leaseTooShort },
@@ -76,7 +85,10 @@ export const unlockAfterFailedTryLock = defineIncident('incident-unlock-after-fa
     '它在 `finally` 里的 unlock 抛出 IllegalMonitorStateException。',
   incident: {
     family: 'unlock',
-    links: ['https://github.com/redisson/redisson/issues/581', 'https://github.com/redisson/redisson/issues/1485'],
+    links: [
+      'https://github.com/redisson/redisson/issues/581',
+      'https://github.com/redisson/redisson/issues/1485',
+    ],
     reported: '2.2.x',
     symptom: {
       en: 'Under a stress test `tryLock(10, 5, SECONDS)` “throws” “attempt to unlock lock, not locked by current thread”; with `lock()` it does not.',
@@ -92,7 +104,11 @@ export const unlockAfterFailedTryLock = defineIncident('incident-unlock-after-fa
   scenario: {
     title: 'Unlock after a failed tryLock',
     clients: [
-      client('A', [{ op: 'lock', lock: 'lottery' }, { op: 'use', ms: 12_000 }, { op: 'unlock', lock: 'lottery' }]),
+      client('A', [
+        { op: 'lock', lock: 'lottery' },
+        { op: 'use', ms: 12_000 },
+        { op: 'unlock', lock: 'lottery' },
+      ]),
       clientOf(
         'B',
         thread(
@@ -116,7 +132,13 @@ export const unlockAfterFailedTryLock = defineIncident('incident-unlock-after-fa
 
 const resentUnlock = {
   redisson: { version: '3.23.1' },
-  clients: [client('A', [{ op: 'lock', lock: 'rw' }, { op: 'work', ms: 5000 }, { op: 'unlock', lock: 'rw' }])],
+  clients: [
+    client('A', [
+      { op: 'lock', lock: 'rw' },
+      { op: 'work', ms: 5000 },
+      { op: 'unlock', lock: 'rw' },
+    ]),
+  ],
   // the unlock reaches the master at 5003 ms; its reply is lost in a half-second partition
   faults: [{ at: 5003, kind: 'partition', groups: [['master'], ['A']], healAt: 5500 }],
 };
@@ -152,7 +174,16 @@ export const resentUnlockImse = defineIncident(
         en: 'A re-sent unlock found the lock already deleted by its first, successful attempt. 3.24.1 (“attempt to unlock lock … occurs in rare cases even if RLock.unlock() called by lock owner thread”) makes the unlock script store its first answer in `redisson_unlock_latch:{name}:<requestId>`, and a re-sent unlock returns that answer. The run uses RLock, which the same fix covers.',
         zh: '重发的解锁发现锁已被第一次（成功的）尝试删除。3.24.1（“attempt to unlock lock … occurs in rare cases even if RLock.unlock() called by lock owner thread”）让解锁脚本把第一次的结果存进 `redisson_unlock_latch:{name}:<requestId>`，重发的解锁直接返回这个结果。本运行用的是 RLock，同一修复也覆盖它。',
       },
-      keywords: [...IMSE_KEYS, 'retry', 'response timeout', 'RedisResponseTimeoutException', '重发', '重试', '超时', '偶发'],
+      keywords: [
+        ...IMSE_KEYS,
+        'retry',
+        'response timeout',
+        'RedisResponseTimeoutException',
+        '重发',
+        '重试',
+        '超时',
+        '偶发',
+      ],
       verdict: 'safe',
     },
     scenario: { title: 'A re-sent unlock throws IMSE', ...resentUnlock },
@@ -176,9 +207,17 @@ const noSyncUnlock = {
   until: 25_000,
   redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
   redisson: { version: '3.50.0' },
-  clients: [client('A', [{ op: 'lock', lock: 'job' }, { op: 'work', ms: 5000 }, { op: 'unlock', lock: 'job' }])],
+  clients: [
+    client('A', [
+      { op: 'lock', lock: 'job' },
+      { op: 'work', ms: 5000 },
+      { op: 'unlock', lock: 'job' },
+    ]),
+  ],
   // the only replica loses its link before the unlock and gets it back at 9 s
-  faults: [{ at: 4000, kind: 'partition', groups: [['master', 'A', 'sentinels'], ['replica-1']], healAt: 9000 }],
+  faults: [
+    { at: 4000, kind: 'partition', groups: [['master', 'A', 'sentinels'], ['replica-1']], healAt: 9000 },
+  ],
 };
 
 export const noSyncedUnlockImse = defineIncident(
@@ -212,7 +251,15 @@ export const noSyncedUnlockImse = defineIncident(
         en: '`unlockAsync` drew a new requestId inside each attempt, so the retry after NoSyncedSlavesException did not find the latch of the first, successful attempt. 3.52.0 uses one requestId per unlock.',
         zh: '`unlockAsync` 在每次尝试里都生成新的 requestId，所以 NoSyncedSlavesException 之后的重试找不到第一次（成功）尝试的 latch。3.52.0 起一次解锁只用一个 requestId。',
       },
-      keywords: [...IMSE_KEYS, 'NoSyncedSlavesException', 'None of slaves were synced', 'Valkey', 'requestId', '从节点', '长任务'],
+      keywords: [
+        ...IMSE_KEYS,
+        'NoSyncedSlavesException',
+        'None of slaves were synced',
+        'Valkey',
+        'requestId',
+        '从节点',
+        '长任务',
+      ],
       verdict: 'safe',
     },
     scenario: { title: 'Unlock retried after WAIT 0', ...noSyncUnlock },
@@ -232,7 +279,11 @@ export const noSyncedUnlockImse = defineIncident(
 
 /** Two requests for order 1001, on two threads, each guarding its work with `lock`. */
 const dataKey = (lock: string) => {
-  const request = [{ op: 'tryLock', lock, waitMs: 1000 }, { op: 'work', ms: 500 }, { op: 'unlock', lock }];
+  const request = [
+    { op: 'tryLock', lock, waitMs: 1000 },
+    { op: 'work', ms: 500 },
+    { op: 'unlock', lock },
+  ];
   return {
     redisson: { version: '3.18.0' },
     clients: [
@@ -270,7 +321,16 @@ export const lockNameIsDataKey = defineIncident(
         en: 'mrniko: two different types of objects can’t share the same name. An RLock is a hash at its name; a string already there makes the script’s hash commands fail. Give locks their own names (`lock:order:1001`).',
         zh: 'mrniko：两种不同类型的对象不能共用一个名字。RLock 是以其名字为键的哈希；那里已有字符串时，脚本的哈希命令就会失败。给锁起专用的名字（`lock:order:1001`）。',
       },
-      keywords: ['WRONGTYPE', 'RedisException', 'wrong kind of value', 'key collision', 'lock name', '键冲突', '锁名', '类型错误'],
+      keywords: [
+        'WRONGTYPE',
+        'RedisException',
+        'wrong kind of value',
+        'key collision',
+        'lock name',
+        '键冲突',
+        '锁名',
+        '类型错误',
+      ],
       verdict: 'safe',
     },
     scenario: { title: 'Lock name is a data key', ...dataKey('order:1001') },
@@ -302,7 +362,10 @@ export const jvmFreezeImse = defineIncident('incident-jvm-freeze-imse', {
     '写入过期的余额（V1、V3），它的 `unlock()` 抛出 IllegalMonitorStateException。',
   incident: {
     family: 'unlock',
-    links: ['https://github.com/redisson/redisson/issues/2665', 'https://github.com/redisson/redisson/issues/2807'],
+    links: [
+      'https://github.com/redisson/redisson/issues/2665',
+      'https://github.com/redisson/redisson/issues/2807',
+    ],
     reported: '2.15.2',
     symptom: {
       en: 'The thread that got the lock throws “attempt to unlock lock, not locked by current thread” on unlock, after the server’s CPU sat at 100 % for minutes.',
@@ -312,17 +375,40 @@ export const jvmFreezeImse = defineIncident('incident-jvm-freeze-imse', {
       en: 'mrniko: if the JVM freezes for longer than lockWatchdogTimeout the lock is released; with the CPU at 100 % the watchdog thread may not run, and the lock expires. The watchdog lives in the same process as the holder, so whatever stops one stops both.',
       zh: 'mrniko：JVM 冻结超过 lockWatchdogTimeout，锁就会被释放；CPU 100% 时看门狗线程可能得不到执行，锁随之过期。看门狗与持有者在同一个进程里，让其中一个停下的东西也会让另一个停下。',
     },
-    keywords: [...IMSE_KEYS, 'GC pause', 'JVM freeze', 'CPU 100%', 'stop-the-world', 'watchdog', '看门狗', '停顿', '卡顿', 'Full GC'],
+    keywords: [
+      ...IMSE_KEYS,
+      'GC pause',
+      'JVM freeze',
+      'CPU 100%',
+      'stop-the-world',
+      'watchdog',
+      '看门狗',
+      '停顿',
+      '卡顿',
+      'Full GC',
+    ],
     verdict: 'unsafe',
   },
   scenario: {
     title: 'A frozen JVM loses the lock',
     redisson: { version: '3.10.2' },
     clients: [
-      client('A', [{ op: 'tryLock', lock: 'merchant:7' }, { op: 'use', ms: 2000 }, { op: 'unlock', lock: 'merchant:7' }]),
-      client('B', [{ op: 'lock', lock: 'merchant:7' }, { op: 'use', ms: 200 }, { op: 'unlock', lock: 'merchant:7' }], {
-        start: 5000,
-      }),
+      client('A', [
+        { op: 'tryLock', lock: 'merchant:7' },
+        { op: 'use', ms: 2000 },
+        { op: 'unlock', lock: 'merchant:7' },
+      ]),
+      client(
+        'B',
+        [
+          { op: 'lock', lock: 'merchant:7' },
+          { op: 'use', ms: 200 },
+          { op: 'unlock', lock: 'merchant:7' },
+        ],
+        {
+          start: 5000,
+        },
+      ),
     ],
     faults: [{ at: 1000, kind: 'pause', client: 'A', ms: 35_000 }],
   },
@@ -352,7 +438,15 @@ export const rlockAndReadLockShareName = defineIncident('incident-rlock-readlock
       en: 'Two lock objects of different kinds share one key: the read lock’s script treats a hash without `mode` as free and its unlock deletes the key. Redisson’s objects must not share a name (the same rule as #5565).',
       zh: '两种不同的锁对象共用一个键：读锁脚本把没有 `mode` 字段的哈希当作空闲，它的解锁又删掉了整个键。Redisson 的对象不能共用名字（与 #5565 是同一条规则）。',
     },
-    keywords: [...IMSE_KEYS, 'ReadLock', 'ReadWriteLock', 'same name', '读写锁', '同名', '两个线程同时拿到锁'],
+    keywords: [
+      ...IMSE_KEYS,
+      'ReadLock',
+      'ReadWriteLock',
+      'same name',
+      '读写锁',
+      '同名',
+      '两个线程同时拿到锁',
+    ],
     verdict: 'unsafe',
   },
   scenario: {
@@ -361,7 +455,11 @@ export const rlockAndReadLockShareName = defineIncident('incident-rlock-readlock
     clients: [
       clientOf(
         'A',
-        thread(1, [{ op: 'lock', lock: 'A' }, { op: 'use', ms: 3000 }, { op: 'unlock', lock: 'A' }]),
+        thread(1, [
+          { op: 'lock', lock: 'A' },
+          { op: 'use', ms: 3000 },
+          { op: 'unlock', lock: 'A' },
+        ]),
         thread(
           2,
           [
@@ -388,7 +486,10 @@ export const unlockFromAnotherThread = defineIncident('incident-unlock-from-anot
     'unlock 抛出 IllegalMonitorStateException，什么也没释放。A:1 已经结束；客户端的看门狗为一个不存在的持有者续期（活性 L3），B:1 永远拿不到锁。',
   incident: {
     family: 'unlock',
-    links: ['https://github.com/redisson/redisson/issues/2543', 'https://github.com/redisson/redisson/issues/2807'],
+    links: [
+      'https://github.com/redisson/redisson/issues/2543',
+      'https://github.com/redisson/redisson/issues/2807',
+    ],
     reported: '3.11.x–3.12.0',
     symptom: {
       en: '“RLock unlock always throws an exception like ‘not locked by current thread’” when the unlock runs on another thread (an async callback, a pool thread).',
@@ -398,7 +499,18 @@ export const unlockFromAnotherThread = defineIncident('incident-unlock-from-anot
       en: 'mrniko: by the Java Lock contract a lock is unlocked in the thread that locked it; the owner is `<client uuid>:<thread id>`. Use `unlockAsync(threadId)` with the locking thread’s id, or an RSemaphore, when the work moves between threads.',
       zh: 'mrniko：按 Java Lock 的约定，锁要在加锁的线程里解锁；持有者是 `<客户端 uuid>:<线程 id>`。工作需要跨线程时，用加锁线程的 id 调用 `unlockAsync(threadId)`，或改用 RSemaphore。',
     },
-    keywords: [...IMSE_KEYS, 'another thread', 'async', 'thread pool', 'CompletableFuture', 'unlockAsync', '另一个线程', '异步', '线程池', '卡住'],
+    keywords: [
+      ...IMSE_KEYS,
+      'another thread',
+      'async',
+      'thread pool',
+      'CompletableFuture',
+      'unlockAsync',
+      '另一个线程',
+      '异步',
+      '线程池',
+      '卡住',
+    ],
     verdict: 'stuck',
   },
   scenario: {
@@ -407,12 +519,30 @@ export const unlockFromAnotherThread = defineIncident('incident-unlock-from-anot
     clients: [
       clientOf(
         'A',
-        thread(1, [{ op: 'lock', lock: 'order:9' }, { op: 'use', ms: 200 }]),
-        thread(2, [{ op: 'work', ms: 100 }, { op: 'unlock', lock: 'order:9' }], 300),
+        thread(1, [
+          { op: 'lock', lock: 'order:9' },
+          { op: 'use', ms: 200 },
+        ]),
+        thread(
+          2,
+          [
+            { op: 'work', ms: 100 },
+            { op: 'unlock', lock: 'order:9' },
+          ],
+          300,
+        ),
       ),
-      client('B', [{ op: 'lock', lock: 'order:9' }, { op: 'use', ms: 100 }, { op: 'unlock', lock: 'order:9' }], {
-        start: 1000,
-      }),
+      client(
+        'B',
+        [
+          { op: 'lock', lock: 'order:9' },
+          { op: 'use', ms: 100 },
+          { op: 'unlock', lock: 'order:9' },
+        ],
+        {
+          start: 1000,
+        },
+      ),
     ],
   },
 });

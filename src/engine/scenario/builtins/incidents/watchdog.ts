@@ -43,7 +43,18 @@ export const failoverStopsRenewal = defineIncident(
         en: 'The reporter, confirmed by the code: renewExpiration reschedules itself only after a successful renewal; a RedisTimeoutException during the failover ends it for good. 3.44.0’s batched LockTask goes on with the next round (CHANGELOG: “lock watchdog doesn’t renew RLock if an exception has been thrown”).',
         zh: '报告者的分析，代码也证实：renewExpiration 只在续期成功后才安排下一次；切换期间的一次 RedisTimeoutException 就让它永远停下。3.44.0 的批量 LockTask 会继续下一轮（CHANGELOG：“lock watchdog doesn’t renew RLock if an exception has been thrown”）。',
       },
-      keywords: ['watchdog', 'renewal', 'failover', 'RedisTimeoutException', 'lock disappears', '看门狗', '续期失败', '主从切换', '锁消失', 'IllegalMonitorStateException'],
+      keywords: [
+        'watchdog',
+        'renewal',
+        'failover',
+        'RedisTimeoutException',
+        'lock disappears',
+        '看门狗',
+        '续期失败',
+        '主从切换',
+        '锁消失',
+        'IllegalMonitorStateException',
+      ],
       verdict: 'unsafe',
     },
     scenario: { title: 'Failover stops the watchdog', ...renewalStops },
@@ -86,7 +97,18 @@ export const holderLosesRedis = defineIncident('incident-holder-loses-redis', {
       en: 'The watchdog can only renew while it reaches Redis; a lease that cannot be renewed ends, by design, so that a dead holder cannot block everyone. The holder is not told. Only fencing at the resource (RFencedLock’s token) protects the data.',
       zh: '看门狗只有在能连上 Redis 时才能续期；无法续期的租约按设计会结束，这样死掉的持有者才不会挡住所有人。持有者不会得到通知。只有资源端的 fencing（RFencedLock 的 token）才能保护数据。',
     },
-    keywords: ['network partition', 'connection lost', 'watchdog', 'two holders', 'fencing', '网络分区', '断网', '看门狗', '两个线程同时拿到锁', 'IllegalMonitorStateException'],
+    keywords: [
+      'network partition',
+      'connection lost',
+      'watchdog',
+      'two holders',
+      'fencing',
+      '网络分区',
+      '断网',
+      '看门狗',
+      '两个线程同时拿到锁',
+      'IllegalMonitorStateException',
+    ],
     verdict: 'unsafe',
   },
   scenario: {
@@ -96,14 +118,34 @@ export const holderLosesRedis = defineIncident('incident-holder-loses-redis', {
   },
 });
 
-const WATCHDOG_KEYS = ['watchdog', 'renewal', 'not renewed', 'EXPIRATION_RENEWAL_MAP', '看门狗', '不续期', '续期失败', '锁提前过期'];
-const hold = (lock: string, ms: number) => [{ op: 'lock', lock }, { op: 'use', ms }, { op: 'unlock', lock }];
+const WATCHDOG_KEYS = [
+  'watchdog',
+  'renewal',
+  'not renewed',
+  'EXPIRATION_RENEWAL_MAP',
+  '看门狗',
+  '不续期',
+  '续期失败',
+  '锁提前过期',
+];
+const hold = (lock: string, ms: number) => [
+  { op: 'lock', lock },
+  { op: 'use', ms },
+  { op: 'unlock', lock },
+];
 
 const afterDelete = {
   redisson: { version: '3.12.5' },
   until: 80_000,
   clients: [
-    clientOf('A', thread(1, [{ op: 'lock', lock: 'task' }, { op: 'work', ms: 15_000 }]), thread(2, hold('task', 40_000), 20_000)),
+    clientOf(
+      'A',
+      thread(1, [
+        { op: 'lock', lock: 'task' },
+        { op: 'work', ms: 15_000 },
+      ]),
+      thread(2, hold('task', 40_000), 20_000),
+    ),
     // an operator's cleanup script deletes the lock key at 5 s
     client('O', [{ op: 'redis', argv: ['DEL', 'task'] }], { start: 5000 }),
     client('B', hold('task', 1000), { start: 21_000 }),
@@ -149,7 +191,8 @@ export const renewalMapAfterZero = defineIncident(
     description:
       'The same delete on Redisson 3.16.1: the 0 answer removes the entry, so A:2’s lock at 20 s starts a new timer, ' +
       'is renewed every 10 s, and B:1 waits for A:2’s unlock.',
-    descriptionZh: '在 Redisson 3.16.1 上发生同样的删除：返回 0 时移除了条目，所以 A:2 在 20 秒加锁时启动新的定时器，每 10 秒续期，B:1 等到 A:2 解锁。',
+    descriptionZh:
+      '在 Redisson 3.16.1 上发生同样的删除：返回 0 时移除了条目，所以 A:2 在 20 秒加锁时启动新的定时器，每 10 秒续期，B:1 等到 A:2 解锁。',
     verdict: 'safe',
     scenario: { title: 'Fixed: the entry is cleared', ...onRelease(afterDelete, '3.16.1') },
   },
@@ -159,7 +202,14 @@ const afterOutage = {
   redisson: { version: '3.13.6' },
   until: 100_000,
   clients: [
-    clientOf('A', thread(1, [{ op: 'lock', lock: 'task' }, { op: 'work', ms: 30_000 }]), thread(2, hold('task', 45_000), 35_000)),
+    clientOf(
+      'A',
+      thread(1, [
+        { op: 'lock', lock: 'task' },
+        { op: 'work', ms: 30_000 },
+      ]),
+      thread(2, hold('task', 45_000), 35_000),
+    ),
     client('B', hold('task', 1000), { start: 36_000 }),
   ],
   // client A loses Redis from 9 s to 27 s: the renewal due at 10 s ends in an error
@@ -182,7 +232,10 @@ export const renewalMapAfterError = defineIncident(
       '租期在 65 秒用完，B:1 在 A:2 仍在工作时拿到锁（V1、V3）。',
     incident: {
       family: 'watchdog',
-      links: ['https://github.com/redisson/redisson/issues/3194', 'https://github.com/redisson/redisson/pull/3195'],
+      links: [
+        'https://github.com/redisson/redisson/issues/3194',
+        'https://github.com/redisson/redisson/pull/3195',
+      ],
       reported: '3.13.6',
       fixedIn: '3.14.0',
       symptom: {
@@ -193,7 +246,7 @@ export const renewalMapAfterError = defineIncident(
         en: 'The same EXPIRATION_RENEWAL_MAP entry, left behind on an error. PR #3195 (3.14.0) removes it when the renewal fails (verified at tags 3.13.6 and 3.14.0).',
         zh: '同一个 EXPIRATION_RENEWAL_MAP 条目，在出错时被留下。PR #3195（3.14.0）在续期失败时删除它（已在 3.13.6 和 3.14.0 两个标签上核对）。',
       },
-      keywords: [...WATCHDOG_KEYS, 'Can\'t update lock expiration', 'network outage', '网络中断'],
+      keywords: [...WATCHDOG_KEYS, "Can't update lock expiration", 'network outage', '网络中断'],
       verdict: 'unsafe',
     },
     scenario: { title: 'Never renewed after an outage', ...afterOutage },
@@ -204,7 +257,8 @@ export const renewalMapAfterError = defineIncident(
     description:
       'The same outage on Redisson 3.14.0: the failed renewal removes the entry, A:2’s lock at 35 s gets its own ' +
       'timer and is renewed, and B:1 waits for A:2’s unlock.',
-    descriptionZh: '在 Redisson 3.14.0 上发生同样的中断：失败的续期删除了条目，A:2 在 35 秒的加锁有了自己的定时器并被续期，B:1 等到 A:2 解锁。',
+    descriptionZh:
+      '在 Redisson 3.14.0 上发生同样的中断：失败的续期删除了条目，A:2 在 35 秒的加锁有了自己的定时器并被续期，B:1 等到 A:2 解锁。',
     verdict: 'safe',
     scenario: { title: 'Fixed: the entry is cleared', ...onRelease(afterOutage, '3.14.0') },
   },
@@ -243,7 +297,10 @@ export const reentrantWatchdogLeak = defineIncident(
       '条目里还留着一个过期的 id 排在最前面。A:2 在 1 秒锁住 `task`；每一轮续期都失败，租期在 31 秒结束，B:1 在 A:2 仍在工作时拿到锁（V1、V3）。',
     incident: {
       family: 'watchdog',
-      links: ['https://github.com/redisson/redisson/issues/6144', 'https://github.com/redisson/redisson/pull/6516'],
+      links: [
+        'https://github.com/redisson/redisson/issues/6144',
+        'https://github.com/redisson/redisson/pull/6516',
+      ],
       reported: '3.45.0',
       fixedIn: '3.46.0',
       symptom: {
@@ -265,7 +322,8 @@ export const reentrantWatchdogLeak = defineIncident(
     description:
       'The same lock taken twice and released twice on Redisson 3.46.0: the entry is emptied, A:2’s lock is renewed every 10 s, and ' +
       'B:1 waits for A:2’s unlock.',
-    descriptionZh: '在 Redisson 3.46.0 上做同样的重入加解锁：条目被清空，A:2 的锁每 10 秒续期，B:1 等到 A:2 解锁。',
+    descriptionZh:
+      '在 Redisson 3.46.0 上做同样的重入加解锁：条目被清空，A:2 的锁每 10 秒续期，B:1 等到 A:2 解锁。',
     verdict: 'safe',
     scenario: { title: 'Fixed: removeIf', ...onRelease(reentrantThenLock, '3.46.0') },
   },
@@ -280,9 +338,17 @@ const longReaders = {
       thread(1, [readOp('lock'), { op: 'use', ms: 35_000 }, readOp('unlock')]),
       thread(2, [readOp('lock'), { op: 'work', ms: 35_000 }, readOp('unlock')], 10),
     ),
-    client('W', [{ op: 'lock', lock: 'rw', type: 'WriteLock' }, { op: 'use', ms: 100 }, { op: 'unlock', lock: 'rw', type: 'WriteLock' }], {
-      start: 1000,
-    }),
+    client(
+      'W',
+      [
+        { op: 'lock', lock: 'rw', type: 'WriteLock' },
+        { op: 'use', ms: 100 },
+        { op: 'unlock', lock: 'rw', type: 'WriteLock' },
+      ],
+      {
+        start: 1000,
+      },
+    ),
   ],
 };
 
@@ -313,7 +379,15 @@ export const readLockTimeoutKeys = defineIncident(
         en: 'The watchdog extended the read lock’s hash but not its rwlock_timeout keys (CHANGELOG 3.8.1: “Lock watchdog does not monitor read locks”, commit 387dd930).',
         zh: '看门狗延长了读锁的哈希，却没有延长它的 rwlock_timeout 键（CHANGELOG 3.8.1：“Lock watchdog does not monitor read locks”，提交 387dd930）。',
       },
-      keywords: [...WATCHDOG_KEYS, 'ReadLock', 'ReadWriteLock', 'rwlock_timeout', 'IllegalMonitorStateException', '读锁', '读写锁'],
+      keywords: [
+        ...WATCHDOG_KEYS,
+        'ReadLock',
+        'ReadWriteLock',
+        'rwlock_timeout',
+        'IllegalMonitorStateException',
+        '读锁',
+        '读写锁',
+      ],
       verdict: 'unsafe',
     },
     scenario: { title: 'Read locks outlive their timeout keys', ...longReaders },
@@ -324,7 +398,8 @@ export const readLockTimeoutKeys = defineIncident(
     description:
       'The same readers on Redisson 3.8.1: each renewal extends every hold’s `rwlock_timeout` key with the hash, both ' +
       'unlocks succeed and W:1 gets the write lock after the last reader leaves.',
-    descriptionZh: '在 Redisson 3.8.1 上同样的读者：每次续期都把每个持有的 `rwlock_timeout` 键与哈希一起延长，两次解锁都成功，W:1 在最后一个读者离开后拿到写锁。',
+    descriptionZh:
+      '在 Redisson 3.8.1 上同样的读者：每次续期都把每个持有的 `rwlock_timeout` 键与哈希一起延长，两次解锁都成功，W:1 在最后一个读者离开后拿到写锁。',
     verdict: 'safe',
     scenario: { title: 'Fixed: timeout keys renewed', ...onRelease(longReaders, '3.8.1') },
   },
@@ -342,7 +417,10 @@ export const threadEndsHolding = defineIncident('incident-thread-ends-holding', 
     '它每 10 秒为 `testthread` 续期，却是为了一个已不存在的持有者（活性 L3）。B:1 的 `tryLock(60, SECONDS)` 最终放弃。',
   incident: {
     family: 'watchdog',
-    links: ['https://github.com/redisson/redisson/issues/2590', 'https://github.com/redisson/redisson/issues/1626'],
+    links: [
+      'https://github.com/redisson/redisson/issues/2590',
+      'https://github.com/redisson/redisson/issues/1626',
+    ],
     reported: 'not stated',
     symptom: {
       en: 'The lock is not released when the thread that took it is no longer alive; other threads wait for ever (in #1626 the watchdog “never gets canceled … until the instance is restarted”).',
@@ -352,17 +430,38 @@ export const threadEndsHolding = defineIncident('incident-thread-ends-holding', 
       en: 'mrniko (#2590): the watchdog stops only when the client crashes; the lock then expires. A thread that ends without unlock is not a crash: the watchdog runs in the client and keeps renewing. Unlock in `finally`, or give the lock a leaseTime.',
       zh: 'mrniko（#2590）：只有客户端崩溃时看门狗才停止，锁随后过期。线程不调用 unlock 就结束并不是崩溃：看门狗运行在客户端里，会一直续期。应在 `finally` 中解锁，或给锁设置 leaseTime。',
     },
-    keywords: [...WATCHDOG_KEYS, 'thread died', 'renewed forever', 'never released', 'orphan', '线程结束', '永远续期', '锁不释放', '卡住'],
+    keywords: [
+      ...WATCHDOG_KEYS,
+      'thread died',
+      'renewed forever',
+      'never released',
+      'orphan',
+      '线程结束',
+      '永远续期',
+      '锁不释放',
+      '卡住',
+    ],
     verdict: 'stuck',
   },
   scenario: {
     title: 'A thread ends holding the lock',
     until: 120_000,
     clients: [
-      client('A', [{ op: 'lock', lock: 'testthread' }, { op: 'work', ms: 500 }]),
-      client('B', [{ op: 'tryLock', lock: 'testthread', waitMs: 60_000 }, { op: 'use', ms: 100 }, { op: 'unlock', lock: 'testthread' }], {
-        start: 1000,
-      }),
+      client('A', [
+        { op: 'lock', lock: 'testthread' },
+        { op: 'work', ms: 500 },
+      ]),
+      client(
+        'B',
+        [
+          { op: 'tryLock', lock: 'testthread', waitMs: 60_000 },
+          { op: 'use', ms: 100 },
+          { op: 'unlock', lock: 'testthread' },
+        ],
+        {
+          start: 1000,
+        },
+      ),
     ],
   },
 });
@@ -378,15 +477,27 @@ const abandoned = {
       [
         {
           op: 'try',
-          body: [{ op: 'tryLock', lock: 'job', waitMs: 5000 }, { op: 'work', ms: 100 }, { op: 'unlock', lock: 'job' }],
+          body: [
+            { op: 'tryLock', lock: 'job', waitMs: 5000 },
+            { op: 'work', ms: 100 },
+            { op: 'unlock', lock: 'job' },
+          ],
           catch: [],
         },
       ],
       { start: 100 },
     ),
-    client('B', [{ op: 'tryLock', lock: 'job', waitMs: 60_000 }, { op: 'work', ms: 100 }, { op: 'unlock', lock: 'job' }], {
-      start: 1000,
-    }),
+    client(
+      'B',
+      [
+        { op: 'tryLock', lock: 'job', waitMs: 60_000 },
+        { op: 'work', ms: 100 },
+        { op: 'unlock', lock: 'job' },
+      ],
+      {
+        start: 1000,
+      },
+    ),
   ],
   faults: [{ at: 120, kind: 'interrupt', client: 'A', thread: 1 }],
 };
@@ -407,7 +518,10 @@ export const interruptedAcquireRenewed = defineIncident(
       '（活性 L3），B:1 的 `tryLock(60, SECONDS)` 返回 false。',
     incident: {
       family: 'watchdog',
-      links: ['https://github.com/redisson/redisson/issues/2714', 'https://github.com/redisson/redisson/issues/4368'],
+      links: [
+        'https://github.com/redisson/redisson/issues/2714',
+        'https://github.com/redisson/redisson/issues/4368',
+      ],
       reported: '3.11.2',
       fixedIn: '3.16.3',
       symptom: {
@@ -418,7 +532,15 @@ export const interruptedAcquireRenewed = defineIncident(
         en: 'The acquire future was not cancelled, so its callback started the watchdog when the reply came. 3.16.3 cancels the future (CommandAsyncService.get: future.cancel(true), commit 6153d0557): the abandoned lock gets no watchdog and expires after its lease.',
         zh: '加锁的 future 没有被取消，回复到达时它的回调启动了看门狗。3.16.3 会取消这个 future（CommandAsyncService.get：future.cancel(true)，提交 6153d0557）：被放弃的锁没有看门狗，租期到了就过期。',
       },
-      keywords: [...WATCHDOG_KEYS, 'interrupt', 'InterruptedException', 'renewed forever', '中断', '永远续期', '卡住'],
+      keywords: [
+        ...WATCHDOG_KEYS,
+        'interrupt',
+        'InterruptedException',
+        'renewed forever',
+        '中断',
+        '永远续期',
+        '卡住',
+      ],
       verdict: 'stuck',
     },
     scenario: { title: 'An interrupted acquire renewed', ...abandoned },
@@ -429,7 +551,8 @@ export const interruptedAcquireRenewed = defineIncident(
     description:
       'The same interrupt on Redisson 3.16.3: the script still takes the lock, but no watchdog starts; the lock ' +
       'expires after its 30 s lease and B:1 gets it then.',
-    descriptionZh: '在 Redisson 3.16.3 上发生同样的中断：脚本仍然拿到了锁，但没有启动看门狗；锁在 30 秒租期后过期，B:1 随即拿到它。',
+    descriptionZh:
+      '在 Redisson 3.16.3 上发生同样的中断：脚本仍然拿到了锁，但没有启动看门狗；锁在 30 秒租期后过期，B:1 随即拿到它。',
     verdict: 'safe',
     scenario: { title: 'Fixed: no watchdog', ...onRelease(abandoned, '3.16.3') },
   },
