@@ -107,7 +107,7 @@ test('the index opens a lesson; a pasted link loads in the open tab; open in pla
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
   await page.getByTestId('learn-open').click();
   const index = page.getByTestId('lesson-index');
-  await expect(index.locator('li')).toHaveCount(16);
+  await expect(index.locator('li')).toHaveCount(17);
   await index.locator('[data-lesson="why-lock"]').click();
   await atStep(page, 1);
   await expect(page.getByTestId('lesson-text')).toBeVisible();

@@ -33,6 +33,7 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('replication', () => import('./content/14_replication')),
   entry('multilock-redlock', () => import('./content/15_multilock_redlock')),
   entry('lock-family', () => import('./content/16_family')),
+  entry('production', () => import('./content/17_production')),
 ];
 
 export function loadAllLessons(): Promise<Lesson[]> {

@@ -77,7 +77,7 @@ export interface EventSelector {
 export type KeyType = 'string' | 'hash' | 'list' | 'zset';
 export type ThreadState =
   'idle' | 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed' | 'done';
-export type ViolationKind = 'V1' | 'V2' | 'V3';
+export type ViolationKind = 'V1' | 'V2' | 'V3' | 'L1' | 'L2' | 'L3' | 'L4' | 'L5' | 'L6' | 'L7';
 
 export interface KeyCheck {
   /** the key on `node` (default: the first node that is a master at the cursor) */

@@ -253,6 +253,7 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
   'work.start': (e, c) => {
     const ms = duration(e.ms, c.lang);
     if (e.op === 'sleep') return ['caption.sleep', { who: e.actor, ms }];
+    if (e.op === 'commit') return ['caption.commit', { who: e.actor, ms }];
     if (e.op === 'use') return [e.critical ? 'caption.useLocked' : 'caption.use', { who: e.actor, ms }];
     return [e.critical ? 'caption.critical' : 'caption.work', { who: e.actor, ms }];
   },

@@ -12,6 +12,7 @@ import { splitArgs } from '../engine/redis/redis_argv';
 import type { Reply } from '../engine/redis/reply';
 import { serverFromKeyViews } from '../engine/sim/snapshot';
 import { builtins } from '../engine/scenario/builtins';
+import type { IncidentInfo } from '../engine/scenario/builtins/types';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario, type Scenario } from '../engine/scenario/schema';
 import type { RunResult, ValidationResult } from '../engine/scenario/api';
@@ -24,6 +25,8 @@ export interface BuiltinInfo {
   titleZh?: string;
   descriptionZh?: string;
   group?: string;
+  /** a real incident's card (the gallery's built-ins) */
+  incident?: IncidentInfo;
   scenario: unknown;
 }
 
@@ -37,6 +40,7 @@ export function listBuiltins(): BuiltinInfo[] {
     description: b.description,
     titleZh: b.titleZh,
     descriptionZh: b.descriptionZh,
+    ...(b.incident ? { incident: b.incident } : {}),
     scenario: b.scenario,
   }));
 }

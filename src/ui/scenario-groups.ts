@@ -2,7 +2,16 @@
 import type { BuiltinInfo } from './engine-adapter';
 import type { MessageKey } from './i18n';
 
-export const GROUPS = ['basics', 'naive', 'watchdog', 'failures', 'replication', 'cluster', 'other'] as const;
+export const GROUPS = [
+  'basics',
+  'naive',
+  'watchdog',
+  'failures',
+  'replication',
+  'cluster',
+  'other',
+  'incidents',
+] as const;
 export type Group = (typeof GROUPS)[number];
 
 export const GROUP_LABEL: Record<Group, MessageKey> = {
@@ -13,9 +22,11 @@ export const GROUP_LABEL: Record<Group, MessageKey> = {
   replication: 'group.replication',
   cluster: 'group.cluster',
   other: 'group.other',
+  incidents: 'group.incidents',
 };
 
 const RULES: [Group, RegExp][] = [
+  ['incidents', /^incident-/],
   ['cluster', /^cluster/],
   ['naive', /naive|setnx|set-nx|get-del|teaching/],
   ['replication', /failover|replica|replication|sentinel|split-brain|wait|synced|slave/],

@@ -450,7 +450,8 @@ describe('L1 owner of a naive key', () => {
 describe('every built-in', () => {
   it('gets no liveness finding but naive-setnx-deadlock’s L1 (everyone else progresses)', () => {
     const found: string[] = [];
-    for (const b of builtins) {
+    // the real incidents claim their own verdicts, L kinds included (builtins/incidents/*.test.ts)
+    for (const b of builtins.filter((x) => x.incident === undefined)) {
       const v = validateScenario(b.scenario);
       if (!v.ok) throw new Error(b.id);
       for (const x of runScenario(v.scenario).trace.violations)

@@ -53,6 +53,49 @@ describe('ProtectedResource', () => {
     expect(r.view()).toEqual({ value: 1, accepted: 1, rejected: 0 });
   });
 
+  it('transactional: a write is unseen until its thread commits; a later reader reads the committed value', () => {
+    const w = world();
+    const r = new ProtectedResource(w.kernel, { kind: 'counter', initial: 0, transactional: true });
+    w.kernel.spawn(
+      'A',
+      'A:1',
+      (function* (): Process<void> {
+        yield* r.use({ actor: 'A:1', lock: 'L', ms: 10 });
+        yield { type: 'sleep', ms: 30 };
+        r.commit('A:1', undefined, undefined);
+      })(),
+    );
+    w.kernel.spawn(
+      'B',
+      'B:1',
+      (function* (): Process<void> {
+        yield { type: 'sleep', ms: 20 };
+        yield* r.use({ actor: 'B:1', lock: 'L', ms: 10 });
+        yield { type: 'sleep', ms: 30 };
+        r.commit('B:1', 'L', undefined);
+      })(),
+    );
+    w.kernel.run(1e6, () => false, 1e4);
+    const uses = w.events.filter((e) => e.kind === 'resource.use');
+    // A commits at 40 outside the lock, while B (read 0 at 20) is between read and commit; B's commit erases A's
+    expect(uses.map((e) => [e.actor, e.t, e.lock, e.read, e.value, e.lostUpdate])).toEqual([
+      ['A:1', 40, undefined, 0, 1, false],
+      ['B:1', 60, 'L', 0, 1, true],
+    ]);
+    expect(uses[0].pending).toEqual([{ actor: 'B:1', lock: 'L', readAt: 20 }]);
+    expect(r.view()).toEqual({ value: 1, accepted: 2, rejected: 0, lost: 1 });
+  });
+
+  it('transactional: a rollback drops the writes unseen', () => {
+    const w = world();
+    const r = new ProtectedResource(w.kernel, { kind: 'counter', initial: 5, transactional: true });
+    w.kernel.spawn('A', 'A:1', r.use({ actor: 'A:1', ms: 10 }));
+    w.kernel.at(50, () => r.rollback('A:1'));
+    w.kernel.run(1e6, () => false, 1e4);
+    expect(w.events.filter((e) => e.kind === 'resource.use')).toEqual([]);
+    expect(r.view()).toEqual({ value: 5, accepted: 0, rejected: 0 });
+  });
+
   it('counter: sequential uses all count', () => {
     const { view } = overlap('counter', { actor: 'A:1', ms: 10 }, { actor: 'B:1', ms: 10 }, 20);
     expect(view).toEqual({ value: 12, accepted: 2, rejected: 0 });

@@ -168,9 +168,12 @@ class ThreadRunner {
       yield* this.runOps(this.spec.program, 0);
     } catch (e) {
       if (!(e instanceof JavaException)) throw e;
+      // an exception leaving the method rolls its transaction back, a normal return commits it
+      this.resource.rollback(this.actor);
       this.emit('thread.done', { outcome: 'exception', exception: e.javaClass, message: e.message });
       return;
     }
+    this.commit();
     this.emit('thread.done', { outcome: 'normal' });
   }
 
@@ -271,6 +274,12 @@ class ThreadRunner {
         this.emit('work.end', {});
         return;
       }
+      case 'commit':
+        this.emit('work.start', { ms: op.ms, op: 'commit', critical: this.holds.size > 0 });
+        yield* sleep(op.ms);
+        this.emit('work.end', {});
+        this.commit();
+        return;
       case 'redis':
         this.result(replyToJson(yield* this.client.command(op.argv)));
         return;
@@ -294,6 +303,12 @@ class ThreadRunner {
         return;
       }
     }
+  }
+
+  /** A transactional resource: this thread's writes become visible, under the lock it holds now (if any). */
+  private commit(): void {
+    const lock = this.believedLock();
+    this.resource.commit(this.actor, lock, lock === undefined ? undefined : this.tokenFor(lock));
   }
 
   /** The acquire's outcome (a `lock` that returns has acquired); an acquire that throws ends the step. */

@@ -117,7 +117,7 @@ describe('validateScenario', () => {
     };
     expect(issues(json)).toEqual([
       'clients[1].threads[0].program[1].ms: expected a whole number of ms >= 0',
-      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat, try, isLocked, isHeldByThread, getHoldCount, remainTimeToLive, getToken, continueOn)',
+      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat, try, isLocked, isHeldByThread, getHoldCount, remainTimeToLive, getToken, commit, continueOn)',
       'clients[1].threads[0].program[3].body[0].msx: unknown field "msx"',
     ]);
   });

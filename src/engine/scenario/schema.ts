@@ -90,6 +90,11 @@ export interface UseOp {
   op: 'use';
   ms: number;
 }
+/** The thread's transaction commits (a transactional resource): its writes become visible after `ms`. */
+export interface CommitOp {
+  op: 'commit';
+  ms: number;
+}
 export interface RedisOp {
   op: 'redis';
   argv: string[];
@@ -149,6 +154,7 @@ export type Op =
   | WorkOp
   | SleepOp
   | UseOp
+  | CommitOp
   | RedisOp
   | EvalOp
   | RepeatOp
@@ -208,7 +214,7 @@ export interface Scenario {
   };
   network: { latencyMs: number };
   redisson: RedissonSettingsResolved;
-  resource: { kind: 'counter' | 'fenced'; initial: number };
+  resource: { kind: 'counter' | 'fenced'; initial: number; transactional?: boolean };
   clients: ClientSpec[];
   faults: Fault[];
 }
@@ -267,6 +273,7 @@ const OP_NAMES = [
   'getHoldCount',
   'remainTimeToLive',
   'getToken',
+  'commit',
   'continueOn',
 ] as const;
 
@@ -326,6 +333,7 @@ const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
     v.strictObject({ op: v.literal('work'), ms: ms() }),
     v.strictObject({ op: v.literal('sleep'), ms: ms() }),
     v.strictObject({ op: v.literal('use'), ms: v.optional(ms(), 1) }),
+    v.strictObject({ op: v.literal('commit'), ms: v.optional(ms(), 1) }),
     v.strictObject({ op: v.literal('redis'), argv: args(1) }),
     v.strictObject({
       op: v.literal('eval'),
@@ -555,6 +563,7 @@ const ScenarioSchema = v.strictObject({
     v.strictObject({
       kind: v.optional(v.picklist(['counter', 'fenced'], 'expected "counter" or "fenced"'), 'counter'),
       initial: v.optional(int(-1e12, 1e12), 0),
+      transactional: v.optional(v.boolean('expected true or false')),
     }),
     () => ({}),
   ),

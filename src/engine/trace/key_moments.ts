@@ -8,6 +8,7 @@ import type { Trace, TraceEvent } from './types';
 
 export type KeyMomentKind =
   | 'unlock-refused'
+  | 'acquire-threw'
   | 'moved'
   | 'acquire'
   | 'release'
@@ -136,6 +137,16 @@ export function keyMoments(trace: Pick<Trace, 'events'>): KeyMoment[] {
         add('gave-up', 'gave-up', i, e, `${who} gives up`, `${who} 放弃`);
         break;
       case 'lock.error':
+        // an acquire that threw (WRONGTYPE, a failed WAIT, …): the thread never got the lock
+        if (e.op !== 'unlock')
+          add(
+            `acquire-threw:${who}`,
+            'acquire-threw',
+            i,
+            e,
+            `${who}'s ${str(e.op)} throws`,
+            `${who} 的 ${str(e.op)} 抛出异常`,
+          );
         // an unlock Redis refused: the thread no longer (or never) held the lock
         if (e.op === 'unlock')
           add(

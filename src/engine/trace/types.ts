@@ -143,7 +143,7 @@ export interface TraceEventMap {
   /** a `try` op caught an exception (emitted before its `catch` block runs) */
   'exception.caught': OfThread & { exception: string; message: string };
   /** `critical`: the thread believes it holds a lock (a critical section), else plain work */
-  'work.start': OfThread & { ms: number; op: 'work' | 'sleep' | 'use'; critical: boolean };
+  'work.start': OfThread & { ms: number; op: 'work' | 'sleep' | 'use' | 'commit'; critical: boolean };
   'work.end': OfThread;
   /**
    * `op`: 'lock' | 'tryLock' | 'lockInterruptibly'. `owner`/`key` as in lock.acquired (Redisson's

@@ -9,6 +9,7 @@ import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
 import { useViewWindow } from '../view-window';
 import { openGlossary } from './Glossary';
 import { PresenterButtons } from './PresenterButtons';
+import { ScenarioSearch } from './ScenarioSearch';
 import { Verdict } from './Verdict';
 
 function useShareHref(): string {
@@ -121,6 +122,7 @@ export function Header() {
           })}
         </select>
       </label>
+      <ScenarioSearch />
       <Verdict />
       <div className="header__actions">
         <button

@@ -3,6 +3,7 @@ import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
 import { GlossaryText } from './Glossary';
 import { oracleChecks } from '../oracle_checks';
+import { IncidentCard } from './IncidentCard';
 
 /**
  * What the scenario is about, in the reader's language: the built-in's text or the scenario's own.
@@ -47,6 +48,7 @@ export function ScenarioIntro() {
           </button>
         </>
       )}
+      {builtin?.incident && <IncidentCard builtin={builtin} lang={lang} />}
     </div>
   );
 }

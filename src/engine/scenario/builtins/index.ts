@@ -33,6 +33,7 @@ import {
   clusterMultilockShards,
   clusterWhichNode,
 } from './cluster';
+import { incidents } from './incidents/index';
 
 export type { BuiltinScenario } from './types';
 
@@ -71,6 +72,7 @@ export const builtins: readonly BuiltinScenario[] = [
   clusterFailoverLostLock,
   clusterMovedStaleMap,
   clusterMultilockShards,
+  ...incidents,
 ];
 
 export function builtin(id: string): BuiltinScenario | undefined {

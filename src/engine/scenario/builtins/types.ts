@@ -7,9 +7,50 @@ export interface BuiltinScenario {
   description: string;
   descriptionZh: string;
   /** the picker section it belongs in */
-  group: 'basics' | 'naive' | 'watchdog' | 'failures' | 'replication' | 'cluster' | 'other';
+  group: 'basics' | 'naive' | 'watchdog' | 'failures' | 'replication' | 'cluster' | 'other' | 'incidents';
+  /** a real incident this run reproduces (group `incidents`): where it was reported and why */
+  incident?: IncidentInfo;
   /** scenario JSON as written (defaults omitted); validateScenario fills in the rest */
   scenario: { format: 'lockscope/1' } & Record<string, unknown>;
+}
+
+/** Text in both languages. */
+export interface Bilingual {
+  en: string;
+  zh: string;
+}
+
+/**
+ * The families of docs/incidents.md: unlock failures, the watchdog, FairLock queues, failover and
+ * replicas, subscriptions, design confusions, a transaction committed after the unlock.
+ */
+export type IncidentFamily =
+  'unlock' | 'watchdog' | 'fair' | 'failover' | 'subscription' | 'design' | 'transaction';
+
+/** A real, public Redisson-lock problem, as the gallery presents it beside its run. */
+export interface IncidentInfo {
+  family: IncidentFamily;
+  /** the public threads, the main one first */
+  links: readonly string[];
+  /**
+   * the Redisson release the user reported: a release ("3.11.6", "3.11.x–3.12.0"), "any" when every
+   * release behaves so, "not stated" when the thread names none
+   */
+  reported: string;
+  /** the release that fixed it, when one did */
+  fixedIn?: string;
+  /** what the user saw, in their terms */
+  symptom: Bilingual;
+  /** the root cause as the maintainers explained it, or as Redisson's code at the tag shows */
+  cause: Bilingual;
+  /** what a user might type to find it: exception names, symptoms, in English and 中文 */
+  keywords: readonly string[];
+  /** the verdict the run gives, which the tests hold it to */
+  verdict: 'safe' | 'unsafe' | 'stuck';
+  /** the built-in that runs the same story on the fixed release (or with the remedy) */
+  pair?: string;
+  /** set on that paired run: the incident it answers */
+  pairOf?: string;
 }
 
 /**

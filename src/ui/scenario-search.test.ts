@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { listBuiltins } from './engine-adapter';
+import { groupOf } from './scenario-groups';
+import { searchBuiltins } from './scenario-search';
+
+const all = listBuiltins();
+const ids = (q: string) => searchBuiltins(all, q).map((b) => b.id);
+
+describe('the picker’s search by symptom', () => {
+  it('an exception name finds the incidents that show it, incidents first', () => {
+    const hits = ids('IllegalMonitorStateException');
+    expect(hits).toContain('incident-lease-shorter-than-work');
+    expect(hits).toContain('incident-unlock-after-failed-trylock');
+    const firstOther = hits.findIndex((id) => !id.startsWith('incident-'));
+    if (firstOther >= 0) expect(hits.slice(firstOther).every((id) => !id.startsWith('incident-'))).toBe(true);
+  });
+
+  it('is case-insensitive, needs every word, and finds Chinese keywords', () => {
+    expect(ids('illegalmonitorstateexception tryLock')).toContain('incident-unlock-after-failed-trylock');
+    expect(ids('illegalmonitorstateexception tryLock')).not.toContain('incident-lease-shorter-than-work');
+    expect(ids('租期')).toContain('incident-lease-shorter-than-work');
+    expect(ids('no such symptom at all')).toEqual([]);
+    expect(ids('   ')).toEqual([]);
+  });
+
+  it('every incident sits in the Real incidents group', () => {
+    for (const b of all) expect(groupOf(b) === 'incidents', b.id).toBe(b.incident !== undefined);
+  });
+});
