@@ -206,3 +206,63 @@ test('the cluster lesson: shards on the timeline, each key’s slot, the questio
   await expect(page.getByTestId('shard-label').first()).toHaveText('分片 1');
   expect(errors).toEqual([]);
 });
+
+// LA1/LA18: a question step is a prediction. Until the learner answers, nothing on screen answers
+// it: no future on the timeline, no verdict, no violation rows, no key moments, no intro text, no
+// step text; the cursor waits before the deciding event. After the answer the step plays the
+// deciding events, then shows the chosen answer's own feedback and the text.
+
+const clock = async (page: Page) =>
+  Number(((await page.getByTestId('clock').textContent()) ?? '').replace(/[^\d]/g, ''));
+
+test('a question step shows no verdict and no future before it is answered', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // "What is the verdict of this run?" on RedLock with a clock jump: V2 begins at 2201 ms.
+  await page.goto('./#lesson=multilock-redlock&step=5');
+  const panel = page.getByTestId('lesson-panel');
+  await expect(panel).toHaveAttribute('data-step', '5', { timeout: 15_000 });
+  await expect(page.getByTestId('lesson-question')).toBeVisible();
+  await expect(page.getByTestId('lesson-asking')).toBeVisible();
+  await expect(page.getByTestId('predict-veil')).toBeVisible();
+  await expect(page.getByTestId('verdict')).toBeHidden();
+  await expect(page.locator('.violations')).toBeHidden();
+  await expect(page.getByTestId('key-moments')).toHaveCount(0);
+  await expect(page.locator('.intro__text')).toBeHidden();
+  await expect(page.getByTestId('lesson-text')).toHaveCount(0);
+  await expect(page.getByTestId('lesson-feedback')).toHaveCount(0);
+  // The cursor waits before B:1 asks (2000 ms), before anything that decides the verdict.
+  await expect.poll(() => clock(page)).toBeLessThan(2201);
+  expect(await clock(page)).toBeGreaterThanOrEqual(1000);
+
+  // The tempting wrong answer: the step plays the deciding events, then explains this choice.
+  await page.locator('[data-testid="lesson-choice"][data-choice="safe"]').click();
+  await expect(page.getByTestId('lesson-revealing')).toBeVisible();
+  await expect(page.getByTestId('lesson-text')).toHaveCount(0);
+  const feedback = page.getByTestId('lesson-feedback');
+  await expect(feedback).toHaveAttribute('data-right', 'false', { timeout: 10_000 });
+  await expect(page.getByTestId('lesson-why')).toContainText('clock jump');
+  await expect(page.getByTestId('lesson-text')).toBeVisible();
+  await expect(page.getByTestId('predict-veil')).toHaveCount(0);
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'unsafe');
+  await expect(page.locator('.violations')).toBeVisible();
+  expect(await clock(page)).toBeGreaterThanOrEqual(2201);
+  expect(errors).toEqual([]);
+});
+
+test('a step link carries predict mode and the language', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=watchdog&step=2&p=1&lang=zh');
+  const panel = page.getByTestId('lesson-panel');
+  await expect(panel).toHaveAttribute('data-step', '2', { timeout: 15_000 });
+  // No question on step 2, but the link's p=1 keeps the future hidden; the page is in Chinese.
+  await expect(page.getByTestId('predict-veil')).toBeVisible();
+  await expect(panel).toContainText('第 2 步');
+  await expect(page).toHaveURL(/#lesson=watchdog&step=2&p=1$/);
+  await page.keyboard.press('n');
+  await expect(panel).toHaveAttribute('data-step', '3');
+  await expect(page).toHaveURL(/#lesson=watchdog&step=3&p=1$/);
+  await expect(page.getByTestId('predict-veil')).toBeVisible();
+  expect(errors).toEqual([]);
+});

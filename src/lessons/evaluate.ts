@@ -79,6 +79,8 @@ export interface StepResult {
   sameScenario: boolean;
   run?: ScenarioRun;
   cursor?: number;
+  /** a question step: where the cursor waits until the learner answers (before the deciding event) */
+  ask?: number;
   at?: { t: number; seq: number };
   state?: VisibleState;
   /** violations begun at or before the cursor */
@@ -116,6 +118,53 @@ function computeAnswer(c: Cursor, a: Answer): unknown {
       return failure(c, a.check) === null;
     case 'fixed':
       return a.choice;
+  }
+}
+
+/**
+ * Where a question's cursor waits for the answer: just before its `decides` event; without one,
+ * the previous step's cursor on the same run, else the last event earlier than the step's cursor.
+ */
+export function askCursor(
+  events: readonly TraceEvent[],
+  q: Question,
+  prevCursor: number | undefined,
+  cursor: number,
+): number {
+  if (q.decides !== undefined) return findEvent(events, q.decides) - 1;
+  if (prevCursor !== undefined) return prevCursor;
+  const t = events[cursor]?.t ?? 0;
+  let i = cursor;
+  while (i >= 0 && events[i].t >= t) i--;
+  return i;
+}
+
+/**
+ * Whether the answer can already be read off the screen at the pre-answer cursor `ask`: the event
+ * the answer reads (a reply, an actor, a time, the first violation) has happened by then, or a
+ * `holds` answer that is true already holds there. A "why" question (`fixed`) reads no event.
+ */
+export function answerShownAt(c: Cursor, ask: number, q: Question): string | null {
+  const events = c.run.trace.events;
+  const a = q.answer;
+  switch (a.from) {
+    case 'reply-of':
+    case 'actor-of':
+    case 'field-of':
+    case 'time-of': {
+      const i = findEvent(events, a.selector);
+      return i <= ask ? `the answer's event (${describeSelector(a.selector)}) is at or before it` : null;
+    }
+    case 'verdict': {
+      const i = events.findIndex((e) => e.kind === 'violation.start');
+      return i >= 0 && i <= ask ? 'a violation has begun by then' : null;
+    }
+    case 'holds':
+      return computeAnswer(c, a) === true && failure(cursorAt(c.run, ask), a.check) === null
+        ? 'the check already holds there'
+        : null;
+    case 'fixed':
+      return null;
   }
 }
 
@@ -207,6 +256,14 @@ export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonRe
       if (step.question !== undefined) {
         const q = evaluateQuestion(c, step.question);
         r.question = q;
+        const ask = askCursor(events, step.question, r.sameScenario ? prevCursor : undefined, index);
+        r.ask = ask;
+        const shown =
+          ask < index ? answerShownAt(c, ask, step.question) : 'it is not before the step’s cursor';
+        r.checks.push({
+          what: `question: the pre-answer cursor (event ${ask}) hides the answer${shown === null ? '' : ` (but ${shown})`}`,
+          ok: shown === null,
+        });
         r.checks.push({
           what: `question: exactly one choice matches the trace's answer ${JSON.stringify(q.answer)} (matching: ${q.right.join(', ') || 'none'})`,
           ok: q.right.length === 1,

@@ -86,6 +86,29 @@ describe('the course', () => {
     },
   );
 
+  it('every wrong choice has its own feedback (why it tempts, what the run shows instead), LA18', () => {
+    const missing: string[] = [];
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        const q = s.step.question;
+        if (q === undefined || s.question === undefined) return;
+        for (const c of q.choices)
+          if (!s.question.right.includes(c.id) && c.why === undefined)
+            missing.push(`${id} step ${i + 1} ${c.id}`);
+      });
+    expect(missing).toEqual([]);
+  });
+
+  it('a question waits before the event that decides it (LA1): the answer is not on screen yet', () => {
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        if (s.step.question === undefined || s.pending !== undefined) return;
+        expect(s.ask, `${id} step ${i + 1}`).toBeLessThan(s.cursor!);
+        const check = s.checks.find((c) => c.what.startsWith('question: the pre-answer cursor'));
+        expect(check?.ok, `${id} step ${i + 1}: ${check?.what}`).toBe(true);
+      });
+  });
+
   it('every claim C01–C40 is cited, and demonstrated by a runnable step except the listed ones', () => {
     const runnable = new Set<string>();
     const citedOnly = new Map<string, 'coming' | 'pending'>();

@@ -176,6 +176,11 @@ export interface Choice {
   text: Bilingual;
   /** compared with the computed answer; a `[lo, hi]` range for `time-of` */
   value?: unknown;
+  /**
+   * This choice's own feedback, shown when it is picked: for a wrong one, why it is tempting and
+   * what the run shows instead (every wrong choice has one; the tests check it).
+   */
+  why?: Bilingual;
 }
 
 export interface Question {
@@ -184,6 +189,14 @@ export interface Question {
   /** 2–4 */
   choices: Choice[];
   answer: Answer;
+  /**
+   * The event that decides the answer. Until the learner answers, the cursor sits on the event just
+   * before it (Predict mode on: nothing after the cursor, no verdict, no violation rows, no intro);
+   * after the answer the player plays from there to the step's cursor. Without it: the previous
+   * step's cursor on the same run, else the last event earlier in time than the step's cursor.
+   * The evaluator checks that the event its answer reads lies after that cursor.
+   */
+  decides?: EventSelector;
   /** shown after the step played, whichever choice was picked: why the right one is right */
   feedback: Bilingual;
 }

@@ -159,6 +159,8 @@ export interface LearnState {
   step: number;
   /** presenter mode: the inspectors and the editor shown (folded away by default) */
   panels: boolean;
+  /** the lesson link's `&p=1`: predict mode on at every step, not only while a question waits */
+  predict: boolean;
 }
 
 export const useLearn = create<LearnState>()(() => ({
@@ -166,4 +168,5 @@ export const useLearn = create<LearnState>()(() => ({
   lessonId: null,
   step: 0,
   panels: false,
+  predict: false,
 }));

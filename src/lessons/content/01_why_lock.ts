@@ -1,4 +1,4 @@
-import { choice, yourTurn } from './common';
+import { choice, yourTurn, why } from './common';
 import type { Lesson, ScenarioJson } from '../types';
 
 /** Three buyers, 20 ms apart, each doing one 50 ms read-modify-write of the sales counter. */
@@ -30,11 +30,20 @@ const lesson: Lesson = {
       text: {
         en:
           'Three instances of the same service sell from one stock. Each does what the `deduct_stock` handler ' +
-          'in the classic tutorial does: read the counter, spend 50 ms on the order, write the new value back. A:1 has just ' +
-          'written `1`. But B:1 and C:1 read the counter while A:1 was still busy, so they saw `0` too.',
+          'in the classic tutorial does: read the counter, spend 50 ms on the order, write the new value back. ' +
+          '**How to read the screen:** each lane is one thread, named `<client>:<thread>`: `A:1` is thread 1 of ' +
+          'client A. The **monitor** is LockScope’s checker: it watches every write and every lock and flags ' +
+          'what goes wrong: `V1` two threads each believe they hold the same lock, `V2` two owners hold live ' +
+          'copies of one lock on servers treated as masters, `V3` a write the resource should not have taken ' +
+          '(from a thread whose lock is gone, or none, while another update is in flight); `(none)` means “no lock ' +
+          'at all”. A:1 has just written `1`, without a lock, while ' +
+          'B:1 and C:1 were in the middle of their own read-modify-write: the first `V3`.',
         zh:
           '同一个服务部署了三个实例，卖的是同一份库存。每个实例做的事就是经典教程里 `deduct_stock` 的逻辑：先读计数器，' +
-          '花 50 毫秒处理订单，再把新值写回去。A:1 刚写入了 `1`。可是 B:1 和 C:1 在 A:1 还没写完的时候就读了计数器，它们读到的也是 `0`。',
+          '花 50 毫秒处理订单，再把新值写回去。**怎么看这个画面：**每条泳道是一个线程，记作 `<客户端>:<线程>`：`A:1` 就是客户端 A 的 1 号线程。' +
+          '**监视器**是 LockScope 的检查器：它盯着每一次写入和每一把锁，把出错的地方标出来——`V1` 两个线程都认为自己持有同一把锁，' +
+          '`V2` 两个持有者在都被当作主节点的服务器上各有一份有效的锁，`V3` 资源接受了一次不该接受的写入（写入者的锁已失效或根本没锁，而别人的更新正在进行）；`(none)` 表示“根本没有锁”。' +
+          'A:1 刚刚在没有锁的情况下写入了 `1`，而 B:1 和 C:1 正处在各自的“读-改-写”中间：这就是第一个 `V3`。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'] },
       checks: [
@@ -50,19 +59,31 @@ const lesson: Lesson = {
         en:
           'B:1 writes back what it computed from its stale read: `0 + 1`. Two sales, and the counter says one. ' +
           'That is a **lost update**; with stock instead of a sales count it is an oversell: two customers ' +
-          'bought the last item. The monitor flags it as `V3` on `(none)`: the resource accepted a write from ' +
-          'a thread that held no lock while another read-modify-write was in progress.',
+          'bought the last item. The monitor flags B:1’s write as a second `V3` on `(none)`, and this one ' +
+          'erased A:1’s update.',
         zh:
           'B:1 把它根据旧值算出来的结果写回去：`0 + 1`。卖了两件，计数器只记了一件。这就是**更新丢失**；' +
-          '换成库存就是超卖：最后一件商品卖给了两个人。监视器把它标成锁为 `(none)` 的 `V3`：' +
-          '资源接受了一个没有持有任何锁的线程的写入，而此时另一个“读-改-写”还没有完成。',
+          '换成库存就是超卖：最后一件商品卖给了两个人。监视器把 B:1 的这次写入标成第二个锁为 `(none)` 的 `V3`，' +
+          '而且这一次把 A:1 的更新抹掉了。',
       },
       question: {
         prompt: {
-          en: 'B:1 read the counter at 20 ms, before A:1 wrote. What value will B:1 write?',
-          zh: 'B:1 在第 20 毫秒读取计数器，那时 A:1 还没有写入。B:1 会写入什么值？',
+          en: 'B:1 started its read-modify-write at 20 ms, while A:1 was still working. What value will B:1 write?',
+          zh: 'B:1 在第 20 毫秒开始它的“读-改-写”，那时 A:1 还在处理。B:1 会写入什么值？',
         },
-        choices: [choice('one', 1, '`1`', '写入 `1`'), choice('two', 2, '`2`', '写入 `2`')],
+        choices: [
+          choice('one', 1, '`1`', '写入 `1`'),
+          choice(
+            'two',
+            2,
+            '`2`',
+            '写入 `2`',
+            why(
+              'It is tempting because A:1 has written `1` by the time B:1 writes, so `1 + 1` looks natural. But B:1 computes from what it **read** at 20 ms, `0`, not from what is there when it writes.',
+              '很容易这么想：B:1 写入时 A:1 已经写了 `1`，`1 + 1` 似乎顺理成章。但 B:1 用的是它在第 20 毫秒**读到**的 `0`，而不是写入那一刻的值。',
+            ),
+          ),
+        ],
         answer: { from: 'field-of', selector: { kind: 'resource.use', actor: 'B:1' }, field: 'value' },
         feedback: {
           en:

@@ -1,4 +1,4 @@
-import { atLeast, choice, none, replyOf, threadHolds, yourTurn } from './common';
+import { atLeast, choice, none, replyOf, threadHolds, yourTurn, why } from './common';
 import { acquired, cmd } from './events';
 import type { Lesson } from '../types';
 
@@ -41,7 +41,16 @@ const lesson: Lesson = {
           zh: 'B:1 的 `SETNX lock:job 1` 会返回什么？',
         },
         choices: [
-          choice('one', 1, '`1`: it sets the key too', '`1`：它也设置了这个键'),
+          choice(
+            'one',
+            1,
+            '`1`: it sets the key too',
+            '`1`：它也设置了这个键',
+            why(
+              'Tempting if you think of `SET`, which overwrites. `SETNX` is “set if **not** exists”: A:1’s key is there, so the run shows reply `0` and the key still holds A:1’s value.',
+              '如果想的是会覆盖的 `SET`，就容易选它。`SETNX` 是“**不存在**才设置”：A:1 的键还在，运行里返回的是 `0`，键里仍是 A:1 的值。',
+            ),
+          ),
           choice('zero', 0, '`0`: the key already exists', '`0`：键已经存在'),
         ],
         answer: replyOf(cmd('B:1', 'SETNX')),

@@ -1,4 +1,4 @@
-import { atLeast, choice, none, onFirstOps, whether, yourTurn } from './common';
+import { atLeast, choice, none, onFirstOps, whether, yourTurn, why } from './common';
 import { acquired, cmd } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
@@ -49,7 +49,16 @@ const lesson: Lesson = {
           zh: 'A:1 恰好在两条命令之间崩溃了。B:1 最终能拿到锁吗？',
         },
         choices: [
-          choice('yes', true, 'Yes, the key expires after 1 s', '能，键 1 秒后过期'),
+          choice(
+            'yes',
+            true,
+            'Yes, the key expires after 1 s',
+            '能，键 1 秒后过期',
+            why(
+              'The program says `EXPIRE lock:job 1`, so a 1 s lifetime seems certain. But that command is the one that never left A:1: the run shows no `EXPIRE` at all, and `PTTL` stays `-1`.',
+              '程序里写着 `EXPIRE lock:job 1`，1 秒的寿命看起来板上钉钉。可这正是 A:1 没来得及发出的那条命令：运行里根本没有 `EXPIRE`，`PTTL` 一直是 `-1`。',
+            ),
+          ),
           choice('no', false, 'No, the key never expires', '不能，键永远不会过期'),
         ],
         answer: whether(atLeast(1, acquired('B:1'))),

@@ -1,4 +1,4 @@
-import { absent, choice, onFirstOps, openV1, threadHolds, timeOf, yourTurn } from './common';
+import { absent, choice, onFirstOps, openV1, threadHolds, timeOf, yourTurn, why } from './common';
 import { acquired, cmd, violationStart } from './events';
 import type { Lesson } from '../types';
 
@@ -34,9 +34,27 @@ const lesson: Lesson = {
           zh: 'B:1 从第 100 毫秒开始轮询。它什么时候能拿到锁？',
         },
         choices: [
-          choice('after-a', [14000, 14200], 'At ≈ 14 s, when A:1 deletes it', '约 14 秒，A:1 删除锁的时候'),
+          choice(
+            'after-a',
+            [14000, 14200],
+            'At ≈ 14 s, when A:1 deletes it',
+            '约 14 秒，A:1 删除锁的时候',
+            why(
+              'That is what A:1’s code intends: hold the lock until the work is done, then delete it. Redis does not know about the work; the run shows the key expiring at 10 s and B:1 getting in then.',
+              '这正是 A:1 代码的本意：干完活再删锁。但 Redis 不知道业务什么时候完：运行里键在第 10 秒过期，B:1 那时就进来了。',
+            ),
+          ),
           choice('expiry', [10000, 10200], 'At ≈ 10 s, when the key expires', '约 10 秒，键过期的时候'),
-          choice('never', [0, 0], 'Never: A:1 holds it', '永远拿不到：锁在 A:1 手里'),
+          choice(
+            'never',
+            [0, 0],
+            'Never: A:1 holds it',
+            '永远拿不到：锁在 A:1 手里',
+            why(
+              'A:1 does believe it holds the lock until 14 s. But the lock is only the key, and the key has a 10 s lease: the run shows `key.expired` at 10 s and B:1’s next `SET NX` succeeding.',
+              'A:1 确实以为自己一直持有到第 14 秒。但锁就是那个键，而键的租期是 10 秒：运行里第 10 秒出现 `key.expired`，B:1 下一次 `SET NX` 就成功了。',
+            ),
+          ),
         ],
         answer: timeOf(acquired('B:1')),
         feedback: {

@@ -1,4 +1,16 @@
-import { absent, choice, count, gap, onFirstOps, openV1, replyOf, threadHolds, v1, yourTurn } from './common';
+import {
+  absent,
+  choice,
+  count,
+  gap,
+  onFirstOps,
+  openV1,
+  replyOf,
+  threadHolds,
+  v1,
+  yourTurn,
+  why,
+} from './common';
 import { acquired, bLockScript, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
@@ -52,7 +64,16 @@ const lesson: Lesson = {
           zh: 'A:1 恢复运行，发出它早已决定的 `DEL`。它会返回什么？',
         },
         choices: [
-          choice('zero', 0, '`0`: the key is not A:1’s any more', '`0`：键已经不是 A:1 的了'),
+          choice(
+            'zero',
+            0,
+            '`0`: the key is not A:1’s any more',
+            '`0`：键已经不是 A:1 的了',
+            why(
+              'Right that the key is no longer A:1’s, and A:1 even checked with `GET`. But it checked **before** its pause; `DEL` itself compares nothing, so the run shows `DEL` returning `1`, deleting B:1’s key.',
+              '键确实已经不是 A:1 的了，A:1 甚至还用 `GET` 检查过。但那是在停顿**之前**检查的；`DEL` 本身什么都不比较，所以运行里 `DEL` 返回 `1`，删掉的是 B:1 的键。',
+            ),
+          ),
           choice('one', 1, '`1`: it deletes B:1’s key', '`1`：它删掉了 B:1 的键'),
         ],
         answer: replyOf(cmd('A:1', 'DEL')),
@@ -108,7 +129,16 @@ const lesson: Lesson = {
         },
         choices: [
           choice('zero', 0, '`0`: the token is not A:1’s', '`0`：令牌不是 A:1 的'),
-          choice('one', 1, '`1`: it deletes the key', '`1`：删掉了键'),
+          choice(
+            'one',
+            1,
+            '`1`: it deletes the key',
+            '`1`：删掉了键',
+            why(
+              'Tempting after the last step, where A:1’s late release deleted B:1’s key. Here the comparison and the delete run inside one script: the run shows `EVAL` returning `0` and B:1’s key untouched.',
+              '刚看完上一步 A:1 迟到的释放删掉了 B:1 的键，很容易这么想。可这里比较和删除在同一个脚本里执行：运行里 `EVAL` 返回 `0`，B:1 的键完好无损。',
+            ),
+          ),
         ],
         answer: replyOf(cmd('A:1', 'EVAL')),
         feedback: {

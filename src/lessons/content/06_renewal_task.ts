@@ -1,4 +1,16 @@
-import { choice, exactly, gap, none, noV1Goal, onFirstOps, openV1, v1, whether, yourTurn } from './common';
+import {
+  choice,
+  exactly,
+  gap,
+  none,
+  noV1Goal,
+  onFirstOps,
+  openV1,
+  v1,
+  whether,
+  yourTurn,
+  why,
+} from './common';
 import { acquired, cmd, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
@@ -49,13 +61,24 @@ const lesson: Lesson = {
       scenario: { inline: noRenewal },
       at: violationStart('V1', 'lock:job'),
       question: {
+        // before A:1's key expires: the keyspace still shows A:1's token
+        decides: { kind: 'key.expired', key: 'lock:job' },
         prompt: {
           en: 'A:1 holds a 3 s lease (Lua release, unique token) and works for 5 s. Does B:1 get in before A:1 is done?',
           zh: 'A:1 的租期是 3 秒（Lua 释放、唯一令牌），业务要 5 秒。B:1 会在 A:1 做完之前进来吗？',
         },
         choices: [
           choice('yes', true, 'Yes, at ≈ 3 s', '会，大约在第 3 秒'),
-          choice('no', false, 'No, the Lua release protects A:1', '不会，Lua 释放保护了 A:1'),
+          choice(
+            'no',
+            false,
+            'No, the Lua release protects A:1',
+            '不会，Lua 释放保护了 A:1',
+            why(
+              'The Lua release did fix the last lesson’s bug, so it feels like a full fix. It only protects the **release**: the run shows A:1’s key expiring at 3 s and B:1 getting the lock while A:1 still works.',
+              'Lua 释放确实修好了上一课的问题，所以感觉像是彻底解决了。但它只保护**释放**：运行里 A:1 的键在第 3 秒过期，B:1 在 A:1 还在干活时拿到了锁。',
+            ),
+          ),
         ],
         answer: whether(v1('lock:job', 'A:1', 'B:1')),
         feedback: {

@@ -1,4 +1,15 @@
-import { absent, atLeast, choice, count, holds, onFirstOps, replyOf, turnedAway, yourTurn } from './common';
+import {
+  absent,
+  atLeast,
+  choice,
+  count,
+  holds,
+  onFirstOps,
+  replyOf,
+  turnedAway,
+  yourTurn,
+  why,
+} from './common';
 import { acquired, bLockScript, cmd, ev, secondAcquire } from './events';
 import type { EventSelector, Lesson } from '../types';
 
@@ -75,8 +86,26 @@ const lesson: Lesson = {
         },
         choices: [
           choice('nil', null, '`nil`: nothing', '`nil`：什么也不返回'),
-          choice('one', 1, '`1`, the hold count', '`1`，重入计数'),
-          choice('ttl', 30000, '`30000`, the lease', '`30000`，租期'),
+          choice(
+            'one',
+            1,
+            '`1`, the hold count',
+            '`1`，重入计数',
+            why(
+              'Line 8 does set the field to `1`, so returning it would make sense. But the script’s reply is only what `return` says: line 10 returns `nil`, and the run shows `EVALSHA` replying `nil`.',
+              '第 8 行确实把字段设成了 `1`，返回它似乎合理。但脚本的返回值只取决于 `return`：第 10 行返回 `nil`，运行里 `EVALSHA` 的回复就是 `nil`。',
+            ),
+          ),
+          choice(
+            'ttl',
+            30000,
+            '`30000`, the lease',
+            '`30000`，租期',
+            why(
+              'Line 9 does set a 30 s expiry, but that number is what a **waiting** caller gets (line 12, the remaining TTL). The one that gets the lock gets `nil`, as the run shows.',
+              '第 9 行确实设置了 30 秒的过期时间，但这个数字是**没拿到锁**的调用者才会得到的（第 12 行，剩余 TTL）。拿到锁的一方得到的是 `nil`，运行里就是这样。',
+            ),
+          ),
         ],
         answer: replyOf(acquireEval),
         feedback: {

@@ -12,6 +12,7 @@ import {
   turnedAway,
   whether,
   yourTurn,
+  why,
 } from './common';
 import { acquired, bLockScript, cmd, ev } from './events';
 import type { Lesson } from '../types';
@@ -33,7 +34,16 @@ const lesson: Lesson = {
           zh: 'A:1 持有 `myLock`。B:1 调用 `lock()`，执行同一个脚本。返回的是什么？',
         },
         choices: [
-          choice('nil', true, '`nil`: B:1 gets the lock too', '`nil`：B:1 也拿到了锁'),
+          choice(
+            'nil',
+            true,
+            '`nil`: B:1 gets the lock too',
+            '`nil`：B:1 也拿到了锁',
+            why(
+              'It is the same script that just gave A:1 the lock, so the same reply seems likely. But the script checks whose field is in the key: B:1’s is not, so the run shows a number, A:1’s remaining TTL.',
+              '这正是刚刚让 A:1 拿到锁的同一个脚本，所以很容易以为回复也一样。但脚本会检查键里是谁的字段：不是 B:1 的，所以运行里返回的是一个数字，即 A:1 剩余的 TTL。',
+            ),
+          ),
           choice('ttl', false, 'A number: how long A:1’s lock still lives', '一个数字：A:1 的锁还能活多久'),
         ],
         answer: whether({ reply: null, of: bLockScript }),
@@ -117,8 +127,26 @@ const lesson: Lesson = {
         },
         choices: [
           choice('one', [1000, 1300], 'After ≈ 1 s, with `false`', '约 1 秒后，返回 `false`'),
-          choice('five', [5000, 5300], 'After ≈ 5 s, with `true`', '约 5 秒后，返回 `true`'),
-          choice('thirty', [29_000, 31_000], 'After the 30 s TTL', '等满 30 秒的 TTL 之后'),
+          choice(
+            'five',
+            [5000, 5300],
+            'After ≈ 5 s, with `true`',
+            '约 5 秒后，返回 `true`',
+            why(
+              'A:1 does release at 5 s, and `lock()` would wait for that. `tryLock(1, SECONDS)` waits at most 1 s: the run shows B:1’s call returning `false` at ≈ 1.1 s, long before A:1 unlocks.',
+              'A:1 确实在第 5 秒释放，`lock()` 会一直等到那时。但 `tryLock(1, SECONDS)` 最多等 1 秒：运行里 B:1 的调用在约 1.1 秒时返回 `false`，远早于 A:1 解锁。',
+            ),
+          ),
+          choice(
+            'thirty',
+            [29_000, 31_000],
+            'After the 30 s TTL',
+            '等满 30 秒的 TTL 之后',
+            why(
+              'The lock script did reply with a TTL, and a waiter sleeps on it. But it sleeps for the smaller of the TTL and its own wait time: the run shows B:1 giving up after ≈ 1 s.',
+              '加锁脚本确实返回了一个 TTL，等待者会按它休眠。但它只睡 TTL 和自己等待时间中较小的那个：运行里 B:1 约 1 秒后就放弃了。',
+            ),
+          ),
         ],
         answer: timeOf(bFailed),
         feedback: {

@@ -11,6 +11,7 @@ import {
   threadHolds,
   timeOf,
   yourTurn,
+  why,
 } from './common';
 import { acquired, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
@@ -29,14 +30,34 @@ const lesson: Lesson = {
       scenario: { builtin: 'watchdog-renewal' },
       at: aRenewal,
       question: {
+        // before the watchdog's first command: nothing on the timeline has renewed yet
+        decides: { kind: 'cmd', actor: 'A/watchdog' },
         prompt: {
           en: 'A:1 called `lock()` without a lease and works for 70 s. The key was set to 30 s. When is it first renewed?',
           zh: 'A:1 调用的是不带租期的 `lock()`，业务要 70 秒。键的过期时间设的是 30 秒。它第一次续期是什么时候？',
         },
         choices: [
           choice('ten', [9000, 11_000], 'At ≈ 10 s, a third of the lease', '约 10 秒，租期的三分之一'),
-          choice('twenty', [19_000, 21_000], 'At ≈ 20 s', '约 20 秒'),
-          choice('thirty', [29_000, 30_100], 'Just before 30 s', '快到 30 秒的时候'),
+          choice(
+            'twenty',
+            [19_000, 21_000],
+            'At ≈ 20 s',
+            '约 20 秒',
+            why(
+              'Renewing halfway through sounds prudent. Redisson’s timer fires at `lockWatchdogTimeout / 3`: the run shows the first renewal at ≈ 10 s, then every 10 s.',
+              '租期过半时续期听起来很稳妥。但 Redisson 的定时器在 `lockWatchdogTimeout / 3` 时触发：运行里第一次续期在约 10 秒，之后每 10 秒一次。',
+            ),
+          ),
+          choice(
+            'thirty',
+            [29_000, 30_100],
+            'Just before 30 s',
+            '快到 30 秒的时候',
+            why(
+              'Renewing at the last moment would be enough if nothing were ever late. The watchdog keeps 20 s of margin instead: the run shows it renewing at ≈ 10 s.',
+              '如果什么都不会迟到，最后一刻续期也够了。但看门狗留了 20 秒的余量：运行里它在约 10 秒就续期了。',
+            ),
+          ),
         ],
         answer: timeOf(aRenewal),
         feedback: {
@@ -152,9 +173,27 @@ const lesson: Lesson = {
           zh: 'A:1 的 JVM 在第 15 秒挂了，最后一次续期在第 10 秒。B:1 什么时候拿到锁？',
         },
         choices: [
-          choice('now', [15_000, 16_000], 'Right away, at ≈ 15 s', '马上，约 15 秒'),
+          choice(
+            'now',
+            [15_000, 16_000],
+            'Right away, at ≈ 15 s',
+            '马上，约 15 秒',
+            why(
+              'Tempting if you picture Redis noticing the dead client. Redis only sees a key with a TTL: the run shows the key living on until 30 s after the last renewal, ≈ 40 s.',
+              '如果以为 Redis 会发现客户端死了，就会选它。可 Redis 只看到一个带 TTL 的键：运行里键一直活到最后一次续期后 30 秒，也就是约 40 秒。',
+            ),
+          ),
           choice('forty', [39_000, 41_000], 'At ≈ 40 s', '约 40 秒'),
-          choice('never', [-1, -1], 'Never: deadlock', '永远拿不到：死锁'),
+          choice(
+            'never',
+            [-1, -1],
+            'Never: deadlock',
+            '永远拿不到：死锁',
+            why(
+              'That was lesson 2’s story, a key with no expiry. This key has a 30 s TTL that only the (now dead) watchdog kept pushing back: the run shows it expiring at ≈ 40 s and B:1 getting in.',
+              '那是第 2 课的情形：键没有过期时间。这个键有 30 秒 TTL，只是一直由看门狗往后推，而看门狗已经死了：运行里键在约 40 秒过期，B:1 拿到了锁。',
+            ),
+          ),
         ],
         answer: timeOf(acquired('B:1')),
         feedback: {

@@ -11,6 +11,7 @@ import {
   v1,
   whether,
   yourTurn,
+  why,
 } from './common';
 import { ev, violationStart } from './events';
 import type { Lesson } from '../types';
@@ -51,7 +52,16 @@ const lesson: Lesson = {
         },
         choices: [
           choice('yes', true, 'Yes: nobody renews the lease', '会：没人续期了'),
-          choice('no', false, 'No: the watchdog keeps it alive', '不会：看门狗会让它活着'),
+          choice(
+            'no',
+            false,
+            'No: the watchdog keeps it alive',
+            '不会：看门狗会让它活着',
+            why(
+              'The watchdog did keep the lock alive in the last lesson. But it is a timer in the same JVM: the pause froze it too, and the run shows no renewal at 10 s or 20 s and B:1 acquiring at ≈ 30 s.',
+              '上一课里看门狗确实让锁一直活着。但它是同一个 JVM 里的定时器：停顿把它也冻住了，运行里第 10 秒和第 20 秒都没有续期，B:1 在约 30 秒拿到了锁。',
+            ),
+          ),
         ],
         answer: whether(v1('myLock', 'A:1', 'B:1')),
         feedback: {
@@ -144,7 +154,16 @@ const lesson: Lesson = {
           zh: 'A:1 解冻后带着令牌 `1` 写入；存储已经见过 `2`。这次写入会被接受吗？',
         },
         choices: [
-          choice('accepted', true, 'Accepted', '接受'),
+          choice(
+            'accepted',
+            true,
+            'Accepted',
+            '接受',
+            why(
+              'A:1 still believes it holds the lock, and without fencing the store would take the write. The fenced store compares tokens: `1` is lower than the `2` it has seen, and the run shows the write refused.',
+              'A:1 仍然以为自己持有锁，没有防护令牌的话存储会接受这次写入。但带防护的存储会比较令牌：`1` 比它见过的 `2` 小，运行里这次写入被拒绝了。',
+            ),
+          ),
           choice('rejected', false, 'Rejected', '拒绝'),
         ],
         answer: fieldOf(aWrite, 'accepted'),

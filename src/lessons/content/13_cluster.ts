@@ -1,4 +1,15 @@
-import { absent, atLeast, choice, fieldOf, holds, none, openV1, threadHolds, turnedAway } from './common';
+import {
+  absent,
+  atLeast,
+  choice,
+  fieldOf,
+  holds,
+  none,
+  openV1,
+  threadHolds,
+  turnedAway,
+  why,
+} from './common';
 import { acquired, bLockScript, cmd, ev, violationStart } from './events';
 import type { Check, Highlights, Lesson } from '../types';
 
@@ -66,9 +77,27 @@ const lesson: Lesson = {
           zh: '第 500 毫秒，客户端 B 也对 `myLock` 调用 `lock()`。它的加锁脚本发往哪个节点？',
         },
         choices: [
-          choice('m1', 'master-1', 'master-1, the first node in its config', 'master-1，配置里的第一个节点'),
+          choice(
+            'm1',
+            'master-1',
+            'master-1, the first node in its config',
+            'master-1，配置里的第一个节点',
+            why(
+              'A client does start from the nodes in its config, but only to read the slot map. The run shows B:1’s `EVALSHA` going straight to master-3, the master of `myLock`’s slot.',
+              '客户端确实从配置里的节点起步，但那只是为了读取槽映射。运行里 B:1 的 `EVALSHA` 直接发往 master-3，即 `myLock` 所在槽的主节点。',
+            ),
+          ),
           choice('m3', 'master-3', 'master-3, the master of slot 12769', '槽 12769 的主节点 master-3'),
-          choice('any', 'any', 'Any of the three, at random', '三个里随便一个'),
+          choice(
+            'any',
+            'any',
+            'Any of the three, at random',
+            '三个里随便一个',
+            why(
+              'Spreading load at random sounds fair, but then two clients could lock `myLock` on two nodes. The run shows B:1’s script going to master-3, the same node A:1 used.',
+              '随机分摊负载听起来很公平，但那样两个客户端就可能在两个节点上各锁一次 `myLock`。运行里 B:1 的脚本发往 master-3，正是 A:1 用的那个节点。',
+            ),
+          ),
         ],
         answer: fieldOf(bLockScript, 'node'),
         feedback: {

@@ -9,6 +9,7 @@ import {
   replyOf,
   threadHolds,
   yourTurn,
+  why,
 } from './common';
 import { acquired, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
@@ -118,7 +119,16 @@ const lesson: Lesson = {
         },
         choices: [
           choice('nil', null, '`nil`: B:1 gets the lock', '`nil`：B:1 拿到了锁'),
-          choice('ttl', 'ttl', 'A TTL: A:1 still holds it', '一个 TTL：A:1 还持有锁'),
+          choice(
+            'ttl',
+            'ttl',
+            'A TTL: A:1 still holds it',
+            '一个 TTL：A:1 还持有锁',
+            why(
+              'A:1 does still hold the lock as far as it knows, and the old master had the key. But the write never reached the replica that became master: the run shows `exists` returning `0` and B:1’s script replying `nil`.',
+              '在 A:1 看来它确实还持有锁，旧主节点上也确实有这个键。但这次写入没传到后来成为主节点的从节点：运行里 `exists` 返回 `0`，B:1 的脚本返回 `nil`。',
+            ),
+          ),
         ],
         answer: replyOf(bAcquire),
         feedback: {

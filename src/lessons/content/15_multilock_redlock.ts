@@ -1,4 +1,4 @@
-import { absent, atLeast, choice, holds, v1, whether } from './common';
+import { absent, atLeast, choice, holds, v1, whether, why } from './common';
 import { acquired, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
@@ -68,6 +68,8 @@ const lesson: Lesson = {
       scenario: { inline: threeMasters },
       at: ev('lock.failed', 'B:1'),
       question: {
+        // before B:1 asks: master-2 has come back empty, B:1 has not tried yet
+        decides: { kind: 'lock.request', actor: 'B:1' },
         prompt: {
           en:
             'Now the three locks live on three independent masters. A:1 holds the MultiLock; master-2 crashes ' +
@@ -75,7 +77,16 @@ const lesson: Lesson = {
           zh: '现在三把锁分别在三个独立的主节点上。A:1 持有 MultiLock；master-2 崩溃后空着回来了，`l2` 没了。B:1 能拿到 MultiLock 吗？',
         },
         choices: [
-          choice('yes', true, 'Yes: one of the locks is free', '能：有一把锁空出来了'),
+          choice(
+            'yes',
+            true,
+            'Yes: one of the locks is free',
+            '能：有一把锁空出来了',
+            why(
+              '`l2` is indeed free again. But a MultiLock needs **all** its locks: the run shows B:1 turned away at `l1`, which A:1 still holds, waiting there until its wait time runs out, and failing.',
+              '`l2` 确实又空出来了。但 MultiLock 需要**全部**锁：运行里 B:1 在 A:1 仍持有的 `l1` 上被挡住，一直等到等待时间用完，最后失败。',
+            ),
+          ),
           choice('no', false, 'No: it needs all three', '不能：它需要全部三把'),
         ],
         answer: whether(atLeast(1, acquired('B:1'))),
@@ -124,6 +135,8 @@ const lesson: Lesson = {
       scenario: { builtin: 'redlock-clock-jump' },
       at: acquired('B:1'),
       question: {
+        // before B:1 asks: the clock jump has happened, B:1's acquisitions (and V2) have not
+        decides: { kind: 'lock.request', actor: 'B:1' },
         prompt: {
           en:
             'A:1 holds a majority (masters 1–3). Then master-3’s clock jumps 10 s forward, and B:1, which can ' +
@@ -131,7 +144,16 @@ const lesson: Lesson = {
           zh: 'A:1 持有多数（主节点 1–3）。随后 master-3 的时钟向前跳了 10 秒，而只能连到主节点 3–5 的 B:1 来申请锁。这次运行的结论是什么？',
         },
         choices: [
-          choice('safe', 'safe', 'Safe: B:1 cannot get a majority', '安全：B:1 拿不到多数'),
+          choice(
+            'safe',
+            'safe',
+            'Safe: B:1 cannot get a majority',
+            '安全：B:1 拿不到多数',
+            why(
+              'With honest clocks it could not: A:1 holds 3 of 5. But master-3’s clock jump expired A:1’s key there early, so B:1 wins masters 3, 4 and 5: the run shows `V2` and then `V1`.',
+              '如果时钟都准，它确实拿不到：A:1 占了 5 个中的 3 个。但 master-3 的时钟跳变让 A:1 在那里的键提前过期，于是 B:1 拿下了主节点 3、4、5：运行里先出现 `V2`，随后是 `V1`。',
+            ),
+          ),
           choice('unsafe', 'unsafe', 'Unsafe: two majorities', '不安全：出现两个多数'),
         ],
         answer: { from: 'verdict' },

@@ -1,4 +1,4 @@
-import { actorOf, atLeast, choice, exactly, gap, none, threadHolds, tokenCounterIs2 } from './common';
+import { actorOf, atLeast, choice, exactly, gap, none, threadHolds, tokenCounterIs2, why } from './common';
 import { acquired, cmd, ev } from './events';
 import type { Check, EventSelector, Lesson } from '../types';
 
@@ -24,8 +24,26 @@ const lesson: Lesson = {
         },
         choices: [
           choice('b', 'B:1', 'B:1, the first to ask', 'B:1，最先申请的'),
-          choice('d', 'D:1', 'D:1, the last to ask', 'D:1，最后申请的'),
-          choice('race', 'race', 'Whoever is fastest', '谁快谁得'),
+          choice(
+            'd',
+            'D:1',
+            'D:1, the last to ask',
+            'D:1，最后申请的',
+            why(
+              'A stack would serve the last one first, but a fair lock is a queue. The run shows B:1, the first to ask, getting the lock when A:1 unlocks.',
+              '栈会先服务最后来的，但公平锁是队列。运行里 A:1 解锁后，最先申请的 B:1 拿到了锁。',
+            ),
+          ),
+          choice(
+            'race',
+            'race',
+            'Whoever is fastest',
+            '谁快谁得',
+            why(
+              'That is what `RLock` does (lesson 10). The fair lock’s script refuses anyone but the head of its queue: the run shows B:1 getting the lock, whoever’s retry arrives first.',
+              '`RLock` 就是这样（第 10 课）。但公平锁的脚本只放行队首：运行里不管谁的重试先到，拿到锁的都是 B:1。',
+            ),
+          ),
         ],
         answer: actorOf(afterA),
         feedback: {

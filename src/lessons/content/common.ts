@@ -112,12 +112,19 @@ export const scriptLines = (
 // ---------------------------------------------------------------------------------------------
 // Questions and tasks
 
-/** One answer of a question: its id, the value the trace's answer is compared with, its text. */
-export const choice = (id: string, value: unknown, en: string, zh: string): Choice => ({
+/**
+ * One answer of a question: its id, the value the trace's answer is compared with, its text, and
+ * (every wrong one) its own feedback: why it is tempting, what the run shows instead.
+ */
+export const choice = (id: string, value: unknown, en: string, zh: string, why?: Bilingual): Choice => ({
   id,
   value,
   text: { en, zh },
+  ...(why === undefined ? {} : { why }),
 });
+
+/** A wrong choice's feedback, in both languages. */
+export const why = (en: string, zh: string): Bilingual => ({ en, zh });
 
 /** The answers a question computes from the step's run (types.ts, Answer). */
 export const replyOf = (selector: EventSelector): Answer => ({ from: 'reply-of', selector });

@@ -146,8 +146,10 @@ function useHighlightDom(h: Highlights | undefined): void {
 function Question({ step, n, right, lang }: { step: Step; n: number; right: string[]; lang: Lang }) {
   const t = useT();
   const picked = usePlayer((s) => s.answers[n]);
+  const revealing = usePlayer((s) => s.revealing === n);
   const q = step.question!;
   const ok = picked !== undefined && right.includes(picked);
+  const why = q.choices.find((c) => c.id === picked)?.why;
   return (
     <div className="lesson__question" data-testid="lesson-question">
       <div className="lesson__label">{t('learn.question')}</div>
@@ -160,7 +162,7 @@ function Question({ step, n, right, lang }: { step: Step; n: number; right: stri
             data-testid="lesson-choice"
             data-choice={c.id}
             disabled={picked !== undefined}
-            className={`lesson__choice${picked === undefined ? '' : right.includes(c.id) ? ' lesson__choice--right' : picked === c.id ? ' lesson__choice--wrong' : ''}`}
+            className={`lesson__choice${picked === undefined || revealing ? (picked === c.id ? ' lesson__choice--picked' : '') : right.includes(c.id) ? ' lesson__choice--right' : picked === c.id ? ' lesson__choice--wrong' : ''}`}
             aria-pressed={picked === c.id}
             onClick={() => answer(c.id)}
           >
@@ -168,14 +170,26 @@ function Question({ step, n, right, lang }: { step: Step; n: number; right: stri
           </button>
         ))}
       </div>
-      {picked !== undefined && (
+      {picked === undefined && (
+        <p className="muted lesson__asking" data-testid="lesson-asking">
+          {t('learn.asking')}
+        </p>
+      )}
+      {revealing && (
+        <p className="muted lesson__asking" role="status" data-testid="lesson-revealing">
+          {t('learn.revealing')}
+        </p>
+      )}
+      {picked !== undefined && !revealing && (
         <div
           className={`lesson__feedback lesson__feedback--${ok ? 'right' : 'wrong'}`}
           data-testid="lesson-feedback"
           data-right={ok}
           role="status"
         >
-          <strong>{ok ? t('learn.right') : t('learn.wrong')}</strong> <Markdown text={q.feedback[lang]} />
+          <strong>{ok ? t('learn.right') : t('learn.wrong')}</strong>{' '}
+          {why && <Markdown className="lesson__why" testId="lesson-why" text={why[lang]} />}
+          <Markdown text={q.feedback[lang]} />
         </div>
       )}
     </div>
@@ -227,6 +241,7 @@ export function LessonPanel() {
   const { lessonId, step: n } = usePick(useLearn, 'lessonId', 'step');
   const { payload, loading, error } = usePick(usePlayer, 'payload', 'loading', 'error');
   const picked = usePlayer((s) => s.answers[n]);
+  const revealing = usePlayer((s) => s.revealing === n);
   const [copied, setCopied] = useState(false);
   useLessonKeys();
   useEffect(() => watchTask(), []);
@@ -236,8 +251,14 @@ export function LessonPanel() {
   const lesson = payload?.lesson.id === lessonId ? payload.lesson : null;
   const step = lesson?.steps[n];
   const info = payload?.steps[n];
+  const asking = step?.question !== undefined && (picked === undefined || revealing);
   // While a prediction is open the step's highlights would point at its answer: they wait for it.
-  useHighlightDom(step?.question !== undefined && picked === undefined ? undefined : step?.highlight);
+  useHighlightDom(asking ? undefined : step?.highlight);
+  // ...and so would the violation rows and the scenario's intro text (app.css, html.asking).
+  useEffect(() => {
+    document.documentElement.classList.toggle('asking', asking && picked === undefined);
+    return () => document.documentElement.classList.remove('asking');
+  }, [asking, picked]);
 
   if (lesson === null || step === undefined || info === undefined) {
     return (
@@ -256,7 +277,7 @@ export function LessonPanel() {
     );
   }
   const total = lesson.steps.length;
-  const hideText = step.question !== undefined && picked === undefined;
+  const hideText = asking;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(lessonLink());
@@ -283,8 +304,8 @@ export function LessonPanel() {
         {info.error !== undefined && (
           <p className="learn__error">{t('learn.stepError', { msg: info.error })}</p>
         )}
-        {step.task !== undefined && !embed && <Task step={step} lang={lang} />}
-        {step.explore !== undefined && !embed && (
+        {step.task !== undefined && !embed && !hideText && <Task step={step} lang={lang} />}
+        {step.explore !== undefined && !embed && !hideText && (
           <div className="lesson__explore">
             <Markdown text={step.explore.prompt[lang]} />
             <button

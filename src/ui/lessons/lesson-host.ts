@@ -29,6 +29,7 @@ async function play(id: string): Promise<{ payload: LessonPayload; cache: RunCac
         scenario: r.scenario,
         sameScenario: r.sameScenario,
         cursor: r.cursor,
+        ask: r.ask,
         right: r.question?.right,
         error,
       };

@@ -22,6 +22,8 @@ export interface StepInfo {
   sameScenario: boolean;
   /** the cursor's event index in the step's verbose run */
   cursor?: number;
+  /** a question step: the cursor until the learner answers (just before the deciding event) */
+  ask?: number;
   /** ids of the question's right choices, computed from the trace */
   right?: string[];
   /** why the step could not be played (a selector that found nothing, a bad patch) */

@@ -8,10 +8,11 @@ import type { Lesson } from '../../lessons/types';
 import { currentHash, loadDefault, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { translate } from '../i18n';
-import { indexAtTime, setCursor, useLearn, usePlayground } from '../store';
+import { setCursor, useLearn, usePlayground } from '../store';
 import { encodeLessonHash, shareUrl } from '../url-state';
 import type { LessonPayload, LessonSummary } from './lesson-protocol';
 import { readProgress, recordStep, type Progress } from './progress';
+import { revealFrames, REVEAL_MS } from './reveal';
 
 export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet';
 
@@ -24,6 +25,8 @@ interface PlayerState {
   answers: Record<number, string>;
   task: TaskStatus;
   progress: Record<string, Progress>;
+  /** the step whose answered question is playing its deciding events (its text waits for them) */
+  revealing: number | null;
 }
 
 export const usePlayer = create<PlayerState>()(() => ({
@@ -34,6 +37,7 @@ export const usePlayer = create<PlayerState>()(() => ({
   answers: {},
   task: 'idle',
   progress: readProgress(),
+  revealing: null,
 }));
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -62,10 +66,12 @@ export function closeLesson(): void {
   history.replaceState(null, '', `${window.location.pathname}${window.location.search}${currentHash()}`);
 }
 
+/** The step's link, with predict mode (when the link asked for it) and the reader's language. */
 export function lessonLink(): string {
-  const { lessonId, step } = useLearn.getState();
+  const { lessonId, step, predict } = useLearn.getState();
   if (lessonId === null) return window.location.href;
-  return shareUrl(window.location, encodeLessonHash({ lesson: lessonId, step }));
+  const lang = usePlayground.getState().lang;
+  return shareUrl(window.location, encodeLessonHash({ lesson: lessonId, step, predict, lang }));
 }
 
 export function goStep(delta: number): void {
@@ -83,6 +89,8 @@ export async function syncStep(): Promise<void> {
   const { lessonId, step } = useLearn.getState();
   if (lessonId === null) return;
   const my = ++token;
+  revealToken++;
+  usePlayer.setState({ revealing: null });
   let payload = usePlayer.getState().payload;
   if (payload?.lesson.id !== lessonId) {
     usePlayer.setState({ loading: true, error: null, payload: null, answers: {} });
@@ -106,7 +114,7 @@ export async function syncStep(): Promise<void> {
   history.replaceState(
     null,
     '',
-    `${window.location.pathname}${window.location.search}${encodeLessonHash({ lesson: lessonId, step })}`,
+    `${window.location.pathname}${window.location.search}${encodeLessonHash({ lesson: lessonId, step, predict: useLearn.getState().predict })}`,
   );
   usePlayer.setState({ progress: recordStep(lessonId, step, total), task: 'idle' });
   await showStep(payload, step, my);
@@ -147,29 +155,37 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
   }
   const unanswered =
     k === n && p.lesson.steps[n].question !== undefined && usePlayer.getState().answers[n] === undefined;
-  setCursor(unanswered ? questionCursor(p, n) : info.cursor);
-  usePlayground.setState({ playing: false });
+  // A question waits before the event that decides it, with the future, the verdict and the
+  // violations hidden (predict mode); the link's `&p=1` keeps predict mode on for every step.
+  setCursor(unanswered ? (info.ask ?? info.cursor) : info.cursor);
+  usePlayground.setState({ playing: false, predict: unanswered || useLearn.getState().predict });
 }
 
-/**
- * Before a question is answered the cursor stays just before the moment it asks about: at the
- * previous step's cursor on the same run, else at the last event earlier in time.
- */
-function questionCursor(p: LessonPayload, n: number): number {
-  const info = p.steps[n];
-  const prev = p.steps[n - 1];
-  if (info.sameScenario && prev?.cursor !== undefined) return prev.cursor;
-  const run = usePlayground.getState().run;
-  const ev = run?.trace.events[info.cursor ?? -1];
-  return run && ev ? indexAtTime(run.trace, ev.t - 1) : -1;
+let revealToken = 0;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Plays the answered step's deciding events (still in predict mode), then lifts predict mode. */
+async function reveal(step: number, from: number, to: number): Promise<void> {
+  const my = ++revealToken;
+  usePlayer.setState({ revealing: step });
+  const events = usePlayground.getState().run?.trace.events ?? [];
+  for (const i of revealFrames(events, from, to)) {
+    await sleep(REVEAL_MS);
+    if (my !== revealToken) return;
+    setCursor(i);
+  }
+  usePlayground.setState({ predict: useLearn.getState().predict });
+  usePlayer.setState({ revealing: null });
 }
 
 export function answer(choice: string): void {
   const { step } = useLearn.getState();
   const p = usePlayer.getState().payload;
   usePlayer.setState((s) => ({ answers: { ...s.answers, [step]: choice } }));
-  const cursor = p?.steps[step]?.cursor;
-  if (cursor !== undefined) setCursor(cursor);
+  const info = p?.steps[step];
+  if (info?.cursor === undefined) return;
+  void reveal(step, usePlayground.getState().cursor, info.cursor);
 }
 
 /** Loads the step's scenario as an ordinary one, titled after the lesson, and leaves the lesson. */
