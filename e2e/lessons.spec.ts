@@ -30,7 +30,8 @@ test('a lesson link opens at its step; Next/Back by button and key; a question; 
 
   await page.getByTestId('lesson-next').click();
   await atStep(page, 4);
-  await expect(page.getByTestId('lesson-next')).toBeDisabled();
+  // The last step leads on to the next lesson (LA10).
+  await expect(page.getByTestId('lesson-next')).toContainText('Next lesson');
   await page.keyboard.press('p');
   await atStep(page, 3);
   await page.keyboard.press('PageUp');
@@ -264,5 +265,53 @@ test('a step link carries predict mode and the language', async ({ page }) => {
   await expect(panel).toHaveAttribute('data-step', '3');
   await expect(page).toHaveURL(/#lesson=watchdog&step=3&p=1$/);
   await expect(page.getByTestId('predict-veil')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+// LA10, LA19, LA24: the clicker goes on into the next lesson, the course's end says so, a step's
+// moment is one click away after playing on, and a built-in opens by its id.
+test('Next and PageDown go on to the next lesson; the end of the course says so', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=why-lock&step=4');
+  await atStep(page, 4);
+  await expect(page.getByTestId('lesson-end')).toContainText('Next: “SETNX');
+  await expect(page.getByTestId('lesson-next')).toBeEnabled();
+  await page.keyboard.press('PageDown');
+  await expect(panel(page)).toHaveAttribute('data-lesson', 'setnx');
+  await atStep(page, 1);
+  await page.evaluate(() => {
+    window.location.hash = '#lesson=lock-family&step=6';
+  });
+  await atStep(page, 6);
+  await expect(page.getByTestId('lesson-end')).toContainText('the course is complete');
+  await expect(page.getByTestId('lesson-next')).toBeDisabled();
+  await page.keyboard.press('PageDown');
+  await atStep(page, 6);
+  expect(errors).toEqual([]);
+});
+
+test('after playing on, "back to this step’s moment" returns the cursor to the step', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=lease-too-short&step=3');
+  await atStep(page, 3);
+  await expect(page.getByTestId('clock')).toHaveText(/^14[,.]?00\d$/);
+  await expect(page.getByTestId('lesson-back-to-step')).toHaveCount(0);
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('clock')).not.toHaveText(/^14[,.]?00\d$/);
+  await page.getByTestId('lesson-back-to-step').click();
+  await expect(page.getByTestId('clock')).toHaveText(/^14[,.]?00\d$/);
+  await expect(page.getByTestId('lesson-back-to-step')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a built-in opens by a readable link, #scenario=<id>', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#scenario=watchdog-renewal&lang=zh');
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('watchdog-renewal', { timeout: 15_000 });
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await page.evaluate(() => {
+    window.location.hash = '#scenario=no-such-thing';
+  });
+  await expect(page.getByText('no-such-thing')).toBeVisible();
   expect(errors).toEqual([]);
 });

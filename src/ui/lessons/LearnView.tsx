@@ -16,6 +16,7 @@ import './learn.css';
 import { Markdown } from './Markdown';
 import {
   answer,
+  backToStep,
   closeLesson,
   forkStep,
   goStep,
@@ -242,6 +243,8 @@ export function LessonPanel() {
   const { payload, loading, error } = usePick(usePlayer, 'payload', 'loading', 'error');
   const picked = usePlayer((s) => s.answers[n]);
   const revealing = usePlayer((s) => s.revealing === n);
+  const summaries = usePlayer((s) => s.summaries);
+  const cursor = usePlayground((s) => s.cursor);
   const [copied, setCopied] = useState(false);
   useLessonKeys();
   useEffect(() => watchTask(), []);
@@ -251,6 +254,12 @@ export function LessonPanel() {
   const lesson = payload?.lesson.id === lessonId ? payload.lesson : null;
   const step = lesson?.steps[n];
   const info = payload?.steps[n];
+  const last = lesson !== null && n === lesson.steps.length - 1;
+  useEffect(() => {
+    if (last) void loadSummaries();
+  }, [last]);
+  const at = summaries?.findIndex((l) => l.id === lessonId) ?? -1;
+  const nextLesson = at >= 0 ? (summaries?.[at + 1] ?? null) : null;
   const asking = step?.question !== undefined && (picked === undefined || revealing);
   // While a prediction is open the step's highlights would point at its answer: they wait for it.
   useHighlightDom(asking ? undefined : step?.highlight);
@@ -299,12 +308,27 @@ export function LessonPanel() {
           <Question step={step} n={n} right={info.right} lang={lang} />
         )}
         {!hideText && <Markdown className="lesson__text" testId="lesson-text" text={step.text[lang]} />}
+        {!hideText && info.cursor !== undefined && cursor !== info.cursor && (
+          <button
+            type="button"
+            className="btn btn--small lesson__back"
+            data-testid="lesson-back-to-step"
+            onClick={backToStep}
+          >
+            ↺ {t('learn.backToStep')}
+          </button>
+        )}
         {step.pending !== undefined && <p className="lesson__pending">{t('learn.pending')}</p>}
         {lesson.coming === true && <p className="lesson__pending">{t('learn.comingLesson')}</p>}
         {info.error !== undefined && (
           <p className="learn__error">{t('learn.stepError', { msg: info.error })}</p>
         )}
         {step.task !== undefined && !embed && !hideText && <Task step={step} lang={lang} />}
+        {n === total - 1 && (
+          <p className="lesson__end" data-testid="lesson-end" role="note">
+            {nextLesson ? t('learn.lessonEnd', { title: nextLesson.title[lang] }) : t('learn.courseDone')}
+          </p>
+        )}
         {step.explore !== undefined && !embed && !hideText && (
           <div className="lesson__explore">
             <Markdown text={step.explore.prompt[lang]} />
@@ -341,10 +365,14 @@ export function LessonPanel() {
           type="button"
           className="btn btn--primary"
           data-testid="lesson-next"
-          disabled={n === total - 1}
+          disabled={n === total - 1 && nextLesson === null}
           onClick={() => goStep(1)}
         >
-          {t('learn.next')} →
+          {n < total - 1
+            ? `${t('learn.next')} →`
+            : nextLesson
+              ? `${t('learn.nextLesson')} →`
+              : t('learn.courseEnd')}
         </button>
       </div>
       <p className="lesson__keys muted">{t('learn.keys')}</p>

@@ -40,6 +40,9 @@ export const usePlayer = create<PlayerState>()(() => ({
   revealing: null,
 }));
 
+/** Bumped to stop a running reveal (another step, "back to this step"). */
+let revealToken = 0;
+
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function loadSummaries(): Promise<void> {
@@ -74,12 +77,42 @@ export function lessonLink(): string {
   return shareUrl(window.location, encodeLessonHash({ lesson: lessonId, step, predict, lang }));
 }
 
+/**
+ * n / PageDown / Next and p / PageUp / Back: the next or previous step; past a lesson's last step
+ * the next lesson's first (a clicker never gets stuck), before its first the previous lesson's last.
+ */
 export function goStep(delta: number): void {
   const { lessonId, step } = useLearn.getState();
   const total = usePlayer.getState().payload?.lesson.steps.length ?? 0;
   if (lessonId === null || total === 0) return;
-  const next = Math.max(0, Math.min(total - 1, step + delta));
+  if (step + delta >= total) {
+    void neighbourLesson(1).then((next) => {
+      if (next !== null && useLearn.getState().lessonId === lessonId) openLesson(next.id, 0);
+    });
+    return;
+  }
+  const next = Math.max(0, step + delta);
   if (next !== step) useLearn.setState({ step: next });
+}
+
+/** The lesson after (+1) or before (−1) the open one in the course, null at either end. */
+export async function neighbourLesson(dir: 1 | -1): Promise<LessonSummary | null> {
+  await loadSummaries();
+  const { summaries } = usePlayer.getState();
+  const id = useLearn.getState().lessonId;
+  const i = summaries?.findIndex((l) => l.id === id) ?? -1;
+  return i < 0 ? null : (summaries?.[i + dir] ?? null);
+}
+
+/** Puts the cursor back on the step's own moment (after playing on, stepping or answering). */
+export function backToStep(): void {
+  const { step } = useLearn.getState();
+  const info = usePlayer.getState().payload?.steps[step];
+  if (info?.cursor === undefined) return;
+  revealToken++;
+  usePlayer.setState({ revealing: null });
+  usePlayground.setState({ playing: false, predict: useLearn.getState().predict });
+  setCursor(info.cursor);
 }
 
 let token = 0;
@@ -160,8 +193,6 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
   setCursor(unanswered ? (info.ask ?? info.cursor) : info.cursor);
   usePlayground.setState({ playing: false, predict: unanswered || useLearn.getState().predict });
 }
-
-let revealToken = 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
