@@ -315,3 +315,59 @@ test('a built-in opens by a readable link, #scenario=<id>', async ({ page }) => 
   await expect(page.getByText('no-such-thing')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+// LA2, LA11: a task's own controls, and a dodge answered "that works, but…", never with the success text.
+test('a dodge is not accepted: the task says why, and the real fix is', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./#lesson=lease-too-short&step=4');
+  await atStep(page, 4);
+  const lease = page.getByTestId('task-controls').getByTestId('task-control');
+  await expect(lease).toHaveValue('10000');
+  // A lease exactly as long as the work: nobody gets in, but A:1's DEL finds no key.
+  await lease.fill('14000');
+  await lease.press('Enter');
+  await expect(page.getByTestId('lesson-task-dodge')).toContainText('no margin', { timeout: 15_000 });
+  await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
+  // A:1's work shortened instead: refused too, with its own reason.
+  await page.getByRole('button', { name: 'Back to the step’s scenario' }).click();
+  await expect(lease).toHaveValue('10000');
+  await lease.fill('20000');
+  await lease.press('Enter');
+  await expect(page.getByTestId('lesson-task-done')).toContainText('whole 14 s', { timeout: 15_000 });
+  await expect(page.getByTestId('lesson-task-dodge')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a task refuses the dodge of moving start times (why-lock)', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=why-lock&step=3');
+  await atStep(page, 3);
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const editor = page.locator('.cm-content');
+  await expect(editor).toBeVisible();
+  // Starts 0, 20, 40 ms become 0, 200, 400 ms: no lock, but no overlap either.
+  const text = (await editor.textContent()) ?? '';
+  expect(text).toContain('"start": 20');
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(
+    JSON.stringify({
+      format: 'lockscope/1',
+      title: 'Three buyers, no lock',
+      resource: { kind: 'counter', initial: 0 },
+      clients: ['A', 'B', 'C'].map((id, i) => ({
+        id,
+        threads: [{ id: 1, start: i * 200, program: [{ op: 'use', ms: 50 }] }],
+      })),
+    }),
+  );
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('lesson-task-dodge')).toContainText('no longer overlap', { timeout: 15_000 });
+  await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
+  // The step's own control: lock `stock` around each buyer.
+  await page.getByRole('button', { name: 'Back to the step’s scenario' }).click();
+  await page.getByTestId('task-control').check();
+  await expect(page.getByTestId('lesson-task-done')).toContainText('took stock once', { timeout: 15_000 });
+  expect(errors).toEqual([]);
+});

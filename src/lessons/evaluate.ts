@@ -67,6 +67,8 @@ export interface TaskResult {
   base: boolean;
   /** the goal with the known-good solution applied: must be true */
   solution: boolean;
+  /** each dodge's example: the outcome it gets (must be that dodge, not success) */
+  dodges?: TaskOutcome[];
   /** why a run failed to start (bad patch, invalid scenario) */
   error?: string;
 }
@@ -188,12 +190,25 @@ export function goalMet(cache: RunCache, json: ScenarioJson, task: Task): boolea
   return failure(endOf(cache.run(json)), task.goal) === null;
 }
 
+/** What the learner's run did for the task: met the goal, took one of its dodges (its index), or neither. */
+export type TaskOutcome = { met: true } | { met: false; dodge?: number };
+
+export function taskOutcome(cache: RunCache, json: ScenarioJson, task: Task): TaskOutcome {
+  const end = endOf(cache.run(json));
+  if (failure(end, task.goal) === null) return { met: true };
+  const dodge = (task.dodges ?? []).findIndex((d) => failure(end, d.when) === null);
+  return dodge < 0 ? { met: false } : { met: false, dodge };
+}
+
 export function evaluateTask(cache: RunCache, json: ScenarioJson, task: Task): TaskResult {
   try {
-    return {
+    const r: TaskResult = {
       base: goalMet(cache, json, task),
       solution: goalMet(cache, applyPatch(json, task.solution), task),
     };
+    if (task.dodges !== undefined)
+      r.dodges = task.dodges.map((d) => taskOutcome(cache, applyPatch(json, d.example), task));
+    return r;
   } catch (e) {
     if (e instanceof LessonError || e instanceof PatchError)
       return { base: false, solution: false, error: e.message };
@@ -280,6 +295,12 @@ export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonRe
           what: `task: the solution meets the goal${t.error === undefined ? '' : ` (${t.error})`}${t.solution ? '' : ' (it does not)'}`,
           ok: t.solution,
         });
+        t.dodges?.forEach((o, i) =>
+          r.checks.push({
+            what: `task: dodge ${i + 1}'s example is refused and answered by that dodge (got ${JSON.stringify(o)})`,
+            ok: !o.met && o.dodge === i,
+          }),
+        );
       }
       prevJson = json;
       prevKey = key;

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { validateScenario } from './engine';
 import { evaluateLesson, RunCache, type LessonResult } from './evaluate';
+import { applyPatch, readPointer } from './patch';
 import { lessonCatalog, loadAllLessons } from './index';
 import type { Bilingual, Lesson } from './types';
 
@@ -81,7 +83,7 @@ describe('the course', () => {
         if (s.step.question !== undefined && s.pending === undefined)
           expect(s.question?.right).toHaveLength(1);
         if (s.step.task !== undefined && s.pending === undefined)
-          expect(s.task).toEqual({ base: false, solution: true });
+          expect(s.task).toMatchObject({ base: false, solution: true });
       }
     },
   );
@@ -107,6 +109,39 @@ describe('the course', () => {
         const check = s.checks.find((c) => c.what.startsWith('question: the pre-answer cursor'));
         expect(check?.ok, `${id} step ${i + 1}: ${check?.what}`).toBe(true);
       });
+  });
+
+  it('every task checks its point: it refuses at least one dodge (LA2), except the listed sharp ones', () => {
+    // lock-script 3 asks for one exact lease, 5000 ms, read off the script's own pexpire: no way round it
+    const sharp = ['lock-script step 3'];
+    const without: string[] = [];
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        if (s.step.task !== undefined && (s.step.task.dodges ?? []).length === 0)
+          without.push(`${id} step ${i + 1}`);
+      });
+    expect(without).toEqual(sharp);
+  });
+
+  it('every task control sets a field the scenario accepts (LA11)', () => {
+    let n = 0;
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        for (const c of s.step.task?.controls ?? []) {
+          const values = c.kind === 'select' ? (c.options ?? []) : c.kind === 'number' ? [12_000] : [c.value];
+          for (const value of values) {
+            const ops = c.paths.map((path) => ({
+              op: readPointer(s.scenario, path) === undefined ? ('add' as const) : ('replace' as const),
+              path,
+              value,
+            }));
+            const v = validateScenario(applyPatch(s.scenario!, ops));
+            expect(v.ok, `${id} step ${i + 1} ${c.paths[0]} = ${JSON.stringify(value)}`).toBe(true);
+            n++;
+          }
+        }
+      });
+    expect(n).toBeGreaterThan(10);
   });
 
   it('every claim C01–C40 is cited, and demonstrated by a runnable step except the listed ones', () => {

@@ -201,17 +201,54 @@ export interface Question {
   feedback: Bilingual;
 }
 
+/**
+ * An edit that meets the task's outcome while avoiding its point (deleting the fault, moving a
+ * start time, shortening the work): answered "that works, but…" with `why`, never with `success`.
+ */
+export interface Dodge {
+  /** holds at the end of the learner's run when they took this way round (checked when the goal fails) */
+  when: Check;
+  why: Bilingual;
+  /** an edit that takes this way round (for the tests: the goal fails on it and `when` holds) */
+  example: PatchOp[];
+}
+
+/**
+ * A control beside the task for the change it asks for, instead of raw JSON: it sets every path
+ * in `paths` (JSON Pointers into the scenario as written) to the chosen value.
+ *   select  one of `options` (e.g. a lock type for every contender)
+ *   number  a whole number of ms (a lease, a wait time, a fault's length)
+ *   toggle  `value` set at every path when on; off sets `off`, or removes the paths without one
+ *           (a renewal thread, a lock around each buyer)
+ */
+export interface TaskControl {
+  kind: 'select' | 'number' | 'toggle';
+  label: Bilingual;
+  paths: string[];
+  options?: string[];
+  value?: unknown;
+  off?: unknown;
+}
+
 export interface Task {
   /** "your turn": what to change */
   prompt: Bilingual;
   hint?: Bilingual;
+  /** controls for the change, shown next to the task */
+  controls?: TaskControl[];
+  /** ways round the point that the goal refuses, each with its own "that works, but…" */
+  dodges?: Dodge[];
   /** what success means, in words (shown with the task) */
   goalText: Bilingual;
-  /** evaluated at the end of the learner's re-run of this step's scenario with their changes */
+  /**
+   * evaluated at the end of the learner's re-run of this step's scenario with their changes; it
+   * checks the mechanism as well as the outcome (the fault still happens, the lock type or lease
+   * asked for is the one used, the acquire counts are what the fix implies)
+   */
   goal: Check;
   /** a known-good change (for the tests only: proves the goal is reachable) */
   solution: PatchOp[];
-  /** shown when the goal is met */
+  /** shown when the goal is met: says only what the goal guarantees the learner's run did */
   success: Bilingual;
 }
 

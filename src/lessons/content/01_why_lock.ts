@@ -1,4 +1,5 @@
-import { choice, yourTurn, why } from './common';
+import { choice, dodge, exactly, none, toggleControl, why, yourTurn } from './common';
+import { ev } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
 /** Three buyers, 20 ms apart, each doing one 50 ms read-modify-write of the sales counter. */
@@ -11,6 +12,9 @@ const threeBuyers: ScenarioJson = {
     threads: [{ id: 1, start: i * 20, program: [{ op: 'use', ms: 50 }] }],
   })),
 };
+
+/** The three buyers' programs (the task's control and solution set them together). */
+const buyers = [0, 1, 2].map((c) => `/clients/${c}/threads/0/program`);
 
 const locked = [
   { op: 'lock', lock: 'stock' },
@@ -116,19 +120,45 @@ const lesson: Lesson = {
           'wrap each buyer’s `use` in `lock` / `unlock` of one lock (name it `stock`).',
           '给每个买家的 `use` 前后加上同一把锁（叫 `stock`）的 `lock` / `unlock`。',
         ),
+        controls: [
+          toggleControl(
+            'Lock `stock` around each buyer’s `use`',
+            '在每个买家的 `use` 前后加 `stock` 锁',
+            buyers,
+            locked,
+            [{ op: 'use', ms: 50 }],
+          ),
+        ],
         goalText: {
-          en: 'All three sales counted (the counter ends at 3) and no violation.',
-          zh: '三笔销售都被记上（计数器最终为 3），并且没有任何违规。',
+          en: 'All three sales counted (the counter ends at 3), no violation, and each buyer took `stock` once.',
+          zh: '三笔销售都被记上（计数器最终为 3），没有任何违规，并且每个买家都拿过一次 `stock`。',
         },
-        goal: { all: [{ resource: { value: 3 } }, { verdict: 'safe' }] },
-        solution: [0, 1, 2].map((c) => ({
-          op: 'replace' as const,
-          path: `/clients/${c}/threads/0/program`,
-          value: locked,
-        })),
+        goal: {
+          all: [
+            { resource: { value: 3 } },
+            { verdict: 'safe' },
+            ...['A:1', 'B:1', 'C:1'].map((a) => exactly(1, ev('lock.acquired', a, { lock: 'stock' }))),
+          ],
+        },
+        solution: buyers.map((path) => ({ op: 'replace' as const, path, value: locked })),
+        dodges: [
+          dodge(
+            { all: [{ resource: { value: 3 } }, none({ kind: 'lock.acquired' })] },
+            'That works, but only because the buyers no longer overlap: you moved them apart in time, and ' +
+              'nothing stops two requests from arriving together in production. Make them queue on a lock instead.',
+            '这样确实行，但只是因为买家们不再重叠了：你把它们在时间上错开了，而生产环境里没有任何东西能阻止两个请求同时到达。' +
+              '请让它们在一把锁上排队。',
+            [
+              { op: 'replace', path: '/clients/1/threads/0/start', value: 100 },
+              { op: 'replace', path: '/clients/2/threads/0/start', value: 200 },
+            ],
+          ),
+        ],
         success: {
-          en: 'Now the buyers queue on `stock`: each read happens only after the previous write, and every sale counts.',
-          zh: '现在买家在 `stock` 上排队：每次读取都发生在上一次写入之后，每笔销售都算数。',
+          en:
+            'Each buyer took `stock` once, so each read happened only after the previous buyer’s write: ' +
+            'three sales, the counter at 3, no violation.',
+          zh: '每个买家都拿过一次 `stock`，所以每次读取都发生在上一个买家写入之后：三笔销售，计数器为 3，没有违规。',
         },
       },
     },

@@ -1,7 +1,11 @@
 import {
   absent,
+  atLeast,
   choice,
   count,
+  dodge,
+  lockTypeControl,
+  none,
   gap,
   onFirstOps,
   openV1,
@@ -107,14 +111,46 @@ const lesson: Lesson = {
             '`if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1]) else return 0 end`。',
         ),
         goalText: {
-          en: 'The release never hands the lock to a third thread: no `V1` between B:1 and C:1.',
-          zh: '释放不再把锁送给第三个线程：B:1 和 C:1 之间没有 `V1`。',
+          en:
+            'A:1 is still paused during its release, the release is one `EVAL` (no separate `DEL`), and no ' +
+            '`V1` between B:1 and C:1.',
+          zh: 'A:1 释放时照样停顿，释放是一次 `EVAL`（没有单独的 `DEL`），B:1 和 C:1 之间没有 `V1`。',
         },
-        goal: { not: v1('lock:job', 'B:1', 'C:1') },
+        controls: [lockTypeControl(['set-nx-px-get-del', 'set-nx-px-lua'], [0, 1, 2])],
+        goal: {
+          all: [
+            { not: v1('lock:job', 'B:1', 'C:1') },
+            atLeast(1, { kind: 'client.pause' }),
+            atLeast(1, cmd('A:1', 'EVAL')),
+            none(cmd('A:1', 'DEL')),
+          ],
+        },
         solution: onFirstOps('replace', 'type', 'set-nx-px-lua', [0, 1, 2]),
+        dodges: [
+          dodge(
+            { all: [{ not: v1('lock:job', 'B:1', 'C:1') }, none({ kind: 'client.pause' })] },
+            'That works, but only because A:1 is no longer paused between its `GET` and its `DEL`. Pauses ' +
+              'happen (GC, a slow network); keep the pause and make the release atomic.',
+            '这样确实行，但只是因为 A:1 在 `GET` 和 `DEL` 之间不再停顿了。停顿总会发生（GC、慢网络）：保留停顿，让释放变成原子操作。',
+            [{ op: 'remove', path: '/faults/0' }],
+          ),
+          dodge(
+            { all: [{ not: v1('lock:job', 'B:1', 'C:1') }, none(cmd('A:1', 'EVAL'))] },
+            'That works, but A:1 still releases with `GET` then `DEL`: its late `DEL` can still remove someone ' +
+              'else’s key, it just did not hand the lock to a third thread this time. Make the compare and the ' +
+              'delete one `EVAL`.',
+            '这样确实行，但 A:1 释放时仍然是先 `GET` 再 `DEL`：它迟到的 `DEL` 仍可能删掉别人的键，只是这次没把锁送给第三个线程。' +
+              '请把比较和删除合成一次 `EVAL`。',
+            [{ op: 'replace', path: '/clients/2/threads/0/start', value: 20_000 }],
+          ),
+        ],
         success: {
-          en: 'Compare and delete now happen inside one script, which Redis runs without interleaving anything.',
-          zh: '比较和删除现在发生在同一个脚本里，Redis 执行脚本时不会插入任何别的命令。',
+          en:
+            'A:1’s release was one `EVAL`: the compare and the delete ran inside one script, which Redis runs ' +
+            'without interleaving anything, so the pause had no gap to fall into and no third thread got in.',
+          zh:
+            'A:1 的释放是一次 `EVAL`：比较和删除在同一个脚本里执行，Redis 执行脚本时不会插入任何别的命令，' +
+            '所以停顿没有空隙可钻，也没有第三个线程进来。',
         },
       },
     },

@@ -2,7 +2,11 @@ import {
   absent,
   atLeast,
   choice,
-  count,
+  dodge,
+  exactly,
+  firstOpPaths,
+  msControl,
+  none,
   holds,
   onFirstOps,
   replyOf,
@@ -136,6 +140,9 @@ const lesson: Lesson = {
           en: 'The script’s `pexpire` uses the lease you gave (`ARGV[1]` = 5000).',
           zh: '脚本里的 `pexpire` 用的是你给的租期（`ARGV[1]` = 5000）。',
         },
+        controls: [
+          msControl('A:1’s lease (`leaseMs`)', 'A:1 的租期（`leaseMs`）', firstOpPaths('leaseMs', [0])),
+        ],
         goal: atLeast(1, pexpireWith('5000')),
         solution: onFirstOps('add', 'leaseMs', 5000, [0]),
         success: {
@@ -209,18 +216,47 @@ const lesson: Lesson = {
           zh: 'A:1 拿到 `myLock` 一次，然后就在等自己的锁。',
         },
         goal: {
-          all: [count(acquired('A:1'), { max: 1 }), atLeast(1, ev('lock.wait', 'A:1'))],
+          all: [
+            exactly(1, acquired('A:1')),
+            atLeast(1, ev('lock.wait', 'A:1', { after: acquired('A:1') })),
+            atLeast(1, ev('watchdog.renew', 'A:1', { after: ev('lock.wait', 'A:1') })),
+          ],
         },
         solution: [{ op: 'add', path: '/redisson', value: { scripts: { lock: lockWithoutReentry } } }],
+        dodges: [
+          dodge(
+            none(acquired('A:1')),
+            'Not that half: A:1 never gets the lock at all, so there is nothing to re-enter (the keyspace stays ' +
+              'empty). You removed the part that lets a **free** lock be taken, `exists == 0`. Keep it and ' +
+              'remove `hexists` instead.',
+            '删错了一半：A:1 根本没拿到锁，也就谈不上重入（键空间一直是空的）。你删掉的是让**空闲**的锁可以被拿走的那部分 ' +
+              '`exists == 0`。请保留它，改为删掉 `hexists`。',
+            [
+              {
+                op: 'add',
+                path: '/redisson',
+                value: {
+                  scripts: {
+                    lock: lockWithoutReentry.replace(
+                      "redis.call('exists', KEYS[1]) == 0",
+                      "redis.call('hexists', KEYS[1], ARGV[2]) == 1",
+                    ),
+                  },
+                },
+              },
+            ],
+          ),
+        ],
         success: {
           en:
-            'Without `hexists` the owner is a stranger to its own lock: the last line hands A:1 its own TTL, and it ' +
-            'waits for itself. The watchdog keeps renewing the lock it holds, so it waits forever: the deadlock ' +
+            'A:1 took `myLock` once; its second `lock()` got its own TTL back and waits, while its watchdog ' +
+            'keeps renewing the lock it holds. Without `hexists` the owner is a stranger to its own lock: it ' +
+            'waits for itself, forever, the deadlock ' +
             'the tutorials call “不可重入”. Try the other break too: drop the `pexpire` of line 9 and crash the ' +
             'holder.',
           zh:
-            '没有 `hexists`，持有者对自己的锁也成了陌生人：最后一行把 A:1 自己的 TTL 返回给它，它就在等自己。看门狗还在续它持有的锁，' +
-            '所以它会一直等下去：这就是教程里说的“不可重入”导致的死锁。再试试另一种破坏：删掉第 9 行的 `pexpire`，让持有者崩溃。',
+            'A:1 拿到了一次 `myLock`；它的第二次 `lock()` 拿回的是自己的 TTL，于是开始等待，而它的看门狗还在给它持有的锁续期。' +
+            '没有 `hexists`，持有者对自己的锁也成了陌生人：它在等自己，永远等下去：这就是教程里说的“不可重入”导致的死锁。再试试另一种破坏：删掉第 9 行的 `pexpire`，让持有者崩溃。',
         },
       },
     },

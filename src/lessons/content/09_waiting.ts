@@ -2,6 +2,9 @@ import {
   atLeast,
   choice,
   count,
+  dodge,
+  firstOpPaths,
+  msControl,
   exactly,
   gap,
   holds,
@@ -18,6 +21,11 @@ import { acquired, bLockScript, cmd, ev } from './events';
 import type { Lesson } from '../types';
 
 const bFailed = ev('lock.failed', 'B:1');
+
+/** B:1 still asks with `tryLock` (a wait time), not `lock()`. */
+const bUsesTryLock = atLeast(1, ev('lock.request', 'B:1', { where: { op: 'tryLock' } }));
+/** A:1 still holds the lock for its 5 s of work. */
+const aHolds5s = gap(acquired('A:1'), ev('unlock.request', 'A:1'), { min: 5000 });
 
 const lesson: Lesson = {
   id: 'waiting',
@@ -170,12 +178,42 @@ const lesson: Lesson = {
           'let B:1 wait long enough to get the lock (its `waitMs`).',
           '让 B:1 等得足够久，直到拿到锁（改它的 `waitMs`）。',
         ),
-        goalText: { en: 'B:1’s `tryLock` returns `true`.', zh: 'B:1 的 `tryLock` 返回 `true`。' },
-        goal: atLeast(1, acquired('B:1')),
+        controls: [
+          msControl('B:1’s wait (`waitMs`)', 'B:1 的等待时间（`waitMs`）', firstOpPaths('waitMs', [1])),
+        ],
+        goalText: {
+          en: 'B:1’s `tryLock` (still a `tryLock`) returns `true`, while A:1 still holds the lock for its 5 s.',
+          zh: 'B:1 的 `tryLock`（仍然是 `tryLock`）返回 `true`，而 A:1 仍然持有锁整整 5 秒。',
+        },
+        goal: { all: [atLeast(1, acquired('B:1')), bUsesTryLock, aHolds5s] },
         solution: onFirstOps('replace', 'waitMs', 8000, [1]),
+        dodges: [
+          dodge(
+            { all: [atLeast(1, acquired('B:1')), { not: bUsesTryLock }] },
+            'That works, but B:1 no longer calls `tryLock`: `lock()` waits as long as it takes, which is ' +
+              'exactly what a caller with a deadline cannot afford. Keep `tryLock` and give it enough time.',
+            '这样确实行，但 B:1 不再调用 `tryLock` 了：`lock()` 会一直等下去，而这正是有截止时间的调用者承受不起的。请保留 `tryLock`，给它足够的时间。',
+            [
+              {
+                op: 'replace',
+                path: '/clients/1/threads/0/program/0',
+                value: { op: 'lock', lock: 'myLock' },
+              },
+            ],
+          ),
+          dodge(
+            { all: [atLeast(1, acquired('B:1')), { not: aHolds5s }] },
+            'That works, but only because A:1 now lets go sooner. You do not decide how long the holder ' +
+              'works; decide how long B:1 is willing to wait.',
+            '这样确实行，但只是因为 A:1 现在更早放手了。持有者干多久不由你决定；你能决定的是 B:1 愿意等多久。',
+            [{ op: 'replace', path: '/clients/0/threads/0/program/1/ms', value: 500 }],
+          ),
+        ],
         success: {
-          en: 'With 8 s of patience, B:1 is woken by A:1’s unlock at ≈ 5 s.',
-          zh: '有了 8 秒的耐心，B:1 在约 5 秒时被 A:1 的解锁唤醒。',
+          en:
+            'B:1’s `tryLock` waited instead of giving up after 1 s, was woken by A:1’s unlock at ≈ 5 s and ' +
+            'returned `true`.',
+          zh: 'B:1 的 `tryLock` 没有在 1 秒后放弃，而是继续等待，在约 5 秒时被 A:1 的解锁唤醒，返回 `true`。',
         },
       },
     },

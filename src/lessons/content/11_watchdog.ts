@@ -2,6 +2,9 @@ import {
   absent,
   atLeast,
   choice,
+  dodge,
+  firstOpPaths,
+  msControl,
   exactly,
   gap,
   holds,
@@ -19,6 +22,14 @@ import type { EventSelector, Lesson } from '../types';
 /** A:1's watchdog renewals (as a cursor: the first). */
 const aRenewal = ev('watchdog.renew', 'A:1');
 const myLockExpired: EventSelector = { kind: 'key.expired', key: 'myLock' };
+
+/** A:1's lock script set the watchdog's lease (`internalLockLeaseTime`, 30 s), not one of the caller's. */
+const watchdogLease = atLeast(1, {
+  kind: 'script.call',
+  cmd: 'pexpire',
+  before: ev('lock.acquired', 'A:1'),
+  where: { argv: ['pexpire', 'myLock', '30000'] },
+});
 
 const lesson: Lesson = {
   id: 'watchdog',
@@ -155,11 +166,40 @@ const lesson: Lesson = {
           'let the watchdog do its job. Remove A:1’s `leaseMs`.',
           '让看门狗来干活。去掉 A:1 的 `leaseMs`。',
         ),
-        ...noV1Goal('myLock'),
+        controls: [
+          msControl(
+            'A:1’s lease (`leaseMs`; empty: the watchdog)',
+            'A:1 的租期（`leaseMs`；留空：看门狗）',
+            firstOpPaths('leaseMs', [0]),
+          ),
+        ],
+        goalText: {
+          en:
+            'No `V1` on `myLock`, and A:1’s lock script set the watchdog’s 30 s (`pexpire myLock 30000`), ' +
+            'not a lease of your choosing.',
+          zh: '`myLock` 上没有 `V1`，并且 A:1 的加锁脚本设置的是看门狗的 30 秒（`pexpire myLock 30000`），而不是你自己选的租期。',
+        },
+        goal: { all: [noV1Goal('myLock').goal, watchdogLease] },
         solution: [{ op: 'remove', path: '/clients/0/threads/0/program/0/leaseMs' }],
+        dodges: [
+          dodge(
+            { all: [noV1Goal('myLock').goal, { not: watchdogLease }] },
+            'That works, but only because the lease you picked outlasts this run’s work. With a `leaseTime` ' +
+              'the watchdog is off: the next slower request outlives the lease again. Remove `leaseMs` and let ' +
+              'the watchdog renew.',
+            '这样确实行，但只是因为你挑的租期比这次的业务长。一旦给了 `leaseTime`，看门狗就不工作了：下一个更慢的请求又会超过租期。' +
+              '请去掉 `leaseMs`，让看门狗来续期。',
+            [{ op: 'replace', path: '/clients/0/threads/0/program/0/leaseMs', value: 5000 }],
+          ),
+        ],
         success: {
-          en: 'Without a lease the lock lives as long as its holder does, renewed every 10 s.',
-          zh: '不指定租期，锁就和持有者活得一样久，每 10 秒续一次。',
+          en:
+            'A:1 locked without a lease, so its script set the watchdog’s 30 s: its 4 s of work ended long before ' +
+            'that, and B:1 got the lock only after A:1’s unlock. Had the work run longer, the watchdog would have ' +
+            'renewed the key every 10 s for as long as A:1 lived.',
+          zh:
+            'A:1 加锁时没有指定租期，于是脚本设置了看门狗的 30 秒：它 4 秒的业务远在此之前就结束了，B:1 直到 A:1 解锁后才拿到锁。' +
+            '如果业务更长，只要 A:1 还活着，看门狗就会每 10 秒给键续一次期。',
         },
       },
     },

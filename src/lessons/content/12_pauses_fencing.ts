@@ -1,6 +1,10 @@
 import {
   atLeast,
   choice,
+  dodge,
+  lockTypeControl,
+  msControl,
+  toggleControl,
   fieldOf,
   holds,
   none,
@@ -17,6 +21,16 @@ import { ev, violationStart } from './events';
 import type { Lesson } from '../types';
 
 const aWrite = ev('resource.use', 'A:1');
+
+/** A:1's pause still happens. */
+const paused = atLeast(1, { kind: 'client.pause' });
+/** A:1's lock script set the watchdog's 30 s (no lease of the caller's). */
+const watchdogLease = atLeast(1, {
+  kind: 'script.call',
+  cmd: 'pexpire',
+  before: { kind: 'lock.acquired', actor: 'A:1' },
+  where: { argv: ['pexpire', 'myLock', '30000'] },
+});
 
 const lesson: Lesson = {
   id: 'pauses-fencing',
@@ -87,14 +101,38 @@ const lesson: Lesson = {
           'make the pause shorter than the lease (the `pause` fault’s `ms`).',
           '把停顿缩短到比租期短（改 `pause` 故障的 `ms`）。',
         ),
-        goalText: { en: 'The run is safe.', zh: '运行结果是安全的。' },
-        goal: { verdict: 'safe' },
+        controls: [msControl('The pause (`ms`)', '停顿时长（`ms`）', ['/faults/0/ms'])],
+        goalText: {
+          en: 'The run is safe, A:1 is still paused, and its lock is still the watchdog’s 30 s one.',
+          zh: '运行结果是安全的，A:1 照样停顿，它的锁仍是看门狗的 30 秒租期。',
+        },
+        goal: { all: [{ verdict: 'safe' }, paused, watchdogLease] },
         solution: [{ op: 'replace', path: '/faults/0/ms', value: 20_000 }],
+        dodges: [
+          dodge(
+            { all: [{ verdict: 'safe' }, { not: paused }] },
+            'That works, but only because A:1 is never paused: the lesson is about what a pause does. Keep it, ' +
+              'shorter than the lease.',
+            '这样确实行，但只是因为 A:1 根本没停顿：这一课讲的就是停顿的后果。请保留停顿，只是让它比租期短。',
+            [{ op: 'remove', path: '/faults/0' }],
+          ),
+          dodge(
+            { all: [{ verdict: 'safe' }, { not: watchdogLease }] },
+            'That works, but you replaced the watchdog with a long fixed lease: the pause fits in it this time, ' +
+              'and a crashed holder now blocks everyone for that long. Keep the watchdog and shorten the pause.',
+            '这样确实行，但你用一个很长的固定租期换掉了看门狗：这次停顿恰好装得下，可持有者一旦崩溃，所有人都要被挡这么久。' +
+              '请保留看门狗，缩短停顿。',
+            [{ op: 'add', path: '/clients/0/threads/0/program/0/leaseMs', value: 60_000 }],
+          ),
+        ],
         success: {
           en:
-            'A 20 s pause still leaves 10 s of lease: the watchdog renews as soon as A:1 thaws. But you do not ' +
+            'A:1 was still frozen, but for less than the 30 s the watchdog had set: the key was still A:1’s when ' +
+            'it thawed, its overdue renewal went out at once, and B:1 waited for the unlock. But you do not ' +
             'choose how long your pauses are.',
-          zh: '20 秒的停顿之后租期还剩 10 秒：A:1 一解冻，看门狗就续期了。可是停顿多长，从来不由你决定。',
+          zh:
+            'A:1 照样被冻住，但时间短于看门狗设置的 30 秒：它解冻时键仍是它的，拖欠的续期立刻发了出去，B:1 一直等到它解锁。' +
+            '可是停顿多长，从来不由你决定。',
         },
       },
     },
@@ -117,15 +155,35 @@ const lesson: Lesson = {
             'with type `FencedLock`, whose every acquire returns a larger token the store remembers.',
           '保护数据而不是锁。把资源改成 `fenced`，两个线程都用 `FencedLock` 加锁，每次加锁都返回一个更大的令牌，存储会记住它。',
         ),
-        goalText: { en: 'No `V3`: no stale write is accepted.', zh: '没有 `V3`：不接受任何过期的写入。' },
-        goal: { noViolation: 'V3' },
+        controls: [
+          toggleControl('Fenced resource', '带防护的资源', ['/resource'], { kind: 'fenced', initial: 0 }),
+          lockTypeControl(['RLock', 'FencedLock']),
+        ],
+        goalText: {
+          en:
+            'No `V3`: A:1 is still paused, and the fenced store refuses its stale write (token `1` after it ' +
+            'saw `2`).',
+          zh: '没有 `V3`：A:1 照样停顿，带防护的存储拒绝了它过期的写入（见过 `2` 之后的令牌 `1`）。',
+        },
+        goal: { all: [{ noViolation: 'V3' }, paused, { resource: { rejected: 1, lastToken: 2 } }] },
+        dodges: [
+          dodge(
+            { all: [{ noViolation: 'V3' }, { resource: { rejected: 0 } }] },
+            'That works, but no stale write was refused, because there was none to refuse (no pause, or no ' +
+              'second holder). Keep the pause and let the tokens catch the late write.',
+            '这样确实行，但没有任何过期写入被拒绝，因为根本没有（没有停顿，或者没有第二个持有者）。请保留停顿，让令牌拦住迟到的写入。',
+            [{ op: 'remove', path: '/faults/0' }],
+          ),
+        ],
         solution: [
           { op: 'add', path: '/resource', value: { kind: 'fenced', initial: 0 } },
           ...onFirstOps('add', 'type', 'FencedLock'),
         ],
         success: {
-          en: 'The store saw token 2 from B:1, so A:1’s late write with token 1 is refused.',
-          zh: '存储已经见过 B:1 的令牌 2，所以 A:1 拿着令牌 1 的迟到写入被拒绝了。',
+          en:
+            'A:1 was paused as before and B:1 got the lock, but now each acquire came with a token: the store ' +
+            'saw token 2 from B:1, so A:1’s late write with token 1 was refused.',
+          zh: 'A:1 和之前一样被冻住，B:1 拿到了锁，但现在每次加锁都带一个令牌：存储见过 B:1 的令牌 2，所以 A:1 拿着令牌 1 的迟到写入被拒绝了。',
         },
       },
     },

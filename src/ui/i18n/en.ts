@@ -183,6 +183,8 @@ export const en = {
   'learn.courseDone': 'That was the last step of the last lesson: the course is complete.',
   'learn.lessonEnd': 'End of this lesson. Next: “{title}”.',
   'learn.backToStep': 'Back to this step’s moment',
+  'learn.taskHowControls':
+    'Make the change with the controls above (or a lane’s menu, the fault handles, the JSON editor below); the goal is checked on every re-run.',
   'learn.taskDone': 'Done!',
   'learn.taskReset': 'Back to the step’s scenario',
   'learn.pending': 'The simulator cannot show this step yet; the timeline stays on the previous one.',

@@ -182,6 +182,7 @@ export const zh: Record<MessageKey, string> = {
   'learn.courseDone': '这是最后一课的最后一步：整个课程到此结束。',
   'learn.lessonEnd': '本课结束。下一课：“{title}”。',
   'learn.backToStep': '回到本步的时刻',
+  'learn.taskHowControls': '用上面的控件做修改（也可以用泳道菜单、故障把手或下方的 JSON 编辑器）；每次重新运行都会检查目标。',
   'learn.taskDone': '完成！',
   'learn.taskReset': '恢复这一步的场景',
   'learn.pending': '模拟器暂时还展示不了这一步；时间线停在上一步。',

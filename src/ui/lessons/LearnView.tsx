@@ -4,7 +4,8 @@
  * in Redisson's code.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { Highlights, Step } from '../../lessons/types';
+import { readPointer } from '../../lessons/patch';
+import type { Highlights, Step, TaskControl } from '../../lessons/types';
 import { openExplore } from '../explore/store';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
@@ -24,6 +25,7 @@ import {
   loadSummaries,
   openLesson,
   resetTask,
+  setTaskPaths,
   syncStep,
   usePlayer,
   watchTask,
@@ -197,10 +199,75 @@ function Question({ step, n, right, lang }: { step: Step; n: number; right: stri
   );
 }
 
+/** One control for the change a task asks for, reading and writing the scenario on screen. */
+function TaskControlView({ control, lang }: { control: TaskControl; lang: Lang }) {
+  const scenario = usePlayground((s) => s.scenario);
+  const current = readPointer(scenario, control.paths[0]);
+  const label = <Markdown className="lesson__control-label" text={control.label[lang]} />;
+  if (control.kind === 'toggle') {
+    const on = JSON.stringify(current) === JSON.stringify(control.value);
+    return (
+      <label className="lesson__control">
+        <input
+          type="checkbox"
+          data-testid="task-control"
+          checked={on}
+          onChange={(e) => void setTaskPaths(control.paths, e.target.checked ? control.value : control.off)}
+        />
+        {label}
+      </label>
+    );
+  }
+  if (control.kind === 'select') {
+    return (
+      <label className="lesson__control">
+        {label}
+        <select
+          data-testid="task-control"
+          value={typeof current === 'string' ? current : ''}
+          onChange={(e) =>
+            void setTaskPaths(control.paths, e.target.value === '' ? undefined : e.target.value)
+          }
+        >
+          {typeof current !== 'string' && <option value="">—</option>}
+          {(control.options ?? []).map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  const commit = (raw: string) => {
+    const n = raw.trim() === '' ? undefined : Number(raw);
+    if (n !== undefined && !Number.isInteger(n)) return;
+    if (n !== current) void setTaskPaths(control.paths, n);
+  };
+  return (
+    <label className="lesson__control">
+      {label}
+      <input
+        type="number"
+        step={100}
+        data-testid="task-control"
+        key={String(current)}
+        defaultValue={typeof current === 'number' ? current : ''}
+        onBlur={(e) => commit(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit((e.target as HTMLInputElement).value);
+        }}
+      />
+    </label>
+  );
+}
+
 function Task({ step, lang }: { step: Step; lang: Lang }) {
   const t = useT();
   const status = usePlayer((s) => s.task);
+  const dodgeAt = usePlayer((s) => s.taskDodge);
   const task = step.task!;
+  const dodge = status === 'dodge' && dodgeAt !== null ? task.dodges?.[dodgeAt] : undefined;
   return (
     <div className="lesson__task">
       <div className="lesson__label">{t('learn.task')}</div>
@@ -208,6 +275,13 @@ function Task({ step, lang }: { step: Step; lang: Lang }) {
       <div className="lesson__goal">
         <strong>{t('learn.goal')}</strong> <Markdown text={task.goalText[lang]} />
       </div>
+      {task.controls !== undefined && (
+        <div className="lesson__controls" data-testid="task-controls">
+          {task.controls.map((c, i) => (
+            <TaskControlView key={i} control={c} lang={lang} />
+          ))}
+        </div>
+      )}
       {task.hint && (
         <details className="lesson__hint">
           <summary>{t('learn.hint')}</summary>
@@ -218,13 +292,17 @@ function Task({ step, lang }: { step: Step; lang: Lang }) {
         <div className="lesson__done" data-testid="lesson-task-done" role="status">
           <strong>{t('learn.taskDone')}</strong> <Markdown text={task.success[lang]} />
         </div>
+      ) : dodge !== undefined ? (
+        <div className="lesson__dodge" data-testid="lesson-task-dodge" role="status">
+          <Markdown text={dodge.why[lang]} />
+        </div>
       ) : (
         <p className="muted lesson__status" role="status">
           {status === 'checking'
             ? t('learn.taskChecking')
             : status === 'notyet'
               ? t('learn.taskNotYet')
-              : t('learn.taskHow')}
+              : t(task.controls === undefined ? 'learn.taskHow' : 'learn.taskHowControls')}
         </p>
       )}
       {status !== 'idle' && (

@@ -43,6 +43,7 @@ export type LessonRequest =
 export type LessonResponse =
   | { type: 'lessons'; id: number; result: LessonSummary[] }
   | { type: 'lesson'; id: number; result: LessonPayload }
-  | { type: 'lessonGoal'; id: number; result: { met: boolean; error?: string } };
+  /** `dodge`: the index of the task's dodge the learner's run took (the goal is not met) */
+  | { type: 'lessonGoal'; id: number; result: { met: boolean; dodge?: number; error?: string } };
 
 export const LESSON_REQUESTS: ReadonlySet<string> = new Set(['lessons', 'lesson', 'lessonGoal']);

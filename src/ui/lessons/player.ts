@@ -4,7 +4,8 @@
  * keeps the link and the progress, and checks a task's goal on every re-run of the learner's edits.
  */
 import { create } from 'zustand';
-import type { Lesson } from '../../lessons/types';
+import { applyPatch, readPointer } from '../../lessons/patch';
+import type { Lesson, PatchOp, ScenarioJson } from '../../lessons/types';
 import { currentHash, loadDefault, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { translate } from '../i18n';
@@ -14,7 +15,8 @@ import type { LessonPayload, LessonSummary } from './lesson-protocol';
 import { readProgress, recordStep, type Progress } from './progress';
 import { revealFrames, REVEAL_MS } from './reveal';
 
-export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet';
+/** `dodge`: the run meets the outcome the way the task's `dodges[taskDodge]` describes, not the point */
+export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet' | 'dodge';
 
 interface PlayerState {
   summaries: LessonSummary[] | null;
@@ -24,6 +26,8 @@ interface PlayerState {
   /** step index → the choice picked */
   answers: Record<number, string>;
   task: TaskStatus;
+  /** with `task: 'dodge'`: which of the task's dodges */
+  taskDodge: number | null;
   progress: Record<string, Progress>;
   /** the step whose answered question is playing its deciding events (its text waits for them) */
   revealing: number | null;
@@ -36,6 +40,7 @@ export const usePlayer = create<PlayerState>()(() => ({
   error: null,
   answers: {},
   task: 'idle',
+  taskDodge: null,
   progress: readProgress(),
   revealing: null,
 }));
@@ -234,6 +239,28 @@ export async function forkStep(): Promise<void> {
   await loadScenario(forked, { builtinId: null, origin: null, cursor });
 }
 
+/**
+ * A task control's change: every path set to `value` (undefined removes it) on the scenario on
+ * screen, re-run as an edit (the task's goal is checked on the new run, as for any edit).
+ */
+export async function setTaskPaths(paths: readonly string[], value: unknown): Promise<void> {
+  const doc = usePlayground.getState().scenario as ScenarioJson | null;
+  if (doc === null) return;
+  const ops: PatchOp[] = paths.flatMap((path): PatchOp[] =>
+    value === undefined
+      ? readPointer(doc, path) === undefined
+        ? []
+        : [{ op: 'remove', path }]
+      : [{ op: readPointer(doc, path) === undefined ? 'add' : 'replace', path, value }],
+  );
+  if (ops.length === 0) return;
+  try {
+    await loadScenario(applyPatch(doc, ops), { keepTime: true, onInvalid: 'issues', verbose: true });
+  } catch (e) {
+    usePlayer.setState({ error: message(e) });
+  }
+}
+
 /** Restores the step's own scenario after the learner's edits. */
 export async function resetTask(): Promise<void> {
   const { step } = useLearn.getState();
@@ -268,7 +295,10 @@ export function watchTask(): () => void {
     usePlayer.setState({ task: 'checking' });
     engineClient.lessonGoal(lessonId, step, s.scenario).then(
       (r) => {
-        if (my === goalToken) usePlayer.setState({ task: r.met ? 'done' : 'notyet' });
+        if (my !== goalToken) return;
+        if (r.met) usePlayer.setState({ task: 'done', taskDodge: null });
+        else if (r.dodge !== undefined) usePlayer.setState({ task: 'dodge', taskDodge: r.dodge });
+        else usePlayer.setState({ task: 'notyet', taskDodge: null });
       },
       () => {
         if (my === goalToken) usePlayer.setState({ task: 'notyet' });
