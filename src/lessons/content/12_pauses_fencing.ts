@@ -36,7 +36,7 @@ const lesson: Lesson = {
   id: 'pauses-fencing',
   title: {
     en: 'When the watchdog cannot help: pauses, and fencing',
-    zh: '看门狗也救不了的时候：停顿与 fencing',
+    zh: '看门狗也救不了的时候：停顿与防护令牌（fencing）',
   },
   minutes: 9,
   steps: [
@@ -197,7 +197,7 @@ const lesson: Lesson = {
           '`redisson_lock_token:{res}` inside the lock script: A:1 got token `1`, B:1 got `2`. The store ' +
           'accepts B:1’s write with token 2 and remembers it.',
         zh:
-          '同样的故事，换成带 fencing 的锁（Kleppmann 所说的 **fencing token**）。每次加锁都会在脚本里递增 `redisson_lock_token:{res}`：' +
+          '同样的故事，换成带**防护令牌**（fencing token）的锁，这是 Kleppmann 提出的做法。每次加锁都会在脚本里递增 `redisson_lock_token:{res}`：' +
           'A:1 拿到令牌 `1`，B:1 拿到 `2`。存储接受了 B:1 带令牌 2 的写入，并记住了这个令牌。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['res', 'redisson_lock_token:{res}'] },
@@ -238,8 +238,8 @@ const lesson: Lesson = {
           'alone cannot prevent that), but the data is safe (no `V3`). Fencing protects the resource; the lock ' +
           'only makes conflicts rare.',
         zh:
-          '被拒绝了。注意 fencing 做到了什么、没做到什么：两个持有者依然重叠（`V1`：单靠租期无法避免），但数据是安全的（没有 `V3`）。' +
-          'fencing 保护的是资源；锁只是让冲突变得少见。',
+          '被拒绝了。注意防护令牌做到了什么、没做到什么：两个持有者依然重叠（`V1`：单靠租期无法避免），但数据是安全的（没有 `V3`）。' +
+          '防护令牌保护的是资源；锁只是让冲突变得少见。',
       },
       checks: [
         { resource: { accepted: 1, rejected: 1, value: 8 } },

@@ -152,12 +152,13 @@ const lesson: Lesson = {
       text: {
         en:
           'At 2 s A:1 unlocks. One script on master-3 deletes `myLock` and publishes to the channel ' +
-          '(`SPUBLISH`). A cluster node runs a script only when all its keys are in its own slots: without the ' +
-          'hash tag the channel could hash to another master and the unlock would fail. Here both names are in ' +
-          'slot 12769; the message wakes B:1, which takes the lock.',
+          '(`SPUBLISH`). A cluster node runs a script only when all the keys it declares are in **one** slot, ' +
+          'even when two slots live on the same node; otherwise it answers `CROSSSLOT`. Without the hash tag ' +
+          'the channel would hash to another slot and the unlock would fail. Here both names are in slot ' +
+          '12769; the message wakes B:1, which takes the lock.',
         zh:
-          '第 2 秒 A:1 解锁。master-3 上的一个脚本删除 `myLock`，并向频道发布消息（`SPUBLISH`）。集群节点只执行键全在自己槽里的脚本：' +
-          '没有哈希标签，频道可能落到另一个主节点，解锁就会失败。这里两个名字都在槽 12769；消息唤醒了 B:1，它拿到了锁。',
+          '第 2 秒 A:1 解锁。master-3 上的一个脚本删除 `myLock`，并向频道发布消息（`SPUBLISH`）。集群节点只执行声明的键全在**同一个**槽里的脚本，' +
+          '哪怕两个槽在同一个节点上也不行，否则回复 `CROSSSLOT`。没有哈希标签，频道会落到另一个槽，解锁就会失败。这里两个名字都在槽 12769；消息唤醒了 B:1，它拿到了锁。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'master-3'] },
       checks: [

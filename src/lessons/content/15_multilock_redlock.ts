@@ -116,11 +116,16 @@ const lesson: Lesson = {
       text: {
         en:
           'RedLock, the algorithm from the Redis docs (the Redisson write-ups mention it), relaxes “all” to “a majority”: ' +
-          'with five masters, three are enough, and one down master costs only a timeout. The lock is valid for ' +
-          'the lease minus the time acquiring took minus a clock-drift allowance: A:1 gets ≈ 9.9 s of its 10 s.',
+          'with five masters, three are enough, and one down master costs only a timeout. The Redis-docs ' +
+          'algorithm also computes a **validity**: the lease minus the time acquiring took minus a clock-drift ' +
+          'allowance, ≈ 9.9 s of A:1’s 10 s here (the caption shows that number). Redisson’s `RedissonRedLock` ' +
+          'computes none: it counts the masters that failed, and once it has a majority it sets every lock’s ' +
+          'lease with `PEXPIRE`; the caller never learns how much of the lease is left.',
         zh:
           'RedLock 是 Redis 官方文档里的算法（Redisson 的讲解里提到过），它把“全部”放宽成“多数”：五个主节点拿到三个就够了，宕掉一个只损失一次超时。' +
-          '锁的有效期是租期减去加锁花掉的时间、再减去时钟漂移的余量：A:1 的 10 秒租期里大约有 9.9 秒有效。',
+          'Redis 文档里的算法还会算出一个**有效期**：租期减去加锁花掉的时间、再减去时钟漂移的余量，这里 A:1 的 10 秒租期里大约有 9.9 秒有效' +
+          '（说明栏显示的就是这个数）。Redisson 的 `RedissonRedLock` 并不计算它：只数失败的主节点，拿到多数后用 `PEXPIRE` 给每把锁设置租期；' +
+          '调用者从来不知道租期还剩多少。',
       },
       highlight: { lanes: ['A:1', 'master-1', 'master-2', 'master-3', 'master-4', 'master-5'] },
       checks: [
@@ -180,11 +185,11 @@ const lesson: Lesson = {
       text: {
         en:
           'And the pause of lesson 12 is not solved either: A:1 gets all five masters, is then frozen for 12 s, ' +
-          'and writes after its validity has run out and B:1 has written. A majority of Redis nodes cannot ' +
+          'and writes after its lease has run out and B:1 has written. A majority of Redis nodes cannot ' +
           'stop a client that does not know it is late; a fencing token at the resource can.',
         zh:
-          '第 12 课的停顿问题也没有解决：A:1 拿到了全部五个主节点，随后被冻结 12 秒，在有效期耗尽、B:1 已经写过之后才写入。' +
-          'Redis 节点的多数拦不住一个不知道自己已经迟到的客户端；资源端的 fencing 令牌可以。',
+          '第 12 课的停顿问题也没有解决：A:1 拿到了全部五个主节点，随后被冻结 12 秒，在租期耗尽、B:1 已经写过之后才写入。' +
+          'Redis 节点的多数拦不住一个不知道自己已经迟到的客户端；资源端的防护令牌可以。',
       },
       checks: [v1('res', 'A:1', 'B:1'), { resource: { accepted: 2, value: 1 } }],
     },

@@ -8,7 +8,7 @@ const lesson: Lesson = {
   id: 'lock-family',
   title: {
     en: 'The rest of the family: fair, read/write, spin, fenced',
-    zh: '锁家族的其他成员：公平锁、读写锁、自旋锁、fencing 锁',
+    zh: '锁家族的其他成员：公平锁、读写锁、自旋锁、防护锁',
   },
   minutes: 8,
   steps: [
@@ -148,7 +148,7 @@ const lesson: Lesson = {
         en:
           'And the fenced lock (`getFencedLock`) of lesson 12: every acquire increments a counter in the same ' +
           'script and hands back a token that only grows. A:1 got `1`, B:1 gets `2`.',
-        zh: '还有第 12 课的 fencing 锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
+        zh: '还有第 12 课的防护锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
       },
       checks: [
         exactly(1, ev('lock.acquired', 'A:1', { where: { token: 1 } })),
