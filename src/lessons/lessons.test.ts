@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateScenario } from './engine';
+import { builtin, validateScenario } from './engine';
 import { evaluateLesson, RunCache, type LessonResult } from './evaluate';
 import { applyPatch, readPointer } from './patch';
 import { lessonCatalog, loadAllLessons } from './index';
@@ -142,6 +142,24 @@ describe('the course', () => {
         }
       });
     expect(n).toBeGreaterThan(10);
+  });
+
+  it('every step’s scenario title reads in Chinese too (LA25): a built-in as it is, or a titleZh', () => {
+    const missing: string[] = [];
+    for (const [id, r] of results) {
+      let last: string | undefined;
+      r.steps.forEach((s, i) => {
+        const ref = s.step.scenario;
+        if (ref !== undefined && 'builtin' in ref) last = ref.builtin;
+        else if (ref !== undefined && 'inline' in ref) last = undefined;
+        const sc = s.scenario as { title?: string; titleZh?: string } | undefined;
+        if (sc?.title === undefined || sc.titleZh !== undefined) return;
+        // the page shows a built-in as it is under the built-in's own (translated) title
+        const asIs = last !== undefined && JSON.stringify(builtin(last)?.scenario) === JSON.stringify(sc);
+        if (!asIs) missing.push(`${id} step ${i + 1}: ${sc.title}`);
+      });
+    }
+    expect(missing).toEqual([]);
   });
 
   it('every claim C01–C40 is cited, and demonstrated by a runnable step except the listed ones', () => {

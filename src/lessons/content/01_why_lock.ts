@@ -6,6 +6,7 @@ import type { Lesson, ScenarioJson } from '../types';
 const threeBuyers: ScenarioJson = {
   format: 'lockscope/1',
   title: 'Three buyers, no lock',
+  titleZh: '三个买家，没有锁',
   resource: { kind: 'counter', initial: 0 },
   clients: ['A', 'B', 'C'].map((id, i) => ({
     id,

@@ -12,6 +12,7 @@ const critical = (type: string, work: number) => [
 const twoCommands: ScenarioJson = {
   format: 'lockscope/1',
   title: 'SETNX, then EXPIRE',
+  titleZh: '先 SETNX，再 EXPIRE',
   until: 3000,
   clients: [
     { id: 'A', threads: [{ id: 1, program: critical('setnx-expire', 500) }] },

@@ -208,6 +208,8 @@ const lesson: Lesson = {
     {
       claims: ['C24'],
       scenario: { builtin: 'contention-wakeup' },
+      // the built-in's intro is about waking waiters; this step is about something else
+      hideIntro: true,
       at: bLockScript,
       text: {
         en:

@@ -43,6 +43,7 @@ const renewalThread = {
 const noRenewal: ScenarioJson = {
   format: 'lockscope/1',
   title: 'A 3 s lease, 5 s of work',
+  titleZh: '3 秒租期，5 秒业务',
   clients: [
     { id: 'A', threads: [{ id: 1, program: critical(5000) }] },
     { id: 'B', threads: [{ id: 1, start: 100, program: critical(500) }] },

@@ -51,11 +51,18 @@ const lesson: Lesson = {
           'names the lock; `lock()` ends up in `tryLockInnerAsync`, which sends one `EVALSHA` with ' +
           '`KEYS[1]` = `myLock`, `ARGV[1]` = the lease, `ARGV[2]` = the lock name. (The first `EVALSHA` on a ' +
           'fresh server gets `NOSCRIPT`; the client loads the script and retries.) Line 7 asks: does the lock ' +
-          'not exist, or do **I** already hold it?',
+          'not exist, or do **I** already hold it? **If you read the tutorials:** they show the script of older ' +
+          'releases, with two `if` blocks, one for a free lock (`exists == 0`) and one for re-entry ' +
+          '(`hexists == 1`), and the oldest (before 3.12.3) with `hset` for the first hold. Since 3.19 Redisson ' +
+          'merges the two into line 7’s one condition; what each branch does is unchanged. The run uses the ' +
+          'release in the scenario’s `redisson.version` (the editor’s version picker switches it).',
         zh:
           'Redisson 把我们手写的那些东西都装进了一个 Lua 脚本。`redisson.getLock("myLock")` 只是给锁起个名字；`lock()` 最终走到 ' +
           '`tryLockInnerAsync`，发出一条 `EVALSHA`：`KEYS[1]` 是 `myLock`，`ARGV[1]` 是租期，`ARGV[2]` 是锁名。' +
-          '（在新启动的服务器上第一次 `EVALSHA` 会得到 `NOSCRIPT`，客户端加载脚本后重试。）第 7 行问的是：锁不存在，或者是**我**已经持有它？',
+          '（在新启动的服务器上第一次 `EVALSHA` 会得到 `NOSCRIPT`，客户端加载脚本后重试。）第 7 行问的是：锁不存在，或者是**我**已经持有它？' +
+          '**如果你读过那些教程：**它们展示的是较早版本的脚本，有两个 `if` 块，一个处理空闲的锁（`exists == 0`），一个处理重入（`hexists == 1`），' +
+          '最早的版本（3.12.3 之前）第一次加锁用的是 `hset`。从 3.19 起 Redisson 把两者合并成第 7 行的一个条件；每个分支做的事没有变。' +
+          '这次运行用的是场景里 `redisson.version` 指定的版本（编辑器里的版本选择器可以切换）。',
       },
       highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
       checks: [absent('myLock')],
@@ -158,16 +165,21 @@ const lesson: Lesson = {
         en:
           '`HGETALL myLock` now shows what every Redisson walkthrough prints: one field `<uuid>:1` with value `"1"`. The field is ' +
           'the lock name `ARGV[2]`: the Redisson client’s UUID (`getLockName(threadId)`), a colon, the Java ' +
-          'thread id.',
+          'thread id. The keyspace view shortens it to the thread’s name, `A:1` (hover it for the real one); ' +
+          'type `HGETALL myLock` in the **console** below the keyspace to see the field exactly as Redis ' +
+          'stores it, and `PTTL myLock` for its lease.',
         zh:
           '`HGETALL myLock` 现在显示的就是各种 Redisson 讲解里打印出来的样子：一个字段 `<uuid>:1`，值为 `"1"`。这个字段就是锁名 `ARGV[2]`：' +
-          'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。',
+          'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。键空间视图把它简写成线程名 `A:1`（鼠标悬停可看到真实字段）；' +
+          '在键空间下方的**控制台**里输入 `HGETALL myLock`，就能看到 Redis 里原样保存的字段，输入 `PTTL myLock` 可以看到它的租期。',
       },
       checks: [holds('myLock', 'A:1', 1, { is: 'hash', fields: 1 })],
     },
     {
       claims: ['C13', 'C16'],
       scenario: { builtin: 'contention-wakeup' },
+      // the built-in's intro is about waking waiters; this step is about something else
+      hideIntro: true,
       at: bLockScript,
       text: {
         en:

@@ -168,8 +168,13 @@ const lesson: Lesson = {
       text: {
         en:
           'The second `unlock()` brings the count to `0`: now the script `DEL`s the key and publishes the unlock ' +
-          'message, and returns `1`. Lesson 10 follows that message.',
-        zh: '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。',
+          'message, and returns `1`. Lesson 10 follows that message. The short-lived ' +
+          '`redisson_unlock_latch:{myLock}:…` key that appears instead is the unlock script’s receipt (3.24+, ' +
+          'lesson 10), and the Threads table still shows A:1’s hold until the reply reaches it, one event later.',
+        zh:
+          '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。' +
+          '随之出现的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 10 课），' +
+          '而线程表要等回复到达 A:1（下一个事件）才不再显示它的持有。',
       },
       highlight: { script: scriptLines('unlock', 21, 24) },
       checks: [{ reply: 1 }, absent('myLock'), exactly(1, { kind: 'pubsub.publish' })],
@@ -179,6 +184,8 @@ const lesson: Lesson = {
       scenario: {
         builtin: 'reentrant',
         patch: [
+          { op: 'add', path: '/titleZh', value: '可重入加锁，并询问持有次数' },
+          { op: 'add', path: '/title', value: 'Reentrant locking, asking the hold count' },
           { op: 'add', path: '/clients/0/threads/0/program/3', value: holdCount },
           { op: 'add', path: '/clients/0/threads/0/program/6', value: holdCount },
           { op: 'add', path: '/clients/0/threads/0/program/-', value: holdCount },

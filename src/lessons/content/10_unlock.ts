@@ -105,10 +105,17 @@ const lesson: Lesson = {
         en:
           'Now the real owner. A:1 holds `myLock` once; A:2, B:1 and C:1 are waiting on their semaphores. The ' +
           'unlock script decrements the field to `0`, `DEL`s the key and `PUBLISH`es `0` on ' +
-          '`redisson_lock__channel:{myLock}`, then returns `1`. Three clients are subscribed, so three receive it.',
+          '`redisson_lock__channel:{myLock}`, then returns `1`. Three clients are subscribed, so three receive it. ' +
+          'One more key shows up in the keyspace: since 3.24 the script also stores its answer in ' +
+          '`redisson_unlock_latch:{myLock}:<request id>` for a few seconds, so that an unlock re-sent after a ' +
+          'timeout gets the same answer instead of releasing twice; right after, the client deletes it (the ' +
+          '`A/unlock` actor in the captions is that clean-up). The tutorials’ older unlock script has no latch.',
         zh:
           '现在轮到真正的持有者。A:1 持有 `myLock` 一次；A:2、B:1、C:1 在各自的信号量上等待。解锁脚本把字段减到 `0`，`DEL` 掉键，' +
-          '在 `redisson_lock__channel:{myLock}` 上 `PUBLISH` 一个 `0`，然后返回 `1`。有三个客户端订阅了，所以三个都收到。',
+          '在 `redisson_lock__channel:{myLock}` 上 `PUBLISH` 一个 `0`，然后返回 `1`。有三个客户端订阅了，所以三个都收到。' +
+          '键空间里还会多出一个键：从 3.24 起，脚本还会把它的答复在 `redisson_unlock_latch:{myLock}:<请求 id>` 里存几秒，' +
+          '这样超时后重发的解锁拿到的是同一个答复，而不会释放两次；紧接着客户端就把它删掉（说明栏里的 `A/unlock` 就是这次清理）。' +
+          '教程里较早的解锁脚本没有这个 latch。',
       },
       highlight: {
         lanes: ['A:1', 'A:2', 'B:1', 'C:1'],
@@ -118,6 +125,8 @@ const lesson: Lesson = {
         { reply: 1 },
         absent('myLock'),
         atLeast(1, { kind: 'script.call', cmd: 'del', key: 'myLock' }),
+        // the 3.24+ unlock latch the text explains
+        atLeast(1, { kind: 'script.call', cmd: 'set', after: { kind: 'unlock.request', actor: 'A:1' } }),
         exactly(1, {
           kind: 'pubsub.publish',
           where: { channel: 'redisson_lock__channel:{myLock}', receivers: 3 },

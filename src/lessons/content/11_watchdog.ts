@@ -128,7 +128,11 @@ const lesson: Lesson = {
       claims: ['C27'],
       scenario: {
         builtin: 'basic-lock',
-        patch: [{ op: 'add', path: '/clients/0/threads/0/program/-', value: { op: 'sleep', ms: 25_000 } }],
+        patch: [
+          { op: 'add', path: '/title', value: 'lock() and unlock(), then 25 s more' },
+          { op: 'add', path: '/titleZh', value: 'lock() 和 unlock()，之后再跑 25 秒' },
+          { op: 'add', path: '/clients/0/threads/0/program/-', value: { op: 'sleep', ms: 25_000 } },
+        ],
       },
       text: {
         en:

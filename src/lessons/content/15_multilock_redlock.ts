@@ -8,6 +8,7 @@ const multi = { lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] };
 const threeMasters: ScenarioJson = {
   format: 'lockscope/1',
   title: 'MultiLock on three independent masters',
+  titleZh: '三个独立主节点上的 MultiLock',
   redis: { topology: 'independent', masters: 3 },
   clients: [
     {

@@ -20,7 +20,8 @@ export type TermId =
   | 'failover'
   | 'reentrancy'
   | 'pubsub'
-  | 'moved';
+  | 'moved'
+  | 'unlock-latch';
 
 export interface Term {
   id: TermId;
@@ -159,6 +160,15 @@ export const GLOSSARY: readonly Term[] = [
       zh: 'Redis Cluster 把键分到 16384 个槽位：CRC16(键) mod 16384，如果键含非空的 {…}，只对第一对括号里的部分求哈希，所以 "{myLock}" 和 "redisson_lock__channel:{myLock}" 在同一个槽位。每个主节点负责一部分槽位；被问到不归自己负责的槽位的键时，节点回复 -MOVED <槽位> <host:port>，客户端到那里重试并更新自己的槽位表。',
     },
     match: { en: /\bMOVED\b|\bslots?\b/, zh: /MOVED|槽位/ },
+  },
+  {
+    id: 'unlock-latch',
+    title: { en: 'Unlock latch (Redisson 3.24+)', zh: '解锁 latch（Redisson 3.24+）' },
+    text: {
+      en: 'A short-lived key, redisson_unlock_latch:{name}:<request id>, that the unlock script (since 3.24) sets with its own answer, so an unlock the client re-sends after a timeout gets the same answer instead of releasing a second hold. The client deletes it as soon as the unlock has returned (the <client>/unlock actor in the captions). The tutorials show the older unlock script, without it.',
+      zh: '一个短命的键 redisson_unlock_latch:{name}:<请求 id>：解锁脚本（3.24 起）把自己的答复存在里面，这样客户端在超时后重发的解锁会拿到同一个答复，而不会再释放一次持有。解锁一返回，客户端就把它删掉（说明栏里的 <客户端>/unlock）。教程里展示的是较早的解锁脚本，没有这个键。',
+    },
+    match: { en: /redisson_unlock_latch|\bunlock latch\b/i, zh: /redisson_unlock_latch|解锁 latch/ },
   },
 ];
 

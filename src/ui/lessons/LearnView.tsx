@@ -342,10 +342,17 @@ export function LessonPanel() {
   // While a prediction is open the step's highlights would point at its answer: they wait for it.
   useHighlightDom(asking ? undefined : step?.highlight);
   // ...and so would the violation rows and the scenario's intro text (app.css, html.asking).
+  const waiting = asking && picked === undefined;
+  const otherIntro = step?.hideIntro === true;
   useEffect(() => {
-    document.documentElement.classList.toggle('asking', asking && picked === undefined);
-    return () => document.documentElement.classList.remove('asking');
-  }, [asking, picked]);
+    const html = document.documentElement.classList;
+    html.toggle('asking', waiting);
+    html.toggle('nointro', otherIntro);
+    return () => {
+      html.remove('asking');
+      html.remove('nointro');
+    };
+  }, [waiting, otherIntro]);
 
   if (lesson === null || step === undefined || info === undefined) {
     return (
