@@ -80,7 +80,7 @@ const lesson: Lesson = {
           '`exists` 返回 `0`，于是第 8 行执行 `HINCRBY myLock <uuid>:1 1`。锁是一个**哈希**，而不是字符串：每个持有者一个字段，' +
           '字段的值记录它持有了几次。键空间视图里还看不到 `myLock`：要等整个脚本执行完才变化，因为从外面看，脚本是一个不可分割的步骤。',
       },
-      highlight: { script: { script: 'lock', lines: [8] } },
+      highlight: { keys: ['myLock'], script: { script: 'lock', lines: [8] } },
       checks: [
         { reply: 0, of: { kind: 'script.call', cmd: 'exists' } },
         { reply: 1, of: { kind: 'script.call', cmd: 'hincrby' } },

@@ -344,15 +344,19 @@ export function LessonPanel() {
   // ...and so would the violation rows and the scenario's intro text (app.css, html.asking).
   const waiting = asking && picked === undefined;
   const otherIntro = step?.hideIntro === true;
+  // The panels the step cites: presenter mode shows them beside the lanes (learn.css, LA8).
+  const citesKeys = !asking && (step?.highlight?.keys?.length ?? 0) > 0;
+  const citesScript = !asking && step?.highlight?.script !== undefined;
   useEffect(() => {
     const html = document.documentElement.classList;
     html.toggle('asking', waiting);
     html.toggle('nointro', otherIntro);
+    html.toggle('cite-keys', citesKeys);
+    html.toggle('cite-script', citesScript);
     return () => {
-      html.remove('asking');
-      html.remove('nointro');
+      for (const c of ['asking', 'nointro', 'cite-keys', 'cite-script']) html.remove(c);
     };
-  }, [waiting, otherIntro]);
+  }, [waiting, otherIntro, citesKeys, citesScript]);
 
   if (lesson === null || step === undefined || info === undefined) {
     return (
