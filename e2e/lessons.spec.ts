@@ -108,7 +108,7 @@ test('the index opens a lesson; a pasted link loads in the open tab; open in pla
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
   await page.getByTestId('learn-open').click();
   const index = page.getByTestId('lesson-index');
-  await expect(index.locator('li')).toHaveCount(16);
+  await expect(index.locator('li.learn-card')).toHaveCount(16);
   await index.locator('[data-lesson="why-lock"]').click();
   await atStep(page, 1);
   await expect(page.getByTestId('lesson-text')).toBeVisible();
@@ -367,7 +367,36 @@ test('a task refuses the dodge of moving start times (why-lock)', async ({ page 
   await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
   // The step's own control: lock `stock` around each buyer.
   await page.getByRole('button', { name: 'Back to the step’s scenario' }).click();
-  await page.getByTestId('task-control').check();
+  await expect(page.getByTestId('lesson-task-dodge')).toHaveCount(0);
+  await expect(page.getByTestId('task-control')).not.toBeChecked();
+  // The switch follows the scenario, which changes when the re-run is in: click, then wait for it.
+  await page.getByTestId('task-control').click();
+  await expect(page.getByTestId('task-control')).toBeChecked({ timeout: 15_000 });
   await expect(page.getByTestId('lesson-task-done')).toContainText('took stock once', { timeout: 15_000 });
   expect(errors).toEqual([]);
 });
+
+// LA12: the index as a course, and a class path as one link that Next follows across lessons.
+test('the index has parts, objectives and paths; a path link leads across lessons', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./');
+  await page.getByTestId('learn-open').click();
+  const index = page.getByTestId('lesson-index');
+  await expect(index.locator('[data-part]')).toHaveCount(3);
+  await expect(index.locator('.learn-card__objective')).toHaveCount(16);
+  await index.locator('[data-path="25"]').click();
+  await atStepOfPath(page, 'why-lock', 1);
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  await atStepOfPath(page, 'why-lock', 3);
+  // The 25-minute path skips the rest of lesson 1 and lesson 2: on to expiry, step 2.
+  await page.keyboard.press('PageDown');
+  await atStepOfPath(page, 'expiry', 2);
+  expect(errors).toEqual([]);
+});
+
+async function atStepOfPath(page: Page, lesson: string, n: number) {
+  await expect(panel(page)).toHaveAttribute('data-lesson', lesson, { timeout: 15_000 });
+  await expect(panel(page)).toHaveAttribute('data-step', String(n));
+  await expect(page).toHaveURL(new RegExp(`#lesson=${lesson}&step=${n}&path=25$`));
+}

@@ -162,6 +162,14 @@ describe('the course', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every lesson belongs to a part, in order, and says what the learner will be able to do (LA12)', () => {
+    const parts = lessons.map((l) => l.part);
+    expect(parts.every((p) => p !== undefined)).toBe(true);
+    expect([...parts].sort()).toEqual(parts);
+    expect(new Set(parts)).toEqual(new Set([1, 2, 3]));
+    for (const l of lessons) expect(l.objective?.en.length ?? 0, l.id).toBeGreaterThan(30);
+  });
+
   it('every claim C01–C40 is cited, and demonstrated by a runnable step except the listed ones', () => {
     const runnable = new Set<string>();
     const citedOnly = new Map<string, 'coming' | 'pending'>();

@@ -294,10 +294,17 @@ export interface Step {
   pending?: string;
 }
 
+/** The course's three parts: 1 naive locks by hand, 2 Redisson on one Redis, 3 beyond one node. */
+export type Part = 1 | 2 | 3;
+
 export interface Lesson {
   id: string;
   title: Bilingual;
   minutes: number;
+  /** every lesson of the course has one (the tests check it) */
+  part?: Part;
+  /** what a learner can do after this lesson, in one sentence (every lesson of the course) */
+  objective?: Bilingual;
   /** the engine cannot run this lesson yet (e.g. cluster): it is listed, its steps are not run */
   coming?: boolean;
   steps: Step[];

@@ -161,6 +161,8 @@ export interface LearnState {
   panels: boolean;
   /** the lesson link's `&p=1`: predict mode on at every step, not only while a question waits */
   predict: boolean;
+  /** the lesson link's `&path=`: a course path Next follows across lessons (null: the whole course) */
+  path: string | null;
 }
 
 export const useLearn = create<LearnState>()(() => ({
@@ -169,4 +171,5 @@ export const useLearn = create<LearnState>()(() => ({
   step: 0,
   panels: false,
   predict: false,
+  path: null,
 }));

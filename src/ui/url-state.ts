@@ -174,6 +174,8 @@ export interface LessonLink {
   step: number;
   predict?: boolean;
   lang?: 'en' | 'zh';
+  /** a course path's id ("25", "50", "90"): Next follows it across lessons */
+  path?: string;
 }
 
 export function decodeLessonHash(hash: string): LessonLink | null {
@@ -184,11 +186,13 @@ export function decodeLessonHash(hash: string): LessonLink | null {
   if (params.get('p') === '1') link.predict = true;
   const lang = params.get('lang');
   if (lang === 'en' || lang === 'zh') link.lang = lang;
+  const path = params.get('path');
+  if (path !== null && /^\d{1,3}$/.test(path)) link.path = path;
   return link;
 }
 
 export function encodeLessonHash(link: LessonLink): string {
-  return `#lesson=${link.lesson}&step=${link.step + 1}${link.predict ? '&p=1' : ''}${link.lang ? `&lang=${link.lang}` : ''}`;
+  return `#lesson=${link.lesson}&step=${link.step + 1}${link.predict ? '&p=1' : ''}${link.path ? `&path=${link.path}` : ''}${link.lang ? `&lang=${link.lang}` : ''}`;
 }
 
 // `#scenario=<id>`: a built-in by its id, readable (`&c=<n>` a cursor, `&p=1` predict, `&lang=`)

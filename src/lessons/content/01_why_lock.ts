@@ -27,6 +27,11 @@ const lesson: Lesson = {
   id: 'why-lock',
   title: { en: 'Why lock at all: the oversold stock', zh: '为什么要加锁：超卖的库存' },
   minutes: 6,
+  part: 1,
+  objective: {
+    en: 'Explain a lost update (an oversell) and why three processes need a lock outside all of them.',
+    zh: '解释什么是更新丢失（超卖），以及为什么三个进程需要一把放在它们之外的锁。',
+  },
   steps: [
     {
       claims: ['C01'],

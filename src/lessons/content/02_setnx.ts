@@ -18,6 +18,11 @@ const lesson: Lesson = {
   id: 'setnx',
   title: { en: 'SETNX, and the holder that crashes', zh: 'SETNX，以及崩溃的持有者' },
   minutes: 6,
+  part: 1,
+  objective: {
+    en: 'Take a lock with `SETNX`, and show why a holder that crashes leaves it stuck for ever.',
+    zh: '用 `SETNX` 加锁，并说明为什么崩溃的持有者会让锁永远卡住。',
+  },
   steps: [
     {
       claims: ['C02'],

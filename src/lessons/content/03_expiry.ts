@@ -25,6 +25,11 @@ const lesson: Lesson = {
   id: 'expiry',
   title: { en: 'Give it an expiry, atomically', zh: '加上过期时间，而且要原子地加' },
   minutes: 6,
+  part: 1,
+  objective: {
+    en: 'Tell apart `SETNX` + `EXPIRE` (two commands, a gap) and `SET NX PX` (one atomic command).',
+    zh: '区分 `SETNX` + `EXPIRE`（两条命令，有空隙）和 `SET NX PX`（一条原子命令）。',
+  },
   steps: [
     {
       claims: ['C04'],

@@ -26,6 +26,11 @@ const lesson: Lesson = {
     zh: '租期太短，以及删掉别人的锁',
   },
   minutes: 7,
+  part: 1,
+  objective: {
+    en: 'Show how a lease shorter than the work lets a second holder in, and a plain `DEL` free someone else’s lock.',
+    zh: '说明租期短于业务时，第二个持有者如何进来，以及普通的 `DEL` 如何释放别人的锁。',
+  },
   steps: [
     {
       claims: ['C05'],

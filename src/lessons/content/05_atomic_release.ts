@@ -25,6 +25,11 @@ const lesson: Lesson = {
   id: 'atomic-release',
   title: { en: 'Check-and-delete must be one step: Lua', zh: '判断和删除必须是一步：Lua 脚本' },
   minutes: 8,
+  part: 1,
+  objective: {
+    en: 'Release only your own lock, atomically: compare and delete in one Lua script.',
+    zh: '只释放自己的锁，而且要原子地释放：在一个 Lua 脚本里比较并删除。',
+  },
   steps: [
     {
       claims: ['C08'],

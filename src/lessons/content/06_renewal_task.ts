@@ -64,6 +64,11 @@ const lesson: Lesson = {
   id: 'renewal-task',
   title: { en: 'Keep it alive: a hand-written renewal task', zh: '让锁活下去：手写一个续期任务' },
   minutes: 7,
+  part: 1,
+  objective: {
+    en: 'Keep a lock alive while the work runs with a renewal thread, and name its rough edges.',
+    zh: '用续期线程让锁在业务运行期间一直有效，并说出它的不足。',
+  },
   steps: [
     {
       claims: ['C06'],

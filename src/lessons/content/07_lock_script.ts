@@ -40,6 +40,11 @@ const lesson: Lesson = {
   id: 'lock-script',
   title: { en: 'Redisson’s lock script, line by line', zh: '逐行读 Redisson 的加锁脚本' },
   minutes: 8,
+  part: 2,
+  objective: {
+    en: 'Read Redisson’s lock script line by line: the hash, the `<uuid>:<thread>` field, `nil` versus a TTL.',
+    zh: '逐行读懂 Redisson 的加锁脚本：哈希、`<uuid>:<thread>` 字段、`nil` 与 TTL 的区别。',
+  },
   steps: [
     {
       claims: ['C11'],

@@ -34,6 +34,11 @@ const lesson: Lesson = {
   id: 'reentrancy',
   title: { en: 'Reentrancy: the hold count', zh: '可重入：重入计数' },
   minutes: 6,
+  part: 2,
+  objective: {
+    en: 'Explain the hold count: why a second `lock()` by the owner does not wait, and why every `lock()` needs its `unlock()`.',
+    zh: '解释持有次数：为什么持有者第二次 `lock()` 不用等待，为什么每个 `lock()` 都要有对应的 `unlock()`。',
+  },
   steps: [
     {
       claims: ['C15'],

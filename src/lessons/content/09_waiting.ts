@@ -31,6 +31,11 @@ const lesson: Lesson = {
   id: 'waiting',
   title: { en: 'Mutual exclusion, and waiting without spinning', zh: '互斥，以及不自旋的等待' },
   minutes: 8,
+  part: 2,
+  objective: {
+    en: 'Describe how a waiter waits without polling (subscribe, semaphore, TTL) and how `tryLock` gives up on time.',
+    zh: '描述等待者如何不靠轮询来等待（订阅、信号量、TTL），以及 `tryLock` 如何按时放弃。',
+  },
   steps: [
     {
       claims: ['C16'],

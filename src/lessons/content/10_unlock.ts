@@ -28,6 +28,11 @@ const lesson: Lesson = {
   id: 'unlock',
   title: { en: 'Unlock, and the message that wakes the waiter', zh: '解锁，以及唤醒等待者的那条消息' },
   minutes: 7,
+  part: 2,
+  objective: {
+    en: 'Explain who may unlock, what the unlock message does, and why `RLock` hands over in no particular order.',
+    zh: '解释谁能解锁、解锁消息做了什么，以及为什么 `RLock` 的交接没有顺序。',
+  },
   steps: [
     {
       claims: ['C19'],

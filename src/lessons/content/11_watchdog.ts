@@ -35,6 +35,11 @@ const lesson: Lesson = {
   id: 'watchdog',
   title: { en: 'The watchdog', zh: '看门狗' },
   minutes: 9,
+  part: 2,
+  objective: {
+    en: 'Explain the watchdog: renewal every 10 s, cancelled on unlock, off with a `leaseTime`, gone with a crashed JVM.',
+    zh: '解释看门狗：每 10 秒续期、解锁时取消、给了 `leaseTime` 就不工作、JVM 崩溃就随之消失。',
+  },
   steps: [
     {
       claims: ['C25'],

@@ -39,6 +39,11 @@ const lesson: Lesson = {
     zh: '看门狗也救不了的时候：停顿与防护令牌（fencing）',
   },
   minutes: 9,
+  part: 2,
+  objective: {
+    en: 'Show why a pause beats any lease, and how a fencing token protects the data instead of the lock.',
+    zh: '说明为什么停顿能打败任何租期，以及防护令牌如何保护数据而不是锁。',
+  },
   steps: [
     {
       claims: ['C29'],

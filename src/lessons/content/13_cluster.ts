@@ -40,6 +40,11 @@ const lesson: Lesson = {
   id: 'cluster',
   title: { en: 'Cluster: which node holds the lock', zh: '集群：锁在哪个节点上' },
   minutes: 8,
+  part: 3,
+  objective: {
+    en: 'Find the node a lock lives on in Redis Cluster (slots, hash tags, `MOVED`).',
+    zh: '在 Redis Cluster 中找到锁所在的节点（槽、哈希标签、`MOVED`）。',
+  },
   steps: [
     {
       claims: ['C30'],

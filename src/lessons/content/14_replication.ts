@@ -30,6 +30,11 @@ const lesson: Lesson = {
     zh: '异步复制丢锁，以及 WAIT 能做什么',
   },
   minutes: 10,
+  part: 3,
+  objective: {
+    en: 'Show how an asynchronous failover loses a lock, and what `WAIT` does and does not fix.',
+    zh: '说明异步的主从切换如何丢掉一把锁，以及 `WAIT` 能解决什么、不能解决什么。',
+  },
   steps: [
     {
       claims: ['C32'],

@@ -36,6 +36,11 @@ const lesson: Lesson = {
   id: 'multilock-redlock',
   title: { en: 'MultiLock and RedLock', zh: 'MultiLock 与 RedLock' },
   minutes: 9,
+  part: 3,
+  objective: {
+    en: 'Compare MultiLock and RedLock, and name what clocks and pauses do to a majority lock.',
+    zh: '比较 MultiLock 和 RedLock，并说出时钟和停顿会对多数派锁造成什么影响。',
+  },
   steps: [
     {
       claims: ['C36'],

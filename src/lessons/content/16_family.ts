@@ -11,6 +11,11 @@ const lesson: Lesson = {
     zh: '锁家族的其他成员：公平锁、读写锁、自旋锁、防护锁',
   },
   minutes: 8,
+  part: 3,
+  objective: {
+    en: 'Choose between the fair lock, the read-write lock, the spin lock and the fenced lock.',
+    zh: '在公平锁、读写锁、自旋锁和防护锁之间做出选择。',
+  },
   steps: [
     {
       claims: ['C40'],

@@ -185,6 +185,14 @@ export const en = {
   'learn.backToStep': 'Back to this step’s moment',
   'learn.taskHowControls':
     'Make the change with the controls above (or a lane’s menu, the fault handles, the JSON editor below); the goal is checked on every re-run.',
+  'learn.courseIntro':
+    '{n} lessons, about {min} minutes in all, in three parts. Each step runs the simulator: predict before it plays, then change the run yourself.',
+  'learn.paths': 'Paths for a class',
+  'learn.pathMeta': '{n} steps, about {min} min',
+  'learn.pathDone': 'End of the path “{title}”.',
+  'learn.part1': 'Part 1 · A lock by hand: SETNX, expiry, leases, atomic release',
+  'learn.part2': 'Part 2 · Redisson on one Redis: the script, waiting, the watchdog, pauses',
+  'learn.part3': 'Part 3 · Beyond one node: cluster, replication, RedLock, the lock family',
   'learn.taskDone': 'Done!',
   'learn.taskReset': 'Back to the step’s scenario',
   'learn.pending': 'The simulator cannot show this step yet; the timeline stays on the previous one.',

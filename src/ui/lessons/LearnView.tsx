@@ -5,6 +5,8 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { readPointer } from '../../lessons/patch';
+import { COURSE_PATHS, coursePath, pathMinutes, pathNeighbour } from '../../lessons/paths';
+import { encodeLessonHash } from '../url-state';
 import type { Highlights, Step, TaskControl } from '../../lessons/types';
 import { openExplore } from '../explore/store';
 import { useT } from '../hooks/useT';
@@ -31,6 +33,8 @@ import {
   watchTask,
 } from './player';
 
+const PARTS = [1, 2, 3] as const;
+
 export function LessonIndex() {
   const t = useT();
   const lang = usePlayground((s) => s.lang);
@@ -38,6 +42,7 @@ export function LessonIndex() {
   useEffect(() => {
     void loadSummaries();
   }, []);
+  const total = summaries?.reduce((m, l) => m + l.minutes, 0) ?? 0;
   return (
     <main className="learn-index" data-testid="lesson-index">
       <div className="learn-index__head">
@@ -50,38 +55,79 @@ export function LessonIndex() {
       {summaries === null ? (
         <p className="muted">{t('learn.loading')}</p>
       ) : (
-        <ol className="learn-index__list">
-          {summaries.map((l, i) => {
-            const p = progress[l.id];
-            const seen = p ? Math.min(p.seen + 1, l.steps) : 0;
-            return (
-              <li key={l.id} className={`learn-card${l.coming ? ' learn-card--coming' : ''}`}>
-                <button
-                  type="button"
-                  className="learn-card__btn"
-                  data-lesson={l.id}
-                  onClick={() => openLesson(l.id, p && !p.done ? p.seen : 0)}
-                >
-                  <span className="learn-card__no">{i + 1}</span>
-                  <span className="learn-card__title">{l.title[lang]}</span>
-                  <span className="learn-card__meta">
-                    {t('learn.minutes', { n: l.minutes })} · {t('learn.steps', { n: l.steps })}
-                    {l.coming && <span className="learn-card__badge">{t('learn.coming')}</span>}
-                    {p?.done && (
-                      <span className="learn-card__badge learn-card__badge--done">{t('learn.done')}</span>
-                    )}
-                  </span>
-                  <span
-                    className="learn-card__bar"
-                    aria-label={t('learn.progress', { done: seen, n: l.steps })}
+        <>
+          <p className="learn-index__intro">{t('learn.courseIntro', { n: summaries.length, min: total })}</p>
+          <section className="learn-paths" data-testid="course-paths" aria-label={t('learn.paths')}>
+            <h3>{t('learn.paths')}</h3>
+            <ul>
+              {COURSE_PATHS.map((p) => (
+                <li key={p.id}>
+                  <a
+                    href={encodeLessonHash({
+                      lesson: p.stops[0].lesson,
+                      step: p.stops[0].steps[0] - 1,
+                      path: p.id,
+                    })}
+                    data-path={p.id}
                   >
-                    <span style={{ width: `${(100 * seen) / Math.max(1, l.steps)}%` }} />
+                    {p.title[lang]}
+                  </a>{' '}
+                  <span className="muted">
+                    {t('learn.pathMeta', {
+                      n: p.stops.reduce((k, s) => k + s.steps.length, 0),
+                      min: pathMinutes(p, summaries),
+                    })}
                   </span>
-                </button>
-              </li>
-            );
-          })}
-        </ol>
+                </li>
+              ))}
+            </ul>
+          </section>
+          {PARTS.map((part) => (
+            <section key={part} className="learn-part" data-part={part}>
+              <h3>{t(`learn.part${part}`)}</h3>
+              <ol className="learn-index__list">
+                {summaries.map((l, i) => {
+                  if ((l.part ?? 1) !== part) return null;
+                  const p = progress[l.id];
+                  const seen = p ? Math.min(p.seen + 1, l.steps) : 0;
+                  return (
+                    <li key={l.id} className={`learn-card${l.coming ? ' learn-card--coming' : ''}`}>
+                      <button
+                        type="button"
+                        className="learn-card__btn"
+                        data-lesson={l.id}
+                        onClick={() => openLesson(l.id, p && !p.done ? p.seen : 0)}
+                      >
+                        <span className="learn-card__no">{i + 1}</span>
+                        <span className="learn-card__title">{l.title[lang]}</span>
+                        {l.objective && (
+                          <span className="learn-card__objective">
+                            <Markdown text={l.objective[lang]} />
+                          </span>
+                        )}
+                        <span className="learn-card__meta">
+                          {t('learn.minutes', { n: l.minutes })} · {t('learn.steps', { n: l.steps })}
+                          {l.coming && <span className="learn-card__badge">{t('learn.coming')}</span>}
+                          {p?.done && (
+                            <span className="learn-card__badge learn-card__badge--done">
+                              {t('learn.done')}
+                            </span>
+                          )}
+                        </span>
+                        <span
+                          className="learn-card__bar"
+                          aria-label={t('learn.progress', { done: seen, n: l.steps })}
+                        >
+                          <span style={{ width: `${(100 * seen) / Math.max(1, l.steps)}%` }} />
+                        </span>
+                      </button>
+                    </li>
+                  );
+                })}
+              </ol>
+            </section>
+          ))}
+        </>
       )}
     </main>
   );
@@ -336,8 +382,16 @@ export function LessonPanel() {
   useEffect(() => {
     if (last) void loadSummaries();
   }, [last]);
+  const pathId = useLearn((s) => s.path);
+  const path = coursePath(pathId ?? undefined);
+  const pathNext = path && lessonId !== null ? pathNeighbour(path, lessonId, n, 1) : null;
   const at = summaries?.findIndex((l) => l.id === lessonId) ?? -1;
-  const nextLesson = at >= 0 ? (summaries?.[at + 1] ?? null) : null;
+  const courseNext = at >= 0 ? (summaries?.[at + 1] ?? null) : null;
+  const nextLesson = path
+    ? (summaries?.find(
+        (l) => pathNext !== null && pathNext.lesson !== lessonId && l.id === pathNext.lesson,
+      ) ?? null)
+    : courseNext;
   const asking = step?.question !== undefined && (picked === undefined || revealing);
   // While a prediction is open the step's highlights would point at its answer: they wait for it.
   useHighlightDom(asking ? undefined : step?.highlight);
@@ -413,9 +467,13 @@ export function LessonPanel() {
           <p className="learn__error">{t('learn.stepError', { msg: info.error })}</p>
         )}
         {step.task !== undefined && !embed && !hideText && <Task step={step} lang={lang} />}
-        {n === total - 1 && (
+        {(path ? pathNext === null || nextLesson !== null : n === total - 1) && (
           <p className="lesson__end" data-testid="lesson-end" role="note">
-            {nextLesson ? t('learn.lessonEnd', { title: nextLesson.title[lang] }) : t('learn.courseDone')}
+            {nextLesson
+              ? t('learn.lessonEnd', { title: nextLesson.title[lang] })
+              : path
+                ? t('learn.pathDone', { title: path.title[lang] })
+                : t('learn.courseDone')}
           </p>
         )}
         {step.explore !== undefined && !embed && !hideText && (

@@ -53,6 +53,8 @@ export async function handleLessonRequest(req: LessonRequest): Promise<LessonRes
           minutes: l.minutes,
           steps: l.steps.length,
           coming: l.coming === true,
+          part: l.part,
+          objective: l.objective,
         })),
       };
     }

@@ -11,6 +11,8 @@ export interface LessonSummary {
   minutes: number;
   steps: number;
   coming: boolean;
+  part?: Lesson['part'];
+  objective?: Lesson['objective'];
 }
 
 /** What the page needs of one step's evaluation (not the run: the playground runs it itself). */

@@ -18,6 +18,7 @@ export function useLessonLinks(): void {
         lessonId: link.lesson,
         step: link.step,
         predict: link.predict === true,
+        path: link.path ?? null,
       });
     };
     open();

@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import { applyPatch, readPointer } from '../../lessons/patch';
+import { coursePath, pathNeighbour } from '../../lessons/paths';
 import type { Lesson, PatchOp, ScenarioJson } from '../../lessons/types';
 import { currentHash, loadDefault, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
@@ -63,8 +64,8 @@ export function openIndex(): void {
   useLearn.setState({ view: 'index' });
 }
 
-export function openLesson(id: string, step = 0): void {
-  useLearn.setState({ view: 'lesson', lessonId: id, step });
+export function openLesson(id: string, step = 0, path: string | null = null): void {
+  useLearn.setState({ view: 'lesson', lessonId: id, step, path });
 }
 
 export function closeLesson(): void {
@@ -76,10 +77,13 @@ export function closeLesson(): void {
 
 /** The step's link, with predict mode (when the link asked for it) and the reader's language. */
 export function lessonLink(): string {
-  const { lessonId, step, predict } = useLearn.getState();
+  const { lessonId, step, predict, path } = useLearn.getState();
   if (lessonId === null) return window.location.href;
   const lang = usePlayground.getState().lang;
-  return shareUrl(window.location, encodeLessonHash({ lesson: lessonId, step, predict, lang }));
+  return shareUrl(
+    window.location,
+    encodeLessonHash({ lesson: lessonId, step, predict, lang, path: path ?? undefined }),
+  );
 }
 
 /**
@@ -87,9 +91,15 @@ export function lessonLink(): string {
  * the next lesson's first (a clicker never gets stuck), before its first the previous lesson's last.
  */
 export function goStep(delta: number): void {
-  const { lessonId, step } = useLearn.getState();
+  const { lessonId, step, path: pathId } = useLearn.getState();
   const total = usePlayer.getState().payload?.lesson.steps.length ?? 0;
   if (lessonId === null || total === 0) return;
+  const path = coursePath(pathId ?? undefined);
+  if (path !== undefined) {
+    const to = pathNeighbour(path, lessonId, step, delta > 0 ? 1 : -1);
+    if (to !== null) useLearn.setState({ view: 'lesson', lessonId: to.lesson, step: to.step });
+    return;
+  }
   if (step + delta >= total) {
     void neighbourLesson(1).then((next) => {
       if (next !== null && useLearn.getState().lessonId === lessonId) openLesson(next.id, 0);
@@ -152,7 +162,7 @@ export async function syncStep(): Promise<void> {
   history.replaceState(
     null,
     '',
-    `${window.location.pathname}${window.location.search}${encodeLessonHash({ lesson: lessonId, step, predict: useLearn.getState().predict })}`,
+    `${window.location.pathname}${window.location.search}${encodeLessonHash({ lesson: lessonId, step, predict: useLearn.getState().predict, path: useLearn.getState().path ?? undefined })}`,
   );
   usePlayer.setState({ progress: recordStep(lessonId, step, total), task: 'idle' });
   await showStep(payload, step, my);
