@@ -283,6 +283,8 @@ export interface Step {
   checks?: Check[];
   question?: Question;
   task?: Task;
+  /** for the teacher: what to ask the room, what people get wrong (folded away under the step) */
+  teacher?: Bilingual;
   /** the built-in's own intro text is about another topic than this step: hidden (its title stays) */
   hideIntro?: boolean;
   /** "Can you break this? Let the search try": a button that opens Explore on the scenario shown */

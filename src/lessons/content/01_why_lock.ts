@@ -64,6 +64,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C01'],
+      teacher: {
+        en: 'Ask for a show of hands before answering: 1 or 2? Most people who pick 2 imagine B:1 reading after A:1’s write; point at the read at 20 ms on B:1’s lane.',
+        zh: '先让大家举手：1 还是 2？选 2 的人大多以为 B:1 是在 A:1 写完之后才读的；指给他们看 B:1 泳道上第 20 毫秒的那次读取。',
+      },
       at: { kind: 'resource.use', actor: 'B:1' },
       text: {
         en:

@@ -48,6 +48,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C04'],
+      teacher: {
+        en: 'Ask: “the code says EXPIRE 1 — why would the key not expire?” The usual mistake is to read the program instead of the run: the EXPIRE is never sent.',
+        zh: '问大家：“代码里明明写着 EXPIRE 1，键为什么不过期？”常见的错误是看程序而不是看运行：那条 EXPIRE 根本没发出去。',
+      },
       at: { kind: 'client.crash' },
       question: {
         prompt: {

@@ -49,6 +49,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C06'],
+      teacher: {
+        en: 'Let the room argue 10 s versus 14 s before playing. The trap is to think the lock ends when the work ends; Redis only knows the lease.',
+        zh: '播放之前先让大家争论是 10 秒还是 14 秒。陷阱在于以为业务结束锁才结束；Redis 只知道租期。',
+      },
       at: violationStart('V1', 'lock:job'),
       question: {
         prompt: {

@@ -66,6 +66,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C08'],
+      teacher: {
+        en: 'Ask who checked the token, and when. People assume GET-then-DEL is safe because it compares; the comparison is one round trip stale.',
+        zh: '问大家：谁检查了令牌，什么时候检查的？人们以为先 GET 再 DEL 是安全的，因为做了比较；可这个比较已经过时了一个往返。',
+      },
       at: cmd('A:1', 'DEL'),
       question: {
         prompt: {
@@ -161,6 +165,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C09'],
+      teacher: {
+        en: 'Contrast with the previous step: same race, one script. If someone answers 1, ask what could run between the GET and the DEL inside a script (nothing).',
+        zh: '和上一步对比：同样的竞争，只是换成一个脚本。如果有人答 1，就问：脚本里 GET 和 DEL 之间能插进什么？（什么都插不进。）',
+      },
       scenario: { builtin: 'naive-lua-del-safe' },
       at: cmd('A:1', 'EVAL'),
       question: {

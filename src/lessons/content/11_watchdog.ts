@@ -43,6 +43,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C25'],
+      teacher: {
+        en: 'Ask why not renew just before 30 s. The answer is margin: a renewal can be slow or lost, so Redisson renews with two thirds of the lease still left.',
+        zh: '问大家：为什么不在快到 30 秒时才续期？答案是余量：续期可能变慢或丢失，所以 Redisson 在还剩三分之二租期时就续。',
+      },
       scenario: { builtin: 'watchdog-renewal' },
       at: aRenewal,
       question: {
@@ -214,6 +218,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C28', 'C34'],
+      teacher: {
+        en: 'Many answer “right away”: they picture Redis noticing the dead client. Ask what Redis can see (a key and its TTL) and what it cannot (the JVM).',
+        zh: '很多人会答“马上”：他们以为 Redis 会发现客户端死了。问大家 Redis 能看到什么（一个键和它的 TTL），看不到什么（JVM）。',
+      },
       scenario: { builtin: 'client-crash-watchdog-expiry' },
       at: myLockExpired,
       question: {

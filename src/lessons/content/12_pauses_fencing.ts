@@ -63,6 +63,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C29'],
+      teacher: {
+        en: 'Ask where the watchdog runs. Once the room says “in the same JVM”, the answer follows: a stop-the-world pause freezes the renewals too.',
+        zh: '问大家看门狗在哪里运行。一旦有人说出“在同一个 JVM 里”，答案就出来了：全局停顿也会冻住续期。',
+      },
       at: violationStart('V1', 'myLock'),
       question: {
         prompt: {
@@ -210,6 +214,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C39', 'C29'],
+      teacher: {
+        en: 'Stress that the store decides, not the lock: ask what the store needs to know (the highest token seen) and what it does not (pauses, leases).',
+        zh: '强调做决定的是存储，不是锁：问大家存储需要知道什么（见过的最大令牌），不需要知道什么（停顿、租期）。',
+      },
       at: aWrite,
       question: {
         prompt: {

@@ -127,6 +127,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C33', 'C35'],
+      teacher: {
+        en: 'Ask what the new master knows about A:1’s lock. People assume replication is synchronous; the lag on the timeline shows it is not.',
+        zh: '问大家新的主节点对 A:1 的锁知道些什么。人们以为复制是同步的；时间轴上的复制延迟说明并非如此。',
+      },
       at: violationStart('V1', 'myLock'),
       question: {
         prompt: {

@@ -193,6 +193,8 @@ export const en = {
   'learn.part1': 'Part 1 · A lock by hand: SETNX, expiry, leases, atomic release',
   'learn.part2': 'Part 2 · Redisson on one Redis: the script, waiting, the watchdog, pauses',
   'learn.part3': 'Part 3 · Beyond one node: cluster, replication, RedLock, the lock family',
+  'learn.teacher': 'For the teacher',
+  'learn.teacherSpoiler': 'For the teacher (gives the answer away)',
   'learn.taskDone': 'Done!',
   'learn.taskReset': 'Back to the step’s scenario',
   'learn.pending': 'The simulator cannot show this step yet; the timeline stays on the previous one.',

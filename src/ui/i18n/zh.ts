@@ -190,6 +190,8 @@ export const zh: Record<MessageKey, string> = {
   'learn.part1': '第一部分 · 手写一把锁：SETNX、过期时间、租期、原子释放',
   'learn.part2': '第二部分 · 单个 Redis 上的 Redisson：脚本、等待、看门狗、停顿',
   'learn.part3': '第三部分 · 超出单个节点：集群、复制、RedLock、锁家族',
+  'learn.teacher': '给老师的提示',
+  'learn.teacherSpoiler': '给老师的提示（会泄露答案）',
   'learn.taskDone': '完成！',
   'learn.taskReset': '恢复这一步的场景',
   'learn.pending': '模拟器暂时还展示不了这一步；时间线停在上一步。',

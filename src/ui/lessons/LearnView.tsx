@@ -461,6 +461,12 @@ export function LessonPanel() {
             ↺ {t('learn.backToStep')}
           </button>
         )}
+        {step.teacher !== undefined && !embed && (
+          <details className="lesson__teacher" data-testid="lesson-teacher">
+            <summary>{t(hideText ? 'learn.teacherSpoiler' : 'learn.teacher')}</summary>
+            <Markdown text={step.teacher[lang]} />
+          </details>
+        )}
         {step.pending !== undefined && <p className="lesson__pending">{t('learn.pending')}</p>}
         {lesson.coming === true && <p className="lesson__pending">{t('learn.comingLesson')}</p>}
         {info.error !== undefined && (
