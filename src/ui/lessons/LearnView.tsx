@@ -270,12 +270,10 @@ function TaskControlView({ control, lang }: { control: TaskControl; lang: Lang }
         {label}
         <select
           data-testid="task-control"
-          value={typeof current === 'string' ? current : ''}
-          onChange={(e) =>
-            void setTaskPaths(control.paths, e.target.value === '' ? undefined : e.target.value)
-          }
+          // absent: the scenario's default, which each control lists first
+          value={typeof current === 'string' ? current : (control.options?.[0] ?? '')}
+          onChange={(e) => void setTaskPaths(control.paths, e.target.value)}
         >
-          {typeof current !== 'string' && <option value="">—</option>}
           {(control.options ?? []).map((o) => (
             <option key={o} value={o}>
               {o}
