@@ -55,7 +55,10 @@ export const COURSE_PATHS: readonly CoursePath[] = [
   },
   {
     id: '90',
-    title: { en: '90 minutes: lessons 1–12 whole, then a failover', zh: '90 分钟：第 1–12 课全部，再加一次主从切换' },
+    title: {
+      en: '90 minutes: lessons 1–12 whole, then a failover',
+      zh: '90 分钟：第 1–12 课全部，再加一次主从切换',
+    },
     stops: [
       all('why-lock', 4),
       all('setnx', 4),
@@ -98,7 +101,10 @@ export function pathNeighbour(
 }
 
 /** Nominal minutes of a path: each lesson's minutes in proportion to the steps it takes. */
-export function pathMinutes(path: CoursePath, lessons: { id: string; minutes: number; steps: number }[]): number {
+export function pathMinutes(
+  path: CoursePath,
+  lessons: { id: string; minutes: number; steps: number }[],
+): number {
   let m = 0;
   for (const s of path.stops) {
     const l = lessons.find((x) => x.id === s.lesson);

@@ -283,6 +283,8 @@ export interface Step {
   checks?: Check[];
   question?: Question;
   task?: Task;
+  /** how what the step shows differs from the tutorials' older Redisson (a box under the text) */
+  tutorials?: Bilingual;
   /** for the teacher: what to ask the room, what people get wrong (folded away under the step) */
   teacher?: Bilingual;
   /** the built-in's own intro text is about another topic than this step: hidden (its title stays) */

@@ -48,6 +48,17 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C11'],
+      tutorials: {
+        en:
+          'The tutorials show the script of older releases: two `if` blocks, one for a free lock ' +
+          '(`exists == 0`) and one for re-entry (`hexists == 1`), and before 3.12.3 `hset` for the first hold. ' +
+          'Since 3.19 Redisson merges the two into one condition; what each branch does is unchanged. The run ' +
+          'uses the release in the scenario’s `redisson.version`: the editor’s version picker switches it.',
+        zh:
+          '教程里展示的是较早版本的脚本：两个 `if` 块，一个处理空闲的锁（`exists == 0`），一个处理重入（`hexists == 1`），' +
+          '3.12.3 之前第一次加锁用的是 `hset`。从 3.19 起 Redisson 把两者合并成一个条件；每个分支做的事没有变。' +
+          '这次运行用的是场景里 `redisson.version` 指定的版本：编辑器里的版本选择器可以切换。',
+      },
       scenario: { builtin: 'basic-lock' },
       at: { kind: 'script.line', where: { line: 7 } },
       text: {
@@ -56,18 +67,11 @@ const lesson: Lesson = {
           'names the lock; `lock()` ends up in `tryLockInnerAsync`, which sends one `EVALSHA` with ' +
           '`KEYS[1]` = `myLock`, `ARGV[1]` = the lease, `ARGV[2]` = the lock name. (The first `EVALSHA` on a ' +
           'fresh server gets `NOSCRIPT`; the client loads the script and retries.) Line 7 asks: does the lock ' +
-          'not exist, or do **I** already hold it? **If you read the tutorials:** they show the script of older ' +
-          'releases, with two `if` blocks, one for a free lock (`exists == 0`) and one for re-entry ' +
-          '(`hexists == 1`), and the oldest (before 3.12.3) with `hset` for the first hold. Since 3.19 Redisson ' +
-          'merges the two into line 7’s one condition; what each branch does is unchanged. The run uses the ' +
-          'release in the scenario’s `redisson.version` (the editor’s version picker switches it).',
+          'not exist, or do **I** already hold it?',
         zh:
           'Redisson 把我们手写的那些东西都装进了一个 Lua 脚本。`redisson.getLock("myLock")` 只是给锁起个名字；`lock()` 最终走到 ' +
           '`tryLockInnerAsync`，发出一条 `EVALSHA`：`KEYS[1]` 是 `myLock`，`ARGV[1]` 是租期，`ARGV[2]` 是锁名。' +
-          '（在新启动的服务器上第一次 `EVALSHA` 会得到 `NOSCRIPT`，客户端加载脚本后重试。）第 7 行问的是：锁不存在，或者是**我**已经持有它？' +
-          '**如果你读过那些教程：**它们展示的是较早版本的脚本，有两个 `if` 块，一个处理空闲的锁（`exists == 0`），一个处理重入（`hexists == 1`），' +
-          '最早的版本（3.12.3 之前）第一次加锁用的是 `hset`。从 3.19 起 Redisson 把两者合并成第 7 行的一个条件；每个分支做的事没有变。' +
-          '这次运行用的是场景里 `redisson.version` 指定的版本（编辑器里的版本选择器可以切换）。',
+          '（在新启动的服务器上第一次 `EVALSHA` 会得到 `NOSCRIPT`，客户端加载脚本后重试。）第 7 行问的是：锁不存在，或者是**我**已经持有它？',
       },
       highlight: { lanes: ['A:1'], keys: ['myLock'], script: { script: 'lock', lines: [7] } },
       checks: [absent('myLock')],
@@ -85,7 +89,7 @@ const lesson: Lesson = {
           '`exists` 返回 `0`，于是第 8 行执行 `HINCRBY myLock <uuid>:1 1`。锁是一个**哈希**，而不是字符串：每个持有者一个字段，' +
           '字段的值记录它持有了几次。键空间视图里还看不到 `myLock`：要等整个脚本执行完才变化，因为从外面看，脚本是一个不可分割的步骤。',
       },
-      highlight: { keys: ['myLock'], script: { script: 'lock', lines: [8] } },
+      highlight: { script: { script: 'lock', lines: [8] } },
       checks: [
         { reply: 0, of: { kind: 'script.call', cmd: 'exists' } },
         { reply: 1, of: { kind: 'script.call', cmd: 'hincrby' } },

@@ -195,6 +195,7 @@ export const en = {
   'learn.part3': 'Part 3 · Beyond one node: cluster, replication, RedLock, the lock family',
   'learn.teacher': 'For the teacher',
   'learn.teacherSpoiler': 'For the teacher (gives the answer away)',
+  'learn.tutorials': 'If you read the tutorials:',
   'learn.taskDone': 'Done!',
   'learn.taskReset': 'Back to the step’s scenario',
   'learn.pending': 'The simulator cannot show this step yet; the timeline stays on the previous one.',

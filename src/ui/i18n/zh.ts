@@ -192,6 +192,7 @@ export const zh: Record<MessageKey, string> = {
   'learn.part3': '第三部分 · 超出单个节点：集群、复制、RedLock、锁家族',
   'learn.teacher': '给老师的提示',
   'learn.teacherSpoiler': '给老师的提示（会泄露答案）',
+  'learn.tutorials': '如果你读过那些教程：',
   'learn.taskDone': '完成！',
   'learn.taskReset': '恢复这一步的场景',
   'learn.pending': '模拟器暂时还展示不了这一步；时间线停在上一步。',

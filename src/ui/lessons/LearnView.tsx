@@ -459,6 +459,11 @@ export function LessonPanel() {
             ↺ {t('learn.backToStep')}
           </button>
         )}
+        {step.tutorials !== undefined && !hideText && (
+          <div className="lesson__tutorials" data-testid="lesson-tutorials">
+            <strong>{t('learn.tutorials')}</strong> <Markdown text={step.tutorials[lang]} />
+          </div>
+        )}
         {step.teacher !== undefined && !embed && (
           <details className="lesson__teacher" data-testid="lesson-teacher">
             <summary>{t(hideText ? 'learn.teacherSpoiler' : 'learn.teacher')}</summary>
