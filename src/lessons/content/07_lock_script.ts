@@ -112,8 +112,8 @@ const lesson: Lesson = {
             '`1`, the hold count',
             '`1`，重入计数',
             why(
-              'Line 8 does set the field to `1`, so returning it would make sense. But the script’s reply is only what `return` says: line 10 returns `nil`, and the run shows `EVALSHA` replying `nil`.',
-              '第 8 行确实把字段设成了 `1`，返回它似乎合理。但脚本的返回值只取决于 `return`：第 10 行返回 `nil`，运行里 `EVALSHA` 的回复就是 `nil`。',
+              'The `hincrby` does set the field to `1`, so returning it would make sense. But the script’s reply is only what `return` says: the branch ends with `return nil`, and the run shows `EVALSHA` replying `nil`.',
+              '`hincrby` 确实把字段设成了 `1`，返回它似乎合理。但脚本的返回值只取决于 `return`：这个分支以 `return nil` 结束，运行里 `EVALSHA` 的回复就是 `nil`。',
             ),
           ),
           choice(
@@ -122,8 +122,8 @@ const lesson: Lesson = {
             '`30000`, the lease',
             '`30000`，租期',
             why(
-              'Line 9 does set a 30 s expiry, but that number is what a **waiting** caller gets (line 12, the remaining TTL). The one that gets the lock gets `nil`, as the run shows.',
-              '第 9 行确实设置了 30 秒的过期时间，但这个数字是**没拿到锁**的调用者才会得到的（第 12 行，剩余 TTL）。拿到锁的一方得到的是 `nil`，运行里就是这样。',
+              'The `pexpire` does set a 30 s expiry, but a number is what a **waiting** caller gets (the last line’s `pttl`, the remaining TTL). The one that gets the lock gets `nil`, as the run shows.',
+              '`pexpire` 确实设置了 30 秒的过期时间，但数字是**没拿到锁**的调用者才会得到的（最后一行的 `pttl`，剩余 TTL）。拿到锁的一方得到的是 `nil`，运行里就是这样。',
             ),
           ),
         ],
@@ -270,14 +270,15 @@ const lesson: Lesson = {
         ],
         success: {
           en:
-            'A:1 took `myLock` once; its second `lock()` got its own TTL back and waits, while its watchdog ' +
-            'keeps renewing the lock it holds. Without `hexists` the owner is a stranger to its own lock: it ' +
-            'waits for itself, forever, the deadlock ' +
+            'A:1 took `myLock` once, and its second `lock()` is waiting. ' +
+            'Without `hexists` the owner is a stranger to its own lock: the last line hands A:1 its own TTL, and it ' +
+            'waits for itself. The watchdog keeps renewing the lock it holds, so it waits forever: the deadlock ' +
             'the tutorials call “不可重入”. Try the other break too: drop the `pexpire` of line 9 and crash the ' +
             'holder.',
           zh:
-            'A:1 拿到了一次 `myLock`；它的第二次 `lock()` 拿回的是自己的 TTL，于是开始等待，而它的看门狗还在给它持有的锁续期。' +
-            '没有 `hexists`，持有者对自己的锁也成了陌生人：它在等自己，永远等下去：这就是教程里说的“不可重入”导致的死锁。再试试另一种破坏：删掉第 9 行的 `pexpire`，让持有者崩溃。',
+            'A:1 拿到了一次 `myLock`，它的第二次 `lock()` 正在等待。' +
+            '没有 `hexists`，持有者对自己的锁也成了陌生人：最后一行把 A:1 自己的 TTL 返回给它，它就在等自己。看门狗还在续它持有的锁，' +
+            '所以它会一直等下去：这就是教程里说的“不可重入”导致的死锁。再试试另一种破坏：删掉第 9 行的 `pexpire`，让持有者崩溃。',
         },
       },
     },
