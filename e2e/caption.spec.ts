@@ -65,7 +65,7 @@ test('the caption says what the event at the cursor does, in both languages; ter
   await expect(glossary).toBeHidden();
 
   await page.getByRole('button', { name: '中文' }).click();
-  await expect(caption).toContainText('续期了 myLock 的租约');
+  await expect(caption).toContainText('续期了 myLock 的租期');
   await page.getByTestId('glossary-open').click();
   await expect(glossary).toBeVisible();
   await expect(glossary).toContainText('看门狗（lockWatchdogTimeout）');

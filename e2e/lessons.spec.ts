@@ -30,7 +30,8 @@ test('a lesson link opens at its step; Next/Back by button and key; a question; 
 
   await page.getByTestId('lesson-next').click();
   await atStep(page, 4);
-  await expect(page.getByTestId('lesson-next')).toBeDisabled();
+  // The last step leads on to the next lesson (LA10).
+  await expect(page.getByTestId('lesson-next')).toContainText('Next lesson');
   await page.keyboard.press('p');
   await atStep(page, 3);
   await page.keyboard.press('PageUp');
@@ -107,7 +108,7 @@ test('the index opens a lesson; a pasted link loads in the open tab; open in pla
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
   await page.getByTestId('learn-open').click();
   const index = page.getByTestId('lesson-index');
-  await expect(index.locator('li')).toHaveCount(17);
+  await expect(index.locator('li.learn-card')).toHaveCount(17);
   await index.locator('[data-lesson="why-lock"]').click();
   await atStep(page, 1);
   await expect(page.getByTestId('lesson-text')).toBeVisible();
@@ -206,3 +207,196 @@ test('the cluster lesson: shards on the timeline, each key’s slot, the questio
   await expect(page.getByTestId('shard-label').first()).toHaveText('分片 1');
   expect(errors).toEqual([]);
 });
+
+// LA1/LA18: a question step is a prediction. Until the learner answers, nothing on screen answers
+// it: no future on the timeline, no verdict, no violation rows, no key moments, no intro text, no
+// step text; the cursor waits before the deciding event. After the answer the step plays the
+// deciding events, then shows the chosen answer's own feedback and the text.
+
+const clock = async (page: Page) =>
+  Number(((await page.getByTestId('clock').textContent()) ?? '').replace(/[^\d]/g, ''));
+
+test('a question step shows no verdict and no future before it is answered', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // "What is the verdict of this run?" on RedLock with a clock jump: V2 begins at 2201 ms.
+  await page.goto('./#lesson=multilock-redlock&step=5');
+  const panel = page.getByTestId('lesson-panel');
+  await expect(panel).toHaveAttribute('data-step', '5', { timeout: 15_000 });
+  await expect(page.getByTestId('lesson-question')).toBeVisible();
+  await expect(page.getByTestId('lesson-asking')).toBeVisible();
+  await expect(page.getByTestId('predict-veil')).toBeVisible();
+  await expect(page.getByTestId('verdict')).toBeHidden();
+  await expect(page.locator('.violations')).toBeHidden();
+  await expect(page.getByTestId('key-moments')).toHaveCount(0);
+  await expect(page.locator('.intro__text')).toBeHidden();
+  await expect(page.getByTestId('lesson-text')).toHaveCount(0);
+  await expect(page.getByTestId('lesson-feedback')).toHaveCount(0);
+  // The cursor waits before B:1 asks (2000 ms), before anything that decides the verdict.
+  await expect.poll(() => clock(page)).toBeLessThan(2201);
+  expect(await clock(page)).toBeGreaterThanOrEqual(1000);
+
+  // The tempting wrong answer: the step plays the deciding events, then explains this choice.
+  await page.locator('[data-testid="lesson-choice"][data-choice="safe"]').click();
+  await expect(page.getByTestId('lesson-revealing')).toBeVisible();
+  await expect(page.getByTestId('lesson-text')).toHaveCount(0);
+  const feedback = page.getByTestId('lesson-feedback');
+  await expect(feedback).toHaveAttribute('data-right', 'false', { timeout: 10_000 });
+  await expect(page.getByTestId('lesson-why')).toContainText('clock jump');
+  await expect(page.getByTestId('lesson-text')).toBeVisible();
+  await expect(page.getByTestId('predict-veil')).toHaveCount(0);
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'unsafe');
+  await expect(page.locator('.violations')).toBeVisible();
+  expect(await clock(page)).toBeGreaterThanOrEqual(2201);
+  expect(errors).toEqual([]);
+});
+
+test('a step link carries predict mode and the language', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=watchdog&step=2&p=1&lang=zh');
+  const panel = page.getByTestId('lesson-panel');
+  await expect(panel).toHaveAttribute('data-step', '2', { timeout: 15_000 });
+  // No question on step 2, but the link's p=1 keeps the future hidden; the page is in Chinese.
+  await expect(page.getByTestId('predict-veil')).toBeVisible();
+  await expect(panel).toContainText('第 2 步');
+  await expect(page).toHaveURL(/#lesson=watchdog&step=2&p=1$/);
+  await page.keyboard.press('n');
+  await expect(panel).toHaveAttribute('data-step', '3');
+  await expect(page).toHaveURL(/#lesson=watchdog&step=3&p=1$/);
+  await expect(page.getByTestId('predict-veil')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+// LA10, LA19, LA24: the clicker goes on into the next lesson, the course's end says so, a step's
+// moment is one click away after playing on, and a built-in opens by its id.
+test('Next and PageDown go on to the next lesson; the end of the course says so', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=why-lock&step=4');
+  await atStep(page, 4);
+  await expect(page.getByTestId('lesson-end')).toContainText('Next: “SETNX');
+  await expect(page.getByTestId('lesson-next')).toBeEnabled();
+  await page.keyboard.press('PageDown');
+  await expect(panel(page)).toHaveAttribute('data-lesson', 'setnx');
+  await atStep(page, 1);
+  await page.evaluate(() => {
+    window.location.hash = '#lesson=lock-family&step=6';
+  });
+  await atStep(page, 6);
+  await expect(page.getByTestId('lesson-end')).toContainText('the course is complete');
+  await expect(page.getByTestId('lesson-next')).toBeDisabled();
+  await page.keyboard.press('PageDown');
+  await atStep(page, 6);
+  expect(errors).toEqual([]);
+});
+
+test('after playing on, "back to this step’s moment" returns the cursor to the step', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=lease-too-short&step=3');
+  await atStep(page, 3);
+  await expect(page.getByTestId('clock')).toHaveText(/^14[,.]?00\d$/);
+  await expect(page.getByTestId('lesson-back-to-step')).toHaveCount(0);
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('clock')).not.toHaveText(/^14[,.]?00\d$/);
+  await page.getByTestId('lesson-back-to-step').click();
+  await expect(page.getByTestId('clock')).toHaveText(/^14[,.]?00\d$/);
+  await expect(page.getByTestId('lesson-back-to-step')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a built-in opens by a readable link, #scenario=<id>', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#scenario=watchdog-renewal&lang=zh');
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('watchdog-renewal', { timeout: 15_000 });
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await page.evaluate(() => {
+    window.location.hash = '#scenario=no-such-thing';
+  });
+  await expect(page.getByText('no-such-thing')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+// LA2, LA11: a task's own controls, and a dodge answered "that works, but…", never with the success text.
+test('a dodge is not accepted: the task says why, and the real fix is', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./#lesson=lease-too-short&step=4');
+  await atStep(page, 4);
+  const lease = page.getByTestId('task-controls').getByTestId('task-control');
+  await expect(lease).toHaveValue('10000');
+  // A lease exactly as long as the work: nobody gets in, but A:1's DEL finds no key.
+  await lease.fill('14000');
+  await lease.press('Enter');
+  await expect(page.getByTestId('lesson-task-dodge')).toContainText('no margin', { timeout: 15_000 });
+  await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
+  // A:1's work shortened instead: refused too, with its own reason.
+  await page.getByRole('button', { name: 'Back to the step’s scenario' }).click();
+  await expect(lease).toHaveValue('10000');
+  await lease.fill('20000');
+  await lease.press('Enter');
+  await expect(page.getByTestId('lesson-task-done')).toContainText('whole 14 s', { timeout: 15_000 });
+  await expect(page.getByTestId('lesson-task-dodge')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a task refuses the dodge of moving start times (why-lock)', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=why-lock&step=3');
+  await atStep(page, 3);
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const editor = page.locator('.cm-content');
+  await expect(editor).toBeVisible();
+  // Starts 0, 20, 40 ms become 0, 200, 400 ms: no lock, but no overlap either.
+  const text = (await editor.textContent()) ?? '';
+  expect(text).toContain('"start": 20');
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(
+    JSON.stringify({
+      format: 'lockscope/1',
+      title: 'Three buyers, no lock',
+      resource: { kind: 'counter', initial: 0 },
+      clients: ['A', 'B', 'C'].map((id, i) => ({
+        id,
+        threads: [{ id: 1, start: i * 200, program: [{ op: 'use', ms: 50 }] }],
+      })),
+    }),
+  );
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('lesson-task-dodge')).toContainText('no longer overlap', { timeout: 15_000 });
+  await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
+  // The step's own control: lock `stock` around each buyer.
+  await page.getByRole('button', { name: 'Back to the step’s scenario' }).click();
+  await expect(page.getByTestId('lesson-task-dodge')).toHaveCount(0);
+  await expect(page.getByTestId('task-control')).not.toBeChecked();
+  // The switch follows the scenario, which changes when the re-run is in: click, then wait for it.
+  await page.getByTestId('task-control').click();
+  await expect(page.getByTestId('task-control')).toBeChecked({ timeout: 15_000 });
+  await expect(page.getByTestId('lesson-task-done')).toContainText('took stock once', { timeout: 15_000 });
+  expect(errors).toEqual([]);
+});
+
+// LA12: the index as a course, and a class path as one link that Next follows across lessons.
+test('the index has parts, objectives and paths; a path link leads across lessons', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./');
+  await page.getByTestId('learn-open').click();
+  const index = page.getByTestId('lesson-index');
+  await expect(index.locator('[data-part]')).toHaveCount(3);
+  await expect(index.locator('.learn-card__objective')).toHaveCount(17);
+  await index.locator('[data-path="25"]').click();
+  await atStepOfPath(page, 'why-lock', 1);
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  await atStepOfPath(page, 'why-lock', 3);
+  // The 25-minute path skips the rest of lesson 1 and lesson 2: on to expiry, step 2.
+  await page.keyboard.press('PageDown');
+  await atStepOfPath(page, 'expiry', 2);
+  expect(errors).toEqual([]);
+});
+
+async function atStepOfPath(page: Page, lesson: string, n: number) {
+  await expect(panel(page)).toHaveAttribute('data-lesson', lesson, { timeout: 15_000 });
+  await expect(panel(page)).toHaveAttribute('data-step', String(n));
+  await expect(page).toHaveURL(new RegExp(`#lesson=${lesson}&step=${n}&path=25$`));
+}

@@ -193,8 +193,33 @@ describe('evaluateLesson', () => {
       }),
     );
     expect(r.ok).toBe(false);
-    expect(r.steps[0].checks.map((c) => c.ok)).toEqual([false, false, false, true]);
+    // the wrong check, (the pre-answer cursor hides the answer), two right choices, the trivial task
+    expect(r.steps[0].checks.map((c) => c.ok)).toEqual([false, true, false, false, true]);
     expect(r.steps[0].question?.right).toEqual(['a', 'b']);
+  });
+
+  it('fails a question whose answer is on screen before it is answered, until `decides` moves the cursor (LA1)', () => {
+    const question = {
+      prompt: text,
+      choices: [
+        { id: 'a', text, value: 'A:1' },
+        { id: 'b', text, value: 'B:1', why: text },
+      ],
+      answer: { from: 'actor-of' as const, selector: { kind: 'lock.acquired' } },
+      feedback: text,
+    };
+    const late = play(onTwoThreads('C16', { at: { kind: 'lock.failed' }, question }));
+    const shown = late.steps[0].checks.find((c) => c.what.startsWith('question: the pre-answer'));
+    expect(shown?.ok).toBe(false);
+    expect(shown?.what).toMatch(/lock.acquired.*is at or before it/);
+    const early = play(
+      onTwoThreads('C16', {
+        at: { kind: 'lock.failed' },
+        question: { ...question, decides: { kind: 'lock.acquired' } },
+      }),
+    );
+    expect(early.ok).toBe(true);
+    expect(early.steps[0].ask).toBeLessThan(early.steps[0].cursor!);
   });
 
   it('hands each step the events since the previous cursor, or from the start on a new scenario', () => {

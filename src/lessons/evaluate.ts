@@ -67,6 +67,8 @@ export interface TaskResult {
   base: boolean;
   /** the goal with the known-good solution applied: must be true */
   solution: boolean;
+  /** each dodge's example: the outcome it gets (must be that dodge, not success) */
+  dodges?: TaskOutcome[];
   /** why a run failed to start (bad patch, invalid scenario) */
   error?: string;
 }
@@ -79,6 +81,8 @@ export interface StepResult {
   sameScenario: boolean;
   run?: ScenarioRun;
   cursor?: number;
+  /** a question step: where the cursor waits until the learner answers (before the deciding event) */
+  ask?: number;
   at?: { t: number; seq: number };
   state?: VisibleState;
   /** violations begun at or before the cursor */
@@ -119,6 +123,53 @@ function computeAnswer(c: Cursor, a: Answer): unknown {
   }
 }
 
+/**
+ * Where a question's cursor waits for the answer: just before its `decides` event; without one,
+ * the previous step's cursor on the same run, else the last event earlier than the step's cursor.
+ */
+export function askCursor(
+  events: readonly TraceEvent[],
+  q: Question,
+  prevCursor: number | undefined,
+  cursor: number,
+): number {
+  if (q.decides !== undefined) return findEvent(events, q.decides) - 1;
+  if (prevCursor !== undefined) return prevCursor;
+  const t = events[cursor]?.t ?? 0;
+  let i = cursor;
+  while (i >= 0 && events[i].t >= t) i--;
+  return i;
+}
+
+/**
+ * Whether the answer can already be read off the screen at the pre-answer cursor `ask`: the event
+ * the answer reads (a reply, an actor, a time, the first violation) has happened by then, or a
+ * `holds` answer that is true already holds there. A "why" question (`fixed`) reads no event.
+ */
+export function answerShownAt(c: Cursor, ask: number, q: Question): string | null {
+  const events = c.run.trace.events;
+  const a = q.answer;
+  switch (a.from) {
+    case 'reply-of':
+    case 'actor-of':
+    case 'field-of':
+    case 'time-of': {
+      const i = findEvent(events, a.selector);
+      return i <= ask ? `the answer's event (${describeSelector(a.selector)}) is at or before it` : null;
+    }
+    case 'verdict': {
+      const i = events.findIndex((e) => e.kind === 'violation.start');
+      return i >= 0 && i <= ask ? 'a violation has begun by then' : null;
+    }
+    case 'holds':
+      return computeAnswer(c, a) === true && failure(cursorAt(c.run, ask), a.check) === null
+        ? 'the check already holds there'
+        : null;
+    case 'fixed':
+      return null;
+  }
+}
+
 export function evaluateQuestion(c: Cursor, q: Question): QuestionResult {
   const answer = computeAnswer(c, q.answer);
   const right = q.choices
@@ -139,12 +190,25 @@ export function goalMet(cache: RunCache, json: ScenarioJson, task: Task): boolea
   return failure(endOf(cache.run(json)), task.goal) === null;
 }
 
+/** What the learner's run did for the task: met the goal, took one of its dodges (its index), or neither. */
+export type TaskOutcome = { met: true } | { met: false; dodge?: number };
+
+export function taskOutcome(cache: RunCache, json: ScenarioJson, task: Task): TaskOutcome {
+  const end = endOf(cache.run(json));
+  if (failure(end, task.goal) === null) return { met: true };
+  const dodge = (task.dodges ?? []).findIndex((d) => failure(end, d.when) === null);
+  return dodge < 0 ? { met: false } : { met: false, dodge };
+}
+
 export function evaluateTask(cache: RunCache, json: ScenarioJson, task: Task): TaskResult {
   try {
-    return {
+    const r: TaskResult = {
       base: goalMet(cache, json, task),
       solution: goalMet(cache, applyPatch(json, task.solution), task),
     };
+    if (task.dodges !== undefined)
+      r.dodges = task.dodges.map((d) => taskOutcome(cache, applyPatch(json, d.example), task));
+    return r;
   } catch (e) {
     if (e instanceof LessonError || e instanceof PatchError)
       return { base: false, solution: false, error: e.message };
@@ -207,6 +271,14 @@ export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonRe
       if (step.question !== undefined) {
         const q = evaluateQuestion(c, step.question);
         r.question = q;
+        const ask = askCursor(events, step.question, r.sameScenario ? prevCursor : undefined, index);
+        r.ask = ask;
+        const shown =
+          ask < index ? answerShownAt(c, ask, step.question) : 'it is not before the step’s cursor';
+        r.checks.push({
+          what: `question: the pre-answer cursor (event ${ask}) hides the answer${shown === null ? '' : ` (but ${shown})`}`,
+          ok: shown === null,
+        });
         r.checks.push({
           what: `question: exactly one choice matches the trace's answer ${JSON.stringify(q.answer)} (matching: ${q.right.join(', ') || 'none'})`,
           ok: q.right.length === 1,
@@ -223,6 +295,12 @@ export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonRe
           what: `task: the solution meets the goal${t.error === undefined ? '' : ` (${t.error})`}${t.solution ? '' : ' (it does not)'}`,
           ok: t.solution,
         });
+        t.dodges?.forEach((o, i) =>
+          r.checks.push({
+            what: `task: dodge ${i + 1}'s example is refused and answered by that dodge (got ${JSON.stringify(o)})`,
+            ok: !o.met && o.dodge === i,
+          }),
+        );
       }
       prevJson = json;
       prevKey = key;

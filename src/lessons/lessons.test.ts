@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { builtin, validateScenario } from './engine';
 import { evaluateLesson, RunCache, type LessonResult } from './evaluate';
+import { applyPatch, readPointer } from './patch';
 import { lessonCatalog, loadAllLessons } from './index';
 import type { Bilingual, Lesson } from './types';
 
@@ -81,10 +83,92 @@ describe('the course', () => {
         if (s.step.question !== undefined && s.pending === undefined)
           expect(s.question?.right).toHaveLength(1);
         if (s.step.task !== undefined && s.pending === undefined)
-          expect(s.task).toEqual({ base: false, solution: true });
+          expect(s.task).toMatchObject({ base: false, solution: true });
       }
     },
   );
+
+  it('every wrong choice has its own feedback (why it tempts, what the run shows instead), LA18', () => {
+    const missing: string[] = [];
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        const q = s.step.question;
+        if (q === undefined || s.question === undefined) return;
+        for (const c of q.choices)
+          if (!s.question.right.includes(c.id) && c.why === undefined)
+            missing.push(`${id} step ${i + 1} ${c.id}`);
+      });
+    expect(missing).toEqual([]);
+  });
+
+  it('a question waits before the event that decides it (LA1): the answer is not on screen yet', () => {
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        if (s.step.question === undefined || s.pending !== undefined) return;
+        expect(s.ask, `${id} step ${i + 1}`).toBeLessThan(s.cursor!);
+        const check = s.checks.find((c) => c.what.startsWith('question: the pre-answer cursor'));
+        expect(check?.ok, `${id} step ${i + 1}: ${check?.what}`).toBe(true);
+      });
+  });
+
+  it('every task checks its point: it refuses at least one dodge (LA2), except the listed sharp ones', () => {
+    // lock-script 3 asks for one exact lease, 5000 ms, read off the script's own pexpire: no way round it
+    const sharp = ['lock-script step 3'];
+    const without: string[] = [];
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        if (s.step.task !== undefined && (s.step.task.dodges ?? []).length === 0)
+          without.push(`${id} step ${i + 1}`);
+      });
+    expect(without).toEqual(sharp);
+  });
+
+  it('every task control sets a field the scenario accepts (LA11)', () => {
+    let n = 0;
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        for (const c of s.step.task?.controls ?? []) {
+          const values = c.kind === 'select' ? (c.options ?? []) : c.kind === 'number' ? [12_000] : [c.value];
+          for (const value of values) {
+            const ops = c.paths.map((path) => ({
+              op: readPointer(s.scenario, path) === undefined ? ('add' as const) : ('replace' as const),
+              path,
+              value,
+            }));
+            const v = validateScenario(applyPatch(s.scenario!, ops));
+            expect(v.ok, `${id} step ${i + 1} ${c.paths[0]} = ${JSON.stringify(value)}`).toBe(true);
+            n++;
+          }
+        }
+      });
+    expect(n).toBeGreaterThan(10);
+  });
+
+  it('every step’s scenario title reads in Chinese too (LA25): a built-in as it is, or a titleZh', () => {
+    const missing: string[] = [];
+    for (const [id, r] of results) {
+      let last: string | undefined;
+      r.steps.forEach((s, i) => {
+        const ref = s.step.scenario;
+        if (ref !== undefined && 'builtin' in ref) last = ref.builtin;
+        else if (ref !== undefined && 'inline' in ref) last = undefined;
+        const sc = s.scenario as { title?: string; titleZh?: string } | undefined;
+        if (sc?.title === undefined || sc.titleZh !== undefined) return;
+        // the page shows a built-in as it is under the built-in's own (translated) title
+        const asIs = last !== undefined && JSON.stringify(builtin(last)?.scenario) === JSON.stringify(sc);
+        if (!asIs) missing.push(`${id} step ${i + 1}: ${sc.title}`);
+      });
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every lesson belongs to a part, in order, and says what the learner will be able to do (LA12)', () => {
+    const parts = lessons.map((l) => l.part);
+    expect(parts.every((p) => p !== undefined)).toBe(true);
+    expect([...parts].sort()).toEqual(parts);
+    expect(new Set(parts)).toEqual(new Set([1, 2, 3]));
+    for (const l of lessons) expect(l.objective?.en.length ?? 0, l.id).toBeGreaterThan(30);
+  });
 
   it('every claim C01–C40 is cited, and demonstrated by a runnable step except the listed ones', () => {
     const runnable = new Set<string>();

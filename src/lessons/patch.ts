@@ -53,3 +53,13 @@ export function applyPatch(doc: ScenarioJson, ops: readonly PatchOp[]): Scenario
   }
   return out;
 }
+
+/** The value at a JSON Pointer in `doc`, undefined when any step of the path is missing. */
+export function readPointer(doc: unknown, path: string): unknown {
+  let at: unknown = doc;
+  for (const t of parsePointer(path)) {
+    if (!isContainer(at)) return undefined;
+    at = Array.isArray(at) ? (/^(0|[1-9]\d*)$/.test(t) ? at[Number(t)] : undefined) : at[t];
+  }
+  return at;
+}

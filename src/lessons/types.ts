@@ -176,6 +176,11 @@ export interface Choice {
   text: Bilingual;
   /** compared with the computed answer; a `[lo, hi]` range for `time-of` */
   value?: unknown;
+  /**
+   * This choice's own feedback, shown when it is picked: for a wrong one, why it is tempting and
+   * what the run shows instead (every wrong choice has one; the tests check it).
+   */
+  why?: Bilingual;
 }
 
 export interface Question {
@@ -184,21 +189,66 @@ export interface Question {
   /** 2–4 */
   choices: Choice[];
   answer: Answer;
+  /**
+   * The event that decides the answer. Until the learner answers, the cursor sits on the event just
+   * before it (Predict mode on: nothing after the cursor, no verdict, no violation rows, no intro);
+   * after the answer the player plays from there to the step's cursor. Without it: the previous
+   * step's cursor on the same run, else the last event earlier in time than the step's cursor.
+   * The evaluator checks that the event its answer reads lies after that cursor.
+   */
+  decides?: EventSelector;
   /** shown after the step played, whichever choice was picked: why the right one is right */
   feedback: Bilingual;
+}
+
+/**
+ * An edit that meets the task's outcome while avoiding its point (deleting the fault, moving a
+ * start time, shortening the work): answered "that works, but…" with `why`, never with `success`.
+ */
+export interface Dodge {
+  /** holds at the end of the learner's run when they took this way round (checked when the goal fails) */
+  when: Check;
+  why: Bilingual;
+  /** an edit that takes this way round (for the tests: the goal fails on it and `when` holds) */
+  example: PatchOp[];
+}
+
+/**
+ * A control beside the task for the change it asks for, instead of raw JSON: it sets every path
+ * in `paths` (JSON Pointers into the scenario as written) to the chosen value.
+ *   select  one of `options` (e.g. a lock type for every contender)
+ *   number  a whole number of ms (a lease, a wait time, a fault's length)
+ *   toggle  `value` set at every path when on; off sets `off`, or removes the paths without one
+ *           (a renewal thread, a lock around each buyer)
+ */
+export interface TaskControl {
+  kind: 'select' | 'number' | 'toggle';
+  label: Bilingual;
+  paths: string[];
+  options?: string[];
+  value?: unknown;
+  off?: unknown;
 }
 
 export interface Task {
   /** "your turn": what to change */
   prompt: Bilingual;
   hint?: Bilingual;
+  /** controls for the change, shown next to the task */
+  controls?: TaskControl[];
+  /** ways round the point that the goal refuses, each with its own "that works, but…" */
+  dodges?: Dodge[];
   /** what success means, in words (shown with the task) */
   goalText: Bilingual;
-  /** evaluated at the end of the learner's re-run of this step's scenario with their changes */
+  /**
+   * evaluated at the end of the learner's re-run of this step's scenario with their changes; it
+   * checks the mechanism as well as the outcome (the fault still happens, the lock type or lease
+   * asked for is the one used, the acquire counts are what the fix implies)
+   */
   goal: Check;
   /** a known-good change (for the tests only: proves the goal is reachable) */
   solution: PatchOp[];
-  /** shown when the goal is met */
+  /** shown when the goal is met: says only what the goal guarantees the learner's run did */
   success: Bilingual;
 }
 
@@ -233,6 +283,12 @@ export interface Step {
   checks?: Check[];
   question?: Question;
   task?: Task;
+  /** how what the step shows differs from the tutorials' older Redisson (a box under the text) */
+  tutorials?: Bilingual;
+  /** for the teacher: what to ask the room, what people get wrong (folded away under the step) */
+  teacher?: Bilingual;
+  /** the built-in's own intro text is about another topic than this step: hidden (its title stays) */
+  hideIntro?: boolean;
   /** "Can you break this? Let the search try": a button that opens Explore on the scenario shown */
   explore?: ExploreCall;
   /**
@@ -242,10 +298,17 @@ export interface Step {
   pending?: string;
 }
 
+/** The course's three parts: 1 naive locks by hand, 2 Redisson on one Redis, 3 beyond one node. */
+export type Part = 1 | 2 | 3;
+
 export interface Lesson {
   id: string;
   title: Bilingual;
   minutes: number;
+  /** every lesson of the course has one (the tests check it) */
+  part?: Part;
+  /** what a learner can do after this lesson, in one sentence (every lesson of the course) */
+  objective?: Bilingual;
   /** the engine cannot run this lesson yet (e.g. cluster): it is listed, its steps are not run */
   coming?: boolean;
   steps: Step[];

@@ -110,13 +110,13 @@ describe('caption', () => {
       'the lock script, acquired',
       [loaded, evalsha(null)],
       'A:1’s lock script ran on master: reply nil, so A:1 now holds myLock (taken, or re-entered) with a lease of 30 s.',
-      'A:1 的加锁脚本在 master 上执行：回复 nil，A:1 现在持有 myLock（新获取或重入），租约为 30 秒。',
+      'A:1 的加锁脚本在 master 上执行：回复 nil，A:1 现在持有 myLock（新获取或重入），租期为 30 秒。',
     ],
     [
       'the lock script, held by another',
       [loaded, evalsha(29904)],
       'A:1’s lock script ran on master: myLock is held by another owner; the reply is the TTL its lease has left, 29904 ms.',
-      'A:1 的加锁脚本在 master 上执行：myLock 被另一个持有者占用；回复的是其租约剩余的 TTL：29904 毫秒。',
+      'A:1 的加锁脚本在 master 上执行：myLock 被另一个持有者占用；回复的是其租期剩余的 TTL：29904 毫秒。',
     ],
     [
       'an unknown script names no meaning for its reply',
@@ -128,7 +128,7 @@ describe('caption', () => {
       'a watchdog renewal',
       [ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'myLock', timer: 'A/watchdog', result: 1 })],
       'A/watchdog renewed the lease of myLock for A:1 (watchdog).',
-      'A/watchdog 为 A:1 续期了 myLock 的租约（看门狗）。',
+      'A/watchdog 为 A:1 续期了 myLock 的租期（看门狗）。',
     ],
     [
       'a wake-up by timeout is not a message',
@@ -151,7 +151,7 @@ describe('caption', () => {
         }),
       ],
       'The protected resource refuses A:1’s write: its fencing token 1 is older than one it already accepted.',
-      '受保护资源拒绝了 A:1 的写入：它的 fencing token 1 比已接受过的 token 旧。',
+      '受保护资源拒绝了 A:1 的写入：它的防护令牌 1 比已接受过的令牌旧。',
     ],
     [
       'ODOWN with the quorum',

@@ -13,11 +13,13 @@ import { clampCursor, clockAt, indexAtTime, pushError, useLearn, usePlayground }
 import {
   decodeHash,
   decodeLessonHash,
+  decodeScenarioHash,
   encodeHash,
   extrasSuffix,
   isEmbed,
   MAX_NESTING,
   MAX_SCENARIO_BYTES,
+  type ScenarioLink,
 } from './url-state';
 import { safeStorage } from './storage';
 import { requestView, useViewWindow } from './view-window';
@@ -213,12 +215,14 @@ function showLang(lang: Lang): void {
   document.documentElement.lang = htmlLang(lang);
 }
 
-export function setLang(lang: Lang): void {
+/** `persist` false: a link's `&lang=` shows the page in that language without changing the reader's choice. */
+export function setLang(lang: Lang, persist = true): void {
   loadLang(lang).then(
     () => showLang(lang),
     (e: unknown) =>
       pushError({ key: 'error.crash', params: { msg: e instanceof Error ? e.message : String(e) } }),
   );
+  if (!persist) return;
   try {
     safeStorage()?.setItem(LS_LANG, lang);
   } catch {
@@ -297,6 +301,8 @@ function startUrlSync() {
 
 /** Opens a link's scenario, cursor and zoom; 'none' when the hash carries no scenario. */
 async function openLink(hash: string): Promise<'none' | 'done'> {
+  const named = decodeScenarioHash(hash);
+  if (named !== null) return openScenarioLink(named);
   const link = decodeHash(hash);
   if (link.kind === 'none') return 'none';
   if (link.kind === 'ok') applyLinkViews(link);
@@ -314,6 +320,20 @@ async function openLink(hash: string): Promise<'none' | 'done'> {
     onInvalid: 'fallback',
   });
   if (ok && link.view) requestView(link.view[0], link.view[1]);
+  if (ok) usePlayground.setState({ predict: link.predict === true });
+  return 'done';
+}
+
+/** `#scenario=<id>`: the built-in as it is, at its cursor (its end when none), in the link's language. */
+async function openScenarioLink(link: ScenarioLink): Promise<'done'> {
+  if (link.lang) setLang(link.lang, false);
+  const b = usePlayground.getState().builtins.find((x) => x.id === link.id);
+  if (!b) {
+    pushError({ key: 'error.link', detail: { key: 'error.unknownBuiltin', params: { id: link.id } } });
+    await loadDefault();
+    return 'done';
+  }
+  const ok = await loadScenario(b.scenario, { builtinId: b.id, cursor: link.cursor ?? null });
   if (ok) usePlayground.setState({ predict: link.predict === true });
   return 'done';
 }

@@ -103,7 +103,7 @@ describe('describeEvent in 中文 (D27)', () => {
     expect(describeEvent(e).head).toBe(`${e.t} ms · lock.acquired · ${e.actor} [${e.lock}]`);
     expect(describeEvent(e).name).toBe('lock acquired');
     expect(describeEvent(e).details[0]).toMatch(/^holdCount: 1$/);
-    expect(describeEvent(e, 'zh').details[0]).toBe('重入次数: 1');
+    expect(describeEvent(e, 'zh').details[0]).toBe('持有次数: 1');
     const nil = events.find((x) => x.kind === 'cmd' && x.reply === null)!;
     expect(describeEvent(nil, 'zh').details).toContain('回复: (nil)');
     const w = events.find((x) => x.kind === 'waiter.wakeup' && x.cause === 'timeout')!;

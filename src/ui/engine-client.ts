@@ -149,7 +149,7 @@ export class EngineClient {
     lessonId: string,
     step: number,
     scenario: unknown,
-  ): Promise<{ met: boolean; error?: string }> {
+  ): Promise<{ met: boolean; dodge?: number; error?: string }> {
     return EngineClient.unwrap(
       await this.call({ type: 'lessonGoal', lessonId, step, scenario }, RUN_TIMEOUT_MS),
       'lessonGoal',

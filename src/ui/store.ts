@@ -159,6 +159,10 @@ export interface LearnState {
   step: number;
   /** presenter mode: the inspectors and the editor shown (folded away by default) */
   panels: boolean;
+  /** the lesson link's `&p=1`: predict mode on at every step, not only while a question waits */
+  predict: boolean;
+  /** the lesson link's `&path=`: a course path Next follows across lessons (null: the whole course) */
+  path: string | null;
 }
 
 export const useLearn = create<LearnState>()(() => ({
@@ -166,4 +170,6 @@ export const useLearn = create<LearnState>()(() => ({
   lessonId: null,
   step: 0,
   panels: false,
+  predict: false,
+  path: null,
 }));

@@ -164,22 +164,61 @@ export function isEmbed(search: string): boolean {
   return new URLSearchParams(search).get('embed') === '1';
 }
 
-// player: `#lesson=<id>&step=<n>` (n from 1) opens a lesson at a step; `?present=1` the presenter
+// player: `#lesson=<id>&step=<n>` (n from 1) opens a lesson at a step; `&p=1` keeps predict mode on
+// for every step (a question step turns it on by itself); `&lang=en|zh` the language; `?present=1`
+// the presenter
 
 export interface LessonLink {
   lesson: string;
   /** 0-based */
   step: number;
+  predict?: boolean;
+  lang?: 'en' | 'zh';
+  /** a course path's id ("25", "50", "90"): Next follows it across lessons */
+  path?: string;
 }
 
 export function decodeLessonHash(hash: string): LessonLink | null {
   const m = /^#?lesson=([a-z0-9-]{1,64})(?:&step=(\d{1,4}))?(?:&|$)/.exec(hash);
   if (m === null) return null;
-  return { lesson: m[1], step: Math.max(0, Number(m[2] ?? '1') - 1) };
+  const link: LessonLink = { lesson: m[1], step: Math.max(0, Number(m[2] ?? '1') - 1) };
+  const params = new URLSearchParams(hash.slice(m[0].length));
+  if (params.get('p') === '1') link.predict = true;
+  const lang = params.get('lang');
+  if (lang === 'en' || lang === 'zh') link.lang = lang;
+  const path = params.get('path');
+  if (path !== null && /^\d{1,3}$/.test(path)) link.path = path;
+  return link;
 }
 
 export function encodeLessonHash(link: LessonLink): string {
-  return `#lesson=${link.lesson}&step=${link.step + 1}`;
+  return `#lesson=${link.lesson}&step=${link.step + 1}${link.predict ? '&p=1' : ''}${link.path ? `&path=${link.path}` : ''}${link.lang ? `&lang=${link.lang}` : ''}`;
+}
+
+// `#scenario=<id>`: a built-in by its id, readable (`&c=<n>` a cursor, `&p=1` predict, `&lang=`)
+
+export interface ScenarioLink {
+  id: string;
+  cursor?: number;
+  predict?: boolean;
+  lang?: 'en' | 'zh';
+}
+
+export function decodeScenarioHash(hash: string): ScenarioLink | null {
+  const m = /^#?scenario=([a-z0-9-]{1,64})(?:&|$)/.exec(hash);
+  if (m === null) return null;
+  const link: ScenarioLink = { id: m[1] };
+  const params = new URLSearchParams(hash.slice(m[0].length));
+  const c = params.get('c');
+  if (c !== null && /^-?\d{1,7}$/.test(c)) link.cursor = Number(c);
+  if (params.get('p') === '1') link.predict = true;
+  const lang = params.get('lang');
+  if (lang === 'en' || lang === 'zh') link.lang = lang;
+  return link;
+}
+
+export function encodeScenarioHash(link: ScenarioLink): string {
+  return `#scenario=${link.id}${link.cursor === undefined ? '' : `&c=${link.cursor}`}${link.predict ? '&p=1' : ''}${link.lang ? `&lang=${link.lang}` : ''}`;
 }
 
 export function isPresent(search: string): boolean {

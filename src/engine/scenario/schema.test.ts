@@ -389,3 +389,20 @@ describe('validateScenario', () => {
     if (r.ok) expect(r.scenario.redis.replicas).toEqual([{ lagMs: 40 }, { lagMs: 1 }]);
   });
 });
+
+describe('a lease of -1 (LA17)', () => {
+  const withLease = (leaseMs: number) => ({
+    format: 'lockscope/1',
+    clients: [{ id: 'A', threads: [{ id: 1, program: [{ op: 'lock', lock: 'myLock', leaseMs }] }] }],
+  });
+  it('is Redisson’s “no lease”: read as the watchdog, as if leaseMs were left out (tryLock(wait, -1, unit))', () => {
+    const r = validateScenario(withLease(-1));
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.scenario.clients[0].threads[0].program[0]).not.toHaveProperty('leaseMs', -1);
+    if (r.ok)
+      expect((r.scenario.clients[0].threads[0].program[0] as { leaseMs?: number }).leaseMs).toBeUndefined();
+  });
+  it('other negative leases are still refused', () => {
+    expect(validateScenario(withLease(-2)).ok).toBe(false);
+  });
+});

@@ -193,6 +193,8 @@ export type Fault =
 export interface Scenario {
   format: 'lockscope/1';
   title?: string;
+  /** the title in Chinese (a lesson's own scenario); the page shows it to a Chinese reader */
+  titleZh?: string;
   description?: string;
   seed: number;
   /** null: until every program ended, capped at DEFAULT_RUN_CAP_MS */
@@ -230,6 +232,15 @@ const int = (lo: number, hi: number, what = 'an integer') =>
     v.maxValue(hi, `expected ${what} <= ${hi}`),
   );
 const ms = () => int(0, LIMITS.ms, 'a whole number of ms');
+/**
+ * A lock op's lease: whole ms, or -1, which Redisson's own API takes for "no lease, use the
+ * watchdog" (`tryLock(wait, -1, unit)`): read as if `leaseMs` were left out.
+ */
+const lease = () =>
+  v.pipe(
+    v.union([v.literal(-1), ms()], 'expected a whole number of ms >= 0, or -1 for the watchdog'),
+    v.transform((x): number | undefined => (x === -1 ? undefined : x)),
+  );
 /** A string of at most `max` characters (`what` names it in the message when it is longer). */
 const text = (expected: string, max: number, what: string) =>
   v.pipe(v.string(expected), v.maxLength(max, `${what} longer than ${max} characters`));
@@ -305,7 +316,7 @@ function acquireOp<O extends string, E extends v.ObjectEntries>(op: O, extra: E)
     op: v.literal(op),
     lock: name('lock name'),
     ...extra,
-    leaseMs: v.optional(ms()),
+    leaseMs: v.optional(lease()),
     type: v.optional(lockType(), 'RLock'),
     locks: v.optional(lockList()),
     owner: v.optional(ownerId()),
@@ -502,6 +513,9 @@ const ScenarioSchema = v.strictObject({
   format: v.literal('lockscope/1', 'expected "lockscope/1"'),
   title: v.optional(
     v.pipe(v.string('expected a string'), v.maxLength(200, 'title longer than 200 characters')),
+  ),
+  titleZh: v.optional(
+    v.pipe(v.string('expected a string'), v.maxLength(200, 'titleZh longer than 200 characters')),
   ),
   description: v.optional(
     v.pipe(v.string('expected a string'), v.maxLength(20_000, 'description longer than 20000 characters')),

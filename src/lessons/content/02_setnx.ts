@@ -1,4 +1,16 @@
-import { atLeast, choice, none, replyOf, threadHolds, yourTurn } from './common';
+import {
+  atLeast,
+  choice,
+  dodge,
+  firstOpPaths,
+  lockTypeControl,
+  msControl,
+  none,
+  replyOf,
+  threadHolds,
+  yourTurn,
+  why,
+} from './common';
 import { acquired, cmd } from './events';
 import type { Lesson } from '../types';
 
@@ -6,6 +18,11 @@ const lesson: Lesson = {
   id: 'setnx',
   title: { en: 'SETNX, and the holder that crashes', zh: 'SETNX，以及崩溃的持有者' },
   minutes: 6,
+  part: 1,
+  objective: {
+    en: 'Take a lock with `SETNX`, and show why a holder that crashes leaves it stuck for ever.',
+    zh: '用 `SETNX` 加锁，并说明为什么崩溃的持有者会让锁永远卡住。',
+  },
   steps: [
     {
       claims: ['C02'],
@@ -41,7 +58,16 @@ const lesson: Lesson = {
           zh: 'B:1 的 `SETNX lock:job 1` 会返回什么？',
         },
         choices: [
-          choice('one', 1, '`1`: it sets the key too', '`1`：它也设置了这个键'),
+          choice(
+            'one',
+            1,
+            '`1`: it sets the key too',
+            '`1`：它也设置了这个键',
+            why(
+              'Tempting if you think of `SET`, which overwrites. `SETNX` is “set if **not** exists”: A:1’s key is there, so the run shows reply `0` and the key still holds A:1’s value.',
+              '如果想的是会覆盖的 `SET`，就容易选它。`SETNX` 是“**不存在**才设置”：A:1 的键还在，运行里返回的是 `0`，键里仍是 A:1 的值。',
+            ),
+          ),
           choice('zero', 0, '`0`: the key already exists', '`0`：键已经存在'),
         ],
         answer: replyOf(cmd('B:1', 'SETNX')),
@@ -92,8 +118,50 @@ const lesson: Lesson = {
           'make A:1 take the lock with an expiry. Change its `lock` op to type `set-nx-px` with `leaseMs: 1000`.',
           '让 A:1 加锁时带上过期时间。把它的 `lock` 操作改成类型 `set-nx-px`，并加上 `leaseMs: 1000`。',
         ),
-        goalText: { en: 'B:1 gets the lock after A:1 crashed.', zh: 'A:1 崩溃之后，B:1 拿到锁。' },
-        goal: atLeast(1, acquired('B:1')),
+        controls: [
+          lockTypeControl(['setnx', 'set-nx-px', 'setnx-expire'], [0]),
+          msControl('A:1’s lease (`leaseMs`)', 'A:1 的租期（`leaseMs`）', firstOpPaths('leaseMs', [0])),
+        ],
+        goalText: {
+          en: 'A:1 still crashes, its key expires by itself, and B:1 gets the lock.',
+          zh: 'A:1 照样崩溃，它的键自己过期，B:1 拿到锁。',
+        },
+        goal: {
+          all: [
+            atLeast(1, { kind: 'client.crash' }),
+            atLeast(1, cmd('A:1', 'SET')),
+            none(cmd('A:1', 'EXPIRE')),
+            atLeast(1, { kind: 'key.expired', key: 'lock:job' }),
+            atLeast(1, acquired('B:1')),
+          ],
+        },
+        dodges: [
+          dodge(
+            { all: [atLeast(1, acquired('B:1')), none({ kind: 'client.crash' })] },
+            'That works, but only because A:1 no longer crashes: the lesson is about a holder that dies while ' +
+              'it holds the lock. Put the crash back and give the lock an expiry instead.',
+            '这样确实行，但只是因为 A:1 不再崩溃了：这一课讲的正是持锁期间死掉的持有者。请把崩溃放回去，改为给锁加上过期时间。',
+            [
+              { op: 'remove', path: '/faults/0' },
+              { op: 'replace', path: '/clients/0/threads/0/program/1/ms', value: 100 },
+            ],
+          ),
+          dodge(
+            { all: [atLeast(1, acquired('B:1')), atLeast(1, cmd('A:1', 'EXPIRE'))] },
+            'That works here, but only because A:1’s `EXPIRE` got out before it crashed. `setnx-expire` is two ' +
+              'commands: a crash between them leaves a key that never expires (the next lesson). Use the one ' +
+              'command that sets both, `set-nx-px`.',
+            '这里确实行，但只是因为 A:1 的 `EXPIRE` 在崩溃前发出去了。`setnx-expire` 是两条命令：崩溃落在两者之间，' +
+              '就会留下一个永不过期的键（下一课）。请用一条命令同时设置两者的 `set-nx-px`。',
+            [
+              {
+                op: 'replace',
+                path: '/clients/0/threads/0/program/0',
+                value: { op: 'lock', lock: 'lock:job', type: 'setnx-expire', leaseMs: 1000 },
+              },
+            ],
+          ),
+        ],
         solution: [
           {
             op: 'replace',
@@ -102,8 +170,10 @@ const lesson: Lesson = {
           },
         ],
         success: {
-          en: 'The dead holder’s key expired by itself after 1 s, and B:1’s next attempt succeeded.',
-          zh: '死掉的持有者留下的键在 1 秒后自己过期了，B:1 的下一次尝试就成功了。',
+          en:
+            'A:1 set its key and its expiry in one `SET … NX PX` and still crashed; the dead holder’s key ' +
+            'expired by itself, and B:1’s next attempt succeeded.',
+          zh: 'A:1 用一条 `SET … NX PX` 同时设置了键和过期时间，然后照样崩溃；死掉的持有者留下的键自己过期了，B:1 的下一次尝试就成功了。',
         },
       },
     },

@@ -1,4 +1,4 @@
-import { atLeast, choice, none, onFirstOps, whether, yourTurn } from './common';
+import { atLeast, choice, dodge, lockTypeControl, none, onFirstOps, whether, yourTurn, why } from './common';
 import { acquired, cmd } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
@@ -12,6 +12,7 @@ const critical = (type: string, work: number) => [
 const twoCommands: ScenarioJson = {
   format: 'lockscope/1',
   title: 'SETNX, then EXPIRE',
+  titleZh: '先 SETNX，再 EXPIRE',
   until: 3000,
   clients: [
     { id: 'A', threads: [{ id: 1, program: critical('setnx-expire', 500) }] },
@@ -24,6 +25,11 @@ const lesson: Lesson = {
   id: 'expiry',
   title: { en: 'Give it an expiry, atomically', zh: '加上过期时间，而且要原子地加' },
   minutes: 6,
+  part: 1,
+  objective: {
+    en: 'Tell apart `SETNX` + `EXPIRE` (two commands, a gap) and `SET NX PX` (one atomic command).',
+    zh: '区分 `SETNX` + `EXPIRE`（两条命令，有空隙）和 `SET NX PX`（一条原子命令）。',
+  },
   steps: [
     {
       claims: ['C04'],
@@ -42,6 +48,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C04'],
+      teacher: {
+        en: 'Ask: “the code says EXPIRE 1 — why would the key not expire?” The usual mistake is to read the program instead of the run: the EXPIRE is never sent.',
+        zh: '问大家：“代码里明明写着 EXPIRE 1，键为什么不过期？”常见的错误是看程序而不是看运行：那条 EXPIRE 根本没发出去。',
+      },
       at: { kind: 'client.crash' },
       question: {
         prompt: {
@@ -49,7 +59,16 @@ const lesson: Lesson = {
           zh: 'A:1 恰好在两条命令之间崩溃了。B:1 最终能拿到锁吗？',
         },
         choices: [
-          choice('yes', true, 'Yes, the key expires after 1 s', '能，键 1 秒后过期'),
+          choice(
+            'yes',
+            true,
+            'Yes, the key expires after 1 s',
+            '能，键 1 秒后过期',
+            why(
+              'The program says `EXPIRE lock:job 1`, so a 1 s lifetime seems certain. But that command is the one that never left A:1: the run shows no `EXPIRE` at all, and `PTTL` stays `-1`.',
+              '程序里写着 `EXPIRE lock:job 1`，1 秒的寿命看起来板上钉钉。可这正是 A:1 没来得及发出的那条命令：运行里根本没有 `EXPIRE`，`PTTL` 一直是 `-1`。',
+            ),
+          ),
           choice('no', false, 'No, the key never expires', '不能，键永远不会过期'),
         ],
         answer: whether(atLeast(1, acquired('B:1'))),
@@ -89,15 +108,42 @@ const lesson: Lesson = {
           'Redis 有一条命令能同时设置值**和**过期时间：`SET key value NX PX ms`。' +
             '把两个线程的 `lock` 操作都改成类型 `set-nx-px`（保留 `leaseMs: 1000`）。',
         ),
+        controls: [lockTypeControl(['setnx-expire', 'set-nx-px'])],
         goalText: {
-          en: 'B:1 gets the lock although A:1 crashed.',
-          zh: '尽管 A:1 崩溃了，B:1 还是拿到了锁。',
+          en: 'A:1 still crashes at 2 ms, both threads lock with one `SET … NX PX`, and B:1 gets the lock.',
+          zh: 'A:1 照样在第 2 毫秒崩溃，两个线程都用一条 `SET … NX PX` 加锁，B:1 拿到了锁。',
         },
-        goal: atLeast(1, acquired('B:1')),
+        goal: {
+          all: [
+            atLeast(1, { kind: 'client.crash' }),
+            atLeast(1, cmd('A:1', 'SET')),
+            atLeast(1, cmd('B:1', 'SET')),
+            none({ kind: 'cmd', cmd: 'EXPIRE' }),
+            atLeast(1, acquired('B:1')),
+          ],
+        },
+        dodges: [
+          dodge(
+            { all: [atLeast(1, acquired('B:1')), none({ kind: 'client.crash' })] },
+            'That works, but only because nothing crashes any more. The point is a holder that dies between ' +
+              'two commands; keep the crash and remove the gap.',
+            '这样确实行，但只是因为不再有任何崩溃了。这一课的重点是死在两条命令之间的持有者：保留崩溃，去掉空隙。',
+            [{ op: 'remove', path: '/faults/0' }],
+          ),
+          dodge(
+            { all: [atLeast(1, acquired('B:1')), atLeast(1, cmd('A:1', 'EXPIRE'))] },
+            'That works, but only because the crash now comes after A:1’s `EXPIRE`. The gap between the two ' +
+              'commands is still there; your crash just missed it. Use the one command that sets both.',
+            '这样确实行，但只是因为崩溃现在发生在 A:1 的 `EXPIRE` 之后。两条命令之间的空隙还在，只是你的崩溃没落进去。请用一条命令同时设置两者。',
+            [{ op: 'replace', path: '/faults/0/at', value: 50 }],
+          ),
+        ],
         solution: [...onFirstOps('replace', 'type', 'set-nx-px')],
         success: {
-          en: 'One command, no gap: the lock and its lease exist together or not at all.',
-          zh: '一条命令，没有空隙：锁和它的租期要么同时存在，要么都不存在。',
+          en:
+            'A:1 crashed right after its one `SET … NX PX`, and the key expired anyway: with one command the ' +
+            'lock and its lease exist together or not at all, so B:1 got in.',
+          zh: 'A:1 在它唯一的一条 `SET … NX PX` 之后就崩溃了，键照样过期：一条命令，锁和租期要么同时存在，要么都不存在，所以 B:1 进来了。',
         },
       },
     },

@@ -1,4 +1,20 @@
-import { absent, choice, count, gap, onFirstOps, openV1, replyOf, threadHolds, v1, yourTurn } from './common';
+import {
+  absent,
+  atLeast,
+  choice,
+  count,
+  dodge,
+  lockTypeControl,
+  none,
+  gap,
+  onFirstOps,
+  openV1,
+  replyOf,
+  threadHolds,
+  v1,
+  yourTurn,
+  why,
+} from './common';
 import { acquired, bLockScript, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
@@ -9,6 +25,11 @@ const lesson: Lesson = {
   id: 'atomic-release',
   title: { en: 'Check-and-delete must be one step: Lua', zh: '判断和删除必须是一步：Lua 脚本' },
   minutes: 8,
+  part: 1,
+  objective: {
+    en: 'Release only your own lock, atomically: compare and delete in one Lua script.',
+    zh: '只释放自己的锁，而且要原子地释放：在一个 Lua 脚本里比较并删除。',
+  },
   steps: [
     {
       claims: ['C08'],
@@ -45,6 +66,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C08'],
+      teacher: {
+        en: 'Ask who checked the token, and when. People assume GET-then-DEL is safe because it compares; the comparison is one round trip stale.',
+        zh: '问大家：谁检查了令牌，什么时候检查的？人们以为先 GET 再 DEL 是安全的，因为做了比较；可这个比较已经过时了一个往返。',
+      },
       at: cmd('A:1', 'DEL'),
       question: {
         prompt: {
@@ -52,7 +77,16 @@ const lesson: Lesson = {
           zh: 'A:1 恢复运行，发出它早已决定的 `DEL`。它会返回什么？',
         },
         choices: [
-          choice('zero', 0, '`0`: the key is not A:1’s any more', '`0`：键已经不是 A:1 的了'),
+          choice(
+            'zero',
+            0,
+            '`0`: the key is not A:1’s any more',
+            '`0`：键已经不是 A:1 的了',
+            why(
+              'Right that the key is no longer A:1’s, and A:1 even checked with `GET`. But it checked **before** its pause; `DEL` itself compares nothing, so the run shows `DEL` returning `1`, deleting B:1’s key.',
+              '键确实已经不是 A:1 的了，A:1 甚至还用 `GET` 检查过。但那是在停顿**之前**检查的；`DEL` 本身什么都不比较，所以运行里 `DEL` 返回 `1`，删掉的是 B:1 的键。',
+            ),
+          ),
           choice('one', 1, '`1`: it deletes B:1’s key', '`1`：它删掉了 B:1 的键'),
         ],
         answer: replyOf(cmd('A:1', 'DEL')),
@@ -86,19 +120,55 @@ const lesson: Lesson = {
             '`if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1]) else return 0 end`。',
         ),
         goalText: {
-          en: 'The release never hands the lock to a third thread: no `V1` between B:1 and C:1.',
-          zh: '释放不再把锁送给第三个线程：B:1 和 C:1 之间没有 `V1`。',
+          en:
+            'A:1 is still paused during its release, the release is one `EVAL` (no separate `DEL`), and no ' +
+            '`V1` between B:1 and C:1.',
+          zh: 'A:1 释放时照样停顿，释放是一次 `EVAL`（没有单独的 `DEL`），B:1 和 C:1 之间没有 `V1`。',
         },
-        goal: { not: v1('lock:job', 'B:1', 'C:1') },
+        controls: [lockTypeControl(['set-nx-px-get-del', 'set-nx-px-lua'], [0, 1, 2])],
+        goal: {
+          all: [
+            { not: v1('lock:job', 'B:1', 'C:1') },
+            atLeast(1, { kind: 'client.pause' }),
+            atLeast(1, cmd('A:1', 'EVAL')),
+            none(cmd('A:1', 'DEL')),
+          ],
+        },
         solution: onFirstOps('replace', 'type', 'set-nx-px-lua', [0, 1, 2]),
+        dodges: [
+          dodge(
+            { all: [{ not: v1('lock:job', 'B:1', 'C:1') }, none({ kind: 'client.pause' })] },
+            'That works, but only because A:1 is no longer paused between its `GET` and its `DEL`. Pauses ' +
+              'happen (GC, a slow network); keep the pause and make the release atomic.',
+            '这样确实行，但只是因为 A:1 在 `GET` 和 `DEL` 之间不再停顿了。停顿总会发生（GC、慢网络）：保留停顿，让释放变成原子操作。',
+            [{ op: 'remove', path: '/faults/0' }],
+          ),
+          dodge(
+            { all: [{ not: v1('lock:job', 'B:1', 'C:1') }, none(cmd('A:1', 'EVAL'))] },
+            'That works, but A:1 still releases with `GET` then `DEL`: its late `DEL` can still remove someone ' +
+              'else’s key, it just did not hand the lock to a third thread this time. Make the compare and the ' +
+              'delete one `EVAL`.',
+            '这样确实行，但 A:1 释放时仍然是先 `GET` 再 `DEL`：它迟到的 `DEL` 仍可能删掉别人的键，只是这次没把锁送给第三个线程。' +
+              '请把比较和删除合成一次 `EVAL`。',
+            [{ op: 'replace', path: '/clients/2/threads/0/start', value: 20_000 }],
+          ),
+        ],
         success: {
-          en: 'Compare and delete now happen inside one script, which Redis runs without interleaving anything.',
-          zh: '比较和删除现在发生在同一个脚本里，Redis 执行脚本时不会插入任何别的命令。',
+          en:
+            'A:1’s release was one `EVAL`: the compare and the delete ran inside one script, which Redis runs ' +
+            'without interleaving anything, so the pause had no gap to fall into and no third thread got in.',
+          zh:
+            'A:1 的释放是一次 `EVAL`：比较和删除在同一个脚本里执行，Redis 执行脚本时不会插入任何别的命令，' +
+            '所以停顿没有空隙可钻，也没有第三个线程进来。',
         },
       },
     },
     {
       claims: ['C09'],
+      teacher: {
+        en: 'Contrast with the previous step: same race, one script. If someone answers 1, ask what could run between the GET and the DEL inside a script (nothing).',
+        zh: '和上一步对比：同样的竞争，只是换成一个脚本。如果有人答 1，就问：脚本里 GET 和 DEL 之间能插进什么？（什么都插不进。）',
+      },
       scenario: { builtin: 'naive-lua-del-safe' },
       at: cmd('A:1', 'EVAL'),
       question: {
@@ -108,7 +178,16 @@ const lesson: Lesson = {
         },
         choices: [
           choice('zero', 0, '`0`: the token is not A:1’s', '`0`：令牌不是 A:1 的'),
-          choice('one', 1, '`1`: it deletes the key', '`1`：删掉了键'),
+          choice(
+            'one',
+            1,
+            '`1`: it deletes the key',
+            '`1`：删掉了键',
+            why(
+              'Tempting after the last step, where A:1’s late release deleted B:1’s key. Here the comparison and the delete run inside one script: the run shows `EVAL` returning `0` and B:1’s key untouched.',
+              '刚看完上一步 A:1 迟到的释放删掉了 B:1 的键，很容易这么想。可这里比较和删除在同一个脚本里执行：运行里 `EVAL` 返回 `0`，B:1 的键完好无损。',
+            ),
+          ),
         ],
         answer: replyOf(cmd('A:1', 'EVAL')),
         feedback: {
@@ -142,6 +221,8 @@ const lesson: Lesson = {
     {
       claims: ['C24'],
       scenario: { builtin: 'contention-wakeup' },
+      // the built-in's intro is about waking waiters; this step is about something else
+      hideIntro: true,
       at: bLockScript,
       text: {
         en:

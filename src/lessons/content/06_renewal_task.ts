@@ -1,4 +1,19 @@
-import { choice, exactly, gap, none, noV1Goal, onFirstOps, openV1, v1, whether, yourTurn } from './common';
+import {
+  atLeast,
+  choice,
+  dodge,
+  exactly,
+  gap,
+  none,
+  noV1Goal,
+  onFirstOps,
+  openV1,
+  toggleControl,
+  v1,
+  whether,
+  yourTurn,
+  why,
+} from './common';
 import { acquired, cmd, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
@@ -28,6 +43,7 @@ const renewalThread = {
 const noRenewal: ScenarioJson = {
   format: 'lockscope/1',
   title: 'A 3 s lease, 5 s of work',
+  titleZh: '3 秒租期，5 秒业务',
   clients: [
     { id: 'A', threads: [{ id: 1, program: critical(5000) }] },
     { id: 'B', threads: [{ id: 1, start: 100, program: critical(500) }] },
@@ -39,23 +55,44 @@ const withRenewalType = onFirstOps('replace', 'type', 'set-nx-px-renew');
 
 const addRenewal = [{ op: 'add' as const, path: '/clients/0/threads/-', value: renewalThread }];
 
+/** A:1 still asks for its 3 s lease (the task is to renew it, not to lengthen it). */
+const leaseStill3s = atLeast(1, ev('lock.request', 'A:1', { where: { leaseMs: 3000 } }));
+/** B:1 still competes: it tries to take the lock before A:1 is done. */
+const bTriesWhileAWorks = atLeast(1, cmd('B:1', 'SET', { before: ev('unlock.request', 'A:1') }));
+
 const lesson: Lesson = {
   id: 'renewal-task',
   title: { en: 'Keep it alive: a hand-written renewal task', zh: '让锁活下去：手写一个续期任务' },
   minutes: 7,
+  part: 1,
+  objective: {
+    en: 'Keep a lock alive while the work runs with a renewal thread, and name its rough edges.',
+    zh: '用续期线程让锁在业务运行期间一直有效，并说出它的不足。',
+  },
   steps: [
     {
       claims: ['C06'],
       scenario: { inline: noRenewal },
       at: violationStart('V1', 'lock:job'),
       question: {
+        // before A:1's key expires: the keyspace still shows A:1's token
+        decides: { kind: 'key.expired', key: 'lock:job' },
         prompt: {
           en: 'A:1 holds a 3 s lease (Lua release, unique token) and works for 5 s. Does B:1 get in before A:1 is done?',
           zh: 'A:1 的租期是 3 秒（Lua 释放、唯一令牌），业务要 5 秒。B:1 会在 A:1 做完之前进来吗？',
         },
         choices: [
           choice('yes', true, 'Yes, at ≈ 3 s', '会，大约在第 3 秒'),
-          choice('no', false, 'No, the Lua release protects A:1', '不会，Lua 释放保护了 A:1'),
+          choice(
+            'no',
+            false,
+            'No, the Lua release protects A:1',
+            '不会，Lua 释放保护了 A:1',
+            why(
+              'The Lua release did fix the last lesson’s bug, so it feels like a full fix. It only protects the **release**: the run shows A:1’s key expiring at 3 s and B:1 getting the lock while A:1 still works.',
+              'Lua 释放确实修好了上一课的问题，所以感觉像是彻底解决了。但它只保护**释放**：运行里 A:1 的键在第 3 秒过期，B:1 在 A:1 还在干活时拿到了锁。',
+            ),
+          ),
         ],
         answer: whether(v1('lock:job', 'A:1', 'B:1')),
         feedback: {
@@ -82,11 +119,59 @@ const lesson: Lesson = {
             '`PEXPIRE lock:job 3000`. Five rounds are enough.',
           '给客户端 A 加第二个线程来续期：每 1 秒（租期的三分之一）执行一次 `PEXPIRE lock:job 3000`，五轮就够了。',
         ),
-        ...noV1Goal('lock:job'),
+        controls: [
+          toggleControl(
+            'A:2 renews `lock:job` every 1 s',
+            'A:2 每 1 秒给 `lock:job` 续期',
+            ['/clients/0/threads/1'],
+            renewalThread,
+          ),
+        ],
+        goalText: {
+          en:
+            'No `V1` on `lock:job`, with A:1’s lease still 3 s, B:1 still trying while A:1 works, and at ' +
+            'least three renewals (`PEXPIRE`) from A:2.',
+          zh: '`lock:job` 上没有 `V1`，A:1 的租期仍是 3 秒，B:1 仍在 A:1 干活时尝试加锁，并且 A:2 至少续期（`PEXPIRE`）三次。',
+        },
+        goal: {
+          all: [
+            noV1Goal('lock:job').goal,
+            leaseStill3s,
+            bTriesWhileAWorks,
+            atLeast(3, cmd('A:2', 'PEXPIRE')),
+          ],
+        },
         solution: addRenewal,
+        dodges: [
+          dodge(
+            { all: [noV1Goal('lock:job').goal, { not: leaseStill3s }] },
+            'That works, but only because you lengthened the lease: the guess of lesson 4, which the next slow ' +
+              'request outlasts. Keep the 3 s lease and renew it while A:1 works.',
+            '这样确实行，但只是因为你加长了租期：这正是第 4 课的猜测，下一个慢请求就会超过它。请保留 3 秒租期，在 A:1 干活时给它续期。',
+            onFirstOps('replace', 'leaseMs', 10_000, [0]),
+          ),
+          dodge(
+            { all: [noV1Goal('lock:job').goal, { not: bTriesWhileAWorks }] },
+            'That works, but only because B:1 now arrives after A:1 is done: nobody competes for the lock. ' +
+              'Keep B:1 where it was.',
+            '这样确实行，但只是因为 B:1 现在在 A:1 做完之后才来：没人抢锁了。请让 B:1 保持原来的时间。',
+            [{ op: 'replace', path: '/clients/1/threads/0/start', value: 6000 }],
+          ),
+          dodge(
+            { all: [noV1Goal('lock:job').goal, none(cmd('A:2', 'PEXPIRE'))] },
+            'That works, but the renewals do not come from the holder’s side: a renewal has to live and die ' +
+              'with the holder. A renewer on another client keeps the lock alive even after A crashes: the ' +
+              'deadlock of lesson 2 again. Give the thread to client A.',
+            '这样确实行，但续期不是来自持有者这一边：续期必须和持有者同生共死。放在别的客户端上的续期线程，' +
+              '在 A 崩溃后仍会让锁一直活着：又回到了第 2 课的死锁。请把这个线程放到客户端 A 上。',
+            [{ op: 'add', path: '/clients/1/threads/-', value: renewalThread }],
+          ),
+        ],
         success: {
-          en: 'The key never gets near its expiry while A:1 works, so B:1 waits for the release.',
-          zh: 'A:1 干活期间，键从来没有接近过期，于是 B:1 一直等到释放。',
+          en:
+            'A:2 renewed `lock:job` while A:1 worked, so its 3 s lease never ran out; B:1 kept trying and got ' +
+            'the lock only after A:1 released it.',
+          zh: 'A:1 干活期间 A:2 一直给 `lock:job` 续期，3 秒的租期从未用完；B:1 一直在尝试，直到 A:1 释放之后才拿到锁。',
         },
       },
     },

@@ -1,4 +1,19 @@
-import { absent, atLeast, choice, count, holds, onFirstOps, replyOf, turnedAway, yourTurn } from './common';
+import {
+  absent,
+  atLeast,
+  choice,
+  dodge,
+  exactly,
+  firstOpPaths,
+  msControl,
+  none,
+  holds,
+  onFirstOps,
+  replyOf,
+  turnedAway,
+  yourTurn,
+  why,
+} from './common';
 import { acquired, bLockScript, cmd, ev, secondAcquire } from './events';
 import type { EventSelector, Lesson } from '../types';
 
@@ -25,9 +40,25 @@ const lesson: Lesson = {
   id: 'lock-script',
   title: { en: 'Redisson’s lock script, line by line', zh: '逐行读 Redisson 的加锁脚本' },
   minutes: 8,
+  part: 2,
+  objective: {
+    en: 'Read Redisson’s lock script line by line: the hash, the `<uuid>:<thread>` field, `nil` versus a TTL.',
+    zh: '逐行读懂 Redisson 的加锁脚本：哈希、`<uuid>:<thread>` 字段、`nil` 与 TTL 的区别。',
+  },
   steps: [
     {
       claims: ['C11'],
+      tutorials: {
+        en:
+          'The tutorials show the script of older releases: two `if` blocks, one for a free lock ' +
+          '(`exists == 0`) and one for re-entry (`hexists == 1`), and before 3.12.3 `hset` for the first hold. ' +
+          'Since 3.19 Redisson merges the two into one condition; what each branch does is unchanged. The run ' +
+          'uses the release in the scenario’s `redisson.version`: the editor’s version picker switches it.',
+        zh:
+          '教程里展示的是较早版本的脚本：两个 `if` 块，一个处理空闲的锁（`exists == 0`），一个处理重入（`hexists == 1`），' +
+          '3.12.3 之前第一次加锁用的是 `hset`。从 3.19 起 Redisson 把两者合并成一个条件；每个分支做的事没有变。' +
+          '这次运行用的是场景里 `redisson.version` 指定的版本：编辑器里的版本选择器可以切换。',
+      },
       scenario: { builtin: 'basic-lock' },
       at: { kind: 'script.line', where: { line: 1 } },
       text: {
@@ -77,8 +108,26 @@ const lesson: Lesson = {
         },
         choices: [
           choice('nil', null, '`nil`: nothing', '`nil`：什么也不返回'),
-          choice('one', 1, '`1`, the hold count', '`1`，重入计数'),
-          choice('ttl', 30000, '`30000`, the lease', '`30000`，租期'),
+          choice(
+            'one',
+            1,
+            '`1`, the hold count',
+            '`1`，重入计数',
+            why(
+              'The `hincrby` does set the field to `1`, so returning it would make sense. But the script’s reply is only what `return` says: the branch ends with `return nil`, and the run shows `EVALSHA` replying `nil`.',
+              '`hincrby` 确实把字段设成了 `1`，返回它似乎合理。但脚本的返回值只取决于 `return`：这个分支以 `return nil` 结束，运行里 `EVALSHA` 的回复就是 `nil`。',
+            ),
+          ),
+          choice(
+            'ttl',
+            30000,
+            '`30000`, the lease',
+            '`30000`，租期',
+            why(
+              'The `pexpire` does set a 30 s expiry, but a number is what a **waiting** caller gets (the last line’s `pttl`, the remaining TTL). The one that gets the lock gets `nil`, as the run shows.',
+              '`pexpire` 确实设置了 30 秒的过期时间，但数字是**没拿到锁**的调用者才会得到的（最后一行的 `pttl`，剩余 TTL）。拿到锁的一方得到的是 `nil`，运行里就是这样。',
+            ),
+          ),
         ],
         answer: replyOf(acquireEval),
         feedback: {
@@ -109,6 +158,9 @@ const lesson: Lesson = {
           en: 'The script’s `pexpire` uses the lease you gave (`ARGV[1]` = 5000).',
           zh: '脚本里的 `pexpire` 用的是你给的租期（`ARGV[1]` = 5000）。',
         },
+        controls: [
+          msControl('A:1’s lease (`leaseMs`)', 'A:1 的租期（`leaseMs`）', firstOpPaths('leaseMs', [0])),
+        ],
         goal: atLeast(1, pexpireWith('5000')),
         solution: onFirstOps('add', 'leaseMs', 5000, [0]),
         success: {
@@ -124,16 +176,21 @@ const lesson: Lesson = {
         en:
           '`HGETALL myLock` now shows what every Redisson walkthrough prints: one field `<uuid>:1` with value `"1"`. The field is ' +
           'the lock name `ARGV[2]`: the Redisson client’s UUID (`getLockName(threadId)`), a colon, the Java ' +
-          'thread id.',
+          'thread id. The keyspace view shortens it to the thread’s name, `A:1` (hover it for the real one); ' +
+          'type `HGETALL myLock` in the **console** below the keyspace to see the field exactly as Redis ' +
+          'stores it, and `PTTL myLock` for its lease.',
         zh:
           '`HGETALL myLock` 现在显示的就是各种 Redisson 讲解里打印出来的样子：一个字段 `<uuid>:1`，值为 `"1"`。这个字段就是锁名 `ARGV[2]`：' +
-          'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。',
+          'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。键空间视图把它简写成线程名 `A:1`（鼠标悬停可看到真实字段）；' +
+          '在键空间下方的**控制台**里输入 `HGETALL myLock`，就能看到 Redis 里原样保存的字段，输入 `PTTL myLock` 可以看到它的租期。',
       },
       checks: [holds('myLock', 'A:1', 1, { is: 'hash', fields: 1 })],
     },
     {
       claims: ['C13', 'C16'],
       scenario: { builtin: 'contention-wakeup' },
+      // the built-in's intro is about waking waiters; this step is about something else
+      hideIntro: true,
       at: bLockScript,
       text: {
         en:
@@ -182,16 +239,46 @@ const lesson: Lesson = {
           zh: 'A:1 拿到 `myLock` 一次，然后就在等自己的锁。',
         },
         goal: {
-          all: [count(acquired('A:1'), { max: 1 }), atLeast(1, ev('lock.wait', 'A:1'))],
+          all: [
+            exactly(1, acquired('A:1')),
+            atLeast(1, ev('lock.wait', 'A:1', { after: acquired('A:1') })),
+            atLeast(1, ev('watchdog.renew', 'A:1', { after: ev('lock.wait', 'A:1') })),
+          ],
         },
         solution: [{ op: 'add', path: '/redisson', value: { scripts: { lock: lockWithoutReentry } } }],
+        dodges: [
+          dodge(
+            none(acquired('A:1')),
+            'Not that half: A:1 never gets the lock at all, so there is nothing to re-enter (the keyspace stays ' +
+              'empty). You removed the part that lets a **free** lock be taken, `exists == 0`. Keep it and ' +
+              'remove `hexists` instead.',
+            '删错了一半：A:1 根本没拿到锁，也就谈不上重入（键空间一直是空的）。你删掉的是让**空闲**的锁可以被拿走的那部分 ' +
+              '`exists == 0`。请保留它，改为删掉 `hexists`。',
+            [
+              {
+                op: 'add',
+                path: '/redisson',
+                value: {
+                  scripts: {
+                    lock: lockWithoutReentry.replace(
+                      "redis.call('exists', KEYS[1]) == 0",
+                      "redis.call('hexists', KEYS[1], ARGV[2]) == 1",
+                    ),
+                  },
+                },
+              },
+            ],
+          ),
+        ],
         success: {
           en:
+            'A:1 took `myLock` once, and its second `lock()` is waiting. ' +
             'Without `hexists` the owner is a stranger to its own lock: the last line hands A:1 its own TTL, and it ' +
             'waits for itself. The watchdog keeps renewing the lock it holds, so it waits forever: the deadlock ' +
             'the tutorials call “不可重入”. Try the other break too: drop the `pexpire` of line 4 and crash the ' +
             'holder.',
           zh:
+            'A:1 拿到了一次 `myLock`，它的第二次 `lock()` 正在等待。' +
             '没有 `hexists`，持有者对自己的锁也成了陌生人：最后一行把 A:1 自己的 TTL 返回给它，它就在等自己。看门狗还在续它持有的锁，' +
             '所以它会一直等下去：这就是教程里说的“不可重入”导致的死锁。再试试另一种破坏：删掉第 4 行的 `pexpire`，让持有者崩溃。',
         },

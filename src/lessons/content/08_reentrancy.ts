@@ -9,6 +9,7 @@ import {
   scriptLines,
   threadHolds,
   whether,
+  why,
 } from './common';
 import { acquired, cmd, ev, secondAcquire } from './events';
 import type { Lesson } from '../types';
@@ -33,6 +34,11 @@ const lesson: Lesson = {
   id: 'reentrancy',
   title: { en: 'Reentrancy: the hold count', zh: '可重入：重入计数' },
   minutes: 6,
+  part: 2,
+  objective: {
+    en: 'Explain the hold count: why a second `lock()` by the owner does not wait, and why every `lock()` needs its `unlock()`.',
+    zh: '解释持有次数：为什么持有者第二次 `lock()` 不用等待，为什么每个 `lock()` 都要有对应的 `unlock()`。',
+  },
   steps: [
     {
       claims: ['C15'],
@@ -60,7 +66,16 @@ const lesson: Lesson = {
         },
         choices: [
           choice('two', true, '`2`: it re-entered', '`2`：它重入了'),
-          choice('waits', false, 'Still `1`: it waits for itself', '还是 `1`：它在等自己'),
+          choice(
+            'waits',
+            false,
+            'Still `1`: it waits for itself',
+            '还是 `1`：它在等自己',
+            why(
+              'That is what a plain `SET NX` lock would do: the key exists, so even its owner would wait forever. Redisson’s lock checks whose field it is: the run shows A:1’s field going to `2` at once.',
+              '普通的 `SET NX` 锁就会这样：键存在，连持有者自己也得永远等下去。Redisson 的锁会看字段是谁的：运行里 A:1 的字段立刻变成了 `2`。',
+            ),
+          ),
         ],
         answer: whether(holds('myLock', 'A:1', 2)),
         feedback: {
@@ -109,8 +124,26 @@ const lesson: Lesson = {
         },
         choices: [
           choice('zero', 0, '`0`: still held', '`0`：仍然持有'),
-          choice('one', 1, '`1`: released', '`1`：已释放'),
-          choice('nil', null, '`nil`: not the owner', '`nil`：不是持有者'),
+          choice(
+            'one',
+            1,
+            '`1`: released',
+            '`1`：已释放',
+            why(
+              'One `unlock()` for one `lock()` sounds like a release. But A:1 called `lock()` twice: the run shows the field going from `2` to `1` and the script returning `0`; the key stays.',
+              '一次 `unlock()` 对应一次 `lock()`，听起来像是释放了。但 A:1 调用了两次 `lock()`：运行里字段从 `2` 变成 `1`，脚本返回 `0`，键还在。',
+            ),
+          ),
+          choice(
+            'nil',
+            null,
+            '`nil`: not the owner',
+            '`nil`：不是持有者',
+            why(
+              '`nil` is what a thread that does **not** hold the lock gets (lesson 10). A:1 is the owner: the run shows its field found and decremented, reply `0`.',
+              '`nil` 是**没有**持有锁的线程才会得到的（第 10 课）。A:1 就是持有者：运行里它的字段被找到并减一，返回 `0`。',
+            ),
+          ),
         ],
         answer: replyOf(firstUnlock),
         feedback: {
@@ -140,8 +173,13 @@ const lesson: Lesson = {
       text: {
         en:
           'The second `unlock()` brings the count to `0`: now the script `DEL`s the key and publishes the unlock ' +
-          'message, and returns `1`. Lesson 10 follows that message.',
-        zh: '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。',
+          'message, and returns `1`. Lesson 10 follows that message. The short-lived ' +
+          '`redisson_unlock_latch:{myLock}:…` key that appears instead is the unlock script’s receipt (3.24+, ' +
+          'lesson 10), and the Threads table still shows A:1’s hold until the reply reaches it, one event later.',
+        zh:
+          '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。' +
+          '随之出现的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 10 课），' +
+          '而线程表要等回复到达 A:1（下一个事件）才不再显示它的持有。',
       },
       highlight: { script: scriptLines('unlock', 21, 24) },
       checks: [{ reply: 1 }, absent('myLock'), exactly(1, { kind: 'pubsub.publish' })],
@@ -151,6 +189,8 @@ const lesson: Lesson = {
       scenario: {
         builtin: 'reentrant',
         patch: [
+          { op: 'add', path: '/titleZh', value: '可重入加锁，并询问持有次数' },
+          { op: 'add', path: '/title', value: 'Reentrant locking, asking the hold count' },
           { op: 'add', path: '/clients/0/threads/0/program/3', value: holdCount },
           { op: 'add', path: '/clients/0/threads/0/program/6', value: holdCount },
           { op: 'add', path: '/clients/0/threads/0/program/-', value: holdCount },
@@ -163,14 +203,34 @@ const lesson: Lesson = {
       },
       at: ev('thread.result', 'A:1', { nth: -1 }),
       question: {
+        // before the first getHoldCount() answers
+        decides: { kind: 'thread.result', actor: 'A:1', nth: 1 },
         prompt: {
           en: 'A:1 asks `getHoldCount()` after the second `lock()` and again after the first `unlock()`. What is the second answer?',
           zh: 'A:1 在第二次 `lock()` 之后问一次 `getHoldCount()`，第一次 `unlock()` 之后再问一次。第二次的答案是多少？',
         },
         choices: [
-          choice('two', 2, '`2`: both holds remain', '`2`：两次都还算数'),
+          choice(
+            'two',
+            2,
+            '`2`: both holds remain',
+            '`2`：两次都还算数',
+            why(
+              'The first answer was `2`, and nothing seems to have released the lock. But `unlock()` decrements the hold count even when the key stays: the run shows the second `getHoldCount()` answering `1`.',
+              '第一次答的是 `2`，而锁看起来也没被释放。但即使键还在，`unlock()` 也会把持有次数减一：运行里第二次 `getHoldCount()` 答的是 `1`。',
+            ),
+          ),
           choice('one', 1, '`1`: one hold left', '`1`：还剩一次'),
-          choice('zero', 0, '`0`: one `unlock()` frees it', '`0`：一次 `unlock()` 就释放了'),
+          choice(
+            'zero',
+            0,
+            '`0`: one `unlock()` frees it',
+            '`0`：一次 `unlock()` 就释放了',
+            why(
+              'With a plain lock one `unlock()` would free it. A reentrant lock counts: the run shows the field at `1` after the first `unlock()`, and the key still there.',
+              '普通锁一次 `unlock()` 就释放了。可重入锁是计数的：运行里第一次 `unlock()` 之后字段是 `1`，键还在。',
+            ),
+          ),
         ],
         answer: fieldOf(ev('thread.result', 'A:1', { nth: 2 }), 'result'),
         feedback: {

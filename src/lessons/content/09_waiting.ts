@@ -2,6 +2,9 @@ import {
   atLeast,
   choice,
   count,
+  dodge,
+  firstOpPaths,
+  msControl,
   exactly,
   gap,
   holds,
@@ -12,16 +15,27 @@ import {
   turnedAway,
   whether,
   yourTurn,
+  why,
 } from './common';
 import { acquired, bLockScript, cmd, ev } from './events';
 import type { Lesson } from '../types';
 
 const bFailed = ev('lock.failed', 'B:1');
 
+/** B:1 still asks with `tryLock` (a wait time), not `lock()`. */
+const bUsesTryLock = atLeast(1, ev('lock.request', 'B:1', { where: { op: 'tryLock' } }));
+/** A:1 still holds the lock for its 5 s of work. */
+const aHolds5s = gap(acquired('A:1'), ev('unlock.request', 'A:1'), { min: 5000 });
+
 const lesson: Lesson = {
   id: 'waiting',
   title: { en: 'Mutual exclusion, and waiting without spinning', zh: '互斥，以及不自旋的等待' },
   minutes: 8,
+  part: 2,
+  objective: {
+    en: 'Describe how a waiter waits without polling (subscribe, semaphore, TTL) and how `tryLock` gives up on time.',
+    zh: '描述等待者如何不靠轮询来等待（订阅、信号量、TTL），以及 `tryLock` 如何按时放弃。',
+  },
   steps: [
     {
       claims: ['C16'],
@@ -33,7 +47,16 @@ const lesson: Lesson = {
           zh: 'A:1 持有 `myLock`。B:1 调用 `lock()`，执行同一个脚本。返回的是什么？',
         },
         choices: [
-          choice('nil', true, '`nil`: B:1 gets the lock too', '`nil`：B:1 也拿到了锁'),
+          choice(
+            'nil',
+            true,
+            '`nil`: B:1 gets the lock too',
+            '`nil`：B:1 也拿到了锁',
+            why(
+              'It is the same script that just gave A:1 the lock, so the same reply seems likely. But the script checks whose field is in the key: B:1’s is not, so the run shows a number, A:1’s remaining TTL.',
+              '这正是刚刚让 A:1 拿到锁的同一个脚本，所以很容易以为回复也一样。但脚本会检查键里是谁的字段：不是 B:1 的，所以运行里返回的是一个数字，即 A:1 剩余的 TTL。',
+            ),
+          ),
           choice('ttl', false, 'A number: how long A:1’s lock still lives', '一个数字：A:1 的锁还能活多久'),
         ],
         answer: whether({ reply: null, of: bLockScript }),
@@ -117,8 +140,26 @@ const lesson: Lesson = {
         },
         choices: [
           choice('one', [1000, 1300], 'After ≈ 1 s, with `false`', '约 1 秒后，返回 `false`'),
-          choice('five', [5000, 5300], 'After ≈ 5 s, with `true`', '约 5 秒后，返回 `true`'),
-          choice('thirty', [29_000, 31_000], 'After the 30 s TTL', '等满 30 秒的 TTL 之后'),
+          choice(
+            'five',
+            [5000, 5300],
+            'After ≈ 5 s, with `true`',
+            '约 5 秒后，返回 `true`',
+            why(
+              'A:1 does release at 5 s, and `lock()` would wait for that. `tryLock(1, SECONDS)` waits at most 1 s: the run shows B:1’s call returning `false` at ≈ 1.1 s, long before A:1 unlocks.',
+              'A:1 确实在第 5 秒释放，`lock()` 会一直等到那时。但 `tryLock(1, SECONDS)` 最多等 1 秒：运行里 B:1 的调用在约 1.1 秒时返回 `false`，远早于 A:1 解锁。',
+            ),
+          ),
+          choice(
+            'thirty',
+            [29_000, 31_000],
+            'After the 30 s TTL',
+            '等满 30 秒的 TTL 之后',
+            why(
+              'The lock script did reply with a TTL, and a waiter sleeps on it. But it sleeps for the smaller of the TTL and its own wait time: the run shows B:1 giving up after ≈ 1 s.',
+              '加锁脚本确实返回了一个 TTL，等待者会按它休眠。但它只睡 TTL 和自己等待时间中较小的那个：运行里 B:1 约 1 秒后就放弃了。',
+            ),
+          ),
         ],
         answer: timeOf(bFailed),
         feedback: {
@@ -142,12 +183,42 @@ const lesson: Lesson = {
           'let B:1 wait long enough to get the lock (its `waitMs`).',
           '让 B:1 等得足够久，直到拿到锁（改它的 `waitMs`）。',
         ),
-        goalText: { en: 'B:1’s `tryLock` returns `true`.', zh: 'B:1 的 `tryLock` 返回 `true`。' },
-        goal: atLeast(1, acquired('B:1')),
+        controls: [
+          msControl('B:1’s wait (`waitMs`)', 'B:1 的等待时间（`waitMs`）', firstOpPaths('waitMs', [1])),
+        ],
+        goalText: {
+          en: 'B:1’s `tryLock` (still a `tryLock`) returns `true`, while A:1 still holds the lock for its 5 s.',
+          zh: 'B:1 的 `tryLock`（仍然是 `tryLock`）返回 `true`，而 A:1 仍然持有锁整整 5 秒。',
+        },
+        goal: { all: [atLeast(1, acquired('B:1')), bUsesTryLock, aHolds5s] },
         solution: onFirstOps('replace', 'waitMs', 8000, [1]),
+        dodges: [
+          dodge(
+            { all: [atLeast(1, acquired('B:1')), { not: bUsesTryLock }] },
+            'That works, but B:1 no longer calls `tryLock`: `lock()` waits as long as it takes, which is ' +
+              'exactly what a caller with a deadline cannot afford. Keep `tryLock` and give it enough time.',
+            '这样确实行，但 B:1 不再调用 `tryLock` 了：`lock()` 会一直等下去，而这正是有截止时间的调用者承受不起的。请保留 `tryLock`，给它足够的时间。',
+            [
+              {
+                op: 'replace',
+                path: '/clients/1/threads/0/program/0',
+                value: { op: 'lock', lock: 'myLock' },
+              },
+            ],
+          ),
+          dodge(
+            { all: [atLeast(1, acquired('B:1')), { not: aHolds5s }] },
+            'That works, but only because A:1 now lets go sooner. You do not decide how long the holder ' +
+              'works; decide how long B:1 is willing to wait.',
+            '这样确实行，但只是因为 A:1 现在更早放手了。持有者干多久不由你决定；你能决定的是 B:1 愿意等多久。',
+            [{ op: 'replace', path: '/clients/0/threads/0/program/1/ms', value: 500 }],
+          ),
+        ],
         success: {
-          en: 'With 8 s of patience, B:1 is woken by A:1’s unlock at ≈ 5 s.',
-          zh: '有了 8 秒的耐心，B:1 在约 5 秒时被 A:1 的解锁唤醒。',
+          en:
+            'B:1’s `tryLock` waited instead of giving up after 1 s, was woken by A:1’s unlock at ≈ 5 s and ' +
+            'returned `true`.',
+          zh: 'B:1 的 `tryLock` 没有在 1 秒后放弃，而是继续等待，在约 5 秒时被 A:1 的解锁唤醒，返回 `true`。',
         },
       },
     },

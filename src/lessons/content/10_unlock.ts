@@ -1,4 +1,16 @@
-import { absent, actorOf, atLeast, choice, exactly, gap, holds, none, replyOf, threadHolds } from './common';
+import {
+  absent,
+  actorOf,
+  atLeast,
+  choice,
+  exactly,
+  gap,
+  holds,
+  none,
+  replyOf,
+  threadHolds,
+  why,
+} from './common';
 import { cmd, ev } from './events';
 import type { EventSelector, Lesson } from '../types';
 
@@ -16,6 +28,11 @@ const lesson: Lesson = {
   id: 'unlock',
   title: { en: 'Unlock, and the message that wakes the waiter', zh: '解锁，以及唤醒等待者的那条消息' },
   minutes: 7,
+  part: 2,
+  objective: {
+    en: 'Explain who may unlock, what the unlock message does, and why `RLock` hands over in no particular order.',
+    zh: '解释谁能解锁、解锁消息做了什么，以及为什么 `RLock` 的交接没有顺序。',
+  },
   steps: [
     {
       claims: ['C19'],
@@ -27,8 +44,26 @@ const lesson: Lesson = {
           zh: 'A:1 持有 `myLock`。A:2 是**同一个客户端**的另一个线程，它调用了 `unlock()`。解锁脚本返回什么？',
         },
         choices: [
-          choice('one', 1, '`1`: same client, so it may release', '`1`：同一个客户端，可以释放'),
-          choice('zero', 0, '`0`: it decrements the count', '`0`：只把计数减一'),
+          choice(
+            'one',
+            1,
+            '`1`: same client, so it may release',
+            '`1`：同一个客户端，可以释放',
+            why(
+              'A:2 and A:1 share one Redisson client and one UUID, so it feels like the same owner. But the field names the **thread** (`<uuid>:1`): A:2’s field `<uuid>:2` is not there, and the run shows `nil`.',
+              'A:2 和 A:1 共用一个 Redisson 客户端、一个 UUID，感觉像是同一个持有者。但字段名是**线程**级的（`<uuid>:1`）：A:2 的字段 `<uuid>:2` 不存在，运行里返回 `nil`。',
+            ),
+          ),
+          choice(
+            'zero',
+            0,
+            '`0`: it decrements the count',
+            '`0`：只把计数减一',
+            why(
+              '`0` is what the owner gets when its count stays above 0 (lesson 8). The script decrements only the caller’s own field, and A:2 has none: the run shows `nil` and A:1’s field untouched.',
+              '`0` 是持有者减一后计数仍大于 0 时得到的（第 8 课）。脚本只减调用者自己的字段，而 A:2 根本没有：运行里返回 `nil`，A:1 的字段不变。',
+            ),
+          ),
           choice('nil', null, '`nil`: not the owner', '`nil`：不是持有者'),
         ],
         answer: replyOf(a2Unlock),
@@ -75,10 +110,17 @@ const lesson: Lesson = {
         en:
           'Now the real owner. A:1 holds `myLock` once; A:2, B:1 and C:1 are waiting on their semaphores. The ' +
           'unlock script decrements the field to `0`, `DEL`s the key and `PUBLISH`es `0` on ' +
-          '`redisson_lock__channel:{myLock}`, then returns `1`. Three clients are subscribed, so three receive it.',
+          '`redisson_lock__channel:{myLock}`, then returns `1`. Three clients are subscribed, so three receive it. ' +
+          'One more key shows up in the keyspace: since 3.24 the script also stores its answer in ' +
+          '`redisson_unlock_latch:{myLock}:<request id>` for a few seconds, so that an unlock re-sent after a ' +
+          'timeout gets the same answer instead of releasing twice; right after, the client deletes it (the ' +
+          '`A/unlock` actor in the captions is that clean-up). The tutorials’ older unlock script has no latch.',
         zh:
           '现在轮到真正的持有者。A:1 持有 `myLock` 一次；A:2、B:1、C:1 在各自的信号量上等待。解锁脚本把字段减到 `0`，`DEL` 掉键，' +
-          '在 `redisson_lock__channel:{myLock}` 上 `PUBLISH` 一个 `0`，然后返回 `1`。有三个客户端订阅了，所以三个都收到。',
+          '在 `redisson_lock__channel:{myLock}` 上 `PUBLISH` 一个 `0`，然后返回 `1`。有三个客户端订阅了，所以三个都收到。' +
+          '键空间里还会多出一个键：从 3.24 起，脚本还会把它的答复在 `redisson_unlock_latch:{myLock}:<请求 id>` 里存几秒，' +
+          '这样超时后重发的解锁拿到的是同一个答复，而不会释放两次；紧接着客户端就把它删掉（说明栏里的 `A/unlock` 就是这次清理）。' +
+          '教程里较早的解锁脚本没有这个 latch。',
       },
       highlight: {
         lanes: ['A:1', 'A:2', 'B:1', 'C:1'],
@@ -88,6 +130,8 @@ const lesson: Lesson = {
         { reply: 1 },
         absent('myLock'),
         atLeast(1, { kind: 'script.call', cmd: 'del', key: 'myLock' }),
+        // the 3.24+ unlock latch the text explains
+        atLeast(1, { kind: 'script.call', cmd: 'set', after: { kind: 'unlock.request', actor: 'A:1' } }),
         exactly(1, {
           kind: 'pubsub.publish',
           where: { channel: 'redisson_lock__channel:{myLock}', receivers: 3 },
@@ -104,8 +148,26 @@ const lesson: Lesson = {
         },
         choices: [
           choice('a2', 'A:2', 'A:2', '线程 A:2'),
-          choice('b1', 'B:1', 'B:1', '线程 B:1'),
-          choice('c1', 'C:1', 'C:1', '线程 C:1'),
+          choice(
+            'b1',
+            'B:1',
+            'B:1',
+            '线程 B:1',
+            why(
+              'If waiters stood in a queue, one of them would be “next”, and B:1 looks like a fair guess. `RLock` keeps no queue: the run shows the three lock scripts racing and A:2’s reaching Redis first.',
+              '如果等待者排成队，总有一个“下一个”，B:1 看起来是个合理的猜测。但 `RLock` 没有队列：运行里三个加锁脚本在赛跑，A:2 的最先到达 Redis。',
+            ),
+          ),
+          choice(
+            'c1',
+            'C:1',
+            'C:1',
+            '线程 C:1',
+            why(
+              'Any of the three can win a race, so C:1 is possible in principle. In this run A:2’s lock script reaches Redis first: the run shows A:2 acquiring and C:1 getting a TTL back.',
+              '三个都可能赢得竞争，所以理论上 C:1 也可能。但这次运行里 A:2 的加锁脚本最先到达 Redis：运行里 A:2 拿到了锁，C:1 拿回一个 TTL。',
+            ),
+          ),
         ],
         answer: actorOf(nextHolder),
         feedback: {

@@ -2,6 +2,9 @@ import {
   absent,
   atLeast,
   choice,
+  dodge,
+  firstOpPaths,
+  msControl,
   exactly,
   gap,
   holds,
@@ -11,6 +14,7 @@ import {
   threadHolds,
   timeOf,
   yourTurn,
+  why,
 } from './common';
 import { acquired, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
@@ -19,24 +23,61 @@ import type { EventSelector, Lesson } from '../types';
 const aRenewal = ev('watchdog.renew', 'A:1');
 const myLockExpired: EventSelector = { kind: 'key.expired', key: 'myLock' };
 
+/** A:1's lock script set the watchdog's lease (`internalLockLeaseTime`, 30 s), not one of the caller's. */
+const watchdogLease = atLeast(1, {
+  kind: 'script.call',
+  cmd: 'pexpire',
+  before: ev('lock.acquired', 'A:1'),
+  where: { argv: ['pexpire', 'myLock', '30000'] },
+});
+
 const lesson: Lesson = {
   id: 'watchdog',
   title: { en: 'The watchdog', zh: '看门狗' },
   minutes: 9,
+  part: 2,
+  objective: {
+    en: 'Explain the watchdog: renewal every 10 s, cancelled on unlock, off with a `leaseTime`, gone with a crashed JVM.',
+    zh: '解释看门狗：每 10 秒续期、解锁时取消、给了 `leaseTime` 就不工作、JVM 崩溃就随之消失。',
+  },
   steps: [
     {
       claims: ['C25'],
+      teacher: {
+        en: 'Ask why not renew just before 30 s. The answer is margin: a renewal can be slow or lost, so Redisson renews with two thirds of the lease still left.',
+        zh: '问大家：为什么不在快到 30 秒时才续期？答案是余量：续期可能变慢或丢失，所以 Redisson 在还剩三分之二租期时就续。',
+      },
       scenario: { builtin: 'watchdog-renewal' },
       at: aRenewal,
       question: {
+        // before the watchdog's first command: nothing on the timeline has renewed yet
+        decides: { kind: 'cmd', actor: 'A/watchdog' },
         prompt: {
           en: 'A:1 called `lock()` without a lease and works for 70 s. The key was set to 30 s. When is it first renewed?',
           zh: 'A:1 调用的是不带租期的 `lock()`，业务要 70 秒。键的过期时间设的是 30 秒。它第一次续期是什么时候？',
         },
         choices: [
           choice('ten', [9000, 11_000], 'At ≈ 10 s, a third of the lease', '约 10 秒，租期的三分之一'),
-          choice('twenty', [19_000, 21_000], 'At ≈ 20 s', '约 20 秒'),
-          choice('thirty', [29_000, 30_100], 'Just before 30 s', '快到 30 秒的时候'),
+          choice(
+            'twenty',
+            [19_000, 21_000],
+            'At ≈ 20 s',
+            '约 20 秒',
+            why(
+              'Renewing halfway through sounds prudent. Redisson’s timer fires at `lockWatchdogTimeout / 3`: the run shows the first renewal at ≈ 10 s, then every 10 s.',
+              '租期过半时续期听起来很稳妥。但 Redisson 的定时器在 `lockWatchdogTimeout / 3` 时触发：运行里第一次续期在约 10 秒，之后每 10 秒一次。',
+            ),
+          ),
+          choice(
+            'thirty',
+            [29_000, 30_100],
+            'Just before 30 s',
+            '快到 30 秒的时候',
+            why(
+              'Renewing at the last moment would be enough if nothing were ever late. The watchdog keeps 20 s of margin instead: the run shows it renewing at ≈ 10 s.',
+              '如果什么都不会迟到，最后一刻续期也够了。但看门狗留了 20 秒的余量：运行里它在约 10 秒就续期了。',
+            ),
+          ),
         ],
         answer: timeOf(aRenewal),
         feedback: {
@@ -96,7 +137,11 @@ const lesson: Lesson = {
       claims: ['C27'],
       scenario: {
         builtin: 'basic-lock',
-        patch: [{ op: 'add', path: '/clients/0/threads/0/program/-', value: { op: 'sleep', ms: 25_000 } }],
+        patch: [
+          { op: 'add', path: '/title', value: 'lock() and unlock(), then 25 s more' },
+          { op: 'add', path: '/titleZh', value: 'lock() 和 unlock()，之后再跑 25 秒' },
+          { op: 'add', path: '/clients/0/threads/0/program/-', value: { op: 'sleep', ms: 25_000 } },
+        ],
       },
       text: {
         en:
@@ -134,16 +179,49 @@ const lesson: Lesson = {
           'let the watchdog do its job. Remove A:1’s `leaseMs`.',
           '让看门狗来干活。去掉 A:1 的 `leaseMs`。',
         ),
-        ...noV1Goal('myLock'),
+        controls: [
+          msControl(
+            'A:1’s lease (`leaseMs`; empty: the watchdog)',
+            'A:1 的租期（`leaseMs`；留空：看门狗）',
+            firstOpPaths('leaseMs', [0]),
+          ),
+        ],
+        goalText: {
+          en:
+            'No `V1` on `myLock`, and A:1’s lock script set the watchdog’s 30 s (`pexpire myLock 30000`), ' +
+            'not a lease of your choosing.',
+          zh: '`myLock` 上没有 `V1`，并且 A:1 的加锁脚本设置的是看门狗的 30 秒（`pexpire myLock 30000`），而不是你自己选的租期。',
+        },
+        goal: { all: [noV1Goal('myLock').goal, watchdogLease] },
         solution: [{ op: 'remove', path: '/clients/0/threads/0/program/0/leaseMs' }],
+        dodges: [
+          dodge(
+            { all: [noV1Goal('myLock').goal, { not: watchdogLease }] },
+            'That works, but only because the lease you picked outlasts this run’s work. With a `leaseTime` ' +
+              'the watchdog is off: the next slower request outlives the lease again. Remove `leaseMs` and let ' +
+              'the watchdog renew.',
+            '这样确实行，但只是因为你挑的租期比这次的业务长。一旦给了 `leaseTime`，看门狗就不工作了：下一个更慢的请求又会超过租期。' +
+              '请去掉 `leaseMs`，让看门狗来续期。',
+            [{ op: 'replace', path: '/clients/0/threads/0/program/0/leaseMs', value: 5000 }],
+          ),
+        ],
         success: {
-          en: 'Without a lease the lock lives as long as its holder does, renewed every 10 s.',
-          zh: '不指定租期，锁就和持有者活得一样久，每 10 秒续一次。',
+          en:
+            'A:1 locked without a lease, so its script set the watchdog’s 30 s: its 4 s of work ended long before ' +
+            'that, and B:1 got the lock only after A:1’s unlock. Had the work run longer, the watchdog would have ' +
+            'renewed the key every 10 s for as long as A:1 lived.',
+          zh:
+            'A:1 加锁时没有指定租期，于是脚本设置了看门狗的 30 秒：它 4 秒的业务远在此之前就结束了，B:1 直到 A:1 解锁后才拿到锁。' +
+            '如果业务更长，只要 A:1 还活着，看门狗就会每 10 秒给键续一次期。',
         },
       },
     },
     {
       claims: ['C28', 'C34'],
+      teacher: {
+        en: 'Many answer “right away”: they picture Redis noticing the dead client. Ask what Redis can see (a key and its TTL) and what it cannot (the JVM).',
+        zh: '很多人会答“马上”：他们以为 Redis 会发现客户端死了。问大家 Redis 能看到什么（一个键和它的 TTL），看不到什么（JVM）。',
+      },
       scenario: { builtin: 'client-crash-watchdog-expiry' },
       at: myLockExpired,
       question: {
@@ -152,9 +230,27 @@ const lesson: Lesson = {
           zh: 'A:1 的 JVM 在第 15 秒挂了，最后一次续期在第 10 秒。B:1 什么时候拿到锁？',
         },
         choices: [
-          choice('now', [15_000, 16_000], 'Right away, at ≈ 15 s', '马上，约 15 秒'),
+          choice(
+            'now',
+            [15_000, 16_000],
+            'Right away, at ≈ 15 s',
+            '马上，约 15 秒',
+            why(
+              'Tempting if you picture Redis noticing the dead client. Redis only sees a key with a TTL: the run shows the key living on until 30 s after the last renewal, ≈ 40 s.',
+              '如果以为 Redis 会发现客户端死了，就会选它。可 Redis 只看到一个带 TTL 的键：运行里键一直活到最后一次续期后 30 秒，也就是约 40 秒。',
+            ),
+          ),
           choice('forty', [39_000, 41_000], 'At ≈ 40 s', '约 40 秒'),
-          choice('never', [-1, -1], 'Never: deadlock', '永远拿不到：死锁'),
+          choice(
+            'never',
+            [-1, -1],
+            'Never: deadlock',
+            '永远拿不到：死锁',
+            why(
+              'That was lesson 2’s story, a key with no expiry. This key has a 30 s TTL that only the (now dead) watchdog kept pushing back: the run shows it expiring at ≈ 40 s and B:1 getting in.',
+              '那是第 2 课的情形：键没有过期时间。这个键有 30 秒 TTL，只是一直由看门狗往后推，而看门狗已经死了：运行里键在约 40 秒过期，B:1 拿到了锁。',
+            ),
+          ),
         ],
         answer: timeOf(acquired('B:1')),
         feedback: {

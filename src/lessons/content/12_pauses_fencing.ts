@@ -1,6 +1,10 @@
 import {
   atLeast,
   choice,
+  dodge,
+  lockTypeControl,
+  msControl,
+  toggleControl,
   fieldOf,
   holds,
   none,
@@ -11,19 +15,35 @@ import {
   v1,
   whether,
   yourTurn,
+  why,
 } from './common';
 import { ev, violationStart } from './events';
 import type { Lesson } from '../types';
 
 const aWrite = ev('resource.use', 'A:1');
 
+/** A:1's pause still happens. */
+const paused = atLeast(1, { kind: 'client.pause' });
+/** A:1's lock script set the watchdog's 30 s (no lease of the caller's). */
+const watchdogLease = atLeast(1, {
+  kind: 'script.call',
+  cmd: 'pexpire',
+  before: { kind: 'lock.acquired', actor: 'A:1' },
+  where: { argv: ['pexpire', 'myLock', '30000'] },
+});
+
 const lesson: Lesson = {
   id: 'pauses-fencing',
   title: {
     en: 'When the watchdog cannot help: pauses, and fencing',
-    zh: '看门狗也救不了的时候：停顿与 fencing',
+    zh: '看门狗也救不了的时候：停顿与防护令牌（fencing）',
   },
   minutes: 9,
+  part: 2,
+  objective: {
+    en: 'Show why a pause beats any lease, and how a fencing token protects the data instead of the lock.',
+    zh: '说明为什么停顿能打败任何租期，以及防护令牌如何保护数据而不是锁。',
+  },
   steps: [
     {
       claims: ['C29'],
@@ -43,6 +63,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C29'],
+      teacher: {
+        en: 'Ask where the watchdog runs. Once the room says “in the same JVM”, the answer follows: a stop-the-world pause freezes the renewals too.',
+        zh: '问大家看门狗在哪里运行。一旦有人说出“在同一个 JVM 里”，答案就出来了：全局停顿也会冻住续期。',
+      },
       at: violationStart('V1', 'myLock'),
       question: {
         prompt: {
@@ -51,7 +75,16 @@ const lesson: Lesson = {
         },
         choices: [
           choice('yes', true, 'Yes: nobody renews the lease', '会：没人续期了'),
-          choice('no', false, 'No: the watchdog keeps it alive', '不会：看门狗会让它活着'),
+          choice(
+            'no',
+            false,
+            'No: the watchdog keeps it alive',
+            '不会：看门狗会让它活着',
+            why(
+              'The watchdog did keep the lock alive in the last lesson. But it is a timer in the same JVM: the pause froze it too, and the run shows no renewal at 10 s or 20 s and B:1 acquiring at ≈ 30 s.',
+              '上一课里看门狗确实让锁一直活着。但它是同一个 JVM 里的定时器：停顿把它也冻住了，运行里第 10 秒和第 20 秒都没有续期，B:1 在约 30 秒拿到了锁。',
+            ),
+          ),
         ],
         answer: whether(v1('myLock', 'A:1', 'B:1')),
         feedback: {
@@ -77,14 +110,38 @@ const lesson: Lesson = {
           'make the pause shorter than the lease (the `pause` fault’s `ms`).',
           '把停顿缩短到比租期短（改 `pause` 故障的 `ms`）。',
         ),
-        goalText: { en: 'The run is safe.', zh: '运行结果是安全的。' },
-        goal: { verdict: 'safe' },
+        controls: [msControl('The pause (`ms`)', '停顿时长（`ms`）', ['/faults/0/ms'])],
+        goalText: {
+          en: 'The run is safe, A:1 is still paused, and its lock is still the watchdog’s 30 s one.',
+          zh: '运行结果是安全的，A:1 照样停顿，它的锁仍是看门狗的 30 秒租期。',
+        },
+        goal: { all: [{ verdict: 'safe' }, paused, watchdogLease] },
         solution: [{ op: 'replace', path: '/faults/0/ms', value: 20_000 }],
+        dodges: [
+          dodge(
+            { all: [{ verdict: 'safe' }, { not: paused }] },
+            'That works, but only because A:1 is never paused: the lesson is about what a pause does. Keep it, ' +
+              'shorter than the lease.',
+            '这样确实行，但只是因为 A:1 根本没停顿：这一课讲的就是停顿的后果。请保留停顿，只是让它比租期短。',
+            [{ op: 'remove', path: '/faults/0' }],
+          ),
+          dodge(
+            { all: [{ verdict: 'safe' }, { not: watchdogLease }] },
+            'That works, but you replaced the watchdog with a long fixed lease: the pause fits in it this time, ' +
+              'and a crashed holder now blocks everyone for that long. Keep the watchdog and shorten the pause.',
+            '这样确实行，但你用一个很长的固定租期换掉了看门狗：这次停顿恰好装得下，可持有者一旦崩溃，所有人都要被挡这么久。' +
+              '请保留看门狗，缩短停顿。',
+            [{ op: 'add', path: '/clients/0/threads/0/program/0/leaseMs', value: 60_000 }],
+          ),
+        ],
         success: {
           en:
-            'A 20 s pause still leaves 10 s of lease: the watchdog renews as soon as A:1 thaws. But you do not ' +
+            'A:1 was still frozen, but for less than the 30 s the watchdog had set: the key was still A:1’s when ' +
+            'it thawed, its overdue renewal went out at once, and B:1 waited for the unlock. But you do not ' +
             'choose how long your pauses are.',
-          zh: '20 秒的停顿之后租期还剩 10 秒：A:1 一解冻，看门狗就续期了。可是停顿多长，从来不由你决定。',
+          zh:
+            'A:1 照样被冻住，但时间短于看门狗设置的 30 秒：它解冻时键仍是它的，拖欠的续期立刻发了出去，B:1 一直等到它解锁。' +
+            '可是停顿多长，从来不由你决定。',
         },
       },
     },
@@ -107,15 +164,35 @@ const lesson: Lesson = {
             'with type `FencedLock`, whose every acquire returns a larger token the store remembers.',
           '保护数据而不是锁。把资源改成 `fenced`，两个线程都用 `FencedLock` 加锁，每次加锁都返回一个更大的令牌，存储会记住它。',
         ),
-        goalText: { en: 'No `V3`: no stale write is accepted.', zh: '没有 `V3`：不接受任何过期的写入。' },
-        goal: { noViolation: 'V3' },
+        controls: [
+          toggleControl('Fenced resource', '带防护的资源', ['/resource'], { kind: 'fenced', initial: 0 }),
+          lockTypeControl(['RLock', 'FencedLock']),
+        ],
+        goalText: {
+          en:
+            'No `V3`: A:1 is still paused, and the fenced store refuses its stale write (token `1` after it ' +
+            'saw `2`).',
+          zh: '没有 `V3`：A:1 照样停顿，带防护的存储拒绝了它过期的写入（见过 `2` 之后的令牌 `1`）。',
+        },
+        goal: { all: [{ noViolation: 'V3' }, paused, { resource: { rejected: 1, lastToken: 2 } }] },
+        dodges: [
+          dodge(
+            { all: [{ noViolation: 'V3' }, { resource: { rejected: 0 } }] },
+            'That works, but no stale write was refused, because there was none to refuse (no pause, or no ' +
+              'second holder). Keep the pause and let the tokens catch the late write.',
+            '这样确实行，但没有任何过期写入被拒绝，因为根本没有（没有停顿，或者没有第二个持有者）。请保留停顿，让令牌拦住迟到的写入。',
+            [{ op: 'remove', path: '/faults/0' }],
+          ),
+        ],
         solution: [
           { op: 'add', path: '/resource', value: { kind: 'fenced', initial: 0 } },
           ...onFirstOps('add', 'type', 'FencedLock'),
         ],
         success: {
-          en: 'The store saw token 2 from B:1, so A:1’s late write with token 1 is refused.',
-          zh: '存储已经见过 B:1 的令牌 2，所以 A:1 拿着令牌 1 的迟到写入被拒绝了。',
+          en:
+            'A:1 was paused as before and B:1 got the lock, but now each acquire came with a token: the store ' +
+            'saw token 2 from B:1, so A:1’s late write with token 1 was refused.',
+          zh: 'A:1 和之前一样被冻住，B:1 拿到了锁，但现在每次加锁都带一个令牌：存储见过 B:1 的令牌 2，所以 A:1 拿着令牌 1 的迟到写入被拒绝了。',
         },
       },
     },
@@ -129,7 +206,7 @@ const lesson: Lesson = {
           '`redisson_lock_token:{res}` inside the lock script: A:1 got token `1`, B:1 got `2`. The store ' +
           'accepts B:1’s write with token 2 and remembers it.',
         zh:
-          '同样的故事，换成带 fencing 的锁（Kleppmann 所说的 **fencing token**）。每次加锁都会在脚本里递增 `redisson_lock_token:{res}`：' +
+          '同样的故事，换成带**防护令牌**（fencing token）的锁，这是 Kleppmann 提出的做法。每次加锁都会在脚本里递增 `redisson_lock_token:{res}`：' +
           'A:1 拿到令牌 `1`，B:1 拿到 `2`。存储接受了 B:1 带令牌 2 的写入，并记住了这个令牌。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['res', 'redisson_lock_token:{res}'] },
@@ -137,6 +214,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C39', 'C29'],
+      teacher: {
+        en: 'Stress that the store decides, not the lock: ask what the store needs to know (the highest token seen) and what it does not (pauses, leases).',
+        zh: '强调做决定的是存储，不是锁：问大家存储需要知道什么（见过的最大令牌），不需要知道什么（停顿、租期）。',
+      },
       at: aWrite,
       question: {
         prompt: {
@@ -144,7 +225,16 @@ const lesson: Lesson = {
           zh: 'A:1 解冻后带着令牌 `1` 写入；存储已经见过 `2`。这次写入会被接受吗？',
         },
         choices: [
-          choice('accepted', true, 'Accepted', '接受'),
+          choice(
+            'accepted',
+            true,
+            'Accepted',
+            '接受',
+            why(
+              'A:1 still believes it holds the lock, and without fencing the store would take the write. The fenced store compares tokens: `1` is lower than the `2` it has seen, and the run shows the write refused.',
+              'A:1 仍然以为自己持有锁，没有防护令牌的话存储会接受这次写入。但带防护的存储会比较令牌：`1` 比它见过的 `2` 小，运行里这次写入被拒绝了。',
+            ),
+          ),
           choice('rejected', false, 'Rejected', '拒绝'),
         ],
         answer: fieldOf(aWrite, 'accepted'),
@@ -161,8 +251,8 @@ const lesson: Lesson = {
           'alone cannot prevent that), but the data is safe (no `V3`). Fencing protects the resource; the lock ' +
           'only makes conflicts rare.',
         zh:
-          '被拒绝了。注意 fencing 做到了什么、没做到什么：两个持有者依然重叠（`V1`：单靠租期无法避免），但数据是安全的（没有 `V3`）。' +
-          'fencing 保护的是资源；锁只是让冲突变得少见。',
+          '被拒绝了。注意防护令牌做到了什么、没做到什么：两个持有者依然重叠（`V1`：单靠租期无法避免），但数据是安全的（没有 `V3`）。' +
+          '防护令牌保护的是资源；锁只是让冲突变得少见。',
       },
       checks: [
         { resource: { accepted: 1, rejected: 1, value: 8 } },

@@ -1,4 +1,15 @@
-import { absent, atLeast, choice, fieldOf, holds, none, openV1, threadHolds, turnedAway } from './common';
+import {
+  absent,
+  atLeast,
+  choice,
+  fieldOf,
+  holds,
+  none,
+  openV1,
+  threadHolds,
+  turnedAway,
+  why,
+} from './common';
 import { acquired, bLockScript, cmd, ev, violationStart } from './events';
 import type { Check, Highlights, Lesson } from '../types';
 
@@ -29,6 +40,11 @@ const lesson: Lesson = {
   id: 'cluster',
   title: { en: 'Cluster: which node holds the lock', zh: '集群：锁在哪个节点上' },
   minutes: 8,
+  part: 3,
+  objective: {
+    en: 'Find the node a lock lives on in Redis Cluster (slots, hash tags, `MOVED`).',
+    zh: '在 Redis Cluster 中找到锁所在的节点（槽、哈希标签、`MOVED`）。',
+  },
   steps: [
     {
       claims: ['C30'],
@@ -66,9 +82,27 @@ const lesson: Lesson = {
           zh: '第 500 毫秒，客户端 B 也对 `myLock` 调用 `lock()`。它的加锁脚本发往哪个节点？',
         },
         choices: [
-          choice('m1', 'master-1', 'master-1, the first node in its config', 'master-1，配置里的第一个节点'),
+          choice(
+            'm1',
+            'master-1',
+            'master-1, the first node in its config',
+            'master-1，配置里的第一个节点',
+            why(
+              'A client does start from the nodes in its config, but only to read the slot map. The run shows B:1’s `EVALSHA` going straight to master-3, the master of `myLock`’s slot.',
+              '客户端确实从配置里的节点起步，但那只是为了读取槽映射。运行里 B:1 的 `EVALSHA` 直接发往 master-3，即 `myLock` 所在槽的主节点。',
+            ),
+          ),
           choice('m3', 'master-3', 'master-3, the master of slot 12769', '槽 12769 的主节点 master-3'),
-          choice('any', 'any', 'Any of the three, at random', '三个里随便一个'),
+          choice(
+            'any',
+            'any',
+            'Any of the three, at random',
+            '三个里随便一个',
+            why(
+              'Spreading load at random sounds fair, but then two clients could lock `myLock` on two nodes. The run shows B:1’s script going to master-3, the same node A:1 used.',
+              '随机分摊负载听起来很公平，但那样两个客户端就可能在两个节点上各锁一次 `myLock`。运行里 B:1 的脚本发往 master-3，正是 A:1 用的那个节点。',
+            ),
+          ),
         ],
         answer: fieldOf(bLockScript, 'node'),
         feedback: {
@@ -125,12 +159,13 @@ const lesson: Lesson = {
       text: {
         en:
           'At 2 s A:1 unlocks. One script on master-3 deletes `myLock` and publishes to the channel ' +
-          '(`SPUBLISH`). A cluster node runs a script only when all its keys are in its own slots: without the ' +
-          'hash tag the channel could hash to another master and the unlock would fail. Here both names are in ' +
-          'slot 12769; the message wakes B:1, which takes the lock.',
+          '(`SPUBLISH`). A cluster node runs a script only when all the keys it declares are in **one** slot, ' +
+          'even when two slots live on the same node; otherwise it answers `CROSSSLOT`. Without the hash tag ' +
+          'the channel would hash to another slot and the unlock would fail. Here both names are in slot ' +
+          '12769; the message wakes B:1, which takes the lock.',
         zh:
-          '第 2 秒 A:1 解锁。master-3 上的一个脚本删除 `myLock`，并向频道发布消息（`SPUBLISH`）。集群节点只执行键全在自己槽里的脚本：' +
-          '没有哈希标签，频道可能落到另一个主节点，解锁就会失败。这里两个名字都在槽 12769；消息唤醒了 B:1，它拿到了锁。',
+          '第 2 秒 A:1 解锁。master-3 上的一个脚本删除 `myLock`，并向频道发布消息（`SPUBLISH`）。集群节点只执行声明的键全在**同一个**槽里的脚本，' +
+          '哪怕两个槽在同一个节点上也不行，否则回复 `CROSSSLOT`。没有哈希标签，频道会落到另一个槽，解锁就会失败。这里两个名字都在槽 12769；消息唤醒了 B:1，它拿到了锁。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'master-3'] },
       checks: [

@@ -2,6 +2,7 @@ import {
   absent,
   atLeast,
   choice,
+  dodge,
   holds,
   none,
   noV1Goal,
@@ -9,12 +10,18 @@ import {
   replyOf,
   threadHolds,
   yourTurn,
+  why,
 } from './common';
 import { acquired, cmd, ev, violationStart } from './events';
 import type { EventSelector, Lesson } from '../types';
 
 const bAcquire = cmd('B:1', 'EVAL', { key: 'myLock' });
 const replica2Promoted: EventSelector = { kind: 'failover.promote', node: 'replica-2' };
+
+/** The master still crashes (the failover the lesson is about). */
+const masterDies = atLeast(1, { kind: 'node.crash', node: 'master' });
+/** A:1's lock script is followed by a WAIT for the replicas (Redisson 3.12.5+ with replicas). */
+const aWaits = atLeast(1, cmd('A:1', 'WAIT'));
 
 const lesson: Lesson = {
   id: 'replication',
@@ -23,6 +30,11 @@ const lesson: Lesson = {
     zh: '异步复制丢锁，以及 WAIT 能做什么',
   },
   minutes: 10,
+  part: 3,
+  objective: {
+    en: 'Show how an asynchronous failover loses a lock, and what `WAIT` does and does not fix.',
+    zh: '说明异步的主从切换如何丢掉一把锁，以及 `WAIT` 能解决什么、不能解决什么。',
+  },
   steps: [
     {
       claims: ['C32'],
@@ -49,12 +61,17 @@ const lesson: Lesson = {
       at: acquired('A:1'),
       text: {
         en:
-          'Recent Redisson (`checkLockSyncedSlaves`, on by default) adds a `WAIT` after the lock script: the ' +
-          'master blocks until the replicas acknowledge the write, or until `slavesSyncTimeout`. Only then is ' +
-          '`lock()` told it succeeded. A:1 waited 800 ms, until both replicas had the lock.',
+          'Since 3.12.5, when the master has replicas, Redisson sends the lock script and a `WAIT <replicas> ' +
+          '<slavesSyncTimeout>` in one batch. `WAIT` blocks only **the client’s** connection, not the master: ' +
+          'the master keeps serving everyone else while A:1 waits for the replicas to acknowledge the write, ' +
+          'or for the timeout (1 s by default). Only then is `lock()` told it succeeded. A:1 waited 800 ms, ' +
+          'until both replicas had the lock. `checkLockSyncedSlaves` (3.17+, on by default) only decides what ' +
+          '**0** acknowledgements mean: an error instead of success.',
         zh:
-          '较新的 Redisson（`checkLockSyncedSlaves`，默认开启）在加锁脚本之后加了一个 `WAIT`：主节点会阻塞，直到从节点确认收到写入，' +
-          '或者等到 `slavesSyncTimeout`。之后 `lock()` 才被告知成功。A:1 等了 800 毫秒，直到两个从节点都有了这把锁。',
+          '从 3.12.5 起，只要主节点有从节点，Redisson 就把加锁脚本和一条 `WAIT <从节点数> <slavesSyncTimeout>` 放在一个批次里发送。' +
+          '`WAIT` 阻塞的只是**客户端自己的**连接，而不是主节点：主节点照常服务其他客户端，A:1 则等待从节点确认收到写入，' +
+          '或者等到超时（默认 1 秒）。之后 `lock()` 才被告知成功。A:1 等了 800 毫秒，直到两个从节点都有了这把锁。' +
+          '`checkLockSyncedSlaves`（3.17 起，默认开启）只决定**0** 个确认意味着什么：报错，而不是成功。',
       },
       checks: [
         atLeast(1, ev('wait.result', 'A:1', { where: { acked: 2 } })),
@@ -110,6 +127,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C33', 'C35'],
+      teacher: {
+        en: 'Ask what the new master knows about A:1’s lock. People assume replication is synchronous; the lag on the timeline shows it is not.',
+        zh: '问大家新的主节点对 A:1 的锁知道些什么。人们以为复制是同步的；时间轴上的复制延迟说明并非如此。',
+      },
       at: violationStart('V1', 'myLock'),
       question: {
         prompt: {
@@ -118,7 +139,16 @@ const lesson: Lesson = {
         },
         choices: [
           choice('nil', null, '`nil`: B:1 gets the lock', '`nil`：B:1 拿到了锁'),
-          choice('ttl', 'ttl', 'A TTL: A:1 still holds it', '一个 TTL：A:1 还持有锁'),
+          choice(
+            'ttl',
+            'ttl',
+            'A TTL: A:1 still holds it',
+            '一个 TTL：A:1 还持有锁',
+            why(
+              'A:1 does still hold the lock as far as it knows, and the old master had the key. But the write never reached the replica that became master: the run shows `exists` returning `0` and B:1’s script replying `nil`.',
+              '在 A:1 看来它确实还持有锁，旧主节点上也确实有这个键。但这次写入没传到后来成为主节点的从节点：运行里 `exists` 返回 `0`，B:1 的脚本返回 `nil`。',
+            ),
+          ),
         ],
         answer: replyOf(bAcquire),
         feedback: {
@@ -140,19 +170,59 @@ const lesson: Lesson = {
       checks: [openV1('myLock', 'A:1', 'B:1')],
       task: {
         prompt: yourTurn(
-          'upgrade to a Redisson with `checkLockSyncedSlaves` (set `redisson` to version `3.27` with ' +
-            '`checkLockSyncedSlaves: true`).',
-          '升级到带 `checkLockSyncedSlaves` 的 Redisson（把 `redisson` 设为版本 `3.27`，并设置 `checkLockSyncedSlaves: true`）。',
+          'upgrade to a Redisson that follows the lock script with a `WAIT` for the replicas: any release ' +
+            'from 3.12.5 on (set `redisson.version`, e.g. `3.27`).',
+          '升级到在加锁脚本之后跟一个 `WAIT` 等待从节点确认的 Redisson：3.12.5 及以后的任何版本（设置 `redisson.version`，例如 `3.27`）。',
         ),
-        ...noV1Goal('myLock'),
-        solution: [
-          { op: 'replace', path: '/redisson', value: { version: '3.27', checkLockSyncedSlaves: true } },
+        controls: [
+          {
+            kind: 'select',
+            label: { en: 'Redisson release', zh: 'Redisson 版本' },
+            paths: ['/redisson/version'],
+            options: ['3.11', '3.12.4', '3.12.5', '3.27'],
+          },
+        ],
+        goalText: {
+          en:
+            'No `V1` on `myLock`: the master still dies, A:1’s lock script is followed by a `WAIT`, and A:1 ' +
+            'never reports the lock as taken before B:1 gets it on the new master.',
+          zh: '`myLock` 上没有 `V1`：主节点照样挂掉，A:1 的加锁脚本后面跟着 `WAIT`，并且在 B:1 从新主节点拿到锁之前，A:1 从未报告加锁成功。',
+        },
+        goal: {
+          all: [
+            noV1Goal('myLock').goal,
+            masterDies,
+            aWaits,
+            atLeast(1, acquired('B:1')),
+            none(ev('lock.acquired', 'A:1', { before: acquired('B:1') })),
+          ],
+        },
+        solution: [{ op: 'replace', path: '/redisson', value: { version: '3.27' } }],
+        dodges: [
+          dodge(
+            { all: [noV1Goal('myLock').goal, { not: masterDies }] },
+            'That works, but only because the master no longer dies: the lesson is what a failover does to ' +
+              'a lock. Keep the crash.',
+            '这样确实行，但只是因为主节点不再挂了：这一课讲的正是主从切换对锁做了什么。请保留崩溃。',
+            [{ op: 'remove', path: '/faults/0' }],
+          ),
+          dodge(
+            { all: [noV1Goal('myLock').goal, { not: aWaits }] },
+            'That works, but your Redisson still sends no `WAIT`: the failover simply did not meet a second ' +
+              'client this time (B:1 came later, or the lag shrank). Upgrade the client instead.',
+            '这样确实行，但你的 Redisson 仍然不发 `WAIT`：只是这次主从切换没碰上第二个客户端（B:1 来得更晚，或者复制延迟变小了）。请升级客户端。',
+            [{ op: 'replace', path: '/clients/1/threads/0/start', value: 21_000 }],
+          ),
         ],
         success: {
           en:
-            'The master died before any replica acknowledged, so A:1’s `WAIT` never returned and its `lock()` ' +
-            'failed instead of lying. An error is better than two holders.',
-          zh: '主节点在任何从节点确认之前就挂了，所以 A:1 的 `WAIT` 一直没返回，它的 `lock()` 失败了，而不是谎报成功。报错总比两个持有者好。',
+            'A:1’s lock script went out with a `WAIT` behind it, and the master died before the `WAIT` could ' +
+            'answer: A:1’s `lock()` never reported success on the old master. It retried on the new one, found ' +
+            'B:1’s lock there and waited its turn. The client, not the master, was the one waiting, and a ' +
+            'failed or slow `lock()` is better than two holders.',
+          zh:
+            'A:1 的加锁脚本后面跟着一个 `WAIT`，而主节点在 `WAIT` 返回之前就挂了：A:1 的 `lock()` 从未在旧主节点上报告成功。' +
+            '它在新主节点上重试，发现 B:1 的锁，于是排队等待。在等的是客户端，不是主节点；失败或慢一点的 `lock()` 总比两个持有者好。',
         },
       },
     },
@@ -185,7 +255,7 @@ const lesson: Lesson = {
           'held twice, protect the resource (fencing, lesson 12) or use a consensus system.',
         zh:
           'replica-2 从来没有这把锁，B:1 拿到了它，A:1 和 B:1 又一次同时持有。`WAIT` 让写入更持久，却不能让 Redis 的复制变成一致的。' +
-          '如果一把锁绝不能被同时持有两次，就要保护资源（fencing，第 12 课），或者使用基于共识的系统。',
+          '如果一把锁绝不能被同时持有两次，就要保护资源（防护令牌，第 12 课），或者使用基于共识的系统。',
       },
       checks: [atLeast(1, replica2Promoted), openV1('myLock', 'A:1', 'B:1')],
     },

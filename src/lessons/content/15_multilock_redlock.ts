@@ -1,4 +1,4 @@
-import { absent, atLeast, choice, holds, v1, whether } from './common';
+import { absent, atLeast, choice, holds, v1, whether, why } from './common';
 import { acquired, ev, violationStart } from './events';
 import type { Lesson, ScenarioJson } from '../types';
 
@@ -8,6 +8,7 @@ const multi = { lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] };
 const threeMasters: ScenarioJson = {
   format: 'lockscope/1',
   title: 'MultiLock on three independent masters',
+  titleZh: '三个独立主节点上的 MultiLock',
   redis: { topology: 'independent', masters: 3 },
   clients: [
     {
@@ -35,6 +36,11 @@ const lesson: Lesson = {
   id: 'multilock-redlock',
   title: { en: 'MultiLock and RedLock', zh: 'MultiLock 与 RedLock' },
   minutes: 9,
+  part: 3,
+  objective: {
+    en: 'Compare MultiLock and RedLock, and name what clocks and pauses do to a majority lock.',
+    zh: '比较 MultiLock 和 RedLock，并说出时钟和停顿会对多数派锁造成什么影响。',
+  },
   steps: [
     {
       claims: ['C36'],
@@ -68,6 +74,8 @@ const lesson: Lesson = {
       scenario: { inline: threeMasters },
       at: ev('lock.failed', 'B:1'),
       question: {
+        // before B:1 asks: master-2 has come back empty, B:1 has not tried yet
+        decides: { kind: 'lock.request', actor: 'B:1' },
         prompt: {
           en:
             'Now the three locks live on three independent masters. A:1 holds the MultiLock; master-2 crashes ' +
@@ -75,7 +83,16 @@ const lesson: Lesson = {
           zh: '现在三把锁分别在三个独立的主节点上。A:1 持有 MultiLock；master-2 崩溃后空着回来了，`l2` 没了。B:1 能拿到 MultiLock 吗？',
         },
         choices: [
-          choice('yes', true, 'Yes: one of the locks is free', '能：有一把锁空出来了'),
+          choice(
+            'yes',
+            true,
+            'Yes: one of the locks is free',
+            '能：有一把锁空出来了',
+            why(
+              '`l2` is indeed free again. But a MultiLock needs **all** its locks: the run shows B:1 turned away at `l1`, which A:1 still holds, waiting there until its wait time runs out, and failing.',
+              '`l2` 确实又空出来了。但 MultiLock 需要**全部**锁：运行里 B:1 在 A:1 仍持有的 `l1` 上被挡住，一直等到等待时间用完，最后失败。',
+            ),
+          ),
           choice('no', false, 'No: it needs all three', '不能：它需要全部三把'),
         ],
         answer: whether(atLeast(1, acquired('B:1'))),
@@ -105,11 +122,16 @@ const lesson: Lesson = {
       text: {
         en:
           'RedLock, the algorithm from the Redis docs (the Redisson write-ups mention it), relaxes “all” to “a majority”: ' +
-          'with five masters, three are enough, and one down master costs only a timeout. The lock is valid for ' +
-          'the lease minus the time acquiring took minus a clock-drift allowance: A:1 gets ≈ 9.9 s of its 10 s.',
+          'with five masters, three are enough, and one down master costs only a timeout. The Redis-docs ' +
+          'algorithm also computes a **validity**: the lease minus the time acquiring took minus a clock-drift ' +
+          'allowance, ≈ 9.9 s of A:1’s 10 s here (the caption shows that number). Redisson’s `RedissonRedLock` ' +
+          'computes none: it counts the masters that failed, and once it has a majority it sets every lock’s ' +
+          'lease with `PEXPIRE`; the caller never learns how much of the lease is left.',
         zh:
           'RedLock 是 Redis 官方文档里的算法（Redisson 的讲解里提到过），它把“全部”放宽成“多数”：五个主节点拿到三个就够了，宕掉一个只损失一次超时。' +
-          '锁的有效期是租期减去加锁花掉的时间、再减去时钟漂移的余量：A:1 的 10 秒租期里大约有 9.9 秒有效。',
+          'Redis 文档里的算法还会算出一个**有效期**：租期减去加锁花掉的时间、再减去时钟漂移的余量，这里 A:1 的 10 秒租期里大约有 9.9 秒有效' +
+          '（说明栏显示的就是这个数）。Redisson 的 `RedissonRedLock` 并不计算它：只数失败的主节点，拿到多数后用 `PEXPIRE` 给每把锁设置租期；' +
+          '调用者从来不知道租期还剩多少。',
       },
       highlight: { lanes: ['A:1', 'master-1', 'master-2', 'master-3', 'master-4', 'master-5'] },
       checks: [
@@ -124,6 +146,8 @@ const lesson: Lesson = {
       scenario: { builtin: 'redlock-clock-jump' },
       at: acquired('B:1'),
       question: {
+        // before B:1 asks: the clock jump has happened, B:1's acquisitions (and V2) have not
+        decides: { kind: 'lock.request', actor: 'B:1' },
         prompt: {
           en:
             'A:1 holds a majority (masters 1–3). Then master-3’s clock jumps 10 s forward, and B:1, which can ' +
@@ -131,7 +155,16 @@ const lesson: Lesson = {
           zh: 'A:1 持有多数（主节点 1–3）。随后 master-3 的时钟向前跳了 10 秒，而只能连到主节点 3–5 的 B:1 来申请锁。这次运行的结论是什么？',
         },
         choices: [
-          choice('safe', 'safe', 'Safe: B:1 cannot get a majority', '安全：B:1 拿不到多数'),
+          choice(
+            'safe',
+            'safe',
+            'Safe: B:1 cannot get a majority',
+            '安全：B:1 拿不到多数',
+            why(
+              'With honest clocks it could not: A:1 holds 3 of 5. But master-3’s clock jump expired A:1’s key there early, so B:1 wins masters 3, 4 and 5: the run shows `V2` and then `V1`.',
+              '如果时钟都准，它确实拿不到：A:1 占了 5 个中的 3 个。但 master-3 的时钟跳变让 A:1 在那里的键提前过期，于是 B:1 拿下了主节点 3、4、5：运行里先出现 `V2`，随后是 `V1`。',
+            ),
+          ),
           choice('unsafe', 'unsafe', 'Unsafe: two majorities', '不安全：出现两个多数'),
         ],
         answer: { from: 'verdict' },
@@ -158,11 +191,11 @@ const lesson: Lesson = {
       text: {
         en:
           'And the pause of lesson 12 is not solved either: A:1 gets all five masters, is then frozen for 12 s, ' +
-          'and writes after its validity has run out and B:1 has written. A majority of Redis nodes cannot ' +
+          'and writes after its lease has run out and B:1 has written. A majority of Redis nodes cannot ' +
           'stop a client that does not know it is late; a fencing token at the resource can.',
         zh:
-          '第 12 课的停顿问题也没有解决：A:1 拿到了全部五个主节点，随后被冻结 12 秒，在有效期耗尽、B:1 已经写过之后才写入。' +
-          'Redis 节点的多数拦不住一个不知道自己已经迟到的客户端；资源端的 fencing 令牌可以。',
+          '第 12 课的停顿问题也没有解决：A:1 拿到了全部五个主节点，随后被冻结 12 秒，在租期耗尽、B:1 已经写过之后才写入。' +
+          'Redis 节点的多数拦不住一个不知道自己已经迟到的客户端；资源端的防护令牌可以。',
       },
       checks: [v1('res', 'A:1', 'B:1'), { resource: { accepted: 2, value: 1 } }],
     },

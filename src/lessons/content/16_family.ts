@@ -1,4 +1,4 @@
-import { actorOf, atLeast, choice, exactly, gap, none, threadHolds, tokenCounterIs2 } from './common';
+import { actorOf, atLeast, choice, exactly, gap, none, threadHolds, tokenCounterIs2, why } from './common';
 import { acquired, cmd, ev } from './events';
 import type { Check, EventSelector, Lesson } from '../types';
 
@@ -8,9 +8,14 @@ const lesson: Lesson = {
   id: 'lock-family',
   title: {
     en: 'The rest of the family: fair, read/write, spin, fenced',
-    zh: '锁家族的其他成员：公平锁、读写锁、自旋锁、fencing 锁',
+    zh: '锁家族的其他成员：公平锁、读写锁、自旋锁、防护锁',
   },
   minutes: 8,
+  part: 3,
+  objective: {
+    en: 'Choose between the fair lock, the read-write lock, the spin lock and the fenced lock.',
+    zh: '在公平锁、读写锁、自旋锁和防护锁之间做出选择。',
+  },
   steps: [
     {
       claims: ['C40'],
@@ -24,8 +29,26 @@ const lesson: Lesson = {
         },
         choices: [
           choice('b', 'B:1', 'B:1, the first to ask', 'B:1，最先申请的'),
-          choice('d', 'D:1', 'D:1, the last to ask', 'D:1，最后申请的'),
-          choice('race', 'race', 'Whoever is fastest', '谁快谁得'),
+          choice(
+            'd',
+            'D:1',
+            'D:1, the last to ask',
+            'D:1，最后申请的',
+            why(
+              'A stack would serve the last one first, but a fair lock is a queue. The run shows B:1, the first to ask, getting the lock when A:1 unlocks.',
+              '栈会先服务最后来的，但公平锁是队列。运行里 A:1 解锁后，最先申请的 B:1 拿到了锁。',
+            ),
+          ),
+          choice(
+            'race',
+            'race',
+            'Whoever is fastest',
+            '谁快谁得',
+            why(
+              'That is what `RLock` does (lesson 10). The fair lock’s script refuses anyone but the head of its queue: the run shows B:1 getting the lock, whoever’s retry arrives first.',
+              '`RLock` 就是这样（第 10 课）。但公平锁的脚本只放行队首：运行里不管谁的重试先到，拿到锁的都是 B:1。',
+            ),
+          ),
         ],
         answer: actorOf(afterA),
         feedback: {
@@ -130,7 +153,7 @@ const lesson: Lesson = {
         en:
           'And the fenced lock (`getFencedLock`) of lesson 12: every acquire increments a counter in the same ' +
           'script and hands back a token that only grows. A:1 got `1`, B:1 gets `2`.',
-        zh: '还有第 12 课的 fencing 锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
+        zh: '还有第 12 课的防护锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
       },
       checks: [
         exactly(1, ev('lock.acquired', 'A:1', { where: { token: 1 } })),

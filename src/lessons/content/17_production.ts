@@ -1,4 +1,4 @@
-import { choice, exactly } from './common';
+import { choice, exactly, why } from './common';
 import { ev, violationStart } from './events';
 import type { Lesson } from '../types';
 
@@ -10,6 +10,11 @@ const lesson: Lesson = {
   id: 'production',
   title: { en: 'What goes wrong in production: real incidents', zh: '生产环境里会出什么问题：真实案例' },
   minutes: 6,
+  part: 3,
+  objective: {
+    en: 'Recognise the commonest real Redisson lock incidents by their symptom and find each one, with its remedy, in the gallery.',
+    zh: '从症状认出最常见的真实 Redisson 锁事故，并在案例库里找到每一个及其补救方案。',
+  },
   steps: [
     {
       claims: ['C07', 'C19'],
@@ -49,8 +54,21 @@ const lesson: Lesson = {
             'safe',
             'Safe: the lease expires after 30 s and B gets it',
             '安全：30 秒后租期到期，B 拿到锁',
+            why(
+              'The 30 s are only the watchdog’s lease: while the client lives the watchdog renews the key every 10 s, whether or not the thread that took it still runs. The run shows the key renewed again and again and B:1’s tryLock ending in `false` after 60 s.',
+              '30 秒只是看门狗的租期：只要客户端活着，看门狗每 10 秒续期一次，不管拿锁的线程还在不在。运行里键一次次被续期，B:1 的 tryLock 在 60 秒后返回 `false`。',
+            ),
           ),
-          choice('unsafe', 'unsafe', 'Unsafe: two holders', '不安全：两个持有者'),
+          choice(
+            'unsafe',
+            'unsafe',
+            'Unsafe: two holders',
+            '不安全：两个持有者',
+            why(
+              'A thread that ends without unlocking sounds like a broken lock, but two holders need the key to go away first. It never does: the watchdog keeps it alive, B:1 never acquires, and nothing is written twice.',
+              '线程不解锁就结束听起来像锁坏了，但要有两个持有者，键得先消失。它始终没有消失：看门狗让它一直存活，B:1 从未拿到锁，也没有任何东西被写两次。',
+            ),
+          ),
           choice('stuck', 'stuck', 'Stuck: nobody gets it', '卡住：谁也拿不到'),
         ],
         answer: { from: 'verdict' },

@@ -11,11 +11,13 @@ import type {
   Bilingual,
   Check,
   Choice,
+  Dodge,
   EventSelector,
   Highlights,
   KeyCheck,
   PatchOp,
   Task,
+  TaskControl,
   ThreadCheck,
   ThreadState,
 } from '../types';
@@ -112,12 +114,19 @@ export const scriptLines = (
 // ---------------------------------------------------------------------------------------------
 // Questions and tasks
 
-/** One answer of a question: its id, the value the trace's answer is compared with, its text. */
-export const choice = (id: string, value: unknown, en: string, zh: string): Choice => ({
+/**
+ * One answer of a question: its id, the value the trace's answer is compared with, its text, and
+ * (every wrong one) its own feedback: why it is tempting, what the run shows instead.
+ */
+export const choice = (id: string, value: unknown, en: string, zh: string, why?: Bilingual): Choice => ({
   id,
   value,
   text: { en, zh },
+  ...(why === undefined ? {} : { why }),
 });
+
+/** A wrong choice's feedback, in both languages. */
+export const why = (en: string, zh: string): Bilingual => ({ en, zh });
 
 /** The answers a question computes from the step's run (types.ts, Answer). */
 export const replyOf = (selector: EventSelector): Answer => ({ from: 'reply-of', selector });
@@ -151,4 +160,45 @@ export const yourTurn = (en: string, zh: string): Bilingual => ({
 export const noV1Goal = (lock: string): Pick<Task, 'goalText' | 'goal'> => ({
   goalText: { en: `No \`V1\` on \`${lock}\`.`, zh: `\`${lock}\` 上没有 \`V1\`。` },
   goal: { noViolation: 'V1', lock },
+});
+
+/** A way round a task's point that its goal refuses: when it holds, "that works, but…" and why. */
+export const dodge = (when: Check, en: string, zh: string, example: PatchOp[]): Dodge => ({
+  when,
+  why: { en, zh },
+  example,
+});
+
+/** The path of the first op of each given client's first thread (the lock op the lessons change). */
+export const firstOpPaths = (field: string, clients: number[] = [0, 1]): string[] =>
+  clients.map((c) => `/clients/${c}/threads/0/program/0/${field}`);
+
+/** A lock-type picker for the lock op of every given client at once. */
+export const lockTypeControl = (options: string[], clients: number[] = [0, 1]): TaskControl => ({
+  kind: 'select',
+  label: { en: 'Lock type', zh: '锁类型' },
+  paths: firstOpPaths('type', clients),
+  options,
+});
+
+/** A number field (ms) for the given paths. */
+export const msControl = (en: string, zh: string, paths: string[]): TaskControl => ({
+  kind: 'number',
+  label: { en, zh },
+  paths,
+});
+
+/** A switch that sets `value` at each path when on, and `off` (or removes them) when off. */
+export const toggleControl = (
+  en: string,
+  zh: string,
+  paths: string[],
+  value: unknown,
+  off?: unknown,
+): TaskControl => ({
+  kind: 'toggle',
+  label: { en, zh },
+  paths,
+  value,
+  ...(off === undefined ? {} : { off }),
 });

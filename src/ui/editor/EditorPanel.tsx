@@ -4,7 +4,7 @@ import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import type { MessageKey } from '../i18n';
 import { getPath, setPath } from '../../engine/scenario/edit';
-import { usePlayground } from '../store';
+import { useLearn, usePlayground } from '../store';
 import { RedissonVersionPicker } from './RedissonVersionPicker';
 
 const JsonEditor = lazy(() => import('./JsonEditor'));
@@ -69,6 +69,8 @@ export function EditorPanel() {
     'lang',
   );
   const origin = usePlayground((s) => s.builtins.find((b) => b.id === s.originId));
+  // A lesson step's own scenario comes from no built-in: its task box offers "back to the step's scenario".
+  const inLesson = useLearn((s) => s.lessonId !== null);
   const originTitle = origin && ((lang === 'zh' && origin.titleZh) || origin.title);
   const [showJson, setShowJson] = useState(false);
   const [revealSeq, setRevealSeq] = useState(0);
@@ -113,7 +115,7 @@ export function EditorPanel() {
             {t('editor.apply')}
           </button>
         )}
-        {builtinId === null && (
+        {builtinId === null && (origin !== undefined || !inLesson) && (
           <button type="button" className="btn" data-testid="reset" onClick={() => void resetToOrigin()}>
             {originTitle ? t('editor.resetTo', { title: originTitle }) : t('editor.reset')}
           </button>

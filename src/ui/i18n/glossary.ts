@@ -21,7 +21,8 @@ export type TermId =
   | 'failover'
   | 'reentrancy'
   | 'pubsub'
-  | 'moved';
+  | 'moved'
+  | 'unlock-latch';
 
 export interface Term {
   id: TermId;
@@ -34,19 +35,19 @@ export interface Term {
 export const GLOSSARY: readonly Term[] = [
   {
     id: 'lease',
-    title: { en: 'Lease (the lock’s TTL)', zh: '租约（锁的 TTL）' },
+    title: { en: 'Lease (the lock’s TTL)', zh: '租期（锁的 TTL）' },
     text: {
       en: 'How long the lock key lives in Redis unless it is renewed. Redisson sets it with PEXPIRE on the lock’s hash: lockWatchdogTimeout (30 s by default) when you lock without a leaseTime, otherwise the leaseTime you passed. When it runs out, Redis deletes the key and another client can take the lock, even if the old holder is still working and still believes it holds it.',
-      zh: '锁 key 在 Redis 中存活多久（除非被续期）。Redisson 用 PEXPIRE 给锁的 hash 设置它：不传 leaseTime 加锁时为 lockWatchdogTimeout（默认 30 秒），否则为你传入的 leaseTime。到期后 Redis 删除这个 key，别的客户端就能拿到锁，即使原持有者还在执行并且仍以为自己持有锁。',
+      zh: '锁的键在 Redis 中存活多久（除非被续期）。Redisson 用 PEXPIRE 给锁的 hash 设置它：不传 leaseTime 加锁时为 lockWatchdogTimeout（默认 30 秒），否则为你传入的 leaseTime。到期后 Redis 删除这个键，别的客户端就能拿到锁，即使原持有者还在执行并且仍以为自己持有锁。',
     },
-    match: { en: /\bleases?\b|\bTTL\b/i, zh: /租约|TTL/ },
+    match: { en: /\bleases?\b|\bTTL\b/i, zh: /租期|TTL/ },
   },
   {
     id: 'watchdog',
     title: { en: 'Watchdog (lockWatchdogTimeout)', zh: '看门狗（lockWatchdogTimeout）' },
     text: {
       en: 'A timer inside the Redisson client that keeps a lock taken without a leaseTime alive. Every lockWatchdogTimeout / 3 (10 s by default) it runs a script that, if this owner’s field is still in the lock’s hash, resets the TTL to lockWatchdogTimeout (30 s). It stops at unlock, or when the script finds the lock no longer belongs to the owner. It lives in the client process: if that process crashes or pauses (a long GC), nothing renews the lease and the key expires. A lock taken with an explicit leaseTime has no watchdog.',
-      zh: 'Redisson 客户端里的一个定时器，让不带 leaseTime 获取的锁一直有效。每隔 lockWatchdogTimeout / 3（默认 10 秒）它执行一段脚本：如果锁的 hash 里还有这个持有者的字段，就把 TTL 重置为 lockWatchdogTimeout（30 秒）。unlock 时，或脚本发现锁已不属于该持有者时，它就停止。它运行在客户端进程里：进程崩溃或停顿（长时间 GC）时，没有人续期，key 就会过期。显式传入 leaseTime 的锁没有看门狗。',
+      zh: 'Redisson 客户端里的一个定时器，让不带 leaseTime 获取的锁一直有效。每隔 lockWatchdogTimeout / 3（默认 10 秒）它执行一段脚本：如果锁的 hash 里还有这个持有者的字段，就把 TTL 重置为 lockWatchdogTimeout（30 秒）。unlock 时，或脚本发现锁已不属于该持有者时，它就停止。它运行在客户端进程里：进程崩溃或停顿（长时间 GC）时，没有人续期，键就会过期。显式传入 leaseTime 的锁没有看门狗。',
     },
     match: { en: /\bwatchdog\b/i, zh: /看门狗/ },
   },
@@ -61,10 +62,10 @@ export const GLOSSARY: readonly Term[] = [
   },
   {
     id: 'fencing',
-    title: { en: 'Fencing token', zh: 'Fencing token（防护令牌）' },
+    title: { en: 'Fencing token', zh: '防护令牌（fencing token）' },
     text: {
       en: 'A number that grows with every successful acquire (Redisson’s RFencedLock increments a counter key in the same script). The holder sends it with each write, and the protected resource refuses a write whose token is lower than one it has already accepted. A holder whose lease expired during a pause then cannot overwrite the newer holder’s work: the lock alone cannot stop that, the resource has to check.',
-      zh: '每次成功加锁都会增长的数字（Redisson 的 RFencedLock 在同一段脚本里对一个计数器 key 加一）。持有者每次写入时带上它，受保护资源拒绝 token 小于已接受过的 token 的写入。这样，在停顿期间租约过期的持有者就无法覆盖新持有者的工作：单靠锁做不到这一点，必须由资源来检查。',
+      zh: '每次成功加锁都会增长的数字（Redisson 的 RFencedLock 在同一段脚本里对一个计数器键加一）。持有者每次写入时带上它，受保护资源拒绝令牌小于已接受过的令牌的写入。这样，在停顿期间租期过期的持有者就无法覆盖新持有者的工作：单靠锁做不到这一点，必须由资源来检查。',
     },
     match: { en: /\bfencing\b|\btokens?\b/i, zh: /fencing|token|令牌/i },
   },
@@ -73,16 +74,16 @@ export const GLOSSARY: readonly Term[] = [
     title: { en: 'V1: two holders at once', zh: 'V1：同时有两个持有者' },
     text: {
       en: 'A safety violation checked on every run: two threads each believe, at the same moment, that they hold the same lock (both are between their acquire and their unlock). It is what a lock exists to prevent; it happens when a lease expires under a paused or slow holder, or when a failover loses the lock key.',
-      zh: '每次运行都会检查的安全性违规：同一时刻两个线程都认为自己持有同一把锁（都处在加锁之后、解锁之前）。锁存在的意义就是防止这种情况；持有者停顿或变慢时租约过期，或故障转移丢失了锁 key 时，就会发生。',
+      zh: '每次运行都会检查的安全性违规：同一时刻两个线程都认为自己持有同一把锁（都处在加锁之后、解锁之前）。锁存在的意义就是防止这种情况；持有者停顿或变慢时租期过期，或故障转移丢失了锁的键时，就会发生。',
     },
     match: { en: /\bV1\b/, zh: /\bV1\b/ },
   },
   {
     id: 'v2',
-    title: { en: 'V2: two live leases on masters', zh: 'V2：两个主节点上同时有有效租约' },
+    title: { en: 'V2: two live leases on masters', zh: 'V2：两个主节点上同时有有效租期' },
     text: {
       en: 'A safety violation seen from the server side: two different owners hold an unexpired copy of the same lock key on two nodes that some client treats as master (for example the old master cut off by a partition and the replica promoted in its place). Clients talking to different masters can then both acquire.',
-      zh: '从服务端看到的安全性违规：两个不同的持有者在两个被某些客户端当作主节点的节点上，各自持有同一把锁 key 的未过期副本（例如被网络分区隔离的旧主节点和顶替它的新主节点）。连到不同主节点的客户端于是都能加锁成功。',
+      zh: '从服务端看到的安全性违规：两个不同的持有者在两个被某些客户端当作主节点的节点上，各自持有同一把锁的键的未过期副本（例如被网络分区隔离的旧主节点和顶替它的新主节点）。连到不同主节点的客户端于是都能加锁成功。',
     },
     match: { en: /\bV2\b/, zh: /\bV2\b/ },
   },
@@ -91,7 +92,7 @@ export const GLOSSARY: readonly Term[] = [
     title: { en: 'V3: a write that should have been refused', zh: 'V3：本应被拒绝的写入' },
     text: {
       en: 'A safety violation at the protected resource: it accepted a write from a holder whose lock was no longer valid (a newer holder had already written), or a write without a lock that lost someone else’s update. Fencing tokens turn such writes into refusals.',
-      zh: '受保护资源上的安全性违规：它接受了一个锁已失效的持有者的写入（更新的持有者已经写过），或者一次没有加锁、抹掉了别人更新的写入。fencing token 能让资源拒绝这类写入。',
+      zh: '受保护资源上的安全性违规：它接受了一个锁已失效的持有者的写入（更新的持有者已经写过），或者一次没有加锁、抹掉了别人更新的写入。防护令牌能让资源拒绝这类写入。',
     },
     match: { en: /\bV3\b/, zh: /\bV3\b/ },
   },
@@ -100,7 +101,7 @@ export const GLOSSARY: readonly Term[] = [
     title: { en: 'L1: a stuck lock (liveness)', zh: 'L1：锁卡死（活性）' },
     text: {
       en: 'Not a safety problem but a liveness one: the owner of a lock is gone (crashed) and the key has no expiry, so nobody can ever release it while other threads wait for it. A naive SETNX lock without a TTL does this; a lease prevents it.',
-      zh: '不是安全性问题，而是活性问题：锁的持有者已经不在（崩溃），而 key 没有过期时间，因此再也没人能释放它，其他线程却一直在等。不带 TTL 的朴素 SETNX 锁就会这样；租约可以避免。',
+      zh: '不是安全性问题，而是活性问题：锁的持有者已经不在（崩溃），而键没有过期时间，因此再也没人能释放它，其他线程却一直在等。不带 TTL 的朴素 SETNX 锁就会这样；租期可以避免。',
     },
     match: { en: /\bL1\b|\bstuck\b/i, zh: /\bL1\b|卡死/ },
   },
@@ -139,16 +140,16 @@ export const GLOSSARY: readonly Term[] = [
     title: { en: 'Failover', zh: '故障转移（failover）' },
     text: {
       en: 'Replacing a failed master: the leader Sentinel picks a replica, sends it REPLICAOF NO ONE to promote it, points the other replicas at it, and clients asking the Sentinels learn the new address. Replication is asynchronous, so writes the old master had not yet sent to that replica, such as a fresh lock key, are lost, and another client can take the same lock on the new master.',
-      zh: '替换故障的主节点：领头的 Sentinel 选出一个从节点，向它发送 REPLICAOF NO ONE 将其提升为主节点，让其他从节点改为复制它，向 Sentinel 询问的客户端得知新地址。复制是异步的，旧主节点还没发给该从节点的写入（比如刚写的锁 key）会丢失，另一个客户端就能在新主节点上拿到同一把锁。',
+      zh: '替换故障的主节点：领头的 Sentinel 选出一个从节点，向它发送 REPLICAOF NO ONE 将其提升为主节点，让其他从节点改为复制它，向 Sentinel 询问的客户端得知新地址。复制是异步的，旧主节点还没发给该从节点的写入（比如刚写的锁的键）会丢失，另一个客户端就能在新主节点上拿到同一把锁。',
     },
     match: { en: /\bfail-?over\b|\bpromot\w*/i, zh: /故障转移|提升/ },
   },
   {
     id: 'reentrancy',
-    title: { en: 'Reentrancy and the hold count', zh: '可重入与重入次数' },
+    title: { en: 'Reentrancy and the hold count', zh: '可重入与持有次数' },
     text: {
       en: 'A Redisson lock is reentrant: the thread that holds it can lock it again without waiting. The lock’s hash has one field, named after the owner "<client id>:<thread id>", whose value is the hold count; each lock adds 1 and each unlock subtracts 1. The key is deleted (and waiters notified) only when the count reaches 0, so every lock needs its own unlock.',
-      zh: 'Redisson 的锁是可重入的：持有锁的线程可以再次加锁而不必等待。锁的 hash 里有一个以持有者命名的字段 "<客户端 id>:<线程 id>"，值是重入次数；每次加锁加 1，每次解锁减 1。只有次数降到 0 时才删除 key（并通知等待者），所以每次加锁都要对应一次解锁。',
+      zh: 'Redisson 的锁是可重入的：持有锁的线程可以再次加锁而不必等待。锁的 hash 里有一个以持有者命名的字段 "<客户端 id>:<线程 id>"，值是持有次数；每次加锁加 1，每次解锁减 1。只有次数降到 0 时才删除键（并通知等待者），所以每次加锁都要对应一次解锁。',
     },
     match: { en: /\bre-?entr\w*|\bhold count\b/i, zh: /重入/ },
   },
@@ -157,7 +158,7 @@ export const GLOSSARY: readonly Term[] = [
     title: { en: 'Pub/sub wake-up', zh: '发布/订阅唤醒' },
     text: {
       en: 'How a waiting Redisson thread learns the lock is free without polling: before waiting it SUBSCRIBEs to the channel redisson_lock__channel:{name}; the unlock script PUBLISHes a message there when it deletes the key, and the message wakes a waiter, which tries again. The waiter also wakes when the holder’s TTL runs out, in case a message never comes (a crashed holder publishes nothing).',
-      zh: '等待中的 Redisson 线程不用轮询就能得知锁已释放的方式：等待前它 SUBSCRIBE 频道 redisson_lock__channel:{name}；解锁脚本删除 key 时向该频道 PUBLISH 一条消息，消息唤醒等待者，后者再试一次。持有者的 TTL 到期时等待者也会醒来，以防消息永远不来（崩溃的持有者不会发布任何消息）。',
+      zh: '等待中的 Redisson 线程不用轮询就能得知锁已释放的方式：等待前它 SUBSCRIBE 频道 redisson_lock__channel:{name}；解锁脚本删除键时向该频道 PUBLISH 一条消息，消息唤醒等待者，后者再试一次。持有者的 TTL 到期时等待者也会醒来，以防消息永远不来（崩溃的持有者不会发布任何消息）。',
     },
     match: { en: /pub\/sub|\bpublish\w*|\bsubscri\w*/i, zh: /发布|订阅/ },
   },
@@ -166,9 +167,18 @@ export const GLOSSARY: readonly Term[] = [
     title: { en: 'Cluster: slots and MOVED', zh: '集群：槽位与 MOVED' },
     text: {
       en: 'Redis Cluster splits keys into 16 384 slots, CRC16(key) mod 16384, hashing only the part inside the first {…} when it is not empty, so "{myLock}" and "redisson_lock__channel:{myLock}" share a slot. Each master serves some slots; a node asked about a key of a slot it does not serve replies -MOVED <slot> <host:port>, and the client retries there and updates its slot map.',
-      zh: 'Redis Cluster 把 key 分到 16384 个槽位：CRC16(key) mod 16384，如果 key 含非空的 {…}，只对第一对括号里的部分求哈希，所以 "{myLock}" 和 "redisson_lock__channel:{myLock}" 在同一个槽位。每个主节点负责一部分槽位；被问到不归自己负责的槽位的 key 时，节点回复 -MOVED <槽位> <host:port>，客户端到那里重试并更新自己的槽位表。',
+      zh: 'Redis Cluster 把键分到 16384 个槽位：CRC16(键) mod 16384，如果键含非空的 {…}，只对第一对括号里的部分求哈希，所以 "{myLock}" 和 "redisson_lock__channel:{myLock}" 在同一个槽位。每个主节点负责一部分槽位；被问到不归自己负责的槽位的键时，节点回复 -MOVED <槽位> <host:port>，客户端到那里重试并更新自己的槽位表。',
     },
     match: { en: /\bMOVED\b|\bslots?\b/, zh: /MOVED|槽位/ },
+  },
+  {
+    id: 'unlock-latch',
+    title: { en: 'Unlock latch (Redisson 3.24+)', zh: '解锁 latch（Redisson 3.24+）' },
+    text: {
+      en: 'A short-lived key, redisson_unlock_latch:{name}:<request id>, that the unlock script (since 3.24) sets with its own answer, so an unlock the client re-sends after a timeout gets the same answer instead of releasing a second hold. The client deletes it as soon as the unlock has returned (the <client>/unlock actor in the captions). The tutorials show the older unlock script, without it.',
+      zh: '一个短命的键 redisson_unlock_latch:{name}:<请求 id>：解锁脚本（3.24 起）把自己的答复存在里面，这样客户端在超时后重发的解锁会拿到同一个答复，而不会再释放一次持有。解锁一返回，客户端就把它删掉（说明栏里的 <客户端>/unlock）。教程里展示的是较早的解锁脚本，没有这个键。',
+    },
+    match: { en: /redisson_unlock_latch|\bunlock latch\b/i, zh: /redisson_unlock_latch|解锁 latch/ },
   },
 ];
 

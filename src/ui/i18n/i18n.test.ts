@@ -58,7 +58,7 @@ describe('the glossary', () => {
       { text: '; the watchdog stops at unlock.' },
     ]);
     expect(
-      linkTerms('看门狗续期租约', 'zh')
+      linkTerms('看门狗续期租期', 'zh')
         .filter((p) => p.term)
         .map((p) => p.term),
     ).toEqual(['watchdog', 'lease']);

@@ -157,7 +157,7 @@ KEYS[1] lock key (a hash)
 ARGV[1] lease in ms (30000 under the watchdog)
 ARGV[2] lock name "<clientId>:<threadId>"`,
     `Redisson 3.11 时的 RedissonLock.tryLockInnerAsync（2.2.4 .. 3.12.2）：首次加锁用 HSET 写入
-重入次数，重入时用 HINCRBY；两种情况都把 TTL 重置为
+持有次数，重入时用 HINCRBY；两种情况都把 TTL 重置为
 租期。返回 nil 表示已获得；否则返回当前持有者的锁剩余的 TTL（毫秒）。
 KEYS[1] 锁的键（哈希）
 ARGV[1] 租期（毫秒；有看门狗时为 30000）
@@ -245,7 +245,7 @@ KEYS[1] lock key, KEYS[2] unlock latch key
 ARGV[1] lease in ms, ARGV[2] lock name, ARGV[3] latch TTL in ms`,
     `RedissonSpinLock.unlockInnerAsync：释放一次持有，和 RLock 的解锁一样，但没有
 PUBLISH：没有人订阅，等待者轮询。latch 键让重试的解锁保持幂等。
-返回 nil（不是持有者）、0（仍被持有：重入次数 > 0）或 1（已释放）。
+返回 nil（不是持有者）、0（仍被持有：持有次数 > 0）或 1（已释放）。
 KEYS[1] 锁的键，KEYS[2] 解锁 latch 键
 ARGV[1] 租期（毫秒），ARGV[2] 锁名，ARGV[3] latch 的 TTL（毫秒）`,
   ],
@@ -258,7 +258,7 @@ ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name,
 ARGV[4] publish command ('PUBLISH' or 'SPUBLISH'), ARGV[5] latch TTL in ms`,
     `RedissonLock.unlockInnerAsync（Redisson 3.24+）：释放一次持有。latch 键记住
 结果，所以重试的解锁（同一个请求 id）得到同样的回答，而不是失败。
-返回 nil（不是持有者）、0（仍被持有：重入次数 > 0）或 1（已释放，已发布）。
+返回 nil（不是持有者）、0（仍被持有：持有次数 > 0）或 1（已释放，已发布）。
 KEYS[1] 锁的键，KEYS[2] pub/sub 频道，KEYS[3] 解锁 latch 键
 ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名，
 ARGV[4] 发布命令（'PUBLISH' 或 'SPUBLISH'），ARGV[5] latch 的 TTL（毫秒）`,
@@ -271,7 +271,7 @@ KEYS[1] lock key, KEYS[2] pub/sub channel
 ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name`,
     `Redisson 3.11 时的 RedissonLock.unlockInnerAsync（3.10.6 .. 3.21）：释放一次持有。还没有解锁
 latch，发布命令总是 PUBLISH。
-返回 nil（不是持有者）、0（仍被持有：重入次数 > 0）或 1（已释放，已发布）。
+返回 nil（不是持有者）、0（仍被持有：持有次数 > 0）或 1（已释放，已发布）。
 KEYS[1] 锁的键，KEYS[2] pub/sub 频道
 ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名`,
   ],

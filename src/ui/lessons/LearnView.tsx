@@ -4,7 +4,10 @@
  * in Redisson's code.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { Highlights, Step } from '../../lessons/types';
+import { readPointer } from '../../lessons/patch';
+import { COURSE_PATHS, coursePath, pathMinutes, pathNeighbour } from '../../lessons/paths';
+import { encodeLessonHash } from '../url-state';
+import type { Highlights, Step, TaskControl } from '../../lessons/types';
 import { openExplore } from '../explore/store';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
@@ -16,6 +19,7 @@ import './learn.css';
 import { Markdown } from './Markdown';
 import {
   answer,
+  backToStep,
   closeLesson,
   forkStep,
   goStep,
@@ -23,10 +27,13 @@ import {
   loadSummaries,
   openLesson,
   resetTask,
+  setTaskPaths,
   syncStep,
   usePlayer,
   watchTask,
 } from './player';
+
+const PARTS = [1, 2, 3] as const;
 
 export function LessonIndex() {
   const t = useT();
@@ -35,6 +42,7 @@ export function LessonIndex() {
   useEffect(() => {
     void loadSummaries();
   }, []);
+  const total = summaries?.reduce((m, l) => m + l.minutes, 0) ?? 0;
   return (
     <main className="learn-index" data-testid="lesson-index">
       <div className="learn-index__head">
@@ -47,38 +55,79 @@ export function LessonIndex() {
       {summaries === null ? (
         <p className="muted">{t('learn.loading')}</p>
       ) : (
-        <ol className="learn-index__list">
-          {summaries.map((l, i) => {
-            const p = progress[l.id];
-            const seen = p ? Math.min(p.seen + 1, l.steps) : 0;
-            return (
-              <li key={l.id} className={`learn-card${l.coming ? ' learn-card--coming' : ''}`}>
-                <button
-                  type="button"
-                  className="learn-card__btn"
-                  data-lesson={l.id}
-                  onClick={() => openLesson(l.id, p && !p.done ? p.seen : 0)}
-                >
-                  <span className="learn-card__no">{i + 1}</span>
-                  <span className="learn-card__title">{l.title[lang]}</span>
-                  <span className="learn-card__meta">
-                    {t('learn.minutes', { n: l.minutes })} · {t('learn.steps', { n: l.steps })}
-                    {l.coming && <span className="learn-card__badge">{t('learn.coming')}</span>}
-                    {p?.done && (
-                      <span className="learn-card__badge learn-card__badge--done">{t('learn.done')}</span>
-                    )}
-                  </span>
-                  <span
-                    className="learn-card__bar"
-                    aria-label={t('learn.progress', { done: seen, n: l.steps })}
+        <>
+          <p className="learn-index__intro">{t('learn.courseIntro', { n: summaries.length, min: total })}</p>
+          <section className="learn-paths" data-testid="course-paths" aria-label={t('learn.paths')}>
+            <h3>{t('learn.paths')}</h3>
+            <ul>
+              {COURSE_PATHS.map((p) => (
+                <li key={p.id}>
+                  <a
+                    href={encodeLessonHash({
+                      lesson: p.stops[0].lesson,
+                      step: p.stops[0].steps[0] - 1,
+                      path: p.id,
+                    })}
+                    data-path={p.id}
                   >
-                    <span style={{ width: `${(100 * seen) / Math.max(1, l.steps)}%` }} />
+                    {p.title[lang]}
+                  </a>{' '}
+                  <span className="muted">
+                    {t('learn.pathMeta', {
+                      n: p.stops.reduce((k, s) => k + s.steps.length, 0),
+                      min: pathMinutes(p, summaries),
+                    })}
                   </span>
-                </button>
-              </li>
-            );
-          })}
-        </ol>
+                </li>
+              ))}
+            </ul>
+          </section>
+          {PARTS.map((part) => (
+            <section key={part} className="learn-part" data-part={part}>
+              <h3>{t(`learn.part${part}`)}</h3>
+              <ol className="learn-index__list">
+                {summaries.map((l, i) => {
+                  if ((l.part ?? 1) !== part) return null;
+                  const p = progress[l.id];
+                  const seen = p ? Math.min(p.seen + 1, l.steps) : 0;
+                  return (
+                    <li key={l.id} className={`learn-card${l.coming ? ' learn-card--coming' : ''}`}>
+                      <button
+                        type="button"
+                        className="learn-card__btn"
+                        data-lesson={l.id}
+                        onClick={() => openLesson(l.id, p && !p.done ? p.seen : 0)}
+                      >
+                        <span className="learn-card__no">{i + 1}</span>
+                        <span className="learn-card__title">{l.title[lang]}</span>
+                        {l.objective && (
+                          <span className="learn-card__objective">
+                            <Markdown text={l.objective[lang]} />
+                          </span>
+                        )}
+                        <span className="learn-card__meta">
+                          {t('learn.minutes', { n: l.minutes })} · {t('learn.steps', { n: l.steps })}
+                          {l.coming && <span className="learn-card__badge">{t('learn.coming')}</span>}
+                          {p?.done && (
+                            <span className="learn-card__badge learn-card__badge--done">
+                              {t('learn.done')}
+                            </span>
+                          )}
+                        </span>
+                        <span
+                          className="learn-card__bar"
+                          aria-label={t('learn.progress', { done: seen, n: l.steps })}
+                        >
+                          <span style={{ width: `${(100 * seen) / Math.max(1, l.steps)}%` }} />
+                        </span>
+                      </button>
+                    </li>
+                  );
+                })}
+              </ol>
+            </section>
+          ))}
+        </>
       )}
     </main>
   );
@@ -146,8 +195,10 @@ function useHighlightDom(h: Highlights | undefined): void {
 function Question({ step, n, right, lang }: { step: Step; n: number; right: string[]; lang: Lang }) {
   const t = useT();
   const picked = usePlayer((s) => s.answers[n]);
+  const revealing = usePlayer((s) => s.revealing === n);
   const q = step.question!;
   const ok = picked !== undefined && right.includes(picked);
+  const why = q.choices.find((c) => c.id === picked)?.why;
   return (
     <div className="lesson__question" data-testid="lesson-question">
       <div className="lesson__label">{t('learn.question')}</div>
@@ -160,7 +211,7 @@ function Question({ step, n, right, lang }: { step: Step; n: number; right: stri
             data-testid="lesson-choice"
             data-choice={c.id}
             disabled={picked !== undefined}
-            className={`lesson__choice${picked === undefined ? '' : right.includes(c.id) ? ' lesson__choice--right' : picked === c.id ? ' lesson__choice--wrong' : ''}`}
+            className={`lesson__choice${picked === undefined || revealing ? (picked === c.id ? ' lesson__choice--picked' : '') : right.includes(c.id) ? ' lesson__choice--right' : picked === c.id ? ' lesson__choice--wrong' : ''}`}
             aria-pressed={picked === c.id}
             onClick={() => answer(c.id)}
           >
@@ -168,24 +219,99 @@ function Question({ step, n, right, lang }: { step: Step; n: number; right: stri
           </button>
         ))}
       </div>
-      {picked !== undefined && (
+      {picked === undefined && (
+        <p className="muted lesson__asking" data-testid="lesson-asking">
+          {t('learn.asking')}
+        </p>
+      )}
+      {revealing && (
+        <p className="muted lesson__asking" role="status" data-testid="lesson-revealing">
+          {t('learn.revealing')}
+        </p>
+      )}
+      {picked !== undefined && !revealing && (
         <div
           className={`lesson__feedback lesson__feedback--${ok ? 'right' : 'wrong'}`}
           data-testid="lesson-feedback"
           data-right={ok}
           role="status"
         >
-          <strong>{ok ? t('learn.right') : t('learn.wrong')}</strong> <Markdown text={q.feedback[lang]} />
+          <strong>{ok ? t('learn.right') : t('learn.wrong')}</strong>{' '}
+          {why && <Markdown className="lesson__why" testId="lesson-why" text={why[lang]} />}
+          <Markdown text={q.feedback[lang]} />
         </div>
       )}
     </div>
   );
 }
 
+/** One control for the change a task asks for, reading and writing the scenario on screen. */
+function TaskControlView({ control, lang }: { control: TaskControl; lang: Lang }) {
+  const scenario = usePlayground((s) => s.scenario);
+  const current = readPointer(scenario, control.paths[0]);
+  const label = <Markdown className="lesson__control-label" text={control.label[lang]} />;
+  if (control.kind === 'toggle') {
+    const on = JSON.stringify(current) === JSON.stringify(control.value);
+    return (
+      <label className="lesson__control">
+        <input
+          type="checkbox"
+          data-testid="task-control"
+          checked={on}
+          onChange={(e) => void setTaskPaths(control.paths, e.target.checked ? control.value : control.off)}
+        />
+        {label}
+      </label>
+    );
+  }
+  if (control.kind === 'select') {
+    return (
+      <label className="lesson__control">
+        {label}
+        <select
+          data-testid="task-control"
+          // absent: the scenario's default, which each control lists first
+          value={typeof current === 'string' ? current : (control.options?.[0] ?? '')}
+          onChange={(e) => void setTaskPaths(control.paths, e.target.value)}
+        >
+          {(control.options ?? []).map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  const commit = (raw: string) => {
+    const n = raw.trim() === '' ? undefined : Number(raw);
+    if (n !== undefined && !Number.isInteger(n)) return;
+    if (n !== current) void setTaskPaths(control.paths, n);
+  };
+  return (
+    <label className="lesson__control">
+      {label}
+      <input
+        type="number"
+        step={100}
+        data-testid="task-control"
+        key={String(current)}
+        defaultValue={typeof current === 'number' ? current : ''}
+        onBlur={(e) => commit(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit((e.target as HTMLInputElement).value);
+        }}
+      />
+    </label>
+  );
+}
+
 function Task({ step, lang }: { step: Step; lang: Lang }) {
   const t = useT();
   const status = usePlayer((s) => s.task);
+  const dodgeAt = usePlayer((s) => s.taskDodge);
   const task = step.task!;
+  const dodge = status === 'dodge' && dodgeAt !== null ? task.dodges?.[dodgeAt] : undefined;
   return (
     <div className="lesson__task">
       <div className="lesson__label">{t('learn.task')}</div>
@@ -193,6 +319,13 @@ function Task({ step, lang }: { step: Step; lang: Lang }) {
       <div className="lesson__goal">
         <strong>{t('learn.goal')}</strong> <Markdown text={task.goalText[lang]} />
       </div>
+      {task.controls !== undefined && (
+        <div className="lesson__controls" data-testid="task-controls">
+          {task.controls.map((c, i) => (
+            <TaskControlView key={i} control={c} lang={lang} />
+          ))}
+        </div>
+      )}
       {task.hint && (
         <details className="lesson__hint">
           <summary>{t('learn.hint')}</summary>
@@ -203,13 +336,17 @@ function Task({ step, lang }: { step: Step; lang: Lang }) {
         <div className="lesson__done" data-testid="lesson-task-done" role="status">
           <strong>{t('learn.taskDone')}</strong> <Markdown text={task.success[lang]} />
         </div>
+      ) : dodge !== undefined ? (
+        <div className="lesson__dodge" data-testid="lesson-task-dodge" role="status">
+          <Markdown text={dodge.why[lang]} />
+        </div>
       ) : (
         <p className="muted lesson__status" role="status">
           {status === 'checking'
             ? t('learn.taskChecking')
             : status === 'notyet'
               ? t('learn.taskNotYet')
-              : t('learn.taskHow')}
+              : t(task.controls === undefined ? 'learn.taskHow' : 'learn.taskHowControls')}
         </p>
       )}
       {status !== 'idle' && (
@@ -227,6 +364,9 @@ export function LessonPanel() {
   const { lessonId, step: n } = usePick(useLearn, 'lessonId', 'step');
   const { payload, loading, error } = usePick(usePlayer, 'payload', 'loading', 'error');
   const picked = usePlayer((s) => s.answers[n]);
+  const revealing = usePlayer((s) => s.revealing === n);
+  const summaries = usePlayer((s) => s.summaries);
+  const cursor = usePlayground((s) => s.cursor);
   const [copied, setCopied] = useState(false);
   useLessonKeys();
   useEffect(() => watchTask(), []);
@@ -236,8 +376,39 @@ export function LessonPanel() {
   const lesson = payload?.lesson.id === lessonId ? payload.lesson : null;
   const step = lesson?.steps[n];
   const info = payload?.steps[n];
+  const last = lesson !== null && n === lesson.steps.length - 1;
+  useEffect(() => {
+    if (last) void loadSummaries();
+  }, [last]);
+  const pathId = useLearn((s) => s.path);
+  const path = coursePath(pathId ?? undefined);
+  const pathNext = path && lessonId !== null ? pathNeighbour(path, lessonId, n, 1) : null;
+  const at = summaries?.findIndex((l) => l.id === lessonId) ?? -1;
+  const courseNext = at >= 0 ? (summaries?.[at + 1] ?? null) : null;
+  const nextLesson = path
+    ? (summaries?.find(
+        (l) => pathNext !== null && pathNext.lesson !== lessonId && l.id === pathNext.lesson,
+      ) ?? null)
+    : courseNext;
+  const asking = step?.question !== undefined && (picked === undefined || revealing);
   // While a prediction is open the step's highlights would point at its answer: they wait for it.
-  useHighlightDom(step?.question !== undefined && picked === undefined ? undefined : step?.highlight);
+  useHighlightDom(asking ? undefined : step?.highlight);
+  // ...and so would the violation rows and the scenario's intro text (app.css, html.asking).
+  const waiting = asking && picked === undefined;
+  const otherIntro = step?.hideIntro === true;
+  // The panels the step cites: presenter mode shows them beside the lanes (learn.css, LA8).
+  const citesKeys = !asking && (step?.highlight?.keys?.length ?? 0) > 0;
+  const citesScript = !asking && step?.highlight?.script !== undefined;
+  useEffect(() => {
+    const html = document.documentElement.classList;
+    html.toggle('asking', waiting);
+    html.toggle('nointro', otherIntro);
+    html.toggle('cite-keys', citesKeys);
+    html.toggle('cite-script', citesScript);
+    return () => {
+      for (const c of ['asking', 'nointro', 'cite-keys', 'cite-script']) html.remove(c);
+    };
+  }, [waiting, otherIntro, citesKeys, citesScript]);
 
   if (lesson === null || step === undefined || info === undefined) {
     return (
@@ -256,7 +427,7 @@ export function LessonPanel() {
     );
   }
   const total = lesson.steps.length;
-  const hideText = step.question !== undefined && picked === undefined;
+  const hideText = asking;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(lessonLink());
@@ -278,13 +449,43 @@ export function LessonPanel() {
           <Question step={step} n={n} right={info.right} lang={lang} />
         )}
         {!hideText && <Markdown className="lesson__text" testId="lesson-text" text={step.text[lang]} />}
+        {!hideText && info.cursor !== undefined && cursor !== info.cursor && (
+          <button
+            type="button"
+            className="btn btn--small lesson__back"
+            data-testid="lesson-back-to-step"
+            onClick={backToStep}
+          >
+            ↺ {t('learn.backToStep')}
+          </button>
+        )}
+        {step.tutorials !== undefined && !hideText && (
+          <div className="lesson__tutorials" data-testid="lesson-tutorials">
+            <strong>{t('learn.tutorials')}</strong> <Markdown text={step.tutorials[lang]} />
+          </div>
+        )}
+        {step.teacher !== undefined && !embed && (
+          <details className="lesson__teacher" data-testid="lesson-teacher">
+            <summary>{t(hideText ? 'learn.teacherSpoiler' : 'learn.teacher')}</summary>
+            <Markdown text={step.teacher[lang]} />
+          </details>
+        )}
         {step.pending !== undefined && <p className="lesson__pending">{t('learn.pending')}</p>}
         {lesson.coming === true && <p className="lesson__pending">{t('learn.comingLesson')}</p>}
         {info.error !== undefined && (
           <p className="learn__error">{t('learn.stepError', { msg: info.error })}</p>
         )}
-        {step.task !== undefined && !embed && <Task step={step} lang={lang} />}
-        {step.explore !== undefined && !embed && (
+        {step.task !== undefined && !embed && !hideText && <Task step={step} lang={lang} />}
+        {(path ? pathNext === null || nextLesson !== null : n === total - 1) && (
+          <p className="lesson__end" data-testid="lesson-end" role="note">
+            {nextLesson
+              ? t('learn.lessonEnd', { title: nextLesson.title[lang] })
+              : path
+                ? t('learn.pathDone', { title: path.title[lang] })
+                : t('learn.courseDone')}
+          </p>
+        )}
+        {step.explore !== undefined && !embed && !hideText && (
           <div className="lesson__explore">
             <Markdown text={step.explore.prompt[lang]} />
             <button
@@ -320,10 +521,14 @@ export function LessonPanel() {
           type="button"
           className="btn btn--primary"
           data-testid="lesson-next"
-          disabled={n === total - 1}
+          disabled={n === total - 1 && nextLesson === null}
           onClick={() => goStep(1)}
         >
-          {t('learn.next')} →
+          {n < total - 1
+            ? `${t('learn.next')} →`
+            : nextLesson
+              ? `${t('learn.nextLesson')} →`
+              : t('learn.courseEnd')}
         </button>
       </div>
       <p className="lesson__keys muted">{t('learn.keys')}</p>

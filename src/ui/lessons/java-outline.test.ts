@@ -58,11 +58,22 @@ describe('whereIs', () => {
     expectPath('A:1', {
       3: 'caller:3',
       8: 'caller:3',
-      9: 'renewal:2',
+      9: 'renewal:3',
       10: 'unlock:1',
       12: 'unlock:2',
       16: null,
     });
+  });
+
+  it('shows a FencedLock holder the fenced caller: getFencedLock and lockAndGetToken (LA16)', () => {
+    const t = [
+      ev(0, 'lock.request', 'F:1', { type: 'FencedLock', op: 'lock' }),
+      evalsha(1, 'F:1'),
+      ev(2, 'lock.acquired', 'F:1'),
+      ev(3, 'work.start', 'F:1', { critical: true }),
+    ];
+    expect(whereIs(t, 3, 'F:1')?.outline).toBe('callerFenced');
+    expect(OUTLINES.callerFenced.lines[0].code).toContain('getFencedLock');
   });
 
   it('knows tryLock() and gives up on naive locks and threads that have not started', () => {

@@ -7,7 +7,7 @@
 import { NAIVE_LOCK_TYPES } from '../../engine/lock_types';
 import type { TraceEvent } from '../../engine/trace/types';
 
-export type OutlineId = 'caller' | 'lock' | 'tryLock' | 'unlock' | 'renewal';
+export type OutlineId = 'caller' | 'callerFenced' | 'lock' | 'tryLock' | 'unlock' | 'renewal';
 
 export interface OutlineLine {
   code: string;
@@ -24,6 +24,25 @@ export const OUTLINES: Record<OutlineId, { title: string; lines: OutlineLine[] }
       { code: 'lock.lock();  // or tryLock(...)' },
       { code: 'try {' },
       { code: '    doWork();', comment: c('the critical section', '临界区') },
+      { code: '} finally {' },
+      { code: '    lock.unlock();' },
+      { code: '}' },
+    ],
+  },
+  // RFencedLock (3.26+): the token comes back from the acquire and goes with every write
+  callerFenced: {
+    title: 'your code',
+    lines: [
+      { code: 'RFencedLock lock = redisson.getFencedLock(name);' },
+      {
+        code: 'Long token = lock.lockAndGetToken();',
+        comment: c('the token only grows', '令牌只增不减'),
+      },
+      { code: 'try {' },
+      {
+        code: '    store.write(value, token);',
+        comment: c('the store refuses an older token', '存储拒绝更旧的令牌'),
+      },
       { code: '} finally {' },
       { code: '    lock.unlock();' },
       { code: '}' },
@@ -121,8 +140,12 @@ export const OUTLINES: Record<OutlineId, { title: string; lines: OutlineLine[] }
     ],
   },
   renewal: {
-    title: 'RedissonBaseLock.renewExpiration()',
+    title: 'RedissonBaseLock.renewExpiration() (before 3.44)',
     lines: [
+      {
+        code: '// 3.44+: one LockTask per client renews all its locks in one script',
+        comment: c('same test: PEXPIRE only if our field is there', '判断相同：我们的字段还在才 PEXPIRE'),
+      },
       { code: 'Timeout task = timer.newTimeout(timeout -> {' },
       {
         code: '    Boolean res = renewExpirationAsync(threadId).get();',
@@ -171,6 +194,13 @@ function isRedisson(type: unknown): boolean {
  * (or unlock) and keeps the line the last of them belongs to. Null when the thread is not in a
  * Redisson lock call (a naive lock, no lock yet, finished).
  */
+/** The lock type of `actor`'s latest lock request before `before`. */
+function lastLockType(events: readonly TraceEvent[], before: number, actor: string): unknown {
+  for (let i = before - 1; i >= 0; i--)
+    if (events[i].actor === actor && events[i].kind === 'lock.request') return events[i].type;
+  return undefined;
+}
+
 export function whereIs(events: readonly TraceEvent[], cursor: number, actor: string): Where | null {
   const end = Math.min(cursor, events.length - 1);
   const here = events[end];
@@ -178,7 +208,7 @@ export function whereIs(events: readonly TraceEvent[], cursor: number, actor: st
   // naive set-nx-px-renew lock's own renewal thread ("A/renewal") is not Redisson's code.
   if (here !== undefined && here.kind === 'watchdog.renew' && here.actor === actor) {
     if (String(here.timer).endsWith('/renewal')) return null;
-    return { actor, outline: 'renewal', line: here.result === 1 ? 2 : here.result === 0 ? 3 : 1, index: end };
+    return { actor, outline: 'renewal', line: here.result === 1 ? 3 : here.result === 0 ? 4 : 2, index: end };
   }
   // Find where the latest call began.
   let start = -1;
@@ -193,8 +223,11 @@ export function whereIs(events: readonly TraceEvent[], cursor: number, actor: st
   }
   if (start < 0) return null;
   const first = events[start];
-  if (first.kind === 'work.start')
-    return first.critical === false ? null : { actor, outline: 'caller', line: 3, index: start };
+  if (first.kind === 'work.start') {
+    if (first.critical === false) return null;
+    const fenced = lastLockType(events, start, actor) === 'FencedLock';
+    return { actor, outline: fenced ? 'callerFenced' : 'caller', line: 3, index: start };
+  }
   if (first.kind === 'unlock.request') {
     if (!isRedisson(first.type)) return null;
     let line = 1;

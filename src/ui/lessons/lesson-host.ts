@@ -2,7 +2,7 @@
  * The worker's lesson handler (loaded by worker.ts with import() on the first lesson request):
  * plays a lesson with the evaluator and hands the page the data it shows.
  */
-import { evaluateLesson, goalMet, RunCache } from '../../lessons/evaluate';
+import { evaluateLesson, RunCache, taskOutcome } from '../../lessons/evaluate';
 import { lessonCatalog } from '../../lessons/index';
 import type { Lesson } from '../../lessons/types';
 import type { LessonPayload, LessonRequest, LessonResponse, StepInfo } from './lesson-protocol';
@@ -29,6 +29,7 @@ async function play(id: string): Promise<{ payload: LessonPayload; cache: RunCac
         scenario: r.scenario,
         sameScenario: r.sameScenario,
         cursor: r.cursor,
+        ask: r.ask,
         right: r.question?.right,
         error,
       };
@@ -52,6 +53,8 @@ export async function handleLessonRequest(req: LessonRequest): Promise<LessonRes
           minutes: l.minutes,
           steps: l.steps.length,
           coming: l.coming === true,
+          part: l.part,
+          objective: l.objective,
         })),
       };
     }
@@ -63,8 +66,8 @@ export async function handleLessonRequest(req: LessonRequest): Promise<LessonRes
       if (task === undefined)
         return { type: 'lessonGoal', id: req.id, result: { met: false, error: 'no task' } };
       try {
-        const met = goalMet(cache, req.scenario as Parameters<typeof goalMet>[1], task);
-        return { type: 'lessonGoal', id: req.id, result: { met } };
+        const outcome = taskOutcome(cache, req.scenario as Parameters<typeof taskOutcome>[1], task);
+        return { type: 'lessonGoal', id: req.id, result: outcome };
       } catch (e) {
         // A learner's scenario the engine refuses simply does not meet the goal yet.
         const error = e instanceof Error ? e.message : String(e);

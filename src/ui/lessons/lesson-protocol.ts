@@ -11,6 +11,8 @@ export interface LessonSummary {
   minutes: number;
   steps: number;
   coming: boolean;
+  part?: Lesson['part'];
+  objective?: Lesson['objective'];
 }
 
 /** What the page needs of one step's evaluation (not the run: the playground runs it itself). */
@@ -22,6 +24,8 @@ export interface StepInfo {
   sameScenario: boolean;
   /** the cursor's event index in the step's verbose run */
   cursor?: number;
+  /** a question step: the cursor until the learner answers (just before the deciding event) */
+  ask?: number;
   /** ids of the question's right choices, computed from the trace */
   right?: string[];
   /** why the step could not be played (a selector that found nothing, a bad patch) */
@@ -41,6 +45,7 @@ export type LessonRequest =
 export type LessonResponse =
   | { type: 'lessons'; id: number; result: LessonSummary[] }
   | { type: 'lesson'; id: number; result: LessonPayload }
-  | { type: 'lessonGoal'; id: number; result: { met: boolean; error?: string } };
+  /** `dodge`: the index of the task's dodge the learner's run took (the goal is not met) */
+  | { type: 'lessonGoal'; id: number; result: { met: boolean; dodge?: number; error?: string } };
 
 export const LESSON_REQUESTS: ReadonlySet<string> = new Set(['lessons', 'lesson', 'lessonGoal']);

@@ -3,6 +3,7 @@
  * on load or pasted into an open tab (hashchange) opens the lesson (`?present=1`, the presenter, is shell/presenter.ts's).
  */
 import { lazy, useEffect } from 'react';
+import { setLang } from '../controller';
 import { useLearn } from '../store';
 import { decodeLessonHash } from '../url-state';
 
@@ -10,7 +11,15 @@ export function useLessonLinks(): void {
   useEffect(() => {
     const open = () => {
       const link = decodeLessonHash(window.location.hash);
-      if (link !== null) useLearn.setState({ view: 'lesson', lessonId: link.lesson, step: link.step });
+      if (link === null) return;
+      if (link.lang) setLang(link.lang, false);
+      useLearn.setState({
+        view: 'lesson',
+        lessonId: link.lesson,
+        step: link.step,
+        predict: link.predict === true,
+        path: link.path ?? null,
+      });
     };
     open();
     window.addEventListener('hashchange', open);

@@ -4,16 +4,20 @@
  * keeps the link and the progress, and checks a task's goal on every re-run of the learner's edits.
  */
 import { create } from 'zustand';
-import type { Lesson } from '../../lessons/types';
+import { applyPatch, readPointer } from '../../lessons/patch';
+import { coursePath, pathNeighbour } from '../../lessons/paths';
+import type { Lesson, PatchOp, ScenarioJson } from '../../lessons/types';
 import { currentHash, loadDefault, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { translate } from '../i18n';
-import { indexAtTime, setCursor, useLearn, usePlayground } from '../store';
+import { setCursor, useLearn, usePlayground } from '../store';
 import { encodeLessonHash, shareUrl } from '../url-state';
 import type { LessonPayload, LessonSummary } from './lesson-protocol';
 import { readProgress, recordStep, type Progress } from './progress';
+import { revealFrames, REVEAL_MS } from './reveal';
 
-export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet';
+/** `dodge`: the run meets the outcome the way the task's `dodges[taskDodge]` describes, not the point */
+export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet' | 'dodge';
 
 interface PlayerState {
   summaries: LessonSummary[] | null;
@@ -23,7 +27,11 @@ interface PlayerState {
   /** step index → the choice picked */
   answers: Record<number, string>;
   task: TaskStatus;
+  /** with `task: 'dodge'`: which of the task's dodges */
+  taskDodge: number | null;
   progress: Record<string, Progress>;
+  /** the step whose answered question is playing its deciding events (its text waits for them) */
+  revealing: number | null;
 }
 
 export const usePlayer = create<PlayerState>()(() => ({
@@ -33,8 +41,13 @@ export const usePlayer = create<PlayerState>()(() => ({
   error: null,
   answers: {},
   task: 'idle',
+  taskDodge: null,
   progress: readProgress(),
+  revealing: null,
 }));
+
+/** Bumped to stop a running reveal (another step, "back to this step"). */
+let revealToken = 0;
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -51,8 +64,8 @@ export function openIndex(): void {
   useLearn.setState({ view: 'index' });
 }
 
-export function openLesson(id: string, step = 0): void {
-  useLearn.setState({ view: 'lesson', lessonId: id, step });
+export function openLesson(id: string, step = 0, path: string | null = null): void {
+  useLearn.setState({ view: 'lesson', lessonId: id, step, path });
 }
 
 export function closeLesson(): void {
@@ -62,18 +75,59 @@ export function closeLesson(): void {
   history.replaceState(null, '', `${window.location.pathname}${window.location.search}${currentHash()}`);
 }
 
+/** The step's link, with predict mode (when the link asked for it) and the reader's language. */
 export function lessonLink(): string {
-  const { lessonId, step } = useLearn.getState();
+  const { lessonId, step, predict, path } = useLearn.getState();
   if (lessonId === null) return window.location.href;
-  return shareUrl(window.location, encodeLessonHash({ lesson: lessonId, step }));
+  const lang = usePlayground.getState().lang;
+  return shareUrl(
+    window.location,
+    encodeLessonHash({ lesson: lessonId, step, predict, lang, path: path ?? undefined }),
+  );
 }
 
+/**
+ * n / PageDown / Next and p / PageUp / Back: the next or previous step; past a lesson's last step
+ * the next lesson's first (a clicker never gets stuck), before its first the previous lesson's last.
+ */
 export function goStep(delta: number): void {
-  const { lessonId, step } = useLearn.getState();
+  const { lessonId, step, path: pathId } = useLearn.getState();
   const total = usePlayer.getState().payload?.lesson.steps.length ?? 0;
   if (lessonId === null || total === 0) return;
-  const next = Math.max(0, Math.min(total - 1, step + delta));
+  const path = coursePath(pathId ?? undefined);
+  if (path !== undefined) {
+    const to = pathNeighbour(path, lessonId, step, delta > 0 ? 1 : -1);
+    if (to !== null) useLearn.setState({ view: 'lesson', lessonId: to.lesson, step: to.step });
+    return;
+  }
+  if (step + delta >= total) {
+    void neighbourLesson(1).then((next) => {
+      if (next !== null && useLearn.getState().lessonId === lessonId) openLesson(next.id, 0);
+    });
+    return;
+  }
+  const next = Math.max(0, step + delta);
   if (next !== step) useLearn.setState({ step: next });
+}
+
+/** The lesson after (+1) or before (−1) the open one in the course, null at either end. */
+export async function neighbourLesson(dir: 1 | -1): Promise<LessonSummary | null> {
+  await loadSummaries();
+  const { summaries } = usePlayer.getState();
+  const id = useLearn.getState().lessonId;
+  const i = summaries?.findIndex((l) => l.id === id) ?? -1;
+  return i < 0 ? null : (summaries?.[i + dir] ?? null);
+}
+
+/** Puts the cursor back on the step's own moment (after playing on, stepping or answering). */
+export function backToStep(): void {
+  const { step } = useLearn.getState();
+  const info = usePlayer.getState().payload?.steps[step];
+  if (info?.cursor === undefined) return;
+  revealToken++;
+  usePlayer.setState({ revealing: null });
+  usePlayground.setState({ playing: false, predict: useLearn.getState().predict });
+  setCursor(info.cursor);
 }
 
 let token = 0;
@@ -83,6 +137,8 @@ export async function syncStep(): Promise<void> {
   const { lessonId, step } = useLearn.getState();
   if (lessonId === null) return;
   const my = ++token;
+  revealToken++;
+  usePlayer.setState({ revealing: null });
   let payload = usePlayer.getState().payload;
   if (payload?.lesson.id !== lessonId) {
     usePlayer.setState({ loading: true, error: null, payload: null, answers: {} });
@@ -106,7 +162,7 @@ export async function syncStep(): Promise<void> {
   history.replaceState(
     null,
     '',
-    `${window.location.pathname}${window.location.search}${encodeLessonHash({ lesson: lessonId, step })}`,
+    `${window.location.pathname}${window.location.search}${encodeLessonHash({ lesson: lessonId, step, predict: useLearn.getState().predict, path: useLearn.getState().path ?? undefined })}`,
   );
   usePlayer.setState({ progress: recordStep(lessonId, step, total), task: 'idle' });
   await showStep(payload, step, my);
@@ -147,29 +203,35 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
   }
   const unanswered =
     k === n && p.lesson.steps[n].question !== undefined && usePlayer.getState().answers[n] === undefined;
-  setCursor(unanswered ? questionCursor(p, n) : info.cursor);
-  usePlayground.setState({ playing: false });
+  // A question waits before the event that decides it, with the future, the verdict and the
+  // violations hidden (predict mode); the link's `&p=1` keeps predict mode on for every step.
+  setCursor(unanswered ? (info.ask ?? info.cursor) : info.cursor);
+  usePlayground.setState({ playing: false, predict: unanswered || useLearn.getState().predict });
 }
 
-/**
- * Before a question is answered the cursor stays just before the moment it asks about: at the
- * previous step's cursor on the same run, else at the last event earlier in time.
- */
-function questionCursor(p: LessonPayload, n: number): number {
-  const info = p.steps[n];
-  const prev = p.steps[n - 1];
-  if (info.sameScenario && prev?.cursor !== undefined) return prev.cursor;
-  const run = usePlayground.getState().run;
-  const ev = run?.trace.events[info.cursor ?? -1];
-  return run && ev ? indexAtTime(run.trace, ev.t - 1) : -1;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Plays the answered step's deciding events (still in predict mode), then lifts predict mode. */
+async function reveal(step: number, from: number, to: number): Promise<void> {
+  const my = ++revealToken;
+  usePlayer.setState({ revealing: step });
+  const events = usePlayground.getState().run?.trace.events ?? [];
+  for (const i of revealFrames(events, from, to)) {
+    await sleep(REVEAL_MS);
+    if (my !== revealToken) return;
+    setCursor(i);
+  }
+  usePlayground.setState({ predict: useLearn.getState().predict });
+  usePlayer.setState({ revealing: null });
 }
 
 export function answer(choice: string): void {
   const { step } = useLearn.getState();
   const p = usePlayer.getState().payload;
   usePlayer.setState((s) => ({ answers: { ...s.answers, [step]: choice } }));
-  const cursor = p?.steps[step]?.cursor;
-  if (cursor !== undefined) setCursor(cursor);
+  const info = p?.steps[step];
+  if (info?.cursor === undefined) return;
+  void reveal(step, usePlayground.getState().cursor, info.cursor);
 }
 
 /** Loads the step's scenario as an ordinary one, titled after the lesson, and leaves the lesson. */
@@ -185,6 +247,28 @@ export async function forkStep(): Promise<void> {
   closeLesson();
   // Its own title names the lesson, so it is no built-in's edit even when the step is one as is.
   await loadScenario(forked, { builtinId: null, origin: null, cursor });
+}
+
+/**
+ * A task control's change: every path set to `value` (undefined removes it) on the scenario on
+ * screen, re-run as an edit (the task's goal is checked on the new run, as for any edit).
+ */
+export async function setTaskPaths(paths: readonly string[], value: unknown): Promise<void> {
+  const doc = usePlayground.getState().scenario as ScenarioJson | null;
+  if (doc === null) return;
+  const ops: PatchOp[] = paths.flatMap((path): PatchOp[] =>
+    value === undefined
+      ? readPointer(doc, path) === undefined
+        ? []
+        : [{ op: 'remove', path }]
+      : [{ op: readPointer(doc, path) === undefined ? 'add' : 'replace', path, value }],
+  );
+  if (ops.length === 0) return;
+  try {
+    await loadScenario(applyPatch(doc, ops), { keepTime: true, onInvalid: 'issues', verbose: true });
+  } catch (e) {
+    usePlayer.setState({ error: message(e) });
+  }
 }
 
 /** Restores the step's own scenario after the learner's edits. */
@@ -221,7 +305,10 @@ export function watchTask(): () => void {
     usePlayer.setState({ task: 'checking' });
     engineClient.lessonGoal(lessonId, step, s.scenario).then(
       (r) => {
-        if (my === goalToken) usePlayer.setState({ task: r.met ? 'done' : 'notyet' });
+        if (my !== goalToken) return;
+        if (r.met) usePlayer.setState({ task: 'done', taskDodge: null });
+        else if (r.dodge !== undefined) usePlayer.setState({ task: 'dodge', taskDodge: r.dodge });
+        else usePlayer.setState({ task: 'notyet', taskDodge: null });
       },
       () => {
         if (my === goalToken) usePlayer.setState({ task: 'notyet' });

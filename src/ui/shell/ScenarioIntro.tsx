@@ -17,9 +17,13 @@ export function ScenarioIntro() {
   const lang = usePlayground((s) => s.lang);
   const builtin = usePlayground((s) => s.builtins.find((b) => b.id === (s.builtinId ?? s.originId)));
   const modified = usePlayground((s) => s.builtinId === null);
-  const scenario = usePlayground((s) => s.scenario) as { title?: unknown; description?: unknown } | null;
+  const scenario = usePlayground((s) => s.scenario) as {
+    title?: unknown;
+    titleZh?: unknown;
+    description?: unknown;
+  } | null;
   const builtinTitle = builtin && ((lang === 'zh' && builtin.titleZh) || builtin.title);
-  const title = builtinTitle || scenario?.title;
+  const title = builtinTitle || (lang === 'zh' && scenario?.titleZh) || scenario?.title;
   const text = builtin
     ? (lang === 'zh' && builtin.descriptionZh) || builtin.description
     : scenario?.description;
