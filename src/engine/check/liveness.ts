@@ -86,6 +86,9 @@ export class LivenessChecker {
   private readonly unlocking = new Set<string>();
   /** actor \0 lock -> the hold count the thread believes it has (L4) */
   private readonly clientHolds = new Map<string, number>();
+  /** clientHolds by lock and by thread: a key change or a renewal asks about one, not all (1,000s held) */
+  private readonly holdersOf = new Map<string, Set<Actor>>();
+  private readonly holdsOf = new Map<Actor, number>();
   /** actor \0 lock -> the type and lease of its last request */
   private readonly requested = new Map<string, { type: string; lease: boolean }>();
   /** actor \0 lock: a renewal runs for it (acquired without lease, not cancelled since) */
@@ -138,7 +141,7 @@ export class LivenessChecker {
         const id = actor + sep + ev.lock;
         if (ev.op === 'unlock' || ev.op === 'forceUnlock') {
           this.unlocking.delete(id);
-          this.clientHolds.delete(id);
+          this.dropHold(id);
         } else this.stopTrying(actor);
         this.checkL4(actor, ev.lock);
         break;
@@ -149,8 +152,8 @@ export class LivenessChecker {
       case 'lock.released': {
         const id = actor + sep + ev.lock;
         this.unlocking.delete(id);
-        if (ev.holdCount > 0) this.clientHolds.set(id, ev.holdCount);
-        else this.clientHolds.delete(id);
+        if (ev.holdCount > 0) this.setHold(id, ev.holdCount);
+        else this.dropHold(id);
         this.checkL4(actor, ev.lock);
         this.checkL3(actor, ev.lock);
         break;
@@ -198,8 +201,7 @@ export class LivenessChecker {
     const key = this.m.keyOf(lock);
     for (const node of this.host.masters())
       for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) judge.add(o);
-    for (const id of this.clientHolds.keys())
-      if (id.endsWith(sep + lock)) judge.add(id.slice(0, id.indexOf(sep)));
+    for (const a of this.holdersOf.get(lock) ?? []) judge.add(a);
     for (const a of judge) this.checkL4(a, lock);
   }
 
@@ -227,10 +229,34 @@ export class LivenessChecker {
   /** The waited-for locks that are free (L2's candidates), until the next change; null: stale. */
   private freeWaited: string[] | null = null;
 
+  private setHold(id: string, holdCount: number): void {
+    if (!this.clientHolds.has(id)) {
+      const i = id.indexOf(sep);
+      const [actor, lock] = [id.slice(0, i), id.slice(i + 1)];
+      let set = this.holdersOf.get(lock);
+      if (set === undefined) this.holdersOf.set(lock, (set = new Set()));
+      set.add(actor);
+      this.holdsOf.set(actor, (this.holdsOf.get(actor) ?? 0) + 1);
+    }
+    this.clientHolds.set(id, holdCount);
+  }
+
+  private dropHold(id: string): void {
+    if (!this.clientHolds.delete(id)) return;
+    const i = id.indexOf(sep);
+    const [actor, lock] = [id.slice(0, i), id.slice(i + 1)];
+    const set = this.holdersOf.get(lock);
+    set?.delete(actor);
+    if (set?.size === 0) this.holdersOf.delete(lock);
+    const n = (this.holdsOf.get(actor) ?? 1) - 1;
+    if (n > 0) this.holdsOf.set(actor, n);
+    else this.holdsOf.delete(actor);
+  }
+
   private onAcquired(actor: Actor, lock: string, holdCount: number): void {
     const id = actor + sep + lock;
     this.stopTrying(actor);
-    this.clientHolds.set(id, holdCount);
+    this.setHold(id, holdCount);
     const req = this.requested.get(id);
     if (holdCount === 1 && req !== undefined && !req.lease && RENEWED_TYPES.has(req.type))
       this.renewing.add(id);
@@ -247,7 +273,7 @@ export class LivenessChecker {
       const a = id.slice(0, i);
       if (!gone(a)) continue;
       const lock = id.slice(i + 1);
-      this.clientHolds.delete(id);
+      this.dropHold(id);
       this.unlocking.delete(id);
       this.m.setOpen('L4', lock, null);
       // The watchdog belongs to the client, not the thread: it renews on for as long as the client lives.
@@ -275,7 +301,7 @@ export class LivenessChecker {
    */
   private heldByNobody(actor: Actor, lock: string): boolean {
     if (this.acquiring.has(actor) || this.m.believes(actor, lock)) return false;
-    for (const id of this.clientHolds.keys()) if (id.startsWith(actor + sep)) return false;
+    if (this.holdsOf.has(actor)) return false;
     for (const id of this.unlocking) if (id.startsWith(actor + sep)) return false;
     return true;
   }
