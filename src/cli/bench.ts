@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [--time MS] [--baseline DIR] [--only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim,explore]`:
+ * `npm run bench [-- --json] [--time MS] [--baseline DIR] [--dist DIR] [--only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim,explore,scale,bundle]`:
  * how fast Redisson's lock and unlock scripts run by EVALSHA on (1) the simulated node
  * (RedisServer.exec, no network) with fengari as LockScope patches it, (2) the same with fengari as
  * shipped as far as the engine allows (the stack-slot hunks reverted; the engine needs the others:
@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,8 +28,11 @@ import { RedisServer } from '../engine/redis/server';
 import { fengariStackPatchApplied } from '../engine/redis/lua_vmpatch';
 import { startRealRedis, findExecutable } from '../testing/redis/real_redis';
 import { RespClient } from '../testing/redis/resp_client';
-import { CONTENTION_TARGET_MS, RERUN_TARGET_MS, simSection, type SimBench } from './bench_sim';
-import { exploreSection, exploreTargetRows, type ExploreBench } from './bench_explore';
+import { simSection } from './bench_sim';
+import { exploreSection } from './bench_explore';
+import { scaleSection } from './bench_scale';
+import { bundleSection } from './bench_bundle';
+import { table, targetsSection } from './bench_targets';
 import { HUNKS, fengariWebBundle, patchProblems, revertPatch } from '../../scripts/patch-fengari.mjs';
 import { LOCK, UNLOCK } from '../engine/redisson/scripts/RedissonLock';
 
@@ -402,7 +405,7 @@ async function baselineLockscopeDriver(dir: string): Promise<Driver | string> {
 // ---------------------------------------------------------------------------------------------
 // Sections of the report
 
-interface Options {
+export interface Options {
   json: boolean;
   /** run only these sides (e.g. under --cpu-prof) */
   only: string[] | null;
@@ -410,9 +413,11 @@ interface Options {
   warmupMs: number;
   /** a tree whose src/ is measured as the "baseline" side (see baselineLockscopeDriver) */
   baseline: string | null;
+  /** the built app whose JavaScript the bundle section weighs (default: this tree's dist/) */
+  dist: string;
 }
 
-interface Section {
+export interface Section {
   readonly name: string;
   /** a section that runs only when --only is absent or names this key */
   readonly only?: string;
@@ -542,108 +547,6 @@ const fengariPatchSection: Section = {
   },
 };
 
-/**
- * Page figures, measured by the browser test (e2e/perf.spec.ts prints them), not here. These are
- * issue 13's targets; the spec's assertions are looser budgets that keep headroom for a loaded
- * machine.
- */
-const PAGE_TARGETS: readonly { figure: string; target: string }[] = [
-  { figure: 'contention-100 in the page: pick -> whole run shown', target: '<= 400 ms' },
-  { figure: 'time to interactive (preview server)', target: '<= 600 ms' },
-  { figure: 'first-screen JavaScript, gzip (editor, lessons, search lazy)', target: '<= 260 KB' },
-  { figure: 'contention-100 playback', target: '>= 50 fps' },
-  { figure: 'contention-100 zoom', target: '>= 50 fps' },
-];
-export const EVAL_RATIO_TARGET = 1;
-
-interface TargetRow {
-  figure: string;
-  value: number | null;
-  unit: string;
-  target: string;
-  met: boolean | null;
-  measuredBy: string;
-  note?: string;
-}
-
-/** The issue's table: every figure with its target, in one place. */
-const targetsSection: Section = {
-  name: 'targets',
-  async run(opts, log, report) {
-    const rows: TargetRow[] = [];
-    const ratio = (a: number | null | undefined, b: number | null | undefined) =>
-      a && b ? Math.round((a / b) * 100) / 100 : null;
-    const ratioRow = (figure: string, value: number | null, note: string): TargetRow => ({
-      figure,
-      value,
-      unit: 'x',
-      target: `>= ${EVAL_RATIO_TARGET.toFixed(1)}`,
-      met: value === null ? null : value >= EVAL_RATIO_TARGET,
-      measuredBy: 'npm run bench',
-      note,
-    });
-    rows.push(
-      ratioRow(
-        'EVALSHA lock+unlock, simulated node vs redis-server, per CPU-second',
-        ratio(perCpuSecond.lockscope, perCpuSecond.redisServer),
-        "LockScope process CPU vs redis-server's own CPU (/proc): the steadier figure",
-      ),
-      ratioRow(
-        'EVALSHA lock+unlock, simulated node vs redis-server, wall clock',
-        ratio(sideResults.lockscope?.evalPerSec, sideResults.redisServer?.evalPerSec),
-        'redis-server side includes the pipelined client in this process',
-      ),
-    );
-    const sim = report.sim as SimBench | undefined;
-    if (sim || !opts.only || opts.only.includes('sim')) {
-      rows.push(
-        {
-          figure: 'contention-100, headless runScenario',
-          value: sim?.contention100.ms ?? null,
-          unit: 'ms',
-          target: `<= ${CONTENTION_TARGET_MS}`,
-          met: sim ? sim.contention100.withinTarget : null,
-          measuredBy: 'npm run bench',
-        },
-        {
-          figure: `slowest re-run of the other built-ins${sim ? ` (${sim.slowestRerun.id})` : ''}`,
-          value: sim?.slowestRerun.ms ?? null,
-          unit: 'ms',
-          target: `<= ${RERUN_TARGET_MS}`,
-          met: sim ? sim.slowestRerun.withinTarget : null,
-          measuredBy: 'npm run bench',
-        },
-      );
-    }
-    const explore = report.explore as ExploreBench | undefined;
-    if (explore || !opts.only || opts.only.includes('explore')) rows.push(...exploreTargetRows(explore));
-    for (const p of PAGE_TARGETS)
-      rows.push({ ...p, value: null, unit: '', met: null, measuredBy: 'e2e/perf.spec.ts' });
-    log('');
-    log(
-      table(
-        ['figure', 'value', 'target', 'met'],
-        rows.map((r) => [
-          r.figure,
-          r.value === null
-            ? r.measuredBy === 'npm run bench'
-              ? 'n/a'
-              : `measured by ${r.measuredBy}`
-            : `${r.value} ${r.unit}`,
-          r.target + (r.unit && r.unit !== 'x' ? ` ${r.unit}` : r.unit === 'x' ? 'x' : ''),
-          r.met === null ? '' : r.met ? 'met' : 'MISSED',
-        ]),
-      ),
-    );
-    log(
-      `(load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')} on this machine)`,
-    );
-    return { loadAverage: loadavg(), rows };
-  },
-};
-
 /** Add sections here; each becomes one key of the JSON line. A section can read the earlier ones. */
 const sections: Section[] = [
   evalPerSecSection,
@@ -652,18 +555,20 @@ const sections: Section[] = [
   fengariPatchSection,
   { ...simSection, only: 'sim' },
   { ...exploreSection, only: 'explore' },
+  { ...scaleSection, only: 'scale' },
+  { ...bundleSection, only: 'bundle' },
   targetsSection,
 ];
 
-function table(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { json: false, only: null, windowMs: 2000, warmupMs: 500, baseline: null };
+  const opts: Options = {
+    json: false,
+    only: null,
+    windowMs: 2000,
+    warmupMs: 500,
+    baseline: null,
+    dist: join(ROOT, 'dist'),
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') opts.json = true;
@@ -671,9 +576,10 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--warmup') opts.warmupMs = Number(argv[++i]);
     else if (a === '--only') opts.only = (argv[++i] ?? '').split(',');
     else if (a === '--baseline') opts.baseline = resolve(argv[++i] ?? '');
+    else if (a === '--dist') opts.dist = resolve(argv[++i] ?? '');
     else
       throw new Error(
-        `unknown option ${a} (use --json, --time MS, --warmup MS, --baseline DIR, --only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim,explore)`,
+        `unknown option ${a} (use --json, --time MS, --warmup MS, --baseline DIR, --dist DIR, --only lockscope,lockscopeShipped,lockscopeBaseline,ioredisMock,redisServer,sim,explore,scale,bundle)`,
       );
   }
   if (!(opts.windowMs > 0) || !(opts.warmupMs >= 0)) throw new Error('--time and --warmup take milliseconds');

@@ -5,7 +5,15 @@
 import { formatReply, quoteBytes } from '../engine/redis/cli_format';
 import type { Reply } from '../engine/redis/reply';
 import { replyFromJson, type ReplyJson } from '../engine/sim/reply_json';
-import { NO_LOCK, type Trace, type TraceEvent, type Violation } from '../engine/trace/types';
+import {
+  isLiveness,
+  LIVELOCK_MS,
+  NO_LOCK,
+  STARVATION_OVERTAKES,
+  type Trace,
+  type TraceEvent,
+  type Violation,
+} from '../engine/trace/types';
 
 const MAX_ARG = 40;
 
@@ -101,6 +109,10 @@ export function formatEvent(ev: TraceEvent): string | null {
       `${what}: ${describeL1({ lock: ev.lock, holders: ev.holders, waiting: ev.waiting ?? [] })}`,
     );
   }
+  if ((ev.kind === 'violation.start' || ev.kind === 'violation.end') && isLiveness(ev.violation)) {
+    const what = ev.kind === 'violation.start' ? 'STUCK' : 'no longer stuck';
+    return line(ev.t, '!!', `${what}: ${describeLiveness({ ...ev, kind: ev.violation })}`);
+  }
   if (ev.kind === 'violation.start' || ev.kind === 'violation.end') {
     const what = ev.kind === 'violation.start' ? 'VIOLATION STARTS' : 'violation ends';
     return line(ev.t, '!!', `${what}: ${ev.violation} on ${ev.lock} held by ${ev.holders.join(', ')}`);
@@ -113,6 +125,36 @@ function describeL1(v: Pick<Violation, 'lock' | 'holders' | 'waiting'>): string 
   const waiting = v.waiting ?? [];
   const owners = v.holders.filter((h) => !waiting.includes(h));
   return `${v.lock} has no TTL and its owner ${owners.join(', ')} is gone; ${waiting.join(', ')} wait${waiting.length > 1 ? '' : 's'} forever (liveness L1)`;
+}
+
+/** An L2–L7 in words (docs/trace-format.md, "The liveness kinds in detail"). */
+function describeLiveness(
+  v: Pick<Violation, 'kind' | 'lock' | 'holders' | 'waiting' | 'cause' | 'serverHolds' | 'clientHolds'>,
+): string {
+  const who = v.holders.join(', ');
+  switch (v.kind) {
+    case 'L2':
+      return v.cause === 'dead-ahead'
+        ? `${who} wait${v.holders.length > 1 ? '' : 's'} while ${v.lock} is free: the FairLock queue starts with a thread that is gone (liveness L2)`
+        : `${who} wait${v.holders.length > 1 ? '' : 's'} for ${v.lock}, which is free, and nothing scheduled will wake ${v.holders.length > 1 ? 'them' : 'it'} (liveness L2)`;
+    case 'L3':
+      return `the watchdog keeps ${v.lock} alive for ${who}, which ${v.cause === 'ended' ? 'ended holding it' : 'no longer believes it holds it'} (liveness L3)`;
+    case 'L4':
+      return `${v.lock}: the server counts ${v.serverHolds} hold(s) of ${who}, the thread believes ${v.clientHolds} (liveness L4)`;
+    case 'L5':
+      return v.cause === 'upgrade'
+        ? `${who} waits for ${v.lock} while its own hold blocks it, for ever (liveness L5)`
+        : `${who} wait for each other's holds (${v.lock} and more), for ever (liveness L5)`;
+    case 'L6':
+      return `${who} have retried ${v.lock} for ${LIVELOCK_MS} ms or more and nobody acquired it (liveness L6, livelock)`;
+    case 'L7': {
+      const waiting = v.waiting ?? v.holders.slice(0, 1);
+      const others = v.holders.filter((h) => !waiting.includes(h));
+      return `${waiting.join(', ')} overtaken ${STARVATION_OVERTAKES} times on FairLock ${v.lock} by ${others.join(', ')} (liveness L7, starvation)`;
+    }
+    default:
+      return `${v.kind} on ${v.lock}: ${who}`;
+  }
 }
 
 /** A V3 in words: who wrote, and whom the write wronged (check/monitor.ts, `cause`). */
@@ -146,7 +188,9 @@ export function formatSummary(trace: Trace, endedAt: number): string[] {
         ? `  V3 at ${v.from} ${describeV3(v)}`
         : v.kind === 'L1'
           ? `  L1 stuck from ${v.from} to ${v.to ?? 'the end'}: ${describeL1(v)}`
-          : `  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`,
+          : isLiveness(v.kind)
+            ? `  ${v.kind} stuck from ${v.from} to ${v.to ?? 'the end'}: ${describeLiveness(v)}`
+            : `  ${v.kind} on ${v.lock}: ${v.holders.join(', ')} from ${v.from} to ${v.to ?? 'the end'}`,
     );
   const r = trace.final.resource;
   out.push(`resource: value ${r.value}, ${r.accepted} accepted, ${r.rejected} rejected`);

@@ -142,7 +142,7 @@ export type Check =
   /** ms between two events: `to`'s t − `from`'s t */
   | { gap: { from: EventSelector; to: EventSelector }; min?: number; max?: number }
   /** the whole run's verdict (not only up to the cursor) */
-  | { verdict: 'safe' | 'unsafe' }
+  | { verdict: 'safe' | 'unsafe' | 'stuck' }
   | { resource: { value?: number; accepted?: number; rejected?: number; lost?: number; lastToken?: number } }
   | SlotCheck
   | { all: Check[] }
@@ -158,7 +158,7 @@ export type Check =
  *   actor-of  the actor of the selected event
  *   field-of  another field of the selected event (e.g. a resource.use's `value`)
  *   time-of   the t of the selected event; choices give `[lo, hi]` ranges
- *   verdict   'safe' | 'unsafe'
+ *   verdict   'safe' | 'unsafe' | 'stuck'
  *   holds     true/false: whether `check` holds at the step's cursor
  *   fixed     the id of the right choice, where the trace cannot say (a "why" question)
  */

@@ -76,6 +76,11 @@ const EVERY_FIELD = {
   role: 'master',
   by: 'sentinel-1',
   outcome: 'normal',
+  command: 'EVALSHA',
+  timeoutMs: 3000,
+  until: 5100,
+  thread: 2,
+  acquiring: true,
   result: true,
   exception: 'java.lang.IllegalStateException',
   op: 'work',
@@ -176,6 +181,21 @@ describe('caption', () => {
       ],
       'The network splits: [master, A] | [sentinels, replica-1, B]. Only those in the same group can reach each other.',
       '网络分区：[master, A] | [所有哨兵, replica-1, B]。只有同一组内的节点和客户端能互相连通。',
+    ],
+    [
+      'a response timeout',
+      [
+        ev({
+          kind: 'call.timeout',
+          actor: 'A:1',
+          node: 'master',
+          conn: 'A/cmd',
+          command: 'EVALSHA',
+          timeoutMs: 3000,
+        }),
+      ],
+      'A:1: no reply to EVALSHA from master within 3 s: RedisResponseTimeoutException (the command may still run).',
+      'A:1：3 秒内没有收到 master 对 EVALSHA 的应答：RedisResponseTimeoutException（命令可能仍会执行）。',
     ],
     [
       'a step that threw',

@@ -4,7 +4,15 @@
  * the event's own fields show (plus, for a script, what its known reply values mean); the raw
  * event stays in the details (describe-event.ts).
  */
-import { NO_LOCK, type EventKind, type TraceEvent, type TraceEventOf } from '../engine/trace/types';
+import {
+  LIVELOCK_MS,
+  NO_LOCK,
+  STARVATION_OVERTAKES,
+  type EventKind,
+  type TraceEvent,
+  type TraceEventOf,
+  type ViolationKind,
+} from '../engine/trace/types';
 import { sha1hex } from '../engine/redis/sha1';
 import { METHOD_BY_SHA1 } from '../engine/redisson/scripts/methods';
 import { translate, type Lang, type MessageKey, type Params } from './i18n';
@@ -189,6 +197,22 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
   'client.crash': (e) => ['caption.clientCrash', e],
   'client.pause': (e, c) => ['caption.clientPause', { client: e.client, ms: duration(e.ms, c.lang) }],
   'client.resume': (e) => ['caption.clientResume', e],
+  'thread.cancel': (e) => [
+    e.acquiring ? 'caption.threadCancel' : 'caption.threadCancelNone',
+    { who: e.actor },
+  ],
+  'thread.continue': (e) => ['caption.threadContinue', { who: e.actor, thread: e.thread }],
+  'client.starve': (e, c) => ['caption.clientStarve', { client: e.client, ms: duration(e.ms, c.lang) }],
+  'client.starve.end': (e) => ['caption.clientStarveEnd', e],
+  'node.stall': (e, c) => ['caption.nodeStall', { node: e.node, ms: duration(e.ms, c.lang) }],
+  'call.timeout': (e, c) => [
+    e.notWritten ? 'caption.callNotWritten' : 'caption.callTimeout',
+    { who: e.actor, command: e.command, node: e.node, timeout: duration(e.timeoutMs, c.lang) },
+  ],
+  'reply.late': (e) => [
+    'caption.replyLate',
+    { who: e.actor, command: e.command, node: e.node, reply: reply(e.reply) },
+  ],
   'client.master': (e) =>
     e.slots !== undefined ? ['caption.clientSlots', { ...e, slots: e.slots }] : ['caption.clientMaster', e],
   'cluster.pfail': (e) => ['caption.clusterPfail', e],
@@ -300,7 +324,13 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
   'violation.start': (e, c) => [
     'caption.violationStart',
     {
-      what: translate(c.lang, violationKey(e.violation, e.lock, e.cause), { lock: e.lock }),
+      what: translate(c.lang, violationKey(e.violation, e.lock, e.cause), {
+        lock: e.lock,
+        ms: LIVELOCK_MS,
+        n: STARVATION_OVERTAKES,
+        server: e.serverHolds ?? '?',
+        client: e.clientHolds ?? '?',
+      }),
       holders: list(e.holders),
     },
   ],
@@ -311,8 +341,10 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
 };
 
 /** The violation list's wording for a violation, V3 by its cause. */
-function violationKey(kind: string, lock: string, cause: string | undefined): MessageKey {
-  if (kind !== 'V3') return `violation.${kind === 'V1' || kind === 'V2' ? kind : 'L1'}`;
+function violationKey(kind: ViolationKind, lock: string, cause: string | undefined): MessageKey {
+  if (kind === 'L2' && cause === 'dead-ahead') return 'violation.L2deadAhead';
+  if (kind === 'L5' && cause === 'upgrade') return 'violation.L5upgrade';
+  if (kind !== 'V3') return `violation.${kind}`;
   if (cause === 'unlocked') return lock === NO_LOCK ? 'violation.V3noLock' : 'violation.V3readLock';
   return cause === 'lost-update' ? 'violation.V3lost' : 'violation.V3';
 }

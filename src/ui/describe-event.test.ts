@@ -39,7 +39,7 @@ function missingWords(evs: readonly TraceEvent[], table: Readonly<Record<string,
  */
 const RAW_FIELDS = new Set(
   [
-    'args argv by channel client conn error exception from groups holders key keys level lockName',
+    'args argv by channel client command conn error exception from groups holders key keys level lockName',
     'master message observer op owner owners pending replica reply result script sentinel sha slots',
     'timer type violation waiting',
   ]

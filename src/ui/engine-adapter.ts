@@ -89,15 +89,6 @@ export function consoleCommand(node: NodeView, line: string, now: number): Conso
   return { kind: 'read', text: formatReply(reply, 'tty').replace(/\n$/, '') };
 }
 
-// The search (issue 12): only the search shards (explore/shard.ts, loaded by worker.ts) use these.
-export {
-  EXPLORE_FAULT_KINDS,
-  applyChanges,
-  planSearch,
-  searchRange,
-  shrink,
-  variantAt,
-  type Change,
-  type ExploreFaultKind,
-  type SearchPlan,
-} from '../engine/explore';
+// The search (issue 12): its kinds here; its entry points in engine-adapter-search.ts, which
+// loads with the first search request (the worker's first screen does not carry the search).
+export { EXPLORE_FAULT_KINDS, type ExploreFaultKind } from '../engine/explore/kinds';

@@ -13,6 +13,7 @@ import type { LaneModel } from './timeline/model';
 import { COLORS } from './timeline/palette';
 import { CanvasPainter, FONT, SvgPainter, type Painter } from './timeline/painter';
 import type { RunView } from './store';
+import { isLiveness } from '../engine/trace/types';
 
 const LABEL_W = 150;
 const EXPORT_W = 1400;
@@ -153,7 +154,7 @@ function paintExport(
     const vx = x(v.from);
     const rows = v.lanes ? [layout.byId.get(v.lanes[0])].filter((r) => r !== undefined) : [];
     const vy = rows.length > 0 ? rows[0].y : violationRows(v, layout).top;
-    p.rect(vx, vy, 28, 17, v.kind === 'L1' ? COLORS.stuckEdge : COLORS.violationEdge);
+    p.rect(vx, vy, 28, 17, isLiveness(v.kind) ? COLORS.stuckEdge : COLORS.violationEdge);
     p.text(vx + 4, vy + 9, v.kind, '#ffffff', { size: 12, bold: true });
   }
   shift.leave();

@@ -29,11 +29,15 @@
  *                  two threads guarding the resource with different locks).
  *      holders: the writer first, then the threads it wronged (sorted).
  *
- * Beside safety, one liveness property:
+ * Beside safety, one liveness property here (L2–L7 live in liveness.ts, which reads the facts
+ * gathered here):
  *   L1 stuck lock: a thread waits for `lock` (from `lock.wait` until it acquires, gives up, fails,
  *      ends or crashes) while the lock's key on a node some client treats as master has no TTL and
  *      every owner the key names is gone (its thread ended or its client crashed). Nothing can
  *      free such a key: no unlock will come and it never expires, so the waiters wait forever.
+ *      A naive string lock's owner is the thread whose SETNX / SET NX created the key: its value
+ *      (often the constant "1") cannot tell threads apart, and a thread between its own SETNX and
+ *      EXPIRE must count as the live owner it is.
  *      holders: the gone owners first, then the waiting threads (each group sorted); `waiting`
  *      lists the waiters alone.
  *      It closes when the key is freed, gets a TTL or a live owner, or nobody waits any more.
@@ -52,6 +56,7 @@ import {
   type ViolationKind,
 } from '../trace/types';
 import { clientOf, isThreadActor, threadActor } from '../trace/actors';
+import { LivenessChecker, type LivenessProbe } from './liveness';
 
 export interface MonitorHost {
   emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
@@ -59,7 +64,12 @@ export interface MonitorHost {
   liveKey(node: string, key: string): KeyView | undefined;
   /** nodes some client currently treats as master */
   masters(): readonly string[];
+  /** what the kernel and the runner know of the future (L2, L5); without it those kinds stay silent */
+  probe?: LivenessProbe;
 }
+
+/** The extra fields a violation may carry besides kind, lock, from, to and holders. */
+export type ViolationExtra = Pick<Violation, 'cause' | 'waiting' | 'serverHolds' | 'clientHolds'>;
 
 interface Hold {
   readOnly: boolean;
@@ -113,12 +123,80 @@ export class SafetyMonitor {
   /** threads that ended and clients that crashed: owners that will never unlock (L1) */
   private readonly doneThreads = new Set<Actor>();
   private readonly crashedClients = new Set<string>();
+  /** naive string lock key -> the thread whose SETNX / SET NX created it (its owner, L1) */
+  private readonly keyWriter = new Map<string, Actor>();
+  private readonly liveness: LivenessChecker;
 
-  constructor(private readonly host: MonitorHost) {}
+  constructor(private readonly host: MonitorHost) {
+    this.liveness = new LivenessChecker(host, this);
+  }
 
   onEvent(ev: TraceEvent): void {
     this.onEventSafety(ev);
     this.onEventLiveness(ev);
+    this.liveness.onEvent(ev);
+  }
+
+  /** After every kernel task, when the world is consistent: the kinds judged on what is still to come. */
+  settle(): void {
+    this.liveness.settle();
+  }
+
+  /** The threads waiting for `lock` (from lock.wait until they acquire, give up, fail, end or crash). */
+  waitersOf(lock: string): ReadonlySet<Actor> | undefined {
+    return this.waiters.get(lock);
+  }
+
+  /** Every lock some thread waits for. */
+  waitedLocks(): IterableIterator<string> {
+    return this.waiters.keys();
+  }
+
+  /** The Redis key of a lock (its name unless a request said otherwise). */
+  keyOf(lock: string): string {
+    return this.keyOfLock.get(lock) ?? lock;
+  }
+
+  /** The lock a Redis key holds, if a request named it. */
+  lockOfKey(key: string): string | undefined {
+    return this.lockKeys.get(key);
+  }
+
+  /** Whether `actor` believes it holds `lock` right now. */
+  believes(actor: Actor, lock: string): boolean {
+    return this.beliefs.get(lock)?.has(actor) === true;
+  }
+
+  /** Whether anyone believes it holds `lock` right now. */
+  anyBelieves(lock: string): boolean {
+    const b = this.beliefs.get(lock);
+    return b !== undefined && b.size > 0;
+  }
+
+  /**
+   * The threads the key's current value names as owners, one per field (read holders apart, not
+   * collapsed as V2 counts them); a naive string lock's owner is the thread that created it.
+   */
+  ownersOfKey(view: KeyView | undefined): Actor[] {
+    if (view === undefined) return [];
+    if (view.type === 'string') {
+      const w = this.keyWriter.get(view.key);
+      return [w ?? this.actorOf(view.value as string)];
+    }
+    if (view.type !== 'hash') return [];
+    const out: Actor[] = [];
+    for (const [f] of view.value as [string, string][]) if (f !== RW_MODE_FIELD) out.push(this.actorOf(f));
+    return out;
+  }
+
+  /** Whether a violation of `kind` on `lock` is open. */
+  isOpen(kind: ViolationKind, lock: string): boolean {
+    return this.openOf(kind).has(lock);
+  }
+
+  /** The locks with an open violation of `kind`. */
+  openLocks(kind: ViolationKind): IterableIterator<string> {
+    return this.openOf(kind).keys();
   }
 
   private onEventSafety(ev: TraceEvent): void {
@@ -151,7 +229,26 @@ export class SafetyMonitor {
       case 'resource.use':
         this.onUse(ev, ev.actor);
         return;
+      case 'cmd':
+        this.learnWriter(ev);
+        return;
     }
+  }
+
+  /** A thread's SETNX / SET … NX that created a key: that thread owns the string lock it is. */
+  private learnWriter(ev: TraceEventOf<'cmd'>): void {
+    const { argv, reply, actor } = ev;
+    if (!isThreadActor(actor) || argv.length < 3) return;
+    const cmd = argv[0].toUpperCase();
+    const created =
+      (cmd === 'SETNX' && reply === 1) ||
+      (cmd === 'SET' &&
+        argv.slice(3).some((a) => a.toUpperCase() === 'NX') &&
+        typeof reply === 'object' &&
+        reply !== null &&
+        !Array.isArray(reply) &&
+        'status' in reply);
+    if (created) this.keyWriter.set(argv[1], actor);
   }
 
   /** A key on `node` changed (command, expiry, crash). */
@@ -159,19 +256,22 @@ export class SafetyMonitor {
     if (key === null) {
       for (const lock of this.keyOfLock.keys()) this.checkV2(lock);
       this.checkStuck();
+      this.liveness.onKey(null);
       return;
     }
     const lock = this.lockKeys.get(key);
     if (lock !== undefined && this.host.masters().includes(node)) {
       this.checkV2(lock);
       if (this.waiters.has(lock)) this.checkL1(lock);
-    }
+      this.liveness.onKey(lock);
+    } else if (this.waiters.has(key)) this.liveness.onKey(key);
   }
 
   /** Re-derives V2 and L1 for every known lock (after the set of masters changed). */
   recheckLeases(): void {
     for (const lock of this.keyOfLock.keys()) this.checkV2(lock);
     this.checkStuck();
+    this.liveness.onKey(null);
   }
 
   /** Who waits for what, and which owners are gone for good (L1). */
@@ -238,7 +338,7 @@ export class SafetyMonitor {
       if (owners === null) break;
       const view = this.host.liveKey(node, key);
       if (view === undefined) continue;
-      const gone = view.expireAt === null ? leaseOwners(view).map((o) => this.actorOf(o)) : [];
+      const gone = view.expireAt === null ? this.gateOwners(view) : [];
       if (gone.length === 0 || !gone.every((a) => this.isGone(a))) owners = null;
       else owners.push(...gone);
     }
@@ -248,11 +348,17 @@ export class SafetyMonitor {
       return;
     }
     const waiting = [...waiters!].sort();
-    this.setOpen('L1', lock, [...[...new Set(owners)].sort(), ...waiting], waiting);
+    this.setOpen('L1', lock, [...[...new Set(owners)].sort(), ...waiting], { waiting });
+  }
+
+  /** L1's owners of a key: as V2 counts them, but a naive key's owner is the thread that created it. */
+  private gateOwners(view: KeyView): Actor[] {
+    if (view.type === 'string') return this.ownersOfKey(view);
+    return leaseOwners(view).map((o) => this.actorOf(o));
   }
 
   /** An owner that will never unlock: its thread ended or its client crashed. */
-  private isGone(actor: Actor): boolean {
+  isGone(actor: Actor): boolean {
     if (!isThreadActor(actor)) return false;
     return this.doneThreads.has(actor) || this.crashedClients.has(clientOf(actor));
   }
@@ -284,7 +390,7 @@ export class SafetyMonitor {
   }
 
   /** The thread a server-side owner id stands for (the id itself when no thread named it). */
-  private actorOf(owner: string): string {
+  actorOf(owner: string): string {
     const a = this.ownerActor.get(owner);
     if (a !== undefined) return a;
     const m = REDISSON_OWNER.exec(owner);
@@ -420,9 +526,17 @@ export class SafetyMonitor {
 
   /**
    * Opens, extends or closes the violation of `kind` on `lock`; `holders` null means none now.
-   * `waiting` (L1 only): the waiters among the holders, which then keep their order (owners first).
+   * `more.waiting` (L1): the waiters among the holders, which then keep their order (owners first);
+   * `ordered`: keep the holders in the order given (L7: the starved waiter first). Other extra
+   * fields are set when it opens (`cause`) or kept up to date (L4's counts).
    */
-  private setOpen(kind: ViolationKind, lock: string, holders: Actor[] | null, waiting?: Actor[]): void {
+  setOpen(
+    kind: ViolationKind,
+    lock: string,
+    holders: Actor[] | null,
+    more: ViolationExtra = {},
+    ordered = false,
+  ): void {
     const open = this.openOf(kind);
     const cur = open.get(lock);
     if (holders === null) {
@@ -432,24 +546,36 @@ export class SafetyMonitor {
       this.host.emit('violation.end', { violation: kind, lock, holders: cur.holders.slice(), ...extra(cur) });
       return;
     }
-    if (waiting === undefined) holders.sort();
+    const keepOrder = ordered || more.waiting !== undefined;
+    if (!keepOrder) holders.sort();
     if (cur === undefined) {
       const v: Violation = { kind, lock, from: this.host.now(), to: null, holders };
-      if (waiting !== undefined) v.waiting = waiting.slice();
+      if (more.cause !== undefined) v.cause = more.cause;
+      if (more.waiting !== undefined) v.waiting = more.waiting.slice();
+      if (more.serverHolds !== undefined) v.serverHolds = more.serverHolds;
+      if (more.clientHolds !== undefined) v.clientHolds = more.clientHolds;
       open.set(lock, v);
       this.violations.push(v);
       this.host.emit('violation.start', { violation: kind, lock, holders: holders.slice(), ...extra(v) });
       return;
     }
     for (const h of holders) if (!cur.holders.includes(h)) cur.holders.push(h);
-    if (waiting === undefined) cur.holders.sort();
-    else for (const w of waiting) if (!cur.waiting!.includes(w)) cur.waiting!.push(w);
+    if (!keepOrder) cur.holders.sort();
+    if (more.waiting !== undefined)
+      for (const w of more.waiting) if (!cur.waiting!.includes(w)) cur.waiting!.push(w);
+    if (more.serverHolds !== undefined) cur.serverHolds = more.serverHolds;
+    if (more.clientHolds !== undefined) cur.clientHolds = more.clientHolds;
   }
 }
 
-/** An L1's `waiting` list, copied into the event that opens or closes it. */
-function extra(v: Violation): { waiting?: Actor[] } {
-  return v.waiting === undefined ? {} : { waiting: v.waiting.slice() };
+/** A violation's extra fields (L1's `waiting`, a cause, L4's counts), copied into its events. */
+function extra(v: Violation): ViolationExtra {
+  const out: ViolationExtra = {};
+  if (v.kind !== 'V3' && v.cause !== undefined) out.cause = v.cause;
+  if (v.waiting !== undefined) out.waiting = v.waiting.slice();
+  if (v.serverHolds !== undefined) out.serverHolds = v.serverHolds;
+  if (v.clientHolds !== undefined) out.clientHolds = v.clientHolds;
+  return out;
 }
 
 /** The server-side owners a lock key's current value names. */

@@ -17,8 +17,10 @@ import {
   naiveGetDelNoFault,
   sentinelLagNoFault,
   shortLeaseNoFault,
+  validated,
 } from './testing/scenarios';
 import { runScenario } from '../scenario/run';
+import { builtin } from '../scenario/builtins/index';
 import type { Scenario } from '../scenario/schema';
 
 // Budgets stay small: every schedule is a full run, and the machine is shared.
@@ -60,7 +62,8 @@ const finds: [string, () => Scenario, ExploreOptions, (r: ExploreReport) => void
   [
     'a latency spike that holds back the acquire reply past the rest of a 1 s lease',
     shortLeaseNoFault,
-    { faults: ['latency'], budget: 100, seed: 2 },
+    // seed 8: the response timer (a reply later than timeoutMs fails the call) moved the hits
+    { faults: ['latency'], budget: 100, seed: 8 },
     (r) => {
       expect(r.violation).toMatchObject({ kind: 'V1', lock: 'myLock', holders: ['A:1', 'B:1'] });
       expect(r.added).toHaveLength(1);
@@ -72,6 +75,24 @@ const finds: [string, () => Scenario, ExploreOptions, (r: ExploreReport) => void
       // shrunk to a window around the one reply that matters
       expect(f.endAt - f.at).toBeLessThan(10);
       expect(runScenario(shortLeaseNoFault()).trace.verdict).toBe('safe');
+    },
+  ],
+  [
+    'a crashed FairLock waiter that the queue waits out while the lock is free (L2)',
+    () => validated(builtin('fair-lock-fifo')!.scenario),
+    { faults: ['client-crash'], violations: ['L2'], budget: 50 },
+    (r) => {
+      expect(r.violation).toMatchObject({ kind: 'L2', lock: 'fair', cause: 'dead-ahead' });
+      expect(r.added).toEqual([{ kind: 'crash', at: expect.any(Number), client: expect.any(String) }]);
+    },
+  ],
+  [
+    'a tryLock that ends its thread holding a watchdog lock once a latency spike reorders the acquires (L3)',
+    () => validated(builtin('reentrant')!.scenario),
+    { faults: ['latency'], violations: ['L3'], budget: 150 },
+    (r) => {
+      expect(r.violation).toMatchObject({ kind: 'L3', lock: 'myLock', holders: ['B:1'], cause: 'ended' });
+      expect(r.added).toHaveLength(1);
     },
   ],
 ];

@@ -8,25 +8,15 @@ import { runScenario } from '../scenario/run';
 import type { Fault, Op, Scenario } from '../scenario/schema';
 import { LIMITS } from '../scenario/defaults';
 import { nodeIds } from '../topology/nodes';
-import type { Trace, Violation, ViolationKind } from '../trace/types';
+import { LIVENESS_KINDS, SAFETY_KINDS, type Trace, type Violation, type ViolationKind } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
 
-/** The kinds of change a search may make, named for `--faults` and the page's checkboxes. */
-export const EXPLORE_FAULT_KINDS = [
-  'pause',
-  'client-crash',
-  'node-crash',
-  'partition',
-  'clock',
-  'replica-lag',
-  'interrupt',
-  'move',
-  // appended: a kind inserted earlier would change every existing seed's schedules
-  'latency',
-] as const;
-export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];
+import { EXPLORE_FAULT_KINDS, type ExploreFaultKind } from './kinds';
 
-export const VIOLATION_KINDS: readonly ViolationKind[] = ['V1', 'V2', 'V3', 'L1'];
+export { EXPLORE_FAULT_KINDS, type ExploreFaultKind };
+
+/** Every checked kind: safety (V1–V3) and liveness (L1–L7). */
+export const VIOLATION_KINDS: readonly ViolationKind[] = [...SAFETY_KINDS, ...LIVENESS_KINDS];
 
 /** One change a variant makes to the base scenario. */
 export type Change =

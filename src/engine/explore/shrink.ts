@@ -46,6 +46,12 @@ export function describeFault(f: Fault): string {
       return `clock jump of ${f.node} by ${f.jumpMs} ms at ${f.at} ms`;
     case 'interrupt':
       return `interrupt of ${f.client}:${f.thread} at ${f.at} ms`;
+    case 'cancel':
+      return `cancel of ${f.client}:${f.thread}'s acquire at ${f.at} ms`;
+    case 'stall':
+      return `stall of ${f.node} at ${f.at} ms for ${f.ms} ms`;
+    case 'starve':
+      return `event-loop starvation of ${f.client} at ${f.at} ms for ${f.ms} ms`;
     case 'latency':
       return (
         `latency spike of +${f.ms} ms on ${f.endpoints === undefined ? 'every link' : `links of ${f.endpoints.join(', ')}`}` +

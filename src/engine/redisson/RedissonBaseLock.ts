@@ -3,14 +3,13 @@
  * read-only helpers and the hooks into the watchdog. Methods are generators (Process<T>): a
  * `yield*` is where the Java code would block on a future.
  */
-import { call, type Process } from '../sim/effects';
+import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import type { LockServices, ScriptCall } from './executor';
 import { IllegalMonitorStateException, RedisException, exceptionFor, isNoSyncedReply } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import { publishInArgv } from './scripts';
 import type { RenewalService } from './renewal/RenewalService';
-import { threadActor } from '../trace/actors';
 
 /** RedissonObject.prefixName: wrap the name in a cluster hash tag unless it already has one. */
 export function prefixName(prefix: string, name: string): string {
@@ -63,7 +62,7 @@ export abstract class RedissonBaseLock {
 
   /** Trace actor of a thread of this client. */
   actor(threadId: number): string {
-    return threadActor(this.client.name, threadId);
+    return this.client.laneOf(threadId);
   }
 
   /** The watchdog task this lock type registers with (read locks have their own, ReadLockTask). */
@@ -89,8 +88,9 @@ export abstract class RedissonBaseLock {
     );
   }
 
+  /** isExistsAsync: readAsync, so a replica answers under the default ReadMode.SLAVE */
   *isLocked(): Process<boolean> {
-    return readInt(yield* this.client.command(['EXISTS', this.name])) === 1;
+    return readInt(yield* this.client.readCommand(['EXISTS', this.name])) === 1;
   }
 
   *isHeldByThread(threadId: number): Process<boolean> {
@@ -103,9 +103,9 @@ export abstract class RedissonBaseLock {
     return r.t === 'bulk' && r.v !== null ? Number(r.v) : 0;
   }
 
-  /** PTTL of the lock key: -2 when there is no lock, -1 without a TTL. */
+  /** PTTL of the lock key: -2 when there is no lock, -1 without a TTL (readAsync, as isLocked). */
   *remainTimeToLive(): Process<number> {
-    return readInt(yield* this.client.command(['PTTL', this.name]));
+    return readInt(yield* this.client.readCommand(['PTTL', this.name]));
   }
 
   /**
@@ -195,12 +195,12 @@ export abstract class RedissonBaseLock {
   protected deleteLatchLater(requestId: string): void {
     const { client } = this;
     const key = this.getUnlockLatchName(requestId);
-    const conn = client.connection(client.master(key));
+    // through the executor, so in a cluster a MOVED is followed like any write's
     client.ctx.spawn(
       client.name,
       `${client.name}/unlock`,
       (function* () {
-        yield* call(conn, ['DEL', key]);
+        yield* client.command(['DEL', key]);
       })(),
     );
   }

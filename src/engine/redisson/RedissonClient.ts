@@ -11,17 +11,27 @@
  * computes itself and, on NOSCRIPT, SCRIPT LOAD followed by the same EVALSHA, as
  * CommandAsyncService.evalAsync does; older releases send plain EVAL with the full text.
  * Cluster mode (useClusterServers): each command goes to the master of its key's slot in the
- * slot map (kept by the topology, rescanned every scanInterval); a MOVED reply is followed to
- * the node it names (RedisExecutor.handleRedirect) and refreshes the map.
+ * slot map (kept by the topology, rescanned every scanInterval); a MOVED reply sends that one
+ * command on to the node it names (RedisExecutor), the map changes only at the next scan.
  */
 import type { SimContext } from '../sim/api';
-import { call, isCallTimeout, sleep, type ConnectionRef, type Process } from '../sim/effects';
+import {
+  CALL_INTERRUPTED,
+  acquire,
+  call,
+  isCallTimeout,
+  sleep,
+  type CallOptions,
+  type ConnectionRef,
+  type Process,
+} from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply } from './errors';
 import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
+import { threadActor } from '../trace/actors';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
@@ -29,7 +39,10 @@ import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
 import type { LockServices, PubSubCommands, RetryKind, ScriptArgs } from './executor';
 
-/** RedisExecutor follows redirects without counting them as attempts; a bound keeps a loop finite. */
+/**
+ * RedisExecutor follows redirects without counting them as attempts and, from 3.24.2, without a
+ * bound; the model stops after this many so that a loop between two nodes stays finite.
+ */
 const MAX_REDIRECTS = 5;
 const CLASSIC: PubSubCommands = { subscribe: 'SUBSCRIBE', unsubscribe: 'UNSUBSCRIBE', publish: 'PUBLISH' };
 const SHARDED: PubSubCommands = { subscribe: 'SSUBSCRIBE', unsubscribe: 'SUNSUBSCRIBE', publish: 'SPUBLISH' };
@@ -48,6 +61,12 @@ export class RedissonClient implements LockServices {
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
   private readonly availableSlaves = new Map<string, number>();
   private readonly ids;
+  /** RoundRobinLoadBalancer's counter, per master entry */
+  private readonly readTurns = new Map<string, number>();
+  /** command connections to replicas that said READONLY (cluster) */
+  private readonly readonlyConns = new Set<ConnectionRef>();
+  /** PublishSubscribeService.shardingSupported, once the probe ran */
+  private shardingSupported: boolean | undefined;
   /** the instances pinned to one node each (onNode) */
   private readonly pinned = new Map<string, RedissonClient>();
 
@@ -72,6 +91,18 @@ export class RedissonClient implements LockServices {
     this.ids = ctx.rng(`redisson.ids:${name}`);
     this.pubSub = new LockPubSub(this);
     this.renewal = newRenewalService(this);
+  }
+
+  /** owner id -> the lane its events are drawn on, when not its own thread's ("A:<id>") */
+  private readonly lanes = new Map<number, string>();
+
+  /** Events about owner `threadId` (a lockAsync(threadId) id) go on `actor`'s lane. */
+  bindLane(threadId: number, actor: string): void {
+    if (actor !== threadActor(this.name, threadId)) this.lanes.set(threadId, actor);
+  }
+
+  laneOf(threadId: number): string {
+    return this.lanes.get(threadId) ?? threadActor(this.name, threadId);
   }
 
   /** RedissonClient.getLock(name). Each call returns a new object, as in Redisson. */
@@ -107,24 +138,88 @@ export class RedissonClient implements LockServices {
     return c;
   }
 
+  /**
+   * How every call of this client is sent: interruptible (CommandAsyncService.get()), and failed
+   * with "Command still hasn't been written into connection!" when its event loop cannot write
+   * it for retryAttempts + 1 ticks of the retry timer (RedisExecutor.scheduleRetryTimeout; the
+   * model ticks at retryDelayMs, without EqualJitter's spread).
+   */
+  private callOptions(onAbandonedReply?: (reply: Reply) => void, timeoutMs?: number): CallOptions {
+    const { retryAttempts, retryDelayMs } = this.config;
+    return {
+      interruptible: true,
+      writeTimeoutMs: retryDelayMs * (retryAttempts + 1),
+      ...(onAbandonedReply === undefined ? {} : { onAbandonedReply }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    };
+  }
+
   *command(argv: readonly string[]): Process<Reply> {
-    if (!this.clusterMode) return yield* call(this.connection(), argv, true);
-    return (yield* this.send(this.master(commandKeys(argv)?.[0]), argv))[0];
+    if (!this.clusterMode) return yield* call(this.connection(), argv, this.callOptions());
+    const key = commandKeys(argv)?.[0];
+    return (yield* this.send(this.master(key), argv, key))[0];
   }
 
   /**
-   * One call to `node`, following MOVED to the node it names (RedisExecutor.handleRedirect; a
-   * second MOVED to the same address is Redisson's "MOVED redirection loop detected" and ends it).
-   * Returns the reply and the node that gave it.
+   * readAsync under the default ReadMode.SLAVE (BaseMasterSlaveServersConfig; 3.11.6 to 4.7.0):
+   * the key's master's replicas take the read in turn (RoundRobinLoadBalancer: the n-th read goes
+   * to replica n mod count), the master only when it has none. In a cluster the connection to a
+   * replica first says READONLY (ClusterConnectionManager), or the replica would answer MOVED.
+   * The replica answers from its own copy, so under replication lag the answer can be stale.
    */
-  private *send(node: string, argv: readonly string[]): Process<[Reply, string]> {
+  *readCommand(argv: readonly string[]): Process<Reply> {
+    const key = commandKeys(argv)?.[0];
+    const master = this.pinnedNode === undefined ? this.master(key) : this.pinnedNode;
+    const replicas = this.ctx.readReplicas?.(this.name, master) ?? [];
+    if (replicas.length === 0) return yield* this.command(argv);
+    const turn = (this.readTurns.get(master) ?? 0) + 1;
+    this.readTurns.set(master, turn);
+    const replica = replicas[turn % replicas.length];
+    const conn = this.connection(replica);
+    if (!this.clusterMode) return yield* call(conn, argv, this.callOptions());
+    if (!this.readonlyConns.has(conn)) {
+      this.readonlyConns.add(conn);
+      yield* call(conn, ['READONLY'], this.callOptions());
+    }
+    return (yield* this.send(replica, argv, key))[0];
+  }
+
+  /**
+   * One call to `node`, following MOVED to the node it names (RedisExecutor.checkAttemptPromise):
+   * only this command goes there, the slot map waits for the next scan. A MOVED answered by the
+   * node a MOVED led to ends the call with "MOVED redirection loop detected": any such MOVED
+   * before 3.24.2, only one naming that same node from 3.24.2 (c0bf257ab, #4656).
+   * A CLUSTERDOWN reply is a RedisClusterDownException from 3.13.2 (52f786ed5), which RedisExecutor
+   * re-sends retryInterval later (RetryDelay.calcDelay(attempt), attempt from 0), at most
+   * retryAttempts times, to the node the slot map gives `key` then (or the MOVED target it was
+   * redirected to). Returns the reply and the node that gave it.
+   */
+  private *send(
+    node: string,
+    argv: readonly string[],
+    key: string | undefined,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<[Reply, string]> {
     let target = node;
-    for (let hops = 0; ; hops++) {
-      const reply = yield* call(this.connection(target), argv, true);
-      const moved = this.clusterMode && reply.t === 'error' ? /^MOVED \d+ (\S+)$/.exec(reply.v) : null;
+    /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
+    let redirected: string | null = null;
+    for (let hops = 0, attempt = 0; ; ) {
+      const reply = yield* call(this.connection(target), argv, this.callOptions(onAbandoned));
+      if (!this.clusterMode || reply.t !== 'error') return [reply, target];
+      if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry && attempt < this.config.retryAttempts) {
+        yield* sleep(this.retryDelay(attempt));
+        attempt++;
+        if (redirected === null) target = this.master(key);
+        continue;
+      }
+      const moved = /^MOVED \d+ (\S+)$/.exec(reply.v);
       if (moved === null || hops >= MAX_REDIRECTS) return [reply, target];
+      if (redirected !== null && (moved[1] === redirected || !this.config.traits.movedLoopSameNodeOnly))
+        return [error(movedLoop(redirected, moved[1])), target];
       const next = this.ctx.redirect?.(this.name, moved[1]) ?? null;
-      if (next === null || next === target) return [reply, target];
+      if (next === null) return [reply, target];
+      hops++;
+      redirected = moved[1];
       target = next;
     }
   }
@@ -135,22 +230,47 @@ export class RedissonClient implements LockServices {
   }
 
   /** The script's reply and the node that ran it (where WAIT must go). */
-  private *evalOn(script: string, keys: readonly string[], args: ScriptArgs): Process<[Reply, string]> {
+  private *evalOn(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<[Reply, string]> {
     const node = this.master(keys[0]);
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    if (!this.config.traits.useScriptCache) return yield* this.send(node, ['EVAL', script, ...tail]);
+    if (!this.config.traits.useScriptCache)
+      return yield* this.send(node, ['EVAL', script, ...tail], keys[0], onAbandoned);
     const sha = scriptSha(script);
-    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail]);
+    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], keys[0], onAbandoned);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
     const conn = this.connection(at);
-    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], true);
+    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], this.callOptions());
     if (loaded.t === 'error') return [loaded, at];
-    return [yield* call(conn, ['EVALSHA', sha, ...tail], true), at];
+    return [yield* call(conn, ['EVALSHA', sha, ...tail], this.callOptions(onAbandoned)), at];
   }
 
-  /** The lock channel's commands: sharded in a Redis 7 cluster from 3.22.0, classic otherwise. */
+  /** The lock channel's commands: sharded where the release's probe found sharding, classic otherwise. */
   pubSubCommands(): PubSubCommands {
-    return this.clusterMode && this.config.traits.shardedLockPubSub ? SHARDED : CLASSIC;
+    if (!this.clusterMode) return CLASSIC;
+    this.shardingSupported ??= this.detectSharding();
+    return this.shardingSupported ? SHARDED : CLASSIC;
+  }
+
+  /**
+   * PublishSubscribeService.isShardingSupported, decided once at start by the release's probe.
+   * 3.22–3.26 send SPUBLISH "" "" to the first seed node (here the master of slot 0, as the seed
+   * list starts with it), 3.27.x to getEntrySet().iterator().next(): a ConcurrentHashMap keyed by
+   * RedisClient, which has no hashCode, so any master (drawn from the scenario's seed). Channel
+   * "" is slot 0: only that shard answers, the others MOVED, and sharding stays off. From 3.28.0
+   * PUBSUB SHARDNUMSUB always succeeds on Redis 7.
+   */
+  private detectSharding(): boolean {
+    const probe = this.config.traits.shardedLockPubSub;
+    if (probe === 'classic') return false;
+    if (probe !== 'probe-entry') return true;
+    const masters = this.ctx.slotMasters?.(this.name) ?? [];
+    if (masters.length === 0) return true;
+    return this.ctx.rng(`redisson.entries:${this.name}`).int(0, masters.length - 1) === 0;
   }
 
   /**
@@ -160,8 +280,13 @@ export class RedissonClient implements LockServices {
    * round trip later. 0 acks with checkLockSyncedSlaves come back as the NO_SYNCED_SLAVES error
    * (NoSyncedSlavesException); a count other than expected makes the next call re-read it.
    */
-  *syncedEval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
-    const [reply, node] = yield* this.evalOn(script, keys, args);
+  *syncedEval(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply> {
+    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned);
     if (reply.t === 'error' || !this.config.traits.syncedEval) return reply;
     let expected = this.availableSlaves.get(node);
     if (expected === undefined) {
@@ -169,10 +294,15 @@ export class RedissonClient implements LockServices {
       this.availableSlaves.set(node, expected);
     }
     if (expected === 0) return reply;
+    // the batch completes the script's future once WAIT is answered too
     const w = yield* call(
       this.connection(node),
       ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
-      true,
+      // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
+      this.callOptions(
+        onAbandoned && (() => onAbandoned(reply)),
+        this.config.timeoutMs + this.config.slavesSyncTimeout,
+      ),
     );
     if (w.t === 'error') return w;
     const synced = w.t === 'int' ? Number(w.v) : 0;
@@ -224,9 +354,23 @@ export class RedissonClient implements LockServices {
   *retrying(attempt: () => Process<Reply>, kind: RetryKind = 'execute'): Process<Reply> {
     for (let n = 1; ; n++) {
       const reply = yield* attempt();
-      if (!this.isRetryable(reply, kind) || n > this.config.retryAttempts) return reply;
+      if (!this.isRetryable(reply, kind) || n > this.config.retryAttempts)
+        return yield* this.batchOutcome(reply);
       yield* sleep(this.retryDelay(n));
     }
+  }
+
+  /**
+   * What the caller of a lock script sees once its batch gave up. 3.12.5 sends every lock script
+   * as a CommandBatchService batch (RedissonLock.evalWriteAsync) and a batch that fails without
+   * a reply (Redis down, response timeout after the retries) fails only the batch's own promise,
+   * not the EVAL's (#2790, fixed in 3.13.0): the EVAL's future never completes, so a thread
+   * waiting on it blocks until it is interrupted and a watchdog round never reschedules.
+   */
+  *batchOutcome(reply: Reply): Process<Reply> {
+    if (!this.config.traits.batchFailureHangs || !isCallTimeout(reply)) return reply;
+    yield* acquire(this.ctx.semaphore(), undefined, true);
+    return error(CALL_INTERRUPTED);
   }
 
   /** Would Redisson send this again? */
@@ -241,10 +385,12 @@ export class RedissonClient implements LockServices {
   /**
    * Does a lost reply to a lock or unlock script get re-sent? Up to 3.36 always; from 3.37 only
    * on the batch path, which Redisson takes when the master has replicas (single-server mode,
-   * here a master without replicas, sends them with noRetry).
+   * here a master without replicas, sends them with noRetry). A cluster always takes the batch
+   * path: 4.7.0 CommandAsyncService.syncedEval shortcuts only when isSingleConfig(), and the
+   * batch (RedisCommonBatchExecutor, noRetry false) re-sends, replicas or not.
    */
   resendsLockScripts(): boolean {
-    if (this.config.traits.resendLockScriptsOnTimeout === 'always') return true;
+    if (this.config.traits.resendLockScriptsOnTimeout === 'always' || this.clusterMode) return true;
     return (this.ctx.replicasOf?.(this.master()) ?? 0) > 0;
   }
 
@@ -264,6 +410,16 @@ export class RedissonClient implements LockServices {
     const half = Math.floor(capped / 2);
     return half + this.ids.int(0, half);
   }
+}
+
+/** RedisExecutor's error after a second MOVED (RedisURI prints as redis://host:port). */
+function movedLoop(from: string, to: string): string {
+  return `MOVED redirection loop detected. Node redis://${from} has further redirect to redis://${to}`;
+}
+
+/** CommandDecoder: an error reply starting CLUSTERDOWN ("The cluster is down", "Hash slot not served"). */
+function isClusterDown(message: string): boolean {
+  return message.startsWith('CLUSTERDOWN');
 }
 
 /** 16 random bytes shaped as a version-4 UUID string, like UUID.randomUUID(). */

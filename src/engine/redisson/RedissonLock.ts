@@ -30,6 +30,13 @@ import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
 export const NO_LEASE = -1;
 
 export class RedissonLock extends RedissonBaseLock {
+  /**
+   * The caller's future of the acquire in progress was cancelled (lockAsync(...).cancel()): an
+   * acquire that still succeeds is given back at once, as lockAsync's callback does with
+   * `if (!result.complete(null)) unlockAsync(threadId)` (3.11.6 … 4.7.0 alike).
+   */
+  cancelled = false;
+
   /** lock() / lock(leaseTime): waits as long as it takes. */
   *lock(threadId: number, leaseTime = NO_LEASE): Process<void> {
     yield* this.lockImpl(threadId, leaseTime, false);
@@ -164,12 +171,38 @@ export class RedissonLock extends RedissonBaseLock {
     // 3.11's tryLockInnerAsync stored whatever lease it was given.
     if (traits.preset === '3.11') this.internalLockLeaseTime = lease;
 
-    const ttl = yield* this.tryLockInnerSynced(waitTime, lease, threadId, once);
+    // Before 3.16.3 CommandAsyncService.get() left the future of an interrupted caller running:
+    // when its reply says "acquired", tryAcquireAsync's callback still starts the watchdog for
+    // a thread that has given up, and the lock is renewed for ever.
+    const onAbandoned = (reply: Reply) => {
+      if (reply.t === 'error' || !decodesToAcquired(() => this.acquireResult(reply, threadId))) return;
+      if (this.cancelled) this.giveBack(threadId, explicit);
+      else if (!explicit && traits.abandonedAcquireRenewed) this.scheduleExpirationRenewal(threadId);
+    };
+    const ttl = yield* this.tryLockInnerSynced(waitTime, lease, threadId, once, onAbandoned);
     if (ttl === null) {
       if (explicit) this.internalLockLeaseTime = leaseTime;
       else this.scheduleExpirationRenewal(threadId);
     }
     return ttl;
+  }
+
+  /**
+   * The late acquire of a cancelled future: tryAcquireAsync's callback registers the watchdog,
+   * then lockAsync's finds the result done and unlocks, which cancels it again.
+   */
+  private giveBack(threadId: number, explicit: boolean): void {
+    if (!explicit) this.scheduleExpirationRenewal(threadId);
+    this.client.ctx.spawn(this.client.name, `${this.client.name}/unlock`, this.unlockUnjoined(threadId));
+  }
+
+  /** unlockAsync(threadId) whose future nobody joins: a failure is only logged. */
+  private *unlockUnjoined(threadId: number): Process<void> {
+    try {
+      yield* this.unlock(threadId);
+    } catch {
+      // logged by Redisson, seen by nobody
+    }
   }
 
   /**
@@ -187,12 +220,14 @@ export class RedissonLock extends RedissonBaseLock {
     lease: number,
     threadId: number,
     once: boolean,
+    onAbandoned?: (reply: Reply) => void,
   ): Process<number | null> {
     const { client } = this;
     const { traits, retryAttempts } = client.config;
     for (let attempt = 1; ; attempt++) {
+      const last = attempt > retryAttempts || !client.resendsLockScripts();
       try {
-        return yield* this.tryLockInner(waitTime, lease, threadId, once);
+        return yield* this.tryLockInner(waitTime, lease, threadId, once, last, onAbandoned);
       } catch (e) {
         if (isNoSynced(e) && traits.noSyncHandling === 'undo-retry') {
           yield* this.unlockInner(threadId, traits.unlockLatch ? client.generateId() : '');
@@ -211,9 +246,13 @@ export class RedissonLock extends RedissonBaseLock {
     lease: number,
     threadId: number,
     once: boolean,
+    last: boolean,
+    onAbandoned?: (reply: Reply) => void,
   ): Process<number | null> {
+    const { client } = this;
     const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
-    return this.acquireResult(yield* this.client.syncedEval(script, keys, args), threadId);
+    const reply = yield* client.syncedEval(script, keys, args, onAbandoned);
+    return this.acquireResult(last ? yield* client.batchOutcome(reply) : reply, threadId);
   }
 
   /**
@@ -281,6 +320,15 @@ export class RedissonLock extends RedissonBaseLock {
       cause,
       ...(causeSeq === undefined ? {} : { causeSeq }),
     });
+  }
+}
+
+/** An answer that is not a ttl fails the Java callback as well: nothing is registered. */
+function decodesToAcquired(decode: () => number | null): boolean {
+  try {
+    return decode() === null;
+  } catch {
+    return false;
   }
 }
 

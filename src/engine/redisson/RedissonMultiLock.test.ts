@@ -180,7 +180,8 @@ describe('RedLock', () => {
   it.runIf(hasIndependent)('fails (and unlocks everywhere) without a majority', () => {
     const s = run(
       {
-        B: [{ id: 1, program: [{ op: 'lock', lock: 'res' }, work(2000)] }],
+        // B unlocks: a thread ending with its watchdog lock would be an L3 of its own
+        B: [{ id: 1, program: [{ op: 'lock', lock: 'res' }, work(2000), { op: 'unlock', lock: 'res' }] }],
         A: [{ id: 1, start: 100, program: [red('tryLock', { waitMs: 300, leaseMs: 10_000 })] }],
       },
       independent(3, {

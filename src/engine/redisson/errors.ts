@@ -3,7 +3,13 @@
  * ("IllegalMonitorStateException: attempt to unlock lock, ..."), as a Java test would assert on them.
  */
 import type { ErrorReply } from '../redis/reply';
-import { CALL_TIMEOUT_PREFIX, isCallInterrupted, isCallTimeout } from '../sim/effects';
+import {
+  CALL_NOT_WRITTEN_PREFIX,
+  CALL_TIMEOUT_PREFIX,
+  isCallInterrupted,
+  isCallNotWritten,
+  isCallTimeout,
+} from '../sim/effects';
 
 export class JavaException extends Error {
   /** Java class name, as it would appear in a stack trace */
@@ -33,7 +39,12 @@ export class InterruptedException extends JavaException {
 
 /** What lock() / lock(leaseTime) turn an InterruptedException they did not swallow into. */
 export class IllegalStateException extends JavaException {
-  override readonly javaClass = 'java.lang.IllegalStateException';
+  override readonly javaClass: string = 'java.lang.IllegalStateException';
+}
+
+/** Future.get() of a cancelled future (java.util.concurrent.CancellationException). */
+export class CancellationException extends IllegalStateException {
+  override readonly javaClass: string = 'java.util.concurrent.CancellationException';
 }
 
 /** An error reply or a failed command (org.redisson.client.RedisException). */
@@ -98,6 +109,8 @@ export function exceptionFor(reply: ErrorReply): RedisException {
   }
   if (isCallTimeout(reply))
     return new RedisResponseTimeoutException(reply.v.slice(CALL_TIMEOUT_PREFIX.length));
+  if (isCallNotWritten(reply))
+    return new RedisTimeoutException(reply.v.slice(CALL_NOT_WRITTEN_PREFIX.length));
   // CommandAsyncService.get(): `throw new RedisException(e)` with the InterruptedException
   if (isCallInterrupted(reply))
     return new RedisException('java.lang.InterruptedException', new InterruptedException(''));

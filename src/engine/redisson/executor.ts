@@ -33,20 +33,34 @@ export interface PubSubCommands {
 
 /** CommandAsyncExecutor: how a lock talks to Redis. */
 export interface CommandExecutor {
+  /** useClusterServers (Config.isClusterConfig): commands route by key slot */
+  readonly clusterMode: boolean;
   /** The node this instance currently sends commands to (in a cluster: the master of `key`'s slot). */
   master(key?: string): string;
   /** SUBSCRIBE/PUBLISH, or their sharded forms in a Redis 7 cluster (3.22.0+) */
   pubSubCommands(): PubSubCommands;
   connection(node?: string): ConnectionRef;
   command(argv: readonly string[]): Process<Reply>;
+  /** readAsync: a read the balancer sends to a replica (ReadMode.SLAVE) when there is one */
+  readCommand(argv: readonly string[]): Process<Reply>;
   /** evalWriteAsync */
   eval(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
-  /** syncedEval: the script, then WAIT for the replicas when the release has it */
-  syncedEval(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
+  /**
+   * syncedEval: the script, then WAIT for the replicas when the release has it. `onAbandoned`
+   * gets the script's reply if the calling thread was interrupted before it came back.
+   */
+  syncedEval(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply>;
   /** syncedEvalWithRetry: syncedEval inside ServiceManager.execute */
   syncedEvalWithRetry(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
   /** ServiceManager.execute (and the executor's re-send of a lost reply) around any attempt */
   retrying(attempt: () => Process<Reply>, kind?: RetryKind): Process<Reply>;
+  /** The final answer of a lock script's batch as its caller sees it (3.12.5: a failure never completes). */
+  batchOutcome(reply: Reply): Process<Reply>;
   /** Whether a lost reply to a lock or unlock script is re-sent (release and topology). */
   resendsLockScripts(): boolean;
 }
@@ -63,6 +77,8 @@ export interface ServiceManager {
   readonly scripts: LockScripts;
   generateId(): string;
   retryDelay(attempt: number): number;
+  /** the trace lane of owner `threadId`: its thread's, or the program's that locks with that id */
+  laneOf(threadId: number): string;
 }
 
 /** Everything a lock object is built on: executor, service manager, pub/sub and watchdog. */

@@ -27,7 +27,7 @@ export function scriptText(family: ScriptFamily, traits: VersionTraits): string 
  * From 3.22.0, with sharded pub/sub (823c786, #5047); before, the scripts say 'publish'.
  */
 export function publishInArgv(traits: VersionTraits): boolean {
-  return traits.shardedLockPubSub;
+  return traits.shardedLockPubSub !== 'classic';
 }
 
 export interface LockScripts {

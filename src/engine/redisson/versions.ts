@@ -82,16 +82,62 @@ export const RELEASE_TRAITS = {
     zh: '解锁失败也取消看门狗',
     ranges: [
       { value: false, ...NO },
-      { from: '3.12.3', value: true, ...YES },
+      // RedissonLock.unlockAsync(threadId): cancelExpirationRenewal moved before the result checks
+      { from: '3.12.1', value: true, ...YES },
     ],
   }),
   renewalStopRemovesEntry: row({
     id: 'renewal-stop-removes-entry',
-    en: 'A stopped renewal leaves the renewal map',
-    zh: '续期停止后移出续期表',
+    en: 'A watchdog that stops leaves the renewal map',
+    zh: '停止的看门狗移出续期表',
     ranges: [
-      { value: false, ...NO },
-      { from: '3.12.3', value: true, ...YES },
+      {
+        value: 'never' as const,
+        en: 'no: the entry stays, a later lock() of the name starts no timer',
+        zh: '否：条目留下，之后同名 lock() 不再启动定时器',
+      },
+      // RedissonLock.renewExpiration: EXPIRATION_RENEWAL_MAP.remove on an error (PR #3195)
+      { from: '3.14.0', value: 'on-error' as const, en: 'after an error only', zh: '仅在出错后' },
+      // RedissonBaseLock.renewExpiration: a 0 answer calls cancelExpirationRenewal(null)
+      { from: '3.16.1', value: 'always' as const, en: 'after an error or a 0 answer', zh: '出错或返回 0 后' },
+    ],
+  }),
+  batchFailureHangs: row({
+    id: 'batch-failure-hangs',
+    en: 'A lock script whose batch fails (Redis down, no reply)',
+    zh: '锁脚本所在的批处理失败时（Redis 宕机、无应答）',
+    ranges: [
+      { value: false, en: 'fails with the error', zh: '以该错误失败' },
+      // RedissonLock.evalWriteAsync sends every lock script as a CommandBatchService batch, whose
+      // failure did not fail the commands' own futures (#2790)
+      {
+        from: '3.12.5',
+        value: true,
+        en: 'never completes: lock/tryLock/unlock hang, the watchdog stops silently',
+        zh: '永不完成：lock/tryLock/unlock 挂起，看门狗悄悄停止',
+      },
+      // CommandBatchService.executeAsync fails every command of a failed batch (1abb29e27)
+      { from: '3.13.0', value: false, en: 'fails with the error', zh: '以该错误失败' },
+    ],
+  }),
+  abandonedAcquireRenewed: row({
+    id: 'abandoned-acquire-renewed',
+    en: 'An acquire whose thread was interrupted, answered later',
+    zh: '线程被中断后才返回的加锁',
+    ranges: [
+      {
+        value: true,
+        en: 'starts the watchdog: the abandoned lock is renewed for ever',
+        zh: '启动看门狗：被放弃的锁被永远续期',
+      },
+      // CommandAsyncService.get cancels the future on interrupt (6153d0557), so tryAcquireAsync's
+      // callback that registers the watchdog never runs
+      {
+        from: '3.16.3',
+        value: false,
+        en: 'is not renewed (expires after its lease)',
+        zh: '不续期（租期到后过期）',
+      },
     ],
   }),
   syncedEval: row({
@@ -101,6 +147,21 @@ export const RELEASE_TRAITS = {
     ranges: [
       { value: false, ...NO },
       { from: '3.12.5', value: true, ...YES },
+    ],
+  }),
+  clusterDownRetry: row({
+    id: 'cluster-down-retry',
+    en: 'A CLUSTERDOWN reply',
+    zh: 'CLUSTERDOWN 回复',
+    ranges: [
+      { value: false, en: 'fails the call', zh: '调用失败' },
+      // 52f786ed5 (#2831): CommandDecoder → RedisClusterDownException, re-sent by RedisExecutor
+      {
+        from: '3.13.2',
+        value: true,
+        en: 're-sent after retryInterval, up to retryAttempts times',
+        zh: '间隔 retryInterval 后重发，最多 retryAttempts 次',
+      },
     ],
   }),
   fairLockWaitMs: row({
@@ -193,10 +254,56 @@ export const RELEASE_TRAITS = {
     en: 'In a Redis 7 cluster, the lock channel uses',
     zh: 'Redis 7 集群中锁频道使用',
     ranges: [
-      { value: false, en: 'SUBSCRIBE / PUBLISH', zh: 'SUBSCRIBE / PUBLISH' },
-      // PublishSubscribeService.getPublishCommand (commit 823c786, #5047): sharded once the
-      // cluster answers SPUBLISH (ClusterConnectionManager; shardedSubscriptionMode AUTO from 3.29)
-      { from: '3.22.0', value: true, en: 'SSUBSCRIBE / SPUBLISH', zh: 'SSUBSCRIBE / SPUBLISH' },
+      { value: 'classic' as const, en: 'SUBSCRIBE / PUBLISH', zh: 'SUBSCRIBE / PUBLISH' },
+      // ClusterConnectionManager: connection.async(SPUBLISH, "", "") on the first seed node to
+      // connect; channel "" is slot 0, any other shard answers MOVED (PublishSubscribeService
+      // .setShardingSupported only on success)
+      {
+        from: '3.22.0',
+        value: 'probe-seed' as const,
+        en: 'SSUBSCRIBE if SPUBLISH "" "" works on the first seed node (slot 0’s shard only), else SUBSCRIBE',
+        zh: '若 SPUBLISH "" "" 在第一个种子节点上成功（仅槽 0 的分片）则 SSUBSCRIBE，否则 SUBSCRIBE',
+      },
+      // detectSharding(): the same probe on getEntrySet().iterator().next(), an arbitrary master
+      {
+        from: '3.27.0',
+        value: 'probe-entry' as const,
+        en: 'SSUBSCRIBE only if the arbitrary master probed (SPUBLISH "" "") serves slot 0, else SUBSCRIBE',
+        zh: '仅当被探测（SPUBLISH "" ""）的任意主节点负责槽 0 时 SSUBSCRIBE，否则 SUBSCRIBE',
+      },
+      // c93363a3d "Fixed - incorrect sharded pubsub detection": PUBSUB SHARDNUMSUB
+      {
+        from: '3.28.0',
+        value: 'shardnumsub' as const,
+        en: 'SSUBSCRIBE / SPUBLISH (PUBSUB SHARDNUMSUB probe)',
+        zh: 'SSUBSCRIBE / SPUBLISH（PUBSUB SHARDNUMSUB 探测）',
+      },
+      // shardedSubscriptionMode (AUTO by default: the same probe; ON, OFF)
+      {
+        from: '3.29.0',
+        value: 'auto' as const,
+        en: 'SSUBSCRIBE / SPUBLISH (shardedSubscriptionMode AUTO)',
+        zh: 'SSUBSCRIBE / SPUBLISH（shardedSubscriptionMode AUTO）',
+      },
+    ],
+  }),
+  movedLoopSameNodeOnly: row({
+    id: 'moved-loop',
+    en: 'A MOVED answered to a redirected command',
+    zh: '重定向后的命令再收到 MOVED',
+    ranges: [
+      {
+        value: false,
+        en: 'fails: "MOVED redirection loop detected"',
+        zh: '失败："MOVED redirection loop detected"',
+      },
+      // c0bf257ab (#4656): only a redirect back to the same node is a loop
+      {
+        from: '3.24.2',
+        value: true,
+        en: 'followed, unless it names the same node',
+        zh: '继续跟随，除非指向同一节点',
+      },
     ],
   }),
   unlockLatch: row({
@@ -284,6 +391,33 @@ export const RELEASE_TRAITS = {
         en: 'IllegalMonitorStateException',
         zh: 'IllegalMonitorStateException',
       },
+    ],
+  }),
+  readRenewTimeoutKeys: row({
+    id: 'read-renew-timeout-keys',
+    en: "Read-lock renewal extends the holds' rwlock_timeout keys",
+    zh: '读锁续期延长各持有的 rwlock_timeout 键',
+    ranges: [
+      // RedissonReadLock had no renewExpirationAsync: RedissonLock's renews the hash only
+      { value: false, en: 'no (the hash only)', zh: '否（仅哈希键）' },
+      { from: '3.8.1', value: true, ...YES },
+    ],
+  }),
+  reentrantRenewalEntryLeaks: row({
+    id: 'reentrant-renewal-entry',
+    en: 'After a reentrant lock/unlock, the renewal entry',
+    zh: '重入加锁/解锁之后，续期条目',
+    ranges: [
+      { value: false, en: 'is removed', zh: '被移除' },
+      // renewal/LockEntry.removeThreadId removed one occurrence of a thread queued once per acquire
+      {
+        from: '3.44.0',
+        value: true,
+        en: 'keeps the thread without a lock name: the next lock() of the name is not renewed',
+        zh: '留下没有锁名的线程：之后同名 lock() 不被续期',
+      },
+      // LockEntry.removeThreadId removes every occurrence (a98cd54a, #6144)
+      { from: '3.46.0', value: false, en: 'is removed', zh: '被移除' },
     ],
   }),
   readRenewOwnOnly: row({

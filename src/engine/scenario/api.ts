@@ -48,6 +48,8 @@ export interface ClientsHandle {
    * its connections dropped), so the client model can forget local state (e.g. renewal maps).
    */
   onCrash?(client: string): void;
+  /** Future.cancel() on the acquire a thread waits for (`cancel` faults); false if it waits for none. */
+  cancel?(client: string, thread: number): boolean;
 }
 
 /** Signature of `startClients` in scenario/program.ts. */

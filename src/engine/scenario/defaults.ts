@@ -11,7 +11,9 @@ export const MAX_EVENTS = 2_000_000;
 export const LIMITS = {
   clients: 100,
   threadsPerClient: 100,
-  threadsTotal: 256,
+  threadsTotal: 1_000,
+  /** largest explicit lock owner id (lockAsync(threadId)) */
+  ownerId: 999_999_999,
   /** program steps of one thread once every `repeat` is expanded */
   stepsPerThread: 10_000,
   stepsTotal: 100_000,

@@ -37,7 +37,7 @@ import {
   type TryOp,
 } from './schema';
 import { RedissonClient } from '../redisson/RedissonClient';
-import { NO_LEASE } from '../redisson/RedissonLock';
+import { NO_LEASE, RedissonLock } from '../redisson/RedissonLock';
 import {
   acquiredFields,
   familyLock,
@@ -46,7 +46,13 @@ import {
   requestFields,
   type FamilyLock,
 } from '../redisson/family';
-import { InterruptedException, JavaException, describeThrown, exceptionFor } from '../redisson/errors';
+import {
+  CancellationException,
+  InterruptedException,
+  JavaException,
+  describeThrown,
+  exceptionFor,
+} from '../redisson/errors';
 import { RedissonMultiLock, UnsupportedOperationException } from '../redisson/RedissonMultiLock';
 import { RedissonFencedLock } from '../redisson/RedissonFencedLock';
 import type { Reply } from '../redis/reply';
@@ -67,6 +73,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
   const resource = new ProtectedResource(ctx, scenario.resource);
   const clients = new Map<string, RedissonClient>();
   const procs = new Map<string, ProcHandle>();
+  const runners = new Map<string, ThreadRunner>();
   const all: ProcHandle[] = [];
   let firstLive = 0;
   for (const spec of scenario.clients) {
@@ -81,6 +88,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
       const runner = new ThreadRunner(ctx, client, resource, thread, scenario.redis.topology);
       const handle = ctx.spawn(spec.id, runner.actor, runner.run());
       procs.set(runner.actor, handle);
+      runners.set(runner.actor, runner);
       all.push(handle);
     }
   }
@@ -94,6 +102,11 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
     threadProc(client, thread) {
       const p = procs.get(threadActor(client, thread));
       return p && !p.done ? p : undefined;
+    },
+    cancel(client, thread) {
+      const actor = threadActor(client, thread);
+      const p = procs.get(actor);
+      return p !== undefined && !p.done && runners.get(actor)!.cancel(p);
     },
     onCrash(client) {
       resource.forget(client);
@@ -112,6 +125,10 @@ class ThreadRunner {
   private readonly lastType = new Map<string, LockType>();
   private readonly locks = new Map<string, AnyLock>();
   private step = -1;
+  /** Thread.currentThread().getId() for the code running now (`continueOn` changes it) */
+  private tid: number;
+  /** the Redisson lock whose acquire this thread is waiting for, if any */
+  private acquiring: FamilyLock | null = null;
 
   constructor(
     private readonly ctx: SimContext,
@@ -121,6 +138,27 @@ class ThreadRunner {
     private readonly topology = 'single',
   ) {
     this.actor = threadActor(client.name, spec.id);
+    this.tid = spec.id;
+  }
+
+  /**
+   * Future.cancel() on the acquire this thread waits for (a `cancel` fault): the wait ends with
+   * CancellationException; false when it waits for no acquire of an RLock-family lock.
+   */
+  cancel(self: ProcHandle): boolean {
+    const lock = this.acquiring;
+    if (!(lock instanceof RedissonLock)) return false;
+    lock.cancelled = true;
+    this.ctx.throwInto(self, new CancellationException(''));
+    return true;
+  }
+
+  /** The owner id a Redisson call of `op` uses: its explicit `owner`, else the current thread's id. */
+  private ownerOf(op: { owner?: number }): number {
+    const id = op.owner ?? this.tid;
+    // events about that owner (watchdog, waits) are drawn on this program's lane
+    this.client.bindLane(id, this.actor);
+    return id;
   }
 
   *run(): Process<void> {
@@ -202,7 +240,11 @@ class ThreadRunner {
       case 'tryLock':
         return yield* this.acquire(op);
       case 'unlock':
-        yield* this.unlock(op.lock, op.type, op.locks);
+        yield* this.unlock(op.lock, op.type, op.locks, this.ownerOf(op));
+        return;
+      case 'continueOn':
+        this.tid = op.thread;
+        this.emit('thread.continue', { thread: op.thread });
         return;
       case 'forceUnlock':
         yield* this.forceUnlock(op.lock, op.type);
@@ -261,16 +303,22 @@ class ThreadRunner {
     const args: Record<string, unknown> = {};
     if (op.op === 'tryLock' && op.waitMs !== undefined) args.waitMs = op.waitMs;
     if (op.leaseMs !== undefined) args.leaseMs = op.leaseMs;
-    const known = lock?.kind === 'rlock' ? requestFields(lock.lock, this.spec.id) : {};
+    const owner = this.ownerOf(op);
+    const known = lock?.kind === 'rlock' ? requestFields(lock.lock, owner) : {};
     this.emit('lock.request', { lock: name, type, op: op.op, ...args, ...known });
     this.lastType.set(name, type);
     if (!lock) return this.unsupported(op.op, name, type);
     let acquired: boolean;
     try {
-      if (lock.kind === 'rlock') acquired = yield* this.acquireRLock(lock.lock, op);
-      else acquired = yield* this.acquireNaive(lock.lock, op);
+      if (lock.kind === 'rlock') {
+        if (lock.lock instanceof RedissonLock) lock.lock.cancelled = false;
+        this.acquiring = lock.lock;
+        acquired = yield* this.acquireRLock(lock.lock, op, owner);
+      } else acquired = yield* this.acquireNaive(lock.lock, op);
     } catch (e) {
       return this.lockError(e, op.op, name);
+    } finally {
+      this.acquiring = null;
     }
     if (op.op === 'tryLock') this.result(acquired);
     if (!acquired) {
@@ -284,15 +332,15 @@ class ThreadRunner {
       this.emit('lock.acquired', { lock: name, holdCount, owner: lock.lock.currentToken()! });
       return true;
     }
-    this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, this.spec.id) });
+    this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, owner) });
     return true;
   }
 
   private *acquireRLock(
     lock: FamilyLock,
     op: Extract<Op, { op: 'lock' | 'lockInterruptibly' | 'tryLock' }>,
+    tid: number,
   ): Process<boolean> {
-    const tid = this.spec.id;
     const lease = op.leaseMs ?? NO_LEASE;
     if (op.op === 'lock') {
       yield* lock.lock(tid, lease);
@@ -326,7 +374,8 @@ class ThreadRunner {
   private *unlock(
     name: string,
     explicitType: LockType | undefined,
-    locks?: readonly string[],
+    locks: readonly string[] | undefined,
+    owner: number,
   ): Process<void> {
     const type = explicitType ?? this.lastType.get(name) ?? 'RLock';
     const lock = this.lockFor(name, type, locks);
@@ -341,7 +390,7 @@ class ThreadRunner {
     }
     if (held !== undefined) this.requestUnlock(name, type, held - 1);
     try {
-      yield* lock.lock.unlock(this.spec.id);
+      yield* lock.lock.unlock(owner);
     } catch (e) {
       // IllegalMonitorStateException: the thread learns it no longer holds the lock.
       this.holds.delete(name);
@@ -382,7 +431,7 @@ class ThreadRunner {
   private tokenFor(name: string): number | undefined {
     const type = this.lastType.get(name);
     const l = type === undefined ? undefined : this.locks.get(`${type}\u0000${name}`);
-    return l?.kind === 'rlock' ? fencingToken(l.lock, this.spec.id) : undefined;
+    return l?.kind === 'rlock' ? fencingToken(l.lock, this.tid) : undefined;
   }
 
   /** The lock a `use` runs under: the most recently acquired one this thread still believes it holds. */
@@ -451,7 +500,7 @@ class ThreadRunner {
     const type = op.type ?? this.lastType.get(op.lock) ?? 'RLock';
     const lock = this.lockFor(op.lock, type, 'locks' in op ? op.locks : undefined);
     if (!lock) throw new UnsupportedOperationException(`lock type ${type} is not modelled yet`);
-    const tid = op.op === 'isHeldByThread' ? (op.thread ?? this.spec.id) : this.spec.id;
+    const tid = op.op === 'isHeldByThread' ? (op.thread ?? this.tid) : this.tid;
     if (lock.kind === 'naive') {
       if (op.op === 'isLocked') return readInt(yield* this.client.command(['EXISTS', op.lock])) === 1;
       if (op.op === 'remainTimeToLive') return readInt(yield* this.client.command(['PTTL', op.lock]));

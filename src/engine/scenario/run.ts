@@ -54,6 +54,8 @@ export interface ScenarioRunOptions extends RunOptions {
 export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): ScenarioRun {
   const reason = unsupportedReason(scenario);
   if (reason !== null) throw new UnsupportedScenarioError(reason);
+  /** faults already applied: liveness waits for the last before it calls anything permanent */
+  let applied = 0;
 
   const threads: Actor[] = scenario.clients.flatMap((c) => c.threads.map((t) => threadActor(c.id, t.id)));
   const topology = new Topology(
@@ -68,12 +70,15 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     nodes: topology.nodes(),
     masterFor: (client, hint, key) => topology.masterFor(client, hint, key),
     redirect: (client, address) => topology.redirect(client, address),
+    slotMasters: (client) => topology.slotMasters(client),
+    readReplicas: (client, master) => topology.readReplicas(client, master),
     clusterView: (node) => topology.clusterView(node),
     masters: () => topology.masters(),
     propagate: topology.replicated ? (node, cmds) => topology.propagate(node, cmds) : undefined,
     threads,
     resource: { value: scenario.resource.initial, accepted: 0, rejected: 0 },
     verbose: opts.verbose,
+    faultsPending: () => applied < scenario.faults.length,
   });
   const { kernel, recorder, timeline, monitor } = world;
   topology.onMastersChanged = () => monitor.recheckLeases();
@@ -82,6 +87,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const clients = startClients(kernel, scenario);
   const keepData = scenario.redis.persistence === 'aof-always';
   const apply = (f: Fault): void => {
+    applied++;
     switch (f.kind) {
       case 'crash':
         if (f.client !== undefined) {
@@ -96,6 +102,12 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
       case 'pause':
         kernel.pauseClient(f.client, f.ms);
         return;
+      case 'starve':
+        kernel.starveClient(f.client, f.ms);
+        return;
+      case 'stall':
+        kernel.stallNode(f.node, f.ms);
+        return;
       case 'partition':
         kernel.partition(f.groups, f.healAt);
         return;
@@ -105,6 +117,12 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
       case 'clock':
         kernel.jumpClock(f.node, f.jumpMs);
         return;
+      case 'cancel': {
+        const actor = threadActor(f.client, f.thread);
+        const waiting = clients.cancel?.(f.client, f.thread) ?? false;
+        recorder.emit('thread.cancel', { actor, acquiring: waiting });
+        return;
+      }
       case 'interrupt': {
         const actor = threadActor(f.client, f.thread);
         recorder.emit('thread.interrupt', { actor });
@@ -132,10 +150,15 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     for (; judged < vs.length; judged++) if (stopAt(vs[judged])) return true;
     return false;
   };
+  // After every task the world is consistent: liveness asks then what is still scheduled.
   const stop =
     probe === undefined && stopAt === undefined
-      ? ended
+      ? () => {
+          monitor.settle();
+          return ended();
+        }
       : () => {
+          monitor.settle();
           probe?.(world);
           return broken() || ended();
         };

@@ -117,7 +117,7 @@ describe('validateScenario', () => {
     };
     expect(issues(json)).toEqual([
       'clients[1].threads[0].program[1].ms: expected a whole number of ms >= 0',
-      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat, try, isLocked, isHeldByThread, getHoldCount, remainTimeToLive, getToken)',
+      'clients[1].threads[0].program[2].op: unknown op "lokc" (expected one of lock, tryLock, lockInterruptibly, unlock, forceUnlock, work, sleep, use, redis, eval, repeat, try, isLocked, isHeldByThread, getHoldCount, remainTimeToLive, getToken, continueOn)',
       'clients[1].threads[0].program[3].body[0].msx: unknown field "msx"',
     ]);
   });
@@ -190,8 +190,59 @@ describe('validateScenario', () => {
       'faults[0].endpoints: expected at least one id (leave "endpoints" out to slow every link)',
     ]);
     expect(issues(minimal([], { faults: [{ kind: 'slow', at: 1 }] }))[0]).toContain(
-      'partition, clock, interrupt, latency)',
+      'partition, clock, interrupt, latency, stall, starve, cancel)',
     );
+  });
+
+  it('accepts 1,000 threads in all (issue 23: the watchdog-cost scale) and refuses more', () => {
+    const clients = (threads: number) =>
+      Array.from({ length: Math.ceil(threads / 100) }, (_, c) => ({
+        id: `C${c + 1}`,
+        threads: Array.from({ length: Math.min(100, threads - c * 100) }, (_, t) => ({
+          id: t + 1,
+          program: [{ op: 'lock', lock: `l${c}:${t}` }],
+        })),
+      }));
+    expect(LIMITS.threadsTotal).toBe(1000);
+    expect(validateScenario({ format: 'lockscope/1', clients: clients(1000) }).ok).toBe(true);
+    expect(issues({ format: 'lockscope/1', clients: clients(1001) })).toEqual([
+      'clients: 1001 threads in all (at most 1000)',
+    ]);
+  });
+
+  it('checks an explicit owner id and continueOn', () => {
+    const prog = (ops: object[]) => minimal(ops as never);
+    expect(
+      validateScenario(
+        prog([
+          { op: 'lock', lock: 'l', owner: 77 },
+          { op: 'continueOn', thread: 2 },
+          { op: 'unlock', lock: 'l', owner: 77 },
+        ]),
+      ).ok,
+    ).toBe(true);
+    expect(issues(prog([{ op: 'lock', lock: 'l', owner: 0 }]))).toEqual([
+      'clients[0].threads[0].program[0].owner: expected an owner id (a positive integer, the threadId of lockAsync) >= 1',
+    ]);
+    expect(issues(prog([{ op: 'continueOn', thread: 'x' }]))[0]).toMatch(
+      /^clients\[0\]\.threads\[0\]\.program\[0\]\.thread: /,
+    );
+  });
+
+  it('checks a node stall and a client starvation: a known node or client, at least 1 ms', () => {
+    const one = (f: object) => minimal([], { faults: [f] });
+    expect(validateScenario(one({ kind: 'stall', at: 10, node: 'master', ms: 5000 })).ok).toBe(true);
+    expect(validateScenario(one({ kind: 'starve', at: 10, client: 'A', ms: 5000 })).ok).toBe(true);
+    expect(issues(one({ kind: 'stall', at: 10, node: 'nope', ms: 5000 }))).toEqual([
+      'faults[0].node: unknown node "nope" (this topology has master)',
+    ]);
+    expect(issues(one({ kind: 'starve', at: 10, client: 'A', ms: 0 }))).toEqual([
+      'faults[0].ms: expected a whole number of ms (how long its event loop gets no CPU) >= 1',
+    ]);
+    expect(issues(one({ kind: 'starve', at: 10, client: 'Z', ms: 1 }))).toEqual([
+      'faults[0].client: unknown client "Z"',
+    ]);
+    expect(issues(one({ kind: 'stall', at: 10, node: 'master' }))[0]).toMatch(/^faults\[0\]\.ms: /);
   });
 
   it('limits program length after expanding repeat, and type-specific fields', () => {

@@ -33,6 +33,8 @@ export interface LockOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface TryLockOp {
   op: 'tryLock';
@@ -42,6 +44,8 @@ export interface TryLockOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface LockInterruptiblyOp {
   op: 'lockInterruptibly';
@@ -49,6 +53,8 @@ export interface LockInterruptiblyOp {
   leaseMs?: number;
   type: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface UnlockOp {
   op: 'unlock';
@@ -56,11 +62,21 @@ export interface UnlockOp {
   /** absent: the type this thread last locked `lock` with */
   type?: LockType;
   locks?: string[];
+  /** the owner id passed as lockAsync(threadId) / unlockAsync(threadId); absent: the current thread's id */
+  owner?: number;
 }
 export interface ForceUnlockOp {
   op: 'forceUnlock';
   lock: string;
   type?: LockType;
+}
+/**
+ * The code after it runs on another thread of the same client (a coroutine or a future callback
+ * resuming elsewhere): Redisson calls without `owner` use `thread` as the current thread's id.
+ */
+export interface ContinueOnOp {
+  op: 'continueOn';
+  thread: number;
 }
 export interface WorkOp {
   op: 'work';
@@ -139,7 +155,8 @@ export type Op =
   | TryOp
   | QueryOp
   | IsHeldByThreadOp
-  | GetTokenOp;
+  | GetTokenOp
+  | ContinueOnOp;
 
 export interface ThreadSpec {
   id: number;
@@ -159,7 +176,13 @@ export type Fault =
   | { kind: 'clock'; at: number; node: string; jumpMs: number }
   | { kind: 'interrupt'; at: number; client: string; thread: number }
   /** from `at` until `endAt`, links touching `endpoints` (all when absent) take `ms` longer one way */
-  | { kind: 'latency'; at: number; ms: number; endAt: number; endpoints?: string[] };
+  | { kind: 'latency'; at: number; ms: number; endAt: number; endpoints?: string[] }
+  /** the node is busy for `ms` (a slow script, a fork, DEBUG SLEEP): commands queue up */
+  | { kind: 'stall'; at: number; node: string; ms: number }
+  /** the client's event loop gets no CPU for `ms` while its threads and timers run */
+  | { kind: 'starve'; at: number; client: string; ms: number }
+  /** Future.cancel() on the acquire the thread waits for (as if it were lockAsync(...).get()) */
+  | { kind: 'cancel'; at: number; client: string; thread: number };
 
 export interface Scenario {
   format: 'lockscope/1';
@@ -244,6 +267,7 @@ const OP_NAMES = [
   'getHoldCount',
   'remainTimeToLive',
   'getToken',
+  'continueOn',
 ] as const;
 
 const opList = () =>
@@ -277,8 +301,12 @@ function acquireOp<O extends string, E extends v.ObjectEntries>(op: O, extra: E)
     leaseMs: v.optional(ms()),
     type: v.optional(lockType(), 'RLock'),
     locks: v.optional(lockList()),
+    owner: v.optional(ownerId()),
   });
 }
+
+/** A Java thread id as lockAsync(threadId) takes it: any positive id, not only a thread of the scenario. */
+const ownerId = () => int(1, LIMITS.ownerId, 'an owner id (a positive integer, the threadId of lockAsync)');
 
 const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
   'op',
@@ -291,7 +319,9 @@ const OpSchema: v.GenericSchema<unknown, Op> = v.variant(
       lock: name('lock name'),
       type: v.optional(lockType()),
       locks: v.optional(lockList()),
+      owner: v.optional(ownerId()),
     }),
+    v.strictObject({ op: v.literal('continueOn'), thread: int(1, 9999, 'a thread id (integer)') }),
     v.strictObject({ op: v.literal('forceUnlock'), lock: name('lock name'), type: v.optional(lockType()) }),
     v.strictObject({ op: v.literal('work'), ms: ms() }),
     v.strictObject({ op: v.literal('sleep'), ms: ms() }),
@@ -375,6 +405,18 @@ const FaultSchema = v.variant(
     v.strictObject({ kind: v.literal('restart'), at: ms(), node: name('node id') }),
     v.strictObject({ kind: v.literal('pause'), at: ms(), client: ClientId, ms: ms() }),
     v.strictObject({
+      kind: v.literal('stall'),
+      at: ms(),
+      node: name('node id'),
+      ms: int(1, LIMITS.ms, 'a whole number of ms (how long the node is busy)'),
+    }),
+    v.strictObject({
+      kind: v.literal('starve'),
+      at: ms(),
+      client: ClientId,
+      ms: int(1, LIMITS.ms, 'a whole number of ms (how long its event loop gets no CPU)'),
+    }),
+    v.strictObject({
       kind: v.literal('partition'),
       at: ms(),
       groups: v.pipe(
@@ -399,6 +441,12 @@ const FaultSchema = v.variant(
       thread: int(1, 9999, 'a thread id (integer)'),
     }),
     v.strictObject({
+      kind: v.literal('cancel'),
+      at: ms(),
+      client: ClientId,
+      thread: int(1, 9999, 'a thread id (integer)'),
+    }),
+    v.strictObject({
       kind: v.literal('latency'),
       at: ms(),
       ms: int(1, LIMITS.ms, 'a whole number of ms (the extra one-way delay)'),
@@ -412,7 +460,7 @@ const FaultSchema = v.variant(
     }),
   ],
   (issue) =>
-    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency)`,
+    `unknown fault kind ${JSON.stringify(issue.input)} (expected one of crash, restart, pause, partition, clock, interrupt, latency, stall, starve, cancel)`,
 );
 
 const RedissonSchema = v.strictObject({
@@ -715,12 +763,15 @@ function crossCheck(s: Scenario): SchemaIssue[] {
         break;
       case 'restart':
       case 'clock':
+      case 'stall':
         checkNode([...at, 'node'], f.node);
         break;
       case 'pause':
+      case 'starve':
         checkClient([...at, 'client'], f.client);
         break;
       case 'interrupt':
+      case 'cancel':
         checkClient([...at, 'client'], f.client);
         if (threads.has(f.client) && !threads.get(f.client)!.has(f.thread))
           add([...at, 'thread'], `client "${f.client}" has no thread ${f.thread}`);

@@ -112,13 +112,20 @@ describe('stateAt', () => {
     ]);
   });
 
-  it('replays key deltas across checkpoints', () => {
+  it('replays key deltas across checkpoints', () => replayAcrossCheckpoints(7));
+
+  // Over 2 * CHECKPOINT_EVERY keys, checkpoints are taken further apart (checkpointSpacing):
+  // stateAt must find the right one and replay the longer stretch after it.
+  it('replays key deltas across checkpoints spaced out by a large keyspace', () =>
+    replayAcrossCheckpoints(CHECKPOINT_EVERY * 3));
+
+  function replayAcrossCheckpoints(distinctKeys: number) {
     const tl = new StateTimeline({
       nodes: [{ id: 'master', role: 'master' }],
       threads: [],
       resource: { value: 0, accepted: 0, rejected: 0 },
     });
-    const n = CHECKPOINT_EVERY * 3 + 5;
+    const n = Math.max(CHECKPOINT_EVERY * 3, distinctKeys * 4) + 5;
     for (let i = 0; i < n; i++) {
       tl.push({
         t: i,
@@ -130,21 +137,21 @@ describe('stateAt', () => {
         argv: ['PING'],
         reply: { status: 'PONG' },
       });
-      tl.setKey('master', `k${i % 7}`, {
-        key: `k${i % 7}`,
+      tl.setKey('master', `k${i % distinctKeys}`, {
+        key: `k${i % distinctKeys}`,
         type: 'string',
         value: String(i),
         expireAt: null,
       });
-      if (i % 11 === 0) tl.setKey('master', `k${(i + 3) % 7}`, null);
+      if (i % 11 === 0) tl.setKey('master', `k${(i + 3) % distinctKeys}`, null);
       if (i === CHECKPOINT_EVERY * 2 + 1) tl.clearNode('master');
     }
     // a straightforward fold to compare with
     const ref = new Map<string, string>();
     const expected: Record<string, string>[] = [];
     for (let i = 0; i < n; i++) {
-      ref.set(`k${i % 7}`, String(i));
-      if (i % 11 === 0) ref.delete(`k${(i + 3) % 7}`);
+      ref.set(`k${i % distinctKeys}`, String(i));
+      if (i % 11 === 0) ref.delete(`k${(i + 3) % distinctKeys}`);
       if (i === CHECKPOINT_EVERY * 2 + 1) ref.clear();
       expected.push(Object.fromEntries([...ref].sort()));
     }
@@ -157,5 +164,5 @@ describe('stateAt', () => {
       const i = (j * 37) % n;
       expect(values(i), `scattered ${i}`).toEqual(expected[i]);
     }
-  });
+  }
 });

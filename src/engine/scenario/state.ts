@@ -3,11 +3,12 @@
  * `stateAt(i)` on every pointer move, so it must cost far less than a frame.
  *
  * The state is a fold over the events (thread, lock, resource and node events describe their own
- * effect, see TraceEventMap in trace/types.ts) plus key deltas the recorder logs beside the events: after each command
- * the new KeyView of every key it touched, after an expiry the deletion. A full checkpoint is kept
- * every CHECKPOINT_EVERY events; `stateAt(i)` copies the nearest one and replays at most that many
- * events. Checkpoints are cheap because everything inside them is immutable (KeyViews, thread
- * records): a checkpoint copies maps of references, never values.
+ * effect, see TraceEventMap in trace/types.ts) plus key deltas the recorder logs beside the events:
+ * after each command the new KeyView of every key it touched, after an expiry the deletion. A full
+ * checkpoint is kept every CHECKPOINT_EVERY events (further apart for a large state, see
+ * `checkpointSpacing` in state_frame.ts); `stateAt(i)` copies the nearest one and replays the
+ * events since. Checkpoints are cheap because everything inside them is immutable (KeyViews,
+ * thread records): a checkpoint copies maps of references, never values.
  */
 import type {
   Actor,
@@ -22,58 +23,21 @@ import type {
 } from '../trace/types';
 import { clientOf } from '../trace/actors';
 import { lostWrites } from '../resource/ProtectedResource';
+import {
+  CHECKPOINT_EVERY,
+  applyKey,
+  applySubscription,
+  checkpointSpacing,
+  copyFrame,
+  dropSubscriber,
+  hasPartialCandidate,
+  type Frame,
+  type NodeRec,
+  type FrameReader,
+  type ThreadRec,
+} from './state_frame';
 
-export const CHECKPOINT_EVERY = 64;
-
-interface NodeRec {
-  role: NodeView['role'];
-  up: boolean;
-  keys: Map<string, KeyView>;
-  /** channel -> subscriber connection labels, in subscription order */
-  subs: Map<string, readonly string[]>;
-}
-
-interface ThreadRec {
-  readonly state: ThreadState;
-  readonly holds: Readonly<Record<string, number>>;
-  readonly nResults: number;
-  readonly step?: number;
-  /** the state to return to when a pause ends */
-  readonly beforePause?: ThreadState;
-  /** the lock of an acquire in progress (lock.request until its outcome) */
-  readonly requesting?: string;
-  /** its view, built on first use (the record itself never changes) */
-  view?: ThreadView;
-}
-
-interface Frame {
-  t: number;
-  nodes: Map<string, NodeRec>;
-  threads: Map<Actor, ThreadRec>;
-  resource: ResourceView;
-}
-
-/** A node as a sweep over the run sees it: read in place, valid only during the visit. */
-export interface NodeFrame {
-  readonly role: NodeView['role'];
-  readonly up: boolean;
-  readonly keys: ReadonlyMap<string, KeyView>;
-}
-
-/**
- * One moment of a sweep (`StateTimeline.sweep`): what `stateAt` would show there, read on demand
- * instead of copied whole. A thread's view is the very object `stateAt` shares while the thread
- * is unchanged, so a reader can skip it by identity.
- */
-export interface FrameReader {
-  thread(actor: Actor): ThreadView | undefined;
-  node(id: string): NodeFrame | undefined;
-  /**
-   * The threads whose view may differ from the one `thread` gave at the previous call of
-   * `changed` (every thread the first time): a reader of 100 threads looks at the few that moved.
-   */
-  changed(): Actor[];
-}
+export { CHECKPOINT_EVERY, type FrameReader, type NodeFrame } from './state_frame';
 
 export interface TimelineInit {
   nodes: readonly { id: string; role: NodeView['role'] }[];
@@ -85,13 +49,14 @@ export interface TimelineInit {
 /** Redisson's owner id: "<client uuid>:<thread id>", ":write" appended by a write lock. */
 const REDISSON_OWNER = /^(.+):(\d+)(?::write)?$/;
 
-const SUBSCRIBE = new Set(['subscribe', 'ssubscribe', 'psubscribe']);
-const UNSUBSCRIBE = new Set(['unsubscribe', 'sunsubscribe', 'punsubscribe']);
 const NO_HOLDS: Readonly<Record<string, number>> = Object.freeze({});
 
 export class StateTimeline {
   private readonly live: Frame;
   private readonly checkpoints: Frame[] = [];
+  /** the index of the first event each checkpoint does not include (ascending) */
+  private readonly checkpointIndex: number[] = [];
+  private nextCheckpoint = CHECKPOINT_EVERY;
   /** position in the delta arrays at each checkpoint */
   private readonly checkpointDelta: number[] = [];
   private readonly dIndex: number[] = [];
@@ -130,6 +95,7 @@ export class StateTimeline {
     }
     this.live = { t: 0, nodes, threads, resource: { ...init.resource } };
     this.checkpoints.push(copyFrame(this.live));
+    this.checkpointIndex.push(0);
     this.checkpointDelta.push(0);
   }
 
@@ -140,9 +106,11 @@ export class StateTimeline {
   /** Appends event `ev` (its index is the next one) and folds it into the live state. */
   push(ev: TraceEvent): void {
     const index = this.events.length;
-    if (index > 0 && index % CHECKPOINT_EVERY === 0) {
+    if (index === this.nextCheckpoint) {
       this.checkpoints.push(copyFrame(this.live));
+      this.checkpointIndex.push(index);
       this.checkpointDelta.push(this.dIndex.length);
+      this.nextCheckpoint = index + checkpointSpacing(this.live);
     }
     this.events.push(ev);
     if (ev.kind === 'thread.result' && ev.actor !== undefined) this.results.get(ev.actor)?.push(ev.result);
@@ -201,9 +169,9 @@ export class StateTimeline {
       }
     } else {
       // The checkpoint for a full block is taken when the next block's first event arrives.
-      const k = Math.min(Math.floor((i + 1) / CHECKPOINT_EVERY), this.checkpoints.length - 1);
+      const k = this.checkpointBefore(i + 1);
       frame = copyFrame(this.checkpoints[k]);
-      from = k * CHECKPOINT_EVERY;
+      from = this.checkpointIndex[k];
       d = this.checkpointDelta[k];
     }
     for (let j = from; j <= i; j++) {
@@ -234,6 +202,10 @@ export class StateTimeline {
     // threads (`apply` changes no other). null: all of them, the first time.
     let touched: Set<Actor> | null = null;
     let leased: Actor[] = [];
+    // The keys a delta set or deleted since each node's last `changedKeys`; a node in `allKeys`
+    // has had no call yet, or lost its whole keyspace since.
+    const touchedKeys = new Map<string, Set<string>>();
+    const allKeys = new Set<string>(f.nodes.keys());
     const reader: FrameReader = {
       thread: (actor) => {
         const r = f.threads.get(actor);
@@ -260,6 +232,12 @@ export class StateTimeline {
         out.push(...leased);
         return out;
       },
+      changedKeys: (id) => {
+        const keys = touchedKeys.get(id);
+        touchedKeys.set(id, new Set());
+        if (allKeys.delete(id)) return null;
+        return keys ?? new Set();
+      },
     };
     return (to) => {
       const i = Math.min(Math.trunc(to), this.events.length - 1);
@@ -273,7 +251,11 @@ export class StateTimeline {
         }
         this.apply(f, ev);
         while (d < this.dIndex.length && this.dIndex[d] === j) {
-          applyKey(f, this.dNode[d], this.dKey[d], this.dView[d]);
+          const node = this.dNode[d];
+          const key = this.dKey[d];
+          applyKey(f, node, key, this.dView[d]);
+          if (key === null) allKeys.add(node);
+          else touchedKeys.get(node)?.add(key);
           d++;
         }
       }
@@ -281,6 +263,19 @@ export class StateTimeline {
       leases = null;
       return reader;
     };
+  }
+
+  /** The last checkpoint taken before event `next` (it includes every event before `next`). */
+  private checkpointBefore(next: number): number {
+    const at = this.checkpointIndex;
+    let lo = 0;
+    let hi = at.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (at[mid] <= next) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   private learnOwner(owner: string, actor: Actor | undefined): void {
@@ -307,7 +302,7 @@ export class StateTimeline {
    */
   private partialLeases(f: Frame, index: number): Map<Actor, string[]> {
     const out = new Map<Actor, string[]>();
-    if (this.ownerThread.size === 0) return out;
+    if (this.ownerThread.size === 0 || !hasPartialCandidate(f)) return out;
     for (const n of f.nodes.values()) {
       if (n.role !== 'master' || !n.up) continue;
       for (const [key, k] of n.keys) {
@@ -523,63 +518,6 @@ function withHold(
   for (const k of Object.keys(holds)) if (k !== lock) next[k] = holds[k];
   if (count > 0) next[lock] = count;
   return next;
-}
-
-function applyKey(f: Frame, node: string, key: string | null, view: KeyView | null): void {
-  const n = f.nodes.get(node);
-  if (n === undefined) return;
-  if (key === null) n.keys = new Map();
-  else if (view === null) n.keys.delete(key);
-  else n.keys.set(key, view);
-}
-
-function applySubscription(f: Frame, ev: TraceEventOf<'cmd'>): void {
-  const argv = ev.argv;
-  if (argv.length === 0) return;
-  // Cheap filter first: this runs for every command of a run.
-  const c = argv[0].charCodeAt(0) | 32;
-  if (c !== 0x73 && c !== 0x75 && c !== 0x70) return; // s, u, p
-  const name = argv[0].toLowerCase();
-  const sub = SUBSCRIBE.has(name);
-  if (!sub && !UNSUBSCRIBE.has(name)) return;
-  const reply = ev.reply;
-  if (reply !== null && typeof reply === 'object' && 'error' in reply) return;
-  const n = f.nodes.get(ev.node)!;
-  const label = ev.conn;
-  if (!sub && argv.length === 1) {
-    dropSubscriber(f, ev.node, label);
-    return;
-  }
-  const subs = new Map(n.subs);
-  for (let i = 1; i < argv.length; i++) {
-    const list = subs.get(argv[i]) ?? [];
-    if (sub) {
-      if (!list.includes(label)) subs.set(argv[i], [...list, label]);
-    } else {
-      const rest = list.filter((l) => l !== label);
-      if (rest.length) subs.set(argv[i], rest);
-      else subs.delete(argv[i]);
-    }
-  }
-  n.subs = subs;
-}
-
-function dropSubscriber(f: Frame, node: string, label: string): void {
-  const n = f.nodes.get(node);
-  if (!n || n.subs.size === 0) return;
-  const subs = new Map<string, readonly string[]>();
-  for (const [ch, list] of n.subs) {
-    const rest = list.filter((l) => l !== label);
-    if (rest.length) subs.set(ch, rest);
-  }
-  n.subs = subs;
-}
-
-function copyFrame(f: Frame): Frame {
-  const nodes = new Map<string, NodeRec>();
-  for (const [id, n] of f.nodes)
-    nodes.set(id, { role: n.role, up: n.up, keys: new Map(n.keys), subs: n.subs });
-  return { t: f.t, nodes, threads: new Map(f.threads), resource: f.resource };
 }
 
 function byteOrder(a: string, b: string): number {

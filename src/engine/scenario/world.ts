@@ -23,6 +23,8 @@ export interface WorldOptions {
   resource: ResourceView;
   verbose?: boolean;
   masterFor?: (client: string, hint?: string, key?: string) => string;
+  slotMasters?: (client: string) => string[];
+  readReplicas?: (client: string, master: string) => string[];
   redirect?: (client: string, address: string) => string | null;
   /** cluster: the picture each node's server routes by */
   clusterView?: (node: string) => ClusterView | undefined;
@@ -30,6 +32,8 @@ export interface WorldOptions {
   masters?: () => readonly string[];
   /** a node's replication stream (topology/**); without it servers propagate nothing */
   propagate?: (node: string, commands: string[][]) => void;
+  /** whether a scenario fault is still to fire (liveness: "nothing scheduled can change this") */
+  faultsPending?: () => boolean;
 }
 
 export interface World {
@@ -53,6 +57,8 @@ export function createWorld(o: WorldOptions): World {
     callTimeoutMs: o.callTimeoutMs,
     verbose: o.verbose,
     masterFor: o.masterFor,
+    slotMasters: o.slotMasters,
+    readReplicas: o.readReplicas,
     redirect: o.redirect,
   });
   const k = kernel;
@@ -61,6 +67,7 @@ export function createWorld(o: WorldOptions): World {
     now: () => k.now(),
     liveKey: (node, key) => timeline.liveKey(node, key),
     masters: o.masters ?? (() => masterIds),
+    probe: { canWake: (actor) => k.canWake(actor), faultsPending: o.faultsPending ?? (() => false) },
   });
   recorder.observe(monitor);
   const propagate = o.propagate;

@@ -42,6 +42,8 @@ export interface SimContext {
   queueLength(sem: Semaphore): number;
   /** Thread.interrupt(): ends an interruptible acquire of that process with 'interrupted'. */
   interrupt(handle: ProcHandle): void;
+  /** Future.cancel(): the process's call or wait ends by throwing `error` into it (kernel.ts). */
+  throwInto(handle: ProcHandle, error: unknown): void;
   /**
    * Open a connection from a client to a node. Pushed frames reach `onPush` one network latency
    * after the node sent them; never while the client is crashed, and deferred while it is
@@ -68,6 +70,15 @@ export interface SimContext {
   redirect?(client: string, address: string): string | null;
   /** connected_slaves of a node, as INFO replication reports it (Redisson's WAIT count). */
   replicasOf?(node: string): number;
+  /**
+   * The replicas a client may read from for `master` (Sentinel and cluster: the master's
+   * replicas that are up; empty in single-server mode), in the order its balancer cycles them.
+   */
+  readReplicas?(client: string, master: string): string[];
+  /** Cluster: the masters in the client's slot map, in slot order (ClusterConnectionManager's entries). */
+  slotMasters?(client: string): string[];
+  /** Run `fn` whenever the client's cluster slot map changes (its scan saw a new owner). */
+  onSlotMapChange?(client: string, fn: () => void): void;
 }
 
 /**
@@ -97,6 +108,8 @@ export interface TopologyHost {
   killClients(id: string): void;
   /** Hear of data node crashes and restarts, right after their event is recorded. */
   onNodeLifecycle(listener: NodeLifecycle): void;
+  /** A client's cluster slot map changed: its onSlotMapChange listeners run (not if it crashed). */
+  slotMapChanged?(client: string): void;
 }
 
 export interface NodeLifecycle {

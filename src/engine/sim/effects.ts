@@ -36,6 +36,19 @@ export type Effect =
        * Redisson's CommandAsyncService.get() does; a pending interrupt ends it as soon as it is sent.
        */
       readonly interruptible?: boolean;
+      /**
+       * Runs with the reply if it arrives after an interrupt abandoned the call: the callbacks
+       * chained on a Java future still run on the Netty thread when nobody waits any more.
+       */
+      readonly onAbandonedReply?: (reply: Reply) => void;
+      /** this call's response timeout, when not the scenario's `redisson.timeoutMs` */
+      readonly timeoutMs?: number;
+      /**
+       * How long the request may wait to be written while its client's event loop starves
+       * before the call fails with a CALL_NOT_WRITTEN_PREFIX error (Redisson's retry timer:
+       * "Command still hasn't been written into connection!"); none: it waits as long as it takes.
+       */
+      readonly writeTimeoutMs?: number;
     }
   /** Advance this process's time (Thread.sleep, or business work). */
   | { readonly type: 'sleep'; readonly ms: number }
@@ -72,10 +85,35 @@ export type AcquireResult = 'acquired' | 'timeout' | 'interrupted';
 
 export type Process<T = void> = Generator<Effect, T, unknown>;
 
-export function* call(conn: ConnectionRef, argv: readonly string[], interruptible = false): Process<Reply> {
-  return (yield interruptible
-    ? { type: 'call', conn, argv, interruptible }
+/** A call's options besides its connection and argv (see the `call` effect). */
+export interface CallOptions {
+  readonly interruptible?: boolean;
+  readonly onAbandonedReply?: (reply: Reply) => void;
+  readonly timeoutMs?: number;
+  readonly writeTimeoutMs?: number;
+}
+
+/** `opts`: the options, or just whether the call is interruptible. */
+export function* call(
+  conn: ConnectionRef,
+  argv: readonly string[],
+  opts: boolean | CallOptions = false,
+): Process<Reply> {
+  if (typeof opts !== 'boolean') return (yield { type: 'call', conn, argv, ...opts }) as Reply;
+  return (yield opts
+    ? { type: 'call', conn, argv, interruptible: true }
     : { type: 'call', conn, argv }) as Reply;
+}
+
+/**
+ * A request that could not be written in time (its client's event loop starved) fails with an
+ * error reply starting with this prefix: Redisson's RedisTimeoutException "Command still hasn't
+ * been written into connection!".
+ */
+export const CALL_NOT_WRITTEN_PREFIX = 'NOTWRITTEN ';
+
+export function isCallNotWritten(reply: Reply): boolean {
+  return reply.t === 'error' && reply.v.startsWith(CALL_NOT_WRITTEN_PREFIX);
 }
 
 export function* sleep(ms: number): Process<void> {

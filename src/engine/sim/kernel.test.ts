@@ -485,3 +485,24 @@ describe('Kernel: runaway processes', () => {
     expect(k.tasksRun).toBe(8000);
   });
 });
+
+describe('Kernel.canWake (liveness: what is still scheduled for a thread)', () => {
+  it('false for a thread blocked with no timeout, true while it sleeps or waits with one, false once it is gone', () => {
+    const { w, k, sem } = semaphoreWorld();
+    thread(k, 'A:1', function* () {
+      yield* acquire(sem);
+    });
+    thread(k, 'B:1', function* () {
+      yield* acquire(sem, 5000);
+    });
+    expect(k.canWake('A:1')).toBe(true); // not started yet
+    w.kernel.run(10, () => false, 1e6);
+    expect(k.canWake('A:1')).toBe(false);
+    expect(k.canWake('B:1')).toBe(true);
+    expect(k.canWake('C:1')).toBe(false);
+    k.release(sem);
+    expect(k.canWake('A:1')).toBe(true);
+    k.crashClient('B');
+    expect(k.canWake('B:1')).toBe(false);
+  });
+});

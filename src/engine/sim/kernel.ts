@@ -7,16 +7,22 @@
  *   arrival, and its reply travels one latency back (plus any latency spike in force when it is
  *   sent). A connection is FIFO both ways, spikes included. Frames a
  *   command pushes to its own connection (extra SUBSCRIBE confirmations) follow its reply.
- * - A message that cannot get through (partition, node down, connection closed) is lost; the
- *   caller then resumes after the response timeout with a CALL_TIMEOUT_PREFIX error reply.
+ * - Every call has a response timer (Redisson's RedisExecutor.scheduleResponseTimeout), started
+ *   when the request is written: if no reply has reached the caller when it fires, the caller
+ *   resumes with a CALL_TIMEOUT_PREFIX error reply (`call.timeout`), and a reply that comes
+ *   later is discarded (`reply.late`). A message that cannot get through (partition, node down,
+ *   connection closed) is lost, so its call ends that way too.
  * - Everything of a client (its processes, its timers, the replies and pushes reaching it) is
  *   gated by its owner state: `crash` drops it all for good; `pause` defers it, and at resume the
- *   deferred items run in their original order, at the resume time.
+ *   deferred items run in their original order, at the resume time. `starve` defers only the
+ *   client's network I/O (its event loop gets no CPU): writes, replies, pushes and drops wait,
+ *   while its threads and timers (response timers included) run on.
  * - Active expiry: each node has a kernel task at its next expiry deadline that runs
  *   activeExpireCycle, so a key disappears (and `key.expired` is recorded) the first ms it counts
  *   as expired, as if Redis's cron ran continuously.
- * - DEBUG SLEEP makes the node busy: commands arriving meanwhile wait until it is done, and the
- *   sleeping command's own reply leaves then. The node's clock is not moved.
+ * - DEBUG SLEEP (and the `stall` fault) makes the node busy: commands arriving meanwhile wait
+ *   until it is done, the sleeping command's own reply leaves then, and active expiry waits too
+ *   (no cron runs). The node's clock is not moved.
  *
  * Node clocks are the kernel clock plus a per-node offset (the `clock` fault moves it).
  */
@@ -37,7 +43,7 @@ import {
   type Process,
   type Semaphore,
 } from './effects';
-import { CALL_TIMEOUT_PREFIX } from './effects';
+import { CALL_NOT_WRITTEN_PREFIX, CALL_TIMEOUT_PREFIX } from './effects';
 import { TimedHeap } from './heap';
 import { keyViewOf, sameKeyView } from './key_view';
 import { prngFor } from './prng';
@@ -65,17 +71,35 @@ export interface KernelOptions {
   network: Network;
   recorder: Recorder;
   mirror: KeyMirror;
-  /** response timeout for lost calls */
+  /** response timeout of every call (redisson.timeoutMs) */
   callTimeoutMs: number;
   verbose?: boolean;
   /** the node a client treats as master (topology's business); default: hint if a node, else the first node */
   masterFor?: (client: string, hint?: string, key?: string) => string;
+  /** replicas a client reads from for a master (Sentinel, cluster) */
+  readReplicas?: (client: string, master: string) => string[];
+  /** cluster: the masters of a client's slot map, in slot order */
+  slotMasters?: (client: string) => string[];
   /** a MOVED reached a client: the node to re-send to (cluster topology) */
   redirect?: (client: string, address: string) => string | null;
 }
 
 const RESUME = 0;
 const FN = 1;
+
+/** What a response timer's call was, for `call.timeout` and a later `reply.late`. */
+interface CallMeta {
+  node: string;
+  conn: string;
+  command: string;
+  timeoutMs: number;
+}
+const callMeta = new WeakMap<object, CallMeta>();
+
+/** A resume that throws into the process instead of handing it a value (Future.cancel()). */
+class ThrowInto {
+  constructor(readonly error: unknown) {}
+}
 
 interface Task {
   at: number;
@@ -89,6 +113,10 @@ interface Task {
   cancelled: boolean;
   /** the call (Proc.callSeq) a RESUME answers; a reply to an abandoned call is dropped */
   call?: number;
+  /** the response timer of that call */
+  timer?: true;
+  /** network I/O of its owner (a write, a reply, a push, a drop): deferred while the owner starves */
+  io?: true;
 }
 
 class Proc implements ProcHandle {
@@ -104,6 +132,16 @@ class Proc implements ProcHandle {
   /** numbers its calls, so that the reply to one an interrupt abandoned can be told apart */
   callSeq = 0;
   callInterruptible = false;
+  /** the current call's effect onAbandonedReply */
+  callOnAbandoned: ((reply: Reply) => void) | undefined = undefined;
+  /** calls an interrupt abandoned whose late reply still has a reader, by call number */
+  abandoned: Map<number, (reply: Reply) => void> | null = null;
+  /** the response timer of the call in flight */
+  callTimer: Task | null = null;
+  /** thrown into the process at its next resume (a cancel that found it neither calling nor waiting) */
+  pendingThrow: ThrowInto | null = null;
+  /** calls whose timer fired first: where their reply goes when it comes (`reply.late`) */
+  timedOut: Map<number, CallMeta> | null = null;
   constructor(
     readonly id: number,
     readonly owner: string,
@@ -123,6 +161,10 @@ class Owner {
   paused = false;
   pausedUntil = -1;
   deferred: Task[] = [];
+  /** its event loop gets no CPU until then (the `starve` fault) */
+  starvedUntil = -1;
+  /** I/O tasks held back while starved, in their original order */
+  starvedIo: Task[] = [];
   readonly procs = new Set<Proc>();
   readonly conns = new Set<Conn>();
 }
@@ -203,6 +245,8 @@ export class Kernel implements SimContext, TopologyHost {
   private execPushes: Push[] | null = null;
   /** messages pushed by a PUBLISH the server has not reported yet */
   private unpublished: Push[] = [];
+  /** client -> pub/sub frames on their way to it (deliveries scheduled, not yet run) */
+  private readonly pushesInFlight = new Map<string, number>();
   private readonly net: Network;
   private readonly rec: Recorder;
   private readonly mirror: KeyMirror;
@@ -290,10 +334,36 @@ export class Kernel implements SimContext, TopologyHost {
   }
 
   /**
+   * Future.cancel() of what the process is blocked on: its call or semaphore wait ends now by
+   * throwing `error` into it (a call's reply still comes, to its onAbandonedReply); blocked on
+   * nothing (a sleep), it gets `error` at its next resume. No interrupt flag is left.
+   */
+  throwInto(handle: ProcHandle, error: unknown): void {
+    const p = handle as Proc;
+    if (p.done) return;
+    const t = new ThrowInto(error);
+    if (p.inCall) {
+      if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
+      if (p.callTimer) p.callTimer.cancelled = true;
+      p.callTimer = null;
+      p.callSeq++;
+      p.inCall = false;
+    } else if (p.waitSem !== null) this.stopWaiting(p);
+    else {
+      p.pendingThrow = t;
+      return;
+    }
+    this.schedule(this.t, RESUME, p, t, null, p.owner);
+  }
+
+  /**
    * CommandAsyncService.get() interrupted: the thread stops waiting for the reply and keeps its
    * interrupt flag (get() sets it again); the command itself goes on.
    */
   private abandonCall(p: Proc): void {
+    if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
+    if (p.callTimer) p.callTimer.cancelled = true;
+    p.callTimer = null;
     p.callSeq++;
     p.inCall = false;
     p.pendingInterrupt = true;
@@ -333,6 +403,27 @@ export class Kernel implements SimContext, TopologyHost {
   replicasOf(node: string): number {
     const n = this.nodes.get(node);
     return n !== undefined && n.up ? n.server.repl.connectedReplicas : 0;
+  }
+
+  private readonly slotMapListeners = new Map<string, (() => void)[]>();
+
+  onSlotMapChange(client: string, fn: () => void): void {
+    const list = this.slotMapListeners.get(client);
+    if (list === undefined) this.slotMapListeners.set(client, [fn]);
+    else list.push(fn);
+  }
+
+  slotMapChanged(client: string): void {
+    if (this.owner(client).crashed) return;
+    for (const fn of this.slotMapListeners.get(client) ?? []) fn();
+  }
+
+  readReplicas(client: string, master: string): string[] {
+    return this.opts.readReplicas?.(client, master) ?? [];
+  }
+
+  slotMasters(client: string): string[] {
+    return this.opts.slotMasters?.(client) ?? [];
   }
 
   redirect(client: string, address: string): string | null {
@@ -413,6 +504,27 @@ export class Kernel implements SimContext, TopologyHost {
     return false;
   }
 
+  /**
+   * Whether something scheduled can still make the process named `name` (a thread's actor) go on:
+   * it has a task of its own (a sleep, a reply, a wait's timeout, its first step), or a pub/sub
+   * frame is on its way to its client (an unlock message that would open its latch). False when
+   * every such process is blocked on a semaphore with no timeout and nothing travels to its
+   * client, or when it is gone. Liveness (check/liveness.ts, L2) asks this after a task.
+   */
+  canWake(name: string): boolean {
+    const i = name.indexOf(':');
+    const client = i < 0 ? name : name.slice(0, i);
+    const o = this.owners.get(client);
+    if (o === undefined || o.crashed) return false;
+    let found = false;
+    for (const p of o.procs) {
+      if (p.name !== name) continue;
+      found = true;
+      if (!p.started || p.inCall || p.waitSem === null || p.waitTimeout !== null) return true;
+    }
+    return found && (this.pushesInFlight.get(client) ?? 0) > 0;
+  }
+
   /** The JVM dies: its processes stop, nothing reaches it any more, its connections close. */
   crashClient(client: string): void {
     const o = this.owner(client);
@@ -421,6 +533,7 @@ export class Kernel implements SimContext, TopologyHost {
     o.crashed = true;
     o.paused = false;
     o.deferred = [];
+    o.starvedIo = [];
     for (const p of o.procs) {
       p.done = true;
       this.stopWaiting(p);
@@ -444,12 +557,49 @@ export class Kernel implements SimContext, TopologyHost {
       this.rec.emit('client.resume', { actor: client, client });
       const deferred = o.deferred;
       o.deferred = [];
-      for (const task of deferred) {
-        task.at = this.t;
-        task.seq = this.seq++;
-        this.heap.push(task);
-      }
+      this.requeue(deferred);
     });
+  }
+
+  /** Held tasks run now, in their original order. */
+  private requeue(tasks: Task[]): void {
+    for (const task of tasks) {
+      task.at = this.t;
+      task.seq = this.seq++;
+      this.heap.push(task);
+    }
+  }
+
+  /**
+   * The client's event loop gets no CPU for `ms` while its JVM runs (a saturated or blocked Netty
+   * thread, CPU throttling): nothing is written, read or delivered meanwhile, but its threads and
+   * timers go on, so response timers fire and late replies are discarded.
+   */
+  starveClient(client: string, ms: number): void {
+    const o = this.owner(client);
+    if (o.crashed) return;
+    const until = this.t + ms;
+    this.rec.emit('client.starve', { actor: client, client, ms });
+    if (until <= o.starvedUntil) return;
+    o.starvedUntil = until;
+    this.at(until, () => {
+      if (o.starvedUntil !== until || o.crashed) return;
+      this.rec.emit('client.starve.end', { actor: client, client });
+      const held = o.starvedIo;
+      o.starvedIo = [];
+      this.requeue(held);
+    });
+  }
+
+  /**
+   * The node is busy for `ms` (a slow script, a fork, DEBUG SLEEP): commands arriving meanwhile
+   * queue up and run, in order, when it is free.
+   */
+  stallNode(id: string, ms: number): void {
+    const node = this.nodes.get(id);
+    if (!node || !node.up) return;
+    node.busyUntil = Math.max(node.busyUntil, this.t) + ms;
+    this.rec.emit('node.stall', { actor: id, node: id, ms, until: node.busyUntil });
   }
 
   crashNode(id: string, keepData: boolean): void {
@@ -580,7 +730,7 @@ export class Kernel implements SimContext, TopologyHost {
     c.server = null;
     const onDrop = c.onDrop;
     if (onDrop !== undefined && !c.closed && this.net.reachable(node.id, c.client))
-      this.later(this.net.arrival(node.id, c.client, this.t), () => c.closed || onDrop(), c.client);
+      this.later(this.net.arrival(node.id, c.client, this.t), () => c.closed || onDrop(), c.client).io = true;
   }
 
   /** Replicas acknowledged more of the stream: WAITs on `id` whose count is reached return. */
@@ -623,14 +773,13 @@ export class Kernel implements SimContext, TopologyHost {
         });
         if (reply.t === 'int')
           this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
+        // unreachable: lost, the call's response timer answers
         if (this.net.reachable(node.id, c.client))
-          this.schedule(this.net.arrival(node.id, c.client, this.t), RESUME, p, reply, null, p.owner, call);
-        else this.lost(p, argv, node.id, this.t, call);
+          this.reply(p, this.net.arrival(node.id, c.client, this.t), reply, call);
       },
     };
     w.lose = () => {
       done = true;
-      this.lost(p, argv, node.id, this.t, call);
     };
     node.waits.push(w);
     if (block.timeoutAt > 0)
@@ -681,23 +830,65 @@ export class Kernel implements SimContext, TopologyHost {
           o.deferred.push(task);
           return;
         }
+        if (task.io && o.starvedUntil > this.t) {
+          o.starvedIo.push(task);
+          return;
+        }
       }
     }
     if (task.kind === RESUME) {
       const p = task.proc!;
-      if (task.call !== undefined && task.call !== p.callSeq) return;
+      if (task.call !== undefined && task.call !== p.callSeq) {
+        this.unclaimedReply(p, task.call, task.value as Reply);
+        return;
+      }
+      if (task.call !== undefined) {
+        if (task.timer) this.timedOut(p, task.call);
+        else if (p.callTimer) p.callTimer.cancelled = true;
+        p.callTimer = null;
+      }
       if (!p.done) this.step(p, task.value);
     } else task.fn!();
+  }
+
+  /** The response timer won: the caller gets the timeout, a reply that still comes is discarded. */
+  private timedOut(p: Proc, call: number): void {
+    const meta = p.callTimer === null ? undefined : callMeta.get(p.callTimer);
+    if (meta !== undefined) {
+      (p.timedOut ??= new Map()).set(call, meta);
+      this.rec.emit('call.timeout', { actor: p.name, ...meta });
+    }
+    p.callSeq++;
+  }
+
+  /** A reply (or timer) for a call the caller no longer waits for. */
+  private unclaimedReply(p: Proc, call: number, reply: Reply): void {
+    const late = p.abandoned?.get(call);
+    if (late !== undefined) {
+      p.abandoned!.delete(call);
+      late(reply);
+      return;
+    }
+    const timedOut = p.timedOut?.get(call);
+    if (timedOut !== undefined) {
+      p.timedOut!.delete(call);
+      const { node, conn, command } = timedOut;
+      this.rec.emit('reply.late', { actor: p.name, node, conn, command, reply: replyToJson(reply) });
+    }
   }
 
   private step(p: Proc, value: unknown): void {
     p.started = true;
     p.inCall = false;
     let v = value;
+    if (p.pendingThrow !== null && !(v instanceof ThrowInto)) {
+      v = p.pendingThrow;
+    }
+    p.pendingThrow = null;
     for (;;) {
       let r: IteratorResult<Effect, unknown>;
       try {
-        r = p.gen.next(v);
+        r = v instanceof ThrowInto ? p.gen.throw(v.error) : p.gen.next(v);
       } catch (e) {
         p.done = true;
         this.owners.get(p.owner)?.procs.delete(p);
@@ -721,7 +912,8 @@ export class Kernel implements SimContext, TopologyHost {
           p.inCall = true;
           p.callSeq++;
           p.callInterruptible = eff.interruptible === true;
-          this.send(p, eff.conn, eff.argv);
+          p.callOnAbandoned = eff.onAbandonedReply;
+          this.send(p, eff.conn, eff.argv, eff.timeoutMs ?? this.opts.callTimeoutMs, eff.writeTimeoutMs);
           if (p.callInterruptible && p.pendingInterrupt && p.inCall) this.abandonCall(p);
           return;
         case 'acquire': {
@@ -775,28 +967,92 @@ export class Kernel implements SimContext, TopologyHost {
   // ------------------------------------------------------------------------------------------
   // Network and nodes
 
-  private send(p: Proc, ref: ConnectionRef, argv: readonly string[]): void {
+  private send(
+    p: Proc,
+    ref: ConnectionRef,
+    argv: readonly string[],
+    timeoutMs: number,
+    writeTimeoutMs: number | undefined,
+  ): void {
     const call = p.callSeq;
     const c = this.conns.get(ref.id);
     if (c === undefined || c.closed) {
       this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner, call);
       return;
     }
-    const sentAt = this.t;
-    if (!this.net.reachable(c.client, c.node)) {
-      this.lost(p, argv, c.node, sentAt, call);
+    const args = argv.slice();
+    const o = this.owners.get(p.owner);
+    if (o === undefined || o.starvedUntil <= this.t) {
+      this.write(p, c, args, call, timeoutMs);
       return;
     }
-    const args = argv.slice();
-    this.later(this.net.arrival(c.client, c.node, sentAt), () => this.arrive(c, p, args, sentAt, call));
+    // the write itself is I/O: a starved client writes when its event loop runs again
+    const write = this.later(this.t, () => this.write(p, c, args, call, timeoutMs), p.owner);
+    write.io = true;
+    if (writeTimeoutMs === undefined) return;
+    this.later(
+      this.t + writeTimeoutMs,
+      () => {
+        if (write.cancelled || !o.starvedIo.includes(write)) return;
+        write.cancelled = true;
+        if (call !== p.callSeq || !p.inCall) return;
+        this.rec.emit('call.timeout', {
+          actor: p.name,
+          node: c.node,
+          conn: c.label,
+          command: args[0],
+          timeoutMs: writeTimeoutMs,
+          notWritten: true,
+        });
+        p.callSeq++;
+        const msg = `${CALL_NOT_WRITTEN_PREFIX}Command still hasn't been written into connection! Check CPU usage of the JVM. Try to increase nettyThreads setting. Node source: ${c.node}, command: (${args[0]})`;
+        this.step(p, error(msg));
+      },
+      p.owner,
+    );
+  }
+
+  /**
+   * The request leaves the client (even if its caller stopped waiting); the response timer of a
+   * call still waited for starts now, as Redisson's does once the write completed.
+   */
+  private write(p: Proc, c: Conn, argv: string[], call: number, timeoutMs: number): void {
+    const sentAt = this.t;
+    if (!this.net.reachable(c.client, c.node)) {
+      this.armTimer(p, c, argv[0], call, timeoutMs);
+      return;
+    }
+    this.later(this.net.arrival(c.client, c.node, sentAt), () => this.arrive(c, p, argv, sentAt, call));
+    this.armTimer(p, c, argv[0], call, timeoutMs);
+  }
+
+  private armTimer(p: Proc, c: Conn, command: string, call: number, timeoutMs: number): void {
+    if (call !== p.callSeq || !p.inCall) return;
+    const timer = this.schedule(
+      this.t + timeoutMs,
+      RESUME,
+      p,
+      error(
+        `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${timeoutMs} ms) for command: (${command}) to ${c.node}`,
+      ),
+      null,
+      p.owner,
+      call,
+    );
+    timer.timer = true;
+    callMeta.set(timer, { node: c.node, conn: c.label, command, timeoutMs });
+    p.callTimer = timer;
+  }
+
+  /** A reply leaves for the client and reaches it at `at` (network I/O of the client). */
+  private reply(p: Proc, at: number, reply: Reply, call: number): void {
+    this.schedule(at, RESUME, p, reply, null, p.owner, call).io = true;
   }
 
   private arrive(c: Conn, p: Proc, argv: string[], sentAt: number, call: number, fromBacklog = false): void {
     const node = this.nodes.get(c.node);
-    if (node === undefined || !node.up || (c.closed && c.server === null)) {
-      this.lost(p, argv, c.node, sentAt, call);
-      return;
-    }
+    // lost: the response timer answers
+    if (node === undefined || !node.up || (c.closed && c.server === null)) return;
     if (!fromBacklog && (node.busyUntil > this.t || node.backlog.length > 0)) {
       // One queue per node keeps arrival order (per connection FIFO included) across the wait.
       node.backlog.push(() => this.arrive(c, p, argv, sentAt, call, true));
@@ -839,8 +1095,7 @@ export class Kernel implements SimContext, TopologyHost {
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
     if (this.net.reachable(node.id, c.client))
-      this.schedule(this.net.arrival(node.id, c.client, leave), RESUME, p, reply, null, p.owner, call);
-    else this.lost(p, argv, node.id, sentAt, call);
+      this.reply(p, this.net.arrival(node.id, c.client, leave), reply, call);
     for (const x of pushes) this.deliver(x, leave);
   }
 
@@ -852,14 +1107,6 @@ export class Kernel implements SimContext, TopologyHost {
       while (node.backlog.length > 0 && node.busyUntil <= this.t) node.backlog.shift()!();
       if (node.backlog.length > 0) this.drainLater(node);
     });
-  }
-
-  private lost(p: Proc, argv: readonly string[], node: string, sentAt: number, call: number): void {
-    const ms = this.opts.callTimeoutMs;
-    const reply = error(
-      `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${ms} ms) for command: (${argv[0]}) to ${node}`,
-    );
-    this.schedule(Math.max(this.t, sentAt + ms), RESUME, p, reply, null, p.owner, call);
   }
 
   /** The server pushed a frame to `c` (a pub/sub message, an extra confirmation). */
@@ -878,9 +1125,11 @@ export class Kernel implements SimContext, TopologyHost {
   private deliver(push: Push, leave: number): void {
     const { conn: c, msg } = push;
     if (c.closed || !this.net.reachable(c.node, c.client)) return;
-    this.later(
+    this.pushesInFlight.set(c.client, (this.pushesInFlight.get(c.client) ?? 0) + 1);
+    const task = this.later(
       this.net.arrival(c.node, c.client, leave),
       () => {
+        this.pushesInFlight.set(c.client, this.pushesInFlight.get(c.client)! - 1);
         if (c.closed) return;
         let delivery: number | null = null;
         if (isMessageFrame(msg)) {
@@ -899,6 +1148,7 @@ export class Kernel implements SimContext, TopologyHost {
       },
       c.client,
     );
+    task.io = true;
   }
 
   /** Client-side close: nothing more goes out or comes in; the node learns one latency later. */
@@ -1022,6 +1272,11 @@ export class Kernel implements SimContext, TopologyHost {
       if (node.expiryAt !== at) return;
       node.expiryAt = Infinity;
       if (!node.up) return;
+      if (node.busyUntil > this.t) {
+        // a busy server runs no cron: the cycle comes when it is free
+        this.later(node.busyUntil, () => this.armExpiry(node));
+        return;
+      }
       node.server.activeExpireCycle();
       this.armExpiry(node, true);
     });

@@ -28,7 +28,12 @@
  *   max(2 × node-timeout, 2000 ms): it tries again after twice that.
  * - cluster_state (clusterUpdateState): fail while a slot's owner is FAIL (cluster-require-full-
  *   coverage yes) or while the node reaches fewer than a majority of the masters (a minority
- *   partition): every keyed command gets CLUSTERDOWN then (`cluster.state`).
+ *   partition): every keyed command gets CLUSTERDOWN then (`cluster.state`). A master stays FAIL
+ *   for 2000 ms after a restart (CLUSTER_WRITABLE_DELAY) and, back from a minority, for the node
+ *   timeout clamped to 500..5000 ms (the rejoin delay).
+ * - Pub/sub over the bus: PUBLISH goes to every node; SPUBLISH to the other nodes of the sender's
+ *   shard (PUBLISHSHARD). When a slot moves, every node of the losing shard (its master and the
+ *   replicas still following it, not the promoted one) drops the slot's shard channels.
  *
  * Not modelled: the replica data-age check (cluster-replica-validity-factor), manual failover,
  * slot migration (ASK), replica migration, the ping cadence for slots, roles and epochs (a pong
@@ -49,14 +54,19 @@ import {
 import type { ReplicationLinks } from './replication_link';
 
 const CRON_MS = 100;
-/** clusterHandleSlaveFailover: the fixed part of the election delay, and the random part's bound */
+/** clusterHandleSlaveFailover: the fixed part of the election delay, and random() % 500's largest value */
 const ELECTION_FIXED_MS = 500;
-const ELECTION_RANDOM_MS = 500;
+const ELECTION_RANDOM_MAX_MS = 499;
 const RANK_MS = 1000;
 /** CLUSTER_FAIL_UNDO_TIME_MULT */
 const FAIL_UNDO_MULT = 2;
 /** CLUSTER_FAIL_REPORT_VALIDITY_MULT */
 const REPORT_VALIDITY_MULT = 2;
+/** clusterUpdateState: a master stays FAIL this long after its first call (a restart) */
+const WRITABLE_DELAY_MS = 2000;
+/** clusterUpdateState: the rejoin delay is the node timeout clamped to these */
+const MIN_REJOIN_DELAY_MS = 500;
+const MAX_REJOIN_DELAY_MS = 5000;
 /** Redisson ClusterServersConfig.scanInterval default */
 export const CLUSTER_SCAN_MS = 5000;
 
@@ -86,6 +96,8 @@ interface Election {
   epoch: number;
   votes: Set<string>;
   master: string;
+  /** failover_auth_rank */
+  rank: number;
 }
 
 class ClusterNode {
@@ -104,6 +116,10 @@ class ClusterNode {
   state: 'ok' | 'fail' = 'ok';
   /** down at its last cron: a node back from a crash starts its pong clocks over */
   down = false;
+  /** clusterUpdateState's first_call_time: the process's start (the scenario's nodes run from long before) */
+  firstCall = -Infinity;
+  /** clusterUpdateState's among_minority_time: when it last saw itself in a minority */
+  amongMinority = -Infinity;
   /**
    * The masters' slot ranges in belief order, rebuilt when the beliefs change: a later master
    * claiming a slot wins. A handful of ranges, where a slot -> owner table of 16384 entries per
@@ -205,6 +221,7 @@ export class Cluster {
       state: () => me.state,
       currentEpoch: () => me.currentEpoch,
       publishToBus: (channel, message) => this.publishToBus(me, channel, message),
+      publishShardToBus: (channel, message) => this.publishShardToBus(me, channel, message),
     };
   }
 
@@ -221,6 +238,22 @@ export class Cluster {
     this.scan();
   }
 
+  /**
+   * The node's process started again (with its nodes.conf): clusterInit's state is FAIL, and
+   * clusterUpdateState counts the writable delay from now.
+   */
+  restarted(node: string): void {
+    const n = this.nodes.get(node);
+    if (n === undefined) return;
+    const k = this.kernel!;
+    n.down = true;
+    n.firstCall = k.now();
+    n.amongMinority = -Infinity;
+    if (n.state === 'fail') return;
+    n.state = 'fail';
+    k.emit('cluster.state', { actor: n.name, node: n.name, state: 'fail' });
+  }
+
   /** The node a client sends a command for `key` to (its slot map; the first master without a key). */
   ownerFor(client: string, key: string | undefined): string {
     const map = this.clientMaps.get(client);
@@ -231,6 +264,11 @@ export class Cluster {
     return map[0].node;
   }
 
+  /** The distinct masters of the client's slot map, in slot order (the first serves slot 0). */
+  slotMasters(client: string): string[] {
+    return [...new Set((this.clientMaps.get(client) ?? []).map((e) => e.node))];
+  }
+
   /** Nodes some client sends slots to (what V2 and L1 look at). */
   clientMasters(): string[] {
     const set = new Set<string>();
@@ -239,17 +277,16 @@ export class Cluster {
   }
 
   /**
-   * A MOVED reply: the client re-sends to the node named by address, and refreshes its map from
-   * that node's picture (RedisExecutor.handleRedirect; the next scan would find the same).
+   * A MOVED reply: the node the client re-sends that one command to (RedisExecutor: a NodeSource
+   * with the address; 4.7.0 redirectedConnectionWriteOp). The client's slot map is left alone:
+   * nothing in Redisson touches it on MOVED, it changes at the next scan.
    */
-  redirect(client: string, address: string): string | null {
-    const node = this.order.find((n, i) => {
+  redirect(_client: string, address: string): string | null {
+    const node = this.order.find((_n, i) => {
       const a = clusterNodeAddress(i);
       return `${a.host}:${a.port}` === address;
     });
-    if (node === undefined) return null;
-    this.refresh(client, this.nodes.get(node)!);
-    return node;
+    return node ?? null;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -317,6 +354,8 @@ export class Cluster {
   private adoptSlots(n: ClusterNode, sender: string, claim: Belief): void {
     let won = claim.slots.slice();
     const losers = new Set<string>();
+    const self = n.self();
+    const mine = self.role === 'master' ? n.name : self.master;
     for (const [other, b] of n.beliefs) {
       if (other === sender || b.role !== 'master' || b.slots.length === 0) continue;
       if (b.configEpoch >= claim.configEpoch) {
@@ -325,6 +364,9 @@ export class Cluster {
       }
       for (const r of claim.slots)
         if (overlaps(b.slots, r)) {
+          // clusterDelSlot: a node of the losing shard (its master or a replica following it)
+          // drops the shard channels of the slot (removeChannelsInSlot, cluster.c:4377-4390)
+          if (other === mine) this.dropShardChannels(n, intersect(b.slots, r));
           b.slots = subtract(b.slots, r);
           losers.add(other);
         }
@@ -333,8 +375,6 @@ export class Cluster {
     if (losers.size === 0 && sameSlots(known.slots, won)) return;
     known.slots = won;
     n.changed();
-    const self = n.self();
-    const mine = self.role === 'master' ? n.name : self.master;
     if (mine !== null && losers.has(mine) && n.beliefs.get(mine)!.slots.length === 0)
       this.becomeReplica(n, sender);
   }
@@ -343,10 +383,7 @@ export class Cluster {
     const k = this.kernel!;
     const self = n.self();
     // removeChannelsInSlot: shard subscribers of the slots it lost are unsubscribed
-    if (self.slots.length > 0) {
-      const lost = self.slots;
-      k.onNode(n.name, (s) => s.dropShardChannelsInSlots(lost));
-    }
+    if (self.slots.length > 0) this.dropShardChannels(n, self.slots);
     self.role = 'replica';
     self.master = master;
     self.slots = [];
@@ -355,6 +392,12 @@ export class Cluster {
     n.changed();
     k.emit('node.role', { actor: n.name, node: n.name, role: 'replica', master, by: master });
     this.links!.repoint(n.name, master, this.cfg.lagOf(n.name));
+  }
+
+  private dropShardChannels(n: ClusterNode, slots: readonly SlotRange[]): void {
+    if (slots.length === 0 || !this.kernel!.isUp(n.name)) return;
+    const lost = slots.slice();
+    this.kernel!.onNode(n.name, (s) => s.dropShardChannelsInSlots(lost));
   }
 
   private detect(n: ClusterNode, now: number): void {
@@ -405,7 +448,8 @@ export class Cluster {
   /** markNodeAsFailingIfNeeded: failure reports from a majority of the masters serving slots. */
   private markFailingIfNeeded(n: ClusterNode, target: string, now: number): void {
     const k = this.kernel!;
-    let reports = n.self().role === 'master' && n.self().slots.length > 0 ? 1 : 0;
+    // cluster.c:1513 "Also count myself as a voter if I'm a master" (slots or not)
+    let reports = n.self().role === 'master' ? 1 : 0;
     const valid = this.cfg.nodeTimeoutMs * REPORT_VALIDITY_MULT;
     const filed = n.reports.get(target);
     for (const m of n.slotMasters()) {
@@ -451,8 +495,8 @@ export class Cluster {
     const e = n.election;
     if (e === null || now - e.at > 2 * this.authTimeout()) {
       const rank = this.rankOf(n, self.master);
-      const delayMs = ELECTION_FIXED_MS + this.rng!.int(0, ELECTION_RANDOM_MS) + rank * RANK_MS;
-      n.election = { at: now + delayMs, epoch: 0, votes: new Set(), master: self.master };
+      const delayMs = ELECTION_FIXED_MS + this.rng!.int(0, ELECTION_RANDOM_MAX_MS) + rank * RANK_MS;
+      n.election = { at: now + delayMs, epoch: 0, votes: new Set(), master: self.master, rank };
       k.emit('cluster.election', {
         actor: n.name,
         node: n.name,
@@ -462,6 +506,14 @@ export class Cluster {
         delayMs,
       });
       return;
+    }
+    // cluster.c:3684-3695: a rank that got worse while waiting adds a second per step
+    if (e.epoch === 0) {
+      const rank = this.rankOf(n, self.master);
+      if (rank > e.rank) {
+        e.at += (rank - e.rank) * RANK_MS;
+        e.rank = rank;
+      }
     }
     if (now < e.at || e.epoch !== 0 || now - e.at > this.authTimeout()) return;
     n.currentEpoch++;
@@ -498,11 +550,29 @@ export class Cluster {
     if (m.beliefs.get(e.master)!.flag !== 'fail') return;
     const last = m.votedFor.get(e.master);
     if (last !== undefined && now - last < 2 * this.cfg.nodeTimeoutMs) return;
+    if (this.slotsClaimedByNewer(m, r.beliefs.get(e.master)!)) return;
     m.lastVoteEpoch = e.epoch;
     m.votedFor.set(e.master, now);
     k.emit('cluster.vote', { actor: m.name, node: m.name, replica: r.name, epoch: e.epoch });
     if (!k.reachable(m.name, r.name)) return;
     k.at(now + k.latency(m.name, r.name), () => this.voteArrived(r, e, m.name));
+  }
+
+  /**
+   * clusterSendFailoverAuthIfNeeded (cluster.c:3405-3420): a master refuses when a slot the
+   * replica claims for its master is served, as it sees it, by a node with a greater configEpoch
+   * than the one the replica advertises (its master's).
+   */
+  private slotsClaimedByNewer(m: ClusterNode, claimed: Belief): boolean {
+    for (const r of claimed.slots)
+      for (let s = r.start; s <= r.end; s++) {
+        const owner = m.owner(s);
+        if (owner === null) continue;
+        const b = m.beliefs.get(owner)!;
+        if (b.configEpoch > claimed.configEpoch) return true;
+        s = Math.min(r.end, rangeEnd(b.slots, s));
+      }
+    return false;
   }
 
   private voteArrived(r: ClusterNode, e: Election, voter: string): void {
@@ -543,9 +613,18 @@ export class Cluster {
     this.updateState(r);
   }
 
-  /** clusterUpdateState */
+  /**
+   * clusterUpdateState (7.0.15 cluster.c:4430-4520): fail while a slot is unowned or its owner
+   * FAIL, or while fewer than a majority of the slot-serving masters are reachable (the time is
+   * noted as among_minority_time). A master does not change from FAIL for CLUSTER_WRITABLE_DELAY
+   * (2000 ms) after its first call (a restart), nor turn OK within the rejoin delay (node timeout
+   * clamped to 500..5000 ms) of having been in a minority.
+   */
   private updateState(n: ClusterNode): void {
     const k = this.kernel!;
+    const now = k.now();
+    const master = n.self().role === 'master';
+    if (master && n.state === 'fail' && now - n.firstCall < WRITABLE_DELAY_MS) return;
     let ok = true;
     for (let s = 0; s < CLUSTER_SLOTS && ok; s++) {
       const o = n.owner(s);
@@ -553,15 +632,21 @@ export class Cluster {
       // ranges are contiguous: jump to the owner's range end
       else s = rangeEnd(n.beliefs.get(o)!.slots, s);
     }
-    if (ok) {
-      let reachable = 0;
-      for (const m of n.slotMasters()) if (m === n.name || n.beliefs.get(m)!.flag === 'ok') reachable++;
-      if (reachable < this.quorumOf(n)) ok = false;
+    let reachable = 0;
+    for (const m of n.slotMasters()) if (m === n.name || n.beliefs.get(m)!.flag === 'ok') reachable++;
+    if (reachable < this.quorumOf(n)) {
+      ok = false;
+      n.amongMinority = now;
     }
     const state = ok ? 'ok' : 'fail';
     if (state === n.state) return;
+    if (state === 'ok' && master && now - n.amongMinority < this.rejoinDelay()) return;
     n.state = state;
     k.emit('cluster.state', { actor: n.name, node: n.name, state });
+  }
+
+  private rejoinDelay(): number {
+    return Math.min(Math.max(this.cfg.nodeTimeoutMs, MIN_REJOIN_DELAY_MS), MAX_REJOIN_DELAY_MS);
   }
 
   private info(me: ClusterNode, name: string): ClusterNodeInfo {
@@ -593,6 +678,27 @@ export class Cluster {
       if (p === from.name || !k.isUp(p) || !k.reachable(from.name, p)) continue;
       k.at(k.now() + k.latency(from.name, p), () => {
         if (k.isUp(p)) k.server(p)?.deliverFromBus(channel, message);
+      });
+    }
+  }
+
+  /**
+   * clusterPropagatePublish with sharded = 1 (cluster.c:3262-3281): PUBLISHSHARD to the other
+   * nodes serving the sender's slots as it sees them (clusterGetNodesServingMySlots: its master,
+   * or itself, and that master's replicas), one latency later.
+   */
+  private publishShardToBus(from: ClusterNode, channel: string, message: string): void {
+    const k = this.kernel;
+    if (k === null) return;
+    const self = from.self();
+    const primary = self.role === 'master' ? from.name : self.master;
+    if (primary === null) return;
+    for (const p of this.order) {
+      if (p === from.name || !k.isUp(p) || !k.reachable(from.name, p)) continue;
+      const b = from.beliefs.get(p)!;
+      if (p !== primary && !(b.role === 'replica' && b.master === primary)) continue;
+      k.at(k.now() + k.latency(from.name, p), () => {
+        if (k.isUp(p)) k.server(p)?.deliverFromBus(channel, message, true);
       });
     }
   }
@@ -637,6 +743,7 @@ export class Cluster {
     if (!changed) return;
     this.clientMaps.set(client, next);
     this.onMastersChanged();
+    k.slotMapChanged?.(client);
   }
 }
 
@@ -657,6 +764,16 @@ function subtract(slots: readonly SlotRange[], r: SlotRange): SlotRange[] {
       if (s.start < r.start) out.push({ start: s.start, end: r.start - 1 });
       if (s.end > r.end) out.push({ start: r.end + 1, end: s.end });
     }
+  }
+  return out;
+}
+
+function intersect(slots: readonly SlotRange[], r: SlotRange): SlotRange[] {
+  const out: SlotRange[] = [];
+  for (const s of slots) {
+    const start = Math.max(s.start, r.start);
+    const end = Math.min(s.end, r.end);
+    if (start <= end) out.push({ start, end });
   }
   return out;
 }

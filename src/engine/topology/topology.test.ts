@@ -182,6 +182,8 @@ describe('a client blocked in WAIT', () => {
     const s = simulate({
       format: 'lockscope/1',
       until: 30000,
+      // the client waits longer than WAIT blocks (its response timer would end the call first)
+      redisson: { timeoutMs: 60_000 },
       redis: {
         topology: 'sentinel',
         replicas: [{ lagMs: 10 }],

@@ -63,6 +63,22 @@ export class Topology {
     return this.cluster !== null && this.dataNodes.includes(node) ? this.cluster.view(node) : undefined;
   }
 
+  /**
+   * The replicas Redisson reads from for `master` (ReadMode.SLAVE, the default): in Sentinel and
+   * cluster mode the master's replicas that are up, in name order; none in single-server or
+   * independent mode, which know no replicas.
+   */
+  readReplicas(_client: string, master: string): string[] {
+    if (this.redis.topology !== 'sentinel' && this.redis.topology !== 'cluster') return [];
+    const k = this.kernel;
+    return (this.links?.replicasOf(master) ?? []).filter((r) => k === null || k.isUp(r)).sort();
+  }
+
+  /** Cluster: the masters of the client's slot map, in slot order (empty otherwise). */
+  slotMasters(client: string): string[] {
+    return this.cluster?.slotMasters(client) ?? [];
+  }
+
   /** A MOVED reply reached a client: the node to re-send to (null: no node has that address). */
   redirect(client: string, address: string): string | null {
     return this.cluster?.redirect(client, address) ?? null;
@@ -95,6 +111,7 @@ export class Topology {
       restarted: (node) => {
         this.links?.reset(node);
         this.configure(node);
+        this.cluster?.restarted(node);
       },
     });
     for (const n of this.dataNodes) this.configure(n);

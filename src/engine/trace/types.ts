@@ -75,6 +75,23 @@ export interface TraceEventMap {
   'client.crash': { actor: Actor; client: string };
   'client.pause': { actor: Actor; client: string; ms: number };
   'client.resume': { actor: Actor; client: string };
+  /** the client's event loop gets no CPU for `ms` (faults `starve`): its network I/O waits */
+  'client.starve': { actor: Actor; client: string; ms: number };
+  'client.starve.end': { actor: Actor; client: string };
+  /** the node is busy until `until` (fault `stall`): commands queue up, no cron runs */
+  'node.stall': OnNode & { ms: number; until: number };
+  /**
+   * No reply reached the caller within its response timeout (`actor` is the calling process):
+   * it goes on with RedisResponseTimeoutException; the command may still have run.
+   */
+  'call.timeout': OnConn & {
+    command: string;
+    timeoutMs: number;
+    /** the request never left: its starved client could not write it (RedisTimeoutException) */
+    notWritten?: true;
+  };
+  /** The reply to a call that had timed out reached the client and was discarded. */
+  'reply.late': OnConn & { command: string; reply: ReplyJson };
   /** the client now talks to this master */
   /** cluster: `slots` the ranges the client now sends to `node`, `from` where they went before */
   'client.master': { actor: Actor; client: string; node: string; slots?: string; from?: string };
@@ -114,6 +131,13 @@ export interface TraceEventMap {
   'thread.done': OfThread & { outcome: 'normal' | 'exception'; exception?: string; message?: string };
   /** by the runner, from an `interrupt` fault */
   'thread.interrupt': { actor: Actor };
+  /**
+   * Future.cancel() on the acquire the thread waits for (fault `cancel`); `acquiring`: it was
+   * waiting for one (else the cancel found nothing to cancel)
+   */
+  'thread.cancel': { actor: Actor; acquiring: boolean };
+  /** the program goes on running on thread `thread` of its client (op `continueOn`) */
+  'thread.continue': OfThread & { thread: number };
   /** one per step that returns something (a JSON value: true/false, a reply, {error}) */
   'thread.result': OfThread & { result: unknown };
   /** a `try` op caught an exception (emitted before its `catch` block runs) */
@@ -219,6 +243,8 @@ export interface TraceEventMap {
     holders: Actor[];
     cause?: string;
     waiting?: Actor[];
+    serverHolds?: number;
+    clientHolds?: number;
   };
   'violation.end': {
     violation: ViolationKind;
@@ -226,6 +252,8 @@ export interface TraceEventMap {
     holders: Actor[];
     cause?: string;
     waiting?: Actor[];
+    serverHolds?: number;
+    clientHolds?: number;
   };
 }
 
@@ -269,9 +297,16 @@ export const EVENT_KINDS = [
   'client.crash',
   'client.pause',
   'client.resume',
+  'client.starve',
+  'client.starve.end',
+  'node.stall',
+  'call.timeout',
+  'reply.late',
   'thread.start',
   'thread.done',
   'thread.interrupt',
+  'thread.continue',
+  'thread.cancel',
   'thread.result',
   'exception.caught',
   'work.start',
@@ -326,11 +361,34 @@ export type TraceEvent = {
 /** The event of one kind. */
 export type TraceEventOf<K extends EventKind> = Extract<TraceEvent, { kind: K }>;
 
-/** V1–V3 are safety violations; L1 is liveness (a stuck lock: waiters that can never get it). */
-export type ViolationKind = 'V1' | 'V2' | 'V3' | 'L1';
+/**
+ * V1–V3 are safety violations; L1–L7 are liveness (docs/trace-format.md, "Violations"):
+ *   L1 stuck lock       waiters, and a key without TTL whose owners are all gone
+ *   L2 lost waiter      a waiter blocked while the lock is free, with nothing scheduled to wake it
+ *   L3 orphan renewal   a watchdog keeps a lock alive that no live thread believes it holds
+ *   L4 hold mismatch    the server counts more (or fewer) holds of a thread than the thread does
+ *   L5 wait cycle       waiters that wait for each other's holds (or their own) for ever
+ *   L6 livelock         threads that block each other retrying for LIVELOCK_MS without acquiring
+ *   L7 starvation       a FairLock waiter overtaken STARVATION_OVERTAKES times by later requests
+ */
+export type ViolationKind = 'V1' | 'V2' | 'V3' | 'L1' | 'L2' | 'L3' | 'L4' | 'L5' | 'L6' | 'L7';
 
-/** The kinds that make a run unsafe; the others (L1) make it stuck. */
+/** The kinds that make a run unsafe; the others (L1–L7) make it stuck. */
 export const SAFETY_KINDS: readonly ViolationKind[] = ['V1', 'V2', 'V3'];
+
+/** The liveness kinds, in the order the docs define them. */
+export const LIVENESS_KINDS: readonly ViolationKind[] = ['L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'L7'];
+
+/** Whether a kind is liveness (it makes a run stuck, not unsafe). */
+export function isLiveness(kind: ViolationKind): boolean {
+  return !SAFETY_KINDS.includes(kind);
+}
+
+/** L6: how long threads may retry a lock with nobody acquiring it before it is a livelock (virtual ms). */
+export const LIVELOCK_MS = 10_000;
+
+/** L7: how many later requests may acquire a FairLock ahead of a waiter before it is starvation. */
+export const STARVATION_OVERTAKES = 3;
 
 /**
  * The `lock` of a V3 whose writer held no lock at all (its write lost someone's update or will be
@@ -361,8 +419,11 @@ export interface Violation {
   holders: Actor[];
   /** V3 only: 'stale' | 'unlocked' | 'lost-update' (check/monitor.ts) */
   cause?: string;
-  /** L1 only: the waiting threads (the holders after the gone owners) */
+  /** L1, L2, L5: the waiting threads (the holders after the others) */
   waiting?: Actor[];
+  /** L4 only: holds the server counts for the thread, and holds the thread believes it has */
+  serverHolds?: number;
+  clientHolds?: number;
 }
 
 export interface KeyView {
@@ -426,7 +487,7 @@ export interface Trace {
   format: 'lockscope-trace/1';
   /** the Redisson release the clients ran: as the scenario named it, and the release it means */
   redisson?: { version: string; release: string };
-  /** 'unsafe' when a safety violation (V1–V3) was found, else 'stuck' when a lock got stuck (L1), else 'safe' */
+  /** 'unsafe' when a safety violation (V1–V3) was found, else 'stuck' when a liveness one (L1–L7) was, else 'safe' */
   verdict: 'safe' | 'unsafe' | 'stuck';
   violations: Violation[];
   events: TraceEvent[];

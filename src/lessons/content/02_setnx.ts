@@ -85,6 +85,7 @@ const lesson: Lesson = {
         { thread: 'B:1', state: 'waiting' },
         atLeast(20, cmd('B:1', 'SETNX')),
         none(acquired('B:1')),
+        { verdict: 'stuck' },
       ],
       task: {
         prompt: yourTurn(

@@ -71,13 +71,16 @@ const lesson: Lesson = {
     {
       claims: ['C04'],
       text: {
-        en: 'Three seconds later the key is still there without a TTL, and B:1 is still polling.',
-        zh: '三秒后，键依然在，依然没有 TTL，B:1 还在轮询。',
+        en:
+          'Three seconds later the key is still there without a TTL, and B:1 is still polling. The verdict is ' +
+          '**Stuck** (L1), as in the last lesson: nothing unsafe happened, but nobody can ever get the lock.',
+        zh: '三秒后，键依然在，依然没有 TTL，B:1 还在轮询。结论是**卡死**（L1），和上一课一样：没有发生不安全的事，但谁也拿不到锁了。',
       },
       checks: [
         { key: 'lock:job', pttl: 'none' },
         { thread: 'B:1', state: 'waiting' },
         none({ kind: 'cmd', cmd: 'EXPIRE' }),
+        { verdict: 'stuck' },
       ],
       task: {
         prompt: yourTurn(

@@ -30,6 +30,8 @@ export interface RealCluster {
   kill(port: number): Promise<void>;
   /** starts the killed node again with its nodes.conf */
   restart(port: number): Promise<void>;
+  /** SIGSTOP / SIGCONT the node on `port` (a frozen process: its peers stop hearing it) */
+  signal(port: number, signal: 'SIGSTOP' | 'SIGCONT'): void;
   stop(): Promise<void>;
 }
 
@@ -118,7 +120,17 @@ export async function startRealCluster(
         await node.stop();
       },
       restart: (port) => start(port),
-      stop,
+      signal: (port, signal) => process.kill(nodes.get(port)!.pid, signal),
+      stop: async () => {
+        // a frozen node would never answer its SIGTERM
+        for (const n of nodes.values())
+          try {
+            process.kill(n.pid, 'SIGCONT');
+          } catch {
+            // already gone (killed)
+          }
+        await stop();
+      },
     };
   } catch (e) {
     await stop();

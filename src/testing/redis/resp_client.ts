@@ -115,6 +115,14 @@ export class RespClient {
     });
   }
 
+  /** Resolves with the next `n` frames the server sends without being asked (pub/sub messages). */
+  frames(n: number): Promise<Reply[]> {
+    if (this.closed) return Promise.reject(new Error('connection closed'));
+    return new Promise<Reply[]>((resolve, reject) => {
+      this.pending.push({ replies: [], expected: n, resolve, reject });
+    });
+  }
+
   close(): void {
     this.closed = true;
     this.socket.destroy();

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
+import { isLiveness } from '../../engine/trace/types';
 
 const at = fc.integer({ min: 0, max: 800 });
 const client = fc.constantFrom('A', 'B');
@@ -85,7 +86,10 @@ export function checkRandomRun(json: unknown, opts: { oneMaster: boolean }): voi
     if (i > 0) expect(evs[i].t).toBeGreaterThanOrEqual(evs[i - 1].t);
   }
   expect(JSON.stringify(run.stateAt(evs.length - 1))).toBe(JSON.stringify(run.trace.final));
-  expect(run.trace.verdict).toBe(run.trace.violations.length ? 'unsafe' : 'safe');
+  const kinds = run.trace.violations.map((x) => x.kind);
+  expect(run.trace.verdict).toBe(
+    kinds.some((k) => !isLiveness(k)) ? 'unsafe' : kinds.length > 0 ? 'stuck' : 'safe',
+  );
   if (opts.oneMaster) expect(run.trace.violations.filter((x) => x.kind === 'V2')).toEqual([]);
   for (const viol of run.trace.violations) {
     expect(viol.holders.length).toBeGreaterThanOrEqual(1);

@@ -4,17 +4,17 @@
  * in between slices.
  */
 import { faultsOf, type ScenarioDoc } from '../../engine/scenario/edit';
+import { validate } from '../engine-adapter';
 import {
   applyChanges,
   planSearch,
   searchRange,
   shrink,
-  validate,
   variantAt,
   type Change,
   type ExploreFaultKind,
   type SearchPlan,
-} from '../engine-adapter';
+} from '../engine-adapter-search';
 import type { FromWorker, SearchScope, ShrinkOutcome, ToWorker } from './protocol';
 
 const SLICE_MS = 50;

@@ -44,6 +44,7 @@ export const en = {
     'Keys: space play/pause · ←/→ step · shift+←/→ lock events · Home/End · Ctrl+Z / Ctrl+Shift+Z undo/redo',
   'timeline.label': 'Timeline of clients and Redis nodes',
   'timeline.threads': 'Threads',
+  'timeline.moreKeys': '+ {n} more keys drawn together: the height is how many exist (up to {peak} at once)',
   'timeline.nodes': 'Redis nodes',
   'timeline.zoomHint': 'Wheel to zoom, drag to pan, click to move the cursor',
   'timeline.resetZoom': 'Reset zoom',
@@ -92,6 +93,8 @@ export const en = {
   'inspect.console': 'Console',
   'inspect.resource': 'Protected resource',
   'inspect.noKeys': '(empty)',
+  'inspect.moreKeys': 'The first {shown} of {total} keys: the timeline has every one.',
+  'inspect.moreThreads': 'The first {shown} of {total} threads: the timeline has every one.',
   'inspect.down': 'down',
   'inspect.ttl': 'TTL',
   'inspect.noTtl': 'no TTL',
@@ -279,7 +282,7 @@ export const en = {
     'L1 (liveness) — {lock} is stuck: its owner is gone and the key never expires, so the waiters wait forever',
   'verdict.stuck': 'Stuck',
   'verdict.stuckLong':
-    'Nothing unsafe happened, but a lock got stuck: threads wait for a lock nobody can release.',
+    'Nothing unsafe happened, but the run did not make progress: a lock got stuck, a wait will never end, or a lock is kept for nobody (liveness, L1–L7).',
   'legend.partial': 'part of a lock held in Redis, the rest still awaited',
   'legend.keyNoTtl': 'lock key without TTL (never expires)',
   'legend.renewAttempt': 'watchdog renewal attempt',
@@ -298,6 +301,28 @@ export const en = {
   'violation.V3lost': 'V3 — lost update on {lock}: this write erased another accepted write',
   'violation.writer': 'writer: {writer} · overwritten or overlapping: {wronged}',
   'violation.stuckWho': 'gone owner: {owners} · waiting forever: {waiting}',
+  'violation.L2':
+    'L2 (liveness) — a lost waiter on {lock}: the lock is free, yet nothing scheduled will wake the waiter',
+  'violation.L2deadAhead':
+    'L2 (liveness) — waiting while {lock} is free: the FairLock queue starts with a thread that is gone',
+  'violation.L3':
+    'L3 (liveness) — {lock} is kept alive for nobody: the watchdog renews it though no live thread believes it holds it',
+  'violation.L4':
+    'L4 (liveness) — hold count mismatch on {lock}: the server counts {server}, the thread believes {client}',
+  'violation.L5':
+    'L5 (liveness) — wait cycle on {lock}: the waiters wait for each other’s holds, with no deadline, for ever',
+  'violation.L5upgrade':
+    'L5 (liveness) — {lock}: the thread waits for the write lock while its own read lock blocks it, for ever',
+  'violation.L6':
+    'L6 (liveness) — livelock on {lock}: threads have retried for {ms} ms or more and nobody acquired it',
+  'violation.L7':
+    'L7 (liveness) — starvation on {lock}: a FairLock waiter was overtaken {n} times by threads that asked later',
+  'violation.waitingWho': 'waiting for ever: {waiting}',
+  'violation.cycleWho': 'in the cycle: {holders}',
+  'violation.orphanWho': 'hold renewed for: {holders}',
+  'violation.retryWho': 'retrying: {holders}',
+  'violation.starvedWho': 'overtaken: {waiting} · by: {others}',
+  'legend.liveness': 'liveness finding (L1–L7): a wait that will not end',
   // topology and compare (ui-views)
   'topo.title': 'Topology at the cursor',
   'topo.svgLabel': 'Clients, Redis nodes and Sentinels at {t} ms',
@@ -616,6 +641,34 @@ export const en = {
   'caption.sentinels': 'sentinels',
   'caption.resultError': '{who}’s step fails: {error}',
   'keyType.zset': 'zset',
+  'caption.clientStarve':
+    'Client {client}’s event loop gets no CPU for {ms}: its threads and timers run on, but nothing is written, read or delivered.',
+  'caption.clientStarveEnd':
+    'Client {client}’s event loop runs again: held writes go out, held replies and messages come in.',
+  'caption.nodeStall':
+    '{node} is busy for {ms} (a slow script, a fork, DEBUG SLEEP): commands queue up until it is free.',
+  'caption.callTimeout':
+    '{who}: no reply to {command} from {node} within {timeout}: RedisResponseTimeoutException (the command may still run).',
+  'caption.replyLate':
+    '{who}: the reply to {command} from {node} comes after its timeout and is discarded ({reply}).',
+  'caption.callNotWritten':
+    '{who}: {command} to {node} could not be written for {timeout} (its event loop is starved): RedisTimeoutException “Command still hasn’t been written into connection!”',
+  'legend.callTimeout': 'response timeout (no reply in time)',
+  'legend.lateReply': 'late reply discarded',
+  'legend.nodeBusy': 'node busy (stall)',
+  'legend.starved': 'client event loop starved',
+  'caption.threadContinue':
+    '{who}’s code goes on running on thread {thread} (a coroutine or a future callback resuming elsewhere): from here, Thread.currentThread().getId() is {thread}.',
+  'kind.thread.continue': 'continues on another thread',
+  'caption.threadCancel':
+    'The future {who} waits on for its lock is cancelled: get() throws CancellationException; an acquire still in flight that succeeds is unlocked at once.',
+  'caption.threadCancelNone': 'A cancel reaches {who}, which waits for no lock: nothing to cancel.',
+  'kind.thread.cancel': 'acquire cancelled',
+  'kind.client.starve': 'client event loop starved',
+  'kind.client.starve.end': 'client event loop runs again',
+  'kind.node.stall': 'node busy (stall)',
+  'kind.call.timeout': 'response timeout',
+  'kind.reply.late': 'late reply discarded',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -15,6 +15,7 @@ export type TermId =
   | 'v2'
   | 'v3'
   | 'l1'
+  | 'liveness'
   | 'down-after'
   | 'quorum'
   | 'failover'
@@ -102,6 +103,15 @@ export const GLOSSARY: readonly Term[] = [
       zh: '不是安全性问题，而是活性问题：锁的持有者已经不在（崩溃），而 key 没有过期时间，因此再也没人能释放它，其他线程却一直在等。不带 TTL 的朴素 SETNX 锁就会这样；租约可以避免。',
     },
     match: { en: /\bL1\b|\bstuck\b/i, zh: /\bL1\b|卡死/ },
+  },
+  {
+    id: 'liveness',
+    title: { en: 'L2–L7: waits that will not end (liveness)', zh: 'L2–L7：不会结束的等待（活性）' },
+    text: {
+      en: 'Beside L1, the checker marks six more ways a run stops making progress. L2: a waiter of a free lock that nothing scheduled will wake (or that waits behind a dead FairLock waiter). L3: a watchdog renewing a lock no live thread believes it holds. L4: the server counts more (or fewer) holds of a thread than the thread does. L5: threads waiting for each other’s holds, or a read lock holder waiting for the write lock. L6: threads that block each other (MultiLocks over the same locks in opposite order) retrying for 10 s or more without acquiring (livelock). L7: a FairLock waiter overtaken 3 times by later arrivals (starvation). “For ever” means nothing that is still scheduled can change it; L6 and L7 use the stated bounds. Any of them makes the verdict Stuck.',
+      zh: '除了 L1，检查器还会标出另外六种运行不再推进的情况。L2：锁已空闲，却没有任何已安排的事件会唤醒的等待者（或排在已不在的 FairLock 等待者后面）。L3：看门狗在为一把没有任何存活线程认为自己持有的锁续期。L4：服务端记录的某线程持有次数比线程自己以为的多（或少）。L5：线程互相等待对方持有的锁，或读锁持有者去等写锁。L6：互相阻挡的线程（以相反顺序锁同一组锁的 MultiLock）重试 10 秒以上仍拿不到锁（活锁）。L7：FairLock 等待者被后来者插队 3 次（饥饿）。“永远”指任何还在计划中的事件都改变不了它；L6 和 L7 使用上述界限。出现任何一种，结论就是“卡死”。',
+    },
+    match: { en: /\bL[2-7]\b|\blivelock\b|\bstarvation\b/i, zh: /\bL[2-7]\b|活锁|饥饿/ },
   },
   {
     id: 'down-after',

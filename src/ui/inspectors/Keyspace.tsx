@@ -8,6 +8,10 @@ import { usePlayground } from '../store';
 import { slotsAt } from '../timeline/model';
 import { nameOwners, NO_OWNERS, type OwnerNames } from '../timeline/owners';
 import { findScriptContext } from './script-context';
+import { capList } from './list-cap';
+
+/** What `a.localeCompare(b)` without options compares by, built once instead of per call. */
+const KEY_ORDER = new Intl.Collator();
 
 function ttlText(k: KeyView, now: number, t: ReturnType<typeof useT>): string {
   if (k.expireAt === null) return t('inspect.noTtl');
@@ -98,7 +102,7 @@ function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now:
   const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const lane = usePlayground((s) => s.run?.model.nodes.find((n) => n.id === id));
   const slots = cluster && lane ? slotsAt(lane, now) : null;
-  const keys = Object.values(node.keys).sort((a, b) => a.key.localeCompare(b.key));
+  const { listed, total } = capList(Object.values(node.keys).sort((a, b) => KEY_ORDER.compare(a.key, b.key)));
   const subs = Object.entries(node.subscriptions ?? {}).filter(([, v]) => v.length > 0);
   return (
     <div className={`ks__node${node.up ? '' : ' ks__node--down'}`}>
@@ -112,7 +116,7 @@ function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now:
         )}
         {!node.up && <span className="ks__down">{t('inspect.down')}</span>}
       </h4>
-      {keys.length === 0 ? (
+      {total === 0 ? (
         <p className="muted">{t('inspect.noKeys')}</p>
       ) : (
         <table className="ks__table">
@@ -132,11 +136,16 @@ function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now:
             </tr>
           </thead>
           <tbody>
-            {keys.map((k) => (
+            {listed.map((k) => (
               <KeyRows key={k.key} k={k} now={now} owners={owners} cluster={cluster} />
             ))}
           </tbody>
         </table>
+      )}
+      {total > listed.length && (
+        <p className="muted" data-testid="keys-more">
+          {t('inspect.moreKeys', { shown: listed.length, total })}
+        </p>
       )}
       {subs.length > 0 && (
         <div className="ks__subs">

@@ -4,6 +4,7 @@ import type { MessageKey } from '../i18n';
 import { usePlayground } from '../store';
 import { compareThreadIds } from '../timeline/model';
 import { nameOwners, NO_OWNERS } from '../timeline/owners';
+import { capList } from './list-cap';
 
 /** The event at the cursor; apart from the table so only this follows every frame of playback. */
 function EventBox() {
@@ -56,7 +57,9 @@ export function Threads() {
   const t = useT();
   const visible = usePlayground((s) => s.visible);
   const lanes = usePlayground((s) => s.run?.model.threads);
-  const threads = visible ? inLaneOrder(Object.entries(visible.threads), lanes) : [];
+  const { listed: threads, total } = capList(
+    visible ? inLaneOrder(Object.entries(visible.threads), lanes) : [],
+  );
   return (
     <section className="panel panel--threads" aria-labelledby="th-h">
       <h3 id="th-h">{t('inspect.event')}</h3>
@@ -93,6 +96,11 @@ export function Threads() {
             ))}
           </tbody>
         </table>
+        {total > threads.length && (
+          <p className="muted" data-testid="threads-more">
+            {t('inspect.moreThreads', { shown: threads.length, total })}
+          </p>
+        )}
       </div>
       {visible && (
         <p className="resource">

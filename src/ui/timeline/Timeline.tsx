@@ -116,6 +116,7 @@ export function Timeline() {
       failover: (node: string | null) =>
         node === null ? t('timeline.failoverRunning') : t('timeline.failover', { node }),
       role: (role: string) => roleWord(role, t),
+      moreKeys: (names: number, peak: number) => t('timeline.moreKeys', { n: names, peak }),
     }),
     [t],
   );

@@ -2,10 +2,11 @@
  * Paints the lane model. Pure function of (model, layout, x scale, visible time range): the
  * caller decides when to repaint (zoom, resize, new trace), never per animation frame.
  */
-import { SENTINEL_LANE, violationRows, type Layout, type Row } from './layout';
+import { SENTINEL_LANE, subRows, violationRows, type Layout, type Row } from './layout';
 import type { LaneModel, SentinelLane } from './model';
 import { BAND_COLOR, COLORS, MARK_COLOR, SENTINEL_COLOR } from './palette';
 import type { Painter } from './painter';
+import { isLiveness } from '../../engine/trace/types';
 
 /** Beyond this many arrows in view, arrivals are marked instead of drawn as arrows. */
 const MAX_FULL_ARROWS = 150;
@@ -21,6 +22,8 @@ export interface DrawLabels {
   failover?: (promoted: string | null) => string;
   /** a role as the page names it ("master", 主节点); the trace's word without it */
   role?: (role: string) => string;
+  /** the row of the keys a node lane draws together (NodeLane.moreKeys): "+ {n} more keys …" */
+  moreKeys?: (names: number, peak: number) => string;
 }
 
 /** Width of `s` at `size` px, without a canvas: generous, so a label never runs past its room. */
@@ -115,10 +118,17 @@ export function drawTimeline(
       if (row.h >= 22 * layout.scale && text !== null)
         p.text(a + 3, by + sh + fs / 2 + 1, text, COLORS.hold, { size: fs });
     });
+    // a starved event loop: a strip along the top of each of the client's threads
+    for (const sp of lane.starved ?? []) {
+      if (!visible(sp.from, sp.to)) continue;
+      const a = clampX(x(sp.from));
+      p.rect(a, row.y, Math.max(2, clampX(x(sp.to)) - a), 3, COLORS.busyEdge);
+    }
     // One mark per kind per pixel column (a ring and a cross at the same ms both show), the
     // failures last so nothing covers them.
     const lastPxOf = new Map<string, number>();
-    const order = (k: string) => (k === 'error' || k === 'refused' || k === 'renew-fail' ? 1 : 0);
+    const order = (k: string) =>
+      k === 'error' || k === 'refused' || k === 'renew-fail' || k === 'timeout' ? 1 : 0;
     // Zoomed out, poll ticks a pixel apart would fill the lane: keep one every 3 px.
     let lastPoll = -Infinity;
     const marks = lane.marks.filter((m) => m.t >= t0 && m.t <= t1);
@@ -137,7 +147,9 @@ export function drawTimeline(
         lastPoll = mx;
         // a short tick in the lower half: one try, so the back-off reads as the gaps between them
         p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
-      } else if (m.kind === 'renew' || m.kind === 'renew-fail')
+      } else if (m.kind === 'timeout') p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2, [3, 2]);
+      else if (m.kind === 'late') p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
+      else if (m.kind === 'renew' || m.kind === 'renew-fail')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);
       else if (m.kind === 'error') {
         const r = Math.min(4, row.h / 3);
@@ -173,8 +185,9 @@ export function drawTimeline(
     if (!row || !rowVisible(row)) continue;
     // Several keys on one node (a MultiLock's parts, a read/write lock's timeout keys): one
     // sub-row each, its label naming the key.
-    const subs = Math.max(1, lane.keyNames.length);
+    const subs = Math.max(1, subRows(lane));
     const subH = (row.h - 8) / subs;
+    const subOf = new Map(lane.keyNames.map((name, i) => [name, i]));
     const lastKeyPx = new Map<string, number>();
     for (const k of lane.keys) {
       if (!visible(k.from, k.to)) continue;
@@ -182,7 +195,7 @@ export function drawTimeline(
       const b = x(k.to);
       if (b - a < 1 && Math.floor(a) === lastKeyPx.get(k.name)) continue;
       lastKeyPx.set(k.name, Math.floor(b));
-      const sub = Math.max(0, lane.keyNames.indexOf(k.name));
+      const sub = subOf.get(k.name) ?? 0;
       const top = row.y + 4 + sub * subH;
       const bottom = top + subH - (subs > 1 ? 2 : 0);
       const hh = bottom - top;
@@ -210,6 +223,30 @@ export function drawTimeline(
         p.text(Math.max(a, 0) + 4, top + fs / 2 + 1, fitText(text, room - 8, fs), COLORS.keyText, {
           size: fs,
         });
+    }
+    if (lane.moreKeys) {
+      // The keys past MAX_KEY_ROWS: one area whose height is how many of them exist.
+      const more = lane.moreKeys;
+      const top = row.y + 4 + lane.keyNames.length * subH;
+      const hh = subH - 2;
+      const peak = Math.max(1, ...more.live.map((l) => l.count));
+      for (const l of more.live) {
+        if (!visible(l.from, l.to)) continue;
+        const a = clampX(x(l.from));
+        const h = (hh * l.count) / peak;
+        p.rect(a, top + hh - h, Math.max(1, clampX(x(l.to)) - a), h, COLORS.key);
+      }
+      const text = labels.moreKeys?.(more.names, peak) ?? `+ ${more.names} more keys (up to ${peak} at once)`;
+      const tx = Math.max(x(0), 0) + 4;
+      p.text(tx, top + fs / 2 + 1, fitText(text, width - tx - 4, fs), COLORS.keyText, {
+        size: fs,
+        bold: true,
+      });
+    }
+    for (const d of lane.busy ?? []) {
+      if (!visible(d.from, d.to)) continue;
+      const a = clampX(x(d.from));
+      p.rect(a, row.y + 2, Math.max(2, clampX(x(d.to)) - a), row.h - 4, COLORS.busy, COLORS.busyEdge);
     }
     for (const d of lane.down) {
       if (!visible(d.from, d.to)) continue;
@@ -279,7 +316,7 @@ export function drawTimeline(
     if (!visible(v.from, v.to)) continue;
     const a = clampX(x(v.from));
     const w = Math.max(2, clampX(x(v.to)) - a);
-    const stuck = v.kind === 'L1';
+    const stuck = isLiveness(v.kind);
     const fill = stuck ? COLORS.stuck : COLORS.violation;
     const edge = stuck ? COLORS.stuckEdge : COLORS.violationEdge;
     if (v.lanes) {

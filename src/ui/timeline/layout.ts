@@ -3,7 +3,7 @@
  * node (taller when several keys live on it, one sub-row each); the Sentinels' row when there are
  * Sentinels. Headers carry their own label, so lanes can later be grouped (by shard) under more.
  */
-import type { LaneModel } from './model';
+import type { LaneModel, NodeLane } from './model';
 
 export type RowKind = 'header-threads' | 'thread' | 'header-nodes' | 'header-shard' | 'node' | 'sentinels';
 
@@ -48,6 +48,11 @@ export function nodeLaneHeight(keys: number, scale = 1): number {
   return Math.round(Math.max(NODE_H, keys > 1 ? KEY_ROW_H * keys + 8 : 0) * scale);
 }
 
+/** A node lane's key sub-rows: one per key drawn alone, and one for the keys drawn together. */
+export function subRows(lane: NodeLane | undefined): number {
+  return lane === undefined ? 0 : lane.keyNames.length + (lane.moreKeys ? 1 : 0);
+}
+
 export function computeLayout(model: LaneModel, scale = 1): Layout {
   const rows: Row[] = [];
   let y = 0;
@@ -66,11 +71,11 @@ export function computeLayout(model: LaneModel, scale = 1): Layout {
       push('header-shard', '', Math.round(SHARD_H * scale));
       rows[rows.length - 1].shard = i + 1;
       for (const id of ids) {
-        const keys = lanes.get(id)?.keyNames.length ?? 0;
+        const keys = subRows(lanes.get(id));
         push('node', id, Math.max(nodeLaneHeight(keys, scale), Math.round(CLUSTER_NODE_H * scale)));
       }
     });
-  } else for (const n of model.nodes) push('node', n.id, nodeLaneHeight(n.keyNames.length, scale));
+  } else for (const n of model.nodes) push('node', n.id, nodeLaneHeight(subRows(n), scale));
   if (model.sentinels) push('sentinels', SENTINEL_LANE, Math.round(SENTINEL_H * scale));
   return { rows, height: y + 4, byId: new Map(rows.filter((r) => r.id).map((r) => [r.id, r])), scale };
 }

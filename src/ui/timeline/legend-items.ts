@@ -5,6 +5,7 @@
 import type { MessageKey } from '../i18n';
 import type { LaneModel, MarkKind } from './model';
 import { BAND_COLOR, COLORS, MARK_COLOR, SENTINEL_COLOR } from './palette';
+import { isLiveness } from '../../engine/trace/types';
 
 export type Shape =
   | 'box'
@@ -52,6 +53,8 @@ function inUse(model: LaneModel | undefined) {
     releasing,
     noTtl,
     down: nodes.some((n) => n.down.length > 0),
+    busy: nodes.some((n) => (n.busy?.length ?? 0) > 0),
+    starved: (model?.threads ?? []).some((l) => (l.starved?.length ?? 0) > 0),
     roles: nodes.some((n) => n.roles.some((r) => r.from > 0)),
     pubsub: model?.arrows.some((a) => a.kind === 'pubsub') ?? false,
     repl: model?.arrows.some((a) => a.kind === 'repl') ?? false,
@@ -59,7 +62,8 @@ function inUse(model: LaneModel | undefined) {
     latency: (model?.latency.length ?? 0) > 0,
     sentinels: model?.sentinels ?? null,
     stuck: model?.violations.some((v) => v.kind === 'L1') ?? false,
-    safety: model?.violations.some((v) => v.kind !== 'L1') ?? false,
+    liveness: model?.violations.some((v) => v.kind !== 'L1' && isLiveness(v.kind)) ?? false,
+    safety: model?.violations.some((v) => !isLiveness(v.kind)) ?? false,
   };
 }
 
@@ -94,6 +98,10 @@ export function legendItems(
   add(mark('wake-message'), 'legend.wakeMsg', MARK_COLOR['wake-message'], 'dot');
   add(mark('wake-timeout'), 'legend.wakeTimeout', MARK_COLOR['wake-timeout'], 'ring');
   add(mark('error'), 'legend.error', MARK_COLOR.error, 'cross');
+  add(mark('timeout'), 'legend.callTimeout', MARK_COLOR.timeout, 'dash');
+  add(mark('late'), 'legend.lateReply', MARK_COLOR.late, 'short-tick');
+  add(use.busy, 'legend.nodeBusy', COLORS.busyEdge, 'box', COLORS.busy);
+  add(use.starved, 'legend.starved', COLORS.busyEdge);
   add(mark('resource'), 'legend.write', MARK_COLOR.resource, 'dot');
   add(mark('refused'), 'legend.refused', MARK_COLOR.refused, 'refused');
   const s = use.sentinels;
@@ -128,7 +136,8 @@ export function legendItems(
   add(use.latency, 'legend.latency', COLORS.latencyEdge, 'box', COLORS.latency);
   add(opts.faults ?? false, 'legend.fault', '#7f1d1d', 'diamond', '#fca5a5');
   add(opts.searched ?? false, 'legend.searchAdded', COLORS.searchAdded, 'added', '#fca5a5');
-  add(use.safety || !use.stuck, 'legend.violation', COLORS.violationEdge);
+  add(use.safety || !(use.stuck || use.liveness), 'legend.violation', COLORS.violationEdge);
   add(use.stuck, 'legend.stuck', COLORS.stuckEdge, 'box', COLORS.stuck);
+  add(use.liveness, 'legend.liveness', COLORS.stuckEdge, 'box', COLORS.stuck);
   return out;
 }

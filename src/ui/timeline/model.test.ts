@@ -3,9 +3,11 @@ import { buildContentionFixture } from '../fixtures/contention';
 import { builtin, builtins } from '../../engine/scenario/builtins/index';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
+import { watchdogCostScenario } from '../../engine/scenario/scale/watchdog_cost';
 import { computeLayout } from './layout';
 import { legendItems } from './legend-items';
 import { deriveLaneModel, deriveRunModel, roleAt, slotsAt, type LaneModel } from './model';
+import { MAX_KEY_ROWS } from './key-rows';
 
 describe('deriveLaneModel (hand-written fixture)', () => {
   const run = buildContentionFixture();
@@ -297,5 +299,45 @@ describe('deriveRunModel: one sweep over the run draws what a stateAt per frame 
     expect(r.sweep).toBeDefined();
     const perFrame = deriveRunModel(v.scenario, { trace: r.trace, stateAt: (i) => r.stateAt(i) });
     expect(deriveRunModel(v.scenario, r)).toEqual(perFrame);
+  });
+
+  // Many keys changing in one moment (every renewal touches a client's locks at once): the sweep
+  // hands the lanes only the keys a moment touched (FrameReader.changedKeys).
+  it('the watchdog-cost scale scenario, scaled down', () => {
+    const v = validateScenario(
+      watchdogCostScenario({ clients: 2, threadsPerClient: 4, locksPerThread: 3, until: 25_000 }),
+    );
+    if (!v.ok) throw new Error(JSON.stringify(v.issues));
+    const r = runScenario(v.scenario);
+    const perFrame = deriveRunModel(v.scenario, { trace: r.trace, stateAt: (i) => r.stateAt(i) });
+    const swept = deriveRunModel(v.scenario, r);
+    expect(swept.nodes[0].keyNames).toHaveLength(24);
+    expect(swept.nodes[0].moreKeys).toBeUndefined();
+    expect(swept).toEqual(perFrame);
+  });
+});
+
+describe('deriveRunModel: a node with more keys than MAX_KEY_ROWS', () => {
+  it('draws the first ones one by one and counts the rest in one row, as many as exist', () => {
+    const v = validateScenario(
+      watchdogCostScenario({ clients: 2, threadsPerClient: 5, locksPerThread: 4, until: 25_000 }),
+    );
+    if (!v.ok) throw new Error(JSON.stringify(v.issues));
+    const r = runScenario(v.scenario);
+    const model = deriveRunModel(v.scenario, r);
+    const lane = model.nodes[0];
+    expect(lane.keyNames).toHaveLength(MAX_KEY_ROWS);
+    expect(lane.keys.every((k) => lane.keyNames.includes(k.name))).toBe(true);
+    expect(lane.moreKeys?.names).toBe(40 - MAX_KEY_ROWS);
+    // at every moment the row's count is how many of the other keys the master holds
+    const shown = new Set(lane.keyNames);
+    // (the lanes end with the run's last event, at tEnd)
+    for (const t of [1, 50, 5_000, 12_345, model.tEnd - 1]) {
+      let i = -1;
+      while (i + 1 < r.trace.events.length && r.trace.events[i + 1].t <= t) i++;
+      const present = Object.keys(r.stateAt(i).nodes.master.keys).filter((k) => !shown.has(k)).length;
+      const span = lane.moreKeys!.live.find((l) => l.from <= t && t < l.to);
+      expect(span?.count ?? 0, `at ${t} ms`).toBe(present);
+    }
   });
 });

@@ -16,6 +16,7 @@ import type {
 } from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
 import { collectOwners, nameOwners, type OwnerNames } from './owners';
+import { aggregateKeys } from './key-rows';
 
 export type BandKind = 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed';
 
@@ -40,10 +41,20 @@ export interface HoldSpan {
  * failed when its reply, its WAIT or the client's verdict says so); `error`: tryLock gave up or a
  * lock call threw; `resource`: an accepted write; `refused`: a write the resource refused (a stale
  * fencing token); `poll`: one attempt of a lock that polls instead of waiting for a message (a
- * SpinLock's tries with their back-off, a naive SETNX retry loop).
+ * SpinLock's tries with their back-off, a naive SETNX retry loop); `timeout`: a call of the thread
+ * got no reply in time (or could not be written); `late`: a reply that came after that, discarded.
  */
 export type MarkKind =
-  'renew' | 'renew-fail' | 'wake-message' | 'wake-timeout' | 'error' | 'resource' | 'refused' | 'poll';
+  | 'renew'
+  | 'renew-fail'
+  | 'wake-message'
+  | 'wake-timeout'
+  | 'error'
+  | 'resource'
+  | 'refused'
+  | 'poll'
+  | 'timeout'
+  | 'late';
 
 export interface Mark {
   t: number;
@@ -62,6 +73,8 @@ export interface ThreadLane {
   /** spans where Redis has the thread owning lock keys it does not believe it holds yet (a MultiLock's parts) */
   partial: { from: number; to: number; keys: string }[];
   marks: Mark[];
+  /** spans where the thread's client's event loop got no CPU (its I/O held back) */
+  starved?: { from: number; to: number }[];
 }
 
 /** The lock key on one node between two changes: owner field(s), counter, and its expiry. */
@@ -89,6 +102,13 @@ export interface NodeLane {
   keyNames: string[];
   /** cluster: the slots this node serves, span by span ("10923-16383"; '' while it serves none) */
   slots?: SlotSpan[];
+  /**
+   * The keys past MAX_KEY_ROWS, drawn together in one last sub-row instead of one each: how many
+   * there are, and how many of them exist from moment to moment (their segments are not in `keys`).
+   */
+  moreKeys?: { names: number; live: { from: number; to: number; count: number }[] };
+  /** spans where the node was busy (a stall: commands queue up) */
+  busy?: { from: number; to: number }[];
 }
 
 export interface SlotSpan {
@@ -166,10 +186,13 @@ export interface ViolationBand {
   holders: string[];
   /** the lanes to mark when they are not the holders' (V2: the node lanes holding the leases) */
   lanes?: string[];
-  /** V3: 'stale' | 'unlocked' | 'lost-update' */
+  /** V3: 'stale' | 'unlocked' | 'lost-update'; L2–L5: their cause (check/liveness.ts) */
   cause?: string;
-  /** L1: the waiting threads */
+  /** L1, L2, L5, L7: the waiting threads */
   waiting?: string[];
+  /** L4: the server's and the thread's hold counts */
+  serverHolds?: number;
+  clientHolds?: number;
 }
 
 export interface LaneModel {
@@ -218,6 +241,15 @@ export function compareThreadIds(a: string, b: string): number {
   const [cb, tb] = b.split(':');
   if (ca !== cb) return NUMERIC.compare(ca, cb);
   return NUMERIC.compare(ta, tb);
+}
+
+function memo(f: (s: string) => string): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    let v = seen.get(s);
+    if (v === undefined) seen.set(s, (v = f(s)));
+    return v;
+  };
 }
 
 function shortField(field: string, owners: OwnerNames): string {
@@ -346,17 +378,22 @@ export function deriveLaneModel(
       : null;
 
   const owners = collectOwners(events);
+  // A key's name and an owner field come back on every change of the key (six per lock in a
+  // watchdog run of 10,000 locks): named once each.
+  const keyName = memo((key: string) => nameOwners(key, owners));
+  const fieldName = memo((field: string) => shortField(field, owners));
   const nodeLanes = new Map<string, NodeLane>();
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
   // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key).
   const keyOpen = new Map<string, { sig: string; seg: KeySegment | null; view?: KeyView }>();
-  // The keys followed on each node: the locks, and their companions once one appears.
-  const tracked = new Map<string, Set<string>>();
+  // The keys followed on each node: the locks, and their companions once one appears, each with
+  // its place in that order (the segments of one moment are pushed in it).
+  const tracked = new Map<string, Map<string, number>>();
   for (const id of nodeIds) {
     const nv = initial.nodes[id] ?? trace.final.nodes[id];
     nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [], keyNames: [] });
     nodeOpen.set(id, { up: nv.up, upFrom: 0, role: nv.role, roleFrom: 0 });
-    tracked.set(id, new Set(lockNames));
+    tracked.set(id, new Map([...lockNames].map((key, i) => [key, i])));
     for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
   }
   // Slot ownership only moves by a failover (no migration is modelled): one span per change.
@@ -428,15 +465,21 @@ export function deriveLaneModel(
         no.roleFrom = t;
       }
       const keys = tracked.get(id)!;
+      // Only the keys this moment touched, when the reader knows them (a sweep does).
+      const changed = state.changedKeys?.(id) ?? null;
       let found: string[] | null = null;
-      for (const key of nv.keys.keys())
-        if (!keys.has(key) && isCompanionKey(key, lockNames)) (found ??= []).push(key);
+      for (const key of changed ?? nv.keys.keys())
+        if (!keys.has(key) && nv.keys.has(key) && isCompanionKey(key, lockNames)) (found ??= []).push(key);
       // In key order, as a state lists them: the order of the segments of one moment follows it.
       for (const key of found?.sort(byteOrder) ?? []) {
-        keys.add(key);
+        keys.set(key, keys.size);
         keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
       }
-      for (const key of keys) {
+      const visit =
+        changed === null
+          ? keys.keys()
+          : [...changed].filter((k) => keys.has(k)).sort((a, b) => keys.get(a)! - keys.get(b)!);
+      for (const key of visit) {
         const ko = keyOpen.get(`${id}\u0000${key}`)!;
         const k = nv.keys.get(key);
         if (k !== undefined && k === ko.view) continue;
@@ -454,13 +497,13 @@ export function deriveLaneModel(
         }
         const label =
           k.type === 'hash'
-            ? (k.value as [string, string][]).map(([f, v]) => `${shortField(f, owners)}=${v}`).join(' ')
+            ? (k.value as [string, string][]).map(([f, v]) => `${fieldName(f)}=${v}`).join(' ')
             : k.type === 'string'
-              ? shortField(String(k.value), owners)
+              ? fieldName(String(k.value))
               : k.type;
         ko.seg = {
           key,
-          name: nameOwners(key, owners),
+          name: keyName(key),
           from: t,
           to: t,
           expireAt: k.expireAt,
@@ -478,6 +521,8 @@ export function deriveLaneModel(
   const pendingPublish = new Map<string, { t: number; node: string; index: number }>();
   const clientDeliver = new Map<string, { node: string; t0: number; t1: number; index: number }>();
   let partitionFrom: number | null = null;
+  const starveFrom = new Map<string, number>();
+  const starved: { client: string; from: number; to: number }[] = [];
   const latency: { from: number; to: number }[] = [];
   let latencyFrom = 0;
   let spikes = 0;
@@ -638,11 +683,35 @@ export function deriveLaneModel(
       case 'net.latency':
         if (spikes++ === 0) latencyFrom = e.t;
         break;
+      case 'call.timeout':
+        lane?.marks.push({ t: e.t, kind: 'timeout', index: i });
+        break;
+      case 'reply.late':
+        lane?.marks.push({ t: e.t, kind: 'late', index: i });
+        break;
+      case 'node.stall': {
+        const n = nodeLanes.get(e.node);
+        if (n) addSpan((n.busy ??= []), e.t, e.until);
+        break;
+      }
+      case 'client.starve':
+        starveFrom.set(e.client, starveFrom.get(e.client) ?? e.t);
+        break;
+      case 'client.starve.end': {
+        const from = starveFrom.get(e.client);
+        starveFrom.delete(e.client);
+        if (from !== undefined) starved.push({ client: e.client, from, to: e.t });
+        break;
+      }
       case 'net.latency.end':
         if (spikes > 0 && --spikes === 0) latency.push({ from: latencyFrom, to: e.t });
         break;
     }
   }
+  for (const [client, from] of starveFrom) starved.push({ client, from, to: tEnd });
+  for (const sp of starved)
+    for (const l of threadLanes.values())
+      if (l.client === sp.client) addSpan((l.starved ??= []), sp.from, sp.to);
   if (partitionFrom !== null) partitions.push({ from: partitionFrom, to: tEnd });
   if (spikes > 0) latency.push({ from: latencyFrom, to: tEnd });
   if (failoverFrom !== null) sentinels?.failovers.push({ from: failoverFrom, to: tEnd, promoted: null });
@@ -656,7 +725,7 @@ export function deriveLaneModel(
     const lane = nodeLanes.get(id)!;
     if (!no.up) lane.down.push({ from: no.upFrom, to: tEnd });
     lane.roles.push({ from: no.roleFrom, to: tEnd, role: no.role });
-    for (const key of tracked.get(id)!) {
+    for (const key of tracked.get(id)!.keys()) {
       const ko = keyOpen.get(`${id}\u0000${key}`)!;
       if (ko.seg) {
         ko.seg.to = tEnd;
@@ -675,6 +744,7 @@ export function deriveLaneModel(
     );
     const isLock = (n: string) => lockNames.has(n);
     lane.keyNames = [...names.filter(isLock), ...names.filter((n) => !isLock(n))];
+    aggregateKeys(lane);
   }
 
   return {
@@ -698,6 +768,8 @@ export function deriveLaneModel(
       };
       if (v.cause !== undefined) band.cause = v.cause;
       if (v.waiting !== undefined) band.waiting = v.waiting;
+      if (v.serverHolds !== undefined) band.serverHolds = v.serverHolds;
+      if (v.clientHolds !== undefined) band.clientHolds = v.clientHolds;
       // Two leases live on nodes, not in threads: V2 is marked where they are.
       if (v.kind === 'V2') {
         const lanes = leaseLanes(nodeLanes, v.lock, lockKeyOf.get(v.lock) ?? v.lock, band.from, band.to);
@@ -785,4 +857,11 @@ function leaseLanes(
     if (lane.keys.some((k) => (k.key === key || k.key === lock) && k.label !== '' && during(k))) out.push(id);
   }
   return out;
+}
+
+/** Adds [from, to] to spans, merged with the last one when they overlap. */
+function addSpan(spans: { from: number; to: number }[], from: number, to: number): void {
+  const last = spans[spans.length - 1];
+  if (last !== undefined && from <= last.to) last.to = Math.max(last.to, to);
+  else spans.push({ from, to });
 }

@@ -19,6 +19,8 @@ export const MARK_COLOR: Record<MarkKind, string> = {
   resource: '#0f766e',
   refused: '#dc2626',
   poll: '#92400e',
+  timeout: '#b91c1c',
+  late: '#6b7280',
 };
 
 /** The Sentinels' lane: judged down (subjectively, then by quorum), leader elected, promotion. */
@@ -50,6 +52,9 @@ export const COLORS = {
   /** a latency spike: links slow, not cut (teal, apart from the partition's violet) */
   latency: 'rgba(13, 148, 136, 0.09)',
   latencyEdge: '#0d9488',
+  /** a busy node (stall) and a starved client event loop: work waits, nothing is lost */
+  busy: 'rgba(234, 88, 12, 0.22)',
+  busyEdge: '#ea580c',
   violation: 'rgba(220, 38, 38, 0.16)',
   violationEdge: '#dc2626',
   /** the halo of a fault the search added or moved (Explore) */

@@ -50,6 +50,9 @@ export function fencedNoFault(): Scenario {
 export function shortLeaseNoFault(): Scenario {
   return validated({
     format: 'lockscope/1',
+    // A reply held back past the response timeout fails the acquire instead of arriving late:
+    // a long timeout leaves the search room for spikes of several seconds.
+    redisson: { timeoutMs: 60_000 },
     clients: [
       client('A', hold('myLock', 500, { leaseMs: 1000 })),
       client('B', hold('myLock', 100), { start: 200 }),

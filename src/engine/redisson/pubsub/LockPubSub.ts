@@ -8,6 +8,11 @@
  * order for any one lock), so a second subscriber waits until the first SUBSCRIBE is answered.
  * In a cluster the channel's slot picks the node (PublishSubscribeService.getEntry(channelName)),
  * and from 3.22.0 the lock channel is a shard channel (SSUBSCRIBE, messages as `smessage`).
+ * When the client's slot-map scan sees a channel's slot on a new master (a failover, after a
+ * crash or a partition alike), the old master's entry is shut down: its pub/sub connections are
+ * closed and their channels subscribed again on the new master (ClusterConnectionManager.addEntry
+ * → shutdownEntry → ClientConnectionsEntry.nodeDown → reattachPubSub, 4.7.0; changeMaster →
+ * slaveDown / removeMaster → reattachPubSub in 3.11.6 and 3.27.2).
  */
 import { acquire, call, sleep, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
 import type { Reply } from '../../redis/reply';
@@ -30,8 +35,14 @@ export class LockPubSub {
   private readonly channelLocks = new Map<string, Semaphore>();
   private readonly conns = new Map<string, ConnectionRef>();
   private reattaching = false;
+  /** channel -> the connection its subscription lives on */
+  private readonly subscribedOn = new Map<string, ConnectionRef>();
+  /** bumped when the scan moved channels: a reconnect loop of an older connection stops */
+  private generation = 0;
 
-  constructor(private readonly client: CommandExecutor & ServiceManager) {}
+  constructor(private readonly client: CommandExecutor & ServiceManager) {
+    if (client.clusterMode) client.ctx.onSlotMapChange?.(client.name, () => this.onSlotMapChange());
+  }
 
   /** PublishSubscribe.subscribe(entryName, channelName), waiting at most timeoutMs for its turn. */
   *subscribe(
@@ -57,12 +68,21 @@ export class LockPubSub {
     this.entries.set(entryName, entry);
     this.byChannel.set(channelName, entry);
     const conn = this.connection(channelName);
-    const reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channelName]);
+    let reply: Reply;
+    try {
+      reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channelName]);
+    } catch (e) {
+      // the waiter's future was cancelled meanwhile: the subscription is let go again
+      ctx.release(sem);
+      this.unsubscribe(entry, actor);
+      throw e;
+    }
     ctx.release(sem);
     if (reply.t === 'error') {
       this.drop(entry);
       return { error: reply.v };
     }
+    this.subscribedOn.set(channelName, conn);
     ctx.emit('pubsub.subscribe', { actor, node: conn.node, conn: conn.label, channel: channelName });
     return entry;
   }
@@ -128,7 +148,10 @@ export class LockPubSub {
 
   private drop(entry: RedissonLockEntry): void {
     this.entries.delete(entry.entryName);
-    if (this.byChannel.get(entry.channelName) === entry) this.byChannel.delete(entry.channelName);
+    if (this.byChannel.get(entry.channelName) === entry) {
+      this.byChannel.delete(entry.channelName);
+      this.subscribedOn.delete(entry.channelName);
+    }
   }
 
   private channelLock(channel: string): Semaphore {
@@ -175,28 +198,57 @@ export class LockPubSub {
    * backoff step follows. It goes to the current master, so it also follows a failover.
    */
   private *reattach(): Process<void> {
-    const { ctx } = this.client;
+    const generation = this.generation;
     for (let attempt = 0; ; attempt++) {
       yield* sleep(2 << Math.min(attempt, RECONNECT_BACKOFF_CAP));
-      let ok = true;
-      for (const channel of [...this.byChannel.keys()]) {
-        if (!this.byChannel.has(channel)) continue;
-        const conn = this.connection(channel);
-        const reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channel]);
-        if (reply.t === 'error') {
-          ok = false;
-          break;
-        }
-        ctx.emit('pubsub.subscribe', {
-          actor: `${this.client.name}/pubsub`,
-          node: conn.node,
-          conn: conn.label,
-          channel,
-          resubscribe: true,
-        });
-      }
-      if (ok) break;
+      if (this.generation !== generation) return;
+      if (yield* this.resubscribe([...this.byChannel.keys()], generation)) break;
     }
     this.reattaching = false;
+  }
+
+  /** SUBSCRIBE each channel again where its slot now lives; false at the first error. */
+  private *resubscribe(channels: readonly string[], generation: number): Process<boolean> {
+    for (const channel of channels) {
+      if (!this.byChannel.has(channel) || this.generation !== generation) continue;
+      const conn = this.connection(channel);
+      const reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channel]);
+      if (this.generation !== generation) return true;
+      if (reply.t === 'error') return false;
+      this.subscribedOn.set(channel, conn);
+      this.client.ctx.emit('pubsub.subscribe', {
+        actor: `${this.client.name}/pubsub`,
+        node: conn.node,
+        conn: conn.label,
+        channel,
+        resubscribe: true,
+      });
+    }
+    return true;
+  }
+
+  /**
+   * The scan changed the slot map: the pub/sub connections to a node that no longer serves a
+   * subscribed channel's slot are closed (a reconnect loop on them ends) and those channels are
+   * subscribed again on their slot's new master. Waiting threads are not woken.
+   */
+  private onSlotMapChange(): void {
+    const moved: string[] = [];
+    const old = new Set<ConnectionRef>();
+    for (const [channel, conn] of this.subscribedOn)
+      if (this.byChannel.has(channel) && this.client.master(channel) !== conn.node) {
+        moved.push(channel);
+        old.add(conn);
+      }
+    if (moved.length === 0) return;
+    const { ctx } = this.client;
+    for (const conn of old) {
+      ctx.disconnect(conn);
+      if (this.conns.get(conn.node) === conn) this.conns.delete(conn.node);
+    }
+    this.generation++;
+    this.reattaching = false;
+    const generation = this.generation;
+    ctx.spawn(this.client.name, `${this.client.name}/pubsub`, this.resubscribe(moved, generation));
   }
 }

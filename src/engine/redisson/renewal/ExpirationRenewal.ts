@@ -2,8 +2,10 @@
  * The watchdog before Redisson 3.44 (RedissonBaseLock.EXPIRATION_RENEWAL_MAP): one timer per lock
  * per client, firing internalLockLeaseTime/3 after it was set. It renews with the first
  * registered thread's lock name and reschedules itself only while the answer is 1. An answer of
- * 0 or an error stops it: later releases also drop the entry, 3.11 leaves the entry in the map
- * (see versions.ts `renewalStopRemovesEntry`), so it only goes away with an unlock.
+ * 0 or an error stops it. Whether the stopped entry leaves the map depends on the release
+ * (versions.ts `renewalStopRemovesEntry`: never before 3.14.0, on an error from 3.14.0, on a 0
+ * answer too from 3.16.1); an entry that stays only goes away with an unlock, and until then a
+ * lock() of the same name by this client starts no timer.
  */
 import { sleep, type Process } from '../../sim/effects';
 import type { CommandExecutor, ServiceManager } from '../executor';
@@ -53,9 +55,10 @@ export class ExpirationRenewal implements RenewalService {
     if (!this.stopped.has(r)) emitWatchdog(this.client, 'watchdog.cancel', name, whose, { reason });
   }
 
-  /** The timer stopped renewing: drop the entry, or (3.11) keep it without a timer. */
-  private stop(r: Renewal, threadId: number, reason: CancelReason): void {
-    if (this.client.config.traits.renewalStopRemovesEntry) this.map.delete(r.name);
+  /** The timer stopped renewing: drop the entry, or keep it without a timer (see the class comment). */
+  private stop(r: Renewal, threadId: number, reason: 'error' | 'lost'): void {
+    const removes = this.client.config.traits.renewalStopRemovesEntry;
+    if (removes === 'always' || (removes === 'on-error' && reason === 'error')) this.map.delete(r.name);
     else this.stopped.add(r);
     emitWatchdog(this.client, 'watchdog.cancel', r.name, threadId, { reason });
   }

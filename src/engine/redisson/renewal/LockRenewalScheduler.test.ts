@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runA } from '../testing/family';
+import { simulate } from '../testing/simulate';
+import { slotGroups } from './LockRenewalScheduler';
 
 describe('LockRenewalScheduler (3.44+)', () => {
   it('renews all of a client’s watchdog locks in one EVAL every lockWatchdogTimeout/3', () => {
@@ -41,5 +43,67 @@ describe('LockRenewalScheduler (3.44+)', () => {
     ]);
     expect(s.of('watchdog.renew').map((e) => e.result)).toEqual([0]);
     expect(s.of('watchdog.cancel').map((e) => e.reason)).toEqual(['lost']);
+  });
+});
+
+describe('LockRenewalScheduler in a cluster (3.44.0 RenewalTask.execute → renewSlots)', () => {
+  // one client holds seat:1 (slot 5749, master-2) and seat:4 (slot 1744, master-1) for 35 s
+  const scenario = (version: string) => ({
+    format: 'lockscope/1',
+    redis: { topology: 'cluster' },
+    redisson: { version },
+    clients: [
+      {
+        id: 'A',
+        threads: [1, 2].map((id) => ({
+          id,
+          program: [
+            { op: 'lock', lock: id === 1 ? 'seat:1' : 'seat:4' },
+            { op: 'work', ms: 35_000 },
+            { op: 'unlock', lock: id === 1 ? 'seat:1' : 'seat:4' },
+          ],
+        })),
+      },
+      {
+        id: 'B',
+        threads: [
+          {
+            id: 1,
+            start: 31_000,
+            program: [
+              { op: 'tryLock', lock: 'seat:4', waitMs: 0 },
+              { op: 'work', ms: 100 },
+              { op: 'unlock', lock: 'seat:4' },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+
+  it('3.44.0 RenewalTask.renewSlots: one renewal EVAL per slot group, each on its own master; no CROSSSLOT', () => {
+    const s = simulate(scenario('3.44.0'));
+    const evals = s
+      .of('cmd', 'A/watchdog')
+      .filter((e) => /^EVAL/.test((e.argv as string[])[0]) && e.t < 11_000);
+    // the slot groups in slot2names' bucket order: 1744 & 15 = 0 before 5749 & 15 = 5
+    expect(evals.map((e) => [e.node, (e.argv as string[]).slice(2, 4)])).toEqual([
+      ['master-1', ['1', 'seat:4']],
+      ['master-2', ['1', 'seat:1']],
+    ]);
+    expect(s.of('watchdog.renew').every((e) => e.result === 1)).toBe(true);
+    expect(s.events.some((e) => e.kind === 'cmd' && /CROSSSLOT/.test(JSON.stringify(e.reply)))).toBe(false);
+    // A keeps both locks: B's tryLock at 31 s fails, nobody holds seat:4 twice
+    expect(s.results('B:1')[0]).toBe(false);
+    expect(s.violations).toEqual([]);
+  });
+
+  it('slot2names iterates by ConcurrentHashMap bucket (slot mod table size), names of one slot together', () => {
+    // 12769 & 15 = 1, 1744 & 15 = 0; {a}x and {a}y share a slot
+    expect(slotGroups(['myLock', '{a}x', 'seat:4', '{a}y'])).toEqual([
+      ['seat:4'],
+      ['myLock'],
+      ['{a}x', '{a}y'],
+    ]);
   });
 });

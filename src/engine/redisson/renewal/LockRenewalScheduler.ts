@@ -6,11 +6,17 @@
  * path (WAIT) without ServiceManager.execute: a lost reply is re-sent, a failed replica check is
  * not; an error is logged and the task carries on with the next round.
  *
+ * In a cluster (3.44.0 RenewalTask.execute → renewSlots) the names are grouped by hash slot
+ * (`slot2names`) and each slot's group goes out in its own EVALs, one group after the other, so
+ * no renewal spans two slots. A round that fails stops there: the rest of the groups (and chunks)
+ * wait for the next round, as the thenCompose chain does.
+ *
  * Like RenewalTask, `stop()` only clears `running`; a timer already scheduled still fires, and if
  * a lock was added again in between it keeps its own chain going. That is Redisson's behaviour,
  * so two chains can renew side by side.
  */
 import { sleep, type Process } from '../../sim/effects';
+import { keyHashSlot } from '../../redis/cluster_slots';
 import type { CommandExecutor, ServiceManager } from '../executor';
 import { LockEntry } from './LockEntry';
 import type { RenewalService } from './RenewalService';
@@ -32,7 +38,7 @@ export class LockRenewalScheduler implements RenewalService {
       old.addThreadId(threadId, lockName);
       return;
     }
-    const entry = new LockEntry();
+    const entry = new LockEntry(this.client.config.traits.reentrantRenewalEntryLeaks);
     entry.addThreadId(threadId, lockName);
     this.name2entry.set(name, entry);
     if (!this.running) {
@@ -68,28 +74,46 @@ export class LockRenewalScheduler implements RenewalService {
     } while (this.running);
   }
 
+  /** RenewalTask.execute: every name in one sequence of chunks, or (cluster) one per slot. */
   private *execute(): Process<void> {
     const names = [...this.name2entry.keys()];
-    for (let i = 0; i < names.length; i += LOCK_WATCHDOG_BATCH_SIZE) {
-      yield* this.renewChunk(names.slice(i, i + LOCK_WATCHDOG_BATCH_SIZE));
-    }
+    const groups = this.client.clusterMode ? slotGroups(names) : [names];
+    for (const group of groups)
+      for (let i = 0; i < group.length; i += LOCK_WATCHDOG_BATCH_SIZE)
+        if (!(yield* this.renewChunk(group.slice(i, i + LOCK_WATCHDOG_BATCH_SIZE)))) return;
   }
 
-  /** LockTask.renew for one chunk: KEYS = lock keys, ARGV = lease, first thread's lock name per key. */
-  private *renewChunk(names: string[]): Process<void> {
+  /**
+   * LockTask.renew for one chunk: KEYS = lock keys, ARGV = lease, first thread's lock name per key.
+   * False when the EVAL failed (the round ends there).
+   */
+  private *renewChunk(names: string[]): Process<boolean> {
     const { client } = this;
     const keys: string[] = [];
     const lockNames: string[] = [];
     const threads: number[] = [];
+    let nameless: number | null = null;
     for (const name of names) {
       const entry = this.name2entry.get(name);
       const threadId = entry?.getFirstThreadId() ?? null;
       if (entry === undefined || threadId === null) continue;
       keys.push(name);
-      lockNames.push(entry.getLockName(threadId) ?? '');
+      const lockName = entry.getLockName(threadId);
+      if (lockName === undefined) nameless ??= threadId;
+      lockNames.push(lockName ?? '');
       threads.push(threadId);
     }
-    if (keys.length === 0) return;
+    if (keys.length === 0) return true;
+    if (nameless !== null) {
+      // 3.44.0–3.45.x (LockEntry): a thread left queued without a lock name puts a null into
+      // ARGV; the codec cannot write it, so the chunk's EVAL never leaves the client, its future
+      // fails (the round ends there) and the next round tries the same again.
+      const error = `EncoderException: java.lang.NullPointerException (no lock name for thread ${nameless})`;
+      keys.forEach((lock, i) =>
+        emitWatchdog(client, 'watchdog.renew', lock, threads[i], { result: 'error', error }),
+      );
+      return false;
+    }
     const lease = client.config.lockWatchdogTimeout;
     // LockTask uses syncedEval, not ServiceManager.execute: a failed replica check is not retried
     const reply = yield* client.retrying(
@@ -101,12 +125,34 @@ export class LockRenewalScheduler implements RenewalService {
       keys.forEach((lock, i) =>
         emitWatchdog(client, 'watchdog.renew', lock, threads[i], { result: 'error', error }),
       );
-      return;
+      return false;
     }
     reply.v.forEach((r, i) => {
       const result = r.t === 'int' ? Number(r.v) : 0;
       emitWatchdog(client, 'watchdog.renew', keys[i], threads[i], { result, lockName: lockNames[i] });
       if (result === 0) this.cancel(keys[i], threads[i], 'lost');
     });
+    return true;
   }
+}
+
+/**
+ * RenewalTask.slot2names (3.44.0+, cluster only): names grouped by hash slot, in the order a
+ * ConcurrentHashMap<Integer, Set<String>> iterates them: by table bucket (slot mod the table size,
+ * 16 doubling past 3/4 full), then by slot; names within a slot in the order they were added.
+ */
+export function slotGroups(names: readonly string[]): string[][] {
+  const bySlot = new Map<number, string[]>();
+  for (const name of names) {
+    const slot = keyHashSlot(name);
+    const group = bySlot.get(slot);
+    if (group === undefined) bySlot.set(slot, [name]);
+    else group.push(name);
+  }
+  let table = 16;
+  while (bySlot.size > (table * 3) / 4) table *= 2;
+  const mask = table - 1;
+  return [...bySlot.entries()]
+    .sort(([a], [b]) => (a & mask) - (b & mask) || a - b)
+    .map(([, group]) => group);
 }

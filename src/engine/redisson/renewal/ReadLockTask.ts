@@ -9,6 +9,8 @@
  * with a different script: it checks only the renewing thread's hold and then extends the
  * timeout keys of every reader in the hash, other clients' (crashed ones) included. The model
  * sends that script for ≤ 3.43 but keeps the task's timing (docs/redisson-differences.md).
+ * Before 3.8.1 RedissonReadLock had no renewal script of its own and used RedissonLock's: the
+ * hash was renewed, the holds' timeout keys were not.
  */
 import { sleep, type Process } from '../../sim/effects';
 import type { CommandExecutor, ServiceManager } from '../executor';
@@ -110,7 +112,14 @@ export class ReadLockTask implements RenewalService {
           ? [lease, lockNames.length, ...lockNames]
           : [lease, lockNames[0]];
     const script = scriptText(traits.renewal === 'batched-task' ? READ_RENEW_BATCH : READ_RENEW, traits);
-    const reply = unwrapOne(yield* client.retrying(() => client.syncedEval(script, keys, args), 'resend'));
+    const reply = unwrapOne(
+      yield* client.retrying(() => {
+        // before 3.8.1 RedissonReadLock inherited RedissonLock.renewExpirationAsync: the hash only
+        if (!traits.readRenewTimeoutKeys)
+          return client.syncedEval(client.scripts.renew, [name], [lease, lockNames[0]]);
+        return client.syncedEval(script, keys, args);
+      }, 'resend'),
+    );
     if (reply.t !== 'int') {
       const error = reply.t === 'error' ? reply.v : 'unexpected reply';
       emitWatchdog(client, 'watchdog.renew', name, first, { result: 'error', error });

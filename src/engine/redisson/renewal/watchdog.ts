@@ -2,7 +2,7 @@
  * How the watchdogs appear in the trace, shared by every renewal design (kept apart from
  * RenewalService.ts, which picks the design and so imports them all).
  */
-import { threadActor, watchdogActor as watchdogOf } from '../../trace/actors';
+import { watchdogActor as watchdogOf } from '../../trace/actors';
 import type { EventFields } from '../../trace/types';
 import type { ServiceManager } from '../executor';
 
@@ -24,6 +24,6 @@ export function emitWatchdog<K extends 'watchdog.renew' | 'watchdog.cancel'>(
   threadId: number | null,
   fields: Omit<EventFields<K>, 'actor' | 'lock' | 'timer'>,
 ): void {
-  const actor = threadId === null ? watchdogActor(client) : threadActor(client.name, threadId);
+  const actor = threadId === null ? watchdogActor(client) : client.laneOf(threadId);
   client.ctx.emit(kind, { actor, lock, timer: watchdogActor(client), ...fields } as EventFields<K>);
 }

@@ -15,13 +15,14 @@ export const clusterWhichNode = defineBuiltin('cluster-which-node', {
     'Three masters, as in the useClusterServers() demo. The 16384 slots are split 0-5460, 5461-10922, ' +
     '10923-16383; CRC16("myLock") mod 16384 = 12769, so every command for myLock goes to master-3 and only ' +
     'master-3 ever holds the key. The channel redisson_lock__channel:{myLock} hashes only "myLock" (the hash ' +
-    'tag), so it sits in the same slot: B:1 subscribes on master-3 (SSUBSCRIBE, Redisson 3.22+) and the ' +
-    "unlock script's SPUBLISH there wakes it.",
+    'tag), so it sits in the same slot: B:1 subscribes on master-3 with SSUBSCRIBE (sharded pub/sub, which ' +
+    'this release, 4.7.0, finds the cluster supports; 3.22-3.27 probed for it less reliably) and the unlock ' +
+    "script's SPUBLISH there wakes it.",
   descriptionZh:
     '三个主节点，与 useClusterServers() 示例相同。16384 个槽分为 0-5460、5461-10922、10923-16383；' +
     'CRC16("myLock") mod 16384 = 12769，所以 myLock 的每条命令都发往 master-3，只有 master-3 持有这个键。' +
-    '频道 redisson_lock__channel:{myLock} 只对 "myLock"（哈希标签）求哈希，因此在同一个槽：B:1 在 master-3 上订阅' +
-    '（SSUBSCRIBE，Redisson 3.22+），解锁脚本在那里的 SPUBLISH 唤醒它。',
+    '频道 redisson_lock__channel:{myLock} 只对 "myLock"（哈希标签）求哈希，因此在同一个槽：B:1 在 master-3 上用 SSUBSCRIBE 订阅' +
+    '（分片发布订阅，本版本 4.7.0 探测到集群支持它；3.22-3.27 的探测不够可靠），解锁脚本在那里的 SPUBLISH 唤醒它。',
   scenario: {
     redis: { topology: 'cluster' },
     clients: aThenB('myLock', { a: 2000, b: 500, bStart: 500 }),
@@ -68,14 +69,14 @@ export const clusterHashTags = defineBuiltin('cluster-hash-tags', {
     'channel redisson_lock__channel:{order:lock}, braces added so it lands in slot 7904 too. Here the lock is ' +
     '"{order}:lock": only "order" is hashed, slot 16025, master-3 (10923-16383); a name that already has a { ' +
     'gets no extra braces, so the channel redisson_lock__channel:{order}:lock is slot 16025 as well, and so ' +
-    'would be {order}:stock. B:1 subscribes there with SSUBSCRIBE (Redisson 3.22+), and the SPUBLISH in ' +
+    'would be {order}:stock. B:1 subscribes there with SSUBSCRIBE (sharded pub/sub, 4.7.0), and the SPUBLISH in ' +
     "A:1's unlock script, on the same shard, wakes it.",
   descriptionZh:
     '键的槽是它哈希标签（第一个 { 与其后第一个 } 之间的文本）或整个键的 CRC16 mod 16384。没有标签时，' +
     '"order:lock" 在槽 7904（master-2），Redisson 把它的频道命名为 redisson_lock__channel:{order:lock}，加上花括号，' +
     '因此也在槽 7904。这里锁名是 "{order}:lock"：只对 "order" 求哈希，槽 16025，master-3（10923-16383）；已经含 { 的名字' +
     '不再加花括号，所以频道 redisson_lock__channel:{order}:lock 也在槽 16025，{order}:stock 也一样。B:1 在那里用 SSUBSCRIBE' +
-    '（Redisson 3.22+）订阅，A:1 解锁脚本在同一分片上的 SPUBLISH 唤醒它。',
+    '（分片发布订阅，4.7.0）订阅，A:1 解锁脚本在同一分片上的 SPUBLISH 唤醒它。',
   scenario: {
     redis: { topology: 'cluster' },
     clients: aThenB('{order}:lock', { a: 1000, b: 300, bStart: 300 }),
@@ -91,15 +92,17 @@ export const clusterMovedStaleMap = defineBuiltin('cluster-moved-stale-map', {
     'lock; the cluster marks it FAIL and promotes replica-3, which takes slots 10923-16383. master-3 restarts ' +
     "at 3.8 s and rejoins as replica-3's replica. B's slot map was read at start and the next scan is at " +
     "5 s, so at 4 s B:1 still sends myLock's lock script (slot 12769) to master-3. A replica serves no slots: " +
-    'it answers MOVED 12769 127.0.0.1:30006, the address of replica-3. Redisson refreshes its map from that ' +
-    'node and re-sends the script there, where B:1 takes the lock. A redirect costs one round trip; no lock ' +
-    'is at risk.',
+    'it answers MOVED 12769 127.0.0.1:30006, the address of replica-3. Redisson re-sends that one command ' +
+    'there, where B:1 takes the lock, and leaves its slot map as it was: the map changes only at the scan at ' +
+    "5 s. So B:1's unlock at 4.5 s, and the DEL of its unlock latch, go to master-3 first and are redirected " +
+    'again. Each redirect costs one round trip; no lock is at risk.',
   descriptionZh:
     '三个主节点各一个从节点，cluster-node-timeout 2 秒。master-3 在 t=100 毫秒崩溃，当时没有持有锁；集群把它标为 FAIL，' +
     '提升 replica-3，由它接管槽 10923-16383。master-3 在 3.8 秒重启，作为 replica-3 的从节点重新加入。B 的槽映射是启动时读取的，' +
     '下一次扫描在 5 秒，所以在 4 秒时 B:1 仍把 myLock（槽 12769）的加锁脚本发往 master-3。从节点不负责任何槽：' +
-    '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 从该节点刷新槽映射，并把脚本重新发到那里，' +
-    'B:1 在那里拿到锁。一次重定向只多一次往返；没有锁受到威胁。',
+    '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 只把这一条命令重新发到那里，B:1 在那里拿到锁，' +
+    '槽映射保持不变：映射只在 5 秒的扫描时才更新。所以 B:1 在 4.5 秒的解锁以及删除解锁 latch 的 DEL 仍先发往 master-3，' +
+    '再次被重定向。每次重定向多一次往返；没有锁受到威胁。',
   scenario: {
     redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
     clients: [client('B', hold('myLock', 500), { start: 4000 })],

@@ -1,0 +1,559 @@
+/**
+ * The liveness kinds beside L1 (docs/trace-format.md, "The liveness kinds in detail"). The
+ * simulator knows every pending timer, reply and message, so "for ever" is decided as "nothing
+ * that is scheduled can change this" wherever that can be asked (L2, L5: judged in `settle`, after
+ * every kernel task); the kinds a retry loop always has a next step for use a stated bound (L6:
+ * LIVELOCK_MS, L7: STARVATION_OVERTAKES).
+ *
+ *   L2 lost waiter     a waiter of a free lock, with nothing scheduled that makes it try again
+ *   L3 orphan renewal  a watchdog keeps alive a lock no live thread believes it holds
+ *   L4 hold mismatch   the server's hold counter of a thread differs from the thread's own count
+ *   L5 wait cycle      waiters waiting, without a deadline, for each other's holds or their own
+ *   L6 livelock        threads that block each other retrying (MultiLock, tryLock) for LIVELOCK_MS
+ *   L7 starvation      a FairLock waiter overtaken by later requests
+ *
+ * The facts shared with safety and L1 (who waits, who believes it holds what, which thread an
+ * owner id stands for) are the SafetyMonitor's; this class keeps what only liveness needs.
+ */
+import { LIVELOCK_MS, STARVATION_OVERTAKES, type Actor, type KeyView, type TraceEvent } from '../trace/types';
+import { clientOf, isThreadActor } from '../trace/actors';
+import { FAMILY_TYPES } from '../lock_types';
+import type { MonitorHost, SafetyMonitor } from './monitor';
+
+/** What the kernel and the runner know of the future. */
+export interface LivenessProbe {
+  /**
+   * Whether something scheduled can still make the thread go on: a timer or reply of its own, a
+   * pub/sub message travelling to its client. False for a thread blocked for good (or gone).
+   */
+  canWake(actor: Actor): boolean;
+  /** Whether a scenario fault is still to fire (it could crash, interrupt or cut anyone). */
+  faultsPending(): boolean;
+}
+
+/** Hash locks whose field `"<uuid>:<threadId>"` is the thread's hold counter (L4). */
+const COUNTED_TYPES = new Set(['RLock', 'FairLock', 'FencedLock', 'SpinLock']);
+/** Types whose acquire gives back its partial holds and tries again: never a wait cycle (L6's). */
+const RETRYING_TYPES = new Set(['MultiLock', 'RedLock']);
+/** Types that start a renewal when acquired without a lease: Redisson's family (watchdog), the naive renewal thread. */
+const RENEWED_TYPES = new Set<string>([...FAMILY_TYPES, 'set-nx-px-renew']);
+
+/** A thread's current acquire call (from lock.request to its outcome). */
+interface Acquire {
+  lock: string;
+  type: string;
+  op: string;
+  waitMs?: number;
+  /** when it asked: orders requests for L7 */
+  order: number;
+  /** when it asked (L6) */
+  since: number;
+  /** it has waited or retried at least once (L6) */
+  retried: boolean;
+  /** FairLock: the threads that acquired ahead of it although they asked later (L7) */
+  overtakenBy: Actor[];
+}
+
+/** Events besides the lock calls that can change who waits for whom, or whether it can end. */
+const GRAPH_EVENTS = new Set<string>([
+  'thread.interrupt',
+  'thread.cancel',
+  'thread.continue',
+  'client.pause',
+  'client.starve',
+  'client.starve.end',
+  'node.stall',
+  'client.resume',
+  'node.crash',
+  'node.restart',
+  'node.clock',
+  'net.partition',
+  'net.heal',
+  'net.latency',
+  'net.latency.end',
+  'failover.promote',
+  'client.master',
+  'cluster.promoted',
+]);
+
+const sep = '\u0000';
+
+export class LivenessChecker {
+  private readonly acquiring = new Map<Actor, Acquire>();
+  /** threads whose latest wait has no timer of its own (lock.wait waitMs null, not polling) */
+  private readonly untimed = new Set<Actor>();
+  /** actor \0 lock: an unlock call in flight */
+  private readonly unlocking = new Set<string>();
+  /** actor \0 lock -> the hold count the thread believes it has (L4) */
+  private readonly clientHolds = new Map<string, number>();
+  /** actor \0 lock -> the type and lease of its last request */
+  private readonly requested = new Map<string, { type: string; lease: boolean }>();
+  /** actor \0 lock: a renewal runs for it (acquired without lease, not cancelled since) */
+  private readonly renewing = new Set<string>();
+  /** actor \0 lock -> the order of its latest request (L7) */
+  private readonly requestOrder = new Map<string, number>();
+  private requests = 0;
+  private dirty = false;
+
+  constructor(
+    private readonly host: MonitorHost,
+    private readonly m: SafetyMonitor,
+  ) {}
+
+  onEvent(ev: TraceEvent): void {
+    const actor = ev.actor;
+    if (actor === undefined) return;
+    switch (ev.kind) {
+      case 'lock.request': {
+        const id = actor + sep + ev.lock;
+        this.requested.set(id, { type: ev.type, lease: ev.leaseMs !== undefined });
+        this.requestOrder.set(id, this.requests + 1);
+        this.acquiring.set(actor, {
+          lock: ev.lock,
+          type: ev.type,
+          op: ev.op,
+          ...(ev.waitMs === undefined ? {} : { waitMs: ev.waitMs }),
+          order: ++this.requests,
+          since: this.host.now(),
+          retried: false,
+          overtakenBy: [],
+        });
+        break;
+      }
+      case 'lock.wait': {
+        const a = this.acquiring.get(actor);
+        if (a !== undefined) a.retried = true;
+        // A wait with a bound (or a poll) has its own timer: only the others can be lost (L2).
+        if (ev.waitMs === null && ev.polling !== true) this.untimed.add(actor);
+        else this.untimed.delete(actor);
+        break;
+      }
+      case 'lock.acquired':
+        this.onAcquired(actor, ev.lock, ev.holdCount);
+        break;
+      case 'lock.failed':
+        this.stopTrying(actor);
+        break;
+      case 'lock.error': {
+        const id = actor + sep + ev.lock;
+        if (ev.op === 'unlock' || ev.op === 'forceUnlock') {
+          this.unlocking.delete(id);
+          this.clientHolds.delete(id);
+        } else this.stopTrying(actor);
+        this.checkL4(actor, ev.lock);
+        break;
+      }
+      case 'unlock.request':
+        this.unlocking.add(actor + sep + ev.lock);
+        break;
+      case 'lock.released': {
+        const id = actor + sep + ev.lock;
+        this.unlocking.delete(id);
+        if (ev.holdCount > 0) this.clientHolds.set(id, ev.holdCount);
+        else this.clientHolds.delete(id);
+        this.checkL4(actor, ev.lock);
+        this.checkL3(actor, ev.lock);
+        break;
+      }
+      case 'watchdog.renew': {
+        if (!isThreadActor(actor)) break;
+        const id = actor + sep + ev.lock;
+        if (ev.result === 1) {
+          this.renewing.add(id);
+          if (this.heldByNobody(actor, ev.lock)) this.m.setOpen('L3', ev.lock, [actor], { cause: 'renewed' });
+        } else {
+          this.renewing.delete(id);
+          this.m.setOpen('L3', ev.lock, null);
+        }
+        break;
+      }
+      case 'watchdog.cancel':
+        if (!isThreadActor(actor)) break;
+        this.renewing.delete(actor + sep + ev.lock);
+        this.m.setOpen('L3', ev.lock, null);
+        break;
+      case 'thread.done':
+        this.onGone((a) => a === actor, true);
+        break;
+      case 'client.crash': {
+        const client = typeof ev.client === 'string' ? ev.client : actor;
+        this.onGone((a) => clientOf(a) === client, false);
+        break;
+      }
+      default:
+        // a fault (the last one lets L5 decide), a wake-up, a reply: the next settle looks again
+        if (GRAPH_EVENTS.has(ev.kind)) this.dirty = true;
+        return;
+    }
+    this.dirty = true;
+  }
+
+  /** A lock key changed on a master. */
+  onKey(lock: string | null): void {
+    this.dirty = true;
+    for (const l of lock === null ? [...this.m.openLocks('L3')] : [lock]) this.closeL3IfFreed(l);
+    if (lock === null) return;
+    // the threads the key names, those that believe they hold it, and an open L4's thread
+    const judge = new Set<Actor>(this.l4Thread.get(lock) ?? []);
+    const key = this.m.keyOf(lock);
+    for (const node of this.host.masters())
+      for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) judge.add(o);
+    for (const id of this.clientHolds.keys())
+      if (id.endsWith(sep + lock)) judge.add(id.slice(0, id.indexOf(sep)));
+    for (const a of judge) this.checkL4(a, lock);
+  }
+
+  /** lock -> the thread of its open L4 */
+  private readonly l4Thread = new Map<string, Actor[]>();
+
+  /** After every kernel task: L2 and L5 ask what is still scheduled; L6 measures its bound. */
+  settle(): void {
+    if (this.l4Pending.size > 0) {
+      for (const id of this.l4Pending) {
+        const i = id.indexOf(sep);
+        this.judgeL4(id.slice(0, i), id.slice(i + 1));
+      }
+      this.l4Pending.clear();
+    }
+    const probe = this.host.probe;
+    if (this.dirty) {
+      this.dirty = false;
+      this.freeWaited = null;
+      this.checkCycles(probe);
+    }
+    if (probe !== undefined) this.checkL2(probe);
+  }
+
+  /** The waited-for locks that are free (L2's candidates), until the next change; null: stale. */
+  private freeWaited: string[] | null = null;
+
+  private onAcquired(actor: Actor, lock: string, holdCount: number): void {
+    const id = actor + sep + lock;
+    this.stopTrying(actor);
+    this.clientHolds.set(id, holdCount);
+    const req = this.requested.get(id);
+    if (holdCount === 1 && req !== undefined && !req.lease && RENEWED_TYPES.has(req.type))
+      this.renewing.add(id);
+    this.m.setOpen('L3', lock, null);
+    if (holdCount === 1) this.overtake(actor, lock);
+    this.checkL4(actor, lock);
+  }
+
+  /** A thread ended (`ended`) or its client crashed: its calls stop; an ended holder leaves its renewals. */
+  private onGone(gone: (a: Actor) => boolean, ended: boolean): void {
+    for (const a of [...this.acquiring.keys()]) if (gone(a)) this.stopTrying(a);
+    for (const id of [...this.clientHolds.keys()]) {
+      const i = id.indexOf(sep);
+      const a = id.slice(0, i);
+      if (!gone(a)) continue;
+      const lock = id.slice(i + 1);
+      this.clientHolds.delete(id);
+      this.unlocking.delete(id);
+      this.m.setOpen('L4', lock, null);
+      // The watchdog belongs to the client, not the thread: it renews on for as long as the client lives.
+      if (ended && this.renewing.has(id) && this.keyNames(a, lock))
+        this.m.setOpen('L3', lock, [a], { cause: 'ended' });
+    }
+    for (const [lock, [a]] of [...this.l4Thread]) {
+      if (!gone(a)) continue;
+      this.l4Thread.delete(lock);
+      this.m.setOpen('L4', lock, null);
+    }
+    for (const id of [...this.renewing]) {
+      const a = id.slice(0, id.indexOf(sep));
+      if (gone(a) && !ended) {
+        this.renewing.delete(id);
+        this.m.setOpen('L3', id.slice(id.indexOf(sep) + 1), null);
+      }
+    }
+  }
+
+  /**
+   * A renewal of `lock` for `actor` renews a hold nobody has: the thread believes it holds no lock
+   * at all, and is neither acquiring nor unlocking one. (A MultiLock renews its parts under their
+   * own names while its thread believes it holds the MultiLock's: any belief keeps it quiet.)
+   */
+  private heldByNobody(actor: Actor, lock: string): boolean {
+    if (this.acquiring.has(actor) || this.m.believes(actor, lock)) return false;
+    for (const id of this.clientHolds.keys()) if (id.startsWith(actor + sep)) return false;
+    for (const id of this.unlocking) if (id.startsWith(actor + sep)) return false;
+    return true;
+  }
+
+  /** Whether a master's key of `lock` names `actor` as an owner. */
+  private keyNames(actor: Actor, lock: string): boolean {
+    const key = this.m.keyOf(lock);
+    for (const node of this.host.masters())
+      if (this.m.ownersOfKey(this.host.liveKey(node, key)).includes(actor)) return true;
+    return false;
+  }
+
+  private checkL3(actor: Actor, lock: string): void {
+    if (!this.m.isOpen('L3', lock)) return;
+    if (this.m.believes(actor, lock)) this.m.setOpen('L3', lock, null);
+  }
+
+  /** The renewed key is free on every master: nothing is kept alive any more. */
+  private closeL3IfFreed(lock: string): void {
+    if (this.m.isOpen('L3', lock) && this.isFree(lock)) this.m.setOpen('L3', lock, null);
+  }
+
+  /**
+   * L4 is judged after the task, not at the event: a thread whose acquire threw and whose
+   * exception ends it in the same step never lived with the mismatch (its lease is then nobody's,
+   * which L1/L3 judge).
+   */
+  private checkL4(actor: Actor, lock: string): void {
+    this.l4Pending.add(actor + sep + lock);
+  }
+
+  private readonly l4Pending = new Set<string>();
+
+  /** L4: the server's counter of the thread's field against the count the thread believes. */
+  private judgeL4(actor: Actor, lock: string): void {
+    const id = actor + sep + lock;
+    const req = this.requested.get(id);
+    if (req === undefined || !COUNTED_TYPES.has(req.type)) return;
+    if (this.unlocking.has(id) || this.acquiring.get(actor)?.lock === lock || this.m.isGone(actor)) return;
+    const client = this.clientHolds.get(id) ?? 0;
+    let server: number | null = null;
+    const key = this.m.keyOf(lock);
+    for (const node of this.host.masters()) {
+      const view = this.host.liveKey(node, key);
+      if (view?.type !== 'hash') continue;
+      for (const [f, v] of view.value as [string, string][])
+        if (f !== 'mode' && this.m.actorOf(f) === actor) server = Math.max(server ?? 0, Number(v));
+    }
+    // A field gone while the thread believes it holds is a lost lease (V1/V3), not a count mismatch.
+    if (server === null || server === client) {
+      if (this.l4Thread.get(lock)?.includes(actor) !== true) return;
+      this.l4Thread.delete(lock);
+      this.m.setOpen('L4', lock, null);
+      return;
+    }
+    this.l4Thread.set(lock, [actor]);
+    const cause = server > client ? 'server-more' : 'client-more';
+    this.m.setOpen('L4', lock, [actor], { cause, serverHolds: server, clientHolds: client });
+  }
+
+  /**
+   * L2: waiters of a free lock that nothing scheduled will make try again (`free`), or that wait
+   * behind a FairLock queue whose head is a thread that is gone (`dead-ahead`).
+   */
+  private checkL2(probe: LivenessProbe): void {
+    // A lock's freeness only changes with an event or a key change (they set `dirty`); whether a
+    // waiter can still wake changes with any task, so that part is asked every time.
+    if (this.freeWaited === null) this.freeWaited = [...this.m.waitedLocks()].filter((l) => this.isFree(l));
+    if (this.freeWaited.length === 0 && this.m.openLocks('L2').next().done === true) return;
+    const locks = new Set(this.freeWaited);
+    for (const l of this.m.openLocks('L2')) locks.add(l);
+    for (const lock of locks) {
+      const waiters = this.m.waitersOf(lock);
+      let lost: Actor[] | null = null;
+      let cause = 'free';
+      if (waiters !== undefined && waiters.size > 0 && this.isFree(lock)) {
+        if (this.deadAhead(lock)) {
+          cause = 'dead-ahead';
+          lost = [...waiters];
+        } else for (const w of waiters) if (this.untimed.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
+      }
+      if (lost !== null) lost.sort();
+      this.m.setOpen('L2', lock, lost, lost === null ? {} : { cause, waiting: lost });
+    }
+  }
+
+  /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */
+  private deadAhead(lock: string): boolean {
+    const key = `redisson_lock_queue:{${lock}}`;
+    for (const node of this.host.masters()) {
+      const view = this.host.liveKey(node, key);
+      if (view?.type !== 'list' || view.value.length === 0) continue;
+      const head = this.m.actorOf(view.value[0] as string);
+      if (isThreadActor(head) && this.m.isGone(head)) return true;
+    }
+    return false;
+  }
+
+  private isFree(lock: string): boolean {
+    const key = this.m.keyOf(lock);
+    return this.host.masters().every((n) => this.m.ownersOfKey(this.host.liveKey(n, key)).length === 0);
+  }
+
+  /**
+   * The wait-for graph: an edge from each waiter to each owner of the key it waits for (itself
+   * too, when it believes it holds that lock already: an upgrade).
+   * L5: a cycle nothing can break: no waiter in it has a deadline or gives its holds back, every
+   * key in it stays (no TTL, or renewed by a live watchdog), and no fault is still to fire.
+   * L6: a cycle of retrying threads (MultiLock, RedLock, tryLock) each of which has been trying,
+   * without success, for LIVELOCK_MS; it stays open, cycle or not at a given moment, until one of
+   * them acquires or gives up.
+   */
+  private checkCycles(probe: LivenessProbe | undefined): void {
+    if (
+      this.m.waitedLocks().next().done === true &&
+      this.livelocked.size === 0 &&
+      this.m.openLocks('L5').next().done === true
+    )
+      return;
+    // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop here.
+    const held: [string, KeyView, Actor[]][] = [];
+    let ownerWaits = false;
+    for (const lock of this.m.waitedLocks()) {
+      const key = this.m.keyOf(lock);
+      for (const node of this.host.masters()) {
+        const view = this.host.liveKey(node, key);
+        const owners = this.m.ownersOfKey(view).filter((o) => isThreadActor(o));
+        if (owners.length === 0) continue;
+        held.push([lock, view!, owners]);
+        // (an owner waiting for this very lock without a hold it knows of was just granted it)
+        if (!ownerWaits)
+          ownerWaits = owners.some(
+            (o) =>
+              this.acquiring.has(o) && (this.acquiring.get(o)!.lock !== lock || this.m.believes(o, lock)),
+          );
+      }
+    }
+    const edges = new Map<Actor, Set<Actor>>();
+    const waitsFor = new Map<Actor, string>();
+    const keeps = new Map<string, boolean>();
+    for (const [lock, view, owners] of ownerWaits ? held : []) {
+      {
+        const kept =
+          view.expireAt === null ||
+          owners.every((o) => this.renewing.has(o + sep + lock) && !this.m.isGone(o));
+        for (const w of this.m.waitersOf(lock) ?? []) {
+          // Its own field without a hold it knows of: its acquire just got the lock (the reply is
+          // on its way), so it no longer waits. A hold it knows of blocks it (read-to-write upgrade).
+          if (owners.includes(w) && !this.m.believes(w, lock)) continue;
+          waitsFor.set(w, lock);
+          let e = edges.get(w);
+          if (e === undefined) edges.set(w, (e = new Set()));
+          for (const o of owners) {
+            e.add(o);
+            keeps.set(w + sep + o, kept && (keeps.get(w + sep + o) ?? true));
+          }
+        }
+      }
+    }
+    const found = new Map<string, { holders: Actor[]; cause: string }>();
+    const now = this.host.now();
+    for (const scc of cycles(edges)) {
+      const sorted = [...scc].sort();
+      const lock = waitsFor.get(sorted[0])!;
+      const forever =
+        probe !== undefined &&
+        !probe.faultsPending() &&
+        sorted.every((w) => this.waitsForever(w)) &&
+        sorted.every((w) =>
+          [...edges.get(w)!].filter((o) => scc.has(o)).every((o) => keeps.get(w + sep + o) === true),
+        );
+      if (forever) found.set(lock, { holders: sorted, cause: sorted.length === 1 ? 'upgrade' : 'cycle' });
+      else if (
+        sorted.length > 1 &&
+        sorted.every((w) => {
+          const a = this.acquiring.get(w);
+          return a !== undefined && a.retried && now - a.since >= LIVELOCK_MS;
+        })
+      ) {
+        const req = this.acquiring.get(sorted[0])!.lock;
+        if (!this.m.isOpen('L6', req)) this.m.setOpen('L6', req, sorted);
+        this.livelocked.set(req, sorted);
+      }
+    }
+    const locks = new Set([...found.keys(), ...this.m.openLocks('L5')]);
+    for (const lock of locks) {
+      const f = found.get(lock);
+      this.m.setOpen(
+        'L5',
+        lock,
+        f === undefined ? null : f.holders,
+        f === undefined ? {} : { cause: f.cause, waiting: f.holders },
+      );
+    }
+    // An L6 lasts while every thread in it is still in the acquire it was retrying.
+    for (const [req, members] of [...this.livelocked]) {
+      if (members.every((w) => this.acquiring.has(w))) continue;
+      this.livelocked.delete(req);
+      this.m.setOpen('L6', req, null);
+    }
+  }
+
+  private readonly livelocked = new Map<string, Actor[]>();
+
+  /** A waiter whose acquire has no deadline and keeps its partial holds while it waits. */
+  private waitsForever(actor: Actor): boolean {
+    const a = this.acquiring.get(actor);
+    if (a === undefined || RETRYING_TYPES.has(a.type)) return false;
+    return a.op === 'lock' || a.op === 'lockInterruptibly';
+  }
+
+  /** `actor` acquired `lock`: every FairLock waiter that asked before it was overtaken (L7). */
+  private overtake(actor: Actor, lock: string): void {
+    const order = this.requestOrder.get(actor + sep + lock);
+    if (order === undefined) return;
+    for (const a of this.acquiring.values()) {
+      if (a.lock !== lock || a.type !== 'FairLock' || a.order >= order) continue;
+      a.overtakenBy.push(actor);
+    }
+    this.checkL7(lock);
+  }
+
+  /** A thread stopped trying (acquired, gave up, failed, ended): its lock's L7 is judged again. */
+  private stopTrying(actor: Actor): void {
+    const a = this.acquiring.get(actor);
+    this.acquiring.delete(actor);
+    this.untimed.delete(actor);
+    if (a !== undefined && this.m.isOpen('L7', a.lock)) this.checkL7(a.lock);
+  }
+
+  /** L7: the FairLock waiters still trying that were overtaken STARVATION_OVERTAKES times. */
+  private checkL7(lock: string): void {
+    const starved: Actor[] = [];
+    const by = new Set<Actor>();
+    for (const [w, a] of this.acquiring) {
+      if (a.lock !== lock || a.overtakenBy.length < STARVATION_OVERTAKES) continue;
+      starved.push(w);
+      for (const o of a.overtakenBy) by.add(o);
+    }
+    if (starved.length === 0) {
+      this.m.setOpen('L7', lock, null);
+      return;
+    }
+    starved.sort();
+    const others = [...by].filter((o) => !starved.includes(o)).sort();
+    this.m.setOpen('L7', lock, [...starved, ...others], { waiting: starved });
+  }
+}
+
+/** The strongly connected parts of a directed graph that contain a cycle (a self-loop counts). */
+function cycles(edges: Map<Actor, Set<Actor>>): Set<Actor>[] {
+  let index = 0;
+  const idx = new Map<Actor, number>();
+  const low = new Map<Actor, number>();
+  const stack: Actor[] = [];
+  const on = new Set<Actor>();
+  const out: Set<Actor>[] = [];
+  const visit = (v: Actor): void => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) !== idx.get(v)) return;
+    const scc = new Set<Actor>();
+    let w: Actor;
+    do {
+      w = stack.pop()!;
+      on.delete(w);
+      scc.add(w);
+    } while (w !== v);
+    if (scc.size > 1 || edges.get(v)?.has(v) === true) out.push(scc);
+  };
+  for (const v of [...edges.keys()].sort()) if (!idx.has(v)) visit(v);
+  return out;
+}
