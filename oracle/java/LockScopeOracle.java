@@ -17,7 +17,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.util.Collection;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -54,6 +56,7 @@ public final class LockScopeOracle {
     checkRelease(cfg.get("release").asText());
     connect();
     warmUp();
+    forgetWhatTheWarmUpTaught();
     emit(obj("ev", "ready"));
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
@@ -204,6 +207,68 @@ public final class LockScopeOracle {
     }
     raw.command(List.of("GET", prefix + "raw"));
     rc.getLock(prefix + "x").isLocked();
+  }
+
+  /**
+   * The warm-up leaves the client knowing things a client starting the scenario would not: that
+   * WAIT is supported (the `WAIT 0 0` probe of 3.26.1+), each master's replica count (read with
+   * INFO when unknown, 3.21+), and which scripts it loaded on which address (3.46+ batches send
+   * SCRIPT LOAD first for a script it has not loaded there). The orchestrator's SCRIPT FLUSH would
+   * then make that knowledge wrong. So the client forgets it here, keeping only what is warm in
+   * the JVM (classes, JIT, connections): time 0 sees a client that has run none of the
+   * scenario's commands, as the model's clients are.
+   */
+  static void forgetWhatTheWarmUpTaught() {
+    for (RedissonClient rc : redissons) {
+      try {
+        Object exec = rc.getClass().getMethod("getCommandExecutor").invoke(rc);
+        setField(exec, "waitSupportedCommands", null);
+        Object cm = exec.getClass().getMethod("getConnectionManager").invoke(exec);
+        Method entrySet = cm.getClass().getMethod("getEntrySet");
+        entrySet.setAccessible(true);
+        for (Object e : (Collection<?>) entrySet.invoke(cm)) {
+          Method set = e.getClass().getMethod("setAvailableSlaves", int.class);
+          set.setAccessible(true);
+          set.invoke(e, -1);
+        }
+      } catch (NoSuchMethodException e) {
+        // a release without that knowledge (no INFO before 3.21): nothing to forget
+      } catch (Exception e) {
+        throw new RuntimeException("could not reset the warmed-up client's knowledge", e);
+      }
+    }
+    try {
+      Object waitSupported = staticField("org.redisson.command.CommandAsyncService", "WAIT_SUPPORTED");
+      if (waitSupported instanceof java.util.concurrent.atomic.AtomicReference<?> ref) ref.set(null);
+      Object shaCache = staticField("org.redisson.connection.ServiceManager", "SCRIPT_SHA_CACHE");
+      if (shaCache instanceof Map<?, ?> m) m.clear();
+    } catch (Exception e) {
+      throw new RuntimeException("could not reset the warmed-up client's knowledge", e);
+    }
+  }
+
+  /** Sets an instance field declared by the object's class or a superclass, if there is one. */
+  static void setField(Object target, String name, Object value) throws IllegalAccessException {
+    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        f.set(target, value);
+        return;
+      } catch (NoSuchFieldException e) {
+        // look in the superclass
+      }
+    }
+  }
+
+  static Object staticField(String cls, String name) throws Exception {
+    try {
+      Field f = Class.forName(cls).getDeclaredField(name);
+      f.setAccessible(true);
+      return f.get(null);
+    } catch (NoSuchFieldException | ClassNotFoundException e) {
+      return null;
+    }
   }
 
   static List<String> types() {

@@ -104,11 +104,40 @@ export function printTable(): string {
   );
 }
 
+/**
+ * `--rejudge <recording.json> …`: the level of a committed recording judged again against the model
+ * as it is now (after a model fix), from the real run the recording holds: no new real run, the
+ * recording's own tolerance. The highest level at which they agree, as `--record` picks it.
+ */
+export function rejudge(files: readonly string[]): number {
+  for (const file of files) {
+    const rec = JSON.parse(readFileSync(file, 'utf8')) as Recording;
+    const model = runModel(validated(rec.scenario));
+    const exact = compareRuns(rec.real, model, 'exact', rec.tolerance);
+    let next: Recording;
+    if (exact.differences.length === 0) {
+      next = { ...rec, level: 'exact', differences: [] };
+      delete next.why;
+    } else {
+      const inv = compareRuns(rec.real, model, 'invariants', rec.tolerance);
+      const first = exact.differences[0];
+      const why = `racy: the exact level differs at ${first.where} (real ${first.real}; model ${first.model})`;
+      next = { ...rec, level: 'invariants', differences: inv.differences.map((d) => d.where) };
+      if (inv.differences.length === 0) next.why = why;
+      else delete next.why;
+    }
+    writeFileSync(file, `${JSON.stringify(next, null, 1)}\n`);
+    process.stdout.write(`${file}: ${rec.level} -> ${next.level}${next.differences.length ? ` (${next.differences.length} differences)` : ''}\n`);
+  }
+  return 0;
+}
+
 export async function oracleMain(argv: string[]): Promise<number> {
   if (argv[0] === '--table') {
     process.stdout.write(`${printTable()}\n`);
     return 0;
   }
+  if (argv[0] === '--rejudge') return rejudge(argv.slice(1));
   const args = parseArgs(argv);
   if (typeof args === 'string') {
     process.stderr.write(`${args}\n`);
