@@ -280,8 +280,13 @@ public final class LockScopeOracle {
   // ------------------------------------------------------------------ the run
 
   static void start(long epochMillis) {
-    long wait = epochMillis - System.currentTimeMillis();
-    t0Nanos = System.nanoTime() + wait * 1_000_000L;
+    // Anchor the JVM's nanoTime to the wall clock at the instant a millisecond begins: taken at any
+    // instant, currentTimeMillis() is up to 1 ms behind, and two JVMs' times 0 would differ by up
+    // to 1 ms, enough to make one JVM's unlock and another's next lock look like two holders.
+    long before = System.currentTimeMillis();
+    long ms;
+    while ((ms = System.currentTimeMillis()) == before) Thread.onSpinWait();
+    t0Nanos = System.nanoTime() + (epochMillis - ms) * 1_000_000L;
     for (JsonNode spec : cfg.get("threads")) {
       int id = spec.get("id").asInt();
       Thread t = new Thread(() -> new ThreadRunner(id, spec).run(), "lockscope-" + clientId + ":" + id);
