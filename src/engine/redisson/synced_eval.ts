@@ -30,7 +30,14 @@ export interface SyncedEvalRules {
 
 export function syncedEvalRules(release: string): SyncedEvalRules {
   const from = (v: string) => compareVersions(release, v) >= 0;
-  const probe = !from('3.26.1') ? [] : from('3.46.0') ? [['WAIT', '0', '0'], ['WAITAOF', '0', '0', '0']] : [['WAIT', '0', '0']];
+  const probe = !from('3.26.1')
+    ? []
+    : from('3.46.0')
+      ? [
+          ['WAIT', '0', '0'],
+          ['WAITAOF', '0', '0', '0'],
+        ]
+      : [['WAIT', '0', '0']];
   return {
     batch: from('3.21.0'),
     probe,
