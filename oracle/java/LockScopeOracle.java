@@ -17,7 +17,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.util.Collection;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -54,6 +56,7 @@ public final class LockScopeOracle {
     checkRelease(cfg.get("release").asText());
     connect();
     warmUp();
+    forgetWhatTheWarmUpTaught();
     emit(obj("ev", "ready"));
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
@@ -206,6 +209,68 @@ public final class LockScopeOracle {
     rc.getLock(prefix + "x").isLocked();
   }
 
+  /**
+   * The warm-up leaves the client knowing things a client starting the scenario would not: that
+   * WAIT is supported (the `WAIT 0 0` probe of 3.26.1+), each master's replica count (read with
+   * INFO when unknown, 3.21+), and which scripts it loaded on which address (3.46+ batches send
+   * SCRIPT LOAD first for a script it has not loaded there). The orchestrator's SCRIPT FLUSH would
+   * then make that knowledge wrong. So the client forgets it here, keeping only what is warm in
+   * the JVM (classes, JIT, connections): time 0 sees a client that has run none of the
+   * scenario's commands, as the model's clients are.
+   */
+  static void forgetWhatTheWarmUpTaught() {
+    for (RedissonClient rc : redissons) {
+      try {
+        Object exec = rc.getClass().getMethod("getCommandExecutor").invoke(rc);
+        setField(exec, "waitSupportedCommands", null);
+        Object cm = exec.getClass().getMethod("getConnectionManager").invoke(exec);
+        Method entrySet = cm.getClass().getMethod("getEntrySet");
+        entrySet.setAccessible(true);
+        for (Object e : (Collection<?>) entrySet.invoke(cm)) {
+          Method set = e.getClass().getMethod("setAvailableSlaves", int.class);
+          set.setAccessible(true);
+          set.invoke(e, -1);
+        }
+      } catch (NoSuchMethodException e) {
+        // a release without that knowledge (no INFO before 3.21): nothing to forget
+      } catch (Exception e) {
+        throw new RuntimeException("could not reset the warmed-up client's knowledge", e);
+      }
+    }
+    try {
+      Object waitSupported = staticField("org.redisson.command.CommandAsyncService", "WAIT_SUPPORTED");
+      if (waitSupported instanceof java.util.concurrent.atomic.AtomicReference<?> ref) ref.set(null);
+      Object shaCache = staticField("org.redisson.connection.ServiceManager", "SCRIPT_SHA_CACHE");
+      if (shaCache instanceof Map<?, ?> m) m.clear();
+    } catch (Exception e) {
+      throw new RuntimeException("could not reset the warmed-up client's knowledge", e);
+    }
+  }
+
+  /** Sets an instance field declared by the object's class or a superclass, if there is one. */
+  static void setField(Object target, String name, Object value) throws IllegalAccessException {
+    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        f.set(target, value);
+        return;
+      } catch (NoSuchFieldException e) {
+        // look in the superclass
+      }
+    }
+  }
+
+  static Object staticField(String cls, String name) throws Exception {
+    try {
+      Field f = Class.forName(cls).getDeclaredField(name);
+      f.setAccessible(true);
+      return f.get(null);
+    } catch (NoSuchFieldException | ClassNotFoundException e) {
+      return null;
+    }
+  }
+
   static List<String> types() {
     List<String> out = new ArrayList<>();
     for (JsonNode t : cfg.get("lockTypes")) out.add(t.asText());
@@ -215,8 +280,13 @@ public final class LockScopeOracle {
   // ------------------------------------------------------------------ the run
 
   static void start(long epochMillis) {
-    long wait = epochMillis - System.currentTimeMillis();
-    t0Nanos = System.nanoTime() + wait * 1_000_000L;
+    // Anchor the JVM's nanoTime to the wall clock at the instant a millisecond begins: taken at any
+    // instant, currentTimeMillis() is up to 1 ms behind, and two JVMs' times 0 would differ by up
+    // to 1 ms, enough to make one JVM's unlock and another's next lock look like two holders.
+    long before = System.currentTimeMillis();
+    long ms;
+    while ((ms = System.currentTimeMillis()) == before) Thread.onSpinWait();
+    t0Nanos = System.nanoTime() + (epochMillis - ms) * 1_000_000L;
     for (JsonNode spec : cfg.get("threads")) {
       int id = spec.get("id").asInt();
       Thread t = new Thread(() -> new ThreadRunner(id, spec).run(), "lockscope-" + clientId + ":" + id);

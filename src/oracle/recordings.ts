@@ -22,10 +22,7 @@ export function loadRecordings(dir = RECORDINGS_DIR): { file: string; rec: Recor
  * Built-ins the oracle can run but has no recording of, and why (the table shows it; each reason
  * is also in docs/redisson-differences.md).
  */
-export const NOT_RECORDED: Record<string, string> = {
-  'contention-100':
-    'not recorded: the real threads need far longer than the model on a loaded 2-core machine, and the run is cut at the model length + 10 s',
-};
+export const NOT_RECORDED: Record<string, string> = {};
 
 /** The release columns of the coverage table in docs/oracle.md. */
 export const TABLE_RELEASES = ['4.7.0', '3.27.2'] as const;

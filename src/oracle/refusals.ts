@@ -14,7 +14,9 @@ export function refusals(s: Scenario, release: string): string[] {
   const out: string[] = [];
   for (const f of s.faults) {
     if (f.kind === 'partition')
-      out.push(`partition at ${f.at} ms: not reproduced (it needs per-port firewall rules on loopback, which the oracle does not set up)`);
+      out.push(
+        `partition at ${f.at} ms: not reproduced faithfully (a loopback firewall holds TCP segments until the heal where the model loses them, and a client's connections have no port of their own; docs/oracle.md)`,
+      );
     else if (f.kind === 'clock')
       out.push(`clock jump of ${f.node} at ${f.at} ms: a real redis-server's clock cannot be stepped on its own on a shared machine`);
     else if (f.kind === 'latency')

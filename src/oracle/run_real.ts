@@ -52,6 +52,8 @@ export interface RealRunOptions {
   cp: string;
   /** how long the model's run lasted: the real run is cut at this plus a margin */
   modelEndMs: number;
+  /** cut the real run here instead (ms after time 0; `--cut`, invariants recordings only) */
+  cutMs?: number;
   log(line: string): void;
 }
 
@@ -134,7 +136,7 @@ export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealOb
       timers.push(globalThis.setTimeout(() => void fire(), Math.max(0, t0Epoch + f.at - Date.now())));
     }
 
-    const cap = s.until ?? opts.modelEndMs + 10_000;
+    const cap = s.until ?? opts.cutMs ?? opts.modelEndMs + 10_000;
     const allEnded = Promise.all(jvms.map((j) => j.ended));
     if (s.until !== null) await delay(t0Epoch + s.until - Date.now());
     else await Promise.race([allEnded, delay(t0Epoch + cap - Date.now())]);

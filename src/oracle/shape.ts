@@ -77,6 +77,8 @@ export interface Recording {
    * that adds or removes a difference fails).
    */
   differences: string[];
+  /** the real run was cut this many ms after time 0 (`--cut`) instead of the model's length + 10 s */
+  cutMs?: number;
   /** load averages (1, 5, 15 min) when it was recorded: a busy machine stretches times */
   load: string;
   recordedAt: string;

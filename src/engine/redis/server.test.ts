@@ -261,7 +261,7 @@ RANGE.eval = RANGE.evalsha = 'numkeys';
 const NO_KEYS = [
   ...['keys', 'dbsize', 'flushall', 'flushdb', 'pubsub', 'script', 'publish', 'spublish'],
   ...['subscribe', 'unsubscribe', 'psubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe'],
-  ...['multi', 'exec', 'discard', 'unwatch', 'ping', 'echo', 'time', 'debug', 'select'],
+  ...['multi', 'exec', 'discard', 'unwatch', 'ping', 'echo', 'time', 'info', 'debug', 'select'],
   ...['quit', 'reset', 'wait', 'cluster', 'readonly', 'readwrite', 'asking'],
 ];
 for (const n of NO_KEYS) RANGE[n] = [0, 0, 0];
@@ -355,5 +355,17 @@ describe('lookupCommand', () => {
       t: 'error',
       v: "ERR unknown command 'nope', with args beginning with: 'a' ",
     });
+  });
+});
+
+describe('INFO (only the Replication section is modelled)', () => {
+  it('reports role and connected_slaves, what Redisson 4.7.0 CommandAsyncService.syncedEval reads from INFO ALL', () => {
+    const s = new RedisServer({ clock: new ManualClock() });
+    const c = s.connect();
+    const all = s.exec(c, ['INFO', 'ALL']);
+    expect(all).toEqual({ t: 'bulk', v: '# Replication\r\nrole:master\r\nconnected_slaves:0\r\nmaster_repl_offset:0\r\n' });
+    expect(s.exec(c, ['INFO', 'replication'])).toEqual(all);
+    // a section the model does not keep is answered empty, not made up
+    expect(s.exec(c, ['INFO', 'memory'])).toEqual({ t: 'bulk', v: '' });
   });
 });

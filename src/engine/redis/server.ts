@@ -321,6 +321,7 @@ const ROWS: readonly Row[] = [
   ['ping', -1, 'fast', null, srv.pingCommand],
   ['echo', 2, 'loading stale fast', null, srv.echoCommand],
   ['time', 1, 'loading stale fast', null, srv.timeCommand],
+  ['info', -1, 'loading stale', null, srv.infoCommand],
   ['debug', -2, 'admin noscript loading stale', null, srv.debugCommand],
   ['select', 2, 'loading stale fast', null, srv.selectCommand],
   ['quit', -1, 'noscript loading stale fast no_auth allow_busy', null, srv.quitCommand],

@@ -11,6 +11,22 @@ const PONG = status('PONG');
 const PONG_BULK = bulk('pong');
 const EMPTY_BULK = bulk('');
 
+/**
+ * INFO [section ...]: the model keeps only what a client reads from it, the Replication section
+ * (role, connected_slaves, master_repl_offset; Redisson's syncedEval reads connected_slaves).
+ * Every other section of a real 7.0 INFO is left out rather than made up, so `INFO ALL` and
+ * `INFO replication` answer the same text and any other section an empty one.
+ */
+export function infoCommand(s: RedisServer, _c: Connection, argv: string[]): Reply {
+  const sections = argv.slice(1).map((a) => a.toLowerCase());
+  const wanted = sections.length === 0 || sections.some((x) => ['replication', 'all', 'everything', 'default'].includes(x));
+  if (!wanted) return bulk('');
+  const role = s.role === 'master' ? 'master' : 'slave';
+  const lines = ['# Replication', `role:${role}`, `connected_slaves:${s.role === 'master' ? s.repl.connectedReplicas : 0}`];
+  lines.push(`master_repl_offset:${s.repl.offset}`);
+  return bulk(`${lines.join('\r\n')}\r\n`);
+}
+
 /** PING [message]; in RESP2 subscribe mode the reply is ["pong", message]. */
 export function pingCommand(_s: RedisServer, c: Connection, argv: string[]): Reply {
   if (argv.length > 2) return arityError('ping');

@@ -32,6 +32,7 @@ import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
 import { threadActor } from '../trace/actors';
+import { connectedSlaves, syncedEvalRules } from './synced_eval';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
@@ -60,6 +61,12 @@ export class RedissonClient implements LockServices {
   private readonly commandConns = new Map<string, ConnectionRef>();
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
   private readonly availableSlaves = new Map<string, number>();
+  /** useSingleServer (also over a master with replicas, and each instance of a RedLock): no WAIT */
+  readonly singleConfig: boolean;
+  /** syncedEval's WAIT support probe ran (3.26.1+: once per client) */
+  private waitProbed = false;
+  /** ServiceManager.SCRIPT_SHA_CACHE: the scripts this client's batches loaded, per node (3.46+) */
+  private readonly batchLoaded = new Map<string, Set<string>>();
   private readonly ids;
   /** RoundRobinLoadBalancer's counter, per master entry */
   private readonly readTurns = new Map<string, number>();
@@ -79,12 +86,13 @@ export class RedissonClient implements LockServices {
      * A Redisson instance of the same application connected to one given node (RedLock over
      * independent masters): its own connections, pub/sub, watchdog and id.
      */
-    pin?: { readonly node?: string; readonly cluster?: boolean },
+    pin?: { readonly node?: string; readonly cluster?: boolean; readonly sentinel?: boolean },
   ) {
     this.config = redissonConfig(settings);
     this.scripts = withEditedScripts(lockScripts(this.config.traits), this.config.scripts);
     this.pinnedNode = pin?.node;
     this.clusterMode = pin?.cluster === true;
+    this.singleConfig = !this.clusterMode && pin?.sentinel !== true;
     // Every Redisson.create() draws its own ServiceManager.id (UUID.randomUUID()).
     const instance = pin?.node === undefined ? name : `${name}@${pin.node}`;
     this.id = uuidFrom(ctx.rng(`redisson.uuid:${instance}`).hex(16));
@@ -274,11 +282,12 @@ export class RedissonClient implements LockServices {
   }
 
   /**
-   * CommandAsyncService.syncedEval: the script, then `WAIT <replicas> slavesSyncTimeout` on the
-   * same connection when the version has it and the master has replicas (none in single-server
-   * mode). Redisson pipelines the two; here WAIT leaves when the script's reply is back, one
-   * round trip later. 0 acks with checkLockSyncedSlaves come back as the NO_SYNCED_SLAVES error
-   * (NoSyncedSlavesException); a count other than expected makes the next call re-read it.
+   * syncedEval: the script, then `WAIT <replicas> slavesSyncTimeout` on the same connection when
+   * the release has it and the client is not in single-server config (a useSingleServer client
+   * never WAITs, even over a master with replicas: 3.12.5–3.20 RedissonBaseLock.evalWriteAsync
+   * syncs as many replicas as its entry knows, none there; 3.21+ CommandAsyncService.syncedEval
+   * returns the plain eval when isSingleConfig()). 0 acks with checkLockSyncedSlaves come back as
+   * the NO_SYNCED_SLAVES error (NoSyncedSlavesException).
    */
   *syncedEval(
     script: string,
@@ -286,16 +295,67 @@ export class RedissonClient implements LockServices {
     args: readonly (string | number)[],
     onAbandoned?: (reply: Reply) => void,
   ): Process<Reply> {
-    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned);
-    if (reply.t === 'error' || !this.config.traits.syncedEval) return reply;
-    let expected = this.availableSlaves.get(node);
-    if (expected === undefined) {
-      expected = this.ctx.replicasOf?.(node) ?? 0;
-      this.availableSlaves.set(node, expected);
+    if (!this.config.traits.syncedEval || this.singleConfig)
+      return (yield* this.evalOn(script, keys, args, onAbandoned))[0];
+    const rules = syncedEvalRules(this.config.traits.release);
+    if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned);
+    const node = this.master(keys[0]);
+    const conn = this.connection(node);
+    if (rules.probe.length > 0 && !this.waitProbed) {
+      // one batch, once per client: which of WAIT / WAITAOF the server knows
+      for (const argv of rules.probe) {
+        const r = yield* call(conn, argv, this.callOptions());
+        if (r.t === 'error' && !r.v.startsWith('ERR unknown command')) return r;
+      }
+      this.waitProbed = true;
     }
-    if (expected === 0) return reply;
-    // the batch completes the script's future once WAIT is answered too
-    const w = yield* call(
+    // the count belongs to the MasterSlaveEntry, which a Sentinel failover keeps (changeMaster)
+    const entry = this.clusterMode ? node : 'master';
+    let expected = this.availableSlaves.get(entry);
+    if (expected === undefined) {
+      // MasterSlaveEntry.getAvailableSlaves() == -1: read connected_slaves
+      const info = yield* call(conn, rules.info, this.callOptions());
+      if (info.t === 'error') return info;
+      expected = connectedSlaves(info);
+      this.availableSlaves.set(entry, expected);
+    }
+    const tail = [String(keys.length), ...keys, ...args.map(String)];
+    let evalArgv = ['EVAL', script, ...tail];
+    if (this.config.traits.useScriptCache) {
+      // CommandBatchService.loadScripts: SCRIPT LOAD first for a script this client has not
+      // loaded on that node, then EVALSHA
+      const sha = scriptSha(script);
+      const loaded = this.batchLoaded.get(node) ?? new Set<string>();
+      if (!loaded.has(sha)) {
+        const r = yield* call(conn, ['SCRIPT', 'LOAD', script], this.callOptions());
+        if (r.t === 'error') return r;
+        loaded.add(sha);
+        this.batchLoaded.set(node, loaded);
+      }
+      evalArgv = ['EVALSHA', sha, ...tail];
+    }
+    const [reply, at] = yield* this.send(node, evalArgv, keys[0], onAbandoned);
+    // the batch sends WAIT behind the script whatever the script answers
+    const w = expected === 0 ? null : yield* this.waitFor(at, expected, reply, onAbandoned);
+    if (reply.t === 'error' && reply.v.startsWith('NOSCRIPT') && rules.reloadOnNoScript) {
+      // loadScript, then the whole syncedEval again. 4.7.0 loads on the key's entry; after a
+      // MOVED that is the stale node, and the model loads where the MOVED led instead (not seen
+      // by the oracle: docs/redisson-differences.md)
+      const r = yield* call(this.connection(at), ['SCRIPT', 'LOAD', script], this.callOptions());
+      if (r.t === 'error') return r;
+      return yield* this.syncedEval(script, keys, args, onAbandoned);
+    }
+    if (reply.t === 'error' || w === null) return reply;
+    if (w.t === 'error') return w;
+    const synced = w.t === 'int' ? Number(w.v) : 0;
+    if (synced < expected || (rules.forgetOnMore && synced > expected)) this.availableSlaves.delete(entry);
+    const failed = this.noSyncedFailure(synced, expected);
+    return failed === null ? reply : error(failed);
+  }
+
+  /** The batch's WAIT: it completes the script's future once WAIT is answered too. */
+  private *waitFor(node: string, expected: number, reply: Reply, onAbandoned?: (reply: Reply) => void): Process<Reply> {
+    return yield* call(
       this.connection(node),
       ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
       // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
@@ -304,6 +364,28 @@ export class RedissonClient implements LockServices {
         this.config.timeoutMs + this.config.slavesSyncTimeout,
       ),
     );
+  }
+
+  /**
+   * 3.12.5–3.20 RedissonBaseLock.evalWriteAsync: the script and WAIT for as many replicas as the
+   * master's entry knows (here the master's connected replicas), WAIT after the script's reply;
+   * a count other than expected makes the next call count again.
+   */
+  private *syncedByEntry(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply> {
+    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned);
+    if (reply.t === 'error') return reply;
+    let expected = this.availableSlaves.get(node);
+    if (expected === undefined) {
+      expected = this.ctx.replicasOf?.(node) ?? 0;
+      this.availableSlaves.set(node, expected);
+    }
+    if (expected === 0) return reply;
+    const w = yield* this.waitFor(node, expected, reply, onAbandoned);
     if (w.t === 'error') return w;
     const synced = w.t === 'int' ? Number(w.v) : 0;
     if (synced !== expected) this.availableSlaves.delete(node);

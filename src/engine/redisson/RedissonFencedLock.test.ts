@@ -33,11 +33,30 @@ describe('FencedLock', () => {
     expect((refused?.reply as number[])[0]).toBeGreaterThan(29_000);
   });
 
+  it('3.27.2 and 4.7.0 RedissonFencedLock.lockAndGetToken(leaseTime, unit) drops the lease: the watchdog keeps the lock', () => {
+    for (const version of ['3.27.2', '4.7.0']) {
+      const s = run(
+        {
+          A: [{ id: 1, program: [fenced('lock', { leaseMs: 1000 }), { op: 'work', ms: 3000 }, fenced('unlock')] }],
+          B: [{ id: 1, start: 100, program: [fenced('tryLock', { waitMs: 0 })] }],
+        },
+        { redisson: { version } },
+      );
+      // the acquire script gets the watchdog's 30000, not 1000
+      const acquire = cmds(s, 'A:1').find((a) => /^EVAL/.test(a[0]) && a[3] === 'res');
+      expect(acquire?.[5]).toBe('30000');
+      expect(s.of('key.expired')).toEqual([]);
+      expect(s.results('B:1')).toEqual([false]);
+      expect(s.of('lock.released', 'A:1')).toHaveLength(1);
+    }
+  });
+
   it('passes the token to a fenced resource, which refuses a stale one', () => {
     const s = run(
       {
         A: [
-          { id: 1, program: [fenced('lock', { leaseMs: 1000 }), { op: 'use', ms: 3000 }, fenced('unlock')] },
+          // tryLockAndGetToken(0, 1 s): it keeps the lease that lockAndGetToken(lease) would drop
+          { id: 1, program: [fenced('tryLock', { waitMs: 0, leaseMs: 1000 }), { op: 'use', ms: 3000 }, fenced('unlock')] },
         ],
         B: [{ id: 1, start: 100, program: [fenced('lock'), { op: 'use', ms: 10 }, fenced('unlock')] }],
       },

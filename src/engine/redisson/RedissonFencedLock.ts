@@ -11,7 +11,7 @@ import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import type { ScriptCall } from './executor';
 import { prefixName } from './RedissonBaseLock';
-import { RedissonLock } from './RedissonLock';
+import { NO_LEASE, RedissonLock } from './RedissonLock';
 import { RedisException, exceptionFor } from './errors';
 import { FENCED_LOCK } from './scripts/RedissonFencedLock';
 import { scriptText } from './scripts';
@@ -27,6 +27,16 @@ export class RedissonFencedLock extends RedissonLock {
   /** The token the thread's latest acquire returned (lockAndGetToken / tryLockAndGetToken). */
   acquiredToken(threadId: number): number | undefined {
     return this.tokens.get(threadId);
+  }
+
+  /**
+   * lockAndGetToken() / lockAndGetToken(leaseTime, unit), what a scenario's `lock` on a FencedLock
+   * calls. Every release 3.19.0–4.7.0 has `lockAndGetToken(long leaseTime, TimeUnit unit) { return
+   * get(lockAndGetTokenAsync()); }`: the lease is dropped and the lock is held with the watchdog
+   * (tryLockAndGetToken(waitTime, leaseTime, unit) keeps its lease). Observed by the oracle.
+   */
+  *lockAndGetToken(threadId: number, _leaseTime: number): Process<void> {
+    yield* this.lock(threadId, NO_LEASE);
   }
 
   /** getToken(): the counter's current value (GET; null before the first acquire). */

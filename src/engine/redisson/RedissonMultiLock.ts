@@ -17,6 +17,10 @@ import type { Prng } from '../sim/api';
 import type { LockServices, ServiceManager } from './executor';
 import type { RedissonLock } from './RedissonLock';
 import { NO_LEASE } from './RedissonLock';
+import type { Reply } from '../redis/reply';
+import { compareVersions } from './versions';
+import { scriptText } from './scripts';
+import { EXPIRE } from './scripts/RedissonExpirable';
 import { JavaException, RedisResponseTimeoutException } from './errors';
 import { threadActor } from '../trace/actors';
 
@@ -146,10 +150,21 @@ export class RedissonMultiLock {
       yield* all(
         this.client,
         this.actor(threadId),
-        acquired.map((l) => l.client.command(['PEXPIRE', l.name, String(leaseTime)])),
+        acquired.map((l) => this.expire(l, leaseTime)),
       );
     }
     return true;
+  }
+
+  /**
+   * RedissonExpirable.expireAsync(leaseTime) on one sub-lock: from 3.17.0 a script (one key, the
+   * lease, '' for no NX/XX/GT/LT option), sent like any evalWriteAsync (EVAL, or EVALSHA with the
+   * script cache); before 3.17.0 a plain PEXPIRE.
+   */
+  private expire(l: RedissonLock, leaseTime: number): Process<Reply> {
+    if (compareVersions(l.client.config.traits.release, '3.17.0') < 0)
+      return l.client.command(['PEXPIRE', l.name, String(leaseTime)]);
+    return l.client.eval(scriptText(EXPIRE, l.client.config.traits), [l.name], [leaseTime, '']);
   }
 
   /**

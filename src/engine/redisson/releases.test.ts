@@ -175,7 +175,7 @@ function noReplica(version: string): Simulation {
     },
     {
       until: 40_000,
-      redis: { topology: 'single', replicas: [{ lagMs: 5 }] },
+      redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
       redisson: { version, retryDelayMs: 500 },
       faults: [{ at: 500, kind: 'partition', groups: [['A', 'B', 'master'], ['replica-1']] }],
     },
@@ -406,7 +406,7 @@ describe('low: FairLock.acquireFailed goes through the synced path', () => {
         A: [{ id: 1, program: [fairOp('lock'), work(3000), fairOp('unlock')] }],
         B: [{ id: 1, start: 10, program: [fairOp('tryLock', { waitMs: 200 })] }],
       },
-      { redis: { topology: 'single', replicas: [{ lagMs: 1 }] }, redisson: { version: '3.27' } },
+      { redis: { topology: 'sentinel', replicas: [{ lagMs: 1 }] }, redisson: { version: '3.27' } },
     );
     const cmds = s.of('cmd', 'B:1').map((e) => e.argv as string[]);
     const i = cmds.findIndex((a) => a[0] === 'EVAL' && redissonScriptOf(a[1])?.method === 'RedissonFairLock.acquireFailedAsync');

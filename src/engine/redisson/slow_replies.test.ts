@@ -42,7 +42,8 @@ describe('a reply later than timeoutMs', () => {
     const s = run(
       { A: [{ id: 1, program: [lock, unlock] }] },
       {
-        redis: { replicas: [{ lagMs: 10 }] },
+        // Sentinel: a useSingleServer client never WAITs (3.27.2 CommandAsyncService.syncedEval: isSingleConfig)
+        redis: { topology: 'sentinel', replicas: [{ lagMs: 10 }] },
         redisson: { version: '3.27.2' },
         faults: [{ at: 0, kind: 'partition', groups: [['master', 'A'], ['replica-1']], healAt: 20_000 }],
       },

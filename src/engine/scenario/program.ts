@@ -81,7 +81,11 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
       ctx,
       spec.id,
       scenario.redisson,
-      scenario.redis.topology === 'cluster' ? { cluster: true } : undefined,
+      scenario.redis.topology === 'cluster'
+        ? { cluster: true }
+        : scenario.redis.topology === 'sentinel'
+          ? { sentinel: true }
+          : undefined,
     );
     clients.set(spec.id, client);
     for (const thread of spec.threads) {
@@ -358,7 +362,8 @@ class ThreadRunner {
   ): Process<boolean> {
     const lease = op.leaseMs ?? NO_LEASE;
     if (op.op === 'lock') {
-      yield* lock.lock(tid, lease);
+      if (lock instanceof RedissonFencedLock) yield* lock.lockAndGetToken(tid, lease);
+      else yield* lock.lock(tid, lease);
       return true;
     }
     if (op.op === 'lockInterruptibly') {

@@ -189,7 +189,8 @@ describe('runScenario', () => {
         scenario(
           [
             client('A', [
-              { op: 'lock', lock: 'F', type: 'FencedLock', leaseMs: 100 },
+              // tryLockAndGetToken keeps its lease (lockAndGetToken(lease) drops it, 3.19.0–4.7.0)
+              { op: 'tryLock', lock: 'F', type: 'FencedLock', waitMs: 0, leaseMs: 100 },
               { op: 'work', ms: 300 },
               { op: 'use' },
             ]),

@@ -240,7 +240,8 @@ const lesson: Lesson = {
           'Redisson 接受部分同步（只有 0 个确认才算失败）。随后主节点挂了，replica-1 又与哨兵隔绝，哨兵提升的却是……replica-2。',
       },
       checks: [
-        { reply: 1, of: cmd('A:1', 'WAIT') },
+        // the WAIT behind the lock script (4.7.0 first sends a once-per-client probe, WAIT 0 0)
+        { reply: 1, of: cmd('A:1', 'WAIT', { after: cmd('A:1', 'EVALSHA', { key: 'myLock' }) }) },
         threadHolds('A:1', 'myLock', 1),
         absent('myLock', 'replica-2'),
       ],

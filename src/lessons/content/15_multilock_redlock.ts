@@ -137,7 +137,7 @@ const lesson: Lesson = {
       checks: [
         holds('res', 'A:1', 1, { node: 'master-1' }),
         holds('res', 'A:1', 1, { node: 'master-4' }),
-        atLeast(1, ev('lock.acquired', 'A:1', { where: { validityMs: 9896 } })),
+        atLeast(1, ev('lock.acquired', 'A:1', { where: { validityMs: 9892 } })),
         atLeast(1, { kind: 'node.crash', node: 'master-5' }),
       ],
     },

@@ -4,5 +4,6 @@ import './RedissonFairLock';
 import './RedissonReadWriteLock';
 import './RedissonSpinLock';
 import './RedissonFencedLock';
+import './RedissonExpirable';
 
 export { allRedissonScripts, redissonScriptOf, type RedissonScript } from './family';

@@ -5,6 +5,7 @@
  */
 const SHA1S_BY_METHOD: Readonly<Record<string, string>> = {
   'RedissonReadLock.isLocked': '8ad44f1ba014938c20da38206b6d496c85ec1aed',
+  'RedissonExpirable.expireAsync': '3fd750e0b43af99dbd223e5523718f18cded3664',
   'RedissonLock.tryLockInnerAsync':
     '9401052d872adfd0179ef8c8e8c028512707629a dad0f8d619e548e04f21fb48d50be5034df3adae 149c5a8bf18676fd99e9e6e24923bd64d9b62f94',
   'RedissonLock.unlockInnerAsync':

@@ -2,7 +2,7 @@
  * Redis Cluster: which master holds a lock (its key's slot), hash tags, a cluster failover that
  * loses it, a stale slot map corrected by MOVED, and a MultiLock whose locks live on three masters.
  */
-import { aThenB, client, hold, holdAs, lockOps } from '../build';
+import { aThenB, client, clientOf, hold, holdAs, lockOps, thread } from '../build';
 import { defineBuiltin } from './types';
 
 const seats = lockOps('seats', 'MultiLock', { locks: ['seat:1', 'seat:3', 'seat:4'] });
@@ -95,17 +95,20 @@ export const clusterMovedStaleMap = defineBuiltin('cluster-moved-stale-map', {
     'it answers MOVED 12769 127.0.0.1:30006, the address of replica-3. Redisson re-sends that one command ' +
     'there, where B:1 takes the lock, and leaves its slot map as it was: the map changes only at the scan at ' +
     "5 s. So B:1's unlock at 4.5 s, and the DEL of its unlock latch, go to master-3 first and are redirected " +
-    'again. Each redirect costs one round trip; no lock is at risk.',
+    'again. Each redirect costs one round trip; no lock is at risk. (B:2 takes and gives back seat:4 on ' +
+    "master-1 at the start, so B's client has already sent its one-time WAIT probe to a master; sent by the " +
+    'stale map to master-3, a replica, it would be refused and lock() would throw.)',
   descriptionZh:
     '三个主节点各一个从节点，cluster-node-timeout 2 秒。master-3 在 t=100 毫秒崩溃，当时没有持有锁；集群把它标为 FAIL，' +
     '提升 replica-3，由它接管槽 10923-16383。master-3 在 3.8 秒重启，作为 replica-3 的从节点重新加入。B 的槽映射是启动时读取的，' +
     '下一次扫描在 5 秒，所以在 4 秒时 B:1 仍把 myLock（槽 12769）的加锁脚本发往 master-3。从节点不负责任何槽：' +
     '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 只把这一条命令重新发到那里，B:1 在那里拿到锁，' +
     '槽映射保持不变：映射只在 5 秒的扫描时才更新。所以 B:1 在 4.5 秒的解锁以及删除解锁 latch 的 DEL 仍先发往 master-3，' +
-    '再次被重定向。每次重定向多一次往返；没有锁受到威胁。',
+    '再次被重定向。每次重定向多一次往返；没有锁受到威胁。（B:2 在开始时在 master-1 上拿起又放下 seat:4，所以 B 的客户端' +
+    '已经向一个主节点发过它唯一一次的 WAIT 探测；若按过时的映射发往 master-3 这个从节点，会被拒绝，lock() 会抛出异常。）',
   scenario: {
     redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
-    clients: [client('B', hold('myLock', 500), { start: 4000 })],
+    clients: [clientOf('B', thread(1, hold('myLock', 500), 4000), thread(2, hold('seat:4', 50)))],
     faults: [
       { at: 100, kind: 'crash', node: 'master-3' },
       { at: 3800, kind: 'restart', node: 'master-3' },

@@ -16,13 +16,15 @@ export const fencingSavesGcPause = defineBuiltin('fencing-saves-gc-pause', {
   title: 'Fencing tokens refuse a paused holder’s late write',
   titleZh: 'Fencing token 拒绝停顿持有者的迟到写入',
   description:
-    'The GC pause of “A GC pause outlives the watchdog lease”, now with fencing. A:1 takes the FencedLock with a 10 s lease and token 1, reads the store and is ' +
+    'The GC pause of “A GC pause outlives the watchdog lease”, now with fencing. A:1 takes the FencedLock with a 10 s lease and token 1 ' +
+    '(with tryLockAndGetToken(0, 10 s): Redisson’s lockAndGetToken(leaseTime) ignores its lease and keeps the lock with the watchdog), reads the store and is ' +
     'frozen by a 15 s GC pause. The lease expires; B:1 gets the lock with token 2 and writes. When A wakes ' +
     'it still believes it holds the lock (V1: two holders), but its write carries token 1, older than the ' +
     '2 the store has seen, so the store refuses it (the struck-through ring marked #1 on A’s lane, beside ' +
     'B’s accepted #2): no lost update (no V3). Fencing protects the data, not the lock.',
   descriptionZh:
-    '“GC 停顿超过看门狗租期”中的 GC 停顿，这次加上 fencing。A:1 以 10 秒租期获取 FencedLock，得到 token 1，读取存储后被 15 秒的 GC 停顿冻结。' +
+    '“GC 停顿超过看门狗租期”中的 GC 停顿，这次加上 fencing。A:1 以 10 秒租期获取 FencedLock，得到 token 1' +
+    '（用 tryLockAndGetToken(0, 10 秒)：Redisson 的 lockAndGetToken(leaseTime) 会忽略租期，改由看门狗续期），读取存储后被 15 秒的 GC 停顿冻结。' +
     '租期到期，B:1 拿到锁（token 2）并写入。A 醒来后仍以为自己持有锁（V1：两个持有者），但它的写入带着 token 1，' +
     '比存储见过的 2 更旧，因此被拒绝（A 的泳道上标着 #1 的划线圆圈，旁边是 B 被接受的 #2）：没有更新丢失（没有 V3）。' +
     'Fencing 保护的是数据，而不是锁。',
@@ -30,7 +32,8 @@ export const fencingSavesGcPause = defineBuiltin('fencing-saves-gc-pause', {
     title: 'Fencing refuses a paused holder',
     resource: { kind: 'fenced', initial: 7 },
     clients: [
-      client('A', thread(1, 0, holdAs(fenced, 2000, { body: 'use', leaseMs: 10_000 }))),
+      // tryLock (tryLockAndGetToken(0, 10 s)): lockAndGetToken(lease) drops its lease (3.19.0–4.7.0)
+      client('A', thread(1, 0, holdAs(fenced, 2000, { body: 'use', acquire: 'tryLock', waitMs: 0, leaseMs: 10_000 }))),
       client('B', thread(1, 500, holdAs(fenced, 50, { body: 'use' }))),
     ],
     faults: [{ at: 30, kind: 'pause', client: 'A', ms: 15_000 }],
