@@ -338,6 +338,7 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
 /** The violation list's wording for a violation, V3 by its cause. */
 function violationKey(kind: ViolationKind, lock: string, cause: string | undefined): MessageKey {
   if (kind === 'L2' && cause === 'dead-ahead') return 'violation.L2deadAhead';
+  if (kind === 'L2' && cause === 'hung') return 'violation.L2hung';
   if (kind === 'L5' && cause === 'upgrade') return 'violation.L5upgrade';
   if (kind !== 'V3') return `violation.${kind}`;
   if (cause === 'unlocked') return lock === NO_LOCK ? 'violation.V3noLock' : 'violation.V3readLock';

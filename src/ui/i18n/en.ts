@@ -312,6 +312,8 @@ export const en = {
   'violation.stuckWho': 'gone owner: {owners} · waiting forever: {waiting}',
   'violation.L2':
     'L2 (liveness) — a lost waiter on {lock}: the lock is free, yet nothing scheduled will wake the waiter',
+  'violation.L2hung':
+    'L2 (liveness) — an acquire of {lock} hangs: its call waits for an answer that nothing scheduled will ever give',
   'violation.L2deadAhead':
     'L2 (liveness) — waiting while {lock} is free: the FairLock queue starts with a thread that is gone',
   'violation.L3':
@@ -637,6 +639,7 @@ export const en = {
   'value.cause.lost-update': 'lost-update',
   'value.cause.free': 'free',
   'value.cause.dead-ahead': 'dead-ahead',
+  'value.cause.hung': 'hung',
   'value.cause.ended': 'ended',
   'value.cause.renewed': 'renewed',
   'value.cause.server-more': 'server-more',
