@@ -81,7 +81,11 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
       ctx,
       spec.id,
       scenario.redisson,
-      scenario.redis.topology === 'cluster' ? { cluster: true } : undefined,
+      scenario.redis.topology === 'cluster'
+        ? { cluster: true }
+        : scenario.redis.topology === 'sentinel'
+          ? { sentinel: true }
+          : undefined,
     );
     clients.set(spec.id, client);
     for (const thread of spec.threads) {

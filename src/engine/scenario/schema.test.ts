@@ -59,6 +59,8 @@ describe('validateScenario', () => {
         retryDelayMs: 1000,
         timeoutMs: 3000,
         subscriptionTimeoutMs: 7500,
+        subscriptionConnectionPoolSize: 50,
+        subscriptionsPerConnection: 5,
       },
       resource: { kind: 'counter', initial: 0 },
       clients: [
