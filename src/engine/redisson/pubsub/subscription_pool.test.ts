@@ -1,0 +1,209 @@
+/**
+ * The pub/sub pool as a resource: each lock a client waits for takes one slot of
+ * subscriptionConnectionPoolSize × subscriptionsPerConnection; with none free a waiter waits and
+ * fails as its release does. Checked against the real client (3.11.6, 3.27.2, 4.7.0: pool 1 × 1,
+ * two locks waited on at once; see docs/redisson-differences.md, "Pub/sub").
+ */
+import { describe, expect, it } from 'vitest';
+import { first, run, work, type Op } from '../testing/family';
+
+const lock = (name: string): Op => ({ op: 'lock', lock: name });
+const unlock = (name: string): Op => ({ op: 'unlock', lock: name });
+const tryLock = (name: string, waitMs: number): Op => ({ op: 'tryLock', lock: name, waitMs });
+
+/**
+ * H holds L1 and L2 until 12 s; W:1 waits for L1 from 100 ms (it takes W's only slot), W:2 for
+ * L2 from 300 ms.
+ */
+function exhausted(
+  version: string,
+  pool = { subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
+  w2: Op = lock('L2'),
+) {
+  return run(
+    {
+      H: [{ id: 1, program: [lock('L1'), lock('L2'), work(12_000), unlock('L1'), unlock('L2')] }],
+      W: [
+        { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
+        { id: 2, start: 300, program: [w2, unlock('L2')] },
+      ],
+    },
+    { redisson: { version, ...pool }, until: 30_000 },
+  );
+}
+
+describe('an exhausted pub/sub pool, per release', () => {
+  it('3.11.6 CommandAsyncService.syncSubscription: lock() throws "Subscribe timeout: (7500ms)" after timeout + retryInterval × retryAttempts', () => {
+    const s = exhausted('3.11.6');
+    const wait = first(s, 'pubsub.wait', 'W:2');
+    expect(wait).toMatchObject({ channel: 'redisson_lock__channel:{L2}', used: 1, capacity: 1 });
+    const err = first(s, 'lock.error', 'W:2');
+    expect(err.t - wait.t).toBe(7500);
+    expect(err.error).toBe(
+      "RedisTimeoutException: Subscribe timeout: (7500ms). Increase 'subscriptionsPerConnection' and/or 'subscriptionConnectionPoolSize' parameters.",
+    );
+    expect(first(s, 'pubsub.timeout', 'W:2')).toMatchObject({ reason: 'bound', waitedMs: 7500 });
+    // the slot's holder is unaffected: W:1 gets L1 once H lets it go
+    expect(first(s, 'lock.acquired', 'W:1').t).toBeGreaterThan(12_000);
+  });
+
+  it('3.16.8 PublishSubscribeService.subscribe: the pool wait is retried every retryInterval; "Unable to acquire connection for subscription after 3 attempts" at 4 × 1500 ms', () => {
+    const s = exhausted('3.16.8');
+    const wait = first(s, 'pubsub.wait', 'W:2');
+    const err = first(s, 'lock.error', 'W:2');
+    expect(err.t - wait.t).toBe(6000);
+    expect(err.error).toBe(
+      "RedisTimeoutException: Unable to acquire connection for subscription after 3 attempts. Increase 'subscriptionsPerConnection' and/or 'subscriptionConnectionPoolSize' parameters.",
+    );
+    expect(first(s, 'pubsub.timeout', 'W:2')).toMatchObject({ reason: 'attempts', waitedMs: 6000 });
+  });
+
+  it('3.27.2 PublishSubscribeService.trySubscribe: the same error at 6000 ms, before subscriptionTimeout (7500) (the real client: 6.3 s)', () => {
+    const s = exhausted('3.27.2');
+    const err = first(s, 'lock.error', 'W:2');
+    expect(err.t - first(s, 'pubsub.wait', 'W:2').t).toBe(6000);
+    expect(err.error).toMatch(
+      /^RedisTimeoutException: Unable to acquire connection for subscription after 3 attempts\./,
+    );
+  });
+
+  it('3.27.2 RedissonLock.lock: with more retries than subscriptionTimeout allows, pubSub.timeout(future) fails it first', () => {
+    const s = run(
+      {
+        H: [{ id: 1, program: [lock('L1'), lock('L2'), work(12_000), unlock('L1'), unlock('L2')] }],
+        W: [
+          { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
+          { id: 2, start: 300, program: [lock('L2'), unlock('L2')] },
+        ],
+      },
+      {
+        redisson: {
+          version: '3.27.2',
+          subscriptionConnectionPoolSize: 1,
+          subscriptionsPerConnection: 1,
+          retryAttempts: 10,
+        },
+        until: 30_000,
+      },
+    );
+    const err = first(s, 'lock.error', 'W:2');
+    expect(err.t - first(s, 'pubsub.wait', 'W:2').t).toBe(7500);
+    expect(err.error).toBe(
+      "RedisTimeoutException: Unable to acquire subscription lock after 7500ms. Try to increase 'subscriptionTimeout', 'subscriptionsPerConnection', 'subscriptionConnectionPoolSize' parameters.",
+    );
+  });
+
+  it('4.7.0 PublishSubscribeService.connect: RetryDelay.calcDelay(attempts) (EqualJitter 1-2 s), 4 retries: "after 4 attempts" within 4.5-9 s (the real client: 7.0 s)', () => {
+    const s = exhausted('4.7.0');
+    const err = first(s, 'lock.error', 'W:2');
+    const waited = err.t - first(s, 'pubsub.wait', 'W:2').t;
+    // subscriptionTimeout (7500) bounds it too: whichever comes first
+    if (waited < 7500)
+      expect(err.error).toMatch(/Unable to acquire connection for subscription after 4 attempts\./);
+    else expect(err.error).toMatch(/Unable to acquire subscription lock after 7500ms\./);
+    expect(waited).toBeGreaterThanOrEqual(4500);
+    expect(waited).toBeLessThanOrEqual(7500);
+  });
+
+  it('4.7.0 RedissonLock.tryLock: an exhausted pool makes tryLock(2 s) return false after its wait, no exception', () => {
+    const s = exhausted('4.7.0', undefined, tryLock('L2', 2000));
+    expect(s.of('lock.error', 'W:2')).toEqual([]);
+    expect(first(s, 'lock.failed', 'W:2').t).toBe(2300);
+    expect(first(s, 'pubsub.timeout', 'W:2')).toMatchObject({ reason: 'bound' });
+  });
+
+  it.each(['3.11.6', '3.16.8', '3.27.2', '4.7.0'])(
+    '%s PublishSubscribeService: with a pool big enough (the defaults, or 1 × 2) nobody waits or fails',
+    (version) => {
+      for (const pool of [{}, { subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 2 }]) {
+        const s = exhausted(version, pool as never);
+        expect(s.of('pubsub.wait')).toEqual([]);
+        expect(s.of('lock.error')).toEqual([]);
+        expect(s.of('lock.acquired', 'W:1')).toHaveLength(1);
+        expect(s.of('lock.acquired', 'W:2')).toHaveLength(1);
+      }
+    },
+  );
+
+  it('4.7.0 PubSubConnectionEntry.release: an UNSUBSCRIBE frees the slot for the longest waiter', () => {
+    // H lets L1 go at 2 s: W:1 takes it, unlocks and unsubscribes, and W:2 gets the slot
+    const s = run(
+      {
+        H: [{ id: 1, program: [lock('L1'), lock('L2'), work(2000), unlock('L1'), work(1000), unlock('L2')] }],
+        W: [
+          { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
+          { id: 2, start: 300, program: [lock('L2'), unlock('L2')] },
+        ],
+      },
+      {
+        redisson: { version: '4.7.0', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
+        until: 30_000,
+      },
+    );
+    const unsub = first(s, 'pubsub.unsubscribe', 'W:1');
+    const sub2 = first(s, 'pubsub.subscribe', 'W:2');
+    expect(sub2.t).toBeGreaterThanOrEqual(unsub.t);
+    expect(sub2.conn).toBe('W/pubsub'); // the same connection, its one slot reused
+    expect(s.of('lock.error')).toEqual([]);
+    expect(s.of('lock.acquired', 'W:2')).toHaveLength(1);
+  });
+
+  it('a second connection opens when the first is full (1 slot each, pool of 2)', () => {
+    const s = exhausted('4.7.0', { subscriptionConnectionPoolSize: 2, subscriptionsPerConnection: 1 });
+    expect(s.of('pubsub.subscribe').map((e) => e.conn)).toEqual(['W/pubsub', 'W/pubsub-2']);
+    expect(s.of('pubsub.wait')).toEqual([]);
+  });
+});
+
+describe('resubscription after the master restarts, Sentinel mode', () => {
+  /**
+   * H holds L (watchdog) from 0 and unlocks at 5 s; W waits for it from 100 ms. The master
+   * crashes at 1 s and is back at 1.5 s with its data (AOF), before the Sentinels (down-after
+   * 5 s) would fail it over.
+   */
+  const restart = (version: string, topology = 'sentinel') =>
+    run(
+      {
+        H: [{ id: 1, program: [lock('L'), work(5000), unlock('L')] }],
+        W: [{ id: 1, start: 100, program: [lock('L'), unlock('L')] }],
+      },
+      {
+        redis: { topology, replicas: [{ lagMs: 1 }], persistence: 'aof-always' },
+        redisson: { version },
+        until: 60_000,
+        faults: [
+          { at: 1000, kind: 'crash', node: 'master' },
+          { at: 1500, kind: 'restart', node: 'master' },
+        ],
+      },
+    );
+
+  it('3.45.0 PublishSubscribeService (Sentinel, #6026): the resubscription goes to the closed connection; W hears no unlock and waits out its ttl', () => {
+    const s = restart('3.45.0');
+    expect(s.of('failover.promote')).toEqual([]);
+    const lost = first(s, 'pubsub.lost');
+    expect(lost).toMatchObject({ actor: 'W/pubsub', node: 'master', channel: 'redisson_lock__channel:{L}' });
+    expect(lost.t).toBeGreaterThanOrEqual(1500);
+    expect(s.of('pubsub.subscribe').filter((e) => e.resubscribe)).toEqual([]);
+    // H's unlock at ~5 s publishes to nobody of W's; W wakes when the ttl it read at 100 ms ends
+    expect(first(s, 'lock.acquired', 'W:1').t).toBeGreaterThan(30_000);
+  });
+
+  it('3.46.0 PublishSubscribeService (2595dc70b): the closed connection leaves the free list; W resubscribes and is woken by the unlock', () => {
+    const s = restart('3.46.0');
+    expect(s.of('pubsub.lost')).toEqual([]);
+    const resub = s.of('pubsub.subscribe').filter((e) => e.resubscribe);
+    expect(resub).toHaveLength(1);
+    expect(resub[0].t).toBeGreaterThanOrEqual(1500);
+    const acquired = first(s, 'lock.acquired', 'W:1').t;
+    expect(acquired).toBeGreaterThan(5000);
+    expect(acquired).toBeLessThan(5100);
+  });
+
+  it('3.45.0 outside Sentinel mode (single server with a replica) resubscribes as usual', () => {
+    const s = restart('3.45.0', 'single');
+    expect(s.of('pubsub.lost')).toEqual([]);
+    expect(s.of('pubsub.subscribe').filter((e) => e.resubscribe)).toHaveLength(1);
+    expect(first(s, 'lock.acquired', 'W:1').t).toBeLessThan(5100);
+  });
+});
