@@ -479,6 +479,8 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
       state = ev.op === 'sleep' ? 'sleeping' : ev.critical === false ? 'running' : 'working';
       break;
     case 'lock.wait':
+    // blocked in the subscribe until a pub/sub slot frees (LockPubSub)
+    case 'pubsub.wait':
       state = 'waiting';
       break;
     case 'lock.acquired':

@@ -286,7 +286,6 @@ const MARK_ONLY = new Set([
   'pubsub.publish',
   'pubsub.deliver',
   'watchdog.renew',
-  'pubsub.wait',
   'pubsub.timeout',
   'pubsub.lost',
 ]);

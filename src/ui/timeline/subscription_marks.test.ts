@@ -42,6 +42,9 @@ describe('timeline: the pub/sub pool', () => {
     const span = w2.subWait![0];
     expect(span.to - span.from).toBe(6000);
     expect(w2.marks.filter((x) => x.kind === 'sub-timeout').map((x) => x.t)).toEqual([span.to]);
+    // the thread is blocked in lock() all along: a waiting band under the strip
+    const mid = (span.from + span.to) / 2;
+    expect(w2.bands.find((b) => b.from <= mid && mid < b.to)?.kind).toBe('waiting');
     expect(m.threads.find((t) => t.id === 'W:1')!.subWait).toBeUndefined();
     expect(legendItems(m).map((l) => l.key)).toEqual(
       expect.arrayContaining(['legend.subWait', 'legend.subTimeout']),

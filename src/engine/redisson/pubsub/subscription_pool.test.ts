@@ -5,7 +5,7 @@
  * two locks waited on at once; see docs/redisson-differences.md, "Pub/sub").
  */
 import { describe, expect, it } from 'vitest';
-import { first, run, work, type Op } from '../testing/family';
+import { first, lockOps, run, work, type Op } from '../testing/family';
 
 const lock = (name: string): Op => ({ op: 'lock', lock: name });
 const unlock = (name: string): Op => ({ op: 'unlock', lock: name });
@@ -93,6 +93,41 @@ describe('an exhausted pub/sub pool, per release', () => {
     );
   });
 
+  it('3.16.7 CommandAsyncService.syncSubscription / 3.16.8 PublishSubscribeService.subscribe: the boundary', () => {
+    expect(first(exhausted('3.16.7'), 'lock.error', 'W:2').error).toMatch(/Subscribe timeout: \(7500ms\)/);
+    expect(first(exhausted('3.16.8'), 'lock.error', 'W:2').error).toMatch(/after 3 attempts/);
+  });
+
+  it('3.23.1 RedissonLock.lock (get(future), no bound) vs 3.24.0 (pubSub.timeout): with 10 retries 3.23.1 fails after 11 × 1500 ms, 3.24.0 at 7500 ms', () => {
+    const tenRetries = (version: string) =>
+      run(
+        {
+          H: [{ id: 1, program: [lock('L1'), lock('L2'), work(20_000), unlock('L1'), unlock('L2')] }],
+          W: [
+            { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
+            { id: 2, start: 300, program: [lock('L2'), unlock('L2')] },
+          ],
+        },
+        {
+          redisson: {
+            version,
+            subscriptionConnectionPoolSize: 1,
+            subscriptionsPerConnection: 1,
+            retryAttempts: 10,
+          },
+          until: 40_000,
+        },
+      );
+    const old = tenRetries('3.23.1');
+    expect(first(old, 'lock.error', 'W:2').t - first(old, 'pubsub.wait', 'W:2').t).toBe(16_500);
+    expect(first(old, 'lock.error', 'W:2').error).toMatch(/after 10 attempts/);
+    const later = tenRetries('3.24.0');
+    expect(first(later, 'lock.error', 'W:2').t - first(later, 'pubsub.wait', 'W:2').t).toBe(7500);
+    expect(first(later, 'lock.error', 'W:2').error).toMatch(
+      /Unable to acquire subscription lock after 7500ms/,
+    );
+  });
+
   it('4.7.0 PublishSubscribeService.connect: RetryDelay.calcDelay(attempts) (EqualJitter 1-2 s), 4 retries: "after 4 attempts" within 4.5-9 s (the real client: 7.0 s)', () => {
     const s = exhausted('4.7.0');
     const err = first(s, 'lock.error', 'W:2');
@@ -152,6 +187,42 @@ describe('an exhausted pub/sub pool, per release', () => {
     const s = exhausted('4.7.0', { subscriptionConnectionPoolSize: 2, subscriptionsPerConnection: 1 });
     expect(s.of('pubsub.subscribe').map((e) => e.conn)).toEqual(['W/pubsub', 'W/pubsub-2']);
     expect(s.of('pubsub.wait')).toEqual([]);
+  });
+});
+
+describe('FairLock: a slot per waiting thread', () => {
+  const fair = lockOps('F', 'FairLock');
+  it('4.7.0 RedissonFairLock.getChannelName: two threads of one client waiting for one FairLock take two slots (pool 1 × 1: the second waits)', () => {
+    const s = run(
+      {
+        H: [{ id: 1, program: [fair('lock'), work(3000), fair('unlock')] }],
+        W: [
+          { id: 1, start: 100, program: [fair('lock'), fair('unlock')] },
+          { id: 2, start: 300, program: [fair('lock'), fair('unlock')] },
+        ],
+      },
+      {
+        redisson: { version: '4.7.0', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
+        until: 30_000,
+      },
+    );
+    expect(first(s, 'pubsub.wait', 'W:2')).toMatchObject({ used: 1, capacity: 1 });
+    // an RLock's waiters share one channel: the same scenario with RLock needs one slot
+    const r = run(
+      {
+        H: [{ id: 1, program: [lock('F'), work(3000), unlock('F')] }],
+        W: [
+          { id: 1, start: 100, program: [lock('F'), unlock('F')] },
+          { id: 2, start: 300, program: [lock('F'), unlock('F')] },
+        ],
+      },
+      {
+        redisson: { version: '4.7.0', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
+        until: 30_000,
+      },
+    );
+    expect(r.of('pubsub.wait')).toEqual([]);
+    expect(r.of('lock.acquired', 'W:2')).toHaveLength(1);
   });
 });
 
