@@ -478,8 +478,8 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
       // 'working' is a critical section: work the thread does holding no lock is plain running
       state = ev.op === 'sleep' ? 'sleeping' : ev.critical === false ? 'running' : 'working';
       break;
+    // pubsub.wait: blocked in the subscribe until a pub/sub slot frees (LockPubSub)
     case 'lock.wait':
-    // blocked in the subscribe until a pub/sub slot frees (LockPubSub)
     case 'pubsub.wait':
       state = 'waiting';
       break;

@@ -192,35 +192,27 @@ describe('an exhausted pub/sub pool, per release', () => {
 
 describe('FairLock: a slot per waiting thread', () => {
   const fair = lockOps('F', 'FairLock');
+  /** H holds the lock 3 s; W:1 and W:2 wait for it (pool 1 × 1) */
+  const twoWaiters = (acquire: Op, release: Op) =>
+    run(
+      {
+        H: [{ id: 1, program: [acquire, work(3000), release] }],
+        W: [
+          { id: 1, start: 100, program: [acquire, release] },
+          { id: 2, start: 300, program: [acquire, release] },
+        ],
+      },
+      {
+        redisson: { version: '4.7.0', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
+        until: 30_000,
+      },
+    );
+
   it('4.7.0 RedissonFairLock.getChannelName: two threads of one client waiting for one FairLock take two slots (pool 1 × 1: the second waits)', () => {
-    const s = run(
-      {
-        H: [{ id: 1, program: [fair('lock'), work(3000), fair('unlock')] }],
-        W: [
-          { id: 1, start: 100, program: [fair('lock'), fair('unlock')] },
-          { id: 2, start: 300, program: [fair('lock'), fair('unlock')] },
-        ],
-      },
-      {
-        redisson: { version: '4.7.0', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
-        until: 30_000,
-      },
-    );
+    const s = twoWaiters(fair('lock'), fair('unlock'));
     expect(first(s, 'pubsub.wait', 'W:2')).toMatchObject({ used: 1, capacity: 1 });
-    // an RLock's waiters share one channel: the same scenario with RLock needs one slot
-    const r = run(
-      {
-        H: [{ id: 1, program: [lock('F'), work(3000), unlock('F')] }],
-        W: [
-          { id: 1, start: 100, program: [lock('F'), unlock('F')] },
-          { id: 2, start: 300, program: [lock('F'), unlock('F')] },
-        ],
-      },
-      {
-        redisson: { version: '4.7.0', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
-        until: 30_000,
-      },
-    );
+    // an RLock's waiters share one channel: one slot is enough
+    const r = twoWaiters(lock('F'), unlock('F'));
     expect(r.of('pubsub.wait')).toEqual([]);
     expect(r.of('lock.acquired', 'W:2')).toHaveLength(1);
   });
