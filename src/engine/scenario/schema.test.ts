@@ -96,6 +96,24 @@ describe('validateScenario', () => {
     ).toEqual([`redisson.scripts.renew: script longer than ${LIMITS.scriptLength} characters`]);
   });
 
+  it('takes the pub/sub pool sizes and names the path of a bad one', () => {
+    const r = validateScenario(
+      minimal(undefined, { redisson: { subscriptionConnectionPoolSize: 2, subscriptionsPerConnection: 1 } }),
+    );
+    expect(
+      r.ok && [
+        r.scenario.redisson.subscriptionConnectionPoolSize,
+        r.scenario.redisson.subscriptionsPerConnection,
+      ],
+    ).toEqual([2, 1]);
+    expect(issues(minimal(undefined, { redisson: { subscriptionsPerConnection: 0 } }))).toEqual([
+      'redisson.subscriptionsPerConnection: expected an integer >= 1',
+    ]);
+    expect(issues(minimal(undefined, { redisson: { subscriptionConnectionPoolSize: 1.5 } }))).toEqual([
+      'redisson.subscriptionConnectionPoolSize: expected an integer',
+    ]);
+  });
+
   it('names the JSON path of an unknown op, a bad value and an unknown field', () => {
     const json = {
       format: 'lockscope/1',
