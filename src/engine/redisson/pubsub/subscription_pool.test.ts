@@ -128,6 +128,28 @@ describe('an exhausted pub/sub pool, per release', () => {
     );
   });
 
+  it('3.27.2 PublishSubscribe.subscribe (entries.remove on a failed subscribe, 3.24+): a later lock() of the same lock subscribes afresh and gets the slot W:1 frees (the real client: acquired 3.5 s after it began at 8.5 s)', () => {
+    const s = run(
+      {
+        H: [{ id: 1, program: [lock('L1'), lock('L2'), work(12_000), unlock('L1'), unlock('L2')] }],
+        W: [
+          { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
+          { id: 2, start: 300, program: [lock('L2'), unlock('L2')] },
+          { id: 3, start: 8500, program: [lock('L2'), unlock('L2')] },
+        ],
+      },
+      {
+        redisson: { version: '3.27.2', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
+        until: 30_000,
+      },
+    );
+    expect(first(s, 'lock.error', 'W:2').error).toMatch(/after 3 attempts/);
+    expect(first(s, 'pubsub.wait', 'W:3').t).toBe(8502); // after its first acquire's round trip
+    const got = first(s, 'lock.acquired', 'W:3').t;
+    expect(got).toBeGreaterThan(12_000);
+    expect(got).toBeLessThan(12_100);
+  });
+
   it('4.7.0 PublishSubscribeService.connect: RetryDelay.calcDelay(attempts) (EqualJitter 1-2 s), 4 retries: "after 4 attempts" within 4.5-9 s (the real client: 7.0 s)', () => {
     const s = exhausted('4.7.0');
     const err = first(s, 'lock.error', 'W:2');
