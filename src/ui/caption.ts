@@ -166,7 +166,6 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
         : 'caption.subGiveUp',
     { who: e.actor, node: e.node, channel: e.channel, waited: e.waitedMs },
   ],
-  'pubsub.lost': (e) => ['caption.subLost', { who: e.actor, node: e.node, channel: e.channel }],
   'key.expired': (e) => [e.how === 'lazy' ? 'caption.expiredLazy' : 'caption.expiredActive', e],
   'conn.close': (e) => ['caption.connClose', { node: e.node, conn: e.conn }],
   'node.crash': (e) => ['caption.nodeCrash', e],

@@ -54,8 +54,6 @@ export class RedissonClient implements LockServices {
   readonly pinnedNode: string | undefined;
   /** useClusterServers: commands route by key slot */
   readonly clusterMode: boolean;
-  /** useSentinelServers (the pub/sub resubscription of a restarted master differs, LockPubSub) */
-  readonly sentinelMode: boolean;
   private readonly commandConns = new Map<string, ConnectionRef>();
   /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
   private readonly availableSlaves = new Map<string, number>();
@@ -72,13 +70,12 @@ export class RedissonClient implements LockServices {
      * A Redisson instance of the same application connected to one given node (RedLock over
      * independent masters): its own connections, pub/sub, watchdog and id.
      */
-    pin?: { readonly node?: string; readonly cluster?: boolean; readonly sentinel?: boolean },
+    pin?: { readonly node?: string; readonly cluster?: boolean },
   ) {
     this.config = redissonConfig(settings);
     this.scripts = withEditedScripts(lockScripts(this.config.traits), this.config.scripts);
     this.pinnedNode = pin?.node;
     this.clusterMode = pin?.cluster === true;
-    this.sentinelMode = pin?.sentinel === true;
     // Every Redisson.create() draws its own ServiceManager.id (UUID.randomUUID()).
     const instance = pin?.node === undefined ? name : `${name}@${pin.node}`;
     this.id = uuidFrom(ctx.rng(`redisson.uuid:${instance}`).hex(16));

@@ -442,20 +442,6 @@ export const RELEASE_TRAITS = {
       },
     ],
   }),
-  sentinelResubscribes: row({
-    id: 'sentinel-resubscribe',
-    en: 'Sentinel mode: subscriptions after the master restarts',
-    zh: 'Sentinel 模式：主节点重启后的订阅',
-    ranges: [
-      // PublishSubscribeService.releaseSubscribeConnection put the closed connection back in the free list (#6026)
-      {
-        value: false,
-        en: 'lost: waiters hear no unlock message and wait out their ttl',
-        zh: '丢失：等待者收不到解锁消息，只能等到 ttl 结束',
-      },
-      { from: '3.46.0', value: true, en: 'subscribed again', zh: '重新订阅' },
-    ],
-  }),
   tryLockCatchesResponseTimeout: row({
     id: 'trylock-timeout',
     en: 'tryLock after a response timeout',

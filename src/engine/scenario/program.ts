@@ -81,11 +81,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
       ctx,
       spec.id,
       scenario.redisson,
-      scenario.redis.topology === 'cluster'
-        ? { cluster: true }
-        : scenario.redis.topology === 'sentinel'
-          ? { sentinel: true }
-          : undefined,
+      scenario.redis.topology === 'cluster' ? { cluster: true } : undefined,
     );
     clients.set(spec.id, client);
     for (const thread of spec.threads) {

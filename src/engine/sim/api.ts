@@ -70,8 +70,6 @@ export interface SimContext {
   redirect?(client: string, address: string): string | null;
   /** connected_slaves of a node, as INFO replication reports it (Redisson's WAIT count). */
   replicasOf?(node: string): number;
-  /** Is the node running (not crashed)? What a reconnect attempt would find. */
-  isUp?(node: string): boolean;
 }
 
 /**

@@ -71,8 +71,6 @@ export interface TraceEventMap {
    * channel lock's `timeout` (3.16.8-3.23.x).
    */
   'pubsub.timeout': OnNode & { channel: string; waitedMs: number; reason: 'bound' | 'attempts' | 'lock' };
-  /** Sentinel mode before 3.46.0: the resubscription after the master restarted went nowhere */
-  'pubsub.lost': OnConn & { channel: string };
   'key.expired': OnNode & { key: string; how: 'lazy' | 'active' };
   /** the node dropped the connection */
   'conn.close': OnConn;
@@ -292,7 +290,6 @@ export const EVENT_KINDS = [
   'pubsub.unsubscribe',
   'pubsub.wait',
   'pubsub.timeout',
-  'pubsub.lost',
   'pubsub.publish',
   'pubsub.deliver',
   'waiter.wakeup',

@@ -382,14 +382,10 @@ export const en = {
     '{who} gets no pub/sub connection for {channel} after {waited} ms of retries: RedisTimeoutException “Unable to acquire connection for subscription”.',
   'caption.subGiveUpLock':
     '{who} waited {waited} ms for the subscription lock of {channel} (another subscriber holds it): RedisTimeoutException “Unable to acquire subscription lock”.',
-  'caption.subLost':
-    "{who} resubscribes to {channel} after {node} restarted, but on the closed connection (Sentinel mode before 3.46.0): no unlock message will reach this client's waiters.",
   'legend.subWait': 'waiting for a pub/sub slot',
   'legend.subTimeout': 'subscribe gave up (pool exhausted)',
-  'legend.subLost': 'subscription lost (not re-established)',
   'kind.pubsub.wait': 'waits for a pub/sub slot',
   'kind.pubsub.timeout': 'subscribe timed out',
-  'kind.pubsub.lost': 'subscription lost',
   'caption.expiredLazy':
     '{key} expired on {node}: its TTL had run out and {node} deleted it when it was accessed.',
   'caption.expiredActive': '{key} expired on {node}: its TTL ran out and the expiry cycle deleted it.',

@@ -370,14 +370,10 @@ export const zh: Record<MessageKey, string> = {
     '{who} 重试 {waited} 毫秒后仍拿不到用于 {channel} 的 pub/sub 连接：RedisTimeoutException “Unable to acquire connection for subscription”。',
   'caption.subGiveUpLock':
     '{who} 为 {channel} 的订阅锁等待了 {waited} 毫秒（另一个订阅者持有它）：RedisTimeoutException “Unable to acquire subscription lock”。',
-  'caption.subLost':
-    '{node} 重启后，{who} 重新订阅 {channel}，但用的是已关闭的连接（3.46.0 之前的 Sentinel 模式）：解锁消息再也到不了这个客户端的等待者。',
   'legend.subWait': '等待 pub/sub 槽位',
   'legend.subTimeout': '订阅放弃（连接池耗尽）',
-  'legend.subLost': '订阅丢失（未重新建立）',
   'kind.pubsub.wait': '等待 pub/sub 槽位',
   'kind.pubsub.timeout': '订阅超时',
-  'kind.pubsub.lost': '订阅丢失',
   'caption.expiredLazy': '{key} 在 {node} 上过期：它的 TTL 已耗尽，{node} 在访问它时将其删除。',
   'caption.expiredActive': '{key} 在 {node} 上过期：它的 TTL 耗尽，过期扫描将其删除。',
   'caption.connClose': '连接 {conn} 到 {node} 的连接被关闭。',

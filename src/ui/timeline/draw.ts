@@ -154,7 +154,6 @@ export function drawTimeline(
         p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
       } else if (m.kind === 'timeout' || m.kind === 'sub-timeout')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2, [3, 2]);
-      else if (m.kind === 'sub-lost') p.line(mx, row.y + 1, mx, row.y + row.h / 2, color, 2);
       else if (m.kind === 'late') p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
       else if (m.kind === 'renew' || m.kind === 'renew-fail')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);

@@ -103,7 +103,6 @@ export function legendItems(
   add(use.starved, 'legend.starved', COLORS.busyEdge);
   add(use.subWait, 'legend.subWait', COLORS.subWait);
   add(mark('sub-timeout'), 'legend.subTimeout', MARK_COLOR['sub-timeout'], 'dash');
-  add(mark('sub-lost'), 'legend.subLost', MARK_COLOR['sub-lost'], 'short-tick');
   add(mark('resource'), 'legend.write', MARK_COLOR.resource, 'dot');
   add(mark('refused'), 'legend.refused', MARK_COLOR.refused, 'refused');
   const s = use.sentinels;

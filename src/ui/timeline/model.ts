@@ -55,8 +55,7 @@ export type MarkKind =
   | 'poll'
   | 'timeout'
   | 'late'
-  | 'sub-timeout'
-  | 'sub-lost';
+  | 'sub-timeout';
 
 export interface Mark {
   t: number;
@@ -287,7 +286,6 @@ const MARK_ONLY = new Set([
   'pubsub.deliver',
   'watchdog.renew',
   'pubsub.timeout',
-  'pubsub.lost',
 ]);
 
 const LOCK_KINDS = new Set([

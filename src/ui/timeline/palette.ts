@@ -22,7 +22,6 @@ export const MARK_COLOR: Record<MarkKind, string> = {
   timeout: '#b91c1c',
   late: '#6b7280',
   'sub-timeout': '#7e22ce',
-  'sub-lost': '#7e22ce',
 };
 
 /** The Sentinels' lane: judged down (subjectively, then by quorum), leader elected, promotion. */

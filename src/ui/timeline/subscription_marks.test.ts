@@ -50,24 +50,4 @@ describe('timeline: the pub/sub pool', () => {
       expect.arrayContaining(['legend.subWait', 'legend.subTimeout']),
     );
   });
-
-  it('marks a lost subscription on the client’s threads (Sentinel, 3.45.0, master restarted)', () => {
-    const m = modelOf({
-      format: 'lockscope/1',
-      redis: { topology: 'sentinel', replicas: [{ lagMs: 1 }], persistence: 'aof-always' },
-      redisson: { version: '3.45.0' },
-      until: 40_000,
-      clients: [
-        { id: 'H', threads: [{ id: 1, program: [lock('L'), { op: 'work', ms: 5000 }, unlock('L')] }] },
-        { id: 'W', threads: [{ id: 1, start: 100, program: [lock('L'), unlock('L')] }] },
-      ],
-      faults: [
-        { at: 1000, kind: 'crash', node: 'master' },
-        { at: 1500, kind: 'restart', node: 'master' },
-      ],
-    });
-    expect(m.threads.find((t) => t.id === 'W:1')!.marks.some((x) => x.kind === 'sub-lost')).toBe(true);
-    expect(m.threads.find((t) => t.id === 'H:1')!.marks.some((x) => x.kind === 'sub-lost')).toBe(false);
-    expect(legendItems(m).map((l) => l.key)).toContain('legend.subLost');
-  });
 });

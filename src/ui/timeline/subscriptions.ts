@@ -1,8 +1,7 @@
 /**
  * The pub/sub pool on the timeline: a thread's wait for a free subscription slot (a strip along
- * the bottom of its lane, from its `pubsub.wait` until it subscribes or gives up), the give-up
- * (`pubsub.timeout`, a dashed tick) and a subscription that a restart left silent (`pubsub.lost`,
- * Sentinel before 3.46.0: a tick on every thread of that client).
+ * the bottom of its lane, from its `pubsub.wait` until it subscribes or gives up) and the give-up
+ * (`pubsub.timeout`, a dashed tick).
  */
 import type { TraceEvent } from '../../engine/trace/types';
 import type { ThreadLane } from './model';
@@ -31,11 +30,6 @@ export function addSubscriptionMarks(
     close(actor, e.t);
     if (e.kind === 'pubsub.timeout')
       threadLanes.get(actor)?.marks.push({ t: e.t, kind: 'sub-timeout', index: i });
-    else if (e.kind === 'pubsub.lost') {
-      const client = actor.split('/')[0]; // "W/pubsub"
-      for (const l of threadLanes.values())
-        if (l.client === client) l.marks.push({ t: e.t, kind: 'sub-lost', index: i });
-    }
   }
   for (const actor of [...waitFrom.keys()]) close(actor, tEnd);
 }

@@ -44,13 +44,9 @@ export class LockPubSub {
   private readonly byChannel = new Map<string, RedissonLockEntry>();
   private readonly channelLocks = new Map<string, Semaphore>();
   private readonly pool: SubscriptionPool;
-  /** channels whose resubscription went to a closed connection (Sentinel, before 3.46.0) */
-  private readonly deaf = new Set<string>();
   private reattaching = false;
 
-  constructor(
-    private readonly client: CommandExecutor & ServiceManager & { readonly sentinelMode?: boolean },
-  ) {
+  constructor(private readonly client: CommandExecutor & ServiceManager) {
     const { config } = client;
     this.pool = new SubscriptionPool(
       client.ctx,
@@ -201,7 +197,6 @@ export class LockPubSub {
     entry.counter--;
     if (entry.counter === 0 && this.entries.get(entry.entryName) === entry) {
       this.drop(entry);
-      this.deaf.delete(entry.channelName);
       const conn = this.pool.connectionOf(entry.channelName);
       if (conn) {
         const reply = yield* call(conn, [this.client.pubSubCommands().unsubscribe, entry.channelName]);
@@ -284,24 +279,8 @@ export class LockPubSub {
       yield* sleep(2 << Math.min(attempt, RECONNECT_BACKOFF_CAP));
       let ok = true;
       for (const channel of [...this.byChannel.keys()]) {
-        if (!this.byChannel.has(channel) || this.deaf.has(channel)) continue;
+        if (!this.byChannel.has(channel)) continue;
         const node = this.client.master(channel);
-        if (this.resubscribesOnClosedConnection(channel, node)) {
-          if (!(ctx.isUp?.(node) ?? true)) {
-            ok = false;
-            continue;
-          }
-          // the node is back, but the resubscription was written to the closed connection
-          this.deaf.add(channel);
-          const conn = this.pool.connectionOf(channel);
-          ctx.emit('pubsub.lost', {
-            actor: `${this.client.name}/pubsub`,
-            node,
-            conn: conn?.label ?? `${this.client.name}/pubsub`,
-            channel,
-          });
-          continue;
-        }
         const conn = this.pool.move(channel, node);
         const reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channel]);
         if (reply.t === 'error') {
@@ -319,18 +298,6 @@ export class LockPubSub {
       if (ok) break;
     }
     this.reattaching = false;
-  }
-
-  /**
-   * Sentinel mode before 3.46.0 (#6026): after the master restarts, PublishSubscribeService kept
-   * the closed connection in its free list and resubscribed on it, so the channel stays silent. A
-   * failover (another master) goes through MasterSlaveEntry's own reattach and works.
-   */
-  private resubscribesOnClosedConnection(channel: string, node: string): boolean {
-    const { sentinelMode, config } = this.client;
-    return (
-      sentinelMode === true && !config.traits.sentinelResubscribes && this.pool.masterOf(channel) === node
-    );
   }
 }
 
