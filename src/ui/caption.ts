@@ -162,6 +162,18 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
     { who: e.actor, node: e.node, channel: e.channel },
   ],
   'pubsub.unsubscribe': (e) => ['caption.unsubscribe', { who: e.actor, node: e.node, channel: e.channel }],
+  'pubsub.wait': (e) => [
+    'caption.subWait',
+    { who: e.actor, node: e.node, channel: e.channel, used: e.used, capacity: e.capacity },
+  ],
+  'pubsub.timeout': (e) => [
+    e.reason === 'attempts'
+      ? 'caption.subGiveUpAttempts'
+      : e.reason === 'lock'
+        ? 'caption.subGiveUpLock'
+        : 'caption.subGiveUp',
+    { who: e.actor, node: e.node, channel: e.channel, waited: e.waitedMs },
+  ],
   'key.expired': (e) => [e.how === 'lazy' ? 'caption.expiredLazy' : 'caption.expiredActive', e],
   'conn.close': (e) => ['caption.connClose', { node: e.node, conn: e.conn }],
   'node.crash': (e) => ['caption.nodeCrash', e],

@@ -397,6 +397,17 @@ export const zh: Record<MessageKey, string> = {
   'caption.subscribe': '{who} 在 {node} 上订阅 {channel}，以便在锁释放时得到通知。',
   'caption.resubscribe': '{who} 在连接断开后，重新在 {node} 上订阅 {channel}。',
   'caption.unsubscribe': '{who} 在 {node} 上退订 {channel}。',
+  'caption.subWait':
+    '{who} 需要在 {node} 上订阅 {channel}，但客户端 pub/sub 连接池的 {capacity} 个槽位都已占满（{used}/{capacity}，subscriptionConnectionPoolSize × subscriptionsPerConnection）：它等待空出一个槽位。',
+  'caption.subGiveUp': '{who} 为 {channel} 等待 pub/sub 槽位 {waited} 毫秒后放弃：订阅的时间用完了。',
+  'caption.subGiveUpAttempts':
+    '{who} 重试 {waited} 毫秒后仍拿不到用于 {channel} 的 pub/sub 连接：RedisTimeoutException “Unable to acquire connection for subscription”。',
+  'caption.subGiveUpLock':
+    '{who} 为 {channel} 的订阅锁等待了 {waited} 毫秒（另一个订阅者持有它）：RedisTimeoutException “Unable to acquire subscription lock”。',
+  'legend.subWait': '等待 pub/sub 槽位',
+  'legend.subTimeout': '订阅放弃（连接池耗尽）',
+  'kind.pubsub.wait': '等待 pub/sub 槽位',
+  'kind.pubsub.timeout': '订阅超时',
   'caption.expiredLazy': '{key} 在 {node} 上过期：它的 TTL 已耗尽，{node} 在访问它时将其删除。',
   'caption.expiredActive': '{key} 在 {node} 上过期：它的 TTL 耗尽，过期扫描将其删除。',
   'caption.connClose': '连接 {conn} 到 {node} 的连接被关闭。',
@@ -619,6 +630,9 @@ export const zh: Record<MessageKey, string> = {
   'value.reason.forceUnlock': '强制解锁',
   'value.reason.lost': '锁已丢失',
   'value.reason.error': '出错',
+  'value.reason.bound': '时间上限',
+  'value.reason.attempts': '重试用尽',
+  'value.reason.lock': '订阅锁',
   'keyType.string': '字符串',
   'keyType.hash': '哈希',
   'keyType.list': '列表',
