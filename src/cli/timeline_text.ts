@@ -134,6 +134,8 @@ function describeLiveness(
   const who = v.holders.join(', ');
   switch (v.kind) {
     case 'L2':
+      if (v.cause === 'hung')
+        return `${who}'s acquire of ${v.lock} hangs: nothing scheduled will ever answer its call (liveness L2)`;
       return v.cause === 'dead-ahead'
         ? `${who} wait${v.holders.length > 1 ? '' : 's'} while ${v.lock} is free: the FairLock queue starts with a thread that is gone (liveness L2)`
         : `${who} wait${v.holders.length > 1 ? '' : 's'} for ${v.lock}, which is free, and nothing scheduled will wake ${v.holders.length > 1 ? 'them' : 'it'} (liveness L2)`;

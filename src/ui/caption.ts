@@ -168,6 +168,18 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
     { who: e.actor, node: e.node, channel: e.channel },
   ],
   'pubsub.unsubscribe': (e) => ['caption.unsubscribe', { who: e.actor, node: e.node, channel: e.channel }],
+  'pubsub.wait': (e) => [
+    'caption.subWait',
+    { who: e.actor, node: e.node, channel: e.channel, used: e.used, capacity: e.capacity },
+  ],
+  'pubsub.timeout': (e) => [
+    e.reason === 'attempts'
+      ? 'caption.subGiveUpAttempts'
+      : e.reason === 'lock'
+        ? 'caption.subGiveUpLock'
+        : 'caption.subGiveUp',
+    { who: e.actor, node: e.node, channel: e.channel, waited: e.waitedMs },
+  ],
   'key.expired': (e) => [e.how === 'lazy' ? 'caption.expiredLazy' : 'caption.expiredActive', e],
   'conn.close': (e) => ['caption.connClose', { node: e.node, conn: e.conn }],
   'node.crash': (e) => ['caption.nodeCrash', e],
@@ -344,6 +356,7 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
 /** The violation list's wording for a violation, V3 by its cause. */
 function violationKey(kind: ViolationKind, lock: string, cause: string | undefined): MessageKey {
   if (kind === 'L2' && cause === 'dead-ahead') return 'violation.L2deadAhead';
+  if (kind === 'L2' && cause === 'hung') return 'violation.L2hung';
   if (kind === 'L5' && cause === 'upgrade') return 'violation.L5upgrade';
   if (kind !== 'V3') return `violation.${kind}`;
   if (cause === 'unlocked') return lock === NO_LOCK ? 'violation.V3noLock' : 'violation.V3readLock';

@@ -270,6 +270,53 @@ describe('L2 lost waiter', () => {
   });
 });
 
+describe('L2 hung acquire', () => {
+  const down = (version: string, extra: unknown[] = []) =>
+    run({
+      redisson: { version },
+      until: 60_000,
+      clients: [cl('A', th(1, [{ op: 'tryLock', lock: 'L', waitMs: 1000, leaseMs: 1000 }], 100))],
+      faults: [{ at: 10, kind: 'crash', node: 'master' }, ...extra],
+    });
+
+  it('3.12.5 RedissonLock.evalWriteAsync (CommandBatchService): a failed batch leaves the EVAL future open for ever: L2 hung once the last attempt times out', () => {
+    const t = down('3.12.5');
+    expect(t.verdict).toBe('stuck');
+    expect(kinds(t.violations)).toEqual(['L2/hung:A:1']);
+    // 1 + retryAttempts (3) response timeouts of 3000 ms, retryInterval 1500 ms between them
+    expect(t.violations[0].from).toBe(16_600);
+  });
+
+  it('3.13.0 fails the EVAL too: the thread ends with the timeout, nothing is flagged', () => {
+    const t = down('3.13.0');
+    expect(t.violations).toEqual([]);
+    expect(t.verdict).toBe('safe');
+  });
+
+  it('an interrupt still to come can end the hang: not flagged before it fires, and it does end it', () => {
+    const t = down('3.12.5', [{ at: 40_000, kind: 'interrupt', client: 'A', thread: 1 }]);
+    expect(t.violations).toEqual([]);
+    const done = t.events.find((e) => e.kind === 'thread.done' && e.actor === 'A:1');
+    expect(done?.t).toBe(40_000);
+  });
+
+  it('an acquire waiting for its reply (a timer of its own runs) is not hung', () => {
+    const t = run({
+      network: { latencyMs: 2000 },
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'lock', lock: 'L', leaseMs: 10_000 },
+            { op: 'unlock', lock: 'L' },
+          ]),
+        ),
+      ],
+    });
+    expect(t.violations).toEqual([]);
+  });
+});
+
 describe('L4 hold mismatch', () => {
   it('an acquire interrupted while its script runs: the server counts a hold its thread never learned of (4.7.0 CommandAsyncService.get interrupted: the command goes on)', () => {
     const t = run({

@@ -5,7 +5,8 @@
  * every kernel task); the kinds a retry loop always has a next step for use a stated bound (L6:
  * LIVELOCK_MS, L7: STARVATION_OVERTAKES).
  *
- *   L2 lost waiter     a waiter of a free lock, with nothing scheduled that makes it try again
+ *   L2 lost waiter     a waiter of a free lock, with nothing scheduled that makes it try again, or
+ *                      an acquire call that nothing scheduled can ever complete (`hung`)
  *   L3 orphan renewal  a watchdog keeps alive a lock no live thread believes it holds
  *   L4 hold mismatch   the server's hold counter of a thread differs from the thread's own count
  *   L5 wait cycle      waiters waiting, without a deadline, for each other's holds or their own
@@ -370,9 +371,11 @@ export class LivenessChecker {
     // A lock's freeness only changes with an event or a key change (they set `dirty`); whether a
     // waiter can still wake changes with any task, so that part is asked every time.
     if (this.freeWaited === null) this.freeWaited = [...this.m.waitedLocks()].filter((l) => this.isFree(l));
-    if (this.freeWaited.length === 0 && this.m.openLocks('L2').next().done === true) return;
+    const hung = this.hungCalls(probe);
+    if (this.freeWaited.length === 0 && hung === null && this.m.openLocks('L2').next().done === true) return;
     const locks = new Set(this.freeWaited);
     for (const l of this.m.openLocks('L2')) locks.add(l);
+    if (hung !== null) for (const l of hung.keys()) locks.add(l);
     for (const lock of locks) {
       const waiters = this.m.waitersOf(lock);
       let lost: Actor[] | null = null;
@@ -383,9 +386,34 @@ export class LivenessChecker {
           lost = [...waiters];
         } else for (const w of waiters) if (this.untimed.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
       }
+      if (lost === null && hung?.has(lock) === true) {
+        cause = 'hung';
+        lost = hung.get(lock)!;
+      }
       if (lost !== null) lost.sort();
       this.m.setOpen('L2', lock, lost, lost === null ? {} : { cause, waiting: lost });
     }
+  }
+
+  /**
+   * L2 `hung`: acquire calls that are not waiting for the lock (no `lock.wait` of theirs is open)
+   * and that nothing scheduled can end: no reply, timer or message for the thread, and no fault
+   * still to fire (an interrupt or a cancel would end them). This is a future that never
+   * completes, as 3.12.5's failed EVAL+WAIT batch leaves the EVAL's (#2790). Waiters are left to
+   * `free`, L1 and L5: an unlock message still to come wakes a waiter of a held lock.
+   */
+  private hungCalls(probe: LivenessProbe): Map<string, Actor[]> | null {
+    if (this.acquiring.size === 0 || probe.faultsPending()) return null;
+    let out: Map<string, Actor[]> | null = null;
+    for (const [actor, a] of this.acquiring) {
+      if (this.m.waitersOf(a.lock)?.has(actor) === true || this.m.isGone(actor) || probe.canWake(actor))
+        continue;
+      out ??= new Map();
+      const list = out.get(a.lock);
+      if (list === undefined) out.set(a.lock, [actor]);
+      else list.push(actor);
+    }
+    return out;
   }
 
   /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */

@@ -51,7 +51,7 @@ export class RedissonLock extends RedissonBaseLock {
     let ttl = yield* this.tryAcquire(leaseTime, threadId);
     if (ttl === null) return;
 
-    const entry = yield* this.subscribe(threadId, this.client.config.subscriptionTimeoutMs, interruptibly);
+    const entry = yield* this.subscribe(threadId, interruptibly);
     try {
       for (;;) {
         ttl = yield* this.tryAcquire(leaseTime, threadId);
@@ -268,26 +268,41 @@ export class RedissonLock extends RedissonBaseLock {
     return decodeTtl(reply);
   }
 
-  private *subscribe(
-    threadId: number,
-    timeoutMs: number,
-    interruptibly: boolean,
-  ): Process<RedissonLockEntry> {
+  /**
+   * lock()'s subscribe. What bounds it and what it throws when the pub/sub pool is exhausted
+   * depends on the release (trait `subscriptionPoolWait`): up to 3.16.7
+   * CommandAsyncService.syncSubscription (timeout + retryInterval × retryAttempts, "Subscribe
+   * timeout"); 3.16.8-3.23.x no bound of its own (get(future)); from 3.24.0
+   * PublishSubscribeService.timeout(future, subscriptionTimeout). The pub/sub layer's own errors
+   * (LockPubSub) come through as they are.
+   */
+  private *subscribe(threadId: number, interruptibly: boolean): Process<RedissonLockEntry> {
+    const { config } = this.client;
+    const mode = config.traits.subscriptionPoolWait;
+    const bound =
+      mode === 'subscribe-timeout'
+        ? config.timeoutMs + config.retryDelayMs * config.retryAttempts
+        : mode === 'subscription-timeout'
+          ? config.subscriptionTimeoutMs
+          : undefined;
     const [entryName, channelName] = this.subscriptionNames(threadId);
     const sub = yield* this.client.pubSub.subscribe(
       entryName,
       channelName,
-      timeoutMs,
+      bound,
       interruptibly,
       this.actor(threadId),
     );
     if (sub === 'interrupted') throw new InterruptedException('');
     if (sub === 'timeout') {
       throw new RedisTimeoutException(
-        `Unable to acquire subscription lock after ${timeoutMs}ms. Try to increase 'subscriptionTimeout', 'subscriptionsPerConnection', 'subscriptionConnectionPoolSize' parameters.`,
+        mode === 'subscribe-timeout'
+          ? `Subscribe timeout: (${bound}ms). Increase 'subscriptionsPerConnection' and/or 'subscriptionConnectionPoolSize' parameters.`
+          : `Unable to acquire subscription lock after ${bound}ms. Try to increase 'subscriptionTimeout', 'subscriptionsPerConnection', 'subscriptionConnectionPoolSize' parameters.`,
       );
     }
-    if (!isEntry(sub)) throw new RedisException(sub.error);
+    if (!isEntry(sub))
+      throw sub.timeout ? new RedisTimeoutException(sub.error) : new RedisException(sub.error);
     return sub;
   }
 

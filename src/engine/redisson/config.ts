@@ -33,6 +33,10 @@ export interface RedissonSettingsResolved {
   /** response timeout: a command without a reply fails after this long */
   timeoutMs: number;
   subscriptionTimeoutMs: number;
+  /** pub/sub connections per master (Redisson's subscriptionConnectionPoolSize) */
+  subscriptionConnectionPoolSize: number;
+  /** channels one pub/sub connection carries (subscriptionsPerConnection) */
+  subscriptionsPerConnection: number;
   /** absent: the release's own scripts */
   scripts?: RedissonScriptTexts;
 }
@@ -58,6 +62,8 @@ export function redissonDefaults(version: string): Omit<RedissonSettingsResolved
     retryDelayMs: before348 ? 1500 : 1000,
     timeoutMs: 3000,
     subscriptionTimeoutMs: 7500,
+    subscriptionConnectionPoolSize: 50,
+    subscriptionsPerConnection: 5,
   };
 }
 
@@ -74,6 +80,8 @@ export function withRedissonDefaults(settings: RedissonSettings = {}): RedissonS
     retryDelayMs: settings.retryDelayMs ?? d.retryDelayMs,
     timeoutMs: settings.timeoutMs ?? d.timeoutMs,
     subscriptionTimeoutMs: settings.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
+    subscriptionConnectionPoolSize: settings.subscriptionConnectionPoolSize ?? d.subscriptionConnectionPoolSize,
+    subscriptionsPerConnection: settings.subscriptionsPerConnection ?? d.subscriptionsPerConnection,
     // only when given, so a scenario without edits resolves to the same object as before
     ...(settings.scripts === undefined ? {} : { scripts: settings.scripts }),
   };

@@ -476,6 +476,33 @@ export const RELEASE_TRAITS = {
       { from: '4.3.0', value: true, ...YES },
     ],
   }),
+  subscriptionPoolWait: row({
+    id: 'subscription-pool-wait',
+    en: 'lock() when the pub/sub pool has no free slot',
+    zh: 'pub/sub 连接池没有空闲槽位时的 lock()',
+    ranges: [
+      // CommandAsyncService.syncSubscription: the whole subscribe future, timeout + retryInterval × retryAttempts
+      {
+        value: 'subscribe-timeout' as const,
+        en: 'waits; RedisTimeoutException “Subscribe timeout” after timeout + retryInterval × retryAttempts',
+        zh: '等待；timeout + retryInterval × retryAttempts 后抛出 RedisTimeoutException “Subscribe timeout”',
+      },
+      // PublishSubscribeService.subscribe: the pool wait is cancelled and retried every retryInterval
+      {
+        from: '3.16.8',
+        value: 'connection-attempts' as const,
+        en: 'retries the pool every retryInterval; “Unable to acquire connection for subscription after N attempts”',
+        zh: '每隔 retryInterval 重新向连接池申请；“Unable to acquire connection for subscription after N attempts”',
+      },
+      // RedissonLock.lock: pubSub.timeout(future) bounds it by subscriptionTimeout as well
+      {
+        from: '3.24.0',
+        value: 'subscription-timeout' as const,
+        en: 'as before, and at most subscriptionTimeout (“Unable to acquire subscription lock”)',
+        zh: '同上，且最多 subscriptionTimeout（“Unable to acquire subscription lock”）',
+      },
+    ],
+  }),
   tryLockCatchesResponseTimeout: row({
     id: 'trylock-timeout',
     en: 'tryLock after a response timeout',

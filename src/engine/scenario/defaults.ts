@@ -29,6 +29,8 @@ export const LIMITS = {
   masters: 7,
   replicasPerMaster: 3,
   sentinels: 7,
+  /** subscriptionConnectionPoolSize and subscriptionsPerConnection */
+  pubSubPool: 10_000,
   latencyMs: 10_000,
   scriptBudget: 100_000_000,
   /** JSON nesting depth (nested `repeat` and `try` bodies count two levels each) */

@@ -59,6 +59,8 @@ describe('validateScenario', () => {
         retryDelayMs: 1000,
         timeoutMs: 3000,
         subscriptionTimeoutMs: 7500,
+        subscriptionConnectionPoolSize: 50,
+        subscriptionsPerConnection: 5,
       },
       resource: { kind: 'counter', initial: 0 },
       clients: [
@@ -92,6 +94,24 @@ describe('validateScenario', () => {
     expect(
       issues(minimal(undefined, { redisson: { scripts: { renew: 'x'.repeat(LIMITS.scriptLength + 1) } } })),
     ).toEqual([`redisson.scripts.renew: script longer than ${LIMITS.scriptLength} characters`]);
+  });
+
+  it('takes the pub/sub pool sizes and names the path of a bad one', () => {
+    const r = validateScenario(
+      minimal(undefined, { redisson: { subscriptionConnectionPoolSize: 2, subscriptionsPerConnection: 1 } }),
+    );
+    expect(
+      r.ok && [
+        r.scenario.redisson.subscriptionConnectionPoolSize,
+        r.scenario.redisson.subscriptionsPerConnection,
+      ],
+    ).toEqual([2, 1]);
+    expect(issues(minimal(undefined, { redisson: { subscriptionsPerConnection: 0 } }))).toEqual([
+      'redisson.subscriptionsPerConnection: expected an integer >= 1',
+    ]);
+    expect(issues(minimal(undefined, { redisson: { subscriptionConnectionPoolSize: 1.5 } }))).toEqual([
+      'redisson.subscriptionConnectionPoolSize: expected an integer',
+    ]);
   });
 
   it('names the JSON path of an unknown op, a bad value and an unknown field', () => {

@@ -500,6 +500,8 @@ const RedissonSchema = v.strictObject({
   retryDelayMs: v.optional(ms()),
   timeoutMs: v.optional(int(1, LIMITS.ms, 'a whole number of ms')),
   subscriptionTimeoutMs: v.optional(int(1, LIMITS.ms, 'a whole number of ms')),
+  subscriptionConnectionPoolSize: v.optional(int(1, LIMITS.pubSubPool)),
+  subscriptionsPerConnection: v.optional(int(1, LIMITS.pubSubPool)),
   scripts: v.optional(
     v.strictObject({
       lock: v.optional(luaText()),

@@ -473,7 +473,9 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
       // 'working' is a critical section: work the thread does holding no lock is plain running
       state = ev.op === 'sleep' ? 'sleeping' : ev.critical === false ? 'running' : 'working';
       break;
+    // pubsub.wait: blocked in the subscribe until a pub/sub slot frees (LockPubSub)
     case 'lock.wait':
+    case 'pubsub.wait':
       state = 'waiting';
       break;
     case 'lock.acquired':

@@ -60,6 +60,17 @@ export interface TraceEventMap {
   'pubsub.subscribe': OnConn & { channel: string; resubscribe?: true };
   /** `actor`: the last thread to leave */
   'pubsub.unsubscribe': OnConn & { channel: string };
+  /**
+   * The thread found every slot of the client's pub/sub pool for `node` taken (`used` of
+   * `capacity` = subscriptionConnectionPoolSize × subscriptionsPerConnection) and waits for one.
+   */
+  'pubsub.wait': OnNode & { channel: string; used: number; capacity: number };
+  /**
+   * A subscribe gave up: `bound` the caller's limit (lock()'s per release, tryLock's wait),
+   * `attempts` the pool's retries ("Unable to acquire connection for subscription"), `lock` the
+   * channel lock's `timeout` (3.16.8-3.23.x).
+   */
+  'pubsub.timeout': OnNode & { channel: string; waitedMs: number; reason: 'bound' | 'attempts' | 'lock' };
   'key.expired': OnNode & { key: string; how: 'lazy' | 'active' };
   /** the node dropped the connection */
   'conn.close': OnConn;
@@ -281,6 +292,8 @@ export const EVENT_KINDS = [
   'watchdog.cancel',
   'pubsub.subscribe',
   'pubsub.unsubscribe',
+  'pubsub.wait',
+  'pubsub.timeout',
   'pubsub.publish',
   'pubsub.deliver',
   'waiter.wakeup',

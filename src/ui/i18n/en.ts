@@ -342,6 +342,8 @@ export const en = {
   'violation.stuckWho': 'gone owner: {owners} · waiting forever: {waiting}',
   'violation.L2':
     'L2 (liveness) — a lost waiter on {lock}: the lock is free, yet nothing scheduled will wake the waiter',
+  'violation.L2hung':
+    'L2 (liveness) — an acquire of {lock} hangs: its call waits for an answer that nothing scheduled will ever give',
   'violation.L2deadAhead':
     'L2 (liveness) — waiting while {lock} is free: the FairLock queue starts with a thread that is gone',
   'violation.L3':
@@ -444,6 +446,18 @@ export const en = {
   'caption.subscribe': '{who} subscribes to {channel} on {node}, to be told when the lock is released.',
   'caption.resubscribe': '{who} subscribes to {channel} on {node} again, after its connection was lost.',
   'caption.unsubscribe': '{who} unsubscribes from {channel} on {node}.',
+  'caption.subWait':
+    "{who} needs a subscription to {channel} on {node}, but all {capacity} slots of the client's pub/sub pool are taken ({used} of {capacity}, subscriptionConnectionPoolSize × subscriptionsPerConnection): it waits for one.",
+  'caption.subGiveUp':
+    '{who} stops waiting for a pub/sub slot for {channel} after {waited} ms: the subscribe has run out of time.',
+  'caption.subGiveUpAttempts':
+    '{who} gets no pub/sub connection for {channel} after {waited} ms of retries: RedisTimeoutException “Unable to acquire connection for subscription”.',
+  'caption.subGiveUpLock':
+    '{who} waited {waited} ms for the subscription lock of {channel} (another subscriber holds it): RedisTimeoutException “Unable to acquire subscription lock”.',
+  'legend.subWait': 'waiting for a pub/sub slot',
+  'legend.subTimeout': 'subscribe gave up (pool exhausted)',
+  'kind.pubsub.wait': 'waits for a pub/sub slot',
+  'kind.pubsub.timeout': 'subscribe timed out',
   'caption.expiredLazy':
     '{key} expired on {node}: its TTL had run out and {node} deleted it when it was accessed.',
   'caption.expiredActive': '{key} expired on {node}: its TTL ran out and the expiry cycle deleted it.',
@@ -667,6 +681,7 @@ export const en = {
   'value.cause.lost-update': 'lost-update',
   'value.cause.free': 'free',
   'value.cause.dead-ahead': 'dead-ahead',
+  'value.cause.hung': 'hung',
   'value.cause.ended': 'ended',
   'value.cause.renewed': 'renewed',
   'value.cause.server-more': 'server-more',
@@ -680,6 +695,9 @@ export const en = {
   'value.reason.forceUnlock': 'forceUnlock',
   'value.reason.lost': 'lost',
   'value.reason.error': 'error',
+  'value.reason.bound': 'time limit',
+  'value.reason.attempts': 'retries used up',
+  'value.reason.lock': 'subscription lock',
   'keyType.string': 'string',
   'keyType.hash': 'hash',
   'keyType.list': 'list',

@@ -12,6 +12,7 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   args: 'ARGV',
   argv: '参数',
   by: '执行者',
+  capacity: '容量',
   cause: '原因',
   causeSeq: '起因事件',
   channel: '频道',
@@ -72,6 +73,7 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   step: '步骤',
   timer: '定时器',
   token: '令牌',
+  used: '已用',
   ttl: 'TTL',
   type: '类型',
   validityMs: '有效期（毫秒）',
@@ -79,6 +81,7 @@ export const EVENT_FIELDS_ZH: Readonly<Record<string, string>> = {
   violation: '违规',
   votes: '票数',
   waitMs: '等待（毫秒）',
+  waitedMs: '已等待（毫秒）',
   waiting: '等待者',
   write: '写入',
 };
@@ -97,6 +100,7 @@ const ENUM_FIELDS: { readonly [K in EventKind]?: readonly (keyof TraceEventMap[K
   'waiter.wakeup': ['cause'],
   'watchdog.renew': ['result'],
   'watchdog.cancel': ['reason'],
+  'pubsub.timeout': ['reason'],
   'violation.start': ['cause'],
   'violation.end': ['cause'],
 };

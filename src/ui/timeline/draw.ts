@@ -124,11 +124,19 @@ export function drawTimeline(
       const a = clampX(x(sp.from));
       p.rect(a, row.y, Math.max(2, clampX(x(sp.to)) - a), 3, COLORS.busyEdge);
     }
+    // waiting for a pub/sub slot: a strip along the bottom of the thread's lane
+    for (const sp of lane.subWait ?? []) {
+      if (!visible(sp.from, sp.to)) continue;
+      const a = clampX(x(sp.from));
+      p.rect(a, row.y + row.h - 3, Math.max(2, clampX(x(sp.to)) - a), 3, COLORS.subWait);
+    }
     // One mark per kind per pixel column (a ring and a cross at the same ms both show), the
     // failures last so nothing covers them.
     const lastPxOf = new Map<string, number>();
     const order = (k: string) =>
-      k === 'error' || k === 'refused' || k === 'renew-fail' || k === 'timeout' ? 1 : 0;
+      k === 'error' || k === 'refused' || k === 'renew-fail' || k === 'timeout' || k === 'sub-timeout'
+        ? 1
+        : 0;
     // Zoomed out, poll ticks a pixel apart would fill the lane: keep one every 3 px.
     let lastPoll = -Infinity;
     const marks = lane.marks.filter((m) => m.t >= t0 && m.t <= t1);
@@ -147,7 +155,8 @@ export function drawTimeline(
         lastPoll = mx;
         // a short tick in the lower half: one try, so the back-off reads as the gaps between them
         p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
-      } else if (m.kind === 'timeout') p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2, [3, 2]);
+      } else if (m.kind === 'timeout' || m.kind === 'sub-timeout')
+        p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2, [3, 2]);
       else if (m.kind === 'late') p.line(mx, row.y + row.h / 2, mx, row.y + row.h - 2, color, 1.5);
       else if (m.kind === 'renew' || m.kind === 'renew-fail')
         p.line(mx, row.y + 1, mx, row.y + row.h - 1, color, 2);

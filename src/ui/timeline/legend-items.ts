@@ -55,6 +55,7 @@ function inUse(model: LaneModel | undefined) {
     down: nodes.some((n) => n.down.length > 0),
     busy: nodes.some((n) => (n.busy?.length ?? 0) > 0),
     starved: (model?.threads ?? []).some((l) => (l.starved?.length ?? 0) > 0),
+    subWait: (model?.threads ?? []).some((l) => (l.subWait?.length ?? 0) > 0),
     roles: nodes.some((n) => n.roles.some((r) => r.from > 0)),
     pubsub: model?.arrows.some((a) => a.kind === 'pubsub') ?? false,
     repl: model?.arrows.some((a) => a.kind === 'repl') ?? false,
@@ -102,6 +103,8 @@ export function legendItems(
   add(mark('late'), 'legend.lateReply', MARK_COLOR.late, 'short-tick');
   add(use.busy, 'legend.nodeBusy', COLORS.busyEdge, 'box', COLORS.busy);
   add(use.starved, 'legend.starved', COLORS.busyEdge);
+  add(use.subWait, 'legend.subWait', COLORS.subWait);
+  add(mark('sub-timeout'), 'legend.subTimeout', MARK_COLOR['sub-timeout'], 'dash');
   add(mark('resource'), 'legend.write', MARK_COLOR.resource, 'dot');
   add(mark('refused'), 'legend.refused', MARK_COLOR.refused, 'refused');
   const s = use.sentinels;

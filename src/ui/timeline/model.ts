@@ -17,6 +17,7 @@ import type {
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
 import { collectOwners, nameOwners, type OwnerNames } from './owners';
 import { aggregateKeys } from './key-rows';
+import { addSubscriptionMarks } from './subscriptions';
 
 export type BandKind = 'running' | 'working' | 'waiting' | 'sleeping' | 'paused' | 'crashed';
 
@@ -54,7 +55,8 @@ export type MarkKind =
   | 'refused'
   | 'poll'
   | 'timeout'
-  | 'late';
+  | 'late'
+  | 'sub-timeout';
 
 export interface Mark {
   t: number;
@@ -75,6 +77,8 @@ export interface ThreadLane {
   marks: Mark[];
   /** spans where the thread's client's event loop got no CPU (its I/O held back) */
   starved?: { from: number; to: number }[];
+  /** spans where the thread waited for a free slot of its client's pub/sub pool (subscriptions.ts) */
+  subWait?: { from: number; to: number }[];
 }
 
 /** The lock key on one node between two changes: owner field(s), counter, and its expiry. */
@@ -299,6 +303,7 @@ const MARK_ONLY = new Set([
   'pubsub.publish',
   'pubsub.deliver',
   'watchdog.renew',
+  'pubsub.timeout',
 ]);
 
 const LOCK_KINDS = new Set([
@@ -716,6 +721,7 @@ export function deriveLaneModel(
   if (spikes > 0) latency.push({ from: latencyFrom, to: tEnd });
   if (failoverFrom !== null) sentinels?.failovers.push({ from: failoverFrom, to: tEnd, promoted: null });
 
+  addSubscriptionMarks(events, threadLanes, tEnd);
   for (const l of threadLanes.values()) l.marks.sort((a, b) => a.t - b.t || a.index - b.index);
 
   // Close everything still open at the end of the run.

@@ -21,6 +21,7 @@ export const MARK_COLOR: Record<MarkKind, string> = {
   poll: '#92400e',
   timeout: '#b91c1c',
   late: '#6b7280',
+  'sub-timeout': '#7e22ce',
 };
 
 /** The Sentinels' lane: judged down (subjectively, then by quorum), leader elected, promotion. */
@@ -55,6 +56,8 @@ export const COLORS = {
   /** a busy node (stall) and a starved client event loop: work waits, nothing is lost */
   busy: 'rgba(234, 88, 12, 0.22)',
   busyEdge: '#ea580c',
+  /** a thread waiting for a free pub/sub slot (violet, as the pub/sub give-up marks) */
+  subWait: '#a855f7',
   violation: 'rgba(220, 38, 38, 0.16)',
   violationEdge: '#dc2626',
   /** the halo of a fault the search added or moved (Explore) */

@@ -18,6 +18,7 @@ export function violationTitle(
     return t(v.lock === NO_LOCK ? 'violation.V3noLock' : 'violation.V3readLock', { lock: v.lock });
   if (v.kind === 'V3' && v.cause === 'lost-update') return t('violation.V3lost', { lock: v.lock });
   if (v.kind === 'L2' && v.cause === 'dead-ahead') return t('violation.L2deadAhead', { lock: v.lock });
+  if (v.kind === 'L2' && v.cause === 'hung') return t('violation.L2hung', { lock: v.lock });
   if (v.kind === 'L5' && v.cause === 'upgrade') return t('violation.L5upgrade', { lock: v.lock });
   return t(`violation.${v.kind}`, {
     lock: v.lock,

@@ -13,11 +13,18 @@
  * closed and their channels subscribed again on the new master (ClusterConnectionManager.addEntry
  * → shutdownEntry → ClientConnectionsEntry.nodeDown → reattachPubSub, 4.7.0; changeMaster →
  * slaveDown / removeMaster → reattachPubSub in 3.11.6 and 3.27.2).
+ *
+ * A subscribed channel holds a slot of the client's pub/sub pool (SubscriptionPool). When none is
+ * free the subscriber waits, holding its channel lock, as each release does (`subscriptionPoolWait`):
+ * up to 3.16.7 until the caller's bound; from 3.16.8 the pool wait is cancelled and retried every
+ * retry delay, and after `retryAttempts` retries fails with "Unable to acquire connection for
+ * subscription after N attempts"; 3.16.8-3.23.x also bound the channel-lock wait by `timeout`.
  */
 import { acquire, call, sleep, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
 import type { Reply } from '../../redis/reply';
 import type { CommandExecutor, ServiceManager } from '../executor';
 import { RedissonLockEntry } from './RedissonLockEntry';
+import { SubscriptionPool } from './SubscriptionPool';
 
 /** LockPubSub.UNLOCK_MESSAGE */
 export const UNLOCK_MESSAGE = 0;
@@ -27,36 +34,74 @@ export const READ_UNLOCK_MESSAGE = 1;
 /** ConnectionWatchdog.BACKOFF_CAP: reconnect delays stop doubling at 2 << 12 ms */
 const RECONNECT_BACKOFF_CAP = 12;
 
-export type SubscribeResult = RedissonLockEntry | 'timeout' | 'interrupted' | { error: string };
+/**
+ * 'timeout': the caller's own bound ran out; `{ error, timeout: true }`: Redisson's pub/sub layer
+ * gave up first (a RedisTimeoutException with that text); `{ error }`: the SUBSCRIBE failed.
+ */
+export type SubscribeResult =
+  RedissonLockEntry | 'timeout' | 'interrupted' | { error: string; timeout?: true };
+
+const POOL_ADVICE =
+  "Increase 'subscriptionsPerConnection' and/or 'subscriptionConnectionPoolSize' parameters.";
 
 export class LockPubSub {
   private readonly entries = new Map<string, RedissonLockEntry>();
   private readonly byChannel = new Map<string, RedissonLockEntry>();
   private readonly channelLocks = new Map<string, Semaphore>();
-  private readonly conns = new Map<string, ConnectionRef>();
+  private readonly pool: SubscriptionPool;
   private reattaching = false;
-  /** channel -> the connection its subscription lives on */
-  private readonly subscribedOn = new Map<string, ConnectionRef>();
   /** bumped when the scan moved channels: a reconnect loop of an older connection stops */
   private generation = 0;
 
   constructor(private readonly client: CommandExecutor & ServiceManager) {
     if (client.clusterMode) client.ctx.onSlotMapChange?.(client.name, () => this.onSlotMapChange());
+    const { config } = client;
+    this.pool = new SubscriptionPool(
+      client.ctx,
+      client.name,
+      config.subscriptionConnectionPoolSize,
+      config.subscriptionsPerConnection,
+      (m, delivery) => this.onMessage(m, delivery),
+      () => this.onDrop(),
+    );
   }
 
-  /** PublishSubscribe.subscribe(entryName, channelName), waiting at most timeoutMs for its turn. */
+  /**
+   * PublishSubscribe.subscribe(entryName, channelName). `timeoutMs` is the caller's bound on the
+   * whole subscribe (lock(): per release; tryLock: what is left of its wait; undefined: none).
+   */
   *subscribe(
     entryName: string,
     channelName: string,
-    timeoutMs: number,
+    timeoutMs: number | undefined,
     interruptible: boolean,
     /** the thread asking, for the trace */
     actor: string,
   ): Process<SubscribeResult> {
-    const { ctx } = this.client;
+    const { ctx, config } = this.client;
+    const deadline = timeoutMs === undefined ? undefined : ctx.now() + timeoutMs;
     const sem = this.channelLock(channelName);
-    const turn = yield* acquire(sem, timeoutMs, interruptible);
-    if (turn !== 'acquired') return turn;
+    // 3.16.8-3.23.x: PublishSubscribe.subscribe's lockTimeout bounds the channel-lock wait by `timeout`
+    const lockBound =
+      config.traits.subscriptionPoolWait === 'connection-attempts' ? config.timeoutMs : undefined;
+    const lockWait = earliest(remaining(ctx.now(), deadline), lockBound);
+    const turn = yield* acquire(sem, lockWait, interruptible);
+    if (turn === 'interrupted') return turn;
+    if (turn === 'timeout') {
+      if (deadline !== undefined && ctx.now() >= deadline) return 'timeout';
+      const node = this.client.master(channelName);
+      ctx.emit('pubsub.timeout', {
+        actor,
+        node,
+        channel: channelName,
+        waitedMs: lockWait ?? 0,
+        reason: 'lock',
+      });
+      return {
+        error: `Unable to acquire subscription lock after ${lockBound}ms. ${POOL_ADVICE}`,
+        timeout: true,
+      };
+    }
     const existing = this.entries.get(entryName);
     if (existing) {
       existing.counter++;
@@ -67,7 +112,21 @@ export class LockPubSub {
     entry.counter = 1;
     this.entries.set(entryName, entry);
     this.byChannel.set(channelName, entry);
-    const conn = this.connection(channelName);
+    let slot: ConnectionRef | Exclude<SubscribeResult, RedissonLockEntry>;
+    try {
+      slot = yield* this.takeSlot(channelName, deadline, interruptible, actor);
+    } catch (e) {
+      // cancelled while it waited for a slot
+      ctx.release(sem);
+      this.drop(entry);
+      throw e;
+    }
+    if (!isConnection(slot)) {
+      ctx.release(sem);
+      this.drop(entry);
+      return slot;
+    }
+    const conn = slot;
     let reply: Reply;
     try {
       reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channelName]);
@@ -80,11 +139,51 @@ export class LockPubSub {
     ctx.release(sem);
     if (reply.t === 'error') {
       this.drop(entry);
+      this.pool.release(channelName);
       return { error: reply.v };
     }
-    this.subscribedOn.set(channelName, conn);
     ctx.emit('pubsub.subscribe', { actor, node: conn.node, conn: conn.label, channel: channelName });
     return entry;
+  }
+
+  /**
+   * A slot of the channel's master's pool: at once when one is free, else the wait of the release
+   * (see the class comment). A slot freed during the wait is handed to the longest waiter.
+   */
+  private *takeSlot(
+    channel: string,
+    deadline: number | undefined,
+    interruptible: boolean,
+    actor: string,
+  ): Process<ConnectionRef | 'timeout' | 'interrupted' | { error: string; timeout: true }> {
+    const { ctx, config } = this.client;
+    const node = this.client.master(channel);
+    const now = ctx.now();
+    const free = this.pool.tryTake(node, channel);
+    if (free) return free;
+    const use = this.pool.use(node);
+    ctx.emit('pubsub.wait', { actor, node, channel, used: use.used, capacity: use.capacity });
+    const retries = config.traits.subscriptionPoolWait !== 'subscribe-timeout';
+    for (let attempt = 0; ; attempt++) {
+      // PublishSubscribeService.connect: the pool wait is cancelled after the retry delay
+      // (RetryDelay.calcDelay(attempts) from 3.48) and trySubscribe queues it again
+      const step = retries ? this.client.retryDelay(attempt) : undefined;
+      const wait = earliest(remaining(ctx.now(), deadline), step);
+      const r = yield* acquire(this.pool.waitQueue(node), wait, interruptible);
+      if (r === 'acquired') return this.pool.takeHandedOver(node, channel);
+      if (r === 'interrupted') return r;
+      if (deadline !== undefined && ctx.now() >= deadline) {
+        ctx.emit('pubsub.timeout', { actor, node, channel, waitedMs: ctx.now() - now, reason: 'bound' });
+        return 'timeout';
+      }
+      if (retries && attempt + 1 > config.retryAttempts) {
+        ctx.emit('pubsub.timeout', { actor, node, channel, waitedMs: ctx.now() - now, reason: 'attempts' });
+        return {
+          error: `Unable to acquire connection for subscription after ${config.retryAttempts} attempts. ${POOL_ADVICE}`,
+          timeout: true,
+        };
+      }
+    }
   }
 
   /**
@@ -106,15 +205,19 @@ export class LockPubSub {
     entry.counter--;
     if (entry.counter === 0 && this.entries.get(entry.entryName) === entry) {
       this.drop(entry);
-      const conn = this.connection(entry.channelName);
-      const reply = yield* call(conn, [this.client.pubSubCommands().unsubscribe, entry.channelName]);
-      if (reply.t !== 'error')
-        ctx.emit('pubsub.unsubscribe', {
-          actor,
-          node: conn.node,
-          conn: conn.label,
-          channel: entry.channelName,
-        });
+      const conn = this.pool.connectionOf(entry.channelName);
+      if (conn) {
+        const reply = yield* call(conn, [this.client.pubSubCommands().unsubscribe, entry.channelName]);
+        // the slot is free once the UNSUBSCRIBE is done (PubSubConnectionEntry.release)
+        this.pool.release(entry.channelName);
+        if (reply.t !== 'error')
+          ctx.emit('pubsub.unsubscribe', {
+            actor,
+            node: conn.node,
+            conn: conn.label,
+            channel: entry.channelName,
+          });
+      }
     }
     ctx.release(sem);
   }
@@ -148,10 +251,7 @@ export class LockPubSub {
 
   private drop(entry: RedissonLockEntry): void {
     this.entries.delete(entry.entryName);
-    if (this.byChannel.get(entry.channelName) === entry) {
-      this.byChannel.delete(entry.channelName);
-      this.subscribedOn.delete(entry.channelName);
-    }
+    if (this.byChannel.get(entry.channelName) === entry) this.byChannel.delete(entry.channelName);
   }
 
   private channelLock(channel: string): Semaphore {
@@ -162,22 +262,6 @@ export class LockPubSub {
       this.channelLocks.set(channel, s);
     }
     return s;
-  }
-
-  private connection(channel: string): ConnectionRef {
-    const node = this.client.master(channel);
-    let c = this.conns.get(node);
-    if (!c) {
-      c = this.client.ctx.connect(
-        this.client.name,
-        node,
-        `${this.client.name}/pubsub`,
-        (m, delivery) => this.onMessage(m, delivery),
-        () => this.onDrop(),
-      );
-      this.conns.set(node, c);
-    }
-    return c;
   }
 
   /**
@@ -207,15 +291,17 @@ export class LockPubSub {
     this.reattaching = false;
   }
 
-  /** SUBSCRIBE each channel again where its slot now lives; false at the first error. */
+  /**
+   * SUBSCRIBE each channel again where its slot now lives (its pool slot moves with it); false at
+   * the first error.
+   */
   private *resubscribe(channels: readonly string[], generation: number): Process<boolean> {
     for (const channel of channels) {
       if (!this.byChannel.has(channel) || this.generation !== generation) continue;
-      const conn = this.connection(channel);
+      const conn = this.pool.move(channel, this.client.master(channel));
       const reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channel]);
       if (this.generation !== generation) return true;
       if (reply.t === 'error') return false;
-      this.subscribedOn.set(channel, conn);
       this.client.ctx.emit('pubsub.subscribe', {
         actor: `${this.client.name}/pubsub`,
         node: conn.node,
@@ -235,20 +321,38 @@ export class LockPubSub {
   private onSlotMapChange(): void {
     const moved: string[] = [];
     const old = new Set<ConnectionRef>();
-    for (const [channel, conn] of this.subscribedOn)
-      if (this.byChannel.has(channel) && this.client.master(channel) !== conn.node) {
-        moved.push(channel);
-        old.add(conn);
-      }
+    for (const channel of this.pool.channels()) {
+      const at = this.pool.masterOf(channel);
+      const conn = this.pool.connectionOf(channel);
+      if (!this.byChannel.has(channel) || at === undefined || conn === undefined) continue;
+      if (this.client.master(channel) === at) continue;
+      moved.push(channel);
+      old.add(conn);
+    }
     if (moved.length === 0) return;
     const { ctx } = this.client;
     for (const conn of old) {
       ctx.disconnect(conn);
-      if (this.conns.get(conn.node) === conn) this.conns.delete(conn.node);
+      this.pool.discard(conn);
     }
     this.generation++;
     this.reattaching = false;
     const generation = this.generation;
     ctx.spawn(this.client.name, `${this.client.name}/pubsub`, this.resubscribe(moved, generation));
   }
+}
+
+function remaining(now: number, deadline: number | undefined): number | undefined {
+  return deadline === undefined ? undefined : Math.max(0, deadline - now);
+}
+
+/** The smaller of two optional bounds (undefined: no bound). */
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.min(a, b);
+}
+
+function isConnection(x: unknown): x is ConnectionRef {
+  return typeof x === 'object' && x !== null && 'label' in x && 'node' in x;
 }

@@ -36,6 +36,20 @@ describe('failover incidents', () => {
   });
 });
 
+describe('a call that never completes', () => {
+  it('tryLock hangs once Redis is down (3.12.5): no outcome, no thread end, L2 hung from the last timeout; 3.13.0 throws the timeout', () => {
+    const s = sim('incident-trylock-hangs-redis-down');
+    expect(kinds(s)).toEqual(['L2 A:1']);
+    expect(s.violations[0].cause).toBe('hung');
+    expect(s.of('call.timeout', 'A:1')).toHaveLength(4);
+    expect(s.of('thread.done', 'A:1')).toEqual([]);
+    expect(s.of('lock.error', 'A:1')).toEqual([]);
+    const f = sim('incident-trylock-hangs-redis-down-fixed');
+    expect(f.violations).toEqual([]);
+    expect(errorOf(f, 'A:1')[0]).toMatch(/^RedisResponseTimeoutException/);
+  });
+});
+
 describe('watchdog incidents', () => {
   it('failover stops renewal (3.2.3): the 10 s renewal fails, no other runs, B takes over at 30 s', () => {
     const s = sim('incident-failover-stops-renewal');

@@ -144,4 +144,88 @@ export const onlySomeSlavesSynced = defineIncident(
   },
 );
 
-export const incidentsFailover = [...failoverBeforeWait, ...onlySomeSlavesSynced];
+const redisDown = {
+  redisson: { version: '3.12.5' },
+  until: 60_000,
+  clients: [
+    {
+      id: 'A',
+      threads: [
+        {
+          id: 1,
+          start: 100,
+          program: [
+            { op: 'tryLock', lock: 'myLock', waitMs: 1000, leaseMs: 1000 },
+            { op: 'use' },
+            { op: 'unlock', lock: 'myLock' },
+          ],
+        },
+      ],
+    },
+  ],
+  faults: [{ at: 10, kind: 'crash', node: 'master' }],
+};
+
+export const tryLockHangsRedisDown = defineIncident(
+  'incident-trylock-hangs-redis-down',
+  {
+    title: 'tryLock(1, 1, SECONDS) hangs for ever once Redis is down (3.12.5)',
+    titleZh: 'Redis 宕机后 tryLock(1, 1, SECONDS) 永远卡住（3.12.5）',
+    description:
+      'Redisson 3.12.5, one master that dies at 10 ms and does not come back. A:1 calls tryLock with a 1 s wait at ' +
+      '100 ms. The acquire script goes out in an EVAL batch; every attempt times out and the batch gives up, but this ' +
+      'release fails only the batch’s own future, never the EVAL’s: the thread waits on a future that nothing will ' +
+      'complete. Its 1 s wait does not help, because the wait timer only runs once the script has answered. Nothing ' +
+      'is scheduled that could wake it: a lost waiter that hangs (L2), so the verdict is Stuck.',
+    descriptionZh:
+      'Redisson 3.12.5，唯一的主节点在 10 毫秒宕机且不再恢复。A:1 在 100 毫秒调用等待 1 秒的 tryLock。加锁脚本放在 EVAL 批次里发出；' +
+      '每次尝试都超时，批次放弃，但这个版本只让批次自己的 future 失败，从不让 EVAL 的 future 结束：线程等待一个没有任何东西会完成的 future。' +
+      '它的 1 秒等待也没用，因为等待计时要等脚本回复之后才开始。没有任何已安排的事件能唤醒它：一个卡住的等待者（L2），结论是“卡死”。',
+    incident: {
+      family: 'failover',
+      links: [
+        'https://github.com/redisson/redisson/issues/2801',
+        'https://github.com/redisson/redisson/issues/2790',
+      ],
+      reported: '3.12.5',
+      fixedIn: '3.13.0',
+      symptom: {
+        en: '`tryLock(1, 1, TimeUnit.SECONDS)` never returns once Redis is down; the thread hangs instead of getting an exception after the timeout.',
+        zh: 'Redis 宕机后 `tryLock(1, 1, TimeUnit.SECONDS)` 再也不返回；线程一直卡住，而不是在超时后得到异常。',
+      },
+      cause: {
+        en: 'From 3.12.5 RedissonLock sends its scripts through CommandBatchService (EVAL followed by WAIT). When the batch failed without a reply, only the batch’s promise was failed, not the EVAL’s, so the caller waited for ever. CHANGELOG 3.13.0: “Lock acquisition hangs if Redis failed (regression since 3.12.5)” (commit 1abb29e2, #2790).',
+        zh: '从 3.12.5 起 RedissonLock 通过 CommandBatchService 发送脚本（EVAL 之后跟 WAIT）。批次在没有回复的情况下失败时，只有批次的 promise 失败，EVAL 的没有，于是调用方永远等待。3.13.0 的 CHANGELOG：“Lock acquisition hangs if Redis failed (regression since 3.12.5)”（提交 1abb29e2，#2790）。',
+      },
+      keywords: [
+        'tryLock hangs',
+        'hang',
+        'Redis down',
+        'never returns',
+        'RedisTimeoutException',
+        'RedisResponseTimeoutException',
+        '卡住',
+        '卡死',
+        'Redis 宕机',
+        '不返回',
+      ],
+      verdict: 'stuck',
+    },
+    scenario: { title: 'tryLock hangs (3.12.5)', ...redisDown },
+  },
+  {
+    title: 'Fixed in 3.13.0: the timeout reaches the caller',
+    titleZh: '3.13.0 修复：超时传到调用方',
+    description:
+      'The same dead master on Redisson 3.13.0: the failed batch fails the EVAL’s future too, so tryLock throws ' +
+      'RedisResponseTimeoutException after its attempts and A:1 ends with it. Nobody hangs; the exception is the ' +
+      'answer the application can handle.',
+    descriptionZh:
+      '在 Redisson 3.13.0 上同样的主节点宕机：失败的批次也让 EVAL 的 future 失败，tryLock 在重试用完后抛出 RedisResponseTimeoutException，' +
+      'A:1 带着它结束。没有人卡住；这个异常是应用可以处理的答案。',
+    verdict: 'safe',
+    scenario: { title: 'Fixed: the timeout is thrown', ...onRelease(redisDown, '3.13.0') },
+  },
+);
+
+export const incidentsFailover = [...failoverBeforeWait, ...onlySomeSlavesSynced, ...tryLockHangsRedisDown];

@@ -3,6 +3,7 @@ import type { BuiltinScenario } from '../types';
 import { incidentsDesign } from './design';
 import { incidentsFailover } from './failover';
 import { incidentsFair } from './fair';
+import { incidentsSubscription } from './subscription';
 import { incidentsTransaction } from './transaction';
 import { incidentsUnlock } from './unlock';
 import { incidentsWatchdog } from './watchdog';
@@ -12,6 +13,7 @@ export const incidents: readonly BuiltinScenario[] = [
   ...incidentsWatchdog,
   ...incidentsFair,
   ...incidentsFailover,
+  ...incidentsSubscription,
   ...incidentsDesign,
   ...incidentsTransaction,
 ];

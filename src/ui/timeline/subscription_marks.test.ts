@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../engine/scenario/run';
+import { validateScenario } from '../../engine/scenario/schema';
+import { legendItems } from './legend-items';
+import { deriveRunModel } from './model';
+
+function modelOf(json: unknown) {
+  const v = validateScenario(json);
+  if (!v.ok) throw new Error(JSON.stringify(v.issues));
+  return deriveRunModel(v.scenario, runScenario(v.scenario));
+}
+
+const lock = (name: string) => ({ op: 'lock', lock: name });
+const unlock = (name: string) => ({ op: 'unlock', lock: name });
+
+describe('timeline: the pub/sub pool', () => {
+  it('draws W:2’s wait for a pub/sub slot and its give-up (3.27.2, pool 1 × 1), nothing on W:1', () => {
+    const m = modelOf({
+      format: 'lockscope/1',
+      redisson: { version: '3.27.2', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
+      clients: [
+        {
+          id: 'H',
+          threads: [
+            {
+              id: 1,
+              program: [lock('L1'), lock('L2'), { op: 'work', ms: 9000 }, unlock('L1'), unlock('L2')],
+            },
+          ],
+        },
+        {
+          id: 'W',
+          threads: [
+            { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
+            { id: 2, start: 300, program: [lock('L2'), unlock('L2')] },
+          ],
+        },
+      ],
+    });
+    const w2 = m.threads.find((t) => t.id === 'W:2')!;
+    expect(w2.subWait).toHaveLength(1);
+    const span = w2.subWait![0];
+    expect(span.to - span.from).toBe(6000);
+    expect(w2.marks.filter((x) => x.kind === 'sub-timeout').map((x) => x.t)).toEqual([span.to]);
+    // the thread is blocked in lock() all along: a waiting band under the strip
+    const mid = (span.from + span.to) / 2;
+    expect(w2.bands.find((b) => b.from <= mid && mid < b.to)?.kind).toBe('waiting');
+    expect(m.threads.find((t) => t.id === 'W:1')!.subWait).toBeUndefined();
+    expect(legendItems(m).map((l) => l.key)).toEqual(
+      expect.arrayContaining(['legend.subWait', 'legend.subTimeout']),
+    );
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * The pub/sub pool on the timeline: a thread's wait for a free subscription slot (a strip along
+ * the bottom of its lane, from its `pubsub.wait` until it subscribes or gives up) and the give-up
+ * (`pubsub.timeout`, a dashed tick).
+ */
+import type { TraceEvent } from '../../engine/trace/types';
+import type { ThreadLane } from './model';
+
+export function addSubscriptionMarks(
+  events: readonly TraceEvent[],
+  threadLanes: ReadonlyMap<string, ThreadLane>,
+  tEnd: number,
+): void {
+  const waitFrom = new Map<string, number>();
+  const close = (actor: string, t: number) => {
+    const from = waitFrom.get(actor);
+    if (from === undefined) return;
+    waitFrom.delete(actor);
+    const lane = threadLanes.get(actor);
+    if (lane) (lane.subWait ??= []).push({ from, to: t });
+  };
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const actor = String(e.actor ?? '');
+    if (e.kind === 'pubsub.wait') {
+      if (threadLanes.has(actor)) waitFrom.set(actor, e.t);
+      continue;
+    }
+    // the wait ends with the thread's next event: its subscribe, its give-up, or an interrupt
+    close(actor, e.t);
+    if (e.kind === 'pubsub.timeout')
+      threadLanes.get(actor)?.marks.push({ t: e.t, kind: 'sub-timeout', index: i });
+  }
+  for (const actor of [...waitFrom.keys()]) close(actor, tEnd);
+}
