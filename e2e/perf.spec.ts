@@ -47,7 +47,13 @@ test('built JS gzip size', () => {
   // Then Redisson's scripts byte for byte, every release's variant on its Java lines with the
   // notes over them (a 6.7 KB chunk the script view loads when it first shows one; the worker
   // holds the same texts to run them) and their method names by SHA1 in the page: 440 KB, so 445.
-  expect(total - lessons).toBeLessThanOrEqual(445 * 1024);
+  // Then, in one merge: the real-incidents gallery (27 incidents and 18 paired runs, each with its
+  // bilingual story, symptom, cause and keywords: about 35 KB gzip of source, held by the page for
+  // the picker's search and by the engine worker to run them), the liveness checks L2–L7, the
+  // response timers and faults, the subscription pool, Redis Cluster's F1–F12, the synced-eval
+  // path and the oracle badge: 491.9 KB measured. 500 KB so that it cannot grow further unnoticed;
+  // issue 23's 400 KB needs the incidents' text loaded on demand (docs/performance.md).
+  expect(total - lessons).toBeLessThanOrEqual(500 * 1024);
 });
 
 test('first-screen JS, as the page loads it', async ({ page }) => {
@@ -76,7 +82,9 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
   ).toEqual([]);
   // Issue 13's target is 260 KB; measured 314 KB (page 138.5 + engine worker 172 + React's JSX
   // runtime 3.3), more than half of it the engine (fengari alone is about 70 KB). 10 KB headroom.
-  expect(total).toBeLessThanOrEqual(325 * 1024);
+  // 370.0 KB after the merge named above (page 158.0 + worker 208.8 + JSX runtime 3.3): the
+  // incidents' text sits in both the page and the worker. 375 KB until it loads on demand.
+  expect(total).toBeLessThanOrEqual(375 * 1024);
 });
 
 test('time to interactive on the preview server', async ({ page }) => {
