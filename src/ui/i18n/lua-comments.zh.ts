@@ -5,12 +5,18 @@
 /** [the English block, its lines without "-- "; the same number of lines in Chinese] */
 export const LUA_COMMENTS_ZH: readonly (readonly [string, string])[] = [
   [
+    `Already queued: the wait estimate is its own deadline minus threadWaitTime minus now, which can
+go negative (3.32.0 returns the holder's ttl instead, #5503).`,
+    `已经在队列中：等待估计是它自己的截止时间减去 threadWaitTime 再减去当前时间，可能变成负数
+（3.32.0 改为返回持有者的剩余 TTL，#5503）。`,
+  ],
+  [
     `Release a SET NX PX lock only if it still holds this acquisition's token: the compare and the
 delete run as one atomic script, so a lock someone else took after our lease ran out survives.
 KEYS[1] lock key, ARGV[1] our token. Returns 1 if deleted, 0 if the lock was not ours (or gone).`,
-    `只有当 SET NX PX 锁里仍是本次加锁的 token 时才释放它：比较和删除
-在同一个原子脚本里执行，所以我们的租约过期后别人拿到的锁不会被误删。
-KEYS[1] 锁的键，ARGV[1] 我们的 token。删除了返回 1，锁不是我们的（或已不存在）返回 0。`,
+    `只有当 SET NX PX 锁里仍是本次加锁写入的随机值时才释放它：比较和删除
+在同一个原子脚本里执行，所以我们的租期过后别人拿到的锁不会被误删。
+KEYS[1] 锁的键，ARGV[1] 我们的随机值。删除了返回 1，锁不是我们的（或已不存在）返回 0。`,
   ],
   [
     `RedissonFairLock.acquireFailedAsync: a tryLock gave up. Leave the queue, and give the waiters
@@ -90,7 +96,7 @@ ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name, ARGV[4] clie
 ARGV[5] publish command, ARGV[6] latch TTL in ms
 Returns nil (not the owner), 0 (still held) or 1 (released).`,
     `RedissonFairLock.unlockInnerAsync：释放一次持有；锁空闲后，只唤醒队首的线程，
-而且在它自己的频道上唤醒。锁已不存在（租约已过期）
+而且在它自己的频道上唤醒。锁已不存在（租期已过）
 对公平锁不算错误：照样唤醒队首等待者并返回 1。
 KEYS[1] 锁的键，KEYS[2] 队列，KEYS[3] 超时表，
 KEYS[4] 频道前缀 "redisson_lock__channel:{name}"（等待者监听 <前缀>:<锁名>），
@@ -106,11 +112,11 @@ is never deleted, so tokens only grow (on this node).
 Returns {-1, token} when acquired, {pttl, -1} when another owner holds the lock.
 KEYS[1] lock key (a hash), KEYS[2] token counter "redisson_lock_token:{name}"
 ARGV[1] lease in ms, ARGV[2] lock name "<clientId>:<threadId>"`,
-    `RedissonFencedLock.tryLockInnerAsync（Redisson 3.19+）：RLock 的加锁，外加一个 fencing token。
-每次成功加锁（包括重入）都让 token 计数器加一；计数器
-从不删除，所以 token 只增不减（在这个节点上）。
-获得锁时返回 {-1, token}，锁被别的持有者占着时返回 {pttl, -1}。
-KEYS[1] 锁的键（哈希），KEYS[2] token 计数器 "redisson_lock_token:{name}"
+    `RedissonFencedLock.tryLockInnerAsync（Redisson 3.19+）：RLock 的加锁，外加一个防护令牌。
+每次成功加锁（包括重入）都让防护令牌计数器加一；计数器
+从不删除，所以防护令牌只增不减（在这个节点上）。
+获得锁时返回 {-1, 防护令牌}，锁被别的持有者占着时返回 {pttl, -1}。
+KEYS[1] 锁的键（哈希），KEYS[2] 防护令牌计数器 "redisson_lock_token:{name}"
 ARGV[1] 租期（毫秒），ARGV[2] 锁名 "<clientId>:<threadId>"`,
   ],
   [

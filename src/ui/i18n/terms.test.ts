@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadAllLessons } from '../../lessons/index';
+import { builtins } from '../../engine/scenario/builtins/index';
+import { LUA_COMMENTS_ZH } from './lua-comments.zh';
 import { EVENT_FIELDS_ZH } from './event-fields';
 import { GLOSSARY } from './glossary';
 import { ZH_TERMS, zhTermClashes } from './terms';
@@ -37,6 +39,19 @@ describe('one Chinese term per concept (LA26)', () => {
         [`glossary ${g.id}.text`, g.text.zh],
       ]),
     ];
+    const clashes = texts.flatMap(([where, t]) => zhTermClashes(t).map((c) => `${where}: ${c}`));
+    expect(clashes).toEqual([]);
+  });
+
+  it('the built-ins (titles, descriptions, incident cards) and the script notes use one term each', () => {
+    const texts: [string, string][] = [];
+    for (const b of builtins) {
+      texts.push([`${b.id}.titleZh`, b.titleZh], [`${b.id}.descriptionZh`, b.descriptionZh]);
+      if (b.incident)
+        texts.push([`${b.id}.symptom`, b.incident.symptom.zh], [`${b.id}.cause`, b.incident.cause.zh]);
+    }
+    for (const [en, zhText] of LUA_COMMENTS_ZH) texts.push([`lua-comments ${en.slice(0, 40)}`, zhText]);
+    expect(texts.length).toBeGreaterThan(200);
     const clashes = texts.flatMap(([where, t]) => zhTermClashes(t).map((c) => `${where}: ${c}`));
     expect(clashes).toEqual([]);
   });

@@ -8,6 +8,46 @@
  */
 export type ScriptNote = readonly [anchor: string | null, en: string];
 
+/** The already-queued branch: what it returns changed in 3.32.0, the other notes did not. */
+const FAIR_REQUEUE = "local timeout = redis.call('zscore', KEYS[3], ARGV[2]);";
+const FAIR_REQUEUE_3_11: ScriptNote = [
+  FAIR_REQUEUE,
+  `Already queued: the wait estimate is its own deadline minus threadWaitTime minus now, which can
+go negative (3.32.0 returns the holder's ttl instead, #5503).`,
+];
+
+/** RedissonFairLock.tryLockInnerAsync (EVAL_LONG form), the notes every variant shares. */
+const FAIR_LOCK: readonly ScriptNote[] = [
+  [
+    null,
+    `RedissonFairLock.tryLockInnerAsync, EVAL_LONG form (lock(), tryLock(wait)): take the lock if it
+is free and this thread is first in the queue; otherwise join the queue (once) and return how
+long this thread should expect to wait.
+KEYS[1] lock key (a hash), KEYS[2] queue "redisson_lock_queue:{name}" (LIST of lock names),
+KEYS[3] timeouts "redisson_lock_timeout:{name}" (ZSET lock name -> deadline, client epoch ms)
+ARGV[1] lease in ms, ARGV[2] lock name "<clientId>:<threadId>",
+ARGV[3] threadWaitTime in ms, ARGV[4] the client's current time in ms
+Returns nil (acquired) or a wait estimate in ms.`,
+  ],
+  [
+    'while true do ',
+    `Waiters whose deadline has passed gave up long ago: drop them, but only from the head.`,
+  ],
+  [
+    "if (redis.call('exists', KEYS[1]) == 0) ",
+    `Free, and nobody queued ahead of us: take it and pull everyone's deadline forward one slot.`,
+  ],
+  ["redis.call('hexists', KEYS[1], ARGV[2]) == 1 then ", `Reentry.`],
+  [
+    "local timeout = redis.call('zscore', KEYS[3], ARGV[2]);",
+    `Already queued: wait for the holder's ttl (or a message).`,
+  ],
+  [
+    'local lastThreadId',
+    `Join the queue behind the last waiter: its deadline (or the lock's ttl) plus our slot.`,
+  ],
+];
+
 export const SCRIPT_NOTES: Readonly<Record<string, readonly ScriptNote[]>> = {
   'lock@3.11.1': [
     [
@@ -92,62 +132,8 @@ ARGV[1]   lease in ms (lockWatchdogTimeout, 30000)
 ARGV[i+1] lock name "<clientId>:<threadId>" of the first waiting thread for KEYS[i]`,
     ],
   ],
-  'fairLock@3.11.1': [
-    [
-      null,
-      `RedissonFairLock.tryLockInnerAsync, EVAL_LONG form (lock(), tryLock(wait)): take the lock if it
-is free and this thread is first in the queue; otherwise join the queue (once) and return how
-long this thread should expect to wait.
-KEYS[1] lock key (a hash), KEYS[2] queue "redisson_lock_queue:{name}" (LIST of lock names),
-KEYS[3] timeouts "redisson_lock_timeout:{name}" (ZSET lock name -> deadline, client epoch ms)
-ARGV[1] lease in ms, ARGV[2] lock name "<clientId>:<threadId>",
-ARGV[3] threadWaitTime in ms, ARGV[4] the client's current time in ms
-Returns nil (acquired) or a wait estimate in ms.`,
-    ],
-    [
-      'while true do ',
-      `Waiters whose deadline has passed gave up long ago: drop them, but only from the head.`,
-    ],
-    [
-      "if (redis.call('exists', KEYS[1]) == 0) ",
-      `Free, and nobody queued ahead of us: take it and pull everyone's deadline forward one slot.`,
-    ],
-    ["redis.call('hexists', KEYS[1], ARGV[2]) == 1 then ", `Reentry.`],
-    [
-      'local lastThreadId',
-      `Join the queue behind the last waiter: its deadline (or the lock's ttl) plus our slot.`,
-    ],
-  ],
-  fairLock: [
-    [
-      null,
-      `RedissonFairLock.tryLockInnerAsync, EVAL_LONG form (lock(), tryLock(wait)): take the lock if it
-is free and this thread is first in the queue; otherwise join the queue (once) and return how
-long this thread should expect to wait.
-KEYS[1] lock key (a hash), KEYS[2] queue "redisson_lock_queue:{name}" (LIST of lock names),
-KEYS[3] timeouts "redisson_lock_timeout:{name}" (ZSET lock name -> deadline, client epoch ms)
-ARGV[1] lease in ms, ARGV[2] lock name "<clientId>:<threadId>",
-ARGV[3] threadWaitTime in ms, ARGV[4] the client's current time in ms
-Returns nil (acquired) or a wait estimate in ms.`,
-    ],
-    [
-      'while true do ',
-      `Waiters whose deadline has passed gave up long ago: drop them, but only from the head.`,
-    ],
-    [
-      "if (redis.call('exists', KEYS[1]) == 0) ",
-      `Free, and nobody queued ahead of us: take it and pull everyone's deadline forward one slot.`,
-    ],
-    ["redis.call('hexists', KEYS[1], ARGV[2]) == 1 then ", `Reentry.`],
-    [
-      "local timeout = redis.call('zscore', KEYS[3], ARGV[2]);",
-      `Already queued: wait for the holder's ttl (or a message).`,
-    ],
-    [
-      'local lastThreadId',
-      `Join the queue behind the last waiter: its deadline (or the lock's ttl) plus our slot.`,
-    ],
-  ],
+  'fairLock@3.11.1': FAIR_LOCK.map((note) => (note[0] === FAIR_REQUEUE ? FAIR_REQUEUE_3_11 : note)),
+  fairLock: FAIR_LOCK,
   fairAcquireFailed: [
     [
       null,

@@ -14,7 +14,7 @@ const fenced = lockOps('res', 'FencedLock');
 export const fencingSavesGcPause = defineBuiltin('fencing-saves-gc-pause', {
   group: 'failures',
   title: 'Fencing tokens refuse a paused holder’s late write',
-  titleZh: 'Fencing token 拒绝停顿持有者的迟到写入',
+  titleZh: '防护令牌拒绝停顿持有者的迟到写入',
   description:
     'The GC pause of “A GC pause outlives the watchdog lease”, now with fencing. A:1 takes the FencedLock with a 10 s lease and token 1 ' +
     '(with tryLockAndGetToken(0, 10 s): Redisson’s lockAndGetToken(leaseTime) ignores its lease and keeps the lock with the watchdog), reads the store and is ' +
@@ -23,11 +23,11 @@ export const fencingSavesGcPause = defineBuiltin('fencing-saves-gc-pause', {
     '2 the store has seen, so the store refuses it (the struck-through ring marked #1 on A’s lane, beside ' +
     'B’s accepted #2): no lost update (no V3). Fencing protects the data, not the lock.',
   descriptionZh:
-    '“GC 停顿超过看门狗租期”中的 GC 停顿，这次加上 fencing。A:1 以 10 秒租期获取 FencedLock，得到 token 1' +
+    '“GC 停顿超过看门狗租期”中的 GC 停顿，这次加上防护令牌。A:1 以 10 秒租期获取 FencedLock，得到防护令牌 1' +
     '（用 tryLockAndGetToken(0, 10 秒)：Redisson 的 lockAndGetToken(leaseTime) 会忽略租期，改由看门狗续期），读取存储后被 15 秒的 GC 停顿冻结。' +
-    '租期到期，B:1 拿到锁（token 2）并写入。A 醒来后仍以为自己持有锁（V1：两个持有者），但它的写入带着 token 1，' +
+    '租期到期，B:1 拿到锁（防护令牌 2）并写入。A 醒来后仍以为自己持有锁（V1：两个持有者），但它的写入带着防护令牌 1，' +
     '比存储见过的 2 更旧，因此被拒绝（A 的泳道上标着 #1 的划线圆圈，旁边是 B 被接受的 #2）：没有更新丢失（没有 V3）。' +
-    'Fencing 保护的是数据，而不是锁。',
+    '防护令牌保护的是数据，而不是锁。',
   scenario: {
     title: 'Fencing refuses a paused holder',
     resource: { kind: 'fenced', initial: 7 },
@@ -229,7 +229,7 @@ export const redlockPauseAfterValidity = defineBuiltin('redlock-pause-after-vali
   descriptionZh:
     'A:1 拿到全部五个主节点，有效期约 9.8 秒，读取计数器后被 12 秒的 GC 停顿冻结。' +
     '各节点的键在第 10 秒过期；B:1 拿到锁并把计数器加一。A 醒来写入旧值：V1 和一次更新丢失（V3）。' +
-    'Redlock 的第二次读时钟能发现加锁过程中的停顿，却发现不了之后的停顿；只有资源端的 fencing 才能拒绝 A。',
+    'Redlock 的第二次读时钟能发现加锁过程中的停顿，却发现不了之后的停顿；只有资源端的防护令牌才能拒绝 A。',
   scenario: {
     title: 'RedLock: pause after the validity check',
     ...fiveMasters,
@@ -244,7 +244,7 @@ export const redlockPauseAfterValidity = defineBuiltin('redlock-pause-after-vali
 export const fencingAfterFailover = defineBuiltin('fencing-after-failover', {
   group: 'replication',
   title: 'Fencing tokens repeat after a failover',
-  titleZh: '主从切换后 fencing token 重复',
+  titleZh: '主从切换后防护令牌重复',
   description:
     'A setup thread, P:1, first sets the token counter `redisson_lock_token:{res}` to 33 (as if 33 locks had ' +
     'been taken before), on the master and, through replication, its replicas. A:1 takes the FencedLock and ' +
@@ -253,11 +253,11 @@ export const fencingAfterFailover = defineBuiltin('fencing-after-failover', {
     'token 34 again. The store accepts tokens greater than or equal to the newest it saw, so both writes go ' +
     'through and one increment is lost (V1 and V3 despite fencing). A token is only as safe as its counter.',
   descriptionZh:
-    '准备线程 P:1 先把 token 计数器 `redisson_lock_token:{res}` 设为 33（好像之前已经加过 33 次锁），' +
+    '准备线程 P:1 先把防护令牌计数器 `redisson_lock_token:{res}` 设为 33（好像之前已经加过 33 次锁），' +
     '写到主节点，并经复制到达从节点。A:1 获取 FencedLock 得到 34，' +
     '但复制链路延迟 2 秒，主节点在送达之前宕机。哨兵提升 replica-2，那里计数器仍是 33，也没有锁：B:1 拿到锁，' +
-    '又得到 token 34。存储接受不小于它见过的最新 token 的写入，所以两次写入都通过，一次加一丢失' +
-    '（尽管有 fencing，仍出现 V1 和 V3）。token 的安全性取决于它的计数器。',
+    '又得到防护令牌 34。存储接受不小于它见过的最新防护令牌的写入，所以两次写入都通过，一次加一丢失' +
+    '（尽管有防护令牌，仍出现 V1 和 V3）。防护令牌的安全性取决于它的计数器。',
   scenario: {
     redis: { ...sentinelTeaching, replicas: [{ lagMs: 2000 }, { lagMs: 2000 }] },
     redisson: { checkLockSyncedSlaves: false },

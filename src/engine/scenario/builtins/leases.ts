@@ -65,7 +65,7 @@ export const gcPauseLeaseExpiry = defineBuiltin('gc-pause-lease-expiry', {
   descriptionZh:
     'A:1 加锁（看门狗模式），读取计数器后遇到 40 秒的 stop-the-world 停顿；看门狗在同一个 JVM 里，也停了。' +
     '租期在第 30 秒到期，B:1 拿到锁并把计数器加一。A 醒来后仍以为自己持有锁，写入旧值：两个持有者（V1）和一次更新丢失（V3）。' +
-    '只有资源端的 fencing 才能拒绝 A 的写入。',
+    '只有资源端的防护令牌才能拒绝 A 的写入。',
   scenario: {
     title: 'A GC pause outlives the lease',
     clients: aThenB('myLock', { a: 2000, b: 100, bStart: 500 }, { body: 'use' }),

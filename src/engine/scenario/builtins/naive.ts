@@ -93,7 +93,7 @@ export const naiveLuaDelSafe = defineBuiltin('naive-lua-del-safe', {
     '所以这里 500 毫秒的停顿必须提前 1 毫秒、在 A:1 还处于临界区时发生，才能推迟释放。这期间它的键过期，B:1 拿到锁。' +
     'A 的释放在 10.49 秒到达，发现的是 B 的令牌而不是自己的，于是返回 0：B 保住了锁，C:1 等 B 释放，' +
     '释放本身不再造成重叠（B 与 C 之间没有 V1，与竞态版本不同）。剩下的那个 V1（A 和 B）是 A 临界区内的停顿超过了租期：' +
-    '这是租期的问题，任何释放方式都解决不了。这需要更长的租期或看门狗，以及 fencing。',
+    '这是租期的问题，任何释放方式都解决不了。这需要更长的租期或看门狗，以及防护令牌。',
   scenario: {
     title: 'Compare-and-delete in Lua',
     clients: raceClients('set-nx-px-lua'),

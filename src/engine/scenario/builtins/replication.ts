@@ -97,7 +97,7 @@ export const splitBrainPartition = defineBuiltin('split-brain-partition', {
   descriptionZh:
     'A:1 加锁（WAIT：两个从节点都有了），随后网络分区把主节点和 A 与从节点、哨兵、B 隔开。哨兵提升一个从节点。A 连不上哨兵，' +
     '于是继续使用旧主节点：看门狗每次续期都在那里执行（之后 WAIT 报告 0 个从节点，看门狗只记日志）。新主节点上没人为 A 的副本续期，' +
-    '它在 30 秒时过期，B:1 拿到锁：两个持有者，两个主节点上各有一份有效租约（V1、V2）。A 在旧主节点上的解锁删除了它的租约，' +
+    '它在 30 秒时过期，B:1 拿到锁：两个持有者，两个主节点上各有一份仍在租期内的锁（V1、V2）。A 在旧主节点上的解锁删除了它的那一份，' +
     '却抛出 NoSyncedSlavesException。分区恢复后，哨兵把旧主节点降为从节点，其数据被替换。',
   scenario: {
     title: 'Split brain',

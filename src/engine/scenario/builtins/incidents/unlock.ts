@@ -315,7 +315,7 @@ export const lockNameIsDataKey = defineIncident(
       reported: '3.18.0',
       symptom: {
         en: '“If there is already a key with a value of type String, tryLock results in an exception”: WRONGTYPE Operation against a key holding the wrong kind of value.',
-        zh: '“如果已经有一个 String 类型的键，tryLock 就会抛异常”：WRONGTYPE Operation against a key holding the wrong kind of value。',
+        zh: '“如果已经有一个 String 类型的键，tryLock 就会抛异常”：`WRONGTYPE Operation against a key holding the wrong kind of value`。',
       },
       cause: {
         en: 'mrniko: two different types of objects can’t share the same name. An RLock is a hash at its name; a string already there makes the script’s hash commands fail. Give locks their own names (`lock:order:1001`).',

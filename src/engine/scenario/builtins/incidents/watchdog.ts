@@ -95,7 +95,7 @@ export const holderLosesRedis = defineIncident('incident-holder-loses-redis', {
     },
     cause: {
       en: 'The watchdog can only renew while it reaches Redis; a lease that cannot be renewed ends, by design, so that a dead holder cannot block everyone. The holder is not told. Only fencing at the resource (RFencedLock’s token) protects the data.',
-      zh: '看门狗只有在能连上 Redis 时才能续期；无法续期的租约按设计会结束，这样死掉的持有者才不会挡住所有人。持有者不会得到通知。只有资源端的 fencing（RFencedLock 的 token）才能保护数据。',
+      zh: '看门狗只有在能连上 Redis 时才能续期；无法续期的锁按设计会在租期结束时过期，这样死掉的持有者才不会挡住所有人。持有者不会得到通知。只有资源端的防护令牌（RFencedLock 的 getToken）才能保护数据。',
     },
     keywords: [
       'network partition',
