@@ -35,6 +35,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C01'],
+      teacher: {
+        en: 'Before anything else, read the lane names and `V3` aloud with the room: the rest of the course uses this notation without explaining it again. Ask what a “counter” stands for in a shop (stock left, sales made). Some will say the three buyers do not overlap because they start 20 ms apart; point at the three bars lying over each other on the timeline.',
+        zh: '先带大家把泳道名和 `V3` 念一遍：后面的课程都用这套记法，不会再解释。问大家在商店里这个“计数器”代表什么（剩余库存、已售数量）。有人会说三个买家相隔 20 毫秒开始，所以不会重叠；指给他们看时间轴上叠在一起的三段条。',
+      },
       scenario: { inline: threeBuyers },
       at: { kind: 'resource.use', actor: 'A:1' },
       text: {
@@ -113,6 +117,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C01'],
+      teacher: {
+        en: 'Ask the room how they would fix it inside one JVM; someone will say `synchronized`. Then ask what `synchronized` knows about the two other machines: nothing. If you run the task live, use the switch beside it rather than the JSON editor, and point at the buyers now queuing one after another.',
+        zh: '问大家在一个 JVM 里会怎么修；总有人说 `synchronized`。再问：`synchronized` 对另外两台机器知道些什么？什么都不知道。如果现场做这个任务，用任务旁边的开关而不是 JSON 编辑器，然后指给大家看买家们一个接一个地排队。',
+      },
       at: { kind: 'resource.use', actor: 'C:1' },
       text: {
         en:
@@ -174,6 +182,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C01'],
+      teacher: {
+        en: 'A breather step: let the run play to the end and point at the counter reaching exactly 10. Ask what could still go wrong with this lock; collect the answers on the board (a crash, a slow holder, Redis failing) and tick them off as the course reaches them.',
+        zh: '这是喘口气的一步：让运行播放到结束，指给大家看计数器正好到 10。问大家这把锁还可能出什么问题；把回答写在黑板上（崩溃、慢吞吞的持有者、Redis 自己出故障），后面讲到一个就勾掉一个。',
+      },
       scenario: { builtin: 'stock-with-lock' },
       text: {
         en:

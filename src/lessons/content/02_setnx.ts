@@ -26,6 +26,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C02'],
+      teacher: {
+        en: 'Ask what `SETNX` stands for before showing the text. A common confusion is between the key’s value and the reply: the value is `1` because the program writes `1`, the reply is `1` because the key was created. Point at both, the keyspace and the command’s reply in the caption.',
+        zh: '先别看正文，问大家 `SETNX` 是哪几个词的缩写。常见的混淆是把键的值和命令的返回值弄混：值是 `1`，因为程序写的就是 `1`；返回 `1`，是因为键被创建了。两样都指给大家看：键空间里的值和字幕里命令的返回。',
+      },
       scenario: { builtin: 'naive-setnx-deadlock' },
       at: cmd('A:1', 'SETNX'),
       text: {
@@ -42,6 +46,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C02'],
+      teacher: {
+        en: 'A quick show of hands: 0 or 1? Those who say 1 usually think of plain `SET`. Then ask why two clients can never both see “not exists”: Redis runs one command at a time. That single-threaded execution is what every later lesson leans on.',
+        zh: '快速举手：0 还是 1？选 1 的人想的多半是普通的 `SET`。再问：为什么两个客户端不可能都看到“不存在”？因为 Redis 一次只执行一条命令。后面每一课都建立在这种单线程执行之上。',
+      },
       at: cmd('B:1', 'SETNX'),
       text: {
         en:
@@ -80,6 +88,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C03'],
+      teacher: {
+        en: 'Ask: “we wrote the `DEL` in a `finally` block, so why does it not run?” People confuse an exception (finally runs) with the process dying (nothing runs). Point at the crash mark on A’s lane and at `PTTL -1` in the keyspace.',
+        zh: '问大家：“`DEL` 写在 `finally` 里了，为什么没执行？”人们常把异常（`finally` 会执行）和进程死掉（什么都不执行）混为一谈。指给大家看 A 泳道上的崩溃标记和键空间里的 `PTTL -1`。',
+      },
       at: { kind: 'client.crash' },
       text: {
         en:
@@ -97,6 +109,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C03'],
+      teacher: {
+        en: 'Point at the verdict: **Stuck**, not Safe. Ask whether “nothing unsafe happened” is good news; it is not, a lock nobody can get is a failure too. If you run the task, show the trap first: `setnx-expire` passes here by luck, which is exactly the next lesson.',
+        zh: '指给大家看结论：**卡死**，而不是安全。问大家“没有发生不安全的事”算不算好消息；不算，谁也拿不到的锁同样是失败。如果现场做任务，先演示那个陷阱：`setnx-expire` 在这里是碰巧通过的，这正是下一课的内容。',
+      },
       text: {
         en:
           'B:1 keeps asking, every 100 ms, and keeps getting `0`. Nothing unsafe happens, but nothing happens at ' +

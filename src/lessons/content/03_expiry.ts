@@ -33,6 +33,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C04'],
+      teacher: {
+        en: 'Ask the room to count round trips in “SETNX, then EXPIRE”: two. Then ask what can happen between two round trips: anything, a crash included. Most people see the two commands as one line of code and therefore as one step.',
+        zh: '让大家数一数“先 SETNX 再 EXPIRE”要几次往返：两次。再问两次往返之间可能发生什么：任何事，包括崩溃。多数人把这两条命令看成一行代码，于是也就当成了一步。',
+      },
       scenario: { inline: twoCommands },
       at: cmd('A:1', 'SETNX'),
       text: {
@@ -89,6 +93,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C04'],
+      teacher: {
+        en: 'Point at the verdict badge and compare it with lesson 2: the same **Stuck**, for the same reason. If you do the task live, use the lock-type picker beside it; expect someone to suggest moving the crash, and show that the dodge message answers them.',
+        zh: '指给大家看结论标记，和第 2 课对比：同样是**卡死**，原因也一样。如果现场做任务，用任务旁的锁类型选择器；估计会有人建议挪动崩溃的时间，演示一下“绕开”的提示是怎么回应的。',
+      },
       text: {
         en:
           'Three seconds later the key is still there without a TTL, and B:1 is still polling. The verdict is ' +
@@ -149,6 +157,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C05'],
+      teacher: {
+        en: 'Ask what “atomic” means here in plain words: the key and its expiry exist together or not at all. Some think `SET NX PX` is a Lua script or a transaction; it is one ordinary command with options.',
+        zh: '让大家用大白话说说这里的“原子”是什么意思：键和过期时间要么一起存在，要么都不存在。有人以为 `SET NX PX` 是 Lua 脚本或事务；其实它只是带选项的一条普通命令。',
+      },
       scenario: {
         patch: [...onFirstOps('replace', 'type', 'set-nx-px')],
       },
@@ -165,6 +177,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C05', 'C34'],
+      teacher: {
+        en: 'Ask: if the lease is what frees a dead holder’s lock, why not make it one second for everyone? Let the room find the cost (a slow but alive holder loses its lock); that is the bridge to the next lesson.',
+        zh: '问大家：既然是租期让死掉的持有者的锁得以释放，为什么不干脆给所有人都设一秒？让大家自己找出代价（慢但还活着的持有者会丢掉锁）；这正好引到下一课。',
+      },
       at: acquired('B:1'),
       text: {
         en:

@@ -34,6 +34,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C05'],
+      teacher: {
+        en: 'Before playing, write on the board: lease 10 s, work 14 s. Ask the room to predict what will go wrong and when; keep their answers for the next two steps. Point at `PTTL` in the keyspace counting down from 10,000.',
+        zh: '播放之前在黑板上写下：租期 10 秒，业务 14 秒。让大家预测哪里会出错、什么时候出错；把回答留到后面两步对照。指给大家看键空间里的 `PTTL` 从 10000 往下数。',
+      },
       scenario: { builtin: 'naive-delete-others-lock' },
       at: acquired('A:1'),
       text: {
@@ -103,6 +107,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C07'],
+      teacher: {
+        en: 'Ask what `DEL` checked before deleting: nothing. People expect Redis to know whose lock it is; the value is `1` for everyone, so nobody could tell. Point at the `DEL` reply `1` and at B:1, still working, now without a key.',
+        zh: '问大家 `DEL` 删除之前检查了什么：什么都没查。人们以为 Redis 知道这是谁的锁；可每个人写的值都是 `1`，谁也分辨不出来。指给大家看 `DEL` 返回的 `1`，以及还在干活、却已经没有键的 B:1。',
+      },
       at: cmd('A:1', 'DEL'),
       text: {
         en:
@@ -116,6 +124,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C07'],
+      teacher: {
+        en: 'Ask for the two separate fixes the text names (a value saying who holds it, a release that deletes only its own); people often merge them into one. If you run the task, try 14000 first to show the “no margin” answer, then 20000. Mention the search button: it finds a pause that breaks even the longer lease.',
+        zh: '让大家说出正文里提到的两处独立修复（一个说明谁持有锁的值，一个只删自己锁的释放）；人们常把它们混成一处。如果现场做任务，先试 14000，展示“没有余量”的回应，再试 20000。提一下搜索按钮：它能找到一次停顿，让更长的租期也出错。',
+      },
       at: violationStart('V1', 'lock:job', 2),
       text: {
         en:

@@ -33,6 +33,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C08'],
+      teacher: {
+        en: 'Ask why a UUID rather than the thread id or the host name: it must differ for every acquisition on every machine. Point at the key’s value in the keyspace and at A:1’s `GET` reply: they match.',
+        zh: '问大家为什么用 UUID，而不是线程 id 或主机名：它必须在每台机器的每次加锁中都不同。指给大家看键空间里键的值和 A:1 的 `GET` 返回值：两者一致。',
+      },
       scenario: { builtin: 'naive-get-del-race' },
       at: cmd('A:1', 'GET'),
       text: {
@@ -49,6 +53,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C08'],
+      teacher: {
+        en: 'Ask where the pause falls: after the `GET` answered, before the `DEL` left. People tend to treat a pause as impossible in “fast” code; name real causes (GC, a VM migration, a slow network). Point at the paused bar on A’s lane and the key’s new owner.',
+        zh: '问大家停顿落在哪里：`GET` 已经返回之后，`DEL` 发出之前。人们往往觉得“很快”的代码里不可能有停顿；举出真实的原因（GC、虚拟机迁移、网络变慢）。指给大家看 A 泳道上的停顿段和键的新主人。',
+      },
       at: acquired('B:1'),
       text: {
         en:
@@ -105,6 +113,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C08'],
+      teacher: {
+        en: 'If you do the task live, use the lock-type picker. Expect someone to delete the pause or start C later; the task answers both with “that works, but…”. Ask why a script is atomic: Redis runs it like one command, nothing interleaves.',
+        zh: '如果现场做任务，用锁类型选择器。估计会有人删掉停顿，或者让 C 晚点开始；任务对这两种做法都会回应“这样确实行，但……”。问大家为什么脚本是原子的：Redis 把它当成一条命令执行，中间插不进任何东西。',
+      },
       at: violationStart('V1', 'lock:job'),
       text: {
         en: 'C:1 takes the lock: B:1 and C:1 both hold `lock:job` (`V1`). The owner check did not help.',
@@ -207,6 +219,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C09', 'C06'],
+      teacher: {
+        en: 'Point at the verdict: still Unsafe. People think the Lua release “fixed the lock”; ask which overlap remains (A:1 with B:1, from the lease) and which one is gone (B:1 with C:1, from the release).',
+        zh: '指给大家看结论：仍然是不安全。人们以为 Lua 释放“把锁修好了”；问大家还剩哪一段重叠（A:1 和 B:1，由租期造成），哪一段没了（B:1 和 C:1，由释放造成）。',
+      },
       text: {
         en:
           'C:1 waits for B:1 this time: no overlap between them. But look at the verdict: A:1 and B:1 still ' +
@@ -220,6 +236,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C24'],
+      teacher: {
+        en: 'Open the script view and point at the three calls sharing one timestamp. Ask what three separate commands would cost with 1 ms of network between client and Redis (three round trips, and a gap between each). This step is a bridge to Redisson: same idea, for acquiring too.',
+        zh: '打开脚本视图，指给大家看三次调用共用同一个时间戳。问大家：客户端和 Redis 之间有 1 毫秒网络延迟时，三条独立命令要付出什么（三次往返，每两次之间都有空隙）。这一步是通往 Redisson 的桥：同样的思路，加锁也用它。',
+      },
       scenario: { builtin: 'contention-wakeup' },
       // the built-in's intro is about waking waiters; this step is about something else
       hideIntro: true,

@@ -72,6 +72,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C06'],
+      teacher: {
+        en: 'Ask the room: does the Lua release from the last lesson protect A:1 here? Many say yes, because it was “the fix”. It fixes who may release, not how long the lock lives. When the task appears after the answer, use the switch beside it: the renewal thread is one click, no JSON.',
+        zh: '问大家：上一课的 Lua 释放在这里能保护 A:1 吗？很多人会说能，因为它是“那个修复”。它修的是谁能释放，而不是锁能活多久。答完问题后任务才会出现，用任务旁的开关：加续期线程只要点一下，不用写 JSON。',
+      },
       scenario: { inline: noRenewal },
       at: violationStart('V1', 'lock:job'),
       question: {
@@ -177,6 +181,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C10'],
+      teacher: {
+        en: 'Point at the sawtooth of `PTTL` in the keyspace as you step: each `PEXPIRE` pushes it back to 3000. Ask why renew at a third of the lease and not at the end: a renewal can be late, and the margin absorbs it.',
+        zh: '一步步走的时候，指给大家看键空间里 `PTTL` 的锯齿：每次 `PEXPIRE` 都把它推回 3000。问大家为什么在租期的三分之一处续期，而不是到期前一刻：续期可能迟到，余量能把它吸收掉。',
+      },
       scenario: { patch: addRenewal },
       at: cmd('A:2', 'PEXPIRE', { nth: 2 }),
       text: {
@@ -197,6 +205,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C10'],
+      teacher: {
+        en: 'Ask what the last `PEXPIRE` returning `0` tells us: the renewer did not know the lock was gone. Then ask what would happen if B:1 had taken the lock just before it: A’s renewer would extend B’s lock. Let the room list what a real renewer must check.',
+        zh: '问大家最后一次 `PEXPIRE` 返回 `0` 说明什么：续期线程不知道锁已经没了。再问：要是 B:1 恰好在那之前拿到了锁会怎样？A 的续期线程会给 B 的锁续期。让大家列出一个真正的续期线程必须检查什么。',
+      },
       at: acquired('B:1'),
       text: {
         en:
@@ -218,6 +230,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C10'],
+      teacher: {
+        en: 'A long step: read it in two halves. Point at the `A/renewal` lane appearing and stopping at the unlock. Ask what is still wrong (the `GET` and the `PEXPIRE` are two commands) and how lesson 5 already taught the fix: one script.',
+        zh: '这一步比较长：分两半来读。指给大家看 `A/renewal` 泳道出现，并在解锁时停止。问大家还有什么问题（`GET` 和 `PEXPIRE` 是两条命令），以及第 5 课已经教过的修法：一个脚本。',
+      },
       scenario: { inline: noRenewal, patch: withRenewalType },
       text: {
         en:

@@ -48,6 +48,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C11'],
+      teacher: {
+        en: 'Put the script view on the projector (presenter mode shows it beside the lanes) and read lines 1–2 aloud. Students who read a blog post will ask why their script has two `if` blocks: open the box under the text, it says which release changed what. Ask what `KEYS[1]`, `ARGV[1]`, `ARGV[2]` are before the text says it.',
+        zh: '把脚本视图投到屏幕上（演示模式会把它放在泳道旁边），大声读第 1–2 行。读过博客的同学会问为什么他们看到的脚本有两个 `if` 块：打开正文下面的方框，里面写了哪个版本改了什么。在正文揭晓之前，先问大家 `KEYS[1]`、`ARGV[1]`、`ARGV[2]` 各是什么。',
+      },
       tutorials: {
         en:
           'The tutorials show the script of older releases: two `if` blocks, one for a free lock ' +
@@ -80,6 +84,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C11', 'C12'],
+      teacher: {
+        en: 'Ask why the keyspace is still empty although `hincrby` has run. Most expect to see the field appear line by line; from outside, a script is one step, and the view shows the world as other clients see it. Then ask why a hash and not a string: to count holds per owner.',
+        zh: '问大家：`hincrby` 已经执行了，为什么键空间还是空的？多数人以为字段会一行一行地出现；可从外面看，脚本是一个步骤，这个视图展示的是其他客户端看到的世界。再问为什么用哈希而不是字符串：为了按持有者记录持有次数。',
+      },
       at: { kind: 'script.call', cmd: 'hincrby' },
       text: {
         en:
@@ -100,6 +108,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C11', 'C14'],
+      teacher: {
+        en: 'The usual wrong answer is `1` (the count) or `30000` (the lease). Ask what a waiting caller would need from the reply (how long to wait) and what the winner needs (nothing): that is why success is `nil`. If you run the task, type 5000 in the field beside it and point at `pexpire myLock 5000` in the script view.',
+        zh: '常见的错误答案是 `1`（计数）或 `30000`（租期）。问大家：等待的调用者需要从返回值里得到什么（要等多久），拿到锁的一方需要什么（什么也不需要）：所以成功时返回 `nil`。如果现场做任务，在旁边的输入框里填 5000，然后指给大家看脚本视图里的 `pexpire myLock 5000`。',
+      },
       at: acquireEval,
       question: {
         prompt: {
@@ -171,6 +183,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C12'],
+      teacher: {
+        en: 'Do it live: type `HGETALL myLock` and `PTTL myLock` in the console under the keyspace (Panels, if the console is hidden). The room sees the real `<uuid>:1` field. People assume the field is the thread name `A:1`; that is only the view’s short name.',
+        zh: '现场演示：在键空间下方的命令行里输入 `HGETALL myLock` 和 `PTTL myLock`（命令行没显示时先点“面板”）。大家会看到真实的 `<uuid>:1` 字段。人们以为字段就是线程名 `A:1`；那只是视图里的简称。',
+      },
       at: acquired('A:1'),
       text: {
         en:
@@ -188,6 +204,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C13', 'C16'],
+      teacher: {
+        en: 'Ask: A:1 and B:1 are both “thread 1”; what would `hexists` find if the field were only the thread id? (B:1 would re-enter A:1’s lock.) Hover the field in the keyspace, or type `HGETALL myLock` in the console, to show that the UUID in front differs per client.',
+        zh: '问大家：A:1 和 B:1 都是“线程 1”；如果字段只有线程 id，`hexists` 会查到什么？（B:1 会“重入”A:1 的锁。）把鼠标悬停在键空间的字段上，或者在命令行输入 `HGETALL myLock`，展示前面的 UUID 每个客户端都不一样。',
+      },
       scenario: { builtin: 'contention-wakeup' },
       // the built-in's intro is about waking waiters; this step is about something else
       hideIntro: true,
@@ -207,6 +227,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C11', 'C15'],
+      teacher: {
+        en: 'Best done in pairs, not on the projector: the task needs the JSON editor (Edit JSON) and the script from the hint. The common slip is removing the wrong half (`exists`): A:1 then never gets the lock, and the task says so. Ask what the hold count would be if the second `lock()` could return.',
+        zh: '最好让大家两人一组做，而不是在投影上做：这个任务要用 JSON 编辑器（编辑 JSON）和提示里的脚本。常见的失误是删错了一半（`exists`）：那样 A:1 根本拿不到锁，任务会指出来。问大家：如果第二次 `lock()` 能返回，持有次数会是多少。',
+      },
       scenario: { builtin: 'reentrant' },
       at: secondAcquire,
       text: {

@@ -42,6 +42,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C15'],
+      teacher: {
+        en: 'Ask for a real example of re-entry: a `@Transactional` service method calling another method that locks the same order. Many think re-entry is rare; it is everywhere once locks sit in shared helpers.',
+        zh: '请大家举一个真实的重入例子：一个服务方法调用另一个给同一订单加锁的方法。很多人觉得重入很少见；一旦锁放进了公共的工具方法里，它就随处可见。',
+      },
       scenario: { builtin: 'reentrant' },
       at: acquired('A:1'),
       text: {
@@ -58,6 +62,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C15'],
+      teacher: {
+        en: 'Hands up: 2 or “still 1, it waits”? Those who pick waiting remember lesson 7’s broken script. Point at the field going to `2` in the keyspace and at `PTTL` back at 30 s; ask why the lease restarts (the script runs `pexpire` on every acquire).',
+        zh: '举手：2，还是“仍然是 1，它在等”？选等待的人记得的是第 7 课那个被弄坏的脚本。指给大家看键空间里字段变成 `2`，`PTTL` 回到 30 秒；问为什么租期会重新开始（脚本每次加锁都执行 `pexpire`）。',
+      },
       at: secondAcquire,
       question: {
         prompt: {
@@ -98,6 +106,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C16'],
+      teacher: {
+        en: 'Ask what `tryLock()` without a wait time does on a busy lock: it returns `false` at once, with no subscription. Some confuse it with `lock()`. Point at B:1’s single `EVALSHA` and its TTL reply.',
+        zh: '问大家：不带等待时间的 `tryLock()` 遇到被占用的锁会怎样：立刻返回 `false`，也不订阅。有人会把它和 `lock()` 混淆。指给大家看 B:1 唯一的一次 `EVALSHA` 和它返回的 TTL。',
+      },
       // Up to A:1's first unlock request: the next step's question is shown at this cursor, which
       // is about that unlock; B:1's refused EVALSHA is still the script view's last run here.
       at: ev('unlock.request', 'A:1'),
@@ -116,6 +128,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C20'],
+      teacher: {
+        en: 'The wrong answer is usually `1` (“released”): people expect one `unlock()` to free the lock. Ask how many times A:1 locked it. Point at the field going back to `1` and at the absence of a `PUBLISH`: nobody is woken.',
+        zh: '常见的错误答案是 `1`（“已释放”）：人们以为一次 `unlock()` 就能放掉锁。问大家 A:1 加了几次锁。指给大家看字段回到 `1`，而且没有 `PUBLISH`：没有人被唤醒。',
+      },
       at: firstUnlock,
       question: {
         prompt: {
@@ -169,6 +185,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C20', 'C21'],
+      teacher: {
+        en: 'Expect the question “what is `redisson_unlock_latch`?”: it is the 3.24+ receipt, explained in lesson 10; say so and move on. Point at the Threads table: it still lists A:1’s hold because the reply has not reached the client yet; step one event forward (→) and it clears.',
+        zh: '估计会有人问“`redisson_unlock_latch` 是什么？”：它是 3.24 起的回执，第 10 课会讲；说一句就继续。指给大家看线程表：它还列着 A:1 的持有，因为回复还没到达客户端；往前走一个事件（→）它就清掉了。',
+      },
       at: secondUnlock,
       text: {
         en:
@@ -186,6 +206,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C15', 'C20'],
+      teacher: {
+        en: 'Ask the room to say the three answers in order (2, 1, 0) before revealing. People often think `getHoldCount()` is kept in the JVM; it reads the hash field in Redis, one round trip each time.',
+        zh: '揭晓之前，请大家按顺序说出三个答案（2、1、0）。人们常以为 `getHoldCount()` 保存在 JVM 里；其实它读的是 Redis 里的哈希字段，每次都要一次往返。',
+      },
       scenario: {
         builtin: 'reentrant',
         patch: [

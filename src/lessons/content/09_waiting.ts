@@ -39,6 +39,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C16'],
+      teacher: {
+        en: 'Ask why a number is more useful than `false`: it tells the caller how long the lock will live at most, so it knows how long to wait. Those who pick `nil` have not yet connected the hash field to the owner.',
+        zh: '问大家为什么返回一个数字比返回 `false` 更有用：它告诉调用者这把锁最多还能活多久，于是知道要等多久。选 `nil` 的人还没把哈希字段和持有者联系起来。',
+      },
       scenario: { builtin: 'contention-wakeup' },
       at: bLockScript,
       question: {
@@ -78,6 +82,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C17', 'C18'],
+      teacher: {
+        en: 'Ask why B:1 tries once more after subscribing: the lock may have been freed, and its message published, before the subscription was in place; without the retry that message is missed. This race is the most common wrong guess about the order “subscribe, then try”.',
+        zh: '问大家：为什么 B:1 订阅之后还要再试一次？因为锁可能在订阅生效之前就释放了，消息也已经发过了；不再试一次，这条消息就错过了。关于“先订阅再尝试”这个顺序，这是最常见的猜错之处。',
+      },
       at: ev('lock.wait', 'B:1'),
       text: {
         en:
@@ -98,6 +106,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C17'],
+      teacher: {
+        en: 'Point at the empty stretch on B:1’s lane and ask what the Redis server is doing for B:1 meanwhile (nothing). Compare with lesson 2’s `SETNX` polls every 100 ms. In the console, `PUBSUB NUMSUB redisson_lock__channel:{myLock}` shows the waiting subscribers.',
+        zh: '指给大家看 B:1 泳道上那段空白，问大家这期间 Redis 服务器在为 B:1 做什么（什么都没做）。对比第 2 课每 100 毫秒一次的 `SETNX` 轮询。在命令行输入 `PUBSUB NUMSUB redisson_lock__channel:{myLock}` 可以看到正在等待的订阅者。',
+      },
       at: ev('waiter.wakeup', 'B:1'),
       text: {
         en:
@@ -112,6 +124,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C18'],
+      teacher: {
+        en: 'Ask what would happen if a waiter only trusted messages (it would hang if one were lost). The TTL timeout is the safety net. Point at the second `lock.wait` about 29 s after the first: try, wait, try.',
+        zh: '问大家：如果等待者只相信消息会怎样（一旦丢了一条消息它就会挂住）。TTL 超时就是安全网。指给大家看第二次 `lock.wait`，距第一次大约 29 秒：尝试、等待、再尝试。',
+      },
       scenario: { builtin: 'watchdog-renewal' },
       at: ev('lock.wait', 'B:1', { nth: 2 }),
       text: {
@@ -131,6 +147,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C23'],
+      teacher: {
+        en: 'Many pick “after 5 s, with true”: they read `tryLock` as “wait until you get it”. Ask what the 1 in `tryLock(1, SECONDS)` is. For the task, use the field beside it; a learner who replaces `tryLock` by `lock()` gets the “that works, but…” answer.',
+        zh: '很多人会选“5 秒后返回 true”：他们把 `tryLock` 理解成“等到拿到为止”。问大家 `tryLock(1, SECONDS)` 里的 1 是什么。做任务时用旁边的输入框；把 `tryLock` 换成 `lock()` 的同学会得到“这样确实行，但……”的回应。',
+      },
       scenario: { builtin: 'trylock-timeout' },
       at: bFailed,
       question: {
@@ -224,6 +244,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C23', 'C22'],
+      teacher: {
+        en: 'Ask how long B:2 actually waited (about 5 s, not 8): the wait time is an upper bound. Point at the wake-up by message right after A:1’s unlock.',
+        zh: '问大家 B:2 实际等了多久（大约 5 秒，而不是 8 秒）：等待时间只是上限。指给大家看 A:1 解锁后紧接着的、由消息触发的唤醒。',
+      },
       at: acquired('B:2'),
       text: {
         en: 'B:2 asked for up to 8 s. A:1 unlocks at ≈ 5 s, and B:2 has the lock a few milliseconds later.',
@@ -236,6 +260,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C23'],
+      teacher: {
+        en: 'Write the `if (lock.tryLock(…)) { try { … } finally { unlock(); } }` pattern on the board. The classic bug is calling `unlock()` in a `finally` that also runs when `tryLock` returned `false`: ask what that `unlock()` would throw (`IllegalMonitorStateException`, next lesson).',
+        zh: '把 `if (lock.tryLock(…)) { try { … } finally { unlock(); } }` 的写法写在黑板上。经典的错误是：`tryLock` 返回 `false` 时，`finally` 里的 `unlock()` 照样执行。问大家这个 `unlock()` 会抛出什么（`IllegalMonitorStateException`，下一课）。',
+      },
       text: {
         en:
           'In Java the `false` matters: `if (lock.tryLock(1, SECONDS)) { try { … } finally { lock.unlock(); } }`. ' +

@@ -36,6 +36,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C19'],
+      teacher: {
+        en: 'The tempting answer is `1`: “same client, same machine”. Ask what the field is made of (client UUID **and** thread id), so A:2’s field is a different one. Point at the exception on A:2’s lane and at A:1’s field, untouched.',
+        zh: '诱人的答案是 `1`：“同一个客户端、同一台机器”。问大家字段由什么组成（客户端 UUID **加上**线程 id），所以 A:2 的字段是另一个。指给大家看 A:2 泳道上的异常，以及 A:1 那个原封不动的字段。',
+      },
       scenario: { builtin: 'unlock-not-owner' },
       at: a2Unlock,
       question: {
@@ -90,6 +94,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C19'],
+      teacher: {
+        en: 'Ask the room to compare with lesson 4’s `DEL`, which let anyone release anything. Then ask where the check lives: in the script on the server, so a buggy client cannot skip it.',
+        zh: '请大家和第 4 课的 `DEL` 对比：那时谁都能释放任何锁。再问这个检查在哪里：在服务器上的脚本里，所以有缺陷的客户端也绕不过去。',
+      },
       at: ev('lock.error', 'B:1'),
       text: {
         en: 'B:1, on another machine, fares no better. Compare lesson 4, where a plain `DEL` let anyone release anything.',
@@ -104,6 +112,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C21'],
+      teacher: {
+        en: 'Expect questions about the `redisson_unlock_latch` key and the `A/unlock` lane: answer with the text (a receipt so a re-sent unlock does not release twice, 3.24+). In the console, `PUBSUB NUMSUB redisson_lock__channel:{myLock}` before this moment shows the three subscribers who will receive the message.',
+        zh: '估计会有人问 `redisson_unlock_latch` 这个键和 `A/unlock` 泳道：用正文回答（一张回执，让重发的解锁不会释放两次，3.24 起）。在这一刻之前，在命令行输入 `PUBSUB NUMSUB redisson_lock__channel:{myLock}`，能看到将收到消息的三个订阅者。',
+      },
       scenario: { builtin: 'contention-wakeup' },
       at: a1Unlock,
       text: {
@@ -140,6 +152,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C22'],
+      teacher: {
+        en: 'Let the room vote, then play. Whoever wins, the point is that nobody could know in advance: `RLock` promises no order, the first script to reach Redis wins. Keep the Key moments chips out of sight until the vote is in.',
+        zh: '先让大家投票，再播放。不管谁赢，重点是没人能事先知道：`RLock` 不保证顺序，最先到达 Redis 的脚本获胜。投票结束之前别让大家看到“关键时刻”的标签。',
+      },
       at: nextHolder,
       question: {
         prompt: {
@@ -191,6 +207,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C22', 'C18'],
+      teacher: {
+        en: 'Play the whole run and count the hand-offs with the room. Ask what a fair order would need (a queue), which lesson 16 shows. Some think the losers poll again; point out they go back to waiting on the channel.',
+        zh: '把整个运行播完，和大家一起数交接了几次。问大家：公平的顺序需要什么（一个队列），第 16 课会讲。有人以为落败者会重新轮询；指出它们是回到频道上继续等待。',
+      },
       text: {
         en:
           'Each unlock repeats this: a message, a race, one winner, the rest back to waiting. Four critical ' +

@@ -104,6 +104,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C25'],
+      teacher: {
+        en: 'Point at the sawtooth of `PTTL`: it never drops below 20 s. Ask what happens to B:1 during those 60 s (it waits, times out, tries again). Some think the watchdog renews forever; ask what stops it (next step).',
+        zh: '指给大家看 `PTTL` 的锯齿：它从来没低于 20 秒。问大家这 60 秒里 B:1 在干什么（等待、超时、再试）。有人以为看门狗会一直续下去；问大家是什么让它停下来（下一步）。',
+      },
       at: ev('watchdog.renew', 'A:1', { nth: 6 }),
       text: {
         en:
@@ -123,6 +127,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C27'],
+      teacher: {
+        en: 'Ask what would go wrong if the renewal task outlived the unlock: it would renew a lock A:1 no longer holds, or, if the script did not check the owner, someone else’s. Point at the `watchdog.cancel` right after the unlock reply.',
+        zh: '问大家：如果续期任务在解锁之后还活着会出什么问题：它会续一把 A:1 已经不持有的锁；如果脚本不检查持有者，还会续别人的锁。指给大家看解锁回复之后紧接着的 `watchdog.cancel`。',
+      },
       at: ev('watchdog.cancel', 'A:1'),
       text: {
         en:
@@ -135,6 +143,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C27'],
+      teacher: {
+        en: 'A proof by absence: ask the room what they would expect to see at 10 s and 20 s if the timer survived, then play to the end and look for it. The empty lane is the evidence.',
+        zh: '这是一个“以没有为证”的证明：问大家，如果定时器没被取消，第 10 秒和第 20 秒应该看到什么，然后播放到结尾去找。空着的泳道就是证据。',
+      },
       scenario: {
         builtin: 'basic-lock',
         patch: [
@@ -157,6 +169,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C26'],
+      teacher: {
+        en: 'This is the most common production mistake: people pass a lease “to be safe” and lose the watchdog. Ask the room who has written `lock(10, SECONDS)`. For the task, clear the lease field beside it; a learner who just raises the lease gets the “that works, but…” reply.',
+        zh: '这是生产环境里最常见的错误：人们“为了保险”传了租期，结果失去了看门狗。问问在座谁写过 `lock(10, SECONDS)`。做任务时把旁边的租期输入框清空；只是把租期调大的同学会得到“这样确实行，但……”的回应。',
+      },
       scenario: { builtin: 'lease-expiry-no-watchdog' },
       at: violationStart('V1', 'myLock'),
       text: {
@@ -275,6 +291,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C34'],
+      teacher: {
+        en: 'Ask how long the lock outlived its dead owner (up to one lease, 30 s from the last renewal) and whether that is acceptable. This is the trade: liveness at the price of a delay, never a deadlock.',
+        zh: '问大家这把锁在持有者死后又活了多久（最多一个租期，从最后一次续期起 30 秒），这能否接受。这就是取舍：以一段延迟换来活性，而不会死锁。',
+      },
       at: acquired('B:1'),
       text: {
         en: 'B:1 had been waiting since 1 s; the expiry lets it in. The run ends safe.',

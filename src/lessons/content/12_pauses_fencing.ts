@@ -47,6 +47,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C29'],
+      teacher: {
+        en: 'Ask the room for causes of a 40 s stop-the-world in real systems (a full GC on a big heap, a VM live migration, a laptop lid). Many think the watchdog runs “outside” the application; it is a timer in the same JVM.',
+        zh: '请大家说说真实系统里 40 秒全局停顿的原因（大堆上的一次 Full GC、虚拟机热迁移、合上的笔记本盖子）。很多人以为看门狗运行在应用“之外”；其实它是同一个 JVM 里的一个定时器。',
+      },
       scenario: { builtin: 'gc-pause-lease-expiry' },
       at: { kind: 'client.pause' },
       text: {
@@ -147,6 +151,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C29'],
+      teacher: {
+        en: 'Ask whether A:1 could check “do I still hold the lock?” before writing: it could, and the pause could fall right after the check. That is why the fix moves to the store. For the task, use the switches beside it (fenced resource, FencedLock) rather than JSON.',
+        zh: '问大家：A:1 能不能在写之前先检查“我还持有锁吗？”：能，但停顿可能恰好落在检查之后。所以修复要移到存储那一侧。做任务时用旁边的开关（受防护的资源、`FencedLock`），不用 JSON。',
+      },
       at: violationStart('V3', 'myLock'),
       text: {
         en:
@@ -198,6 +206,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C39'],
+      teacher: {
+        en: 'Point at the token counter key in the keyspace and at each acquire’s token. Ask who must check the token: the store, not Redis. People expect the lock to refuse A:1; the lock cannot, it does not know A:1 is about to write.',
+        zh: '指给大家看键空间里的令牌计数键，以及每次加锁拿到的防护令牌。问大家谁必须检查防护令牌：是存储，不是 Redis。人们以为锁会拒绝 A:1；锁做不到，它不知道 A:1 正要写。',
+      },
       scenario: { builtin: 'fencing-saves-gc-pause' },
       at: ev('resource.use', 'B:1'),
       text: {

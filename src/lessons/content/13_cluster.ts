@@ -48,6 +48,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C30'],
+      teacher: {
+        en: 'Point at the slot ranges on the lane labels and ask where `myLock` lives before the text says it. A common belief is that a cluster copies every key to every master; it splits them. Ask what master-1 knows about `myLock` (nothing).',
+        zh: '指给大家看泳道标签上的槽范围，在正文揭晓之前问大家 `myLock` 在哪个节点上。一个常见的误解是集群会把每个键复制到每个主节点；其实它是把键分开的。问大家 master-1 对 `myLock` 知道些什么（什么都不知道）。',
+      },
       scenario: { builtin: 'cluster-which-node' },
       at: acquired('A:1'),
       text: {
@@ -75,6 +79,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C30'],
+      teacher: {
+        en: 'Let the room vote among the three nodes. Those who pick “the first in its config” think of a connection list; those who pick “at random” think of load balancing. The slot decides, computed by the client from the key’s name alone.',
+        zh: '让大家在三个节点中投票。选“配置里的第一个”的人想的是连接列表；选“随机”的人想的是负载均衡。决定去向的是槽，由客户端仅凭键名算出。',
+      },
       at: bLockScript,
       question: {
         prompt: {
@@ -133,6 +141,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C31'],
+      teacher: {
+        en: 'Ask why the channel name has braces around `myLock`. Most read them as decoration; they are the hash tag that puts the channel in the lock’s slot. Skip the 3.22–3.27 probe detail unless someone runs those releases in production.',
+        zh: '问大家频道名里 `myLock` 两边为什么有花括号。多数人以为只是装饰；其实它们是哈希标签，让频道和锁落在同一个槽里。除非有人在生产中用 3.22–3.27 这几个版本，否则探测那段细节可以跳过。',
+      },
       at: ev('pubsub.subscribe', 'B:1'),
       text: {
         en:
@@ -155,6 +167,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C31'],
+      teacher: {
+        en: 'The classic wrong idea is that one node can run a script over any keys it holds. Stress “one slot”, not “one node”: even two slots on the same master give `CROSSSLOT`. Ask the room which two names the unlock script declares (the lock and its channel).',
+        zh: '经典的错误想法是：一个节点可以对它持有的任意键执行脚本。强调是“一个槽”，而不是“一个节点”：即使两个槽在同一个主节点上，也会得到 `CROSSSLOT`。问大家解锁脚本声明了哪两个名字（锁和它的频道）。',
+      },
       at: acquired('B:1'),
       text: {
         en:
@@ -179,6 +195,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C31', 'C30'],
+      teacher: {
+        en: 'Write `order:lock`, `{order}:lock` and `{order}:stock` on the board and ask which share a slot before playing. People expect the braces to be part of the hashed name; only what is inside them is hashed.',
+        zh: '把 `order:lock`、`{order}:lock` 和 `{order}:stock` 写在黑板上，播放之前问大家哪几个在同一个槽。人们以为花括号也参与哈希；其实只有括号里的部分参与。',
+      },
       scenario: { builtin: 'cluster-hash-tags' },
       at: acquired('A:1'),
       text: {
@@ -205,6 +225,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C30'],
+      teacher: {
+        en: 'Ask what `MOVED` means in one sentence (“that slot is served over there”) and whether the client fails: it re-sends. Point at the two `MOVED` replies: one for the lock, one for the unlock, because the slot map refreshes only at the next scan.',
+        zh: '请大家用一句话说出 `MOVED` 的意思（“这个槽由那边负责”），以及客户端会不会失败：它会重新发送。指给大家看两次 `MOVED` 回复：一次在加锁，一次在解锁，因为槽映射要到下一次扫描才刷新。',
+      },
       scenario: { builtin: 'cluster-moved-stale-map' },
       at: acquired('B:1'),
       text: {
@@ -232,6 +256,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C30', 'C33'],
+      teacher: {
+        en: 'Ask whether a cluster is safer than one master for a lock. Many assume “more nodes, more safety”; each slot still has one master and asynchronous replicas. This step sets up lesson 14.',
+        zh: '问大家：对锁来说，集群比单个主节点更安全吗？很多人以为“节点越多越安全”；可每个槽仍然只有一个主节点和异步复制的从节点。这一步为第 14 课做铺垫。',
+      },
       scenario: { builtin: 'cluster-failover-lost-lock' },
       at: violationStart('V1', 'myLock'),
       text: {

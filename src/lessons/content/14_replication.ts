@@ -38,6 +38,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C32'],
+      teacher: {
+        en: 'Ask who answers the client first, the master or the replicas (the master, before the replicas have the write). Point at the two replica lanes: replica-1 applies after 20 ms, replica-2 later. Many think a replica is a live mirror.',
+        zh: '问大家是谁先回复客户端，主节点还是从节点（主节点，在从节点拿到写入之前）。指给大家看两条从节点泳道：replica-1 在 20 毫秒后应用写入，replica-2 更晚。很多人以为从节点是实时镜像。',
+      },
       scenario: { builtin: 'failover-wait-helps' },
       at: { kind: 'repl.apply', node: 'replica-1' },
       text: {
@@ -58,6 +62,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C38'],
+      teacher: {
+        en: 'Many believe the master blocks during `WAIT`; make sure the room hears that it holds only the calling client’s connection. Ask what the flag `checkLockSyncedSlaves` changes (only what 0 acknowledgements mean), since many credit it with the `WAIT` itself.',
+        zh: '很多人以为 `WAIT` 期间主节点会阻塞；要让大家听清楚，它只让发起调用的客户端连接等待。问大家 `checkLockSyncedSlaves` 这个开关改变了什么（只改变 0 个确认意味着什么），因为很多人以为 `WAIT` 就是它带来的。',
+      },
       at: acquired('A:1'),
       text: {
         en:
@@ -80,6 +88,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C38', 'C35'],
+      teacher: {
+        en: 'Ask why the failover did not hurt here: the promoted replica already had the lock. Point at B:1 getting a TTL from the new master. Warn the room not to conclude that `WAIT` makes failover safe; step 7 shows why.',
+        zh: '问大家这次主从切换为什么没出问题：被提升的从节点已经有这把锁了。指给大家看 B:1 从新主节点拿到一个 TTL。提醒大家别得出“`WAIT` 让主从切换安全了”的结论；第 7 步会说明原因。',
+      },
       at: ev('lock.wait', 'B:1'),
       text: {
         en:
@@ -96,6 +108,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C33', 'C32'],
+      teacher: {
+        en: 'Point at the version in the scenario (3.11) and at the few milliseconds between the lock reply and the crash. Ask what the client knows at that moment (it holds the lock) and what the replicas know (nothing).',
+        zh: '指给大家看场景里的版本（3.11），以及加锁回复和崩溃之间那短短几毫秒。问大家那一刻客户端知道什么（它持有锁），从节点知道什么（什么都不知道）。',
+      },
       scenario: { builtin: 'failover-lost-lock' },
       at: { kind: 'node.crash', node: 'master' },
       text: {
@@ -116,6 +132,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C33'],
+      teacher: {
+        en: 'Ask why the promotion takes five seconds (Sentinels must agree the master is down). Point at the empty keyspace on the new master. Some think Sentinel copies the old master’s data over; it cannot, the master is dead.',
+        zh: '问大家为什么提升要花 5 秒（哨兵们必须一致认定主节点已下线）。指给大家看新主节点上空空的键空间。有人以为哨兵会把旧主节点的数据拷过来；做不到，旧主节点已经死了。',
+      },
       at: { kind: 'failover.promote' },
       text: {
         en:
@@ -228,6 +248,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C38', 'C35'],
+      teacher: {
+        en: 'Ask how many acknowledgements A:1 waited for (2) and how many it got (1), and whether Redisson still said yes (it did: only 0 fails). People expect `WAIT` to be all-or-nothing.',
+        zh: '问大家 A:1 等的是几个确认（2 个），实际拿到几个（1 个），Redisson 是否仍然认为加锁成功（是的：只有 0 个才算失败）。人们以为 `WAIT` 是全有或全无。',
+      },
       scenario: { builtin: 'failover-wait-wrong-replica' },
       at: acquired('A:1'),
       text: {
@@ -248,6 +272,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C38', 'C33'],
+      teacher: {
+        en: 'Close the lesson with the choice the text names: fence the resource, or use a consensus system. Ask the room which they would pick for stock, and which for a nightly report job where a rare double run is harmless.',
+        zh: '用正文里的选择来收尾：给资源加防护令牌，或者换用共识系统。问大家扣库存会选哪个，一个偶尔多跑一次也无害的夜间报表任务又会选哪个。',
+      },
       at: violationStart('V1', 'myLock'),
       text: {
         en:

@@ -44,6 +44,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C36'],
+      teacher: {
+        en: 'Ask what “all or nothing” costs when one lock is busy: A:1 gives back the two it got. Point at the unlocks of `l1` and `l2` right after the failure on `l3`. Some think MultiLock keeps the locks it got while waiting.',
+        zh: '问大家一把锁被占用时，“全有或全无”要付出什么：A:1 把已经拿到的两把还回去。指给大家看在 `l3` 失败之后紧接着的 `l1`、`l2` 解锁。有人以为 MultiLock 会一边等一边攥着已拿到的锁。',
+      },
       scenario: { builtin: 'multilock-all-or-nothing' },
       at: ev('lock.failed', 'A:1'),
       text: {
@@ -60,6 +64,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C36'],
+      teacher: {
+        en: 'Ask why C:1 could not take `l1` alone although nobody “uses” `l1` for work: A:1 holds it as part of the MultiLock. Point at the moment A:1 holds all three.',
+        zh: '问大家：虽然没人拿 `l1` 去干活，为什么 C:1 也拿不到它：因为 A:1 把它作为 MultiLock 的一部分持有着。指给大家看 A:1 同时持有三把锁的那一刻。',
+      },
       at: ev('lock.acquired', 'A:1', { lock: 'multi' }),
       text: {
         en:
@@ -71,6 +79,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C36'],
+      teacher: {
+        en: 'Hands up: yes or no? Those who say yes count only the free `l2`. Then ask the cost the text names: every master must be up to take the lock, so more masters means less availability.',
+        zh: '举手：能还是不能？说能的人只看到了空出来的 `l2`。然后问正文里说的代价：加锁时每个主节点都必须在线，所以主节点越多，可用性越低。',
+      },
       scenario: { inline: threeMasters },
       at: ev('lock.failed', 'B:1'),
       question: {
@@ -117,6 +129,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C37'],
+      teacher: {
+        en: 'Ask the room to separate the two things the text separates: the Redis-docs algorithm (majority and validity) and what `RedissonRedLock` actually does (majority, no validity). The caption’s 9896 ms is the docs’ number, not something Redisson hands back.',
+        zh: '请大家把正文区分开的两件事分清楚：Redis 文档里的算法（多数派加有效期）和 `RedissonRedLock` 实际做的事（多数派，不算有效期）。字幕里的 9896 毫秒是文档算法的数字，不是 Redisson 返回给你的。',
+      },
       scenario: { builtin: 'redlock-happy' },
       at: acquired('A:1'),
       text: {
@@ -143,6 +159,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C37', 'C35'],
+      teacher: {
+        en: 'Hide the verdict badge until the vote (the page does it while the question waits). Ask how two clients can each hold a majority of five: one master counted twice, because its clock jumped and its key expired early. Kleppmann’s critique in one picture.',
+        zh: '投票之前不要让大家看到结论标记（问题等待回答时页面会自动隐藏它）。问大家两个客户端怎么可能各自拿到五个中的多数：有一个主节点被算了两次，因为它的时钟跳了，键提前过期了。这一张图就是 Kleppmann 的批评。',
+      },
       scenario: { builtin: 'redlock-clock-jump' },
       at: acquired('B:1'),
       question: {
@@ -186,6 +206,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C37', 'C29'],
+      teacher: {
+        en: 'Ask what a majority of Redis nodes can do about a client that is frozen (nothing) and what can (a fencing token checked by the store). This ties lesson 12 to RedLock.',
+        zh: '问大家：Redis 节点的多数派对一个被冻住的客户端能做什么（什么也做不了），什么能管用（由存储检查的防护令牌）。这一步把第 12 课和 RedLock 连起来。',
+      },
       scenario: { builtin: 'redlock-pause-after-validity' },
       at: violationStart('V3'),
       text: {

@@ -19,6 +19,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C40'],
+      teacher: {
+        en: 'Ask the room to predict before playing; most pick “whoever is fastest” after lesson 10. Point at the queue key and the timeout zset in the keyspace: the order is stored in Redis, not in the clients.',
+        zh: '播放之前请大家预测；上完第 10 课，多数人会选“谁快谁得”。指给大家看键空间里的队列键和超时有序集合：顺序保存在 Redis 里，而不是客户端里。',
+      },
       scenario: { builtin: 'fair-lock-fifo' },
       // Before A:1's unlock: the question is shown at this cursor, so the winner must not be on screen yet.
       at: ev('unlock.request', 'A:1'),
@@ -81,6 +85,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C40'],
+      teacher: {
+        en: 'Play to the end and read the holders in order with the room. Ask what fairness costs (more keys, more work per script, a slow waiter holds up the ones behind it).',
+        zh: '播放到结尾，和大家一起按顺序念出持有者。问大家公平的代价是什么（更多的键、每个脚本更多的工作、一个慢吞吞的等待者会拖住后面的人）。',
+      },
       text: {
         en: 'The whole run: four holders, in arrival order.',
         zh: '整个运行：四个持有者，按到达顺序。',
@@ -95,6 +103,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C40'],
+      teacher: {
+        en: 'Ask why two readers may hold the lock together (reading does not change the data). Point at the hash `rw`: `mode` = `read` and one count per reader. People expect a read lock to be a different key; it is the same hash with a mode.',
+        zh: '问大家为什么两个读者可以同时持有锁（读不会改变数据）。指给大家看哈希 `rw`：`mode` = `read`，每个读者一个计数。人们以为读锁是另一个键；其实是同一个哈希，多了一个模式字段。',
+      },
       scenario: { builtin: 'rw-lock-readers-then-writer' },
       at: acquired('B:1'),
       text: {
@@ -113,6 +125,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C40'],
+      teacher: {
+        en: 'Ask what would happen to the writer if readers kept arriving (it could wait a long time). Point at C:1 taking the lock only after the last reader left.',
+        zh: '问大家：如果读者不断到来，写者会怎样（可能要等很久）。指给大家看 C:1 直到最后一个读者离开才拿到锁。',
+      },
       at: acquired('C:1'),
       text: {
         en: 'The writer C:1 waits until the last reader has left, then holds the lock alone.',
@@ -126,6 +142,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C40'],
+      teacher: {
+        en: 'Ask what is missing from the lanes compared with lesson 9 (no subscribe, no message). Point at the growing gaps between polls. When would you pick this lock: very many locks, where pub/sub channels become the cost.',
+        zh: '问大家和第 9 课相比，泳道上少了什么（没有订阅，没有消息）。指给大家看轮询之间越来越大的间隔。什么时候会选这种锁：锁非常多、发布订阅频道本身成了负担的时候。',
+      },
       scenario: { builtin: 'spin-lock-polling' },
       at: acquired('B:1'),
       text: {
@@ -147,6 +167,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C40', 'C39'],
+      teacher: {
+        en: 'A recap of lesson 12: ask who checks the token (the store). Then point out that the token counter lives in the same script as the lock, so it costs no extra round trip.',
+        zh: '复习第 12 课：问大家谁检查防护令牌（存储）。再指出令牌计数和锁在同一个脚本里，所以不多花一次往返。',
+      },
       scenario: { builtin: 'fencing-saves-gc-pause' },
       at: acquired('B:1'),
       text: {

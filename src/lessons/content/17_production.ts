@@ -18,6 +18,10 @@ const lesson: Lesson = {
   steps: [
     {
       claims: ['C07', 'C19'],
+      teacher: {
+        en: 'Ask who has seen `IllegalMonitorStateException` in their logs. Most treat it as a nuisance to catch and ignore; the run shows it arrives after the damage, so the fix is the lease (or the watchdog), not the `catch`. The incident card links the real thread.',
+        zh: '问问在座谁在日志里见过 `IllegalMonitorStateException`。多数人把它当成一个捕获后忽略就好的麻烦；运行显示它是在损害已经发生之后才出现的，所以要修的是租期（或看门狗），而不是 `catch`。事故卡片上有真实讨论的链接。',
+      },
       scenario: { builtin: 'incident-lease-shorter-than-work' },
       at: ev('lock.error', 'A:1'),
       text: {
@@ -41,6 +45,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C25'],
+      teacher: {
+        en: 'Many pick “Safe: the lease expires”, forgetting that the watchdog belongs to the client and keeps renewing. Ask what would end the wait (the client shutting down, or an unlock). Point at the verdict: Stuck, which LockScope never calls Safe.',
+        zh: '很多人会选“安全：租期会过期”，忘了看门狗属于客户端，会一直续期。问大家什么能结束这场等待（客户端关闭，或者一次解锁）。指给大家看结论：卡死，LockScope 从不把它叫作安全。',
+      },
       scenario: { builtin: 'incident-thread-ends-holding' },
       at: violationStart('L3'),
       question: {
@@ -91,6 +99,10 @@ const lesson: Lesson = {
     },
     {
       claims: ['C01'],
+      teacher: {
+        en: 'End the course on the question the incident raises: what exactly does the lock protect? Ask the room where the unlock should be in a `@Transactional` method (after the commit). Let them open the Real incidents group in the picker and search a symptom they know.',
+        zh: '用这个事故提出的问题来结束课程：这把锁到底保护的是什么？问大家在 `@Transactional` 方法里解锁应该放在哪里（提交之后）。让大家打开场景选择器里的“真实案例”分组，搜一个自己见过的症状。',
+      },
       scenario: { builtin: 'incident-transactional-commit-after-unlock' },
       text: {
         en:
