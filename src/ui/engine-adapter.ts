@@ -9,7 +9,9 @@
 import { ManualClock } from '../engine/clock';
 import { formatReply } from '../engine/redis/cli_format';
 import { splitArgs } from '../engine/redis/redis_argv';
+import type { Connection } from '../engine/redis/connection';
 import type { Reply } from '../engine/redis/reply';
+import type { RedisServer } from '../engine/redis/server';
 import { serverFromKeyViews } from '../engine/sim/snapshot';
 import { builtins } from '../engine/scenario/builtins';
 import type { IncidentInfo } from '../engine/scenario/builtins/types';
@@ -89,8 +91,28 @@ export function consoleCommand(node: NodeView, line: string, now: number): Conso
   const server = serverFromKeyViews(Object.values(node.keys), new ManualClock(now));
   const spec = server.commandSpec(name);
   if (spec && (spec.flags.has('write') || SCENARIO_COMMANDS.has(name))) return { kind: 'write', argv };
+  if (name === 'pubsub') subscribeAsAtCursor(server, node);
   const reply: Reply = server.exec(server.connect(), argv);
   return { kind: 'read', text: formatReply(reply, 'tty').replace(/\n$/, '') };
+}
+
+/**
+ * The node's subscribers at the cursor, each on a connection of its own label, subscribed the way
+ * they were (SUBSCRIBE, SSUBSCRIBE or PSUBSCRIBE): `PUBSUB NUMSUB` and the rest then answer from
+ * the server's own pub/sub tables, as the simulated Redis would at that moment.
+ */
+function subscribeAsAtCursor(server: RedisServer, node: NodeView): void {
+  const conns = new Map<string, Connection>();
+  const shard = new Set(node.shardChannels);
+  const patterns = new Set(node.patterns);
+  for (const [name, labels] of Object.entries(node.subscriptions ?? {})) {
+    const cmd = shard.has(name) ? 'SSUBSCRIBE' : patterns.has(name) ? 'PSUBSCRIBE' : 'SUBSCRIBE';
+    for (const label of labels) {
+      let c = conns.get(label);
+      if (c === undefined) conns.set(label, (c = server.connect()));
+      server.exec(c, [cmd, name]);
+    }
+  }
 }
 
 // The search (issue 12): its kinds here; its entry points in engine-adapter-search.ts, which

@@ -336,6 +336,12 @@ export class StateTimeline {
         const subs = Object.create(null) as Record<string, string[]>;
         for (const ch of [...n.subs.keys()].sort(byteOrder)) subs[ch] = n.subs.get(ch)!.slice();
         view.subscriptions = subs;
+        const kinds = n.subKinds;
+        if (kinds?.size) {
+          const of = (k: string) => Object.keys(subs).filter((ch) => kinds.get(ch) === k);
+          if (of('shard').length) view.shardChannels = of('shard');
+          if (of('pattern').length) view.patterns = of('pattern');
+        }
       }
       nodes[id] = view;
     }

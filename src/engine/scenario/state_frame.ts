@@ -33,7 +33,13 @@ export interface NodeRec {
   keys: Map<string, KeyView>;
   /** channel -> subscriber connection labels, in subscription order */
   subs: Map<string, readonly string[]>;
+  /** the names in `subs` subscribed by SSUBSCRIBE or PSUBSCRIBE (absent: SUBSCRIBE) */
+  subKinds?: ReadonlyMap<string, SubKind>;
 }
+
+/** How a name in `NodeRec.subs` was subscribed, when not by SUBSCRIBE: PUBSUB counts each apart. */
+export type SubKind = 'shard' | 'pattern';
+const SUB_KIND: Record<string, SubKind | undefined> = { ssubscribe: 'shard', psubscribe: 'pattern' };
 
 export interface ThreadRec {
   readonly state: ThreadState;
@@ -123,6 +129,16 @@ export function applySubscription(f: Frame, ev: TraceEventOf<'cmd'>): void {
     }
   }
   n.subs = subs;
+  if (sub) {
+    const kind = SUB_KIND[name];
+    if (kind !== undefined || n.subKinds?.size) {
+      const kinds = new Map(n.subKinds);
+      for (let i = 1; i < argv.length; i++)
+        if (kind === undefined) kinds.delete(argv[i]);
+        else kinds.set(argv[i], kind);
+      n.subKinds = kinds;
+    }
+  }
 }
 
 export function dropSubscriber(f: Frame, node: string, label: string): void {
@@ -155,6 +171,6 @@ function noHolds(holds: Readonly<Record<string, number>>): boolean {
 export function copyFrame(f: Frame): Frame {
   const nodes = new Map<string, NodeRec>();
   for (const [id, n] of f.nodes)
-    nodes.set(id, { role: n.role, up: n.up, keys: new Map(n.keys), subs: n.subs });
+    nodes.set(id, { role: n.role, up: n.up, keys: new Map(n.keys), subs: n.subs, subKinds: n.subKinds });
   return { t: f.t, nodes, threads: new Map(f.threads), resource: f.resource };
 }

@@ -454,6 +454,10 @@ export interface NodeView {
   keys: Record<string, KeyView>;
   /** channel -> subscriber connection labels (e.g. "A/pubsub") */
   subscriptions?: Record<string, string[]>;
+  /** the names in `subscriptions` subscribed by SSUBSCRIBE (sharded pub/sub); the rest by SUBSCRIBE… */
+  shardChannels?: string[];
+  /** …or by PSUBSCRIBE (patterns) */
+  patterns?: string[];
 }
 
 export type ThreadState =

@@ -96,10 +96,12 @@ const lesson: Lesson = {
       text: {
         en:
           'The second `EVALSHA` returns `nil` again: acquired. The count is now `2`, and the lease starts over ' +
-          'at 30 s (it had run down by half a second). This is what `ReentrantLock` does in one JVM, kept in Redis.',
+          'at 30 s (it had run down by half a second). This is what `ReentrantLock` does in one JVM, kept in Redis. ' +
+          'Type `HGETALL myLock` in the console: the one field now holds `"2"`.',
         zh:
           '第二次 `EVALSHA` 又返回 `nil`：加锁成功。计数变成 `2`，租期重新从 30 秒开始（之前已经走了半秒）。' +
-          '这就是单个 JVM 里 `ReentrantLock` 的行为，只不过记录在 Redis 里。',
+          '这就是单个 JVM 里 `ReentrantLock` 的行为，只不过记录在 Redis 里。' +
+          '在命令行输入 `HGETALL myLock`：那一个字段的值现在是 `"2"`。',
       },
       highlight: { script: scriptLines('lock', 1, 5) },
       checks: [{ reply: null }, holds('myLock', 'A:1', 2, { fields: 1, pttl: { min: 29_990 } })],

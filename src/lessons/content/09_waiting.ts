@@ -114,8 +114,12 @@ const lesson: Lesson = {
       text: {
         en:
           'For 1.8 s B:1 sends nothing at all: no spinning, no load on Redis. It wakes when something arrives on ' +
-          'the channel (next lesson), or when the TTL it waited for runs out.',
-        zh: '整整 1.8 秒，B:1 一条命令都没发：不自旋，也不给 Redis 增加负担。频道上来了消息（下一课），或者等的 TTL 到了，它才醒来。',
+          'the channel (next lesson), or when the TTL it waited for runs out. Type ' +
+          '`PUBSUB NUMSUB redisson_lock__channel:{myLock}` in the console: `3`, one subscribed connection per client ' +
+          'with a waiting thread (A:2 waits on client A’s).',
+        zh:
+          '整整 1.8 秒，B:1 一条命令都没发：不自旋，也不给 Redis 增加负担。频道上来了消息（下一课），或者等的 TTL 到了，它才醒来。' +
+          '在命令行输入 `PUBSUB NUMSUB redisson_lock__channel:{myLock}`：`3`，每个有线程在等的客户端一个订阅连接（A:2 用的是客户端 A 的那个）。',
       },
       checks: [
         count(ev('cmd', 'B:1'), { max: 3 }),

@@ -130,8 +130,8 @@ const lesson: Lesson = {
     {
       claims: ['C37'],
       teacher: {
-        en: 'Ask the room to separate the two things the text separates: the Redis-docs algorithm (majority and validity) and what `RedissonRedLock` actually does (majority, no validity). The caption’s 9896 ms is the docs’ number, not something Redisson hands back.',
-        zh: '请大家把正文区分开的两件事分清楚：Redis 文档里的算法（多数派加有效期）和 `RedissonRedLock` 实际做的事（多数派，不算有效期）。字幕里的 9896 毫秒是文档算法的数字，不是 Redisson 返回给你的。',
+        en: 'Ask the room to separate the two things the text separates: the Redis-docs algorithm (majority and validity) and what `RedissonRedLock` actually does (majority, no validity). The validity in the caption is the docs’ number, not something Redisson hands back.',
+        zh: '请大家把正文区分开的两件事分清楚：Redis 文档里的算法（多数派加有效期）和 `RedissonRedLock` 实际做的事（多数派，不算有效期）。字幕里的有效期是文档算法算出的数字，不是 Redisson 返回给你的。',
       },
       scenario: { builtin: 'redlock-happy' },
       at: acquired('A:1'),
