@@ -400,3 +400,71 @@ async function atStepOfPath(page: Page, lesson: string, n: number) {
   await expect(panel(page)).toHaveAttribute('data-step', String(n));
   await expect(page).toHaveURL(new RegExp(`#lesson=${lesson}&step=${n}&path=25$`));
 }
+
+// LA7: where the text quotes the real `<uuid>:<thread>` field, the keyspace shows it as stored;
+// elsewhere it names the thread, and the "Real ids" box switches.
+test('lock-script 4 shows the real <uuid>:1 field; other steps name the thread', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./#lesson=lock-script&step=4');
+  await atStep(page, 4);
+  const field = page.getByTestId('ks-field').first();
+  await expect(field).toHaveText(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:1$/);
+  await expect(field).toHaveAttribute('title', 'A:1');
+  await expect(page.getByTestId('ks-real-ids')).toBeChecked();
+  await page.getByTestId('ks-real-ids').uncheck();
+  await expect(field).toHaveText('A:1');
+  await page.getByTestId('lesson-next').click();
+  await atStep(page, 5);
+  await expect(page.getByTestId('ks-real-ids')).toBeChecked();
+  await page.getByTestId('lesson-next').click();
+  await atStep(page, 6);
+  await expect(page.getByTestId('ks-real-ids')).not.toBeChecked();
+  await expect(page.getByTestId('ks-field').first()).toHaveText('A:1');
+  expect(errors).toEqual([]);
+});
+
+// LA24: a phone in presenter mode wraps code instead of cutting it at the right edge: the step's
+// text, the Java outline and the script panel the step cites.
+test('a phone in presenter mode: no code runs off the right edge', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // waiting 2 quotes `getLatch().tryAcquire(ttl)` in its text; the other two cite the script panel
+  for (const [lesson, step, cites] of [
+    ['waiting', 2, false],
+    ['lock-script', 1, true],
+    ['unlock', 3, true],
+  ] as const) {
+    await page.goto(`./?present=1#lesson=${lesson}&step=${step}`);
+    await expect(panel(page)).toHaveAttribute('data-step', String(step), { timeout: 15_000 });
+    await expect(page.getByTestId('lesson-text')).toBeVisible();
+    if (cites) await expect(page.locator('.lua__line:not(.lua__line--note)').first()).toBeVisible();
+    else await expect(page.getByTestId('lesson-text')).toContainText('tryAcquire');
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll('code, pre')]
+        .filter((e) => e.getBoundingClientRect().width > 0)
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((e) => (e.textContent ?? '').slice(0, 40)),
+    );
+    expect(cut, `${lesson} ${step}`).toEqual([]);
+  }
+  expect(errors).toEqual([]);
+});
+
+// LA12: every step has a teacher's note, folded under the step (open on a click), in both
+// languages; while a question waits, its summary warns that it gives the answer away.
+test('the teacher note is folded under the step, in both languages', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('./?present=1#lesson=cluster&step=6&lang=zh');
+  await expect(panel(page)).toHaveAttribute('data-step', '6', { timeout: 15_000 });
+  const note = page.getByTestId('lesson-teacher');
+  await expect(note.locator('summary')).toHaveText('给老师的提示');
+  await expect(note).not.toHaveAttribute('open');
+  await note.locator('summary').click();
+  await expect(note).toContainText('MOVED');
+  await page.goto('./#lesson=cluster&step=2&lang=en');
+  await expect(panel(page)).toHaveAttribute('data-step', '2', { timeout: 15_000 });
+  await expect(note.locator('summary')).toHaveText('For the teacher (gives the answer away)');
+  expect(errors).toEqual([]);
+});

@@ -289,6 +289,11 @@ export interface Step {
   teacher?: Bilingual;
   /** the built-in's own intro text is about another topic than this step: hidden (its title stays) */
   hideIntro?: boolean;
+  /**
+   * The text quotes owner fields as Redis stores them (`<uuid>:<thread>`): the keyspace shows them
+   * so (its "Real ids" box ticked) instead of as the thread's name, `A:1`.
+   */
+  realIds?: boolean;
   /** "Can you break this? Let the search try": a button that opens Explore on the scenario shown */
   explore?: ExploreCall;
   /**

@@ -55,6 +55,8 @@ export interface PlaygroundState {
   presenter: boolean;
   /** predict mode: the timeline after the cursor (and what it reveals) stays hidden until stepped into */
   predict: boolean;
+  /** the keyspace shows owner ids as Redis stores them ("<uuid>:1"), not as their thread ("A:1") */
+  realIds: boolean;
 }
 
 export const usePlayground = create<PlaygroundState>()(() => ({
@@ -79,6 +81,7 @@ export const usePlayground = create<PlaygroundState>()(() => ({
   originId: null,
   presenter: false,
   predict: false,
+  realIds: false,
 }));
 
 let errorSeq = 1;

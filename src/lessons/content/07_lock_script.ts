@@ -188,17 +188,21 @@ const lesson: Lesson = {
         zh: '现场演示：在键空间下方的命令行里输入 `HGETALL myLock` 和 `PTTL myLock`（命令行没显示时先点“面板”）。大家会看到真实的 `<uuid>:1` 字段。人们以为字段就是线程名 `A:1`；那只是视图里的简称。',
       },
       at: acquired('A:1'),
+      realIds: true,
+      // the keyspace the text quotes (presenter mode shows a cited panel beside the lanes)
+      highlight: { keys: ['myLock'] },
       text: {
         en:
           '`HGETALL myLock` now shows what every Redisson walkthrough prints: one field `<uuid>:1` with value `"1"`. The field is ' +
           'the lock name `ARGV[2]`: the Redisson client’s UUID (`getLockName(threadId)`), a colon, the Java ' +
-          'thread id. The keyspace view shortens it to the thread’s name, `A:1` (hover it for the real one); ' +
-          'type `HGETALL myLock` in the **console** below the keyspace to see the field exactly as Redis ' +
-          'stores it, and `PTTL myLock` for its lease.',
+          'thread id. Here the keyspace view shows the field as Redis stores it; elsewhere it shortens it to ' +
+          'the thread’s name, `A:1` (the **Real ids** box above the keyspace switches). Type `HGETALL myLock` ' +
+          'in the **console** below the keyspace to ask Redis itself, and `PTTL myLock` for its lease.',
         zh:
           '`HGETALL myLock` 现在显示的就是各种 Redisson 讲解里打印出来的样子：一个字段 `<uuid>:1`，值为 `"1"`。这个字段就是锁名 `ARGV[2]`：' +
-          'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。键空间视图把它简写成线程名 `A:1`（鼠标悬停可看到真实字段）；' +
-          '在键空间下方的**控制台**里输入 `HGETALL myLock`，就能看到 Redis 里原样保存的字段，输入 `PTTL myLock` 可以看到它的租期。',
+          'Redisson 客户端的 UUID（`getLockName(threadId)`）、一个冒号、Java 线程 id。这一步的键空间视图按 Redis 里保存的原样显示字段；' +
+          '其他地方它会简写成线程名 `A:1`（键空间上方的**真实 id**勾选框可以切换）。在键空间下方的**命令行**里输入 `HGETALL myLock` 直接问 Redis，' +
+          '输入 `PTTL myLock` 可以看到它的租期。',
       },
       checks: [holds('myLock', 'A:1', 1, { is: 'hash', fields: 1 })],
     },
@@ -212,15 +216,18 @@ const lesson: Lesson = {
       // the built-in's intro is about waking waiters; this step is about something else
       hideIntro: true,
       at: bLockScript,
+      realIds: true,
       text: {
         en:
           'Why the UUID? Thread ids are only unique inside one JVM: A:1 and B:1 are both “thread 1”, on two ' +
           'machines. With the thread id alone, line 2’s `hexists` would let B:1 “re-enter” A:1’s lock. With the ' +
           'client UUID in front, B:1’s field is a different one, absent from the hash, and it gets A:1’s ' +
-          'remaining TTL instead of the lock.',
+          'remaining TTL instead of the lock. The keyspace shows A:1’s field as stored; B:1’s is the ' +
+          '`ARGV[2]` of its `EVALSHA`, in the script view: same `:1`, another UUID.',
         zh:
           '为什么要 UUID？线程 id 只在一个 JVM 内唯一：A:1 和 B:1 都是“线程 1”，却在两台机器上。只用线程 id 的话，第 2 行的 `hexists` ' +
-          '会让 B:1“重入”A:1 的锁。加上客户端 UUID 前缀后，B:1 的字段是另一个，不在哈希里，它拿到的是 A:1 剩余的 TTL 而不是锁。',
+          '会让 B:1“重入”A:1 的锁。加上客户端 UUID 前缀后，B:1 的字段是另一个，不在哈希里，它拿到的是 A:1 剩余的 TTL 而不是锁。' +
+          '键空间按原样显示 A:1 的字段；B:1 的字段是它那条 `EVALSHA` 的 `ARGV[2]`，在脚本视图里：同样是 `:1`，UUID 却不同。',
       },
       highlight: { lanes: ['A:1', 'B:1'], script: { script: 'lock', lines: [2, 7] } },
       checks: [holds('myLock', 'A:1', 1, { fields: 1 }), holds('myLock', 'B:1', null), ...turnedAway('B:1')],

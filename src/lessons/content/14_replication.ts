@@ -63,8 +63,8 @@ const lesson: Lesson = {
     {
       claims: ['C38'],
       teacher: {
-        en: 'Many believe the master blocks during `WAIT`; make sure the room hears that it holds only the calling client’s connection. Ask what the flag `checkLockSyncedSlaves` changes (only what 0 acknowledgements mean), since many credit it with the `WAIT` itself.',
-        zh: '很多人以为 `WAIT` 期间主节点会阻塞；要让大家听清楚，它只让发起调用的客户端连接等待。问大家 `checkLockSyncedSlaves` 这个开关改变了什么（只改变 0 个确认意味着什么），因为很多人以为 `WAIT` 就是它带来的。',
+        en: 'Many believe the master blocks during `WAIT`; make sure the room hears that it holds only the calling client’s connection. Ask what the flag `checkLockSyncedSlaves` changes (only what 0 acknowledgements mean), since people often credit it with the `WAIT` itself.',
+        zh: '很多人以为 `WAIT` 期间主节点会阻塞；要让大家听清楚，它只让发起调用的客户端连接等待。问大家 `checkLockSyncedSlaves` 这个开关改变了什么（只改变 0 个确认意味着什么）——不少人以为 `WAIT` 就是它带来的。',
       },
       at: acquired('A:1'),
       text: {

@@ -118,6 +118,8 @@ export const en = {
   'inspect.noTtl': 'no TTL',
   'inspect.expired': 'expiring',
   'inspect.field': 'field',
+  'inspect.realIds': 'Real ids',
+  'inspect.realIdsHint': 'Show owner ids as Redis stores them (<uuid>:<thread>) instead of the thread’s name (A:1)',
   'inspect.value': 'value',
   'inspect.holds': 'holds',
   'inspect.state': 'state',

@@ -120,6 +120,8 @@ export const zh: Record<MessageKey, string> = {
   'inspect.noTtl': '无过期时间',
   'inspect.expired': '即将过期',
   'inspect.field': '字段',
+  'inspect.realIds': '真实 id',
+  'inspect.realIdsHint': '按 Redis 里保存的原样显示持有者 id（<uuid>:<线程>），而不是线程名（A:1）',
   'inspect.value': '值',
   'inspect.holds': '持有',
   'inspect.state': '状态',

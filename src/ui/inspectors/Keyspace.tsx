@@ -47,6 +47,9 @@ function KeyRows({
 }) {
   const t = useT();
   const ttl = ttlText(k, now, t);
+  // with real ids on, the field shows as stored and its thread's name moves to the hover
+  const realOwners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
+  const title = (f: string) => (owners === realOwners ? f : nameOwners(f, realOwners));
   const head = (
     <tr className="ks__key">
       <th scope="row">
@@ -83,7 +86,7 @@ function KeyRows({
       {pairs.map(([f, v], i) => (
         <tr key={i} className="ks__field">
           <td>
-            <code title={String(f)} data-testid="ks-field">
+            <code title={title(String(f))} data-testid="ks-field">
               {nameOwners(String(f), owners)}
             </code>
           </td>
@@ -99,7 +102,8 @@ function KeyRows({
 function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now: number; cluster: boolean }) {
   const t = useT();
   const lang = usePlayground((s) => s.lang);
-  const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
+  const named = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
+  const owners = usePlayground((s) => s.realIds) ? NO_OWNERS : named;
   const lane = usePlayground((s) => s.run?.model.nodes.find((n) => n.id === id));
   const slots = cluster && lane ? slotsAt(lane, now) : null;
   const { listed, total } = capList(Object.values(node.keys).sort((a, b) => KEY_ORDER.compare(a.key, b.key)));
@@ -203,9 +207,21 @@ export function Keyspace() {
   // a cluster's nodes shard by shard (each master, then its replicas), as on the timeline
   const shards = usePlayground((s) => s.run?.model.shards);
   const rank = (id: string) => shards?.findIndex((ids) => ids.includes(id)) ?? 0;
+  const realIds = usePlayground((s) => s.realIds);
   return (
     <section className="panel" data-testid="keyspace" aria-labelledby="ks-h">
-      <h3 id="ks-h">{t('inspect.keyspace')}</h3>
+      <h3 id="ks-h">
+        {t('inspect.keyspace')}
+        <label className="ks__ids" title={t('inspect.realIdsHint')}>
+          <input
+            type="checkbox"
+            data-testid="ks-real-ids"
+            checked={realIds}
+            onChange={(e) => usePlayground.setState({ realIds: e.target.checked })}
+          />
+          {t('inspect.realIds')}
+        </label>
+      </h3>
       <div className="panel__scroll">
         <InsideScript />
         {visible &&

@@ -71,6 +71,8 @@ export function openLesson(id: string, step = 0, path: string | null = null): vo
 export function closeLesson(): void {
   useLearn.setState({ view: 'play', lessonId: null, step: 0 });
   usePlayer.setState({ task: 'idle' });
+  // a step's "Real ids" was the step's choice, not the playground's
+  usePlayground.setState({ realIds: false });
   // Back to the playground's own link for what is on screen.
   history.replaceState(null, '', `${window.location.pathname}${window.location.search}${currentHash()}`);
 }
@@ -206,7 +208,12 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
   // A question waits before the event that decides it, with the future, the verdict and the
   // violations hidden (predict mode); the link's `&p=1` keeps predict mode on for every step.
   setCursor(unanswered ? (info.ask ?? info.cursor) : info.cursor);
-  usePlayground.setState({ playing: false, predict: unanswered || useLearn.getState().predict });
+  usePlayground.setState({
+    playing: false,
+    predict: unanswered || useLearn.getState().predict,
+    // a step that quotes the real `<uuid>:<thread>` field shows it in the keyspace (LA7)
+    realIds: p.lesson.steps[n].realIds === true,
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
