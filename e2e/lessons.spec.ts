@@ -468,3 +468,22 @@ test('the teacher note is folded under the step, in both languages', async ({ pa
   await expect(note.locator('summary')).toHaveText('For the teacher (gives the answer away)');
   expect(errors).toEqual([]);
 });
+
+// LA5: a step whose script the tutorials show older re-runs with a tutorial's release beside it.
+test('the tutorials box re-runs the step with a tutorial’s release, and back', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./#lesson=lock-script&step=1');
+  await atStep(page, 1);
+  const script = page.getByTestId('script-view');
+  await expect(script).toContainText("or (redis.call('hexists'");
+  const release = page.getByTestId('lesson-release');
+  await release.selectOption('3.11.6');
+  // the tutorials' two `if` blocks, the first acquire an HSET
+  await expect(script).toContainText("redis.call('hset', KEYS[1], ARGV[2], 1)", { timeout: 15_000 });
+  await expect(script).not.toContainText("or (redis.call('hexists'");
+  await page.getByTestId('lesson-back-to-step').click();
+  await expect(script).toContainText("or (redis.call('hexists'", { timeout: 15_000 });
+  await expect(release).toHaveValue('');
+  expect(errors).toEqual([]);
+});

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtin, validateScenario } from './engine';
+import { builtin, runScenario, validateScenario } from './engine';
 import { evaluateLesson, RunCache, type LessonResult } from './evaluate';
 import { applyPatch, readPointer } from './patch';
 import { lessonCatalog, loadAllLessons } from './index';
@@ -168,6 +168,47 @@ describe('the course', () => {
     expect([...parts].sort()).toEqual(parts);
     expect(new Set(parts)).toEqual(new Set([1, 2, 3]));
     for (const l of lessons) expect(l.objective?.en.length ?? 0, l.id).toBeGreaterThan(30);
+  });
+
+  it('the steps whose script the tutorials show older say what changed (LA5), from the first such step', () => {
+    // the audit's list: lock-script 1–6, waiting 1, reentrancy 2 and 4, unlock 1 (and unlock 3's latch)
+    const steps: [string, number][] = [
+      ...[1, 2, 3, 4, 5, 6].map((n): [string, number] => ['lock-script', n]),
+      ['waiting', 1],
+      ['reentrancy', 2],
+      ['reentrancy', 4],
+      ['unlock', 1],
+      ['unlock', 3],
+      ['watchdog', 1],
+    ];
+    for (const [id, n] of steps) {
+      const l = lessons.find((x) => x.id === id)!;
+      const told = l.steps.slice(0, n).some((s) => s.tutorials !== undefined && s.tutorialsReleases?.length);
+      expect(told, `${id} step ${n}`).toBe(true);
+    }
+  });
+
+  it('a tutorials release re-runs the step with another script than the step’s own (LA5)', () => {
+    const shas = (scenario: unknown) => {
+      const v = validateScenario(scenario);
+      expect(v.ok).toBe(true);
+      if (!v.ok) return '';
+      const events = runScenario(v.scenario).trace.events;
+      const out = new Set<string>();
+      for (const e of events) if (e.kind === 'cmd' && /^evalsha$/i.test(e.argv[0])) out.add(e.argv[1]);
+      return [...out].sort().join(' ');
+    };
+    let n = 0;
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        for (const release of s.step.tutorialsReleases ?? []) {
+          const own = s.scenario as { redisson?: Record<string, unknown> };
+          const other = { ...own, redisson: { ...own.redisson, version: release } };
+          expect(shas(other), `${id} step ${i + 1} with ${release}`).not.toBe(shas(own));
+          n++;
+        }
+      });
+    expect(n).toBeGreaterThanOrEqual(8);
   });
 
   it('every step of lessons 1–17 has its own teacher note in both languages (LA12)', () => {

@@ -285,6 +285,11 @@ export interface Step {
   task?: Task;
   /** how what the step shows differs from the tutorials' older Redisson (a box under the text) */
   tutorials?: Bilingual;
+  /**
+   * Releases whose scripts the tutorials show ("3.11.6"): the `tutorials` box offers to re-run the
+   * step with each, at the same moment, and back to the step's own release.
+   */
+  tutorialsReleases?: string[];
   /** for the teacher: what to ask the room, what people get wrong (folded away under the step) */
   teacher?: Bilingual;
   /** the built-in's own intro text is about another topic than this step: hidden (its title stays) */

@@ -56,13 +56,14 @@ const lesson: Lesson = {
         en:
           'The tutorials show the script of older releases: two `if` blocks, one for a free lock ' +
           '(`exists == 0`) and one for re-entry (`hexists == 1`), and before 3.12.3 `hset` for the first hold. ' +
-          'Since 3.19 Redisson merges the two into one condition; what each branch does is unchanged. The run ' +
-          'uses the release in the scenario’s `redisson.version`: the editor’s version picker switches it.',
+          'Since 3.19 Redisson merges the two into one condition; what each branch does is unchanged. The switch ' +
+          'below re-runs this step with a tutorial’s release, so its script shows in the script view.',
         zh:
           '教程里展示的是较早版本的脚本：两个 `if` 块，一个处理空闲的锁（`exists == 0`），一个处理重入（`hexists == 1`），' +
           '3.12.3 之前第一次加锁用的是 `hset`。从 3.19 起 Redisson 把两者合并成一个条件；每个分支做的事没有变。' +
-          '这次运行用的是场景里 `redisson.version` 指定的版本：编辑器里的版本选择器可以切换。',
+          '下面的开关可以用教程里的版本重新运行这一步，脚本视图里就会显示那个版本的脚本。',
       },
+      tutorialsReleases: ['3.11.6', '3.12.3'],
       scenario: { builtin: 'basic-lock' },
       at: { kind: 'script.line', where: { line: 1 } },
       text: {

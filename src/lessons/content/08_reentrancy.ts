@@ -66,6 +66,11 @@ const lesson: Lesson = {
         en: 'Hands up: 2 or “still 1, it waits”? Those who pick waiting remember lesson 7’s broken script. Point at the field going to `2` in the keyspace and at `PTTL` back at 30 s; ask why the lease restarts (the script runs `pexpire` on every acquire).',
         zh: '举手：2，还是“仍然是 1，它在等”？选等待的人记得的是第 7 课那个被弄坏的脚本。指给大家看键空间里字段变成 `2`，`PTTL` 回到 30 秒；问为什么租期会重新开始（脚本每次加锁都执行 `pexpire`）。',
       },
+      tutorials: {
+        en: 'The tutorials’ script gives re-entry its own second `if` block (`hexists == 1` → `hincrby`, `pexpire`, `return nil`); since 3.19 it is the second half of the one condition (line 2). The branch does the same thing.',
+        zh: '教程里的脚本把重入写成单独的第二个 `if` 块（`hexists == 1` → `hincrby`、`pexpire`、`return nil`）；从 3.19 起它成了同一个条件的后半句（第 2 行）。这个分支做的事没有变。',
+      },
+      tutorialsReleases: ['3.12.3'],
       at: secondAcquire,
       question: {
         prompt: {
@@ -134,6 +139,11 @@ const lesson: Lesson = {
         en: 'The wrong answer is usually `1` (“released”): people expect one `unlock()` to free the lock. Ask how many times A:1 locked it. Point at the field going back to `1` and at the absence of a `PUBLISH`: nobody is woken.',
         zh: '常见的错误答案是 `1`（“已释放”）：人们以为一次 `unlock()` 就能放掉锁。问大家 A:1 加了几次锁。指给大家看字段回到 `1`，而且没有 `PUBLISH`：没有人被唤醒。',
       },
+      tutorials: {
+        en: 'Before 3.24 the unlock script has no latch key (`KEYS[3]`): it decrements, `pexpire`s and returns `0` just the same, but does not remember its answer for an unlock re-sent after a timeout.',
+        zh: '3.24 之前的解锁脚本没有 latch 键（`KEYS[3]`）：它照样减一、`pexpire`、返回 `0`，只是不会为超时后重发的解锁记住自己的答复。',
+      },
+      tutorialsReleases: ['3.12.3'],
       at: firstUnlock,
       question: {
         prompt: {

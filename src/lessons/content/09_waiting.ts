@@ -43,6 +43,11 @@ const lesson: Lesson = {
         en: 'Ask why a number is more useful than `false`: it tells the caller how long the lock will live at most, so it knows how long to wait. Those who pick `nil` have not yet connected the hash field to the owner.',
         zh: '问大家为什么返回一个数字比返回 `false` 更有用：它告诉调用者这把锁最多还能活多久，于是知道要等多久。选 `nil` 的人还没把哈希字段和持有者联系起来。',
       },
+      tutorials: {
+        en: "In the tutorials’ two-`if` script a caller that is neither free to take the lock nor its owner falls through both blocks to the same last line, `return redis.call('pttl', KEYS[1])`: the same reply as here.",
+        zh: "在教程里那个有两个 `if` 的脚本中，既拿不到空闲的锁、又不是持有者的调用者会穿过两个块，落到同样的最后一行 `return redis.call('pttl', KEYS[1])`：返回值和这里一样。",
+      },
+      tutorialsReleases: ['3.12.3'],
       scenario: { builtin: 'contention-wakeup' },
       at: bLockScript,
       question: {

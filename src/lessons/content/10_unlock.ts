@@ -40,6 +40,11 @@ const lesson: Lesson = {
         en: 'The tempting answer is `1`: “same client, same machine”. Ask what the field is made of (client UUID **and** thread id), so A:2’s field is a different one. Point at the exception on A:2’s lane and at A:1’s field, untouched.',
         zh: '诱人的答案是 `1`：“同一个客户端、同一台机器”。问大家字段由什么组成（客户端 UUID **加上**线程 id），所以 A:2 的字段是另一个。指给大家看 A:2 泳道上的异常，以及 A:1 那个原封不动的字段。',
       },
+      tutorials: {
+        en: 'The tutorials’ unlock script starts with this owner check (`hexists … == 0` → `nil`). Since 3.24 two lines come first that read the latch key, so here the check is line 6.',
+        zh: '教程里的解锁脚本一开头就是这个持有者检查（`hexists … == 0` → `nil`）。从 3.24 起前面多了读 latch 键的几行，所以这里的检查在第 6 行。',
+      },
+      tutorialsReleases: ['3.12.3'],
       scenario: { builtin: 'unlock-not-owner' },
       at: a2Unlock,
       question: {
@@ -116,6 +121,11 @@ const lesson: Lesson = {
         en: 'Expect questions about the `redisson_unlock_latch` key and the `A/unlock` lane: answer with the text (a receipt so a re-sent unlock does not release twice, 3.24+). In the console, `PUBSUB NUMSUB redisson_lock__channel:{myLock}` before this moment shows the three subscribers who will receive the message.',
         zh: '估计会有人问 `redisson_unlock_latch` 这个键和 `A/unlock` 泳道：用正文回答（一张回执，让重发的解锁不会释放两次，3.24 起）。在这一刻之前，在命令行输入 `PUBSUB NUMSUB redisson_lock__channel:{myLock}`，能看到将收到消息的三个订阅者。',
       },
+      tutorials: {
+        en: 'Before 3.24 the script ends with `DEL` and the publish, with no latch key; before 3.22 the publish command is always `publish`, since then it is `ARGV[4]`: `PUBLISH`, or `SPUBLISH` on a cluster that supports sharded pub/sub.',
+        zh: '3.24 之前，脚本以 `DEL` 和发布结束，没有 latch 键；3.22 之前发布命令固定是 `publish`，之后是 `ARGV[4]`：`PUBLISH`，或者在支持分片发布订阅的集群上用 `SPUBLISH`。',
+      },
+      tutorialsReleases: ['3.12.3'],
       scenario: { builtin: 'contention-wakeup' },
       at: a1Unlock,
       text: {

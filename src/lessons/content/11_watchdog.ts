@@ -47,6 +47,11 @@ const lesson: Lesson = {
         en: 'Ask why not renew just before 30 s. The answer is margin: a renewal can be slow or lost, so Redisson renews with two thirds of the lease still left.',
         zh: '问大家：为什么不在快到 30 秒时才续期？答案是余量：续期可能变慢或丢失，所以 Redisson 在还剩三分之二租期时就续。',
       },
+      tutorials: {
+        en: 'The tutorials’ `renewExpiration()` is the form before 3.44: one timer per lock, each running a one-key script (`hexists` → `pexpire`, `return 1`). Since 3.44 one `LockTask` per client renews its locks in batches, one script over many keys: that is the script shown here.',
+        zh: '教程里的 `renewExpiration()` 是 3.44 之前的写法：每把锁一个定时器，各自执行只带一个键的脚本（`hexists` → `pexpire`，`return 1`）。从 3.44 起，每个客户端一个 `LockTask` 成批续期它的锁，一个脚本处理多个键：这里显示的就是它。',
+      },
+      tutorialsReleases: ['3.27.2'],
       scenario: { builtin: 'watchdog-renewal' },
       at: aRenewal,
       question: {

@@ -17,6 +17,7 @@ import { useLearn, usePlayground } from '../store';
 import { OUTLINES, threadAt, whereIs } from './java-outline';
 import './learn.css';
 import { Markdown } from './Markdown';
+import { TutorialsBox } from './TutorialsBox';
 import {
   answer,
   backToStep,
@@ -459,11 +460,7 @@ export function LessonPanel() {
             ↺ {t('learn.backToStep')}
           </button>
         )}
-        {step.tutorials !== undefined && !hideText && (
-          <div className="lesson__tutorials" data-testid="lesson-tutorials">
-            <strong>{t('learn.tutorials')}</strong> <Markdown text={step.tutorials[lang]} />
-          </div>
-        )}
+        {!hideText && <TutorialsBox step={step} scenario={info.scenario} lang={lang} />}
         {step.teacher !== undefined && !embed && (
           <details className="lesson__teacher" data-testid="lesson-teacher">
             <summary>{t(hideText ? 'learn.teacherSpoiler' : 'learn.teacher')}</summary>

@@ -32,6 +32,8 @@ interface PlayerState {
   progress: Record<string, Progress>;
   /** the step whose answered question is playing its deciding events (its text waits for them) */
   revealing: number | null;
+  /** the Redisson release the tutorials box re-ran the step with (null: the step's own) */
+  release: string | null;
 }
 
 export const usePlayer = create<PlayerState>()(() => ({
@@ -44,6 +46,7 @@ export const usePlayer = create<PlayerState>()(() => ({
   taskDodge: null,
   progress: readProgress(),
   revealing: null,
+  release: null,
 }));
 
 /** Bumped to stop a running reveal (another step, "back to this step"). */
@@ -128,6 +131,8 @@ export function backToStep(): void {
   if (info?.cursor === undefined) return;
   revealToken++;
   usePlayer.setState({ revealing: null });
+  // the step's moment is an event of the step's own run, not of another release's
+  if (usePlayer.getState().release !== null) return void showRelease(null);
   usePlayground.setState({ playing: false, predict: useLearn.getState().predict });
   setCursor(info.cursor);
 }
@@ -140,7 +145,7 @@ export async function syncStep(): Promise<void> {
   if (lessonId === null) return;
   const my = ++token;
   revealToken++;
-  usePlayer.setState({ revealing: null });
+  usePlayer.setState({ revealing: null, release: null });
   let payload = usePlayer.getState().payload;
   if (payload?.lesson.id !== lessonId) {
     usePlayer.setState({ loading: true, error: null, payload: null, answers: {} });
@@ -276,6 +281,24 @@ export async function setTaskPaths(paths: readonly string[], value: unknown): Pr
   } catch (e) {
     usePlayer.setState({ error: message(e) });
   }
+}
+
+/**
+ * The step re-run with another Redisson release, at the same virtual time (the tutorials box's
+ * switch: the script the tutorials show beside the one the step uses), or back to the step's
+ * own scenario and moment (`null`).
+ */
+export async function showRelease(release: string | null): Promise<void> {
+  const { step } = useLearn.getState();
+  const info = usePlayer.getState().payload?.steps[step];
+  if (info?.scenario === undefined) return;
+  usePlayer.setState({ release });
+  if (release === null) return loadStepScenario(info.scenario, info.cursor);
+  const doc = info.scenario as { redisson?: Record<string, unknown> };
+  await loadScenario(
+    { ...doc, redisson: { ...doc.redisson, version: release } },
+    { keepTime: true, verbose: true, persist: false, origin: null, history: false },
+  );
 }
 
 /** Restores the step's own scenario after the learner's edits. */
