@@ -167,7 +167,12 @@ describe('the course', () => {
     expect(parts.every((p) => p !== undefined)).toBe(true);
     expect([...parts].sort()).toEqual(parts);
     expect(new Set(parts)).toEqual(new Set([1, 2, 3]));
-    for (const l of lessons) expect(l.objective?.en.length ?? 0, l.id).toBeGreaterThan(30);
+    for (const l of lessons) {
+      expect(l.objective?.en.length ?? 0, l.id).toBeGreaterThan(30);
+      // ...in both languages, each its own sentence (not the English copied over)
+      expect(l.objective?.zh.length ?? 0, l.id).toBeGreaterThan(10);
+      expect(l.objective?.zh, l.id).not.toBe(l.objective?.en);
+    }
   });
 
   it('the steps whose script the tutorials show older say what changed (LA5), from the first such step', () => {

@@ -28,10 +28,12 @@ export const COURSE_PATHS: readonly CoursePath[] = [
     stops: [
       { lesson: 'why-lock', steps: [1, 2, 3] },
       { lesson: 'expiry', steps: [2, 4, 5] },
-      { lesson: 'lease-too-short', steps: [2, 3] },
-      { lesson: 'atomic-release', steps: [3, 5] },
-      { lesson: 'watchdog', steps: [1, 2, 6] },
-      { lesson: 'pauses-fencing', steps: [2, 5] },
+      // each question after the step that sets it up: the 10 s lease and the 14 s of work, the
+      // stale GET, the tokens (the teacher notes ask the room about exactly those)
+      { lesson: 'lease-too-short', steps: [1, 2, 3] },
+      { lesson: 'atomic-release', steps: [2, 3, 5] },
+      { lesson: 'watchdog', steps: [1, 6] },
+      { lesson: 'pauses-fencing', steps: [2, 4, 5] },
       { lesson: 'replication', steps: [6] },
     ],
   },
@@ -42,8 +44,8 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       { lesson: 'why-lock', steps: [1, 2, 3] },
       { lesson: 'setnx', steps: [1, 2, 3, 4] },
       { lesson: 'expiry', steps: [2, 4, 5] },
-      { lesson: 'lease-too-short', steps: [2, 3, 4] },
-      { lesson: 'atomic-release', steps: [3, 5] },
+      { lesson: 'lease-too-short', steps: [1, 2, 3] },
+      { lesson: 'atomic-release', steps: [2, 3, 5] },
       { lesson: 'lock-script', steps: [1, 2, 3, 4, 5] },
       { lesson: 'reentrancy', steps: [2, 4] },
       { lesson: 'waiting', steps: [1, 2, 3] },
