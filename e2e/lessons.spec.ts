@@ -485,5 +485,14 @@ test('the tutorials box re-runs the step with a tutorial’s release, and back',
   await page.getByTestId('lesson-back-to-step').click();
   await expect(script).toContainText("or (redis.call('hexists'", { timeout: 15_000 });
   await expect(release).toHaveValue('');
+  // unlock 3 with the tutorials' release: the cursor stays on A:1's unlock script, the one without
+  // the latch key, and the scenario keeps its built-in's title
+  await page.goto('./#lesson=unlock&step=3');
+  await atStep(page, 3);
+  await expect(script).toContainText('KEYS[3]');
+  await page.getByTestId('lesson-release').selectOption('3.12.3');
+  await expect(script).toContainText("redis.call('publish', KEYS[2], ARGV[1])", { timeout: 15_000 });
+  await expect(script).not.toContainText('KEYS[3]');
+  await expect(page.getByTestId('intro')).toContainText('Waiting without polling');
   expect(errors).toEqual([]);
 });

@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import { applyPatch, readPointer } from '../../lessons/patch';
 import { coursePath, pathNeighbour } from '../../lessons/paths';
 import type { Lesson, PatchOp, ScenarioJson } from '../../lessons/types';
+import type { TraceEvent } from '../../engine/trace/types';
 import { currentHash, loadDefault, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { translate } from '../i18n';
@@ -15,6 +16,7 @@ import { encodeLessonHash, shareUrl } from '../url-state';
 import type { LessonPayload, LessonSummary } from './lesson-protocol';
 import { readProgress, recordStep, type Progress } from './progress';
 import { revealFrames, REVEAL_MS } from './reveal';
+import { sameEvent } from './same-event';
 
 /** `dodge`: the run meets the outcome the way the task's `dodges[taskDodge]` describes, not the point */
 export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet' | 'dodge';
@@ -291,15 +293,25 @@ export async function setTaskPaths(paths: readonly string[], value: unknown): Pr
 export async function showRelease(release: string | null): Promise<void> {
   const { step } = useLearn.getState();
   const info = usePlayer.getState().payload?.steps[step];
-  if (info?.scenario === undefined) return;
+  if (info?.scenario === undefined || info.cursor === undefined) return;
+  const run = usePlayground.getState().run;
+  if (usePlayer.getState().release === null && run)
+    ownRun = { events: run.trace.events, cursor: info.cursor };
   usePlayer.setState({ release });
   if (release === null) return loadStepScenario(info.scenario, info.cursor);
   const doc = info.scenario as { redisson?: Record<string, unknown> };
-  await loadScenario(
+  const ok = await loadScenario(
     { ...doc, redisson: { ...doc.redisson, version: release } },
-    { keepTime: true, verbose: true, persist: false, origin: null, history: false },
+    { keepTime: true, verbose: true, persist: false, history: false },
   );
+  // the cursor on the event that plays the step's part in this release's run (same time otherwise)
+  const events = usePlayground.getState().run?.trace.events;
+  const at = ok && ownRun !== null && events ? sameEvent(ownRun.events, ownRun.cursor, events) : null;
+  if (at !== null) setCursor(at);
 }
+
+/** The step's own run and moment, while the tutorials box shows another release's. */
+let ownRun: { events: readonly TraceEvent[]; cursor: number } | null = null;
 
 /** Restores the step's own scenario after the learner's edits. */
 export async function resetTask(): Promise<void> {
