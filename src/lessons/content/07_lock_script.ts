@@ -49,8 +49,8 @@ const lesson: Lesson = {
     {
       claims: ['C11'],
       teacher: {
-        en: 'Put the script view on the projector (presenter mode shows it beside the lanes) and read lines 1–2 aloud. Students who read a blog post will ask why their script has two `if` blocks: open the box under the text, it says which release changed what. Ask what `KEYS[1]`, `ARGV[1]`, `ARGV[2]` are before the text says it.',
-        zh: '把脚本视图投到屏幕上（演示模式会把它放在泳道旁边），大声读第 1–2 行。读过博客的同学会问为什么他们看到的脚本有两个 `if` 块：打开正文下面的方框，里面写了哪个版本改了什么。在正文揭晓之前，先问大家 `KEYS[1]`、`ARGV[1]`、`ARGV[2]` 各是什么。',
+        en: 'Put the script view on the projector (presenter mode shows it beside the lanes) and read lines 1–2 aloud. Students who read a blog post will ask why their script has two `if` blocks: the box under the text says which release changed what, and its switch re-runs the step with 3.11.6 or 3.12.3 so the room sees that script in the script view. Ask what `KEYS[1]`, `ARGV[1]`, `ARGV[2]` are before the text says it.',
+        zh: '把脚本视图投到屏幕上（演示模式会把它放在泳道旁边），大声读第 1–2 行。读过博客的同学会问为什么他们看到的脚本有两个 `if` 块：正文下面的方框写了哪个版本改了什么，方框里的开关能用 3.11.6 或 3.12.3 重新运行这一步，让大家在脚本视图里看到那个脚本。在正文揭晓之前，先问大家 `KEYS[1]`、`ARGV[1]`、`ARGV[2]` 各是什么。',
       },
       tutorials: {
         en:
@@ -185,8 +185,8 @@ const lesson: Lesson = {
     {
       claims: ['C12'],
       teacher: {
-        en: 'Do it live: type `HGETALL myLock` and `PTTL myLock` in the console under the keyspace (Panels, if the console is hidden). The room sees the real `<uuid>:1` field. People assume the field is the thread name `A:1`; that is only the view’s short name.',
-        zh: '现场演示：在键空间下方的命令行里输入 `HGETALL myLock` 和 `PTTL myLock`（命令行没显示时先点“面板”）。大家会看到真实的 `<uuid>:1` 字段。人们以为字段就是线程名 `A:1`；那只是视图里的简称。',
+        en: 'The keyspace shows the real `<uuid>:1` field on this step; untick Real ids to show the short name `A:1` the other steps use. People assume the field is the thread name; it is only the view’s short name. Then do it live: type `HGETALL myLock` and `PTTL myLock` in the console under the keyspace (Panels, if the console is hidden).',
+        zh: '这一步的键空间显示的是真实的 `<uuid>:1` 字段；取消勾选“真实 id”，就会显示其他步骤用的简称 `A:1`。人们以为字段就是线程名；那只是视图里的简称。然后现场演示：在键空间下方的命令行里输入 `HGETALL myLock` 和 `PTTL myLock`（命令行没显示时先点“面板”）。',
       },
       at: acquired('A:1'),
       realIds: true,
@@ -210,8 +210,8 @@ const lesson: Lesson = {
     {
       claims: ['C13', 'C16'],
       teacher: {
-        en: 'Ask: A:1 and B:1 are both “thread 1”; what would `hexists` find if the field were only the thread id? (B:1 would re-enter A:1’s lock.) Hover the field in the keyspace, or type `HGETALL myLock` in the console, to show that the UUID in front differs per client.',
-        zh: '问大家：A:1 和 B:1 都是“线程 1”；如果字段只有线程 id，`hexists` 会查到什么？（B:1 会“重入”A:1 的锁。）把鼠标悬停在键空间的字段上，或者在命令行输入 `HGETALL myLock`，展示前面的 UUID 每个客户端都不一样。',
+        en: 'Ask: A:1 and B:1 are both “thread 1”; what would `hexists` find if the field were only the thread id? (B:1 would re-enter A:1’s lock.) Point at A:1’s field in the keyspace and at B:1’s `ARGV[2]` in the script view: the same `:1`, another UUID in front.',
+        zh: '问大家：A:1 和 B:1 都是“线程 1”；如果字段只有线程 id，`hexists` 会查到什么？（B:1 会“重入”A:1 的锁。）指给大家看键空间里 A:1 的字段和脚本视图里 B:1 的 `ARGV[2]`：同样是 `:1`，前面的 UUID 却不同。',
       },
       scenario: { builtin: 'contention-wakeup' },
       // the built-in's intro is about waking waiters; this step is about something else

@@ -118,8 +118,8 @@ const lesson: Lesson = {
     {
       claims: ['C21'],
       teacher: {
-        en: 'Expect questions about the `redisson_unlock_latch` key and the `A/unlock` lane: answer with the text (a receipt so a re-sent unlock does not release twice, 3.24+). In the console, `PUBSUB NUMSUB redisson_lock__channel:{myLock}` before this moment shows the three subscribers who will receive the message.',
-        zh: '估计会有人问 `redisson_unlock_latch` 这个键和 `A/unlock` 泳道：用正文回答（一张回执，让重发的解锁不会释放两次，3.24 起）。在这一刻之前，在命令行输入 `PUBSUB NUMSUB redisson_lock__channel:{myLock}`，能看到将收到消息的三个订阅者。',
+        en: 'Expect questions about the `redisson_unlock_latch` key and the `A/unlock` lane: answer with the text (a receipt so a re-sent unlock does not release twice, 3.24+). The switch in the tutorials box re-runs the step with 3.12.3: the same moment, no latch key, for those who know the older script.',
+        zh: '估计会有人问 `redisson_unlock_latch` 这个键和 `A/unlock` 泳道：用正文回答（一张回执，让重发的解锁不会释放两次，3.24 起）。教程方框里的开关能用 3.12.3 重新运行这一步：同一时刻，没有 latch 键，给熟悉旧脚本的人看。',
       },
       tutorials: {
         en: 'Before 3.24 the script ends with `DEL` and the publish, with no latch key; before 3.22 the publish command is always `publish`, since then it is `ARGV[4]`: `PUBLISH`, or `SPUBLISH` on a cluster that supports sharded pub/sub.',
