@@ -129,15 +129,14 @@ export function applySubscription(f: Frame, ev: TraceEventOf<'cmd'>): void {
     }
   }
   n.subs = subs;
-  if (sub) {
-    const kind = SUB_KIND[name];
-    if (kind !== undefined || n.subKinds?.size) {
-      const kinds = new Map(n.subKinds);
-      for (let i = 1; i < argv.length; i++)
-        if (kind === undefined) kinds.delete(argv[i]);
-        else kinds.set(argv[i], kind);
-      n.subKinds = kinds;
-    }
+  // how each name was subscribed (SUBSCRIBE: no entry), kept only while someone is subscribed
+  const kind = sub ? SUB_KIND[name] : undefined;
+  if (kind !== undefined || n.subKinds?.size) {
+    const kinds = new Map(n.subKinds);
+    for (let i = 1; i < argv.length; i++)
+      if (kind !== undefined) kinds.set(argv[i], kind);
+      else if (sub || !subs.has(argv[i])) kinds.delete(argv[i]);
+    n.subKinds = kinds;
   }
 }
 
