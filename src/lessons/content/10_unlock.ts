@@ -166,8 +166,8 @@ const lesson: Lesson = {
     {
       claims: ['C22'],
       teacher: {
-        en: 'Let the room vote, then play. Whoever wins, the point is that nobody could know in advance: `RLock` promises no order, the first script to reach Redis wins. Keep the Key moments chips out of sight until the vote is in.',
-        zh: '先让大家投票，再播放。不管谁赢，重点是没人能事先知道：`RLock` 不保证顺序，最先到达 Redis 的脚本获胜。投票结束之前别让大家看到“关键时刻”的标签。',
+        en: 'Let the room vote, then play. Whoever wins, the point is that nobody could know in advance: `RLock` promises no order, the first script to reach Redis wins. The page keeps the key moments hidden until the answer; after it, their chips name the winner, so take the vote first.',
+        zh: '先让大家投票，再播放。不管谁赢，重点是没人能事先知道：`RLock` 不保证顺序，最先到达 Redis 的脚本获胜。回答之前页面会隐藏“关键时刻”；回答之后那些标签会直接点出赢家，所以要先投票。',
       },
       at: nextHolder,
       question: {

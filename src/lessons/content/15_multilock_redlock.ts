@@ -45,8 +45,8 @@ const lesson: Lesson = {
     {
       claims: ['C36'],
       teacher: {
-        en: 'Ask what “all or nothing” costs when one lock is busy: A:1 gives back the two it got. Point at the unlocks of `l1` and `l2` right after the failure on `l3`. Some think MultiLock keeps the locks it got while waiting.',
-        zh: '问大家一把锁被占用时，“全有或全无”要付出什么：A:1 把已经拿到的两把还回去。指给大家看在 `l3` 失败之后紧接着的 `l1`、`l2` 解锁。有人以为 MultiLock 会一边等一边攥着已拿到的锁。',
+        en: 'Ask what “all or nothing” costs when one lock is busy: A:1 gives back the two it got. Point at the unlocks of `l1` and `l2` between `l3`’s TTL reply and the `false`. Some think MultiLock keeps the locks it got while waiting.',
+        zh: '问大家一把锁被占用时，“全有或全无”要付出什么：A:1 把已经拿到的两把还回去。指给大家看 `l3` 返回 TTL 之后、`false` 之前的 `l1`、`l2` 解锁。有人以为 MultiLock 会一边等一边攥着已拿到的锁。',
       },
       scenario: { builtin: 'multilock-all-or-nothing' },
       at: ev('lock.failed', 'A:1'),
