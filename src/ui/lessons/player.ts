@@ -201,6 +201,8 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
   const k = shownStep(p, n);
   const info = p.steps[k];
   if (info?.scenario === undefined || info.cursor === undefined) return;
+  // a step that quotes the real `<uuid>:<thread>` field shows it in the keyspace (LA7)
+  usePlayground.setState({ realIds: p.lesson.steps[n].realIds === true });
   const pg = usePlayground.getState();
   const same =
     pg.scenario !== null &&
@@ -215,12 +217,7 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
   // A question waits before the event that decides it, with the future, the verdict and the
   // violations hidden (predict mode); the link's `&p=1` keeps predict mode on for every step.
   setCursor(unanswered ? (info.ask ?? info.cursor) : info.cursor);
-  usePlayground.setState({
-    playing: false,
-    predict: unanswered || useLearn.getState().predict,
-    // a step that quotes the real `<uuid>:<thread>` field shows it in the keyspace (LA7)
-    realIds: p.lesson.steps[n].realIds === true,
-  });
+  usePlayground.setState({ playing: false, predict: unanswered || useLearn.getState().predict });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
