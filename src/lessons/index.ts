@@ -22,6 +22,7 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('expiry', () => import('./content/03_expiry')),
   entry('lease-too-short', () => import('./content/04_lease_too_short')),
   entry('atomic-release', () => import('./content/05_atomic_release')),
+  entry('multi-watch', () => import('./content/18_multi_watch')),
   entry('renewal-task', () => import('./content/06_renewal_task')),
   entry('lock-script', () => import('./content/07_lock_script')),
   entry('reentrancy', () => import('./content/08_reentrancy')),
