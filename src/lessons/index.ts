@@ -31,6 +31,7 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('watchdog', () => import('./content/11_watchdog')),
   entry('pauses-fencing', () => import('./content/12_pauses_fencing')),
   entry('cluster', () => import('./content/13_cluster')),
+  entry('crossslot', () => import('./content/19_crossslot')),
   entry('replication', () => import('./content/14_replication')),
   entry('multilock-redlock', () => import('./content/15_multilock_redlock')),
   entry('lock-family', () => import('./content/16_family')),

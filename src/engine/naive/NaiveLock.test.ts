@@ -76,7 +76,11 @@ describe('naive locks', () => {
         client('B', [{ op: 'lock', lock: 'L', type: 'set-nx-px-watch', leaseMs: 5000 }], { start: 1500 }),
       ]),
     );
-    expect(argvs(lost).filter((a) => !a.startsWith('SET')).slice(0, 3)).toEqual(['WATCH L', 'GET L', 'UNWATCH']);
+    expect(
+      argvs(lost)
+        .filter((a) => !a.startsWith('SET'))
+        .slice(0, 3),
+    ).toEqual(['WATCH L', 'GET L', 'UNWATCH']);
     expect(lost.results('A:1')).toEqual([false]);
     expect(lost.trace.final.nodes.master.keys.L.value).toBe(lost.of('lock.acquired', 'B:1')[0].owner);
   });
