@@ -30,6 +30,7 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('unlock', () => import('./content/10_unlock')),
   entry('watchdog', () => import('./content/11_watchdog')),
   entry('pauses-fencing', () => import('./content/12_pauses_fencing')),
+  entry('partition-liveness', () => import('./content/18_partition_liveness')),
   entry('cluster', () => import('./content/13_cluster')),
   entry('crossslot', () => import('./content/19_crossslot')),
   entry('replication', () => import('./content/14_replication')),
