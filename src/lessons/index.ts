@@ -2,6 +2,7 @@
  * The course, in order. Each lesson is its own module so the page can load one at a time with
  * `await entry.load()`; the CLI and the tests load them all.
  */
+import { resolveLessonRefs } from './refs';
 import type { Lesson } from './types';
 
 export type { Lesson } from './types';
@@ -11,9 +12,15 @@ export interface LessonEntry {
   load(): Promise<Lesson>;
 }
 
+/** a lesson's number in the course, as `{lesson:<id>}` references are written out */
+const numberOf = (id: string): number | undefined => {
+  const i = lessonCatalog.findIndex((e) => e.id === id);
+  return i < 0 ? undefined : i + 1;
+};
+
 const entry = (id: string, load: () => Promise<{ default: Lesson }>): LessonEntry => ({
   id,
-  load: async () => (await load()).default,
+  load: async () => resolveLessonRefs((await load()).default, numberOf),
 });
 
 export const lessonCatalog: readonly LessonEntry[] = [

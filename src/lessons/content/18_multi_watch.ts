@@ -44,11 +44,11 @@ const lesson: Lesson = {
           '**optimistic transaction** of its docs: `WATCH lock:job` first, then `GET lock:job` and compare, then ' +
           '`MULTI`, `DEL lock:job`, `EXEC`. `WATCH` asks the server to remember the key: if anything writes it ' +
           'before this connection’s `EXEC` (another client’s `SET`, a `DEL`, even its expiry), the `EXEC` runs ' +
-          'nothing. Same threads as lesson 5’s race: A:1’s `GET` has just returned its own value.',
+          'nothing. Same threads as lesson {lesson:atomic-release}’s race: A:1’s `GET` has just returned its own value.',
         zh:
           'Lua 并不是让判断和删除成为一步的唯一办法。Redis 还有一种更早的办法，就是文档里的**乐观事务**：先 `WATCH lock:job`，' +
           '再 `GET lock:job` 并比较，然后 `MULTI`、`DEL lock:job`、`EXEC`。`WATCH` 让服务器记住这个键：在这个连接的 `EXEC` 之前，' +
-          '只要有任何写入碰过它（别的客户端的 `SET`、一次 `DEL`，甚至它过期），`EXEC` 就什么也不执行。线程和第 5 课的竞态相同：' +
+          '只要有任何写入碰过它（别的客户端的 `SET`、一次 `DEL`，甚至它过期），`EXEC` 就什么也不执行。线程和第 {lesson:atomic-release} 课的竞态相同：' +
           'A:1 的 `GET` 刚刚返回了它自己的值。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['lock:job'] },
@@ -67,11 +67,11 @@ const lesson: Lesson = {
       at: acquired('B:1'),
       text: {
         en:
-          'Then, as in lesson 5, A:1 is paused for 500 ms, this time between its `GET` and its `MULTI`. Its key ' +
+          'Then, as in lesson {lesson:atomic-release}, A:1 is paused for 500 ms, this time between its `GET` and its `MULTI`. Its key ' +
           'expires and B:1’s poll takes the lock with B:1’s own value. A:1 has already decided “it is mine”, ' +
           'exactly as before. The difference is on the server: the key A:1 watches has been written since.',
         zh:
-          '接着和第 5 课一样，A:1 停顿了 500 毫秒，这次停在 `GET` 和 `MULTI` 之间。它的键过期了，B:1 的轮询用 B:1 自己的值拿到了锁。' +
+          '接着和第 {lesson:atomic-release} 课一样，A:1 停顿了 500 毫秒，这次停在 `GET` 和 `MULTI` 之间。它的键过期了，B:1 的轮询用 B:1 自己的值拿到了锁。' +
           'A:1 早已判定“这是我的锁”，和之前一模一样。不同之处在服务器上：A:1 监视的键在这之后被写过了。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['lock:job'] },
@@ -100,8 +100,8 @@ const lesson: Lesson = {
             '`[1]`: the queued `DEL` deleted the key',
             '`[1]`：排队的 `DEL` 删掉了键',
             why(
-              'That is what lesson 5’s late `DEL` did, and a `MULTI` alone would do it too: queued commands compare nothing. But the key was written after A:1’s `WATCH`, so the server discards the queue: the run shows `EXEC` answering nil and B:1’s key untouched.',
-              '第 5 课里迟到的 `DEL` 就是这样，单用 `MULTI` 也会这样：排队的命令什么都不比较。但键在 A:1 的 `WATCH` 之后被写过，服务器丢弃了整个队列：运行里 `EXEC` 回复 nil，B:1 的键完好无损。',
+              'That is what lesson {lesson:atomic-release}’s late `DEL` did, and a `MULTI` alone would do it too: queued commands compare nothing. But the key was written after A:1’s `WATCH`, so the server discards the queue: the run shows `EXEC` answering nil and B:1’s key untouched.',
+              '第 {lesson:atomic-release} 课里迟到的 `DEL` 就是这样，单用 `MULTI` 也会这样：排队的命令什么都不比较。但键在 A:1 的 `WATCH` 之后被写过，服务器丢弃了整个队列：运行里 `EXEC` 回复 nil，B:1 的键完好无损。',
             ),
           ),
           choice(
@@ -163,13 +163,13 @@ const lesson: Lesson = {
       text: {
         en:
           'So C:1 waits for B:1: no overlap, as with the Lua script. What it costs: the release took **five** ' +
-          'round trips (`WATCH`, `GET`, `MULTI`, `DEL`, `EXEC`) where lesson 5’s `EVAL` takes one, and each is a ' +
+          'round trips (`WATCH`, `GET`, `MULTI`, `DEL`, `EXEC`) where lesson {lesson:atomic-release}’s `EVAL` takes one, and each is a ' +
           'gap for a pause or a slow network to widen. A nil `EXEC` in general means “try again” (the Redis docs ' +
           'loop until it succeeds); for a lock release it means “you lost the lock”, so there is nothing to retry. ' +
           'Redisson uses Lua for every lock operation: one round trip, no retry loop.',
         zh:
           '所以 C:1 等着 B:1：没有重叠，和 Lua 脚本一样。代价是：这次释放用了**五次**往返（`WATCH`、`GET`、`MULTI`、`DEL`、`EXEC`），' +
-          '而第 5 课的 `EVAL` 只要一次；每一次往返都是一个让停顿或慢网络钻进来的空隙。一般来说 `EXEC` 回复 nil 意味着“再试一次”' +
+          '而第 {lesson:atomic-release} 课的 `EVAL` 只要一次；每一次往返都是一个让停顿或慢网络钻进来的空隙。一般来说 `EXEC` 回复 nil 意味着“再试一次”' +
           '（Redis 文档里会循环直到成功）；对释放锁来说它意味着“你已经失去了锁”，没有什么可重试的。Redisson 的每个锁操作都用 Lua：一次往返，没有重试循环。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['lock:job'] },
@@ -193,10 +193,10 @@ const lesson: Lesson = {
       hideIntro: true,
       text: {
         en:
-          'Back to lesson 5’s race itself: `GET`, compare, `DEL`, A:1 paused between its `GET` and its `DEL`. ' +
+          'Back to lesson {lesson:atomic-release}’s race itself: `GET`, compare, `DEL`, A:1 paused between its `GET` and its `DEL`. ' +
           'Its late `DEL` removed B:1’s key and C:1 got in beside B:1 (`V1`).',
         zh:
-          '回到第 5 课的竞态本身：`GET`、比较、`DEL`，A:1 在 `GET` 和 `DEL` 之间停顿。' +
+          '回到第 {lesson:atomic-release} 课的竞态本身：`GET`、比较、`DEL`，A:1 在 `GET` 和 `DEL` 之间停顿。' +
           '它迟到的 `DEL` 删掉了 B:1 的键，C:1 和 B:1 同时持有锁（`V1`）。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'], keys: ['lock:job'] },
@@ -232,9 +232,9 @@ const lesson: Lesson = {
           ),
           dodge(
             { all: [{ not: v1('lock:job', 'B:1', 'C:1') }, atLeast(1, cmd('A:1', 'EVAL'))] },
-            'That works: the Lua release of lesson 5 is atomic too, in one round trip. This task is about the ' +
+            'That works: the Lua release of lesson {lesson:atomic-release} is atomic too, in one round trip. This task is about the ' +
               'other way: release with `set-nx-px-watch` and watch its `EXEC` answer nil.',
-            '这样确实行：第 5 课的 Lua 释放也是原子的，而且只要一次往返。这个任务要的是另一种办法：用 `set-nx-px-watch` 释放，看它的 `EXEC` 回复 nil。',
+            '这样确实行：第 {lesson:atomic-release} 课的 Lua 释放也是原子的，而且只要一次往返。这个任务要的是另一种办法：用 `set-nx-px-watch` 释放，看它的 `EXEC` 回复 nil。',
             onFirstOps('replace', 'type', 'set-nx-px-lua', [0, 1, 2]),
           ),
           dodge(

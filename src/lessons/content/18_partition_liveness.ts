@@ -187,11 +187,11 @@ const lesson: Lesson = {
         en:
           'At 45 s the partition heals. The watchdog’s next round reaches Redis, gets `0` (the lock is no longer ' +
           'A’s) and stops. Nobody tells A:1’s thread: at 50 s it writes (`V3`, a write from a stale holder) and ' +
-          'its `unlock()` throws IllegalMonitorStateException. Only fencing (lesson 12) would have refused that ' +
+          'its `unlock()` throws IllegalMonitorStateException. Only fencing (lesson {lesson:pauses-fencing}) would have refused that ' +
           'write. The verdict is Unsafe.',
         zh:
           '45 秒时分区恢复。看门狗的下一轮到达 Redis，得到 `0`（锁已不是 A 的）并停止。没人告诉 A:1 的线程：50 秒时它照样写入' +
-          '（`V3`，过期持有者的写入），它的 `unlock()` 抛出 IllegalMonitorStateException。只有防护令牌（第 12 课）能拒绝这次写入。结论是“不安全”。',
+          '（`V3`，过期持有者的写入），它的 `unlock()` 抛出 IllegalMonitorStateException。只有防护令牌（第 {lesson:pauses-fencing} 课）能拒绝这次写入。结论是“不安全”。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['worker'] },
       checks: [
@@ -221,8 +221,8 @@ const lesson: Lesson = {
             'At about 3 s: the unlock message wakes it',
             '大约 3 秒：解锁消息唤醒它',
             why(
-              'That is how a waiter is woken normally (lesson 9). But the message is sent while B is cut off: the run shows it lost on the way and no `waiter.wakeup` by message.',
-              '正常情况下等待者就是这样被唤醒的（第 9 课）。但消息发出时 B 正被隔开：运行里消息在路上丢了，没有因消息而起的 `waiter.wakeup`。',
+              'That is how a waiter is woken normally (lesson {lesson:waiting}). But the message is sent while B is cut off: the run shows it lost on the way and no `waiter.wakeup` by message.',
+              '正常情况下等待者就是这样被唤醒的（第 {lesson:waiting} 课）。但消息发出时 B 正被隔开：运行里消息在路上丢了，没有因消息而起的 `waiter.wakeup`。',
             ),
           ),
           choice(
