@@ -129,8 +129,9 @@ for (const [id, steps] of LESSONS)
         await page.setViewportSize({ width: w, height: h });
         for (let n = 1; n <= steps; n++) {
           const q = mode === 'present' ? '?present=1' : '';
+          // a fresh document each time: a hash-only change would not re-read `lang`
+          await page.goto('about:blank');
           await page.goto(`./${q}#lesson=${id}&step=${n}&lang=${lang}`);
-          await page.reload();
           await atStep(page, id, n);
           const shot = `.tmp/lessons-a/${id}-${n}-${lang}-${mode}`;
           if (await page.getByTestId('lesson-asking').isVisible()) {

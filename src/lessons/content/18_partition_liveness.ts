@@ -152,7 +152,8 @@ const lesson: Lesson = {
           ),
         ],
         answer: timeOf(acquired('B:1')),
-        decides: acquired('B:1'),
+        // any event near 30 s gives the time away: the question waits where step 1 stopped
+        decides: ev('call.timeout', 'A/watchdog', { nth: 2 }),
         feedback: {
           en:
             'The watchdog can renew only what it can reach. Cut off, it cannot, so the lease ends 30 s after the ' +
@@ -213,7 +214,8 @@ const lesson: Lesson = {
           en: 'Now the waiter is cut off: client B loses the master from 1 s to 4 s. A:1 unlocks at 3 s. When does B:1 get the lock?',
           zh: '这次被隔开的是等待者：客户端 B 在 1 秒到 4 秒之间与主节点断开。A:1 在 3 秒解锁。B:1 什么时候拿到锁？',
         },
-        decides: acquired('B:1'),
+        // waits before the unlock message goes out: nothing near 30 s is on screen yet
+        decides: { kind: 'pubsub.publish' },
         choices: [
           choice(
             'unlock',
