@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { lessonCatalog } from '../src/lessons/index';
 
 // The lesson player, driven as a learner would: links, Next/Back by button and key, a question,
 // a task solved in the JSON editor, a language switch mid-lesson, presenter and embed modes.
@@ -108,7 +109,7 @@ test('the index opens a lesson; a pasted link loads in the open tab; open in pla
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
   await page.getByTestId('learn-open').click();
   const index = page.getByTestId('lesson-index');
-  await expect(index.locator('li.learn-card')).toHaveCount(17);
+  await expect(index.locator('li.learn-card')).toHaveCount(lessonCatalog.length);
   await index.locator('[data-lesson="why-lock"]').click();
   await atStep(page, 1);
   await expect(page.getByTestId('lesson-text')).toBeVisible();
@@ -383,7 +384,7 @@ test('the index has parts, objectives and paths; a path link leads across lesson
   await page.getByTestId('learn-open').click();
   const index = page.getByTestId('lesson-index');
   await expect(index.locator('[data-part]')).toHaveCount(3);
-  await expect(index.locator('.learn-card__objective')).toHaveCount(17);
+  await expect(index.locator('.learn-card__objective')).toHaveCount(lessonCatalog.length);
   await index.locator('[data-path="25"]').click();
   await atStepOfPath(page, 'why-lock', 1);
   await page.keyboard.press('PageDown');

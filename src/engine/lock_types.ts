@@ -22,6 +22,7 @@ export const NAIVE_LOCK_TYPES = [
   'set-nx-px-get-del',
   'set-nx-px-lua',
   'set-nx-px-renew',
+  'set-nx-px-watch',
 ] as const;
 export type NaiveLockType = (typeof NAIVE_LOCK_TYPES)[number];
 

@@ -2,6 +2,7 @@
  * The course, in order. Each lesson is its own module so the page can load one at a time with
  * `await entry.load()`; the CLI and the tests load them all.
  */
+import { resolveLessonRefs } from './refs';
 import type { Lesson } from './types';
 
 export type { Lesson } from './types';
@@ -11,9 +12,15 @@ export interface LessonEntry {
   load(): Promise<Lesson>;
 }
 
+/** a lesson's number in the course, as `{lesson:<id>}` references are written out */
+const numberOf = (id: string): number | undefined => {
+  const i = lessonCatalog.findIndex((e) => e.id === id);
+  return i < 0 ? undefined : i + 1;
+};
+
 const entry = (id: string, load: () => Promise<{ default: Lesson }>): LessonEntry => ({
   id,
-  load: async () => (await load()).default,
+  load: async () => resolveLessonRefs((await load()).default, numberOf),
 });
 
 export const lessonCatalog: readonly LessonEntry[] = [
@@ -22,6 +29,7 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('expiry', () => import('./content/03_expiry')),
   entry('lease-too-short', () => import('./content/04_lease_too_short')),
   entry('atomic-release', () => import('./content/05_atomic_release')),
+  entry('multi-watch', () => import('./content/18_multi_watch')),
   entry('renewal-task', () => import('./content/06_renewal_task')),
   entry('lock-script', () => import('./content/07_lock_script')),
   entry('reentrancy', () => import('./content/08_reentrancy')),
@@ -29,7 +37,9 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('unlock', () => import('./content/10_unlock')),
   entry('watchdog', () => import('./content/11_watchdog')),
   entry('pauses-fencing', () => import('./content/12_pauses_fencing')),
+  entry('partition-liveness', () => import('./content/18_partition_liveness')),
   entry('cluster', () => import('./content/13_cluster')),
+  entry('crossslot', () => import('./content/19_crossslot')),
   entry('replication', () => import('./content/14_replication')),
   entry('multilock-redlock', () => import('./content/15_multilock_redlock')),
   entry('lock-family', () => import('./content/16_family')),

@@ -58,8 +58,8 @@ export const COURSE_PATHS: readonly CoursePath[] = [
   {
     id: '90',
     title: {
-      en: '90 minutes: lessons 1–12 whole, then a failover',
-      zh: '90 分钟：第 1–12 课全部，再加一次主从切换',
+      en: '90 minutes: from the first lock to fencing, whole, then a failover',
+      zh: '90 分钟：从第一把锁到防护令牌全部讲完，再加一次主从切换',
     },
     stops: [
       all('why-lock', 4),

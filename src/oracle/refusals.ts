@@ -30,6 +30,7 @@ export function refusals(s: Scenario, release: string): string[] {
     out.push('replica lag in a cluster: cluster replicas connect to their master\'s own address, so no lag proxy can sit between them');
   const types = lockTypes(s);
   if (types.has('set-nx-px-renew')) out.push('lock type set-nx-px-renew: the harness has no hand-written renewal thread');
+  if (types.has('set-nx-px-watch')) out.push('lock type set-nx-px-watch: the harness has no WATCH/MULTI/EXEC release');
   if (release.startsWith('3.11.') && (types.has('SpinLock') || types.has('FencedLock')))
     out.push(`${release} has no SpinLock or FencedLock`);
   return out;

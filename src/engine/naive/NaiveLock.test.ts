@@ -64,6 +64,27 @@ describe('naive locks', () => {
     expect(s.trace.final.nodes.master.keys.L.value).toBe(s.of('lock.acquired', 'B:1')[0].owner);
   });
 
+  it('set-nx-px-watch: WATCH, GET, MULTI, DEL, EXEC; a token not its own ends with UNWATCH', () => {
+    const s = one('set-nx-px-watch', hold('L', 10, { type: 'set-nx-px-watch', leaseMs: 5000 }));
+    expect(argvs(s).slice(1)).toEqual(['WATCH L', 'GET L', 'MULTI', 'DEL L', 'EXEC']);
+    expect(s.of('cmd').at(-1)!.reply).toEqual([1]);
+    expect(s.results('A:1')).toEqual([true]);
+    // A's lease ran out and B took the key: the GET already tells A it is not its lock
+    const lost = simulate(
+      scenario([
+        client('A', hold('L', 2000, { type: 'set-nx-px-watch', leaseMs: 1000 })),
+        client('B', [{ op: 'lock', lock: 'L', type: 'set-nx-px-watch', leaseMs: 5000 }], { start: 1500 }),
+      ]),
+    );
+    expect(
+      argvs(lost)
+        .filter((a) => !a.startsWith('SET'))
+        .slice(0, 3),
+    ).toEqual(['WATCH L', 'GET L', 'UNWATCH']);
+    expect(lost.results('A:1')).toEqual([false]);
+    expect(lost.trace.final.nodes.master.keys.L.value).toBe(lost.of('lock.acquired', 'B:1')[0].owner);
+  });
+
   it('polls every RETRY_SLEEP_MS and tryLock(wait) gives up once the wait is spent', () => {
     const s = simulate(
       scenario([

@@ -162,9 +162,9 @@ export class RedissonClient implements LockServices {
     };
   }
 
-  *command(argv: readonly string[]): Process<Reply> {
+  *command(argv: readonly string[], routeKey?: string): Process<Reply> {
     if (!this.clusterMode) return yield* call(this.connection(), argv, this.callOptions());
-    const key = commandKeys(argv)?.[0];
+    const key = commandKeys(argv)?.[0] ?? routeKey;
     return (yield* this.send(this.master(key), argv, key))[0];
   }
 

@@ -281,7 +281,7 @@ describe('validateScenario', () => {
         ]),
       ),
     ).toEqual([
-      'clients[0].threads[0].program[2].type: expected one of "RLock", "FairLock", "FencedLock", "SpinLock", "ReadLock", "WriteLock", "MultiLock", "RedLock", "setnx", "setnx-expire", "set-nx-px", "set-nx-px-get-del", "set-nx-px-lua", "set-nx-px-renew"',
+      'clients[0].threads[0].program[2].type: expected one of "RLock", "FairLock", "FencedLock", "SpinLock", "ReadLock", "WriteLock", "MultiLock", "RedLock", "setnx", "setnx-expire", "set-nx-px", "set-nx-px-get-del", "set-nx-px-lua", "set-nx-px-renew", "set-nx-px-watch"',
     ]);
     expect(
       issues(

@@ -94,8 +94,8 @@ const lesson: Lesson = {
     {
       claims: ['C04'],
       teacher: {
-        en: 'Point at the verdict badge and compare it with lesson 2: the same **Stuck**, for the same reason. If you do the task live, use the lock-type picker beside it; expect someone to suggest moving the crash, and show that the dodge message answers them.',
-        zh: '指给大家看结论标记，和第 2 课对比：同样是**卡死**，原因也一样。如果现场做任务，用任务旁的锁类型选择器；估计会有人建议挪动崩溃的时间，演示一下“绕开”的提示是怎么回应的。',
+        en: 'Point at the verdict badge and compare it with lesson {lesson:setnx}: the same **Stuck**, for the same reason. If you do the task live, use the lock-type picker beside it; expect someone to suggest moving the crash, and show that the dodge message answers them.',
+        zh: '指给大家看结论标记，和第 {lesson:setnx} 课对比：同样是**卡死**，原因也一样。如果现场做任务，用任务旁的锁类型选择器；估计会有人建议挪动崩溃的时间，演示一下“绕开”的提示是怎么回应的。',
       },
       text: {
         en:

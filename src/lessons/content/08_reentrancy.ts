@@ -63,8 +63,8 @@ const lesson: Lesson = {
     {
       claims: ['C15'],
       teacher: {
-        en: 'Hands up: 2 or “still 1, it waits”? Those who pick waiting remember lesson 7’s broken script. Point at the field going to `2` in the keyspace and at `PTTL` back at 30 s; ask why the lease restarts (the script runs `pexpire` on every acquire).',
-        zh: '举手：2，还是“仍然是 1，它在等”？选等待的人记得的是第 7 课那个被弄坏的脚本。指给大家看键空间里字段变成 `2`，`PTTL` 回到 30 秒；问为什么租期会重新开始（脚本每次加锁都执行 `pexpire`）。',
+        en: 'Hands up: 2 or “still 1, it waits”? Those who pick waiting remember lesson {lesson:lock-script}’s broken script. Point at the field going to `2` in the keyspace and at `PTTL` back at 30 s; ask why the lease restarts (the script runs `pexpire` on every acquire).',
+        zh: '举手：2，还是“仍然是 1，它在等”？选等待的人记得的是第 {lesson:lock-script} 课那个被弄坏的脚本。指给大家看键空间里字段变成 `2`，`PTTL` 回到 30 秒；问为什么租期会重新开始（脚本每次加锁都执行 `pexpire`）。',
       },
       tutorials: {
         en: 'The tutorials’ script gives re-entry its own second `if` block (`hexists == 1` → `hincrby`, `pexpire`, `return nil`); since 3.19 it is the second half of the one condition (line 2). The branch does the same thing.',
@@ -168,8 +168,8 @@ const lesson: Lesson = {
             '`nil`: not the owner',
             '`nil`：不是持有者',
             why(
-              '`nil` is what a thread that does **not** hold the lock gets (lesson 10). A:1 is the owner: the run shows its field found and decremented, reply `0`.',
-              '`nil` 是**没有**持有锁的线程才会得到的（第 10 课）。A:1 就是持有者：运行里它的字段被找到并减一，返回 `0`。',
+              '`nil` is what a thread that does **not** hold the lock gets (lesson {lesson:unlock}). A:1 is the owner: the run shows its field found and decremented, reply `0`.',
+              '`nil` 是**没有**持有锁的线程才会得到的（第 {lesson:unlock} 课）。A:1 就是持有者：运行里它的字段被找到并减一，返回 `0`。',
             ),
           ),
         ],
@@ -198,20 +198,20 @@ const lesson: Lesson = {
     {
       claims: ['C20', 'C21'],
       teacher: {
-        en: 'Expect the question “what is `redisson_unlock_latch`?”: it is the 3.24+ receipt, explained in lesson 10; say so and move on. Point at the Threads table: it still lists A:1’s hold because the reply has not reached the client yet; step forward twice (→): A:1 cancels its watchdog, then its hold ends.',
-        zh: '估计会有人问“`redisson_unlock_latch` 是什么？”：它是 3.24 起的回执，第 10 课会讲；说一句就继续。指给大家看线程表：它还列着 A:1 的持有，因为回复还没到达客户端；往前走两步（→）：A:1 先取消看门狗，然后持有才结束。',
+        en: 'Expect the question “what is `redisson_unlock_latch`?”: it is the 3.24+ receipt, explained in lesson {lesson:unlock}; say so and move on. Point at the Threads table: it still lists A:1’s hold because the reply has not reached the client yet; step forward twice (→): A:1 cancels its watchdog, then its hold ends.',
+        zh: '估计会有人问“`redisson_unlock_latch` 是什么？”：它是 3.24 起的回执，第 {lesson:unlock} 课会讲；说一句就继续。指给大家看线程表：它还列着 A:1 的持有，因为回复还没到达客户端；往前走两步（→）：A:1 先取消看门狗，然后持有才结束。',
       },
       at: secondUnlock,
       text: {
         en:
           'The second `unlock()` brings the count to `0`: now the script `DEL`s the key and publishes the unlock ' +
-          'message, and returns `1`. Lesson 10 follows that message. The short-lived ' +
+          'message, and returns `1`. Lesson {lesson:unlock} follows that message. The short-lived ' +
           '`redisson_unlock_latch:{myLock}:…` key that appears instead is the unlock script’s receipt (3.24+, ' +
-          'lesson 10). The Threads table still shows A:1’s hold: the script has run on the server, but its reply ' +
+          'lesson {lesson:unlock}). The Threads table still shows A:1’s hold: the script has run on the server, but its reply ' +
           'reaches A:1 1 ms later, when A:1 cancels its watchdog and lets go (`lock.released`).',
         zh:
-          '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。' +
-          '随之出现的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 10 课），' +
+          '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 {lesson:unlock} 课会跟着这条消息走。' +
+          '随之出现的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 {lesson:unlock} 课），' +
           '线程表里仍然显示 A:1 的持有：脚本已经在服务器上执行完，但它的回复 1 毫秒后才到达 A:1，' +
           '那时 A:1 取消看门狗并放手（`lock.released`）。',
       },

@@ -69,8 +69,8 @@ const lesson: Lesson = {
             '`0`: it decrements the count',
             '`0`：只把计数减一',
             why(
-              '`0` is what the owner gets when its count stays above 0 (lesson 8). The script decrements only the caller’s own field, and A:2 has none: the run shows `nil` and A:1’s field untouched.',
-              '`0` 是持有者减一后计数仍大于 0 时得到的（第 8 课）。脚本只减调用者自己的字段，而 A:2 根本没有：运行里返回 `nil`，A:1 的字段不变。',
+              '`0` is what the owner gets when its count stays above 0 (lesson {lesson:reentrancy}). The script decrements only the caller’s own field, and A:2 has none: the run shows `nil` and A:1’s field untouched.',
+              '`0` 是持有者减一后计数仍大于 0 时得到的（第 {lesson:reentrancy} 课）。脚本只减调用者自己的字段，而 A:2 根本没有：运行里返回 `nil`，A:1 的字段不变。',
             ),
           ),
           choice('nil', null, '`nil`: not the owner', '`nil`：不是持有者'),
@@ -100,13 +100,13 @@ const lesson: Lesson = {
     {
       claims: ['C19'],
       teacher: {
-        en: 'Ask the room to compare with lesson 4’s `DEL`, which let anyone release anything. Then ask where the check lives: in the script on the server, so a buggy client cannot skip it.',
-        zh: '请大家和第 4 课的 `DEL` 对比：那时谁都能释放任何锁。再问这个检查在哪里：在服务器上的脚本里，所以有缺陷的客户端也绕不过去。',
+        en: 'Ask the room to compare with lesson {lesson:lease-too-short}’s `DEL`, which let anyone release anything. Then ask where the check lives: in the script on the server, so a buggy client cannot skip it.',
+        zh: '请大家和第 {lesson:lease-too-short} 课的 `DEL` 对比：那时谁都能释放任何锁。再问这个检查在哪里：在服务器上的脚本里，所以有缺陷的客户端也绕不过去。',
       },
       at: ev('lock.error', 'B:1'),
       text: {
-        en: 'B:1, on another machine, fares no better. Compare lesson 4, where a plain `DEL` let anyone release anything.',
-        zh: '另一台机器上的 B:1 也一样。对比第 4 课：在那里，一条普通的 `DEL` 谁都能释放任何锁。',
+        en: 'B:1, on another machine, fares no better. Compare lesson {lesson:lease-too-short}, where a plain `DEL` let anyone release anything.',
+        zh: '另一台机器上的 B:1 也一样。对比第 {lesson:lease-too-short} 课：在那里，一条普通的 `DEL` 谁都能释放任何锁。',
       },
       highlight: { lanes: ['B:1'], keys: ['myLock'], script: { script: 'unlock', lines: [6, 7] } },
       checks: [
@@ -202,8 +202,8 @@ const lesson: Lesson = {
         feedback: {
           en:
             'Whoever’s `EVALSHA` reaches Redis first, here A:2’s. `RLock` promises no order (the fair lock of ' +
-            'lesson 16 does). The losers get a fresh TTL and wait again.',
-          zh: '谁的 `EVALSHA` 先到 Redis 谁就赢：这里是 A:2。`RLock` 不保证顺序（第 16 课的公平锁才保证）。没抢到的拿到新的 TTL，继续等待。',
+            'lesson {lesson:lock-family} does). The losers get a fresh TTL and wait again.',
+          zh: '谁的 `EVALSHA` 先到 Redis 谁就赢：这里是 A:2。`RLock` 不保证顺序（第 {lesson:lock-family} 课的公平锁才保证）。没抢到的拿到新的 TTL，继续等待。',
         },
       },
       text: {
@@ -221,8 +221,8 @@ const lesson: Lesson = {
     {
       claims: ['C22', 'C18'],
       teacher: {
-        en: 'Play the whole run and count the hand-offs with the room. Ask what a fair order would need (a queue), which lesson 16 shows. Some think the losers poll again; point out they go back to waiting on the channel.',
-        zh: '把整个运行播完，和大家一起数交接了几次。问大家：公平的顺序需要什么（一个队列），第 16 课会讲。有人以为落败者会重新轮询；指出它们是回到频道上继续等待。',
+        en: 'Play the whole run and count the hand-offs with the room. Ask what a fair order would need (a queue), which lesson {lesson:lock-family} shows. Some think the losers poll again; point out they go back to waiting on the channel.',
+        zh: '把整个运行播完，和大家一起数交接了几次。问大家：公平的顺序需要什么（一个队列），第 {lesson:lock-family} 课会讲。有人以为落败者会重新轮询；指出它们是回到频道上继续等待。',
       },
       text: {
         en:

@@ -257,19 +257,19 @@ const lesson: Lesson = {
     {
       claims: ['C30', 'C33'],
       teacher: {
-        en: 'Ask whether a cluster is safer than one master for a lock. Many assume “more nodes, more safety”; each slot still has one master and asynchronous replicas. This step sets up lesson 14.',
-        zh: '问大家：对锁来说，集群比单个主节点更安全吗？很多人以为“节点越多越安全”；可每个槽仍然只有一个主节点和异步复制的从节点。这一步为第 14 课做铺垫。',
+        en: 'Ask whether a cluster is safer than one master for a lock. Many assume “more nodes, more safety”; each slot still has one master and asynchronous replicas. This step sets up lesson {lesson:replication}.',
+        zh: '问大家：对锁来说，集群比单个主节点更安全吗？很多人以为“节点越多越安全”；可每个槽仍然只有一个主节点和异步复制的从节点。这一步为第 {lesson:replication} 课做铺垫。',
       },
       scenario: { builtin: 'cluster-failover-lost-lock' },
       at: violationStart('V1', 'myLock'),
       text: {
         en:
           'A cluster does not make the lock safer than one master: each shard replicates asynchronously, like ' +
-          'Sentinel (lesson 14). A:1 locks on master-3, which crashes before the write reaches replica-3. The ' +
+          'Sentinel (lesson {lesson:replication}). A:1 locks on master-3, which crashes before the write reaches replica-3. The ' +
           'cluster promotes replica-3, without the lock; at 7 s B:1 locks there while A:1 still works: two ' +
           'holders.',
         zh:
-          '集群并不比单个主节点让锁更安全：每个分片都是异步复制，和哨兵一样（第 14 课）。A:1 在 master-3 上加锁，' +
+          '集群并不比单个主节点让锁更安全：每个分片都是异步复制，和哨兵一样（第 {lesson:replication} 课）。A:1 在 master-3 上加锁，' +
           'master-3 在写入到达 replica-3 之前崩溃。集群提升了没有这把锁的 replica-3；第 7 秒 B:1 在那里加锁，而 A:1 还在干活：两个持有者。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'master-3', 'replica-3'], keys: ['myLock'] },

@@ -20,8 +20,8 @@ const lesson: Lesson = {
     {
       claims: ['C40'],
       teacher: {
-        en: 'Ask the room to predict before playing; most pick “whoever is fastest” after lesson 10. Point at the queue key and the timeout zset in the keyspace: the order is stored in Redis, not in the clients.',
-        zh: '播放之前请大家预测；上完第 10 课，多数人会选“谁快谁得”。指给大家看键空间里的队列键和超时有序集合：顺序保存在 Redis 里，而不是客户端里。',
+        en: 'Ask the room to predict before playing; most pick “whoever is fastest” after lesson {lesson:unlock}. Point at the queue key and the timeout zset in the keyspace: the order is stored in Redis, not in the clients.',
+        zh: '播放之前请大家预测；上完第 {lesson:unlock} 课，多数人会选“谁快谁得”。指给大家看键空间里的队列键和超时有序集合：顺序保存在 Redis 里，而不是客户端里。',
       },
       scenario: { builtin: 'fair-lock-fifo' },
       // Before A:1's unlock: the question is shown at this cursor, so the winner must not be on screen yet.
@@ -49,8 +49,8 @@ const lesson: Lesson = {
             'Whoever is fastest',
             '谁快谁得',
             why(
-              'That is what `RLock` does (lesson 10). The fair lock’s script refuses anyone but the head of its queue: the run shows B:1 getting the lock, whoever’s retry arrives first.',
-              '`RLock` 就是这样（第 10 课）。但公平锁的脚本只放行队首：运行里不管谁的重试先到，拿到锁的都是 B:1。',
+              'That is what `RLock` does (lesson {lesson:unlock}). The fair lock’s script refuses anyone but the head of its queue: the run shows B:1 getting the lock, whoever’s retry arrives first.',
+              '`RLock` 就是这样（第 {lesson:unlock} 课）。但公平锁的脚本只放行队首：运行里不管谁的重试先到，拿到锁的都是 B:1。',
             ),
           ),
         ],
@@ -64,11 +64,11 @@ const lesson: Lesson = {
       },
       text: {
         en:
-          'Lesson 10 showed `RLock` promising no order. The fair lock keeps one: B:1, C:1 and D:1 wait in ' +
+          'Lesson {lesson:unlock} showed `RLock` promising no order. The fair lock keeps one: B:1, C:1 and D:1 wait in ' +
           '`redisson_lock_queue:{fair}` in the order they asked, and E:1, who only waited 500 ms, has already left ' +
           'the queue without disturbing it. Play on: A:1 unlocks, and B:1 takes the lock.',
         zh:
-          '第 10 课说过 `RLock` 不保证顺序。公平锁保证：B:1、C:1、D:1 按申请顺序排在 `redisson_lock_queue:{fair}` 里；' +
+          '第 {lesson:unlock} 课说过 `RLock` 不保证顺序。公平锁保证：B:1、C:1、D:1 按申请顺序排在 `redisson_lock_queue:{fair}` 里；' +
           '只等了 500 毫秒的 E:1 已经离开队列，没有打乱顺序。继续播放：A:1 解锁，B:1 拿到锁。',
       },
       highlight: {
@@ -143,8 +143,8 @@ const lesson: Lesson = {
     {
       claims: ['C40'],
       teacher: {
-        en: 'Ask what is missing from the lanes compared with lesson 9 (no subscribe, no message). Point at the growing gaps between polls. When would you pick this lock: very many locks, where pub/sub channels become the cost.',
-        zh: '问大家和第 9 课相比，泳道上少了什么（没有订阅，没有消息）。指给大家看轮询之间越来越大的间隔。什么时候会选这种锁：锁非常多、发布订阅频道本身成了负担的时候。',
+        en: 'Ask what is missing from the lanes compared with lesson {lesson:waiting} (no subscribe, no message). Point at the growing gaps between polls. When would you pick this lock: very many locks, where pub/sub channels become the cost.',
+        zh: '问大家和第 {lesson:waiting} 课相比，泳道上少了什么（没有订阅，没有消息）。指给大家看轮询之间越来越大的间隔。什么时候会选这种锁：锁非常多、发布订阅频道本身成了负担的时候。',
       },
       scenario: { builtin: 'spin-lock-polling' },
       at: acquired('B:1'),
@@ -168,16 +168,16 @@ const lesson: Lesson = {
     {
       claims: ['C40', 'C39'],
       teacher: {
-        en: 'A recap of lesson 12: ask who checks the token (the store). Then point out that the token counter lives in the same script as the lock, so it costs no extra round trip.',
-        zh: '复习第 12 课：问大家谁检查防护令牌（存储）。再指出令牌计数和锁在同一个脚本里，所以不多花一次往返。',
+        en: 'A recap of lesson {lesson:pauses-fencing}: ask who checks the token (the store). Then point out that the token counter lives in the same script as the lock, so it costs no extra round trip.',
+        zh: '复习第 {lesson:pauses-fencing} 课：问大家谁检查防护令牌（存储）。再指出令牌计数和锁在同一个脚本里，所以不多花一次往返。',
       },
       scenario: { builtin: 'fencing-saves-gc-pause' },
       at: acquired('B:1'),
       text: {
         en:
-          'And the fenced lock (`getFencedLock`) of lesson 12: every acquire increments a counter in the same ' +
+          'And the fenced lock (`getFencedLock`) of lesson {lesson:pauses-fencing}: every acquire increments a counter in the same ' +
           'script and hands back a token that only grows. A:1 got `1`, B:1 gets `2`.',
-        zh: '还有第 12 课的防护锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
+        zh: '还有第 {lesson:pauses-fencing} 课的防护锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
       },
       checks: [
         exactly(1, ev('lock.acquired', 'A:1', { where: { token: 1 } })),

@@ -163,6 +163,29 @@ describe('built-in scenarios: verdicts and key moments', () => {
     expect(s.violations[0].to).toBe(at(s.of('unlock.request', 'A:1')[0]));
   });
 
+  it('naive-watch-multi-release: the key changed after A’s WATCH, so its EXEC is nil and B keeps the lock', () => {
+    const s = sim('naive-watch-multi-release');
+    expect(verdict(s)).toBe('safe');
+    const a = s.of('cmd', 'A:1').map((e) => [(e.argv as string[])[0], e.reply]);
+    // A's GET saw its own token before the pause; B's SET after the expiry touched the watched key
+    expect(a.slice(1)).toEqual([
+      ['WATCH', { status: 'OK' }],
+      ['GET', s.of('lock.acquired', 'A:1')[0].owner],
+      ['MULTI', { status: 'OK' }],
+      ['DEL', { status: 'QUEUED' }],
+      ['EXEC', null],
+    ]);
+    const exec = s.of('cmd', 'A:1').at(-1)!;
+    expect(exec.t).toBeGreaterThan(at(s.of('lock.acquired', 'B:1')[0]));
+    expect(s.results('A:1')).toEqual([false]);
+    expect(s.results('B:1')).toEqual([true]);
+    // C waits for B's own release: the late release deleted nothing
+    const [, b, c] = acquisitions(s);
+    expect([b[0], c[0]]).toEqual(['B:1', 'C:1']);
+    expect(c[1]).toBeGreaterThan(at(s.of('lock.released', 'B:1')[0]));
+    expect(kinds(s)).toEqual([]);
+  });
+
   it('stock-oversell-no-lock: ten accepted writes, far fewer counted', () => {
     const s = sim('stock-oversell-no-lock');
     const r = s.resource;

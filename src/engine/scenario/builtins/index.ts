@@ -7,7 +7,13 @@ import {
   leaseExpiryNoWatchdog,
   watchdogRenewal,
 } from './leases';
-import { naiveDeleteOthersLock, naiveGetDelRace, naiveLuaDelSafe, naiveSetnxDeadlock } from './naive';
+import {
+  naiveDeleteOthersLock,
+  naiveGetDelRace,
+  naiveLuaDelSafe,
+  naiveSetnxDeadlock,
+  naiveWatchMultiRelease,
+} from './naive';
 import { contention100, stockOversellNoLock, stockWithLock } from './resource';
 import {
   failoverLostLock,
@@ -54,6 +60,7 @@ export const builtins: readonly BuiltinScenario[] = [
   stockOversellNoLock,
   stockWithLock,
   contention100,
+  naiveWatchMultiRelease,
   failoverLostLock,
   failoverWaitHelps,
   failoverWaitWrongReplica,

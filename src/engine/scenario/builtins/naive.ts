@@ -46,6 +46,7 @@ export const naiveDeleteOthersLock = defineBuiltin('naive-delete-others-lock', {
  */
 const raceClients = (type: string) => threeClients(type, { a: 9990, b: 3000, c: 1000, cStart: 10200 });
 const racePause = [{ at: 9993, kind: 'pause', client: 'A', ms: 500 }];
+const WATCH_PAUSE_AT = 9995;
 
 export const naiveGetDelRace = defineBuiltin('naive-get-del-race', {
   group: 'naive',
@@ -98,6 +99,34 @@ export const naiveLuaDelSafe = defineBuiltin('naive-lua-del-safe', {
     title: 'Compare-and-delete in Lua',
     clients: raceClients('set-nx-px-lua'),
     faults: luaPause,
+  },
+});
+
+/**
+ * The release is WATCH, GET, MULTI, DEL, EXEC; the pause falls after the GET's reply (A has seen
+ * its own token) and before MULTI, as racePause falls between the GET and the DEL.
+ */
+const watchPause = [{ at: WATCH_PAUSE_AT, kind: 'pause', client: 'A', ms: 500 }];
+
+export const naiveWatchMultiRelease = defineBuiltin('naive-watch-multi-release', {
+  group: 'naive',
+  title: 'WATCH, GET, MULTI, DEL, EXEC: the optimistic release',
+  titleZh: 'WATCH、GET、MULTI、DEL、EXEC：乐观的释放',
+  description:
+    'The same threads and the same pause as the GET-compare-DEL race, but A:1 releases with the optimistic ' +
+    'transaction of the Redis docs: WATCH lock:job, GET lock:job (its own token), then MULTI, DEL, ' +
+    'EXEC. A pauses for 500 ms after the GET; meanwhile its key expires and B:1 takes the lock. The WATCH ' +
+    'noticed the change, so A’s EXEC answers nil and the queued DEL never runs: B keeps its lock and C:1 ' +
+    'waits for B (no V1 between B and C). Atomic like the Lua release, but five round trips instead of one.',
+  descriptionZh:
+    '线程和停顿都与 GET、比较、DEL 的竞态相同，但 A:1 用 Redis 文档里的乐观事务释放锁：WATCH lock:job、GET lock:job' +
+    '（它自己的令牌），然后 MULTI、DEL、EXEC。A 在 GET 之后停顿 500 毫秒；这期间它的键过期，B:1 拿到锁。WATCH 记下了这次改动，' +
+    '所以 A 的 EXEC 回复 nil，排队的 DEL 根本没有执行：B 保住了锁，C:1 等 B 释放（B 与 C 之间没有 V1）。' +
+    '和 Lua 释放一样是原子的，但要五次往返而不是一次。',
+  scenario: {
+    title: 'WATCH, GET, MULTI, DEL, EXEC',
+    clients: raceClients('set-nx-px-watch'),
+    faults: watchPause,
   },
 });
 
