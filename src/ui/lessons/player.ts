@@ -76,10 +76,11 @@ export function openLesson(id: string, step = 0, path: string | null = null): vo
 export function closeLesson(): void {
   useLearn.setState({ view: 'play', lessonId: null, step: 0 });
   usePlayer.setState({ task: 'idle' });
-  // a step's "Real ids" was the step's choice, not the playground's
-  usePlayground.setState({ realIds: false });
   // Back to the playground's own link for what is on screen.
   history.replaceState(null, '', `${window.location.pathname}${window.location.search}${currentHash()}`);
+
+  // a step's "Real ids" was the step's choice, not the playground's
+  usePlayground.setState({ realIds: false });
 }
 
 /** The step's link, with predict mode (when the link asked for it) and the reader's language. */
