@@ -14,9 +14,9 @@ import { translate } from '../i18n';
 import { setCursor, useLearn, usePlayground } from '../store';
 import { encodeLessonHash, shareUrl } from '../url-state';
 import type { LessonPayload, LessonSummary } from './lesson-protocol';
+import { sameEvent } from './same-event';
 import { readProgress, recordStep, type Progress } from './progress';
 import { revealFrames, REVEAL_MS } from './reveal';
-import { sameEvent } from './same-event';
 
 /** `dodge`: the run meets the outcome the way the task's `dodges[taskDodge]` describes, not the point */
 export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet' | 'dodge';
