@@ -110,6 +110,17 @@ test('partition-liveness: removing the partition is refused; a shorter watchdog 
   expect(errors).toEqual([]);
 });
 
+test('partition-liveness: the step text links to the incident it builds on', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=partition-liveness&step=1');
+  await atStep(page, 'partition-liveness', 1);
+  await page.getByTestId('lesson-text').getByRole('link', { name: 'the incident' }).click();
+  await expect(page.getByTestId('scenario-picker')).toHaveValue('incident-holder-loses-redis', {
+    timeout: 15_000,
+  });
+  expect(errors).toEqual([]);
+});
+
 const LESSONS: [string, number][] = [
   ['multi-watch', 5],
   ['partition-liveness', 7],

@@ -84,12 +84,12 @@ const lesson: Lesson = {
       text: {
         en:
           'A pause freezes the whole client (last lesson); a **partition** freezes only the network. Here ' +
-          '(`#scenario=incident-holder-loses-redis`) A:1 holds `worker` with the watchdog and works on; at 5 s ' +
+          '([the incident](#scenario=incident-holder-loses-redis)) A:1 holds `worker` with the watchdog and works on; at 5 s ' +
           'client A loses the master while B stays connected. The watchdog still runs, but its renewal at 10 s ' +
           'never arrives: at 13 s it times out (3 s response timeout), and so will every retry. The key’s TTL ' +
           'runs down: about 17 s left.',
         zh:
-          '停顿冻结的是整个客户端（上一课）；**网络分区**冻结的只是网络。这里（`#scenario=incident-holder-loses-redis`）A:1 以看门狗持有 ' +
+          '停顿冻结的是整个客户端（上一课）；**网络分区**冻结的只是网络。这里（[这个真实案例](#scenario=incident-holder-loses-redis)）A:1 以看门狗持有 ' +
           '`worker` 并继续工作；5 秒时客户端 A 与主节点断开，B 仍然连着。看门狗还在运行，但它 10 秒的续期永远到不了：13 秒时超时' +
           '（3 秒的响应超时），之后每次重试也一样。键的 TTL 在一路减少：大约还剩 17 秒。',
       },
@@ -422,13 +422,13 @@ const lesson: Lesson = {
       text: {
         en:
           'So is a Redisson lock never Stuck under a partition? Only while every wait has a deadline. Redisson ' +
-          '3.12.5 had a bug (#2790, fixed in 3.13.0; `#scenario=incident-trylock-hangs-redis-down`): a lock ' +
+          '3.12.5 had a bug (#2790, fixed in 3.13.0; [the incident](#scenario=incident-trylock-hangs-redis-down)): a lock ' +
           'script that got no reply left `tryLock` waiting on a future nothing completes. Cut client A off and ' +
           'that is what happens: after its retries nothing is scheduled for A:1 any more, and the liveness check ' +
           'says so: **L2** (hung), verdict Stuck.',
         zh:
           '那么分区下 Redisson 的锁就永远不会卡住吗？只有在每次等待都有期限时才不会。Redisson 3.12.5 有一个缺陷（#2790，3.13.0 修复；' +
-          '`#scenario=incident-trylock-hangs-redis-down`）：加锁脚本得不到回复时，`tryLock` 会等待一个永远不会完成的 future。把客户端 A 隔开，' +
+          '[这个真实案例](#scenario=incident-trylock-hangs-redis-down)）：加锁脚本得不到回复时，`tryLock` 会等待一个永远不会完成的 future。把客户端 A 隔开，' +
           '就会这样：重试用完后，再也没有为 A:1 安排的事件，活性检查如实报告：**L2**（挂起），结论是“卡住”。',
       },
       highlight: { lanes: ['A:1', 'master'] },

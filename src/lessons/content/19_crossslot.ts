@@ -266,12 +266,14 @@ const lesson: Lesson = {
       text: {
         en:
           'With the hash tag both names are slot 14374 (`CLUSTER KEYSLOT {order:1}:lock`), on master-3: the lock ' +
-          'script, the sale and the release all go there, and the sale answers 9. A hash tag is the first ' +
-          '`{…}` with something inside; `{}` empty counts as no tag. Tag what must be used together, and no ' +
-          'more: every key with the same tag sits on one master.',
+          'script, the sale and the release all go there, and the sale answers 9. The tag is what stands ' +
+          'between the first `{` and the next `}`; when that is empty (`{}{order:1}:lock`) the whole name is ' +
+          'hashed, later braces or not. Tag what must be used together, and no more: every key with the same ' +
+          'tag sits on one master.',
         zh:
           '加上哈希标签后，两个名字都在槽 14374（`CLUSTER KEYSLOT {order:1}:lock`），在 master-3 上：加锁、销售和释放都发往那里，' +
-          '销售返回 9。哈希标签是第一个里面有内容的 `{…}`；空的 `{}` 等于没有标签。只给必须一起使用的键加同一个标签，别多加：' +
+          '销售返回 9。标签是第一个 `{` 和其后第一个 `}` 之间的部分；如果这部分为空（`{}{order:1}:lock`），就对整个名字求哈希，不管后面还有没有花括号。' +
+          '只给必须一起使用的键加同一个标签，别多加：' +
           '同一个标签的所有键都在同一个主节点上。',
       },
       highlight: { lanes: ['A:1', 'master-3'], keys: [TAGGED_LOCK, TAGGED_STOCK] },
@@ -280,6 +282,7 @@ const lesson: Lesson = {
         { reply: 14374, of: cmd('A:1', 'CLUSTER', { nth: 1 }) },
         { slot: TAGGED_LOCK, is: 14374, sameAs: TAGGED_STOCK },
         { slot: 'order:1', is: 14374 },
+        { not: { slot: '{}{order:1}:lock', sameAs: TAGGED_LOCK } },
         { key: TAGGED_STOCK, node: 'master-3', value: '9' },
         atLeast(1, cmd('A:1', 'SET', { node: 'master-3', key: TAGGED_LOCK })),
         none({ kind: 'cmd', cmd: 'EVAL', node: 'master-1' }),

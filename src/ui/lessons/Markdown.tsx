@@ -1,14 +1,24 @@
 import { Fragment, type ReactNode } from 'react';
 
-/** The little markdown lesson text uses: paragraphs, `code` and **bold**; no HTML is ever parsed. */
+/**
+ * The little markdown lesson text uses: paragraphs, `code`, **bold** and [links](#scenario=<id>)
+ * within the page (`#scenario=` / `#lesson=` only: no other target, and no HTML, is ever parsed).
+ */
 export function inline(text: string): ReactNode[] {
   const out: ReactNode[] = [];
-  const re = /`([^`]+)`|\*\*([^*]+)\*\*/g;
+  const re = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\((#(?:scenario|lesson)=[\w:.&=-]+)\)/g;
   let last = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(m[1] !== undefined ? <code key={m.index}>{m[1]}</code> : <strong key={m.index}>{m[2]}</strong>);
+    if (m[1] !== undefined) out.push(<code key={m.index}>{m[1]}</code>);
+    else if (m[2] !== undefined) out.push(<strong key={m.index}>{m[2]}</strong>);
+    else
+      out.push(
+        <a key={m.index} href={m[4]}>
+          {m[3]}
+        </a>,
+      );
     last = re.lastIndex;
   }
   if (last < text.length) out.push(text.slice(last));
