@@ -33,6 +33,7 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       { lesson: 'watchdog', steps: [1, 2, 6] },
       { lesson: 'pauses-fencing', steps: [2, 5] },
       { lesson: 'replication', steps: [6] },
+      { lesson: 'choosing-a-lock', steps: [7] },
     ],
   },
   {
@@ -51,13 +52,14 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       { lesson: 'watchdog', steps: [1, 2, 5, 6] },
       { lesson: 'pauses-fencing', steps: [1, 2, 4, 5] },
       { lesson: 'replication', steps: [4, 5, 6] },
+      { lesson: 'choosing-a-lock', steps: [7] },
     ],
   },
   {
     id: '90',
     title: {
-      en: '90 minutes: lessons 1–12 whole, then a failover',
-      zh: '90 分钟：第 1–12 课全部，再加一次主从切换',
+      en: '90 minutes: lessons 1–12 whole, a failover, the capstone and the choice of a lock',
+      zh: '90 分钟：第 1–12 课全部，一次主从切换，综合练习，以及如何选择一把锁',
     },
     stops: [
       all('why-lock', 4),
@@ -72,7 +74,9 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       all('unlock', 5),
       all('watchdog', 7),
       all('pauses-fencing', 5),
-      { lesson: 'replication', steps: [4, 5, 6] },
+      { lesson: 'replication', steps: [6] },
+      all('capstone', 3),
+      { lesson: 'choosing-a-lock', steps: [7] },
     ],
   },
 ];
