@@ -279,14 +279,22 @@ test('Next and PageDown go on to the next lesson; the end of the course says so'
   await page.keyboard.press('PageDown');
   await expect(panel(page)).toHaveAttribute('data-lesson', 'setnx');
   await atStep(page, 1);
+  // The capstone leads on to the closing lesson, whose last step ends the course.
   await page.evaluate(() => {
-    window.location.hash = '#lesson=production&step=3';
+    window.location.hash = '#lesson=capstone&step=3';
   });
   await atStep(page, 3);
+  await expect(page.getByTestId('lesson-end')).toContainText('Next: “Choosing a lock”');
+  await page.keyboard.press('PageDown');
+  await expect(panel(page)).toHaveAttribute('data-lesson', 'choosing-a-lock');
+  await page.evaluate(() => {
+    window.location.hash = '#lesson=choosing-a-lock&step=7';
+  });
+  await atStep(page, 7);
   await expect(page.getByTestId('lesson-end')).toContainText('the course is complete');
   await expect(page.getByTestId('lesson-next')).toBeDisabled();
   await page.keyboard.press('PageDown');
-  await atStep(page, 3);
+  await atStep(page, 7);
   expect(errors).toEqual([]);
 });
 
@@ -383,7 +391,11 @@ test('the index has parts, objectives and paths; a path link leads across lesson
   await page.getByTestId('learn-open').click();
   const index = page.getByTestId('lesson-index');
   await expect(index.locator('[data-part]')).toHaveCount(3);
-  await expect(index.locator('.learn-card__objective')).toHaveCount(17);
+  // every lesson card states its objective
+  const cards = index.locator('.learn-card');
+  await expect(cards.first()).toBeVisible();
+  expect(await cards.count()).toBeGreaterThanOrEqual(19);
+  await expect(index.locator('.learn-card__objective')).toHaveCount(await cards.count());
   await index.locator('[data-path="25"]').click();
   await atStepOfPath(page, 'why-lock', 1);
   await page.keyboard.press('PageDown');
