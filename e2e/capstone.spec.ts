@@ -77,3 +77,20 @@ test('the capstone: the search breaks a half fix, refuses a dodge, and passes th
   await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test('the closing lesson cites its sources as links a reader can follow', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('./#lesson=choosing-a-lock&step=3');
+  await expect(page.getByTestId('lesson-panel')).toHaveAttribute('data-step', '3', { timeout: 30_000 });
+  const text = page.getByTestId('lesson-text');
+  await expect(text.getByRole('link', { name: '“How to do distributed locking”' })).toHaveAttribute(
+    'href',
+    'https://martin.kleppmann.com/2016/02/08/how-to-do-distributed-locking.html',
+  );
+  await expect(text.getByRole('link', { name: '“Is Redlock safe?”' })).toHaveAttribute(
+    'href',
+    'http://antirez.com/news/101',
+  );
+  await expect(text).not.toContainText('](http');
+  expect(errors).toEqual([]);
+});

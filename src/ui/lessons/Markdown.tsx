@@ -1,14 +1,27 @@
 import { Fragment, type ReactNode } from 'react';
 
-/** The little markdown lesson text uses: paragraphs, `code` and **bold**; no HTML is ever parsed. */
+/**
+ * The little markdown lesson text uses: paragraphs, `code`, **bold** and [a source](https://…)
+ * (http and https only, opened in a new tab); no HTML is ever parsed.
+ */
 export function inline(text: string): ReactNode[] {
   const out: ReactNode[] = [];
-  const re = /`([^`]+)`|\*\*([^*]+)\*\*/g;
+  const re = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g;
   let last = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(m[1] !== undefined ? <code key={m.index}>{m[1]}</code> : <strong key={m.index}>{m[2]}</strong>);
+    out.push(
+      m[1] !== undefined ? (
+        <code key={m.index}>{m[1]}</code>
+      ) : m[2] !== undefined ? (
+        <strong key={m.index}>{m[2]}</strong>
+      ) : (
+        <a key={m.index} href={m[4]} target="_blank" rel="noreferrer">
+          {m[3]}
+        </a>
+      ),
+    );
     last = re.lastIndex;
   }
   if (last < text.length) out.push(text.slice(last));
