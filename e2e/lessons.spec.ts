@@ -280,14 +280,22 @@ test('Next and PageDown go on to the next lesson; the end of the course says so'
   await page.keyboard.press('PageDown');
   await expect(panel(page)).toHaveAttribute('data-lesson', 'setnx');
   await atStep(page, 1);
+  // The capstone leads on to the closing lesson, whose last step ends the course.
   await page.evaluate(() => {
-    window.location.hash = '#lesson=production&step=3';
+    window.location.hash = '#lesson=capstone&step=3';
   });
   await atStep(page, 3);
+  await expect(page.getByTestId('lesson-end')).toContainText('Next: “Choosing a lock”');
+  await page.keyboard.press('PageDown');
+  await expect(panel(page)).toHaveAttribute('data-lesson', 'choosing-a-lock');
+  await page.evaluate(() => {
+    window.location.hash = '#lesson=choosing-a-lock&step=7';
+  });
+  await atStep(page, 7);
   await expect(page.getByTestId('lesson-end')).toContainText('the course is complete');
   await expect(page.getByTestId('lesson-next')).toBeDisabled();
   await page.keyboard.press('PageDown');
-  await atStep(page, 3);
+  await atStep(page, 7);
   expect(errors).toEqual([]);
 });
 

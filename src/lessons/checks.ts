@@ -1,5 +1,13 @@
 /** Evaluating and describing Checks (types.ts) against a run at a cursor. */
-import { keyHashSlot, type ScenarioRun, type TraceEvent, type Violation, type VisibleState } from './engine';
+import {
+  keyHashSlot,
+  type Scenario,
+  type ScenarioRun,
+  type TraceEvent,
+  type Violation,
+  type VisibleState,
+} from './engine';
+import { readPointer } from './patch';
 import { describeSelector, findEvent, matchAll, SelectorError } from './select';
 import type { Check, KeyCheck, SlotCheck, ThreadCheck } from './types';
 
@@ -9,6 +17,13 @@ export interface Cursor {
   /** index of the cursor's event in run.trace.events (-1: before the first) */
   index: number;
   state: VisibleState;
+}
+
+/** The scenario each run was made from (defaults filled in), for `setting` checks. */
+const scenarios = new WeakMap<ScenarioRun, Scenario>();
+
+export function rememberScenario(run: ScenarioRun, scenario: Scenario): void {
+  scenarios.set(run, scenario);
 }
 
 export function cursorAt(run: ScenarioRun, index: number): Cursor {
@@ -227,6 +242,12 @@ export function failure(c: Cursor, check: Check): string | null {
       }
       return null;
     }
+    if ('setting' in check) {
+      const s = scenarios.get(c.run);
+      if (s === undefined) return 'the run’s scenario is not known';
+      const got = readPointer(s, check.setting) ?? null;
+      return same(got, check.is) ? null : `${check.setting} is ${JSON.stringify(got)}`;
+    }
     return 'unknown check';
   } catch (e) {
     if (e instanceof SelectorError) return e.message;
@@ -288,6 +309,7 @@ export function describeCheck(check: Check): string {
     if (check.sameAs !== undefined) parts.push(`the slot of ${check.sameAs}`);
     return `slot of ${check.slot} is ${parts.join(', ') || 'any'}`;
   }
+  if ('setting' in check) return `setting ${check.setting} = ${JSON.stringify(check.is)}`;
   if ('resource' in check)
     return `resource ${Object.entries(check.resource)
       .map(([k, v]) => `${k} = ${v}`)

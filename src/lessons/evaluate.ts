@@ -11,11 +11,13 @@ import {
   describeCheck,
   endOf,
   failure,
+  rememberScenario,
   violationsAt,
   type CheckResult,
   type Cursor,
 } from './checks';
 import { applyPatch, PatchError } from './patch';
+import { describeVerdict, searchTask, type SearchVerdict } from './search-goal';
 import { describeSelector, findEvent, SelectorError } from './select';
 import type { Answer, Lesson, Question, ScenarioJson, ScenarioRef, Step, Task } from './types';
 
@@ -34,6 +36,7 @@ export class RunCache {
           `invalid scenario: ${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
         );
       r = runScenario(v.scenario, { verbose: true });
+      rememberScenario(r, v.scenario);
       this.runs.set(key, r);
     }
     return r;
@@ -69,6 +72,8 @@ export interface TaskResult {
   solution: boolean;
   /** each dodge's example: the outcome it gets (must be that dodge, not success) */
   dodges?: TaskOutcome[];
+  /** a task graded by the search: what it found on the unmodified scenario and with the solution */
+  search?: { base?: SearchVerdict; solution?: SearchVerdict };
   /** why a run failed to start (bad patch, invalid scenario) */
   error?: string;
 }
@@ -185,27 +190,48 @@ export function evaluateQuestion(c: Cursor, q: Question): QuestionResult {
   return { answer, right };
 }
 
-/** Whether a task's goal holds at the end of a run of `json`. */
-export function goalMet(cache: RunCache, json: ScenarioJson, task: Task): boolean {
-  return failure(endOf(cache.run(json)), task.goal) === null;
+/**
+ * What the learner's run did for the task: met the goal, took one of its dodges (its index), or
+ * neither. A task graded by the search also carries the search's verdict (`search`) when it ran.
+ */
+export type TaskOutcome =
+  { met: true; search?: SearchVerdict } | { met: false; dodge?: number; search?: SearchVerdict };
+
+/**
+ * The cheap half of a task's grade, on the learner's own run: whether its goal holds, which dodge
+ * it took, and, for a task graded by the search, whether the search is to run at all (not on a
+ * dodge, nor on a run that is already unsafe or stuck: the search only counts new violations).
+ */
+export interface TaskProbe {
+  goal: boolean;
+  dodge?: number;
+  searchable: boolean;
 }
 
-/** What the learner's run did for the task: met the goal, took one of its dodges (its index), or neither. */
-export type TaskOutcome = { met: true } | { met: false; dodge?: number };
+export function probeTask(cache: RunCache, json: ScenarioJson, task: Task): TaskProbe {
+  const run = cache.run(json);
+  const end = endOf(run);
+  const goal = failure(end, task.goal) === null;
+  const dodge = goal ? -1 : (task.dodges ?? []).findIndex((d) => failure(end, d.when) === null);
+  if (dodge >= 0) return { goal, dodge, searchable: false };
+  return { goal, searchable: task.search !== undefined && run.trace.verdict === 'safe' };
+}
 
 export function taskOutcome(cache: RunCache, json: ScenarioJson, task: Task): TaskOutcome {
-  const end = endOf(cache.run(json));
-  if (failure(end, task.goal) === null) return { met: true };
-  const dodge = (task.dodges ?? []).findIndex((d) => failure(end, d.when) === null);
-  return dodge < 0 ? { met: false } : { met: false, dodge };
+  const p = probeTask(cache, json, task);
+  if (p.dodge !== undefined) return { met: false, dodge: p.dodge };
+  if (task.search === undefined) return { met: p.goal };
+  if (!p.searchable) return { met: false };
+  const search = searchTask(json, task.search);
+  return { met: p.goal && search.violation === null, search };
 }
 
 export function evaluateTask(cache: RunCache, json: ScenarioJson, task: Task): TaskResult {
   try {
-    const r: TaskResult = {
-      base: goalMet(cache, json, task),
-      solution: goalMet(cache, applyPatch(json, task.solution), task),
-    };
+    const base = taskOutcome(cache, json, task);
+    const solution = taskOutcome(cache, applyPatch(json, task.solution), task);
+    const r: TaskResult = { base: base.met, solution: solution.met };
+    if (task.search !== undefined) r.search = { base: base.search, solution: solution.search };
     if (task.dodges !== undefined)
       r.dodges = task.dodges.map((d) => taskOutcome(cache, applyPatch(json, d.example), task));
     return r;
@@ -216,7 +242,20 @@ export function evaluateTask(cache: RunCache, json: ScenarioJson, task: Task): T
   }
 }
 
-export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonResult {
+export interface EvaluateOptions {
+  /**
+   * Try each task's goal on the step's scenario, its solution and its dodges (default true). The
+   * page leaves it out: it shows a step's run, and a task graded by the search would run
+   * thousands of schedules before the lesson could open.
+   */
+  tasks?: boolean;
+}
+
+export function evaluateLesson(
+  lesson: Lesson,
+  cache = new RunCache(),
+  opts: EvaluateOptions = {},
+): LessonResult {
   const steps: StepResult[] = [];
   let prevJson: ScenarioJson | undefined;
   let prevCursor = -1;
@@ -284,7 +323,7 @@ export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonRe
           ok: q.right.length === 1,
         });
       }
-      if (step.task !== undefined) {
+      if (step.task !== undefined && opts.tasks !== false) {
         const t = evaluateTask(cache, json, step.task);
         r.task = t;
         r.checks.push({
@@ -295,6 +334,18 @@ export function evaluateLesson(lesson: Lesson, cache = new RunCache()): LessonRe
           what: `task: the solution meets the goal${t.error === undefined ? '' : ` (${t.error})`}${t.solution ? '' : ' (it does not)'}`,
           ok: t.solution,
         });
+        const ts = step.task.search;
+        if (ts !== undefined)
+          r.checks.push(
+            {
+              what: `task: the search breaks the scenario as given (${t.search?.base === undefined ? 'it did not run' : describeVerdict(t.search.base, ts)})`,
+              ok: t.search?.base?.violation != null,
+            },
+            {
+              what: `task: the search finds nothing with the solution (${t.search?.solution === undefined ? 'it did not run' : describeVerdict(t.search.solution, ts)})`,
+              ok: t.search?.solution !== undefined && t.search.solution.violation === null,
+            },
+          );
         t.dodges?.forEach((o, i) =>
           r.checks.push({
             what: `task: dodge ${i + 1}'s example is refused and answered by that dodge (got ${JSON.stringify(o)})`,

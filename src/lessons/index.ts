@@ -44,6 +44,8 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('multilock-redlock', () => import('./content/15_multilock_redlock')),
   entry('lock-family', () => import('./content/16_family')),
   entry('production', () => import('./content/17_production')),
+  entry('capstone', () => import('./content/22_capstone')),
+  entry('choosing-a-lock', () => import('./content/23_choosing_a_lock')),
 ];
 
 export function loadAllLessons(): Promise<Lesson[]> {

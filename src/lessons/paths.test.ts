@@ -19,6 +19,15 @@ describe('the 25-, 50- and 90-minute paths (LA12)', () => {
     }
   });
 
+  it('every path ends on the course’s last step, the choice of a lock', () => {
+    const last = lessons[lessons.length - 1];
+    for (const p of COURSE_PATHS) {
+      const end = p.stops[p.stops.length - 1];
+      expect(end.lesson, p.id).toBe(last.id);
+      expect(end.steps[end.steps.length - 1], p.id).toBe(last.steps.length);
+    }
+  });
+
   it('take about as long as they say', () => {
     for (const p of COURSE_PATHS) {
       const m = pathMinutes(p, summary);
@@ -32,6 +41,8 @@ describe('the 25-, 50- and 90-minute paths (LA12)', () => {
     expect(pathNeighbour(p, 'why-lock', 2, 1)).toEqual({ lesson: 'expiry', step: 1 });
     expect(pathNeighbour(p, 'expiry', 1, -1)).toEqual({ lesson: 'why-lock', step: 2 });
     expect(pathNeighbour(p, 'expiry', 2, 1)).toEqual({ lesson: 'expiry', step: 3 });
-    expect(pathNeighbour(p, 'replication', 5, 1)).toBeNull();
+    // the argument ends on the choice of a lock, the course's last step
+    expect(pathNeighbour(p, 'replication', 5, 1)).toEqual({ lesson: 'choosing-a-lock', step: 6 });
+    expect(pathNeighbour(p, 'choosing-a-lock', 6, 1)).toBeNull();
   });
 });

@@ -35,6 +35,7 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       { lesson: 'watchdog', steps: [1, 6] },
       { lesson: 'pauses-fencing', steps: [2, 4, 5] },
       { lesson: 'replication', steps: [6] },
+      { lesson: 'choosing-a-lock', steps: [7] },
     ],
   },
   {
@@ -53,13 +54,14 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       { lesson: 'watchdog', steps: [1, 2, 5, 6] },
       { lesson: 'pauses-fencing', steps: [1, 2, 4, 5] },
       { lesson: 'replication', steps: [4, 5, 6] },
+      { lesson: 'choosing-a-lock', steps: [7] },
     ],
   },
   {
     id: '90',
     title: {
-      en: '90 minutes: from the first lock to fencing, whole, then a failover',
-      zh: '90 分钟：从第一把锁到防护令牌全部讲完，再加一次主从切换',
+      en: '90 minutes: from the first lock to fencing, whole, then a failover, the capstone and the choice of a lock',
+      zh: '90 分钟：从第一把锁到防护令牌全部讲完，再加一次主从切换、综合练习，以及如何选择一把锁',
     },
     stops: [
       all('why-lock', 4),
@@ -74,7 +76,9 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       all('unlock', 5),
       all('watchdog', 7),
       all('pauses-fencing', 5),
-      { lesson: 'replication', steps: [4, 5, 6] },
+      { lesson: 'replication', steps: [6] },
+      all('capstone', 3),
+      { lesson: 'choosing-a-lock', steps: [7] },
     ],
   },
 ];

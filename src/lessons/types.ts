@@ -144,6 +144,11 @@ export type Check =
   /** the whole run's verdict (not only up to the cursor) */
   | { verdict: 'safe' | 'unsafe' | 'stuck' }
   | { resource: { value?: number; accepted?: number; rejected?: number; lost?: number; lastToken?: number } }
+  /**
+   * a setting of the run's scenario, defaults filled in (a JSON Pointer: "/resource/kind",
+   * "/until"), has this value: for a task's mechanism that the trace does not record
+   */
+  | { setting: string; is: unknown }
   | SlotCheck
   | { all: Check[] }
   | { any: Check[] }
@@ -230,6 +235,20 @@ export interface TaskControl {
   off?: unknown;
 }
 
+/**
+ * A task graded by the violation search (docs/explore.md): besides `goal`, the learner's scenario
+ * must run safe as it is and the search, with these fixed options, must find no violation of the
+ * listed kinds in `budget` schedules. The learner cannot change these options: only the scenario.
+ */
+export interface TaskSearch {
+  budget: number;
+  seed: number;
+  /** the kinds of change the search may make (`--faults`), all of them by default */
+  faults?: string[];
+  /** the violation kinds that fail the task (`--violations`) */
+  violations: ViolationKind[];
+}
+
 export interface Task {
   /** "your turn": what to change */
   prompt: Bilingual;
@@ -246,6 +265,8 @@ export interface Task {
    * asked for is the one used, the acquire counts are what the fix implies)
    */
   goal: Check;
+  /** the task is also graded by the violation search: the goal is met only when it finds nothing */
+  search?: TaskSearch;
   /** a known-good change (for the tests only: proves the goal is reachable) */
   solution: PatchOp[];
   /** shown when the goal is met: says only what the goal guarantees the learner's run did */

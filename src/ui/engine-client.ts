@@ -7,6 +7,7 @@ import type { VisibleState } from '../engine/trace/types';
 import type { ConsoleAnswer } from './engine-adapter';
 import {
   LESSON_REQUESTS,
+  type GoalResult,
   type LessonPayload,
   type LessonRequest,
   type LessonSummary,
@@ -145,11 +146,7 @@ export class EngineClient {
     return EngineClient.unwrap(await this.call({ type: 'lesson', lessonId }, RUN_TIMEOUT_MS), 'lesson');
   }
 
-  async lessonGoal(
-    lessonId: string,
-    step: number,
-    scenario: unknown,
-  ): Promise<{ met: boolean; dodge?: number; error?: string }> {
+  async lessonGoal(lessonId: string, step: number, scenario: unknown): Promise<GoalResult> {
     return EngineClient.unwrap(
       await this.call({ type: 'lessonGoal', lessonId, step, scenario }, RUN_TIMEOUT_MS),
       'lessonGoal',

@@ -12,7 +12,8 @@ import { MAX_BUDGET, useExplore } from './store';
 
 let current: SearchHandle | null = null;
 
-function spawnWorker(): WorkerLike {
+/** A search shard: an instance of the engine worker (the lesson player's graded tasks use it too). */
+export function spawnWorker(): WorkerLike {
   return new Worker(new URL('../worker.ts', import.meta.url), { type: 'module' }) as WorkerLike;
 }
 

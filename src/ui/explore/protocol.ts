@@ -13,6 +13,8 @@ export interface SearchOptions {
   seed: number;
   /** fault kinds the search may add */
   faults: string[];
+  /** the violation kinds that count (default all): a lesson's task may leave some out */
+  violations?: string[];
 }
 
 export type ToWorker =

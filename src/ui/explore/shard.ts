@@ -15,6 +15,7 @@ import {
   type ExploreFaultKind,
   type SearchPlan,
 } from '../engine-adapter-search';
+import type { ViolationKind } from '../../engine/trace/types';
 import type { FromWorker, SearchScope, ShrinkOutcome, ToWorker } from './protocol';
 
 const SLICE_MS = 50;
@@ -111,6 +112,7 @@ export function createShard(post: (m: FromWorker) => void): (m: ToWorker) => voi
           const plan = planSearch(v.scenario, {
             seed: m.options.seed,
             faults: m.options.faults as ExploreFaultKind[],
+            violations: m.options.violations as ViolationKind[] | undefined,
           });
           return post({ type: 'plan', plan, scope: scopeOf(plan) });
         }

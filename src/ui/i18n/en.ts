@@ -201,7 +201,8 @@ export const en = {
     'Change the scenario with the editor below, a lane’s menu or the fault handles; every re-run is checked.',
   'learn.taskChecking': 'Checking your run…',
   'learn.taskNotYet': 'Not yet: the re-run does not meet the goal.',
-  'learn.asking': 'Predict mode: what happens next, the verdict and the violations stay hidden until you answer.',
+  'learn.asking':
+    'Predict mode: what happens next, the verdict and the violations stay hidden until you answer.',
   'learn.revealing': 'Playing what happens…',
   'learn.nextLesson': 'Next lesson',
   'learn.courseEnd': 'End of the course',
@@ -226,6 +227,22 @@ export const en = {
   'learn.releaseOther': 'Redisson {release} (a tutorial’s)',
   'learn.taskDone': 'Done!',
   'learn.taskReset': 'Back to the step’s scenario',
+  // a task graded by the violation search (the capstone)
+  'learn.taskSearchScope':
+    'Graded by the violation search: {budget} schedules, search seed {seed}, counting {kinds}.',
+  'learn.taskSearching': 'The search is trying your scenario: {tried} of {budget} schedules…',
+  'learn.taskSearchShrinking':
+    'The search broke it. Shrinking the schedule to the smallest that still breaks…',
+  'learn.taskBroken':
+    'Not yet: the search broke it with {kind} on {lock}, at schedule #{index} ({tried} tried).',
+  'learn.taskSchedule': 'The smallest schedule that still breaks it adds:',
+  'learn.taskOpenCounterexample': 'Open the counterexample (new tab)',
+  'learn.taskSearchClean': 'The search found nothing in {tried} schedules.',
+  'learn.taskSearchCleanNotGoal':
+    'The search found nothing in {tried} schedules, but the goal asks for more: read it again.',
+  'learn.taskSearchError': 'The search failed: {msg}',
+  'learn.taskRunNotSafe':
+    'Not yet: your run is {verdict} as it is. The search only counts new violations, so make the run itself Safe first.',
   'learn.pending': 'The simulator cannot show this step yet; the timeline stays on the previous one.',
   'learn.comingLesson': 'This lesson is coming: the simulator cannot run it yet.',
   'learn.stepError': 'This step could not be played: {msg}',
@@ -310,7 +327,8 @@ export const en = {
   'intro.modified': 'Modified from “{title}”: the text below describes the original scenario.',
   'intro.checked': 'Checked against Redisson {releases} and redis-server {redis}: {what}.',
   'intro.checked.exact': 'the same Redis commands, results, timings and final keys',
-  'intro.checked.invariants': 'the same lock outcomes, hold counts and final keys (who wins a race may differ)',
+  'intro.checked.invariants':
+    'the same lock outcomes, hold counts and final keys (who wins a race may differ)',
   'intro.checked.sep': ', ',
   'header.modified': 'Modified: {title}',
   'editor.resetTo': 'Reset to “{title}”',

@@ -4,10 +4,9 @@
  * in Redisson's code.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { readPointer } from '../../lessons/patch';
 import { COURSE_PATHS, coursePath, pathMinutes, pathNeighbour } from '../../lessons/paths';
 import { encodeLessonHash } from '../url-state';
-import type { Highlights, Step, TaskControl } from '../../lessons/types';
+import type { Highlights, Step } from '../../lessons/types';
 import { openExplore } from '../explore/store';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
@@ -27,12 +26,11 @@ import {
   lessonLink,
   loadSummaries,
   openLesson,
-  resetTask,
-  setTaskPaths,
   syncStep,
   usePlayer,
   watchTask,
 } from './player';
+import { Task } from './TaskView';
 
 const PARTS = [1, 2, 3] as const;
 
@@ -241,119 +239,6 @@ function Question({ step, n, right, lang }: { step: Step; n: number; right: stri
           {why && <Markdown className="lesson__why" testId="lesson-why" text={why[lang]} />}
           <Markdown text={q.feedback[lang]} />
         </div>
-      )}
-    </div>
-  );
-}
-
-/** One control for the change a task asks for, reading and writing the scenario on screen. */
-function TaskControlView({ control, lang }: { control: TaskControl; lang: Lang }) {
-  const scenario = usePlayground((s) => s.scenario);
-  const current = readPointer(scenario, control.paths[0]);
-  const label = <Markdown className="lesson__control-label" text={control.label[lang]} />;
-  if (control.kind === 'toggle') {
-    const on = JSON.stringify(current) === JSON.stringify(control.value);
-    return (
-      <label className="lesson__control">
-        <input
-          type="checkbox"
-          data-testid="task-control"
-          checked={on}
-          onChange={(e) => void setTaskPaths(control.paths, e.target.checked ? control.value : control.off)}
-        />
-        {label}
-      </label>
-    );
-  }
-  if (control.kind === 'select') {
-    return (
-      <label className="lesson__control">
-        {label}
-        <select
-          data-testid="task-control"
-          // absent: the scenario's default, which each control lists first
-          value={typeof current === 'string' ? current : (control.options?.[0] ?? '')}
-          onChange={(e) => void setTaskPaths(control.paths, e.target.value)}
-        >
-          {(control.options ?? []).map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      </label>
-    );
-  }
-  const commit = (raw: string) => {
-    const n = raw.trim() === '' ? undefined : Number(raw);
-    if (n !== undefined && !Number.isInteger(n)) return;
-    if (n !== current) void setTaskPaths(control.paths, n);
-  };
-  return (
-    <label className="lesson__control">
-      {label}
-      <input
-        type="number"
-        step={100}
-        data-testid="task-control"
-        key={String(current)}
-        defaultValue={typeof current === 'number' ? current : ''}
-        onBlur={(e) => commit(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') commit((e.target as HTMLInputElement).value);
-        }}
-      />
-    </label>
-  );
-}
-
-function Task({ step, lang }: { step: Step; lang: Lang }) {
-  const t = useT();
-  const status = usePlayer((s) => s.task);
-  const dodgeAt = usePlayer((s) => s.taskDodge);
-  const task = step.task!;
-  const dodge = status === 'dodge' && dodgeAt !== null ? task.dodges?.[dodgeAt] : undefined;
-  return (
-    <div className="lesson__task">
-      <div className="lesson__label">{t('learn.task')}</div>
-      <Markdown text={task.prompt[lang]} />
-      <div className="lesson__goal">
-        <strong>{t('learn.goal')}</strong> <Markdown text={task.goalText[lang]} />
-      </div>
-      {task.controls !== undefined && (
-        <div className="lesson__controls" data-testid="task-controls">
-          {task.controls.map((c, i) => (
-            <TaskControlView key={i} control={c} lang={lang} />
-          ))}
-        </div>
-      )}
-      {task.hint && (
-        <details className="lesson__hint">
-          <summary>{t('learn.hint')}</summary>
-          <Markdown text={task.hint[lang]} />
-        </details>
-      )}
-      {status === 'done' ? (
-        <div className="lesson__done" data-testid="lesson-task-done" role="status">
-          <strong>{t('learn.taskDone')}</strong> <Markdown text={task.success[lang]} />
-        </div>
-      ) : dodge !== undefined ? (
-        <div className="lesson__dodge" data-testid="lesson-task-dodge" role="status">
-          <Markdown text={dodge.why[lang]} />
-        </div>
-      ) : (
-        <p className="muted lesson__status" role="status">
-          {status === 'checking'
-            ? t('learn.taskChecking')
-            : status === 'notyet'
-              ? t('learn.taskNotYet')
-              : t(task.controls === undefined ? 'learn.taskHow' : 'learn.taskHowControls')}
-        </p>
-      )}
-      {status !== 'idle' && (
-        <button type="button" className="btn btn--small" onClick={() => void resetTask()}>
-          {t('learn.taskReset')}
-        </button>
       )}
     </div>
   );

@@ -1,22 +1,30 @@
 import { Fragment, type ReactNode } from 'react';
 
 /**
- * The little markdown lesson text uses: paragraphs, `code`, **bold** and [links](#scenario=<id>)
- * within the page (`#scenario=` / `#lesson=` only: no other target, and no HTML, is ever parsed).
+ * The little markdown lesson text uses: paragraphs, `code`, **bold**, [links](#scenario=<id>)
+ * within the page (`#scenario=` / `#lesson=` only) and [a source](https://…) (http and https
+ * only, opened in a new tab); no other target, and no HTML, is ever parsed.
  */
 export function inline(text: string): ReactNode[] {
   const out: ReactNode[] = [];
-  const re = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\((#(?:scenario|lesson)=[\w:.&=-]+)\)/g;
+  const re =
+    /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\((#(?:scenario|lesson)=[\w:.&=-]+)\)|\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g;
   let last = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     if (m.index > last) out.push(text.slice(last, m.index));
     if (m[1] !== undefined) out.push(<code key={m.index}>{m[1]}</code>);
     else if (m[2] !== undefined) out.push(<strong key={m.index}>{m[2]}</strong>);
-    else
+    else if (m[4] !== undefined)
       out.push(
         <a key={m.index} href={m[4]}>
           {m[3]}
+        </a>,
+      );
+    else
+      out.push(
+        <a key={m.index} href={m[6]} target="_blank" rel="noreferrer">
+          {m[5]}
         </a>,
       );
     last = re.lastIndex;

@@ -2,10 +2,10 @@
  * The worker's lesson handler (loaded by worker.ts with import() on the first lesson request):
  * plays a lesson with the evaluator and hands the page the data it shows.
  */
-import { evaluateLesson, RunCache, taskOutcome } from '../../lessons/evaluate';
+import { evaluateLesson, probeTask, RunCache, taskOutcome } from '../../lessons/evaluate';
 import { lessonCatalog } from '../../lessons/index';
-import type { Lesson } from '../../lessons/types';
-import type { LessonPayload, LessonRequest, LessonResponse, StepInfo } from './lesson-protocol';
+import type { Lesson, ScenarioJson } from '../../lessons/types';
+import type { GoalResult, LessonPayload, LessonRequest, LessonResponse, StepInfo } from './lesson-protocol';
 
 /** One cache per lesson: a learner's re-runs of a task reuse the step's runs. */
 const played = new Map<string, { payload: LessonPayload; cache: RunCache }>();
@@ -21,7 +21,8 @@ async function play(id: string): Promise<{ payload: LessonPayload; cache: RunCac
   if (p === undefined) {
     const lesson = await load(id);
     const cache = new RunCache();
-    const result = evaluateLesson(lesson, cache);
+    // the tasks are graded when the learner edits, not when the lesson opens
+    const result = evaluateLesson(lesson, cache, { tasks: false });
     const steps = result.steps.map((r): StepInfo => {
       const error = r.checks.find((c) => !c.ok && c.what.startsWith('error: '))?.what.slice(7);
       return {
@@ -66,8 +67,22 @@ export async function handleLessonRequest(req: LessonRequest): Promise<LessonRes
       if (task === undefined)
         return { type: 'lessonGoal', id: req.id, result: { met: false, error: 'no task' } };
       try {
-        const outcome = taskOutcome(cache, req.scenario as Parameters<typeof taskOutcome>[1], task);
-        return { type: 'lessonGoal', id: req.id, result: outcome };
+        const json = req.scenario as ScenarioJson;
+        let result: GoalResult;
+        if (task.search === undefined) {
+          const o = taskOutcome(cache, json, task);
+          result = o.met ? { met: true } : { met: false, dodge: o.dodge };
+        } else {
+          // the search itself runs on the page's search workers, with progress
+          const p = probeTask(cache, json, task);
+          result =
+            p.dodge !== undefined
+              ? { met: false, dodge: p.dodge }
+              : p.searchable
+                ? { met: false, search: { goal: p.goal } }
+                : { met: false, verdict: cache.run(json).trace.verdict };
+        }
+        return { type: 'lessonGoal', id: req.id, result };
       } catch (e) {
         // A learner's scenario the engine refuses simply does not meet the goal yet.
         const error = e instanceof Error ? e.message : String(e);

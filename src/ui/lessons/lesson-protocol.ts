@@ -46,6 +46,19 @@ export type LessonResponse =
   | { type: 'lessons'; id: number; result: LessonSummary[] }
   | { type: 'lesson'; id: number; result: LessonPayload }
   /** `dodge`: the index of the task's dodge the learner's run took (the goal is not met) */
-  | { type: 'lessonGoal'; id: number; result: { met: boolean; dodge?: number; error?: string } };
+  | { type: 'lessonGoal'; id: number; result: GoalResult };
+
+/**
+ * A task's grade of the learner's run. For a task graded by the search, `search` says the search
+ * is still to run (the page runs it on its workers): the task is met when `search.goal` holds and
+ * the search finds nothing; `verdict` is the run's own verdict when the search cannot run on it.
+ */
+export interface GoalResult {
+  met: boolean;
+  dodge?: number;
+  error?: string;
+  search?: { goal: boolean };
+  verdict?: 'safe' | 'unsafe' | 'stuck';
+}
 
 export const LESSON_REQUESTS: ReadonlySet<string> = new Set(['lessons', 'lesson', 'lessonGoal']);

@@ -17,9 +17,15 @@ import type { LessonPayload, LessonSummary } from './lesson-protocol';
 import { sameEvent } from './same-event';
 import { readProgress, recordStep, type Progress } from './progress';
 import { revealFrames, REVEAL_MS } from './reveal';
+import { cancelTaskSearch, runTaskSearch } from './task-search';
 
-/** `dodge`: the run meets the outcome the way the task's `dodges[taskDodge]` describes, not the point */
-export type TaskStatus = 'idle' | 'checking' | 'done' | 'notyet' | 'dodge';
+/**
+ * `dodge`: the run meets the outcome the way the task's `dodges[taskDodge]` describes, not the
+ * point. A task graded by the search: `searching` while it runs, `broken` when it found a
+ * counterexample (useTaskSearch holds it), `notyet` with `taskVerdict` when the run itself is not
+ * Safe, so there is nothing new for the search to find.
+ */
+export type TaskStatus = 'idle' | 'checking' | 'searching' | 'broken' | 'done' | 'notyet' | 'dodge';
 
 interface PlayerState {
   summaries: LessonSummary[] | null;
@@ -31,6 +37,8 @@ interface PlayerState {
   task: TaskStatus;
   /** with `task: 'dodge'`: which of the task's dodges */
   taskDodge: number | null;
+  /** with `task: 'notyet'` on a task graded by the search: the run's own verdict, when not Safe */
+  taskVerdict: 'unsafe' | 'stuck' | null;
   progress: Record<string, Progress>;
   /** the step whose answered question is playing its deciding events (its text waits for them) */
   revealing: number | null;
@@ -46,6 +54,7 @@ export const usePlayer = create<PlayerState>()(() => ({
   answers: {},
   task: 'idle',
   taskDodge: null,
+  taskVerdict: null,
   progress: readProgress(),
   revealing: null,
   release: null,
@@ -75,6 +84,7 @@ export function openLesson(id: string, step = 0, path: string | null = null): vo
 
 export function closeLesson(): void {
   useLearn.setState({ view: 'play', lessonId: null, step: 0 });
+  cancelTaskSearch();
   usePlayer.setState({ task: 'idle' });
   // Back to the playground's own link for what is on screen.
   history.replaceState(null, '', `${window.location.pathname}${window.location.search}${currentHash()}`);
@@ -174,6 +184,7 @@ export async function syncStep(): Promise<void> {
     '',
     `${window.location.pathname}${window.location.search}${encodeLessonHash({ lesson: lessonId, step, predict: useLearn.getState().predict, path: useLearn.getState().path ?? undefined })}`,
   );
+  cancelTaskSearch();
   usePlayer.setState({ progress: recordStep(lessonId, step, total), task: 'idle' });
   await showStep(payload, step, my);
 }
@@ -317,6 +328,7 @@ export async function resetTask(): Promise<void> {
   const p = usePlayer.getState().payload;
   const info = p?.steps[step];
   if (info?.scenario === undefined) return;
+  cancelTaskSearch();
   usePlayer.setState({ task: 'idle' });
   await loadStepScenario(info.scenario, info.cursor);
 }
@@ -336,19 +348,38 @@ export function watchTask(): () => void {
     const { lessonId, step } = useLearn.getState();
     const p = usePlayer.getState().payload;
     const info = p?.steps[step];
-    if (lessonId === null || p === null || p.lesson.id !== lessonId || !p.lesson.steps[step]?.task) return;
+    const task = p?.lesson.steps[step]?.task;
+    if (lessonId === null || p === null || p.lesson.id !== lessonId || task === undefined) return;
+    cancelTaskSearch();
     if (JSON.stringify(s.scenario) === JSON.stringify(info?.scenario)) {
       usePlayer.setState({ task: 'idle' });
       return;
     }
     const my = ++goalToken;
-    usePlayer.setState({ task: 'checking' });
-    engineClient.lessonGoal(lessonId, step, s.scenario).then(
-      (r) => {
+    const scenario = s.scenario;
+    usePlayer.setState({ task: 'checking', taskDodge: null, taskVerdict: null });
+    engineClient.lessonGoal(lessonId, step, scenario).then(
+      async (r) => {
         if (my !== goalToken) return;
-        if (r.met) usePlayer.setState({ task: 'done', taskDodge: null });
+        if (r.met) usePlayer.setState({ task: 'done' });
         else if (r.dodge !== undefined) usePlayer.setState({ task: 'dodge', taskDodge: r.dodge });
-        else usePlayer.setState({ task: 'notyet', taskDodge: null });
+        else if (r.search !== undefined && task.search !== undefined) {
+          usePlayer.setState({ task: 'searching' });
+          const found = await runTaskSearch(scenario, task.search);
+          if (my !== goalToken || found === null) return;
+          usePlayer.setState({
+            task:
+              found.phase === 'found'
+                ? 'broken'
+                : found.phase === 'clean' && r.search.goal
+                  ? 'done'
+                  : 'notyet',
+          });
+        } else
+          usePlayer.setState({
+            task: 'notyet',
+            taskVerdict: r.verdict === 'unsafe' || r.verdict === 'stuck' ? r.verdict : null,
+          });
       },
       () => {
         if (my === goalToken) usePlayer.setState({ task: 'notyet' });
