@@ -29,6 +29,7 @@ export const lessonCatalog: readonly LessonEntry[] = [
   entry('unlock', () => import('./content/10_unlock')),
   entry('watchdog', () => import('./content/11_watchdog')),
   entry('waiting-fails', () => import('./content/20_waiting_fails')),
+  entry('watchdog-cost', () => import('./content/21_watchdog_cost')),
   entry('pauses-fencing', () => import('./content/12_pauses_fencing')),
   entry('cluster', () => import('./content/13_cluster')),
   entry('replication', () => import('./content/14_replication')),

@@ -305,7 +305,7 @@ const lesson: Lesson = {
             5,
             2,
           ),
-          msControl('`subscriptionTimeoutMs`', '`subscriptionTimeoutMs`', [
+          msControl('Subscription timeout (`subscriptionTimeoutMs`)', '订阅超时（`subscriptionTimeoutMs`）', [
             '/redisson/subscriptionTimeoutMs',
           ]),
         ],
