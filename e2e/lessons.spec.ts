@@ -1,16 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
+import { trackErrors } from './track-errors';
+import { lessonCatalog } from '../src/lessons/index';
 
 // The lesson player, driven as a learner would: links, Next/Back by button and key, a question,
 // a task solved in the JSON editor, a language switch mid-lesson, presenter and embed modes.
-
-function trackErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
 
 const panel = (page: Page) => page.getByTestId('lesson-panel');
 
@@ -108,7 +101,7 @@ test('the index opens a lesson; a pasted link loads in the open tab; open in pla
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
   await page.getByTestId('learn-open').click();
   const index = page.getByTestId('lesson-index');
-  await expect(index.locator('li.learn-card')).toHaveCount(17);
+  await expect(index.locator('li.learn-card')).toHaveCount(lessonCatalog.length);
   await index.locator('[data-lesson="why-lock"]').click();
   await atStep(page, 1);
   await expect(page.getByTestId('lesson-text')).toBeVisible();

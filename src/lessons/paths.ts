@@ -56,8 +56,8 @@ export const COURSE_PATHS: readonly CoursePath[] = [
   {
     id: '90',
     title: {
-      en: '90 minutes: lessons 1–12 whole, then a failover',
-      zh: '90 分钟：第 1–12 课全部，再加一次主从切换',
+      en: '90 minutes: parts 1 and 2, then a failover',
+      zh: '90 分钟：第一、二部分，再加一次主从切换',
     },
     stops: [
       all('why-lock', 4),
@@ -71,6 +71,8 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       all('waiting', 7),
       all('unlock', 5),
       all('watchdog', 7),
+      { lesson: 'waiting-fails', steps: [2, 5] },
+      { lesson: 'watchdog-cost', steps: [2, 5] },
       all('pauses-fencing', 5),
       { lesson: 'replication', steps: [4, 5, 6] },
     ],
