@@ -95,11 +95,20 @@ test('screenshots of every step, EN and 中文, and presenter mode', async ({ pa
       for (const present of [false, true]) {
         await page.setViewportSize(present ? { width: 1280, height: 720 } : { width: 1440, height: 900 });
         for (let n = 1; n <= steps; n++) {
+          // a fresh load each time, so the link's language and mode are what the page starts with
+          await page.goto('about:blank');
+          const t0 = Date.now();
           await page.goto(`./${present ? '?present=1' : ''}#lesson=${lesson}&step=${n}&lang=${lang}`);
-          await page.reload();
           await atStep(page, n);
+          // the step's run is on screen once the transport counts its events
+          await expect(page.locator('.transport__event')).toContainText(/\/[1-9]/, { timeout: 120_000 });
+          if (n === 1)
+            console.log(
+              `${lesson} ${lang}${present ? ' presenter' : ''}: step 1 shown in ${Date.now() - t0} ms`,
+            );
           const ask = page.getByTestId('lesson-question');
           if (await ask.isVisible()) {
+            await expect(page.getByTestId('predict-veil')).toBeVisible({ timeout: 60_000 });
             await page.screenshot({
               path: `${SHOTS}/${lesson}-${n}-${lang}${present ? '-present' : ''}-ask.png`,
             });

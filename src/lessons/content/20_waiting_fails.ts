@@ -29,7 +29,7 @@ const fullPool: ScenarioRef = {
   builtin: 'incident-subscribe-timeout',
   patch: [
     { op: 'replace', path: '/title', value: 'Five waits, four pub/sub slots (4.7.0)' },
-    { op: 'add', path: '/titleZh', value: '五个等待，四个发布订阅槽位（4.7.0）' },
+    { op: 'add', path: '/titleZh', value: '五个等待，四个pub/sub 槽位（4.7.0）' },
     {
       op: 'replace',
       path: '/redisson',
@@ -103,14 +103,14 @@ const myLockExpired: EventSelector = { kind: 'key.expired', key: 'myLock' };
 const lesson: Lesson = {
   id: 'waiting-fails',
   title: {
-    en: 'When the wait itself fails: a full subscription pool, and `ttl < 0`',
-    zh: '等待本身出错：订阅连接池用满，以及 `ttl < 0`',
+    en: 'When the wait itself fails: a full subscription pool, and ttl < 0',
+    zh: '等待本身出错：pub/sub 连接池用满，以及 ttl < 0',
   },
   minutes: 9,
   part: 2,
   objective: {
     en: 'Predict how `lock()` fails when the pub/sub pool is full (per release, with its error text), and why a lock key without an expiry leaves a waiter with no timer at all.',
-    zh: '预测发布订阅连接池用满时 `lock()` 如何失败（按版本，连同它的报错文字），并解释为什么没有过期时间的锁键会让等待者完全没有定时器。',
+    zh: '预测pub/sub 连接池用满时 `lock()` 如何失败（按版本，连同它的报错文字），并解释为什么没有过期时间的锁键会让等待者完全没有定时器。',
   },
   steps: [
     {
@@ -124,13 +124,15 @@ const lesson: Lesson = {
           '`subscriptionsPerConnection` channels each (5), 250 per master. Here the pool is shrunk to 2 × 2 so that five ' +
           'waits do what 251 do to the default. H holds `order-1`…`order-5` for 12 s and App’s threads call ' +
           '`lock(3, SECONDS)` on them, as in Redisson issue #995. App:1–App:4 subscribed on ' +
-          '`App/pubsub` and `App/pubsub-2`, and App:5 finds all 4 slots taken: `pubsub.wait`, the violet strip under its lane.',
+          '`App/pubsub` and `App/pubsub-2` (the keyspace panel lists them under Subscriptions), and App:5 finds all 4 slots ' +
+          'taken: `pubsub.wait`, the violet strip under its lane.',
         zh:
-          '等待是要占资源的。客户端的线程每等一把锁，就从第一个 `SUBSCRIBE` 到最后一个 `UNSUBSCRIBE` 占用它发布订阅连接池里的一个**槽位**：' +
+          '等待是要占资源的。客户端的线程每等一把锁，就从第一个 `SUBSCRIBE` 到最后一个 `UNSUBSCRIBE` 占用它pub/sub 连接池里的一个**槽位**：' +
           '`subscriptionConnectionPoolSize` 个连接（50）× 每个连接 `subscriptionsPerConnection` 个频道（5），每个主节点 250 个。' +
           '这里把连接池缩小到 2 × 2，让五个等待起到 251 个等待对默认配置的效果。H 持有 `order-1`…`order-5` 12 秒，' +
           'App 的线程像 Redisson issue #995 里那样对它们调用 `lock(3, SECONDS)`。' +
-          'App:1–App:4 已在 `App/pubsub` 和 `App/pubsub-2` 上订阅，App:5 发现 4 个槽位全被占用：`pubsub.wait`，即它那条泳道下方的紫色条。',
+          'App:1–App:4 已在 `App/pubsub` 和 `App/pubsub-2` 上订阅（键空间面板在“订阅”下列出了它们），App:5 发现 4 个槽位全被占用：' +
+          '`pubsub.wait`，即它那条泳道下方的紫色条。',
       },
       teacher: {
         en: 'Ask what the pool is counted in: locks being waited for, per client, not threads. Ten threads of one client waiting for the same lock share one slot.',
@@ -150,7 +152,7 @@ const lesson: Lesson = {
       question: {
         prompt: {
           en: '`lock()` “waits as long as it takes”. App:5 is still waiting for a pub/sub slot. When does its `lock()` return or throw?',
-          zh: '`lock()` 号称“要等多久就等多久”。App:5 还在等一个发布订阅槽位。它的 `lock()` 什么时候返回或抛出异常？',
+          zh: '`lock()` 号称“要等多久就等多久”。App:5 还在等一个pub/sub 槽位。它的 `lock()` 什么时候返回或抛出异常？',
         },
         choices: [
           choice(
@@ -218,7 +220,7 @@ const lesson: Lesson = {
       scenario: {
         patch: [
           { op: 'replace', path: '/title', value: 'Five waits, four pub/sub slots (3.27.2)' },
-          { op: 'replace', path: '/titleZh', value: '五个等待，四个发布订阅槽位（3.27.2）' },
+          { op: 'replace', path: '/titleZh', value: '五个等待，四个pub/sub 槽位（3.27.2）' },
           { op: 'replace', path: '/redisson/version', value: '3.27.2' },
         ],
       },
@@ -311,7 +313,7 @@ const lesson: Lesson = {
         ],
         goalText: {
           en: 'App:5 gets `order-5` after waiting for H (it subscribed), and no waiter anywhere had to wait for a pub/sub slot.',
-          zh: 'App:5 在等 H 之后（它订阅了）拿到 `order-5`，并且没有任何等待者需要等发布订阅槽位。',
+          zh: 'App:5 在等 H 之后（它订阅了）拿到 `order-5`，并且没有任何等待者需要等pub/sub 槽位。',
         },
         goal: {
           all: [
