@@ -239,8 +239,17 @@ const lesson: Lesson = {
           '`\n\n两个版本（从 3.24.0 起）还都给 `lock()` 的订阅加上了 `subscriptionTimeout`（7.5 秒），哪个时限先到就按哪个：这里是连接池的重试先用完。',
       },
       tutorials: {
-        en: 'Tutorials written for 3.16.7 and earlier quote `Subscribe timeout: (7500ms)`, the old `syncSubscription` bound (`timeout + retryInterval × retryAttempts`). The gallery’s incident “lock() throws Subscribe timeout” runs it on 3.4.4.',
-        zh: '针对 3.16.7 及更早版本写的教程引用的是 `Subscribe timeout: (7500ms)`，即旧的 `syncSubscription` 时限（`timeout + retryInterval × retryAttempts`）。案例库里的 “lock() 抛出 Subscribe timeout” 在 3.4.4 上运行它。',
+        en:
+          'The walkthroughs quote older texts. Up to 3.16.7: `Subscribe timeout: (7500ms)`, the `syncSubscription` bound ' +
+          '(`timeout + retryInterval × retryAttempts`; the gallery’s incident “lock() throws Subscribe timeout” runs it on ' +
+          '3.4.4). 3.16.8–3.23: `PublishSubscribe.subscribe` gave up after `timeout` (3000 ms) with “Unable to acquire ' +
+          'subscription lock after 3000ms”, a bound on the wait for the channel’s subscribe lock. From 3.24.0 that text ' +
+          'belongs to `subscriptionTimeout`, as the next step shows.',
+        zh:
+          '各种源码解读引用的是更早的文字。3.16.7 及以前：`Subscribe timeout: (7500ms)`，即 `syncSubscription` 的时限' +
+          '（`timeout + retryInterval × retryAttempts`；案例库里的 “lock() 抛出 Subscribe timeout” 在 3.4.4 上运行它）。' +
+          '3.16.8–3.23：`PublishSubscribe.subscribe` 在 `timeout`（3000 毫秒）后放弃，报 “Unable to acquire subscription lock ' +
+          'after 3000ms”，这是等待该频道订阅锁的时限。从 3.24.0 起这句话属于 `subscriptionTimeout`，下一步就会看到。',
       },
       teacher: {
         en: 'Ask which number in the message a tired on-call engineer will change first. Usually the timeout: the next step shows why that is not the fix.',

@@ -153,6 +153,10 @@ const lesson: Lesson = {
     {
       claims: ['C25'],
       at: roundEnd(3),
+      teacher: {
+        en: 'Have the room derive the formula before reading it: locks ÷ (lockWatchdogTimeout ÷ 3). People often divide by 30 s instead of 10 s and get a third of the load.',
+        zh: '先让大家自己推出公式再看文字：锁数 ÷（lockWatchdogTimeout ÷ 3）。常见的错误是除以 30 秒而不是 10 秒，算出的负载只有实际的三分之一。',
+      },
       text: {
         en:
           'So what does it cost? One round every 10 s renews every lock: 1,000 locks / 10 s = **100 renewals per second**, ' +
