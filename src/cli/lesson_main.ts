@@ -9,6 +9,7 @@
  */
 import { evaluateLesson, RunCache, type LessonResult } from '../lessons/evaluate';
 import { lessonCatalog, type LessonEntry } from '../lessons/index';
+import { resolveLessonRefs } from '../lessons/refs';
 import type { CliIo } from './sim_main';
 
 const USAGE = 'usage: npm run -s lesson -- <id|all> [--json]';
@@ -42,7 +43,7 @@ function toText(r: LessonResult): string[] {
         : s.at === undefined
           ? 'no cursor'
           : `t=${s.at.t} seq=${s.at.seq}`;
-    out.push('', `## step ${i + 1} [${s.step.claims.join(' ')}] ${where}`, s.step.text.en);
+    out.push('', `## step ${i + 1} [${s.step.claims.join(' ')}] ${where}`, resolveLessonRefs(s.step.text.en));
     for (const c of s.checks) out.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.what}`);
   });
   return out;

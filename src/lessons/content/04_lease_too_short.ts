@@ -172,11 +172,11 @@ const lesson: Lesson = {
           en:
             'A:1 held the lock for its whole 14 s and its `DEL` removed its own key. It works here, because ' +
             'you know the work takes 14 s. In production nobody knows: a slow query, a GC ' +
-            'pause or a retry can always outlast the lease. Lesson 6 renews the lease instead of guessing it.',
+            'pause or a retry can always outlast the lease. Lesson {lesson:renewal-task} renews the lease instead of guessing it.',
           zh:
             'A:1 在整整 14 秒里都持有锁，它的 `DEL` 删掉的是自己的键。' +
             '这里行得通，是因为你知道业务要 14 秒。生产环境里没人知道：一次慢查询、一次 GC 停顿、一次重试都可能超过租期。' +
-            '第 6 课不再猜租期，而是给它续期。',
+            '第 {lesson:renewal-task} 课不再猜租期，而是给它续期。',
         },
       },
       explore: {

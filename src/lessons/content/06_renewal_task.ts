@@ -145,9 +145,9 @@ const lesson: Lesson = {
         dodges: [
           dodge(
             { all: [noV1Goal('lock:job').goal, { not: leaseStill3s }] },
-            'That works, but only because you lengthened the lease: the guess of lesson 4, which the next slow ' +
+            'That works, but only because you lengthened the lease: the guess of lesson {lesson:lease-too-short}, which the next slow ' +
               'request outlasts. Keep the 3 s lease and renew it while A:1 works.',
-            '这样确实行，但只是因为你加长了租期：这正是第 4 课的猜测，下一个慢请求就会超过它。请保留 3 秒租期，在 A:1 干活时给它续期。',
+            '这样确实行，但只是因为你加长了租期：这正是第 {lesson:lease-too-short} 课的猜测，下一个慢请求就会超过它。请保留 3 秒租期，在 A:1 干活时给它续期。',
             onFirstOps('replace', 'leaseMs', 10_000, [0]),
           ),
           dodge(
@@ -161,9 +161,9 @@ const lesson: Lesson = {
             { all: [noV1Goal('lock:job').goal, none(cmd('A:2', 'PEXPIRE'))] },
             'That works, but the renewals do not come from the holder’s side: a renewal has to live and die ' +
               'with the holder. A renewer on another client keeps the lock alive even after A crashes: the ' +
-              'deadlock of lesson 2 again. Give the thread to client A.',
+              'deadlock of lesson {lesson:setnx} again. Give the thread to client A.',
             '这样确实行，但续期不是来自持有者这一边：续期必须和持有者同生共死。放在别的客户端上的续期线程，' +
-              '在 A 崩溃后仍会让锁一直活着：又回到了第 2 课的死锁。请把这个线程放到客户端 A 上。',
+              '在 A 崩溃后仍会让锁一直活着：又回到了第 {lesson:setnx} 课的死锁。请把这个线程放到客户端 A 上。',
             [{ op: 'add', path: '/clients/1/threads/-', value: renewalThread }],
           ),
         ],
@@ -203,11 +203,11 @@ const lesson: Lesson = {
           'A:1 works its full 5 s: the key never expires, and B:1 gets the lock only after A:1’s release. Note ' +
           'the last `PEXPIRE` returned `0`: the key was already gone. This hand-made task has rough edges: it does ' +
           'not stop when the lock is released, and a blind `PEXPIRE` would renew whoever holds the key by then. ' +
-          'Redisson’s watchdog (lesson 11) checks the owner and is cancelled by `unlock()`.',
+          'Redisson’s watchdog (lesson {lesson:watchdog}) checks the owner and is cancelled by `unlock()`.',
         zh:
           'A:1 完整地干了 5 秒：键一次也没过期，B:1 直到 A:1 释放后才拿到锁。注意最后一次 `PEXPIRE` 返回了 `0`：键已经没了。' +
           '这个手写任务很粗糙：锁释放后它不会停，而盲目的 `PEXPIRE` 会给那时持有这个键的任何人续期。' +
-          'Redisson 的看门狗（第 11 课）会检查持有者，并且在 `unlock()` 时被取消。',
+          'Redisson 的看门狗（第 {lesson:watchdog} 课）会检查持有者，并且在 `unlock()` 时被取消。',
       },
       checks: [
         none({ kind: 'key.expired', key: 'lock:job' }),

@@ -140,8 +140,8 @@ const lesson: Lesson = {
             '`nil`: not the owner',
             '`nil`：不是持有者',
             why(
-              '`nil` is what a thread that does **not** hold the lock gets (lesson 10). A:1 is the owner: the run shows its field found and decremented, reply `0`.',
-              '`nil` 是**没有**持有锁的线程才会得到的（第 10 课）。A:1 就是持有者：运行里它的字段被找到并减一，返回 `0`。',
+              '`nil` is what a thread that does **not** hold the lock gets (lesson {lesson:unlock}). A:1 is the owner: the run shows its field found and decremented, reply `0`.',
+              '`nil` 是**没有**持有锁的线程才会得到的（第 {lesson:unlock} 课）。A:1 就是持有者：运行里它的字段被找到并减一，返回 `0`。',
             ),
           ),
         ],
@@ -173,12 +173,12 @@ const lesson: Lesson = {
       text: {
         en:
           'The second `unlock()` brings the count to `0`: now the script `DEL`s the key and publishes the unlock ' +
-          'message, and returns `1`. Lesson 10 follows that message. The short-lived ' +
+          'message, and returns `1`. Lesson {lesson:unlock} follows that message. The short-lived ' +
           '`redisson_unlock_latch:{myLock}:…` key that appears instead is the unlock script’s receipt (3.24+, ' +
-          'lesson 10), and the Threads table still shows A:1’s hold until the reply reaches it, one event later.',
+          'lesson {lesson:unlock}), and the Threads table still shows A:1’s hold until the reply reaches it, one event later.',
         zh:
-          '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 10 课会跟着这条消息走。' +
-          '随之出现的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 10 课），' +
+          '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 {lesson:unlock} 课会跟着这条消息走。' +
+          '随之出现的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 {lesson:unlock} 课），' +
           '而线程表要等回复到达 A:1（下一个事件）才不再显示它的持有。',
       },
       highlight: { script: scriptLines('unlock', 21, 24) },

@@ -81,12 +81,12 @@ const lesson: Lesson = {
       at: ev('lock.wait', 'B:1'),
       text: {
         en:
-          'What now? Polling in a loop (like B:1 did with `SETNX` in lesson 2) wastes round trips and hammers ' +
+          'What now? Polling in a loop (like B:1 did with `SETNX` in lesson {lesson:setnx}) wastes round trips and hammers ' +
           'Redis. Redisson instead `SUBSCRIBE`s to `redisson_lock__channel:{myLock}`, **tries once more** (the ' +
           'lock may have been freed while it subscribed), and then blocks on a semaphore for at most the TTL ' +
           'it was given (in Redisson’s source: `getLatch().tryAcquire(ttl)`).',
         zh:
-          '接下来怎么办？像第 2 课里 B:1 用 `SETNX` 那样循环轮询，既浪费往返，又给 Redis 施压。Redisson 的做法是先 `SUBSCRIBE` ' +
+          '接下来怎么办？像第 {lesson:setnx} 课里 B:1 用 `SETNX` 那样循环轮询，既浪费往返，又给 Redis 施压。Redisson 的做法是先 `SUBSCRIBE` ' +
           '`redisson_lock__channel:{myLock}`，**再试一次**（订阅期间锁可能已经释放了），然后在信号量上阻塞，最多等拿到的那个 TTL' +
           '（Redisson 源码：`getLatch().tryAcquire(ttl)`）。',
       },
@@ -117,10 +117,10 @@ const lesson: Lesson = {
       text: {
         en:
           'If no message comes, the wait simply ends with the TTL. Here A:1’s lock is kept alive by its watchdog ' +
-          '(lesson 11), so when B:1’s 29 s wait times out it tries again, gets a new TTL and waits again: try, ' +
+          '(lesson {lesson:watchdog}), so when B:1’s 29 s wait times out it tries again, gets a new TTL and waits again: try, ' +
           'wait(ttl), try… the `while (true)` loop of `RedissonLock.lock()`.',
         zh:
-          '如果一直没有消息，等待就在 TTL 到期时结束。这里 A:1 的锁由看门狗续着（第 11 课），所以 B:1 等了 29 秒超时后再试一次，' +
+          '如果一直没有消息，等待就在 TTL 到期时结束。这里 A:1 的锁由看门狗续着（第 {lesson:watchdog} 课），所以 B:1 等了 29 秒超时后再试一次，' +
           '拿到新的 TTL，接着等：尝试、等待(ttl)、再尝试……正是 `RedissonLock.lock()` 里的 `while (true)` 循环。',
       },
       checks: [

@@ -60,8 +60,8 @@ const lesson: Lesson = {
             '`0`: it decrements the count',
             '`0`：只把计数减一',
             why(
-              '`0` is what the owner gets when its count stays above 0 (lesson 8). The script decrements only the caller’s own field, and A:2 has none: the run shows `nil` and A:1’s field untouched.',
-              '`0` 是持有者减一后计数仍大于 0 时得到的（第 8 课）。脚本只减调用者自己的字段，而 A:2 根本没有：运行里返回 `nil`，A:1 的字段不变。',
+              '`0` is what the owner gets when its count stays above 0 (lesson {lesson:reentrancy}). The script decrements only the caller’s own field, and A:2 has none: the run shows `nil` and A:1’s field untouched.',
+              '`0` 是持有者减一后计数仍大于 0 时得到的（第 {lesson:reentrancy} 课）。脚本只减调用者自己的字段，而 A:2 根本没有：运行里返回 `nil`，A:1 的字段不变。',
             ),
           ),
           choice('nil', null, '`nil`: not the owner', '`nil`：不是持有者'),
@@ -92,8 +92,8 @@ const lesson: Lesson = {
       claims: ['C19'],
       at: ev('lock.error', 'B:1'),
       text: {
-        en: 'B:1, on another machine, fares no better. Compare lesson 4, where a plain `DEL` let anyone release anything.',
-        zh: '另一台机器上的 B:1 也一样。对比第 4 课：在那里，一条普通的 `DEL` 谁都能释放任何锁。',
+        en: 'B:1, on another machine, fares no better. Compare lesson {lesson:lease-too-short}, where a plain `DEL` let anyone release anything.',
+        zh: '另一台机器上的 B:1 也一样。对比第 {lesson:lease-too-short} 课：在那里，一条普通的 `DEL` 谁都能释放任何锁。',
       },
       highlight: { lanes: ['B:1'], keys: ['myLock'], script: { script: 'unlock', lines: [6, 7] } },
       checks: [
@@ -173,8 +173,8 @@ const lesson: Lesson = {
         feedback: {
           en:
             'Whoever’s `EVALSHA` reaches Redis first, here A:2’s. `RLock` promises no order (the fair lock of ' +
-            'lesson 16 does). The losers get a fresh TTL and wait again.',
-          zh: '谁的 `EVALSHA` 先到 Redis 谁就赢：这里是 A:2。`RLock` 不保证顺序（第 16 课的公平锁才保证）。没抢到的拿到新的 TTL，继续等待。',
+            'lesson {lesson:lock-family} does). The losers get a fresh TTL and wait again.',
+          zh: '谁的 `EVALSHA` 先到 Redis 谁就赢：这里是 A:2。`RLock` 不保证顺序（第 {lesson:lock-family} 课的公平锁才保证）。没抢到的拿到新的 TTL，继续等待。',
         },
       },
       text: {

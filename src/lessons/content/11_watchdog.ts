@@ -89,11 +89,11 @@ const lesson: Lesson = {
       },
       text: {
         en:
-          'This is lesson 6’s renewal task, done properly. Because no `leaseTime` was passed, `lock()` starts a ' +
+          'This is lesson {lesson:renewal-task}’s renewal task, done properly. Because no `leaseTime` was passed, `lock()` starts a ' +
           'renewal timer for this lock. At 10 s it runs the renew script: if `<uuid>:1` is still in `myLock`, ' +
           '`pexpire myLock 30000`. `PTTL` is back to 30 s.',
         zh:
-          '这就是第 6 课的续期任务，只是做得更周全。因为没有传 `leaseTime`，`lock()` 为这把锁启动了一个续期定时器。第 10 秒时它执行续期脚本：' +
+          '这就是第 {lesson:renewal-task} 课的续期任务，只是做得更周全。因为没有传 `leaseTime`，`lock()` 为这把锁启动了一个续期定时器。第 10 秒时它执行续期脚本：' +
           '如果 `<uuid>:1` 还在 `myLock` 里，就 `pexpire myLock 30000`。`PTTL` 回到了 30 秒。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'] },
@@ -247,8 +247,8 @@ const lesson: Lesson = {
             'Never: deadlock',
             '永远拿不到：死锁',
             why(
-              'That was lesson 2’s story, a key with no expiry. This key has a 30 s TTL that only the (now dead) watchdog kept pushing back: the run shows it expiring at ≈ 40 s and B:1 getting in.',
-              '那是第 2 课的情形：键没有过期时间。这个键有 30 秒 TTL，只是一直由看门狗往后推，而看门狗已经死了：运行里键在约 40 秒过期，B:1 拿到了锁。',
+              'That was lesson {lesson:setnx}’s story, a key with no expiry. This key has a 30 s TTL that only the (now dead) watchdog kept pushing back: the run shows it expiring at ≈ 40 s and B:1 getting in.',
+              '那是第 {lesson:setnx} 课的情形：键没有过期时间。这个键有 30 秒 TTL，只是一直由看门狗往后推，而看门狗已经死了：运行里键在约 40 秒过期，B:1 拿到了锁。',
             ),
           ),
         ],

@@ -237,11 +237,11 @@ const lesson: Lesson = {
       text: {
         en:
           'A cluster does not make the lock safer than one master: each shard replicates asynchronously, like ' +
-          'Sentinel (lesson 14). A:1 locks on master-3, which crashes before the write reaches replica-3. The ' +
+          'Sentinel (lesson {lesson:replication}). A:1 locks on master-3, which crashes before the write reaches replica-3. The ' +
           'cluster promotes replica-3, without the lock; at 7 s B:1 locks there while A:1 still works: two ' +
           'holders.',
         zh:
-          '集群并不比单个主节点让锁更安全：每个分片都是异步复制，和哨兵一样（第 14 课）。A:1 在 master-3 上加锁，' +
+          '集群并不比单个主节点让锁更安全：每个分片都是异步复制，和哨兵一样（第 {lesson:replication} 课）。A:1 在 master-3 上加锁，' +
           'master-3 在写入到达 replica-3 之前崩溃。集群提升了没有这把锁的 replica-3；第 7 秒 B:1 在那里加锁，而 A:1 还在干活：两个持有者。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'master-3', 'replica-3'], keys: ['myLock'] },

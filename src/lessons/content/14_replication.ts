@@ -253,10 +253,10 @@ const lesson: Lesson = {
         en:
           'replica-2 never had the lock, B:1 takes it, and A:1 and B:1 hold it together again. `WAIT` makes ' +
           'the write more durable; it does not make Redis replication consistent. For a lock that must never be ' +
-          'held twice, protect the resource (fencing, lesson 12) or use a consensus system.',
+          'held twice, protect the resource (fencing, lesson {lesson:pauses-fencing}) or use a consensus system.',
         zh:
           'replica-2 从来没有这把锁，B:1 拿到了它，A:1 和 B:1 又一次同时持有。`WAIT` 让写入更持久，却不能让 Redis 的复制变成一致的。' +
-          '如果一把锁绝不能被同时持有两次，就要保护资源（防护令牌，第 12 课），或者使用基于共识的系统。',
+          '如果一把锁绝不能被同时持有两次，就要保护资源（防护令牌，第 {lesson:pauses-fencing} 课），或者使用基于共识的系统。',
       },
       checks: [atLeast(1, replica2Promoted), openV1('myLock', 'A:1', 'B:1')],
     },

@@ -190,11 +190,11 @@ const lesson: Lesson = {
       at: violationStart('V3'),
       text: {
         en:
-          'And the pause of lesson 12 is not solved either: A:1 gets all five masters, is then frozen for 12 s, ' +
+          'And the pause of lesson {lesson:pauses-fencing} is not solved either: A:1 gets all five masters, is then frozen for 12 s, ' +
           'and writes after its lease has run out and B:1 has written. A majority of Redis nodes cannot ' +
           'stop a client that does not know it is late; a fencing token at the resource can.',
         zh:
-          '第 12 课的停顿问题也没有解决：A:1 拿到了全部五个主节点，随后被冻结 12 秒，在租期耗尽、B:1 已经写过之后才写入。' +
+          '第 {lesson:pauses-fencing} 课的停顿问题也没有解决：A:1 拿到了全部五个主节点，随后被冻结 12 秒，在租期耗尽、B:1 已经写过之后才写入。' +
           'Redis 节点的多数拦不住一个不知道自己已经迟到的客户端；资源端的防护令牌可以。',
       },
       checks: [v1('res', 'A:1', 'B:1'), { resource: { accepted: 2, value: 1 } }],

@@ -45,8 +45,8 @@ const lesson: Lesson = {
             'Whoever is fastest',
             '谁快谁得',
             why(
-              'That is what `RLock` does (lesson 10). The fair lock’s script refuses anyone but the head of its queue: the run shows B:1 getting the lock, whoever’s retry arrives first.',
-              '`RLock` 就是这样（第 10 课）。但公平锁的脚本只放行队首：运行里不管谁的重试先到，拿到锁的都是 B:1。',
+              'That is what `RLock` does (lesson {lesson:unlock}). The fair lock’s script refuses anyone but the head of its queue: the run shows B:1 getting the lock, whoever’s retry arrives first.',
+              '`RLock` 就是这样（第 {lesson:unlock} 课）。但公平锁的脚本只放行队首：运行里不管谁的重试先到，拿到锁的都是 B:1。',
             ),
           ),
         ],
@@ -60,11 +60,11 @@ const lesson: Lesson = {
       },
       text: {
         en:
-          'Lesson 10 showed `RLock` promising no order. The fair lock keeps one: B:1, C:1 and D:1 wait in ' +
+          'Lesson {lesson:unlock} showed `RLock` promising no order. The fair lock keeps one: B:1, C:1 and D:1 wait in ' +
           '`redisson_lock_queue:{fair}` in the order they asked, and E:1, who only waited 500 ms, has already left ' +
           'the queue without disturbing it. Play on: A:1 unlocks, and B:1 takes the lock.',
         zh:
-          '第 10 课说过 `RLock` 不保证顺序。公平锁保证：B:1、C:1、D:1 按申请顺序排在 `redisson_lock_queue:{fair}` 里；' +
+          '第 {lesson:unlock} 课说过 `RLock` 不保证顺序。公平锁保证：B:1、C:1、D:1 按申请顺序排在 `redisson_lock_queue:{fair}` 里；' +
           '只等了 500 毫秒的 E:1 已经离开队列，没有打乱顺序。继续播放：A:1 解锁，B:1 拿到锁。',
       },
       highlight: {
@@ -151,9 +151,9 @@ const lesson: Lesson = {
       at: acquired('B:1'),
       text: {
         en:
-          'And the fenced lock (`getFencedLock`) of lesson 12: every acquire increments a counter in the same ' +
+          'And the fenced lock (`getFencedLock`) of lesson {lesson:pauses-fencing}: every acquire increments a counter in the same ' +
           'script and hands back a token that only grows. A:1 got `1`, B:1 gets `2`.',
-        zh: '还有第 12 课的防护锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
+        zh: '还有第 {lesson:pauses-fencing} 课的防护锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
       },
       checks: [
         exactly(1, ev('lock.acquired', 'A:1', { where: { token: 1 } })),

@@ -1,7 +1,13 @@
 import { Fragment, type ReactNode } from 'react';
+import { resolveLessonRefs } from '../../lessons/refs';
 
-/** The little markdown lesson text uses: paragraphs, `code` and **bold**; no HTML is ever parsed. */
-export function inline(text: string): ReactNode[] {
+/**
+ * The little markdown lesson text uses: paragraphs, `code` and **bold**, and `{lesson:<id>}` for
+ * another lesson's number; no HTML is ever parsed.
+ */
+export function inline(raw: string): ReactNode[] {
+  // `{lesson:<id>}` is that lesson's current number in the course (src/lessons/refs.ts)
+  const text = resolveLessonRefs(raw);
   const out: ReactNode[] = [];
   const re = /`([^`]+)`|\*\*([^*]+)\*\*/g;
   let last = 0;
