@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { trackErrors } from './track-errors';
+import { lessonCatalog } from '../src/lessons/index';
 import { mkdirSync } from 'node:fs';
 
 // The lessons on the wait that fails (full pub/sub pool, ttl < 0) and on the watchdog's cost, as a
@@ -77,6 +78,18 @@ test('watchdog-cost: the batching question, then 10 commands for 1,000 renewals'
     timeout: 30_000,
   });
   await expect(page.getByTestId('lesson-text')).toContainText('10 commands for 1,000 renewals');
+  expect(errors).toEqual([]);
+});
+
+test('a lesson named by id shows its current number, EN and 中文', async ({ page }) => {
+  const errors = trackErrors(page);
+  const fencing = lessonCatalog.findIndex((e) => e.id === 'pauses-fencing') + 1;
+  await page.goto('./#lesson=replication&step=8');
+  await atStep(page, 8);
+  await expect(page.getByTestId('lesson-text')).toContainText(`(fencing, lesson ${fencing})`);
+  await page.getByRole('button', { name: '中文' }).click();
+  await expect(page.getByTestId('lesson-text')).toContainText(`第 ${fencing} 课`);
+  await expect(page.getByTestId('lesson-text')).not.toContainText('{lesson:');
   expect(errors).toEqual([]);
 });
 
