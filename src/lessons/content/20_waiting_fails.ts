@@ -29,7 +29,7 @@ const fullPool: ScenarioRef = {
   builtin: 'incident-subscribe-timeout',
   patch: [
     { op: 'replace', path: '/title', value: 'Five waits, four pub/sub slots (4.7.0)' },
-    { op: 'add', path: '/titleZh', value: '五个等待，四个pub/sub 槽位（4.7.0）' },
+    { op: 'add', path: '/titleZh', value: '五个等待，四个 pub/sub 槽位（4.7.0）' },
     {
       op: 'replace',
       path: '/redisson',
@@ -110,7 +110,7 @@ const lesson: Lesson = {
   part: 2,
   objective: {
     en: 'Predict how `lock()` fails when the pub/sub pool is full (per release, with its error text), and why a lock key without an expiry leaves a waiter with no timer at all.',
-    zh: '预测pub/sub 连接池用满时 `lock()` 如何失败（按版本，连同它的报错文字），并解释为什么没有过期时间的锁键会让等待者完全没有定时器。',
+    zh: '预测 pub/sub 连接池用满时 `lock()` 如何失败（按版本，连同它的报错文字），并解释为什么没有过期时间的锁键会让等待者完全没有定时器。',
   },
   steps: [
     {
@@ -127,7 +127,7 @@ const lesson: Lesson = {
           '`App/pubsub` and `App/pubsub-2` (the keyspace panel lists them under Subscriptions), and App:5 finds all 4 slots ' +
           'taken: `pubsub.wait`, the violet strip under its lane.',
         zh:
-          '等待是要占资源的。客户端的线程每等一把锁，就从第一个 `SUBSCRIBE` 到最后一个 `UNSUBSCRIBE` 占用它pub/sub 连接池里的一个**槽位**：' +
+          '等待是要占资源的。客户端的线程每等一把锁，就从第一个 `SUBSCRIBE` 到最后一个 `UNSUBSCRIBE` 占用它 pub/sub 连接池里的一个**槽位**：' +
           '`subscriptionConnectionPoolSize` 个连接（50）× 每个连接 `subscriptionsPerConnection` 个频道（5），每个主节点 250 个。' +
           '这里把连接池缩小到 2 × 2，让五个等待起到 251 个等待对默认配置的效果。H 持有 `order-1`…`order-5` 12 秒，' +
           'App 的线程像 Redisson issue #995 里那样对它们调用 `lock(3, SECONDS)`。' +
@@ -152,7 +152,7 @@ const lesson: Lesson = {
       question: {
         prompt: {
           en: '`lock()` “waits as long as it takes”. App:5 is still waiting for a pub/sub slot. When does its `lock()` return or throw?',
-          zh: '`lock()` 号称“要等多久就等多久”。App:5 还在等一个pub/sub 槽位。它的 `lock()` 什么时候返回或抛出异常？',
+          zh: '`lock()` 号称“要等多久就等多久”。App:5 还在等一个 pub/sub 槽位。它的 `lock()` 什么时候返回或抛出异常？',
         },
         choices: [
           choice(
@@ -220,7 +220,7 @@ const lesson: Lesson = {
       scenario: {
         patch: [
           { op: 'replace', path: '/title', value: 'Five waits, four pub/sub slots (3.27.2)' },
-          { op: 'replace', path: '/titleZh', value: '五个等待，四个pub/sub 槽位（3.27.2）' },
+          { op: 'replace', path: '/titleZh', value: '五个等待，四个 pub/sub 槽位（3.27.2）' },
           { op: 'replace', path: '/redisson/version', value: '3.27.2' },
         ],
       },
@@ -322,7 +322,7 @@ const lesson: Lesson = {
         ],
         goalText: {
           en: 'App:5 gets `order-5` after waiting for H (it subscribed), and no waiter anywhere had to wait for a pub/sub slot.',
-          zh: 'App:5 在等 H 之后（它订阅了）拿到 `order-5`，并且没有任何等待者需要等pub/sub 槽位。',
+          zh: 'App:5 在等 H 之后（它订阅了）拿到 `order-5`，并且没有任何等待者需要等 pub/sub 槽位。',
         },
         goal: {
           all: [
