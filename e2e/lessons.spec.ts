@@ -1,17 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
+import { trackErrors } from './track-errors';
 import { lessonCatalog } from '../src/lessons/index';
 
 // The lesson player, driven as a learner would: links, Next/Back by button and key, a question,
 // a task solved in the JSON editor, a language switch mid-lesson, presenter and embed modes.
-
-function trackErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
 
 const panel = (page: Page) => page.getByTestId('lesson-panel');
 

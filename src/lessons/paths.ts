@@ -75,6 +75,8 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       all('waiting', 7),
       all('unlock', 5),
       all('watchdog', 7),
+      { lesson: 'waiting-fails', steps: [2, 5] },
+      { lesson: 'watchdog-cost', steps: [2, 5] },
       all('pauses-fencing', 5),
       { lesson: 'replication', steps: [6] },
       all('capstone', 3),

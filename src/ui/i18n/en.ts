@@ -543,7 +543,7 @@ export const en = {
   'caption.reacquired': '{who} re-entered {lock}: hold count {n}.',
   'caption.acquiredToken': '{who} acquired {lock} (hold count {n}) with fencing token {token}.',
   'caption.acquiredValidity': '{who} acquired {lock} on a majority of masters; it is valid for {validity}.',
-  'caption.failed': '{who}’s tryLock on {lock} gave up: the lock did not become free in time.',
+  'caption.failed': '{who}’s tryLock on {lock} gave up without the lock: it returns false.',
   'caption.unlockRequest':
     '{who} calls unlock() on {lock}: its critical section ends here (holds left if it succeeds: {n}).',
   'caption.released': '{who} released {lock} and no longer holds it.',

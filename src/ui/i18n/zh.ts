@@ -506,7 +506,7 @@ export const zh: Record<MessageKey, string> = {
   'caption.reacquired': '{who} 重入了 {lock}：持有次数 {n}。',
   'caption.acquiredToken': '{who} 获取了 {lock}（持有次数 {n}），防护令牌为 {token}。',
   'caption.acquiredValidity': '{who} 在多数主节点上获取了 {lock}；有效期 {validity}。',
-  'caption.failed': '{who} 对 {lock} 的 tryLock 放弃了：锁没有及时空出来。',
+  'caption.failed': '{who} 对 {lock} 的 tryLock 没拿到锁就放弃了：返回 false。',
   'caption.unlockRequest': '{who} 对 {lock} 调用 unlock()：临界区到此结束（成功后剩余持有次数：{n}）。',
   'caption.released': '{who} 释放了 {lock}，不再持有它。',
   'caption.releasedOne': '{who} 释放了 {lock} 的一次持有；持有次数现为 {n}。',
