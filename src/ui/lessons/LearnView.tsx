@@ -23,6 +23,7 @@ import {
   closeLesson,
   forkStep,
   goStep,
+  leadsToQuestion,
   lessonLink,
   loadSummaries,
   openLesson,
@@ -395,20 +396,26 @@ export function LessonPanel() {
   useHighlightDom(asking ? undefined : step?.highlight);
   // ...and so would the violation rows and the scenario's intro text (app.css, html.asking).
   const waiting = asking && picked === undefined;
+  // A step ahead of an unanswered question hides the same things (player.ts, leadsToQuestion).
+  const answers = usePlayer((s) => s.answers);
+  const prelude = useMemo(
+    () => payload !== null && payload.lesson.id === lessonId && leadsToQuestion(payload, n, answers),
+    [payload, lessonId, n, answers],
+  );
   const otherIntro = step?.hideIntro === true;
   // The panels the step cites: presenter mode shows them beside the lanes (learn.css, LA8).
   const citesKeys = !asking && (step?.highlight?.keys?.length ?? 0) > 0;
   const citesScript = !asking && step?.highlight?.script !== undefined;
   useEffect(() => {
     const html = document.documentElement.classList;
-    html.toggle('asking', waiting);
+    html.toggle('asking', waiting || prelude);
     html.toggle('nointro', otherIntro);
     html.toggle('cite-keys', citesKeys);
     html.toggle('cite-script', citesScript);
     return () => {
       for (const c of ['asking', 'nointro', 'cite-keys', 'cite-script']) html.remove(c);
     };
-  }, [waiting, otherIntro, citesKeys, citesScript]);
+  }, [waiting, prelude, otherIntro, citesKeys, citesScript]);
 
   if (lesson === null || step === undefined || info === undefined) {
     return (

@@ -175,7 +175,13 @@ export function Timeline() {
     const ev = s.run?.trace.events[s.cursor];
     // The veil covers everything right of the cursor (all of it before the first event).
     const veil = veilRef.current;
-    if (veil) veil.style.transform = `translateX(${Math.max(0, Math.round(ev ? x(ev.t) + 1 : 0))}px)`;
+    if (veil) {
+      const vx = Math.max(0, Math.round(ev ? x(ev.t) + 1 : 0));
+      veil.style.transform = `translateX(${vx}px)`;
+      // Its label goes left of the cursor when the plot has no room for it on the right (it was cut).
+      const label = veil.firstElementChild as HTMLElement | null;
+      veil.classList.toggle('timeline__veil--flip', label !== null && width - vx < label.offsetWidth + 24);
+    }
     if (!ev) {
       line.style.visibility = 'hidden';
       dot.style.visibility = 'hidden';
@@ -187,7 +193,7 @@ export function Timeline() {
     const row = layout.byId.get(String(ev.actor)) ?? layout.byId.get(String(ev.node));
     dot.style.visibility = row ? 'visible' : 'hidden';
     if (row) dot.style.transform = `translate(${cx - 4}px, ${row.y + row.h / 2 - 4}px)`;
-  }, [layout, x]);
+  }, [layout, x, width]);
 
   useEffect(() => {
     paintCursor();
