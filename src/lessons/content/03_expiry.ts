@@ -150,7 +150,12 @@ const lesson: Lesson = {
     {
       claims: ['C05'],
       scenario: {
-        patch: [...onFirstOps('replace', 'type', 'set-nx-px')],
+        patch: [
+          ...onFirstOps('replace', 'type', 'set-nx-px'),
+          // the title above the timeline names what now runs, not the two commands of steps 1–3
+          { op: 'replace', path: '/title', value: 'SET NX PX: the lock and its expiry in one command' },
+          { op: 'replace', path: '/titleZh', value: 'SET NX PX：锁和过期时间在一条命令里' },
+        ],
       },
       at: cmd('A:1', 'SET'),
       text: {
