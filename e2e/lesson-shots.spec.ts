@@ -34,11 +34,20 @@ function measure(): Record<string, unknown> {
   const vw = window.innerWidth;
   const vh = window.innerHeight;
   const doc = document.documentElement;
+  // inside the viewport and inside every box that clips it (a lane below the timeline's scroll)
   const inView = (el: Element | null) => {
     if (!el) return null;
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return null;
-    return r.top >= -1 && r.bottom <= vh + 1 && r.left >= -1 && r.right <= vw + 1;
+    let [top, bottom, left, right] = [0, vh, 0, vw];
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowY === 'visible' && s.overflowX === 'visible') continue;
+      const b = p.getBoundingClientRect();
+      [top, bottom] = [Math.max(top, b.top), Math.min(bottom, b.bottom)];
+      [left, right] = [Math.max(left, b.left), Math.min(right, b.right)];
+    }
+    return r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= left - 1 && r.right <= right + 1;
   };
   const cut: string[] = [];
   const scope = document.querySelectorAll(

@@ -185,12 +185,31 @@ function useHighlightDom(h: Highlights | undefined): void {
     const root = document.querySelector('.app__body') ?? document.body;
     observer.observe(root, { childList: true, subtree: true });
     apply();
+    // The lanes the step talks about are scrolled into the timeline's view (a projector's timeline
+    // shows fewer lanes than a cluster has) once the step's layout has settled; then the reader
+    // scrolls freely.
+    const timers = lanes.size === 0 ? [] : [0, 300, 800].map((ms) => setTimeout(showLanes, ms));
     return () => {
       observer.disconnect();
+      for (const id of timers) clearTimeout(id);
       cancelAnimationFrame(frame);
       for (const el of document.querySelectorAll('.lesson-hl')) el.classList.remove('lesson-hl');
     };
   }, [h]);
+}
+
+/**
+ * Scrolls the timeline's lane box so the highlighted lanes show, the lowest ones first when they
+ * do not all fit (a step names the node lanes below the threads).
+ */
+function showLanes(): void {
+  const box = document.querySelector<HTMLElement>('.timeline__scroll');
+  const marked = box ? [...box.querySelectorAll<HTMLElement>('.lane-label.lesson-hl')] : [];
+  if (box === null || marked.length === 0 || box.scrollHeight <= box.clientHeight) return;
+  const top = box.getBoundingClientRect().top - box.scrollTop;
+  const last = Math.max(...marked.map((el) => el.getBoundingClientRect().bottom - top));
+  // the least scroll that shows the lowest marked lane: all of them whenever they fit
+  box.scrollTop = Math.max(0, last - box.clientHeight + 8);
 }
 
 function Question({ step, n, right, lang }: { step: Step; n: number; right: string[]; lang: Lang }) {

@@ -77,10 +77,9 @@ export function Timeline() {
   const predict = usePlayground((s) => s.predict);
   const lang = usePlayground((s) => s.lang);
   const model = run?.model;
-  const layout = useMemo(
-    () => (model ? computeLayout(model, presenter ? 1.5 : 1) : null),
-    [model, presenter],
-  );
+  // A projector of 720-820 px height gets a little less: the lanes a step talks about must fit.
+  const scale = presenter ? (window.innerHeight <= 820 ? 1.25 : 1.5) : 1;
+  const layout = useMemo(() => (model ? computeLayout(model, scale) : null), [model, scale]);
 
   const plotRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
