@@ -75,6 +75,9 @@ export function Timeline() {
   // Presenter mode (playground and lessons share it): large canvas text.
   const presenter = usePlayground((s) => s.presenter);
   const predict = usePlayground((s) => s.predict);
+  // In predict mode the moment at the cursor: a violation that begins there is drawn over the veil
+  // (a step may point at it: why-lock 1's first V3), one that begins later not at all.
+  const nowT = usePlayground((s) => (s.predict ? (s.run?.trace.events[s.cursor]?.t ?? -1) : null));
   const lang = usePlayground((s) => s.lang);
   const model = run?.model;
   // A projector of 720-820 px height gets a little less: the lanes a step talks about must fit.
@@ -283,15 +286,16 @@ export function Timeline() {
             onClick={onClick}
           />
           {model.violations.map((v, i) => {
+            if (nowT !== null && v.from > nowT) return null;
             const left = Math.max(0, x(v.from));
-            const right = Math.min(width, x(v.to));
+            const right = Math.min(width, x(nowT === null ? v.to : Math.min(v.to, nowT)));
             if (right < 0 || left > width) return null;
             const { top, bottom } = violationRows(v, layout);
             const explanation = violationTitle(v, t);
             return (
               <div
                 key={i}
-                className="timeline__violation"
+                className={`timeline__violation${nowT === null ? '' : ' timeline__violation--now'}`}
                 data-testid="violation"
                 data-kind={v.kind}
                 style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}
