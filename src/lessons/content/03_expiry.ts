@@ -162,7 +162,12 @@ const lesson: Lesson = {
         zh: '让大家用大白话说说这里的“原子”是什么意思：键和过期时间要么一起存在，要么都不存在。有人以为 `SET NX PX` 是 Lua 脚本或事务；其实它只是带选项的一条普通命令。',
       },
       scenario: {
-        patch: [...onFirstOps('replace', 'type', 'set-nx-px')],
+        patch: [
+          ...onFirstOps('replace', 'type', 'set-nx-px'),
+          // the title above the timeline names what now runs, not the two commands of steps 1–3
+          { op: 'replace', path: '/title', value: 'SET NX PX: the lock and its expiry in one command' },
+          { op: 'replace', path: '/titleZh', value: 'SET NX PX：锁和过期时间在一条命令里' },
+        ],
       },
       at: cmd('A:1', 'SET'),
       text: {

@@ -77,7 +77,7 @@ const lesson: Lesson = {
               '线程不解锁就结束听起来像锁坏了，但要有两个持有者，键得先消失。它始终没有消失：看门狗让它一直存活，B:1 从未拿到锁，也没有任何东西被写两次。',
             ),
           ),
-          choice('stuck', 'stuck', 'Stuck: nobody gets it', '卡住：谁也拿不到'),
+          choice('stuck', 'stuck', 'Stuck: nobody gets it', '卡死：谁也拿不到'),
         ],
         answer: { from: 'verdict' },
         feedback: {
@@ -92,7 +92,7 @@ const lesson: Lesson = {
           'waits in vain. LockScope calls this **Stuck** (L3, a lock kept alive for no live holder), never Safe.',
         zh:
           '大多数事故不是两个持有者，而是谁也拿不到锁。这里 A:1 的任务结束时没有解锁；看门狗属于客户端而不是线程，' +
-          '于是它为一个不存在的持有者续期，B:1 白白等待。LockScope 把这叫作**卡住**（L3，锁被保活却没有活着的持有者），绝不是安全。',
+          '于是它为一个不存在的持有者续期，B:1 白白等待。LockScope 把这叫作**卡死**（L3，锁被保活却没有活着的持有者），绝不是安全。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['testthread'] },
       checks: [{ verdict: 'stuck' }, { thread: 'A:1', state: 'done' }],

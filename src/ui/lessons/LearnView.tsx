@@ -23,6 +23,7 @@ import {
   closeLesson,
   forkStep,
   goStep,
+  leadsToQuestion,
   lessonLink,
   loadSummaries,
   openLesson,
@@ -183,12 +184,31 @@ function useHighlightDom(h: Highlights | undefined): void {
     const root = document.querySelector('.app__body') ?? document.body;
     observer.observe(root, { childList: true, subtree: true });
     apply();
+    // The lanes the step talks about are scrolled into the timeline's view (a projector's timeline
+    // shows fewer lanes than a cluster has) once the step's layout has settled; then the reader
+    // scrolls freely.
+    const timers = lanes.size === 0 ? [] : [0, 300, 800].map((ms) => setTimeout(showLanes, ms));
     return () => {
       observer.disconnect();
+      for (const id of timers) clearTimeout(id);
       cancelAnimationFrame(frame);
       for (const el of document.querySelectorAll('.lesson-hl')) el.classList.remove('lesson-hl');
     };
   }, [h]);
+}
+
+/**
+ * Scrolls the timeline's lane box so the highlighted lanes show, the lowest ones first when they
+ * do not all fit (a step names the node lanes below the threads).
+ */
+function showLanes(): void {
+  const box = document.querySelector<HTMLElement>('.timeline__scroll');
+  const marked = box ? [...box.querySelectorAll<HTMLElement>('.lane-label.lesson-hl')] : [];
+  if (box === null || marked.length === 0 || box.scrollHeight <= box.clientHeight) return;
+  const top = box.getBoundingClientRect().top - box.scrollTop;
+  const last = Math.max(...marked.map((el) => el.getBoundingClientRect().bottom - top));
+  // the least scroll that shows the lowest marked lane: all of them whenever they fit
+  box.scrollTop = Math.max(0, last - box.clientHeight + 8);
 }
 
 function Question({ step, n, right, lang }: { step: Step; n: number; right: string[]; lang: Lang }) {
@@ -281,20 +301,26 @@ export function LessonPanel() {
   useHighlightDom(asking ? undefined : step?.highlight);
   // ...and so would the violation rows and the scenario's intro text (app.css, html.asking).
   const waiting = asking && picked === undefined;
+  // A step ahead of an unanswered question hides the same things (player.ts, leadsToQuestion).
+  const answers = usePlayer((s) => s.answers);
+  const prelude = useMemo(
+    () => payload !== null && payload.lesson.id === lessonId && leadsToQuestion(payload, n, answers),
+    [payload, lessonId, n, answers],
+  );
   const otherIntro = step?.hideIntro === true;
   // The panels the step cites: presenter mode shows them beside the lanes (learn.css, LA8).
   const citesKeys = !asking && (step?.highlight?.keys?.length ?? 0) > 0;
   const citesScript = !asking && step?.highlight?.script !== undefined;
   useEffect(() => {
     const html = document.documentElement.classList;
-    html.toggle('asking', waiting);
+    html.toggle('asking', waiting || prelude);
     html.toggle('nointro', otherIntro);
     html.toggle('cite-keys', citesKeys);
     html.toggle('cite-script', citesScript);
     return () => {
       for (const c of ['asking', 'nointro', 'cite-keys', 'cite-script']) html.remove(c);
     };
-  }, [waiting, otherIntro, citesKeys, citesScript]);
+  }, [waiting, prelude, otherIntro, citesKeys, citesScript]);
 
   if (lesson === null || step === undefined || info === undefined) {
     return (

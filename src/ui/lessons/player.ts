@@ -196,6 +196,23 @@ function shownStep(p: LessonPayload, n: number): number {
   return k;
 }
 
+/**
+ * A step ahead of an unanswered question on the same run would show that question's answer a
+ * click or two early (the future on the timeline, the verdict, the violation rows, the intro), so
+ * it is shown in predict mode too, the way the question itself is.
+ */
+export function leadsToQuestion(p: LessonPayload, n: number, answers: Record<number, string>): boolean {
+  if (p.lesson.steps[n]?.question !== undefined) return false;
+  const mine = p.steps[shownStep(p, n)]?.scenario;
+  const here = JSON.stringify(mine ?? null);
+  for (let j = n + 1; j < p.lesson.steps.length; j++) {
+    const theirs = p.steps[shownStep(p, j)]?.scenario;
+    if (theirs !== mine && JSON.stringify(theirs ?? null) !== here) return false;
+    if (p.lesson.steps[j].question !== undefined && answers[j] === undefined) return true;
+  }
+  return false;
+}
+
 /** A step's scenario in the playground, verbose (its cursor indexes the verbose run), not saved. */
 async function loadStepScenario(scenario: unknown, cursor: number | undefined): Promise<void> {
   await loadScenario(scenario, {
@@ -224,12 +241,14 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
     await loadStepScenario(info.scenario, info.cursor);
     if (my !== token) return;
   }
-  const unanswered =
-    k === n && p.lesson.steps[n].question !== undefined && usePlayer.getState().answers[n] === undefined;
+  const { answers } = usePlayer.getState();
+  const unanswered = k === n && p.lesson.steps[n].question !== undefined && answers[n] === undefined;
   // A question waits before the event that decides it, with the future, the verdict and the
-  // violations hidden (predict mode); the link's `&p=1` keeps predict mode on for every step.
+  // violations hidden (predict mode); so does the step that leads to it; the link's `&p=1` keeps
+  // predict mode on for every step.
   setCursor(unanswered ? (info.ask ?? info.cursor) : info.cursor);
-  usePlayground.setState({ playing: false, predict: unanswered || useLearn.getState().predict });
+  const hide = unanswered || leadsToQuestion(p, n, answers) || useLearn.getState().predict;
+  usePlayground.setState({ playing: false, predict: hide });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -93,8 +93,24 @@ export function LinkedText({ parts }: { parts: readonly Linked[] }) {
   );
 }
 
-/** Running text with the first mention of each glossary term linked. */
+/**
+ * Running text with the first mention of each glossary term linked; `code` in backticks (the
+ * built-ins' descriptions and incident cards write identifiers so) is set as code, not as quotes.
+ */
 export function GlossaryText({ text }: { text: string }) {
   const lang = usePlayground((s) => s.lang);
-  return <LinkedText parts={linkTerms(text, lang)} />;
+  const seen = new Set<TermId>();
+  return (
+    <>
+      {text
+        .split(/(`[^`]+`)/)
+        .map((part, i) =>
+          part.length > 2 && part.startsWith('`') && part.endsWith('`') ? (
+            <code key={i}>{part.slice(1, -1)}</code>
+          ) : (
+            <LinkedText key={i} parts={linkTerms(part, lang, seen)} />
+          ),
+        )}
+    </>
+  );
 }

@@ -75,12 +75,14 @@ export function Timeline() {
   // Presenter mode (playground and lessons share it): large canvas text.
   const presenter = usePlayground((s) => s.presenter);
   const predict = usePlayground((s) => s.predict);
+  // In predict mode the moment at the cursor: a violation that begins there is drawn over the veil
+  // (a step may point at it: why-lock 1's first V3), one that begins later not at all.
+  const nowT = usePlayground((s) => (s.predict ? (s.run?.trace.events[s.cursor]?.t ?? -1) : null));
   const lang = usePlayground((s) => s.lang);
   const model = run?.model;
-  const layout = useMemo(
-    () => (model ? computeLayout(model, presenter ? 1.5 : 1) : null),
-    [model, presenter],
-  );
+  // A projector of 720-820 px height gets a little less: the lanes a step talks about must fit.
+  const scale = presenter ? (window.innerHeight <= 820 ? 1.25 : 1.5) : 1;
+  const layout = useMemo(() => (model ? computeLayout(model, scale) : null), [model, scale]);
 
   const plotRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
@@ -175,7 +177,13 @@ export function Timeline() {
     const ev = s.run?.trace.events[s.cursor];
     // The veil covers everything right of the cursor (all of it before the first event).
     const veil = veilRef.current;
-    if (veil) veil.style.transform = `translateX(${Math.max(0, Math.round(ev ? x(ev.t) + 1 : 0))}px)`;
+    if (veil) {
+      const vx = Math.max(0, Math.round(ev ? x(ev.t) + 1 : 0));
+      veil.style.transform = `translateX(${vx}px)`;
+      // Its label goes left of the cursor when the plot has no room for it on the right (it was cut).
+      const label = veil.firstElementChild as HTMLElement | null;
+      veil.classList.toggle('timeline__veil--flip', label !== null && width - vx < label.offsetWidth + 24);
+    }
     if (!ev) {
       line.style.visibility = 'hidden';
       dot.style.visibility = 'hidden';
@@ -187,7 +195,7 @@ export function Timeline() {
     const row = layout.byId.get(String(ev.actor)) ?? layout.byId.get(String(ev.node));
     dot.style.visibility = row ? 'visible' : 'hidden';
     if (row) dot.style.transform = `translate(${cx - 4}px, ${row.y + row.h / 2 - 4}px)`;
-  }, [layout, x]);
+  }, [layout, x, width]);
 
   useEffect(() => {
     paintCursor();
@@ -278,15 +286,16 @@ export function Timeline() {
             onClick={onClick}
           />
           {model.violations.map((v, i) => {
+            if (nowT !== null && v.from > nowT) return null;
             const left = Math.max(0, x(v.from));
-            const right = Math.min(width, x(v.to));
+            const right = Math.min(width, x(nowT === null ? v.to : Math.min(v.to, nowT)));
             if (right < 0 || left > width) return null;
             const { top, bottom } = violationRows(v, layout);
             const explanation = violationTitle(v, t);
             return (
               <div
                 key={i}
-                className="timeline__violation"
+                className={`timeline__violation${nowT === null ? '' : ' timeline__violation--now'}`}
                 data-testid="violation"
                 data-kind={v.kind}
                 style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}

@@ -341,3 +341,43 @@ describe('deriveRunModel: a node with more keys than MAX_KEY_ROWS', () => {
     }
   });
 });
+
+describe('deriveRunModel: a MultiLock on independent masters', () => {
+  it('draws each sub-lock on its master, also the last one, which no event names', () => {
+    // master-2 comes back empty, so A:1's unlock fails at l2 and l3 is never named by an event
+    // (no wait, no partial hold, no watchdog cancel); its key on master-3 is still there.
+    const multi = { lock: 'multi', type: 'MultiLock', locks: ['l1', 'l2', 'l3'] };
+    const v = validateScenario({
+      format: 'lockscope/1',
+      redis: { topology: 'independent', masters: 3 },
+      clients: [
+        {
+          id: 'A',
+          threads: [
+            {
+              id: 1,
+              program: [
+                { op: 'lock', ...multi },
+                { op: 'work', ms: 3000 },
+                { op: 'unlock', lock: 'multi' },
+              ],
+            },
+          ],
+        },
+      ],
+      faults: [
+        { at: 1000, kind: 'crash', node: 'master-2' },
+        { at: 1500, kind: 'restart', node: 'master-2' },
+      ],
+    });
+    if (!v.ok) throw new Error(JSON.stringify(v.issues));
+    const r = runScenario(v.scenario, { verbose: true });
+    expect(r.trace.events.some((e) => e.lock === 'l3')).toBe(false);
+    const model = deriveRunModel(v.scenario, r);
+    expect(model.nodes.map((n) => [n.id, n.keyNames])).toEqual([
+      ['master-1', ['l1']],
+      ['master-2', ['l2']],
+      ['master-3', ['l3']],
+    ]);
+  });
+});

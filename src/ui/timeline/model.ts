@@ -5,6 +5,7 @@
  */
 import { clusterShards, type ClusterShard, type Deployment } from '../../engine/topology/nodes';
 import type { FrameReader, NodeFrame } from '../../engine/scenario/state';
+import type { ClientSpec, Op } from '../../engine/scenario/schema';
 import type {
   EventKind,
   KeyView,
@@ -327,6 +328,7 @@ export function deriveLaneModel(
   stateAt: (i: number) => VisibleState,
   cluster?: readonly ClusterShard[],
   sweep?: () => (i: number) => FrameReader,
+  subLocks: readonly string[] = [],
 ): LaneModel {
   const events = trace.events;
   const initial = stateAt(-1);
@@ -345,7 +347,7 @@ export function deriveLaneModel(
     .sort((a, b) => shardOrder.indexOf(a) - shardOrder.indexOf(b));
   const sentinelIds = allNodes.filter(isSentinel);
 
-  const lockNames = new Set<string>();
+  const lockNames = new Set<string>(subLocks);
   const lockKeyOf = new Map<string, string>();
   for (const e of events)
     if (e.lock !== undefined) {
@@ -790,8 +792,27 @@ export function deriveLaneModel(
 }
 
 /** The lane model of a scenario's run: a cluster's lanes grouped by shard, with their slots. */
+/**
+ * The locks a MultiLock or RedLock names (`locks`), wherever they sit in a program. The last one it
+ * takes may be named by no event of its own (no wait, no partial hold), and its key still belongs
+ * on its node's lane (multilock-redlock step 3 drew l1 and l2, and master-3 empty).
+ */
+export function subLocksOf(clients: readonly ClientSpec[]): string[] {
+  const out = new Set<string>();
+  const walk = (ops: readonly Op[]): void => {
+    for (const op of ops) {
+      if ('locks' in op && Array.isArray(op.locks)) for (const l of op.locks) out.add(l);
+      if ('body' in op) walk(op.body);
+      if ('catch' in op && op.catch) walk(op.catch);
+      if ('finally' in op && op.finally) walk(op.finally);
+    }
+  };
+  for (const c of clients) for (const t of c.threads) walk(t.program);
+  return [...out];
+}
+
 export function deriveRunModel(
-  scenario: { redis: Deployment },
+  scenario: { redis: Deployment; clients?: readonly ClientSpec[] },
   run: { trace: Trace; stateAt: (i: number) => VisibleState; sweep?: () => (i: number) => FrameReader },
 ): LaneModel {
   const { redis } = scenario;
@@ -800,6 +821,7 @@ export function deriveRunModel(
     (i) => run.stateAt(i),
     redis.topology === 'cluster' ? clusterShards(redis) : undefined,
     run.sweep && (() => run.sweep!()),
+    subLocksOf(scenario.clients ?? []),
   );
 }
 

@@ -1,0 +1,67 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+// LA8: a projector at 1280×720 in presenter mode shows, on one screen and without a page
+// scrollbar, the step's text, the lanes it talks about and the panel it cites. The legend wraps.
+
+async function within(page: Page, el: Locator, what: string) {
+  await expect(el, what).toBeVisible();
+  // inside the window and inside every box that clips it (the timeline's lanes scroll in one)
+  const inside = await el.evaluate((node) => {
+    const r = node.getBoundingClientRect();
+    let [top, bottom, left, right] = [0, window.innerHeight, 0, window.innerWidth];
+    for (let p = node.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const b = p.getBoundingClientRect();
+      [top, bottom, left, right] = [
+        Math.max(top, b.top),
+        Math.min(bottom, b.bottom),
+        Math.max(left, b.left),
+        Math.min(right, b.right),
+      ];
+    }
+    return r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= left - 1 && r.right <= right + 1;
+  });
+  expect(inside, `${what} is on the screen`).toBe(true);
+}
+
+async function atStep(page: Page, lesson: string, n: number) {
+  const panel = page.getByTestId('lesson-panel');
+  await expect(panel).toHaveAttribute('data-lesson', lesson, { timeout: 15_000 });
+  await expect(panel).toHaveAttribute('data-step', String(n));
+  await expect(page.locator('.run-progress')).toHaveCount(0, { timeout: 30_000 });
+  // the step's lanes are scrolled into view once its layout has settled
+  await page.waitForTimeout(1000);
+}
+
+const STEPS: { lesson: string; step: number; lanes: string[]; panel: string | null }[] = [
+  // text, A:1's lane and the keyspace it cites (lock:job)
+  { lesson: 'setnx', step: 1, lanes: ['A:1'], panel: 'keyspace' },
+  // text and the script whose line 3 it cites
+  { lesson: 'lock-script', step: 2, lanes: [], panel: 'script-view' },
+  // a cluster: the node lanes it talks about sit below the threads
+  { lesson: 'cluster', step: 4, lanes: ['A:1', 'B:1', 'master-3'], panel: null },
+];
+
+for (const { lesson, step, lanes, panel } of STEPS)
+  test(`presenter at 1280×720: ${lesson} step ${step} fits one screen`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`./?present=1#lesson=${lesson}&step=${step}`);
+    await atStep(page, lesson, step);
+    const scroll = await page.evaluate(() => ({
+      x: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      y: document.documentElement.scrollHeight - document.documentElement.clientHeight,
+    }));
+    expect(scroll, 'no page scrollbar').toEqual({ x: 0, y: 0 });
+    await within(page, page.getByTestId('lesson-text'), 'the step text');
+    for (const lane of lanes)
+      await within(page, page.locator('.lane-label.lesson-hl', { hasText: lane }).first(), `lane ${lane}`);
+    if (panel !== null) await within(page, page.getByTestId(panel), `the ${panel} panel`);
+    // the legend wraps inside the timeline instead of running past it
+    const legend = page.locator('.legend');
+    const box = (await legend.boundingBox())!;
+    for (const item of await legend.locator('.legend__item').all()) {
+      const b = (await item.boundingBox())!;
+      expect(b.x + b.width, 'legend item inside the legend').toBeLessThanOrEqual(box.x + box.width + 1);
+    }
+  });
