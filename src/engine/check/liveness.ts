@@ -444,7 +444,8 @@ export class LivenessChecker {
       for (const a of unwaited) recheck.add(a);
     }
     for (const name of changes.names) if (unwaited.has(name)) recheck.add(name);
-    if (changes.clients.size > 0) for (const a of unwaited) if (changes.clients.has(clientOf(a))) recheck.add(a);
+    if (changes.clients.size > 0)
+      for (const a of unwaited) if (changes.clients.has(clientOf(a))) recheck.add(a);
     for (const a of recheck)
       if (unwaited.has(a) && !probe.canWake(a)) this.stuck.add(a);
       else this.stuck.delete(a);
@@ -505,12 +506,7 @@ export class LivenessChecker {
    * them acquires or gives up.
    */
   private checkCycles(probe: LivenessProbe | undefined): void {
-    if (
-      !this.m.hasWaiters() &&
-      this.livelocked.size === 0 &&
-      !this.m.hasOpen('L5')
-    )
-      return;
+    if (!this.m.hasWaiters() && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
     // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop here.
     const held: [string, KeyView, Actor[]][] = [];
     let ownerWaits = false;

@@ -30,7 +30,8 @@ describe('hung calls from the kernel changes', () => {
       const changes = original.call(this);
       const clients = new Set<string>();
       // every client a thread of the run could belong to: the ones the kernel named, and any other
-      for (const b of cases) for (const c of (b.scenario.clients ?? []) as { id: string }[]) clients.add(c.id);
+      for (const b of cases)
+        for (const c of (b.scenario.clients ?? []) as { id: string }[]) clients.add(c.id);
       return { names: changes.names, clients };
     });
     const everything = cases.map((b) => runOf(b.scenario));
