@@ -299,8 +299,31 @@ function startUrlSync() {
   });
 }
 
+let incidentsLoaded: Promise<void> | null = null;
+
+/**
+ * The real incidents join the built-ins once the worker has loaded them: after the first screen,
+ * or before it when a link or a saved scenario may name one. A failure leaves the gallery out and
+ * says so; the next call tries again.
+ */
+function ensureIncidents(): Promise<void> {
+  incidentsLoaded ??= engineClient.incidents().then(
+    (list) =>
+      usePlayground.setState((s) => {
+        const known = new Set(s.builtins.map((b) => b.id));
+        return { builtins: [...s.builtins, ...list.filter((b) => !known.has(b.id))] };
+      }),
+    (e: unknown) => {
+      incidentsLoaded = null;
+      pushError({ key: 'error.run', params: { msg: e instanceof Error ? e.message : String(e) } });
+    },
+  );
+  return incidentsLoaded;
+}
+
 /** Opens a link's scenario, cursor and zoom; 'none' when the hash carries no scenario. */
 async function openLink(hash: string): Promise<'none' | 'done'> {
+  if (hash.length > 1) await ensureIncidents();
   const named = decodeScenarioHash(hash);
   if (named !== null) return openScenarioLink(named);
   const link = decodeHash(hash);
@@ -399,11 +422,22 @@ export async function boot(): Promise<void> {
   }
 
   ownHash = window.location.hash;
+  try {
+    await openFirst(ls);
+  } finally {
+    // The first screen is there: the gallery's stories load once the page is idle, off its path.
+    const later = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 200));
+    later(() => void ensureIncidents(), { timeout: 2000 });
+  }
+}
+
+async function openFirst(ls: Storage | null): Promise<void> {
   // The lesson player loads a lesson link's scenarios itself.
   if (decodeLessonHash(window.location.hash) !== null) return;
   if ((await openLink(window.location.hash)) === 'done') return;
   const saved = ls?.getItem(LS_SCENARIO);
   if (saved) {
+    await ensureIncidents();
     try {
       const scenario = JSON.parse(saved) as unknown;
       const opts = { builtinId: ls?.getItem(LS_BUILTIN) ?? null, origin: ls?.getItem(LS_ORIGIN) ?? null };
