@@ -425,10 +425,29 @@ export async function boot(): Promise<void> {
   try {
     await openFirst(ls);
   } finally {
-    // The first screen is there: the gallery's stories load once the page is idle, off its path.
-    const later = window.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 200));
-    later(() => void ensureIncidents(), { timeout: 2000 });
+    loadIncidentsSoon();
   }
+}
+
+/** After the first screen is shown, the incidents' stories wait for the first interaction or idle. */
+const INCIDENTS_AFTER_MS = 1500;
+
+/**
+ * The gallery's stories (about 26 KB gzip) load at the reader's first interaction with the page
+ * (the picker, the search box, a key), or once it has been idle for a moment after the first
+ * screen, whichever comes first: never on the first screen's path.
+ */
+function loadIncidentsSoon(): void {
+  const events = ['pointerdown', 'keydown', 'focusin'] as const;
+  const go = () => {
+    for (const e of events) window.removeEventListener(e, go, true);
+    void ensureIncidents();
+  };
+  for (const e of events) window.addEventListener(e, go, true);
+  setTimeout(() => {
+    if (window.requestIdleCallback) window.requestIdleCallback(go, { timeout: 2000 });
+    else go();
+  }, INCIDENTS_AFTER_MS);
 }
 
 async function openFirst(ls: Storage | null): Promise<void> {

@@ -22,19 +22,23 @@ function runOf(json: unknown) {
 describe('hung calls from the kernel changes', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('gives the trace that asking about every call after every task gives, on every built-in', () => {
-    const cases = builtins.filter((b) => !SKIP.has(b.id));
-    const incremental = cases.map((b) => runOf(b.scenario));
-    const original = Kernel.prototype.wakeChanges;
-    vi.spyOn(Kernel.prototype, 'wakeChanges').mockImplementation(function (this: Kernel) {
-      const changes = original.call(this);
-      const clients = new Set<string>();
-      // every client a thread of the run could belong to: the ones the kernel named, and any other
-      for (const b of cases)
-        for (const c of (b.scenario.clients ?? []) as { id: string }[]) clients.add(c.id);
-      return { names: changes.names, clients };
-    });
-    const everything = cases.map((b) => runOf(b.scenario));
-    for (let i = 0; i < cases.length; i++) expect(incremental[i], cases[i].id).toBe(everything[i]);
-  });
+  it(
+    'gives the trace that asking about every call after every task gives, on every built-in',
+    { timeout: 120_000 },
+    () => {
+      const cases = builtins.filter((b) => !SKIP.has(b.id));
+      const incremental = cases.map((b) => runOf(b.scenario));
+      const original = Kernel.prototype.wakeChanges;
+      vi.spyOn(Kernel.prototype, 'wakeChanges').mockImplementation(function (this: Kernel) {
+        const changes = original.call(this);
+        const clients = new Set<string>();
+        // every client a thread of the run could belong to: the ones the kernel named, and any other
+        for (const b of cases)
+          for (const c of (b.scenario.clients ?? []) as { id: string }[]) clients.add(c.id);
+        return { names: changes.names, clients };
+      });
+      const everything = cases.map((b) => runOf(b.scenario));
+      for (let i = 0; i < cases.length; i++) expect(incremental[i], cases[i].id).toBe(everything[i]);
+    },
+  );
 });
