@@ -123,6 +123,10 @@ test.beforeAll(async ({ browser }) => {
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto('./');
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
+  // the real incidents join the picker once the first screen is idle (controller.ts ensureIncidents)
+  await expect(
+    page.locator('[data-testid="scenario-picker"] option[value^="incident-"]').first(),
+  ).toBeAttached();
 });
 
 test.afterAll(async () => {

@@ -24,6 +24,10 @@ for (const vp of VIEWPORTS)
       await page.goto('./');
       await ready(page);
       if (lang === 'zh') await page.getByRole('button', { name: '中文' }).click();
+      // the real incidents join the picker once the first screen is idle (controller.ts ensureIncidents)
+      await expect(
+        page.locator('[data-testid="scenario-picker"] option[value^="incident-"]').first(),
+      ).toBeAttached();
       const ids = await page
         .getByTestId('scenario-picker')
         .locator('option')

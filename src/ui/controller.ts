@@ -299,8 +299,31 @@ function startUrlSync() {
   });
 }
 
+let incidentsLoaded: Promise<void> | null = null;
+
+/**
+ * The real incidents join the built-ins once the worker has loaded them: after the first screen,
+ * or before it when a link or a saved scenario may name one. A failure leaves the gallery out and
+ * says so; the next call tries again.
+ */
+function ensureIncidents(): Promise<void> {
+  incidentsLoaded ??= engineClient.incidents().then(
+    (list) =>
+      usePlayground.setState((s) => {
+        const known = new Set(s.builtins.map((b) => b.id));
+        return { builtins: [...s.builtins, ...list.filter((b) => !known.has(b.id))] };
+      }),
+    (e: unknown) => {
+      incidentsLoaded = null;
+      pushError({ key: 'error.run', params: { msg: e instanceof Error ? e.message : String(e) } });
+    },
+  );
+  return incidentsLoaded;
+}
+
 /** Opens a link's scenario, cursor and zoom; 'none' when the hash carries no scenario. */
 async function openLink(hash: string): Promise<'none' | 'done'> {
+  if (hash.length > 1) await ensureIncidents();
   const named = decodeScenarioHash(hash);
   if (named !== null) return openScenarioLink(named);
   const link = decodeHash(hash);
@@ -399,11 +422,41 @@ export async function boot(): Promise<void> {
   }
 
   ownHash = window.location.hash;
+  try {
+    await openFirst(ls);
+  } finally {
+    loadIncidentsSoon();
+  }
+}
+
+/** After the first screen is shown, the incidents' stories wait for the first interaction or idle. */
+const INCIDENTS_AFTER_MS = 1500;
+
+/**
+ * The gallery's stories (about 26 KB gzip) load at the reader's first interaction with the page
+ * (the picker, the search box, a key), or once it has been idle for a moment after the first
+ * screen, whichever comes first: never on the first screen's path.
+ */
+function loadIncidentsSoon(): void {
+  const events = ['pointerdown', 'keydown', 'focusin'] as const;
+  const go = () => {
+    for (const e of events) window.removeEventListener(e, go, true);
+    void ensureIncidents();
+  };
+  for (const e of events) window.addEventListener(e, go, true);
+  setTimeout(() => {
+    if (window.requestIdleCallback) window.requestIdleCallback(go, { timeout: 2000 });
+    else go();
+  }, INCIDENTS_AFTER_MS);
+}
+
+async function openFirst(ls: Storage | null): Promise<void> {
   // The lesson player loads a lesson link's scenarios itself.
   if (decodeLessonHash(window.location.hash) !== null) return;
   if ((await openLink(window.location.hash)) === 'done') return;
   const saved = ls?.getItem(LS_SCENARIO);
   if (saved) {
+    await ensureIncidents();
     try {
       const scenario = JSON.parse(saved) as unknown;
       const opts = { builtinId: ls?.getItem(LS_BUILTIN) ?? null, origin: ls?.getItem(LS_ORIGIN) ?? null };

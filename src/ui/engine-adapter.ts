@@ -13,7 +13,8 @@ import type { Connection } from '../engine/redis/connection';
 import type { Reply } from '../engine/redis/reply';
 import type { RedisServer } from '../engine/redis/server';
 import { serverFromKeyViews } from '../engine/sim/snapshot';
-import { builtins } from '../engine/scenario/builtins';
+import { coreBuiltins } from '../engine/scenario/builtins/core';
+import type { BuiltinScenario } from '../engine/scenario/builtins/types';
 import type { IncidentInfo } from '../engine/scenario/builtins/types';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario, type Scenario } from '../engine/scenario/schema';
@@ -35,8 +36,13 @@ export interface BuiltinInfo {
 /** false while the UI runs on a stand-in instead of the simulator. */
 export const engineReady = true;
 
+/** The built-ins the first screen offers; the incidents come with engine-adapter-incidents.ts. */
 export function listBuiltins(): BuiltinInfo[] {
-  return builtins.map((b) => ({
+  return coreBuiltins.map(builtinInfo);
+}
+
+export function builtinInfo(b: BuiltinScenario): BuiltinInfo {
+  return {
     id: b.id,
     title: b.title,
     description: b.description,
@@ -44,7 +50,7 @@ export function listBuiltins(): BuiltinInfo[] {
     descriptionZh: b.descriptionZh,
     ...(b.incident ? { incident: b.incident } : {}),
     scenario: b.scenario,
-  }));
+  };
 }
 
 export const defaultBuiltinId = 'gc-pause-lease-expiry';

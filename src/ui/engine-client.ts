@@ -4,7 +4,7 @@
  * Tests construct it with an in-process host instead.
  */
 import type { VisibleState } from '../engine/trace/types';
-import type { ConsoleAnswer } from './engine-adapter';
+import type { BuiltinInfo, ConsoleAnswer } from './engine-adapter';
 import {
   LESSON_REQUESTS,
   type GoalResult,
@@ -14,6 +14,7 @@ import {
 } from './lessons/lesson-protocol';
 import {
   fromWire,
+  type IncidentsRequest,
   type InitResult,
   type Request,
   type Response,
@@ -83,7 +84,7 @@ export class EngineClient {
   }
 
   private async call(
-    req: DistributiveOmit<Request | LessonRequest, 'id'>,
+    req: DistributiveOmit<Request | LessonRequest | IncidentsRequest, 'id'>,
     timeoutMs?: number,
   ): Promise<Response> {
     const id = this.nextId++;
@@ -126,6 +127,21 @@ export class EngineClient {
     // A failed start is not remembered: the next call tries again.
     this.initP.catch(() => (this.initP = null));
     return this.initP;
+  }
+
+  private incidentsP: Promise<BuiltinInfo[]> | null = null;
+
+  /**
+   * The real incidents' built-ins: the worker loads them on this first request, so the first
+   * screen (its list of built-ins and first run) does not wait for their stories.
+   */
+  incidents(): Promise<BuiltinInfo[]> {
+    // (an in-process host would pull the engine into the page's bundle: the incidents need the worker)
+    this.incidentsP ??= this.inline
+      ? Promise.reject(new Error('the incidents load in the engine worker'))
+      : this.call({ type: 'incidents' }).then((res) => EngineClient.unwrap(res, 'incidents'));
+    this.incidentsP.catch(() => (this.incidentsP = null));
+    return this.incidentsP;
   }
 
   /** Validates `scenario` and, if it passes, runs it: one trip to the worker, one validation. */

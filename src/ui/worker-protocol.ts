@@ -13,6 +13,9 @@ export type Request =
   | { type: 'stateAt'; id: number; runId: number; index: number }
   | { type: 'console'; id: number; runId: number; index: number; node: string; line: string };
 
+/** The real incidents' built-ins, which the worker loads on demand (engine-adapter-incidents.ts). */
+export type IncidentsRequest = { type: 'incidents'; id: number };
+
 export interface InitResult {
   builtins: BuiltinInfo[];
   defaultId: string;
@@ -68,6 +71,7 @@ export function fromWire(msg: Response | WireRun): Response {
 export type Response =
   | LessonResponse
   | { type: 'init'; id: number; result: InitResult }
+  | { type: 'incidents'; id: number; result: BuiltinInfo[] }
   | { type: 'run'; id: number; result: RunOutcome }
   | { type: 'stateAt'; id: number; result: VisibleState }
   | { type: 'console'; id: number; result: ConsoleAnswer }

@@ -3,7 +3,7 @@
 import { createEngineHost } from './engine-host';
 import { LESSON_REQUESTS, type LessonRequest } from './lessons/lesson-protocol';
 import type { FromWorker, ToWorker } from './explore/protocol';
-import { toWire, type Request } from './worker-protocol';
+import { toWire, type IncidentsRequest, type Request } from './worker-protocol';
 
 const handle = createEngineHost();
 const post = (res: unknown) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(res);
@@ -18,6 +18,15 @@ self.onmessage = (ev: MessageEvent<Request>) => {
     explore ??= import('./explore/shard').then((m) => m.createShard((r: FromWorker) => post(r)));
     const msg = ev.data as unknown as ToWorker;
     void explore.then((handle) => handle(msg));
+    return;
+  }
+  if ((ev.data as unknown as IncidentsRequest).type === 'incidents') {
+    const { id } = ev.data as unknown as IncidentsRequest;
+    void import('./engine-adapter-incidents')
+      .then((m) => post({ type: 'incidents', id, result: m.listIncidents() }))
+      .catch((e: unknown) =>
+        post({ type: 'error', id, message: e instanceof Error ? e.message : String(e) }),
+      );
     return;
   }
   if (LESSON_REQUESTS.has(ev.data.type)) {

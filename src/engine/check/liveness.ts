@@ -30,6 +30,11 @@ export interface LivenessProbe {
   canWake(actor: Actor): boolean;
   /** Whether a scenario fault is still to fire (it could crash, interrupt or cut anyone). */
   faultsPending(): boolean;
+  /**
+   * The threads (by name) and clients whose `canWake` may have changed since the last call; without
+   * it every acquire call is asked about after every task.
+   */
+  wakeChanges?(): { names: ReadonlySet<string>; clients: ReadonlySet<string> };
 }
 
 /** Hash locks whose field `"<uuid>:<threadId>"` is the thread's hold counter (L4). */
@@ -106,13 +111,16 @@ export class LivenessChecker {
 
   onEvent(ev: TraceEvent): void {
     const actor = ev.actor;
+    // Who acquires, waits or is gone changes only with an event of that thread, or a crash of its client.
+    if (ev.kind === 'client.crash') this.unwaited = null;
+    else if (actor !== undefined) this.touched.add(actor);
     if (actor === undefined) return;
     switch (ev.kind) {
       case 'lock.request': {
         const id = actor + sep + ev.lock;
         this.requested.set(id, { type: ev.type, lease: ev.leaseMs !== undefined });
         this.requestOrder.set(id, this.requests + 1);
-        this.acquiring.set(actor, {
+        this.setAcquiring(actor, {
           lock: ev.lock,
           type: ev.type,
           op: ev.op,
@@ -372,7 +380,7 @@ export class LivenessChecker {
     // waiter can still wake changes with any task, so that part is asked every time.
     if (this.freeWaited === null) this.freeWaited = [...this.m.waitedLocks()].filter((l) => this.isFree(l));
     const hung = this.hungCalls(probe);
-    if (this.freeWaited.length === 0 && hung === null && this.m.openLocks('L2').next().done === true) return;
+    if (this.freeWaited.length === 0 && hung === null && !this.m.hasOpen('L2')) return;
     const locks = new Set(this.freeWaited);
     for (const l of this.m.openLocks('L2')) locks.add(l);
     if (hung !== null) for (const l of hung.keys()) locks.add(l);
@@ -404,10 +412,17 @@ export class LivenessChecker {
    */
   private hungCalls(probe: LivenessProbe): Map<string, Actor[]> | null {
     if (this.acquiring.size === 0 || probe.faultsPending()) return null;
+    // Walking every acquire (100 to 1,000) and asking whether it can wake after every task was the
+    // checker's largest cost. Which calls are not waiting changes with their thread's events, and
+    // whether one can wake with what the kernel did to its thread or client: the calls that cannot
+    // wake are kept up to date from those changes, and the walk runs only when there is one.
+    if (probe.wakeChanges === undefined) {
+      if (this.unwaitedCalls(null).size === 0) return null;
+    } else if (this.stuckCalls(probe, probe.wakeChanges()).size === 0) return null;
+    const unwaited = this.unwaited!;
     let out: Map<string, Actor[]> | null = null;
     for (const [actor, a] of this.acquiring) {
-      if (this.m.waitersOf(a.lock)?.has(actor) === true || this.m.isGone(actor) || probe.canWake(actor))
-        continue;
+      if (!unwaited.has(actor) || probe.canWake(actor)) continue;
       out ??= new Map();
       const list = out.get(a.lock);
       if (list === undefined) out.set(a.lock, [actor]);
@@ -415,6 +430,54 @@ export class LivenessChecker {
     }
     return out;
   }
+
+  /** The unwaited calls that cannot wake, updated from the threads and clients that changed. */
+  private stuckCalls(
+    probe: LivenessProbe,
+    changes: { names: ReadonlySet<string>; clients: ReadonlySet<string> },
+  ): ReadonlySet<Actor> {
+    const recheck = new Set<Actor>();
+    const rebuilt = this.unwaited === null;
+    const unwaited = this.unwaitedCalls(recheck);
+    if (rebuilt) {
+      this.stuck.clear();
+      for (const a of unwaited) recheck.add(a);
+    }
+    for (const name of changes.names) if (unwaited.has(name)) recheck.add(name);
+    if (changes.clients.size > 0)
+      for (const a of unwaited) if (changes.clients.has(clientOf(a))) recheck.add(a);
+    for (const a of recheck)
+      if (unwaited.has(a) && !probe.canWake(a)) this.stuck.add(a);
+      else this.stuck.delete(a);
+    return this.stuck;
+  }
+
+  private readonly stuck = new Set<Actor>();
+
+  /** The acquire calls not waiting for their lock (no `lock.wait` of theirs open), of threads not gone. */
+  private unwaitedCalls(changed: Set<Actor> | null): ReadonlySet<Actor> {
+    if (this.unwaited === null) {
+      this.unwaited = new Set();
+      for (const actor of this.acquiring.keys()) if (this.isUnwaited(actor)) this.unwaited.add(actor);
+      this.touched.clear();
+    }
+    for (const actor of this.touched) {
+      if (this.isUnwaited(actor)) this.unwaited.add(actor);
+      else this.unwaited.delete(actor);
+      changed?.add(actor);
+    }
+    this.touched.clear();
+    return this.unwaited;
+  }
+
+  private isUnwaited(actor: Actor): boolean {
+    const a = this.acquiring.get(actor);
+    return a !== undefined && this.m.waitersOf(a.lock)?.has(actor) !== true && !this.m.isGone(actor);
+  }
+
+  /** unwaitedCalls' answer, kept up to date from `touched` (threads with an event since); null: rebuild */
+  private unwaited: Set<Actor> | null = null;
+  private readonly touched = new Set<Actor>();
 
   /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */
   private deadAhead(lock: string): boolean {
@@ -443,12 +506,7 @@ export class LivenessChecker {
    * them acquires or gives up.
    */
   private checkCycles(probe: LivenessProbe | undefined): void {
-    if (
-      this.m.waitedLocks().next().done === true &&
-      this.livelocked.size === 0 &&
-      this.m.openLocks('L5').next().done === true
-    )
-      return;
+    if (!this.m.hasWaiters() && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
     // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop here.
     const held: [string, KeyView, Actor[]][] = [];
     let ownerWaits = false;
@@ -545,17 +603,35 @@ export class LivenessChecker {
   private overtake(actor: Actor, lock: string): void {
     const order = this.requestOrder.get(actor + sep + lock);
     if (order === undefined) return;
-    for (const a of this.acquiring.values()) {
-      if (a.lock !== lock || a.type !== 'FairLock' || a.order >= order) continue;
+    for (const w of this.acquiringOf.get(lock) ?? []) {
+      const a = this.acquiring.get(w)!;
+      if (a.type !== 'FairLock' || a.order >= order) continue;
       a.overtakenBy.push(actor);
     }
     this.checkL7(lock);
   }
 
+  private setAcquiring(actor: Actor, a: Acquire): void {
+    const before = this.acquiring.get(actor);
+    if (before !== undefined) this.acquiringOf.get(before.lock)?.delete(actor);
+    this.acquiring.set(actor, a);
+    let set = this.acquiringOf.get(a.lock);
+    if (set === undefined) this.acquiringOf.set(a.lock, (set = new Set()));
+    set.add(actor);
+  }
+
+  /** `acquiring` by lock: an acquire asks about its lock's callers, not every call (1,000 at scale) */
+  private readonly acquiringOf = new Map<string, Set<Actor>>();
+
   /** A thread stopped trying (acquired, gave up, failed, ended): its lock's L7 is judged again. */
   private stopTrying(actor: Actor): void {
     const a = this.acquiring.get(actor);
     this.acquiring.delete(actor);
+    if (a !== undefined) {
+      const set = this.acquiringOf.get(a.lock);
+      set?.delete(actor);
+      if (set?.size === 0) this.acquiringOf.delete(a.lock);
+    }
     this.untimed.delete(actor);
     if (a !== undefined && this.m.isOpen('L7', a.lock)) this.checkL7(a.lock);
   }
@@ -564,8 +640,9 @@ export class LivenessChecker {
   private checkL7(lock: string): void {
     const starved: Actor[] = [];
     const by = new Set<Actor>();
-    for (const [w, a] of this.acquiring) {
-      if (a.lock !== lock || a.overtakenBy.length < STARVATION_OVERTAKES) continue;
+    for (const w of this.acquiringOf.get(lock) ?? []) {
+      const a = this.acquiring.get(w)!;
+      if (a.overtakenBy.length < STARVATION_OVERTAKES) continue;
       starved.push(w);
       for (const o of a.overtakenBy) by.add(o);
     }

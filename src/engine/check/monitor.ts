@@ -194,6 +194,16 @@ export class SafetyMonitor {
     return this.openOf(kind).has(lock);
   }
 
+  /** Whether some lock has an open violation of `kind` (asked after every task: no iterator). */
+  hasOpen(kind: ViolationKind): boolean {
+    return (this.open.get(kind)?.size ?? 0) > 0;
+  }
+
+  /** Whether any thread waits for a lock. */
+  hasWaiters(): boolean {
+    return this.waiters.size > 0;
+  }
+
   /** The locks with an open violation of `kind`. */
   openLocks(kind: ViolationKind): IterableIterator<string> {
     return this.openOf(kind).keys();

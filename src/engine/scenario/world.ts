@@ -67,7 +67,11 @@ export function createWorld(o: WorldOptions): World {
     now: () => k.now(),
     liveKey: (node, key) => timeline.liveKey(node, key),
     masters: o.masters ?? (() => masterIds),
-    probe: { canWake: (actor) => k.canWake(actor), faultsPending: o.faultsPending ?? (() => false) },
+    probe: {
+      canWake: (actor) => k.canWake(actor),
+      faultsPending: o.faultsPending ?? (() => false),
+      wakeChanges: () => k.wakeChanges(),
+    },
   });
   recorder.observe(monitor);
   const propagate = o.propagate;

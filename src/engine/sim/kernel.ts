@@ -290,6 +290,7 @@ export class Kernel implements SimContext, TopologyHost {
       return p;
     }
     o.procs.add(p);
+    this.wakeNames.add(name);
     this.schedule(this.t, RESUME, p, undefined, null, owner);
     return p;
   }
@@ -300,6 +301,7 @@ export class Kernel implements SimContext, TopologyHost {
     p.done = true;
     this.stopWaiting(p);
     this.owners.get(p.owner)?.procs.delete(p);
+    this.wakeNames.add(p.name);
   }
 
   semaphore(): Semaphore {
@@ -312,6 +314,7 @@ export class Kernel implements SimContext, TopologyHost {
     while (s.permits > 0 && s.waiters.length > 0) {
       const p = s.waiters.shift()!;
       s.permits--;
+      this.wakeNames.add(p.name);
       if (p.waitTimeout) p.waitTimeout.cancelled = true;
       p.waitSem = null;
       p.waitTimeout = null;
@@ -342,6 +345,7 @@ export class Kernel implements SimContext, TopologyHost {
     const p = handle as Proc;
     if (p.done) return;
     const t = new ThrowInto(error);
+    this.wakeNames.add(p.name);
     if (p.inCall) {
       if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
       if (p.callTimer) p.callTimer.cancelled = true;
@@ -361,6 +365,7 @@ export class Kernel implements SimContext, TopologyHost {
    * interrupt flag (get() sets it again); the command itself goes on.
    */
   private abandonCall(p: Proc): void {
+    this.wakeNames.add(p.name);
     if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
     if (p.callTimer) p.callTimer.cancelled = true;
     p.callTimer = null;
@@ -525,10 +530,26 @@ export class Kernel implements SimContext, TopologyHost {
     return found && (this.pushesInFlight.get(client) ?? 0) > 0;
   }
 
+  /**
+   * The processes (by name) and clients whose `canWake` answer may have changed since the last
+   * call: the liveness check asks only about those after a task instead of every thread (1,000
+   * threads in call at once at scale).
+   */
+  wakeChanges(): { names: ReadonlySet<string>; clients: ReadonlySet<string> } {
+    const out = { names: this.wakeNames, clients: this.wakeClients };
+    this.wakeNames = new Set();
+    this.wakeClients = new Set();
+    return out;
+  }
+
+  private wakeNames = new Set<string>();
+  private wakeClients = new Set<string>();
+
   /** The JVM dies: its processes stop, nothing reaches it any more, its connections close. */
   crashClient(client: string): void {
     const o = this.owner(client);
     if (o.crashed) return;
+    this.wakeClients.add(client);
     this.rec.emit('client.crash', { actor: client, client });
     o.crashed = true;
     o.paused = false;
@@ -878,6 +899,7 @@ export class Kernel implements SimContext, TopologyHost {
   }
 
   private step(p: Proc, value: unknown): void {
+    this.wakeNames.add(p.name);
     p.started = true;
     p.inCall = false;
     let v = value;
@@ -954,6 +976,7 @@ export class Kernel implements SimContext, TopologyHost {
   }
 
   private stopWaiting(p: Proc): void {
+    this.wakeNames.add(p.name);
     const s = p.waitSem;
     if (s !== null) {
       const i = s.waiters.indexOf(p);
@@ -1126,10 +1149,12 @@ export class Kernel implements SimContext, TopologyHost {
     const { conn: c, msg } = push;
     if (c.closed || !this.net.reachable(c.node, c.client)) return;
     this.pushesInFlight.set(c.client, (this.pushesInFlight.get(c.client) ?? 0) + 1);
+    this.wakeClients.add(c.client);
     const task = this.later(
       this.net.arrival(c.node, c.client, leave),
       () => {
         this.pushesInFlight.set(c.client, this.pushesInFlight.get(c.client)! - 1);
+        this.wakeClients.add(c.client);
         if (c.closed) return;
         let delivery: number | null = null;
         if (isMessageFrame(msg)) {
