@@ -14,7 +14,8 @@ import { findExecutable } from '../testing/redis/real_redis';
 import { classpathFor } from './jvm';
 import { ORACLE_RELEASES, refusals } from './refusals';
 import { atRelease, runModel, validated } from './model_side';
-import { runReal } from './run_real';
+import { needsNetns, runReal } from './run_real';
+import { netnsMissing } from './netns';
 import { normaliseReal } from './normalise';
 import { compareRuns, describeDifferences, sideBySide } from './compare';
 import type { Level, Recording, Tolerance } from './shape';
@@ -170,6 +171,8 @@ export async function oracleMain(argv: string[]): Promise<number> {
     return 3;
   }
   const missing = missingTools(args.release);
+  const noNetns = needsNetns(scenario) ? netnsMissing() : null;
+  if (noNetns !== null) missing.push(noNetns);
   if (missing.length > 0) {
     for (const m of missing) process.stderr.write(`oracle: ${m}\n`);
     return 4;
