@@ -212,18 +212,7 @@ export function createNetNs(endpoints: readonly string[]): NetNs {
       aliases.set(id, [...(aliases.get(id) ?? []), ip]);
       return ip;
     },
-    async partition(groups) {
-      const sets = groups.map((g) => g.flatMap(members));
-      const rules: string[] = [];
-      sets.forEach((from, i) =>
-        sets.forEach((to, j) => {
-          if (i === j || from.length === 0 || to.length === 0) return;
-          for (const c of CHAINS)
-            rules.push(`add rule bridge ${tag} ${c} ip saddr { ${from.join(', ')} } ip daddr { ${to.join(', ')} } drop`);
-        }),
-      );
-      await apply(rules);
-    },
+    partition: (groups) => apply(dropRules(tag, groups.map((g) => g.flatMap(members)))),
     heal: () => apply([]),
     close() {
       close();
@@ -234,4 +223,21 @@ export function createNetNs(endpoints: readonly string[]): NetNs {
 
 /** forward: between two namespaces; input/output: between a namespace and a harness alias (a lag proxy) */
 const CHAINS = ['forward', 'input', 'output'] as const;
+
+/**
+ * The nftables rules of a partition whose groups have these addresses: every packet from one
+ * group to another is dropped, both ways, on each hook. Addresses in no group are not named, so
+ * they reach everyone (the model's rule, net/network.ts).
+ */
+export function dropRules(table: string, groups: readonly (readonly string[])[]): string[] {
+  const rules: string[] = [];
+  groups.forEach((from, i) =>
+    groups.forEach((to, j) => {
+      if (i === j || from.length === 0 || to.length === 0) return;
+      for (const c of CHAINS)
+        rules.push(`add rule bridge ${table} ${c} ip saddr { ${from.join(', ')} } ip daddr { ${to.join(', ')} } drop`);
+    }),
+  );
+  return rules;
+}
 
