@@ -179,9 +179,12 @@ export function createNetNs(endpoints: readonly string[]): NetNs {
   } catch (e) {
     close();
     unregister();
-    throw new Error(`could not set up the network namespaces: ${(e as { stderr?: Buffer }).stderr?.toString().trim() ?? String(e)}`, {
-      cause: e,
-    });
+    throw new Error(
+      `could not set up the network namespaces: ${(e as { stderr?: Buffer }).stderr?.toString().trim() ?? String(e)}`,
+      {
+        cause: e,
+      },
+    );
   }
 
   const ipOf = (id: string) => {
@@ -212,7 +215,13 @@ export function createNetNs(endpoints: readonly string[]): NetNs {
       aliases.set(id, [...(aliases.get(id) ?? []), ip]);
       return ip;
     },
-    partition: (groups) => apply(dropRules(tag, groups.map((g) => g.flatMap(members)))),
+    partition: (groups) =>
+      apply(
+        dropRules(
+          tag,
+          groups.map((g) => g.flatMap(members)),
+        ),
+      ),
     heal: () => apply([]),
     close() {
       close();
@@ -235,9 +244,10 @@ export function dropRules(table: string, groups: readonly (readonly string[])[])
     groups.forEach((to, j) => {
       if (i === j || from.length === 0 || to.length === 0) return;
       for (const c of CHAINS)
-        rules.push(`add rule bridge ${table} ${c} ip saddr { ${from.join(', ')} } ip daddr { ${to.join(', ')} } drop`);
+        rules.push(
+          `add rule bridge ${table} ${c} ip saddr { ${from.join(', ')} } ip daddr { ${to.join(', ')} } drop`,
+        );
     }),
   );
   return rules;
 }
-
