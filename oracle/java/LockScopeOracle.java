@@ -126,7 +126,7 @@ public final class LockScopeOracle {
     }
     callIf(base, "setClientName", String.class, clientId);
     callIf(base, "setRetryAttempts", int.class, r.get("retryAttempts").asInt());
-    callIf(base, "setRetryInterval", int.class, r.get("retryDelayMs").asInt());
+    setRetryDelay(base, r.get("retryDelayMs").asInt());
     callIf(base, "setTimeout", int.class, r.get("timeoutMs").asInt());
     callIf(base, "setSubscriptionTimeout", int.class, r.get("subscriptionTimeoutMs").asInt());
     // a short response timeout (RedLock scenarios use 50 ms) can make the first connection's
@@ -139,6 +139,27 @@ public final class LockScopeOracle {
         Thread.sleep(100);
       }
     }
+  }
+
+  /**
+   * The scenario's retryDelayMs as the release reads it. 3.48+ (BaseConfig.setRetryDelay) waits
+   * EqualJitterDelay(retryDelayMs, 2 s) between attempts, its default shape; its deprecated
+   * setRetryInterval would replace that with a ConstantDelay, which the model does not run. Older
+   * releases have only the constant retryInterval.
+   */
+  static void setRetryDelay(Object base, int ms) throws Exception {
+    Class<?> strategy;
+    Class<?> jitter;
+    try {
+      strategy = Class.forName("org.redisson.config.DelayStrategy");
+      jitter = Class.forName("org.redisson.config.EqualJitterDelay");
+    } catch (ClassNotFoundException e) {
+      callIf(base, "setRetryInterval", int.class, ms);
+      return;
+    }
+    Object delay = jitter.getConstructor(java.time.Duration.class, java.time.Duration.class)
+        .newInstance(java.time.Duration.ofMillis(ms), java.time.Duration.ofSeconds(2));
+    if (!callIf(base, "setRetryDelay", strategy, delay)) callIf(base, "setRetryInterval", int.class, ms);
   }
 
   static boolean callIf(Object target, String name, Class<?> type, Object value) {

@@ -57,12 +57,19 @@ export function compileHarness(cp: string): string {
   return out;
 }
 
-export function startJvm(client: string, cp: string, classes: string, config: unknown, workDir: string): Jvm {
+export function startJvm(
+  client: string,
+  cp: string,
+  classes: string,
+  config: unknown,
+  workDir: string,
+  /** runs it inside the client's network namespace (netns.ts) */
+  wrap: (cmd: string, args: string[]) => { cmd: string; args: string[] } = (cmd, args) => ({ cmd, args }),
+): Jvm {
   const cfgFile = join(workDir, `client-${client}.json`);
   writeFileSync(cfgFile, JSON.stringify(config));
-  const proc = start(`jvm ${client}`, 'java', ['-cp', `${cp}:${classes}`, 'LockScopeOracle', cfgFile], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const run = wrap('java', ['-cp', `${cp}:${classes}`, 'LockScopeOracle', cfgFile]);
+  const proc = start(`jvm ${client}`, run.cmd, run.args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const events: JvmEvent[] = [];
   const stderr: string[] = [];
   let onReady!: () => void;

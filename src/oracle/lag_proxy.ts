@@ -7,16 +7,22 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
 export interface LagProxy {
+  /** where it listens (and the address its upstream connections come from) */
+  readonly host: string;
   readonly port: number;
   /** the upstream crashed: drop everything still held and close every link */
   dropAll(): void;
   close(): Promise<void>;
 }
 
-export function startLagProxy(upstreamPort: number, lagMs: number): Promise<LagProxy> {
+export function startLagProxy(
+  upstream: { readonly host: string; readonly port: number },
+  lagMs: number,
+  host = '127.0.0.1',
+): Promise<LagProxy> {
   const links = new Set<{ down: Socket; up: Socket; timers: Set<NodeJS.Timeout> }>();
   const server: Server = createServer((down) => {
-    const up = connect({ port: upstreamPort, host: '127.0.0.1' });
+    const up = connect({ port: upstream.port, host: upstream.host, localAddress: host });
     const link = { down, up, timers: new Set<NodeJS.Timeout>() };
     links.add(link);
     down.setNoDelay(true);
@@ -43,10 +49,11 @@ export function startLagProxy(upstreamPort: number, lagMs: number): Promise<LagP
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const addr = server.address();
       const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
       resolve({
+        host,
         port,
         dropAll() {
           for (const l of links) {

@@ -17,27 +17,57 @@ export interface MonitorLine {
 
 export interface Monitor {
   readonly lines: MonitorLine[];
-  attach(node: string, port: number): void;
+  attach(node: string, port: number, host?: string): void;
   stopAll(): Promise<void>;
 }
 
+/**
+ * A MONITOR connection does not survive everything a run does to its node: Sentinel ends every
+ * normal client of a replica it promotes or re-points (`CLIENT KILL TYPE normal`, which includes
+ * monitors), and a crashed node takes it down. So each node's monitor is started again whenever
+ * it ends, at once after it had been connected and every 200 ms while the node does not answer;
+ * `attach` again (a restarted node) tries at once.
+ */
 export function startMonitor(): Monitor {
   const lines: MonitorLine[] = [];
-  const procs: Proc[] = [];
+  const procs = new Set<Proc>();
+  const retry = new Map<string, () => void>();
+  let stopped = false;
   return {
     lines,
-    attach(node, port) {
-      const p = start(`monitor ${node}`, 'redis-cli', ['-p', String(port), 'monitor']);
-      procs.push(p);
-      p.child.stderr?.resume();
-      const rl = createInterface({ input: p.child.stdout! });
-      rl.on('line', (l) => {
-        const parsed = parseMonitorLine(node, l);
-        if (parsed) lines.push(parsed);
-      });
+    attach(node, port, host = '127.0.0.1') {
+      const again = retry.get(node);
+      if (again) return again();
+      let timer: NodeJS.Timeout | null = null;
+      let connected = false;
+      let live: Proc | null = null;
+      const open = () => {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        if (stopped || live !== null) return;
+        const p = start(`monitor ${node}`, 'redis-cli', ['-h', host, '-p', String(port), 'monitor']);
+        procs.add(p);
+        live = p;
+        connected = false;
+        p.child.stderr?.resume();
+        const rl = createInterface({ input: p.child.stdout! });
+        rl.on('line', (l) => {
+          connected = true;
+          const parsed = parseMonitorLine(node, l);
+          if (parsed) lines.push(parsed);
+        });
+        void p.exited.then(() => {
+          procs.delete(p);
+          live = null;
+          if (!stopped && timer === null) timer = globalThis.setTimeout(open, connected ? 0 : 200);
+        });
+      };
+      retry.set(node, open);
+      open();
     },
     async stopAll() {
-      await Promise.all(procs.map((p) => stop(p)));
+      stopped = true;
+      await Promise.all([...procs].map((p) => stop(p)));
     },
   };
 }

@@ -21,10 +21,14 @@ const RESULT_OPS = new Set([
   'eval',
 ]);
 
-/** Commands that are connection chatter, not the scenario's: dropped on both sides. */
+/**
+ * Commands that are connection chatter, not the scenario's: dropped on both sides. QUIT is how
+ * 3.27.2 closes each pooled connection to a master it leaves (seen when a healed partition shows
+ * it the new master); the model closes them without a command.
+ */
 function chatter(argv: readonly string[]): boolean {
   const c = (argv[0] ?? '').toUpperCase();
-  return c === 'PING' || c === 'CLIENT' || c === 'READONLY' || c === 'HELLO' || c === 'SELECT';
+  return c === 'PING' || c === 'CLIENT' || c === 'READONLY' || c === 'HELLO' || c === 'SELECT' || c === 'QUIT';
 }
 
 /** Every step of a thread's program in the expanded order the model numbers them (schema.ts expandedLength). */

@@ -14,7 +14,8 @@ import { findExecutable } from '../testing/redis/real_redis';
 import { classpathFor } from './jvm';
 import { ORACLE_RELEASES, refusals } from './refusals';
 import { atRelease, runModel, validated } from './model_side';
-import { runReal } from './run_real';
+import { needsNetns, runReal, type RealObservation } from './run_real';
+import { netnsMissing } from './netns';
 import { normaliseReal } from './normalise';
 import { compareRuns, describeDifferences, sideBySide } from './compare';
 import type { Level, Recording, Tolerance } from './shape';
@@ -23,7 +24,7 @@ import { NOT_RECORDED, RECORDINGS_DIR, coverageTable, loadRecordings } from './r
 
 
 const USAGE =
-  'usage: npm run oracle -- <built-in id | file.json> [--release 4.7.0] [--record] [--compare] [--level exact|invariants] [--why "reason"] [--cut <ms>]';
+  'usage: npm run oracle -- <built-in id | file.json> [--release 4.7.0] [--record] [--compare] [--level exact|invariants] [--why "reason"] [--cut <ms>] [--raw out.json] [--replay out.json]';
 
 /** Times may differ by this much: JVM and network jitter on a shared 2-core machine, plus load. */
 export function toleranceFor(load1: number): Tolerance {
@@ -39,6 +40,8 @@ interface Args {
   why?: string;
   /** write the unnormalised observation here (MONITOR lines, JVM events), to debug the harness */
   raw?: string;
+  /** judge (and record) a real run written earlier with --raw instead of running one */
+  replay?: string;
   /** cut the real run this many ms after time 0 instead of the model's length + 10 s */
   cutMs?: number;
 }
@@ -53,6 +56,7 @@ function parseArgs(argv: string[]): Args | string {
     else if (x === '--level') a.level = argv[++i] as Level;
     else if (x === '--why') a.why = argv[++i];
     else if (x === '--raw') a.raw = argv[++i];
+    else if (x === '--replay') a.replay = argv[++i];
     else if (x === '--cut') a.cutMs = Number(argv[++i]);
     else if (x.startsWith('--')) return `unknown option ${x}`;
     else a.source = x;
@@ -169,7 +173,9 @@ export async function oracleMain(argv: string[]): Promise<number> {
     for (const r of refused) process.stderr.write(`oracle: refused: ${r}\n`);
     return 3;
   }
-  const missing = missingTools(args.release);
+  const missing = args.replay ? [] : missingTools(args.release);
+  const noNetns = needsNetns(scenario) && !args.replay ? netnsMissing() : null;
+  if (noNetns !== null) missing.push(noNetns);
   if (missing.length > 0) {
     for (const m of missing) process.stderr.write(`oracle: ${m}\n`);
     return 4;
@@ -177,9 +183,10 @@ export async function oracleMain(argv: string[]): Promise<number> {
   const log = (l: string) => process.stderr.write(`oracle: ${l}\n`);
   const model = runModel(scenario);
   const started = Date.now();
-  let obs;
+  let obs: RealObservation;
   try {
-    obs = await runReal(scenario, {
+    if (args.replay) obs = JSON.parse(readFileSync(args.replay, 'utf8')) as RealObservation;
+    else obs = await runReal(scenario, {
       release: args.release,
       cp: classpathFor(args.release)!.cp,
       modelEndMs: model.end,

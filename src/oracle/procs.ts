@@ -14,6 +14,25 @@ export interface Proc {
 }
 
 const live = new Set<Proc>();
+/** what else a run set up and must undo when it ends or is interrupted (network namespaces) */
+const cleanups = new Set<() => void>();
+
+/** Registers a synchronous clean-up run by stopAll and at exit; returns its unregistration. */
+export function onCleanup(fn: () => void): () => void {
+  cleanups.add(fn);
+  return () => cleanups.delete(fn);
+}
+
+function runCleanups(): void {
+  for (const fn of [...cleanups]) {
+    cleanups.delete(fn);
+    try {
+      fn();
+    } catch {
+      // best effort: the next run removes what is left (netns.ts removeStale)
+    }
+  }
+}
 
 export function start(name: string, cmd: string, args: readonly string[], opts: SpawnOptions = {}): Proc {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
@@ -50,6 +69,7 @@ export async function stop(p: Proc): Promise<void> {
 
 export async function stopAll(): Promise<void> {
   await Promise.all([...live].map((p) => stop(p)));
+  runCleanups();
 }
 
 /** Stops everything on Ctrl-C, SIGTERM and a normal exit of Node. */
@@ -68,6 +88,7 @@ export function stopAllOnExit(): void {
         // gone already
       }
     }
+    runCleanups();
   });
 }
 

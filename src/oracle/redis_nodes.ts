@@ -1,5 +1,6 @@
 /**
- * Real redis-server processes for one scenario's topology, on free loopback ports: a master (and
+ * Real redis-server processes for one scenario's topology, on free ports of loopback (or, for a
+ * scenario with a partition, each in its own network namespace: netns.ts): a master (and
  * its replicas, replicating through a lag proxy when the scenario gives them a lag), independent
  * masters, Sentinels, or a Redis Cluster made with `redis-cli --cluster create`. Node ids are the
  * simulator's (`master`, `replica-1`, `master-2`, `sentinel-1`).
@@ -13,15 +14,20 @@ import { RespClient } from '../testing/redis/resp_client';
 import type { Reply } from '../engine/redis/reply';
 import { delay, freePort, start, stop, type Proc } from './procs';
 import { startLagProxy, type LagProxy } from './lag_proxy';
+import type { NetNs } from './netns';
 
 const run = promisify(execFile);
 
 export interface RedisNode {
   readonly id: string;
+  /** the address it listens on: 127.0.0.1, or its namespace's address */
+  readonly host: string;
   readonly port: number;
   readonly kind: 'data' | 'sentinel';
   proc: Proc | null;
   readonly args: string[];
+  /** the namespace it runs in (netns.ts), null on loopback */
+  readonly net: NetNs | null;
   readonly dir: string;
   /** proxies that carry this node's replication stream to its replicas */
   readonly proxies: LagProxy[];
@@ -38,8 +44,11 @@ export interface Deployment {
 
 export const MASTER_NAME = 'mymaster';
 
-export async function call(port: number, argv: readonly string[]): Promise<Reply> {
-  const c = await RespClient.connect(port);
+/** A server's address; a bare port is on loopback. */
+export type Addr = number | { readonly host: string; readonly port: number };
+
+export async function call(addr: Addr, argv: readonly string[]): Promise<Reply> {
+  const c = typeof addr === 'number' ? await RespClient.connect(addr) : await RespClient.connect(addr.port, addr.host);
   try {
     return await c.call(argv);
   } finally {
@@ -65,10 +74,11 @@ async function waitFor(what: string, ms: number, check: () => Promise<boolean>):
 }
 
 export async function startNode(node: RedisNode): Promise<void> {
-  node.proc = start(node.id, 'redis-server', node.args, { cwd: node.dir });
+  const run = node.net ? node.net.wrap(node.id, 'redis-server', node.args) : { cmd: 'redis-server', args: node.args };
+  node.proc = start(node.id, run.cmd, run.args, { cwd: node.dir });
   node.proc.child.stdout?.resume();
   node.proc.child.stderr?.resume();
-  await waitFor(`${node.id} on port ${node.port}`, 10_000, async () => text(await call(node.port, ['PING'])) === 'PONG');
+  await waitFor(`${node.id} on port ${node.port}`, 10_000, async () => text(await call(node, ['PING'])) === 'PONG');
 }
 
 export async function crashNode(node: RedisNode): Promise<void> {
@@ -76,7 +86,7 @@ export async function crashNode(node: RedisNode): Promise<void> {
   if (node.proc) await stop(node.proc);
 }
 
-export async function startDeployment(s: Scenario, root: string): Promise<Deployment> {
+export async function startDeployment(s: Scenario, root: string, net: NetNs | null = null): Promise<Deployment> {
   const r = s.redis;
   const used = new Set<number>();
   const port = async () => {
@@ -91,11 +101,15 @@ export async function startDeployment(s: Scenario, root: string): Promise<Deploy
     const p = await port();
     const dir = join(root, id);
     mkdirSync(dir, { recursive: true });
+    const host = net ? net.ip(id) : '127.0.0.1';
+    // off loopback Redis 7 refuses clients without a password unless protected mode is off
+    const reach = net ? ['--protected-mode', 'no'] : [];
     const base =
       kind === 'sentinel'
         ? []
-        : ['--port', String(p), '--bind', '127.0.0.1', '--save', '', ...persistence, '--repl-diskless-sync-delay', '0'];
-    const n: RedisNode = { id, port: p, kind, proc: null, args: [...base, ...extra], dir, proxies: [] };
+        : ['--port', String(p), '--bind', host, ...reach, '--save', '', ...persistence, '--repl-diskless-sync-delay', '0'];
+    const args = [...base, ...extra];
+    const n: RedisNode = { id, host, port: p, kind, proc: null, args, net, dir, proxies: [] };
     if (r.minReplicasToWrite > 0 && kind === 'data')
       n.args.push('--min-replicas-to-write', String(r.minReplicasToWrite), '--min-replicas-max-lag', '10');
     nodes.push(n);
@@ -104,15 +118,19 @@ export async function startDeployment(s: Scenario, root: string): Promise<Deploy
   const withReplicas = async (master: RedisNode, replicas: readonly { lagMs: number; priority?: number }[], firstIndex: number) => {
     for (let i = 0; i < replicas.length; i++) {
       const spec = replicas[i];
-      let upstream = master.port;
+      const id = `replica-${firstIndex + i}`;
+      let upstream: { host: string; port: number } = master;
       if (spec.lagMs > 0) {
-        const proxy = await startLagProxy(master.port, spec.lagMs);
+        // the proxy stands for the replica in partitions: it listens and connects from an address of the replica's side
+        const proxy = await startLagProxy(master, spec.lagMs, net ? net.alias(id) : '127.0.0.1');
         master.proxies.push(proxy);
-        upstream = proxy.port;
+        upstream = { host: proxy.host, port: proxy.port };
       }
-      const extra = ['--replicaof', '127.0.0.1', String(upstream)];
+      const extra = ['--replicaof', upstream.host, String(upstream.port)];
+      // the master sees the proxy's address: Sentinel and the clients must learn the replica's own
+      if (net) extra.push('--replica-announce-ip', net.ip(id));
       if (spec.priority !== undefined) extra.push('--replica-priority', String(spec.priority));
-      await make(`replica-${firstIndex + i}`, extra);
+      await make(id, extra);
     }
   };
 
@@ -140,9 +158,10 @@ export async function startDeployment(s: Scenario, root: string): Promise<Deploy
         conf,
         [
           `port ${n.port}`,
-          'bind 127.0.0.1',
+          `bind ${n.host}`,
+          ...(net ? ['protected-mode no'] : []),
           `dir ${n.dir}`,
-          `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${m.port} ${r.sentinel.quorum}`,
+          `sentinel monitor ${MASTER_NAME} ${m.host} ${m.port} ${r.sentinel.quorum}`,
           `sentinel down-after-milliseconds ${MASTER_NAME} ${r.sentinel.downAfterMs}`,
           // long enough that Sentinel never "fixes" a replica that replicates through a lag proxy
           `sentinel failover-timeout ${MASTER_NAME} 180000`,
@@ -155,7 +174,7 @@ export async function startDeployment(s: Scenario, root: string): Promise<Deploy
   }
   if (r.topology === 'cluster') await createCluster(nodes, masters, r.replicasPerMaster ?? 0);
   await waitForSync(nodes);
-  const info = text(await call(masters[0].port, ['INFO', 'server']));
+  const info = text(await call(masters[0], ['INFO', 'server']));
   const redisVersion = /redis_version:([\d.]+)/.exec(info)?.[1] ?? 'unknown';
   return {
     nodes,
@@ -208,7 +227,7 @@ async function waitForSync(nodes: RedisNode[]): Promise<void> {
   for (const n of nodes) {
     if (n.kind !== 'data') continue;
     await waitFor(`${n.id} to finish its first sync`, 20_000, async () => {
-      const info = text(await call(n.port, ['INFO', 'replication']));
+      const info = text(await call(n, ['INFO', 'replication']));
       return info.includes('role:master') || info.includes('master_link_status:up');
     });
   }

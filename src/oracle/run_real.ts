@@ -2,6 +2,8 @@
  * One oracle run on real processes: the topology's redis-servers, MONITOR on each data node, one
  * JVM per scenario client, warmed up and released together at time 0, the scenario's faults
  * applied at their times, then every node's keyspace. Every process is stopped by pid at the end.
+ * A scenario with a partition runs each node and JVM in a network namespace of its own (netns.ts),
+ * the others on loopback.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -10,7 +12,8 @@ import type { Scenario } from '../engine/scenario/schema';
 import type { Reply } from '../engine/redis/reply';
 import { RespClient } from '../testing/redis/resp_client';
 import { delay, signal, stop, stopAll } from './procs';
-import { call, crashNode, startDeployment, startNode, stopDeployment, type Deployment } from './redis_nodes';
+import { call, crashNode, startDeployment, startNode, stopDeployment, type Deployment, type RedisNode } from './redis_nodes';
+import { createNetNs, type NetNs } from './netns';
 import { startMonitor, type MonitorLine } from './monitor';
 import { compileHarness, startJvm, type Jvm, type JvmEvent } from './jvm';
 import { lockTypes } from './refusals';
@@ -66,45 +69,73 @@ export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealOb
   const work = mkdtempSync(join(tmpdir(), 'lockscope-oracle-run-'));
   const load = loadavg().map((x) => x.toFixed(2)).join(', ');
   let dep: Deployment | null = null;
+  let net: NetNs | null = null;
   const monitor = startMonitor();
   const jvms: Jvm[] = [];
   try {
     opts.log(`compiling the harness against Redisson ${opts.release}`);
     const classes = compileHarness(opts.cp);
+    if (needsNetns(s)) {
+      net = createNetNs([...endpointIds(s), ...s.clients.map((c) => c.id)]);
+      opts.log(`one network namespace per node and client, bridged at ${net.hostIp}`);
+    }
     opts.log(`starting ${s.redis.topology} redis-servers`);
-    dep = await startDeployment(s, work);
+    dep = await startDeployment(s, work, net);
     const ports: Record<string, number> = {};
     for (const n of dep.nodes) ports[n.id] = n.port;
-    for (const n of dep.nodes) if (n.kind === 'data') monitor.attach(n.id, n.port);
+    for (const n of dep.nodes) if (n.kind === 'data') monitor.attach(n.id, n.port, n.host);
     await delay(200);
 
     const config = clientConfig(s, dep, opts.release);
     opts.log(`starting ${s.clients.length} JVMs and warming them up`);
-    for (const c of s.clients) jvms.push(startJvm(c.id, opts.cp, classes, { ...config, client: c.id, threads: c.threads }, work));
+    for (const c of s.clients)
+      jvms.push(
+        startJvm(c.id, opts.cp, classes, { ...config, client: c.id, threads: c.threads }, work, (cmd, args) =>
+          net ? net.wrap(c.id, cmd, args) : { cmd, args },
+        ),
+      );
     await Promise.all(jvms.map((j) => withTimeout(j.ready, 90_000, `JVM ${j.client} to get ready`)));
 
     // The warm-up's keys and cached scripts must not be there at time 0.
     for (const m of dep.nodes.filter((n) => n.kind === 'data')) {
-      const info = await call(m.port, ['ROLE']);
+      const info = await call(m, ['ROLE']);
       if (info.t === 'array' && info.v?.[0]?.t === 'bulk' && info.v[0].v === 'master') {
-        await call(m.port, ['SCRIPT', 'FLUSH']);
-        await call(m.port, ['FLUSHALL']);
+        await call(m, ['SCRIPT', 'FLUSH']);
+        await call(m, ['FLUSHALL']);
       } else {
-        await call(m.port, ['SCRIPT', 'FLUSH']);
+        await call(m, ['SCRIPT', 'FLUSH']);
       }
     }
     await delay(300);
-    const t0Epoch = Date.now() + 300;
+    const crashed: string[] = [];
+    const faults: AppliedFault[] = [];
+    const timers: NodeJS.Timeout[] = [];
+    let t0Epoch = Date.now() + 300;
+    const rel = () => Date.now() - t0Epoch;
+    // as the model's: a partition replaces the one in force, and its heal ends whichever is
+    const partition = async (f: Extract<Scenario['faults'][number], { kind: 'partition' }>, n: NetNs) => {
+      await n.partition(f.groups);
+      faults.push({ at: f.at, applied: rel(), kind: 'partition', target: f.groups.map((g) => g.join(',')).join(' | ') });
+      if (f.healAt !== undefined)
+        timers.push(
+          globalThis.setTimeout(
+            () => void n.heal().then(() => faults.push({ at: f.healAt!, applied: rel(), kind: 'heal', target: '' })),
+            Math.max(0, t0Epoch + f.healAt - Date.now()),
+          ),
+        );
+    };
+    // a partition at 0 is in force before the first command (the model applies it first): set it up
+    // while the clients wait for time 0, not a few ms after it
+    const atZero = s.faults.filter((f) => f.kind === 'partition' && f.at === 0);
+    for (const f of atZero) if (f.kind === 'partition' && net) await partition(f, net);
+    t0Epoch = Math.max(t0Epoch, Date.now() + 50);
     for (const j of jvms) j.send(`go ${t0Epoch}`);
     await delay(t0Epoch - Date.now());
     opts.log('time 0');
 
-    const crashed: string[] = [];
-    const faults: AppliedFault[] = [];
-    const rel = () => Date.now() - t0Epoch;
-    const timers: NodeJS.Timeout[] = [];
     const jvmOf = (id: string) => jvms.find((j) => j.client === id)!;
     for (const f of s.faults) {
+      if (atZero.includes(f)) continue;
       const fire = async () => {
         if (f.kind === 'pause') {
           const j = jvmOf(f.client);
@@ -127,7 +158,9 @@ export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealOb
           const n = dep!.node(f.node);
           await startNode(n);
           faults.push({ at: f.at, applied: rel(), kind: 'restart', target: f.node });
-          monitor.attach(n.id, n.port);
+          monitor.attach(n.id, n.port, n.host);
+        } else if (f.kind === 'partition' && net) {
+          await partition(f, net);
         } else if (f.kind === 'interrupt') {
           jvmOf(f.client).send(`interrupt ${f.thread}`);
           faults.push({ at: f.at, applied: rel(), kind: 'interrupt', target: `${f.client}:${f.thread}` });
@@ -150,9 +183,9 @@ export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealOb
     for (const n of dep.nodes.filter((x) => x.kind === 'data')) {
       try {
         // replicas may still be receiving the last writes: only masters' keys are compared
-        const role = await call(n.port, ['ROLE']);
+        const role = await call(n, ['ROLE']);
         if (role.t !== 'array' || role.v?.[0]?.t !== 'bulk' || role.v[0].v !== 'master') continue;
-        keyspace[n.id] = await dump(n.port, endT);
+        keyspace[n.id] = await dump(n, endT);
       } catch {
         // a crashed node has no keyspace to read
       }
@@ -183,25 +216,24 @@ export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealOb
     for (const j of jvms) await stop(j.proc);
     await stopDeployment(dep);
     await stopAll();
+    net?.close();
     rmSync(work, { recursive: true, force: true });
   }
 }
 
 function clientConfig(s: Scenario, dep: Deployment, release: string): Record<string, unknown> {
   const topo = s.redis.topology;
-  const addr = (p: number) => `redis://127.0.0.1:${p}`;
+  const hostPort = (n: RedisNode) => `${n.host}:${n.port}`;
+  const addr = (n: RedisNode) => `redis://${hostPort(n)}`;
   let addresses: string[];
   let rawAddress: string;
   if (topo === 'sentinel') {
     const sentinels = dep.nodes.filter((n) => n.kind === 'sentinel');
-    addresses = sentinels.map((n) => addr(n.port));
-    rawAddress = `sentinel:${dep.masterName}@${sentinels.map((n) => `127.0.0.1:${n.port}`).join(',')}`;
-  } else if (topo === 'cluster') {
-    addresses = dep.masters.map((n) => addr(n.port));
-    rawAddress = `127.0.0.1:${dep.masters[0].port}`;
+    addresses = sentinels.map(addr);
+    rawAddress = `sentinel:${dep.masterName}@${sentinels.map(hostPort).join(',')}`;
   } else {
-    addresses = dep.masters.map((n) => addr(n.port));
-    rawAddress = `127.0.0.1:${dep.masters[0].port}`;
+    addresses = dep.masters.map(addr);
+    rawAddress = hostPort(dep.masters[0]);
   }
   return {
     release,
@@ -215,8 +247,8 @@ function clientConfig(s: Scenario, dep: Deployment, release: string): Record<str
   };
 }
 
-async function dump(port: number, endT: number): Promise<KeyDump[]> {
-  const c = await RespClient.connect(port);
+async function dump(node: RedisNode, endT: number): Promise<KeyDump[]> {
+  const c = await RespClient.connect(node.port, node.host);
   try {
     const keys = strs(await c.call(['KEYS', '*'])).sort();
     const out: KeyDump[] = [];
@@ -237,6 +269,20 @@ async function dump(port: number, endT: number): Promise<KeyDump[]> {
   } finally {
     c.close();
   }
+}
+
+/** A partition needs the network namespaces; every other scenario runs on loopback, as recorded. */
+export function needsNetns(s: Scenario): boolean {
+  return s.faults.some((f) => f.kind === 'partition');
+}
+
+/** The scenario's node ids as the deployment names them (single, replicated, Sentinel, independent). */
+function endpointIds(s: Scenario): string[] {
+  const r = s.redis;
+  if (r.topology === 'independent') return Array.from({ length: r.masters }, (_, i) => `master-${i + 1}`);
+  const ids = ['master', ...r.replicas.map((_, i) => `replica-${i + 1}`)];
+  if (r.topology === 'sentinel') for (let i = 1; i <= r.sentinel.count; i++) ids.push(`sentinel-${i}`);
+  return ids;
 }
 
 function str(r: Reply): string {

@@ -129,7 +129,14 @@ export abstract class RedissonBaseLock {
       // unlockInnerAsync again, which drew a new id before 3.52.0.
       if (last?.t === 'error' && isNoSyncedReply(last) && traits.unlockLatch && !traits.unlockRequestIdReused)
         requestId = client.generateId();
-      return this.unlockAttempt(threadId, requestId, (r) => (last = r));
+      return this.unlockAttempt(threadId, requestId, (r) => {
+        last = r;
+        // 3.20.1+ RedissonBaseLock.unlockAsync: ServiceManager.execute(() -> unlockAsync0(..)), whose
+        // handle() cancels the renewal when each attempt ends, so an attempt that failed its
+        // replica check stops the watchdog before the retry (seen by the oracle at 4.7.0)
+        if (r.t === 'error' && isNoSyncedReply(r) && traits.cancelRenewalOnFailedUnlock)
+          this.cancelExpirationRenewal(threadId, null);
+      });
     }, 'lock-script');
     let res: UnlockResult = null;
     let failure: RedisException | null = null;
@@ -160,7 +167,11 @@ export abstract class RedissonBaseLock {
   protected *unlockInner(threadId: number, requestId: string): Process<Reply> {
     const { client } = this;
     if (!client.config.traits.unlockLatch) {
-      const args: (string | number)[] = [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId)];
+      const args: (string | number)[] = [
+        UNLOCK_MESSAGE,
+        this.internalLockLeaseTime,
+        this.getLockName(threadId),
+      ];
       if (publishInArgv(client.config.traits)) args.push(client.pubSubCommands().publish);
       return yield* client.syncedEval(client.scripts.unlock, [this.name, this.getChannelName()], args);
     }

@@ -71,6 +71,18 @@ describe('unlock-failure incidents', () => {
     expect(errorOf(s, 'A:1')[0]).toMatch(/^IllegalMonitorStateException/);
   });
 
+  it('3.20.1+ RedissonBaseLock.unlockAsync: the first unlock attempt that fails its replica check cancels the watchdog, so no renewal runs between the retries', () => {
+    for (const id of ['incident-nosynced-unlock-imse', 'incident-nosynced-unlock-imse-fixed']) {
+      const s = sim(id);
+      const firstNoSync = s.of('wait.result', 'A:1').find((e) => e.t > 5000 && e.acked === 0)!;
+      const cancel = s.of('watchdog.cancel', 'A:1')[0];
+      expect(cancel.reason, id).toBe('unlock');
+      expect(at(cancel), id).toBeLessThanOrEqual(at(firstNoSync) + 1);
+      // the lock was taken at 0: a watchdog still running would renew at 10 s, during the retries
+      expect(s.of('watchdog.renew', 'A:1'), id).toEqual([]);
+    }
+  });
+
   it('WAIT 0 on unlock, fixed in 3.52.0: one request id, the retry returns the latch’s answer', () => {
     const s = sim('incident-nosynced-unlock-imse-fixed');
     const unlocks = s
