@@ -23,7 +23,7 @@ import {
   exceptionFor,
   isNoSynced,
 } from './errors';
-import type { ScriptCall } from './executor';
+import type { Attempts, ScriptCall } from './executor';
 import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
 
 /** leaseTime / waitTime "not given", as Java's -1 */
@@ -224,16 +224,19 @@ export class RedissonLock extends RedissonBaseLock {
   ): Process<number | null> {
     const { client } = this;
     const { traits, retryAttempts } = client.config;
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt > retryAttempts || !client.resendsLockScripts();
+    // the executor's attempts (timeouts and CLUSTERDOWN share them); a replica-check retry is a new executor
+    let attempts: Attempts = { n: 0 };
+    for (let attempt = 1, noSynced = 0; ; attempt++) {
+      const last = attempts.n >= retryAttempts || !client.resendsLockScripts();
       try {
-        return yield* this.tryLockInner(waitTime, lease, threadId, once, last, onAbandoned);
+        return yield* this.tryLockInner(waitTime, lease, threadId, once, last, onAbandoned, attempts);
       } catch (e) {
         if (isNoSynced(e) && traits.noSyncHandling === 'undo-retry') {
           yield* this.unlockInner(threadId, traits.unlockLatch ? client.generateId() : '');
-          if (attempt > retryAttempts) throw e;
+          if (noSynced++ >= retryAttempts) throw e;
+          attempts = { n: 0 };
         } else if (e instanceof RedisResponseTimeoutException && client.resendsLockScripts()) {
-          if (attempt > retryAttempts) throw e;
+          if (attempts.n++ >= retryAttempts) throw e;
         } else throw e;
         yield* sleep(client.retryDelay(attempt));
       }
@@ -248,10 +251,11 @@ export class RedissonLock extends RedissonBaseLock {
     once: boolean,
     last: boolean,
     onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
   ): Process<number | null> {
     const { client } = this;
     const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
-    const reply = yield* client.syncedEval(script, keys, args, onAbandoned);
+    const reply = yield* client.syncedEval(script, keys, args, onAbandoned, attempts);
     return this.acquireResult(last ? yield* client.batchOutcome(reply) : reply, threadId);
   }
 
