@@ -122,7 +122,8 @@ export function normaliseReal(obs: RealObservation, s: Scenario): NormRun {
   const tids = new Map<string, string>();
   for (const [client, evs] of Object.entries(obs.jvm))
     for (const e of evs) if (e.ev === 'tid') tids.set(`${client}:${String(e.jtid)}`, String(e.thread));
-  const namer = new Namer((c, tid) => tids.get(`${c}:${tid}`) ?? `jtid${tid}`, obs.t0Epoch);
+  // an id that is no scenario thread's is an explicit owner (lockAsync(threadId)), named as the model names it
+  const namer = new Namer((c, tid) => tids.get(`${c}:${tid}`) ?? tid, obs.t0Epoch);
   const randomLatchTtl = Number(obs.release.split('.')[0]) >= 4;
 
   // who is behind each connection: CLIENT SETNAME, seen by MONITOR at connect time
