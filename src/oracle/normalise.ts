@@ -325,10 +325,12 @@ function returned(trace: Trace, actor: string, step: number): boolean {
 }
 
 /**
- * MONITOR never shows a command the server does not know (Redis 7.0 processCommand rejects it
- * before call(), which feeds the monitors): 4.7.0's probe `WAITAOF 0 0 0` on redis-server 7.0.
+ * MONITOR never shows a command the server rejects before call(), which feeds the monitors
+ * (Redis 7.0 processCommand): one it does not know (4.7.0's probe `WAITAOF 0 0 0` on
+ * redis-server 7.0), and in a cluster one it redirects or refuses (clusterRedirectClient:
+ * MOVED, ASK, TRYAGAIN, CLUSTERDOWN; the real CLUSTERDOWN re-sends of a lock are invisible).
  */
 function unknownToRedis(reply: unknown): boolean {
   const err = (reply as { error?: unknown } | null)?.error;
-  return typeof err === 'string' && err.startsWith('ERR unknown command');
+  return typeof err === 'string' && /^(ERR unknown command|MOVED |ASK |TRYAGAIN|CLUSTERDOWN)/.test(err);
 }

@@ -27,7 +27,7 @@ import {
 } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply } from './errors';
+import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, decodedAsClusterDown, isNoSyncedReply, noSyncedReply } from './errors';
 import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
@@ -216,7 +216,8 @@ export class RedissonClient implements LockServices {
     for (let hops = 0; ; ) {
       const reply = yield* call(this.connection(target), argv, this.callOptions(onAbandoned));
       if (!this.clusterMode || reply.t !== 'error') return [reply, target];
-      if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry && attempts.n < this.config.retryAttempts) {
+      if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry) {
+        if (attempts.n >= this.config.retryAttempts) return [decodedAsClusterDown({ ...reply }), target];
         yield* sleep(this.retryDelay(attempts.n));
         attempts.n++;
         if (redirected === null) target = this.master(key);

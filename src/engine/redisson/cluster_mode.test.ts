@@ -68,6 +68,16 @@ describe('CLUSTERDOWN (RedisClusterDownException, 3.13.2 52f786ed5)', () => {
     expect(s.of('lock.acquired', 'A:1')).toHaveLength(1);
   });
 
+  it('3.13.2 CommandDecoder: once the re-sends run out, lock() throws RedisClusterDownException (3.13.1: RedisException)', () => {
+    const noRetry = (version: string) =>
+      simulate(
+        crashScenario(version, { A: [{ id: 1, start: 2500, program: hold('seat:4', 500) }] }, { retryAttempts: 0 }),
+      );
+    expect(noRetry('3.13.2').results('A:1')[0]).toEqual({ error: 'RedisClusterDownException: CLUSTERDOWN The cluster is down' });
+    expect(noRetry('4.7.0').results('A:1')[0]).toEqual({ error: 'RedisClusterDownException: CLUSTERDOWN The cluster is down' });
+    expect(noRetry('3.13.1').results('A:1')[0]).toEqual({ error: 'RedisException: CLUSTERDOWN The cluster is down' });
+  });
+
   // the CLUSTERDOWN re-send (1500 ms later) lands on master-1 while it stalls: its reply is late
   const clusterDownThenTimeout = (retryAttempts: number) =>
     simulate({
