@@ -15,8 +15,10 @@ import { acquire, now, sleep, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
+  CancellationException,
   IllegalStateException,
   InterruptedException,
+  JavaException,
   RedisException,
   RedisResponseTimeoutException,
   RedisTimeoutException,
@@ -52,6 +54,9 @@ export class RedissonLock extends RedissonBaseLock {
     if (ttl === null) return;
 
     const entry = yield* this.subscribe(threadId, interruptibly);
+    /** the end of the latch wait in progress (Infinity: until a message), null between waits */
+    let waitingUntil: number | null = null;
+    let handedOver = false;
     try {
       for (;;) {
         ttl = yield* this.tryAcquire(leaseTime, threadId);
@@ -61,12 +66,16 @@ export class RedissonLock extends RedissonBaseLock {
           // catches the InterruptedException and waits the ttl once more, and a second interrupt
           // during that wait leaves lock() as IllegalStateException.
           this.emitWait(threadId, ttl, ttl);
+          waitingUntil = (yield* now()) + ttl;
           let r = yield* acquire(entry.latch, ttl, true);
+          waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') {
             if (interruptibly) throw new InterruptedException('');
             this.emitWait(threadId, ttl, ttl);
+            waitingUntil = (yield* now()) + ttl;
             r = yield* acquire(entry.latch, ttl, true);
+            waitingUntil = null;
             this.emitWakeup(threadId, r, entry);
             if (r === 'interrupted') throw new IllegalStateException('');
           }
@@ -74,13 +83,54 @@ export class RedissonLock extends RedissonBaseLock {
           // The key has no expiry, only an unlock message can end the wait: latch.acquire(), or
           // acquireUninterruptibly() for lock(), which keeps the interrupt flag set.
           this.emitWait(threadId, ttl, undefined);
+          waitingUntil = Infinity;
           const r = yield* acquire(entry.latch, undefined, interruptibly);
+          waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') throw new InterruptedException('');
         }
       }
+    } catch (e) {
+      if (e instanceof CancellationException && this.cancelled && waitingUntil !== null) {
+        handedOver = true;
+        const { client } = this;
+        client.ctx.spawn(client.name, `${client.name}/lockAsync`, this.waitOnCancelled(threadId, leaseTime, entry, waitingUntil));
+      }
+      throw e;
     } finally {
-      this.client.pubSub.unsubscribe(entry, this.actor(threadId));
+      if (!handedOver) this.client.pubSub.unsubscribe(entry, this.actor(threadId));
+    }
+  }
+
+  /**
+   * lockAsync's wait after its result future was cancelled. The loop
+   * (RedissonLock.lockAsync(leaseTime, unit, entry, result, threadId), 3.11.6, 3.27.2 and 4.7.0
+   * alike) never looks at the future: the waiter keeps its subscription and its wait, takes the
+   * lock once it is free, unsubscribes, and, finding the result already done, gives the lock
+   * back (`if (!result.complete(null)) unlockAsync(threadId)`). Seen by the oracle
+   * (owners-continue-cancel at 4.7.0). Only a cancel during a latch wait is handed over here; one
+   * while the acquire script is in flight ends as before (its late success is given back).
+   */
+  private *waitOnCancelled(threadId: number, leaseTime: number, entry: RedissonLockEntry, until: number): Process<void> {
+    let subscribed = true;
+    try {
+      for (let deadline = until; ; ) {
+        const left = deadline === Infinity ? undefined : Math.max(0, deadline - (yield* now()));
+        yield* acquire(entry.latch, left, false);
+        const ttl = yield* this.tryAcquire(leaseTime, threadId);
+        if (ttl === null) {
+          this.client.pubSub.unsubscribe(entry, this.actor(threadId));
+          subscribed = false;
+          yield* this.unlockUnjoined(threadId);
+          return;
+        }
+        deadline = ttl >= 0 ? (yield* now()) + ttl : Infinity;
+      }
+    } catch (e) {
+      // the result future is done: a failure is only logged by Redisson
+      if (!(e instanceof JavaException)) throw e;
+    } finally {
+      if (subscribed) this.client.pubSub.unsubscribe(entry, this.actor(threadId));
     }
   }
 
