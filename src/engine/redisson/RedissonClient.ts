@@ -437,7 +437,8 @@ export class RedissonClient implements LockServices {
    * `resend`, a call outside ServiceManager.execute) or a response timeout (RedisExecutor
    * re-sends; since 3.37 a `lock-script` is sent with noRetry in single-server mode), at most
    * retryAttempts more times, retryDelay(n) after the n-th failure. A re-send after a timeout
-   * counts in the executor's `attempts` with the CLUSTERDOWN re-sends `attempt` already had; a
+   * counts in the executor's `attempts` with the CLUSTERDOWN re-sends `attempt` already had, and
+   * goes out at once before 3.15.2 (the timeout task called execute(); #3494 added the wait); a
    * replica-check retry is a new executor (new `attempts`) and counts on its own. Any other
    * answer, or the last failure, is returned.
    */
@@ -449,7 +450,10 @@ export class RedissonClient implements LockServices {
       if (reply.t === 'error' && isNoSyncedReply(reply)) {
         if (noSynced++ >= this.config.retryAttempts) return reply;
         attempts = { n: 0 };
-      } else if (attempts.n++ >= this.config.retryAttempts) return yield* this.batchOutcome(reply);
+      } else {
+        if (attempts.n++ >= this.config.retryAttempts) return yield* this.batchOutcome(reply);
+        if (!this.config.traits.timeoutResendAfterInterval) continue;
+      }
       yield* sleep(this.retryDelay(n));
     }
   }

@@ -287,6 +287,8 @@ export class RedissonLock extends RedissonBaseLock {
           attempts = { n: 0 };
         } else if (e instanceof RedisResponseTimeoutException && client.resendsLockScripts()) {
           if (attempts.n++ >= retryAttempts) throw e;
+          // before 3.15.2 the timeout task re-sends at once (RedisExecutor.scheduleResponseTimeout)
+          if (!traits.timeoutResendAfterInterval) continue;
         } else throw e;
         yield* sleep(client.retryDelay(attempt));
       }

@@ -164,6 +164,17 @@ export const RELEASE_TRAITS = {
       },
     ],
   }),
+  timeoutResendAfterInterval: row({
+    id: 'timeout-resend-delay',
+    en: 'A command whose reply is late',
+    zh: '回复迟到的命令',
+    ranges: [
+      // RedisExecutor.scheduleResponseTimeout: execute() at once from the timeout task
+      { value: false, en: 'is re-sent at once', zh: '立即重发' },
+      // ca9bd8e7a (#3494): the re-send waits retryInterval
+      { from: '3.15.2', value: true, en: 'is re-sent after retryInterval', zh: '间隔 retryInterval 后重发' },
+    ],
+  }),
   fairLockWaitMs: row({
     id: 'fair-wait',
     en: 'FairLock threadWaitTime',
