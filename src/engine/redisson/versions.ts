@@ -138,6 +138,15 @@ export const RELEASE_TRAITS = {
         en: 'is not renewed (expires after its lease)',
         zh: '不续期（租期到后过期）',
       },
+      // 65320f76f (#4822): tryAcquire goes through execute(), whose own result future is what get()
+      // cancels; the inner tryAcquireAsync callback still starts the watchdog (seen by the oracle
+      // at 3.27.2 and 4.7.0: abandoned-acquire-stall)
+      {
+        from: '3.20.1',
+        value: true,
+        en: 'starts the watchdog again (the cancel reaches only the retry wrapper)',
+        zh: '再次启动看门狗（取消只作用于重试包装）',
+      },
     ],
   }),
   syncedEval: row({
