@@ -3,7 +3,8 @@
  * program on the real Redisson client (compiled at run time against whatever Redisson classpath
  * the user gives, see docs/oracle.md) and reports, as JSON lines on stdout, each call's start and
  * outcome with times relative to the shared time 0. The Node orchestrator (src/oracle/) drives it
- * over stdin: "go <epochMillis>" (the barrier: time 0 for every JVM), "interrupt <thread>", "quit".
+ * over stdin: "go <epochMillis>" (the barrier: time 0 for every JVM), "interrupt <thread>",
+ * "cancel <thread>" (Future.cancel of the acquire it waits for), "quit".
  *
  * Only APIs that Redisson 3.11.6, 3.27.2 and 4.7.0 all have are called directly; the rest
  * (FencedLock, SpinLock, the 3.27+ config setters) go through reflection so one source compiles
@@ -49,6 +50,7 @@ public final class LockScopeOracle {
   static RawConnection raw;
   static volatile long t0Nanos = Long.MIN_VALUE;
   static final Map<Integer, Thread> threads = new ConcurrentHashMap<>();
+  static final Map<Integer, ThreadRunner> runners = new ConcurrentHashMap<>();
 
   public static void main(String[] args) throws Exception {
     cfg = JSON.readTree(new File(args[0]));
@@ -67,6 +69,11 @@ public final class LockScopeOracle {
         Thread t = threads.get(Integer.parseInt(w[1]));
         emit(obj("ev", "interrupt").put("thread", Integer.parseInt(w[1])).put("t", now()));
         if (t != null) t.interrupt();
+      } else if (w[0].equals("cancel")) {
+        ThreadRunner r = runners.get(Integer.parseInt(w[1]));
+        java.util.concurrent.Future<?> f = r == null ? null : r.pending;
+        boolean done = f != null && f.cancel(true);
+        emit(obj("ev", "cancel").put("thread", Integer.parseInt(w[1])).put("t", now()).put("cancelled", done));
       } else if (w[0].equals("quit")) break;
     }
     System.out.flush();
@@ -129,6 +136,8 @@ public final class LockScopeOracle {
     setRetryDelay(base, r.get("retryDelayMs").asInt());
     callIf(base, "setTimeout", int.class, r.get("timeoutMs").asInt());
     callIf(base, "setSubscriptionTimeout", int.class, r.get("subscriptionTimeoutMs").asInt());
+    callIf(base, "setSubscriptionConnectionPoolSize", int.class, r.get("subscriptionConnectionPoolSize").asInt());
+    callIf(base, "setSubscriptionsPerConnection", int.class, r.get("subscriptionsPerConnection").asInt());
     // a short response timeout (RedLock scenarios use 50 ms) can make the first connection's
     // CLIENT SETNAME time out on a busy machine: that is start-up, not the scenario, so try again
     for (int attempt = 1; ; attempt++) {
@@ -310,8 +319,10 @@ public final class LockScopeOracle {
     t0Nanos = System.nanoTime() + (epochMillis - ms) * 1_000_000L;
     for (JsonNode spec : cfg.get("threads")) {
       int id = spec.get("id").asInt();
-      Thread t = new Thread(() -> new ThreadRunner(id, spec).run(), "lockscope-" + clientId + ":" + id);
+      ThreadRunner runner = new ThreadRunner(id, spec);
+      Thread t = new Thread(runner::run, "lockscope-" + clientId + ":" + id);
       threads.put(id, t);
+      runners.put(id, runner);
     }
     for (Map.Entry<Integer, Thread> e : threads.entrySet()) {
       emit(obj("ev", "tid").put("thread", e.getKey()).put("jtid", e.getValue().getId()));
@@ -411,12 +422,40 @@ public final class LockScopeOracle {
     final Map<String, String> lastType = new HashMap<>();
     final Map<String, Handle> locks = new HashMap<>();
     final Map<String, Long> tokens = new HashMap<>();
+    final boolean cancelable;
+    /** after `continueOn`: the thread id Redisson calls without `owner` use (-1: this thread's own) */
+    long continuedOn = -1;
+    /** the acquire this thread waits for, when it goes through lockAsync(...).get() */
+    volatile java.util.concurrent.Future<?> pending;
     int step = -1;
 
     ThreadRunner(int id, JsonNode spec) {
       this.id = id;
       this.spec = spec;
       this.actor = clientId + ":" + id;
+      boolean c = false;
+      for (JsonNode x : cfg.path("cancelable")) c |= x.asText().equals(actor);
+      this.cancelable = c;
+    }
+
+    /**
+     * The thread id of an explicit-owner call (`lockAsync(threadId)`): the op's `owner`, else the
+     * thread a `continueOn` moved to, else this thread's own when a `cancel` may come; null: the
+     * plain synchronous call on this thread.
+     */
+    Long asyncOwner(JsonNode op) {
+      if (op.has("owner")) return op.get("owner").asLong();
+      if (continuedOn >= 0) return continuedOn;
+      return cancelable ? Thread.currentThread().getId() : null;
+    }
+
+    Object await(java.util.concurrent.Future<?> f) throws Exception {
+      pending = f;
+      try {
+        return f.get();
+      } finally {
+        pending = null;
+      }
     }
 
     void run() {
@@ -531,6 +570,12 @@ public final class LockScopeOracle {
         case "sleep":
           Thread.sleep(op.get("ms").asLong());
           return null;
+        case "continueOn": {
+          // a coroutine or callback resuming on that thread: its id is Thread.currentThread().getId()
+          Thread other = threads.get(op.get("thread").asInt());
+          continuedOn = other == null ? op.get("thread").asLong() : other.getId();
+          return null;
+        }
         case "use":
           return use(op.path("ms").asLong(1));
         case "redis":
@@ -615,7 +660,9 @@ public final class LockScopeOracle {
             return r;
           }
           try {
-            h.lock.unlock();
+            Long owner = op.has("owner") ? Long.valueOf(op.get("owner").asLong()) : continuedOn >= 0 ? Long.valueOf(continuedOn) : null;
+            if (owner != null && !h.multi) await(h.lock.unlockAsync(owner));
+            else h.lock.unlock();
           } catch (Exception e) {
             holds.remove(name);
             throw e;
@@ -640,6 +687,7 @@ public final class LockScopeOracle {
             Thread other = threads.get(op.get("thread").asInt());
             return h.lock.isHeldByThread(other == null ? -1 : other.getId());
           }
+          if (continuedOn >= 0) return h.lock.isHeldByThread(continuedOn);
           return h.lock.isHeldByCurrentThread();
         }
         case "getHoldCount":
@@ -676,6 +724,17 @@ public final class LockScopeOracle {
         tokens.put(name, token);
         return true;
       }
+      Long owner = h.multi ? null : asyncOwner(op);
+      if (owner != null) {
+        // lockAsync(leaseTime, unit, threadId) / tryLockAsync(..., threadId), joined with get()
+        long l = lease < 0 ? -1 : lease;
+        if (!kind.equals("tryLock")) {
+          await(h.lock.lockAsync(l, TimeUnit.MILLISECONDS, owner));
+          return true;
+        }
+        if (!hasWait && lease < 0) return (Boolean) await(h.lock.tryLockAsync(owner));
+        return (Boolean) await(h.lock.tryLockAsync(wait, l, TimeUnit.MILLISECONDS, owner));
+      }
       switch (kind) {
         case "lock":
           if (lease < 0) h.lock.lock();
@@ -710,7 +769,8 @@ public final class LockScopeOracle {
   }
 
   static Throwable unwrap(Throwable e) {
-    while ((e instanceof java.lang.reflect.InvocationTargetException || e instanceof java.util.concurrent.CompletionException)
+    while ((e instanceof java.lang.reflect.InvocationTargetException || e instanceof java.util.concurrent.CompletionException
+            || e instanceof java.util.concurrent.ExecutionException)
         && e.getCause() != null) e = e.getCause();
     return e;
   }

@@ -126,7 +126,8 @@ export function normaliseReal(obs: RealObservation, s: Scenario): NormRun {
   const tids = new Map<string, string>();
   for (const [client, evs] of Object.entries(obs.jvm))
     for (const e of evs) if (e.ev === 'tid') tids.set(`${client}:${String(e.jtid)}`, String(e.thread));
-  const namer = new Namer((c, tid) => tids.get(`${c}:${tid}`) ?? `jtid${tid}`, obs.t0Epoch);
+  // an id that is no scenario thread's is an explicit owner (lockAsync(threadId)), named as the model names it
+  const namer = new Namer((c, tid) => tids.get(`${c}:${tid}`) ?? tid, obs.t0Epoch);
   const randomLatchTtl = Number(obs.release.split('.')[0]) >= 4;
 
   // who is behind each connection: CLIENT SETNAME, seen by MONITOR at connect time
@@ -328,10 +329,12 @@ function returned(trace: Trace, actor: string, step: number): boolean {
 }
 
 /**
- * MONITOR never shows a command the server does not know (Redis 7.0 processCommand rejects it
- * before call(), which feeds the monitors): 4.7.0's probe `WAITAOF 0 0 0` on redis-server 7.0.
+ * MONITOR never shows a command the server rejects before call(), which feeds the monitors
+ * (Redis 7.0 processCommand): one it does not know (4.7.0's probe `WAITAOF 0 0 0` on
+ * redis-server 7.0), and in a cluster one it redirects or refuses (clusterRedirectClient:
+ * MOVED, ASK, TRYAGAIN, CLUSTERDOWN; the real CLUSTERDOWN re-sends of a lock are invisible).
  */
 function unknownToRedis(reply: unknown): boolean {
   const err = (reply as { error?: unknown } | null)?.error;
-  return typeof err === 'string' && err.startsWith('ERR unknown command');
+  return typeof err === 'string' && /^(ERR unknown command|MOVED |ASK |TRYAGAIN|CLUSTERDOWN)/.test(err);
 }

@@ -4,13 +4,15 @@
  * breaks agreement with real Redisson 3.27.2 / 4.7.0 + redis-server 7.0.15 fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtins } from '../engine/scenario/builtins/index';
 import { compareRuns, describeDifferences } from './compare';
 import { loadRecordings } from './recordings';
 import { atRelease, runModel, validated } from './model_side';
 import { printTable } from './oracle_main';
 
+/** where the scenarios that are not built-ins live, each beside the output of its --compare */
+const EXAMPLES_DIR = 'oracle/examples';
 const recordings = loadRecordings();
 const differencesDoc = readFileSync('docs/redisson-differences.md', 'utf8');
 
@@ -28,7 +30,7 @@ describe('the model agrees with the real Redisson client (oracle recordings)', (
       if (where.join('\n') !== expected.join('\n')) throw new Error(`${file}: ${describeDifferences(cmp)}`);
       // every difference a recording keeps is explained where users read about differences
       if (expected.length > 0) expect(differencesDoc).toContain(`oracle: ${rec.source}@${rec.release}`);
-      // contention-100's model run (100 threads) takes over 5 s on a busy shared machine
+      // contention-100's model run alone takes seconds on a loaded shared machine
     }, 60_000);
   }
 
@@ -36,6 +38,15 @@ describe('the model agrees with the real Redisson client (oracle recordings)', (
     for (const { file, rec } of recordings) {
       const b = builtins.find((x) => x.id === rec.source);
       if (b) expect(rec.scenario, file).toEqual(atRelease(b.scenario, rec.release));
+    }
+  });
+
+  it('records the scenarios written for the oracle as committed (oracle/examples/<id>.json)', () => {
+    for (const { file, rec } of recordings) {
+      if (builtins.some((x) => x.id === rec.source)) continue;
+      const path = `${EXAMPLES_DIR}/${rec.source}.json`;
+      expect(existsSync(path), `${file}: its scenario ${path} is not committed`).toBe(true);
+      expect(rec.scenario, file).toEqual(atRelease(JSON.parse(readFileSync(path, 'utf8')), rec.release));
     }
   });
 

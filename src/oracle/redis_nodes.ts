@@ -112,6 +112,8 @@ export async function startDeployment(s: Scenario, root: string, net: NetNs | nu
     const n: RedisNode = { id, host, port: p, kind, proc: null, args, net, dir, proxies: [] };
     if (r.minReplicasToWrite > 0 && kind === 'data')
       n.args.push('--min-replicas-to-write', String(r.minReplicasToWrite), '--min-replicas-max-lag', '10');
+    // a `stall` is DEBUG SLEEP, which Redis 7 refuses unless enabled (local: loopback only)
+    if (kind === 'data' && s.faults.some((f) => f.kind === 'stall')) n.args.push('--enable-debug-command', 'local');
     nodes.push(n);
     return n;
   };

@@ -20,6 +20,10 @@ export function refusals(s: Scenario, release: string): string[] {
       out.push(`clock jump of ${f.node} at ${f.at} ms: a real redis-server's clock cannot be stepped on its own on a shared machine`);
     else if (f.kind === 'latency')
       out.push(`latency spike at ${f.at} ms: loopback cannot be slowed per link faithfully`);
+    else if (f.kind === 'starve')
+      out.push(
+        `starve of ${f.client} at ${f.at} ms: a JVM's netty event loop cannot be kept off the CPU from outside while its other threads run`,
+      );
   }
   if (s.network.latencyMs > MAX_LATENCY_MS)
     out.push(`network latency ${s.network.latencyMs} ms: real loopback takes about 0.1 ms; only latencies up to ${MAX_LATENCY_MS} ms are comparable`);
@@ -30,9 +34,19 @@ export function refusals(s: Scenario, release: string): string[] {
   const types = lockTypes(s);
   if (types.has('set-nx-px-renew')) out.push('lock type set-nx-px-renew: the harness has no hand-written renewal thread');
   if (types.has('set-nx-px-watch')) out.push('lock type set-nx-px-watch: the harness has no WATCH/MULTI/EXEC release');
+  if (usesOp(s, 'commit') || s.resource.transactional)
+    out.push('a transactional resource (commit): the harness has no transaction to commit');
   if (release.startsWith('3.11.') && (types.has('SpinLock') || types.has('FencedLock')))
     out.push(`${release} has no SpinLock or FencedLock`);
   return out;
+}
+
+function usesOp(s: Scenario, op: string): boolean {
+  const walk = (ops: readonly unknown[]): boolean =>
+    (ops as { op: string; body?: unknown[]; catch?: unknown[]; finally?: unknown[] }[]).some(
+      (o) => o.op === op || [o.body, o.catch, o.finally].some((b) => b !== undefined && walk(b)),
+    );
+  return s.clients.some((c) => c.threads.some((t) => walk(t.program)));
 }
 
 export function lockTypes(s: Scenario): Set<string> {

@@ -164,6 +164,15 @@ export async function runReal(s: Scenario, opts: RealRunOptions): Promise<RealOb
         } else if (f.kind === 'interrupt') {
           jvmOf(f.client).send(`interrupt ${f.thread}`);
           faults.push({ at: f.at, applied: rel(), kind: 'interrupt', target: `${f.client}:${f.thread}` });
+        } else if (f.kind === 'cancel') {
+          jvmOf(f.client).send(`cancel ${f.thread}`);
+          faults.push({ at: f.at, applied: rel(), kind: 'cancel', target: `${f.client}:${f.thread}` });
+        } else if (f.kind === 'stall') {
+          // the whole server is busy: commands queue on their connections, no active expiry
+          faults.push({ at: f.at, applied: rel(), kind: 'stall', target: f.node });
+          await call(dep!.node(f.node).port, ['DEBUG', 'SLEEP', (f.ms / 1000).toFixed(3)]);
+        } else {
+          throw new Error(`fault ${f.kind} has no real counterpart (refusals.ts should have refused it)`);
         }
       };
       timers.push(globalThis.setTimeout(() => void fire(), Math.max(0, t0Epoch + f.at - Date.now())));
@@ -243,6 +252,8 @@ function clientConfig(s: Scenario, dep: Deployment, release: string): Record<str
     masterName: dep.masterName,
     redisson: s.redisson,
     lockTypes: [...lockTypes(s)],
+    // threads whose acquire a `cancel` fault may cancel: they acquire through lockAsync(...).get()
+    cancelable: s.faults.flatMap((f) => (f.kind === 'cancel' && f.client !== undefined ? [`${f.client}:${f.thread}`] : [])),
     naiveScript: readFileSync(NAIVE_SCRIPT, 'utf8'),
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { LockServices, ScriptCall } from './executor';
+import type { Attempts, LockServices, ScriptCall } from './executor';
 import { IllegalMonitorStateException, RedisException, exceptionFor, isNoSyncedReply } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import { publishInArgv } from './scripts';
@@ -124,7 +124,7 @@ export abstract class RedissonBaseLock {
     const { traits } = client.config;
     let requestId = traits.unlockLatch ? client.generateId() : '';
     let last: Reply | null = null;
-    const reply = yield* client.retrying(() => {
+    const reply = yield* client.retrying((attempts) => {
       // A re-sent EVAL (lost reply) is the same command; ServiceManager.execute calls
       // unlockInnerAsync again, which drew a new id before 3.52.0.
       if (last?.t === 'error' && isNoSyncedReply(last) && traits.unlockLatch && !traits.unlockRequestIdReused)
@@ -136,7 +136,7 @@ export abstract class RedissonBaseLock {
         // replica check stops the watchdog before the retry (seen by the oracle at 4.7.0)
         if (r.t === 'error' && isNoSyncedReply(r) && traits.cancelRenewalOnFailedUnlock)
           this.cancelExpirationRenewal(threadId, null);
-      });
+      }, attempts);
     }, 'lock-script');
     let res: UnlockResult = null;
     let failure: RedisException | null = null;
@@ -154,8 +154,13 @@ export abstract class RedissonBaseLock {
   }
 
   /** unlockInnerAsync(threadId) and its thenApply: the DEL of the latch once the script answered. */
-  private *unlockAttempt(threadId: number, requestId: string, seen: (r: Reply) => void): Process<Reply> {
-    const reply = yield* this.unlockInner(threadId, requestId);
+  private *unlockAttempt(
+    threadId: number,
+    requestId: string,
+    seen: (r: Reply) => void,
+    attempts: Attempts,
+  ): Process<Reply> {
+    const reply = yield* this.unlockInner(threadId, requestId, attempts);
     seen(reply);
     const { client } = this;
     if (reply.t !== 'error' && client.config.traits.unlockLatch)
@@ -164,7 +169,7 @@ export abstract class RedissonBaseLock {
     return reply;
   }
 
-  protected *unlockInner(threadId: number, requestId: string): Process<Reply> {
+  protected *unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
     const { client } = this;
     if (!client.config.traits.unlockLatch) {
       const args: (string | number)[] = [
@@ -173,12 +178,14 @@ export abstract class RedissonBaseLock {
         this.getLockName(threadId),
       ];
       if (publishInArgv(client.config.traits)) args.push(client.pubSubCommands().publish);
-      return yield* client.syncedEval(client.scripts.unlock, [this.name, this.getChannelName()], args);
+      return yield* client.syncedEval(client.scripts.unlock, [this.name, this.getChannelName()], args, undefined, attempts);
     }
     return yield* client.syncedEval(
       client.scripts.unlock,
       [this.name, this.getChannelName(), this.getUnlockLatchName(requestId)],
       [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), ...this.latchArgs()],
+      undefined,
+      attempts,
     );
   }
 

@@ -27,7 +27,7 @@ import {
 } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, isNoSyncedReply, noSyncedReply } from './errors';
+import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, decodedAsClusterDown, isNoSyncedReply, noSyncedReply } from './errors';
 import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
@@ -38,7 +38,7 @@ import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
 import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
-import type { LockServices, PubSubCommands, RetryKind, ScriptArgs } from './executor';
+import type { Attempts, LockServices, PubSubCommands, RetryKind, ScriptArgs } from './executor';
 
 /**
  * RedisExecutor follows redirects without counting them as attempts and, from 3.24.2, without a
@@ -198,25 +198,28 @@ export class RedissonClient implements LockServices {
    * node a MOVED led to ends the call with "MOVED redirection loop detected": any such MOVED
    * before 3.24.2, only one naming that same node from 3.24.2 (c0bf257ab, #4656).
    * A CLUSTERDOWN reply is a RedisClusterDownException from 3.13.2 (52f786ed5), which RedisExecutor
-   * re-sends retryInterval later (RetryDelay.calcDelay(attempt), attempt from 0), at most
-   * retryAttempts times, to the node the slot map gives `key` then (or the MOVED target it was
-   * redirected to). Returns the reply and the node that gave it.
+   * re-sends retryInterval later (RetryDelay.calcDelay(attempt), attempt from 0), while the
+   * executor's `attempts` (shared with its response-timeout re-sends) are below retryAttempts,
+   * to the node the slot map gives `key` then (or the MOVED target it was redirected to).
+   * Returns the reply and the node that gave it.
    */
   private *send(
     node: string,
     argv: readonly string[],
     key: string | undefined,
     onAbandoned?: (reply: Reply) => void,
+    attempts: Attempts = { n: 0 },
   ): Process<[Reply, string]> {
     let target = node;
     /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
     let redirected: string | null = null;
-    for (let hops = 0, attempt = 0; ; ) {
+    for (let hops = 0; ; ) {
       const reply = yield* call(this.connection(target), argv, this.callOptions(onAbandoned));
       if (!this.clusterMode || reply.t !== 'error') return [reply, target];
-      if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry && attempt < this.config.retryAttempts) {
-        yield* sleep(this.retryDelay(attempt));
-        attempt++;
+      if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry) {
+        if (attempts.n >= this.config.retryAttempts) return [decodedAsClusterDown({ ...reply }), target];
+        yield* sleep(this.retryDelay(attempts.n));
+        attempts.n++;
         if (redirected === null) target = this.master(key);
         continue;
       }
@@ -243,13 +246,14 @@ export class RedissonClient implements LockServices {
     keys: readonly string[],
     args: ScriptArgs,
     onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
   ): Process<[Reply, string]> {
     const node = this.master(keys[0]);
     const tail = [String(keys.length), ...keys, ...args.map(String)];
     if (!this.config.traits.useScriptCache)
-      return yield* this.send(node, ['EVAL', script, ...tail], keys[0], onAbandoned);
+      return yield* this.send(node, ['EVAL', script, ...tail], keys[0], onAbandoned, attempts);
     const sha = scriptSha(script);
-    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], keys[0], onAbandoned);
+    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], keys[0], onAbandoned, attempts);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
     const conn = this.connection(at);
     const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], this.callOptions());
@@ -294,11 +298,12 @@ export class RedissonClient implements LockServices {
     keys: readonly string[],
     args: readonly (string | number)[],
     onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
   ): Process<Reply> {
     if (!this.config.traits.syncedEval || this.singleConfig)
-      return (yield* this.evalOn(script, keys, args, onAbandoned))[0];
+      return (yield* this.evalOn(script, keys, args, onAbandoned, attempts))[0];
     const rules = syncedEvalRules(this.config.traits.release);
-    if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned);
+    if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned, attempts);
     const node = this.master(keys[0]);
     const conn = this.connection(node);
     if (rules.probe.length > 0 && !this.waitProbed) {
@@ -334,7 +339,7 @@ export class RedissonClient implements LockServices {
       }
       evalArgv = ['EVALSHA', sha, ...tail];
     }
-    const [reply, at] = yield* this.send(node, evalArgv, keys[0], onAbandoned);
+    const [reply, at] = yield* this.send(node, evalArgv, keys[0], onAbandoned, attempts);
     // the batch sends WAIT behind the script whatever the script answers
     const w = expected === 0 ? null : yield* this.waitFor(at, expected, reply, onAbandoned);
     if (reply.t === 'error' && reply.v.startsWith('NOSCRIPT') && rules.reloadOnNoScript) {
@@ -343,7 +348,7 @@ export class RedissonClient implements LockServices {
       // by the oracle: docs/redisson-differences.md)
       const r = yield* call(this.connection(at), ['SCRIPT', 'LOAD', script], this.callOptions());
       if (r.t === 'error') return r;
-      return yield* this.syncedEval(script, keys, args, onAbandoned);
+      return yield* this.syncedEval(script, keys, args, onAbandoned, attempts);
     }
     if (reply.t === 'error' || w === null) return reply;
     if (w.t === 'error') return w;
@@ -376,8 +381,9 @@ export class RedissonClient implements LockServices {
     keys: readonly string[],
     args: readonly (string | number)[],
     onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
   ): Process<Reply> {
-    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned);
+    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned, attempts);
     if (reply.t === 'error') return reply;
     let expected = this.availableSlaves.get(node);
     if (expected === undefined) {
@@ -422,7 +428,7 @@ export class RedissonClient implements LockServices {
     keys: readonly string[],
     args: readonly (string | number)[],
   ): Process<Reply> {
-    return yield* this.retrying(() => this.syncedEval(script, keys, args));
+    return yield* this.retrying((attempts) => this.syncedEval(script, keys, args, undefined, attempts));
   }
 
   /**
@@ -430,14 +436,24 @@ export class RedissonClient implements LockServices {
    * a failed replica check (only where Redisson recognises it: 3.20.1–3.24.x and 3.47+; never for
    * `resend`, a call outside ServiceManager.execute) or a response timeout (RedisExecutor
    * re-sends; since 3.37 a `lock-script` is sent with noRetry in single-server mode), at most
-   * retryAttempts more times, retryDelay(n) after the n-th failure. Any other answer, or the last
-   * failure, is returned.
+   * retryAttempts more times, retryDelay(n) after the n-th failure. A re-send after a timeout
+   * counts in the executor's `attempts` with the CLUSTERDOWN re-sends `attempt` already had, and
+   * goes out at once before 3.15.2 (the timeout task called execute(); #3494 added the wait); a
+   * replica-check retry is a new executor (new `attempts`) and counts on its own. Any other
+   * answer, or the last failure, is returned.
    */
-  *retrying(attempt: () => Process<Reply>, kind: RetryKind = 'execute'): Process<Reply> {
-    for (let n = 1; ; n++) {
-      const reply = yield* attempt();
-      if (!this.isRetryable(reply, kind) || n > this.config.retryAttempts)
-        return yield* this.batchOutcome(reply);
+  *retrying(attempt: (attempts: Attempts) => Process<Reply>, kind: RetryKind = 'execute'): Process<Reply> {
+    let attempts: Attempts = { n: 0 };
+    for (let n = 1, noSynced = 0; ; n++) {
+      const reply = yield* attempt(attempts);
+      if (!this.isRetryable(reply, kind)) return yield* this.batchOutcome(reply);
+      if (reply.t === 'error' && isNoSyncedReply(reply)) {
+        if (noSynced++ >= this.config.retryAttempts) return reply;
+        attempts = { n: 0 };
+      } else {
+        if (attempts.n++ >= this.config.retryAttempts) return yield* this.batchOutcome(reply);
+        if (!this.config.traits.timeoutResendAfterInterval) continue;
+      }
       yield* sleep(this.retryDelay(n));
     }
   }

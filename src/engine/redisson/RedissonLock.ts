@@ -15,15 +15,17 @@ import { acquire, now, sleep, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
+  CancellationException,
   IllegalStateException,
   InterruptedException,
+  JavaException,
   RedisException,
   RedisResponseTimeoutException,
   RedisTimeoutException,
   exceptionFor,
   isNoSynced,
 } from './errors';
-import type { ScriptCall } from './executor';
+import type { Attempts, ScriptCall } from './executor';
 import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
 
 /** leaseTime / waitTime "not given", as Java's -1 */
@@ -52,6 +54,9 @@ export class RedissonLock extends RedissonBaseLock {
     if (ttl === null) return;
 
     const entry = yield* this.subscribe(threadId, interruptibly);
+    /** the end of the latch wait in progress (Infinity: until a message), null between waits */
+    let waitingUntil: number | null = null;
+    let handedOver = false;
     try {
       for (;;) {
         ttl = yield* this.tryAcquire(leaseTime, threadId);
@@ -61,12 +66,16 @@ export class RedissonLock extends RedissonBaseLock {
           // catches the InterruptedException and waits the ttl once more, and a second interrupt
           // during that wait leaves lock() as IllegalStateException.
           this.emitWait(threadId, ttl, ttl);
+          waitingUntil = (yield* now()) + ttl;
           let r = yield* acquire(entry.latch, ttl, true);
+          waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') {
             if (interruptibly) throw new InterruptedException('');
             this.emitWait(threadId, ttl, ttl);
+            waitingUntil = (yield* now()) + ttl;
             r = yield* acquire(entry.latch, ttl, true);
+            waitingUntil = null;
             this.emitWakeup(threadId, r, entry);
             if (r === 'interrupted') throw new IllegalStateException('');
           }
@@ -74,13 +83,54 @@ export class RedissonLock extends RedissonBaseLock {
           // The key has no expiry, only an unlock message can end the wait: latch.acquire(), or
           // acquireUninterruptibly() for lock(), which keeps the interrupt flag set.
           this.emitWait(threadId, ttl, undefined);
+          waitingUntil = Infinity;
           const r = yield* acquire(entry.latch, undefined, interruptibly);
+          waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') throw new InterruptedException('');
         }
       }
+    } catch (e) {
+      if (e instanceof CancellationException && this.cancelled && waitingUntil !== null) {
+        handedOver = true;
+        const { client } = this;
+        client.ctx.spawn(client.name, `${client.name}/lockAsync`, this.waitOnCancelled(threadId, leaseTime, entry, waitingUntil));
+      }
+      throw e;
     } finally {
-      this.client.pubSub.unsubscribe(entry, this.actor(threadId));
+      if (!handedOver) this.client.pubSub.unsubscribe(entry, this.actor(threadId));
+    }
+  }
+
+  /**
+   * lockAsync's wait after its result future was cancelled. The loop
+   * (RedissonLock.lockAsync(leaseTime, unit, entry, result, threadId), 3.11.6, 3.27.2 and 4.7.0
+   * alike) never looks at the future: the waiter keeps its subscription and its wait, takes the
+   * lock once it is free, unsubscribes, and, finding the result already done, gives the lock
+   * back (`if (!result.complete(null)) unlockAsync(threadId)`). Seen by the oracle
+   * (owners-continue-cancel at 4.7.0). Only a cancel during a latch wait is handed over here; one
+   * while the acquire script is in flight ends as before (its late success is given back).
+   */
+  private *waitOnCancelled(threadId: number, leaseTime: number, entry: RedissonLockEntry, until: number): Process<void> {
+    let subscribed = true;
+    try {
+      for (let deadline = until; ; ) {
+        const left = deadline === Infinity ? undefined : Math.max(0, deadline - (yield* now()));
+        yield* acquire(entry.latch, left, false);
+        const ttl = yield* this.tryAcquire(leaseTime, threadId);
+        if (ttl === null) {
+          this.client.pubSub.unsubscribe(entry, this.actor(threadId));
+          subscribed = false;
+          yield* this.unlockUnjoined(threadId);
+          return;
+        }
+        deadline = ttl >= 0 ? (yield* now()) + ttl : Infinity;
+      }
+    } catch (e) {
+      // the result future is done: a failure is only logged by Redisson
+      if (!(e instanceof JavaException)) throw e;
+    } finally {
+      if (subscribed) this.client.pubSub.unsubscribe(entry, this.actor(threadId));
     }
   }
 
@@ -224,16 +274,21 @@ export class RedissonLock extends RedissonBaseLock {
   ): Process<number | null> {
     const { client } = this;
     const { traits, retryAttempts } = client.config;
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt > retryAttempts || !client.resendsLockScripts();
+    // the executor's attempts (timeouts and CLUSTERDOWN share them); a replica-check retry is a new executor
+    let attempts: Attempts = { n: 0 };
+    for (let attempt = 1, noSynced = 0; ; attempt++) {
+      const last = attempts.n >= retryAttempts || !client.resendsLockScripts();
       try {
-        return yield* this.tryLockInner(waitTime, lease, threadId, once, last, onAbandoned);
+        return yield* this.tryLockInner(waitTime, lease, threadId, once, last, onAbandoned, attempts);
       } catch (e) {
         if (isNoSynced(e) && traits.noSyncHandling === 'undo-retry') {
           yield* this.unlockInner(threadId, traits.unlockLatch ? client.generateId() : '');
-          if (attempt > retryAttempts) throw e;
+          if (noSynced++ >= retryAttempts) throw e;
+          attempts = { n: 0 };
         } else if (e instanceof RedisResponseTimeoutException && client.resendsLockScripts()) {
-          if (attempt > retryAttempts) throw e;
+          if (attempts.n++ >= retryAttempts) throw e;
+          // before 3.15.2 the timeout task re-sends at once (RedisExecutor.scheduleResponseTimeout)
+          if (!traits.timeoutResendAfterInterval) continue;
         } else throw e;
         yield* sleep(client.retryDelay(attempt));
       }
@@ -248,10 +303,11 @@ export class RedissonLock extends RedissonBaseLock {
     once: boolean,
     last: boolean,
     onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
   ): Process<number | null> {
     const { client } = this;
     const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
-    const reply = yield* client.syncedEval(script, keys, args, onAbandoned);
+    const reply = yield* client.syncedEval(script, keys, args, onAbandoned, attempts);
     return this.acquireResult(last ? yield* client.batchOutcome(reply) : reply, threadId);
   }
 

@@ -12,7 +12,7 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { LockServices, ScriptCall } from './executor';
+import type { Attempts, LockServices, ScriptCall } from './executor';
 import { prefixName } from './RedissonBaseLock';
 import { RedissonLock } from './RedissonLock';
 import { exceptionFor } from './errors';
@@ -77,14 +77,15 @@ abstract class RwHalf extends RedissonLock {
     keys: string[],
     args: (string | number)[],
     requestId: string,
+    attempts?: Attempts,
   ): Process<Reply> {
     const { client } = this;
     const { traits } = client.config;
     const script = scriptText(family, traits);
     if (traits.unlockLatch)
-      return client.syncedEval(script, [...keys, this.latchKey(requestId)], [...args, ...this.latchArgs()]);
+      return client.syncedEval(script, [...keys, this.latchKey(requestId)], [...args, ...this.latchArgs()], undefined, attempts);
     if (publishInArgv(traits)) args.push(client.pubSubCommands().publish);
-    return client.syncedEval(script, keys, args);
+    return client.syncedEval(script, keys, args, undefined, attempts);
   }
 
   /**
@@ -139,12 +140,13 @@ export class RedissonReadLock extends RwHalf {
     ];
   }
 
-  protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+  protected override *unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
     return yield* this.unlockCall(
       READ_UNLOCK,
       [this.name, this.getChannelName(), this.getReadWriteTimeoutNamePrefix(threadId), this.getKeyPrefix()],
       [UNLOCK_MESSAGE, this.getLockName(threadId)],
       requestId,
+      attempts,
     );
   }
 }
@@ -164,12 +166,13 @@ export class RedissonWriteLock extends RwHalf {
     ];
   }
 
-  protected override *unlockInner(threadId: number, requestId: string): Process<Reply> {
+  protected override *unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
     return yield* this.unlockCall(
       WRITE_UNLOCK,
       [this.name, this.getChannelName()],
       [READ_UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId)],
       requestId,
+      attempts,
     );
   }
 }

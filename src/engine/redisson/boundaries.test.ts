@@ -246,4 +246,13 @@ describe('an acquire abandoned by an interrupt, answered later (abandonedAcquire
     expect(renewals(s, 'A:1')).toEqual([]);
     expect(expiries(s, 'myLock').map((e) => e.t)).toEqual([30_151]);
   });
+
+  it('3.20.1 RedissonLock.tryAcquire → get(tryAcquireAsync0) → ServiceManager.execute (65320f76f): get() cancels only the wrapper, the watchdog starts again', () => {
+    // 3.20.0 still cancels the acquire's own future
+    expect(renewals(abandoned('3.20.0'), 'A:1')).toEqual([]);
+    const s = abandoned('3.20.1');
+    expect(first(s, 'lock.error', 'A:1').t).toBe(120);
+    expect(renewals(s, 'A:1').length).toBeGreaterThan(4);
+    expect(expiries(s, 'myLock')).toEqual([]);
+  });
 });

@@ -68,6 +68,43 @@ describe('CLUSTERDOWN (RedisClusterDownException, 3.13.2 52f786ed5)', () => {
     expect(s.of('lock.acquired', 'A:1')).toHaveLength(1);
   });
 
+  it('3.13.2 CommandDecoder: once the re-sends run out, lock() throws RedisClusterDownException (3.13.1: RedisException)', () => {
+    const noRetry = (version: string) =>
+      simulate(
+        crashScenario(version, { A: [{ id: 1, start: 2500, program: hold('seat:4', 500) }] }, { retryAttempts: 0 }),
+      );
+    expect(noRetry('3.13.2').results('A:1')[0]).toEqual({ error: 'RedisClusterDownException: CLUSTERDOWN The cluster is down' });
+    expect(noRetry('4.7.0').results('A:1')[0]).toEqual({ error: 'RedisClusterDownException: CLUSTERDOWN The cluster is down' });
+    expect(noRetry('3.13.1').results('A:1')[0]).toEqual({ error: 'RedisException: CLUSTERDOWN The cluster is down' });
+  });
+
+  // the CLUSTERDOWN re-send (1500 ms later) lands on master-1 while it stalls: its reply is late
+  const clusterDownThenTimeout = (retryAttempts: number) =>
+    simulate({
+      ...crashScenario('3.27.2', { A: [{ id: 1, start: 2500, program: hold('seat:4', 500) }] }, { retryAttempts }),
+      faults: [
+        { at: 10, kind: 'crash', node: 'master-3' },
+        { at: 3900, kind: 'stall', node: 'master-1', ms: 4000 },
+      ],
+    });
+
+  it('3.27.2 RedisExecutor: the CLUSTERDOWN re-send and the response-timeout re-send share one attempt counter', () => {
+    // retryAttempts 1: the CLUSTERDOWN re-send used it (checkAttemptPromise: attempt++), so the
+    // response timeout finds isResendAllowed(attempt < attempts) false and lock() fails
+    const s = clusterDownThenTimeout(1);
+    const scripts = s.of('cmd', 'A:1').filter((e) => /^EVAL/.test((e.argv as string[])[0]));
+    expect(scripts.map((e) => e.reply)).toEqual([{ error: 'CLUSTERDOWN The cluster is down' }, null]);
+    expect(s.of('call.timeout', 'A:1')).toHaveLength(1);
+    expect(String(JSON.stringify(s.results('A:1')[0]))).toMatch(/RedisResponseTimeoutException/);
+    expect(s.of('lock.acquired', 'A:1')).toEqual([]);
+    // retryAttempts 2: one attempt is left for the timeout, and the re-sent script acquires
+    const t = clusterDownThenTimeout(2);
+    const acquired = t.of('lock.acquired', 'A:1');
+    expect(acquired).toHaveLength(1);
+    const before = t.of('cmd', 'A:1').filter((e) => /^EVAL/.test((e.argv as string[])[0]) && e.t <= acquired[0].t);
+    expect(before).toHaveLength(3);
+  });
+
   it('3.27.2 RedissonBaseLock.renewExpiration: the renewal in the window is retried, the watchdog keeps the lock (no V1)', () => {
     const s = simulate(
       crashScenario(

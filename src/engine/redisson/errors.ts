@@ -52,6 +52,22 @@ export class RedisException extends JavaException {
   override readonly javaClass: string = 'org.redisson.client.RedisException';
 }
 
+/** CommandDecoder's class for a CLUSTERDOWN reply from 3.13.2 (a RedisRetryException from 3.2x). */
+export class RedisClusterDownException extends RedisException {
+  override readonly javaClass: string = 'org.redisson.client.RedisClusterDownException';
+}
+
+/**
+ * The CLUSTERDOWN replies a release decodes as RedisClusterDownException (3.13.2+), marked by the
+ * client that received them; before 3.13.2 the same text is a plain RedisException.
+ */
+const clusterDownReplies = new WeakSet<object>();
+
+export function decodedAsClusterDown(reply: ErrorReply): ErrorReply {
+  clusterDownReplies.add(reply);
+  return reply;
+}
+
 export class RedisTimeoutException extends RedisException {
   override readonly javaClass: string = 'org.redisson.client.RedisTimeoutException';
 }
@@ -114,6 +130,7 @@ export function exceptionFor(reply: ErrorReply): RedisException {
   // CommandAsyncService.get(): `throw new RedisException(e)` with the InterruptedException
   if (isCallInterrupted(reply))
     return new RedisException('java.lang.InterruptedException', new InterruptedException(''));
+  if (clusterDownReplies.has(reply)) return new RedisClusterDownException(reply.v);
   return new RedisException(reply.v);
 }
 

@@ -20,6 +20,17 @@ import type { RenewalService } from './renewal/RenewalService';
  */
 export type RetryKind = 'execute' | 'lock-script' | 'resend';
 
+/**
+ * RedisExecutor's `attempt`: how often one command has been re-sent so far. Response timeouts and
+ * retryable errors (CLUSTERDOWN, a RedisRetryException from 3.13.2) count against the same
+ * `retryAttempts` (3.27.2 / 4.7.0 RedisExecutor.scheduleResponseTimeout and checkAttemptPromise
+ * both test and increment it). A ServiceManager.execute retry (failed replica check) builds a new
+ * executor, so it starts again from 0.
+ */
+export interface Attempts {
+  n: number;
+}
+
 export type ScriptArgs = readonly (string | number)[];
 /** One script call: the script, its KEYS and its ARGV. */
 export type ScriptCall = readonly [script: string, keys: readonly string[], args: ScriptArgs];
@@ -54,11 +65,12 @@ export interface CommandExecutor {
     keys: readonly string[],
     args: ScriptArgs,
     onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
   ): Process<Reply>;
   /** syncedEvalWithRetry: syncedEval inside ServiceManager.execute */
   syncedEvalWithRetry(script: string, keys: readonly string[], args: ScriptArgs): Process<Reply>;
   /** ServiceManager.execute (and the executor's re-send of a lost reply) around any attempt */
-  retrying(attempt: () => Process<Reply>, kind?: RetryKind): Process<Reply>;
+  retrying(attempt: (attempts: Attempts) => Process<Reply>, kind?: RetryKind): Process<Reply>;
   /** The final answer of a lock script's batch as its caller sees it (3.12.5: a failure never completes). */
   batchOutcome(reply: Reply): Process<Reply>;
   /** Whether a lost reply to a lock or unlock script is re-sent (release and topology). */

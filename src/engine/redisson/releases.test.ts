@@ -42,6 +42,8 @@ describe('the release table', () => {
     ['renewalStopRemovesEntry', '3.13.0', '3.14.0', 'never', 'on-error'],
     ['renewalStopRemovesEntry', '3.16.0', '3.16.1', 'on-error', 'always'],
     ['abandonedAcquireRenewed', '3.16.2', '3.16.3', true, false],
+    ['abandonedAcquireRenewed', '3.20.0', '3.20.1', false, true],
+    ['timeoutResendAfterInterval', '3.15.1', '3.15.2', false, true],
     ['reentrantRenewalEntryLeaks', '3.43.0', '3.44.0', false, true],
     ['reentrantRenewalEntryLeaks', '3.45.0', '3.46.0', true, false],
     ['syncedEval', '3.12.4', '3.12.5', false, true],

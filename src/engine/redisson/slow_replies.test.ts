@@ -74,6 +74,18 @@ describe('a busy node (stall) during lock(): the re-send per release', () => {
     expect(hash[1]).toBe('1'); // two acquires, one unlock: still held
   });
 
+  it('3.15.1 RedisExecutor.scheduleResponseTimeout: the timeout task calls execute() at once; 3.15.2 (#3494) waits retryInterval first', () => {
+    const before = busy('3.15.1');
+    expect(first(before, 'call.timeout', 'A:1').t).toBe(3100);
+    // re-sent at the timeout, queued behind the first EVAL on the busy node: both run at 4050
+    expect(first(before, 'lock.acquired', 'A:1').t).toBe(4051);
+    const after = busy('3.15.2');
+    expect(first(after, 'call.timeout', 'A:1').t).toBe(3100);
+    expect(first(after, 'lock.acquired', 'A:1').t).toBe(4602); // re-sent at 4600
+    // either way the first EVAL ran too: two acquires, one unlock, still held
+    for (const sim of [before, after]) expect((sim.results('B:1')[0] as string[])[1]).toBe('1');
+  });
+
   it('3.45.0 RedissonLock.lock() in single-server mode (noRetry since 3.37): RedisResponseTimeoutException, while the EVAL still took the lock', () => {
     const s = busy('3.45.0');
     const err = first(s, 'lock.error', 'A:1');

@@ -138,6 +138,15 @@ export const RELEASE_TRAITS = {
         en: 'is not renewed (expires after its lease)',
         zh: '不续期（租期到后过期）',
       },
+      // 65320f76f (#4822): tryAcquire goes through execute(), whose own result future is what get()
+      // cancels; the inner tryAcquireAsync callback still starts the watchdog (seen by the oracle
+      // at 3.27.2 and 4.7.0: abandoned-acquire-stall)
+      {
+        from: '3.20.1',
+        value: true,
+        en: 'starts the watchdog again (the cancel reaches only the retry wrapper)',
+        zh: '再次启动看门狗（取消只作用于重试包装）',
+      },
     ],
   }),
   syncedEval: row({
@@ -162,6 +171,17 @@ export const RELEASE_TRAITS = {
         en: 're-sent after retryInterval, up to retryAttempts times',
         zh: '间隔 retryInterval 后重发，最多 retryAttempts 次',
       },
+    ],
+  }),
+  timeoutResendAfterInterval: row({
+    id: 'timeout-resend-delay',
+    en: 'A command whose reply is late',
+    zh: '回复迟到的命令',
+    ranges: [
+      // RedisExecutor.scheduleResponseTimeout: execute() at once from the timeout task
+      { value: false, en: 'is re-sent at once', zh: '立即重发' },
+      // ca9bd8e7a (#3494): the re-send waits retryInterval
+      { from: '3.15.2', value: true, en: 'is re-sent after retryInterval', zh: '间隔 retryInterval 后重发' },
     ],
   }),
   fairLockWaitMs: row({

@@ -80,7 +80,7 @@ export class ExpirationRenewal implements RenewalService {
       const lockName = entry.getLockName(threadId) ?? '';
       // syncedEval, not ServiceManager.execute: a failed replica check is not retried
       const reply = yield* client.retrying(
-        () => client.syncedEval(client.scripts.renew, [name], [r.leaseMs(), lockName]),
+        (attempts) => client.syncedEval(client.scripts.renew, [name], [r.leaseMs(), lockName], undefined, attempts),
         'resend',
       );
       if (reply.t === 'error') {

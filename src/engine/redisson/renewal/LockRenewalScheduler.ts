@@ -117,7 +117,7 @@ export class LockRenewalScheduler implements RenewalService {
     const lease = client.config.lockWatchdogTimeout;
     // LockTask uses syncedEval, not ServiceManager.execute: a failed replica check is not retried
     const reply = yield* client.retrying(
-      () => client.syncedEval(client.scripts.renew, keys, [lease, ...lockNames]),
+      (attempts) => client.syncedEval(client.scripts.renew, keys, [lease, ...lockNames], undefined, attempts),
       'resend',
     );
     if (reply.t !== 'array' || reply.v === null) {

@@ -113,11 +113,11 @@ export class ReadLockTask implements RenewalService {
           : [lease, lockNames[0]];
     const script = scriptText(traits.renewal === 'batched-task' ? READ_RENEW_BATCH : READ_RENEW, traits);
     const reply = unwrapOne(
-      yield* client.retrying(() => {
+      yield* client.retrying((attempts) => {
         // before 3.8.1 RedissonReadLock inherited RedissonLock.renewExpirationAsync: the hash only
         if (!traits.readRenewTimeoutKeys)
-          return client.syncedEval(client.scripts.renew, [name], [lease, lockNames[0]]);
-        return client.syncedEval(script, keys, args);
+          return client.syncedEval(client.scripts.renew, [name], [lease, lockNames[0]], undefined, attempts);
+        return client.syncedEval(script, keys, args, undefined, attempts);
       }, 'resend'),
     );
     if (reply.t !== 'int') {
