@@ -17,9 +17,10 @@ const panel = (page: Page) => page.getByTestId('lesson-panel');
 const clock = async (page: Page) =>
   Number(((await page.getByTestId('clock').textContent()) ?? '').replace(/[^\d]/g, ''));
 
+/** A lesson is played in the worker when it opens: on a busy machine that can take a while. */
 async function atStep(page: Page, lesson: string, n: number) {
-  await expect(panel(page)).toHaveAttribute('data-lesson', lesson, { timeout: 15_000 });
-  await expect(panel(page)).toHaveAttribute('data-step', String(n), { timeout: 15_000 });
+  await expect(panel(page)).toHaveAttribute('data-lesson', lesson, { timeout: 30_000 });
+  await expect(panel(page)).toHaveAttribute('data-step', String(n), { timeout: 30_000 });
 }
 
 /** Replaces the scenario in the JSON editor by `edit` of it, and applies it. */

@@ -85,6 +85,24 @@ describe('naive locks', () => {
     expect(lost.trace.final.nodes.master.keys.L.value).toBe(lost.of('lock.acquired', 'B:1')[0].owner);
   });
 
+  it('set-nx-px-watch in a cluster: MULTI and EXEC follow the lock key to its master', () => {
+    // myLock is slot 12769 (master-3); MULTI and EXEC name no key and would otherwise go elsewhere
+    const s = simulate(
+      scenario([client('A', hold('myLock', 10, { type: 'set-nx-px-watch', leaseMs: 5000 }))], {
+        redis: { topology: 'cluster' },
+      }),
+    );
+    const sent = s.of('cmd', 'A:1').map((e) => `${(e.argv as string[])[0]}@${String(e.node)}`);
+    expect(sent.slice(1)).toEqual([
+      'WATCH@master-3',
+      'GET@master-3',
+      'MULTI@master-3',
+      'DEL@master-3',
+      'EXEC@master-3',
+    ]);
+    expect(s.results('A:1')).toEqual([true]);
+  });
+
   it('polls every RETRY_SLEEP_MS and tryLock(wait) gives up once the wait is spent', () => {
     const s = simulate(
       scenario([
