@@ -17,6 +17,11 @@ test('the capstone: the search breaks a half fix, refuses a dodge, and passes th
   await expect(search).toContainText('Graded by the violation search: 1000 schedules, search seed 1');
   const [type, , fenced] = await page.getByTestId('task-controls').getByTestId('task-control').all();
 
+  // The step's own scenario, graded as it is: Safe on its run, broken by the search.
+  await page.getByTestId('task-search-run').click();
+  await expect(search).toHaveAttribute('data-phase', 'found', { timeout: SEARCH_MS });
+  await expect(page.getByTestId('task-schedule')).toContainText('A paused for 30000 ms at 8 ms');
+
   // FencedLock alone: the tokens reach a stock that does not check them; the search finds a V3.
   await type.selectOption('FencedLock');
   await expect(search).toHaveAttribute('data-phase', 'found', { timeout: SEARCH_MS });

@@ -102,6 +102,10 @@ test('the index opens a lesson; a pasted link loads in the open tab; open in pla
   await page.getByTestId('learn-open').click();
   const index = page.getByTestId('lesson-index');
   await expect(index.locator('li.learn-card')).toHaveCount(lessonCatalog.length);
+  await expect(index.locator('li.learn-card').last().locator('[data-lesson]')).toHaveAttribute(
+    'data-lesson',
+    'choosing-a-lock',
+  );
   await index.locator('[data-lesson="why-lock"]').click();
   await atStep(page, 1);
   await expect(page.getByTestId('lesson-text')).toBeVisible();

@@ -168,6 +168,10 @@ const lesson: Lesson = {
           '随后它的 `unlock()` 抛出 `IllegalMonitorStateException`。',
       },
       highlight: { lanes: ['A:1', 'B:1'] },
+      teacher: {
+        en: 'Point out that the search shrank its first hit to one fault and a round 30 000 ms: the smallest schedule that still breaks is the explanation. Ask why exactly 30 s: it is the watchdog’s lease: the shrinker checked that the same pause 1 ms shorter is survived.',
+        zh: '指出搜索把第一次命中缩减成了一个故障、一个整数 30 000 毫秒：仍能攻破的最小调度本身就是解释。问大家为什么恰好是 30 秒：那是看门狗的租期：缩减器验证过，同样的停顿只要短 1 毫秒就能熬过去。',
+      },
       checks: [
         { violation: 'V3', lock: 'stock', holders: ['A:1', 'B:1'] },
         { resource: { value: 2, accepted: 3 } },

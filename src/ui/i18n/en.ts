@@ -241,6 +241,7 @@ export const en = {
   'learn.taskSearchCleanNotGoal':
     'The search found nothing in {tried} schedules, but the goal asks for more: read it again.',
   'learn.taskSearchError': 'The search failed: {msg}',
+  'learn.taskSearchRun': 'Grade this scenario now',
   'learn.taskRunNotSafe':
     'Not yet: your run is {verdict} as it is. The search only counts new violations, so make the run itself Safe first.',
   'learn.pending': 'The simulator cannot show this step yet; the timeline stays on the previous one.',

@@ -235,6 +235,7 @@ export const zh: Record<MessageKey, string> = {
   'learn.taskSearchClean': '搜索在 {tried} 种调度里一无所获。',
   'learn.taskSearchCleanNotGoal': '搜索在 {tried} 种调度里一无所获，但目标要求的不止这些：请再读一遍目标。',
   'learn.taskSearchError': '搜索失败：{msg}',
+  'learn.taskSearchRun': '现在就评判这个场景',
   'learn.taskRunNotSafe': '还没有：你的运行本身就是{verdict}。搜索只统计新的违规，所以先让这次运行本身安全。',
   'learn.pending': '模拟器暂时还展示不了这一步；时间线停在上一步。',
   'learn.comingLesson': '这一课即将推出：模拟器暂时还运行不了。',

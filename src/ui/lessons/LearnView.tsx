@@ -296,6 +296,9 @@ export function LessonPanel() {
         (l) => pathNext !== null && pathNext.lesson !== lessonId && l.id === pathNext.lesson,
       ) ?? null)
     : courseNext;
+  // Until the course's list has loaded, the last step of a lesson does not know whether another
+  // lesson follows: it says nothing rather than "the course is complete" (and Next stays on).
+  const courseEnds = path ? pathNext === null : summaries !== null && courseNext === null;
   const asking = step?.question !== undefined && (picked === undefined || revealing);
   // While a prediction is open the step's highlights would point at its answer: they wait for it.
   useHighlightDom(asking ? undefined : step?.highlight);
@@ -384,7 +387,7 @@ export function LessonPanel() {
           <p className="learn__error">{t('learn.stepError', { msg: info.error })}</p>
         )}
         {step.task !== undefined && !embed && !hideText && <Task step={step} lang={lang} />}
-        {(path ? pathNext === null || nextLesson !== null : n === total - 1) && (
+        {(path ? pathNext === null || nextLesson !== null : n === total - 1 && summaries !== null) && (
           <p className="lesson__end" data-testid="lesson-end" role="note">
             {nextLesson
               ? t('learn.lessonEnd', { title: nextLesson.title[lang] })
@@ -429,14 +432,14 @@ export function LessonPanel() {
           type="button"
           className="btn btn--primary"
           data-testid="lesson-next"
-          disabled={n === total - 1 && nextLesson === null}
+          disabled={n === total - 1 && courseEnds}
           onClick={() => goStep(1)}
         >
           {n < total - 1
             ? `${t('learn.next')} →`
-            : nextLesson
-              ? `${t('learn.nextLesson')} →`
-              : t('learn.courseEnd')}
+            : courseEnds
+              ? t('learn.courseEnd')
+              : `${t('learn.nextLesson')} →`}
         </button>
       </div>
       <p className="lesson__keys muted">{t('learn.keys')}</p>

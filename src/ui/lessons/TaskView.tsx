@@ -12,7 +12,7 @@ import type { Lang } from '../i18n';
 import { usePlayground } from '../store';
 import { encodeHash, shareUrl } from '../url-state';
 import { Markdown } from './Markdown';
-import { resetTask, setTaskPaths, usePlayer, type TaskStatus } from './player';
+import { gradeTask, resetTask, setTaskPaths, usePlayer, type TaskStatus } from './player';
 import { useTaskSearch } from './task-search';
 
 /** What the search that grades the task tried, is trying, or found on the learner's scenario. */
@@ -90,6 +90,16 @@ function SearchGrade({ search, status }: { search: TaskSearch; status: TaskStatu
         })}
       </p>
       {body}
+      {status === 'idle' && (
+        <button
+          type="button"
+          className="btn btn--small"
+          data-testid="task-search-run"
+          onClick={() => gradeTask()}
+        >
+          {t('learn.taskSearchRun')}
+        </button>
+      )}
     </div>
   );
 }

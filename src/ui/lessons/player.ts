@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import { applyPatch, readPointer } from '../../lessons/patch';
 import { coursePath, pathNeighbour } from '../../lessons/paths';
-import type { Lesson, PatchOp, ScenarioJson } from '../../lessons/types';
+import type { Lesson, PatchOp, ScenarioJson, Task } from '../../lessons/types';
 import type { TraceEvent } from '../../engine/trace/types';
 import { currentHash, loadDefault, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
@@ -364,45 +364,64 @@ let goalToken = 0;
 export function watchTask(): () => void {
   return usePlayground.subscribe((s, prev) => {
     if (s.scenario === prev.scenario || s.scenario === null) return;
-    const { lessonId, step } = useLearn.getState();
-    const p = usePlayer.getState().payload;
-    const info = p?.steps[step];
-    const task = p?.lesson.steps[step]?.task;
-    if (lessonId === null || p === null || p.lesson.id !== lessonId || task === undefined) return;
-    cancelTaskSearch();
+    const { step } = useLearn.getState();
+    const info = usePlayer.getState().payload?.steps[step];
     if (JSON.stringify(s.scenario) === JSON.stringify(info?.scenario)) {
-      usePlayer.setState({ task: 'idle' });
+      // back to the step's own scenario: nothing to grade until asked (gradeTask)
+      if (openTask() !== null) {
+        goalToken++;
+        cancelTaskSearch();
+        usePlayer.setState({ task: 'idle' });
+      }
       return;
     }
-    const my = ++goalToken;
-    const scenario = s.scenario;
-    usePlayer.setState({ task: 'checking', taskDodge: null, taskVerdict: null });
-    engineClient.lessonGoal(lessonId, step, scenario).then(
-      async (r) => {
-        if (my !== goalToken) return;
-        if (r.met) usePlayer.setState({ task: 'done' });
-        else if (r.dodge !== undefined) usePlayer.setState({ task: 'dodge', taskDodge: r.dodge });
-        else if (r.search !== undefined && task.search !== undefined) {
-          usePlayer.setState({ task: 'searching' });
-          const found = await runTaskSearch(scenario, task.search);
-          if (my !== goalToken || found === null) return;
-          usePlayer.setState({
-            task:
-              found.phase === 'found'
-                ? 'broken'
-                : found.phase === 'clean' && r.search.goal
-                  ? 'done'
-                  : 'notyet',
-          });
-        } else
-          usePlayer.setState({
-            task: 'notyet',
-            taskVerdict: r.verdict === 'unsafe' || r.verdict === 'stuck' ? r.verdict : null,
-          });
-      },
-      () => {
-        if (my === goalToken) usePlayer.setState({ task: 'notyet' });
-      },
-    );
+    gradeTask(s.scenario);
   });
+}
+
+/** The open lesson's task at the current step, if any. */
+function openTask(): { lessonId: string; step: number; task: Task } | null {
+  const { lessonId, step } = useLearn.getState();
+  const p = usePlayer.getState().payload;
+  const task = p?.lesson.steps[step]?.task;
+  return lessonId === null || p === null || p.lesson.id !== lessonId || task === undefined
+    ? null
+    : { lessonId, step, task };
+}
+
+/**
+ * Grades `scenario` (default: the one on screen) for the open task: the goal and the dodges in the
+ * worker, then, for a task graded by the search, the search on the page's workers. Called on every
+ * edit, and by the task's own button to grade the step's scenario as it is.
+ */
+export function gradeTask(scenario: unknown = usePlayground.getState().scenario): void {
+  const open = openTask();
+  if (open === null || scenario === null) return;
+  const { lessonId, step, task } = open;
+  cancelTaskSearch();
+  const my = ++goalToken;
+  usePlayer.setState({ task: 'checking', taskDodge: null, taskVerdict: null });
+  engineClient.lessonGoal(lessonId, step, scenario).then(
+    async (r) => {
+      if (my !== goalToken) return;
+      if (r.met) usePlayer.setState({ task: 'done' });
+      else if (r.dodge !== undefined) usePlayer.setState({ task: 'dodge', taskDodge: r.dodge });
+      else if (r.search !== undefined && task.search !== undefined) {
+        usePlayer.setState({ task: 'searching' });
+        const found = await runTaskSearch(scenario, task.search);
+        if (my !== goalToken || found === null) return;
+        usePlayer.setState({
+          task:
+            found.phase === 'found' ? 'broken' : found.phase === 'clean' && r.search.goal ? 'done' : 'notyet',
+        });
+      } else
+        usePlayer.setState({
+          task: 'notyet',
+          taskVerdict: r.verdict === 'unsafe' || r.verdict === 'stuck' ? r.verdict : null,
+        });
+    },
+    () => {
+      if (my === goalToken) usePlayer.setState({ task: 'notyet' });
+    },
+  );
 }
