@@ -99,8 +99,9 @@ export function removeStale(): void {
       }
     quiet('ip', ['netns', 'del', name]);
   }
-  for (const line of list('ip', ['-br', 'link', 'show', 'type', 'bridge']).split('\n')) {
-    const name = line.split(' ')[0];
+  // the bridge, and the root's ends of veths whose namespace outlived its deletion (`lso<pid>v<i>@ifN`)
+  for (const line of list('ip', ['-br', 'link']).split('\n')) {
+    const name = line.split(/[ @]/)[0];
     if (name && stale(name)) quiet('ip', ['link', 'del', name]);
   }
   for (const m of list('nft', ['list', 'tables', 'bridge']).matchAll(/table bridge (\S+)/g))

@@ -72,8 +72,10 @@ describe('deriveLaneModel on built-ins: the marks agree with the engine', () => 
     const ticks = lane(model, 'A:1').marks.filter((m) => m.kind === 'renew' || m.kind === 'renew-fail');
     expect(ticks.length).toBe(renews.length);
     // the watchdog keeps renewing on the old master after the partition (4.7.0's LockTask logs a
-    // failed replica check and waits for its next round, without retrying it)
-    expect(ticks.length).toBeGreaterThanOrEqual(5);
+    // failed replica check and waits for its next round, without retrying it), at 10, 21, 32 and
+    // 43 s, until A's first unlock attempt fails its replica check at 46 s and cancels it (3.20.1+
+    // unlockAsync0; the real 4.7.0 client renewed four times too)
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
     // every attempt after the partition gets WAIT 0 of 2: red
     const first = ticks.find((m) => m.t > 11_000)!;
     expect(first.kind).toBe('renew-fail');
