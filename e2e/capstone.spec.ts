@@ -15,7 +15,7 @@ test('the capstone: the search breaks a half fix, refuses a dodge, and passes th
   await expect(page.getByTestId('lesson-panel')).toHaveAttribute('data-step', '3', { timeout: 30_000 });
   const search = page.getByTestId('task-search');
   await expect(search).toContainText('Graded by the violation search: 1000 schedules, search seed 1');
-  const [type, , fenced] = await page.getByTestId('task-controls').getByTestId('task-control').all();
+  const [type, , fenced, persisted] = await page.getByTestId('task-controls').getByTestId('task-control').all();
 
   // The step's own scenario, graded as it is: Safe on its run, broken by the search.
   await page.getByTestId('task-search-run').click();
@@ -39,9 +39,13 @@ test('the capstone: the search breaks a half fix, refuses a dodge, and passes th
   await expect(other.getByTestId('verdict')).toHaveAttribute('data-verdict', 'unsafe', { timeout: 60_000 });
   await other.close();
 
-  // ...and a stock that checks them: nothing in 1000 schedules, and the goal is met.
+  // ...and a stock that checks them, with a token counter that survives a restart (without it the
+  // search restarts the node, the counter starts over and the stock refuses the honest holder):
+  // nothing in 1000 schedules, and the goal is met.
   await fenced.click();
   await expect(fenced).toBeChecked({ timeout: 15_000 });
+  await persisted.click();
+  await expect(persisted).toBeChecked({ timeout: 15_000 });
   await expect(page.getByTestId('lesson-task-done')).toContainText('All three sales counted', {
     timeout: SEARCH_MS,
   });
@@ -70,6 +74,7 @@ test('the capstone: the search breaks a half fix, refuses a dodge, and passes th
     JSON.stringify({
       format: 'lockscope/1',
       until: 1000,
+      redis: { topology: 'single', persistence: 'aof-always' },
       resource: { kind: 'fenced', initial: 0 },
       clients: ['A', 'B', 'C'].map((id, i) => ({
         id,

@@ -60,8 +60,8 @@ export const COURSE_PATHS: readonly CoursePath[] = [
   {
     id: '90',
     title: {
-      en: '90 minutes: from the first lock to fencing, whole, then a failover, the capstone and the choice of a lock',
-      zh: '90 分钟：从第一把锁到防护令牌全部讲完，再加一次主从切换、综合练习，以及如何选择一把锁',
+      en: '90 minutes: the main line from the first lock to fencing, then a failover, the capstone and the choice of a lock',
+      zh: '90 分钟：从第一把锁到防护令牌的主线，再加一次主从切换、综合练习，以及如何选择一把锁',
     },
     stops: [
       all('why-lock', 4),
@@ -75,8 +75,6 @@ export const COURSE_PATHS: readonly CoursePath[] = [
       all('waiting', 7),
       all('unlock', 5),
       all('watchdog', 7),
-      { lesson: 'waiting-fails', steps: [2, 5] },
-      { lesson: 'watchdog-cost', steps: [2, 5] },
       all('pauses-fencing', 5),
       { lesson: 'replication', steps: [6] },
       all('capstone', 3),

@@ -29,6 +29,8 @@ const stockService: ScenarioJson = {
   format: 'lockscope/1',
   title: 'A stock service: three buyers, one RLock',
   titleZh: '库存服务：三个买家，一把 RLock',
+  // written out so that the task's persistence switch has a field to set
+  redis: { topology: 'single', persistence: 'none' },
   resource: { kind: 'counter', initial: 0 },
   // each buyer its own copy: a patch on one program must not edit the others
   clients: BUYERS.map((id, i) => ({
@@ -46,6 +48,10 @@ const stockService: ScenarioJson = {
 const search: TaskSearch = {
   budget: 1000,
   seed: 1,
+  // every kind but `interrupt`: an interrupt that lands while lock() runs leaves, from 3.20.1, a
+  // lock its watchdog renews for ever (incident-interrupted-acquire-renewed); no lock type, lease or
+  // resource the task offers can fix that, so it would fail every answer (the step text says so)
+  faults: ['pause', 'client-crash', 'node-crash', 'partition', 'clock', 'replica-lag', 'move', 'latency'],
   violations: ['V2', 'V3', 'L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'L7'],
 };
 
@@ -184,16 +190,23 @@ const lesson: Lesson = {
       text: {
         en:
           'Now make the service safe, graded not by one run but by the search: a thousand schedules (search ' +
-          'seed 1) of every fault it can add. It fails the task on a lost or stale write (`V3`), on two live ' +
+          'seed 1) of every fault it can add but one. It fails the task on a lost or stale write (`V3`), on two live ' +
           'leases on two masters (`V2`), and on anything **Stuck** (`L1`–`L7`). It does not count `V1`, two ' +
           'threads that each believe they hold the lock: under a pause longer than any lease no Redis lock ' +
           'can prevent that, as the last step showed. What the stock needs is that no sale is lost and ' +
-          'nobody waits for ever. The three buyers must all still sell, and still queue for the lock.',
+          'nobody waits for ever. The three buyers must all still sell, and still queue for the lock. The one ' +
+          'fault left out is an interrupt: a thread interrupted while `lock()` runs gets an exception, yet its ' +
+          'script still takes the lock and, from Redisson 3.20.1, the watchdog renews it for ever ' +
+          '([the incident](#scenario=incident-interrupted-acquire-renewed)). No setting here fixes that; the ' +
+          'cure is in the code that interrupts.',
         zh:
-          '现在让服务变安全，评判的不是一次运行，而是搜索：一千种调度（搜索种子 1），用上它能加的每一种故障。' +
+          '现在让服务变安全，评判的不是一次运行，而是搜索：一千种调度（搜索种子 1），用上它能加的几乎每一种故障（只除去一种）。' +
           '只要出现丢失或过期的写入（`V3`）、两个主节点上同时有两份有效租期（`V2`），或任何**卡死**（`L1`–`L7`），任务就不通过。' +
           '它不计 `V1`，即两个线程各自以为持有锁：停顿一旦长于租期，任何 Redis 锁都无法阻止，上一步已经演示过。' +
-          '库存真正需要的是：不丢任何一笔销售，也没有人永远等下去。三个买家都必须照常卖出，并且照常排队等锁。',
+          '库存真正需要的是：不丢任何一笔销售，也没有人永远等下去。三个买家都必须照常卖出，并且照常排队等锁。' +
+          '唯一没加的故障是中断：线程在 `lock()` 执行期间被中断会收到异常，但它的脚本照样拿到了锁，' +
+          '而且从 Redisson 3.20.1 起看门狗会永远为它续期（[这个事故](#scenario=incident-interrupted-acquire-renewed)）。' +
+          '这里的任何设置都修不好它，要改的是发出中断的代码。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'] },
       checks: [{ verdict: 'safe' }, { resource: { value: 3, accepted: 3 } }],
@@ -209,8 +222,8 @@ const lesson: Lesson = {
             '每次修改都会重新运行搜索。',
         ),
         hint: {
-          en: 'Lesson 12: a lock cannot stop a paused holder from waking up and writing. Something else has to refuse its write.',
-          zh: '第 12 课：锁无法阻止一个停顿过的持有者醒来后写入。得由别的东西拒绝它的写入。',
+          en: 'Lesson {lesson:pauses-fencing}: a lock cannot stop a paused holder from waking up and writing. Something else has to refuse its write.',
+          zh: '第 {lesson:pauses-fencing} 课：锁无法阻止一个停顿过的持有者醒来后写入。得由别的东西拒绝它的写入。',
         },
         controls: [
           lockTypeControl(['RLock', 'FencedLock', 'FairLock', 'SpinLock'], allBuyers),
@@ -225,6 +238,13 @@ const lesson: Lesson = {
             ['/resource'],
             { kind: 'fenced', initial: 0 },
             { kind: 'counter', initial: 0 },
+          ),
+          toggleControl(
+            'Redis keeps its data across a restart (`persistence: aof-always`)',
+            'Redis 重启后保留数据（`persistence: aof-always`）',
+            ['/redis/persistence'],
+            'aof-always',
+            'none',
           ),
         ],
         search,
@@ -276,6 +296,9 @@ const lesson: Lesson = {
         ],
         solution: [
           { op: 'replace', path: '/resource', value: { kind: 'fenced', initial: 0 } },
+          // the token counter is a Redis key: a restart without persistence starts it over, and the
+          // stock then refuses the honest holder's lower token (the search finds that schedule)
+          { op: 'replace', path: '/redis/persistence', value: 'aof-always' },
           ...allBuyers.map((c) => ({
             op: 'add' as const,
             path: `/clients/${c}/threads/0/program/0/type`,
@@ -286,11 +309,13 @@ const lesson: Lesson = {
           en:
             'All three sales counted, each with a token the stock checked, and the search found nothing in 1000 ' +
             'schedules. A pause longer than the lease can still leave two threads believing they hold the lock; ' +
-            'what kept the sales is the stock refusing the older token. This is not a proof: other seeds and ' +
+            'what kept the sales is the stock refusing the older token, and a token counter that survives a ' +
+            'restart (without persistence it starts over, and the stock refuses the honest holder). This is not ' +
+            'a proof: other seeds and ' +
             'budgets may still find something.',
           zh:
             '三笔销售都被计入，每笔都带着库存检查过的防护令牌，搜索在 1000 种调度里一无所获。长于租期的停顿仍可能让两个线程都以为自己持有锁；' +
-            '保住销售的是库存拒绝更小的防护令牌。这不是证明：换个种子或预算仍可能找到问题。',
+            '保住销售的是库存拒绝更小的防护令牌，以及在重启后依然保留的令牌计数（没有持久化时它会从头计数，库存就会拒绝诚实的持有者）。这不是证明：换个种子或预算仍可能找到问题。',
         },
       },
     },

@@ -91,12 +91,12 @@ const lesson: Lesson = {
           '[distributed locks](' +
           SOURCES.redisDocs +
           ') makes the same point about a master with a replica. Redisson’s answer since 3.12.5 is `WAIT` after ' +
-          'each acquire (`checkLockSyncedSlaves`, lesson 14): it narrows the window, but a replica that ' +
+          'each acquire (`checkLockSyncedSlaves`, lesson {lesson:replication}): it narrows the window, but a replica that ' +
           'acknowledged and then was not the one promoted, or a `WAIT` that timed out, still loses the lock.',
         zh:
           '两个持有者，而且谁都不知道。Redis 的复制是异步的；Redis 文档中关于[分布式锁](' +
           SOURCES.redisDocs +
-          ')的页面对带从节点的主节点也指出了同一点。Redisson 从 3.12.5 起的做法是每次加锁后发 `WAIT`（`checkLockSyncedSlaves`，第 14 课）：' +
+          ')的页面对带从节点的主节点也指出了同一点。Redisson 从 3.12.5 起的做法是每次加锁后发 `WAIT`（`checkLockSyncedSlaves`，第 {lesson:replication} 课）：' +
           '它缩小了窗口，但确认过的从节点如果不是被提升的那个，或者 `WAIT` 超时，锁照样会丢。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'] },
