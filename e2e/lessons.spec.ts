@@ -134,7 +134,8 @@ test('presenter mode: the step as a slide, keyboard only', async ({ page }) => {
   const size = await page
     .getByTestId('lesson-text')
     .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
-  expect(size).toBeGreaterThanOrEqual(20);
+  // 18 px on a 1280×720 projector (the step, its lanes and its panel share one screen), 22 px above
+  expect(size).toBeGreaterThanOrEqual(18);
   await page.keyboard.press('PageDown');
   await atStep(page, 2);
   await page.keyboard.press('n');

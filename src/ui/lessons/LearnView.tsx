@@ -187,7 +187,8 @@ function useHighlightDom(h: Highlights | undefined): void {
     // The lanes the step talks about are scrolled into the timeline's view (a projector's timeline
     // shows fewer lanes than a cluster has) once the step's layout has settled; then the reader
     // scrolls freely.
-    const timers = lanes.size === 0 ? [] : [0, 300, 800].map((ms) => setTimeout(showLanes, ms));
+    const timers =
+      lanes.size === 0 && lines.size === 0 ? [] : [0, 300, 800].map((ms) => setTimeout(showMarked, ms));
     return () => {
       observer.disconnect();
       for (const id of timers) clearTimeout(id);
@@ -198,17 +199,30 @@ function useHighlightDom(h: Highlights | undefined): void {
 }
 
 /**
- * Scrolls the timeline's lane box so the highlighted lanes show, the lowest ones first when they
- * do not all fit (a step names the node lanes below the threads).
+ * Scrolls a box so its marked rows show, the lowest ones first when they do not all fit (a step
+ * names the node lanes below the threads; the script lines below its comment header).
  */
-function showLanes(): void {
-  const box = document.querySelector<HTMLElement>('.timeline__scroll');
-  const marked = box ? [...box.querySelectorAll<HTMLElement>('.lane-label.lesson-hl')] : [];
+function showRows(box: HTMLElement | null, marked: HTMLElement[]): void {
   if (box === null || marked.length === 0 || box.scrollHeight <= box.clientHeight) return;
   const top = box.getBoundingClientRect().top - box.scrollTop;
   const last = Math.max(...marked.map((el) => el.getBoundingClientRect().bottom - top));
-  // the least scroll that shows the lowest marked lane: all of them whenever they fit
+  // the least scroll that shows the lowest marked row: all of them whenever they fit
   box.scrollTop = Math.max(0, last - box.clientHeight + 8);
+}
+
+/** The lanes and the script lines a step marks, scrolled into their boxes' view. */
+function showMarked(): void {
+  const lanes = document.querySelector<HTMLElement>('.timeline__scroll');
+  showRows(lanes, lanes ? [...lanes.querySelectorAll<HTMLElement>('.lane-label.lesson-hl')] : []);
+  const lines = [
+    ...document.querySelectorAll<HTMLElement>('[data-testid="script-view"] .lua__line.lesson-hl'),
+  ];
+  // the code scrolls inside the panel, and on a projector the panel inside its own box: both move
+  const panel = lines[0]?.closest<HTMLElement>('[data-testid="script-view"]') ?? null;
+  for (let box = lines[0]?.parentElement ?? null; box !== null && panel !== null; box = box.parentElement) {
+    if (getComputedStyle(box).overflowY !== 'visible') showRows(box, lines);
+    if (box === panel) break;
+  }
 }
 
 function Question({ step, n, right, lang }: { step: Step; n: number; right: string[]; lang: Lang }) {

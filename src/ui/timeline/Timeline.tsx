@@ -159,13 +159,14 @@ export function Timeline() {
   useEffect(() => {
     if (!axisRef.current) return;
     const ax = axisTop(x)
-      .ticks(Math.max(2, Math.floor(width / 90)))
+      // presenter mode's 18 px labels need more room each ("100 ms200 ms" ran together)
+      .ticks(Math.max(2, Math.floor(width / (presenter ? 140 : 90))))
       .tickFormat((d) => formatTick(Number(d), t));
     select(axisRef.current)
       .select<SVGGElement>('g')
       .attr('transform', `translate(0,${AXIS_H - 1})`)
       .call(ax);
-  }, [x, width, t]);
+  }, [x, width, t, presenter]);
 
   // The cursor: two DOM elements moved by transform on every cursor move, without re-rendering
   // React or repainting any canvas (the compositor does it).
