@@ -88,7 +88,10 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
   // runtime 3.3), more than half of it the engine (fengari alone is about 70 KB). 10 KB headroom.
   // 370.0 KB after the merge named above (page 158.0 + worker 208.8 + JSX runtime 3.3): the
   // incidents' text sits in both the page and the worker. 375 KB until it loads on demand.
-  expect(total).toBeLessThanOrEqual(375 * 1024);
+  // Then the incidents left the worker's first chunk (they load at the first interaction or when
+  // the page is idle after the first screen): 346.5 KB measured (page 158.2 + worker 185.0 + JSX
+  // runtime 3.3), so 355 KB.
+  expect(total).toBeLessThanOrEqual(355 * 1024);
 });
 
 test('time to interactive on the preview server', async ({ page }) => {
