@@ -88,7 +88,10 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
   // runtime 3.3), more than half of it the engine (fengari alone is about 70 KB). 10 KB headroom.
   // 370.0 KB after the merge named above (page 158.0 + worker 208.8 + JSX runtime 3.3): the
   // incidents' text sits in both the page and the worker. 375 KB until it loads on demand.
-  expect(total).toBeLessThanOrEqual(375 * 1024);
+  // Then the incidents left the worker's first chunk (they load at the first interaction or when
+  // the page is idle after the first screen): 346.5 KB measured (page 158.2 + worker 185.0 + JSX
+  // runtime 3.3), so 355 KB.
+  expect(total).toBeLessThanOrEqual(355 * 1024);
 });
 
 test('time to interactive on the preview server', async ({ page }) => {
@@ -255,8 +258,10 @@ test('scale: 1,000 threads over 10,000 locks opens and plays', async ({ page }) 
     `scale playback: ${play.fps.toFixed(1)} fps, p95 frame ${play.p95.toFixed(1)} ms, worst ${play.worst.toFixed(1)} ms`,
   );
   // Targets: open within 3 s, >= 50 fps. Measured 6.6-7.0 s to open and 47-55 fps at load 14-23
-  // on the shared 2-core machine; the bounds catch a regression, not the target.
-  expect(open.shown).toBeLessThan(60_000);
+  // on the shared 2-core machine; the bounds catch a regression, not the target. Since liveness
+  // asks only about what changed after each task: 2.0-2.8 s and 59 fps at load 3-5, 7.1-16 s and
+  // 36-40 fps at load 14-21 (main at the start: 9.3-10.6 s, and not at all at load 17-23); 30 s.
+  expect(open.shown).toBeLessThan(30_000);
   expect(play.fps).toBeGreaterThanOrEqual(35);
 });
 

@@ -1,0 +1,626 @@
+/**
+ * The kernel's state, its processes (scheduling, stepping a generator, semaphore waits) and its
+ * network and nodes (calls, replies, pushes, connections, expiry): what `Kernel` (kernel.ts) builds
+ * its API on.
+ */
+import type { Network } from '../net/network';
+import type { RedisServer } from '../redis/server';
+import type { WaitBlock } from '../redis/replication';
+import type { ScriptTracer } from '../redis/eval';
+import type { Reply } from '../redis/reply';
+import { error } from '../redis/reply';
+import type { NodeLifecycle, Prng } from './api';
+import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Effect } from './effects';
+import { CALL_NOT_WRITTEN_PREFIX, CALL_TIMEOUT_PREFIX } from './effects';
+import { TimedHeap } from './heap';
+import { keyViewOf, sameKeyView } from './key_view';
+import type { Recorder } from './recorder';
+import { replyToJson } from './reply_json';
+import { touchedKeys } from './touched_keys';
+import {
+  type KeyMirror,
+  type KernelOptions,
+  RESUME,
+  FN,
+  callMeta,
+  ThrowInto,
+  type Task,
+  Proc,
+  Sem,
+  Owner,
+  SimNode,
+  type BlockedWait,
+  type Push,
+  isMessageFrame,
+  Conn,
+} from './kernel_parts';
+
+export abstract class KernelBase {
+  /** the processes (by name) and clients whose canWake may have changed (Kernel.wakeChanges) */
+  protected wakeNames = new Set<string>();
+  protected wakeClients = new Set<string>();
+  protected t = 0;
+  protected seq = 0;
+  protected readonly heap = new TimedHeap<Task>();
+  protected readonly owners = new Map<string, Owner>();
+  protected readonly nodes = new Map<string, SimNode>();
+  protected readonly conns = new Map<number, Conn>();
+  protected readonly rngs = new Map<string, Prng>();
+  protected nextProc = 1;
+  protected nextSem = 1;
+  protected nextConn = 1;
+  /** frames pushed during the current exec, delivered after its reply */
+  protected execPushes: Push[] | null = null;
+  /** messages pushed by a PUBLISH the server has not reported yet */
+  protected unpublished: Push[] = [];
+  /** client -> pub/sub frames on their way to it (deliveries scheduled, not yet run) */
+  protected readonly pushesInFlight = new Map<string, number>();
+  protected readonly net: Network;
+  protected readonly rec: Recorder;
+  protected readonly mirror: KeyMirror;
+  protected readonly lifecycle: NodeLifecycle[] = [];
+  /** set when the run was stopped by the event cap */
+  truncated = false;
+  /** kernel tasks dispatched so far (a cost figure: tasks that record no event still take time) */
+  tasksRun = 0;
+
+  constructor(protected readonly opts: KernelOptions) {
+    this.net = opts.network;
+    this.rec = opts.recorder;
+    this.mirror = opts.mirror;
+  }
+
+  /**
+   * CommandAsyncService.get() interrupted: the thread stops waiting for the reply and keeps its
+   * interrupt flag (get() sets it again); the command itself goes on.
+   */
+  protected abandonCall(p: Proc): void {
+    this.wakeNames.add(p.name);
+    if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
+    if (p.callTimer) p.callTimer.cancelled = true;
+    p.callTimer = null;
+    p.callSeq++;
+    p.inCall = false;
+    p.pendingInterrupt = true;
+    this.schedule(this.t, RESUME, p, error(CALL_INTERRUPTED), null, p.owner);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Processes
+
+  protected owner(id: string): Owner {
+    let o = this.owners.get(id);
+    if (o === undefined) {
+      o = new Owner();
+      this.owners.set(id, o);
+    }
+    return o;
+  }
+
+  /** Runs `fn` at `at`; with an owner, only while that client lives (deferred while it is paused). */
+  protected later(at: number, fn: () => void, owner: string | null = null): Task {
+    return this.schedule(at, FN, null, undefined, fn, owner);
+  }
+
+  protected schedule(
+    at: number,
+    kind: Task['kind'],
+    proc: Proc | null,
+    value: unknown,
+    fn: (() => void) | null,
+    owner: string | null,
+    call?: number,
+  ): Task {
+    const task: Task = { at, seq: this.seq++, kind, proc, value, fn, owner, cancelled: false };
+    if (call !== undefined) task.call = call;
+    this.heap.push(task);
+    return task;
+  }
+
+  protected dispatch(task: Task): void {
+    if (task.cancelled) return;
+    if (task.owner !== null) {
+      const o = this.owners.get(task.owner);
+      if (o !== undefined) {
+        if (o.crashed) return;
+        if (o.paused) {
+          o.deferred.push(task);
+          return;
+        }
+        if (task.io && o.starvedUntil > this.t) {
+          o.starvedIo.push(task);
+          return;
+        }
+      }
+    }
+    if (task.kind === RESUME) {
+      const p = task.proc!;
+      if (task.call !== undefined && task.call !== p.callSeq) {
+        this.unclaimedReply(p, task.call, task.value as Reply);
+        return;
+      }
+      if (task.call !== undefined) {
+        if (task.timer) this.timedOut(p, task.call);
+        else if (p.callTimer) p.callTimer.cancelled = true;
+        p.callTimer = null;
+      }
+      if (!p.done) this.step(p, task.value);
+    } else task.fn!();
+  }
+
+  /** The response timer won: the caller gets the timeout, a reply that still comes is discarded. */
+  protected timedOut(p: Proc, call: number): void {
+    const meta = p.callTimer === null ? undefined : callMeta.get(p.callTimer);
+    if (meta !== undefined) {
+      (p.timedOut ??= new Map()).set(call, meta);
+      this.rec.emit('call.timeout', { actor: p.name, ...meta });
+    }
+    p.callSeq++;
+  }
+
+  /** A reply (or timer) for a call the caller no longer waits for. */
+  protected unclaimedReply(p: Proc, call: number, reply: Reply): void {
+    const late = p.abandoned?.get(call);
+    if (late !== undefined) {
+      p.abandoned!.delete(call);
+      late(reply);
+      return;
+    }
+    const timedOut = p.timedOut?.get(call);
+    if (timedOut !== undefined) {
+      p.timedOut!.delete(call);
+      const { node, conn, command } = timedOut;
+      this.rec.emit('reply.late', { actor: p.name, node, conn, command, reply: replyToJson(reply) });
+    }
+  }
+
+  protected step(p: Proc, value: unknown): void {
+    this.wakeNames.add(p.name);
+    p.started = true;
+    p.inCall = false;
+    let v = value;
+    if (p.pendingThrow !== null && !(v instanceof ThrowInto)) {
+      v = p.pendingThrow;
+    }
+    p.pendingThrow = null;
+    for (;;) {
+      let r: IteratorResult<Effect, unknown>;
+      try {
+        r = v instanceof ThrowInto ? p.gen.throw(v.error) : p.gen.next(v);
+      } catch (e) {
+        p.done = true;
+        this.owners.get(p.owner)?.procs.delete(p);
+        const msg = e instanceof Error ? e.message : String(e);
+        throw new Error(`process ${p.name} failed at t=${this.t}: ${msg}`, { cause: e });
+      }
+      if (r.done || p.done) {
+        p.done = true;
+        this.owners.get(p.owner)?.procs.delete(p);
+        return;
+      }
+      const eff = r.value;
+      switch (eff.type) {
+        case 'now':
+          v = this.t;
+          continue;
+        case 'sleep':
+          this.schedule(this.t + Math.max(0, eff.ms), RESUME, p, undefined, null, p.owner);
+          return;
+        case 'call':
+          p.inCall = true;
+          p.callSeq++;
+          p.callInterruptible = eff.interruptible === true;
+          p.callOnAbandoned = eff.onAbandonedReply;
+          this.send(p, eff.conn, eff.argv, eff.timeoutMs ?? this.opts.callTimeoutMs, eff.writeTimeoutMs);
+          if (p.callInterruptible && p.pendingInterrupt && p.inCall) this.abandonCall(p);
+          return;
+        case 'acquire': {
+          const s = eff.sem as Sem;
+          if (s.permits > 0) {
+            s.permits--;
+            v = 'acquired' satisfies AcquireResult;
+            continue;
+          }
+          if (eff.interruptible && p.pendingInterrupt) {
+            p.pendingInterrupt = false;
+            v = 'interrupted' satisfies AcquireResult;
+            continue;
+          }
+          if (eff.timeoutMs !== undefined && eff.timeoutMs <= 0) {
+            v = 'timeout' satisfies AcquireResult;
+            continue;
+          }
+          s.waiters.push(p);
+          p.waitSem = s;
+          p.waitInterruptible = eff.interruptible === true;
+          if (eff.timeoutMs !== undefined)
+            p.waitTimeout = this.later(
+              this.t + eff.timeoutMs,
+              () => {
+                if (p.waitSem !== s || p.done) return;
+                this.stopWaiting(p);
+                this.step(p, 'timeout' satisfies AcquireResult);
+              },
+              p.owner,
+            );
+          return;
+        }
+        default:
+          throw new Error(`process ${p.name}: unknown effect ${JSON.stringify(eff)}`);
+      }
+    }
+  }
+
+  protected stopWaiting(p: Proc): void {
+    this.wakeNames.add(p.name);
+    const s = p.waitSem;
+    if (s !== null) {
+      const i = s.waiters.indexOf(p);
+      if (i >= 0) s.waiters.splice(i, 1);
+    }
+    if (p.waitTimeout) p.waitTimeout.cancelled = true;
+    p.waitSem = null;
+    p.waitTimeout = null;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Network and nodes
+
+  /** WAIT did not have its count at once: hold the reply until the acks or the timeout come. */
+  protected blockWait(node: SimNode, c: Conn, p: Proc, argv: string[], block: WaitBlock, call: number): void {
+    let done = false;
+    const w: BlockedWait = {
+      block,
+      lose: () => {},
+      finish: (reply) => {
+        if (done) return;
+        done = true;
+        node.waits.splice(node.waits.indexOf(w), 1);
+        this.rec.emit('cmd', {
+          actor: p.name,
+          node: node.id,
+          conn: c.label,
+          argv,
+          reply: replyToJson(reply),
+        });
+        if (reply.t === 'int')
+          this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
+        // unreachable: lost, the call's response timer answers
+        if (this.net.reachable(node.id, c.client))
+          this.reply(p, this.net.arrival(node.id, c.client, this.t), reply, call);
+      },
+    };
+    w.lose = () => {
+      done = true;
+    };
+    node.waits.push(w);
+    if (block.timeoutAt > 0)
+      this.later(Math.max(this.t, block.timeoutAt - node.offset), () => {
+        if (!done && node.up) w.finish({ t: 'int', v: node.server.repl.countAcks(block.offset) });
+      });
+  }
+
+  protected send(
+    p: Proc,
+    ref: ConnectionRef,
+    argv: readonly string[],
+    timeoutMs: number,
+    writeTimeoutMs: number | undefined,
+  ): void {
+    const call = p.callSeq;
+    const c = this.conns.get(ref.id);
+    if (c === undefined || c.closed) {
+      this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner, call);
+      return;
+    }
+    const args = argv.slice();
+    const o = this.owners.get(p.owner);
+    if (o === undefined || o.starvedUntil <= this.t) {
+      this.write(p, c, args, call, timeoutMs);
+      return;
+    }
+    // the write itself is I/O: a starved client writes when its event loop runs again
+    const write = this.later(this.t, () => this.write(p, c, args, call, timeoutMs), p.owner);
+    write.io = true;
+    if (writeTimeoutMs === undefined) return;
+    this.later(
+      this.t + writeTimeoutMs,
+      () => {
+        if (write.cancelled || !o.starvedIo.includes(write)) return;
+        write.cancelled = true;
+        if (call !== p.callSeq || !p.inCall) return;
+        this.rec.emit('call.timeout', {
+          actor: p.name,
+          node: c.node,
+          conn: c.label,
+          command: args[0],
+          timeoutMs: writeTimeoutMs,
+          notWritten: true,
+        });
+        p.callSeq++;
+        const msg = `${CALL_NOT_WRITTEN_PREFIX}Command still hasn't been written into connection! Check CPU usage of the JVM. Try to increase nettyThreads setting. Node source: ${c.node}, command: (${args[0]})`;
+        this.step(p, error(msg));
+      },
+      p.owner,
+    );
+  }
+
+  /**
+   * The request leaves the client (even if its caller stopped waiting); the response timer of a
+   * call still waited for starts now, as Redisson's does once the write completed.
+   */
+  protected write(p: Proc, c: Conn, argv: string[], call: number, timeoutMs: number): void {
+    const sentAt = this.t;
+    if (!this.net.reachable(c.client, c.node)) {
+      this.armTimer(p, c, argv[0], call, timeoutMs);
+      return;
+    }
+    this.later(this.net.arrival(c.client, c.node, sentAt), () => this.arrive(c, p, argv, sentAt, call));
+    this.armTimer(p, c, argv[0], call, timeoutMs);
+  }
+
+  protected armTimer(p: Proc, c: Conn, command: string, call: number, timeoutMs: number): void {
+    if (call !== p.callSeq || !p.inCall) return;
+    const timer = this.schedule(
+      this.t + timeoutMs,
+      RESUME,
+      p,
+      error(
+        `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${timeoutMs} ms) for command: (${command}) to ${c.node}`,
+      ),
+      null,
+      p.owner,
+      call,
+    );
+    timer.timer = true;
+    callMeta.set(timer, { node: c.node, conn: c.label, command, timeoutMs });
+    p.callTimer = timer;
+  }
+
+  /** A reply leaves for the client and reaches it at `at` (network I/O of the client). */
+  protected reply(p: Proc, at: number, reply: Reply, call: number): void {
+    this.schedule(at, RESUME, p, reply, null, p.owner, call).io = true;
+  }
+
+  protected arrive(
+    c: Conn,
+    p: Proc,
+    argv: string[],
+    sentAt: number,
+    call: number,
+    fromBacklog = false,
+  ): void {
+    const node = this.nodes.get(c.node);
+    // lost: the response timer answers
+    if (node === undefined || !node.up || (c.closed && c.server === null)) return;
+    if (!fromBacklog && (node.busyUntil > this.t || node.backlog.length > 0)) {
+      // One queue per node keeps arrival order (per connection FIFO included) across the wait.
+      node.backlog.push(() => this.arrive(c, p, argv, sentAt, call, true));
+      this.drainLater(node);
+      return;
+    }
+    if (c.server === null) c.server = node.server.connect((msg) => this.pushed(c, msg));
+    const pushes: Push[] = [];
+    this.execPushes = pushes;
+    let reply: Reply;
+    const dirty = node.server.dirty;
+    try {
+      node.execArgv = argv;
+      reply = node.server.exec(c.server, argv);
+    } finally {
+      this.execPushes = null;
+      node.execArgv = null;
+    }
+    if (
+      this.opts.verbose &&
+      reply.t === 'bulk' &&
+      reply.v !== null &&
+      argv.length === 3 &&
+      /^script$/i.test(argv[0]) &&
+      /^load$/i.test(argv[1])
+    )
+      node.scriptTexts.set(reply.v, argv[2]);
+    const block = c.server.waitBlock;
+    if (block !== null) {
+      c.server.waitBlock = null;
+      this.blockWait(node, c, p, argv, block, call);
+      return;
+    }
+    this.rec.emit('cmd', { actor: p.name, node: node.id, conn: c.label, argv, reply: replyToJson(reply) });
+    if (reply.t === 'int' && argv[0].toLowerCase() === 'wait')
+      this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
+    // server.dirty counts dataset changes as Redis does: a command that changed nothing (a failed
+    // acquire, a read) has no key to record (lazy expiry is recorded by its own event).
+    if (node.server.dirty !== dirty) this.rec.batch(() => this.recordKeys(node, argv));
+    this.armExpiry(node);
+    const leave = Math.max(this.t, node.busyUntil);
+    if (this.net.reachable(node.id, c.client))
+      this.reply(p, this.net.arrival(node.id, c.client, leave), reply, call);
+    for (const x of pushes) this.deliver(x, leave);
+  }
+
+  protected drainLater(node: SimNode): void {
+    if (node.drainScheduled) return;
+    node.drainScheduled = true;
+    this.later(Math.max(this.t, node.busyUntil), () => {
+      node.drainScheduled = false;
+      while (node.backlog.length > 0 && node.busyUntil <= this.t) node.backlog.shift()!();
+      if (node.backlog.length > 0) this.drainLater(node);
+    });
+  }
+
+  /** The server pushed a frame to `c` (a pub/sub message, an extra confirmation). */
+  /**
+   * The server pushed a frame to `c` (a pub/sub message, an extra confirmation). A server pushes
+   * a PUBLISH's messages before it reports the publish, so a message waits in `unpublished` for
+   * the seq of its pubsub.publish event (its delivery's `causeSeq`).
+   */
+  protected pushed(c: Conn, msg: Reply): void {
+    const push: Push = { conn: c, msg, publishSeq: null };
+    if (isMessageFrame(msg)) this.unpublished.push(push);
+    if (this.execPushes !== null) this.execPushes.push(push);
+    else this.deliver(push, this.t);
+  }
+
+  protected deliver(push: Push, leave: number): void {
+    const { conn: c, msg } = push;
+    if (c.closed || !this.net.reachable(c.node, c.client)) return;
+    this.pushesInFlight.set(c.client, (this.pushesInFlight.get(c.client) ?? 0) + 1);
+    this.wakeClients.add(c.client);
+    const task = this.later(
+      this.net.arrival(c.node, c.client, leave),
+      () => {
+        this.pushesInFlight.set(c.client, this.pushesInFlight.get(c.client)! - 1);
+        this.wakeClients.add(c.client);
+        if (c.closed) return;
+        let delivery: number | null = null;
+        if (isMessageFrame(msg)) {
+          const last = msg.v[msg.v.length - 1];
+          const channel = msg.v[msg.v.length - 2];
+          delivery = this.rec.emit('pubsub.deliver', {
+            actor: c.client,
+            node: c.node,
+            conn: c.label,
+            channel: channel.t === 'bulk' ? channel.v : null,
+            message: last.t === 'bulk' ? last.v : null,
+            ...(push.publishSeq === null ? {} : { causeSeq: push.publishSeq }),
+          }).seq;
+        }
+        c.onPush?.(msg, delivery);
+      },
+      c.client,
+    );
+    task.io = true;
+  }
+
+  /** Client-side close: nothing more goes out or comes in; the node learns one latency later. */
+  protected close(c: Conn): void {
+    c.closed = true;
+    this.owners.get(c.client)?.conns.delete(c);
+    this.later(this.net.arrival(c.client, c.node, this.t), () => {
+      const node = this.nodes.get(c.node);
+      if (node !== undefined) node.conns.delete(c);
+      if (c.server === null || node === undefined) return;
+      node.server.disconnect(c.server);
+      c.server = null;
+      this.rec.emit('conn.close', { actor: c.client, node: c.node, conn: c.label });
+    });
+  }
+
+  protected build(node: SimNode): RedisServer {
+    const id = node.id;
+    const server = node.make({
+      clock: { now: () => this.t + node.offset },
+      onSleep: (ms) => {
+        node.busyUntil = Math.max(node.busyUntil, this.t) + ms;
+      },
+      events: {
+        keyExpired: (key, how) => {
+          this.rec.emit('key.expired', { actor: id, node: id, key, how });
+          this.rec.setKey(id, key, null);
+        },
+        publish: (channel, message, receivers) => {
+          const ev = this.rec.emit('pubsub.publish', { actor: id, node: id, channel, message, receivers });
+          for (const p of this.unpublished) p.publishSeq = ev.seq;
+          this.unpublished = [];
+        },
+        scriptLog: (level, message) => {
+          this.rec.emit('script.log', { actor: id, node: id, level, message });
+        },
+      },
+    });
+    if (this.opts.verbose) {
+      node.scriptTexts = new Map();
+      node.scriptsShown = new Set();
+      server.scripts.setTracer(this.tracer(node));
+    }
+    return server;
+  }
+
+  /**
+   * Verbose runs: script.begin / script.end bracket a script run, and script.line / script.call
+   * inside it name the script by sha (the cmd event comes after them). script.begin carries the
+   * script's text the first time this server runs that sha: from the EVAL itself, or from the
+   * SCRIPT LOAD or EVAL that put it in this server's cache (a server rebuilt empty starts over).
+   */
+  protected tracer(node: SimNode): ScriptTracer {
+    const id = node.id;
+    let sha = '';
+    return {
+      begin: (s, keys, args) => {
+        sha = s;
+        const argv = node.execArgv;
+        if (argv !== null && argv.length >= 2 && /^eval(_ro)?$/i.test(argv[0]))
+          node.scriptTexts.set(s, argv[1]);
+        const text = node.scriptsShown.has(s) ? undefined : node.scriptTexts.get(s);
+        if (text !== undefined) node.scriptsShown.add(s);
+        this.rec.emit('script.begin', {
+          actor: id,
+          node: id,
+          sha,
+          keys: keys.slice(),
+          args: args.slice(),
+          ...(text === undefined ? {} : { script: text }),
+        });
+      },
+      line: (line) => this.rec.emit('script.line', { actor: id, node: id, sha, line }),
+      call: (argv, reply) =>
+        this.rec.emit('script.call', {
+          actor: id,
+          node: id,
+          sha,
+          argv: argv.slice(),
+          reply: replyToJson(reply),
+        }),
+      end: (reply) => this.rec.emit('script.end', { actor: id, node: id, sha, reply: replyToJson(reply) }),
+    };
+  }
+
+  protected recordKeys(node: SimNode, argv: readonly string[]): void {
+    const keys = touchedKeys(argv, node.server);
+    if (keys === null) {
+      this.resyncNode(node);
+      return;
+    }
+    const db = node.server.db;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const view = keyViewOf(db, key);
+      if (!sameKeyView(this.mirror.liveKey(node.id, key), view)) this.rec.setKey(node.id, key, view);
+    }
+  }
+
+  /** Logs the difference between the recorded keyspace of a node and its real one. */
+  protected resyncNode(node: SimNode): void {
+    const db = node.server.db;
+    for (const key of [...this.mirror.liveKeyNames(node.id)])
+      if (!db.has(key)) this.rec.setKey(node.id, key, null);
+    const keys = [...db.keys()].sort();
+    for (const key of keys) {
+      const view = keyViewOf(db, key);
+      if (!sameKeyView(this.mirror.liveKey(node.id, key), view)) this.rec.setKey(node.id, key, view);
+    }
+  }
+
+  /** Schedules the node's next active expiry; right after a cycle never at the same ms (no livelock). */
+  protected armExpiry(node: SimNode, afterCycle = false): void {
+    if (!node.up) return;
+    const next = node.server.nextExpiryAt();
+    if (next === undefined) return;
+    const at = Math.max(this.t + (afterCycle ? 1 : 0), next - node.offset);
+    if (at >= node.expiryAt) return;
+    node.expiryAt = at;
+    this.later(at, () => {
+      if (node.expiryAt !== at) return;
+      node.expiryAt = Infinity;
+      if (!node.up) return;
+      if (node.busyUntil > this.t) {
+        // a busy server runs no cron: the cycle comes when it is free
+        this.later(node.busyUntil, () => this.armExpiry(node));
+        return;
+      }
+      node.server.activeExpireCycle();
+      this.armExpiry(node, true);
+    });
+  }
+}

@@ -1,0 +1,189 @@
+/** The kernel's records: processes, semaphores, owners, nodes, connections, tasks (kernel.ts). */
+import type { Clock } from '../clock';
+import type { Network } from '../net/network';
+import type { Connection, RedisServer, ServerEvents } from '../redis/server';
+import type { WaitBlock } from '../redis/replication';
+import type { Reply } from '../redis/reply';
+import type { KeyView } from '../trace/types';
+import type { ProcHandle, PushHandler } from './api';
+import { type ConnectionRef, type Process, type Semaphore } from './effects';
+import type { Recorder } from './recorder';
+
+/** What the kernel hands a node factory so the server reports to the simulation. */
+export interface NodeHooks {
+  clock: Clock;
+  onSleep(ms: number): void;
+  events: ServerEvents;
+}
+
+export type NodeFactory = (hooks: NodeHooks) => RedisServer;
+
+/** The recorder's view of the keyspace, to log only keys whose view changed. */
+export interface KeyMirror {
+  liveKey(node: string, key: string): KeyView | undefined;
+  liveKeyNames(node: string): Iterable<string>;
+}
+
+export interface KernelOptions {
+  seed: number;
+  network: Network;
+  recorder: Recorder;
+  mirror: KeyMirror;
+  /** response timeout of every call (redisson.timeoutMs) */
+  callTimeoutMs: number;
+  verbose?: boolean;
+  /** the node a client treats as master (topology's business); default: hint if a node, else the first node */
+  masterFor?: (client: string, hint?: string, key?: string) => string;
+  /** replicas a client reads from for a master (Sentinel, cluster) */
+  readReplicas?: (client: string, master: string) => string[];
+  /** cluster: the masters of a client's slot map, in slot order */
+  slotMasters?: (client: string) => string[];
+  /** a MOVED reached a client: the node to re-send to (cluster topology) */
+  redirect?: (client: string, address: string) => string | null;
+}
+
+export const RESUME = 0;
+export const FN = 1;
+
+/** What a response timer's call was, for `call.timeout` and a later `reply.late`. */
+export interface CallMeta {
+  node: string;
+  conn: string;
+  command: string;
+  timeoutMs: number;
+}
+export const callMeta = new WeakMap<object, CallMeta>();
+
+/** A resume that throws into the process instead of handing it a value (Future.cancel()). */
+export class ThrowInto {
+  constructor(readonly error: unknown) {}
+}
+
+export interface Task {
+  at: number;
+  seq: number;
+  kind: typeof RESUME | typeof FN;
+  proc: Proc | null;
+  value: unknown;
+  fn: (() => void) | null;
+  /** client whose pause/crash gates this task; null: not gated */
+  owner: string | null;
+  cancelled: boolean;
+  /** the call (Proc.callSeq) a RESUME answers; a reply to an abandoned call is dropped */
+  call?: number;
+  /** the response timer of that call */
+  timer?: true;
+  /** network I/O of its owner (a write, a reply, a push, a drop): deferred while the owner starves */
+  io?: true;
+}
+
+export class Proc implements ProcHandle {
+  done = false;
+  waitSem: Sem | null = null;
+  waitTimeout: Task | null = null;
+  waitInterruptible = false;
+  pendingInterrupt = false;
+  /** false until its first step: a spawned process (fire-and-forget work) that has not run yet */
+  started = false;
+  /** a `call` it made has not resumed it yet (reply, error or response timeout) */
+  inCall = false;
+  /** numbers its calls, so that the reply to one an interrupt abandoned can be told apart */
+  callSeq = 0;
+  callInterruptible = false;
+  /** the current call's effect onAbandonedReply */
+  callOnAbandoned: ((reply: Reply) => void) | undefined = undefined;
+  /** calls an interrupt abandoned whose late reply still has a reader, by call number */
+  abandoned: Map<number, (reply: Reply) => void> | null = null;
+  /** the response timer of the call in flight */
+  callTimer: Task | null = null;
+  /** thrown into the process at its next resume (a cancel that found it neither calling nor waiting) */
+  pendingThrow: ThrowInto | null = null;
+  /** calls whose timer fired first: where their reply goes when it comes (`reply.late`) */
+  timedOut: Map<number, CallMeta> | null = null;
+  constructor(
+    readonly id: number,
+    readonly owner: string,
+    readonly name: string,
+    readonly gen: Process<unknown>,
+  ) {}
+}
+
+export class Sem implements Semaphore {
+  permits = 0;
+  readonly waiters: Proc[] = [];
+  constructor(readonly id: number) {}
+}
+
+export class Owner {
+  crashed = false;
+  paused = false;
+  pausedUntil = -1;
+  deferred: Task[] = [];
+  /** its event loop gets no CPU until then (the `starve` fault) */
+  starvedUntil = -1;
+  /** I/O tasks held back while starved, in their original order */
+  starvedIo: Task[] = [];
+  readonly procs = new Set<Proc>();
+  readonly conns = new Set<Conn>();
+}
+
+export class SimNode {
+  up = true;
+  offset = 0;
+  busyUntil = 0;
+  /** clients blocked in WAIT on this node (blocked.c BLOCKED_WAIT) */
+  waits: BlockedWait[] = [];
+  /** commands that arrived while the node was busy, in arrival order */
+  readonly backlog: (() => void)[] = [];
+  drainScheduled = false;
+  expiryAt = Infinity;
+  readonly conns = new Set<Conn>();
+  /** the client command the server is executing (verbose runs: script.begin takes its text from it) */
+  execArgv: readonly string[] | null = null;
+  /** verbose runs: sha -> text of the scripts this server has seen, and those already shown */
+  scriptTexts = new Map<string, string>();
+  scriptsShown = new Set<string>();
+  constructor(
+    readonly id: string,
+    public server: RedisServer,
+    readonly make: NodeFactory,
+  ) {}
+}
+
+export interface BlockedWait {
+  block: WaitBlock;
+  finish: (reply: Reply) => void;
+  /** the node died: no reply will ever come */
+  lose: () => void;
+}
+
+export interface Push {
+  conn: Conn;
+  msg: Reply;
+  /** seq of the pubsub.publish that sent this message */
+  publishSeq: number | null;
+}
+
+export type ArrayReply = Extract<Reply, { t: 'array' }> & { v: Reply[] };
+
+/** A pub/sub message (message, pmessage, smessage), not a (un)subscribe confirmation. */
+export function isMessageFrame(msg: Reply): msg is ArrayReply {
+  if (msg.t !== 'array' || msg.v === null || msg.v.length < 3) return false;
+  const kind = msg.v[0];
+  return kind.t === 'bulk' && (kind.v === 'message' || kind.v === 'pmessage' || kind.v === 'smessage');
+}
+
+export class Conn implements ConnectionRef {
+  /** no new sends, nothing delivered to the client */
+  closed = false;
+  /** the server side is gone (after the close reached the node, or the node crashed) */
+  server: Connection | null = null;
+  constructor(
+    readonly id: number,
+    readonly client: string,
+    readonly node: string,
+    readonly label: string,
+    readonly onPush: PushHandler | undefined,
+    readonly onDrop: (() => void) | undefined,
+  ) {}
+}
