@@ -268,6 +268,16 @@ describe('the course', () => {
     for (const p of pending) expect(p).toMatch(/: \S/);
   });
 
+  it('no lesson string cites the project’s own tracker (“issue 23”): a learner cannot look it up', () => {
+    // Redisson's and Redis's issues are cited with their number sign, "Redisson issue #995"
+    const bad = lessons.flatMap((l) =>
+      bilinguals(l, l.id).flatMap(([path, b]) =>
+        [b.en, b.zh].filter((s) => /\bissues? \d/i.test(s)).map((s) => `${path}: ${s.slice(0, 60)}`),
+      ),
+    );
+    expect(bad).toEqual([]);
+  });
+
   it('lesson modules hold data only: they import nothing but the lesson types, ./common and ./events', () => {
     const dir = join(import.meta.dirname, 'content');
     const shared = ['common.ts', 'events.ts'];
