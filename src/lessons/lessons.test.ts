@@ -111,6 +111,19 @@ describe('the course', () => {
       });
   });
 
+  it('a question about who gets a lock does not wait on that thread’s lock script (its reply says so)', () => {
+    // choosing-a-lock 2 waited on B:1's lock script, captioned "B:1 now holds myLock"
+    const bad: string[] = [];
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        const d = s.step.question?.decides;
+        if (d?.kind !== 'lock.acquired' && d?.kind !== 'lock.request') return;
+        const at = s.run?.trace.events[s.ask!];
+        if (at?.kind === 'cmd' && at.actor === d.actor) bad.push(`${id} step ${i + 1}: ${at.actor} ${at.kind}`);
+      });
+    expect(bad).toEqual([]);
+  });
+
   it('every task checks its point: it refuses at least one dodge (LA2), except the listed sharp ones', () => {
     // lock-script 3 asks for one exact lease, 5000 ms, read off the script's own pexpire: no way round it
     const sharp = ['lock-script step 3'];
