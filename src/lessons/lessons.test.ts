@@ -6,6 +6,8 @@ import { evaluateLesson, RunCache, type LessonResult } from './evaluate';
 import { applyPatch, readPointer } from './patch';
 import { lessonCatalog, loadAllLessons } from './index';
 import type { Bilingual, Lesson } from './types';
+import { en } from '../ui/i18n/en';
+import { zh } from '../ui/i18n/zh';
 
 const lessons = await loadAllLessons();
 const cache = new RunCache();
@@ -288,6 +290,19 @@ describe('the course', () => {
         [b.en, b.zh].filter((s) => /\bissues? \d/i.test(s)).map((s) => `${path}: ${s.slice(0, 60)}`),
       ),
     );
+    expect(bad).toEqual([]);
+  });
+
+  it('a choice that names the verdict names it as the badge does, in both languages (“Stuck” is 卡死)', () => {
+    const bad: string[] = [];
+    for (const l of lessons)
+      l.steps.forEach((st, i) =>
+        st.question?.choices.forEach((c) => {
+          for (const key of ['verdict.stuck', 'verdict.unsafe', 'verdict.safe'] as const)
+            if (c.text.en.startsWith(`${en[key]}:`) && !c.text.zh.startsWith(`${zh[key]}：`))
+              bad.push(`${l.id} step ${i + 1} ${c.id}: ${c.text.zh}`);
+        }),
+      );
     expect(bad).toEqual([]);
   });
 
