@@ -332,7 +332,7 @@ const lesson: Lesson = {
           'instead of stranding it. Slow is not stuck; it is a number you can change (next step).',
         zh:
           '结论是安全，而且没错：分区耗费的是 27 秒，不是锁。Redisson 用 TTL 给每次等待设上限，正是为了让丢失的消息（分区、断掉的订阅）' +
-          '只拖慢等待者，而不是把它困住。慢不等于卡住；慢是一个可以调的数字（下一步）。',
+          '只拖慢等待者，而不是把它困住。慢不等于卡死；慢是一个可以调的数字（下一步）。',
       },
       highlight: { lanes: ['B:1'] },
       checks: [{ verdict: 'safe' }, { noViolation: 'any' }],
