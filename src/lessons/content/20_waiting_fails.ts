@@ -138,7 +138,8 @@ const lesson: Lesson = {
         en: 'Ask what the pool is counted in: locks being waited for, per client, not threads. Ten threads of one client waiting for the same lock share one slot.',
         zh: '问大家连接池按什么计数：按一个客户端正在等待的锁，而不是线程。同一客户端的十个线程等同一把锁，只占一个槽位。',
       },
-      highlight: { lanes: ['App:1', 'App:2', 'App:3', 'App:4', 'App:5'] },
+      // keys: the text sends the reader to the keyspace panel's Subscriptions (presenter mode shows it)
+      highlight: { lanes: ['App:1', 'App:2', 'App:3', 'App:4', 'App:5'], keys: ['order-5'] },
       checks: [
         exactly(4, { kind: 'pubsub.subscribe' }),
         exactly(2, { kind: 'pubsub.subscribe', where: { conn: 'App/pubsub-2' } }),
