@@ -23,7 +23,9 @@ export function roomForMarked(box: HTMLElement, marked: readonly HTMLElement[]):
     const need = bottom - top + 8 - box.clientHeight;
     const below = (cited ?? box).getBoundingClientRect().bottom;
     const give = cited ? Math.max(0, cited.getBoundingClientRect().height - MIN_CITED) : 0;
-    const extra = Math.min(need, Math.max(0, floor - below) + give);
+    // what the screen has left below (negative when the panel already runs past it), plus what
+    // the panel can give up
+    const extra = Math.min(need, floor - below + give);
     if (extra > 0) box.style.maxHeight = `${box.clientHeight + extra}px`;
   }
   if (cited) {
