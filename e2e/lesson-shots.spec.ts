@@ -6,14 +6,11 @@ import { loadAllLessons } from '../src/lessons';
 // at 1280×720 for every step in English and a sample in Chinese. A question step is shot before
 // the answer (`a`) and after it (`b`). Slow, so only with SHOTS=1:
 // `npx vite build && SHOTS=1 npx playwright test e2e/lesson-shots.spec.ts --workers=1`.
-// SHOTS_OUT sets the folder (default /tmp/shots-lessons), SHOTS_ONLY=id1,id2 limits the lessons,
-// SHOTS_RUNS=present-zh,desk-en limits the runs, SHOTS_ALL=1 shoots every step in every run.
+// SHOTS_OUT sets the folder (default /tmp/shots-lessons), SHOTS_ONLY=id1,id2 limits the lessons.
 // Next to the PNGs, checks.json lists what a picture can hide: sideways or page scrolling, text
 // cut off, a highlighted lane or a cited panel outside the viewport, Latin words on a zh page.
 const OUT = process.env.SHOTS_OUT ?? '/tmp/shots-lessons';
 const only = process.env.SHOTS_ONLY?.split(',');
-const runsOnly = process.env.SHOTS_RUNS?.split(',');
-const allSteps = process.env.SHOTS_ALL === '1';
 
 interface Run {
   name: string;
@@ -114,7 +111,7 @@ async function settle(page: Page) {
   await page.waitForTimeout(600);
 }
 
-for (const run of RUNS.filter((r) => !runsOnly || runsOnly.includes(`${r.name}-${r.lang}`)))
+for (const run of RUNS)
   test(`lesson shots ${run.name} ${run.lang}`, async ({ page }) => {
     test.skip(!process.env.SHOTS, 'set SHOTS=1 to take the review screenshots');
     test.setTimeout(60 * 60_000);
@@ -126,7 +123,7 @@ for (const run of RUNS.filter((r) => !runsOnly || runsOnly.includes(`${r.name}-$
     let first = true;
     for (const [li, lesson] of lessons.entries())
       for (const [si, step] of lesson.steps.entries()) {
-        if (run.sample && !allSteps && si !== 0 && step.question === undefined) continue;
+        if (run.sample && si !== 0 && step.question === undefined) continue;
         const n = si + 1;
         const hash = `#lesson=${lesson.id}&step=${n}&lang=${run.lang}`;
         if (first) await page.goto(`./${run.present ? '?present=1' : ''}${hash}`);
