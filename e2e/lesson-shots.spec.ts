@@ -6,11 +6,14 @@ import { loadAllLessons } from '../src/lessons';
 // at 1280×720 for every step in English and a sample in Chinese. A question step is shot before
 // the answer (`a`) and after it (`b`). Slow, so only with SHOTS=1:
 // `npx vite build && SHOTS=1 npx playwright test e2e/lesson-shots.spec.ts --workers=1`.
-// SHOTS_OUT sets the folder (default /tmp/shots-lessons), SHOTS_ONLY=id1,id2 limits the lessons.
+// SHOTS_OUT sets the folder (default /tmp/shots-lessons), SHOTS_ONLY=id1,id2 limits the lessons,
+// SHOTS_RUNS=desk-en,present-zh limits the runs, SHOTS_FULL=1 shoots every step in presenter zh too.
 // Next to the PNGs, checks.json lists what a picture can hide: sideways or page scrolling, text
 // cut off, a highlighted lane or a cited panel outside the viewport, Latin words on a zh page.
 const OUT = process.env.SHOTS_OUT ?? '/tmp/shots-lessons';
 const only = process.env.SHOTS_ONLY?.split(',');
+const runsOnly = process.env.SHOTS_RUNS?.split(',');
+const full = !!process.env.SHOTS_FULL;
 
 interface Run {
   name: string;
@@ -22,12 +25,13 @@ interface Run {
   sample: boolean;
 }
 
-const RUNS: Run[] = [
+const ALL_RUNS: Run[] = [
   { name: 'desk', width: 1440, height: 900, lang: 'en', present: false, sample: false },
   { name: 'desk', width: 1440, height: 900, lang: 'zh', present: false, sample: false },
   { name: 'present', width: 1280, height: 720, lang: 'en', present: true, sample: false },
-  { name: 'present', width: 1280, height: 720, lang: 'zh', present: true, sample: true },
+  { name: 'present', width: 1280, height: 720, lang: 'zh', present: true, sample: !full },
 ];
+const RUNS = ALL_RUNS.filter((r) => !runsOnly || runsOnly.includes(`${r.name}-${r.lang}`));
 
 /** What the page measures about itself at the moment of a shot. */
 function measure(): Record<string, unknown> {

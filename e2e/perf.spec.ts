@@ -53,7 +53,12 @@ test('built JS gzip size', () => {
   // response timers and faults, the subscription pool, Redis Cluster's F1–F12, the synced-eval
   // path and the oracle badge: 491.9 KB measured. 500 KB so that it cannot grow further unnoticed;
   // issue 23's 400 KB needs the incidents' text loaded on demand (docs/performance.md).
-  expect(total - lessons).toBeLessThanOrEqual(500 * 1024);
+  // The incidents now load on demand (a chunk of their own, which repeats about 3.5 KB of the
+  // worker's), and the next merge added to the page the course's teacher layer (the tutorials'
+  // release switch, real <uuid>:<thread> fields, the console's PUBSUB), in-page and source links,
+  // and the capstone's graded search in the explore chunks: 503.1 KB measured. 510 KB so that it
+  // cannot grow further unnoticed; the 400 KB target is not met (docs/performance.md).
+  expect(total - lessons).toBeLessThanOrEqual(510 * 1024);
 });
 
 test('first-screen JS, as the page loads it', async ({ page }) => {

@@ -6,6 +6,8 @@ import { evaluateLesson, RunCache, type LessonResult } from './evaluate';
 import { applyPatch, readPointer } from './patch';
 import { lessonCatalog, loadAllLessons } from './index';
 import type { Bilingual, Lesson } from './types';
+import { en } from '../ui/i18n/en';
+import { zh } from '../ui/i18n/zh';
 
 const lessons = await loadAllLessons();
 const cache = new RunCache();
@@ -109,6 +111,19 @@ describe('the course', () => {
         const check = s.checks.find((c) => c.what.startsWith('question: the pre-answer cursor'));
         expect(check?.ok, `${id} step ${i + 1}: ${check?.what}`).toBe(true);
       });
+  });
+
+  it('a question about who gets a lock does not wait on that thread’s lock script (its reply says so)', () => {
+    // choosing-a-lock 2 waited on B:1's lock script, captioned "B:1 now holds myLock"
+    const bad: string[] = [];
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        const d = s.step.question?.decides;
+        if (d?.kind !== 'lock.acquired' && d?.kind !== 'lock.request') return;
+        const at = s.run?.trace.events[s.ask!];
+        if (at?.kind === 'cmd' && at.actor === d.actor) bad.push(`${id} step ${i + 1}: ${at.actor} ${at.kind}`);
+      });
+    expect(bad).toEqual([]);
   });
 
   it('every task checks its point: it refuses at least one dodge (LA2), except the listed sharp ones', () => {
@@ -266,6 +281,29 @@ describe('the course', () => {
     expect(pending.map((p) => p.slice(0, p.indexOf(':')))).toEqual([]);
     // a pending step says why, so the integrator knows what it waits for
     for (const p of pending) expect(p).toMatch(/: \S/);
+  });
+
+  it('no lesson string cites the project’s own tracker (“issue 23”): a learner cannot look it up', () => {
+    // Redisson's and Redis's issues are cited with their number sign, "Redisson issue #995"
+    const bad = lessons.flatMap((l) =>
+      bilinguals(l, l.id).flatMap(([path, b]) =>
+        [b.en, b.zh].filter((s) => /\bissues? \d/i.test(s)).map((s) => `${path}: ${s.slice(0, 60)}`),
+      ),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('a choice that names the verdict names it as the badge does, in both languages (“Stuck” is 卡死)', () => {
+    const bad: string[] = [];
+    for (const l of lessons)
+      l.steps.forEach((st, i) =>
+        st.question?.choices.forEach((c) => {
+          for (const key of ['verdict.stuck', 'verdict.unsafe', 'verdict.safe'] as const)
+            if (c.text.en.startsWith(`${en[key]}:`) && !c.text.zh.startsWith(`${zh[key]}：`))
+              bad.push(`${l.id} step ${i + 1} ${c.id}: ${c.text.zh}`);
+        }),
+      );
+    expect(bad).toEqual([]);
   });
 
   it('lesson modules hold data only: they import nothing but the lesson types, ./common and ./events', () => {

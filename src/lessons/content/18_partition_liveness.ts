@@ -297,7 +297,7 @@ const lesson: Lesson = {
             'stuck',
             'stuck',
             'Stuck: a lost waiter (L2)',
-            '卡住：丢失的等待者（L2）',
+            '卡死：丢失的等待者（L2）',
             why(
               'L2 is for a waiter that nothing scheduled will ever wake. B:1 had its TTL timer the whole time, so it was late, not lost: the run ends Safe, with no liveness row.',
               'L2 针对的是没有任何已安排的事件能唤醒的等待者。B:1 一直有它的 TTL 计时器，所以它只是迟了，不是丢了：运行的结论是安全，没有活性问题。',
@@ -332,7 +332,7 @@ const lesson: Lesson = {
           'instead of stranding it. Slow is not stuck; it is a number you can change (next step).',
         zh:
           '结论是安全，而且没错：分区耗费的是 27 秒，不是锁。Redisson 用 TTL 给每次等待设上限，正是为了让丢失的消息（分区、断掉的订阅）' +
-          '只拖慢等待者，而不是把它困住。慢不等于卡住；慢是一个可以调的数字（下一步）。',
+          '只拖慢等待者，而不是把它困住。慢不等于卡死；慢是一个可以调的数字（下一步）。',
       },
       highlight: { lanes: ['B:1'] },
       checks: [{ verdict: 'safe' }, { noViolation: 'any' }],
@@ -427,9 +427,9 @@ const lesson: Lesson = {
           'that is what happens: after its retries nothing is scheduled for A:1 any more, and the liveness check ' +
           'says so: **L2** (hung), verdict Stuck.',
         zh:
-          '那么分区下 Redisson 的锁就永远不会卡住吗？只有在每次等待都有期限时才不会。Redisson 3.12.5 有一个缺陷（#2790，3.13.0 修复；' +
+          '那么分区下 Redisson 的锁就永远不会卡死吗？只有在每次等待都有期限时才不会。Redisson 3.12.5 有一个缺陷（#2790，3.13.0 修复；' +
           '[这个真实案例](#scenario=incident-trylock-hangs-redis-down)）：加锁脚本得不到回复时，`tryLock` 会等待一个永远不会完成的 future。把客户端 A 隔开，' +
-          '就会这样：重试用完后，再也没有为 A:1 安排的事件，活性检查如实报告：**L2**（挂起），结论是“卡住”。',
+          '就会这样：重试用完后，再也没有为 A:1 安排的事件，活性检查如实报告：**L2**（挂起），结论是“卡死”。',
       },
       highlight: { lanes: ['A:1', 'master'] },
       checks: [
@@ -440,7 +440,7 @@ const lesson: Lesson = {
       ],
       teacher: {
         en: 'Ask what distinguishes this Stuck from step 5’s Safe: not the partition, but whether something is scheduled to end the wait. Point to the fixed release in the scenario gallery.',
-        zh: '问大家：这里的“卡住”和第 5 步的“安全”区别在哪？不在于分区，而在于有没有已安排的事件来结束等待。可以指给大家看场景库里修复后的版本。',
+        zh: '问大家：这里的“卡死”和第 5 步的“安全”区别在哪？不在于分区，而在于有没有已安排的事件来结束等待。可以指给大家看场景库里修复后的版本。',
       },
     },
   ],

@@ -125,20 +125,21 @@ const lesson: Lesson = {
           'waits do what 251 do to the default. H holds `order-1`…`order-5` for 12 s and App’s threads call ' +
           '`lock(3, SECONDS)` on them, as in Redisson issue #995. App:1–App:4 subscribed on ' +
           '`App/pubsub` and `App/pubsub-2` (the keyspace panel lists them under Subscriptions), and App:5 finds all 4 slots ' +
-          'taken: `pubsub.wait`, the violet strip under its lane.',
+          'taken: `pubsub.wait`. From this moment a violet strip under its lane marks that wait (it shows once the run moves on).',
         zh:
           '等待是要占资源的。客户端的线程每等一把锁，就从第一个 `SUBSCRIBE` 到最后一个 `UNSUBSCRIBE` 占用它 pub/sub 连接池里的一个**槽位**：' +
           '`subscriptionConnectionPoolSize` 个连接（50）× 每个连接 `subscriptionsPerConnection` 个频道（5），每个主节点 250 个。' +
           '这里把连接池缩小到 2 × 2，让五个等待起到 251 个等待对默认配置的效果。H 持有 `order-1`…`order-5` 12 秒，' +
-          'App 的线程像 Redisson issue #995 里那样对它们调用 `lock(3, SECONDS)`。' +
+          'App 的线程像 Redisson 的 issue #995 里那样对它们调用 `lock(3, SECONDS)`。' +
           'App:1–App:4 已在 `App/pubsub` 和 `App/pubsub-2` 上订阅（键空间面板在“订阅”下列出了它们），App:5 发现 4 个槽位全被占用：' +
-          '`pubsub.wait`，即它那条泳道下方的紫色条。',
+          '`pubsub.wait`。从此刻起，它泳道下方的一条紫色条标出这段等待（运行往前走就能看到）。',
       },
       teacher: {
         en: 'Ask what the pool is counted in: locks being waited for, per client, not threads. Ten threads of one client waiting for the same lock share one slot.',
         zh: '问大家连接池按什么计数：按一个客户端正在等待的锁，而不是线程。同一客户端的十个线程等同一把锁，只占一个槽位。',
       },
-      highlight: { lanes: ['App:1', 'App:2', 'App:3', 'App:4', 'App:5'] },
+      // keys: the text sends the reader to the keyspace panel's Subscriptions (presenter mode shows it)
+      highlight: { lanes: ['App:1', 'App:2', 'App:3', 'App:4', 'App:5'], keys: ['order-5'] },
       checks: [
         exactly(4, { kind: 'pubsub.subscribe' }),
         exactly(2, { kind: 'pubsub.subscribe', where: { conn: 'App/pubsub-2' } }),
@@ -394,7 +395,7 @@ const lesson: Lesson = {
             'stuck',
             'stuck',
             'Stuck: B:1 waits for ever on a free lock',
-            '卡住：B:1 对着一把空闲的锁永远等下去',
+            '卡死：B:1 对着一把空闲的锁永远等下去',
           ),
         ],
         answer: { from: 'verdict' },
@@ -413,7 +414,7 @@ const lesson: Lesson = {
         zh:
           '`RedissonLock.lock()` 的循环（4.7.0 与 3.27.2 相同）有两种等待。`ttl >= 0`：`tryAcquire(ttl)`，被消息或 TTL 到期唤醒。' +
           '`ttl < 0`（键没有过期时间）：`acquireUninterruptibly()`，没有定时器。B:1 从 1 秒起就在那里等。看门狗在 10 秒的续期让键重新有了 30 秒，' +
-          'A:1 在 15 秒挂掉，键在 40 秒过期，却始终没有任何消息发布：**卡住**，`L2`（丢失的等待者）。在 1 秒和 10 秒时往控制台输入 `PTTL myLock`，' +
+          'A:1 在 15 秒挂掉，键在 40 秒过期，却始终没有任何消息发布：**卡死**，`L2`（丢失的等待者）。在 1 秒和 10 秒时往控制台输入 `PTTL myLock`，' +
           '可以看到过期时间没了又回来。',
       },
       teacher: {
@@ -447,7 +448,7 @@ const lesson: Lesson = {
         en:
           '3.27.2 sends its lock script as `EVAL` instead of `EVALSHA`, and waits the same way: `-1`, a wait with no ' +
           'timer, the key gone at 40 s, B:1 still waiting on a free lock: Stuck.',
-        zh: '3.27.2 用 `EVAL` 而不是 `EVALSHA` 发送加锁脚本，等待方式完全一样：`-1`、没有定时器的等待、键在 40 秒消失、B:1 还对着一把空闲的锁等着：卡住。',
+        zh: '3.27.2 用 `EVAL` 而不是 `EVALSHA` 发送加锁脚本，等待方式完全一样：`-1`、没有定时器的等待、键在 40 秒消失、B:1 还对着一把空闲的锁等着：卡死。',
       },
       teacher: {
         en: 'Ask who could have removed the expiry in real life: an ops script, a key restored from a backup, a migration that copied the hash. Redis does not care who wrote a key.',

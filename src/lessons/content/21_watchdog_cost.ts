@@ -245,14 +245,14 @@ const lesson: Lesson = {
       at: roundEnd(3),
       text: {
         en:
-          'Now the scale of issue 23: **1,000 threads over 10,000 locks** (10 clients × 100 threads × 10 locks), watchdog ' +
+          'Now the full scale: **1,000 threads over 10,000 locks** (10 clients × 100 threads × 10 locks), watchdog ' +
           'on, for 60 s. Per round: 10,000 renewals, so **1,000 renewals per second** (10,000 / (30 s / 3)). On 4.7.0 ' +
           'each client sends 10 scripts of 100 keys: 100 commands a round, **10 commands per second**. Before 3.44: ' +
           '10,000 `EVAL`s a round, **1,000 commands per second**, all for keeping locks alive that nobody is waiting for. ' +
           'The run is too large to open here quickly (it takes seconds; `npm run bench` measures it), so this page runs a ' +
           'tenth of it: the figures scale with the number of locks, as the last rounds showed.',
         zh:
-          '现在看 issue 23 的规模：**1,000 个线程、10,000 把锁**（10 个客户端 × 100 个线程 × 10 把锁），开着看门狗，运行 60 秒。' +
+          '现在看完整的规模：**1,000 个线程、10,000 把锁**（10 个客户端 × 100 个线程 × 10 把锁），开着看门狗，运行 60 秒。' +
           '每轮 10,000 次续期，也就是**每秒 1,000 次续期**（10,000 / (30 秒 / 3)）。在 4.7.0 上每个客户端发 10 个各含 100 个键的脚本：' +
           '每轮 100 条命令，**每秒 10 条**。3.44 之前：每轮 10,000 条 `EVAL`，**每秒 1,000 条命令**，只为保活那些没人在等的锁。' +
           '这个规模在这里打开太慢（要好几秒；`npm run bench` 会测量它），所以本页运行它的十分之一：如前几轮所示，这些数字随锁的数量成比例增长。',

@@ -61,7 +61,9 @@ const lesson: Lesson = {
       scenario: { builtin: 'failover-lost-lock' },
       at: violationStart('V1', 'myLock'),
       question: {
-        decides: ev('lock.acquired', 'B:1'),
+        // B:1's lock request, not its acquire: the lock script's reply just before the acquire
+        // already says "B:1 now holds myLock" in the caption
+        decides: ev('lock.request', 'B:1'),
         prompt: {
           en: 'A:1 locked on the master 10 ms before it lost power; the replica was 40 ms behind. Sentinel promotes the replica. Will B:1 get the lock while A:1 still works?',
           zh: 'A:1 在主节点断电前 10 毫秒加了锁；从节点落后 40 毫秒。哨兵提升了从节点。A:1 还在工作时，B:1 会拿到锁吗？',

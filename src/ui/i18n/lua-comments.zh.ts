@@ -4,6 +4,8 @@
  */
 /** [the English block, its lines without "-- "; the same number of lines in Chinese] */
 export const LUA_COMMENTS_ZH: readonly (readonly [string, string])[] = [
+  // lesson crossslot's sale script
+  ['sell one, but only while the lock is still there', '只在锁键还在时卖出一件'],
   [
     `Already queued: the wait estimate is its own deadline minus threadWaitTime minus now, which can
 go negative (3.32.0 returns the holder's ttl instead, #5503).`,

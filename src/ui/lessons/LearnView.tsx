@@ -233,8 +233,17 @@ function showMarked(): void {
   ];
   // the code scrolls inside the panel, and on a projector the panel inside its own box: both move
   const panel = lines[0]?.closest<HTMLElement>('[data-testid="script-view"]') ?? null;
-  for (let box = lines[0]?.parentElement ?? null; box !== null && panel !== null; box = box.parentElement) {
-    if (getComputedStyle(box).overflowY !== 'visible') showRows(box, lines);
+  showInPanel(lines, panel);
+  // a projector's keyspace is a box of its own: the keys a step cites were below its fold when
+  // other nodes' keys came first (crossslot's master-3)
+  const keys = [...document.querySelectorAll<HTMLElement>('[data-testid="keyspace"] .ks__key.lesson-hl')];
+  showInPanel(keys, keys[0]?.closest<HTMLElement>('[data-testid="keyspace"]') ?? null);
+}
+
+/** Scrolls every scrolling box from the rows up to `panel` so the rows show. */
+function showInPanel(rows: HTMLElement[], panel: HTMLElement | null): void {
+  for (let box = rows[0]?.parentElement ?? null; box !== null && panel !== null; box = box.parentElement) {
+    if (getComputedStyle(box).overflowY !== 'visible') showRows(box, rows);
     if (box === panel) break;
   }
 }

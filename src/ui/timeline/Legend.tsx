@@ -12,12 +12,14 @@ export function Legend() {
   const model = usePlayground((s) => s.run?.model);
   const faults = usePlayground((s) => faultsOf(s.scenario).length > 0);
   const scenario = usePlayground((s) => s.scenario);
+  // predict mode: only the marks drawn up to the cursor, as the veil hides the rest
+  const until = usePlayground((s) => (s.predict ? (s.run?.trace.events[s.cursor]?.t ?? 0) : undefined));
   const searched = useExplore((s) => s.status.phase === 'found' && s.status.found.scenario === scenario);
   return (
     // Focusable because on short screens the legend is one row that scrolls sideways, and a
     // keyboard user must be able to reach what is off to the right.
     <ul className="legend" aria-label={t('legend.title')} data-testid="legend" tabIndex={0}>
-      {legendItems(model, { faults, searched }).map((it) => (
+      {legendItems(model, until === undefined ? { faults, searched } : { faults, searched, until }).map((it) => (
         <li key={it.key} className="legend__item" data-legend={it.key}>
           <span
             className={`legend__swatch legend__swatch--${it.shape}`}

@@ -149,10 +149,18 @@ export function Timeline() {
     performance.mark('lockscope:lanes-drawn', { detail: { threads: model.threads.length } });
   }, [model, layout, width, x, labels, yRange]);
 
-  // The viewport is known once the lanes are laid out (and again after every scroll).
+  // The viewport is known once the lanes are laid out, and again after every scroll and every
+  // resize of the scroll box: a box that grows later (presenter mode, a lesson step's layout)
+  // left the lanes below its first height unpainted (watchdog-cost's 100 lanes at 1280×720).
   useEffect(() => {
     const el = scrollRef.current;
-    if (el && layout) setYRange([el.scrollTop, el.scrollTop + el.clientHeight]);
+    if (!el || !layout) return;
+    const update = () => setYRange([el.scrollTop, el.scrollTop + el.clientHeight]);
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(update);
+    ro.observe(el);
+    return () => ro.disconnect();
   }, [layout]);
 
   // Axis (SVG, d3-axis).

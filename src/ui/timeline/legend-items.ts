@@ -29,50 +29,62 @@ export interface LegendItem {
   fill?: string;
 }
 
-/** Which of the marks that only some runs have this run draws. */
-function inUse(model: LaneModel | undefined) {
+/**
+ * Which of the marks that only some runs have this run draws; with `until`, only those drawn by
+ * then (predict mode hides the rest of the run, and a legend entry such as "liveness finding"
+ * would tell what the veil hides).
+ */
+function inUse(model: LaneModel | undefined, until = Infinity) {
   const marks = new Set<MarkKind>();
   const bands = new Set<string>();
   let partial = false;
   let releasing = false;
   let noTtl = false;
+  const began = (s: { from: number }) => s.from <= until;
   // Spans too short to see at the whole-run zoom would only add noise to the key.
-  const visible = (s: { from: number; to: number }) => s.to - s.from >= (model?.tEnd ?? 0) / 200;
+  const visible = (s: { from: number; to: number }) => began(s) && s.to - s.from >= (model?.tEnd ?? 0) / 200;
   for (const l of model?.threads ?? []) {
-    for (const m of l.marks) marks.add(m.kind);
-    for (const b of l.bands) bands.add(b.kind);
+    for (const m of l.marks) if (m.t <= until) marks.add(m.kind);
+    for (const b of l.bands) if (began(b)) bands.add(b.kind);
     if (l.partial.some(visible)) partial = true;
     if (l.holds.some((h) => h.releasing && visible(h))) releasing = true;
   }
   const nodes = model?.nodes ?? [];
-  for (const n of nodes) if (n.keys.some((k) => k.expireAt === null && k.label)) noTtl = true;
+  for (const n of nodes) if (n.keys.some((k) => k.expireAt === null && k.label && began(k))) noTtl = true;
+  const sentinels = model?.sentinels ?? null;
+  const violations = (model?.violations ?? []).filter(began);
   return {
     marks,
     bands,
     partial,
     releasing,
     noTtl,
-    down: nodes.some((n) => n.down.length > 0),
-    busy: nodes.some((n) => (n.busy?.length ?? 0) > 0),
-    starved: (model?.threads ?? []).some((l) => (l.starved?.length ?? 0) > 0),
-    subWait: (model?.threads ?? []).some((l) => (l.subWait?.length ?? 0) > 0),
-    roles: nodes.some((n) => n.roles.some((r) => r.from > 0)),
-    pubsub: model?.arrows.some((a) => a.kind === 'pubsub') ?? false,
-    repl: model?.arrows.some((a) => a.kind === 'repl') ?? false,
-    partition: (model?.partitions.length ?? 0) > 0,
-    latency: (model?.latency.length ?? 0) > 0,
-    sentinels: model?.sentinels ?? null,
-    stuck: model?.violations.some((v) => v.kind === 'L1') ?? false,
-    liveness: model?.violations.some((v) => v.kind !== 'L1' && isLiveness(v.kind)) ?? false,
-    safety: model?.violations.some((v) => !isLiveness(v.kind)) ?? false,
+    down: nodes.some((n) => n.down.some(began)),
+    busy: nodes.some((n) => (n.busy ?? []).some(began)),
+    starved: (model?.threads ?? []).some((l) => (l.starved ?? []).some(began)),
+    subWait: (model?.threads ?? []).some((l) => (l.subWait ?? []).some(began)),
+    roles: nodes.some((n) => n.roles.some((r) => r.from > 0 && began(r))),
+    pubsub: model?.arrows.some((a) => a.kind === 'pubsub' && a.t0 <= until) ?? false,
+    repl: model?.arrows.some((a) => a.kind === 'repl' && a.t0 <= until) ?? false,
+    partition: (model?.partitions ?? []).some(began),
+    latency: (model?.latency ?? []).some(began),
+    sentinels:
+      sentinels && {
+        marks: sentinels.marks.filter((m) => m.t <= until),
+        failovers: sentinels.failovers.filter(began),
+        kind: sentinels.kind,
+      },
+    stuck: violations.some((v) => v.kind === 'L1'),
+    liveness: violations.some((v) => v.kind !== 'L1' && isLiveness(v.kind)),
+    safety: violations.some((v) => !isLiveness(v.kind)),
   };
 }
 
 export function legendItems(
   model: LaneModel | undefined,
-  opts: { faults?: boolean; searched?: boolean } = {},
+  opts: { faults?: boolean; searched?: boolean; until?: number } = {},
 ): LegendItem[] {
-  const use = inUse(model);
+  const use = inUse(model, opts.until);
   const out: LegendItem[] = [];
   const add = (on: boolean, key: MessageKey, color: string, shape: Shape = 'box', fill?: string) => {
     if (on) out.push(fill === undefined ? { key, color, shape } : { key, color, shape, fill });

@@ -49,5 +49,11 @@ describe('timeline: the pub/sub pool', () => {
     expect(legendItems(m).map((l) => l.key)).toEqual(
       expect.arrayContaining(['legend.subWait', 'legend.subTimeout']),
     );
+    // predict mode: a legend cut before the give-up does not announce it (lesson waiting-fails 2)
+    const before = legendItems(m, { until: span.to - 1 }).map((l) => l.key);
+    expect(before).toContain('legend.subWait');
+    expect(before).not.toContain('legend.subTimeout');
+    const atStart = legendItems(m, { until: span.from - 1 }).map((l) => l.key);
+    expect(atStart).not.toContain('legend.subWait');
   });
 });

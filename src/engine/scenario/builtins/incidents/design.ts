@@ -212,11 +212,14 @@ export const multiLockOppositeOrder = defineIncident('incident-multilock-opposit
     '`lockA = new RedissonMultiLock(lockSoundbox, lock2000)` and `lockB = new RedissonMultiLock(lock2000, ' +
     'lockSoundbox)`; A:1 and B:1 call `lock()` at the same moment. Each takes its first lock and fails on the ' +
     'second; a MultiLock then gives back what it took and retries, and the two retry in step: for as long as the ' +
-    'run lasts nobody gets both (liveness L6, a livelock).',
+    'run lasts nobody gets both (liveness L6, a livelock). The simulator keeps the two in exact step; on the ' +
+    'real client (the oracle, 3.27.2 and 4.7.0) the two JVMs drifted apart and both got through after 6–9 s of ' +
+    'colliding rounds.',
   descriptionZh:
     '`lockA = new RedissonMultiLock(lockSoundbox, lock2000)`，`lockB = new RedissonMultiLock(lock2000, lockSoundbox)`；' +
     'A:1 和 B:1 同时调用 `lock()`。各自拿到第一把锁，在第二把上失败；MultiLock 于是归还已拿到的锁并重试，两者步调一致地重试：' +
-    '整个运行期间谁也拿不齐两把锁（活性 L6，活锁）。',
+    '整个运行期间谁也拿不齐两把锁（活性 L6，活锁）。模拟器让两者严格同步；在真实客户端上（oracle，3.27.2 与 4.7.0），' +
+    '两个 JVM 的节奏逐渐错开，互相碰撞 6–9 秒后两者都拿到了锁。',
   incident: {
     family: 'design',
     links: ['https://github.com/redisson/redisson/issues/1160'],

@@ -529,8 +529,8 @@ export const interruptedAcquireRenewed = defineIncident(
         zh: '命令还在途中时 `tryLock()` 被中断：锁照样被拿到，并被永远续期；在应用重启前谁也拿不到它。',
       },
       cause: {
-        en: 'The acquire future was not cancelled, so its callback started the watchdog when the reply came. 3.16.3 cancels the future (CommandAsyncService.get: future.cancel(true), commit 6153d0557): the abandoned lock gets no watchdog and expires after its lease.',
-        zh: '加锁的 future 没有被取消，回复到达时它的回调启动了看门狗。3.16.3 会取消这个 future（CommandAsyncService.get：future.cancel(true)，提交 6153d0557）：被放弃的锁没有看门狗，租期到了就过期。',
+        en: 'The acquire future was not cancelled, so its callback started the watchdog when the reply came. 3.16.3 cancels the future (CommandAsyncService.get: future.cancel(true), commit 6153d0557): the abandoned lock gets no watchdog and expires after its lease. The fix did not last: from 3.20.1 (65320f76f, #4822) tryAcquire runs through a retry wrapper whose own future is the one cancelled, and the inner callback starts the watchdog again; the real 3.27.2 and 4.7.0 clients renewed the abandoned lock (an oracle recording).',
+        zh: '加锁的 future 没有被取消，回复到达时它的回调启动了看门狗。3.16.3 会取消这个 future（CommandAsyncService.get：future.cancel(true)，提交 6153d0557）：被放弃的锁没有看门狗，租期到了就过期。这个修复没有保持下去：从 3.20.1 起（65320f76f，#4822）tryAcquire 经由一层重试包装执行，被取消的是包装自己的 future，内层回调又会启动看门狗；真实的 3.27.2 和 4.7.0 客户端都为被放弃的锁续了期（见 oracle 录制）。',
       },
       keywords: [
         ...WATCHDOG_KEYS,
@@ -546,8 +546,8 @@ export const interruptedAcquireRenewed = defineIncident(
     scenario: { title: 'An interrupted acquire renewed', ...abandoned },
   },
   {
-    title: 'Fixed in 3.16.3: the abandoned acquire gets no watchdog',
-    titleZh: '3.16.3 修复：被放弃的加锁没有看门狗',
+    title: 'Fixed in 3.16.3 (until 3.20.1): the abandoned acquire gets no watchdog',
+    titleZh: '3.16.3 修复（至 3.20.1 前）：被放弃的加锁没有看门狗',
     description:
       'The same interrupt on Redisson 3.16.3: the script still takes the lock, but no watchdog starts; the lock ' +
       'expires after its 30 s lease and B:1 gets it then.',
