@@ -226,8 +226,6 @@ function showMarked(): void {
   const marked = lanes ? [...lanes.querySelectorAll<HTMLElement>('.lane-label.lesson-hl')] : [];
   if (lanes) roomForMarked(lanes, marked);
   showRows(lanes, marked);
-  const keys = document.querySelector<HTMLElement>('[data-testid="keyspace"]');
-  showRows(keys, keys ? [...keys.querySelectorAll<HTMLElement>('.ks__key.lesson-hl')] : []);
   const lines = [
     ...document.querySelectorAll<HTMLElement>('[data-testid="script-view"] .lua__line.lesson-hl'),
   ];
