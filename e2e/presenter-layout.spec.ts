@@ -41,6 +41,11 @@ const STEPS: { lesson: string; step: number; lanes: string[]; panel: string | nu
   { lesson: 'lock-script', step: 2, lanes: [], panel: 'script-view' },
   // a cluster: the node lanes it talks about sit below the threads
   { lesson: 'cluster', step: 4, lanes: ['A:1', 'B:1', 'master-3'], panel: null },
+  // threads at the top, shard 3 at the bottom, and the keyspace under them: the lane box grows
+  { lesson: 'cluster', step: 1, lanes: ['A:1', 'master-3'], panel: 'keyspace' },
+  { lesson: 'cluster', step: 5, lanes: ['A:1', 'master-3'], panel: 'keyspace' },
+  { lesson: 'cluster', step: 6, lanes: ['B:1', 'master-3', 'replica-3'], panel: null },
+  { lesson: 'replication', step: 1, lanes: ['A:1', 'master', 'replica-1', 'replica-2'], panel: 'keyspace' },
 ];
 
 for (const { lesson, step, lanes, panel } of STEPS)
@@ -57,6 +62,8 @@ for (const { lesson, step, lanes, panel } of STEPS)
     for (const lane of lanes)
       await within(page, page.locator('.lane-label.lesson-hl', { hasText: lane }).first(), `lane ${lane}`);
     if (panel !== null) await within(page, page.getByTestId(panel), `the ${panel} panel`);
+    // the key the step marks, scrolled into the cited keyspace's view (a cluster's sits low)
+    if (panel === 'keyspace') await within(page, page.locator('.ks__key.lesson-hl').first(), 'the marked key');
     // the legend wraps inside the timeline instead of running past it
     const legend = page.locator('.legend');
     const box = (await legend.boundingBox())!;

@@ -30,11 +30,11 @@ const lesson: Lesson = {
           'This is issue #2468 as reported on 3.11.6: `lock(10, SECONDS)` and twelve seconds of work. With a ' +
           'lease there is no watchdog, the key expired at 10 s, B:1 took the lock and wrote, and A:1 wrote over ' +
           'it. The exception is only the last symptom: the verdict is **Unsafe**. The incident’s card, above the ' +
-          'timeline, links the thread and runs the remedy beside it.',
+          'timeline (in presenter mode behind **Panels**), links the thread and runs the remedy beside it.',
         zh:
           'Redisson 问题追踪里最常见的抱怨是 `unlock()` 抛出 `IllegalMonitorStateException`。这是在 3.11.6 上报告的 #2468：' +
           '`lock(10, SECONDS)` 后工作了十二秒。有租期就没有看门狗，键在 10 秒过期，B:1 拿到锁并写入，A:1 又覆盖了它。' +
-          '异常只是最后一个症状：结论是**不安全**。时间线上方的案例卡片链接到原帖，并可以运行旁边的补救方案。',
+          '异常只是最后一个症状：结论是**不安全**。时间线上方的案例卡片（演示模式下点**面板**）链接到原帖，并可以运行旁边的补救方案。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['order:42'] },
       checks: [

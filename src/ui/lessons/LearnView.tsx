@@ -15,6 +15,7 @@ import { PresenterButtons } from '../shell/PresenterButtons';
 import { useLearn, usePlayground } from '../store';
 import { OUTLINES, threadAt, whereIs } from './java-outline';
 import './learn.css';
+import { releaseRoom, roomForMarked } from './lane-room';
 import { Markdown } from './Markdown';
 import { TutorialsBox } from './TutorialsBox';
 import {
@@ -170,7 +171,7 @@ function useHighlightDom(h: Highlights | undefined): void {
         el.classList.toggle('lesson-hl', lanes.has(id));
       }
       for (const el of document.querySelectorAll<HTMLElement>('.ks__key')) {
-        el.classList.toggle('lesson-hl', keys.has(el.querySelector('th')?.textContent ?? ''));
+        el.classList.toggle('lesson-hl', keys.has(keyNameOf(el)));
       }
       for (const el of document.querySelectorAll<HTMLElement>('[data-testid="script-view"] .lua__line')) {
         el.classList.toggle('lesson-hl', lines.has(Number(el.querySelector('.lua__no')?.textContent)));
@@ -193,9 +194,18 @@ function useHighlightDom(h: Highlights | undefined): void {
       observer.disconnect();
       for (const id of timers) clearTimeout(id);
       cancelAnimationFrame(frame);
+      releaseRoom();
       for (const el of document.querySelectorAll('.lesson-hl')) el.classList.remove('lesson-hl');
     };
   }, [h]);
+}
+
+/** A keyspace row's key, without the hash slot a cluster run writes after it. */
+function keyNameOf(row: HTMLElement): string {
+  const th = row.querySelector('th');
+  const all = th?.textContent ?? '';
+  const slot = th?.querySelector('.ks__slot')?.textContent ?? '';
+  return slot !== '' && all.endsWith(slot) ? all.slice(0, -slot.length) : all;
 }
 
 /**
@@ -213,7 +223,9 @@ function showRows(box: HTMLElement | null, marked: HTMLElement[]): void {
 /** The lanes and the script lines a step marks, scrolled into their boxes' view. */
 function showMarked(): void {
   const lanes = document.querySelector<HTMLElement>('.timeline__scroll');
-  showRows(lanes, lanes ? [...lanes.querySelectorAll<HTMLElement>('.lane-label.lesson-hl')] : []);
+  const marked = lanes ? [...lanes.querySelectorAll<HTMLElement>('.lane-label.lesson-hl')] : [];
+  if (lanes) roomForMarked(lanes, marked);
+  showRows(lanes, marked);
   const lines = [
     ...document.querySelectorAll<HTMLElement>('[data-testid="script-view"] .lua__line.lesson-hl'),
   ];
