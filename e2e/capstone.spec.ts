@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { trackErrors } from './page-errors';
+import { trackErrors } from './track-errors';
 
 // Issue 22: the capstone task is graded by the violation search in the page (on its workers):
 // a half fix gets the search's counterexample with a link that opens it, a dodge is refused with
