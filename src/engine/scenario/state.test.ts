@@ -93,6 +93,40 @@ describe('stateAt', () => {
     expect(tl.stateAt(-1).t).toBe(0);
   });
 
+  // The keyspace shows a script's effect at its `cmd`; the thread learns it when the reply comes
+  // back, a latency later. Between the two, the thread's view says what Redis already counts, so
+  // the Threads table and the keyspace show the same moment (reentrancy 2 and 5 of the course).
+  it('gives the hold count Redis already counts while a lock or unlock reply is on its way', () => {
+    const run = runScenario(scenario('reentrant'));
+    const evs = run.trace.events;
+    const a1 = (i: number) => run.stateAt(i).threads['A:1'];
+    const evalshas = evs.flatMap((e, i) =>
+      e.kind === 'cmd' && e.actor === 'A:1' && e.argv[0] === 'EVALSHA' && !JSON.stringify(e.reply).includes('NOSCRIPT')
+        ? [i]
+        : [],
+    );
+    // lock, lock (re-entry), unlock (2 -> 1), unlock (1 -> 0)
+    expect(evalshas).toHaveLength(4);
+    const [first, reentry, unlock1, unlock2] = evalshas;
+    const field = (i: number) =>
+      run.stateAt(i).nodes.master.keys.myLock?.value as [string, string][] | undefined;
+    expect(field(reentry)?.[0][1]).toBe('2');
+    expect(a1(reentry).holds).toEqual({ myLock: 1 });
+    expect(a1(reentry).replying).toEqual({ lock: 'myLock', holds: 2 });
+    expect(a1(reentry - 1).replying).toBeUndefined();
+    // the reply arrives: lock.acquired, and the two agree again
+    expect(evs[reentry + 1]).toMatchObject({ kind: 'lock.acquired', actor: 'A:1', holdCount: 2 });
+    expect(a1(reentry + 1)).toMatchObject({ holds: { myLock: 2 } });
+    expect(a1(reentry + 1).replying).toBeUndefined();
+    expect(a1(first).replying).toEqual({ lock: 'myLock', holds: 1 });
+    expect(a1(unlock1).replying).toEqual({ lock: 'myLock', holds: 1 });
+    expect(field(unlock2)).toBeUndefined();
+    expect(a1(unlock2).holds).toEqual({ myLock: 1 });
+    expect(a1(unlock2).replying).toEqual({ lock: 'myLock', holds: 0 });
+    // waiting with a TTL in hand is no reply on its way: B:1's tryLock() got its answer
+    for (let i = 0; i < evs.length; i++) expect(run.stateAt(i).threads['B:1'].replying).toBeUndefined();
+  });
+
   it('shows work as a critical section only when the engine says it is one', () => {
     const tl = new StateTimeline({
       nodes: [{ id: 'master', role: 'master' }],

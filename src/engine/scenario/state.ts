@@ -51,6 +51,13 @@ const REDISSON_OWNER = /^(.+):(\d+)(?::write)?$/;
 
 const NO_HOLDS: Readonly<Record<string, number>> = Object.freeze({});
 
+/**
+ * Lock types whose key is a hash with one field per owner counting its holds: what a thread's
+ * hold count is in Redis. (A ReadWriteLock keeps read and write holds of one name in one hash, and
+ * a MultiLock's parts are other keys: their counts are not one field.)
+ */
+const COUNTED_IN_ONE_FIELD = new Set(['RLock', 'FairLock', 'SpinLock', 'FencedLock']);
+
 export class StateTimeline {
   private readonly live: Frame;
   private readonly checkpoints: Frame[] = [];
@@ -79,6 +86,11 @@ export class StateTimeline {
   private readonly ownerThread = new Map<string, { actor: Actor; index: number }>();
   /** Redisson client uuid -> client id, and when it was learnt */
   private readonly uuidClient = new Map<string, { client: string; index: number }>();
+  /**
+   * "<actor> <lock>" -> the key and hash field holding that thread's holds of that lock (learnt
+   * at its first request; a thread's owner id and a lock's key never change within a run)
+   */
+  private readonly holdField = new Map<string, { key: string; field: string }>();
 
   constructor(init: TimelineInit) {
     this.initialValue = init.resource.value;
@@ -116,6 +128,8 @@ export class StateTimeline {
     if (ev.kind === 'thread.result' && ev.actor !== undefined) this.results.get(ev.actor)?.push(ev.result);
     if ((ev.kind === 'lock.request' || ev.kind === 'lock.acquired') && typeof ev.owner === 'string')
       this.learnOwner(ev.owner, ev.actor);
+    if (ev.kind === 'lock.request' && ev.owner !== undefined && COUNTED_IN_ONE_FIELD.has(ev.type))
+      this.holdField.set(`${ev.actor} ${ev.lock}`, { key: ev.key ?? ev.lock, field: ev.owner });
     this.apply(this.live, ev);
   }
 
@@ -349,12 +363,38 @@ export class StateTimeline {
     const leases = this.partialLeases(f, index);
     for (const [actor, r] of f.threads) {
       const l = leases.get(actor);
+      const replying = this.replying(f, actor, r);
       threads[actor] =
-        l === undefined
+        l === undefined && replying === undefined
           ? this.threadView(actor, r)
-          : Object.freeze({ ...this.threadView(actor, r), leases: l.sort() });
+          : Object.freeze({
+              ...this.threadView(actor, r),
+              ...(l === undefined ? {} : { leases: l.sort() }),
+              ...(replying === undefined ? {} : { replying }),
+            });
     }
     return { t: f.t, nodes, threads, resource: { ...f.resource } };
+  }
+
+  /**
+   * A call Redis has answered whose reply has not reached the thread yet: Redis's count of the
+   * thread's holds, when it differs from what the thread believes. Without it the Threads table
+   * reads one event behind the keyspace at every lock or unlock reply (the keyspace shows the new
+   * count at the command, the thread learns it a latency later).
+   */
+  private replying(f: Frame, actor: Actor, r: ThreadRec): ThreadView['replying'] {
+    const call = r.call;
+    if (call === undefined || !call.answered || r.state === 'crashed') return undefined;
+    const where = this.holdField.get(`${actor} ${call.lock}`);
+    if (where === undefined) return undefined;
+    let holds = 0;
+    for (const n of f.nodes.values()) {
+      const k = n.role === 'master' && n.up ? n.keys.get(where.key) : undefined;
+      if (k?.type !== 'hash') continue;
+      const field = (k.value as [string, string][]).find(([name]) => name === where.field);
+      if (field !== undefined) holds = Math.max(holds, Number(field[1]));
+    }
+    return holds === (r.holds[call.lock] ?? 0) ? undefined : { lock: call.lock, holds };
   }
 
   /**
@@ -383,7 +423,8 @@ export class StateTimeline {
     switch (ev.kind) {
       case 'cmd':
         applySubscription(f, ev);
-        return;
+        // a thread's own command: its call may now be answered (threadAfter)
+        break;
       case 'conn.close':
         dropSubscriber(f, ev.node, ev.conn);
         return;
@@ -445,6 +486,7 @@ export class StateTimeline {
         step: r.step,
         beforePause,
         requesting: r.requesting,
+        call: r.call,
       });
       if (ev.kind === 'client.crash') next = rec('crashed', NO_HOLDS);
       else if (ev.kind === 'client.pause') {
@@ -496,6 +538,9 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
       state = 'running';
       if (ev.op === 'unlock') holds = withHold(holds, ev.lock, 0);
       break;
+    case 'cmd':
+      if (r.call === undefined || r.call.answered) return r;
+      break;
     default:
       if (typeof ev.step !== 'number') return r;
   }
@@ -505,16 +550,37 @@ function threadAfter(r: ThreadRec, ev: TraceEvent): ThreadRec {
   if (ev.kind === 'lock.request' && typeof ev.lock === 'string') requesting = ev.lock;
   else if (ev.kind === 'lock.acquired' || ev.kind === 'lock.failed' || ev.kind === 'lock.error')
     requesting = undefined;
+  const call = callAfter(r.call, ev);
   if (
     state === r.state &&
     holds === r.holds &&
     nResults === r.nResults &&
     step === r.step &&
-    requesting === r.requesting
+    requesting === r.requesting &&
+    call === r.call
   )
     return r;
-  const next: ThreadRec = { state, holds, nResults, step, beforePause: r.beforePause, requesting };
+  const next: ThreadRec = { state, holds, nResults, step, beforePause: r.beforePause, requesting, call };
   return next;
+}
+
+/** The lock or unlock call a thread is in after `ev` (ThreadRec.call). */
+function callAfter(call: ThreadRec['call'], ev: TraceEvent): ThreadRec['call'] {
+  switch (ev.kind) {
+    case 'lock.request':
+    case 'unlock.request':
+      return { lock: ev.lock, answered: false };
+    case 'cmd':
+      return call === undefined || call.answered ? call : { lock: call.lock, answered: true };
+    case 'lock.acquired':
+    case 'lock.failed':
+    case 'lock.error':
+    case 'lock.released':
+    case 'thread.done':
+      return undefined;
+    default:
+      return call;
+  }
 }
 
 function withHold(

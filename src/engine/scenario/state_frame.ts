@@ -50,6 +50,11 @@ export interface ThreadRec {
   readonly beforePause?: ThreadState;
   /** the lock of an acquire in progress (lock.request until its outcome) */
   readonly requesting?: string;
+  /**
+   * a lock or unlock call in progress (its request until its outcome); `answered` once a command
+   * of it has run on a node, so Redis may count holds the thread does not know of yet
+   */
+  readonly call?: { readonly lock: string; readonly answered: boolean };
   /** its view, built on first use (the record itself never changes) */
   view?: ThreadView;
 }

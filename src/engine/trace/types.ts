@@ -477,6 +477,12 @@ export interface ThreadView {
    * through acquiring, holding some of its parts; absent when there is none
    */
   leases?: string[];
+  /**
+   * a lock or unlock call of this thread that Redis has already answered, its reply still on the
+   * way back: the hold count Redis now keeps for the thread (what `holds[lock]` becomes when the
+   * reply arrives). Shown by `stateAt` only; absent when there is none.
+   */
+  replying?: { lock: string; holds: number };
 }
 
 export interface ResourceView {

@@ -355,6 +355,7 @@ export const en = {
   'legend.refused': 'write refused (stale token)',
   'legend.stuck': 'stuck lock (L1, liveness)',
   'inspect.partial': 'in Redis: {keys} (parts of a lock still being acquired)',
+  'inspect.replying': 'Redis already counts {n} for {lock}; the reply is on its way to the thread',
   'inspect.inScript':
     'Inside the script (not visible to other clients until it returns, scripts are atomic):',
   'legend.releasing': 'unlock sent, reply pending (critical section over)',

@@ -344,6 +344,7 @@ export const zh: Record<MessageKey, string> = {
   'legend.refused': '写入被拒绝（过期的令牌）',
   'legend.stuck': '锁卡死（L1，活性）',
   'inspect.partial': 'Redis 中：{keys}（一把仍在获取中的锁的部分）',
+  'inspect.replying': 'Redis 中 {lock} 的持有次数已是 {n}；回复还在发回线程的路上',
   'inspect.inScript': '脚本内部（脚本是原子的，返回前其他客户端看不到）：',
   'legend.releasing': '已发出 unlock，等待回复（临界区已结束）',
   'violation.V3noLock': 'V3 — 没有锁的更新丢失：这次写入抹掉了另一个线程的更新（或将被进行中的更新抹掉）',

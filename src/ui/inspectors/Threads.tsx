@@ -5,6 +5,7 @@ import { usePlayground } from '../store';
 import { compareThreadIds } from '../timeline/model';
 import { nameOwners, NO_OWNERS } from '../timeline/owners';
 import { capList } from './list-cap';
+import { holdsText } from './thread-holds';
 
 /** The event at the cursor; apart from the table so only this follows every frame of playback. */
 function EventBox() {
@@ -82,10 +83,12 @@ export function Threads() {
                   <span className={`state state--${th.state}`}>{t(`state.${th.state}` as MessageKey)}</span>
                 </td>
                 <td>
-                  {Object.entries(th.holds)
-                    .filter(([, c]) => c > 0)
-                    .map(([lock, c]) => `${lock} ×${c}`)
-                    .join(', ') || '—'}
+                  {holdsText(th)}
+                  {th.replying && (
+                    <div className="threads__partial" data-testid="replying-holds">
+                      {t('inspect.replying', { lock: th.replying.lock, n: th.replying.holds })}
+                    </div>
+                  )}
                   {th.leases && (
                     <div className="threads__partial" data-testid="partial-holds">
                       {t('inspect.partial', { keys: th.leases.join(', ') })}
