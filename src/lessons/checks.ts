@@ -1,4 +1,5 @@
 /** Evaluating and describing Checks (types.ts) against a run at a cursor. */
+import { firstKeyMatching } from './key-pattern';
 import {
   keyHashSlot,
   type Scenario,
@@ -105,13 +106,15 @@ function ownerFields(
 function keyCheck(c: Cursor, k: KeyCheck): string | null {
   const nodes = c.state.nodes;
   let nodeId = k.node;
+  const named = (id: string) => firstKeyMatching(k.key, Object.keys(nodes[id].keys));
   if (nodeId === undefined) {
     const masters = Object.keys(nodes).filter((id) => nodes[id].role === 'master');
-    nodeId = masters.find((id) => nodes[id].keys[k.key] !== undefined) ?? masters[0];
+    nodeId = masters.find((id) => named(id) !== undefined) ?? masters[0];
   }
   const node = nodeId === undefined ? undefined : nodes[nodeId];
   if (node === undefined) return `no node ${nodeId ?? '(master)'}`;
-  const view = node.keys[k.key];
+  const name = named(nodeId!);
+  const view = name === undefined ? undefined : node.keys[name];
   if (k.is === 'absent') return view === undefined ? null : `${k.key} exists on ${nodeId}`;
   if (view === undefined) return `${k.key} does not exist on ${nodeId}`;
   if (k.is !== undefined && view.type !== k.is) return `${k.key} is a ${view.type}`;

@@ -4,6 +4,7 @@
  * unmodified scenario (must fail) and with the solution (must pass). The CLI prints this; the
  * page's player and the unit tests read the same results.
  */
+import { firstKeyMatching } from './key-pattern';
 import { builtin, runScenario, validateScenario } from './engine';
 import type { ScenarioRun, TraceEvent, Violation, VisibleState } from './engine';
 import {
@@ -302,6 +303,15 @@ export function evaluateLesson(
           what: `highlighted lanes exist (no ${unknownLanes.join(', ')} in this run)`,
           ok: false,
         });
+      // A named key is cited even while absent (lock-script 1: "no myLock yet"); a pattern's key
+      // is the run's, and a citation of it must find one (the unlock latch, gone 2 ms later).
+      const lost = (step.highlight?.keys ?? []).filter(
+        (k) =>
+          k.endsWith('*') &&
+          !Object.values(c.state.nodes).some((n) => firstKeyMatching(k, Object.keys(n.keys)) !== undefined),
+      );
+      if (lost.length > 0)
+        r.checks.push({ what: `highlighted keys exist (no ${lost.join(', ')} at the cursor)`, ok: false });
       for (const sel of step.highlight?.events ?? []) findEvent(events, sel);
       for (const check of step.checks ?? []) {
         const f = failure(c, check);

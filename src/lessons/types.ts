@@ -80,7 +80,10 @@ export type ThreadState =
 export type ViolationKind = 'V1' | 'V2' | 'V3' | 'L1' | 'L2' | 'L3' | 'L4' | 'L5' | 'L6' | 'L7';
 
 export interface KeyCheck {
-  /** the key on `node` (default: the first node that is a master at the cursor) */
+  /**
+   * the key on `node` (default: the first node that is a master at the cursor); `prefix*` names
+   * the first key starting with `prefix` (a latch key's request id is the run's)
+   */
   key: string;
   node?: string;
   /** 'absent': the key does not exist */
@@ -287,6 +290,7 @@ export interface ExploreCall {
 export interface Highlights {
   /** lanes: thread actors and node ids */
   lanes?: Actor[];
+  /** keys the step cites in the keyspace (it opens beside the lanes); `prefix*` as in a key check */
   keys?: string[];
   /** script lines: which script (`lock`, `unlock`, `renew`, or a sha) and its line numbers */
   script?: { script: string; lines: number[] };

@@ -223,14 +223,14 @@ const lesson: Lesson = {
           'Why the UUID? Thread ids are only unique inside one JVM: A:1 and B:1 are both “thread 1”, on two ' +
           'machines. With the thread id alone, line 2’s `hexists` would let B:1 “re-enter” A:1’s lock. With the ' +
           'client UUID in front, B:1’s field is a different one, absent from the hash, and it gets A:1’s ' +
-          'remaining TTL instead of the lock. The keyspace shows A:1’s field as stored; B:1’s is the ' +
+          'remaining TTL instead of the lock. The keyspace shows A:1’s field as stored, under the marked `myLock`; B:1’s is the ' +
           '`ARGV[2]` of its `EVALSHA`, in the script view: same `:1`, another UUID.',
         zh:
           '为什么要 UUID？线程 id 只在一个 JVM 内唯一：A:1 和 B:1 都是“线程 1”，却在两台机器上。只用线程 id 的话，第 2 行的 `hexists` ' +
           '会让 B:1“重入”A:1 的锁。加上客户端 UUID 前缀后，B:1 的字段是另一个，不在哈希里，它拿到的是 A:1 剩余的 TTL 而不是锁。' +
-          '键空间按原样显示 A:1 的字段；B:1 的字段是它那条 `EVALSHA` 的 `ARGV[2]`，在脚本视图里：同样是 `:1`，UUID 却不同。',
+          '键空间按原样显示 A:1 的字段（在标出的 `myLock` 下面）；B:1 的字段是它那条 `EVALSHA` 的 `ARGV[2]`，在脚本视图里：同样是 `:1`，UUID 却不同。',
       },
-      highlight: { lanes: ['A:1', 'B:1'], script: { script: 'lock', lines: [2, 7] } },
+      highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'], script: { script: 'lock', lines: [2, 7] } },
       checks: [holds('myLock', 'A:1', 1, { fields: 1 }), holds('myLock', 'B:1', null), ...turnedAway('B:1')],
     },
     {

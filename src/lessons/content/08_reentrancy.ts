@@ -11,7 +11,7 @@ import {
   whether,
   why,
 } from './common';
-import { acquired, cmd, ev, secondAcquire } from './events';
+import { acquired, cmd, ev, LATCH, secondAcquire } from './events';
 import type { Lesson } from '../types';
 
 /** the unlock script's last EVALSHA between the two releases (an earlier one may be answered NOSCRIPT) */
@@ -198,27 +198,29 @@ const lesson: Lesson = {
     {
       claims: ['C20', 'C21'],
       teacher: {
-        en: 'Expect the question “what is `redisson_unlock_latch`?”: it is the 3.24+ receipt, explained in lesson {lesson:unlock}; say so and move on. Point at the Threads table: it still lists A:1’s hold because the reply has not reached the client yet; step forward twice (→): A:1 cancels its watchdog, then its hold ends.',
-        zh: '估计会有人问“`redisson_unlock_latch` 是什么？”：它是 3.24 起的回执，第 {lesson:unlock} 课会讲；说一句就继续。指给大家看线程表：它还列着 A:1 的持有，因为回复还没到达客户端；往前走两步（→）：A:1 先取消看门狗，然后持有才结束。',
+        en: 'Expect the question “what is `redisson_unlock_latch`?” (the keyspace marks it): it is the 3.24+ receipt, explained in lesson {lesson:unlock}; say so and move on. Point at the Threads table: `myLock ×1 → 0`, because the reply has not reached the client yet; step forward twice (→): A:1 cancels its watchdog, then its hold ends.',
+        zh: '估计会有人问“`redisson_unlock_latch` 是什么？”（键空间里标出了它）：它是 3.24 起的回执，第 {lesson:unlock} 课会讲；说一句就继续。指给大家看线程表：`myLock ×1 → 0`，因为回复还没到达客户端；往前走两步（→）：A:1 先取消看门狗，然后持有才结束。',
       },
       at: secondUnlock,
       text: {
         en:
           'The second `unlock()` brings the count to `0`: now the script `DEL`s the key and publishes the unlock ' +
-          'message, and returns `1`. Lesson {lesson:unlock} follows that message. The short-lived ' +
-          '`redisson_unlock_latch:{myLock}:…` key that appears instead is the unlock script’s receipt (3.24+, ' +
-          'lesson {lesson:unlock}). The Threads table still shows A:1’s hold: the script has run on the server, but its reply ' +
-          'reaches A:1 1 ms later, when A:1 cancels its watchdog and lets go (`lock.released`).',
+          'message, and returns `1`. Lesson {lesson:unlock} follows that message. In the keyspace `myLock` ' +
+          'is gone; the short-lived key marked there, `redisson_unlock_latch:{myLock}:…`, is the unlock script’s ' +
+          'receipt (3.24+, lesson {lesson:unlock}). The Threads table reads `myLock ×1 → 0`: Redis counts no ' +
+          'hold any more, but the reply reaches A:1 1 ms later, when A:1 cancels its watchdog and lets go (`lock.released`).',
         zh:
           '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 {lesson:unlock} 课会跟着这条消息走。' +
-          '随之出现的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 {lesson:unlock} 课），' +
-          '线程表里仍然显示 A:1 的持有：脚本已经在服务器上执行完，但它的回复 1 毫秒后才到达 A:1，' +
+          '键空间里 `myLock` 已经没了；那里标出的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 {lesson:unlock} 课）。' +
+          '线程表显示 `myLock ×1 → 0`：Redis 已经不再记着这次持有，但回复 1 毫秒后才到达 A:1，' +
           '那时 A:1 取消看门狗并放手（`lock.released`）。',
       },
-      highlight: { script: scriptLines('unlock', 21, 24) },
+      highlight: { keys: [LATCH], script: scriptLines('unlock', 21, 24) },
       checks: [
         { reply: 1 },
         absent('myLock'),
+        // the latch the text points at, in the keyspace at this moment (gone 2 ms later)
+        { key: LATCH, is: 'string' },
         exactly(1, { kind: 'pubsub.publish' }),
         // what the Threads table shows (LA21): A:1 still holds until its reply arrives, 1 ms on
         threadHolds('A:1', 'myLock', 1),

@@ -11,7 +11,7 @@ import {
   threadHolds,
   why,
 } from './common';
-import { cmd, ev } from './events';
+import { cmd, ev, LATCH } from './events';
 import type { EventSelector, Lesson } from '../types';
 
 /** the unlock EVALSHA that got an answer (a first one may be refused with NOSCRIPT) */
@@ -133,7 +133,7 @@ const lesson: Lesson = {
           'Now the real owner. A:1 holds `myLock` once; A:2, B:1 and C:1 are waiting on their semaphores. The ' +
           'unlock script decrements the field to `0`, `DEL`s the key and `PUBLISH`es `0` on ' +
           '`redisson_lock__channel:{myLock}`, then returns `1`. Three clients are subscribed, so three receive it. ' +
-          'One more key shows up in the keyspace: since 3.24 the script also stores its answer in ' +
+          'One more key shows up in the keyspace, marked there: since 3.24 the script also stores its answer in ' +
           '`redisson_unlock_latch:{myLock}:<request id>` for a few seconds, so that an unlock re-sent after a ' +
           'timeout gets the same answer instead of releasing twice; right after, the client deletes it (the ' +
           '`A/unlock` actor in the captions is that clean-up). The tutorials’ older unlock script has no latch. ' +
@@ -142,18 +142,21 @@ const lesson: Lesson = {
         zh:
           '现在轮到真正的持有者。A:1 持有 `myLock` 一次；A:2、B:1、C:1 在各自的信号量上等待。解锁脚本把字段减到 `0`，`DEL` 掉键，' +
           '在 `redisson_lock__channel:{myLock}` 上 `PUBLISH` 一个 `0`，然后返回 `1`。有三个客户端订阅了，所以三个都收到。' +
-          '键空间里还会多出一个键：从 3.24 起，脚本还会把它的答复在 `redisson_unlock_latch:{myLock}:<请求 id>` 里存几秒，' +
+          '键空间里还会多出一个键（已在那里标出）：从 3.24 起，脚本还会把它的答复在 `redisson_unlock_latch:{myLock}:<请求 id>` 里存几秒，' +
           '这样超时后重发的解锁拿到的是同一个答复，而不会释放两次；紧接着客户端就把它删掉（说明栏里的 `A/unlock` 就是这次清理）。' +
           '教程里较早的解锁脚本没有这个 latch。' +
           '命令行可以在消息发出之前数出接收者：`PUBSUB NUMSUB redisson_lock__channel:{myLock}` 返回 `3`。',
       },
       highlight: {
         lanes: ['A:1', 'A:2', 'B:1', 'C:1'],
+        keys: [LATCH],
         script: { script: 'unlock', lines: [15, 16, 17, 18] },
       },
       checks: [
         { reply: 1 },
         absent('myLock'),
+        // the latch the text points at, in the keyspace at this moment (the client deletes it 2 ms on)
+        { key: LATCH, is: 'string' },
         atLeast(1, { kind: 'script.call', cmd: 'del', key: 'myLock' }),
         // the 3.24+ unlock latch the text explains
         atLeast(1, { kind: 'script.call', cmd: 'set', after: { kind: 'unlock.request', actor: 'A:1' } }),

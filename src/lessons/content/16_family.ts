@@ -1,4 +1,4 @@
-import { actorOf, atLeast, choice, exactly, gap, none, threadHolds, tokenCounterIs2, why } from './common';
+import { actorOf, atLeast, choice, exactly, gap, holds, none, threadHolds, tokenCounterIs2, why } from './common';
 import { acquired, cmd, ev } from './events';
 import type { Check, EventSelector, Lesson } from '../types';
 
@@ -131,12 +131,17 @@ const lesson: Lesson = {
       },
       at: acquired('C:1'),
       text: {
-        en: 'The writer C:1 waits until the last reader has left, then holds the lock alone.',
-        zh: '写者 C:1 一直等到最后一个读者离开，才独自持有锁。',
+        en:
+          'The writer C:1 (its lane marked) waits until the last reader has left, then holds the lock alone. ' +
+          'In the keyspace the hash `rw` now says `mode` = `write`, beside C:1’s one field.',
+        zh: '写者 C:1（它的泳道已标出）一直等到最后一个读者离开，才独自持有锁。键空间里的哈希 `rw` 现在是 `mode` = `write`，旁边只有 C:1 的一个字段。',
       },
+      highlight: { lanes: ['C:1'], keys: ['rw'] },
       checks: [
         threadHolds('A:1', 'rw', 0),
         threadHolds('B:1', 'rw', 0),
+        threadHolds('C:1', 'rw', 1),
+        holds('rw', 'C:1', 1, { is: 'hash', fields: 2 }),
         gap(ev('lock.released', 'B:1'), acquired('C:1'), { min: 0 }),
       ],
     },

@@ -39,3 +39,9 @@ export const secondAcquire = cmd('A:1', 'EVALSHA', {
   key: 'myLock',
   after: ev('lock.request', 'A:1', { nth: 2 }),
 });
+
+/**
+ * The 3.24+ unlock latch of `myLock` as a key check or a cited key names it: its tail is the
+ * unlock's request id, the run's own (`prefix*`, src/lessons/key-pattern.ts).
+ */
+export const LATCH = 'redisson_unlock_latch:{myLock}:*';

@@ -51,7 +51,7 @@ function KeyRows({
   const realOwners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const title = (f: string) => (owners === realOwners ? f : nameOwners(f, realOwners));
   const head = (
-    <tr className="ks__key">
+    <tr className="ks__key" data-key={k.key}>
       <th scope="row">
         <Named text={k.key} owners={owners} />
         {cluster && <Slot keyName={k.key} />}

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { COURSE_PATHS, coursePath, pathMinutes, pathNeighbour } from '../../lessons/paths';
 import { encodeLessonHash } from '../url-state';
+import { keyMatches } from '../../lessons/key-pattern';
 import type { Highlights, Step } from '../../lessons/types';
 import { openExplore } from '../explore/store';
 import { useT } from '../hooks/useT';
@@ -163,7 +164,7 @@ function useLessonKeys(): void {
 function useHighlightDom(h: Highlights | undefined): void {
   useEffect(() => {
     const lanes = new Set(h?.lanes ?? []);
-    const keys = new Set(h?.keys ?? []);
+    const keys = h?.keys ?? [];
     const lines = new Set(h?.script?.lines ?? []);
     const apply = () => {
       for (const el of document.querySelectorAll<HTMLElement>('.lane-label')) {
@@ -171,7 +172,8 @@ function useHighlightDom(h: Highlights | undefined): void {
         el.classList.toggle('lesson-hl', lanes.has(id));
       }
       for (const el of document.querySelectorAll<HTMLElement>('.ks__key')) {
-        el.classList.toggle('lesson-hl', keys.has(keyNameOf(el)));
+        const name = keyNameOf(el);
+        el.classList.toggle('lesson-hl', keys.some((k) => keyMatches(k, name)));
       }
       for (const el of document.querySelectorAll<HTMLElement>('[data-testid="script-view"] .lua__line')) {
         el.classList.toggle('lesson-hl', lines.has(Number(el.querySelector('.lua__no')?.textContent)));
@@ -189,7 +191,7 @@ function useHighlightDom(h: Highlights | undefined): void {
     // shows fewer lanes than a cluster has) once the step's layout has settled; then the reader
     // scrolls freely.
     const timers =
-      lanes.size + lines.size + keys.size === 0 ? [] : [0, 300, 800].map((ms) => setTimeout(showMarked, ms));
+      lanes.size + lines.size + keys.length === 0 ? [] : [0, 300, 800].map((ms) => setTimeout(showMarked, ms));
     return () => {
       observer.disconnect();
       for (const id of timers) clearTimeout(id);
@@ -202,6 +204,7 @@ function useHighlightDom(h: Highlights | undefined): void {
 
 /** A keyspace row's key, without the hash slot a cluster run writes after it. */
 function keyNameOf(row: HTMLElement): string {
+  if (row.dataset.key !== undefined) return row.dataset.key;
   const th = row.querySelector('th');
   const all = th?.textContent ?? '';
   const slot = th?.querySelector('.ks__slot')?.textContent ?? '';
