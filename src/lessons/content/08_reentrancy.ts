@@ -182,12 +182,15 @@ const lesson: Lesson = {
         },
       },
       text: {
-        en: 'After the first `unlock()` the key is still there, the field is back to `1`, and nothing is published.',
-        zh: '第一次 `unlock()` 之后键还在，字段回到 `1`，也没有发布任何消息。',
+        en:
+          'After the first `unlock()` the key is still there, the field is back to `1`, and nothing is published. ' +
+          'The other key now in the keyspace, `redisson_unlock_latch:{myLock}:…`, is the unlock’s receipt (next step).',
+        zh: '第一次 `unlock()` 之后键还在，字段回到 `1`，也没有发布任何消息。键空间里新出现的另一个键 `redisson_unlock_latch:{myLock}:…` 是这次解锁的回执（下一步细说）。',
       },
-      highlight: { script: scriptLines('unlock', 9, 13) },
+      highlight: { keys: ['myLock', LATCH], script: scriptLines('unlock', 9, 13) },
       checks: [
         { reply: 0 },
+        { key: LATCH, is: 'string' },
         holds('myLock', 'A:1', 1, { pttl: { min: 29_990 } }),
         none({ kind: 'pubsub.publish' }),
         // The script has run on the node; A:1's unlock() returns (and its own count drops) one

@@ -1,5 +1,5 @@
-import { atLeast, choice, dodge, exactly, none, replyOf, why, yourTurn } from './common';
-import { cmd } from './events';
+import { absent, atLeast, choice, dodge, exactly, none, replyOf, why, yourTurn } from './common';
+import { cmd, LATCH } from './events';
 import type { Lesson, PatchOp, ScenarioJson, TaskControl } from '../types';
 
 /** The sale: decrement the stock only while the lock key exists, in one script (both keys declared). */
@@ -301,17 +301,21 @@ const lesson: Lesson = {
         en:
           'Redisson meets the same rule in its own scripts. A:1’s unlock is one `EVALSHA` that declares three ' +
           'keys: `myLock`, the channel `redisson_lock__channel:{myLock}` it publishes to, and the latch ' +
-          '`redisson_unlock_latch:{myLock}:…` that remembers the unlock’s answer. Redisson builds the derived names ' +
+          '`redisson_unlock_latch:{myLock}:…` that remembers the unlock’s answer (marked in master-3’s keyspace, where ' +
+          '`myLock` itself is now gone). Redisson builds the derived names ' +
           'with the lock name in braces, so all three hash only `myLock`: slot 12769, and the script runs. A lock ' +
           'name that already has a tag (`{order:1}:lock`) is used as it is.',
         zh:
           'Redisson 在自己的脚本里也遵守同样的规则。A:1 的解锁是一条 `EVALSHA`，声明了三个键：`myLock`、它要发布消息的频道 ' +
-          '`redisson_lock__channel:{myLock}`，以及记住解锁回复的 `redisson_unlock_latch:{myLock}:…`。Redisson 生成这些派生名字时把锁名放进花括号，' +
+          '`redisson_lock__channel:{myLock}`，以及记住解锁回复的 `redisson_unlock_latch:{myLock}:…`（master-3 的键空间里已标出它，`myLock` 本身此时已被删掉）。Redisson 生成这些派生名字时把锁名放进花括号，' +
           '所以三个名字都只对 `myLock` 求哈希：槽 12769，脚本得以执行。已经带标签的锁名（`{order:1}:lock`）则原样使用。',
       },
-      highlight: { lanes: ['A:1', 'master-3'], keys: ['myLock'] },
+      highlight: { lanes: ['A:1', 'master-3'], keys: [LATCH] },
       checks: [
         { reply: 1 },
+        // the latch the text points at, on master-3 at this moment; myLock is deleted
+        { key: LATCH, node: 'master-3', is: 'string' },
+        absent('myLock'),
         { slot: 'redisson_lock__channel:{myLock}', is: 12769, sameAs: 'myLock' },
         { slot: 'redisson_unlock_latch:{myLock}:0', sameAs: 'myLock' },
         { slot: 'redisson_lock__channel:{order:1}:lock', sameAs: TAGGED_LOCK },
