@@ -128,7 +128,8 @@ const lesson: Lesson = {
       scenario: { patch: pauseFound },
       at: ev('resource.use', 'C:1'),
       question: {
-        decides: ev('client.resume', 'A'),
+        // before the key expires: A paused holding it, B and C waiting (not yet B holding it too)
+        decides: { kind: 'key.expired', key: 'stock' },
         prompt: {
           en: 'The search’s smallest counterexample adds one fault: A’s JVM pauses at 8 ms, inside its sale, for exactly 30 000 ms. What happens to the sales counter?',
           zh: '搜索给出的最小反例只加了一个故障：A 的 JVM 在第 8 毫秒、也就是它的销售进行到一半时，停顿整整 30 000 毫秒。销量计数器会怎样？',
