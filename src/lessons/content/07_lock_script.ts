@@ -125,7 +125,7 @@ const lesson: Lesson = {
             'one',
             1,
             '`1`, the hold count',
-            '`1`，重入计数',
+            '`1`，持有次数',
             why(
               'The `hincrby` does set the field to `1`, so returning it would make sense. But the script’s reply is only what `return` says: the branch ends with `return nil`, and the run shows `EVALSHA` replying `nil`.',
               '`hincrby` 确实把字段设成了 `1`，返回它似乎合理。但脚本的返回值只取决于 `return`：这个分支以 `return nil` 结束，运行里 `EVALSHA` 的回复就是 `nil`。',

@@ -32,7 +32,7 @@ const holdCount = { op: 'getHoldCount', lock: 'myLock' };
 
 const lesson: Lesson = {
   id: 'reentrancy',
-  title: { en: 'Reentrancy: the hold count', zh: '可重入：重入计数' },
+  title: { en: 'Reentrancy: the hold count', zh: '可重入：持有次数' },
   minutes: 6,
   part: 2,
   objective: {

@@ -93,12 +93,13 @@ const lesson: Lesson = {
           '[distributed locks](' +
           SOURCES.redisDocs +
           ') makes the same point about a master with a replica. Redisson’s answer since 3.12.5 is `WAIT` after ' +
-          'each acquire (`checkLockSyncedSlaves`, lesson {lesson:replication}): it narrows the window, but a replica that ' +
+          'each acquire (lesson {lesson:replication}; since 3.17 `checkLockSyncedSlaves` turns zero acknowledgements into an ' +
+          'error): it narrows the window, but a replica that ' +
           'acknowledged and then was not the one promoted, or a `WAIT` that timed out, still loses the lock.',
         zh:
           '两个持有者，而且谁都不知道。Redis 的复制是异步的；Redis 文档中关于[分布式锁](' +
           SOURCES.redisDocs +
-          ')的页面对带从节点的主节点也指出了同一点。Redisson 从 3.12.5 起的做法是每次加锁后发 `WAIT`（`checkLockSyncedSlaves`，第 {lesson:replication} 课）：' +
+          ')的页面对带从节点的主节点也指出了同一点。Redisson 从 3.12.5 起的做法是每次加锁后发 `WAIT`（第 {lesson:replication} 课；从 3.17 起 `checkLockSyncedSlaves` 把零个确认变成错误）：' +
           '它缩小了窗口，但确认过的从节点如果不是被提升的那个，或者 `WAIT` 超时，锁照样会丢。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['myLock'] },
@@ -122,8 +123,8 @@ const lesson: Lesson = {
           SOURCES.antirez +
           ') argues they hold in practice with monotonic clocks and a check of the elapsed time after ' +
           'acquiring. Here master-3’s clock jumped 10 s, its key expired early, and B:1 took a majority while ' +
-          'A:1 held the lock. Redisson deprecated `RedissonRedLock` in 3.12.5: “Use getLock() or ' +
-          'getFencedLock() method instead”.',
+          'A:1 held the lock. Redisson deprecated `getRedLock` in 3.12.5 and the `RedissonRedLock` class in 3.25.0; ' +
+          'since 3.20 the note reads “Use getLock() or getFencedLock() method instead”.',
         zh:
           'RedLock 是 Redis 文档给出的算法：在有效期内，在多数独立主节点上拿到锁。它的安全性假设各节点的时钟走得差不多快，' +
           '并且持有者会在有效期内做完工作。Martin Kleppmann 的[《How to do distributed locking》](' +
@@ -131,7 +132,7 @@ const lesson: Lesson = {
           ')展示了这两个假设如何失效（时钟跳变、停顿）；antirez 的回应[《Is Redlock safe?》](' +
           SOURCES.antirez +
           ')认为，用单调时钟并在加锁后检查已耗时间，这些假设在实践中是成立的。这里 master-3 的时钟跳了 10 秒，它上面的键提前过期，' +
-          'B:1 在 A:1 持有锁时拿到了多数。Redisson 在 3.12.5 弃用了 `RedissonRedLock`：“Use getLock() or getFencedLock() method instead”。',
+          'B:1 在 A:1 持有锁时拿到了多数。Redisson 在 3.12.5 弃用了 `getRedLock`，在 3.25.0 弃用了 `RedissonRedLock` 类；从 3.20 起那条注释写的是“Use getLock() or getFencedLock() method instead”。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'master-3'] },
       checks: [v1('res', 'A:1', 'B:1'), exactly(1, { kind: 'node.clock', node: 'master-3' })],

@@ -327,7 +327,7 @@ Returns nil (not the owner), 0 (still held: reentrant count > 0) or 1 (released,
 KEYS[1] lock key, KEYS[2] pub/sub channel
 ARGV[1] unlock message (0), ARGV[2] lease in ms, ARGV[3] lock name, ARGV[4] publish command`,
     `RedissonLock.unlockInnerAsync，3.22 .. 3.23：释放一次持有；还没有解锁 latch，发布命令由 ARGV[4] 传入（PUBLISH，分片集群中为 SPUBLISH）。
-返回 nil（不是持有者）、0（仍被持有：重入计数 > 0）或 1（已释放并已发布）。
+返回 nil（不是持有者）、0（仍被持有：持有次数 > 0）或 1（已释放并已发布）。
 KEYS[1] 锁的键，KEYS[2] 发布/订阅频道
 ARGV[1] 解锁消息（0），ARGV[2] 租期（毫秒），ARGV[3] 锁名，ARGV[4] 发布命令`,
   ],

@@ -21,7 +21,7 @@ export const basicLock = defineBuiltin('basic-lock', {
 export const reentrant = defineBuiltin('reentrant', {
   group: 'basics',
   title: 'Reentrant locking: the hold count',
-  titleZh: '可重入锁：重入计数',
+  titleZh: '可重入锁：持有次数',
   description:
     'A:1 locks myLock twice: the hash field counts 1, then 2, and each acquire resets the TTL. Meanwhile B:1 ' +
     'tries once (tryLock()) and gets false. The first unlock only decrements the count (the lock stays); the ' +
