@@ -122,6 +122,12 @@ describe('caption', () => {
       'A:1 的加锁脚本在 master 上执行：myLock 被另一个持有者占用；回复的是其租期剩余的 TTL：29904 毫秒。',
     ],
     [
+      'the lock script, held by another on a key without an expiry',
+      [loaded, evalsha(-1)],
+      'A:1’s lock script ran on master: myLock is held by another owner and has no expiry; the reply is -1, what PTTL answers for a key without a TTL.',
+      'A:1 的加锁脚本在 master 上执行：myLock 被另一个持有者占用，而且没有过期时间；回复为 -1，这是 PTTL 对没有 TTL 的键的回答。',
+    ],
+    [
       'an unknown script names no meaning for its reply',
       [evalsha(null)],
       'A:1’s script EVALSHA ran on master; the reply was (nil).',

@@ -99,6 +99,8 @@ function evalCaption(e: TraceEventOf<'cmd'>, c: Ctx): [MessageKey, object?] {
         return ['caption.acquireScript.ok', { ...base, lease }];
       if (typeof e.reply === 'number' || Array.isArray(e.reply)) {
         const ttl = Array.isArray(e.reply) ? Number(e.reply[0]) : e.reply;
+        // -1 is PTTL's answer for a key without an expiry, not a time left (waiting-fails 5)
+        if (ttl === -1) return ['caption.acquireScript.noTtl', base];
         return ['caption.acquireScript.held', { ...base, ttl: duration(ttl, c.lang) }];
       }
       break;

@@ -100,7 +100,7 @@ const lesson: Lesson = {
         zh:
           '上一课那个三主节点集群上的一家小店。每个买家先拿 `order:1:lock`，再执行一个脚本，只在锁键还存在时卖出：' +
           '`if exists(KEYS[1]) then decr(KEYS[2])`，其中 `KEYS = [order:1:lock, order:1:stock]`。A:1 先问了问这两个名字在哪，' +
-          '你也可以在**控制台**里这样问（`CLUSTER KEYSLOT <name>`，任何节点都会回答）：`order:1:lock` 在槽 1506（master-1），' +
+          '你也可以在**命令行**里这样问（`CLUSTER KEYSLOT <name>`，任何节点都会回答）：`order:1:lock` 在槽 1506（master-1），' +
           '`order:1:stock` 在槽 16255（master-3）。',
       },
       highlight: { lanes: ['A:1', 'master-1', 'master-3'] },
@@ -112,7 +112,7 @@ const lesson: Lesson = {
       ],
       teacher: {
         en: 'Have someone type `CLUSTER KEYSLOT order:1:lock` in the console before you move on. People assume keys that share a prefix share a slot; the whole name is hashed.',
-        zh: '先请一位同学在控制台里输入 `CLUSTER KEYSLOT order:1:lock`。很多人以为前缀相同的键在同一个槽；其实整个名字都参与哈希。',
+        zh: '先请一位同学在命令行里输入 `CLUSTER KEYSLOT order:1:lock`。很多人以为前缀相同的键在同一个槽；其实整个名字都参与哈希。',
       },
     },
     {

@@ -448,6 +448,8 @@ export const en = {
     '{who}’s lock script ran on {node}: reply nil, so {who} now holds {lock} (taken, or re-entered) with a lease of {lease}.',
   'caption.acquireScript.held':
     '{who}’s lock script ran on {node}: {lock} is held by another owner; the reply is the TTL its lease has left, {ttl}.',
+  'caption.acquireScript.noTtl':
+    '{who}’s lock script ran on {node}: {lock} is held by another owner and has no expiry; the reply is -1, what PTTL answers for a key without a TTL.',
   'caption.unlockScript.released':
     '{who}’s unlock script ran on {node}: reply 1, {lock} is deleted and an unlock message is published on its channel.',
   'caption.unlockScript.still':

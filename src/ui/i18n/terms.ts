@@ -16,6 +16,8 @@ export const ZH_TERMS: readonly ZhTerm[] = [
   { concept: 'fencing token', term: '防护令牌', variants: [/\bfencing\b/i, /\btokens?\b/i] },
   { concept: 'hold count (how many times a thread holds a lock)', term: '持有次数', variants: [/重入次数/, /重入计数/] },
   { concept: 'the timeline cursor', term: '游标', variants: [/光标/] },
+  // the panel under the keyspace where Redis commands are typed (inspect.console)
+  { concept: 'the command console', term: '命令行', variants: [/控制台/] },
   // lower case only: `KEYS` is Lua's name for a script's key arguments
   { concept: 'a Redis key', term: '键', variants: [/\bkeys?\b/] },
 ];

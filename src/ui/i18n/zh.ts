@@ -424,6 +424,8 @@ export const zh: Record<MessageKey, string> = {
     '{who} 的加锁脚本在 {node} 上执行：回复 nil，{who} 现在持有 {lock}（新获取或重入），租期为 {lease}。',
   'caption.acquireScript.held':
     '{who} 的加锁脚本在 {node} 上执行：{lock} 被另一个持有者占用；回复的是其租期剩余的 TTL：{ttl}。',
+  'caption.acquireScript.noTtl':
+    '{who} 的加锁脚本在 {node} 上执行：{lock} 被另一个持有者占用，而且没有过期时间；回复为 -1，这是 PTTL 对没有 TTL 的键的回答。',
   'caption.unlockScript.released':
     '{who} 的解锁脚本在 {node} 上执行：回复 1，{lock} 已删除，并在其频道上发布了解锁消息。',
   'caption.unlockScript.still':
