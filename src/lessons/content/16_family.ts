@@ -182,7 +182,7 @@ const lesson: Lesson = {
         en:
           'And the fenced lock (`getFencedLock`) of lesson {lesson:pauses-fencing}: every acquire increments a counter in the same ' +
           'script and hands back a token that only grows. A:1 got `1`, B:1 gets `2`.',
-        zh: '还有第 {lesson:pauses-fencing} 课的防护锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
+        zh: '还有第 {lesson:pauses-fencing} 课的防护锁（`getFencedLock`）：每次加锁都在同一个脚本里递增计数器，返回一个只增不减的防护令牌。A:1 拿到 `1`，B:1 拿到 `2`。',
       },
       checks: [
         exactly(1, ev('lock.acquired', 'A:1', { where: { token: 1 } })),

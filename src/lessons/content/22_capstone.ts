@@ -105,14 +105,14 @@ const lesson: Lesson = {
         zh:
           '这是 `stock-*` 内置场景里的库存服务，缩减为三个买家：每人用 `lock()` 获取 RLock `stock`（由看门狗续期），' +
           '读取销量计数器，花 50 毫秒处理订单，再写回加一。B:1 和 C:1 排在 A:1 后面。平常的一天里每笔销售都算数：' +
-          '计数器最终是 3，结论是**安全**。但一次运行只是一种调度。**违规搜索**（Explore 按钮）把同一个场景再跑一千次，' +
+          '计数器最终是 3，结论是**安全**。但一次运行只是一种调度。**违规搜索**（“探索…”按钮）把同一个场景再跑一千次，' +
           '每次最多加三个故障：停顿、崩溃、网络分区、时钟跳变、中断、延迟尖峰。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'C:1'] },
       checks: [{ verdict: 'safe' }, { resource: { value: 3, accepted: 3 } }, everyBuyerSold, theyContend],
       teacher: {
         en: 'Ask the room for a fault that would lose a sale here before anyone presses Explore. Most will name a crash; a crash loses no sale (the key expires and the others go on). The pause is the one that hurts.',
-        zh: '在有人按 Explore 之前，先请大家说出一个会让这里丢掉一笔销售的故障。多数人会说崩溃；但崩溃不会丢销售（键过期后其他人继续）。真正伤人的是停顿。',
+        zh: '在有人按“探索…”之前，先请大家说出一个会让这里丢掉一笔销售的故障。多数人会说崩溃；但崩溃不会丢销售（键过期后其他人继续）。真正伤人的是停顿。',
       },
       explore: {
         prompt: {

@@ -529,7 +529,7 @@ export function WhereView() {
         {t('learn.where')}
         {where && outline && (
           <span className="muted">
-            {where.actor} · {outline.title}
+            {where.actor} · {lang === 'zh' ? (outline.titleZh ?? outline.title) : outline.title}
           </span>
         )}
       </h3>

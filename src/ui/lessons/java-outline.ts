@@ -16,9 +16,11 @@ export interface OutlineLine {
 
 const c = (en: string, zh: string) => ({ en, zh });
 
-export const OUTLINES: Record<OutlineId, { title: string; lines: OutlineLine[] }> = {
+/** `titleZh`: the title in 中文 where it is words, not a Java name */
+export const OUTLINES: Record<OutlineId, { title: string; titleZh?: string; lines: OutlineLine[] }> = {
   caller: {
     title: 'your code',
+    titleZh: '你的代码',
     lines: [
       { code: 'RLock lock = redisson.getLock(name);' },
       { code: 'lock.lock();  // or tryLock(...)' },
@@ -32,16 +34,17 @@ export const OUTLINES: Record<OutlineId, { title: string; lines: OutlineLine[] }
   // RFencedLock (3.26+): the token comes back from the acquire and goes with every write
   callerFenced: {
     title: 'your code',
+    titleZh: '你的代码',
     lines: [
       { code: 'RFencedLock lock = redisson.getFencedLock(name);' },
       {
         code: 'Long token = lock.lockAndGetToken();',
-        comment: c('the token only grows', '令牌只增不减'),
+        comment: c('the token only grows', '防护令牌只增不减'),
       },
       { code: 'try {' },
       {
         code: '    store.write(value, token);',
-        comment: c('the store refuses an older token', '存储拒绝更旧的令牌'),
+        comment: c('the store refuses an older token', '存储拒绝更旧的防护令牌'),
       },
       { code: '} finally {' },
       { code: '    lock.unlock();' },
