@@ -133,8 +133,8 @@ describe('question and task builders', () => {
 
   it('build choices, task prompts, lock-op patches and the no-V1 goal', () => {
     expect(yourTurn('call `lock()`.', '调用 `lock()`。')).toEqual({
-      en: 'Your turn: call `lock()`.',
-      zh: '轮到你了：调用 `lock()`。',
+      en: 'Call `lock()`.',
+      zh: '调用 `lock()`。',
     });
     expect(choice('one', 1, '`1`', '写入 `1`')).toEqual({
       id: 'one',

@@ -150,10 +150,13 @@ export const onFirstOps = (
   clients: number[] = [0, 1],
 ): PatchOp[] => clients.map((c) => ({ op, path: `/clients/${c}/threads/0/program/0/${field}`, value }));
 
-/** A task's prompt: every one invites the learner the same way ("Your turn: …"). */
+/**
+ * A task's prompt, written as the rest of the sentence after "Your turn:". The task box's own
+ * heading already says "Your turn" (learn.task), so the prompt starts with its first word.
+ */
 export const yourTurn = (en: string, zh: string): Bilingual => ({
-  en: `Your turn: ${en}`,
-  zh: `轮到你了：${zh}`,
+  en: en.charAt(0).toUpperCase() + en.slice(1),
+  zh,
 });
 
 /** A task's goal that no `V1` (two holders at once) happens on `lock`, with its text. */
