@@ -40,7 +40,7 @@ export const GLOSSARY: readonly Term[] = [
       en: 'How long the lock key lives in Redis unless it is renewed. Redisson sets it with PEXPIRE on the lock’s hash: lockWatchdogTimeout (30 s by default) when you lock without a leaseTime, otherwise the leaseTime you passed. When it runs out, Redis deletes the key and another client can take the lock, even if the old holder is still working and still believes it holds it.',
       zh: '锁的键在 Redis 中存活多久（除非被续期）。Redisson 用 PEXPIRE 给锁的 hash 设置它：不传 leaseTime 加锁时为 lockWatchdogTimeout（默认 30 秒），否则为你传入的 leaseTime。到期后 Redis 删除这个键，别的客户端就能拿到锁，即使原持有者还在执行并且仍以为自己持有锁。',
     },
-    match: { en: /\bleases?\b|\bTTL\b/i, zh: /租期|TTL/ },
+    match: { en: /\bleases?\b|\bTTL\b/i, zh: /租期|(?<![A-Za-z])TTL(?![A-Za-z])/ },
   },
   {
     id: 'watchdog',

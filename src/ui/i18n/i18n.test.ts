@@ -62,6 +62,12 @@ describe('the glossary', () => {
         .filter((p) => p.term)
         .map((p) => p.term),
     ).toEqual(['watchdog', 'lease']);
+    // a term inside a command's name is not the term: PTTL is not "P" + TTL (waiting-fails 5's caption)
+    expect(linkTerms('回复为 -1，这是 PTTL 对没有 TTL 的键的回答', 'zh')).toEqual([
+      { text: '回复为 -1，这是 PTTL 对没有 ' },
+      { text: 'TTL', term: 'lease' },
+      { text: ' 的键的回答' },
+    ]);
   });
 });
 
