@@ -79,7 +79,8 @@ export const en = {
   'inspect.key': 'key',
   'legend.running': 'running',
   'legend.working': 'critical section',
-  'legend.waiting': 'waiting / subscribed',
+  // a SpinLock waits without subscribing, so the band cannot promise a subscription
+  'legend.waiting': 'waiting for the lock',
   'legend.holding': 'holding (× hold count)',
   'legend.paused': 'paused',
   'legend.crashed': 'crashed',

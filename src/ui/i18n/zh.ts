@@ -81,7 +81,7 @@ export const zh: Record<MessageKey, string> = {
   'inspect.key': '键',
   'legend.running': '运行中',
   'legend.working': '临界区',
-  'legend.waiting': '等待 / 已订阅',
+  'legend.waiting': '等待锁',
   'legend.holding': '持有锁（× 持有次数）',
   'legend.paused': '暂停',
   'legend.crashed': '崩溃',
