@@ -9,7 +9,15 @@
 import { useEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import type { SchemaIssue } from '../../engine/scenario/api';
 import { locatePath } from './json-locate';
-import { highlightLines, lineOf, shiftProblems, syntaxProblem, type Problem } from './json-highlight';
+import {
+  highlightRange,
+  lineAt,
+  lineStarts,
+  shiftProblems,
+  syntaxProblem,
+  widestLine,
+  type Problem,
+} from './json-highlight';
 
 export interface JsonEditorProps {
   value: string;
@@ -24,45 +32,92 @@ export interface JsonEditorProps {
 interface Parts {
   scroller: HTMLDivElement;
   gutter: HTMLDivElement;
+  numbers: HTMLDivElement;
+  content: HTMLDivElement;
   lines: HTMLDivElement;
   input: HTMLTextAreaElement;
 }
 
-/** Draws `text` with `problems` under the textarea, and the line numbers beside it. */
-function draw(parts: Parts, text: string, problems: readonly Problem[]) {
-  const html = highlightLines(text, problems);
-  parts.lines.innerHTML = html.map((l) => `<div class="json-editor__line">${l}</div>`).join('');
-  if (parts.gutter.childElementCount !== html.length)
-    parts.gutter.textContent = html.map((_, i) => i + 1).join('\n');
-  markCurrentLine(parts);
+/** Lines drawn above and below the ones in view: a document this long or shorter is drawn whole. */
+const OVERSCAN = 200;
+/** The padding above the first line (app.css .json-editor__content). */
+const PAD = 4;
+
+/** The text as drawn: its lines' starts and widest line, worked out once per text. */
+interface Layout {
+  text: string;
+  starts: number[];
+  widest: number;
 }
 
-function markCurrentLine(parts: Parts) {
-  const at = lineOf(parts.input.value, parts.input.selectionStart);
+function layoutOf(prev: Layout | null, text: string): Layout {
+  if (prev !== null && prev.text === text) return prev;
+  const starts = lineStarts(text);
+  return { text, starts, widest: widestLine(text, starts) };
+}
+
+const lineHeight = (parts: Parts) => parseFloat(getComputedStyle(parts.lines).lineHeight) || 17;
+
+/**
+ * Draws the lines in view (and OVERSCAN more each side) under the textarea, and their numbers:
+ * the textarea holds the whole text, the drawing beneath it only what can be seen, so a document
+ * of 90,000 lines (the scale scenario) costs what a short one does.
+ */
+function draw(parts: Parts, layout: Layout, problems: readonly Problem[]) {
+  const { scroller, content, lines, gutter, numbers, input } = parts;
+  const lh = lineHeight(parts);
+  const n = layout.starts.length;
+  const height = `${n * lh + 2 * PAD}px`;
+  content.style.height = height;
+  content.style.minWidth = `calc(${layout.widest}ch + ${4 * PAD}px)`;
+  gutter.style.height = height;
+  gutter.style.width = `calc(${String(n).length}ch + 14px)`;
+  const first = Math.max(0, Math.floor((scroller.scrollTop - PAD) / lh) - OVERSCAN);
+  const last = Math.min(n, Math.ceil((scroller.scrollTop + scroller.clientHeight) / lh) + OVERSCAN);
+  const html = highlightRange(layout.text, layout.starts, problems, first, last);
+  const top = `${PAD + first * lh}px`;
+  lines.style.top = top;
+  numbers.style.top = top;
+  lines.innerHTML = html.map((l) => `<div class="json-editor__line">${l}</div>`).join('');
+  numbers.textContent = html.map((_, i) => first + i + 1).join('\n');
+  lines.dataset.first = String(first);
+  lines.dataset.last = String(last);
+  const current = lineAt(layout.starts, input.selectionStart) - first;
+  lines.children[current]?.classList.add('json-editor__line--current');
+}
+
+/** The drawn window no longer covers what is in view (a scroll): draw again. */
+function outOfWindow(parts: Parts, n: number): boolean {
+  const lh = lineHeight(parts);
+  const first = Number(parts.lines.dataset.first ?? 0);
+  const last = Number(parts.lines.dataset.last ?? 0);
+  const top = Math.floor((parts.scroller.scrollTop - PAD) / lh);
+  const bottom = Math.ceil((parts.scroller.scrollTop + parts.scroller.clientHeight) / lh);
+  return (top < first + OVERSCAN / 2 && first > 0) || (bottom > last - OVERSCAN / 2 && last < n);
+}
+
+function markCurrentLine(parts: Parts, layout: Layout) {
+  const at = lineAt(layout.starts, parts.input.selectionStart) - Number(parts.lines.dataset.first ?? 0);
   for (const el of parts.lines.querySelectorAll('.json-editor__line--current'))
     el.classList.remove('json-editor__line--current');
   parts.lines.children[at]?.classList.add('json-editor__line--current');
 }
 
-/** Scrolls the first problem into the middle of the editor, puts the caret on it, and the editor into view. */
-function reveal(parts: Parts, problem: Problem) {
+/** Scrolls the problem's line into the middle of the editor, puts the caret on it, and the editor into view. */
+function reveal(parts: Parts, layout: Layout, problems: readonly Problem[], problem: Problem) {
   const at = Math.max(0, Math.min(problem.from, parts.input.value.length));
   parts.input.setSelectionRange(at, at);
-  markCurrentLine(parts);
-  const mark = parts.lines.querySelector<HTMLElement>('.json-editor__problem');
-  const line = parts.lines.children[lineOf(parts.input.value, at)] as HTMLElement | undefined;
-  const target = mark ?? line;
-  if (target) {
-    const { scroller } = parts;
-    const box = target.getBoundingClientRect();
-    const view = scroller.getBoundingClientRect();
-    scroller.scrollTop += box.top - view.top - (scroller.clientHeight - box.height) / 2;
-    scroller.scrollLeft += Math.min(0, box.left - view.left - 48);
-  }
-  scrollerHost(parts)?.scrollIntoView({ block: 'nearest' });
+  const lh = lineHeight(parts);
+  const line = lineAt(layout.starts, at);
+  const { scroller } = parts;
+  scroller.scrollTop = PAD + line * lh - (scroller.clientHeight - lh) / 2;
+  const column = at - layout.starts[line];
+  const ch = parts.input.scrollWidth / Math.max(1, layout.widest);
+  if (column * ch < scroller.scrollLeft || column * ch > scroller.scrollLeft + scroller.clientWidth - 80)
+    scroller.scrollLeft = Math.max(0, column * ch - scroller.clientWidth / 2);
+  draw(parts, layout, problems);
+  parts.scroller.parentElement?.scrollIntoView({ block: 'nearest' });
 }
-
-const scrollerHost = (parts: Parts) => parts.scroller.parentElement;
 
 export default function JsonEditor({
   value,
@@ -74,27 +129,42 @@ export default function JsonEditor({
 }: JsonEditorProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
+  const numbers = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const lines = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const problems = useRef<Problem[]>([]);
-  /** the text last drawn: an edit's length change moves the marks behind it */
-  const drawn = useRef(value);
+  const layout = useRef<Layout | null>(null);
   const cb = useRef({ onChange, onApply });
   useEffect(() => {
     cb.current = { onChange, onApply };
   });
 
   const parts = (): Parts | null =>
-    scroller.current && gutter.current && lines.current && input.current
-      ? { scroller: scroller.current, gutter: gutter.current, lines: lines.current, input: input.current }
+    scroller.current && gutter.current && numbers.current && content.current && lines.current && input.current
+      ? {
+          scroller: scroller.current,
+          gutter: gutter.current,
+          numbers: numbers.current,
+          content: content.current,
+          lines: lines.current,
+          input: input.current,
+        }
       : null;
+
+  /** Lays out the textarea's text (when it changed) and draws it with the problems. */
+  const redraw = (p: Parts) => {
+    layout.current = layoutOf(layout.current, p.input.value);
+    draw(p, layout.current, problems.current);
+    return layout.current;
+  };
 
   const show = (list: Problem[], andReveal: boolean) => {
     const p = parts();
     if (!p) return;
     problems.current = list;
-    draw(p, p.input.value, list);
-    if (andReveal && list[0]) reveal(p, list[0]);
+    const l = redraw(p);
+    if (andReveal && list[0]) reveal(p, l, list, list[0]);
   };
 
   // The textarea is uncontrolled: the text typed is its own, so the browser's undo holds every
@@ -102,11 +172,10 @@ export default function JsonEditor({
   // replaces it; the first run of this effect draws the text the editor opens with.
   useEffect(() => {
     const p = parts();
-    if (!p || (p.input.value === value && p.lines.childElementCount > 0)) return;
+    if (!p || (p.input.value === value && layout.current !== null)) return;
     p.input.value = value;
-    drawn.current = value;
     problems.current = [];
-    draw(p, value, []);
+    redraw(p);
   }, [value]);
 
   useEffect(() => {
@@ -137,19 +206,27 @@ export default function JsonEditor({
     const p = parts();
     if (!p) return;
     const text = p.input.value;
-    problems.current = shiftProblems(
-      problems.current,
-      p.input.selectionEnd,
-      text.length - drawn.current.length,
-    );
-    drawn.current = text;
-    draw(p, text, problems.current);
+    const before = layout.current?.text.length ?? text.length;
+    problems.current = shiftProblems(problems.current, p.input.selectionEnd, text.length - before);
+    redraw(p);
     cb.current.onChange(text);
     clearTimeout(syntaxTimer.current);
     syntaxTimer.current = setTimeout(() => {
       const problem = syntaxProblem(p.input.value);
       show(problem ? [problem] : [], false);
     }, 300);
+  };
+
+  // A scroll draws the lines that came into view, once per frame.
+  const scrollFrame = useRef(0);
+  useEffect(() => () => cancelAnimationFrame(scrollFrame.current), []);
+  const onScroll = () => {
+    cancelAnimationFrame(scrollFrame.current);
+    scrollFrame.current = requestAnimationFrame(() => {
+      const p = parts();
+      const l = layout.current;
+      if (p && l && outOfWindow(p, l.starts.length)) draw(p, l, problems.current);
+    });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -170,9 +247,11 @@ export default function JsonEditor({
 
   return (
     <div className="json-editor">
-      <div className="json-editor__scroller" ref={scroller}>
-        <div className="json-editor__gutter" ref={gutter} aria-hidden="true" />
-        <div className="json-editor__content">
+      <div className="json-editor__scroller" ref={scroller} onScroll={onScroll}>
+        <div className="json-editor__gutter" ref={gutter} aria-hidden="true">
+          <div className="json-editor__numbers" ref={numbers} />
+        </div>
+        <div className="json-editor__content" ref={content}>
           <div className="json-editor__lines" ref={lines} aria-hidden="true" />
           <textarea
             className="json-editor__input"
@@ -187,7 +266,7 @@ export default function JsonEditor({
             onKeyDown={onKeyDown}
             onSelect={() => {
               const p = parts();
-              if (p) markCurrentLine(p);
+              if (p && layout.current) markCurrentLine(p, layout.current);
             }}
             onPointerMove={onPointerMove}
           />

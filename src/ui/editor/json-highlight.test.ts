@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { highlightLines, lineOf, shiftProblems, syntaxProblem } from './json-highlight';
+import {
+  highlightLines,
+  highlightRange,
+  lineAt,
+  lineOf,
+  lineStarts,
+  shiftProblems,
+  syntaxProblem,
+  widestLine,
+} from './json-highlight';
 
 /** The text a line's HTML shows (tags dropped, entities read back). */
 const shown = (html: string) =>
@@ -72,5 +81,33 @@ describe('lineOf and shiftProblems', () => {
     expect(shiftProblems([before, after], 8, 3)).toEqual([before, { from: 13, to: 15, message: 'a' }]);
     // two deleted before 7: the caret is at 5
     expect(shiftProblems([before, after], 5, -2)).toEqual([before, { from: 8, to: 10, message: 'a' }]);
+  });
+});
+
+describe('drawing part of a long document', () => {
+  const text = Array.from({ length: 1000 }, (_, i) => `  "k${i}": ${i},`).join('\n');
+  const starts = lineStarts(text);
+
+  it('draws lines first..last exactly as the whole drawing does', () => {
+    const all = highlightLines(text, [{ from: starts[500] + 2, to: starts[500] + 8, message: 'm' }]);
+    const part = highlightRange(
+      text,
+      starts,
+      [{ from: starts[500] + 2, to: starts[500] + 8, message: 'm' }],
+      498,
+      503,
+    );
+    expect(part).toEqual(all.slice(498, 503));
+    expect(part[2]).toContain('json-editor__problem');
+  });
+
+  it('finds the line of a character by its start, and the widest line in columns', () => {
+    expect(starts).toHaveLength(1000);
+    expect(lineAt(starts, 0)).toBe(0);
+    expect(lineAt(starts, starts[999])).toBe(999);
+    expect(lineAt(starts, starts[999] - 1)).toBe(998);
+    expect(widestLine(text, starts)).toBe('  "k999": 999,'.length);
+    // a CJK character is drawn two columns wide
+    expect(widestLine('ab\n"锁"', lineStarts('ab\n"锁"'))).toBe(4);
   });
 });

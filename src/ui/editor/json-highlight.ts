@@ -4,6 +4,7 @@
  * where JSON.parse stopped). Pure, so it is tested without a browser; JsonEditor.tsx lays it under
  * its textarea.
  */
+import { bisectRight } from 'd3-array';
 
 export interface Problem {
   from: number;
@@ -50,8 +51,24 @@ function pieces(text: string, from: number, to: number, tokens: Span[], problems
   return html;
 }
 
-/** One HTML string per line of `text` (its '\n's), tokens coloured and problems marked. */
-export function highlightLines(text: string, problems: readonly Problem[]): string[] {
+/** Where each line of `text` starts (line i runs from starts[i] to the next '\n'). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/**
+ * One HTML string per line of `text` from line `first` up to (not including) `last`, tokens
+ * coloured and problems marked. Only those lines are read, so a long document costs what is drawn.
+ */
+export function highlightRange(
+  text: string,
+  starts: readonly number[],
+  problems: readonly Problem[],
+  first = 0,
+  last = starts.length,
+): string[] {
   const clamped = problems
     .map((p) => {
       const from = Math.max(0, Math.min(p.from, text.length - 1));
@@ -59,33 +76,51 @@ export function highlightLines(text: string, problems: readonly Problem[]): stri
     })
     .filter((p) => p.from < text.length);
   const out: string[] = [];
-  let start = 0;
-  TOKEN.lastIndex = 0;
-  let m = TOKEN.exec(text);
-  for (const line of text.split('\n')) {
-    const end = start + line.length;
+  for (let n = Math.max(0, first); n < Math.min(last, starts.length); n++) {
+    const start = starts[n];
+    const end = n + 1 < starts.length ? starts[n + 1] - 1 : text.length;
+    const line = text.slice(start, end);
+    // a token never spans lines (the string pattern stops at a newline), so each line is read alone
     const tokens: Span[] = [];
-    // a token never spans lines: the string pattern stops at a newline
-    while (m && m.index < end) {
-      tokens.push({ from: m.index, to: m.index + m[0].length, cls: tokenClass(m) });
-      m = TOKEN.exec(text);
-    }
+    TOKEN.lastIndex = 0;
+    for (let m = TOKEN.exec(line); m; m = TOKEN.exec(line))
+      tokens.push({ from: start + m.index, to: start + m.index + m[0].length, cls: tokenClass(m) });
     const mine = clamped.filter((p) => p.from < end && p.to > start);
     // a problem on a line's newline alone (JSON.parse stopping at the end of a line) marks its last character
     const onBreak = clamped.filter((p) => p.from === end && line.length > 0);
     out.push(
       pieces(text, start, end, tokens, [...mine, ...onBreak.map((p) => ({ ...p, from: end - 1, to: end }))]),
     );
-    start = end + 1;
   }
   return out;
 }
 
+/** Every line of `text` as HTML (highlightRange over the whole text). */
+export function highlightLines(text: string, problems: readonly Problem[]): string[] {
+  return highlightRange(text, lineStarts(text), problems);
+}
+
+/** The 0-based line of character `at`, by binary search in the lines' starts. */
+export function lineAt(starts: readonly number[], at: number): number {
+  return Math.max(0, bisectRight(starts, at) - 1);
+}
+
 /** The 0-based line of character `at`. */
 export function lineOf(text: string, at: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+  return lineAt(lineStarts(text), at);
+}
+
+/** The widest line in columns, a CJK character counting as two (they are drawn two columns wide). */
+export function widestLine(text: string, starts: readonly number[]): number {
+  let widest = 0;
+  for (let n = 0; n < starts.length; n++) {
+    const end = n + 1 < starts.length ? starts[n + 1] - 1 : text.length;
+    let w = end - starts[n];
+    if (w <= widest / 2) continue;
+    for (let i = starts[n]; i < end; i++) if (text.charCodeAt(i) >= 0x2e80) w++;
+    widest = Math.max(widest, w);
+  }
+  return widest;
 }
 
 /** Where JSON.parse stopped, from its message ("at position 12" or "line 2 column 5"). */
