@@ -3,8 +3,10 @@
  * the same text (json-highlight.ts), with line numbers and the current line shown. The textarea
  * keeps what the browser gives every text field (typing, selection, the clipboard, undo and redo,
  * Tab leaving the editor); the drawing beneath it colours the tokens and underlines the problems:
- * schema issues from the engine at the path they name, JSON syntax errors at their position.
- * It replaced CodeMirror 6, which cost 76 KB gzip of the app's JavaScript (docs/performance.md).
+ * schema issues from the engine at the path they name, JSON syntax errors at their position. Only
+ * the lines in view are drawn. It replaced CodeMirror 6, which cost 76 KB gzip of the app's
+ * JavaScript; a textarea lays out its whole text on each keystroke, so typing in a document of
+ * megabytes is slower than it was (docs/performance.md, "Issue 23, third pass: bundle").
  */
 import { useEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import type { SchemaIssue } from '../../engine/scenario/api';
@@ -40,7 +42,7 @@ interface Parts {
 
 /** Lines drawn above and below the ones in view: a document this long or shorter is drawn whole. */
 const OVERSCAN = 200;
-/** The padding above the first line (app.css .json-editor__content). */
+/** The textarea's padding above the first line (app.css .json-editor__input), matched by the drawing. */
 const PAD = 4;
 
 /** The text as drawn: its lines' starts and widest line, worked out once per text. */
