@@ -7,14 +7,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const ID = 'virtual:oracle-checks';
 const RESOLVED = '\0' + ID;
-const DIR = 'oracle/recordings';
+// beside this script, whatever the working directory of the build or the test run
+const DIR = fileURLToPath(new URL('../oracle/recordings', import.meta.url));
 
 /** [built-in id, release, redis-server, level] of each recording without differences, by file name. */
 export function agreeingRecordings(dir = DIR) {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   return files
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
     .filter((rec) => (rec.differences ?? []).length === 0)
