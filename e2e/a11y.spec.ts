@@ -55,7 +55,7 @@ const VIEWS: [string, (page: Page) => Promise<void>][] = [
     'the editor open',
     async (page) => {
       await page.getByRole('button', { name: 'Edit JSON' }).click();
-      await expect(page.locator('.cm-editor')).toBeVisible();
+      await expect(page.locator('.json-editor')).toBeVisible();
     },
   ],
   [

@@ -61,7 +61,7 @@ test('the capstone: the search breaks a half fix, refuses a dodge, and passes th
 
   // A dodge: the same fix with the run cut short by `until` is answered "that works, but…".
   await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const editor = page.locator('.cm-content');
+  const editor = page.locator('.json-editor__content');
   await expect(editor).toBeVisible();
   const sale = (type: string) => [
     { op: 'lock', lock: 'stock', type },

@@ -223,7 +223,7 @@ test('lane menu: pause and partition lengths are editable', async ({ page }) => 
   await page.getByRole('menuitem', { name: /Pause client A here for 12 s/ }).click();
   await expect(page.getByTestId('scenario-picker')).toHaveValue('');
   await page.getByRole('button', { name: 'Edit JSON' }).click();
-  await expect(page.locator('.cm-content')).toContainText('"ms": 12000');
+  await expect(page.locator('.json-editor__content')).toContainText('"ms": 12000');
 });
 
 test('D15: a tooltip near the bottom of the window flips up and stays inside it', async ({ page }) => {
@@ -292,7 +292,7 @@ test('D32: the JSON editor scrolls to the error it reports', async ({ page }) =>
   await ready(page);
   await pick(page, 'failover-lost-lock');
   await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const editor = page.locator('.cm-content');
+  const editor = page.locator('.json-editor__content');
   await expect(editor).toBeVisible();
   // Break the last lines of a long document, then scroll the editor back to the top.
   await editor.click();
@@ -301,7 +301,7 @@ test('D32: the JSON editor scrolls to the error it reports', async ({ page }) =>
   await page.keyboard.press('Control+Home');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('.issues')).toContainText('Not valid JSON');
-  await expect(page.locator('.cm-problem').first()).toBeInViewport();
+  await expect(page.locator('.json-editor__problem').first()).toBeInViewport();
 });
 
 test('minor: long picker titles have a title, Import is not hidden under Export', async ({ page }) => {

@@ -90,7 +90,7 @@ function measure(): Record<string, unknown> {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const p = n.parentElement;
-      if (!p || p.closest('code, pre, kbd, .lua, .cm-editor, option, script, style, svg text')) continue;
+      if (!p || p.closest('code, pre, kbd, .lua, .json-editor, option, script, style, svg text')) continue;
       if (p.offsetParent === null && getComputedStyle(p).position !== 'fixed') continue;
       const words = (n.textContent ?? '').match(/[A-Za-z][A-Za-z' ]{5,}[a-z]/g);
       if (words) latin.push(...words);

@@ -26,16 +26,12 @@ async function atStep(page: Page, lesson: string, n: number) {
 /** Replaces the scenario in the JSON editor by `edit` of it, and applies it. */
 async function editScenario(page: Page, edit: (s: Record<string, unknown>) => void) {
   await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const editor = page.locator('.cm-content');
+  const editor = page.locator('.json-editor__content');
   await expect(editor).toBeVisible();
-  // CodeMirror draws only the lines in view: read the whole document from its view (findFromDOM's way)
-  const scenario = JSON.parse(
-    await page.evaluate(() => {
-      type Tiled = { cmTile?: { root?: { view?: { state: { doc: { toString(): string } } } } } };
-      const content = document.querySelector('.cm-content') as unknown as Tiled;
-      return content.cmTile?.root?.view?.state.doc.toString() ?? '';
-    }),
-  ) as Record<string, unknown>;
+  const scenario = JSON.parse(await page.locator('.json-editor__input').inputValue()) as Record<
+    string,
+    unknown
+  >;
   edit(scenario);
   await editor.click();
   await page.keyboard.press('Control+a');

@@ -52,13 +52,15 @@ test('a lesson link opens at its step; Next/Back by button and key; a question; 
   // The task: A:1's lease must cover its 14 s of work. Done in the JSON editor.
   await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
   await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const editor = page.locator('.cm-content');
+  const editor = page.locator('.json-editor__content');
   await expect(editor).toBeVisible();
   // As a learner would: double-click A:1's lease (its line comes first) and type a longer one.
   const box = await editor.evaluate((root) => {
-    const line = [...root.querySelectorAll('.cm-line')].find((l) =>
+    const line = [...root.querySelectorAll('.json-editor__line')].find((l) =>
       l.textContent?.includes('"leaseMs": 10000'),
     );
+    // scrolled into view first, as a learner would (a point below the window hits nothing)
+    line!.scrollIntoView({ block: 'center' });
     const walker = document.createTreeWalker(line!, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const i = n.textContent!.indexOf('10000');
@@ -350,7 +352,7 @@ test('a task refuses the dodge of moving start times (why-lock)', async ({ page 
   await page.goto('./#lesson=why-lock&step=3');
   await atStep(page, 3);
   await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const editor = page.locator('.cm-content');
+  const editor = page.locator('.json-editor__content');
   await expect(editor).toBeVisible();
   // Starts 0, 20, 40 ms become 0, 200, 400 ms: no lock, but no overlap either.
   const text = (await editor.textContent()) ?? '';

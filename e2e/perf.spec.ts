@@ -58,7 +58,10 @@ test('built JS gzip size', () => {
   // release switch, real <uuid>:<thread> fields, the console's PUBSUB), in-page and source links,
   // and the capstone's graded search in the explore chunks: 503.1 KB measured. 510 KB so that it
   // cannot grow further unnoticed; the 400 KB target is not met (docs/performance.md).
-  expect(total - lessons).toBeLessThanOrEqual(510 * 1024);
+  // Issue 23's third pass: the JSON editor is a textarea over its own drawing instead of
+  // CodeMirror (its chunk 75.8 -> 2.5 KB) and the oracle badge's data is built small: 424.5 KB
+  // measured (586.7 with the lessons' 162.2), so 430 KB.
+  expect(total - lessons).toBeLessThanOrEqual(430 * 1024);
 });
 
 test('first-screen JS, as the page loads it', async ({ page }) => {
@@ -95,8 +98,9 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
   // incidents' text sits in both the page and the worker. 375 KB until it loads on demand.
   // Then the incidents left the worker's first chunk (they load at the first interaction or when
   // the page is idle after the first screen): 346.5 KB measured (page 158.2 + worker 185.0 + JSX
-  // runtime 3.3), so 355 KB.
-  expect(total).toBeLessThanOrEqual(355 * 1024);
+  // runtime 3.3), so 355 KB. Issue 23's third pass built the oracle badge's data small (the page
+  // 164.0 -> 156.5 KB): 346.8 KB measured (page 156.5 + worker 186.4 + JSX runtime 3.9), so 350 KB.
+  expect(total).toBeLessThanOrEqual(350 * 1024);
 });
 
 test('time to interactive on the preview server', async ({ page }) => {

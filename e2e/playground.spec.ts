@@ -350,7 +350,7 @@ test('the JSON editor shows schema errors at their path', async ({ page }) => {
   await ready(page);
   await pick(page, 'basic-lock');
   await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const editor = page.locator('.cm-content');
+  const editor = page.locator('.json-editor__content');
   await expect(editor).toBeVisible();
   const text = (await editor.innerText()).replace('"op": "lock"', '"op": "lokc"');
   await editor.click();
@@ -358,7 +358,7 @@ test('the JSON editor shows schema errors at their path', async ({ page }) => {
   await page.keyboard.insertText(text);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('.issues')).toContainText('program[0].op');
-  await expect(page.locator('.cm-problem').first()).toHaveText('"lokc"');
+  await expect(page.locator('.json-editor__problem').first()).toHaveText('"lokc"');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'safe');
 });
 

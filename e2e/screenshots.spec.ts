@@ -30,7 +30,7 @@ for (const lang of ['en', 'zh'] as const) {
     await page.getByTestId('scenario-picker').selectOption('naive-get-del-race');
     await ready(page);
     await page.getByRole('button', { name: lang === 'zh' ? '编辑 JSON' : 'Edit JSON' }).click();
-    await expect(page.locator('.cm-editor')).toBeVisible();
+    await expect(page.locator('.json-editor')).toBeVisible();
     await page.screenshot({ path: `.tmp/editor-${lang}.png`, fullPage: true });
 
     await page.goto('./?embed=1');

@@ -58,7 +58,7 @@ function FormField({ def }: { def: FieldDef }) {
   );
 }
 
-/** Forms for the common fields and, on demand, the full JSON in CodeMirror. */
+/** Forms for the common fields and, on demand, the full JSON in its editor (JsonEditor.tsx). */
 export function EditorPanel() {
   const t = useT();
   const { scenario, issues, builtinId, lang } = usePick(

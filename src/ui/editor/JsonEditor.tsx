@@ -1,27 +1,25 @@
 /**
- * CodeMirror 6 over the scenario JSON, loaded lazily (its own chunk). Only @codemirror/state,
- * view and the history commands: a small regex highlighter and our own issue marks stand in for
- * lang-json, language and lint, which together cost more than the rest of the page's own code
- * (the JS budget is 350 KB gzip, Lua VM included).
- * Schema issues from the engine are underlined at the path they name, JSON syntax errors at
- * their position.
+ * The scenario JSON's editor, loaded lazily (its own chunk): a plain textarea over a drawing of
+ * the same text (json-highlight.ts), with line numbers and the current line shown. The textarea
+ * keeps what the browser gives every text field (typing, selection, the clipboard, undo and redo,
+ * Tab leaving the editor); the drawing beneath it colours the tokens and underlines the problems:
+ * schema issues from the engine at the path they name, JSON syntax errors at their position. Only
+ * the lines in view are drawn. It replaced CodeMirror 6, which cost 76 KB gzip of the app's
+ * JavaScript; a textarea lays out its whole text on each keystroke, so typing in a document of
+ * megabytes is slower than it was (docs/performance.md, "Issue 23, third pass: bundle").
  */
-import { history, historyKeymap, insertNewline } from '@codemirror/commands';
-import { EditorState, StateEffect, StateField, type Range } from '@codemirror/state';
-import {
-  Decoration,
-  EditorView,
-  highlightActiveLine,
-  keymap,
-  lineNumbers,
-  MatchDecorator,
-  ViewPlugin,
-  type DecorationSet,
-  type ViewUpdate,
-} from '@codemirror/view';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import type { SchemaIssue } from '../../engine/scenario/api';
 import { locatePath } from './json-locate';
+import {
+  highlightRange,
+  lineAt,
+  lineStarts,
+  shiftProblems,
+  syntaxProblem,
+  widestLine,
+  type Problem,
+} from './json-highlight';
 
 export interface JsonEditorProps {
   value: string;
@@ -33,92 +31,94 @@ export interface JsonEditorProps {
   revealSeq?: number;
 }
 
-const TOKEN = /"(?:[^"\\\n]|\\.)*"(\s*:)?|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\b(?:true|false|null)\b/g;
-const mark = (cls: string) => Decoration.mark({ class: cls });
-const KEY = mark('tok-key');
-const STRING = mark('tok-string');
-const NUMBER = mark('tok-number');
-const LITERAL = mark('tok-literal');
-
-const highlighter = new MatchDecorator({
-  regexp: TOKEN,
-  decoration: (m) =>
-    m[0].startsWith('"') ? (m[1] !== undefined ? KEY : STRING) : /^[-\d]/.test(m[0]) ? NUMBER : LITERAL,
-});
-
-const highlight = ViewPlugin.fromClass(
-  class {
-    decorations: DecorationSet;
-    constructor(view: EditorView) {
-      this.decorations = highlighter.createDeco(view);
-    }
-    update(u: ViewUpdate) {
-      this.decorations = highlighter.updateDeco(u, this.decorations);
-    }
-  },
-  { decorations: (v) => v.decorations },
-);
-
-interface Problem {
-  from: number;
-  to: number;
-  message: string;
+interface Parts {
+  scroller: HTMLDivElement;
+  gutter: HTMLDivElement;
+  numbers: HTMLDivElement;
+  content: HTMLDivElement;
+  lines: HTMLDivElement;
+  input: HTMLTextAreaElement;
 }
 
-const setProblems = StateEffect.define<Problem[]>();
+/** Lines drawn above and below the ones in view: a document this long or shorter is drawn whole. */
+const OVERSCAN = 200;
+/** The textarea's padding above the first line (app.css .json-editor__input), matched by the drawing. */
+const PAD = 4;
 
-function decorate(doc: EditorState['doc'], problems: Problem[]): DecorationSet {
-  const ranges: Range<Decoration>[] = [];
-  for (const p of problems) {
-    const from = Math.max(0, Math.min(p.from, doc.length));
-    const to = Math.max(from + 1, Math.min(p.to, doc.length));
-    if (to > doc.length) continue;
-    ranges.push(Decoration.mark({ class: 'cm-problem', attributes: { title: p.message } }).range(from, to));
-  }
-  return Decoration.set(ranges, true);
+/** The text as drawn: its lines' starts and widest line, worked out once per text. */
+interface Layout {
+  text: string;
+  starts: number[];
+  widest: number;
 }
 
-const problems = StateField.define<DecorationSet>({
-  create: () => Decoration.none,
-  update(deco, tr) {
-    for (const e of tr.effects) if (e.is(setProblems)) return decorate(tr.state.doc, e.value);
-    return tr.docChanged ? deco.map(tr.changes) : deco;
-  },
-  provide: (f) => EditorView.decorations.from(f),
-});
-
-/** Where JSON.parse stopped, from its message ("at position 12" or "line 2 column 5"). */
-function syntaxProblem(text: string): Problem | null {
-  try {
-    JSON.parse(text);
-    return null;
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    let at = text.length - 1;
-    const pos = /position (\d+)/.exec(message);
-    const lc = /line (\d+) column (\d+)/.exec(message);
-    if (pos) at = Number(pos[1]);
-    else if (lc) {
-      const lines = text.split('\n');
-      at = lines.slice(0, Number(lc[1]) - 1).reduce((n, l) => n + l.length + 1, 0) + Number(lc[2]) - 1;
-    }
-    return { from: Math.max(0, at), to: at + 1, message };
-  }
+function layoutOf(prev: Layout | null, text: string): Layout {
+  if (prev !== null && prev.text === text) return prev;
+  const starts = lineStarts(text);
+  return { text, starts, widest: widestLine(text, starts) };
 }
 
-/** Marks the problems and scrolls the first into the middle of the editor, and the editor into the page. */
-function showProblems(v: EditorView, list: Problem[], reveal: boolean) {
-  const first = list[0];
-  if (!reveal || !first) {
-    v.dispatch({ effects: setProblems.of(list) });
-    return;
-  }
-  const at = Math.max(0, Math.min(first.from, v.state.doc.length));
-  v.dispatch({
-    effects: [setProblems.of(list), EditorView.scrollIntoView(at, { y: 'center' })],
-    selection: { anchor: at },
-  });
-  v.dom.scrollIntoView({ block: 'nearest' });
+const lineHeight = (parts: Parts) => parseFloat(getComputedStyle(parts.lines).lineHeight) || 17;
+
+/**
+ * Draws the lines in view (and OVERSCAN more each side) under the textarea, and their numbers:
+ * the textarea holds the whole text, the drawing beneath it only what can be seen, so a document
+ * of 90,000 lines (the scale scenario) costs what a short one does.
+ */
+function draw(parts: Parts, layout: Layout, problems: readonly Problem[]) {
+  const { scroller, content, lines, gutter, numbers, input } = parts;
+  const lh = lineHeight(parts);
+  const n = layout.starts.length;
+  const height = `${n * lh + 2 * PAD}px`;
+  content.style.height = height;
+  content.style.minWidth = `calc(${layout.widest}ch + ${4 * PAD}px)`;
+  gutter.style.height = height;
+  gutter.style.width = `calc(${String(n).length}ch + 14px)`;
+  const first = Math.max(0, Math.floor((scroller.scrollTop - PAD) / lh) - OVERSCAN);
+  const last = Math.min(n, Math.ceil((scroller.scrollTop + scroller.clientHeight) / lh) + OVERSCAN);
+  const html = highlightRange(layout.text, layout.starts, problems, first, last);
+  const top = `${PAD + first * lh}px`;
+  lines.style.top = top;
+  numbers.style.top = top;
+  lines.innerHTML = html.map((l) => `<div class="json-editor__line">${l}</div>`).join('');
+  numbers.textContent = html.map((_, i) => first + i + 1).join('\n');
+  lines.dataset.first = String(first);
+  lines.dataset.last = String(last);
+  const current = lineAt(layout.starts, input.selectionStart) - first;
+  lines.children[current]?.classList.add('json-editor__line--current');
+}
+
+/** The drawn window no longer covers what is in view (a scroll): draw again. */
+function outOfWindow(parts: Parts, n: number): boolean {
+  const lh = lineHeight(parts);
+  const first = Number(parts.lines.dataset.first ?? 0);
+  const last = Number(parts.lines.dataset.last ?? 0);
+  const top = Math.floor((parts.scroller.scrollTop - PAD) / lh);
+  const bottom = Math.ceil((parts.scroller.scrollTop + parts.scroller.clientHeight) / lh);
+  return (top < first + OVERSCAN / 2 && first > 0) || (bottom > last - OVERSCAN / 2 && last < n);
+}
+
+function markCurrentLine(parts: Parts, layout: Layout) {
+  const at = lineAt(layout.starts, parts.input.selectionStart) - Number(parts.lines.dataset.first ?? 0);
+  for (const el of parts.lines.querySelectorAll('.json-editor__line--current'))
+    el.classList.remove('json-editor__line--current');
+  parts.lines.children[at]?.classList.add('json-editor__line--current');
+}
+
+/** Scrolls the problem's line into the middle of the editor, puts the caret on it, and the editor into view. */
+function reveal(parts: Parts, layout: Layout, problems: readonly Problem[], problem: Problem) {
+  const at = Math.max(0, Math.min(problem.from, parts.input.value.length));
+  parts.input.setSelectionRange(at, at);
+  const lh = lineHeight(parts);
+  const line = lineAt(layout.starts, at);
+  const { scroller } = parts;
+  scroller.scrollTop = PAD + line * lh - (scroller.clientHeight - lh) / 2;
+  const column = at - layout.starts[line];
+  const ch = parts.input.scrollWidth / Math.max(1, layout.widest);
+  if (column * ch < scroller.scrollLeft || column * ch > scroller.scrollLeft + scroller.clientWidth - 80)
+    scroller.scrollLeft = Math.max(0, column * ch - scroller.clientWidth / 2);
+  draw(parts, layout, problems);
+  parts.scroller.parentElement?.scrollIntoView({ block: 'nearest' });
 }
 
 export default function JsonEditor({
@@ -129,83 +129,151 @@ export default function JsonEditor({
   label,
   revealSeq = 0,
 }: JsonEditorProps) {
-  const host = useRef<HTMLDivElement>(null);
-  const view = useRef<EditorView | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const gutter = useRef<HTMLDivElement>(null);
+  const numbers = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const lines = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const problems = useRef<Problem[]>([]);
+  const layout = useRef<Layout | null>(null);
   const cb = useRef({ onChange, onApply });
   useEffect(() => {
     cb.current = { onChange, onApply };
   });
 
-  useEffect(() => {
-    if (!host.current) return;
-    let syntaxTimer: ReturnType<typeof setTimeout> | undefined;
-    const v = new EditorView({
-      parent: host.current,
-      state: EditorState.create({
-        doc: value,
-        extensions: [
-          lineNumbers(),
-          history(),
-          highlightActiveLine(),
-          highlight,
-          problems,
-          EditorState.tabSize.of(2),
-          keymap.of([
-            { key: 'Mod-Enter', run: () => (cb.current.onApply(), true) },
-            // Plain newline: the indenting variant would pull in @codemirror/language and its parser.
-            // Arrows, deletion and selection are the browser's own; Tab leaves the editor.
-            { key: 'Enter', run: insertNewline },
-            ...historyKeymap,
-          ]),
-          EditorView.updateListener.of((u) => {
-            if (!u.docChanged) return;
-            const text = u.state.doc.toString();
-            cb.current.onChange(text);
-            clearTimeout(syntaxTimer);
-            syntaxTimer = setTimeout(() => {
-              const p = syntaxProblem(text);
-              u.view.dispatch({ effects: setProblems.of(p ? [p] : []) });
-            }, 300);
-          }),
-          // tabindex: an explicit tab stop, so checkers see the scroller holds focusable content.
-          EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
-        ],
-      }),
-    });
-    view.current = v;
-    return () => {
-      clearTimeout(syntaxTimer);
-      v.destroy();
-    };
-    // The editor owns its text after creation; outside changes arrive through the effect below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const parts = (): Parts | null =>
+    scroller.current && gutter.current && numbers.current && content.current && lines.current && input.current
+      ? {
+          scroller: scroller.current,
+          gutter: gutter.current,
+          numbers: numbers.current,
+          content: content.current,
+          lines: lines.current,
+          input: input.current,
+        }
+      : null;
 
+  /** Lays out the textarea's text (when it changed) and draws it with the problems. */
+  const redraw = (p: Parts) => {
+    layout.current = layoutOf(layout.current, p.input.value);
+    draw(p, layout.current, problems.current);
+    return layout.current;
+  };
+
+  const show = (list: Problem[], andReveal: boolean) => {
+    const p = parts();
+    if (!p) return;
+    problems.current = list;
+    const l = redraw(p);
+    if (andReveal && list[0]) reveal(p, l, list, list[0]);
+  };
+
+  // The textarea is uncontrolled: the text typed is its own, so the browser's undo holds every
+  // edit (React would reset it on each render). A value from outside (Reset, a picked scenario)
+  // replaces it; the first run of this effect draws the text the editor opens with.
   useEffect(() => {
-    const v = view.current;
-    if (v && v.state.doc.toString() !== value) {
-      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
-    }
+    const p = parts();
+    if (!p || (p.input.value === value && layout.current !== null)) return;
+    p.input.value = value;
+    problems.current = [];
+    redraw(p);
   }, [value]);
 
   useEffect(() => {
-    const v = view.current;
-    if (!v) return;
-    const text = v.state.doc.toString();
+    const p = parts();
+    if (!p) return;
+    const text = p.input.value;
     const list: Problem[] = issues.map((iss) => {
       const r = locatePath(text, iss.path) ?? { from: 0, to: 1 };
       return { from: r.from, to: r.to, message: `${iss.path || '(root)'}: ${iss.message}` };
     });
-    showProblems(v, list, list.length > 0);
+    show(list, list.length > 0);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [issues]);
 
   // A refused Apply of text that is not JSON: the problem is the syntax error's position.
   useEffect(() => {
-    const v = view.current;
-    if (!v || revealSeq === 0) return;
-    const p = syntaxProblem(v.state.doc.toString());
-    if (p) showProblems(v, [p], true);
+    const p = parts();
+    if (!p || revealSeq === 0) return;
+    const problem = syntaxProblem(p.input.value);
+    if (problem) show([problem], true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [revealSeq]);
 
-  return <div className="json-editor" ref={host} />;
+  // After each edit the marks follow the text; 300 ms after the last one the syntax is checked again.
+  const syntaxTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(syntaxTimer.current), []);
+  const onInput = () => {
+    const p = parts();
+    if (!p) return;
+    const text = p.input.value;
+    const before = layout.current?.text.length ?? text.length;
+    problems.current = shiftProblems(problems.current, p.input.selectionEnd, text.length - before);
+    redraw(p);
+    cb.current.onChange(text);
+    clearTimeout(syntaxTimer.current);
+    syntaxTimer.current = setTimeout(() => {
+      const problem = syntaxProblem(p.input.value);
+      show(problem ? [problem] : [], false);
+    }, 300);
+  };
+
+  // A scroll draws the lines that came into view, once per frame.
+  const scrollFrame = useRef(0);
+  useEffect(() => () => cancelAnimationFrame(scrollFrame.current), []);
+  const onScroll = () => {
+    cancelAnimationFrame(scrollFrame.current);
+    scrollFrame.current = requestAnimationFrame(() => {
+      const p = parts();
+      const l = layout.current;
+      if (p && l && outOfWindow(p, l.starts.length)) draw(p, l, problems.current);
+    });
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      cb.current.onApply();
+    }
+  };
+
+  // The textarea lies over the drawing, so the problem under the pointer gives it its title.
+  const onPointerMove = (e: PointerEvent<HTMLTextAreaElement>) => {
+    const mark = document
+      .elementsFromPoint(e.clientX, e.clientY)
+      .find((el) => el.classList.contains('json-editor__problem'));
+    const title = mark?.getAttribute('title') ?? '';
+    if (e.currentTarget.title !== title) e.currentTarget.title = title;
+  };
+
+  return (
+    <div className="json-editor">
+      <div className="json-editor__scroller" ref={scroller} onScroll={onScroll}>
+        <div className="json-editor__gutter" ref={gutter} aria-hidden="true">
+          <div className="json-editor__numbers" ref={numbers} />
+        </div>
+        <div className="json-editor__content" ref={content}>
+          <div className="json-editor__lines" ref={lines} aria-hidden="true" />
+          <textarea
+            className="json-editor__input"
+            ref={input}
+            aria-label={label}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoComplete="off"
+            autoCorrect="off"
+            wrap="off"
+            onInput={onInput}
+            onKeyDown={onKeyDown}
+            onSelect={() => {
+              const p = parts();
+              if (p && layout.current) markCurrentLine(p, layout.current);
+            }}
+            onPointerMove={onPointerMove}
+          />
+        </div>
+      </div>
+    </div>
+  );
 }
