@@ -317,6 +317,7 @@ export const en = {
   'explore.fault.restart': '{node} restarts at {at} ms',
   'explore.fault.partition': 'partition {groups} at {at} ms, healed at {heal} ms',
   'explore.fault.partitionForever': 'partition {groups} at {at} ms, never healed',
+  'explore.fault.partitionResets': ', resetting the connections it cuts',
   'explore.fault.clock': '{node}’s clock jumps {jump} ms at {at} ms',
   'explore.fault.interrupt': '{thread} interrupted at {at} ms',
   'explore.fault.other': '{kind} at {at} ms',

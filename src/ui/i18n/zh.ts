@@ -308,6 +308,7 @@ export const zh: Record<MessageKey, string> = {
   'explore.fault.restart': '{node} 在 {at} 毫秒重启',
   'explore.fault.partition': '{at} 毫秒时网络分区 {groups}，{heal} 毫秒恢复',
   'explore.fault.partitionForever': '{at} 毫秒时网络分区 {groups}，不再恢复',
+  'explore.fault.partitionResets': '，并重置被切断的连接',
   'explore.fault.clock': '{node} 的时钟在 {at} 毫秒跳变 {jump} 毫秒',
   'explore.fault.interrupt': '{thread} 在 {at} 毫秒被中断',
   'explore.fault.other': '{at} 毫秒：{kind}',
