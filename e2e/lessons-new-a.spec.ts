@@ -90,8 +90,8 @@ test('partition-liveness: removing the partition is refused; a shorter watchdog 
 }) => {
   const errors = trackErrors(page);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto('./#lesson=partition-liveness&step=6');
-  await atStep(page, 'partition-liveness', 6);
+  await page.goto('./#lesson=partition-liveness&step=7');
+  await atStep(page, 'partition-liveness', 7);
   await editScenario(page, (s) => delete s.faults);
   await expect(page.getByTestId('lesson-task-dodge')).toContainText('no partition any more', {
     timeout: 15_000,
@@ -120,7 +120,7 @@ test('partition-liveness: the step text links to the incident it builds on', asy
 
 const LESSONS: [string, number][] = [
   ['multi-watch', 5],
-  ['partition-liveness', 7],
+  ['partition-liveness', 8],
   ['crossslot', 5],
 ];
 

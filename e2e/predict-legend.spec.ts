@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 
 // LA1: a question step's legend lists only the marks drawn up to the cursor. partition-liveness
-// step 4 asks when B:1 gets the lock; its legend used to list "woken by timeout" (the answer:
-// at ≈ 30 s, by its timer) before the learner had answered.
+// step 4 asks when B:1 gets the lock; its legend used to list the wake-up mark (the answer: at
+// 4.4 s, by the unlock message TCP held through the partition) before the learner had answered.
 test('a question step’s legend does not announce the marks the veil hides; once answered it does', async ({
   page,
 }) => {
@@ -15,10 +15,10 @@ test('a question step’s legend does not announce the marks the veil hides; onc
   await expect(page.getByTestId('predict-veil')).toBeVisible();
   const legend = page.getByTestId('legend');
   await expect(legend.locator('[data-legend="legend.partition"]')).toHaveCount(1);
-  await expect(legend.locator('[data-legend="legend.wakeTimeout"]')).toHaveCount(0);
+  await expect(legend.locator('[data-legend="legend.wakeMsg"]')).toHaveCount(0);
 
   await page.getByTestId('lesson-choice').first().click();
   await expect(page.getByTestId('lesson-feedback')).toBeVisible({ timeout: 30_000 });
-  await expect(legend.locator('[data-legend="legend.wakeTimeout"]')).toHaveCount(1);
+  await expect(legend.locator('[data-legend="legend.wakeMsg"]')).toHaveCount(1);
   expect(errors).toEqual([]);
 });

@@ -16,6 +16,8 @@ export function refusals(s: Scenario, release: string): string[] {
     // a partition runs in network namespaces (netns.ts), which the harness builds for these topologies only
     if (f.kind === 'partition' && s.redis.topology === 'cluster')
       out.push(`partition at ${f.at} ms in a cluster: the network-namespace harness builds single, replicated, Sentinel and independent deployments`);
+    else if (f.kind === 'partition' && f.reset === true)
+      out.push(`partition at ${f.at} ms that resets connections: the harness's partitions drop packets, they do not reset connections`);
     else if (f.kind === 'clock')
       out.push(`clock jump of ${f.node} at ${f.at} ms: a real redis-server's clock cannot be stepped on its own on a shared machine`);
     else if (f.kind === 'latency')

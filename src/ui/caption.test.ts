@@ -188,8 +188,14 @@ describe('caption', () => {
           ],
         }),
       ],
-      'The network splits: [master, A] | [sentinels, replica-1, B]. Only those in the same group can reach each other.',
-      '网络分区：[master, A] | [所有哨兵, replica-1, B]。只有同一组内的节点和客户端能互相连通。',
+      'The network splits: [master, A] | [sentinels, replica-1, B]. Only those in the same group can reach each other; what a connection sends across the split waits in TCP and arrives at its first retransmission after the heal.',
+      '网络分区：[master, A] | [所有哨兵, replica-1, B]。只有同一组内的节点和客户端能互相连通；连接跨分区发送的数据留在 TCP 里，在分区恢复后的第一次重传时送达。',
+    ],
+    [
+      'a partition that resets the connections it cuts',
+      [ev({ kind: 'net.partition', groups: [['A'], ['master']], reset: true })],
+      'The network splits and resets the connections it cuts: [A] | [master]. Only those in the same group can reach each other; what is sent across the split is lost.',
+      '网络分区并重置被切断的连接：[A] | [master]。只有同一组内的节点和客户端能互相连通；跨分区发送的数据会丢失。',
     ],
     [
       'a response timeout',

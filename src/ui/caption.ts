@@ -191,7 +191,7 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
     { node: e.node, jump: duration(Math.abs(e.jumpMs), c.lang), offset: duration(e.offset, c.lang) },
   ],
   'net.partition': (e, c) => [
-    'caption.partition',
+    e.reset === true ? 'caption.partitionReset' : 'caption.partition',
     {
       // the network's own name for every Sentinel at once
       groups: e.groups

@@ -190,7 +190,7 @@ describe('L3 orphan renewal', () => {
 });
 
 describe('L2 lost waiter', () => {
-  it('a waiter without a timer (the key had no TTL) whose unlock message a partition lost: blocked for ever on a free lock (4.7.0 RedissonLock.lock: ttl -1 waits on the latch without a timeout)', () => {
+  it('a waiter without a timer (the key had no TTL) whose unlock message a partition that resets connections lost: blocked for ever on a free lock (4.7.0 RedissonLock.lock: ttl -1 waits on the latch without a timeout)', () => {
     const t = run({
       until: 20_000,
       clients: [
@@ -215,7 +215,7 @@ describe('L2 lost waiter', () => {
           ),
         ),
       ],
-      faults: [{ at: 900, kind: 'partition', groups: [['B'], ['master', 'A']], healAt: 1500 }],
+      faults: [{ at: 900, kind: 'partition', groups: [['B'], ['master', 'A']], healAt: 1500, reset: true }],
     });
     expect(t.verdict).toBe('stuck');
     expect(kinds(t.violations)).toEqual(['L2/free:B:1']);

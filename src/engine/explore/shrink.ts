@@ -40,7 +40,8 @@ export function describeFault(f: Fault): string {
     case 'partition':
       return (
         `partition ${f.groups.map((g) => `[${g.join(', ')}]`).join(' | ')} at ${f.at} ms` +
-        (f.healAt === undefined ? ', never healed' : `, healed at ${f.healAt} ms`)
+        (f.healAt === undefined ? ', never healed' : `, healed at ${f.healAt} ms`) +
+        (f.reset === true ? ', resetting the connections it cuts' : '')
       );
     case 'clock':
       return `clock jump of ${f.node} by ${f.jumpMs} ms at ${f.at} ms`;

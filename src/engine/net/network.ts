@@ -1,11 +1,14 @@
 /**
  * The links between clients and nodes: a one-way latency per message, latency spikes and
- * partitions. A message between two endpoints in different partition groups is lost (the
- * caller's response timeout notices); an endpoint named in no group reaches everyone, and
- * `"sentinels"` stands for every `sentinel-N`.
+ * partitions. Endpoints in different partition groups cannot reach each other; an endpoint named
+ * in no group reaches everyone, and `"sentinels"` stands for every `sentinel-N`. What a client
+ * connection sends across a partition is held by TCP and delivered after the heal (`tcp.ts`, the
+ * kernel's transport), unless the partition resets connections (`resets`): then it is lost.
  */
 export class Network {
   private group: Map<string, number> | null = null;
+  /** the partition in force resets the connections it cuts (what crosses it is lost, not held) */
+  private resetting = false;
   /** the latency spikes in force: extra one-way ms on links touching `endpoints` (null: all) */
   private readonly spikes: { ms: number; endpoints: ReadonlySet<string> | null }[] = [];
   /**
@@ -48,16 +51,23 @@ export class Network {
     };
   }
 
-  partition(groups: readonly (readonly string[])[]): void {
+  partition(groups: readonly (readonly string[])[], reset = false): void {
     const g = new Map<string, number>();
     groups.forEach((members, i) => {
       for (const m of members) g.set(m, i);
     });
     this.group = g;
+    this.resetting = reset;
   }
 
   heal(): void {
     this.group = null;
+    this.resetting = false;
+  }
+
+  /** Whether what a connection sends across the partition in force is lost rather than held. */
+  get resets(): boolean {
+    return this.resetting;
   }
 
   get partitioned(): boolean {

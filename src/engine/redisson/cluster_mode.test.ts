@@ -193,6 +193,8 @@ describe('a lost reply in a cluster without replicas (4.7.0 CommandAsyncService.
           kind: 'partition',
           groups: [['A'], topology === 'cluster' ? ['master-1', 'master-2', 'master-3'] : ['master']],
           healAt: 1500,
+          // the reply is lost with A's reset connection (a plain partition would only delay it)
+          reset: true,
         },
       ],
     });

@@ -245,7 +245,8 @@ function lostAcquire(version: string, program: Op[] = [work(1002), lock(), unloc
     {
       until: 20_000,
       redisson: { version, retryDelayMs: 500 },
-      faults: [{ at: 1003, kind: 'partition', groups: [['A'], ['master']], healAt: 2000 }],
+      // A's connection is reset: the reply to the acquire is lost (a plain partition would only delay it)
+      faults: [{ at: 1003, kind: 'partition', groups: [['A'], ['master']], healAt: 2000, reset: true }],
     },
   );
 }

@@ -109,7 +109,7 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
         kernel.stallNode(f.node, f.ms);
         return;
       case 'partition':
-        kernel.partition(f.groups, f.healAt);
+        kernel.partition(f.groups, f.healAt, f.reset === true);
         return;
       case 'latency':
         kernel.latencySpike(f.ms, f.endpoints ?? null, f.endAt);

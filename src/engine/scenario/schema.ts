@@ -178,7 +178,7 @@ export type Fault =
   | { kind: 'crash'; at: number; node?: string; client?: string }
   | { kind: 'restart'; at: number; node: string }
   | { kind: 'pause'; at: number; client: string; ms: number }
-  | { kind: 'partition'; at: number; groups: string[][]; healAt?: number }
+  | { kind: 'partition'; at: number; groups: string[][]; healAt?: number; reset?: boolean }
   | { kind: 'clock'; at: number; node: string; jumpMs: number }
   | { kind: 'interrupt'; at: number; client: string; thread: number }
   /** from `at` until `endAt`, links touching `endpoints` (all when absent) take `ms` longer one way */
@@ -446,6 +446,7 @@ const FaultSchema = v.variant(
         v.minLength(2, 'expected at least two groups'),
       ),
       healAt: v.optional(ms()),
+      reset: v.optional(v.boolean('expected true or false')),
     }),
     v.strictObject({
       kind: v.literal('clock'),

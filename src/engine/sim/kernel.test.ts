@@ -439,8 +439,128 @@ describe('Kernel: node faults', () => {
     });
     k.partition([['A'], ['master']], 4000);
     runAll(w);
-    expect(log).toEqual(['3000 timeout', '6000 timeout', '6002 PONG']);
+    // the PINGs were held by TCP: the first retransmission after the heal (6.2 s after the first
+    // send at 0) carries all three, and the third is answered
+    expect(log).toEqual(['3000 timeout', '6000 timeout', '6202 PONG']);
     expect(kinds(w.events, 'net.heal').map((e) => e.t)).toEqual([4000]);
+    expect(kinds(w.events, 'cmd').map((e) => e.t)).toEqual([6201, 6201, 6201]);
+  });
+});
+
+describe('Kernel: a partition holds a connection’s bytes (Linux TCP retransmission)', () => {
+  it('delivers a request held by a short partition at the first retransmission after the heal: the call is only late', () => {
+    const { w, k, conn, log } = connWorld();
+    k.at(100, () => k.partition([['A'], ['master']], 500));
+    thread(k, 'A:1', function* () {
+      yield* sleep(150);
+      const r = yield* call(conn, ['SET', 'k', 'v']);
+      log.push(`${yield* now()} ${isCallTimeout(r) ? 'timeout' : JSON.stringify(r)}`);
+    });
+    runAll(w);
+    // sent at 150; retransmissions at 350 (cut), 750 (healed at 500): it runs at 751
+    expect(kinds(w.events, 'cmd').map((e) => [e.t, (e.argv as string[])[0]])).toEqual([[751, 'SET']]);
+    expect(log).toEqual(['752 {"t":"status","v":"OK"}']);
+  });
+
+  it('a request that timed out and was re-sent runs twice at the heal: its first copy, then the copy', () => {
+    const { w, k, conn, log } = connWorld();
+    k.partition([['A'], ['master']], 5000);
+    thread(k, 'A:1', function* () {
+      for (let i = 0; i < 2; i++) {
+        const r = yield* call(conn, ['INCR', 'n']);
+        log.push(`${yield* now()} ${isCallTimeout(r) ? 'timeout' : JSON.stringify(r)}`);
+      }
+    });
+    runAll(w);
+    // first send at 0: retransmissions at 3000 (cut), 6200; both INCRs run there, in order
+    expect(kinds(w.events, 'cmd').map((e) => [e.t, e.reply])).toEqual([
+      [6201, 1],
+      [6201, 2],
+    ]);
+    expect(log).toEqual(['3000 timeout', '6000 timeout']);
+    expect(kinds(w.events, 'reply.late').map((e) => e.t)).toEqual([6202, 6202]);
+  });
+
+  it('holds a reply and a pub/sub message toward a cut-off client and delivers them in order', () => {
+    const w = world();
+    const k = w.kernel;
+    const got: number[] = [];
+    const sub = k.connect('A', 'master', 'A/pubsub', () => got.push(k.now()));
+    const pub = k.connect('B', 'master', 'B/cmd');
+    thread(k, 'A:sub', function* () {
+      yield* call(sub, ['SUBSCRIBE', 'ch']);
+    });
+    k.at(10, () => k.partition([['A'], ['master', 'B']], 1000));
+    thread(k, 'B:1', function* () {
+      yield* sleep(100);
+      yield* call(pub, ['PUBLISH', 'ch', 'x']);
+    });
+    runAll(w);
+    // published at 101 into the cut: retransmitted at 301, 701 (cut), 1501 → arrives 1502
+    expect(kinds(w.events, 'pubsub.publish').map((e) => [e.t, e.receivers])).toEqual([[101, 1]]);
+    expect(got).toEqual([1502]);
+    expect(kinds(w.events, 'pubsub.deliver').map((e) => e.t)).toEqual([1502]);
+  });
+
+  it('counts a held pub/sub message as a way to wake the client only while a heal is still to come', () => {
+    for (const healAt of [2000, undefined]) {
+      const w = world();
+      const k = w.kernel;
+      const sem = k.semaphore();
+      k.connect('A', 'master', 'A/pubsub', () => k.release(sem));
+      const sub = k.connect('A', 'master', 'A/pubsub');
+      const pub = k.connect('B', 'master', 'B/cmd');
+      thread(k, 'A:sub', function* () {
+        yield* call(sub, ['SUBSCRIBE', 'ch']);
+      });
+      thread(k, 'A:1', function* () {
+        yield* acquire(sem);
+      });
+      k.at(10, () => k.partition([['A'], ['master', 'B']], healAt));
+      thread(k, 'B:1', function* () {
+        yield* sleep(100);
+        yield* call(pub, ['PUBLISH', 'ch', 'x']);
+      });
+      k.run(500, () => false, 1e6);
+      expect(k.canWake('A:1')).toBe(healAt !== undefined);
+    }
+  });
+
+  it('a partition that resets connections loses what crosses it (the call times out, nothing runs at the heal)', () => {
+    const { w, k, conn, log } = connWorld();
+    k.partition([['A'], ['master']], 500, true);
+    thread(k, 'A:1', function* () {
+      const r = yield* call(conn, ['SET', 'k', 'v']);
+      log.push(`${yield* now()} ${isCallTimeout(r) ? 'timeout' : 'OK'}`);
+    });
+    runAll(w);
+    expect(log).toEqual(['3000 timeout']);
+    expect(kinds(w.events, 'cmd')).toHaveLength(0);
+    expect(kinds(w.events, 'net.partition')[0]).toMatchObject({ reset: true });
+  });
+
+  it('a request held while the node dropped its side of the connection is lost (the node answers a reset)', () => {
+    const { w, k, conn } = connWorld();
+    k.partition([['A'], ['master']], 1000);
+    thread(k, 'A:1', function* () {
+      yield* call(conn, ['SET', 'k', 'v']);
+    });
+    k.at(100, () => k.crashNode('master', false));
+    k.at(200, () => k.restartNode('master'));
+    runAll(w);
+    expect(kinds(w.events, 'cmd')).toHaveLength(0);
+  });
+
+  it('a connection closed after a write still delivers the write, then the close (the FIN follows the data)', () => {
+    const { w, k, conn } = connWorld();
+    k.partition([['A'], ['master']], 1000);
+    thread(k, 'A:1', function* () {
+      yield* call(conn, ['SET', 'k', 'v'], { timeoutMs: 50 });
+      k.disconnect(conn);
+    });
+    runAll(w);
+    expect(kinds(w.events, 'cmd').map((e) => e.t)).toEqual([1401]);
+    expect(kinds(w.events, 'conn.close').map((e) => e.t)).toEqual([1401]);
   });
 });
 

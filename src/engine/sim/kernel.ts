@@ -10,8 +10,11 @@
  * - Every call has a response timer (Redisson's RedisExecutor.scheduleResponseTimeout), started
  *   when the request is written: if no reply has reached the caller when it fires, the caller
  *   resumes with a CALL_TIMEOUT_PREFIX error reply (`call.timeout`), and a reply that comes
- *   later is discarded (`reply.late`). A message that cannot get through (partition, node down,
- *   connection closed) is lost, so its call ends that way too.
+ *   later is discarded (`reply.late`). A message to a node that is down or over a closed
+ *   connection is lost, so its call ends that way too. A partition does not lose what a client
+ *   connection sends: TCP holds it and delivers it, in order, at the first retransmission after
+ *   the heal (200 ms back-off doubling from its send, sim/tcp_hold.ts), unless the node reset the
+ *   connection meanwhile or the partition resets connections (`reset`).
  * - Everything of a client (its processes, its timers, the replies and pushes reaching it) is
  *   gated by its owner state: `crash` drops it all for good; `pause` defers it, and at resume the
  *   deferred items run in their original order, at the resume time. `starve` defers only the
@@ -273,7 +276,8 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
   /**
    * Whether something scheduled can still make the process named `name` (a thread's actor) go on:
    * it has a task of its own (a sleep, a reply, a wait's timeout, its first step), or a pub/sub
-   * frame is on its way to its client (an unlock message that would open its latch). False when
+   * frame is on its way to its client (an unlock message that would open its latch; one a partition
+   * holds counts while its heal is still to come). False when
    * every such process is blocked on a semaphore with no timeout and nothing travels to its
    * client, or when it is gone. Liveness (check/liveness.ts, L2) asks this after a task.
    */
@@ -288,7 +292,8 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
       found = true;
       if (!p.started || p.inCall || p.waitSem === null || p.waitTimeout !== null) return true;
     }
-    return found && (this.pushesInFlight.get(client) ?? 0) > 0;
+    if (!found) return false;
+    return (this.pushesInFlight.get(client) ?? 0) > 0 || (this.healsPending > 0 && this.tcp.holdsFor(client));
   }
 
   /**
@@ -423,15 +428,29 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     this.armExpiry(node);
   }
 
-  partition(groups: string[][], healAt?: number): void {
-    this.net.partition(groups);
-    this.rec.emit('net.partition', { groups: groups.map((g) => g.slice()) });
-    if (healAt !== undefined)
+  /**
+   * Only members of the same group can talk from now on (until `healAt`). What client connections
+   * send across it is held by TCP and delivered at the first retransmission after the heal
+   * (sim/tcp_hold.ts); with `reset`, the connections it cuts are reset and what crosses it is lost.
+   */
+  partition(groups: string[][], healAt?: number, reset = false): void {
+    this.net.partition(groups, reset);
+    this.rec.emit('net.partition', { groups: groups.map((g) => g.slice()), ...(reset ? { reset } : {}) });
+    // a partition that replaces another may join links the last one cut
+    this.tcp.retransmit();
+    if (healAt !== undefined) {
+      this.healsPending++;
       this.at(healAt, () => {
+        this.healsPending--;
         this.net.heal();
         this.rec.emit('net.heal', {});
+        this.tcp.retransmit();
       });
+    }
   }
+
+  /** heals scheduled and not yet run: bytes held by a partition will still arrive */
+  private healsPending = 0;
 
   /** From now until `endAt`, messages on links touching `endpoints` (all when null) take `ms` longer. */
   latencySpike(ms: number, endpoints: string[] | null, endAt: number): void {
@@ -507,9 +526,13 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
   private dropServerSide(node: SimNode, c: Conn): void {
     node.server.disconnect(c.server!);
     c.server = null;
+    c.serverDrops++;
     const onDrop = c.onDrop;
-    if (onDrop !== undefined && !c.closed && this.net.reachable(node.id, c.client))
-      this.later(this.net.arrival(node.id, c.client, this.t), () => c.closed || onDrop(), c.client).io = true;
+    // the FIN travels like data: held by a partition, lost to one that resets
+    if (onDrop !== undefined && !c.closed)
+      this.tcp.transmit(c, false, this.t, (at) => {
+        this.later(at, () => c.closed || onDrop(), c.client).io = true;
+      });
   }
 
   /** Replicas acknowledged more of the stream: WAITs on `id` whose count is reached return. */

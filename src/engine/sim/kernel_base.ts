@@ -6,7 +6,6 @@
 import type { Network } from '../net/network';
 import type { RedisServer } from '../redis/server';
 import type { WaitBlock } from '../redis/replication';
-import type { ScriptTracer } from '../redis/eval';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import type { NodeLifecycle, Prng } from './api';
@@ -17,6 +16,8 @@ import { keyViewOf, sameKeyView } from './key_view';
 import type { Recorder } from './recorder';
 import { replyToJson } from './reply_json';
 import { touchedKeys } from './touched_keys';
+import { scriptTracer } from './script_tracer';
+import { TcpHold } from './tcp_hold';
 import {
   type KeyMirror,
   type KernelOptions,
@@ -64,10 +65,19 @@ export abstract class KernelBase {
   /** kernel tasks dispatched so far (a cost figure: tasks that record no event still take time) */
   tasksRun = 0;
 
+  /** what client connections send across a partition, held until a retransmission after the heal */
+  protected readonly tcp: TcpHold;
+
   constructor(protected readonly opts: KernelOptions) {
     this.net = opts.network;
     this.rec = opts.recorder;
     this.mirror = opts.mirror;
+    this.tcp = new TcpHold(
+      this.net,
+      (at, fn) => this.later(at, fn),
+      () => this.t,
+      (client) => this.wakeClients.add(client),
+    );
   }
 
   /**
@@ -285,9 +295,7 @@ export abstract class KernelBase {
         });
         if (reply.t === 'int')
           this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
-        // unreachable: lost, the call's response timer answers
-        if (this.net.reachable(node.id, c.client))
-          this.reply(p, this.net.arrival(node.id, c.client, this.t), reply, call);
+        this.tcp.transmit(c, false, this.t, (at) => this.reply(p, at, reply, call));
       },
     };
     w.lose = () => {
@@ -351,11 +359,14 @@ export abstract class KernelBase {
    */
   protected write(p: Proc, c: Conn, argv: string[], call: number, timeoutMs: number): void {
     const sentAt = this.t;
-    if (!this.net.reachable(c.client, c.node)) {
-      this.armTimer(p, c, argv[0], call, timeoutMs);
-      return;
-    }
-    this.later(this.net.arrival(c.client, c.node, sentAt), () => this.arrive(c, p, argv, sentAt, call));
+    const drops = c.serverDrops;
+    this.tcp.transmit(c, true, sentAt, (at, held) =>
+      this.later(at, () => {
+        // held through a partition while the node dropped its side: the node answers with a reset
+        if (held && c.serverDrops !== drops) return;
+        this.arrive(c, p, argv, sentAt, call);
+      }),
+    );
     this.armTimer(p, c, argv[0], call, timeoutMs);
   }
 
@@ -434,8 +445,7 @@ export abstract class KernelBase {
     if (node.server.dirty !== dirty) this.rec.batch(() => this.recordKeys(node, argv));
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
-    if (this.net.reachable(node.id, c.client))
-      this.reply(p, this.net.arrival(node.id, c.client, leave), reply, call);
+    this.tcp.transmit(c, false, leave, (at) => this.reply(p, at, reply, call));
     for (const x of pushes) this.deliver(x, leave);
   }
 
@@ -463,12 +473,18 @@ export abstract class KernelBase {
   }
 
   protected deliver(push: Push, leave: number): void {
+    const c = push.conn;
+    if (c.closed) return;
+    this.tcp.transmit(c, false, leave, (at) => this.arrivePush(push, at));
+  }
+
+  /** A pushed frame is on the wire and reaches the client at `at` (canWake counts it meanwhile). */
+  private arrivePush(push: Push, at: number): void {
     const { conn: c, msg } = push;
-    if (c.closed || !this.net.reachable(c.node, c.client)) return;
     this.pushesInFlight.set(c.client, (this.pushesInFlight.get(c.client) ?? 0) + 1);
     this.wakeClients.add(c.client);
     const task = this.later(
-      this.net.arrival(c.node, c.client, leave),
+      at,
       () => {
         this.pushesInFlight.set(c.client, this.pushesInFlight.get(c.client)! - 1);
         this.wakeClients.add(c.client);
@@ -493,18 +509,25 @@ export abstract class KernelBase {
     task.io = true;
   }
 
-  /** Client-side close: nothing more goes out or comes in; the node learns one latency later. */
+  /**
+   * Client-side close: nothing more goes out or comes in. The node learns one latency later, or,
+   * across a partition, after what was written before the close (the FIN follows the data).
+   */
   protected close(c: Conn): void {
     c.closed = true;
     this.owners.get(c.client)?.conns.delete(c);
-    this.later(this.net.arrival(c.client, c.node, this.t), () => {
-      const node = this.nodes.get(c.node);
-      if (node !== undefined) node.conns.delete(c);
-      if (c.server === null || node === undefined) return;
-      node.server.disconnect(c.server);
-      c.server = null;
-      this.rec.emit('conn.close', { actor: c.client, node: c.node, conn: c.label });
-    });
+    const fin = (at: number) =>
+      this.later(at, () => {
+        const node = this.nodes.get(c.node);
+        if (node !== undefined) node.conns.delete(c);
+        if (c.server === null || node === undefined) return;
+        node.server.disconnect(c.server);
+        c.server = null;
+        this.rec.emit('conn.close', { actor: c.client, node: c.node, conn: c.label });
+      });
+    // a resetting partition: the node learns at once, as it always did in the model
+    if (this.net.resets && c.toNode === null) fin(this.net.arrival(c.client, c.node, this.t));
+    else this.tcp.transmit(c, true, this.t, fin);
   }
 
   protected build(node: SimNode): RedisServer {
@@ -532,48 +555,9 @@ export abstract class KernelBase {
     if (this.opts.verbose) {
       node.scriptTexts = new Map();
       node.scriptsShown = new Set();
-      server.scripts.setTracer(this.tracer(node));
+      server.scripts.setTracer(scriptTracer(node, this.rec));
     }
     return server;
-  }
-
-  /**
-   * Verbose runs: script.begin / script.end bracket a script run, and script.line / script.call
-   * inside it name the script by sha (the cmd event comes after them). script.begin carries the
-   * script's text the first time this server runs that sha: from the EVAL itself, or from the
-   * SCRIPT LOAD or EVAL that put it in this server's cache (a server rebuilt empty starts over).
-   */
-  protected tracer(node: SimNode): ScriptTracer {
-    const id = node.id;
-    let sha = '';
-    return {
-      begin: (s, keys, args) => {
-        sha = s;
-        const argv = node.execArgv;
-        if (argv !== null && argv.length >= 2 && /^eval(_ro)?$/i.test(argv[0]))
-          node.scriptTexts.set(s, argv[1]);
-        const text = node.scriptsShown.has(s) ? undefined : node.scriptTexts.get(s);
-        if (text !== undefined) node.scriptsShown.add(s);
-        this.rec.emit('script.begin', {
-          actor: id,
-          node: id,
-          sha,
-          keys: keys.slice(),
-          args: args.slice(),
-          ...(text === undefined ? {} : { script: text }),
-        });
-      },
-      line: (line) => this.rec.emit('script.line', { actor: id, node: id, sha, line }),
-      call: (argv, reply) =>
-        this.rec.emit('script.call', {
-          actor: id,
-          node: id,
-          sha,
-          argv: argv.slice(),
-          reply: replyToJson(reply),
-        }),
-      end: (reply) => this.rec.emit('script.end', { actor: id, node: id, sha, reply: replyToJson(reply) }),
-    };
   }
 
   protected recordKeys(node: SimNode, argv: readonly string[]): void {

@@ -173,11 +173,29 @@ export function isMessageFrame(msg: Reply): msg is ArrayReply {
   return kind.t === 'bulk' && (kind.v === 'message' || kind.v === 'pmessage' || kind.v === 'smessage');
 }
 
+/** A message's send over a connection: schedules its arrival at `at`; `held` when TCP held it through a partition. */
+export type Send = (at: number, held: boolean) => void;
+
+/** What TCP holds on one direction of a connection while a partition cuts it (sim/tcp_hold.ts). */
+export interface HeldBytes {
+  /** when the oldest unacknowledged message was sent: the retransmission back-off counts from it */
+  since: number;
+  /** the held messages and those written behind them, in order */
+  sends: Send[];
+  /** the retransmission that will deliver them, once the partition healed */
+  flush: Task | null;
+}
+
 export class Conn implements ConnectionRef {
   /** no new sends, nothing delivered to the client */
   closed = false;
   /** the server side is gone (after the close reached the node, or the node crashed) */
   server: Connection | null = null;
+  /** times the node dropped its side (crash, CLIENT KILL): a held request written before is then lost (RST) */
+  serverDrops = 0;
+  /** held by TCP: client → node, node → client */
+  toNode: HeldBytes | null = null;
+  toClient: HeldBytes | null = null;
   constructor(
     readonly id: number,
     readonly client: string,

@@ -45,6 +45,11 @@ describe('keyMoments', () => {
     expect(refused[0].zh).toBe('A:2 的解锁被拒绝');
   });
 
+  it('says an unlock that got no answer fails, not that Redis refused it (incident-holder-loses-redis: held by the partition)', () => {
+    const failed = keyMoments(traceOf('incident-holder-loses-redis')).filter((m) => m.kind === 'unlock-refused');
+    expect(failed.map((m) => [m.t, m.en, m.zh])).toEqual([[53_006, "A:1's unlock fails", 'A:1 的解锁失败']]);
+  });
+
   it('names a cluster promotion and a MOVED redirect', () => {
     const lost = keyMoments(traceOf('cluster-failover-lost-lock'));
     expect(lost.find((m) => m.kind === 'failover')).toMatchObject({

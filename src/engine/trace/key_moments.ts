@@ -147,16 +147,19 @@ export function keyMoments(trace: Pick<Trace, 'events'>): KeyMoment[] {
             `${who}'s ${str(e.op)} throws`,
             `${who} 的 ${str(e.op)} 抛出异常`,
           );
-        // an unlock Redis refused: the thread no longer (or never) held the lock
-        if (e.op === 'unlock')
+        // an unlock Redis refused (the thread no longer, or never, held the lock), or one that got
+        // no answer at all (a response timeout: a partition, a stalled node)
+        if (e.op === 'unlock') {
+          const refused = str(e.error).startsWith('IllegalMonitorStateException');
           add(
             `unlock-refused:${who}`,
             'unlock-refused',
             i,
             e,
-            `${who}'s unlock refused`,
-            `${who} 的解锁被拒绝`,
+            refused ? `${who}'s unlock refused` : `${who}'s unlock fails`,
+            refused ? `${who} 的解锁被拒绝` : `${who} 的解锁失败`,
           );
+        }
         break;
       case 'resource.use':
         if (e.accepted === false)

@@ -77,7 +77,8 @@ export interface TraceEventMap {
   'node.crash': OnNode;
   'node.restart': OnNode;
   'node.clock': OnNode & { jumpMs: number; offset: number };
-  'net.partition': { groups: string[][] };
+  /** `reset`: the partition resets the connections it cuts (what crosses it is lost, not held by TCP) */
+  'net.partition': { groups: string[][]; reset?: boolean };
   'net.heal': Record<string, never>;
   /** a latency spike began: links touching `endpoints` (every link when null) take `ms` longer one way */
   'net.latency': { ms: number; endpoints: string[] | null };

@@ -22,7 +22,7 @@ const hold = (workMs: number) => [
 
 /**
  * B:1 waits from 0.5 s (TTL ≈ 29.5 s); client B is cut off from the master from 1 s to 4 s, and
- * A:1's unlock at 3 s publishes into the cut.
+ * A:1's unlock at 3 s publishes into the cut: TCP holds the message and delivers it at 4.4 s.
  */
 const cutWaiter: ScenarioJson = {
   format: 'lockscope/1',
@@ -35,6 +35,14 @@ const cutWaiter: ScenarioJson = {
     { id: 'B', threads: [{ id: 1, start: 500, program: hold(1000) }] },
   ],
   faults: [{ at: 1000, kind: 'partition', groups: [['B'], ['master', 'A']], healAt: 4000 }],
+};
+
+/** The same cut, but it resets B's connections: the unlock message is lost, not held. */
+const resetWaiter: ScenarioJson = {
+  ...cutWaiter,
+  title: 'The waiter’s connection is reset when the unlock comes',
+  titleZh: '解锁消息到来时等待者的连接被重置',
+  faults: [{ at: 1000, kind: 'partition', groups: [['B'], ['master', 'A']], healAt: 4000, reset: true }],
 };
 
 /** Redisson 3.12.5's tryLock hang (#2790), with client A cut off from the master instead of a crash. */
@@ -73,8 +81,8 @@ const lesson: Lesson = {
   minutes: 9,
   part: 2,
   objective: {
-    en: 'Say what a partition between a client and Redis does to the holder (no renewal, the lease runs out) and to a waiter (a lost unlock message, a wait bounded by the TTL), and read what the liveness checks L1–L7 say about it.',
-    zh: '说清客户端和 Redis 之间的网络分区对持有者（无法续期，租期耗尽）和等待者（解锁消息丢失，等待以 TTL 为上限）各有什么影响，并读懂活性检查 L1–L7 对它的判断。',
+    en: 'Say what a partition between a client and Redis does to the holder (no renewal, the lease runs out) and to a waiter (an unlock message held until the heal, or lost with a reset connection, a wait bounded by the TTL), and read what the liveness checks L1–L7 say about it.',
+    zh: '说清客户端和 Redis 之间的网络分区对持有者（无法续期，租期耗尽）和等待者（解锁消息被扣到分区恢复，或随连接重置而丢失；等待以 TTL 为上限）各有什么影响，并读懂活性检查 L1–L7 对它的判断。',
   },
   steps: [
     {
@@ -86,12 +94,14 @@ const lesson: Lesson = {
           'A pause freezes the whole client (last lesson); a **partition** freezes only the network. Here ' +
           '([the incident](#scenario=incident-holder-loses-redis)) A:1 holds `worker` with the watchdog and works on; at 5 s ' +
           'client A loses the master while B stays connected. The watchdog still runs, but its renewal at 10 s ' +
-          'never arrives: at 13 s it times out (3 s response timeout), and so will every retry. The key’s TTL ' +
-          'runs down: about 17 s left.',
+          'does not get through: TCP keeps it and retransmits it 0.2, 0.6, 1.4, 3 s … after the send, each try ' +
+          'dropped by the cut. At 13 s the call times out (3 s response timeout), and so will every retry. The ' +
+          'key’s TTL runs down: about 17 s left.',
         zh:
           '停顿冻结的是整个客户端（上一课）；**网络分区**冻结的只是网络。这里（[这个真实案例](#scenario=incident-holder-loses-redis)）A:1 以看门狗持有 ' +
-          '`worker` 并继续工作；5 秒时客户端 A 与主节点断开，B 仍然连着。看门狗还在运行，但它 10 秒的续期永远到不了：13 秒时超时' +
-          '（3 秒的响应超时），之后每次重试也一样。键的 TTL 在一路减少：大约还剩 17 秒。',
+          '`worker` 并继续工作；5 秒时客户端 A 与主节点断开，B 仍然连着。看门狗还在运行，但它 10 秒的续期过不去：TCP 保留这份数据，' +
+          '在发送后 0.2、0.6、1.4、3 秒……重传，每次都被分区丢掉。13 秒时调用超时（3 秒的响应超时），之后每次重试也一样。' +
+          '键的 TTL 在一路减少：大约还剩 17 秒。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'master'], keys: ['worker'] },
       checks: [
@@ -186,17 +196,21 @@ const lesson: Lesson = {
       claims: ['C34', 'C39'],
       text: {
         en:
-          'At 45 s the partition heals. The watchdog’s next round reaches Redis, gets `0` (the lock is no longer ' +
-          'A’s) and stops. Nobody tells A:1’s thread: at 50 s it writes (`V3`, a write from a stale holder) and ' +
-          'its `unlock()` throws IllegalMonitorStateException. Only fencing (lesson {lesson:pauses-fencing}) would have refused that ' +
-          'write. The verdict is Unsafe.',
+          'At 45 s the partition heals, but A’s connection stays silent: TCP retransmits what it holds only on its ' +
+          'back-off, which doubled from the renewal held at 10 s (10.2, 10.6, 11.4 … 35.4 s, then 61 s). Everything ' +
+          'A writes meanwhile waits behind it. Nobody tells A:1’s thread: at 50 s it writes (`V3`, a write from a ' +
+          'stale holder) and its `unlock()` times out at 53 s (RedisResponseTimeoutException), the real 4.7.0 ' +
+          'client’s answer too. Only fencing (lesson {lesson:pauses-fencing}) would have refused that write. The verdict is Unsafe.',
         zh:
-          '45 秒时分区恢复。看门狗的下一轮到达 Redis，得到 `0`（锁已不是 A 的）并停止。没人告诉 A:1 的线程：50 秒时它照样写入' +
-          '（`V3`，过期持有者的写入），它的 `unlock()` 抛出 IllegalMonitorStateException。只有防护令牌（第 {lesson:pauses-fencing} 课）能拒绝这次写入。结论是“不安全”。',
+          '45 秒时分区恢复，但 A 的连接依旧沉默：TCP 只按退避时间重传它扣住的数据，而退避从 10 秒被扣的续期起逐次翻倍' +
+          '（10.2、10.6、11.4……35.4 秒，然后是 61 秒）。A 在此期间写出的一切都排在后面。没人告诉 A:1 的线程：50 秒时它照样写入' +
+          '（`V3`，过期持有者的写入），它的 `unlock()` 在 53 秒超时（RedisResponseTimeoutException），真实的 4.7.0 客户端也是这样。' +
+          '只有防护令牌（第 {lesson:pauses-fencing} 课）能拒绝这次写入。结论是“不安全”。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['worker'] },
       checks: [
-        exactly(1, { kind: 'watchdog.cancel', actor: 'A:1', where: { reason: 'lost' } }),
+        none({ kind: 'watchdog.cancel', actor: 'A:1', where: { reason: 'lost' } }),
+        exactly(1, { kind: 'lock.error', actor: 'A:1', where: { op: 'unlock' } }),
         { violation: 'V3', lock: 'worker' },
         { verdict: 'unsafe' },
       ],
@@ -223,25 +237,20 @@ const lesson: Lesson = {
             'At about 3 s: the unlock message wakes it',
             '大约 3 秒：解锁消息唤醒它',
             why(
-              'That is how a waiter is woken normally (lesson {lesson:waiting}). But the message is sent while B is cut off: the run shows it lost on the way and no `waiter.wakeup` by message.',
-              '正常情况下等待者就是这样被唤醒的（第 {lesson:waiting} 课）。但消息发出时 B 正被隔开：运行里消息在路上丢了，没有因消息而起的 `waiter.wakeup`。',
+              'That is how a waiter is woken normally (lesson {lesson:waiting}). But the message is sent while B is cut off: the run shows no delivery, and no `waiter.wakeup`, before the heal.',
+              '正常情况下等待者就是这样被唤醒的（第 {lesson:waiting} 课）。但消息发出时 B 正被隔开：运行里分区恢复之前既没有投递，也没有 `waiter.wakeup`。',
             ),
           ),
-          choice(
-            'heal',
-            [4000, 5000],
-            'At about 4 s: when the partition heals',
-            '大约 4 秒：分区恢复时',
-            why(
-              'The heal restores the link, but nothing is sent over it: Redis does not repeat the message and B:1 does not re-check on a heal. The run shows B:1 still waiting after 4 s.',
-              '分区恢复让链路通了，但没有任何东西经过它：Redis 不会重发消息，B:1 也不会在恢复时重新检查。运行里 4 秒之后 B:1 仍在等待。',
-            ),
-          ),
+          choice('heal', [4000, 5000], 'Soon after 4 s, when the partition heals', '4 秒刚过，分区恢复时'),
           choice(
             'ttl',
             [29_500, 31_000],
             'At about 30 s: when its wait times out',
             '大约 30 秒：它的等待超时时',
+            why(
+              'That is what happens when the message is lost. Across a partition on a live TCP connection it is not: the run shows it delivered at 4.4 s and B:1 woken by it.',
+              '消息丢失时确实会这样。可在仍然存活的 TCP 连接上，分区并不会丢掉它：运行里消息在 4.4 秒送达，B:1 被它唤醒。',
+            ),
           ),
           choice(
             'never',
@@ -249,31 +258,62 @@ const lesson: Lesson = {
             'Never: it missed the message',
             '永远拿不到：它错过了消息',
             why(
-              'It would, if its wait had no end. A Redisson waiter waits for at most the TTL its last attempt returned (29.5 s here), then tries again: the run shows it taking the free lock at about 30 s.',
-              '如果它的等待没有尽头，确实会这样。可 Redisson 的等待者最多等上一次尝试返回的 TTL（这里是 29.5 秒），然后再试：运行里它在大约 30 秒拿到了空闲的锁。',
+              'It did not miss it: the run shows the message delivered at 4.4 s. Even a lost message would not strand it: a Redisson waiter waits for at most the TTL its last attempt returned (29.5 s here), then tries again.',
+              '它并没有错过：运行里消息在 4.4 秒送达。即使消息丢了也困不住它：Redisson 的等待者最多等上一次尝试返回的 TTL（这里是 29.5 秒），然后再试。',
             ),
           ),
         ],
         answer: timeOf(acquired('B:1')),
         feedback: {
           en:
-            'The unlock message is the fast path, not the only one. B:1 blocked for the TTL its attempt at 0.5 s ' +
-            'returned (29,500 ms), woke by its timer and found the lock free.',
-          zh: '解锁消息是快速通道，不是唯一的通道。B:1 按它在 0.5 秒那次尝试返回的 TTL（29500 毫秒）阻塞，被计时器唤醒，发现锁是空的。',
+            'A partition drops packets, not the connection. The master’s kernel keeps the unlock message it could ' +
+            'not deliver and retransmits it 0.2, 0.6, 1.4 s after the send (3.2, 3.6, 4.4 s); the first try after ' +
+            'the heal at 4 s gets through, and B:1 wakes by the message.',
+          zh:
+            '分区丢掉的是数据包，不是连接。主节点的内核保留了没能送达的解锁消息，在发送后 0.2、0.6、1.4 秒（3.2、3.6、4.4 秒）重传；' +
+            '4 秒分区恢复后的第一次重传送到了，B:1 被消息唤醒。',
         },
       },
       text: {
         en:
-          'The `PUBLISH` counted B’s subscription (1 receiver), but the message was sent into the cut and lost. ' +
-          '(In this model a message sent across a partition is lost, as when the connection breaks; on a TCP ' +
-          'connection that survives a short cut it would arrive late, at the heal.) The lock sat free from 3 s to ' +
-          '30 s while B:1 waited: 27 s for nothing.',
+          'The `PUBLISH` counted B’s subscription (1 receiver) and the message went into the cut. It was not lost: ' +
+          'TCP held it and delivered it at the first retransmission after the heal, at 4.4 s. B:1 woke by the ' +
+          'message, 1.4 s after the unlock instead of at once: a short partition only delays what is in flight.',
         zh:
-          '`PUBLISH` 把 B 的订阅算了进去（1 个接收者），但消息被发进了断开的链路，丢了。（在本模型中，跨分区发送的消息会丢失，就像连接断开时一样；' +
-          '如果 TCP 连接熬过了短暂的断开，消息会在恢复时迟到。）锁从 3 秒到 30 秒一直空着，B:1 却在等：白白等了 27 秒。',
+          '`PUBLISH` 把 B 的订阅算了进去（1 个接收者），消息被发进了断开的链路。它没有丢：TCP 扣住了它，在分区恢复后的第一次重传' +
+          '（4.4 秒）送达。B:1 被消息唤醒，比解锁晚了 1.4 秒，而不是立刻：短暂的分区只会让在途的东西迟到。',
       },
       highlight: { lanes: ['A:1', 'B:1', 'master'], keys: ['myLock'] },
       checks: [
+        exactly(1, { kind: 'pubsub.publish', where: { receivers: 1 } }),
+        exactly(1, bByMessage),
+        none(bByTimer),
+        gap(ev('lock.released', 'A:1'), acquired('B:1'), { min: 1300, max: 1500 }),
+      ],
+      teacher: {
+        en: 'Ask who kept the message during the cut: not Redis (it wrote the message to the socket and forgot it) but the operating system’s TCP. People expect a partition to destroy what is in flight; on a connection that survives it only waits.',
+        zh: '问大家：分区期间是谁保管着这条消息？不是 Redis（它把消息写进套接字就忘了），而是操作系统的 TCP。很多人以为分区会毁掉在途的数据；在熬过分区的连接上，数据只是在等。',
+      },
+    },
+    {
+      claims: ['C22', 'C17'],
+      scenario: { inline: resetWaiter },
+      at: acquired('B:1'),
+      text: {
+        en:
+          'A message is lost when the connection itself goes: a firewall that answers with resets, a NAT or ' +
+          'load balancer that forgot the connection, a restart on the way. The same run with a cut that resets ' +
+          'B’s connections (`"reset": true` on the partition): the `PUBLISH` still counted B’s subscription ' +
+          '(1 receiver, Redis has not noticed), but the message is gone. The lock sat free from 3 s to 30 s while ' +
+          'B:1 waited: 27 s for nothing.',
+        zh:
+          '连接本身断掉时，消息才会丢：回复重置的防火墙、忘了这条连接的 NAT 或负载均衡、途中的一次重启。同样的运行，' +
+          '但这次的断开会重置 B 的连接（分区上的 `"reset": true`）：`PUBLISH` 仍然把 B 的订阅算了进去（1 个接收者，Redis 还没察觉），' +
+          '但消息没了。锁从 3 秒到 30 秒一直空着，B:1 却在等：白白等了 27 秒。',
+      },
+      highlight: { lanes: ['A:1', 'B:1', 'master'], keys: ['myLock'] },
+      checks: [
+        exactly(1, { kind: 'net.partition', where: { reset: true } }),
         exactly(1, { kind: 'pubsub.publish', where: { receivers: 1 } }),
         none(bByMessage),
         atLeast(1, bByTimer),
@@ -327,11 +367,11 @@ const lesson: Lesson = {
       },
       text: {
         en:
-          'The verdict is Safe, and it is right: the partition cost 27 s, not the lock. Redisson bounds every wait ' +
-          'by the TTL precisely so that a lost message (a partition, a dropped subscription) delays a waiter ' +
+          'The verdict is Safe, and it is right: the reset cost 27 s, not the lock. Redisson bounds every wait ' +
+          'by the TTL precisely so that a lost message (a reset connection, a dropped subscription) delays a waiter ' +
           'instead of stranding it. Slow is not stuck; it is a number you can change (next step).',
         zh:
-          '结论是安全，而且没错：分区耗费的是 27 秒，不是锁。Redisson 用 TTL 给每次等待设上限，正是为了让丢失的消息（分区、断掉的订阅）' +
+          '结论是安全，而且没错：连接重置耗费的是 27 秒，不是锁。Redisson 用 TTL 给每次等待设上限，正是为了让丢失的消息（被重置的连接、断掉的订阅）' +
           '只拖慢等待者，而不是把它困住。慢不等于卡死；慢是一个可以调的数字（下一步）。',
       },
       highlight: { lanes: ['B:1'] },
@@ -366,8 +406,8 @@ const lesson: Lesson = {
           ]),
         ],
         goalText: {
-          en: 'The unlock message is still lost in the partition, B:1 still wakes by its timer, and it acquires within 5 s of A:1’s release.',
-          zh: '解锁消息仍然丢在分区里，B:1 仍然被计时器唤醒，并在 A:1 释放后 5 秒内拿到锁。',
+          en: 'The unlock message is still lost with the reset connection, B:1 still wakes by its timer, and it acquires within 5 s of A:1’s release.',
+          zh: '解锁消息仍然随被重置的连接丢失，B:1 仍然被计时器唤醒，并在 A:1 释放后 5 秒内拿到锁。',
         },
         goal: {
           all: [
@@ -395,9 +435,11 @@ const lesson: Lesson = {
             {
               all: [gap(ev('lock.released', 'A:1'), acquired('B:1'), { max: 5000 }), atLeast(1, bByMessage)],
             },
-            'That works, but the unlock now comes after the heal, so the message arrives. Keep A:1’s unlock inside ' +
-              'the partition.',
-            '这样确实行，但解锁现在发生在分区恢复之后，消息送到了。让 A:1 的解锁留在分区里。',
+            'That works, but the message now arrives: the unlock comes after the heal, or the cut no longer resets ' +
+              'the connection, so TCP delivers the message at the heal. Keep A:1’s unlock inside a partition that ' +
+              'resets B’s connections.',
+            '这样确实行，但消息现在送到了：要么解锁发生在分区恢复之后，要么断开不再重置连接，TCP 在恢复时送达了消息。' +
+              '让 A:1 的解锁留在一个会重置 B 的连接的分区里。',
             [{ op: 'replace', path: '/clients/0/threads/0/program/1/ms', value: 5000 }],
           ),
         ],

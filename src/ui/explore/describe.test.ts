@@ -36,6 +36,11 @@ describe('describeFault', () => {
       '10 毫秒时网络分区 [A] | [master]，不再恢复',
     ],
     [
+      { kind: 'partition', at: 10, groups: [['A'], ['master']], healAt: 90, reset: true },
+      'partition [A] | [master] at 10 ms, healed at 90 ms, resetting the connections it cuts',
+      '10 毫秒时网络分区 [A] | [master]，90 毫秒恢复，并重置被切断的连接',
+    ],
+    [
       { kind: 'clock', at: 3, node: 'master', jumpMs: 500 },
       'master’s clock jumps +500 ms at 3 ms',
       'master 的时钟在 3 毫秒跳变 +500 毫秒',

@@ -22,9 +22,11 @@ export function describeFault(f: Fault, t: T): string {
       return t('explore.fault.restart', { node: f.node, at });
     case 'partition': {
       const groups = f.groups.map((g) => `[${g.join(', ')}]`).join(' | ');
-      return f.healAt === undefined
-        ? t('explore.fault.partitionForever', { groups, at })
-        : t('explore.fault.partition', { groups, at, heal: f.healAt });
+      const cut =
+        f.healAt === undefined
+          ? t('explore.fault.partitionForever', { groups, at })
+          : t('explore.fault.partition', { groups, at, heal: f.healAt });
+      return f.reset === true ? `${cut}${t('explore.fault.partitionResets')}` : cut;
     }
     case 'clock':
       return t('explore.fault.clock', { node: f.node, jump: f.jumpMs > 0 ? `+${f.jumpMs}` : f.jumpMs, at });

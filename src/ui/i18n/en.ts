@@ -318,6 +318,7 @@ export const en = {
   'explore.fault.restart': '{node} restarts at {at} ms',
   'explore.fault.partition': 'partition {groups} at {at} ms, healed at {heal} ms',
   'explore.fault.partitionForever': 'partition {groups} at {at} ms, never healed',
+  'explore.fault.partitionResets': ', resetting the connections it cuts',
   'explore.fault.clock': '{node}’s clock jumps {jump} ms at {at} ms',
   'explore.fault.interrupt': '{thread} interrupted at {at} ms',
   'explore.fault.other': '{kind} at {at} ms',
@@ -495,8 +496,12 @@ export const en = {
   'caption.clockAhead':
     '{node}’s clock jumps {jump} ahead (now {offset} off); its TTLs run out that much sooner.',
   'caption.clockBack': '{node}’s clock jumps {jump} back (now {offset} off).',
-  'caption.partition': 'The network splits: {groups}. Only those in the same group can reach each other.',
-  'caption.heal': 'The network heals: every node and client can reach every other again.',
+  'caption.partition':
+    'The network splits: {groups}. Only those in the same group can reach each other; what a connection sends across the split waits in TCP and arrives at its first retransmission after the heal.',
+  'caption.partitionReset':
+    'The network splits and resets the connections it cuts: {groups}. Only those in the same group can reach each other; what is sent across the split is lost.',
+  'caption.heal':
+    'The network heals: every node and client can reach every other again (what TCP held arrives at each connection’s next retransmission).',
   'caption.clientCrash': 'Client {client} crashes: its threads and its watchdog stop.',
   'caption.clientPause':
     'Client {client} pauses for {ms} (like a long GC pause): its threads and its watchdog stop.',

@@ -308,6 +308,7 @@ export const zh: Record<MessageKey, string> = {
   'explore.fault.restart': '{node} 在 {at} 毫秒重启',
   'explore.fault.partition': '{at} 毫秒时网络分区 {groups}，{heal} 毫秒恢复',
   'explore.fault.partitionForever': '{at} 毫秒时网络分区 {groups}，不再恢复',
+  'explore.fault.partitionResets': '，并重置被切断的连接',
   'explore.fault.clock': '{node} 的时钟在 {at} 毫秒跳变 {jump} 毫秒',
   'explore.fault.interrupt': '{thread} 在 {at} 毫秒被中断',
   'explore.fault.other': '{at} 毫秒：{kind}',
@@ -465,8 +466,11 @@ export const zh: Record<MessageKey, string> = {
   'caption.nodeRestart': '{node} 重启。',
   'caption.clockAhead': '{node} 的时钟向前跳了 {jump}（现在偏差 {offset}）；它的 TTL 会提前这么多耗尽。',
   'caption.clockBack': '{node} 的时钟向后跳了 {jump}（现在偏差 {offset}）。',
-  'caption.partition': '网络分区：{groups}。只有同一组内的节点和客户端能互相连通。',
-  'caption.heal': '网络恢复：所有节点和客户端又能互相连通。',
+  'caption.partition':
+    '网络分区：{groups}。只有同一组内的节点和客户端能互相连通；连接跨分区发送的数据留在 TCP 里，在分区恢复后的第一次重传时送达。',
+  'caption.partitionReset':
+    '网络分区并重置被切断的连接：{groups}。只有同一组内的节点和客户端能互相连通；跨分区发送的数据会丢失。',
+  'caption.heal': '网络恢复：所有节点和客户端又能互相连通（TCP 扣住的数据在各连接下一次重传时送达）。',
   'caption.clientCrash': '客户端 {client} 崩溃：它的线程和看门狗都停止了。',
   'caption.clientPause': '客户端 {client} 停顿 {ms}（如同一次长时间 GC）：它的线程和看门狗都停止了。',
   'caption.clientResume': '客户端 {client} 恢复运行。',

@@ -71,12 +71,16 @@ describe('watchdog incidents', () => {
     expect(s.violations).toEqual([]);
   });
 
-  it('the holder loses Redis: renewals fail, B holds from 30 s, A’s late write is stale and its unlock throws', () => {
+  it('the holder loses Redis: renewals fail, B holds from 30 s, A’s late write is stale and its unlock, queued behind what TCP holds until 61 s, times out', () => {
     const s = sim('incident-holder-loses-redis');
     near(at(s.of('lock.acquired', 'B:1')[0]), 30_000, 10);
     expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1+B:1']);
-    expect(s.of('watchdog.cancel', 'A:1').map((e) => e.reason)).toEqual(['lost']);
-    expect(errorOf(s, 'A:1').at(-1)).toMatch(/^IllegalMonitorStateException/);
+    // the heal at 45 s: the renewal held since 10 s is retransmitted at 61 s (10 s + 51 s), after the run
+    expect(s.of('cmd', 'A/watchdog').filter((e) => at(e) > 5000)).toEqual([]);
+    expect(s.of('watchdog.cancel', 'A:1').map((e) => e.reason)).toEqual(['unlock']);
+    expect(errorOf(s, 'A:1').at(-1)).toMatch(/^RedisResponseTimeoutException/);
+    // 4.7.0, as the real client (oracle recording incident-holder-loses-redis@4.7.0): the unlock at 50 s times out at 53 s
+    near(at(s.of('lock.error', 'A:1')[0]), 53_006, 5);
   });
 });
 

@@ -139,8 +139,9 @@ const resentUnlock = {
       { op: 'unlock', lock: 'rw' },
     ]),
   ],
-  // the unlock reaches the master at 5003 ms; its reply is lost in a half-second partition
-  faults: [{ at: 5003, kind: 'partition', groups: [['master'], ['A']], healAt: 5500 }],
+  // the unlock reaches the master at 5003 ms; its reply is held by a partition that outlasts the
+  // 3 s response timeout (TCP delivers it at its retransmission at 11.2 s, after the re-send)
+  faults: [{ at: 5003, kind: 'partition', groups: [['master'], ['A']], healAt: 9000 }],
 };
 
 export const resentUnlockImse = defineIncident(
@@ -149,15 +150,19 @@ export const resentUnlockImse = defineIncident(
     title: 'The owner’s unlock throws IMSE: a re-sent unlock',
     titleZh: '持有者的 unlock 抛出 IMSE：重发的解锁',
     description:
-      'Redisson 3.23.1. A:1 holds `rw` and unlocks at 5 s. The unlock script runs and deletes the lock, but its ' +
-      'reply is lost in a short partition. After the 3 s response timeout and the 1.5 s retry interval Redisson sends ' +
-      'the same unlock again; this time the script finds no lock and returns nil, so the owner’s own unlock throws ' +
-      'IllegalMonitorStateException although it released the lock. Nobody else was hurt: the run is safe, the ' +
-      'exception is the whole incident.',
+      'Redisson 3.23.1. A:1 holds `rw` and unlocks at 5 s. The unlock script runs and deletes the lock, but a ' +
+      'partition from 5 s to 9 s holds its reply: TCP keeps it and retransmits it with a back-off that doubles from ' +
+      '0.2 s, so it arrives only at 11.2 s. After the 3 s response timeout and the 1.5 s retry interval Redisson sends ' +
+      'the same unlock again (9.5 s, after the heal); this time the script finds no lock and returns nil, so the ' +
+      'owner’s own unlock throws IllegalMonitorStateException although it released the lock. Nobody else was hurt: ' +
+      'the run is safe, the exception is the whole incident. (A partition shorter than the response timeout would ' +
+      'only have delayed the reply.)',
     descriptionZh:
-      'Redisson 3.23.1。A:1 持有 `rw`，在 5 秒时解锁。解锁脚本执行并删除了锁，但回复在一次短暂的网络分区中丢失。' +
-      '经过 3 秒响应超时和 1.5 秒重试间隔，Redisson 再次发送同一个解锁；这次脚本找不到锁，返回 nil，于是持有者自己的 unlock ' +
-      '抛出 IllegalMonitorStateException，尽管锁已经释放。没有别人受害：运行是安全的，这个异常就是事故的全部。',
+      'Redisson 3.23.1。A:1 持有 `rw`，在 5 秒时解锁。解锁脚本执行并删除了锁，但 5 秒到 9 秒的网络分区扣住了它的回复：' +
+      'TCP 保留这份数据，按从 0.2 秒起逐次翻倍的退避重传，所以回复直到 11.2 秒才到。经过 3 秒响应超时和 1.5 秒重试间隔，' +
+      'Redisson 再次发送同一个解锁（9.5 秒，分区已恢复）；这次脚本找不到锁，返回 nil，于是持有者自己的 unlock ' +
+      '抛出 IllegalMonitorStateException，尽管锁已经释放。没有别人受害：运行是安全的，这个异常就是事故的全部。' +
+      '（比响应超时更短的分区只会让回复迟到。）',
     incident: {
       family: 'unlock',
       links: [
@@ -192,10 +197,10 @@ export const resentUnlockImse = defineIncident(
     title: 'Fixed in 3.24.1: the unlock latch remembers the answer',
     titleZh: '3.24.1 修复：解锁 latch 记住结果',
     description:
-      'The same lost reply on Redisson 3.24.1. The first unlock also writes `redisson_unlock_latch:{rw}:<requestId>` ' +
+      'The same late reply on Redisson 3.24.1. The first unlock also writes `redisson_unlock_latch:{rw}:<requestId>` ' +
       '= 1; the re-sent unlock carries the same request id, finds the latch and returns 1. The owner’s unlock succeeds.',
     descriptionZh:
-      '在 Redisson 3.24.1 上丢失同样的回复。第一次解锁还写入 `redisson_unlock_latch:{rw}:<requestId>` = 1；' +
+      '在 Redisson 3.24.1 上同样的回复同样迟到。第一次解锁还写入 `redisson_unlock_latch:{rw}:<requestId>` = 1；' +
       '重发的解锁带着同一个请求 id，找到 latch 并返回 1。持有者的解锁成功。',
     verdict: 'safe',
     scenario: { title: 'Fixed: the unlock latch', ...onRelease(resentUnlock, '3.24.1') },

@@ -78,13 +78,16 @@ export const holderLosesRedis = defineIncident('incident-holder-loses-redis', {
   titleZh: '持有者连不上 Redis，仍在工作；别人拿到了锁',
   description:
     'A:1 holds `worker` with the watchdog for a 50 s task. From 5 s to 45 s client A cannot reach Redis while ' +
-    'everything else still works. Its renewals fail, the lease ends at 30 s and B:1 takes the lock: both believe they ' +
-    'hold it (V1). When the link returns A’s watchdog finds the lock gone and stops silently; A writes a stale value ' +
-    '(V3) and its unlock throws IllegalMonitorStateException.',
+    'everything else still works. Its renewals time out, the lease ends at 30 s and B:1 takes the lock: both believe ' +
+    'they hold it (V1). The heal at 45 s does not bring A’s connection back at once: TCP retransmits what it holds ' +
+    'with a back-off that doubles from the first held send (the renewal at 10 s), so the next retransmission is at ' +
+    '61 s, and everything A writes meanwhile waits behind it. A writes a stale value at 50 s (V3) and its unlock times ' +
+    'out (RedisResponseTimeoutException).',
   descriptionZh:
     'A:1 以看门狗持有 `worker`，执行 50 秒的任务。从 5 秒到 45 秒客户端 A 连不上 Redis，其余一切正常。它的续期失败，' +
-    '租期在 30 秒结束，B:1 拿到锁：两者都以为自己持有锁（V1）。链路恢复后，A 的看门狗发现锁已不在，悄悄停止；A 写入旧值（V3），' +
-    '它的 unlock 抛出 IllegalMonitorStateException。',
+    '租期在 30 秒结束，B:1 拿到锁：两者都以为自己持有锁（V1）。45 秒分区恢复，A 的连接却没有马上恢复：TCP 重传它扣住的数据，' +
+    '退避从第一次被扣的发送（10 秒的续期）起逐次翻倍，下一次重传在 61 秒，A 在此期间写出的一切都排在它后面。A 在 50 秒写入旧值（V3），' +
+    '它的 unlock 超时（RedisResponseTimeoutException）。',
   incident: {
     family: 'watchdog',
     links: ['https://github.com/redisson/redisson/issues/3636'],
@@ -223,12 +226,13 @@ export const renewalMapAfterError = defineIncident(
     titleZh: '网络中断后同名锁再也不续期（3.13.6）',
     description:
       'Redisson 3.13.6. A:1 holds `task`; client A loses Redis from 9 s to 27 s, so the renewal at 10 s ends in an ' +
-      'error (“Can’t update lock expiration”) and the lock expires at 30 s. The error left the entry in ' +
+      'error (“Can’t update lock expiration”) and the lock expires at 30 s (the held renewals reach Redis only at ' +
+      'TCP’s retransmission at 35.4 s and find no lock). The error left the entry in ' +
       'EXPIRATION_RENEWAL_MAP: when A:2 locks `task` at 35 s no timer starts, its lease runs out at 65 s and B:1 takes ' +
       'the lock while A:2 works (V1, V3).',
     descriptionZh:
       'Redisson 3.13.6。A:1 持有 `task`；客户端 A 在 9 秒到 27 秒之间连不上 Redis，10 秒的续期以错误结束（“Can’t update lock ' +
-      'expiration”），锁在 30 秒过期。这个错误把条目留在了 EXPIRATION_RENEWAL_MAP 里：A:2 在 35 秒锁住 `task` 时没有启动定时器，' +
+      'expiration”），锁在 30 秒过期（被扣住的续期直到 35.4 秒 TCP 重传时才到 Redis，发现锁已不在）。这个错误把条目留在了 EXPIRATION_RENEWAL_MAP 里：A:2 在 35 秒锁住 `task` 时没有启动定时器，' +
       '租期在 65 秒用完，B:1 在 A:2 仍在工作时拿到锁（V1、V3）。',
     incident: {
       family: 'watchdog',
