@@ -109,7 +109,7 @@ function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now:
   const { listed, total } = capList(Object.values(node.keys).sort((a, b) => KEY_ORDER.compare(a.key, b.key)));
   const subs = Object.entries(node.subscriptions ?? {}).filter(([, v]) => v.length > 0);
   return (
-    <div className={`ks__node${node.up ? '' : ' ks__node--down'}`}>
+    <div className={`ks__node${node.up ? '' : ' ks__node--down'}`} data-node={id}>
       <h4>
         {id}{' '}
         <span className="ks__role" title={node.role}>

@@ -28,6 +28,7 @@ import { useTimeZoom } from './useTimeZoom';
 import { ViolationList } from './ViolationList';
 
 const AXIS_H = 24;
+const NO_FOCUS: readonly string[] = [];
 const TIP_GAP = 6;
 
 /**
@@ -82,7 +83,9 @@ export function Timeline() {
   const model = run?.model;
   // A projector of 720-820 px height gets a little less: the lanes a step talks about must fit.
   const scale = presenter ? (window.innerHeight <= 820 ? 1.25 : 1.5) : 1;
-  const layout = useMemo(() => (model ? computeLayout(model, scale) : null), [model, scale]);
+  // ...and the shards a lesson step does not talk about fold away (a click on one unfolds them)
+  const focus = usePlayground((s) => (s.presenter ? s.laneFocus : NO_FOCUS));
+  const layout = useMemo(() => (model ? computeLayout(model, scale, focus) : null), [model, scale, focus]);
 
   const plotRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
