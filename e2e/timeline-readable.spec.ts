@@ -85,3 +85,25 @@ test('predict mode hides the future until stepped into, and is kept in the link'
   await expect(veil).toHaveCount(0);
   await expect(page.getByTestId('verdict')).toBeVisible();
 });
+
+for (const lang of ['en', 'zh'])
+  test(`the unlock latch's name reads in the keyspace column (${lang}): its id cut in the middle, whole on hover`, async ({
+    page,
+  }) => {
+    // reentrancy step 5: the second unlock leaves the latch, `redisson_unlock_latch:{myLock}:<32 hex>`
+    await page.goto(`./#lesson=reentrancy&step=5&lang=${lang}`);
+    await expect(page.getByTestId('lesson-panel')).toHaveAttribute('data-step', '5', { timeout: 30_000 });
+    const name = page.getByTestId('ks-key-name').filter({ hasText: 'redisson_unlock_latch' });
+    await expect(name).toHaveText(/^redisson_unlock_latch:\{myLock\}:[0-9a-f]{4}…[0-9a-f]{4}$/);
+    await expect(name).toHaveAttribute('title', /^redisson_unlock_latch:\{myLock\}:[0-9a-f]{32}$/);
+    // two lines at most (it wrapped onto five), broken after a colon, inside the column
+    const lines = await name.evaluate((el) => {
+      const rects = [...el.getClientRects()];
+      return new Set(rects.map((r) => Math.round(r.top))).size;
+    });
+    expect(lines).toBeLessThanOrEqual(2);
+    const inside = await name.evaluate(
+      (el) => el.getBoundingClientRect().right <= el.closest('th')!.getBoundingClientRect().right + 1,
+    );
+    expect(inside).toBe(true);
+  });

@@ -210,8 +210,9 @@ function useHighlightDom(h: Highlights | undefined): void {
   }, [h]);
 }
 
-/** A keyspace row's key, without the hash slot a cluster run writes after it. */
+/** A keyspace row's key (its whole name, the shown one may be cut), without the hash slot. */
 function keyNameOf(row: HTMLElement): string {
+  if (row.dataset.key !== undefined) return row.dataset.key;
   const th = row.querySelector('th');
   const all = th?.textContent ?? '';
   const slot = th?.querySelector('.ks__slot')?.textContent ?? '';
