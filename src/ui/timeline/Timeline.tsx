@@ -15,14 +15,16 @@ import { useT } from '../hooks/useT';
 import { KeyMoments } from '../shell/KeyMoments';
 import { UndoRedo } from '../shell/UndoRedo';
 import { indexAtTime, setCursor, usePlayground } from '../store';
-import { drawTimeline } from './draw';
-import { FaultHandles, faultEnd } from './FaultHandles';
+import { drawTimeline, markLabelBox, MIN_TEXT_PX } from './draw';
+import { faultBoxes, FaultHandles, faultEnd } from './FaultHandles';
 import { labelWidth, LaneLabels, roleWord } from './LaneMenu';
 import { nameOwners } from './owners';
-import { computeLayout, violationRows } from './layout';
+import { computeLayout, veilLabelTop, violationRows } from './layout';
 import { violationTitle, violationWho } from './violation-text';
 import { CanvasPainter } from './painter';
 import { Legend } from './Legend';
+import type { LaneModel } from './model';
+import { placeTags, tagSize, type Rect } from './tag-placement';
 import { useHitTest, type Hit } from './useHitTest';
 import { useTimeZoom } from './useTimeZoom';
 import { ViolationList } from './ViolationList';
@@ -62,6 +64,33 @@ function Tooltip({ anchor, children }: { anchor: TipAnchor; children: React.Reac
   );
 }
 
+/** Each drawn violation's tag place (by the violation's index), clear of the diamonds and of each other. */
+function placeViolationTags(
+  model: LaneModel,
+  boxes: readonly ({ left: number; top: number; bottom: number } | null)[],
+  obstacles: readonly Rect[],
+  width: number,
+  presenter: boolean,
+): Map<number, Rect> {
+  // app.css: 12 px, 18 px on a projector
+  const fontPx = presenter ? 18 : 12;
+  const drawn = boxes.flatMap((b, i) =>
+    b === null ? [] : [{ b, i, ...tagSize(model.violations[i].kind, fontPx) }],
+  );
+  // V2's tag hangs at the bottom of its box (app.css), the others' at the top
+  const placed = placeTags(
+    drawn.map(({ b, i, w, h }) => ({
+      x: b.left,
+      y: model.violations[i].kind === 'V2' ? b.bottom - h + 1 : b.top - 1,
+      w,
+      h,
+    })),
+    obstacles,
+    width,
+  );
+  return new Map(drawn.map(({ i }, k) => [i, placed[k]]));
+}
+
 function formatTick(ms: number, t: ReturnType<typeof useT>): string {
   if (Math.abs(ms) >= 1000) return t('unit.s', { n: +(ms / 1000).toFixed(3) });
   return t('unit.ms', { n: ms });
@@ -86,6 +115,13 @@ export function Timeline() {
   // ...and the shards a lesson step does not talk about fold away (a click on one unfolds them)
   const focus = usePlayground((s) => (s.presenter ? s.laneFocus : NO_FOCUS));
   const layout = useMemo(() => (model ? computeLayout(model, scale, focus) : null), [model, scale, focus]);
+
+  // the marks the canvas writes a label beside (a write's token): few, found once per run
+  const labelled = useMemo(
+    () =>
+      (model?.threads ?? []).flatMap((l) => l.marks.filter((m) => m.label).map((m) => ({ lane: l.id, m }))),
+    [model],
+  );
 
   const plotRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
@@ -249,6 +285,24 @@ export function Timeline() {
     );
   }
 
+  // Each violation's box on the plot (null: not drawn), and its tag's place beside the others'.
+  const boxes = model.violations.map((v) => {
+    if (nowT !== null && v.from > nowT) return null;
+    const left = Math.max(0, x(v.from));
+    const right = Math.min(width, x(nowT === null ? v.to : Math.min(v.to, nowT)));
+    if (right < 0 || left > width) return null;
+    return { left, right, ...violationRows(v, layout) };
+  });
+  // the tags keep off the fault diamonds and the write tokens the canvas prints ("#34")
+  const fs = MIN_TEXT_PX * layout.scale;
+  const tokens = labelled.flatMap(({ lane, m }) => {
+    const row = layout.byId.get(lane);
+    const box = row ? markLabelBox(m, x(m.t), row, fs, width) : null;
+    return box ? [box] : [];
+  });
+  const obstacles = [...faultBoxes(faultsOf(scenario), layout, model, x), ...tokens];
+  const tags = placeViolationTags(model, boxes, obstacles, width, presenter);
+
   const hoverEvent = hover ? run.trace.events[hover.index] : null;
   const hoverText = hoverEvent ? describeEvent(hoverEvent, lang) : null;
 
@@ -298,11 +352,10 @@ export function Timeline() {
             onClick={onClick}
           />
           {model.violations.map((v, i) => {
-            if (nowT !== null && v.from > nowT) return null;
-            const left = Math.max(0, x(v.from));
-            const right = Math.min(width, x(nowT === null ? v.to : Math.min(v.to, nowT)));
-            if (right < 0 || left > width) return null;
-            const { top, bottom } = violationRows(v, layout);
+            const box = boxes[i];
+            if (box === null) return null;
+            const { left, right, top, bottom } = box;
+            const tag = tags.get(i)!;
             const explanation = violationTitle(v, t);
             return (
               <div
@@ -313,12 +366,10 @@ export function Timeline() {
                 style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}
                 title={`${explanation} — ${violationWho(v, t)}`}
               >
-                {/* at the right edge the tag hangs leftwards, or the plot would cut it off */}
+                {/* placed clear of the fault diamonds and of the other tags (tag-placement.ts) */}
                 <span
                   className="timeline__violation-tag"
-                  style={
-                    left + 28 > width ? { left: 'auto', right: 0, borderRadius: '0 0 0 3px' } : undefined
-                  }
+                  style={{ left: tag.x - left, top: tag.y - top, right: 'auto', bottom: 'auto' }}
                 >
                   {v.kind}
                 </span>
@@ -335,7 +386,13 @@ export function Timeline() {
             onHold={setHeldEnd}
           />
           {predict && (
-            <div className="timeline__veil" ref={veilRef} data-testid="predict-veil">
+            <div
+              className="timeline__veil"
+              ref={veilRef}
+              data-testid="predict-veil"
+              // its label in the first lane, clear of the group headers' bands (layout.ts)
+              style={{ '--veil-label-top': `${veilLabelTop(layout)}px` } as React.CSSProperties}
+            >
               <span>{t('timeline.predictVeil')}</span>
             </div>
           )}

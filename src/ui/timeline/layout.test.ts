@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeLayout, foldedShards } from './layout';
+import { computeLayout, foldedShards, veilLabelTop } from './layout';
 import type { LaneModel } from './model';
 
 const SHARDS = [
@@ -43,5 +43,17 @@ describe('presenter mode folds the shards a step does not name (LA8)', () => {
     expect(focused.byId.has('replica-3')).toBe(true);
     // four cluster lanes of 46 px × 1.25 fewer: room for the threads above and the keyspace below
     expect(all.height - focused.height).toBe(4 * Math.round(46 * 1.25));
+  });
+});
+
+describe('predict mode’s veil label', () => {
+  it('sits in the first lane, clear of every group header’s band', () => {
+    for (const layout of [computeLayout(cluster()), computeLayout(cluster(), 1.25)]) {
+      const top = veilLabelTop(layout);
+      // the label: 14 px text in 2 px padding, about 21 px tall
+      const label = { top, bottom: top + 21 };
+      for (const r of layout.rows.filter((row) => row.kind.startsWith('header')))
+        expect(label.bottom <= r.y || label.top >= r.y + r.h, `clear of ${r.kind} at ${r.y}`).toBe(true);
+    }
   });
 });

@@ -113,3 +113,13 @@ export function violationRows(
   if (rows.length === 0) return { top: 0, bottom: layout.height };
   return { top: Math.min(...rows.map((r) => r.y)), bottom: Math.max(...rows.map((r) => r.y + r.h)) };
 }
+
+/**
+ * Where predict mode's veil label goes (its top, in plot px): in the first lane, a little below
+ * its top, so it covers hidden lanes rather than a group header's band (the threads' or the
+ * nodes' name, a shard's rule).
+ */
+export function veilLabelTop(layout: Layout): number {
+  const lane = layout.rows.find((r) => !r.kind.startsWith('header'));
+  return (lane?.y ?? 0) + 2;
+}
