@@ -10,6 +10,7 @@ import { axisTop } from 'd3-axis';
 import { select } from 'd3-selection';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { faultsOf } from '../../engine/scenario/edit';
+import type { Fault } from '../../engine/scenario/schema';
 import { describeEvent } from '../describe-event';
 import { useT } from '../hooks/useT';
 import { KeyMoments } from '../shell/KeyMoments';
@@ -19,7 +20,7 @@ import { drawTimeline, markLabelBox, MIN_TEXT_PX } from './draw';
 import { faultBoxes, FaultHandles, faultEnd } from './FaultHandles';
 import { labelWidth, LaneLabels, roleWord } from './LaneMenu';
 import { nameOwners } from './owners';
-import { computeLayout, veilLabelTop, violationRows } from './layout';
+import { computeLayout, veilLabelTop, violationRows, type Layout } from './layout';
 import { violationTitle, violationWho } from './violation-text';
 import { CanvasPainter } from './painter';
 import { Legend } from './Legend';
@@ -31,6 +32,8 @@ import { ViolationList } from './ViolationList';
 
 const AXIS_H = 24;
 const NO_FOCUS: readonly string[] = [];
+/** the narrowest the predict veil's label wraps to (px); a narrower veil shows no label */
+const VEIL_LABEL_MIN = 110;
 const TIP_GAP = 6;
 
 /**
@@ -64,7 +67,41 @@ function Tooltip({ anchor, children }: { anchor: TipAnchor; children: React.Reac
   );
 }
 
-/** Each drawn violation's tag place (by the violation's index), clear of the diamonds and of each other. */
+type Labelled = readonly { lane: string; m: { t: number; kind: string; label?: string } }[];
+
+/**
+ * Each violation's box on the plot (null: not drawn; in predict mode cut at the cursor's moment
+ * `nowT`), and its tag's place, clear of the fault diamonds, the write tokens the canvas prints
+ * ("#34") and the other tags.
+ */
+function violationPlaces(
+  model: LaneModel,
+  layout: Layout,
+  x: (t: number) => number,
+  width: number,
+  nowT: number | null,
+  faults: readonly Fault[],
+  labelled: Labelled,
+  presenter: boolean,
+) {
+  const boxes = model.violations.map((v) => {
+    if (nowT !== null && v.from > nowT) return null;
+    const left = Math.max(0, x(v.from));
+    const right = Math.min(width, x(nowT === null ? v.to : Math.min(v.to, nowT)));
+    if (right < 0 || left > width) return null;
+    return { left, right, ...violationRows(v, layout) };
+  });
+  const fs = MIN_TEXT_PX * layout.scale;
+  const tokens = labelled.flatMap(({ lane, m }) => {
+    const row = layout.byId.get(lane);
+    const box = row ? markLabelBox(m, x(m.t), row, fs, width) : null;
+    return box ? [box] : [];
+  });
+  const obstacles = [...faultBoxes(faults, layout, model, x), ...tokens];
+  return { boxes, tags: placeViolationTags(model, boxes, obstacles, width, presenter) };
+}
+
+/** Each drawn violation's tag place (by the violation's index), clear of the obstacles and of each other. */
 function placeViolationTags(
   model: LaneModel,
   boxes: readonly ({ left: number; top: number; bottom: number } | null)[],
@@ -217,6 +254,13 @@ export function Timeline() {
 
   // The cursor: two DOM elements moved by transform on every cursor move, without re-rendering
   // React or repainting any canvas (the compositor does it).
+  const places = useMemo(
+    () =>
+      model && layout
+        ? violationPlaces(model, layout, x, width, nowT, faultsOf(scenario), labelled, presenter)
+        : null,
+    [model, layout, x, width, nowT, scenario, labelled, presenter],
+  );
   const paintCursor = useCallback(() => {
     const line = cursorRef.current;
     const dot = dotRef.current;
@@ -228,9 +272,22 @@ export function Timeline() {
     if (veil) {
       const vx = Math.max(0, Math.round(ev ? x(ev.t) + 1 : 0));
       veil.style.transform = `translateX(${vx}px)`;
-      // Its label goes left of the cursor when the plot has no room for it on the right (it was cut).
+      // Its label stays on the veil, wrapped to the room right of the cursor: left of it, it hid the
+      // past, or the threads' header at the top. Where not even a narrow column fits, the hatching
+      // says it alone.
       const label = veil.firstElementChild as HTMLElement | null;
-      veil.classList.toggle('timeline__veil--flip', label !== null && width - vx < label.offsetWidth + 24);
+      // ...and clear of a violation's tag at the cursor, drawn above the veil in the same lane
+      const top = veilLabelTop(layout);
+      const ends = [...(places?.tags.values() ?? [])].filter(
+        (r) => r.y < top + 24 && r.y + r.h > top && r.x + r.w > vx,
+      );
+      const clear = Math.max(0, ...ends.map((r) => r.x + r.w - vx));
+      const room = width - vx - 24 - clear;
+      if (label) {
+        label.style.maxWidth = `${Math.max(0, room)}px`;
+        label.style.marginLeft = `${12 + clear}px`;
+      }
+      veil.classList.toggle('timeline__veil--narrow', room < VEIL_LABEL_MIN);
     }
     if (!ev) {
       line.style.visibility = 'hidden';
@@ -243,7 +300,7 @@ export function Timeline() {
     const row = layout.byId.get(String(ev.actor)) ?? layout.byId.get(String(ev.node));
     dot.style.visibility = row ? 'visible' : 'hidden';
     if (row) dot.style.transform = `translate(${cx - 4}px, ${row.y + row.h / 2 - 4}px)`;
-  }, [layout, x, width]);
+  }, [layout, x, width, places]);
 
   useEffect(() => {
     paintCursor();
@@ -285,23 +342,7 @@ export function Timeline() {
     );
   }
 
-  // Each violation's box on the plot (null: not drawn), and its tag's place beside the others'.
-  const boxes = model.violations.map((v) => {
-    if (nowT !== null && v.from > nowT) return null;
-    const left = Math.max(0, x(v.from));
-    const right = Math.min(width, x(nowT === null ? v.to : Math.min(v.to, nowT)));
-    if (right < 0 || left > width) return null;
-    return { left, right, ...violationRows(v, layout) };
-  });
-  // the tags keep off the fault diamonds and the write tokens the canvas prints ("#34")
-  const fs = MIN_TEXT_PX * layout.scale;
-  const tokens = labelled.flatMap(({ lane, m }) => {
-    const row = layout.byId.get(lane);
-    const box = row ? markLabelBox(m, x(m.t), row, fs, width) : null;
-    return box ? [box] : [];
-  });
-  const obstacles = [...faultBoxes(faultsOf(scenario), layout, model, x), ...tokens];
-  const tags = placeViolationTags(model, boxes, obstacles, width, presenter);
+  const { boxes, tags } = places!;
 
   const hoverEvent = hover ? run.trace.events[hover.index] : null;
   const hoverText = hoverEvent ? describeEvent(hoverEvent, lang) : null;
