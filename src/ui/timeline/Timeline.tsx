@@ -94,7 +94,7 @@ function violationPlaces(
   const fs = MIN_TEXT_PX * layout.scale;
   const tokens = labelled.flatMap(({ lane, m }) => {
     const row = layout.byId.get(lane);
-    const box = row ? markLabelBox(m, x(m.t), row, fs, width) : null;
+    const box = row ? markLabelBox(m, x(m.t), row, fs, width, nowT === null) : null;
     return box ? [box] : [];
   });
   const obstacles = [...faultBoxes(faults, layout, model, x), ...tokens];
@@ -221,9 +221,9 @@ export function Timeline() {
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, -top * dpr);
     ctx.clearRect(0, top, width, h);
-    drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels, [top, top + h]);
+    drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels, [top, top + h], !predict);
     performance.mark('lockscope:lanes-drawn', { detail: { threads: model.threads.length } });
-  }, [model, layout, width, x, labels, yRange]);
+  }, [model, layout, width, x, labels, yRange, predict]);
 
   // The viewport is known once the lanes are laid out, and again after every scroll and every
   // resize of the scroll box: a box that grows later (presenter mode, a lesson step's layout)

@@ -201,6 +201,29 @@ describe('a mark’s label at the plot’s right edge', () => {
     }
   });
 
+  it('in predict mode never goes left of its mark, out from under the veil over the future', () => {
+    const at = new Map<string, number>();
+    const p: Painter = {
+      rect: () => {},
+      line: () => {},
+      poly: () => {},
+      circle: () => {},
+      text: (x, _y, s) => void at.set(s, x),
+    };
+    const m = model([{ t: 1950, kind: 'resource', index: 1, label: '#34' }]);
+    drawTimeline(
+      p,
+      m,
+      computeLayout(m, 1),
+      (t) => t / 10,
+      200,
+      { threads: 'T', nodes: 'N', down: 'down' },
+      [0, Infinity],
+      false,
+    );
+    expect(at.get('#34')).toBeGreaterThan(195);
+  });
+
   it('stays right of its mark where there is room', () => {
     expect(
       textsAt(model([{ t: 500, kind: 'refused', index: 1, label: '#1' }]), 200).get('#1'),
