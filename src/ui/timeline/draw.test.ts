@@ -179,7 +179,7 @@ describe('drawTimeline marks', () => {
 
 describe('a mark’s label at the plot’s right edge', () => {
   /** the x of every text drawn, by its string */
-  const textsAt = (m: LaneModel, width: number) => {
+  const textsAt = (m: LaneModel, width: number, flip = true) => {
     const at = new Map<string, number>();
     const p: Painter = {
       rect: () => {},
@@ -188,7 +188,8 @@ describe('a mark’s label at the plot’s right edge', () => {
       circle: () => {},
       text: (x, _y, s) => void at.set(s, x),
     };
-    drawTimeline(p, m, computeLayout(m, 1), (t) => t / 10, width, { threads: 'T', nodes: 'N', down: 'down' });
+    const labels = { threads: 'T', nodes: 'N', down: 'down' };
+    drawTimeline(p, m, computeLayout(m, 1), (t) => t / 10, width, labels, [0, Infinity], flip);
     return at;
   };
 
@@ -202,26 +203,8 @@ describe('a mark’s label at the plot’s right edge', () => {
   });
 
   it('in predict mode never goes left of its mark, out from under the veil over the future', () => {
-    const at = new Map<string, number>();
-    const p: Painter = {
-      rect: () => {},
-      line: () => {},
-      poly: () => {},
-      circle: () => {},
-      text: (x, _y, s) => void at.set(s, x),
-    };
     const m = model([{ t: 1950, kind: 'resource', index: 1, label: '#34' }]);
-    drawTimeline(
-      p,
-      m,
-      computeLayout(m, 1),
-      (t) => t / 10,
-      200,
-      { threads: 'T', nodes: 'N', down: 'down' },
-      [0, Infinity],
-      false,
-    );
-    expect(at.get('#34')).toBeGreaterThan(195);
+    expect(textsAt(m, 200, false).get('#34')).toBeGreaterThan(195);
   });
 
   it('stays right of its mark where there is room', () => {
