@@ -34,7 +34,7 @@ async function atStep(page: Page, lesson: string, n: number) {
   await page.waitForTimeout(1000);
 }
 
-const STEPS: { lesson: string; step: number; lanes: string[]; panel: string | null }[] = [
+const STEPS: { lesson: string; step: number; lanes: string[]; panel: string | null; answer?: string }[] = [
   // text, A:1's lane and the keyspace it cites (lock:job)
   { lesson: 'setnx', step: 1, lanes: ['A:1'], panel: 'keyspace' },
   // text and the script whose line 3 it cites
@@ -46,24 +46,43 @@ const STEPS: { lesson: string; step: number; lanes: string[]; panel: string | nu
   { lesson: 'cluster', step: 5, lanes: ['A:1', 'master-3'], panel: 'keyspace' },
   { lesson: 'cluster', step: 6, lanes: ['B:1', 'master-3', 'replica-3'], panel: null },
   { lesson: 'replication', step: 1, lanes: ['A:1', 'master', 'replica-1', 'replica-2'], panel: 'keyspace' },
+  // four marked lanes across three shards, a six-node keyspace and a long cluster legend: the
+  // legend folds to a line, the shards the step does not name fold to their header, and the
+  // keyspace shows the nodes it names
+  { lesson: 'cluster', step: 7, lanes: ['A:1', 'B:1', 'master-3', 'replica-3'], panel: 'keyspace' },
+  // after a wrong answer's two feedback paragraphs (2b): A:1's lane, the two masters and their keys
+  { lesson: 'crossslot', step: 2, lanes: ['A:1', 'master-1', 'master-3'], panel: 'keyspace', answer: 'nine' },
+  { lesson: 'crossslot', step: 3, lanes: ['A:1', 'B:1'], panel: 'keyspace' },
+  { lesson: 'crossslot', step: 4, lanes: ['A:1', 'master-3'], panel: 'keyspace' },
+  { lesson: 'crossslot', step: 5, lanes: ['A:1', 'master-3'], panel: null },
 ];
 
-for (const { lesson, step, lanes, panel } of STEPS)
-  test(`presenter at 1280×720: ${lesson} step ${step} fits one screen`, async ({ page }) => {
+for (const { lesson, step, lanes, panel, answer } of STEPS)
+  test(`presenter at 1280×720: ${lesson} step ${step}${answer ? ' answered' : ''} fits one screen`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(`./?present=1#lesson=${lesson}&step=${step}`);
     await atStep(page, lesson, step);
+    if (answer !== undefined) {
+      await page.locator(`[data-testid="lesson-choice"][data-choice="${answer}"]`).click();
+      await expect(page.getByTestId('lesson-feedback')).toBeVisible({ timeout: 30_000 });
+      await page.waitForTimeout(1000);
+    }
     const scroll = await page.evaluate(() => ({
       x: document.documentElement.scrollWidth - document.documentElement.clientWidth,
       y: document.documentElement.scrollHeight - document.documentElement.clientHeight,
     }));
     expect(scroll, 'no page scrollbar').toEqual({ x: 0, y: 0 });
-    await within(page, page.getByTestId('lesson-text'), 'the step text');
+    // an answered question: its feedback first (the step's text follows it in the card's scroll)
+    if (answer !== undefined) await within(page, page.getByTestId('lesson-feedback'), 'the feedback');
+    else await within(page, page.getByTestId('lesson-text'), 'the step text');
     for (const lane of lanes)
       await within(page, page.locator('.lane-label.lesson-hl', { hasText: lane }).first(), `lane ${lane}`);
     if (panel !== null) await within(page, page.getByTestId(panel), `the ${panel} panel`);
     // the key the step marks, scrolled into the cited keyspace's view (a cluster's sits low)
-    if (panel === 'keyspace') await within(page, page.locator('.ks__key.lesson-hl').first(), 'the marked key');
+    if (panel === 'keyspace')
+      await within(page, page.locator('.ks__key.lesson-hl').first(), 'the marked key');
     // the legend wraps inside the timeline instead of running past it
     const legend = page.locator('.legend');
     const box = (await legend.boundingBox())!;

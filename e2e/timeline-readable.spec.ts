@@ -85,3 +85,50 @@ test('predict mode hides the future until stepped into, and is kept in the link'
   await expect(veil).toHaveCount(0);
   await expect(page.getByTestId('verdict')).toBeVisible();
 });
+
+for (const lang of ['en', 'zh'])
+  test(`the unlock latch's name reads in the keyspace column (${lang}): its id cut in the middle, whole on hover`, async ({
+    page,
+  }) => {
+    // reentrancy step 5: the second unlock leaves the latch, `redisson_unlock_latch:{myLock}:<32 hex>`
+    await page.goto(`./#lesson=reentrancy&step=5&lang=${lang}`);
+    await expect(page.getByTestId('lesson-panel')).toHaveAttribute('data-step', '5', { timeout: 30_000 });
+    const name = page.getByTestId('ks-key-name').filter({ hasText: 'redisson_unlock_latch' });
+    await expect(name).toHaveText(/^redisson_unlock_latch:\{myLock\}:[0-9a-f]{4}…[0-9a-f]{4}$/);
+    await expect(name).toHaveAttribute('title', /^redisson_unlock_latch:\{myLock\}:[0-9a-f]{32}$/);
+    // two lines at most (it wrapped onto five), broken after a colon, inside the column
+    const lines = await name.evaluate((el) => {
+      const rects = [...el.getClientRects()];
+      return new Set(rects.map((r) => Math.round(r.top))).size;
+    });
+    expect(lines).toBeLessThanOrEqual(2);
+    const inside = await name.evaluate(
+      (el) => el.getBoundingClientRect().right <= el.closest('th')!.getBoundingClientRect().right + 1,
+    );
+    expect(inside).toBe(true);
+  });
+
+test('predict mode’s veil label stays on the veil, below the threads’ header, near the right edge too', async ({
+  page,
+}) => {
+  // why-lock 1 on a projector: the cursor at 50 ms of a 90 ms run leaves a narrow veil on the right
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (const lang of ['en', 'zh']) {
+    await page.goto(`./?present=1#lesson=why-lock&step=1&lang=${lang}`);
+    await expect(page.getByTestId('lesson-panel')).toHaveAttribute('data-step', '1', { timeout: 30_000 });
+    const veil = page.getByTestId('predict-veil');
+    await expect(veil).toBeVisible();
+    await page.waitForTimeout(500);
+    const label = veil.locator('span');
+    if (!(await label.isVisible())) continue; // a veil too narrow for any label
+    const [l, v, lane] = await Promise.all([
+      label.boundingBox(),
+      veil.boundingBox(),
+      page.locator('.lane-label--thread').first().boundingBox(),
+    ]);
+    // on the veil (right of the cursor), and in the first lane rather than on the header band above it
+    expect(l!.x).toBeGreaterThanOrEqual(v!.x);
+    expect(l!.x + l!.width).toBeLessThanOrEqual(v!.x + v!.width + 1);
+    expect(l!.y).toBeGreaterThanOrEqual(lane!.y - 1);
+  }
+});

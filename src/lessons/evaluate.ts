@@ -20,7 +20,7 @@ import {
 import { applyPatch, PatchError } from './patch';
 import { describeVerdict, searchTask, type SearchVerdict } from './search-goal';
 import { describeSelector, findEvent, SelectorError } from './select';
-import type { Answer, Lesson, Question, ScenarioJson, ScenarioRef, Step, Task } from './types';
+import type { Answer, Lesson, Question, ScenarioJson, ScenarioRef, Step, StepZoom, Task } from './types';
 
 export class LessonError extends Error {}
 
@@ -89,6 +89,8 @@ export interface StepResult {
   cursor?: number;
   /** a question step: where the cursor waits until the learner answers (before the deciding event) */
   ask?: number;
+  /** the step's `zoom`: the time window [from, to] in virtual ms the timeline opens at */
+  zoom?: [number, number];
   at?: { t: number; seq: number };
   state?: VisibleState;
   /** violations begun at or before the cursor */
@@ -243,6 +245,19 @@ export function evaluateTask(cache: RunCache, json: ScenarioJson, task: Task): T
   }
 }
 
+/**
+ * A step's time window: from its `from` event to its `to` event (the cursor's without one), a
+ * twentieth of that wider each side and at least 2 ms, so the moments at both ends are not on the
+ * plot's edges.
+ */
+export function stepWindow(events: readonly TraceEvent[], zoom: StepZoom, cursor: number): [number, number] {
+  const from = events[findEvent(events, zoom.from)].t;
+  const to = events[zoom.to === undefined ? cursor : findEvent(events, zoom.to)].t;
+  const [a, b] = from <= to ? [from, to] : [to, from];
+  const pad = Math.max(2, (b - a) / 20);
+  return [Math.max(0, Math.floor(a - pad)), Math.ceil(b + pad)];
+}
+
 export interface EvaluateOptions {
   /**
    * Try each task's goal on the step's scenario, its solution and its dodges (default true). The
@@ -313,6 +328,14 @@ export function evaluateLesson(
       if (lost.length > 0)
         r.checks.push({ what: `highlighted keys exist (no ${lost.join(', ')} at the cursor)`, ok: false });
       for (const sel of step.highlight?.events ?? []) findEvent(events, sel);
+      if (step.zoom !== undefined) {
+        const w = stepWindow(events, step.zoom, index);
+        r.zoom = w;
+        r.checks.push({
+          what: `zoom: the window ${w[0]}–${w[1]} ms shows the cursor (${r.at.t} ms)`,
+          ok: w[0] <= r.at.t && r.at.t <= w[1],
+        });
+      }
       for (const check of step.checks ?? []) {
         const f = failure(c, check);
         r.checks.push({ what: describeCheck(check) + (f === null ? '' : ` (got: ${f})`), ok: f === null });

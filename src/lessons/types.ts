@@ -297,6 +297,12 @@ export interface Highlights {
   events?: EventSelector[];
 }
 
+/** A step's time window, between two events of its run (never bare times: timings shift). */
+export interface StepZoom {
+  from: EventSelector;
+  to?: EventSelector;
+}
+
 export interface Step {
   claims: ClaimId[];
   /** absent: the previous step's scenario */
@@ -324,6 +330,13 @@ export interface Step {
    * so (its "Real ids" box ticked) instead of as the thread's name, `A:1`.
    */
   realIds?: boolean;
+  /**
+   * The time window the timeline opens at (default: the whole run, as the learner left it), for a
+   * moment too short to see at the whole run's zoom (a 10 ms hold in a 40 s run): from `from`'s
+   * event to `to`'s (the step's cursor without `to`), a twentieth of that wider each side. A
+   * question step opens at it once answered (before, it would point at the answer).
+   */
+  zoom?: StepZoom;
   /** "Can you break this? Let the search try": a button that opens Explore on the scenario shown */
   explore?: ExploreCall;
   /**

@@ -57,6 +57,11 @@ export interface PlaygroundState {
   predict: boolean;
   /** the keyspace shows owner ids as Redis stores them ("<uuid>:1"), not as their thread ("A:1") */
   realIds: boolean;
+  /**
+   * the lanes the open lesson step talks about (empty: none, or the learner unfolded them): in
+   * presenter mode a cluster's other shards fold to their header
+   */
+  laneFocus: readonly string[];
 }
 
 export const usePlayground = create<PlaygroundState>()(() => ({
@@ -82,6 +87,7 @@ export const usePlayground = create<PlaygroundState>()(() => ({
   presenter: false,
   predict: false,
   realIds: false,
+  laneFocus: [],
 }));
 
 let errorSeq = 1;

@@ -72,6 +72,8 @@ const lesson: Lesson = {
         zh: '问大家看门狗在哪里运行。一旦有人说出“在同一个 JVM 里”，答案就出来了：全局停顿也会冻住续期。',
       },
       at: violationStart('V1', 'myLock'),
+      // B:1's hold is 0.1 s of a 41 s run: the answer opens on the expiry and that hold
+      zoom: { from: { kind: 'key.expired', key: 'myLock' }, to: { kind: 'lock.released', actor: 'B:1' } },
       question: {
         prompt: {
           en: 'The pause (40 s) is longer than the lease (30 s). Will B:1 get the lock while A:1 is frozen?',

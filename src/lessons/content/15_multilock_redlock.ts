@@ -212,6 +212,8 @@ const lesson: Lesson = {
       },
       scenario: { builtin: 'redlock-pause-after-validity' },
       at: violationStart('V3'),
+      // from B:1's 16 ms hold (its write) to A:1's late write, not 12 s of waiting around them
+      zoom: { from: { kind: 'lock.acquired', actor: 'B:1' } },
       text: {
         en:
           'And the pause of lesson {lesson:pauses-fencing} is not solved either: A:1 gets all five masters, is then frozen for 12 s, ' +

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import { keyHashSlot } from '../../engine/redis/cluster_slots';
 import type { KeyView, NodeView } from '../../engine/trace/types';
 import { useT } from '../hooks/useT';
@@ -9,6 +9,7 @@ import { slotsAt } from '../timeline/model';
 import { nameOwners, NO_OWNERS, type OwnerNames } from '../timeline/owners';
 import { findScriptContext } from './script-context';
 import { capList } from './list-cap';
+import { keyNameParts, LONG_KEY, shortKeyName } from './key-name';
 
 /** What `a.localeCompare(b)` without options compares by, built once instead of per call. */
 const KEY_ORDER = new Intl.Collator();
@@ -22,6 +23,23 @@ function ttlText(k: KeyView, now: number, t: ReturnType<typeof useT>): string {
 function Named({ text, owners }: { text: string; owners: OwnerNames }) {
   const named = nameOwners(text, owners);
   return named === text ? <>{text}</> : <span title={text}>{named}</span>;
+}
+
+/**
+ * A key's name, owner ids as their thread, a long request id cut in the middle (key-name.ts): the
+ * whole name on hover; lines break only after a colon.
+ */
+function KeyName({ shown, name }: { shown: string; name: string }) {
+  return (
+    <span title={shown === name ? undefined : name} data-testid="ks-key-name">
+      {keyNameParts(shown).map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          <wbr />
+        </Fragment>
+      ))}
+    </span>
+  );
 }
 
 /** A key's hash slot, in cluster runs only: where the key lives is what a cluster lesson asks. */
@@ -50,12 +68,17 @@ function KeyRows({
   // with real ids on, the field shows as stored and its thread's name moves to the hover
   const realOwners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const title = (f: string) => (owners === realOwners ? f : nameOwners(f, realOwners));
-  const head = (
-    <tr className="ks__key" data-key={k.key}>
-      <th scope="row">
-        <Named text={k.key} owners={owners} />
-        {cluster && <Slot keyName={k.key} />}
-      </th>
+  const shown = shortKeyName(nameOwners(k.key, owners));
+  // a long name (the unlock latch's) takes the row's whole width, its type and TTL the row below
+  const long = shown.length > LONG_KEY;
+  const name = (
+    <th scope="row" colSpan={long ? 3 : undefined}>
+      <KeyName shown={shown} name={k.key} />
+      {cluster && <Slot keyName={k.key} />}
+    </th>
+  );
+  const meta = (
+    <>
       <td>
         {/* in 中文 the type's name, Redis's own on hover */}
         <span className="ks__type" title={k.type}>
@@ -63,6 +86,22 @@ function KeyRows({
         </span>
       </td>
       <td className="ks__ttl">{ttl}</td>
+    </>
+  );
+  const head = long ? (
+    <>
+      <tr className="ks__key ks__key--long" data-key={k.key}>
+        {name}
+      </tr>
+      <tr className="ks__key-meta">
+        <td />
+        {meta}
+      </tr>
+    </>
+  ) : (
+    <tr className="ks__key" data-key={k.key}>
+      {name}
+      {meta}
     </tr>
   );
   if (k.type === 'string') {
@@ -109,7 +148,7 @@ function NodeCard({ id, node, now, cluster }: { id: string; node: NodeView; now:
   const { listed, total } = capList(Object.values(node.keys).sort((a, b) => KEY_ORDER.compare(a.key, b.key)));
   const subs = Object.entries(node.subscriptions ?? {}).filter(([, v]) => v.length > 0);
   return (
-    <div className={`ks__node${node.up ? '' : ' ks__node--down'}`}>
+    <div className={`ks__node${node.up ? '' : ' ks__node--down'}`} data-node={id}>
       <h4>
         {id}{' '}
         <span className="ks__role" title={node.role}>

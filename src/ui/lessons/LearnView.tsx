@@ -166,6 +166,8 @@ function useHighlightDom(h: Highlights | undefined): void {
     const lanes = new Set(h?.lanes ?? []);
     const keys = h?.keys ?? [];
     const lines = new Set(h?.script?.lines ?? []);
+    // presenter mode folds the cluster shards the step does not name (Timeline, layout.ts)
+    usePlayground.setState({ laneFocus: h?.lanes ?? [] });
     const apply = () => {
       for (const el of document.querySelectorAll<HTMLElement>('.lane-label')) {
         const id = el.querySelector('.lane-label__btn')?.firstChild?.textContent ?? '';
@@ -174,6 +176,12 @@ function useHighlightDom(h: Highlights | undefined): void {
       for (const el of document.querySelectorAll<HTMLElement>('.ks__key')) {
         const name = keyNameOf(el);
         el.classList.toggle('lesson-hl', keys.some((k) => keyMatches(k, name)));
+      }
+      // the nodes it talks about: their lanes named, or holding a key it names (presenter mode
+      // shows only these in the cited keyspace, learn.css)
+      for (const el of document.querySelectorAll<HTMLElement>('.ks__node')) {
+        const named = lanes.has(el.dataset.node ?? '') || el.querySelector('.ks__key.lesson-hl') !== null;
+        el.classList.toggle('lesson-node', named);
       }
       for (const el of document.querySelectorAll<HTMLElement>('[data-testid="script-view"] .lua__line')) {
         el.classList.toggle('lesson-hl', lines.has(Number(el.querySelector('.lua__no')?.textContent)));
@@ -197,12 +205,14 @@ function useHighlightDom(h: Highlights | undefined): void {
       for (const id of timers) clearTimeout(id);
       cancelAnimationFrame(frame);
       releaseRoom();
+      usePlayground.setState({ laneFocus: [] });
       for (const el of document.querySelectorAll('.lesson-hl')) el.classList.remove('lesson-hl');
+      for (const el of document.querySelectorAll('.lesson-node')) el.classList.remove('lesson-node');
     };
   }, [h]);
 }
 
-/** A keyspace row's key, without the hash slot a cluster run writes after it. */
+/** A keyspace row's key (its whole name, the shown one may be cut), without the hash slot. */
 function keyNameOf(row: HTMLElement): string {
   if (row.dataset.key !== undefined) return row.dataset.key;
   const th = row.querySelector('th');

@@ -31,6 +31,7 @@ async function play(id: string): Promise<{ payload: LessonPayload; cache: RunCac
         sameScenario: r.sameScenario,
         cursor: r.cursor,
         ask: r.ask,
+        zoom: r.zoom,
         right: r.question?.right,
         error,
       };

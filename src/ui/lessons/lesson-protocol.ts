@@ -26,6 +26,8 @@ export interface StepInfo {
   cursor?: number;
   /** a question step: the cursor until the learner answers (just before the deciding event) */
   ask?: number;
+  /** the step's `zoom`: the time window [from, to] (virtual ms) the timeline opens at */
+  zoom?: [number, number];
   /** ids of the question's right choices, computed from the trace */
   right?: string[];
   /** why the step could not be played (a selector that found nothing, a bad patch) */

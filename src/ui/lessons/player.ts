@@ -13,6 +13,7 @@ import { engineClient } from '../engine-client';
 import { translate } from '../i18n';
 import { setCursor, useLearn, usePlayground } from '../store';
 import { encodeLessonHash, shareUrl } from '../url-state';
+import { requestView } from '../view-window';
 import type { LessonPayload, LessonSummary } from './lesson-protocol';
 import { sameEvent } from './same-event';
 import { readProgress, recordStep, type Progress } from './progress';
@@ -148,6 +149,7 @@ export function backToStep(): void {
   if (usePlayer.getState().release !== null) return void showRelease(null);
   usePlayground.setState({ playing: false, predict: useLearn.getState().predict });
   setCursor(info.cursor);
+  void openWindow(info.zoom, () => useLearn.getState().step === step);
 }
 
 let token = 0;
@@ -249,6 +251,30 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
   setCursor(unanswered ? (info.ask ?? info.cursor) : info.cursor);
   const hide = unanswered || leadsToQuestion(p, n, answers) || useLearn.getState().predict;
   usePlayground.setState({ playing: false, predict: hide });
+  // a question's window would point at its answer: it opens once answered (reveal)
+  await openWindow(unanswered ? undefined : p.steps[n]?.zoom, () => my === token);
+}
+
+/** The timeline shows a window a step asked for: the next step without one goes back to the whole run. */
+let stepZoomed = false;
+
+const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+
+/**
+ * Opens the timeline at a step's time window (Step.zoom), or at the whole run after a step that had
+ * one (a zoom the learner made is left alone). Two frames later: a new run's timeline first asks
+ * again for the window it showed before (useTimeZoom), and the step's must come after that.
+ */
+async function openWindow(zoom: [number, number] | undefined, current: () => boolean): Promise<void> {
+  if (zoom === undefined && !stepZoomed) return;
+  await frame();
+  await frame();
+  if (!current()) return;
+  stepZoomed = zoom !== undefined;
+  // the whole run: a window wider than any run asks for zoom factor 1, no shift (finite: the
+  // timeline's scale turns an infinite end into NaN)
+  if (zoom === undefined) requestView(0, Number.MAX_SAFE_INTEGER);
+  else requestView(zoom[0], zoom[1]);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -265,6 +291,7 @@ async function reveal(step: number, from: number, to: number): Promise<void> {
   }
   usePlayground.setState({ predict: useLearn.getState().predict });
   usePlayer.setState({ revealing: null });
+  await openWindow(usePlayer.getState().payload?.steps[step]?.zoom, () => my === revealToken);
 }
 
 export function answer(choice: string): void {

@@ -41,6 +41,40 @@ function faultTarget(f: Fault): string {
   return ('node' in f && f.node) || ('client' in f && f.client) || '';
 }
 
+/** The diamond's half-diagonal: a 12 px square turned 45° reaches 8.5 px from its centre. */
+const DIAMOND_R = 8.5;
+
+/** Where a fault's diamond sits on the plot (its centre: `left`, its row's top + 1 + 6), or null. */
+export function faultSpot(
+  f: Fault,
+  at: number,
+  layout: Layout,
+  model: LaneModel,
+  x: (t: number) => number,
+): { left: number; row: Row } | null {
+  const left = x(at);
+  let row = faultRow(f, layout, model);
+  // A partition sits on the nodes' header, except where the header's name is written.
+  if (row?.kind === 'header-nodes' && left < HEADER_TEXT_W)
+    row = layout.rows[layout.rows.indexOf(row) + 1] ?? row;
+  return row ? { left, row } : null;
+}
+
+/** The box each fault's diamond covers on the plot (for what must not hide under it). */
+export function faultBoxes(
+  faults: readonly Fault[],
+  layout: Layout,
+  model: LaneModel,
+  x: (t: number) => number,
+): { x: number; y: number; w: number; h: number }[] {
+  return faults.flatMap((f) => {
+    const spot = faultSpot(f, f.at, layout, model, x);
+    if (spot === null) return [];
+    const cy = spot.row.y + 1 + 6;
+    return [{ x: spot.left - DIAMOND_R, y: cy - DIAMOND_R, w: 2 * DIAMOND_R, h: 2 * DIAMOND_R }];
+  });
+}
+
 export function faultEnd(faults: readonly Fault[]): number {
   return faults.reduce((m, f) => Math.max(m, f.at), 0);
 }
@@ -114,12 +148,9 @@ export function FaultHandles({
     <>
       {faults.map((f, i) => {
         const at = drag?.index === i ? drag.at : f.at;
-        const left = x(at);
-        let row = faultRow(f, layout, model);
-        // A partition sits on the nodes' header, except where the header's name is written.
-        if (row?.kind === 'header-nodes' && left < HEADER_TEXT_W)
-          row = layout.rows[layout.rows.indexOf(row) + 1] ?? row;
-        if (!row) return null;
+        const spot = faultSpot(f, at, layout, model, x);
+        if (!spot) return null;
+        const { left, row } = spot;
         if (left < -8 || left > width + 8) return null;
         const added = marked.includes(i) ? ` (${t('legend.searchAdded')})` : '';
         const what = `${f.kind} ${faultTarget(f)} @ ${at} ms${added} — ${t('timeline.faultDrag')}`;

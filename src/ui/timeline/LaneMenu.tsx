@@ -251,6 +251,20 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
           >
             {t(model.sentinels?.kind === 'cluster' ? 'timeline.clusterBus' : 'timeline.sentinels')}
           </div>
+        ) : r.kind === 'header-shard' && r.folded ? (
+          // a shard the lesson step does not talk about (presenter mode): one click shows them all
+          <button
+            type="button"
+            key={`shard-${r.shard}`}
+            className="lane-label lane-label--shard lane-label--folded"
+            style={{ top: r.y, height: r.h }}
+            data-testid="shard-label"
+            data-folded={r.folded.join(' ')}
+            title={t('timeline.shardFoldedHint')}
+            onClick={() => usePlayground.setState({ laneFocus: [] })}
+          >
+            ▸ {t('timeline.shard', { n: r.shard ?? 0 })}: {r.folded.join(', ')}
+          </button>
         ) : r.kind === 'header-shard' ? (
           <div
             key={`shard-${r.shard}`}

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { faultsOf } from '../../engine/scenario/edit';
 import { useT } from '../hooks/useT';
 import { useExplore } from '../explore/store';
@@ -15,23 +16,43 @@ export function Legend() {
   // predict mode: only the marks drawn up to the cursor, as the veil hides the rest
   const until = usePlayground((s) => (s.predict ? (s.run?.trace.events[s.cursor]?.t ?? 0) : undefined));
   const searched = useExplore((s) => s.status.phase === 'found' && s.status.found.scenario === scenario);
+  // A projector's lesson folds the legend to its first line (learn.css): this opens the rest.
+  const [open, setOpen] = useState(false);
   return (
-    // Focusable because on short screens the legend is one row that scrolls sideways, and a
-    // keyboard user must be able to reach what is off to the right.
-    <ul className="legend" aria-label={t('legend.title')} data-testid="legend" tabIndex={0}>
-      {legendItems(model, until === undefined ? { faults, searched } : { faults, searched, until }).map((it) => (
-        <li key={it.key} className="legend__item" data-legend={it.key}>
-          <span
-            className={`legend__swatch legend__swatch--${it.shape}`}
-            style={{
-              background: it.fill ?? (HOLLOW.has(it.shape) ? 'transparent' : it.color),
-              borderColor: it.color,
-              color: it.color,
-            }}
-          />
-          {t(it.key)}
-        </li>
-      ))}
-    </ul>
+    <>
+      {/* Focusable because on short screens the legend is one row that scrolls sideways, and a
+        keyboard user must be able to reach what is off to the right. */}
+      <ul
+        className={`legend${open ? ' legend--open' : ''}`}
+        aria-label={t('legend.title')}
+        data-testid="legend"
+        tabIndex={0}
+      >
+        {legendItems(model, until === undefined ? { faults, searched } : { faults, searched, until }).map(
+          (it) => (
+            <li key={it.key} className="legend__item" data-legend={it.key}>
+              <span
+                className={`legend__swatch legend__swatch--${it.shape}`}
+                style={{
+                  background: it.fill ?? (HOLLOW.has(it.shape) ? 'transparent' : it.color),
+                  borderColor: it.color,
+                  color: it.color,
+                }}
+              />
+              {t(it.key)}
+            </li>
+          ),
+        )}
+      </ul>
+      <button
+        type="button"
+        className="btn btn--small legend__more"
+        data-testid="legend-more"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        {t(open ? 'legend.less' : 'legend.more')}
+      </button>
+    </>
   );
 }

@@ -10,24 +10,30 @@ import { axisTop } from 'd3-axis';
 import { select } from 'd3-selection';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { faultsOf } from '../../engine/scenario/edit';
+import type { Fault } from '../../engine/scenario/schema';
 import { describeEvent } from '../describe-event';
 import { useT } from '../hooks/useT';
 import { KeyMoments } from '../shell/KeyMoments';
 import { UndoRedo } from '../shell/UndoRedo';
 import { indexAtTime, setCursor, usePlayground } from '../store';
-import { drawTimeline } from './draw';
-import { FaultHandles, faultEnd } from './FaultHandles';
+import { drawTimeline, markLabelBox, MIN_TEXT_PX } from './draw';
+import { faultBoxes, FaultHandles, faultEnd } from './FaultHandles';
 import { labelWidth, LaneLabels, roleWord } from './LaneMenu';
 import { nameOwners } from './owners';
-import { computeLayout, violationRows } from './layout';
+import { computeLayout, veilLabelTop, violationRows, type Layout } from './layout';
 import { violationTitle, violationWho } from './violation-text';
 import { CanvasPainter } from './painter';
 import { Legend } from './Legend';
+import type { LaneModel } from './model';
+import { placeTags, tagSize, type Rect } from './tag-placement';
 import { useHitTest, type Hit } from './useHitTest';
 import { useTimeZoom } from './useTimeZoom';
 import { ViolationList } from './ViolationList';
 
 const AXIS_H = 24;
+const NO_FOCUS: readonly string[] = [];
+/** the narrowest the predict veil's label wraps to (px); a narrower veil shows no label */
+const VEIL_LABEL_MIN = 110;
 const TIP_GAP = 6;
 
 /**
@@ -61,6 +67,67 @@ function Tooltip({ anchor, children }: { anchor: TipAnchor; children: React.Reac
   );
 }
 
+type Labelled = readonly { lane: string; m: { t: number; kind: string; label?: string } }[];
+
+/**
+ * Each violation's box on the plot (null: not drawn; in predict mode cut at the cursor's moment
+ * `nowT`), and its tag's place, clear of the fault diamonds, the write tokens the canvas prints
+ * ("#34") and the other tags.
+ */
+function violationPlaces(
+  model: LaneModel,
+  layout: Layout,
+  x: (t: number) => number,
+  width: number,
+  nowT: number | null,
+  faults: readonly Fault[],
+  labelled: Labelled,
+  presenter: boolean,
+) {
+  const boxes = model.violations.map((v) => {
+    if (nowT !== null && v.from > nowT) return null;
+    const left = Math.max(0, x(v.from));
+    const right = Math.min(width, x(nowT === null ? v.to : Math.min(v.to, nowT)));
+    if (right < 0 || left > width) return null;
+    return { left, right, ...violationRows(v, layout) };
+  });
+  const fs = MIN_TEXT_PX * layout.scale;
+  const tokens = labelled.flatMap(({ lane, m }) => {
+    const row = layout.byId.get(lane);
+    const box = row ? markLabelBox(m, x(m.t), row, fs, width, nowT === null) : null;
+    return box ? [box] : [];
+  });
+  const obstacles = [...faultBoxes(faults, layout, model, x), ...tokens];
+  return { boxes, tags: placeViolationTags(model, boxes, obstacles, width, presenter) };
+}
+
+/** Each drawn violation's tag place (by the violation's index), clear of the obstacles and of each other. */
+function placeViolationTags(
+  model: LaneModel,
+  boxes: readonly ({ left: number; top: number; bottom: number } | null)[],
+  obstacles: readonly Rect[],
+  width: number,
+  presenter: boolean,
+): Map<number, Rect> {
+  // app.css: 12 px, 18 px on a projector
+  const fontPx = presenter ? 18 : 12;
+  const drawn = boxes.flatMap((b, i) =>
+    b === null ? [] : [{ b, i, ...tagSize(model.violations[i].kind, fontPx) }],
+  );
+  // V2's tag hangs at the bottom of its box (app.css), the others' at the top
+  const placed = placeTags(
+    drawn.map(({ b, i, w, h }) => ({
+      x: b.left,
+      y: model.violations[i].kind === 'V2' ? b.bottom - h + 1 : b.top - 1,
+      w,
+      h,
+    })),
+    obstacles,
+    width,
+  );
+  return new Map(drawn.map(({ i }, k) => [i, placed[k]]));
+}
+
 function formatTick(ms: number, t: ReturnType<typeof useT>): string {
   if (Math.abs(ms) >= 1000) return t('unit.s', { n: +(ms / 1000).toFixed(3) });
   return t('unit.ms', { n: ms });
@@ -82,7 +149,16 @@ export function Timeline() {
   const model = run?.model;
   // A projector of 720-820 px height gets a little less: the lanes a step talks about must fit.
   const scale = presenter ? (window.innerHeight <= 820 ? 1.25 : 1.5) : 1;
-  const layout = useMemo(() => (model ? computeLayout(model, scale) : null), [model, scale]);
+  // ...and the shards a lesson step does not talk about fold away (a click on one unfolds them)
+  const focus = usePlayground((s) => (s.presenter ? s.laneFocus : NO_FOCUS));
+  const layout = useMemo(() => (model ? computeLayout(model, scale, focus) : null), [model, scale, focus]);
+
+  // the marks the canvas writes a label beside (a write's token): few, found once per run
+  const labelled = useMemo(
+    () =>
+      (model?.threads ?? []).flatMap((l) => l.marks.filter((m) => m.label).map((m) => ({ lane: l.id, m }))),
+    [model],
+  );
 
   const plotRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
@@ -145,9 +221,9 @@ export function Timeline() {
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, -top * dpr);
     ctx.clearRect(0, top, width, h);
-    drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels, [top, top + h]);
+    drawTimeline(new CanvasPainter(ctx), model, layout, x, width, labels, [top, top + h], !predict);
     performance.mark('lockscope:lanes-drawn', { detail: { threads: model.threads.length } });
-  }, [model, layout, width, x, labels, yRange]);
+  }, [model, layout, width, x, labels, yRange, predict]);
 
   // The viewport is known once the lanes are laid out, and again after every scroll and every
   // resize of the scroll box: a box that grows later (presenter mode, a lesson step's layout)
@@ -178,6 +254,13 @@ export function Timeline() {
 
   // The cursor: two DOM elements moved by transform on every cursor move, without re-rendering
   // React or repainting any canvas (the compositor does it).
+  const places = useMemo(
+    () =>
+      model && layout
+        ? violationPlaces(model, layout, x, width, nowT, faultsOf(scenario), labelled, presenter)
+        : null,
+    [model, layout, x, width, nowT, scenario, labelled, presenter],
+  );
   const paintCursor = useCallback(() => {
     const line = cursorRef.current;
     const dot = dotRef.current;
@@ -189,9 +272,22 @@ export function Timeline() {
     if (veil) {
       const vx = Math.max(0, Math.round(ev ? x(ev.t) + 1 : 0));
       veil.style.transform = `translateX(${vx}px)`;
-      // Its label goes left of the cursor when the plot has no room for it on the right (it was cut).
+      // Its label stays on the veil, wrapped to the room right of the cursor: left of it, it hid the
+      // past, or the threads' header at the top. Where not even a narrow column fits, the hatching
+      // says it alone.
       const label = veil.firstElementChild as HTMLElement | null;
-      veil.classList.toggle('timeline__veil--flip', label !== null && width - vx < label.offsetWidth + 24);
+      // ...and clear of a violation's tag at the cursor, drawn above the veil in the same lane
+      const top = veilLabelTop(layout);
+      const ends = [...(places?.tags.values() ?? [])].filter(
+        (r) => r.y < top + 24 && r.y + r.h > top && r.x + r.w > vx,
+      );
+      const clear = Math.max(0, ...ends.map((r) => r.x + r.w - vx));
+      const room = width - vx - 24 - clear;
+      if (label) {
+        label.style.maxWidth = `${Math.max(0, room)}px`;
+        label.style.marginLeft = `${12 + clear}px`;
+      }
+      veil.classList.toggle('timeline__veil--narrow', room < VEIL_LABEL_MIN);
     }
     if (!ev) {
       line.style.visibility = 'hidden';
@@ -204,7 +300,7 @@ export function Timeline() {
     const row = layout.byId.get(String(ev.actor)) ?? layout.byId.get(String(ev.node));
     dot.style.visibility = row ? 'visible' : 'hidden';
     if (row) dot.style.transform = `translate(${cx - 4}px, ${row.y + row.h / 2 - 4}px)`;
-  }, [layout, x, width]);
+  }, [layout, x, width, places]);
 
   useEffect(() => {
     paintCursor();
@@ -245,6 +341,8 @@ export function Timeline() {
       </section>
     );
   }
+
+  const { boxes, tags } = places!;
 
   const hoverEvent = hover ? run.trace.events[hover.index] : null;
   const hoverText = hoverEvent ? describeEvent(hoverEvent, lang) : null;
@@ -295,11 +393,10 @@ export function Timeline() {
             onClick={onClick}
           />
           {model.violations.map((v, i) => {
-            if (nowT !== null && v.from > nowT) return null;
-            const left = Math.max(0, x(v.from));
-            const right = Math.min(width, x(nowT === null ? v.to : Math.min(v.to, nowT)));
-            if (right < 0 || left > width) return null;
-            const { top, bottom } = violationRows(v, layout);
+            const box = boxes[i];
+            if (box === null) return null;
+            const { left, right, top, bottom } = box;
+            const tag = tags.get(i)!;
             const explanation = violationTitle(v, t);
             return (
               <div
@@ -310,12 +407,10 @@ export function Timeline() {
                 style={{ left, top, width: Math.max(2, right - left), height: bottom - top }}
                 title={`${explanation} — ${violationWho(v, t)}`}
               >
-                {/* at the right edge the tag hangs leftwards, or the plot would cut it off */}
+                {/* placed clear of the fault diamonds and of the other tags (tag-placement.ts) */}
                 <span
                   className="timeline__violation-tag"
-                  style={
-                    left + 28 > width ? { left: 'auto', right: 0, borderRadius: '0 0 0 3px' } : undefined
-                  }
+                  style={{ left: tag.x - left, top: tag.y - top, right: 'auto', bottom: 'auto' }}
                 >
                   {v.kind}
                 </span>
@@ -332,7 +427,13 @@ export function Timeline() {
             onHold={setHeldEnd}
           />
           {predict && (
-            <div className="timeline__veil" ref={veilRef} data-testid="predict-veil">
+            <div
+              className="timeline__veil"
+              ref={veilRef}
+              data-testid="predict-veil"
+              // its label in the first lane, clear of the group headers' bands (layout.ts)
+              style={{ '--veil-label-top': `${veilLabelTop(layout)}px` } as React.CSSProperties}
+            >
               <span>{t('timeline.predictVeil')}</span>
             </div>
           )}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtin } from '../../engine/scenario/builtins/index';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
-import { drawTimeline, MIN_TEXT_PX, partialText } from './draw';
+import { besideX, drawTimeline, MIN_TEXT_PX, partialText, textWidth } from './draw';
 import { computeLayout } from './layout';
 import { deriveRunModel, type LaneModel } from './model';
 import { NO_OWNERS } from './owners';
@@ -174,5 +174,44 @@ describe('drawTimeline marks', () => {
     );
     expect(calls.some((c) => c.op === 'rect' && c.color === COLORS.violationEdge)).toBe(true);
     expect(calls.some((c) => c.op === 'rect' && c.color === COLORS.stuckEdge)).toBe(true);
+  });
+});
+
+describe('a mark’s label at the plot’s right edge', () => {
+  /** the x of every text drawn, by its string */
+  const textsAt = (m: LaneModel, width: number, flip = true) => {
+    const at = new Map<string, number>();
+    const p: Painter = {
+      rect: () => {},
+      line: () => {},
+      poly: () => {},
+      circle: () => {},
+      text: (x, _y, s) => void at.set(s, x),
+    };
+    const labels = { threads: 'T', nodes: 'N', down: 'down' };
+    drawTimeline(p, m, computeLayout(m, 1), (t) => t / 10, width, labels, [0, Infinity], flip);
+    return at;
+  };
+
+  it('a token on the last write goes left of its mark instead of being cut (“#1 ✕”)', () => {
+    for (const kind of ['refused', 'resource'] as const) {
+      // the mark at 195 px of a 200 px plot
+      const x = textsAt(model([{ t: 1950, kind, index: 1, label: '#34' }]), 200).get('#34')!;
+      expect(x + textWidth('#34', MIN_TEXT_PX)).toBeLessThanOrEqual(200);
+      expect(x).toBeLessThan(195);
+    }
+  });
+
+  it('in predict mode never goes left of its mark, out from under the veil over the future', () => {
+    const m = model([{ t: 1950, kind: 'resource', index: 1, label: '#34' }]);
+    expect(textsAt(m, 200, false).get('#34')).toBeGreaterThan(195);
+  });
+
+  it('stays right of its mark where there is room', () => {
+    expect(
+      textsAt(model([{ t: 500, kind: 'refused', index: 1, label: '#1' }]), 200).get('#1'),
+    ).toBeGreaterThan(50);
+    expect(besideX(50, 5, '#1', 12, 200)).toBe(55);
+    expect(besideX(195, 5, '#1', 12, 200)).toBe(195 - 5 - textWidth('#1', 12));
   });
 });

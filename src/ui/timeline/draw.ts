@@ -42,6 +42,11 @@ export function drawTimeline(
   labels: DrawLabels,
   /** only rows meeting this vertical range are painted (the scroll viewport) */
   yRange: [number, number] = [0, Infinity],
+  /**
+   * whether a mark's label may go left of its mark at the right edge; not in predict mode, where it
+   * would leave the veil over the future (a write's token shown left of the cursor)
+   */
+  flipLabels = true,
 ): void {
   const rowVisible = (r: { y: number; h: number }) => r.y + r.h >= yRange[0] && r.y <= yRange[1];
   const fs = MIN_TEXT_PX * layout.scale;
@@ -170,14 +175,15 @@ export function drawTimeline(
         const cy = row.y + row.h / 2;
         p.circle(mx, cy, r, '#fff', color);
         p.line(mx - r * 0.7, cy + r * 0.7, mx + r * 0.7, cy - r * 0.7, color, 1.5);
-        if (m.label && row.h >= 18) p.text(mx + r + 2, cy - r, m.label, color, { size: fs, bold: true });
+        const at = markLabelBox(m, mx, row, fs, width, flipLabels);
+        if (at) p.text(at.x, at.y + at.h / 2, m.label!, color, { size: fs, bold: true });
       } else if (row.h < 14) p.line(mx, row.y + row.h - 4, mx, row.y + row.h - 1, color, 1.5);
       else if (m.kind === 'wake-timeout')
         p.circle(mx, row.y + row.h / 2, Math.min(4, row.h / 3), '#fff', color);
       else {
         p.circle(mx, row.y + row.h / 2, Math.min(3.5, row.h / 3), color);
-        if (m.label && row.h >= 18)
-          p.text(mx + 5, row.y + row.h / 2 - 4, m.label, color, { size: fs, bold: true });
+        const at = markLabelBox(m, mx, row, fs, width, flipLabels);
+        if (at) p.text(at.x, at.y + at.h / 2, m.label!, color, { size: fs, bold: true });
       }
     }
   }
@@ -340,6 +346,44 @@ export function drawTimeline(
     p.rect(a, top, w, bottom - top, fill, edge);
   }
   p.flush?.();
+}
+
+/**
+ * Where a mark's label starts: `gap` px right of the mark, or as far left of it when the plot's
+ * right edge would cut it (a token "#1" on the run's last write was clipped to "#").
+ */
+export function besideX(
+  mx: number,
+  gap: number,
+  text: string,
+  size: number,
+  width: number,
+  flip = true,
+): number {
+  const w = textWidth(text, size);
+  return mx + gap + w <= width || !flip ? mx + gap : mx - gap - w;
+}
+
+/**
+ * The box of a mark's label (a write's token "#34"): beside the mark, its text's middle where the
+ * lane draws it (a refused write's ring is a little larger); null without a label or room for one.
+ * The timeline keeps its DOM tags off these boxes.
+ */
+export function markLabelBox(
+  m: { kind: string; label?: string },
+  mx: number,
+  row: { y: number; h: number },
+  fs: number,
+  width: number,
+  flip = true,
+): { x: number; y: number; w: number; h: number } | null {
+  if (!m.label || row.h < 18) return null;
+  const w = textWidth(m.label, fs);
+  if (m.kind === 'refused') {
+    const r = Math.min(4.5, row.h / 3);
+    return { x: besideX(mx, r + 2, m.label, fs, width, flip), y: row.y + row.h / 2 - r - fs / 2, w, h: fs };
+  }
+  return { x: besideX(mx, 5, m.label, fs, width, flip), y: row.y + row.h / 2 - 4 - fs / 2, w, h: fs };
 }
 
 function xInverse(x: (t: number) => number, px: number): number {

@@ -15,6 +15,8 @@ export interface Row {
   h: number;
   /** header-shard: the shard's number (1-based), its master's lane next */
   shard?: number;
+  /** header-shard of a folded shard: the lanes it hides (they have no row) */
+  folded?: string[];
 }
 
 export interface Layout {
@@ -53,7 +55,20 @@ export function subRows(lane: NodeLane | undefined): number {
   return lane === undefined ? 0 : lane.keyNames.length + (lane.moreKeys ? 1 : 0);
 }
 
-export function computeLayout(model: LaneModel, scale = 1): Layout {
+/**
+ * The cluster shards a step that names some lanes does not talk about: folded to their header on
+ * a projector, so the threads and the shard it cites fit one screen (LA8). Only when the focus
+ * names a node lane: a step that names threads alone says nothing about which shard matters.
+ */
+export function foldedShards(shards: readonly string[][] | undefined, focus: readonly string[]): Set<number> {
+  const named = new Set(focus);
+  const talked = (shards ?? []).map((ids) => ids.some((id) => named.has(id)));
+  if (!talked.includes(true)) return new Set();
+  return new Set(talked.flatMap((t, i) => (t ? [] : [i])));
+}
+
+/** `focus`: the lanes a lesson step names, in presenter mode (else empty: nothing folds). */
+export function computeLayout(model: LaneModel, scale = 1, focus: readonly string[] = []): Layout {
   const rows: Row[] = [];
   let y = 0;
   const th = Math.round(threadLaneHeight(model.threads.length) * scale);
@@ -67,9 +82,14 @@ export function computeLayout(model: LaneModel, scale = 1): Layout {
   push('header-nodes', '', hh);
   if (model.shards) {
     const lanes = new Map(model.nodes.map((n) => [n.id, n]));
+    const fold = foldedShards(model.shards, focus);
     model.shards.forEach((ids, i) => {
       push('header-shard', '', Math.round(SHARD_H * scale));
       rows[rows.length - 1].shard = i + 1;
+      if (fold.has(i)) {
+        rows[rows.length - 1].folded = [...ids];
+        return;
+      }
       for (const id of ids) {
         const keys = subRows(lanes.get(id));
         push('node', id, Math.max(nodeLaneHeight(keys, scale), Math.round(CLUSTER_NODE_H * scale)));
@@ -92,4 +112,14 @@ export function violationRows(
   const rows = ids.map((h) => layout.byId.get(h)).filter((r) => r !== undefined);
   if (rows.length === 0) return { top: 0, bottom: layout.height };
   return { top: Math.min(...rows.map((r) => r.y)), bottom: Math.max(...rows.map((r) => r.y + r.h)) };
+}
+
+/**
+ * Where predict mode's veil label goes (its top, in plot px): in the first lane, a little below
+ * its top, so it covers hidden lanes rather than a group header's band (the threads' or the
+ * nodes' name, a shard's rule).
+ */
+export function veilLabelTop(layout: Layout): number {
+  const lane = layout.rows.find((r) => !r.kind.startsWith('header'));
+  return (lane?.y ?? 0) + 2;
 }
