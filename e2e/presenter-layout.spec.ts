@@ -91,3 +91,36 @@ for (const { lesson, step, lanes, panel, answer } of STEPS)
       expect(b.x + b.width, 'legend item inside the legend').toBeLessThanOrEqual(box.x + box.width + 1);
     }
   });
+
+// A clicker has PageDown and PageUp only: an answered question whose feedback pushes the step's
+// text below the card's fold is revealed a screenful at a time before the clicker goes on.
+test('presenter at 1280×720: the clicker reveals an answered step text below the fold, then goes on', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('./?present=1#lesson=waiting-fails&step=5');
+  await atStep(page, 'waiting-fails', 5);
+  await page.locator('[data-testid="lesson-choice"]').first().click();
+  await expect(page.getByTestId('lesson-feedback')).toBeVisible({ timeout: 30_000 });
+  await page.waitForTimeout(1000);
+  const card = page.getByTestId('lesson-panel');
+  const hidden = await card.evaluate((el) => el.scrollHeight - el.clientHeight);
+  expect(hidden, 'the answered step is longer than the screen (else this test shows nothing)').toBeGreaterThan(8);
+  const text = page.getByTestId('lesson-text');
+  const below = () => text.evaluate((el) => el.getBoundingClientRect().bottom > window.innerHeight);
+  expect(await below(), 'the step text starts below the fold').toBe(true);
+  let presses = 0;
+  while (await below()) {
+    await page.keyboard.press('PageDown');
+    presses++;
+    expect(presses, 'a few screenfuls at most').toBeLessThan(6);
+  }
+  await expect(card).toHaveAttribute('data-step', '5');
+  await page.keyboard.press('PageDown');
+  await expect(card).toHaveAttribute('data-step', '6');
+  // the next step starts at the top of its card
+  expect(await card.evaluate((el) => el.scrollTop)).toBe(0);
+  // PageUp goes back a step when the card is at its top
+  await page.keyboard.press('PageUp');
+  await expect(card).toHaveAttribute('data-step', '5');
+});

@@ -193,7 +193,7 @@ export const en = {
   'learn.prev': 'Back',
   'learn.next': 'Next',
   'learn.keys':
-    'Keys: n or PageDown for the next step, p or PageUp for the previous one; ←/→ move the cursor.',
+    'Keys: n or PageDown for the next step, p or PageUp for the previous one (in presenter mode PageDown first shows the rest of a long step); ←/→ move the cursor.',
   'learn.question': 'Predict',
   'learn.right': 'Right.',
   'learn.wrong': 'Not quite.',

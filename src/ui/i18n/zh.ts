@@ -192,7 +192,7 @@ export const zh: Record<MessageKey, string> = {
   'learn.stepOf': '第 {n} 步，共 {total} 步',
   'learn.prev': '上一步',
   'learn.next': '下一步',
-  'learn.keys': '按键：n 或 PageDown 下一步，p 或 PageUp 上一步；←/→ 移动游标。',
+  'learn.keys': '按键：n 或 PageDown 下一步，p 或 PageUp 上一步（演示模式下，步骤较长时 PageDown 先显示其余部分）；←/→ 移动游标。',
   'learn.question': '预测',
   'learn.right': '答对了。',
   'learn.wrong': '不太对。',

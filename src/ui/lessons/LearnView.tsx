@@ -135,6 +135,16 @@ export function LessonIndex() {
   );
 }
 
+/** Scrolls the card a screenful towards `dir` when it has more there; false when it has not. */
+export function revealCard(card: HTMLElement, dir: 1 | -1): boolean {
+  const left = dir > 0 ? card.scrollHeight - card.clientHeight - card.scrollTop : card.scrollTop;
+  // a few pixels of slack: rounding and the card's own padding are not text left unread
+  if (left <= 8) return false;
+  // keep two lines of the last screenful in view, so the reader does not lose the place
+  card.scrollBy({ top: dir * Math.max(40, card.clientHeight - 60) });
+  return true;
+}
+
 function typingInto(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el?.tagName) return false;
@@ -146,7 +156,13 @@ function useLessonKeys(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || typingInto(e.target)) return;
-      if (e.key === 'n' || e.key === 'PageDown') goStep(1);
+      // A clicker sends PageDown / PageUp: in presenter mode a step card longer than the screen
+      // (an answered question's feedback above the step text) is shown a screenful at a time
+      // before the clicker goes on, since the teacher has no mouse to scroll it (LA8).
+      const card = usePlayground.getState().presenter ? document.querySelector<HTMLElement>('.lesson') : null;
+      if (e.key === 'PageDown' && card && revealCard(card, 1)) e.preventDefault();
+      else if (e.key === 'PageUp' && card && revealCard(card, -1)) e.preventDefault();
+      else if (e.key === 'n' || e.key === 'PageDown') goStep(1);
       else if (e.key === 'p' || e.key === 'PageUp') goStep(-1);
       else return;
       e.preventDefault();
@@ -326,6 +342,8 @@ export function LessonPanel() {
   useEffect(() => watchTask(), []);
   useEffect(() => {
     void syncStep();
+    // a new step starts at the top of its card, whatever the clicker revealed of the last one
+    document.querySelector('.lesson')?.scrollTo({ top: 0 });
   }, [lessonId, n]);
   const lesson = payload?.lesson.id === lessonId ? payload.lesson : null;
   const step = lesson?.steps[n];
