@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { builtin, runScenario, validateScenario } from './engine';
 import { evaluateLesson, RunCache, type LessonResult } from './evaluate';
 import { applyPatch, readPointer } from './patch';
+import { findEvent } from './select';
 import { lessonCatalog, loadAllLessons } from './index';
 import type { Bilingual, Lesson } from './types';
 import { en } from '../ui/i18n/en';
@@ -111,6 +112,22 @@ describe('the course', () => {
         const check = s.checks.find((c) => c.what.startsWith('question: the pre-answer cursor'));
         expect(check?.ok, `${id} step ${i + 1}: ${check?.what}`).toBe(true);
       });
+  });
+
+  it('a question about when does not wait on a wait whose TTL adds up to its answer (the caption says it)', () => {
+    // watchdog 6 waited on B:1's retry at 30 s, captioned "TTL 10004 ms left": 30 s + 10 s, the answer
+    const bad: string[] = [];
+    for (const [id, r] of results)
+      r.steps.forEach((s, i) => {
+        const a = s.step.question?.answer;
+        if (a?.from !== 'time-of' || s.ask === undefined || s.run === undefined) return;
+        const events = s.run.trace.events;
+        const at = events[s.ask];
+        const when = events[findEvent(events, a.selector)].t;
+        if (at?.kind === 'lock.wait' && at.ttl !== null && Math.abs(at.t + at.ttl - when) < 1000)
+          bad.push(`${id} step ${i + 1}: ${at.actor} waits ${at.ttl} ms at ${at.t} ms, the answer is ${when} ms`);
+      });
+    expect(bad).toEqual([]);
   });
 
   it('a question about who gets a lock does not wait on that thread’s lock script (its reply says so)', () => {

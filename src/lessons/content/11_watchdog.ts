@@ -246,6 +246,8 @@ const lesson: Lesson = {
       scenario: { builtin: 'client-crash-watchdog-expiry' },
       at: myLockExpired,
       question: {
+        // at the crash: B:1's retry at 30 s is captioned with the TTL left (10 s), which is the answer
+        decides: { kind: 'conn.close', after: { kind: 'client.crash' } },
         prompt: {
           en: 'A:1’s JVM dies at 15 s; its last renewal was at 10 s. When does B:1 get the lock?',
           zh: 'A:1 的 JVM 在第 15 秒挂了，最后一次续期在第 10 秒。B:1 什么时候拿到锁？',

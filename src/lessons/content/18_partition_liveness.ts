@@ -166,18 +166,21 @@ const lesson: Lesson = {
         decides: ev('call.timeout', 'A/watchdog', { nth: 2 }),
         feedback: {
           en:
-            'The watchdog can renew only what it can reach. Cut off, it cannot, so the lease ends 30 s after the ' +
-            'last renewal and the lock is free. That is the design: a dead holder must not block everyone.',
-          zh: '看门狗只能续期它够得着的锁。断开后它够不着，于是租期在最后一次续期 30 秒后结束，锁空了出来。这是有意的设计：死掉的持有者不能挡住所有人。',
+            'The watchdog can renew only what it can reach. Cut off at 5 s, its first renewal (due at 10 s) never ' +
+            'arrives, so the lease ends 30 s after the lock script set it, and the lock is free. That is the ' +
+            'design: a dead holder must not block everyone.',
+          zh:
+            '看门狗只能续期它够得着的锁。5 秒时断开后，它在 10 秒该做的第一次续期根本没送到，于是租期在加锁脚本设置它的 30 秒后结束，' +
+            '锁空了出来。这是有意的设计：死掉的持有者不能挡住所有人。',
         },
       },
       text: {
         en:
-          'B:1 wakes **by its own timer** (`waiter.wakeup`, cause timeout), not by an unlock message: nobody ' +
+          'B:1 wakes **by its own timer** (`waiter.wakeup`, cause `timeout`), not by an unlock message: nobody ' +
           'unlocked. A waiter blocks for at most the TTL its last attempt returned, then tries again; this try ' +
           'found the key gone. Liveness kept, safety lost: A:1 still works, so `V1` begins.',
         zh:
-          'B:1 是被**自己的计时器**唤醒的（`waiter.wakeup`，原因 timeout），不是被解锁消息唤醒的：根本没人解锁。等待者最多阻塞上一次尝试返回的 TTL，' +
+          'B:1 是被**自己的计时器**唤醒的（`waiter.wakeup`，原因 `timeout`），不是被解锁消息唤醒的：根本没人解锁。等待者最多阻塞上一次尝试返回的 TTL，' +
           '然后再试；这一次发现键已经不在了。活性保住了，安全丢了：A:1 还在工作，所以 `V1` 开始了。',
       },
       highlight: { lanes: ['A:1', 'B:1'], keys: ['worker'] },
