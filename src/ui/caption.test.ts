@@ -163,6 +163,48 @@ describe('caption', () => {
       '受保护资源拒绝了 A:1 的写入：它的防护令牌 1 比已接受过的令牌旧。',
     ],
     [
+      'an accepted fenced write names the glossary’s term for the token',
+      [
+        ev({
+          kind: 'resource.use',
+          actor: 'B:1',
+          accepted: true,
+          token: 2,
+          read: 7,
+          readAt: 0,
+          lostUpdate: false,
+          value: 8,
+        }),
+      ],
+      'B:1 writes the protected resource with token 2: 7 → 8.',
+      'B:1 带着防护令牌 2 写入受保护资源：7 → 8。',
+    ],
+    [
+      // setnx 3: a SETNX client has no watchdog to stop
+      'a crash of a client without a watchdog',
+      [ev({ kind: 'client.crash', actor: 'A', client: 'A' })],
+      'Client A crashes: its threads stop.',
+      '客户端 A 崩溃：它的线程都停止了。',
+    ],
+    [
+      'a crash of a client whose watchdog renewed',
+      [
+        ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'myLock', timer: 'A/watchdog', result: 1 }),
+        ev({ kind: 'client.crash', actor: 'A', client: 'A' }, 1),
+      ],
+      'Client A crashes: its threads and its watchdog stop.',
+      '客户端 A 崩溃：它的线程和看门狗都停止了。',
+    ],
+    [
+      'a pause of a client without a watchdog (another client’s does not count)',
+      [
+        ev({ kind: 'watchdog.renew', actor: 'B:1', lock: 'myLock', timer: 'B/watchdog', result: 1 }),
+        ev({ kind: 'client.pause', actor: 'A', client: 'A', ms: 500 }, 1),
+      ],
+      'Client A pauses for 500 ms (like a long GC pause): its threads stop.',
+      '客户端 A 停顿 500 毫秒（如同一次长时间 GC）：它的线程都停止了。',
+    ],
+    [
       'ODOWN with the quorum',
       [
         ev({

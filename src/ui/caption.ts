@@ -13,6 +13,7 @@ import {
   type TraceEventOf,
   type ViolationKind,
 } from '../engine/trace/types';
+import { watchdogActor } from '../engine/trace/actors';
 import { sha1hex } from '../engine/redis/sha1';
 import { METHOD_BY_SHA1 } from '../engine/redisson/scripts/methods';
 import { translate, type Lang, type MessageKey, type Params } from './i18n';
@@ -30,6 +31,8 @@ interface Ctx {
   lang: Lang;
   /** sha → the script's name from its header comment (EVAL texts and SCRIPT LOAD replies) */
   scripts: Map<string, string>;
+  /** the clients with a watchdog in this run (a SETNX client has none to stop) */
+  watchdogs: Set<string>;
 }
 
 /** The message and its parameters (an event itself may be passed: only its scalar fields are used). */
@@ -208,8 +211,11 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
       ? ['caption.latencyAll', { ms: e.ms }]
       : ['caption.latency', { who: list(e.endpoints), ms: e.ms }],
   'net.latency.end': () => ['caption.latencyEnd'],
-  'client.crash': (e) => ['caption.clientCrash', e],
-  'client.pause': (e, c) => ['caption.clientPause', { client: e.client, ms: duration(e.ms, c.lang) }],
+  'client.crash': (e, c) => [c.watchdogs.has(e.client) ? 'caption.clientCrash' : 'caption.clientCrashThreads', e],
+  'client.pause': (e, c) => [
+    c.watchdogs.has(e.client) ? 'caption.clientPause' : 'caption.clientPauseThreads',
+    { client: e.client, ms: duration(e.ms, c.lang) },
+  ],
   'client.resume': (e) => ['caption.clientResume', e],
   'thread.cancel': (e) => [
     e.acquiring ? 'caption.threadCancel' : 'caption.threadCancelNone',
@@ -389,13 +395,29 @@ function scriptsOf(events: readonly TraceEvent[]): Map<string, string> {
   return map;
 }
 
+const watchdogCache = new WeakMap<readonly TraceEvent[], Set<string>>();
+
+/** The clients whose watchdog acts anywhere in a trace (its timer renews, cancels or sends). */
+function watchdogsOf(events: readonly TraceEvent[]): Set<string> {
+  let set = watchdogCache.get(events);
+  if (set) return set;
+  set = new Set();
+  for (const e of events)
+    for (const who of [e.actor, 'timer' in e ? e.timer : undefined]) {
+      const client = typeof who === 'string' ? who.split('/')[0] : '';
+      if (who === watchdogActor(client)) set.add(client);
+    }
+  watchdogCache.set(events, set);
+  return set;
+}
+
 /** The caption of events[i] as text runs, glossary terms marked; null before the first event. */
 export function captionOf(events: readonly TraceEvent[], i: number, lang: Lang): Linked[] | null {
   const e = events[i];
   if (!e) return null;
   const format = FORMATS[e.kind] as Format<EventKind> | undefined;
   if (!format) return [{ text: translate(lang, 'caption.unknown', { kind: e.kind }) }];
-  const [key, params] = format(e as never, { lang, scripts: scriptsOf(events) });
+  const [key, params] = format(e as never, { lang, scripts: scriptsOf(events), watchdogs: watchdogsOf(events) });
   return linkTerms(translate(lang, key, scalars(params)), lang);
 }
 

@@ -507,6 +507,8 @@ export const en = {
   'caption.clientCrash': 'Client {client} crashes: its threads and its watchdog stop.',
   'caption.clientPause':
     'Client {client} pauses for {ms} (like a long GC pause): its threads and its watchdog stop.',
+  'caption.clientCrashThreads': 'Client {client} crashes: its threads stop.',
+  'caption.clientPauseThreads': 'Client {client} pauses for {ms} (like a long GC pause): its threads stop.',
   'caption.clientResume': 'Client {client} resumes.',
   'caption.clientMaster': 'Client {client} now sends its commands to {node}, the master after the failover.',
   'caption.replApply': '{replica} applies {master}’s replication stream up to offset {offset}.',
@@ -619,6 +621,7 @@ export const en = {
   'unit.msSuffix': 'ms',
   'violations.label': 'Violations ({n})',
   'timeline.shard': 'shard {n}',
+  'timeline.shardFolded': 'shard {n}: {nodes}',
   'timeline.shardFoldedHint': 'Folded: this step does not talk about this shard. Click to show every lane.',
   'timeline.slots': 'slots {slots}',
   'inspect.slot': 'slot {slot}',
