@@ -124,3 +124,37 @@ test('presenter at 1280×720: the clicker reveals an answered step text below th
   await page.keyboard.press('PageUp');
   await expect(card).toHaveAttribute('data-step', '5');
 });
+
+// A step that cites what a key holds: lock-family 3's text reads `mode = read` and a count per
+// reader off `rw`, whose fields sat below the keyspace box's fold when only the key's row was
+// scrolled into view.
+test('presenter at 1280×720: a cited key’s fields are in the keyspace’s view, not only its row', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('./?present=1#lesson=lock-family&step=3');
+  await atStep(page, 'lock-family', 3);
+  const key = page.locator('[data-testid="keyspace"] .ks__key.lesson-hl[data-key="rw"]');
+  await within(page, key, 'the marked key rw');
+  // rw's value rows: every row after the key up to the next key
+  const fields = await key.evaluate((row) => {
+    const texts: string[] = [];
+    for (let r = row.nextElementSibling; r && !r.classList.contains('ks__key'); r = r.nextElementSibling) {
+      r.setAttribute('data-rw-value', String(texts.length));
+      texts.push(r.textContent ?? '');
+    }
+    return texts;
+  });
+  expect(fields.join(' '), 'rw holds the mode and the two readers').toContain('mode');
+  expect(fields.length).toBe(3);
+  for (let i = 0; i < fields.length; i++)
+    await within(page, page.locator(`[data-rw-value="${i}"]`), `rw's row "${fields[i]}"`);
+});
+
+// A folded shard's label in Chinese: its punctuation is Chinese too (分片 1：master-1).
+test('presenter at 1280×720 in Chinese: a folded shard reads 分片 n：its nodes', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('./?present=1#lesson=cluster&step=1&lang=zh');
+  await atStep(page, 'cluster', 1);
+  await expect(page.locator('.lane-label--folded')).toHaveText(['▸ 分片 1：master-1', '▸ 分片 2：master-2']);
+});

@@ -264,7 +264,38 @@ function showMarked(): void {
   // a projector's keyspace is a box of its own: the keys a step cites were below its fold when
   // other nodes' keys came first (crossslot's master-3)
   const keys = [...document.querySelectorAll<HTMLElement>('[data-testid="keyspace"] .ks__key.lesson-hl')];
-  showInPanel(keys, keys[0]?.closest<HTMLElement>('[data-testid="keyspace"]') ?? null);
+  showKeys(keys, keys[0]?.closest<HTMLElement>('[data-testid="keyspace"]') ?? null);
+}
+
+/** A key's row and, below it, the rows of its value (a hash's first fields), up to the next key. */
+function withValue(key: HTMLElement, most = 4): HTMLElement[] {
+  const rows = [key];
+  for (let r = key.nextElementSibling; r instanceof HTMLElement && rows.length <= most; r = r.nextElementSibling) {
+    if (r.classList.contains('ks__key')) break;
+    rows.push(r);
+  }
+  return rows;
+}
+
+/**
+ * The marked keys with their values in view: a step cites what a key holds (lock-family 3's
+ * `mode = read` and its two readers sat below the fold under `rw`). When they do not all fit, the
+ * first marked key goes to the top of the box rather than out of it.
+ */
+function showKeys(keys: HTMLElement[], panel: HTMLElement | null): void {
+  if (keys.length === 0 || panel === null) return;
+  showInPanel(keys.flatMap((k) => withValue(k)), panel);
+  const first = keys[0];
+  for (let box = first.parentElement; box !== null; box = box.parentElement) {
+    if (getComputedStyle(box).overflowY !== 'visible') {
+      // below the panel's header, which stays on top of its box on a projector
+      const header = box === panel ? panel.querySelector('h3')?.getBoundingClientRect().bottom : undefined;
+      const top = Math.max(box.getBoundingClientRect().top, header ?? -Infinity);
+      const above = top - first.getBoundingClientRect().top;
+      if (above > 0) box.scrollTop -= above + 4;
+    }
+    if (box === panel) break;
+  }
 }
 
 /** Scrolls every scrolling box from the rows up to `panel` so the rows show. */

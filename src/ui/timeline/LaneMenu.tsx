@@ -263,7 +263,7 @@ export const LaneLabels = memo(function LaneLabels({ layout, model }: { layout: 
             title={t('timeline.shardFoldedHint')}
             onClick={() => usePlayground.setState({ laneFocus: [] })}
           >
-            ▸ {t('timeline.shard', { n: r.shard ?? 0 })}: {r.folded.join(', ')}
+            ▸ {t('timeline.shardFolded', { n: r.shard ?? 0, nodes: r.folded.join(', ') })}
           </button>
         ) : r.kind === 'header-shard' ? (
           <div
