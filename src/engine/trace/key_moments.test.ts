@@ -103,6 +103,17 @@ describe('keyMoments', () => {
   });
 });
 
+describe('a renewal’s key moment names what renewed', () => {
+  it('the watchdog, or a set-nx-px-renew lock’s own renewal thread (renewal-task 4)', () => {
+    const first = (timer: string) =>
+      keyMoments({
+        events: [{ t: 1, seq: 1, kind: 'watchdog.renew', actor: 'A:1', timer, result: 1 } as TraceEvent],
+      }).map((m) => [m.en, m.zh]);
+    expect(first('A/renewal')).toEqual([["A:1's renewal thread renews", 'A:1 的续期线程续期']]);
+    expect(first('A/watchdog')).toEqual([["A:1's watchdog renews", 'A:1 的看门狗续期']]);
+  });
+});
+
 describe('momentEnd', () => {
   it("spans a short hold whole (B's 10 ms hold in redlock-pause-after-validity), not a long one", () => {
     const trace = traceOf('redlock-pause-after-validity');

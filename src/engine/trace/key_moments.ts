@@ -85,7 +85,10 @@ export function keyMoments(trace: Pick<Trace, 'events'>): KeyMoment[] {
         add('wait', 'wait', i, e, `${who} waits`, `${who} 开始等待`);
         break;
       case 'watchdog.renew':
-        if (e.result === 1) add('renew', 'renew', i, e, `${who}'s watchdog renews`, `${who} 的看门狗续期`);
+        // a hand-made renewal thread (set-nx-px-renew, timer "<client>/renewal") is not a watchdog
+        if (e.result === 1 && str(e.timer).endsWith('/renewal'))
+          add('renew', 'renew', i, e, `${who}'s renewal thread renews`, `${who} 的续期线程续期`);
+        else if (e.result === 1) add('renew', 'renew', i, e, `${who}'s watchdog renews`, `${who} 的看门狗续期`);
         else add('renew-failed', 'renew-failed', i, e, `${who}'s renewal fails`, `${who} 续期失败`);
         break;
       case 'client.pause':
