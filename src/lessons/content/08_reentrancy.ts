@@ -210,12 +210,13 @@ const lesson: Lesson = {
           'The second `unlock()` brings the count to `0`: now the script `DEL`s the key and publishes the unlock ' +
           'message, and returns `1`. Lesson {lesson:unlock} follows that message. In the keyspace `myLock` ' +
           'is gone; the short-lived key marked there, `redisson_unlock_latch:{myLock}:…`, is the unlock script’s ' +
-          'receipt (3.24+, lesson {lesson:unlock}). The Threads table reads `myLock ×1 → 0`: Redis counts no ' +
-          'hold any more, but the reply reaches A:1 1 ms later, when A:1 cancels its watchdog and lets go (`lock.released`).',
+          'receipt (3.24+, lesson {lesson:unlock}). The Threads table (in presenter mode behind **Panels**) reads ' +
+          '`myLock ×1 → 0`: Redis counts no hold any more, but the reply reaches A:1 1 ms later, when A:1 ' +
+          'cancels its watchdog and lets go (`lock.released`).',
         zh:
           '第二次 `unlock()` 把计数减到 `0`：这时脚本才 `DEL` 掉键、发布解锁消息，并返回 `1`。第 {lesson:unlock} 课会跟着这条消息走。' +
           '键空间里 `myLock` 已经没了；那里标出的短命键 `redisson_unlock_latch:{myLock}:…` 是解锁脚本留下的回执（3.24+，第 {lesson:unlock} 课）。' +
-          '线程表显示 `myLock ×1 → 0`：Redis 已经不再记着这次持有，但回复 1 毫秒后才到达 A:1，' +
+          '线程表（演示模式下点**面板**）显示 `myLock ×1 → 0`：Redis 已经不再记着这次持有，但回复 1 毫秒后才到达 A:1，' +
           '那时 A:1 取消看门狗并放手（`lock.released`）。',
       },
       highlight: { keys: [LATCH], script: scriptLines('unlock', 21, 24) },

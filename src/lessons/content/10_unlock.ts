@@ -136,14 +136,15 @@ const lesson: Lesson = {
           'One more key shows up in the keyspace, marked there: since 3.24 the script also stores its answer in ' +
           '`redisson_unlock_latch:{myLock}:<request id>` for a few seconds, so that an unlock re-sent after a ' +
           'timeout gets the same answer instead of releasing twice; right after, the client deletes it (the ' +
-          '`A/unlock` actor in the captions is that clean-up). The tutorials’ older unlock script has no latch. ' +
+          '`A/unlock` actor that shows up in the captions a moment later is that clean-up). The tutorials’ older ' +
+          'unlock script has no latch. ' +
           'The console counts the receivers before the message goes: `PUBSUB NUMSUB redisson_lock__channel:{myLock}` ' +
           'answers `3`.',
         zh:
           '现在轮到真正的持有者。A:1 持有 `myLock` 一次；A:2、B:1、C:1 在各自的信号量上等待。解锁脚本把字段减到 `0`，`DEL` 掉键，' +
           '在 `redisson_lock__channel:{myLock}` 上 `PUBLISH` 一个 `0`，然后返回 `1`。有三个客户端订阅了，所以三个都收到。' +
           '键空间里还会多出一个键（已在那里标出）：从 3.24 起，脚本还会把它的答复在 `redisson_unlock_latch:{myLock}:<请求 id>` 里存几秒，' +
-          '这样超时后重发的解锁拿到的是同一个答复，而不会释放两次；紧接着客户端就把它删掉（说明栏里的 `A/unlock` 就是这次清理）。' +
+          '这样超时后重发的解锁拿到的是同一个答复，而不会释放两次；紧接着客户端就把它删掉（稍后说明栏里出现的 `A/unlock` 就是这次清理）。' +
           '教程里较早的解锁脚本没有这个 latch。' +
           '命令行可以在消息发出之前数出接收者：`PUBSUB NUMSUB redisson_lock__channel:{myLock}` 返回 `3`。',
       },
