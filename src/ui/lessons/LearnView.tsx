@@ -280,13 +280,16 @@ function withValue(key: HTMLElement, most = 4): HTMLElement[] {
 /**
  * The marked keys with their values in view: a step cites what a key holds (lock-family 3's
  * `mode = read` and its two readers sat below the fold under `rw`). When they do not all fit, the
- * first marked key goes to the top of the box rather than out of it.
+ * first marked key (and its node's name) goes to the top of the box rather than out of it.
  */
 function showKeys(keys: HTMLElement[], panel: HTMLElement | null): void {
   if (keys.length === 0 || panel === null) return;
   showInPanel(keys.flatMap((k) => withValue(k)), panel);
-  const first = keys[0];
-  for (let box = first.parentElement; box !== null; box = box.parentElement) {
+  // the first marked key, with its node's name when it is that node's first key (which node holds
+  // the token at 34 in choosing-a-lock 5)
+  const card = keys[0].closest<HTMLElement>('.ks__node');
+  const first = card?.querySelector('.ks__key') === keys[0] ? card : keys[0];
+  for (let box = keys[0].parentElement; box !== null; box = box.parentElement) {
     if (getComputedStyle(box).overflowY !== 'visible') {
       // below the panel's header, which stays on top of its box on a projector
       const header = box === panel ? panel.querySelector('h3')?.getBoundingClientRect().bottom : undefined;
