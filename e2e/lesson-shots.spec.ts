@@ -142,6 +142,9 @@ for (const run of RUNS)
         await settle(page);
         const base = `${dir}/L${String(li + 1).padStart(2, '0')}-${lesson.id}-s${n}`;
         const shoot = async (suffix: string) => {
+          // the pointer off the page: left over the last click, it drew a hovered choice on the
+          // next question that read like a hint
+          await page.mouse.move(0, 0);
           checks[`${base}${suffix}`.slice(OUT.length + 1)] = await page.evaluate(measure);
           await page.screenshot({ path: `${base}${suffix}.png` });
         };

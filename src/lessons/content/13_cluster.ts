@@ -58,12 +58,13 @@ const lesson: Lesson = {
         en:
           'The demo’s `config.useClusterServers()` with three Redis nodes: three masters. A Redis Cluster ' +
           'splits its keys into 16,384 **slots**, and each slot belongs to one master: here 0–5460 to ' +
-          'master-1, 5461–10922 to master-2, 10923–16383 to master-3 (the lane labels show them). A key’s slot ' +
-          'is `CRC16(key) mod 16384`; for `myLock` that is 12769, so master-3. A:1’s `lock()` sent its lock ' +
-          'script there, and only master-3 has `myLock`. master-1 and master-2 never see it.',
+          'master-1, 5461–10922 to master-2, 10923–16383 to master-3 (the lane labels show them; in presenter ' +
+          'mode a click on a folded shard unfolds it). A key’s slot is `CRC16(key) mod 16384`; for `myLock` ' +
+          'that is 12769, so master-3. A:1’s `lock()` sent its lock script there, and only master-3 has ' +
+          '`myLock`. master-1 and master-2 never see it.',
         zh:
           '示例里的 `config.useClusterServers()` 配了三个 Redis 节点：三个主节点。Redis 集群把键分到 16384 个**槽**里，' +
-          '每个槽属于一个主节点：这里 0–5460 归 master-1，5461–10922 归 master-2，10923–16383 归 master-3（泳道标签上写着）。' +
+          '每个槽属于一个主节点：这里 0–5460 归 master-1，5461–10922 归 master-2，10923–16383 归 master-3（泳道标签上写着；演示模式下点一下折叠的分片就会展开）。' +
           '键的槽是 `CRC16(key) mod 16384`；`myLock` 的槽是 12769，所以在 master-3。A:1 的 `lock()` 把加锁脚本发到了那里，' +
           '只有 master-3 上有 `myLock`，master-1 和 master-2 根本看不到它。',
       },
