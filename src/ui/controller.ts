@@ -8,7 +8,6 @@ import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
 import { setExploreKinds } from './explore/store';
 import { record, restore, takeRedo, takeUndo, type HistoryEntry } from './history';
 import { detectLang, htmlLang, loadLang, type Lang } from './i18n';
-import { defaultSpeed } from './playback-speed';
 import { clampCursor, clockAt, indexAtTime, pushError, useLearn, usePlayground } from './store';
 import {
   decodeHash,
@@ -25,6 +24,7 @@ import { safeStorage } from './storage';
 import { requestView, useViewWindow } from './view-window';
 import { applyLinkViews, linkViews, useViews } from './topology/views';
 import type { RunOutcome } from './worker-protocol';
+import { deriveAhead, speedOf } from './run-derived';
 
 const LS_SCENARIO = 'lockscope.scenario';
 const LS_BUILTIN = 'lockscope.builtin';
@@ -75,7 +75,8 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   // The worker validates and runs in one request, so an edit is validated once.
   let outcome: RunOutcome;
   try {
-    outcome = await engineClient.run(scenario, opts.verbose);
+    // A superseded run's trace is not worth deriving from.
+    outcome = await engineClient.run(scenario, opts.verbose, (trace) => token === runToken && deriveAhead(trace));
   } catch (e) {
     if (token !== runToken) return false;
     usePlayground.setState({ running: false });
@@ -85,10 +86,10 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   if (token !== runToken) return outcome.ok;
   if (outcome.ok) {
     // User Timing for the performance spec: where a pick's time goes, the worker's side included.
-    const { run, lanes, posted } = outcome.timing;
+    const { run, lanes, posted, ahead } = outcome.timing;
     const transfer = performance.timeOrigin + performance.now() - posted;
     performance.mark('lockscope:run', {
-      detail: { run, lanes, transfer, events: outcome.trace.events.length },
+      detail: { run, lanes, transfer, ahead, events: outcome.trace.events.length },
     });
   }
   if (!outcome.ok) {
@@ -119,7 +120,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       builtinId,
       originId,
       // A new scenario plays in 10-20 s; an edit keeps the speed the viewer chose.
-      ...(opts.keepTime ? {} : { speed: defaultSpeed(result.trace) }),
+      ...(opts.keepTime ? {} : { speed: speedOf(result.trace) }),
       playing: false,
       run: result,
       running: false,

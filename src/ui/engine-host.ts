@@ -3,6 +3,7 @@
  * fallback (tests, browsers without module workers), so both behave the same.
  */
 import type { RunResult } from '../engine/scenario/api';
+import type { Trace } from '../engine/trace/types';
 import { unsupportedIssue } from '../engine/scenario/run';
 import { nodeIds } from '../engine/topology/nodes';
 import * as engine from './engine-adapter';
@@ -12,7 +13,15 @@ import type { Request, Response } from './worker-protocol';
 /** Keep a few runs so stateAt answers for a run the page still shows while a newer one starts. */
 const KEEP_RUNS = 3;
 
-export function createEngineHost(): (req: Request) => Response {
+export interface HostOptions {
+  /**
+   * Called with a run's trace as soon as the engine has run, before the lanes are laid out: the
+   * worker sends it on to the page from here (worker-protocol.ts, `TraceAhead`).
+   */
+  traceReady?: (id: number, trace: Trace) => void;
+}
+
+export function createEngineHost(opts: HostOptions = {}): (req: Request) => Response {
   const runs = new Map<number, RunResult>();
   let nextRunId = 1;
 
@@ -45,6 +54,8 @@ export function createEngineHost(): (req: Request) => Response {
           const verbose = req.verbose ?? engine.verboseByDefault(v.scenario);
           const result = engine.run(v.scenario, { verbose });
           const ran = performance.now();
+          opts.traceReady?.(req.id, result.trace);
+          const sent = performance.now();
           const model = deriveRunModel(v.scenario, result);
           const done = performance.now();
           const runId = nextRunId++;
@@ -61,7 +72,12 @@ export function createEngineHost(): (req: Request) => Response {
               trace: result.trace,
               model,
               verbose,
-              timing: { run: ran - started, lanes: done - ran, posted: performance.timeOrigin + done },
+              timing: {
+                run: ran - started,
+                lanes: done - sent,
+                posted: performance.timeOrigin + done,
+                ...(opts.traceReady ? { ahead: sent - ran } : {}),
+              },
             },
           };
         }

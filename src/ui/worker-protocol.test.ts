@@ -3,7 +3,7 @@ import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
 import type { LaneModel } from './timeline/model';
-import { fromWire, toWire, type Response } from './worker-protocol';
+import { fromWire, toWire, traceAhead, type Response } from './worker-protocol';
 
 describe('a run crosses from the worker as JSON text (toWire / fromWire)', () => {
   it(
@@ -39,6 +39,39 @@ describe('a run crosses from the worker as JSON text (toWire / fromWire)', () =>
       }
     },
   );
+
+  it('sends the trace ahead of the answer when asked, and the page joins them again', () => {
+    const b = builtins.find((x) => x.id === 'basic-lock')!;
+    const v = validateScenario(b.scenario);
+    if (!v.ok) throw new Error(b.id);
+    const { trace } = runScenario(v.scenario, { verbose: true });
+    const res: Response = {
+      type: 'run',
+      id: 7,
+      result: {
+        ok: true,
+        runId: 1,
+        scenario: v.scenario,
+        nodeIds: [],
+        trace,
+        model: {} as LaneModel,
+        verbose: true,
+        timing: { run: 1, lanes: 2, posted: 3, ahead: 4 },
+      },
+    };
+    const ahead = structuredClone(traceAhead(7, trace));
+    const wire = structuredClone(toWire(res, true));
+    if (wire.type !== 'run' || !wire.result.ok) throw new Error('not a run');
+    expect('trace' in wire.result || 'traceText' in wire.result).toBe(false);
+    const parsed = JSON.parse(ahead.traceText) as typeof trace;
+    const back = fromWire(wire, parsed);
+    if (back.type !== 'run' || !back.result.ok) throw new Error('not a run');
+    // the very object parsed ahead: what the page derived from it meanwhile is for this run
+    expect(back.result.trace).toBe(parsed);
+    expect(back.result.trace).toEqual(trace);
+    // an answer whose trace never came is an error, not a run without events
+    expect(fromWire(wire).type).toBe('error');
+  });
 
   it('leaves other answers as they are', () => {
     const res: Response = { type: 'error', id: 2, message: 'no' };
