@@ -5,29 +5,35 @@ import { validateScenario } from '../engine/scenario/schema';
 import type { LaneModel } from './timeline/model';
 import { fromWire, toWire, traceAhead, type Response } from './worker-protocol';
 
+/** A run's answer as the host makes it, for the built-in `b` (verbose, so every event kind occurs). */
+function answerFor(b: (typeof builtins)[number], id: number) {
+  const v = validateScenario(b.scenario);
+  if (!v.ok) throw new Error(b.id);
+  const { trace } = runScenario(v.scenario, { verbose: true });
+  const res: Response = {
+    type: 'run',
+    id,
+    result: {
+      ok: true,
+      runId: 1,
+      scenario: v.scenario,
+      nodeIds: [],
+      trace,
+      model: {} as LaneModel,
+      verbose: true,
+      timing: { run: 1, lanes: 2, posted: 3 },
+    },
+  };
+  return { trace, res };
+}
+
 describe('a run crosses from the worker as JSON text (toWire / fromWire)', () => {
   it(
     'gives the page every built-in trace as the worker had it, but for absent fields',
     { timeout: 60_000 },
     () => {
       for (const b of builtins.filter((x) => x.id !== 'contention-100')) {
-        const v = validateScenario(b.scenario);
-        if (!v.ok) throw new Error(b.id);
-        const { trace } = runScenario(v.scenario, { verbose: true });
-        const res: Response = {
-          type: 'run',
-          id: 1,
-          result: {
-            ok: true,
-            runId: 1,
-            scenario: v.scenario,
-            nodeIds: [],
-            trace,
-            model: {} as LaneModel,
-            verbose: true,
-            timing: { run: 1, lanes: 2, posted: 3 },
-          },
-        };
+        const { trace, res } = answerFor(b, 1);
         const wire = toWire(res);
         expect(wire, b.id).not.toBe(res);
         // postMessage's structured clone, then the page's side
@@ -41,24 +47,7 @@ describe('a run crosses from the worker as JSON text (toWire / fromWire)', () =>
   );
 
   it('sends the trace ahead of the answer when asked, and the page joins them again', () => {
-    const b = builtins.find((x) => x.id === 'basic-lock')!;
-    const v = validateScenario(b.scenario);
-    if (!v.ok) throw new Error(b.id);
-    const { trace } = runScenario(v.scenario, { verbose: true });
-    const res: Response = {
-      type: 'run',
-      id: 7,
-      result: {
-        ok: true,
-        runId: 1,
-        scenario: v.scenario,
-        nodeIds: [],
-        trace,
-        model: {} as LaneModel,
-        verbose: true,
-        timing: { run: 1, lanes: 2, posted: 3, ahead: 4 },
-      },
-    };
+    const { trace, res } = answerFor(builtins.find((x) => x.id === 'basic-lock')!, 7);
     const ahead = structuredClone(traceAhead(7, trace));
     const wire = structuredClone(toWire(res, true));
     if (wire.type !== 'run' || !wire.result.ok) throw new Error('not a run');
