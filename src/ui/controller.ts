@@ -71,12 +71,14 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   }
   const token = ++runToken;
   const keepClock = opts.keepTime ? clockAt(usePlayground.getState()) : null;
+  // The worker validates and runs in one request, so an edit is validated once. The request
+  // leaves before the page renders "running": the worker runs while the page renders.
+  // (A superseded run's trace is not worth deriving from.)
+  const answer = engineClient.run(scenario, opts.verbose, (trace) => token === runToken && deriveAhead(trace));
   usePlayground.setState({ running: true, runStartedAt: performance.now() });
-  // The worker validates and runs in one request, so an edit is validated once.
   let outcome: RunOutcome;
   try {
-    // A superseded run's trace is not worth deriving from.
-    outcome = await engineClient.run(scenario, opts.verbose, (trace) => token === runToken && deriveAhead(trace));
+    outcome = await answer;
   } catch (e) {
     if (token !== runToken) return false;
     usePlayground.setState({ running: false });

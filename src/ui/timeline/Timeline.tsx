@@ -155,7 +155,14 @@ export function Timeline() {
   useEffect(() => {
     const el = scrollRef.current;
     if (!el || !layout) return;
-    const update = () => setYRange([el.scrollTop, el.scrollTop + el.clientHeight]);
+    // The same range is the same state: a new one would repaint every lane for nothing (an edit
+    // painted them three times: the new layout, this call, the observer's first callback).
+    const update = () =>
+      setYRange((r) =>
+        r[0] === el.scrollTop && r[1] === el.scrollTop + el.clientHeight
+          ? r
+          : [el.scrollTop, el.scrollTop + el.clientHeight],
+      );
     update();
     if (typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(update);
