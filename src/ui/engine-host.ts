@@ -6,6 +6,7 @@ import type { RunResult } from '../engine/scenario/api';
 import type { Trace } from '../engine/trace/types';
 import { unsupportedIssue } from '../engine/scenario/run';
 import { nodeIds } from '../engine/topology/nodes';
+import { clampIndex, indexAtTime } from './cursor-index';
 import * as engine from './engine-adapter';
 import { deriveRunModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';
@@ -57,6 +58,15 @@ export function createEngineHost(opts: HostOptions = {}): (req: Request) => Resp
           opts.traceReady?.(req.id, result.trace);
           const sent = performance.now();
           const model = deriveRunModel(v.scenario, result);
+          const at = req.at;
+          const count = result.trace.events.length;
+          const index =
+            at === undefined
+              ? -1
+              : 'index' in at
+                ? clampIndex(count, at.index)
+                : indexAtTime(result.trace, at.clock);
+          const first = { index, state: result.stateAt(index) };
           const done = performance.now();
           const runId = nextRunId++;
           runs.set(runId, result);
@@ -72,6 +82,7 @@ export function createEngineHost(opts: HostOptions = {}): (req: Request) => Resp
               trace: result.trace,
               model,
               verbose,
+              first,
               timing: {
                 run: ran - started,
                 lanes: done - sent,

@@ -8,8 +8,11 @@ import type { LaneModel } from './timeline/model';
 
 export type Request =
   | { type: 'init'; id: number }
-  /** validates and runs; `verbose` (script lines in the trace) defaults to the worker's choice by size */
-  | { type: 'run'; id: number; scenario: unknown; verbose?: boolean }
+  /**
+   * validates and runs; `verbose` (script lines in the trace) defaults to the worker's choice by
+   * size; `at`, where the page will put the cursor, so the answer brings the state there
+   */
+  | { type: 'run'; id: number; scenario: unknown; verbose?: boolean; at?: CursorAt }
   | { type: 'stateAt'; id: number; runId: number; index: number }
   | { type: 'console'; id: number; runId: number; index: number; node: string; line: string };
 
@@ -41,8 +44,17 @@ export interface RunPayload {
   timing: { run: number; lanes: number; posted: number; ahead?: number };
 }
 
-/** A scenario the schema refuses is an answer, not an error: its issues go to the editor. */
-export type RunOutcome = ({ ok: true } & RunPayload) | { ok: false; issues: SchemaIssue[] };
+/** The cursor a run will open at: an event index (clamped), the last event at a virtual time, or -1. */
+export type CursorAt = { index: number } | { clock: number };
+
+/**
+ * A scenario the schema refuses is an answer, not an error: its issues go to the editor. `first`:
+ * the state at the cursor the request's `at` names, so the inspectors show it with the lanes
+ * rather than one more trip to the worker later.
+ */
+export type RunOutcome =
+  | ({ ok: true; first?: { index: number; state: VisibleState } } & RunPayload)
+  | { ok: false; issues: SchemaIssue[] };
 
 /**
  * How a run's answer crosses from the worker: the trace as JSON text. A string is copied in one
