@@ -75,6 +75,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   // leaves before the page renders "running": the worker runs while the page renders.
   // (A superseded run's trace is not worth deriving from.) `at`: the cursor chosen below, so the
   // answer brings the state there and the inspectors show it with the lanes.
+  const requestedAt = performance.now();
   const answer = engineClient.run(scenario, {
     verbose: opts.verbose,
     at:
@@ -98,10 +99,21 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   if (token !== runToken) return outcome.ok;
   if (outcome.ok) {
     // User Timing for the performance spec: where a pick's time goes, the worker's side included.
-    const { run, lanes, posted, ahead } = outcome.timing;
+    const { run, lanes, posted, ahead, received, validate } = outcome.timing;
     const transfer = performance.timeOrigin + performance.now() - posted;
+    // `toWorker`: from the request to the worker taking it (behind another request, or its start)
+    const toWorker = received === undefined ? undefined : received - performance.timeOrigin - requestedAt;
     performance.mark('lockscope:run', {
-      detail: { run, lanes, transfer, ahead, events: outcome.trace.events.length },
+      detail: {
+        requestedAt,
+        toWorker,
+        validate,
+        run,
+        ahead,
+        lanes,
+        transfer,
+        events: outcome.trace.events.length,
+      },
     });
   }
   if (!outcome.ok) {

@@ -47,6 +47,7 @@ export function createEngineHost(opts: HostOptions = {}): (req: Request) => Resp
             },
           };
         case 'run': {
+          const received = performance.now();
           const v = engine.validate(req.scenario);
           if (!v.ok) return { type: 'run', id: req.id, result: { ok: false, issues: v.issues } };
           const unsupported = unsupportedIssue(v.scenario);
@@ -84,6 +85,8 @@ export function createEngineHost(opts: HostOptions = {}): (req: Request) => Resp
               verbose,
               first,
               timing: {
+                received: performance.timeOrigin + received,
+                validate: started - received,
                 run: ran - started,
                 lanes: done - sent,
                 posted: performance.timeOrigin + done,

@@ -41,7 +41,15 @@ export interface RunPayload {
    * (performance.timeOrigin + now(), comparable across threads): the page takes the transfer from it;
    * `ahead`, the worker's ms spent sending the trace ahead of the answer (its text and post).
    */
-  timing: { run: number; lanes: number; posted: number; ahead?: number };
+  timing: {
+    run: number;
+    lanes: number;
+    posted: number;
+    ahead?: number;
+    /** when the worker took the request (performance.timeOrigin + now()), and its validation's ms */
+    received?: number;
+    validate?: number;
+  };
 }
 
 /** The cursor a run will open at: an event index (clamped), the last event at a virtual time, or -1. */
