@@ -8,6 +8,7 @@ import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
 import { setExploreKinds } from './explore/store';
 import { record, restore, takeRedo, takeUndo, type HistoryEntry } from './history';
 import { detectLang, htmlLang, loadLang, type Lang } from './i18n';
+import { defaultSpeed } from './playback-speed';
 import { clampCursor, clockAt, indexAtTime, pushError, useLearn, usePlayground } from './store';
 import {
   decodeHash,
@@ -24,7 +25,6 @@ import { safeStorage } from './storage';
 import { requestView, useViewWindow } from './view-window';
 import { applyLinkViews, linkViews, useViews } from './topology/views';
 import type { RunOutcome } from './worker-protocol';
-import { deriveAhead, speedOf } from './run-derived';
 
 const LS_SCENARIO = 'lockscope.scenario';
 const LS_BUILTIN = 'lockscope.builtin';
@@ -73,8 +73,8 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   const keepClock = opts.keepTime ? clockAt(usePlayground.getState()) : null;
   // The worker validates and runs in one request, so an edit is validated once. The request
   // leaves before the page renders "running": the worker runs while the page renders.
-  // (A superseded run's trace is not worth deriving from.) `at`: the cursor chosen below, so the
-  // answer brings the state there and the inspectors show it with the lanes.
+  // `at`: the cursor chosen below, so the answer brings the state there and the inspectors show
+  // it with the lanes.
   const requestedAt = performance.now();
   const answer = engineClient.run(scenario, {
     verbose: opts.verbose,
@@ -84,7 +84,6 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
         : keepClock !== null
           ? { clock: keepClock }
           : { index: -1 },
-    onTrace: (trace) => token === runToken && deriveAhead(trace),
   });
   usePlayground.setState({ running: true, runStartedAt: performance.now() });
   let outcome: RunOutcome;
@@ -99,7 +98,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   if (token !== runToken) return outcome.ok;
   if (outcome.ok) {
     // User Timing for the performance spec: where a pick's time goes, the worker's side included.
-    const { run, lanes, posted, ahead, received, validate } = outcome.timing;
+    const { run, lanes, posted, received, validate } = outcome.timing;
     const transfer = performance.timeOrigin + performance.now() - posted;
     // `toWorker`: from the request to the worker taking it (behind another request, or its start)
     const toWorker = received === undefined ? undefined : received - performance.timeOrigin - requestedAt;
@@ -109,7 +108,6 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
         toWorker,
         validate,
         run,
-        ahead,
         lanes,
         transfer,
         events: outcome.trace.events.length,
@@ -147,7 +145,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       builtinId,
       originId,
       // A new scenario plays in 10-20 s; an edit keeps the speed the viewer chose.
-      ...(opts.keepTime ? {} : { speed: speedOf(result.trace) }),
+      ...(opts.keepTime ? {} : { speed: defaultSpeed(result.trace) }),
       playing: false,
       run: result,
       running: false,

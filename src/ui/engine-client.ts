@@ -3,7 +3,7 @@
  * limit (a hostile scenario) gets its worker terminated and replaced, so the page stays usable.
  * Tests construct it with an in-process host instead.
  */
-import type { Trace, VisibleState } from '../engine/trace/types';
+import type { VisibleState } from '../engine/trace/types';
 import type { BuiltinInfo, ConsoleAnswer } from './engine-adapter';
 import {
   LESSON_REQUESTS,
@@ -20,19 +20,12 @@ import {
   type Response,
   type CursorAt,
   type RunOutcome,
-  type TraceAhead,
   type WireRun,
 } from './worker-protocol';
 
 export const RUN_TIMEOUT_MS = 20_000;
 
-type Pending = {
-  resolve: (r: Response) => void;
-  timer?: ReturnType<typeof setTimeout>;
-  /** a run's trace, when it arrives ahead of the answer */
-  onTrace?: (trace: Trace) => void;
-  trace?: Trace;
-};
+type Pending = { resolve: (r: Response) => void; timer?: ReturnType<typeof setTimeout> };
 
 export class RunTimeoutError extends Error {
   constructor() {
@@ -61,11 +54,7 @@ export class EngineClient {
     if (this.worker || typeof Worker === 'undefined') return this.worker;
     try {
       const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
-      w.onmessage = (ev: MessageEvent<Response | WireRun | TraceAhead>) => {
-        const msg = ev.data;
-        if (msg.type === 'run-trace') this.traceArrived(msg);
-        else this.settle(fromWire(msg, this.pending.get(msg.id)?.trace));
-      };
+      w.onmessage = (ev: MessageEvent<Response | WireRun>) => this.settle(fromWire(ev.data));
       w.onerror = (ev) => {
         ev.preventDefault();
         this.failAll(ev.message || 'the engine worker failed');
@@ -75,14 +64,6 @@ export class EngineClient {
       this.worker = null;
     }
     return this.worker;
-  }
-
-  /** Parsed now, while the worker lays out the lanes; the caller may start on it too. */
-  private traceArrived(msg: TraceAhead) {
-    const p = this.pending.get(msg.id);
-    if (!p) return;
-    p.trace = JSON.parse(msg.traceText) as Trace;
-    p.onTrace?.(p.trace);
   }
 
   private settle(res: Response) {
@@ -106,7 +87,6 @@ export class EngineClient {
   private async call(
     req: DistributiveOmit<Request | LessonRequest | IncidentsRequest, 'id'>,
     timeoutMs?: number,
-    onTrace?: (trace: Trace) => void,
   ): Promise<Response> {
     const id = this.nextId++;
     const full = { ...req, id } as Request;
@@ -116,7 +96,7 @@ export class EngineClient {
     const w = this.ensureWorker();
     if (!w) return { type: 'error', id, message: 'this browser cannot start the simulation worker' };
     return new Promise<Response>((resolve) => {
-      const p: Pending = { resolve, onTrace };
+      const p: Pending = { resolve };
       if (timeoutMs) {
         p.timer = setTimeout(() => {
           // A runaway run blocks the worker: replace it (runs held there are lost with it).
@@ -167,16 +147,12 @@ export class EngineClient {
 
   /**
    * Validates `scenario` and, if it passes, runs it: one trip to the worker, one validation.
-   * `at`: where the page will put the cursor (the answer brings the state there). `onTrace` gets the run's trace when it arrives ahead of the lanes (the worker sends it so), the
-   * same object the outcome will carry: the page can start on what it derives from it.
+   * `at`: where the page will put the cursor (the answer brings the state there).
    */
-  async run(
-    scenario: unknown,
-    opts: { verbose?: boolean; at?: CursorAt; onTrace?: (trace: Trace) => void } = {},
-  ): Promise<RunOutcome> {
-    const { verbose, at, onTrace } = opts;
+  async run(scenario: unknown, opts: { verbose?: boolean; at?: CursorAt } = {}): Promise<RunOutcome> {
+    const { verbose, at } = opts;
     return EngineClient.unwrap(
-      await this.call({ type: 'run', scenario, verbose, at }, RUN_TIMEOUT_MS, onTrace),
+      await this.call({ type: 'run', scenario, verbose, at }, RUN_TIMEOUT_MS),
       'run',
     );
   }

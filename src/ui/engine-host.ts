@@ -3,7 +3,6 @@
  * fallback (tests, browsers without module workers), so both behave the same.
  */
 import type { RunResult } from '../engine/scenario/api';
-import type { Trace } from '../engine/trace/types';
 import { unsupportedIssue } from '../engine/scenario/run';
 import { nodeIds } from '../engine/topology/nodes';
 import { clampIndex, indexAtTime } from './cursor-index';
@@ -14,15 +13,7 @@ import type { Request, Response } from './worker-protocol';
 /** Keep a few runs so stateAt answers for a run the page still shows while a newer one starts. */
 const KEEP_RUNS = 3;
 
-export interface HostOptions {
-  /**
-   * Called with a run's trace as soon as the engine has run, before the lanes are laid out: the
-   * worker sends it on to the page from here (worker-protocol.ts, `TraceAhead`).
-   */
-  traceReady?: (id: number, trace: Trace) => void;
-}
-
-export function createEngineHost(opts: HostOptions = {}): (req: Request) => Response {
+export function createEngineHost(): (req: Request) => Response {
   const runs = new Map<number, RunResult>();
   let nextRunId = 1;
 
@@ -56,8 +47,6 @@ export function createEngineHost(opts: HostOptions = {}): (req: Request) => Resp
           const verbose = req.verbose ?? engine.verboseByDefault(v.scenario);
           const result = engine.run(v.scenario, { verbose });
           const ran = performance.now();
-          opts.traceReady?.(req.id, result.trace);
-          const sent = performance.now();
           const model = deriveRunModel(v.scenario, result);
           const at = req.at;
           const count = result.trace.events.length;
@@ -88,9 +77,8 @@ export function createEngineHost(opts: HostOptions = {}): (req: Request) => Resp
                 received: performance.timeOrigin + received,
                 validate: started - received,
                 run: ran - started,
-                lanes: done - sent,
+                lanes: done - ran,
                 posted: performance.timeOrigin + done,
-                ...(opts.traceReady ? { ahead: sent - ran } : {}),
               },
             },
           };

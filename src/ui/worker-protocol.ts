@@ -38,14 +38,12 @@ export interface RunPayload {
   verbose: boolean;
   /**
    * Where the worker's time went, in ms: the run, the lanes; `posted`, when the answer left it
-   * (performance.timeOrigin + now(), comparable across threads): the page takes the transfer from it;
-   * `ahead`, the worker's ms spent sending the trace ahead of the answer (its text and post).
+   * (performance.timeOrigin + now(), comparable across threads): the page takes the transfer from it.
    */
   timing: {
     run: number;
     lanes: number;
     posted: number;
-    ahead?: number;
     /** when the worker took the request (performance.timeOrigin + now()), and its validation's ms */
     received?: number;
     validate?: number;
@@ -69,36 +67,25 @@ export type RunOutcome =
  * piece, and JSON.parse of contention-100's 44,000 events took about a fifth less of the page's
  * thread than its side of a structured clone (docs/performance.md, "The page"). A trace is JSON by
  * design (the page exports it so); only an absent field's `undefined` is lost, and `lock`, the one
- * that occurs, reads the same. The worker sends it ahead (`TraceAhead`) as soon as the engine has
- * run, so the page parses it while the worker lays out the lanes; the answer then carries no trace.
+ * that occurs, reads the same. (Sending it ahead of the lanes, for the page to parse meanwhile,
+ * was measured twice and lost both times on the shared 2-core machine: docs/performance.md.)
  */
 export type WireRun = {
   type: 'run';
   id: number;
-  result: { ok: true; traceText?: string } & Omit<RunPayload, 'trace'>;
+  result: { ok: true; traceText: string } & Omit<RunPayload, 'trace'>;
 };
 
-/** A run's trace, sent before its answer (the `run` response with the same id) is ready. */
-export type TraceAhead = { type: 'run-trace'; id: number; traceText: string };
-
-export function traceAhead(id: number, trace: Trace): TraceAhead {
-  return { type: 'run-trace', id, traceText: JSON.stringify(trace) };
-}
-
-/** `sentAhead`: the trace already left in a `TraceAhead`, so the answer goes without it. */
-export function toWire(res: Response, sentAhead = false): Response | WireRun {
+export function toWire(res: Response): Response | WireRun {
   if (res.type !== 'run' || !res.result.ok) return res;
   const { trace, ...rest } = res.result;
-  return { ...res, result: sentAhead ? rest : { ...rest, traceText: JSON.stringify(trace) } };
+  return { ...res, result: { ...rest, traceText: JSON.stringify(trace) } };
 }
 
-/** `ahead`: the trace of this answer's `TraceAhead`, parsed when it arrived. */
-export function fromWire(msg: Response | WireRun, ahead?: Trace): Response {
-  if (msg.type !== 'run' || !msg.result.ok || 'trace' in msg.result) return msg as Response;
+export function fromWire(msg: Response | WireRun): Response {
+  if (msg.type !== 'run' || !msg.result.ok || !('traceText' in msg.result)) return msg as Response;
   const { traceText, ...rest } = msg.result;
-  const trace = traceText === undefined ? ahead : (JSON.parse(traceText) as Trace);
-  if (trace === undefined) return { type: 'error', id: msg.id, message: 'the run arrived without its trace' };
-  return { ...msg, result: { ...rest, trace } };
+  return { ...msg, result: { ...rest, trace: JSON.parse(traceText) as Trace } };
 }
 
 export type Response =

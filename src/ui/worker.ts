@@ -3,17 +3,10 @@
 import { createEngineHost } from './engine-host';
 import { LESSON_REQUESTS, type LessonRequest } from './lessons/lesson-protocol';
 import type { FromWorker, ToWorker } from './explore/protocol';
-import { toWire, traceAhead, type IncidentsRequest, type Request } from './worker-protocol';
+import { toWire, type IncidentsRequest, type Request } from './worker-protocol';
 
+const handle = createEngineHost();
 const post = (res: unknown) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(res);
-/** The id of the run whose trace went ahead of its answer (the page parses it meanwhile). */
-let sentAhead: number | null = null;
-const handle = createEngineHost({
-  traceReady: (id, trace) => {
-    post(traceAhead(id, trace));
-    sentAhead = id;
-  },
-});
 
 // Explore's search shards run in instances of this same worker: one engine bundle, not two (the
 // search code loads on its first message). Its message types never collide with the engine's.
@@ -46,7 +39,5 @@ self.onmessage = (ev: MessageEvent<Request>) => {
       );
     return;
   }
-  const res = handle(ev.data);
-  post(toWire(res, sentAhead === res.id));
-  sentAhead = null;
+  post(toWire(handle(ev.data)));
 };

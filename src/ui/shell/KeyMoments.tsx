@@ -1,6 +1,6 @@
-import { momentEnd, type KeyMoment } from '../../engine/trace/key_moments';
+import { useMemo } from 'react';
+import { keyMoments, momentEnd, type KeyMoment } from '../../engine/trace/key_moments';
 import { useT } from '../hooks/useT';
-import { keyMomentsOf } from '../run-derived';
 import { setCursor, usePlayground } from '../store';
 import { focusWindow, requestView } from '../view-window';
 
@@ -14,7 +14,7 @@ export function KeyMoments() {
   const run = usePlayground((s) => s.run);
   const lang = usePlayground((s) => s.lang);
   const cursor = usePlayground((s) => s.cursor);
-  const moments = run ? keyMomentsOf(run.trace) : [];
+  const moments = useMemo(() => (run ? keyMoments(run.trace) : []), [run]);
   if (!run || moments.length === 0) return null;
   const runEnd = run.trace.events[run.trace.events.length - 1]?.t ?? 0;
   const go = (m: KeyMoment) => {
