@@ -63,29 +63,32 @@ export type RunOutcome =
   | { ok: false; issues: SchemaIssue[] };
 
 /**
- * How a run's answer crosses from the worker: the trace as JSON text. A string is copied in one
- * piece, and JSON.parse of contention-100's 44,000 events took about a fifth less of the page's
- * thread than its side of a structured clone (docs/performance.md, "The page"). A trace is JSON by
- * design (the page exports it so); only an absent field's `undefined` is lost, and `lock`, the one
- * that occurs, reads the same. (Sending it ahead of the lanes, for the page to parse meanwhile,
- * was measured twice and lost both times on the shared 2-core machine: docs/performance.md.)
+ * How a run's answer crosses from the worker: the trace and the lane model as JSON text. A string
+ * is copied in one piece, and JSON.parse of contention-100's 44,000 events took about a fifth less
+ * of the page's thread than its side of a structured clone (docs/performance.md, "The page"); its
+ * lane model (1.5 MB cloned, tens of thousands of small objects) made the round trip in about 30 ms
+ * as JSON against about 75 ms cloned. Both are plain data, JSON by design (the page exports the
+ * trace so); only an absent field's `undefined` is lost, and `lock`, the one that occurs, reads the
+ * same. (Sending the trace ahead of the lanes, for the page to parse meanwhile, was measured twice
+ * and lost both times on the shared 2-core machine: docs/performance.md.)
  */
 export type WireRun = {
   type: 'run';
   id: number;
-  result: { ok: true; traceText: string } & Omit<RunPayload, 'trace'>;
+  result: { ok: true; traceText: string; modelText: string } & Omit<RunPayload, 'trace' | 'model'>;
 };
 
 export function toWire(res: Response): Response | WireRun {
   if (res.type !== 'run' || !res.result.ok) return res;
-  const { trace, ...rest } = res.result;
-  return { ...res, result: { ...rest, traceText: JSON.stringify(trace) } };
+  const { trace, model, ...rest } = res.result;
+  return { ...res, result: { ...rest, traceText: JSON.stringify(trace), modelText: JSON.stringify(model) } };
 }
 
 export function fromWire(msg: Response | WireRun): Response {
   if (msg.type !== 'run' || !msg.result.ok || !('traceText' in msg.result)) return msg as Response;
-  const { traceText, ...rest } = msg.result;
-  return { ...msg, result: { ...rest, trace: JSON.parse(traceText) as Trace } };
+  const { traceText, modelText, ...rest } = msg.result;
+  const trace = JSON.parse(traceText) as Trace;
+  return { ...msg, result: { ...rest, trace, model: JSON.parse(modelText) as LaneModel } };
 }
 
 export type Response =
