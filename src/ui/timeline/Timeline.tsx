@@ -71,7 +71,7 @@ export function Timeline() {
   const run = usePlayground((s) => s.run);
   const scenario = usePlayground((s) => s.scenario);
   const embed = usePlayground((s) => s.embed);
-  // Only the empty timeline says a run is on its way: a run shown is not repainted for it (an
+  // Only the empty timeline says a run is on its way: a run shown is not re-rendered for it (an
   // edit's answer waited for that render of every lane label).
   const running = usePlayground((s) => s.running && s.run === null);
   // Presenter mode (playground and lessons share it): large canvas text.
