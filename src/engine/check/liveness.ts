@@ -392,7 +392,12 @@ export class LivenessChecker {
         if (this.deadAhead(lock)) {
           cause = 'dead-ahead';
           lost = [...waiters];
-        } else for (const w of waiters) if (this.untimed.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
+        } else if (this.untimed.size > 0) {
+          // (lost is sorted below: walk the smaller of the two sets)
+          const [few, all] =
+            this.untimed.size < waiters.size ? [this.untimed, waiters] : [waiters, this.untimed];
+          for (const w of few) if (all.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
+        }
       }
       if (lost === null && hung?.has(lock) === true) {
         cause = 'hung';
@@ -436,38 +441,45 @@ export class LivenessChecker {
     probe: LivenessProbe,
     changes: { names: ReadonlySet<string>; clients: ReadonlySet<string> },
   ): ReadonlySet<Actor> {
-    const recheck = new Set<Actor>();
+    // Each call asked about is judged on the world as it is now, so asking twice gives the same
+    // answer: no set of the calls to ask about is built (this runs after every task).
     const rebuilt = this.unwaited === null;
-    const unwaited = this.unwaitedCalls(recheck);
-    if (rebuilt) {
-      this.stuck.clear();
-      for (const a of unwaited) recheck.add(a);
-    }
-    for (const name of changes.names) if (unwaited.has(name)) recheck.add(name);
+    if (rebuilt) this.stuck.clear();
+    const unwaited = this.unwaitedCalls(probe);
+    if (rebuilt) for (const a of unwaited) this.judgeStuck(a, unwaited, probe);
+    for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
     if (changes.clients.size > 0)
-      for (const a of unwaited) if (changes.clients.has(clientOf(a))) recheck.add(a);
-    for (const a of recheck)
-      if (unwaited.has(a) && !probe.canWake(a)) this.stuck.add(a);
-      else this.stuck.delete(a);
+      for (const a of unwaited) if (changes.clients.has(clientOf(a))) this.judgeStuck(a, unwaited, probe);
     return this.stuck;
+  }
+
+  private judgeStuck(a: Actor, unwaited: ReadonlySet<Actor>, probe: LivenessProbe): void {
+    if (unwaited.has(a) && !probe.canWake(a)) this.stuck.add(a);
+    else this.stuck.delete(a);
   }
 
   private readonly stuck = new Set<Actor>();
 
-  /** The acquire calls not waiting for their lock (no `lock.wait` of theirs open), of threads not gone. */
-  private unwaitedCalls(changed: Set<Actor> | null): ReadonlySet<Actor> {
+  /**
+   * The acquire calls not waiting for their lock (no `lock.wait` of theirs open), of threads not
+   * gone; with a probe, the threads whose events changed that are judged for `stuck` again.
+   */
+  private unwaitedCalls(probe: LivenessProbe | null): ReadonlySet<Actor> {
     if (this.unwaited === null) {
       this.unwaited = new Set();
       for (const actor of this.acquiring.keys()) if (this.isUnwaited(actor)) this.unwaited.add(actor);
-      this.touched.clear();
+      if (this.touched.size > 0) this.touched.clear();
     }
+    const unwaited = this.unwaited;
+    if (this.touched.size === 0) return unwaited;
     for (const actor of this.touched) {
-      if (this.isUnwaited(actor)) this.unwaited.add(actor);
-      else this.unwaited.delete(actor);
-      changed?.add(actor);
+      if (this.isUnwaited(actor)) unwaited.add(actor);
+      else unwaited.delete(actor);
+      if (probe !== null) this.judgeStuck(actor, unwaited, probe);
     }
+    // (Set.clear allocates a new table in V8: only when there is something to clear)
     this.touched.clear();
-    return this.unwaited;
+    return unwaited;
   }
 
   private isUnwaited(actor: Actor): boolean {
@@ -525,6 +537,8 @@ export class LivenessChecker {
           );
       }
     }
+    // Without an owner that waits there is no cycle: only the open L5s and L6s need a look.
+    if (!ownerWaits && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
     const edges = new Map<Actor, Set<Actor>>();
     const waitsFor = new Map<Actor, string>();
     const keeps = new Map<string, boolean>();

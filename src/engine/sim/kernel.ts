@@ -297,11 +297,18 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
    * threads in call at once at scale).
    */
   wakeChanges(): { names: ReadonlySet<string>; clients: ReadonlySet<string> } {
-    const out = { names: this.wakeNames, clients: this.wakeClients };
-    this.wakeNames = new Set();
-    this.wakeClients = new Set();
-    return out;
+    // Asked after every task: two pairs of sets take turns (the answer holds until the next call)
+    // rather than two new sets per task.
+    const out = this.wakeOut;
+    this.wakeOut = { names: this.wakeNames, clients: this.wakeClients };
+    if (out.names.size > 0) out.names.clear();
+    if (out.clients.size > 0) out.clients.clear();
+    this.wakeNames = out.names;
+    this.wakeClients = out.clients;
+    return this.wakeOut;
   }
+
+  private wakeOut = { names: new Set<string>(), clients: new Set<string>() };
 
   /** The JVM dies: its processes stop, nothing reaches it any more, its connections close. */
   crashClient(client: string): void {

@@ -20,11 +20,11 @@ import { touchedKeys } from './touched_keys';
 import {
   type KeyMirror,
   type KernelOptions,
+  type CallMeta,
   RESUME,
   FN,
-  callMeta,
   ThrowInto,
-  type Task,
+  Task,
   Proc,
   Sem,
   Owner,
@@ -111,8 +111,7 @@ export abstract class KernelBase {
     owner: string | null,
     call?: number,
   ): Task {
-    const task: Task = { at, seq: this.seq++, kind, proc, value, fn, owner, cancelled: false };
-    if (call !== undefined) task.call = call;
+    const task = new Task(at, this.seq++, kind, proc, value, fn, owner, call);
     this.heap.push(task);
     return task;
   }
@@ -135,12 +134,13 @@ export abstract class KernelBase {
     }
     if (task.kind === RESUME) {
       const p = task.proc!;
+      if (task.timer !== undefined && task.value === undefined) task.value = timerError(task.timer);
       if (task.call !== undefined && task.call !== p.callSeq) {
         this.unclaimedReply(p, task.call, task.value as Reply);
         return;
       }
       if (task.call !== undefined) {
-        if (task.timer) this.timedOut(p, task.call);
+        if (task.timer !== undefined) this.timedOut(p, task.call);
         else if (p.callTimer) p.callTimer.cancelled = true;
         p.callTimer = null;
       }
@@ -150,7 +150,7 @@ export abstract class KernelBase {
 
   /** The response timer won: the caller gets the timeout, a reply that still comes is discarded. */
   protected timedOut(p: Proc, call: number): void {
-    const meta = p.callTimer === null ? undefined : callMeta.get(p.callTimer);
+    const meta = p.callTimer === null ? undefined : p.callTimer.timer;
     if (meta !== undefined) {
       (p.timedOut ??= new Map()).set(call, meta);
       this.rec.emit('call.timeout', { actor: p.name, ...meta });
@@ -361,19 +361,8 @@ export abstract class KernelBase {
 
   protected armTimer(p: Proc, c: Conn, command: string, call: number, timeoutMs: number): void {
     if (call !== p.callSeq || !p.inCall) return;
-    const timer = this.schedule(
-      this.t + timeoutMs,
-      RESUME,
-      p,
-      error(
-        `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${timeoutMs} ms) for command: (${command}) to ${c.node}`,
-      ),
-      null,
-      p.owner,
-      call,
-    );
-    timer.timer = true;
-    callMeta.set(timer, { node: c.node, conn: c.label, command, timeoutMs });
+    const timer = this.schedule(this.t + timeoutMs, RESUME, p, undefined, null, p.owner, call);
+    timer.timer = { node: c.node, conn: c.label, command, timeoutMs };
     p.callTimer = timer;
   }
 
@@ -623,4 +612,11 @@ export abstract class KernelBase {
       this.armExpiry(node, true);
     });
   }
+}
+
+/** What a call whose response timer fired resumes with. */
+function timerError(meta: CallMeta): Reply {
+  return error(
+    `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${meta.timeoutMs} ms) for command: (${meta.command}) to ${meta.node}`,
+  );
 }
