@@ -20,6 +20,7 @@ import { LIVELOCK_MS, STARVATION_OVERTAKES, type Actor, type KeyView, type Trace
 import { clientOf, isThreadActor } from '../trace/actors';
 import { FAMILY_TYPES } from '../lock_types';
 import type { MonitorHost, SafetyMonitor } from './monitor';
+import { PAIR_SEP, type Pair } from './pair_ids';
 
 /** What the kernel and the runner know of the future. */
 export interface LivenessProbe {
@@ -82,7 +83,7 @@ const GRAPH_EVENTS = new Set<string>([
   'cluster.promoted',
 ]);
 
-const sep = '\u0000';
+const sep = PAIR_SEP;
 
 export class LivenessChecker {
   private readonly acquiring = new Map<Actor, Acquire>();
@@ -117,7 +118,7 @@ export class LivenessChecker {
     if (actor === undefined) return;
     switch (ev.kind) {
       case 'lock.request': {
-        const id = actor + sep + ev.lock;
+        const id = this.m.pairs.id(actor, ev.lock);
         this.requested.set(id, { type: ev.type, lease: ev.leaseMs !== undefined });
         this.requestOrder.set(id, this.requests + 1);
         this.setAcquiring(actor, {
@@ -147,7 +148,7 @@ export class LivenessChecker {
         this.stopTrying(actor);
         break;
       case 'lock.error': {
-        const id = actor + sep + ev.lock;
+        const id = this.m.pairs.id(actor, ev.lock);
         if (ev.op === 'unlock' || ev.op === 'forceUnlock') {
           this.unlocking.delete(id);
           this.dropHold(id);
@@ -156,10 +157,10 @@ export class LivenessChecker {
         break;
       }
       case 'unlock.request':
-        this.unlocking.add(actor + sep + ev.lock);
+        this.unlocking.add(this.m.pairs.id(actor, ev.lock));
         break;
       case 'lock.released': {
-        const id = actor + sep + ev.lock;
+        const id = this.m.pairs.id(actor, ev.lock);
         this.unlocking.delete(id);
         if (ev.holdCount > 0) this.setHold(id, ev.holdCount);
         else this.dropHold(id);
@@ -169,7 +170,7 @@ export class LivenessChecker {
       }
       case 'watchdog.renew': {
         if (!isThreadActor(actor)) break;
-        const id = actor + sep + ev.lock;
+        const id = this.m.pairs.id(actor, ev.lock);
         if (ev.result === 1) {
           this.renewing.add(id);
           if (this.heldByNobody(actor, ev.lock)) this.m.setOpen('L3', ev.lock, [actor], { cause: 'renewed' });
@@ -181,7 +182,7 @@ export class LivenessChecker {
       }
       case 'watchdog.cancel':
         if (!isThreadActor(actor)) break;
-        this.renewing.delete(actor + sep + ev.lock);
+        this.renewing.delete(this.m.pairs.id(actor, ev.lock));
         this.m.setOpen('L3', ev.lock, null);
         break;
       case 'thread.done':
@@ -203,15 +204,18 @@ export class LivenessChecker {
   /** A lock key changed on a master. */
   onKey(lock: string | null): void {
     this.dirty = true;
-    for (const l of lock === null ? [...this.m.openLocks('L3')] : [lock]) this.closeL3IfFreed(l);
-    if (lock === null) return;
-    // the threads the key names, those that believe they hold it, and an open L4's thread
-    const judge = new Set<Actor>(this.l4Thread.get(lock) ?? []);
+    if (lock === null) {
+      for (const l of [...this.m.openLocks('L3')]) this.closeL3IfFreed(l);
+      return;
+    }
+    this.closeL3IfFreed(lock);
+    // an open L4's thread, the threads the key names, those that believe they hold it (l4Pending
+    // keeps the first of each, in this order; this runs for every key a renewal touches)
+    for (const a of this.l4Thread.get(lock) ?? []) this.checkL4(a, lock);
     const key = this.m.keyOf(lock);
     for (const node of this.host.masters())
-      for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) judge.add(o);
-    for (const a of this.holdersOf.get(lock) ?? []) judge.add(a);
-    for (const a of judge) this.checkL4(a, lock);
+      for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) this.checkL4(o, lock);
+    for (const a of this.holdersOf.get(lock) ?? []) this.checkL4(a, lock);
   }
 
   /** lock -> the thread of its open L4 */
@@ -220,10 +224,7 @@ export class LivenessChecker {
   /** After every kernel task: L2 and L5 ask what is still scheduled; L6 measures its bound. */
   settle(): void {
     if (this.l4Pending.size > 0) {
-      for (const id of this.l4Pending) {
-        const i = id.indexOf(sep);
-        this.judgeL4(id.slice(0, i), id.slice(i + 1));
-      }
+      for (const p of this.l4Pending) this.judgeL4(p);
       this.l4Pending.clear();
     }
     const probe = this.host.probe;
@@ -263,7 +264,7 @@ export class LivenessChecker {
   }
 
   private onAcquired(actor: Actor, lock: string, holdCount: number): void {
-    const id = actor + sep + lock;
+    const id = this.m.pairs.id(actor, lock);
     this.stopTrying(actor);
     this.setHold(id, holdCount);
     const req = this.requested.get(id);
@@ -339,14 +340,13 @@ export class LivenessChecker {
    * which L1/L3 judge).
    */
   private checkL4(actor: Actor, lock: string): void {
-    this.l4Pending.add(actor + sep + lock);
+    this.l4Pending.add(this.m.pairs.pair(actor, lock));
   }
 
-  private readonly l4Pending = new Set<string>();
+  private readonly l4Pending = new Set<Pair>();
 
   /** L4: the server's counter of the thread's field against the count the thread believes. */
-  private judgeL4(actor: Actor, lock: string): void {
-    const id = actor + sep + lock;
+  private judgeL4({ id, actor, lock }: Pair): void {
     const req = this.requested.get(id);
     if (req === undefined || !COUNTED_TYPES.has(req.type)) return;
     if (this.unlocking.has(id) || this.acquiring.get(actor)?.lock === lock || this.m.isGone(actor)) return;
@@ -615,7 +615,7 @@ export class LivenessChecker {
 
   /** `actor` acquired `lock`: every FairLock waiter that asked before it was overtaken (L7). */
   private overtake(actor: Actor, lock: string): void {
-    const order = this.requestOrder.get(actor + sep + lock);
+    const order = this.requestOrder.get(this.m.pairs.id(actor, lock));
     if (order === undefined) return;
     for (const w of this.acquiringOf.get(lock) ?? []) {
       const a = this.acquiring.get(w)!;

@@ -57,6 +57,7 @@ import {
 } from '../trace/types';
 import { clientOf, isThreadActor, threadActor } from '../trace/actors';
 import { LivenessChecker, type LivenessProbe } from './liveness';
+import { PairIds } from './pair_ids';
 
 export interface MonitorHost {
   emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
@@ -126,6 +127,8 @@ export class SafetyMonitor {
   /** naive string lock key -> the thread whose SETNX / SET NX created it (its owner, L1) */
   private readonly keyWriter = new Map<string, Actor>();
   private readonly liveness: LivenessChecker;
+  /** one "<actor>\0<lock>" string per pair (the keys of the per-thread, per-lock maps here and in liveness) */
+  readonly pairs = new PairIds();
 
   constructor(private readonly host: MonitorHost) {
     this.liveness = new LivenessChecker(host, this);
@@ -385,7 +388,7 @@ export class SafetyMonitor {
       this.keyOfLock.set(lock, key);
       this.lockKeys.set(key, lock);
     }
-    const id = `${ev.actor}\u0000${lock}`;
+    const id = this.pairs.id(ev.actor, lock);
     if (ev.kind === 'lock.request') this.lockType.set(id, ev.type);
     // A RedLock over several Redisson instances names one owner per instance (`owners`).
     for (const owner of [ev.owner, ...(ev.owners ?? [])]) {
@@ -445,7 +448,7 @@ export class SafetyMonitor {
       holders = new Map();
       this.beliefs.set(lock, holders);
     }
-    if (holds) holders.set(actor, { readOnly: this.lockType.get(`${actor}\u0000${lock}`) === 'ReadLock' });
+    if (holds) holders.set(actor, { readOnly: this.lockType.get(this.pairs.id(actor, lock)) === 'ReadLock' });
     else if (!holders.delete(actor)) return;
     this.checkV1(lock);
   }
@@ -475,7 +478,7 @@ export class SafetyMonitor {
       const erasedBy = erased.map((w) => this.writes.get(w)).filter((w) => w !== undefined);
       let cause: string | null = null;
       let wronged: Actor[] = [];
-      const exclusive = lock !== null && this.lockType.get(`${actor}\u0000${lock}`) !== 'ReadLock';
+      const exclusive = lock !== null && this.lockType.get(this.pairs.id(actor, lock)) !== 'ReadLock';
       if (exclusive) {
         wronged = this.newerHoldersThatActed(actor, lock, pending);
         if (wronged.length > 0) cause = 'stale';
