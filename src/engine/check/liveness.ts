@@ -114,7 +114,7 @@ export class LivenessChecker {
     const actor = ev.actor;
     // Who acquires, waits or is gone changes only with an event of that thread, or a crash of its client.
     if (ev.kind === 'client.crash') this.unwaited = null;
-    else if (actor !== undefined) this.touched.add(actor);
+    else if (actor !== undefined) this.touched.push(actor);
     if (actor === undefined) return;
     switch (ev.kind) {
       case 'lock.request': {
@@ -449,7 +449,12 @@ export class LivenessChecker {
     if (rebuilt) for (const a of unwaited) this.judgeStuck(a, unwaited, probe);
     for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
     if (changes.clients.size > 0)
-      for (const a of unwaited) if (changes.clients.has(clientOf(a))) this.judgeStuck(a, unwaited, probe);
+      for (const a of unwaited)
+        for (const c of changes.clients)
+          if (isOfClient(a, c)) {
+            this.judgeStuck(a, unwaited, probe);
+            break;
+          }
     return this.stuck;
   }
 
@@ -468,17 +473,17 @@ export class LivenessChecker {
     if (this.unwaited === null) {
       this.unwaited = new Set();
       for (const actor of this.acquiring.keys()) if (this.isUnwaited(actor)) this.unwaited.add(actor);
-      if (this.touched.size > 0) this.touched.clear();
+      this.touched.length = 0;
     }
     const unwaited = this.unwaited;
-    if (this.touched.size === 0) return unwaited;
+    if (this.touched.length === 0) return unwaited;
+    // (an actor touched twice is judged twice, with the same answer: the world has not moved)
     for (const actor of this.touched) {
       if (this.isUnwaited(actor)) unwaited.add(actor);
       else unwaited.delete(actor);
       if (probe !== null) this.judgeStuck(actor, unwaited, probe);
     }
-    // (Set.clear allocates a new table in V8: only when there is something to clear)
-    this.touched.clear();
+    this.touched.length = 0;
     return unwaited;
   }
 
@@ -489,7 +494,7 @@ export class LivenessChecker {
 
   /** unwaitedCalls' answer, kept up to date from `touched` (threads with an event since); null: rebuild */
   private unwaited: Set<Actor> | null = null;
-  private readonly touched = new Set<Actor>();
+  private readonly touched: Actor[] = [];
 
   /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */
   private deadAhead(lock: string): boolean {
@@ -701,4 +706,10 @@ function cycles(edges: Map<Actor, Set<Actor>>): Set<Actor>[] {
   };
   for (const v of [...edges.keys()].sort()) if (!idx.has(v)) visit(v);
   return out;
+}
+
+/** clientOf(actor) === client, without the substring (asked for every call after a delivery). */
+function isOfClient(actor: Actor, client: string): boolean {
+  const i = actor.indexOf(':');
+  return i < 0 ? actor === client : i === client.length && actor.startsWith(client);
 }
