@@ -378,12 +378,22 @@ export class LivenessChecker {
   private checkL2(probe: LivenessProbe): void {
     // A lock's freeness only changes with an event or a key change (they set `dirty`); whether a
     // waiter can still wake changes with any task, so that part is asked every time.
-    if (this.freeWaited === null) this.freeWaited = [...this.m.waitedLocks()].filter((l) => this.isFree(l));
+    if (this.freeWaited === null) {
+      const free: string[] = [];
+      for (const l of this.m.waitedLocks()) if (this.isFree(l)) free.push(l);
+      this.freeWaited = free;
+    }
     const hung = this.hungCalls(probe);
-    if (this.freeWaited.length === 0 && hung === null && !this.m.hasOpen('L2')) return;
-    const locks = new Set(this.freeWaited);
-    for (const l of this.m.openLocks('L2')) locks.add(l);
-    if (hung !== null) for (const l of hung.keys()) locks.add(l);
+    const openL2 = this.m.hasOpen('L2');
+    if (this.freeWaited.length === 0 && hung === null && !openL2) return;
+    // (the free locks alone are already distinct: the set is built only to merge in the others)
+    let locks: Iterable<string> = this.freeWaited;
+    if (hung !== null || openL2) {
+      const merged = new Set(this.freeWaited);
+      for (const l of this.m.openLocks('L2')) merged.add(l);
+      if (hung !== null) for (const l of hung.keys()) merged.add(l);
+      locks = merged;
+    }
     for (const lock of locks) {
       const waiters = this.m.waitersOf(lock);
       let lost: Actor[] | null = null;
@@ -498,7 +508,8 @@ export class LivenessChecker {
 
   /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */
   private deadAhead(lock: string): boolean {
-    const key = `redisson_lock_queue:{${lock}}`;
+    let key = this.queueKeys.get(lock);
+    if (key === undefined) this.queueKeys.set(lock, (key = `redisson_lock_queue:{${lock}}`));
     for (const node of this.host.masters()) {
       const view = this.host.liveKey(node, key);
       if (view?.type !== 'list' || view.value.length === 0) continue;
@@ -508,9 +519,34 @@ export class LivenessChecker {
     return false;
   }
 
+  /** lock -> the key of its FairLock queue */
+  private readonly queueKeys = new Map<string, string>();
+
   private isFree(lock: string): boolean {
     const key = this.m.keyOf(lock);
-    return this.host.masters().every((n) => this.m.ownersOfKey(this.host.liveKey(n, key)).length === 0);
+    for (const n of this.host.masters()) if (this.m.hasOwner(this.host.liveKey(n, key))) return false;
+    return true;
+  }
+
+  /**
+   * Whether the key of a waited-for lock names an owner that is itself acquiring: another lock,
+   * or this one while it believes it holds it (an upgrade). Without one there is no cycle. (An
+   * owner waiting for this very lock without a hold it knows of was just granted it.)
+   */
+  private anOwnerWaits(): boolean {
+    for (const lock of this.m.waitedLocks()) {
+      const key = this.m.keyOf(lock);
+      for (const node of this.host.masters()) {
+        const view = this.host.liveKey(node, key);
+        if (view === undefined) continue;
+        const waits = this.m.someOwner(view, (o) => {
+          const a = isThreadActor(o) ? this.acquiring.get(o) : undefined;
+          return a !== undefined && (a.lock !== lock || this.m.believes(o, lock));
+        });
+        if (waits) return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -524,30 +560,24 @@ export class LivenessChecker {
    */
   private checkCycles(probe: LivenessProbe | undefined): void {
     if (!this.m.hasWaiters() && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
-    // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop here.
-    const held: [string, KeyView, Actor[]][] = [];
-    let ownerWaits = false;
-    for (const lock of this.m.waitedLocks()) {
-      const key = this.m.keyOf(lock);
-      for (const node of this.host.masters()) {
-        const view = this.host.liveKey(node, key);
-        const owners = this.m.ownersOfKey(view).filter((o) => isThreadActor(o));
-        if (owners.length === 0) continue;
-        held.push([lock, view!, owners]);
-        // (an owner waiting for this very lock without a hold it knows of was just granted it)
-        if (!ownerWaits)
-          ownerWaits = owners.some(
-            (o) =>
-              this.acquiring.has(o) && (this.acquiring.get(o)!.lock !== lock || this.m.believes(o, lock)),
-          );
-      }
-    }
-    // Without an owner that waits there is no cycle: only the open L5s and L6s need a look.
+    // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop
+    // here, and only the open L5s and L6s need a look without one.
+    const ownerWaits = this.anOwnerWaits();
     if (!ownerWaits && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
+    const held: [string, KeyView, Actor[]][] = [];
+    if (ownerWaits)
+      for (const lock of this.m.waitedLocks()) {
+        const key = this.m.keyOf(lock);
+        for (const node of this.host.masters()) {
+          const view = this.host.liveKey(node, key);
+          const owners = this.m.ownersOfKey(view).filter((o) => isThreadActor(o));
+          if (owners.length > 0) held.push([lock, view!, owners]);
+        }
+      }
     const edges = new Map<Actor, Set<Actor>>();
     const waitsFor = new Map<Actor, string>();
     const keeps = new Map<string, boolean>();
-    for (const [lock, view, owners] of ownerWaits ? held : []) {
+    for (const [lock, view, owners] of held) {
       {
         const kept =
           view.expireAt === null ||

@@ -192,6 +192,22 @@ export class SafetyMonitor {
     return out;
   }
 
+  /** ownersOfKey(view).length > 0, without the list (asked after every change of a waited-for key). */
+  hasOwner(view: KeyView | undefined): boolean {
+    return view !== undefined && this.someOwner(view, () => true);
+  }
+
+  /** Whether an owner ownersOfKey(view) would list passes `test` (without the list). */
+  someOwner(view: KeyView, test: (owner: Actor) => boolean): boolean {
+    if (view.type === 'string')
+      return test(this.keyWriter.get(view.key) ?? this.actorOf(view.value as string));
+    if (view.type !== 'hash') return false;
+    const fields = view.value as [string, string][];
+    for (let i = 0; i < fields.length; i++)
+      if (fields[i][0] !== RW_MODE_FIELD && test(this.actorOf(fields[i][0]))) return true;
+    return false;
+  }
+
   /** Whether a violation of `kind` on `lock` is open. */
   isOpen(kind: ViolationKind, lock: string): boolean {
     return this.openOf(kind).has(lock);
@@ -510,15 +526,16 @@ export class SafetyMonitor {
     const mine = grants.get(actor)?.seq ?? 0;
     const reads = this.reads.get(lock);
     const out: Actor[] = [];
-    for (const [other, g] of grants) {
-      if (other === actor || g.seq <= mine) continue;
+    // (forEach: an entries() walk builds a pair per thread, at every accepted use)
+    grants.forEach((g, other) => {
+      if (other === actor || g.seq <= mine) return;
       const read = reads?.get(other);
       if (
         (read !== undefined && read >= g.t) ||
         pending.some((p) => p.actor === other && p.lock === lock && p.readAt >= g.t)
       )
         out.push(other);
-    }
+    });
     return out;
   }
 

@@ -303,15 +303,21 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     // Asked after every task: two pairs of sets take turns (the answer holds until the next call)
     // rather than two new sets per task.
     const out = this.wakeOut;
-    this.wakeOut = { names: this.wakeNames, clients: this.wakeClients };
-    if (out.names.size > 0) out.names.clear();
-    if (out.clients.size > 0) out.clients.clear();
-    this.wakeNames = out.names;
-    this.wakeClients = out.clients;
-    return this.wakeOut;
+    const spare = this.wakeSpare;
+    out.names = this.wakeNames;
+    out.clients = this.wakeClients;
+    if (spare.names.size > 0) spare.names.clear();
+    if (spare.clients.size > 0) spare.clients.clear();
+    this.wakeNames = spare.names;
+    this.wakeClients = spare.clients;
+    spare.names = out.names;
+    spare.clients = out.clients;
+    return out;
   }
 
-  private wakeOut = { names: new Set<string>(), clients: new Set<string>() };
+  /** what wakeChanges hands out, and the sets that take their turn next */
+  private readonly wakeOut = { names: new Set<string>(), clients: new Set<string>() };
+  private readonly wakeSpare = { names: new Set<string>(), clients: new Set<string>() };
 
   /** The JVM dies: its processes stop, nothing reaches it any more, its connections close. */
   crashClient(client: string): void {
