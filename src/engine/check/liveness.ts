@@ -114,7 +114,7 @@ export class LivenessChecker {
     const actor = ev.actor;
     // Who acquires, waits or is gone changes only with an event of that thread, or a crash of its client.
     if (ev.kind === 'client.crash') this.unwaited = null;
-    else if (actor !== undefined) this.touched.push(actor);
+    else if (actor !== undefined) this.touched[this.touchedN++] = actor;
     if (actor === undefined) return;
     switch (ev.kind) {
       case 'lock.request': {
@@ -483,17 +483,18 @@ export class LivenessChecker {
     if (this.unwaited === null) {
       this.unwaited = new Set();
       for (const actor of this.acquiring.keys()) if (this.isUnwaited(actor)) this.unwaited.add(actor);
-      this.touched.length = 0;
+      this.touchedN = 0;
     }
     const unwaited = this.unwaited;
-    if (this.touched.length === 0) return unwaited;
+    if (this.touchedN === 0) return unwaited;
     // (an actor touched twice is judged twice, with the same answer: the world has not moved)
-    for (const actor of this.touched) {
+    for (let i = 0; i < this.touchedN; i++) {
+      const actor = this.touched[i];
       if (this.isUnwaited(actor)) unwaited.add(actor);
       else unwaited.delete(actor);
       if (probe !== null) this.judgeStuck(actor, unwaited, probe);
     }
-    this.touched.length = 0;
+    this.touchedN = 0;
     return unwaited;
   }
 
@@ -504,7 +505,9 @@ export class LivenessChecker {
 
   /** unwaitedCalls' answer, kept up to date from `touched` (threads with an event since); null: rebuild */
   private unwaited: Set<Actor> | null = null;
+  /** (touched[0..touchedN): emptied by its count, so the list keeps its room between tasks) */
   private readonly touched: Actor[] = [];
+  private touchedN = 0;
 
   /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */
   private deadAhead(lock: string): boolean {
@@ -652,11 +655,11 @@ export class LivenessChecker {
   private overtake(actor: Actor, lock: string): void {
     const order = this.requestOrder.get(this.m.pairs.id(actor, lock));
     if (order === undefined) return;
-    for (const w of this.acquiringOf.get(lock) ?? []) {
+    // (forEach: a for-of over the callers built an iterator result per caller, at every acquire)
+    this.acquiringOf.get(lock)?.forEach((w) => {
       const a = this.acquiring.get(w)!;
-      if (a.type !== 'FairLock' || a.order >= order) continue;
-      a.overtakenBy.push(actor);
-    }
+      if (a.type === 'FairLock' && a.order < order) a.overtakenBy.push(actor);
+    });
     this.checkL7(lock);
   }
 
@@ -689,12 +692,12 @@ export class LivenessChecker {
   private checkL7(lock: string): void {
     const starved: Actor[] = [];
     const by = new Set<Actor>();
-    for (const w of this.acquiringOf.get(lock) ?? []) {
+    this.acquiringOf.get(lock)?.forEach((w) => {
       const a = this.acquiring.get(w)!;
-      if (a.overtakenBy.length < STARVATION_OVERTAKES) continue;
+      if (a.overtakenBy.length < STARVATION_OVERTAKES) return;
       starved.push(w);
       for (const o of a.overtakenBy) by.add(o);
-    }
+    });
     if (starved.length === 0) {
       this.m.setOpen('L7', lock, null);
       return;
