@@ -215,7 +215,7 @@ export class LivenessChecker {
     const key = this.m.keyOf(lock);
     for (const node of this.host.masters())
       for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) this.checkL4(o, lock);
-    for (const a of this.holdersOf.get(lock) ?? []) this.checkL4(a, lock);
+    this.holdersOf.get(lock)?.forEach((a) => this.checkL4(a, lock));
   }
 
   /** lock -> the thread of its open L4 */

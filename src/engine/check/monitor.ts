@@ -479,10 +479,16 @@ export class SafetyMonitor {
   private checkV2(lock: string): void {
     const key = this.keyOfLock.get(lock)!;
     // Distinct holders, not distinct fields: one thread may own several fields (write + read).
-    const holders = new Set<string>();
+    // (The set is built only once a second holder shows up: this runs on every key change.)
+    let first: string | undefined;
+    let holders: Set<string> | null = null;
     for (const node of this.host.masters())
-      for (const o of leaseOwners(this.host.liveKey(node, key))) holders.add(this.actorOf(o));
-    this.setOpen('V2', lock, holders.size >= 2 ? [...holders] : null);
+      for (const o of leaseOwners(this.host.liveKey(node, key))) {
+        const a = this.actorOf(o);
+        if (first === undefined) first = a;
+        else if (a !== first) (holders ??= new Set([first])).add(a);
+      }
+    this.setOpen('V2', lock, holders === null ? null : [...holders]);
   }
 
   /** A `resource.use`: judges an accepted write (V3), then remembers the read and the write. */
