@@ -72,7 +72,7 @@ const REDIS_VERSION_NUM = 0x07000f;
 const MAX_REPLY_DEPTH = 2000;
 /** Strings up to this length are interned (see pushString), up to this many distinct ones. */
 const INTERN_MAX_LENGTH = 64;
-const INTERN_MAX_ENTRIES = 32_768;
+const INTERN_MAX_ENTRIES = 4096;
 /** Longer KEYS/ARGV values of the running script remembered for decode (see pushArg), at most this many. */
 const RUN_ARGS_MAX = 16;
 const MAX_COROUTINES = 10_000;
