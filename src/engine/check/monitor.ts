@@ -58,6 +58,18 @@ import {
 import { clientOf, isThreadActor, threadActor } from '../trace/actors';
 import { LivenessChecker, type LivenessProbe } from './liveness';
 import { PairIds } from './pair_ids';
+import {
+  extra,
+  leaseOwners,
+  REDISSON_OWNER,
+  RW_MODE_FIELD,
+  type Grant,
+  type Hold,
+  type PendingUse,
+  type ViolationExtra,
+} from './monitor_parts';
+
+export { leaseOwners, type ViolationExtra } from './monitor_parts';
 
 export interface MonitorHost {
   emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
@@ -68,33 +80,6 @@ export interface MonitorHost {
   /** what the kernel and the runner know of the future (L2, L5); without it those kinds stay silent */
   probe?: LivenessProbe;
 }
-
-/** The extra fields a violation may carry besides kind, lock, from, to and holders. */
-export type ViolationExtra = Pick<Violation, 'cause' | 'waiting' | 'serverHolds' | 'clientHolds'>;
-
-interface Hold {
-  readOnly: boolean;
-}
-
-/** A thread's latest first acquisition of a lock (holdCount 1): `seq` orders acquisitions. */
-interface Grant {
-  seq: number;
-  t: number;
-}
-
-/** A use of the resource between its read and its write, as resource.use's `pending` lists it. */
-interface PendingUse {
-  actor: Actor;
-  lock: string | null;
-  readAt: number;
-}
-
-/** Redisson's owner id: "<client uuid>:<thread id>", ":write" appended by a write lock. */
-const REDISSON_OWNER = /^(.+):(\d+)(?::write)?$/;
-
-/** The field Redisson's read/write lock hash uses for its mode, not an owner. */
-const RW_MODE_FIELD = 'mode';
-const SHARED_READERS = '(readers)';
 
 export class SafetyMonitor {
   readonly violations: Violation[] = [];
@@ -602,29 +587,4 @@ export class SafetyMonitor {
     if (more.serverHolds !== undefined) cur.serverHolds = more.serverHolds;
     if (more.clientHolds !== undefined) cur.clientHolds = more.clientHolds;
   }
-}
-
-/** A violation's extra fields (L1's `waiting`, a cause, L4's counts), copied into its events. */
-function extra(v: Violation): ViolationExtra {
-  const out: ViolationExtra = {};
-  if (v.kind !== 'V3' && v.cause !== undefined) out.cause = v.cause;
-  if (v.waiting !== undefined) out.waiting = v.waiting.slice();
-  if (v.serverHolds !== undefined) out.serverHolds = v.serverHolds;
-  if (v.clientHolds !== undefined) out.clientHolds = v.clientHolds;
-  return out;
-}
-
-/** The server-side owners a lock key's current value names. */
-export function leaseOwners(view: KeyView | undefined): string[] {
-  if (view === undefined) return [];
-  if (view.type === 'string') return [view.value as string];
-  if (view.type !== 'hash') return [];
-  const fields = view.value as [string, string][];
-  const owners: string[] = [];
-  let read = false;
-  for (const [f, v] of fields) {
-    if (f === RW_MODE_FIELD) read = v === 'read';
-    else owners.push(f);
-  }
-  return read && owners.length ? [SHARED_READERS] : owners;
 }
