@@ -332,35 +332,43 @@ export class LivenessChecker extends LivenessFacts {
 
 /** The strongly connected parts of a directed graph that contain a cycle (a self-loop counts). */
 function cycles(edges: Map<Actor, Set<Actor>>): Set<Actor>[] {
-  let index = 0;
-  const idx = new Map<Actor, number>();
-  const low = new Map<Actor, number>();
-  const stack: Actor[] = [];
-  const on = new Set<Actor>();
-  const out: Set<Actor>[] = [];
-  const visit = (v: Actor): void => {
-    idx.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    on.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!idx.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
-    }
-    if (low.get(v) !== idx.get(v)) return;
-    const scc = new Set<Actor>();
-    let w: Actor;
-    do {
-      w = stack.pop()!;
-      on.delete(w);
-      scc.add(w);
-    } while (w !== v);
-    if (scc.size > 1 || edges.get(v)?.has(v) === true) out.push(scc);
-  };
-  for (const v of [...edges.keys()].sort()) if (!idx.has(v)) visit(v);
-  return out;
+  const t: Tarjan = { edges, index: 0, idx: new Map(), low: new Map(), stack: [], on: new Set(), out: [] };
+  for (const v of [...edges.keys()].sort()) if (!t.idx.has(v)) visit(t, v);
+  return t.out;
+}
+
+/** Tarjan's walk (cycles), as a function of its own: a closure per search was made on every settle. */
+interface Tarjan {
+  edges: Map<Actor, Set<Actor>>;
+  index: number;
+  idx: Map<Actor, number>;
+  low: Map<Actor, number>;
+  stack: Actor[];
+  on: Set<Actor>;
+  out: Set<Actor>[];
+}
+
+function visit(t: Tarjan, v: Actor): void {
+  const { edges, idx, low, stack, on } = t;
+  idx.set(v, t.index);
+  low.set(v, t.index++);
+  stack.push(v);
+  on.add(v);
+  for (const w of edges.get(v) ?? []) {
+    if (!idx.has(w)) {
+      visit(t, w);
+      low.set(v, Math.min(low.get(v)!, low.get(w)!));
+    } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+  }
+  if (low.get(v) !== idx.get(v)) return;
+  const scc = new Set<Actor>();
+  let w: Actor;
+  do {
+    w = stack.pop()!;
+    on.delete(w);
+    scc.add(w);
+  } while (w !== v);
+  if (scc.size > 1 || edges.get(v)?.has(v) === true) t.out.push(scc);
 }
 
 /** clientOf(actor) === client, without the substring (asked for every call after a delivery). */
