@@ -54,6 +54,8 @@ const GRAPH_EVENTS = new Set<string>([
 ]);
 
 const sep = PAIR_SEP;
+/** touched threads kept between two reads before the unwaited set is rebuilt instead */
+const TOUCHED_MAX = 4096;
 
 export abstract class LivenessFacts {
   protected readonly acquiring = new Map<Actor, Acquire>();
@@ -83,8 +85,12 @@ export abstract class LivenessFacts {
   onEvent(ev: TraceEvent): void {
     const actor = ev.actor;
     // Who acquires, waits or is gone changes only with an event of that thread, or a crash of its client.
-    if (ev.kind === 'client.crash') this.unwaited = null;
-    else if (actor !== undefined) this.touched[this.touchedN++] = actor;
+    // The list is read after a task only while no fault is pending: until then a long run would
+    // grow it by every event, so past TOUCHED_MAX it is dropped and the set rebuilt (as a crash does).
+    if (ev.kind === 'client.crash' || this.touchedN >= TOUCHED_MAX) {
+      this.unwaited = null;
+      this.touchedN = 0;
+    } else if (actor !== undefined) this.touched[this.touchedN++] = actor;
     if (actor === undefined) return;
     switch (ev.kind) {
       case 'lock.request': {
