@@ -155,7 +155,7 @@ export const en = {
   'editor.apply': 'Apply',
   'editor.loading': 'Loading the editor…',
   'editor.issues': 'The scenario has {n} problem(s):',
-  'editor.invalidJson': 'Not valid JSON: {msg}',
+  'editor.invalidJson': 'Not valid JSON at line {line}, column {col}: {msg}',
   'editor.reset': 'Reset to built-in',
   'error.title': 'Something is wrong',
   'error.dismiss': 'Dismiss',

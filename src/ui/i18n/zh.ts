@@ -155,7 +155,7 @@ export const zh: Record<MessageKey, string> = {
   'editor.apply': '应用',
   'editor.loading': '正在加载编辑器…',
   'editor.issues': '场景有 {n} 处问题：',
-  'editor.invalidJson': '不是合法的 JSON：{msg}',
+  'editor.invalidJson': '不是合法的 JSON（第 {line} 行第 {col} 列）：{msg}',
   'editor.reset': '恢复内置场景',
   'error.title': '出错了',
   'error.dismiss': '关闭',
