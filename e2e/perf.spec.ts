@@ -82,12 +82,13 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
     `first screen (English): ${kb(total)} gzip = ${sizes.map((s) => `${s.f} ${kb(s.gz)}`).join(' + ')}`,
   );
   // The page and the engine worker must be there; the editor, lessons, search, topology, compare,
-  // the Chinese table and the real incidents' stories (loaded once the first screen is idle) must not.
+  // the Chinese table, the glossary's entries (loaded when it opens) and the real incidents' stories
+  // (loaded once the first screen is idle) must not.
   expect(files.some((f) => f.startsWith('index-'))).toBe(true);
   expect(files.some((f) => f.startsWith('worker-'))).toBe(true);
   expect(
     files.filter((f) =>
-      /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh|incidents|engine-adapter-incidents)-/.test(
+      /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh|incidents|engine-adapter-incidents|glossary-text)-/.test(
         f,
       ),
     ),
@@ -100,6 +101,9 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
   // the page is idle after the first screen): 346.5 KB measured (page 158.2 + worker 185.0 + JSX
   // runtime 3.3), so 355 KB. Issue 23's third pass built the oracle badge's data small (the page
   // 164.0 -> 156.5 KB): 346.8 KB measured (page 156.5 + worker 186.4 + JSX runtime 3.9), so 350 KB.
+  // The merge of that pass (timeline tag placement, key names, the TCP hold) measured 350.7 KB and
+  // failed here; the glossary's entries then left the first screen: 345.9 KB (page 154.5 + worker
+  // 188.2 + JSX runtime 3.3).
   expect(total).toBeLessThanOrEqual(350 * 1024);
 });
 
