@@ -163,6 +163,23 @@ describe('caption', () => {
       '受保护资源拒绝了 A:1 的写入：它的防护令牌 1 比已接受过的令牌旧。',
     ],
     [
+      'an accepted fenced write: the token is a number with a space either side in zh too',
+      [
+        ev({
+          kind: 'resource.use',
+          actor: 'B:1',
+          accepted: true,
+          token: 2,
+          read: 7,
+          readAt: 0,
+          lostUpdate: false,
+          value: 8,
+        }),
+      ],
+      'B:1 writes the protected resource with token 2: 7 → 8.',
+      'B:1 带着令牌 2 写入受保护资源：7 → 8。',
+    ],
+    [
       'ODOWN with the quorum',
       [
         ev({

@@ -528,7 +528,7 @@ export const zh: Record<MessageKey, string> = {
   'caption.cancelLost': '{timer} 停止为 {who} 续期 {lock}：锁已丢失。',
   'caption.cancelError': '{timer} 出错后停止为 {who} 续期 {lock}。',
   'caption.write': '{who} 写入受保护资源：{read} → {value}。',
-  'caption.writeToken': '{who} 带着令牌{token} 写入受保护资源：{read} → {value}。',
+  'caption.writeToken': '{who} 带着令牌 {token} 写入受保护资源：{read} → {value}。',
   'caption.lostUpdate': '{who} 写入受保护资源（{read} → {value}），抹掉了它读取之后别人做的更新。',
   'caption.refused': '受保护资源拒绝了 {who} 的写入：它的防护令牌 {token} 比已接受过的令牌旧。',
   'caption.violationStart': '{what}（从此刻开始；线程：{holders}）。',
