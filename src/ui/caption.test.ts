@@ -137,7 +137,7 @@ describe('caption', () => {
       'a watchdog renewal',
       [ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'myLock', timer: 'A/watchdog', result: 1 })],
       'A/watchdog renewed the lease of myLock for A:1.',
-      'A/watchdog 为 A:1 续期了 myLock 的租期。',
+      '看门狗 A/watchdog 为 A:1 续期了 myLock 的租期。',
     ],
     [
       // renewal-task 4's hand-made renewal thread is no watchdog: the caption names the timer only

@@ -522,6 +522,7 @@ export const zh: Record<MessageKey, string> = {
   'caption.releasedOne': '{who} 释放了 {lock} 的一次持有；持有次数现为 {n}。',
   'caption.lockError': '{who} 对 {lock} 的 {op} 失败：{error}',
   'caption.renewed': '{timer} 为 {who} 续期了 {lock} 的租期。',
+  'caption.renewedWatchdog': '看门狗 {timer} 为 {who} 续期了 {lock} 的租期。',
   'caption.renewLost': '{timer} 尝试续期 {lock}，但 {who} 在那里已不再持有它：看门狗停止。',
   'caption.renewError': '{timer} 续期 {lock} 失败：{error}',
   'caption.cancel': '{timer} 停止为 {who} 续期 {lock}：已解锁。',
