@@ -136,8 +136,15 @@ describe('caption', () => {
     [
       'a watchdog renewal',
       [ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'myLock', timer: 'A/watchdog', result: 1 })],
-      'A/watchdog renewed the lease of myLock for A:1 (watchdog).',
-      'A/watchdog 为 A:1 续期了 myLock 的租期（看门狗）。',
+      'A/watchdog renewed the lease of myLock for A:1.',
+      '看门狗 A/watchdog 为 A:1 续期了 myLock 的租期。',
+    ],
+    [
+      // renewal-task 4's hand-made renewal thread is no watchdog: the caption names the timer only
+      'a renewal by the naive lock’s own thread',
+      [ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'lock:job', timer: 'A/renewal', result: 1 })],
+      'A/renewal renewed the lease of lock:job for A:1.',
+      'A/renewal 为 A:1 续期了 lock:job 的租期。',
     ],
     [
       'a wake-up by timeout is not a message',
@@ -161,6 +168,23 @@ describe('caption', () => {
       ],
       'The protected resource refuses A:1’s write: its fencing token 1 is older than one it already accepted.',
       '受保护资源拒绝了 A:1 的写入：它的防护令牌 1 比已接受过的令牌旧。',
+    ],
+    [
+      'an accepted fenced write: the token is a number with a space either side in zh too',
+      [
+        ev({
+          kind: 'resource.use',
+          actor: 'B:1',
+          accepted: true,
+          token: 2,
+          read: 7,
+          readAt: 0,
+          lostUpdate: false,
+          value: 8,
+        }),
+      ],
+      'B:1 writes the protected resource with token 2: 7 → 8.',
+      'B:1 带着令牌 2 写入受保护资源：7 → 8。',
     ],
     [
       'ODOWN with the quorum',

@@ -561,7 +561,8 @@ export const en = {
   'caption.released': '{who} released {lock} and no longer holds it.',
   'caption.releasedOne': '{who} released one hold of {lock}; hold count now {n}.',
   'caption.lockError': '{who}’s {op} on {lock} failed: {error}',
-  'caption.renewed': '{timer} renewed the lease of {lock} for {who} (watchdog).',
+  'caption.renewed': '{timer} renewed the lease of {lock} for {who}.',
+  'caption.renewedWatchdog': '{timer} renewed the lease of {lock} for {who}.',
   'caption.renewLost':
     '{timer} tried to renew {lock}, but {who} no longer owns it there: the watchdog stops.',
   'caption.renewError': '{timer}’s renewal of {lock} failed: {error}',
