@@ -82,12 +82,13 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
     `first screen (English): ${kb(total)} gzip = ${sizes.map((s) => `${s.f} ${kb(s.gz)}`).join(' + ')}`,
   );
   // The page and the engine worker must be there; the editor, lessons, search, topology, compare,
-  // the Chinese table and the real incidents' stories (loaded once the first screen is idle) must not.
+  // the Chinese table, the glossary's entries (loaded when it opens) and the real incidents' stories
+  // (loaded once the first screen is idle) must not.
   expect(files.some((f) => f.startsWith('index-'))).toBe(true);
   expect(files.some((f) => f.startsWith('worker-'))).toBe(true);
   expect(
     files.filter((f) =>
-      /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh|incidents|engine-adapter-incidents)-/.test(
+      /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh|incidents|engine-adapter-incidents|glossary-text)-/.test(
         f,
       ),
     ),
@@ -100,6 +101,9 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
   // the page is idle after the first screen): 346.5 KB measured (page 158.2 + worker 185.0 + JSX
   // runtime 3.3), so 355 KB. Issue 23's third pass built the oracle badge's data small (the page
   // 164.0 -> 156.5 KB): 346.8 KB measured (page 156.5 + worker 186.4 + JSX runtime 3.9), so 350 KB.
+  // The merge of that pass (timeline tag placement, key names, the TCP hold) measured 350.7 KB and
+  // failed here; the glossary's entries then left the first screen: 345.9 KB (page 154.5 + worker
+  // 188.2 + JSX runtime 3.3).
   expect(total).toBeLessThanOrEqual(350 * 1024);
 });
 
@@ -219,6 +223,86 @@ test('contention-100 plays and zooms at >= 50 fps', async ({ page }) => {
   // machine, so the assertion keeps 5 fps of headroom for a loaded CI run.
   expect(play.fps).toBeGreaterThanOrEqual(45);
   expect(zoom.fps).toBeGreaterThanOrEqual(45);
+});
+
+// Issue 23: an edit of a small built-in re-runs and redraws within one frame. The edit is the
+// form's latency field (1 <-> 2 ms, Enter): timed in the page from the key's event to the lanes
+// drawn for the new run ('lockscope:lanes-drawn' after its 'lockscope:run').
+test('an edit of a small built-in re-runs and redraws within one frame', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.evaluate(() =>
+    window.addEventListener(
+      'keydown',
+      (e) => {
+        if (e.key === 'Enter') (window as unknown as { __enterAt: number }).__enterAt = e.timeStamp;
+      },
+      true,
+    ),
+  );
+  const ids = [
+    'basic-lock',
+    'gc-pause-lease-expiry',
+    'fair-lock-fifo',
+    'redlock-clock-jump',
+    'cluster-failover-lost-lock',
+  ];
+  const all: number[] = [];
+  for (const id of ids) {
+    await page.getByTestId('scenario-picker').selectOption(id);
+    await expect(page.getByTestId('play')).toBeEnabled();
+    await page.waitForTimeout(300);
+    type Edit = { total: number; request: number; run: number; back: number; page: number };
+    const times: Edit[] = [];
+    for (let i = 0; i < 7; i++) {
+      const input = page.locator('#f-network-latencyMs');
+      await input.fill(String(i % 2 === 0 ? 2 : 1));
+      await page.evaluate(() => performance.clearMarks());
+      await input.press('Enter');
+      times.push(
+        await page.evaluate(async () => {
+          for (;;) {
+            const run = performance.getEntriesByName('lockscope:run')[0] as PerformanceMark | undefined;
+            const drawn = performance
+              .getEntriesByName('lockscope:lanes-drawn')
+              .find((m) => run && m.startTime >= run.startTime);
+            if (run && drawn) {
+              const at = (window as unknown as { __enterAt: number }).__enterAt;
+              const d = run.detail as {
+                requestedAt: number;
+                run: number;
+              };
+              return {
+                total: drawn.startTime - at,
+                // the key's event to the request posted (the form's commit, the size check)
+                request: d.requestedAt - at,
+                run: d.run,
+                back: run.startTime - d.requestedAt,
+                page: drawn.startTime - run.startTime,
+              };
+            }
+            await new Promise((r) => setTimeout(r, 5));
+          }
+        }),
+      );
+      await page.waitForTimeout(150);
+    }
+    // the first edit after a pick is the engine's first run of that scenario at this setting
+    const warm = times.slice(1).sort((a, b) => a.total - b.total);
+    const med = warm[Math.floor(warm.length / 2)];
+    all.push(...warm.map((x) => x.total));
+    const f = (n: number) => n.toFixed(1);
+    console.log(
+      `edit -> redrawn, ${id}: median ${f(med.total)} ms (key to request ${f(med.request)}, request to answer ${f(med.back)} of which the engine's run ${f(med.run)}, the page ${f(med.page)}), fastest ${f(warm[0].total)}, slowest ${f(warm[warm.length - 1].total)}, first ${f(times[0].total)}`,
+    );
+  }
+  const within = all.filter((x) => x <= 16.7).length;
+  console.log(`edit -> redrawn: ${within} of ${all.length} edits within one frame (16.7 ms)`);
+  // The target is one frame; on the shared 2-core machine the engine's run alone moves by several
+  // ms with the load. The bound catches an edit gone badly wrong, not the target.
+  expect(Math.min(...all)).toBeLessThan(100);
 });
 
 // Issue 23's scale: 1,000 threads over 10,000 locks with the watchdog on for 60 s, opened by a

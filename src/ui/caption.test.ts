@@ -136,8 +136,15 @@ describe('caption', () => {
     [
       'a watchdog renewal',
       [ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'myLock', timer: 'A/watchdog', result: 1 })],
-      'A/watchdog renewed the lease of myLock for A:1 (watchdog).',
-      'A/watchdog 为 A:1 续期了 myLock 的租期（看门狗）。',
+      'A/watchdog renewed the lease of myLock for A:1.',
+      '看门狗 A/watchdog 为 A:1 续期了 myLock 的租期。',
+    ],
+    [
+      // renewal-task 4's hand-made renewal thread is no watchdog: the caption names the timer only
+      'a renewal by the naive lock’s own thread',
+      [ev({ kind: 'watchdog.renew', actor: 'A:1', lock: 'lock:job', timer: 'A/renewal', result: 1 })],
+      'A/renewal renewed the lease of lock:job for A:1.',
+      'A/renewal 为 A:1 续期了 lock:job 的租期。',
     ],
     [
       'a wake-up by timeout is not a message',
@@ -163,7 +170,7 @@ describe('caption', () => {
       '受保护资源拒绝了 A:1 的写入：它的防护令牌 1 比已接受过的令牌旧。',
     ],
     [
-      'an accepted fenced write names the glossary’s term for the token',
+      'an accepted fenced write: the glossary’s term for the token, the number spaced',
       [
         ev({
           kind: 'resource.use',

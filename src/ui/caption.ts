@@ -13,7 +13,7 @@ import {
   type TraceEventOf,
   type ViolationKind,
 } from '../engine/trace/types';
-import { watchdogActor } from '../engine/trace/actors';
+import { clientOf, watchdogActor } from '../engine/trace/actors';
 import { sha1hex } from '../engine/redis/sha1';
 import { METHOD_BY_SHA1 } from '../engine/redisson/scripts/methods';
 import { translate, type Lang, type MessageKey, type Params } from './i18n';
@@ -328,7 +328,9 @@ const FORMATS: { [K in EventKind]: Format<K> } = {
   ],
   'watchdog.renew': (e) => {
     const p = { who: e.actor, lock: e.lock, timer: e.timer };
-    if (e.result === 1) return ['caption.renewed', p];
+    // Redisson's watchdog timer; a naive lock's own renewal thread (renewal-task 4) is no watchdog
+    const watchdog = e.timer === watchdogActor(clientOf(e.actor));
+    if (e.result === 1) return [watchdog ? 'caption.renewedWatchdog' : 'caption.renewed', p];
     if (e.result === 0) return ['caption.renewLost', p];
     return ['caption.renewError', { ...p, error: clip(e.error ?? '', 80) }];
   },

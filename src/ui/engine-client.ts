@@ -18,6 +18,7 @@ import {
   type InitResult,
   type Request,
   type Response,
+  type CursorAt,
   type RunOutcome,
   type WireRun,
 } from './worker-protocol';
@@ -144,9 +145,16 @@ export class EngineClient {
     return this.incidentsP;
   }
 
-  /** Validates `scenario` and, if it passes, runs it: one trip to the worker, one validation. */
-  async run(scenario: unknown, verbose?: boolean): Promise<RunOutcome> {
-    return EngineClient.unwrap(await this.call({ type: 'run', scenario, verbose }, RUN_TIMEOUT_MS), 'run');
+  /**
+   * Validates `scenario` and, if it passes, runs it: one trip to the worker, one validation.
+   * `at`: where the page will put the cursor (the answer brings the state there).
+   */
+  async run(scenario: unknown, opts: { verbose?: boolean; at?: CursorAt } = {}): Promise<RunOutcome> {
+    const { verbose, at } = opts;
+    return EngineClient.unwrap(
+      await this.call({ type: 'run', scenario, verbose, at }, RUN_TIMEOUT_MS),
+      'run',
+    );
   }
 
   async stateAt(runId: number, index: number): Promise<VisibleState> {

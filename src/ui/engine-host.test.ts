@@ -42,6 +42,24 @@ describe('engine host', () => {
     }
   });
 
+  it('brings the state at the cursor the page asks for, landed as the page lands it', () => {
+    const b = builtins.find((x) => x.id === 'gc-pause-lease-expiry') ?? builtins[0];
+    const runAt = (at: unknown) =>
+      (call({ type: 'run', scenario: b.scenario, at }) as { result: Extract<RunOutcome, { ok: true }> })
+        .result;
+    const plain = runAt(undefined);
+    const events = plain.trace.events;
+    const stateAt = (index: number) => call({ type: 'stateAt', runId: plain.runId, index });
+    expect(plain.first).toEqual({ index: -1, state: (stateAt(-1) as { result: unknown }).result });
+    const mid = events[Math.floor(events.length / 2)].t;
+    const byClock = runAt({ clock: mid });
+    const last = events.filter((e) => e.t <= mid).length - 1;
+    expect(byClock.first?.index).toBe(last);
+    expect(byClock.first?.state).toEqual((stateAt(last) as { result: unknown }).result);
+    expect(runAt({ index: 1e9 }).first?.index).toBe(events.length - 1);
+    expect(runAt({ index: 2.4 }).first?.index).toBe(2);
+  });
+
   it('answers console reads and flags writes', () => {
     const b = builtins.find((x) => x.id === 'basic-lock') ?? builtins[0];
     const run = (call({ type: 'run', scenario: b.scenario, verbose: false }) as { result: RunPayload })

@@ -5,6 +5,7 @@
 import type { RunResult } from '../engine/scenario/api';
 import { unsupportedIssue } from '../engine/scenario/run';
 import { nodeIds } from '../engine/topology/nodes';
+import { clampIndex, indexAtTime } from './cursor-index';
 import * as engine from './engine-adapter';
 import { deriveRunModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';
@@ -37,6 +38,7 @@ export function createEngineHost(): (req: Request) => Response {
             },
           };
         case 'run': {
+          const received = performance.now();
           const v = engine.validate(req.scenario);
           if (!v.ok) return { type: 'run', id: req.id, result: { ok: false, issues: v.issues } };
           const unsupported = unsupportedIssue(v.scenario);
@@ -46,6 +48,15 @@ export function createEngineHost(): (req: Request) => Response {
           const result = engine.run(v.scenario, { verbose });
           const ran = performance.now();
           const model = deriveRunModel(v.scenario, result);
+          const at = req.at;
+          const count = result.trace.events.length;
+          const index =
+            at === undefined
+              ? -1
+              : 'index' in at
+                ? clampIndex(count, at.index)
+                : indexAtTime(result.trace, at.clock);
+          const first = { index, state: result.stateAt(index) };
           const done = performance.now();
           const runId = nextRunId++;
           runs.set(runId, result);
@@ -61,7 +72,14 @@ export function createEngineHost(): (req: Request) => Response {
               trace: result.trace,
               model,
               verbose,
-              timing: { run: ran - started, lanes: done - ran, posted: performance.timeOrigin + done },
+              first,
+              timing: {
+                received: performance.timeOrigin + received,
+                validate: started - received,
+                run: ran - started,
+                lanes: done - ran,
+                posted: performance.timeOrigin + done,
+              },
             },
           };
         }

@@ -3,11 +3,11 @@
  * is (cursor, playback, language, selected node). Components read it; controller.ts is the only
  * place that talks to the engine and writes runs into it.
  */
-import { bisector } from 'd3-array';
 import { create } from 'zustand';
 import type { ScenarioDoc } from '../engine/scenario/edit';
 import type { SchemaIssue } from '../engine/scenario/api';
-import type { Trace, TraceEvent, Violation, VisibleState } from '../engine/trace/types';
+import type { Trace, Violation, VisibleState } from '../engine/trace/types';
+import { clampIndex, indexAtTime } from './cursor-index';
 import type { BuiltinInfo } from './engine-adapter';
 import type { Lang, MessageKey } from './i18n';
 import { focusWindow, requestView } from './view-window';
@@ -105,7 +105,7 @@ export function eventCount(s: PlaygroundState): number {
 }
 
 export function clampCursor(s: PlaygroundState, c: number): number {
-  return Math.max(-1, Math.min(eventCount(s) - 1, Math.round(c)));
+  return clampIndex(eventCount(s), c);
 }
 
 export function setCursor(c: number): void {
@@ -136,12 +136,8 @@ export function jumpLockEvent(dir: 1 | -1): void {
   });
 }
 
-/** Index of the last event at or before virtual time t (-1 before the first). */
-export function indexAtTime(trace: Trace, t: number): number {
-  return byTime.right(trace.events, t) - 1;
-}
-
-const byTime = bisector((e: TraceEvent) => e.t);
+/** Index of the last event at or before virtual time t (-1 before the first); the worker's too. */
+export { indexAtTime };
 
 /**
  * The cursor on the event that opens violation `v` (its time when there is none), and the timeline

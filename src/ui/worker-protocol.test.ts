@@ -2,18 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
-import type { LaneModel } from './timeline/model';
+import { deriveRunModel } from './timeline/model';
 import { fromWire, toWire, type Response } from './worker-protocol';
 
 describe('a run crosses from the worker as JSON text (toWire / fromWire)', () => {
   it(
-    'gives the page every built-in trace as the worker had it, but for absent fields',
+    'gives the page every built-in trace and lane model as the worker had them, but for absent fields',
     { timeout: 60_000 },
     () => {
       for (const b of builtins.filter((x) => x.id !== 'contention-100')) {
         const v = validateScenario(b.scenario);
         if (!v.ok) throw new Error(b.id);
-        const { trace } = runScenario(v.scenario, { verbose: true });
+        const result = runScenario(v.scenario, { verbose: true });
+        const { trace } = result;
+        const model = deriveRunModel(v.scenario, result);
         const res: Response = {
           type: 'run',
           id: 1,
@@ -23,7 +25,7 @@ describe('a run crosses from the worker as JSON text (toWire / fromWire)', () =>
             scenario: v.scenario,
             nodeIds: [],
             trace,
-            model: {} as LaneModel,
+            model,
             verbose: true,
             timing: { run: 1, lanes: 2, posted: 3 },
           },
@@ -35,6 +37,7 @@ describe('a run crosses from the worker as JSON text (toWire / fromWire)', () =>
         if (back.type !== 'run' || !back.result.ok) throw new Error(b.id);
         // toEqual skips undefined properties but tells NaN from null and -0 from 0
         expect(back.result.trace, b.id).toEqual(trace);
+        expect(back.result.model, b.id).toEqual(model);
         expect(back.result.timing).toEqual({ run: 1, lanes: 2, posted: 3 });
       }
     },

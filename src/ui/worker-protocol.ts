@@ -8,8 +8,11 @@ import type { LaneModel } from './timeline/model';
 
 export type Request =
   | { type: 'init'; id: number }
-  /** validates and runs; `verbose` (script lines in the trace) defaults to the worker's choice by size */
-  | { type: 'run'; id: number; scenario: unknown; verbose?: boolean }
+  /**
+   * validates and runs; `verbose` (script lines in the trace) defaults to the worker's choice by
+   * size; `at`, where the page will put the cursor, so the answer brings the state there
+   */
+  | { type: 'run'; id: number; scenario: unknown; verbose?: boolean; at?: CursorAt }
   | { type: 'stateAt'; id: number; runId: number; index: number }
   | { type: 'console'; id: number; runId: number; index: number; node: string; line: string };
 
@@ -37,35 +40,55 @@ export interface RunPayload {
    * Where the worker's time went, in ms: the run, the lanes; `posted`, when the answer left it
    * (performance.timeOrigin + now(), comparable across threads): the page takes the transfer from it.
    */
-  timing: { run: number; lanes: number; posted: number };
+  timing: {
+    run: number;
+    lanes: number;
+    posted: number;
+    /** when the worker took the request (performance.timeOrigin + now()), and its validation's ms */
+    received?: number;
+    validate?: number;
+  };
 }
 
-/** A scenario the schema refuses is an answer, not an error: its issues go to the editor. */
-export type RunOutcome = ({ ok: true } & RunPayload) | { ok: false; issues: SchemaIssue[] };
+/** The cursor a run will open at: an event index (clamped), the last event at a virtual time, or -1. */
+export type CursorAt = { index: number } | { clock: number };
 
 /**
- * How a run's answer crosses from the worker: the trace as JSON text. A string is copied in one
- * piece, and JSON.parse of contention-100's 44,000 events took about a fifth less of the page's
- * thread than its side of a structured clone (docs/performance.md, "The page"). A trace is JSON by
- * design (the page exports it so); only an absent field's `undefined` is lost, and `lock`, the one
- * that occurs, reads the same.
+ * A scenario the schema refuses is an answer, not an error: its issues go to the editor. `first`:
+ * the state at the cursor the request's `at` names, so the inspectors show it with the lanes
+ * rather than one more trip to the worker later.
+ */
+export type RunOutcome =
+  | ({ ok: true; first?: { index: number; state: VisibleState } } & RunPayload)
+  | { ok: false; issues: SchemaIssue[] };
+
+/**
+ * How a run's answer crosses from the worker: the trace and the lane model as JSON text. A string
+ * is copied in one piece, and JSON.parse of contention-100's 44,000 events took about a fifth less
+ * of the page's thread than its side of a structured clone (docs/performance.md, "The page"); its
+ * lane model (1.5 MB cloned, tens of thousands of small objects) made the round trip in about 30 ms
+ * as JSON against about 75 ms cloned. Both are plain data, JSON by design (the page exports the
+ * trace so); only an absent field's `undefined` is lost, and `lock`, the one that occurs, reads the
+ * same. (Sending the trace ahead of the lanes, for the page to parse meanwhile, was measured twice
+ * and lost both times on the shared 2-core machine: docs/performance.md.)
  */
 export type WireRun = {
   type: 'run';
   id: number;
-  result: { ok: true; traceText: string } & Omit<RunPayload, 'trace'>;
+  result: { ok: true; traceText: string; modelText: string } & Omit<RunPayload, 'trace' | 'model'>;
 };
 
 export function toWire(res: Response): Response | WireRun {
   if (res.type !== 'run' || !res.result.ok) return res;
-  const { trace, ...rest } = res.result;
-  return { ...res, result: { ...rest, traceText: JSON.stringify(trace) } };
+  const { trace, model, ...rest } = res.result;
+  return { ...res, result: { ...rest, traceText: JSON.stringify(trace), modelText: JSON.stringify(model) } };
 }
 
 export function fromWire(msg: Response | WireRun): Response {
   if (msg.type !== 'run' || !msg.result.ok || !('traceText' in msg.result)) return msg as Response;
-  const { traceText, ...rest } = msg.result;
-  return { ...msg, result: { ...rest, trace: JSON.parse(traceText) as Trace } };
+  const { traceText, modelText, ...rest } = msg.result;
+  const trace = JSON.parse(traceText) as Trace;
+  return { ...msg, result: { ...rest, trace, model: JSON.parse(modelText) as LaneModel } };
 }
 
 export type Response =

@@ -16,10 +16,10 @@
  * The facts shared with safety and L1 (who waits, who believes it holds what, which thread an
  * owner id stands for) are the SafetyMonitor's; this class keeps what only liveness needs.
  */
-import { LIVELOCK_MS, STARVATION_OVERTAKES, type Actor, type KeyView, type TraceEvent } from '../trace/types';
-import { clientOf, isThreadActor } from '../trace/actors';
-import { FAMILY_TYPES } from '../lock_types';
-import type { MonitorHost, SafetyMonitor } from './monitor';
+import { LIVELOCK_MS, type Actor, type KeyView } from '../trace/types';
+import { isThreadActor } from '../trace/actors';
+import { PAIR_SEP } from './pair_ids';
+import { LivenessFacts } from './liveness_facts';
 
 /** What the kernel and the runner know of the future. */
 export interface LivenessProbe {
@@ -37,193 +37,16 @@ export interface LivenessProbe {
   wakeChanges?(): { names: ReadonlySet<string>; clients: ReadonlySet<string> };
 }
 
-/** Hash locks whose field `"<uuid>:<threadId>"` is the thread's hold counter (L4). */
-const COUNTED_TYPES = new Set(['RLock', 'FairLock', 'FencedLock', 'SpinLock']);
 /** Types whose acquire gives back its partial holds and tries again: never a wait cycle (L6's). */
 const RETRYING_TYPES = new Set(['MultiLock', 'RedLock']);
-/** Types that start a renewal when acquired without a lease: Redisson's family (watchdog), the naive renewal thread. */
-const RENEWED_TYPES = new Set<string>([...FAMILY_TYPES, 'set-nx-px-renew']);
 
-/** A thread's current acquire call (from lock.request to its outcome). */
-interface Acquire {
-  lock: string;
-  type: string;
-  op: string;
-  waitMs?: number;
-  /** when it asked: orders requests for L7 */
-  order: number;
-  /** when it asked (L6) */
-  since: number;
-  /** it has waited or retried at least once (L6) */
-  retried: boolean;
-  /** FairLock: the threads that acquired ahead of it although they asked later (L7) */
-  overtakenBy: Actor[];
-}
+const sep = PAIR_SEP;
 
-/** Events besides the lock calls that can change who waits for whom, or whether it can end. */
-const GRAPH_EVENTS = new Set<string>([
-  'thread.interrupt',
-  'thread.cancel',
-  'thread.continue',
-  'client.pause',
-  'client.starve',
-  'client.starve.end',
-  'node.stall',
-  'client.resume',
-  'node.crash',
-  'node.restart',
-  'node.clock',
-  'net.partition',
-  'net.heal',
-  'net.latency',
-  'net.latency.end',
-  'failover.promote',
-  'client.master',
-  'cluster.promoted',
-]);
-
-const sep = '\u0000';
-
-export class LivenessChecker {
-  private readonly acquiring = new Map<Actor, Acquire>();
-  /** threads whose latest wait has no timer of its own (lock.wait waitMs null, not polling) */
-  private readonly untimed = new Set<Actor>();
-  /** actor \0 lock: an unlock call in flight */
-  private readonly unlocking = new Set<string>();
-  /** actor \0 lock -> the hold count the thread believes it has (L4) */
-  private readonly clientHolds = new Map<string, number>();
-  /** clientHolds by lock and by thread: a key change or a renewal asks about one, not all (1,000s held) */
-  private readonly holdersOf = new Map<string, Set<Actor>>();
-  private readonly holdsOf = new Map<Actor, number>();
-  /** actor \0 lock -> the type and lease of its last request */
-  private readonly requested = new Map<string, { type: string; lease: boolean }>();
-  /** actor \0 lock: a renewal runs for it (acquired without lease, not cancelled since) */
-  private readonly renewing = new Set<string>();
-  /** actor \0 lock -> the order of its latest request (L7) */
-  private readonly requestOrder = new Map<string, number>();
-  private requests = 0;
-  private dirty = false;
-
-  constructor(
-    private readonly host: MonitorHost,
-    private readonly m: SafetyMonitor,
-  ) {}
-
-  onEvent(ev: TraceEvent): void {
-    const actor = ev.actor;
-    // Who acquires, waits or is gone changes only with an event of that thread, or a crash of its client.
-    if (ev.kind === 'client.crash') this.unwaited = null;
-    else if (actor !== undefined) this.touched.add(actor);
-    if (actor === undefined) return;
-    switch (ev.kind) {
-      case 'lock.request': {
-        const id = actor + sep + ev.lock;
-        this.requested.set(id, { type: ev.type, lease: ev.leaseMs !== undefined });
-        this.requestOrder.set(id, this.requests + 1);
-        this.setAcquiring(actor, {
-          lock: ev.lock,
-          type: ev.type,
-          op: ev.op,
-          ...(ev.waitMs === undefined ? {} : { waitMs: ev.waitMs }),
-          order: ++this.requests,
-          since: this.host.now(),
-          retried: false,
-          overtakenBy: [],
-        });
-        break;
-      }
-      case 'lock.wait': {
-        const a = this.acquiring.get(actor);
-        if (a !== undefined) a.retried = true;
-        // A wait with a bound (or a poll) has its own timer: only the others can be lost (L2).
-        if (ev.waitMs === null && ev.polling !== true) this.untimed.add(actor);
-        else this.untimed.delete(actor);
-        break;
-      }
-      case 'lock.acquired':
-        this.onAcquired(actor, ev.lock, ev.holdCount);
-        break;
-      case 'lock.failed':
-        this.stopTrying(actor);
-        break;
-      case 'lock.error': {
-        const id = actor + sep + ev.lock;
-        if (ev.op === 'unlock' || ev.op === 'forceUnlock') {
-          this.unlocking.delete(id);
-          this.dropHold(id);
-        } else this.stopTrying(actor);
-        this.checkL4(actor, ev.lock);
-        break;
-      }
-      case 'unlock.request':
-        this.unlocking.add(actor + sep + ev.lock);
-        break;
-      case 'lock.released': {
-        const id = actor + sep + ev.lock;
-        this.unlocking.delete(id);
-        if (ev.holdCount > 0) this.setHold(id, ev.holdCount);
-        else this.dropHold(id);
-        this.checkL4(actor, ev.lock);
-        this.checkL3(actor, ev.lock);
-        break;
-      }
-      case 'watchdog.renew': {
-        if (!isThreadActor(actor)) break;
-        const id = actor + sep + ev.lock;
-        if (ev.result === 1) {
-          this.renewing.add(id);
-          if (this.heldByNobody(actor, ev.lock)) this.m.setOpen('L3', ev.lock, [actor], { cause: 'renewed' });
-        } else {
-          this.renewing.delete(id);
-          this.m.setOpen('L3', ev.lock, null);
-        }
-        break;
-      }
-      case 'watchdog.cancel':
-        if (!isThreadActor(actor)) break;
-        this.renewing.delete(actor + sep + ev.lock);
-        this.m.setOpen('L3', ev.lock, null);
-        break;
-      case 'thread.done':
-        this.onGone((a) => a === actor, true);
-        break;
-      case 'client.crash': {
-        const client = typeof ev.client === 'string' ? ev.client : actor;
-        this.onGone((a) => clientOf(a) === client, false);
-        break;
-      }
-      default:
-        // a fault (the last one lets L5 decide), a wake-up, a reply: the next settle looks again
-        if (GRAPH_EVENTS.has(ev.kind)) this.dirty = true;
-        return;
-    }
-    this.dirty = true;
-  }
-
-  /** A lock key changed on a master. */
-  onKey(lock: string | null): void {
-    this.dirty = true;
-    for (const l of lock === null ? [...this.m.openLocks('L3')] : [lock]) this.closeL3IfFreed(l);
-    if (lock === null) return;
-    // the threads the key names, those that believe they hold it, and an open L4's thread
-    const judge = new Set<Actor>(this.l4Thread.get(lock) ?? []);
-    const key = this.m.keyOf(lock);
-    for (const node of this.host.masters())
-      for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) judge.add(o);
-    for (const a of this.holdersOf.get(lock) ?? []) judge.add(a);
-    for (const a of judge) this.checkL4(a, lock);
-  }
-
-  /** lock -> the thread of its open L4 */
-  private readonly l4Thread = new Map<string, Actor[]>();
-
+export class LivenessChecker extends LivenessFacts {
   /** After every kernel task: L2 and L5 ask what is still scheduled; L6 measures its bound. */
   settle(): void {
     if (this.l4Pending.size > 0) {
-      for (const id of this.l4Pending) {
-        const i = id.indexOf(sep);
-        this.judgeL4(id.slice(0, i), id.slice(i + 1));
-      }
+      for (const p of this.l4Pending) this.judgeL4(p);
       this.l4Pending.clear();
     }
     const probe = this.host.probe;
@@ -238,139 +61,6 @@ export class LivenessChecker {
   /** The waited-for locks that are free (L2's candidates), until the next change; null: stale. */
   private freeWaited: string[] | null = null;
 
-  private setHold(id: string, holdCount: number): void {
-    if (!this.clientHolds.has(id)) {
-      const i = id.indexOf(sep);
-      const [actor, lock] = [id.slice(0, i), id.slice(i + 1)];
-      let set = this.holdersOf.get(lock);
-      if (set === undefined) this.holdersOf.set(lock, (set = new Set()));
-      set.add(actor);
-      this.holdsOf.set(actor, (this.holdsOf.get(actor) ?? 0) + 1);
-    }
-    this.clientHolds.set(id, holdCount);
-  }
-
-  private dropHold(id: string): void {
-    if (!this.clientHolds.delete(id)) return;
-    const i = id.indexOf(sep);
-    const [actor, lock] = [id.slice(0, i), id.slice(i + 1)];
-    const set = this.holdersOf.get(lock);
-    set?.delete(actor);
-    if (set?.size === 0) this.holdersOf.delete(lock);
-    const n = (this.holdsOf.get(actor) ?? 1) - 1;
-    if (n > 0) this.holdsOf.set(actor, n);
-    else this.holdsOf.delete(actor);
-  }
-
-  private onAcquired(actor: Actor, lock: string, holdCount: number): void {
-    const id = actor + sep + lock;
-    this.stopTrying(actor);
-    this.setHold(id, holdCount);
-    const req = this.requested.get(id);
-    if (holdCount === 1 && req !== undefined && !req.lease && RENEWED_TYPES.has(req.type))
-      this.renewing.add(id);
-    this.m.setOpen('L3', lock, null);
-    if (holdCount === 1) this.overtake(actor, lock);
-    this.checkL4(actor, lock);
-  }
-
-  /** A thread ended (`ended`) or its client crashed: its calls stop; an ended holder leaves its renewals. */
-  private onGone(gone: (a: Actor) => boolean, ended: boolean): void {
-    for (const a of [...this.acquiring.keys()]) if (gone(a)) this.stopTrying(a);
-    for (const id of [...this.clientHolds.keys()]) {
-      const i = id.indexOf(sep);
-      const a = id.slice(0, i);
-      if (!gone(a)) continue;
-      const lock = id.slice(i + 1);
-      this.dropHold(id);
-      this.unlocking.delete(id);
-      this.m.setOpen('L4', lock, null);
-      // The watchdog belongs to the client, not the thread: it renews on for as long as the client lives.
-      if (ended && this.renewing.has(id) && this.keyNames(a, lock))
-        this.m.setOpen('L3', lock, [a], { cause: 'ended' });
-    }
-    for (const [lock, [a]] of [...this.l4Thread]) {
-      if (!gone(a)) continue;
-      this.l4Thread.delete(lock);
-      this.m.setOpen('L4', lock, null);
-    }
-    for (const id of [...this.renewing]) {
-      const a = id.slice(0, id.indexOf(sep));
-      if (gone(a) && !ended) {
-        this.renewing.delete(id);
-        this.m.setOpen('L3', id.slice(id.indexOf(sep) + 1), null);
-      }
-    }
-  }
-
-  /**
-   * A renewal of `lock` for `actor` renews a hold nobody has: the thread believes it holds no lock
-   * at all, and is neither acquiring nor unlocking one. (A MultiLock renews its parts under their
-   * own names while its thread believes it holds the MultiLock's: any belief keeps it quiet.)
-   */
-  private heldByNobody(actor: Actor, lock: string): boolean {
-    if (this.acquiring.has(actor) || this.m.believes(actor, lock)) return false;
-    if (this.holdsOf.has(actor)) return false;
-    for (const id of this.unlocking) if (id.startsWith(actor + sep)) return false;
-    return true;
-  }
-
-  /** Whether a master's key of `lock` names `actor` as an owner. */
-  private keyNames(actor: Actor, lock: string): boolean {
-    const key = this.m.keyOf(lock);
-    for (const node of this.host.masters())
-      if (this.m.ownersOfKey(this.host.liveKey(node, key)).includes(actor)) return true;
-    return false;
-  }
-
-  private checkL3(actor: Actor, lock: string): void {
-    if (!this.m.isOpen('L3', lock)) return;
-    if (this.m.believes(actor, lock)) this.m.setOpen('L3', lock, null);
-  }
-
-  /** The renewed key is free on every master: nothing is kept alive any more. */
-  private closeL3IfFreed(lock: string): void {
-    if (this.m.isOpen('L3', lock) && this.isFree(lock)) this.m.setOpen('L3', lock, null);
-  }
-
-  /**
-   * L4 is judged after the task, not at the event: a thread whose acquire threw and whose
-   * exception ends it in the same step never lived with the mismatch (its lease is then nobody's,
-   * which L1/L3 judge).
-   */
-  private checkL4(actor: Actor, lock: string): void {
-    this.l4Pending.add(actor + sep + lock);
-  }
-
-  private readonly l4Pending = new Set<string>();
-
-  /** L4: the server's counter of the thread's field against the count the thread believes. */
-  private judgeL4(actor: Actor, lock: string): void {
-    const id = actor + sep + lock;
-    const req = this.requested.get(id);
-    if (req === undefined || !COUNTED_TYPES.has(req.type)) return;
-    if (this.unlocking.has(id) || this.acquiring.get(actor)?.lock === lock || this.m.isGone(actor)) return;
-    const client = this.clientHolds.get(id) ?? 0;
-    let server: number | null = null;
-    const key = this.m.keyOf(lock);
-    for (const node of this.host.masters()) {
-      const view = this.host.liveKey(node, key);
-      if (view?.type !== 'hash') continue;
-      for (const [f, v] of view.value as [string, string][])
-        if (f !== 'mode' && this.m.actorOf(f) === actor) server = Math.max(server ?? 0, Number(v));
-    }
-    // A field gone while the thread believes it holds is a lost lease (V1/V3), not a count mismatch.
-    if (server === null || server === client) {
-      if (this.l4Thread.get(lock)?.includes(actor) !== true) return;
-      this.l4Thread.delete(lock);
-      this.m.setOpen('L4', lock, null);
-      return;
-    }
-    this.l4Thread.set(lock, [actor]);
-    const cause = server > client ? 'server-more' : 'client-more';
-    this.m.setOpen('L4', lock, [actor], { cause, serverHolds: server, clientHolds: client });
-  }
-
   /**
    * L2: waiters of a free lock that nothing scheduled will make try again (`free`), or that wait
    * behind a FairLock queue whose head is a thread that is gone (`dead-ahead`).
@@ -378,12 +68,22 @@ export class LivenessChecker {
   private checkL2(probe: LivenessProbe): void {
     // A lock's freeness only changes with an event or a key change (they set `dirty`); whether a
     // waiter can still wake changes with any task, so that part is asked every time.
-    if (this.freeWaited === null) this.freeWaited = [...this.m.waitedLocks()].filter((l) => this.isFree(l));
+    if (this.freeWaited === null) {
+      const free: string[] = [];
+      for (const l of this.m.waitedLocks()) if (this.isFree(l)) free.push(l);
+      this.freeWaited = free;
+    }
     const hung = this.hungCalls(probe);
-    if (this.freeWaited.length === 0 && hung === null && !this.m.hasOpen('L2')) return;
-    const locks = new Set(this.freeWaited);
-    for (const l of this.m.openLocks('L2')) locks.add(l);
-    if (hung !== null) for (const l of hung.keys()) locks.add(l);
+    const openL2 = this.m.hasOpen('L2');
+    if (this.freeWaited.length === 0 && hung === null && !openL2) return;
+    // (the free locks alone are already distinct: the set is built only to merge in the others)
+    let locks: Iterable<string> = this.freeWaited;
+    if (hung !== null || openL2) {
+      const merged = new Set(this.freeWaited);
+      for (const l of this.m.openLocks('L2')) merged.add(l);
+      if (hung !== null) for (const l of hung.keys()) merged.add(l);
+      locks = merged;
+    }
     for (const lock of locks) {
       const waiters = this.m.waitersOf(lock);
       let lost: Actor[] | null = null;
@@ -392,7 +92,12 @@ export class LivenessChecker {
         if (this.deadAhead(lock)) {
           cause = 'dead-ahead';
           lost = [...waiters];
-        } else for (const w of waiters) if (this.untimed.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
+        } else if (this.untimed.size > 0) {
+          // (lost is sorted below: walk the smaller of the two sets)
+          const [few, all] =
+            this.untimed.size < waiters.size ? [this.untimed, waiters] : [waiters, this.untimed];
+          for (const w of few) if (all.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
+        }
       }
       if (lost === null && hung?.has(lock) === true) {
         cause = 'hung';
@@ -436,38 +141,51 @@ export class LivenessChecker {
     probe: LivenessProbe,
     changes: { names: ReadonlySet<string>; clients: ReadonlySet<string> },
   ): ReadonlySet<Actor> {
-    const recheck = new Set<Actor>();
+    // Each call asked about is judged on the world as it is now, so asking twice gives the same
+    // answer: no set of the calls to ask about is built (this runs after every task).
     const rebuilt = this.unwaited === null;
-    const unwaited = this.unwaitedCalls(recheck);
-    if (rebuilt) {
-      this.stuck.clear();
-      for (const a of unwaited) recheck.add(a);
-    }
-    for (const name of changes.names) if (unwaited.has(name)) recheck.add(name);
+    if (rebuilt) this.stuck.clear();
+    const unwaited = this.unwaitedCalls(probe);
+    if (rebuilt) for (const a of unwaited) this.judgeStuck(a, unwaited, probe);
+    for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
     if (changes.clients.size > 0)
-      for (const a of unwaited) if (changes.clients.has(clientOf(a))) recheck.add(a);
-    for (const a of recheck)
-      if (unwaited.has(a) && !probe.canWake(a)) this.stuck.add(a);
-      else this.stuck.delete(a);
+      for (const a of unwaited)
+        for (const c of changes.clients)
+          if (isOfClient(a, c)) {
+            this.judgeStuck(a, unwaited, probe);
+            break;
+          }
     return this.stuck;
+  }
+
+  private judgeStuck(a: Actor, unwaited: ReadonlySet<Actor>, probe: LivenessProbe): void {
+    if (unwaited.has(a) && !probe.canWake(a)) this.stuck.add(a);
+    else this.stuck.delete(a);
   }
 
   private readonly stuck = new Set<Actor>();
 
-  /** The acquire calls not waiting for their lock (no `lock.wait` of theirs open), of threads not gone. */
-  private unwaitedCalls(changed: Set<Actor> | null): ReadonlySet<Actor> {
+  /**
+   * The acquire calls not waiting for their lock (no `lock.wait` of theirs open), of threads not
+   * gone; with a probe, the threads whose events changed that are judged for `stuck` again.
+   */
+  private unwaitedCalls(probe: LivenessProbe | null): ReadonlySet<Actor> {
     if (this.unwaited === null) {
       this.unwaited = new Set();
       for (const actor of this.acquiring.keys()) if (this.isUnwaited(actor)) this.unwaited.add(actor);
-      this.touched.clear();
+      this.touchedN = 0;
     }
-    for (const actor of this.touched) {
-      if (this.isUnwaited(actor)) this.unwaited.add(actor);
-      else this.unwaited.delete(actor);
-      changed?.add(actor);
+    const unwaited = this.unwaited;
+    if (this.touchedN === 0) return unwaited;
+    // (an actor touched twice is judged twice, with the same answer: the world has not moved)
+    for (let i = 0; i < this.touchedN; i++) {
+      const actor = this.touched[i];
+      if (this.isUnwaited(actor)) unwaited.add(actor);
+      else unwaited.delete(actor);
+      if (probe !== null) this.judgeStuck(actor, unwaited, probe);
     }
-    this.touched.clear();
-    return this.unwaited;
+    this.touchedN = 0;
+    return unwaited;
   }
 
   private isUnwaited(actor: Actor): boolean {
@@ -475,13 +193,10 @@ export class LivenessChecker {
     return a !== undefined && this.m.waitersOf(a.lock)?.has(actor) !== true && !this.m.isGone(actor);
   }
 
-  /** unwaitedCalls' answer, kept up to date from `touched` (threads with an event since); null: rebuild */
-  private unwaited: Set<Actor> | null = null;
-  private readonly touched = new Set<Actor>();
-
   /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */
   private deadAhead(lock: string): boolean {
-    const key = `redisson_lock_queue:{${lock}}`;
+    let key = this.queueKeys.get(lock);
+    if (key === undefined) this.queueKeys.set(lock, (key = `redisson_lock_queue:{${lock}}`));
     for (const node of this.host.masters()) {
       const view = this.host.liveKey(node, key);
       if (view?.type !== 'list' || view.value.length === 0) continue;
@@ -491,9 +206,28 @@ export class LivenessChecker {
     return false;
   }
 
-  private isFree(lock: string): boolean {
-    const key = this.m.keyOf(lock);
-    return this.host.masters().every((n) => this.m.ownersOfKey(this.host.liveKey(n, key)).length === 0);
+  /** lock -> the key of its FairLock queue */
+  private readonly queueKeys = new Map<string, string>();
+
+  /**
+   * Whether the key of a waited-for lock names an owner that is itself acquiring: another lock,
+   * or this one while it believes it holds it (an upgrade). Without one there is no cycle. (An
+   * owner waiting for this very lock without a hold it knows of was just granted it.)
+   */
+  private anOwnerWaits(): boolean {
+    for (const lock of this.m.waitedLocks()) {
+      const key = this.m.keyOf(lock);
+      for (const node of this.host.masters()) {
+        const view = this.host.liveKey(node, key);
+        if (view === undefined) continue;
+        const waits = this.m.someOwner(view, (o) => {
+          const a = isThreadActor(o) ? this.acquiring.get(o) : undefined;
+          return a !== undefined && (a.lock !== lock || this.m.believes(o, lock));
+        });
+        if (waits) return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -507,28 +241,24 @@ export class LivenessChecker {
    */
   private checkCycles(probe: LivenessProbe | undefined): void {
     if (!this.m.hasWaiters() && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
-    // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop here.
+    // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop
+    // here, and only the open L5s and L6s need a look without one.
+    const ownerWaits = this.anOwnerWaits();
+    if (!ownerWaits && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
     const held: [string, KeyView, Actor[]][] = [];
-    let ownerWaits = false;
-    for (const lock of this.m.waitedLocks()) {
-      const key = this.m.keyOf(lock);
-      for (const node of this.host.masters()) {
-        const view = this.host.liveKey(node, key);
-        const owners = this.m.ownersOfKey(view).filter((o) => isThreadActor(o));
-        if (owners.length === 0) continue;
-        held.push([lock, view!, owners]);
-        // (an owner waiting for this very lock without a hold it knows of was just granted it)
-        if (!ownerWaits)
-          ownerWaits = owners.some(
-            (o) =>
-              this.acquiring.has(o) && (this.acquiring.get(o)!.lock !== lock || this.m.believes(o, lock)),
-          );
+    if (ownerWaits)
+      for (const lock of this.m.waitedLocks()) {
+        const key = this.m.keyOf(lock);
+        for (const node of this.host.masters()) {
+          const view = this.host.liveKey(node, key);
+          const owners = this.m.ownersOfKey(view).filter((o) => isThreadActor(o));
+          if (owners.length > 0) held.push([lock, view!, owners]);
+        }
       }
-    }
     const edges = new Map<Actor, Set<Actor>>();
     const waitsFor = new Map<Actor, string>();
     const keeps = new Map<string, boolean>();
-    for (const [lock, view, owners] of ownerWaits ? held : []) {
+    for (const [lock, view, owners] of held) {
       {
         const kept =
           view.expireAt === null ||
@@ -598,93 +328,51 @@ export class LivenessChecker {
     if (a === undefined || RETRYING_TYPES.has(a.type)) return false;
     return a.op === 'lock' || a.op === 'lockInterruptibly';
   }
-
-  /** `actor` acquired `lock`: every FairLock waiter that asked before it was overtaken (L7). */
-  private overtake(actor: Actor, lock: string): void {
-    const order = this.requestOrder.get(actor + sep + lock);
-    if (order === undefined) return;
-    for (const w of this.acquiringOf.get(lock) ?? []) {
-      const a = this.acquiring.get(w)!;
-      if (a.type !== 'FairLock' || a.order >= order) continue;
-      a.overtakenBy.push(actor);
-    }
-    this.checkL7(lock);
-  }
-
-  private setAcquiring(actor: Actor, a: Acquire): void {
-    const before = this.acquiring.get(actor);
-    if (before !== undefined) this.acquiringOf.get(before.lock)?.delete(actor);
-    this.acquiring.set(actor, a);
-    let set = this.acquiringOf.get(a.lock);
-    if (set === undefined) this.acquiringOf.set(a.lock, (set = new Set()));
-    set.add(actor);
-  }
-
-  /** `acquiring` by lock: an acquire asks about its lock's callers, not every call (1,000 at scale) */
-  private readonly acquiringOf = new Map<string, Set<Actor>>();
-
-  /** A thread stopped trying (acquired, gave up, failed, ended): its lock's L7 is judged again. */
-  private stopTrying(actor: Actor): void {
-    const a = this.acquiring.get(actor);
-    this.acquiring.delete(actor);
-    if (a !== undefined) {
-      const set = this.acquiringOf.get(a.lock);
-      set?.delete(actor);
-      if (set?.size === 0) this.acquiringOf.delete(a.lock);
-    }
-    this.untimed.delete(actor);
-    if (a !== undefined && this.m.isOpen('L7', a.lock)) this.checkL7(a.lock);
-  }
-
-  /** L7: the FairLock waiters still trying that were overtaken STARVATION_OVERTAKES times. */
-  private checkL7(lock: string): void {
-    const starved: Actor[] = [];
-    const by = new Set<Actor>();
-    for (const w of this.acquiringOf.get(lock) ?? []) {
-      const a = this.acquiring.get(w)!;
-      if (a.overtakenBy.length < STARVATION_OVERTAKES) continue;
-      starved.push(w);
-      for (const o of a.overtakenBy) by.add(o);
-    }
-    if (starved.length === 0) {
-      this.m.setOpen('L7', lock, null);
-      return;
-    }
-    starved.sort();
-    const others = [...by].filter((o) => !starved.includes(o)).sort();
-    this.m.setOpen('L7', lock, [...starved, ...others], { waiting: starved });
-  }
 }
 
 /** The strongly connected parts of a directed graph that contain a cycle (a self-loop counts). */
 function cycles(edges: Map<Actor, Set<Actor>>): Set<Actor>[] {
-  let index = 0;
-  const idx = new Map<Actor, number>();
-  const low = new Map<Actor, number>();
-  const stack: Actor[] = [];
-  const on = new Set<Actor>();
-  const out: Set<Actor>[] = [];
-  const visit = (v: Actor): void => {
-    idx.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    on.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!idx.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
-    }
-    if (low.get(v) !== idx.get(v)) return;
-    const scc = new Set<Actor>();
-    let w: Actor;
-    do {
-      w = stack.pop()!;
-      on.delete(w);
-      scc.add(w);
-    } while (w !== v);
-    if (scc.size > 1 || edges.get(v)?.has(v) === true) out.push(scc);
-  };
-  for (const v of [...edges.keys()].sort()) if (!idx.has(v)) visit(v);
-  return out;
+  const t: Tarjan = { edges, index: 0, idx: new Map(), low: new Map(), stack: [], on: new Set(), out: [] };
+  for (const v of [...edges.keys()].sort()) if (!t.idx.has(v)) visit(t, v);
+  return t.out;
+}
+
+/** Tarjan's walk (cycles), as a function of its own: a closure per search was made on every settle. */
+interface Tarjan {
+  edges: Map<Actor, Set<Actor>>;
+  index: number;
+  idx: Map<Actor, number>;
+  low: Map<Actor, number>;
+  stack: Actor[];
+  on: Set<Actor>;
+  out: Set<Actor>[];
+}
+
+function visit(t: Tarjan, v: Actor): void {
+  const { edges, idx, low, stack, on } = t;
+  idx.set(v, t.index);
+  low.set(v, t.index++);
+  stack.push(v);
+  on.add(v);
+  for (const w of edges.get(v) ?? []) {
+    if (!idx.has(w)) {
+      visit(t, w);
+      low.set(v, Math.min(low.get(v)!, low.get(w)!));
+    } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+  }
+  if (low.get(v) !== idx.get(v)) return;
+  const scc = new Set<Actor>();
+  let w: Actor;
+  do {
+    w = stack.pop()!;
+    on.delete(w);
+    scc.add(w);
+  } while (w !== v);
+  if (scc.size > 1 || edges.get(v)?.has(v) === true) t.out.push(scc);
+}
+
+/** clientOf(actor) === client, without the substring (asked for every call after a delivery). */
+function isOfClient(actor: Actor, client: string): boolean {
+  const i = actor.indexOf(':');
+  return i < 0 ? actor === client : i === client.length && actor.startsWith(client);
 }

@@ -57,6 +57,19 @@ import {
 } from '../trace/types';
 import { clientOf, isThreadActor, threadActor } from '../trace/actors';
 import { LivenessChecker, type LivenessProbe } from './liveness';
+import { PairIds } from './pair_ids';
+import {
+  extra,
+  leaseOwners,
+  REDISSON_OWNER,
+  RW_MODE_FIELD,
+  type Grant,
+  type Hold,
+  type PendingUse,
+  type ViolationExtra,
+} from './monitor_parts';
+
+export { leaseOwners, type ViolationExtra } from './monitor_parts';
 
 export interface MonitorHost {
   emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
@@ -67,33 +80,6 @@ export interface MonitorHost {
   /** what the kernel and the runner know of the future (L2, L5); without it those kinds stay silent */
   probe?: LivenessProbe;
 }
-
-/** The extra fields a violation may carry besides kind, lock, from, to and holders. */
-export type ViolationExtra = Pick<Violation, 'cause' | 'waiting' | 'serverHolds' | 'clientHolds'>;
-
-interface Hold {
-  readOnly: boolean;
-}
-
-/** A thread's latest first acquisition of a lock (holdCount 1): `seq` orders acquisitions. */
-interface Grant {
-  seq: number;
-  t: number;
-}
-
-/** A use of the resource between its read and its write, as resource.use's `pending` lists it. */
-interface PendingUse {
-  actor: Actor;
-  lock: string | null;
-  readAt: number;
-}
-
-/** Redisson's owner id: "<client uuid>:<thread id>", ":write" appended by a write lock. */
-const REDISSON_OWNER = /^(.+):(\d+)(?::write)?$/;
-
-/** The field Redisson's read/write lock hash uses for its mode, not an owner. */
-const RW_MODE_FIELD = 'mode';
-const SHARED_READERS = '(readers)';
 
 export class SafetyMonitor {
   readonly violations: Violation[] = [];
@@ -126,6 +112,8 @@ export class SafetyMonitor {
   /** naive string lock key -> the thread whose SETNX / SET NX created it (its owner, L1) */
   private readonly keyWriter = new Map<string, Actor>();
   private readonly liveness: LivenessChecker;
+  /** one "<actor>\0<lock>" string per pair (the keys of the per-thread, per-lock maps here and in liveness) */
+  readonly pairs = new PairIds();
 
   constructor(private readonly host: MonitorHost) {
     this.liveness = new LivenessChecker(host, this);
@@ -187,6 +175,22 @@ export class SafetyMonitor {
     const out: Actor[] = [];
     for (const [f] of view.value as [string, string][]) if (f !== RW_MODE_FIELD) out.push(this.actorOf(f));
     return out;
+  }
+
+  /** ownersOfKey(view).length > 0, without the list (asked after every change of a waited-for key). */
+  hasOwner(view: KeyView | undefined): boolean {
+    return view !== undefined && this.someOwner(view, () => true);
+  }
+
+  /** Whether an owner ownersOfKey(view) would list passes `test` (without the list). */
+  someOwner(view: KeyView, test: (owner: Actor) => boolean): boolean {
+    if (view.type === 'string')
+      return test(this.keyWriter.get(view.key) ?? this.actorOf(view.value as string));
+    if (view.type !== 'hash') return false;
+    const fields = view.value as [string, string][];
+    for (let i = 0; i < fields.length; i++)
+      if (fields[i][0] !== RW_MODE_FIELD && test(this.actorOf(fields[i][0]))) return true;
+    return false;
   }
 
   /** Whether a violation of `kind` on `lock` is open. */
@@ -385,7 +389,7 @@ export class SafetyMonitor {
       this.keyOfLock.set(lock, key);
       this.lockKeys.set(key, lock);
     }
-    const id = `${ev.actor}\u0000${lock}`;
+    const id = this.pairs.id(ev.actor, lock);
     if (ev.kind === 'lock.request') this.lockType.set(id, ev.type);
     // A RedLock over several Redisson instances names one owner per instance (`owners`).
     for (const owner of [ev.owner, ...(ev.owners ?? [])]) {
@@ -445,7 +449,7 @@ export class SafetyMonitor {
       holders = new Map();
       this.beliefs.set(lock, holders);
     }
-    if (holds) holders.set(actor, { readOnly: this.lockType.get(`${actor}\u0000${lock}`) === 'ReadLock' });
+    if (holds) holders.set(actor, { readOnly: this.lockType.get(this.pairs.id(actor, lock)) === 'ReadLock' });
     else if (!holders.delete(actor)) return;
     this.checkV1(lock);
   }
@@ -460,10 +464,16 @@ export class SafetyMonitor {
   private checkV2(lock: string): void {
     const key = this.keyOfLock.get(lock)!;
     // Distinct holders, not distinct fields: one thread may own several fields (write + read).
-    const holders = new Set<string>();
+    // (The set is built only once a second holder shows up: this runs on every key change.)
+    let first: string | undefined;
+    let holders: Set<string> | null = null;
     for (const node of this.host.masters())
-      for (const o of leaseOwners(this.host.liveKey(node, key))) holders.add(this.actorOf(o));
-    this.setOpen('V2', lock, holders.size >= 2 ? [...holders] : null);
+      for (const o of leaseOwners(this.host.liveKey(node, key))) {
+        const a = this.actorOf(o);
+        if (first === undefined) first = a;
+        else if (a !== first) (holders ??= new Set([first])).add(a);
+      }
+    this.setOpen('V2', lock, holders === null ? null : [...holders]);
   }
 
   /** A `resource.use`: judges an accepted write (V3), then remembers the read and the write. */
@@ -475,7 +485,7 @@ export class SafetyMonitor {
       const erasedBy = erased.map((w) => this.writes.get(w)).filter((w) => w !== undefined);
       let cause: string | null = null;
       let wronged: Actor[] = [];
-      const exclusive = lock !== null && this.lockType.get(`${actor}\u0000${lock}`) !== 'ReadLock';
+      const exclusive = lock !== null && this.lockType.get(this.pairs.id(actor, lock)) !== 'ReadLock';
       if (exclusive) {
         wronged = this.newerHoldersThatActed(actor, lock, pending);
         if (wronged.length > 0) cause = 'stale';
@@ -507,15 +517,16 @@ export class SafetyMonitor {
     const mine = grants.get(actor)?.seq ?? 0;
     const reads = this.reads.get(lock);
     const out: Actor[] = [];
-    for (const [other, g] of grants) {
-      if (other === actor || g.seq <= mine) continue;
+    // (forEach: an entries() walk builds a pair per thread, at every accepted use)
+    grants.forEach((g, other) => {
+      if (other === actor || g.seq <= mine) return;
       const read = reads?.get(other);
       if (
         (read !== undefined && read >= g.t) ||
         pending.some((p) => p.actor === other && p.lock === lock && p.readAt >= g.t)
       )
         out.push(other);
-    }
+    });
     return out;
   }
 
@@ -576,29 +587,4 @@ export class SafetyMonitor {
     if (more.serverHolds !== undefined) cur.serverHolds = more.serverHolds;
     if (more.clientHolds !== undefined) cur.clientHolds = more.clientHolds;
   }
-}
-
-/** A violation's extra fields (L1's `waiting`, a cause, L4's counts), copied into its events. */
-function extra(v: Violation): ViolationExtra {
-  const out: ViolationExtra = {};
-  if (v.kind !== 'V3' && v.cause !== undefined) out.cause = v.cause;
-  if (v.waiting !== undefined) out.waiting = v.waiting.slice();
-  if (v.serverHolds !== undefined) out.serverHolds = v.serverHolds;
-  if (v.clientHolds !== undefined) out.clientHolds = v.clientHolds;
-  return out;
-}
-
-/** The server-side owners a lock key's current value names. */
-export function leaseOwners(view: KeyView | undefined): string[] {
-  if (view === undefined) return [];
-  if (view.type === 'string') return [view.value as string];
-  if (view.type !== 'hash') return [];
-  const fields = view.value as [string, string][];
-  const owners: string[] = [];
-  let read = false;
-  for (const [f, v] of fields) {
-    if (f === RW_MODE_FIELD) read = v === 'read';
-    else owners.push(f);
-  }
-  return read && owners.length ? [SHARED_READERS] : owners;
 }

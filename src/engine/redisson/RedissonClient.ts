@@ -27,7 +27,13 @@ import {
 } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, decodedAsClusterDown, isNoSyncedReply, noSyncedReply } from './errors';
+import {
+  NO_SYNCED_SLAVES,
+  NO_SYNCED_SLAVES_OLD,
+  decodedAsClusterDown,
+  isNoSyncedReply,
+  noSyncedReply,
+} from './errors';
 import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { compareVersions } from './versions';
@@ -213,7 +219,7 @@ export class RedissonClient implements LockServices {
     let target = node;
     /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
     let redirected: string | null = null;
-    for (let hops = 0; ; ) {
+    for (let hops = 0; ;) {
       const reply = yield* call(this.connection(target), argv, this.callOptions(onAbandoned));
       if (!this.clusterMode || reply.t !== 'error') return [reply, target];
       if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry) {
@@ -249,16 +255,16 @@ export class RedissonClient implements LockServices {
     attempts?: Attempts,
   ): Process<[Reply, string]> {
     const node = this.master(keys[0]);
-    const tail = [String(keys.length), ...keys, ...args.map(String)];
     if (!this.config.traits.useScriptCache)
-      return yield* this.send(node, ['EVAL', script, ...tail], keys[0], onAbandoned, attempts);
+      return yield* this.send(node, scriptArgv('EVAL', script, keys, args), keys[0], onAbandoned, attempts);
     const sha = scriptSha(script);
-    const [first, at] = yield* this.send(node, ['EVALSHA', sha, ...tail], keys[0], onAbandoned, attempts);
+    const argv = scriptArgv('EVALSHA', sha, keys, args);
+    const [first, at] = yield* this.send(node, argv, keys[0], onAbandoned, attempts);
     if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
     const conn = this.connection(at);
     const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], this.callOptions());
     if (loaded.t === 'error') return [loaded, at];
-    return [yield* call(conn, ['EVALSHA', sha, ...tail], this.callOptions(onAbandoned)), at];
+    return [yield* call(conn, scriptArgv('EVALSHA', sha, keys, args), this.callOptions(onAbandoned)), at];
   }
 
   /** The lock channel's commands: sharded where the release's probe found sharding, classic otherwise. */
@@ -359,7 +365,12 @@ export class RedissonClient implements LockServices {
   }
 
   /** The batch's WAIT: it completes the script's future once WAIT is answered too. */
-  private *waitFor(node: string, expected: number, reply: Reply, onAbandoned?: (reply: Reply) => void): Process<Reply> {
+  private *waitFor(
+    node: string,
+    expected: number,
+    reply: Reply,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply> {
     return yield* call(
       this.connection(node),
       ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
@@ -527,4 +538,12 @@ function uuidFrom(hex: string): string {
   b[16] = '89ab'[parseInt(b[16], 16) & 3];
   const s = b.join('');
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}
+
+/** EVAL / EVALSHA's argv: command, script or sha, numkeys, KEYS, ARGV (one array, no spreads). */
+function scriptArgv(command: string, body: string, keys: readonly string[], args: ScriptArgs): string[] {
+  const argv = [command, body, String(keys.length)];
+  for (let i = 0; i < keys.length; i++) argv.push(keys[i]);
+  for (let i = 0; i < args.length; i++) argv.push(String(args[i]));
+  return argv;
 }

@@ -32,6 +32,32 @@ export class TimedHeap<T extends Timed> {
     a[i] = item;
   }
 
+  /**
+   * Drops the items `dead` accepts and restores the heap over the rest. The order in which the
+   * remaining items come out is unchanged: it is (at, seq), a total order, whatever the layout.
+   */
+  compact(dead: (item: T) => boolean): void {
+    const a = this.items.filter((x) => !dead(x));
+    this.items = a;
+    for (let i = (a.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  private siftDown(i: number): void {
+    const a = this.items;
+    const n = a.length;
+    const item = a[i];
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && before(a[r], a[l]) ? r : l;
+      if (!before(a[c], item)) break;
+      a[i] = a[c];
+      i = c;
+    }
+    a[i] = item;
+  }
+
   pop(): T | undefined {
     const a = this.items;
     const top = a[0];

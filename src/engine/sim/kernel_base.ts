@@ -1,276 +1,33 @@
 /**
- * The kernel's state, its processes (scheduling, stepping a generator, semaphore waits) and its
- * network and nodes (calls, replies, pushes, connections, expiry): what `Kernel` (kernel.ts) builds
- * its API on.
+ * The kernel's network and nodes (calls, replies, pushes, connections, expiry), over its state and
+ * processes (`KernelProcs`, kernel_procs.ts): what `Kernel` (kernel.ts) builds its API on.
  */
-import type { Network } from '../net/network';
 import type { RedisServer } from '../redis/server';
 import type { WaitBlock } from '../redis/replication';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import type { NodeLifecycle, Prng } from './api';
-import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Effect } from './effects';
-import { CALL_NOT_WRITTEN_PREFIX, CALL_TIMEOUT_PREFIX } from './effects';
-import { TimedHeap } from './heap';
+import { type ConnectionRef } from './effects';
+import { CALL_NOT_WRITTEN_PREFIX } from './effects';
 import { keyViewOf, sameKeyView } from './key_view';
-import type { Recorder } from './recorder';
 import { replyToJson } from './reply_json';
 import { touchedKeys } from './touched_keys';
 import { scriptTracer } from './script_tracer';
 import { TcpHold } from './tcp_hold';
-import {
-  type KeyMirror,
-  type KernelOptions,
-  RESUME,
-  FN,
-  callMeta,
-  ThrowInto,
-  type Task,
-  Proc,
-  Sem,
-  Owner,
-  SimNode,
-  type BlockedWait,
-  type Push,
-  isMessageFrame,
-  Conn,
-} from './kernel_parts';
+import { type KernelOptions, RESUME, Proc, SimNode, type BlockedWait, type Push, isMessageFrame, Conn } from './kernel_parts';
+import { KernelProcs } from './kernel_procs';
 
-export abstract class KernelBase {
-  /** the processes (by name) and clients whose canWake may have changed (Kernel.wakeChanges) */
-  protected wakeNames = new Set<string>();
-  protected wakeClients = new Set<string>();
-  protected t = 0;
-  protected seq = 0;
-  protected readonly heap = new TimedHeap<Task>();
-  protected readonly owners = new Map<string, Owner>();
-  protected readonly nodes = new Map<string, SimNode>();
-  protected readonly conns = new Map<number, Conn>();
-  protected readonly rngs = new Map<string, Prng>();
-  protected nextProc = 1;
-  protected nextSem = 1;
-  protected nextConn = 1;
-  /** frames pushed during the current exec, delivered after its reply */
-  protected execPushes: Push[] | null = null;
-  /** messages pushed by a PUBLISH the server has not reported yet */
-  protected unpublished: Push[] = [];
-  /** client -> pub/sub frames on their way to it (deliveries scheduled, not yet run) */
-  protected readonly pushesInFlight = new Map<string, number>();
-  protected readonly net: Network;
-  protected readonly rec: Recorder;
-  protected readonly mirror: KeyMirror;
-  protected readonly lifecycle: NodeLifecycle[] = [];
-  /** set when the run was stopped by the event cap */
-  truncated = false;
-  /** kernel tasks dispatched so far (a cost figure: tasks that record no event still take time) */
-  tasksRun = 0;
-
+export abstract class KernelBase extends KernelProcs {
   /** what client connections send across a partition, held until a retransmission after the heal */
   protected readonly tcp: TcpHold;
 
-  constructor(protected readonly opts: KernelOptions) {
-    this.net = opts.network;
-    this.rec = opts.recorder;
-    this.mirror = opts.mirror;
+  constructor(opts: KernelOptions) {
+    super(opts);
     this.tcp = new TcpHold(
       this.net,
       (at, fn) => this.later(at, fn),
       () => this.t,
       (client) => this.wakeClients.add(client),
     );
-  }
-
-  /**
-   * CommandAsyncService.get() interrupted: the thread stops waiting for the reply and keeps its
-   * interrupt flag (get() sets it again); the command itself goes on.
-   */
-  protected abandonCall(p: Proc): void {
-    this.wakeNames.add(p.name);
-    if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
-    if (p.callTimer) p.callTimer.cancelled = true;
-    p.callTimer = null;
-    p.callSeq++;
-    p.inCall = false;
-    p.pendingInterrupt = true;
-    this.schedule(this.t, RESUME, p, error(CALL_INTERRUPTED), null, p.owner);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Processes
-
-  protected owner(id: string): Owner {
-    let o = this.owners.get(id);
-    if (o === undefined) {
-      o = new Owner();
-      this.owners.set(id, o);
-    }
-    return o;
-  }
-
-  /** Runs `fn` at `at`; with an owner, only while that client lives (deferred while it is paused). */
-  protected later(at: number, fn: () => void, owner: string | null = null): Task {
-    return this.schedule(at, FN, null, undefined, fn, owner);
-  }
-
-  protected schedule(
-    at: number,
-    kind: Task['kind'],
-    proc: Proc | null,
-    value: unknown,
-    fn: (() => void) | null,
-    owner: string | null,
-    call?: number,
-  ): Task {
-    const task: Task = { at, seq: this.seq++, kind, proc, value, fn, owner, cancelled: false };
-    if (call !== undefined) task.call = call;
-    this.heap.push(task);
-    return task;
-  }
-
-  protected dispatch(task: Task): void {
-    if (task.cancelled) return;
-    if (task.owner !== null) {
-      const o = this.owners.get(task.owner);
-      if (o !== undefined) {
-        if (o.crashed) return;
-        if (o.paused) {
-          o.deferred.push(task);
-          return;
-        }
-        if (task.io && o.starvedUntil > this.t) {
-          o.starvedIo.push(task);
-          return;
-        }
-      }
-    }
-    if (task.kind === RESUME) {
-      const p = task.proc!;
-      if (task.call !== undefined && task.call !== p.callSeq) {
-        this.unclaimedReply(p, task.call, task.value as Reply);
-        return;
-      }
-      if (task.call !== undefined) {
-        if (task.timer) this.timedOut(p, task.call);
-        else if (p.callTimer) p.callTimer.cancelled = true;
-        p.callTimer = null;
-      }
-      if (!p.done) this.step(p, task.value);
-    } else task.fn!();
-  }
-
-  /** The response timer won: the caller gets the timeout, a reply that still comes is discarded. */
-  protected timedOut(p: Proc, call: number): void {
-    const meta = p.callTimer === null ? undefined : callMeta.get(p.callTimer);
-    if (meta !== undefined) {
-      (p.timedOut ??= new Map()).set(call, meta);
-      this.rec.emit('call.timeout', { actor: p.name, ...meta });
-    }
-    p.callSeq++;
-  }
-
-  /** A reply (or timer) for a call the caller no longer waits for. */
-  protected unclaimedReply(p: Proc, call: number, reply: Reply): void {
-    const late = p.abandoned?.get(call);
-    if (late !== undefined) {
-      p.abandoned!.delete(call);
-      late(reply);
-      return;
-    }
-    const timedOut = p.timedOut?.get(call);
-    if (timedOut !== undefined) {
-      p.timedOut!.delete(call);
-      const { node, conn, command } = timedOut;
-      this.rec.emit('reply.late', { actor: p.name, node, conn, command, reply: replyToJson(reply) });
-    }
-  }
-
-  protected step(p: Proc, value: unknown): void {
-    this.wakeNames.add(p.name);
-    p.started = true;
-    p.inCall = false;
-    let v = value;
-    if (p.pendingThrow !== null && !(v instanceof ThrowInto)) {
-      v = p.pendingThrow;
-    }
-    p.pendingThrow = null;
-    for (;;) {
-      let r: IteratorResult<Effect, unknown>;
-      try {
-        r = v instanceof ThrowInto ? p.gen.throw(v.error) : p.gen.next(v);
-      } catch (e) {
-        p.done = true;
-        this.owners.get(p.owner)?.procs.delete(p);
-        const msg = e instanceof Error ? e.message : String(e);
-        throw new Error(`process ${p.name} failed at t=${this.t}: ${msg}`, { cause: e });
-      }
-      if (r.done || p.done) {
-        p.done = true;
-        this.owners.get(p.owner)?.procs.delete(p);
-        return;
-      }
-      const eff = r.value;
-      switch (eff.type) {
-        case 'now':
-          v = this.t;
-          continue;
-        case 'sleep':
-          this.schedule(this.t + Math.max(0, eff.ms), RESUME, p, undefined, null, p.owner);
-          return;
-        case 'call':
-          p.inCall = true;
-          p.callSeq++;
-          p.callInterruptible = eff.interruptible === true;
-          p.callOnAbandoned = eff.onAbandonedReply;
-          this.send(p, eff.conn, eff.argv, eff.timeoutMs ?? this.opts.callTimeoutMs, eff.writeTimeoutMs);
-          if (p.callInterruptible && p.pendingInterrupt && p.inCall) this.abandonCall(p);
-          return;
-        case 'acquire': {
-          const s = eff.sem as Sem;
-          if (s.permits > 0) {
-            s.permits--;
-            v = 'acquired' satisfies AcquireResult;
-            continue;
-          }
-          if (eff.interruptible && p.pendingInterrupt) {
-            p.pendingInterrupt = false;
-            v = 'interrupted' satisfies AcquireResult;
-            continue;
-          }
-          if (eff.timeoutMs !== undefined && eff.timeoutMs <= 0) {
-            v = 'timeout' satisfies AcquireResult;
-            continue;
-          }
-          s.waiters.push(p);
-          p.waitSem = s;
-          p.waitInterruptible = eff.interruptible === true;
-          if (eff.timeoutMs !== undefined)
-            p.waitTimeout = this.later(
-              this.t + eff.timeoutMs,
-              () => {
-                if (p.waitSem !== s || p.done) return;
-                this.stopWaiting(p);
-                this.step(p, 'timeout' satisfies AcquireResult);
-              },
-              p.owner,
-            );
-          return;
-        }
-        default:
-          throw new Error(`process ${p.name}: unknown effect ${JSON.stringify(eff)}`);
-      }
-    }
-  }
-
-  protected stopWaiting(p: Proc): void {
-    this.wakeNames.add(p.name);
-    const s = p.waitSem;
-    if (s !== null) {
-      const i = s.waiters.indexOf(p);
-      if (i >= 0) s.waiters.splice(i, 1);
-    }
-    if (p.waitTimeout) p.waitTimeout.cancelled = true;
-    p.waitSem = null;
-    p.waitTimeout = null;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -372,19 +129,8 @@ export abstract class KernelBase {
 
   protected armTimer(p: Proc, c: Conn, command: string, call: number, timeoutMs: number): void {
     if (call !== p.callSeq || !p.inCall) return;
-    const timer = this.schedule(
-      this.t + timeoutMs,
-      RESUME,
-      p,
-      error(
-        `${CALL_TIMEOUT_PREFIX}Redis server response timeout (${timeoutMs} ms) for command: (${command}) to ${c.node}`,
-      ),
-      null,
-      p.owner,
-      call,
-    );
-    timer.timer = true;
-    callMeta.set(timer, { node: c.node, conn: c.label, command, timeoutMs });
+    const timer = this.schedule(this.t + timeoutMs, RESUME, p, undefined, null, p.owner, call);
+    timer.timer = { node: c.node, conn: c.label, command, timeoutMs };
     p.callTimer = timer;
   }
 

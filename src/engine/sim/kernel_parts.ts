@@ -52,29 +52,35 @@ export interface CallMeta {
   command: string;
   timeoutMs: number;
 }
-export const callMeta = new WeakMap<object, CallMeta>();
 
 /** A resume that throws into the process instead of handing it a value (Future.cancel()). */
 export class ThrowInto {
   constructor(readonly error: unknown) {}
 }
 
-export interface Task {
-  at: number;
-  seq: number;
-  kind: typeof RESUME | typeof FN;
-  proc: Proc | null;
-  value: unknown;
-  fn: (() => void) | null;
-  /** client whose pause/crash gates this task; null: not gated */
-  owner: string | null;
-  cancelled: boolean;
-  /** the call (Proc.callSeq) a RESUME answers; a reply to an abandoned call is dropped */
-  call?: number;
-  /** the response timer of that call */
-  timer?: true;
+/**
+ * One scheduled task. A class with every field set at construction: the kernel makes one per
+ * call, reply, timer and message, and one object shape keeps its property reads monomorphic.
+ */
+export class Task {
+  cancelled = false;
+  /** the response timer of that call: what `call.timeout` and a later `reply.late` name */
+  timer: CallMeta | undefined = undefined;
   /** network I/O of its owner (a write, a reply, a push, a drop): deferred while the owner starves */
-  io?: true;
+  io: boolean | undefined = undefined;
+  constructor(
+    public at: number,
+    public seq: number,
+    readonly kind: typeof RESUME | typeof FN,
+    readonly proc: Proc | null,
+    /** a response timer's is built when it fires (timerError): most timers are cancelled */
+    public value: unknown,
+    readonly fn: (() => void) | null,
+    /** client whose pause/crash gates this task; null: not gated */
+    readonly owner: string | null,
+    /** the call (Proc.callSeq) a RESUME answers; a reply to an abandoned call is dropped */
+    readonly call: number | undefined,
+  ) {}
 }
 
 export class Proc implements ProcHandle {

@@ -225,20 +225,23 @@ const lesson: Lesson = {
         none({ kind: 'key.expired', key: 'lock:job' }),
         { noViolation: 'V1' },
         exactly(5, cmd('A:2', 'PEXPIRE')),
+        // the text: "the last PEXPIRE returned 0: the key was already gone"
+        { reply: 0, of: cmd('A:2', 'PEXPIRE', { nth: 5 }) },
         { thread: 'A:1', state: 'done' },
       ],
     },
     {
       claims: ['C10'],
       teacher: {
-        en: 'A long step: read it in two halves. Point at the `A/renewal` lane appearing and stopping at the unlock. Ask what is still wrong (the `GET` and the `PEXPIRE` are two commands) and how lesson {lesson:atomic-release} already taught the fix: one script.',
-        zh: '这一步比较长：分两半来读。指给大家看 `A/renewal` 泳道出现，并在解锁时停止。问大家还有什么问题（`GET` 和 `PEXPIRE` 是两条命令），以及第 {lesson:atomic-release} 课已经教过的修法：一个脚本。',
+        en: 'A long step: read it in two halves. Point at the green renewal marks on A:1’s lane (the `A/renewal` thread has no lane of its own): one a second, none after the unlock. Ask what is still wrong (the `GET` and the `PEXPIRE` are two commands) and how lesson {lesson:atomic-release} already taught the fix: one script.',
+        zh: '这一步比较长：分两半来读。指给大家看 A:1 泳道上的绿色续期标记（`A/renewal` 线程没有自己的泳道）：每秒一次，解锁之后再没有。问大家还有什么问题（`GET` 和 `PEXPIRE` 是两条命令），以及第 {lesson:atomic-release} 课已经教过的修法：一个脚本。',
       },
       scenario: { inline: noRenewal, patch: withRenewalType },
       text: {
         en:
           'The same lock with the renewal built in (type `set-nx-px-renew`): once `SET NX PX` succeeded, the ' +
-          'lock starts its own renewal thread `A/renewal`. Every third of the lease (1 s) it checks with `GET` that ' +
+          'lock starts its own renewal thread, `A/renewal` (it has no lane: its renewals are the green marks on A:1’s ' +
+          'lane). Every third of the lease (1 s) it checks with `GET` that ' +
           'the key still holds its token and `PEXPIRE`s it back to 3 s; `unlock()` stops it before the ' +
           'compare-and-delete. Four renewals in 5 s of work, no expiry, nothing after the release. (The tutorial’s ' +
           'scheduler scans a queue every 2 s and renews a lock whose last third has begun; one thread per lock ' +
@@ -246,7 +249,7 @@ const lesson: Lesson = {
           'commands, so a lease that ran out between them would extend someone else’s lock. Redisson’s renew ' +
           'script does both in one Lua call.',
         zh:
-          '把续期做进锁里（类型 `set-nx-px-renew`）：`SET NX PX` 成功后，锁自己启动续期线程 `A/renewal`。它每过租期的三分之一' +
+          '把续期做进锁里（类型 `set-nx-px-renew`）：`SET NX PX` 成功后，锁自己启动续期线程 `A/renewal`（它没有自己的泳道：A:1 泳道上的绿色标记就是它的续期）。它每过租期的三分之一' +
           '（1 秒）用 `GET` 确认键里还是自己的令牌，再 `PEXPIRE` 回 3 秒；`unlock()` 在比较并删除之前先把它停掉。5 秒的业务里续了' +
           '四次，键没有过期，释放之后也不再续。（教程里的调度器每 2 秒扫描一次队列，锁进入最后三分之一租期就续期；每把锁一个线程、' +
           '每三分之一租期醒一次，是同一个思路。）还剩一个毛病：`GET` 和 `PEXPIRE` 是两条命令，如果租期恰好在两者之间到期，' +

@@ -6,6 +6,7 @@ import type { MessageKey } from '../i18n';
 import { getPath, setPath } from '../../engine/scenario/edit';
 import { useLearn, usePlayground } from '../store';
 import { RedissonVersionPicker } from './RedissonVersionPicker';
+import { syntaxProblem } from './json-highlight';
 
 const JsonEditor = lazy(() => import('./JsonEditor'));
 
@@ -75,7 +76,7 @@ export function EditorPanel() {
   const [showJson, setShowJson] = useState(false);
   const [revealSeq, setRevealSeq] = useState(0);
   const [draft, setDraft] = useState<{ base: unknown; text: string }>({ base: undefined, text: '' });
-  const [parseError, setParseError] = useState<string | null>(null);
+  const [parseError, setParseError] = useState<{ line: number; col: number; msg: string } | null>(null);
   // The JSON text follows the scenario whenever the scenario changes (a run, a pick, a drag).
   if (draft.base !== scenario) {
     setDraft({ base: scenario, text: scenario === null ? '' : JSON.stringify(scenario, null, 2) });
@@ -89,7 +90,14 @@ export function EditorPanel() {
     try {
       json = JSON.parse(text);
     } catch (e) {
-      setParseError(e instanceof Error ? e.message : String(e));
+      // where it is, as a line and column: the engine's message may name no position (V8's newer ones)
+      const at = syntaxProblem(text)?.from ?? 0;
+      const before = text.slice(0, at).split('\n');
+      setParseError({
+        line: before.length,
+        col: before[before.length - 1].length + 1,
+        msg: e instanceof Error ? e.message : String(e),
+      });
       setRevealSeq((n) => n + 1);
       return;
     }
@@ -124,7 +132,7 @@ export function EditorPanel() {
       {(issues.length > 0 || parseError) && (
         <div className="issues" role="alert">
           {parseError ? (
-            <p>{t('editor.invalidJson', { msg: parseError })}</p>
+            <p>{t('editor.invalidJson', parseError)}</p>
           ) : (
             <>
               <p>{t('editor.issues', { n: issues.length })}</p>

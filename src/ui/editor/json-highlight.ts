@@ -4,6 +4,7 @@
  * where JSON.parse stopped). Pure, so it is tested without a browser; JsonEditor.tsx lays it under
  * its textarea.
  */
+import { firstSyntaxError } from './json-syntax';
 import { bisectRight } from 'd3-array';
 
 export interface Problem {
@@ -123,14 +124,14 @@ export function widestLine(text: string, starts: readonly number[]): number {
   return widest;
 }
 
-/** Where JSON.parse stopped, from its message ("at position 12" or "line 2 column 5"). */
+/** Where JSON.parse stopped: from its message ("at position 12", "line 2 column 5") or, when it names none, from our own scan. */
 export function syntaxProblem(text: string): Problem | null {
   try {
     JSON.parse(text);
     return null;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    let at = text.length - 1;
+    let at = firstSyntaxError(text) ?? text.length - 1;
     const pos = /position (\d+)/.exec(message);
     const lc = /line (\d+) column (\d+)/.exec(message);
     if (pos) at = Number(pos[1]);

@@ -155,7 +155,7 @@ export const en = {
   'editor.apply': 'Apply',
   'editor.loading': 'Loading the editor…',
   'editor.issues': 'The scenario has {n} problem(s):',
-  'editor.invalidJson': 'Not valid JSON: {msg}',
+  'editor.invalidJson': 'Not valid JSON at line {line}, column {col}: {msg}',
   'editor.reset': 'Reset to built-in',
   'error.title': 'Something is wrong',
   'error.dismiss': 'Dismiss',
@@ -563,7 +563,8 @@ export const en = {
   'caption.released': '{who} released {lock} and no longer holds it.',
   'caption.releasedOne': '{who} released one hold of {lock}; hold count now {n}.',
   'caption.lockError': '{who}’s {op} on {lock} failed: {error}',
-  'caption.renewed': '{timer} renewed the lease of {lock} for {who} (watchdog).',
+  'caption.renewed': '{timer} renewed the lease of {lock} for {who}.',
+  'caption.renewedWatchdog': '{timer} renewed the lease of {lock} for {who}.',
   'caption.renewLost':
     '{timer} tried to renew {lock}, but {who} no longer owns it there: the watchdog stops.',
   'caption.renewError': '{timer}’s renewal of {lock} failed: {error}',

@@ -4,6 +4,7 @@ import { builtins } from '../../engine/scenario/builtins/index';
 import { LUA_COMMENTS_ZH } from './lua-comments.zh';
 import { EVENT_FIELDS_ZH } from './event-fields';
 import { GLOSSARY } from './glossary';
+import { GLOSSARY_TEXT } from './glossary-text';
 import { ZH_TERMS, zhTermClashes } from './terms';
 import { zh } from './zh';
 
@@ -36,7 +37,7 @@ describe('one Chinese term per concept (LA26)', () => {
       ...Object.entries(EVENT_FIELDS_ZH).map(([k, v]): [string, string] => [`event-fields ${k}`, v]),
       ...GLOSSARY.flatMap((g): [string, string][] => [
         [`glossary ${g.id}.title`, g.title.zh],
-        [`glossary ${g.id}.text`, g.text.zh],
+        [`glossary ${g.id}.text`, GLOSSARY_TEXT[g.id].zh],
       ]),
     ];
     const clashes = texts.flatMap(([where, t]) => zhTermClashes(t).map((c) => `${where}: ${c}`));

@@ -1,7 +1,8 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { create } from 'zustand';
 import { useT } from '../hooks/useT';
 import { GLOSSARY, linkTerms, termById, type Linked, type TermId } from '../i18n/glossary';
+import type { GLOSSARY_TEXT } from '../i18n/glossary-text';
 import { usePlayground } from '../store';
 import './glossary.css';
 
@@ -23,6 +24,11 @@ export function Glossary() {
   const lang = usePlayground((s) => s.lang);
   const { open, term } = useGlossary();
   const ref = useRef<HTMLDialogElement>(null);
+  // the entries' text loads the first time the glossary opens (the first screen needs none of it)
+  const [texts, setTexts] = useState<typeof GLOSSARY_TEXT | null>(null);
+  useEffect(() => {
+    if (open && texts === null) void import('../i18n/glossary-text').then((m) => setTexts(m.GLOSSARY_TEXT));
+  }, [open, texts]);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -33,7 +39,7 @@ export function Glossary() {
       target?.scrollIntoView({ block: 'start' });
       target?.focus();
     }
-  }, [open, term]);
+  }, [open, term, texts]);
   return (
     <dialog
       ref={ref}
@@ -59,7 +65,7 @@ export function Glossary() {
             <dt id={`glossary-${g.id}`} tabIndex={-1}>
               {g.title[lang]}
             </dt>
-            <dd>{g.text[lang]}</dd>
+            <dd>{texts?.[g.id][lang] ?? '…'}</dd>
           </div>
         ))}
       </dl>

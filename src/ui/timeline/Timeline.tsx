@@ -138,7 +138,9 @@ export function Timeline() {
   const run = usePlayground((s) => s.run);
   const scenario = usePlayground((s) => s.scenario);
   const embed = usePlayground((s) => s.embed);
-  const running = usePlayground((s) => s.running);
+  // Only the empty timeline says a run is on its way: a run shown is not re-rendered for it (an
+  // edit's answer waited for that render of every lane label).
+  const running = usePlayground((s) => s.running && s.run === null);
   // Presenter mode (playground and lessons share it): large canvas text.
   const presenter = usePlayground((s) => s.presenter);
   const predict = usePlayground((s) => s.predict);
@@ -231,7 +233,14 @@ export function Timeline() {
   useEffect(() => {
     const el = scrollRef.current;
     if (!el || !layout) return;
-    const update = () => setYRange([el.scrollTop, el.scrollTop + el.clientHeight]);
+    // The same range is the same state: a new one would repaint every lane for nothing (an edit
+    // painted them three times: the new layout, this call, the observer's first callback).
+    const update = () =>
+      setYRange((r) =>
+        r[0] === el.scrollTop && r[1] === el.scrollTop + el.clientHeight
+          ? r
+          : [el.scrollTop, el.scrollTop + el.clientHeight],
+      );
     update();
     if (typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(update);
