@@ -283,7 +283,9 @@ export class LivenessChecker extends LivenessFacts {
 
   /** A hold in a cycle stays: its key has no TTL, or a live watchdog renews it for every owner. */
   private stays(h: GraphHold): boolean {
-    return h.persistent || h.owners.every((o) => this.renewing.has(o + PAIR_SEP + h.lock) && !this.m.isGone(o));
+    return (
+      h.persistent || h.owners.every((o) => this.renewing.has(o + PAIR_SEP + h.lock) && !this.m.isGone(o))
+    );
   }
 
   /** A waiter whose acquire has no deadline and keeps its partial holds while it waits. */

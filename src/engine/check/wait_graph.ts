@@ -62,7 +62,11 @@ export function buildWaitGraph(f: GraphFacts): WaitGraph {
   const views = new Map<string, (KeyView | undefined)[]>();
   for (const lock of m.waitedLocks()) {
     const key = m.keyOf(lock);
-    if (!views.has(key)) views.set(key, masters.map((node) => f.liveKey(node, key)));
+    if (!views.has(key))
+      views.set(
+        key,
+        masters.map((node) => f.liveKey(node, key)),
+      );
   }
   const ownerWaits = anOwnerWaits(f, views);
   if (!ownerWaits) return { ownerWaits, cycles: [], masters: masters.slice(), views };
@@ -100,7 +104,8 @@ export function buildWaitGraph(f: GraphFacts): WaitGraph {
     const members = [...scc].sort();
     const holds = new Set<GraphHold>();
     for (const w of members)
-      for (const o of edges.get(w)!) if (scc.has(o)) for (const h of edgeHolds.get(w + sep + o)!) holds.add(h);
+      for (const o of edges.get(w)!)
+        if (scc.has(o)) for (const h of edgeHolds.get(w + sep + o)!) holds.add(h);
     found.push({ members, lock: waitsFor.get(members[0])!, holds: [...holds] });
   }
   return { ownerWaits, cycles: found, masters: masters.slice(), views };
