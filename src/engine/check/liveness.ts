@@ -225,7 +225,9 @@ export class LivenessChecker extends LivenessFacts {
     // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop
     // here, and only the open L5s and L6s need a look without one.
     if (!graph.ownerWaits && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
-    const found = new Map<string, { holders: Actor[]; cause: string }>();
+    // (nothing is allocated when nothing is found: this runs after every change of a run that
+    // keeps a cycle, as incident-multilock-opposite-order does for 60 s)
+    let found: Map<string, { holders: Actor[]; cause: string }> | null = null;
     const now = this.host.now();
     for (const { members, lock, holds } of graph.cycles) {
       const forever =
@@ -234,7 +236,10 @@ export class LivenessChecker extends LivenessFacts {
         members.every((w) => this.waitsForever(w)) &&
         holds.every((h) => this.stays(h));
       if (forever)
-        found.set(lock, { holders: members.slice(), cause: members.length === 1 ? 'upgrade' : 'cycle' });
+        (found ??= new Map()).set(lock, {
+          holders: members.slice(),
+          cause: members.length === 1 ? 'upgrade' : 'cycle',
+        });
       else if (
         members.length > 1 &&
         members.every((w) => {
@@ -244,12 +249,15 @@ export class LivenessChecker extends LivenessFacts {
       ) {
         const req = this.acquiring.get(members[0])!.lock;
         if (!this.m.isOpen('L6', req)) this.m.setOpen('L6', req, members.slice());
-        this.livelocked.set(req, members.slice());
+        this.livelocked.set(req, members);
       }
     }
-    const locks = new Set([...found.keys(), ...this.m.openLocks('L5')]);
+    const locks =
+      found === null && !this.m.hasOpen('L5')
+        ? []
+        : new Set([...(found?.keys() ?? []), ...this.m.openLocks('L5')]);
     for (const lock of locks) {
-      const f = found.get(lock);
+      const f = found?.get(lock);
       this.m.setOpen(
         'L5',
         lock,
@@ -279,7 +287,7 @@ export class LivenessChecker extends LivenessFacts {
     return this.graph;
   }
 
-  private readonly livelocked = new Map<string, Actor[]>();
+  private readonly livelocked = new Map<string, readonly Actor[]>();
 
   /** A hold in a cycle stays: its key has no TTL, or a live watchdog renews it for every owner. */
   private stays(h: GraphHold): boolean {
