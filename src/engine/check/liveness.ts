@@ -16,10 +16,11 @@
  * The facts shared with safety and L1 (who waits, who believes it holds what, which thread an
  * owner id stands for) are the SafetyMonitor's; this class keeps what only liveness needs.
  */
-import { LIVELOCK_MS, type Actor, type KeyView } from '../trace/types';
+import { LIVELOCK_MS, type Actor } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
-import { PAIR_SEP } from './pair_ids';
 import { LivenessFacts } from './liveness_facts';
+import { buildWaitGraph, type GraphHold, type WaitGraph } from './wait_graph';
+import { PAIR_SEP } from './pair_ids';
 
 /** What the kernel and the runner know of the future. */
 export interface LivenessProbe {
@@ -39,8 +40,6 @@ export interface LivenessProbe {
 
 /** Types whose acquire gives back its partial holds and tries again: never a wait cycle (L6's). */
 const RETRYING_TYPES = new Set(['MultiLock', 'RedLock']);
-
-const sep = PAIR_SEP;
 
 export class LivenessChecker extends LivenessFacts {
   /** After every kernel task: L2 and L5 ask what is still scheduled; L6 measures its bound. */
@@ -210,29 +209,10 @@ export class LivenessChecker extends LivenessFacts {
   private readonly queueKeys = new Map<string, string>();
 
   /**
-   * Whether the key of a waited-for lock names an owner that is itself acquiring: another lock,
-   * or this one while it believes it holds it (an upgrade). Without one there is no cycle. (An
-   * owner waiting for this very lock without a hold it knows of was just granted it.)
-   */
-  private anOwnerWaits(): boolean {
-    for (const lock of this.m.waitedLocks()) {
-      const key = this.m.keyOf(lock);
-      for (const node of this.host.masters()) {
-        const view = this.host.liveKey(node, key);
-        if (view === undefined) continue;
-        const waits = this.m.someOwner(view, (o) => {
-          const a = isThreadActor(o) ? this.acquiring.get(o) : undefined;
-          return a !== undefined && (a.lock !== lock || this.m.believes(o, lock));
-        });
-        if (waits) return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The wait-for graph: an edge from each waiter to each owner of the key it waits for (itself
-   * too, when it believes it holds that lock already: an upgrade).
+   * The wait-for graph (wait_graph.ts): an edge from each waiter to each owner of the key it waits
+   * for (itself too, when it believes it holds that lock already: an upgrade). It is built again
+   * only when what it is built from can have changed (`graphStale`); the judgement below reads the
+   * clock and the pending faults, so it runs after every change as before.
    * L5: a cycle nothing can break: no waiter in it has a deadline or gives its holds back, every
    * key in it stays (no TTL, or renewed by a live watchdog), and no fault is still to fire.
    * L6: a cycle of retrying threads (MultiLock, RedLock, tryLock) each of which has been trying,
@@ -241,70 +221,43 @@ export class LivenessChecker extends LivenessFacts {
    */
   private checkCycles(probe: LivenessProbe | undefined): void {
     if (!this.m.hasWaiters() && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
+    const graph = this.waitGraph();
     // A cycle needs an owner that waits itself: most runs (many waiters behind one holder) stop
     // here, and only the open L5s and L6s need a look without one.
-    const ownerWaits = this.anOwnerWaits();
-    if (!ownerWaits && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
-    const held: [string, KeyView, Actor[]][] = [];
-    if (ownerWaits)
-      for (const lock of this.m.waitedLocks()) {
-        const key = this.m.keyOf(lock);
-        for (const node of this.host.masters()) {
-          const view = this.host.liveKey(node, key);
-          const owners = this.m.ownersOfKey(view).filter((o) => isThreadActor(o));
-          if (owners.length > 0) held.push([lock, view!, owners]);
-        }
-      }
-    const edges = new Map<Actor, Set<Actor>>();
-    const waitsFor = new Map<Actor, string>();
-    const keeps = new Map<string, boolean>();
-    for (const [lock, view, owners] of held) {
-      {
-        const kept =
-          view.expireAt === null ||
-          owners.every((o) => this.renewing.has(o + sep + lock) && !this.m.isGone(o));
-        for (const w of this.m.waitersOf(lock) ?? []) {
-          // Its own field without a hold it knows of: its acquire just got the lock (the reply is
-          // on its way), so it no longer waits. A hold it knows of blocks it (read-to-write upgrade).
-          if (owners.includes(w) && !this.m.believes(w, lock)) continue;
-          waitsFor.set(w, lock);
-          let e = edges.get(w);
-          if (e === undefined) edges.set(w, (e = new Set()));
-          for (const o of owners) {
-            e.add(o);
-            keeps.set(w + sep + o, kept && (keeps.get(w + sep + o) ?? true));
-          }
-        }
-      }
-    }
-    const found = new Map<string, { holders: Actor[]; cause: string }>();
+    if (!graph.ownerWaits && this.livelocked.size === 0 && !this.m.hasOpen('L5')) return;
+    // (nothing is allocated when nothing is found: this runs after every change of a run that
+    // keeps a cycle, as incident-multilock-opposite-order does for 60 s)
+    let found: Map<string, { holders: Actor[]; cause: string }> | null = null;
     const now = this.host.now();
-    for (const scc of cycles(edges)) {
-      const sorted = [...scc].sort();
-      const lock = waitsFor.get(sorted[0])!;
+    for (const { members, lock, holds } of graph.cycles) {
       const forever =
         probe !== undefined &&
         !probe.faultsPending() &&
-        sorted.every((w) => this.waitsForever(w)) &&
-        sorted.every((w) =>
-          [...edges.get(w)!].filter((o) => scc.has(o)).every((o) => keeps.get(w + sep + o) === true),
-        );
-      if (forever) found.set(lock, { holders: sorted, cause: sorted.length === 1 ? 'upgrade' : 'cycle' });
+        members.every((w) => this.waitsForever(w)) &&
+        holds.every((h) => this.stays(h));
+      if (forever)
+        (found ??= new Map()).set(lock, {
+          holders: members.slice(),
+          cause: members.length === 1 ? 'upgrade' : 'cycle',
+        });
       else if (
-        sorted.length > 1 &&
-        sorted.every((w) => {
+        members.length > 1 &&
+        members.every((w) => {
           const a = this.acquiring.get(w);
           return a !== undefined && a.retried && now - a.since >= LIVELOCK_MS;
         })
       ) {
-        const req = this.acquiring.get(sorted[0])!.lock;
-        if (!this.m.isOpen('L6', req)) this.m.setOpen('L6', req, sorted);
-        this.livelocked.set(req, sorted);
+        const req = this.acquiring.get(members[0])!.lock;
+        if (!this.m.isOpen('L6', req)) this.m.setOpen('L6', req, members.slice());
+        this.livelocked.set(req, members);
       }
     }
-    const locks = new Set([...found.keys(), ...this.m.openLocks('L5')]);
+    const locks =
+      found === null && !this.m.hasOpen('L5')
+        ? []
+        : new Set([...(found?.keys() ?? []), ...this.m.openLocks('L5')]);
     for (const lock of locks) {
-      const f = found.get(lock);
+      const f = found?.get(lock);
       this.m.setOpen(
         'L5',
         lock,
@@ -320,7 +273,28 @@ export class LivenessChecker extends LivenessFacts {
     }
   }
 
-  private readonly livelocked = new Map<string, Actor[]>();
+  /** The wait-for graph as it is now: the one last built unless something it reads changed. */
+  private waitGraph(): WaitGraph {
+    const masters = this.host.masters();
+    if (this.graph !== null && !this.graphStale && sameList(this.graph.masters, masters)) return this.graph;
+    this.graphStale = false;
+    this.graph = buildWaitGraph({
+      m: this.m,
+      masters,
+      liveKey: (node, key) => this.host.liveKey(node, key),
+      acquiring: this.acquiring,
+    });
+    return this.graph;
+  }
+
+  private readonly livelocked = new Map<string, readonly Actor[]>();
+
+  /** A hold in a cycle stays: its key has no TTL, or a live watchdog renews it for every owner. */
+  private stays(h: GraphHold): boolean {
+    return (
+      h.persistent || h.owners.every((o) => this.renewing.has(o + PAIR_SEP + h.lock) && !this.m.isGone(o))
+    );
+  }
 
   /** A waiter whose acquire has no deadline and keeps its partial holds while it waits. */
   private waitsForever(actor: Actor): boolean {
@@ -330,45 +304,10 @@ export class LivenessChecker extends LivenessFacts {
   }
 }
 
-/** The strongly connected parts of a directed graph that contain a cycle (a self-loop counts). */
-function cycles(edges: Map<Actor, Set<Actor>>): Set<Actor>[] {
-  const t: Tarjan = { edges, index: 0, idx: new Map(), low: new Map(), stack: [], on: new Set(), out: [] };
-  for (const v of [...edges.keys()].sort()) if (!t.idx.has(v)) visit(t, v);
-  return t.out;
-}
-
-/** Tarjan's walk (cycles), as a function of its own: a closure per search was made on every settle. */
-interface Tarjan {
-  edges: Map<Actor, Set<Actor>>;
-  index: number;
-  idx: Map<Actor, number>;
-  low: Map<Actor, number>;
-  stack: Actor[];
-  on: Set<Actor>;
-  out: Set<Actor>[];
-}
-
-function visit(t: Tarjan, v: Actor): void {
-  const { edges, idx, low, stack, on } = t;
-  idx.set(v, t.index);
-  low.set(v, t.index++);
-  stack.push(v);
-  on.add(v);
-  for (const w of edges.get(v) ?? []) {
-    if (!idx.has(w)) {
-      visit(t, w);
-      low.set(v, Math.min(low.get(v)!, low.get(w)!));
-    } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
-  }
-  if (low.get(v) !== idx.get(v)) return;
-  const scc = new Set<Actor>();
-  let w: Actor;
-  do {
-    w = stack.pop()!;
-    on.delete(w);
-    scc.add(w);
-  } while (w !== v);
-  if (scc.size > 1 || edges.get(v)?.has(v) === true) t.out.push(scc);
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** clientOf(actor) === client, without the substring (asked for every call after a delivery). */

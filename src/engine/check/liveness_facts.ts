@@ -9,6 +9,7 @@ import { clientOf, isThreadActor } from '../trace/actors';
 import { FAMILY_TYPES } from '../lock_types';
 import type { MonitorHost, SafetyMonitor } from './monitor';
 import { PAIR_SEP, type Pair } from './pair_ids';
+import { sameGraphShape, type WaitGraph } from './wait_graph';
 
 /** Hash locks whose field `"<uuid>:<threadId>"` is the thread's hold counter (L4). */
 const COUNTED_TYPES = new Set(['RLock', 'FairLock', 'FencedLock', 'SpinLock']);
@@ -30,6 +31,23 @@ export interface Acquire {
   /** FairLock: the threads that acquired ahead of it although they asked later (L7) */
   overtakenBy: Actor[];
 }
+
+/**
+ * Events that can change what the wait-for graph is built from (wait_graph.ts): who holds,
+ * acquires or is gone, and (GRAPH_EVENTS) which nodes are masters. A `lock.wait` changes it only
+ * when the thread was not waiting for that lock already (the monitor says so: markGraphStale);
+ * the others (the watchdog's, commands, pub/sub, wake-ups) never.
+ */
+const WAIT_GRAPH_EVENTS = new Set<string>([
+  'lock.request',
+  'lock.acquired',
+  'lock.failed',
+  'lock.error',
+  'unlock.request',
+  'lock.released',
+  'thread.done',
+  'client.crash',
+]);
 
 /** Events besides the lock calls that can change who waits for whom, or whether it can end. */
 const GRAPH_EVENTS = new Set<string>([
@@ -76,6 +94,10 @@ export abstract class LivenessFacts {
   protected readonly requestOrder = new Map<string, number>();
   protected requests = 0;
   protected dirty = false;
+  /** The wait-for graph must be built again before L5 and L6 are judged (wait_graph.ts). */
+  protected graphStale = true;
+  /** the graph L5 and L6 were last judged on; null: none yet */
+  protected graph: WaitGraph | null = null;
 
   constructor(
     protected readonly host: MonitorHost,
@@ -91,6 +113,7 @@ export abstract class LivenessFacts {
       this.unwaited = null;
       this.touchedN = 0;
     } else if (actor !== undefined) this.touched[this.touchedN++] = actor;
+    if (WAIT_GRAPH_EVENTS.has(ev.kind) || GRAPH_EVENTS.has(ev.kind)) this.graphStale = true;
     if (actor === undefined) return;
     switch (ev.kind) {
       case 'lock.request': {
@@ -177,10 +200,29 @@ export abstract class LivenessFacts {
     this.dirty = true;
   }
 
+  /**
+   * A key changed on a node (any key, before `onKey`): the wait-for graph is stale when the key is
+   * one it was built from and its owners or its having a TTL changed (a renewal changes neither).
+   */
+  keyChanged(node: string, key: string): void {
+    if (this.graphStale || this.graph === null) return;
+    const built = this.graph.views.get(key);
+    if (built === undefined) return;
+    const i = this.graph.masters.indexOf(node);
+    if (i < 0) return;
+    if (!sameGraphShape(this.m, built[i], this.host.liveKey(node, key))) this.graphStale = true;
+  }
+
+  /** Something the wait-for graph is built from changed outside the events and keys above. */
+  markGraphStale(): void {
+    this.graphStale = true;
+  }
+
   /** A lock key changed on a master. */
   onKey(lock: string | null): void {
     this.dirty = true;
     if (lock === null) {
+      this.graphStale = true;
       for (const l of [...this.m.openLocks('L3')]) this.closeL3IfFreed(l);
       return;
     }

@@ -262,7 +262,10 @@ export class SafetyMonitor {
         reply !== null &&
         !Array.isArray(reply) &&
         'status' in reply);
-    if (created) this.keyWriter.set(argv[1], actor);
+    if (!created || this.keyWriter.get(argv[1]) === actor) return;
+    this.keyWriter.set(argv[1], actor);
+    // (the owner of a string lock is its writer: the wait-for graph may name another owner now)
+    this.liveness.markGraphStale();
   }
 
   /** A key on `node` changed (command, expiry, crash). */
@@ -273,6 +276,7 @@ export class SafetyMonitor {
       this.liveness.onKey(null);
       return;
     }
+    this.liveness.keyChanged(node, key);
     const lock = this.lockKeys.get(key);
     if (lock !== undefined && this.host.masters().includes(node)) {
       this.checkV2(lock);
@@ -295,7 +299,13 @@ export class SafetyMonitor {
       case 'lock.wait':
         if (actor === undefined || typeof lock !== 'string') return;
         if (!this.waiters.has(lock)) this.waiters.set(lock, new Set());
+        if (this.waiters.get(lock)!.has(actor)) {
+          // a retry's wait for the lock it was waiting for: the wait-for graph is unchanged
+          this.checkL1(lock);
+          return;
+        }
         this.waiters.get(lock)!.add(actor);
+        this.liveness.markGraphStale();
         this.checkL1(lock);
         return;
       case 'lock.acquired':

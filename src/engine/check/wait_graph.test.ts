@@ -1,0 +1,190 @@
+/**
+ * The wait-for graph is kept between judgements and built again only when an edge can have
+ * changed (wait_graph.ts). Building it at every judgement, as the checker did before, must give
+ * the same trace on every built-in (the read-to-write upgrade and the two opposite-order deadlocks
+ * among them) and on cycles made to end in other ways: keys that expire, a crash, a thread that
+ * gives up, a later fault, a partition.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { builtins } from '../scenario/builtins/index';
+import { runScenario } from '../scenario/run';
+import { validateScenario } from '../scenario/schema';
+import type { KeyView } from '../trace/types';
+import { LivenessChecker } from './liveness';
+import { SafetyMonitor, type MonitorHost } from './monitor';
+import { buildWaitGraph, sameGraphShape, type GraphFacts, type WaitGraph } from './wait_graph';
+
+/** The checker's private parts the comparison reaches into. */
+interface Inside {
+  waitGraph(): WaitGraph;
+  graphStale: boolean;
+  m: SafetyMonitor;
+  host: MonitorHost;
+  acquiring: GraphFacts['acquiring'];
+}
+
+/** What a judgement reads of a graph (its views differ after a renewal, on purpose). */
+const judged = (g: WaitGraph) =>
+  JSON.stringify({
+    ownerWaits: g.ownerWaits,
+    cycles: g.cycles.map((c) => ({ ...c, holds: c.holds.map((h) => ({ ...h })) })),
+  });
+const proto = LivenessChecker.prototype as unknown as Inside;
+
+type Op = Record<string, unknown>;
+const th = (id: number, program: Op[], start = 0) => ({ id, start, program });
+const cl = (id: string, ...threads: unknown[]) => ({ id, threads });
+const opposite = (a: Op, b: Op, more: Record<string, unknown> = {}) => ({
+  format: 'lockscope/1',
+  until: 40_000,
+  clients: [
+    cl(
+      'A',
+      th(1, [
+        { op: 'lock', lock: 'a', ...a },
+        { op: 'work', ms: 100 },
+        { op: 'lock', lock: 'b', ...b },
+      ]),
+    ),
+    cl(
+      'B',
+      th(1, [
+        { op: 'lock', lock: 'b', ...a },
+        { op: 'work', ms: 100 },
+        { op: 'lock', lock: 'a', ...b },
+      ]),
+    ),
+  ],
+  ...more,
+});
+
+/** Cycles that end in each way the graph's inputs can change without a lock event of the waiters. */
+const made: [string, unknown][] = [
+  ['leases that expire', opposite({ leaseMs: 2000 }, { leaseMs: 2000 })],
+  [
+    'a watchdog cycle broken by a crash',
+    opposite({}, {}, { faults: [{ at: 5000, kind: 'crash', client: 'B' }] }),
+  ],
+  ['a watchdog cycle from the start', opposite({}, {})],
+  [
+    'a watchdog cycle judged for ever once a later fault has fired (nothing in the graph changes then)',
+    {
+      ...opposite({}, {}),
+      clients: [...opposite({}, {}).clients, cl('C', th(1, [{ op: 'work', ms: 50_000 }]))],
+      faults: [{ at: 10_000, kind: 'crash', client: 'C' }],
+    },
+  ],
+  [
+    'a watchdog cycle through a partition and its heal',
+    opposite(
+      {},
+      {},
+      { faults: [{ at: 7000, kind: 'partition', groups: [['B'], ['master', 'A']], healAt: 9000 }] },
+    ),
+  ],
+  ['a cycle whose waiter gives up', opposite({}, { op: 'tryLock', waitMs: 3000 })],
+  [
+    'a lease held past its expiry by a thread that also waits',
+    opposite({ leaseMs: 1500 }, {}, { until: 20_000 }),
+  ],
+];
+
+const cases: [string, unknown][] = [...builtins.map((b): [string, unknown] => [b.id, b.scenario]), ...made];
+
+function runOf(json: unknown) {
+  const v = validateScenario(json);
+  if (!v.ok) throw new Error(JSON.stringify(v.issues));
+  const t = runScenario(v.scenario).trace;
+  return JSON.stringify({ events: t.events, violations: t.violations, verdict: t.verdict });
+}
+
+describe('the wait-for graph kept between judgements', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it(
+    'gives the trace that building it at every judgement gives, on every built-in and on made cycles',
+    { timeout: 180_000 },
+    () => {
+      const original = proto.waitGraph;
+      // at every judgement, the kept graph is the one a build would give (a missed change fails
+      // here even where the trace would not show it)
+      let at = '';
+      const differ: string[] = [];
+      const spy = vi.spyOn(proto, 'waitGraph').mockImplementation(function (this: Inside) {
+        const g = original.call(this);
+        const fresh = buildWaitGraph({
+          m: this.m,
+          masters: this.host.masters(),
+          liveKey: (node, key) => this.host.liveKey(node, key),
+          acquiring: this.acquiring,
+        });
+        if (judged(g) !== judged(fresh)) differ.push(`${at} at ${this.host.now()} ms`);
+        return g;
+      });
+      const kept = cases.map(([id, s]) => {
+        at = id;
+        return runOf(s);
+      });
+      expect(differ).toEqual([]);
+      spy.mockRestore();
+      vi.spyOn(proto, 'waitGraph').mockImplementation(function (this: Inside) {
+        this.graphStale = true;
+        return original.call(this);
+      });
+      const everyTime = cases.map(([, s]) => runOf(s));
+      for (let i = 0; i < cases.length; i++) expect(kept[i], cases[i][0]).toBe(everyTime[i]);
+    },
+  );
+
+  it('is built again far less often than it is judged where a cycle lasts (renewals, retries)', () => {
+    let judged = 0;
+    let built = 0;
+    const original = proto.waitGraph;
+    vi.spyOn(proto, 'waitGraph').mockImplementation(function (this: Inside) {
+      const stale = this.graphStale;
+      judged++;
+      const g = original.call(this);
+      if (stale) built++;
+      return g;
+    });
+    const b = builtins.find((x) => x.id === 'incident-multilock-opposite-order')!;
+    const trace = JSON.parse(runOf(b.scenario)) as { violations: { kind: string }[] };
+    expect(trace.violations.map((v) => v.kind)).toContain('L6');
+    // each retry (every 3 s) gives its part back and takes it again: those two key changes of
+    // each lock are real changes of an edge; the renewals and the retries' waits are not
+    expect(judged).toBeGreaterThan(300);
+    expect(built).toBeLessThan(judged / 3);
+  });
+});
+
+describe('sameGraphShape', () => {
+  const m = new SafetyMonitor({
+    emit: () => undefined,
+    now: () => 0,
+    liveKey: () => undefined,
+    masters: () => ['master'],
+  });
+  const hash = (fields: string[], expireAt: number | null): KeyView => ({
+    key: 'L',
+    type: 'hash',
+    value: fields.map((f) => [f, '1'] as [string, string]),
+    expireAt,
+  });
+
+  it('a renewal (a new expiry time) changes nothing', () => {
+    expect(sameGraphShape(m, hash(['u:1'], 30_000), hash(['u:1'], 40_000))).toBe(true);
+  });
+
+  it('another owner, one more owner, an owner gone, or a TTL set or removed is a change', () => {
+    expect(sameGraphShape(m, hash(['u:1'], 30_000), hash(['u:2'], 30_000))).toBe(false);
+    expect(sameGraphShape(m, hash(['u:1'], 30_000), hash(['u:1', 'u:2'], 30_000))).toBe(false);
+    expect(sameGraphShape(m, hash(['u:1'], 30_000), undefined)).toBe(false);
+    expect(sameGraphShape(m, undefined, hash(['u:1'], null))).toBe(false);
+    expect(sameGraphShape(m, hash(['u:1'], 30_000), hash(['u:1'], null))).toBe(false);
+  });
+
+  it('keys without an owner are alike whatever their TTL', () => {
+    expect(sameGraphShape(m, hash(['mode'], 30_000), hash(['mode'], null))).toBe(true);
+    expect(sameGraphShape(m, hash(['mode'], null), undefined)).toBe(true);
+  });
+});
