@@ -158,3 +158,28 @@ test('presenter at 1280×720 in Chinese: a folded shard reads 分片 n：its nod
   await atStep(page, 'cluster', 1);
   await expect(page.locator('.lane-label--folded')).toHaveText(['▸ 分片 1：master-1', '▸ 分片 2：master-2']);
 });
+
+// Presenter mode hides the header, and its verdict with it, yet steps talk about the verdict: the
+// lesson card shows it beside the step count, hidden like the header's while a question waits.
+test('presenter at 1280×720: the verdict beside the step count, hidden while a question waits', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('./?present=1#lesson=crossslot&step=3');
+  await atStep(page, 'crossslot', 3);
+  const verdict = page.getByTestId('lesson-verdict');
+  await expect(verdict).toBeVisible();
+  await expect(verdict).toHaveAttribute('data-verdict', 'safe');
+  await within(page, verdict, 'the verdict');
+  await page.goto('./?present=1#lesson=crossslot&step=2');
+  await atStep(page, 'crossslot', 2);
+  await expect(verdict).toBeHidden();
+  await page.locator('[data-testid="lesson-choice"]').first().click();
+  await expect(page.getByTestId('lesson-feedback')).toBeVisible({ timeout: 30_000 });
+  await expect(verdict).toBeVisible();
+});
+
+test('the lesson card shows no second verdict outside presenter mode', async ({ page }) => {
+  await page.goto('./#lesson=crossslot&step=3');
+  await atStep(page, 'crossslot', 3);
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await expect(page.getByTestId('lesson-verdict')).toBeHidden();
+});

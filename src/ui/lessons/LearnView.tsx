@@ -13,6 +13,7 @@ import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import type { Lang } from '../i18n';
 import { PresenterButtons } from '../shell/PresenterButtons';
+import { Verdict } from '../shell/Verdict';
 import { useLearn, usePlayground } from '../store';
 import { OUTLINES, threadAt, whereIs } from './java-outline';
 import './learn.css';
@@ -457,7 +458,11 @@ export function LessonPanel() {
     <aside className="lesson" data-testid="lesson-panel" data-lesson={lesson.id} data-step={n + 1}>
       <div className="lesson__head">
         <h2 className="lesson__title">{lesson.title[lang]}</h2>
-        <span className="lesson__count">{t('learn.stepOf', { n: n + 1, total })}</span>
+        <span className="lesson__count">
+          {t('learn.stepOf', { n: n + 1, total })}
+          {/* presenter mode hides the header and its verdict, which steps talk about (learn.css) */}
+          <Verdict testId="lesson-verdict" className="lesson__verdict" />
+        </span>
       </div>
       <div className="lesson__body">
         {step.question !== undefined && info.right !== undefined && (
