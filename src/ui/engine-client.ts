@@ -120,8 +120,9 @@ export class EngineClient {
   private initP: Promise<InitResult> | null = null;
 
   /**
-   * The worker's list of built-ins. The first call starts the worker: main.tsx makes it before the
-   * first render, so the engine bundle loads and compiles while React renders the page.
+   * The worker's list of built-ins. The first call starts the worker: start-engine.ts makes it
+   * before the page's other modules evaluate, so the engine bundle loads and compiles while the
+   * page's does and React renders.
    */
   init(): Promise<InitResult> {
     this.initP ??= this.call({ type: 'init' }).then((res) => EngineClient.unwrap(res, 'init'));
