@@ -1,16 +1,11 @@
+// First: the engine worker is what the first screen waits for longest (start-engine.ts says why).
+import './ui/start-engine';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
-import { startLang } from './ui/controller';
+import { boot, startLang } from './ui/controller';
 import './ui/app.css';
-import { engineClient } from './ui/engine-client';
 import { pushError } from './ui/store';
-
-// The engine worker is what the first screen waits for longest: start it before anything else
-// (boot() picks up the same answer).
-engineClient.init().catch(() => {
-  // boot() asks again and reports the failure.
-});
 
 // A stray rejection is reported in the error panel rather than left uncaught.
 window.addEventListener('unhandledrejection', (e) => {
@@ -20,6 +15,10 @@ window.addEventListener('unhandledrejection', (e) => {
     params: { msg: e.reason instanceof Error ? e.reason.message : String(e.reason) },
   });
 });
+
+// The first scenario is asked for as soon as the worker answers, not after the first render: the
+// worker runs it while React renders the page.
+void boot();
 
 void startLang().then(() =>
   createRoot(document.getElementById('root')!).render(

@@ -1,5 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { boot } from './controller';
+import { lazy, Suspense } from 'react';
 import { EditorPanel } from './editor/EditorPanel';
 import { useExplore } from './explore/store';
 import { useKeyboard } from './hooks/useKeyboard';
@@ -45,9 +44,6 @@ function Playground() {
   usePresenterMode();
   useKeyboard();
   useLessonLinks();
-  useEffect(() => {
-    void boot();
-  }, []);
 
   if (embed) {
     return (

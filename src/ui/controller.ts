@@ -478,8 +478,11 @@ function loadIncidentsSoon(): void {
 
 async function openFirst(ls: Storage | null): Promise<void> {
   // The lesson player loads a lesson link's scenarios itself.
-  if (decodeLessonHash(window.location.hash) !== null) return;
-  if ((await openLink(window.location.hash)) === 'done') return;
+  const hash = window.location.hash;
+  if (decodeLessonHash(hash) !== null) return;
+  // Without a link, nothing is awaited before the default's run request leaves: an await here
+  // would let React render the new list of built-ins first (its microtask is queued ahead).
+  if (hash.length > 1 && (await openLink(hash)) === 'done') return;
   const saved = ls?.getItem(LS_SCENARIO);
   if (saved) {
     await ensureIncidents();

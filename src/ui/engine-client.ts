@@ -25,6 +25,17 @@ import {
 
 export const RUN_TIMEOUT_MS = 20_000;
 
+/** Where index.html leaves the engine worker it started (scripts/vite-early-worker.mjs). */
+export const EARLY_WORKER = '__lockscopeEngineWorker';
+
+/** The worker index.html started before the page's code, taken once; none in the dev server. */
+function takeEarlyWorker(): Worker | null {
+  const g = globalThis as unknown as Record<string, Worker | undefined>;
+  const w = g[EARLY_WORKER] ?? null;
+  delete g[EARLY_WORKER];
+  return w;
+}
+
 type Pending = { resolve: (r: Response) => void; timer?: ReturnType<typeof setTimeout> };
 
 export class RunTimeoutError extends Error {
@@ -53,7 +64,7 @@ export class EngineClient {
   private ensureWorker(): Worker | null {
     if (this.worker || typeof Worker === 'undefined') return this.worker;
     try {
-      const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+      const w = takeEarlyWorker() ?? new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
       w.onmessage = (ev: MessageEvent<Response | WireRun>) => this.settle(fromWire(ev.data));
       w.onerror = (ev) => {
         ev.preventDefault();
@@ -120,8 +131,9 @@ export class EngineClient {
   private initP: Promise<InitResult> | null = null;
 
   /**
-   * The worker's list of built-ins. The first call starts the worker: main.tsx makes it before the
-   * first render, so the engine bundle loads and compiles while React renders the page.
+   * The worker's list of built-ins. The first call starts the worker: start-engine.ts makes it
+   * before the page's other modules evaluate, so the engine bundle loads and compiles while the
+   * page's does and React renders.
    */
   init(): Promise<InitResult> {
     this.initP ??= this.call({ type: 'init' }).then((res) => EngineClient.unwrap(res, 'init'));
