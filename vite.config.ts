@@ -1,12 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import { earlyWorkerPlugin } from './scripts/vite-early-worker.mjs';
 import { oracleChecksPlugin } from './scripts/vite-oracle-checks.mjs';
 
 // One config for the app build and for both Vitest projects: `unit` (fast, every *.test.ts next
 // to the code) and `conformance` (differential runs against a real redis-server on loopback).
 export default defineConfig({
   base: './',
-  plugins: [oracleChecksPlugin(), earlyWorkerPlugin()],
+  plugins: [oracleChecksPlugin()],
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 1200,

@@ -25,17 +25,6 @@ import {
 
 export const RUN_TIMEOUT_MS = 20_000;
 
-/** Where index.html leaves the engine worker it started (scripts/vite-early-worker.mjs). */
-export const EARLY_WORKER = '__lockscopeEngineWorker';
-
-/** The worker index.html started before the page's code, taken once; none in the dev server. */
-function takeEarlyWorker(): Worker | null {
-  const g = globalThis as unknown as Record<string, Worker | undefined>;
-  const w = g[EARLY_WORKER] ?? null;
-  delete g[EARLY_WORKER];
-  return w;
-}
-
 type Pending = { resolve: (r: Response) => void; timer?: ReturnType<typeof setTimeout> };
 
 export class RunTimeoutError extends Error {
@@ -64,7 +53,7 @@ export class EngineClient {
   private ensureWorker(): Worker | null {
     if (this.worker || typeof Worker === 'undefined') return this.worker;
     try {
-      const w = takeEarlyWorker() ?? new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+      const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
       w.onmessage = (ev: MessageEvent<Response | WireRun>) => this.settle(fromWire(ev.data));
       w.onerror = (ev) => {
         ev.preventDefault();
