@@ -35,9 +35,16 @@ export function Glossary() {
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
     if (open) {
-      const target = dialog.querySelector<HTMLElement>(term ? `#glossary-${term}` : 'h2');
-      target?.scrollIntoView({ block: 'start' });
-      target?.focus();
+      // runs again when the entries' text arrives: the asked-for entry has moved, and without one
+      // the list starts at its top (scrolling the sticky title into view would shift it)
+      if (term) {
+        const target = dialog.querySelector<HTMLElement>(`#glossary-${term}`);
+        target?.scrollIntoView({ block: 'start' });
+        target?.focus({ preventScroll: true });
+      } else {
+        dialog.scrollTop = 0;
+        dialog.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+      }
     }
   }, [open, term, texts]);
   return (
