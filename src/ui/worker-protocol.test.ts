@@ -3,7 +3,7 @@ import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
 import { deriveRunModel } from './timeline/model';
-import { fromWire, toWire, type Response } from './worker-protocol';
+import { fromWire, stringifyByField, toWire, type Response } from './worker-protocol';
 
 describe('a run crosses from the worker as JSON text (toWire / fromWire)', () => {
   it(
@@ -32,6 +32,9 @@ describe('a run crosses from the worker as JSON text (toWire / fromWire)', () =>
         };
         const wire = toWire(res);
         expect(wire, b.id).not.toBe(res);
+        if (wire.type !== 'run' || !wire.result.ok || !('traceText' in wire.result)) throw new Error(b.id);
+        expect(wire.result.traceText, b.id).toBe(JSON.stringify(trace));
+        expect(wire.result.modelText, b.id).toBe(JSON.stringify(model));
         // postMessage's structured clone, then the page's side
         const back = fromWire(structuredClone(wire));
         if (back.type !== 'run' || !back.result.ok) throw new Error(b.id);
@@ -42,6 +45,12 @@ describe('a run crosses from the worker as JSON text (toWire / fromWire)', () =>
       }
     },
   );
+
+  it('writes an object field by field as JSON.stringify writes it whole', () => {
+    const o = { b: 1, a: [1, { x: undefined, y: null }], u: undefined, f: () => 1, 2: 'two', s: 'q"\u2028' };
+    expect(stringifyByField(o)).toBe(JSON.stringify(o));
+    expect(stringifyByField({})).toBe('{}');
+  });
 
   it('leaves other answers as they are', () => {
     const res: Response = { type: 'error', id: 2, message: 'no' };
