@@ -228,6 +228,12 @@ export class StateTimeline {
         const v = this.threadView(actor, r);
         return l === undefined ? v : Object.freeze({ ...v, leases: l.sort() });
       },
+      lane: (actor) => {
+        const r = f.threads.get(actor);
+        if (r === undefined) return undefined;
+        const l = leasesNow().get(actor);
+        return l === undefined ? r : { state: r.state, holds: r.holds, leases: l.sort() };
+      },
       node: (id) => f.nodes.get(id),
       changed: () => {
         const out: Actor[] = [];

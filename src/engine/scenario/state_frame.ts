@@ -93,7 +93,18 @@ export interface FrameReader {
    * reader built from a whole state has no history.
    */
   changedKeys?(id: string): ReadonlySet<string> | null;
+  /**
+   * What `thread` shows of a thread's state, holds and leases, without building its whole view
+   * (its results copied, frozen): the same object while the thread is unchanged, as `thread`'s
+   * view is. Optional: the timeline's lanes read only these, at every ms of a long run.
+   */
+  lane?(actor: Actor): ThreadLaneView | undefined;
 }
+
+/** The part of a ThreadView the timeline's lanes read (FrameReader.lane). */
+export type ThreadLaneView = Pick<ThreadView, 'state' | 'leases'> & {
+  readonly holds: Readonly<Record<string, number>>;
+};
 
 const SUBSCRIBE = new Set(['subscribe', 'ssubscribe', 'psubscribe']);
 const UNSUBSCRIBE = new Set(['unsubscribe', 'sunsubscribe', 'punsubscribe']);

@@ -241,7 +241,7 @@ export function deriveLaneModel(
   const apply = (state: FrameReader, t: number) => {
     for (const id of state.changed()) {
       if (!openBand.has(id)) continue;
-      const tv = state.thread(id);
+      const tv = state.lane ? state.lane(id) : state.thread(id);
       if (tv !== undefined && lastView.get(id) === tv) continue;
       lastView.set(id, tv);
       const ob = openBand.get(id)!;
@@ -543,7 +543,10 @@ export function deriveLaneModel(
   if (failoverFrom !== null) sentinels?.failovers.push({ from: failoverFrom, to: tEnd, promoted: null });
 
   addSubscriptionMarks(events, threadLanes, tEnd);
-  for (const l of threadLanes.values()) l.marks.sort((a, b) => a.t - b.t || a.index - b.index);
+  // The marks come mostly in order already: only a lane with one out of order is sorted.
+  const byTime = (a: Mark, b: Mark) => a.t - b.t || a.index - b.index;
+  for (const l of threadLanes.values())
+    if (l.marks.some((m, i) => i > 0 && byTime(l.marks[i - 1], m) > 0)) l.marks.sort(byTime);
 
   // Close everything still open at the end of the run.
   apply(readerOf({ ...trace.final, nodes: {}, threads: {} }, threads), tEnd);
