@@ -42,6 +42,8 @@ describe('a run crosses from the worker as JSON text (toWire / fromWire)', () =>
         expect(back.result.trace, b.id).toEqual(trace);
         expect(back.result.model, b.id).toEqual(model);
         expect(back.result.timing).toEqual({ run: 1, lanes: 2, posted: 3 });
+        const mark = performance.getEntriesByName('lockscope:wire').at(-1) as PerformanceMark;
+        expect(mark.detail).toMatchObject({ events: trace.events.length, write: expect.any(Number) });
       }
     },
   );

@@ -75,13 +75,20 @@ export type RunOutcome =
 export type WireRun = {
   type: 'run';
   id: number;
-  result: { ok: true; traceText: string; modelText: string } & Omit<RunPayload, 'trace' | 'model'>;
+  /** `wireMs`: what writing the two texts took the worker (the page's `lockscope:wire` mark) */
+  result: { ok: true; traceText: string; modelText: string; wireMs?: number } & Omit<
+    RunPayload,
+    'trace' | 'model'
+  >;
 };
 
 export function toWire(res: Response): Response | WireRun {
   if (res.type !== 'run' || !res.result.ok) return res;
   const { trace, model, ...rest } = res.result;
-  return { ...res, result: { ...rest, traceText: stringifyByField(trace), modelText: stringifyByField(model) } };
+  const started = performance.now();
+  const traceText = stringifyByField(trace);
+  const modelText = stringifyByField(model);
+  return { ...res, result: { ...rest, traceText, modelText, wireMs: performance.now() - started } };
 }
 
 /**
@@ -101,9 +108,21 @@ export function stringifyByField(o: object): string {
 
 export function fromWire(msg: Response | WireRun): Response {
   if (msg.type !== 'run' || !msg.result.ok || !('traceText' in msg.result)) return msg as Response;
-  const { traceText, modelText, ...rest } = msg.result;
+  const { traceText, modelText, wireMs, ...rest } = msg.result;
+  const arrived = performance.now();
   const trace = JSON.parse(traceText) as Trace;
-  return { ...msg, result: { ...rest, trace, model: JSON.parse(modelText) as LaneModel } };
+  const model = JSON.parse(modelText) as LaneModel;
+  // User Timing for the performance spec: the trip's two ends, the worker's JSON and the page's
+  // parse (whatever else `timing.transfer` holds is the message's copy and its wait in the queue).
+  performance.mark('lockscope:wire', {
+    detail: {
+      events: trace.events.length,
+      write: wireMs,
+      parse: performance.now() - arrived,
+      arrived: performance.timeOrigin + arrived,
+    },
+  });
+  return { ...msg, result: { ...rest, trace, model } };
 }
 
 export type Response =
