@@ -157,7 +157,8 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       visibleIndex: shown?.index ?? -2,
     };
   });
-  if (opts.persist !== false) persistScenario(doc, builtinId, originId);
+  // after the run is drawn: the render is the edit's, the stored copy can wait a task
+  if (opts.persist !== false) setTimeout(() => persistScenario(doc, builtinId, originId), 0);
   return true;
 }
 
