@@ -96,3 +96,25 @@ test("a long document: the document's end, a caret scrolled away from, IME and T
   await page.keyboard.press('Tab');
   await expect(page.locator('.json-editor__input')).not.toBeFocused();
 });
+
+test('a long document pasted over a short one is windowed from there, and the paste undoes', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByTestId('scenario-picker').selectOption('basic-lock');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const input = page.locator('.json-editor__input');
+  const short = await input.inputValue();
+  // pasted (Playwright's insertText of 100 KB takes Chromium about a minute, typed or not)
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await input.focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Control+v');
+  await expect.poll(async () => (await input.inputValue()).length).toBeLessThan(text.length / 4);
+  expect(await whole(page)).toBe(text);
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(short);
+});

@@ -222,9 +222,8 @@ export class EditorSurface {
       .filter((q) => q.to > 0 && q.from < this.inner.length);
   }
 
-  private sizes() {
+  private sizes(n = this.lineCount()) {
     const { content, gutter } = this.p;
-    const n = this.lineCount();
     const height = `${n * this.lh + 2 * PAD}px`;
     const widest = Math.max(this.widest, this.win?.outsideWidest ?? 0);
     if (content.style.height !== height) {
@@ -282,6 +281,10 @@ export class EditorSurface {
     );
     this.setInner(inner);
     this.text = this.win ? joinWindow(this.win, inner) : inner;
+    if (!this.win && this.starts.length > WINDOW_FROM) {
+      this.becomeWindowed(change);
+      return;
+    }
     const oneLine = !change.removed.includes('\n') && !change.inserted.includes('\n');
     const line = lineAt(this.starts, change.at);
     if (oneLine && this.starts.length === lineCount && line >= this.drawn[0] && line < this.drawn[1])
@@ -289,6 +292,22 @@ export class EditorSurface {
     else this.drawAll();
     this.markCurrentLine();
     if (this.win && !this.composing) this.record();
+    this.emit();
+  }
+
+  /**
+   * A whole text that grew past WINDOW_FROM lines (a long document pasted in): from here on it
+   * is windowed, and the paste is its first undo step (the browser's own steps go with its value).
+   */
+  private becomeWindowed(change: Change) {
+    const sel = this.selection();
+    this.history.clear();
+    this.history.record({
+      ...change,
+      before: [change.at, change.at + change.removed.length],
+      after: [sel.start, sel.end],
+    });
+    this.rewindow(sel);
     this.emit();
   }
 
@@ -489,6 +508,8 @@ export class EditorSurface {
     const sel = keep ?? this.pending ?? (this.win ? this.selection() : { start: 0, end: 0, dir: 'none' as const });
     const sa = lineAt(starts, sel.start);
     const sb = lineAt(starts, sel.end);
+    // the document's height first: a scroll to a line below the old height would stop short
+    this.sizes(starts.length);
     if (keep) {
       const line = sel.dir === 'backward' ? sa : sb;
       const [top, bottom] = this.viewLines();
