@@ -72,7 +72,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   const token = ++runToken;
   const keepClock = opts.keepTime ? clockAt(usePlayground.getState()) : null;
   // The worker validates and runs in one request, so an edit is validated once. The request
-  // leaves before the page renders "running": the worker runs while the page renders.
+  // leaves before the page renders "running" (showRunning): the worker runs while the page renders.
   // `at`: the cursor chosen below, so the answer brings the state there and the inspectors show
   // it with the lanes.
   const requestedAt = performance.now();
@@ -85,16 +85,18 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
           ? { clock: keepClock }
           : { index: -1 },
   });
-  usePlayground.setState({ running: true, runStartedAt: performance.now() });
+  const shown = showRunning(token, opts.keepTime === true && usePlayground.getState().run !== null);
   let outcome: RunOutcome;
   try {
     outcome = await answer;
   } catch (e) {
+    clearTimeout(shown);
     if (token !== runToken) return false;
     usePlayground.setState({ running: false });
     await runFailed(e);
     return false;
   }
+  clearTimeout(shown);
   if (token !== runToken) return outcome.ok;
   if (outcome.ok) {
     // User Timing for the performance spec: where a pick's time goes, the worker's side included.
@@ -155,9 +157,29 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       visibleIndex: shown?.index ?? -2,
     };
   });
-  if (opts.persist !== false) persistScenario(doc, builtinId, originId);
+  // after the run is drawn: the render is the edit's, the stored copy can wait a task
+  if (opts.persist !== false) setTimeout(() => persistScenario(doc, builtinId, originId), 0);
   return true;
 }
+
+/**
+ * An edit of the scenario on screen says "running" only once its run has taken a moment
+ * (RUNNING_AFTER_MS): a status shown for a few ms is not read, and rendering it needs a frame
+ * between the key and the answer, which the answer then waits behind (Chromium renders first
+ * after an input), about 3-9 ms of an edit. Anything else (a pick, a link, a lesson's step, the
+ * first run) says so at once. Returns the timer to clear when the answer comes.
+ */
+function showRunning(token: number, quietAtFirst: boolean): ReturnType<typeof setTimeout> | undefined {
+  const startedAt = performance.now();
+  // a later request's answer may have come first: it said "not running", and that stands
+  const show = () => token === runToken && usePlayground.setState({ running: true, runStartedAt: startedAt });
+  if (quietAtFirst) return setTimeout(show, RUNNING_AFTER_MS);
+  show();
+  return undefined;
+}
+
+/** How long an edit's run goes before the page says it is running. */
+const RUNNING_AFTER_MS = 100;
 
 function entryOf(s: { scenario: ScenarioDoc | null; builtinId: string | null; originId: string | null }) {
   return { scenario: s.scenario ?? {}, builtinId: s.builtinId, originId: s.originId };

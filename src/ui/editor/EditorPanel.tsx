@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { loadScenario, resetToOrigin } from '../controller';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
@@ -25,10 +25,10 @@ const FIELDS: FieldDef[] = [
   { path: ['redisson', 'lockWatchdogTimeout'], label: 'editor.watchdog', kind: 'int', placeholder: '30000' },
 ];
 
-function FormField({ def }: { def: FieldDef }) {
+/** One field of the form: it renders again when its own value changes, not for every edit. */
+const FormField = memo(function FormField({ def }: { def: FieldDef }) {
   const t = useT();
-  const scenario = usePlayground((s) => s.scenario);
-  const current = getPath(scenario, def.path);
+  const current = usePlayground((s) => getPath(s.scenario, def.path));
   const shown = current === undefined ? '' : String(current);
   // Local text while typing; reset whenever the scenario's value changes underneath.
   const [draft, setDraft] = useState({ base: shown, text: shown });
@@ -39,6 +39,7 @@ function FormField({ def }: { def: FieldDef }) {
     const raw = text.trim();
     const value = raw === '' ? undefined : def.kind === 'int' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
     if (value === current) return;
+    const scenario = usePlayground.getState().scenario;
     void loadScenario(setPath(scenario ?? {}, def.path, value), { keepTime: true, onInvalid: 'issues' });
   };
   const id = `f-${def.path.join('-')}`;
@@ -57,7 +58,7 @@ function FormField({ def }: { def: FieldDef }) {
       />
     </div>
   );
-}
+});
 
 /** Forms for the common fields and, on demand, the full JSON in its editor (JsonEditor.tsx). */
 export function EditorPanel() {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import {
   BEHAVIOUR_CHANGES,
   REDISSON_LATEST,
@@ -7,7 +7,6 @@ import {
 } from '../../engine/redisson/versions';
 import { loadScenario } from '../controller';
 import { useT } from '../hooks/useT';
-import { usePick } from '../hooks/usePick';
 import { getPath, setPath } from '../../engine/scenario/edit';
 import { usePlayground } from '../store';
 
@@ -15,11 +14,13 @@ import { usePlayground } from '../store';
  * The scenario's `redisson.version` as a choice among the releases where the model's behaviour
  * changes, and what the chosen release does (versions.ts `traitsFor`), in the current language.
  */
-export function RedissonVersionPicker() {
+export const RedissonVersionPicker = memo(function RedissonVersionPicker() {
   const t = useT();
-  const { lang, scenario } = usePick(usePlayground, 'lang', 'scenario');
+  const lang = usePlayground((s) => s.lang);
+  // the version alone: an edit of anything else does not render the picker and its traits again
+  const current = usePlayground((s) => getPath(s.scenario, ['redisson', 'version']));
+  const loaded = usePlayground((s) => s.scenario !== null);
   const id = useId();
-  const current = getPath(scenario, ['redisson', 'version']);
   const version = typeof current === 'string' ? current : REDISSON_LATEST;
   const release = resolveRelease(version);
   // A version typed in the JSON (or an alias such as "3.27") stays selectable as it is.
@@ -32,6 +33,7 @@ export function RedissonVersionPicker() {
         ? v
         : `${v} (${resolveRelease(v)})`;
   const pick = (v: string) => {
+    const scenario = usePlayground.getState().scenario;
     if (v === version || scenario === null) return;
     void loadScenario(setPath(scenario, ['redisson', 'version'], v), { keepTime: true, onInvalid: 'issues' });
   };
@@ -39,7 +41,7 @@ export function RedissonVersionPicker() {
     <div className="form__field redisson-version">
       <label htmlFor={id}>{t('editor.version')}</label>
       {/* Until the first scenario has loaded there is nothing to rewrite, and a pick would be lost. */}
-      <select id={id} value={version} disabled={scenario === null} onChange={(e) => pick(e.target.value)}>
+      <select id={id} value={version} disabled={!loaded} onChange={(e) => pick(e.target.value)}>
         {options.map((v) => (
           <option key={v} value={v}>
             {label(v)}
@@ -59,4 +61,4 @@ export function RedissonVersionPicker() {
       </details>
     </div>
   );
-}
+});

@@ -111,10 +111,13 @@ export function lineOf(text: string, at: number): number {
   return lineAt(lineStarts(text), at);
 }
 
-/** The widest line in columns, a CJK character counting as two (they are drawn two columns wide). */
-export function widestLine(text: string, starts: readonly number[]): number {
+/**
+ * The widest line in columns, a CJK character counting as two (they are drawn two columns wide);
+ * of lines [first, last) only, when given.
+ */
+export function widestLine(text: string, starts: readonly number[], first = 0, last = starts.length): number {
   let widest = 0;
-  for (let n = 0; n < starts.length; n++) {
+  for (let n = first; n < last; n++) {
     const end = n + 1 < starts.length ? starts[n + 1] - 1 : text.length;
     let w = end - starts[n];
     if (w <= widest / 2) continue;

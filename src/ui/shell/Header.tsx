@@ -4,7 +4,7 @@ import { exportPng, exportSvg, exportTraceJson } from '../export';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
-import { pushError, useLearn, usePlayground } from '../store';
+import { pushError, useLearn, usePlayground, type PlaygroundState } from '../store';
 import { MAX_SCENARIO_BYTES, shareUrl } from '../url-state';
 import { useViewWindow } from '../view-window';
 import { openGlossary } from './Glossary';
@@ -47,14 +47,20 @@ function ShareLink() {
 
 export function Header() {
   const t = useT();
-  const { lang, builtins, builtinId, originId, run } = usePick(
+  const { lang, builtins, builtinId, originId } = usePick(
     usePlayground,
     'lang',
     'builtins',
     'builtinId',
     'originId',
-    'run',
   );
+  // whether there is a run, not which: the header (its picker of every built-in) is not
+  // rendered again for each run of an edit
+  const hasRun = usePlayground((s) => s.run !== null);
+  const withRun = (f: (run: NonNullable<PlaygroundState['run']>) => void) => () => {
+    const run = usePlayground.getState().run;
+    if (run) f(run);
+  };
   const learnView = useLearn((s) => s.view);
   const [copied, setCopied] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -157,13 +163,13 @@ export function Header() {
         <details className="menu">
           <summary className="btn">{t('header.export')}</summary>
           <div className="menu__body">
-            <button type="button" disabled={!run} onClick={() => run && exportTraceJson(run)}>
+            <button type="button" disabled={!hasRun} onClick={withRun(exportTraceJson)}>
               {t('header.exportTrace')}
             </button>
-            <button type="button" disabled={!run} onClick={() => run && exportSvg(run, lang)}>
+            <button type="button" disabled={!hasRun} onClick={withRun((run) => exportSvg(run, lang))}>
               {t('header.exportSvg')}
             </button>
-            <button type="button" disabled={!run} onClick={() => run && exportPng(run, lang)}>
+            <button type="button" disabled={!hasRun} onClick={withRun((run) => exportPng(run, lang))}>
               {t('header.exportPng')}
             </button>
           </div>

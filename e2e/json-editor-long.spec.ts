@@ -1,0 +1,120 @@
+import { expect, test, type Page } from '@playwright/test';
+import lz from 'lz-string';
+import { watchdogCostScenario } from '../src/engine/scenario/scale/watchdog_cost';
+
+// A document of about 4,600 lines (100 KB) is edited through a window of its lines
+// (editor-surface.ts): typing, the selection, undo and redo, Ctrl+A with the clipboard, the
+// document's start and end, IME input and Tab must behave as in a short one.
+const doc = watchdogCostScenario({ clients: 1, threadsPerClient: 50, locksPerThread: 10, until: 60_000 });
+const text = JSON.stringify(doc, null, 2);
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+async function open(page: Page) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`./#s=${lz.compressToEncodedURIComponent(JSON.stringify(doc))}&c=0`);
+  await expect(page.getByTestId('play')).toBeEnabled({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const input = page.locator('.json-editor__input');
+  await expect(input).toBeVisible();
+  return input;
+}
+
+/** The whole document, as Ctrl+A and Ctrl+C give it. */
+async function whole(page: Page): Promise<string> {
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Control+c');
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** Puts the caret just inside the first string that starts with `needle`, scrolled into view. */
+async function caretAt(page: Page, needle: string): Promise<number> {
+  const line = text.slice(0, text.indexOf(needle)).split('\n').length - 1;
+  await page.locator('.json-editor__scroller').evaluate((el, l) => (el.scrollTop = l * 17 - 100), line);
+  await expect(page.locator('.json-editor__line', { hasText: needle }).first()).toBeVisible();
+  await page.locator('.json-editor__input').evaluate((el: HTMLTextAreaElement, n) => {
+    const at = el.value.indexOf(n) + 1;
+    el.focus();
+    el.setSelectionRange(at, at);
+  }, needle);
+  return text.indexOf(needle) + 1;
+}
+
+test('a long document: typing, undo and redo, Ctrl+A with the clipboard', async ({ page }) => {
+  const input = await open(page);
+  // only a window of the text is in the textarea
+  expect((await input.inputValue()).length).toBeLessThan(text.length / 4);
+  const at = await caretAt(page, '"lock:C1:30:5"');
+  await page.keyboard.type('ab');
+  await page.keyboard.press('Backspace');
+  const typed = `${text.slice(0, at)}a${text.slice(at)}`;
+  expect(await whole(page)).toBe(typed);
+  await expect(page.locator('.json-editor__line', { hasText: '"alock:C1:30:5"' })).toBeVisible();
+  // undo: the typing and the deleting are one step each, as in the browser's own undo
+  await page.locator('.json-editor__input').evaluate((el: HTMLTextAreaElement) => el.focus());
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(`${text.slice(0, at)}ab${text.slice(at)}`);
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(text);
+  await page.keyboard.press('Control+Shift+z');
+  await page.keyboard.press('Control+Shift+z');
+  expect(await whole(page)).toBe(typed);
+  // Ctrl+A and typing replace the whole document, not the window
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText('{"format": "lockscope/1"}');
+  expect(await whole(page)).toBe('{"format": "lockscope/1"}');
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(typed);
+});
+
+test("a long document: the document's end, a caret scrolled away from, IME and Tab", async ({ page }) => {
+  await open(page);
+  const at = await caretAt(page, '"lock:C1:3:2"');
+  // scrolled far away, the caret stays where it was: the next key types there
+  await page.locator('.json-editor__scroller').evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  await page.waitForTimeout(100);
+  await page.keyboard.type('Q');
+  expect(await whole(page)).toBe(`${text.slice(0, at)}Q${text.slice(at)}`);
+  await expect(page.locator('.json-editor__line', { hasText: '"Qlock:C1:3:2"' })).toBeInViewport();
+  // Ctrl+End is the document's end
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' ');
+  const withEnd = `${text.slice(0, at)}Q${text.slice(at)} `;
+  expect(await whole(page)).toBe(withEnd);
+  await expect(page.locator('.json-editor__line').last()).toBeInViewport();
+  // an IME's composition lands as typed text, and undoes as one step
+  await page.keyboard.press('Control+Home');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.imeSetComposition', { text: 'ん', selectionStart: 1, selectionEnd: 1 });
+  await cdp.send('Input.imeSetComposition', { text: 'んで', selectionStart: 2, selectionEnd: 2 });
+  await cdp.send('Input.insertText', { text: '锁' });
+  expect(await whole(page)).toBe(`锁${withEnd}`);
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(withEnd);
+  // Tab leaves the editor
+  await page.keyboard.press('Tab');
+  await expect(page.locator('.json-editor__input')).not.toBeFocused();
+});
+
+test('a long document pasted over a short one is windowed from there, and the paste undoes', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByTestId('scenario-picker').selectOption('basic-lock');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const input = page.locator('.json-editor__input');
+  const short = await input.inputValue();
+  // pasted (Playwright's insertText of 100 KB takes Chromium about a minute, typed or not)
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await input.focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Control+v');
+  await expect.poll(async () => (await input.inputValue()).length).toBeLessThan(text.length / 4);
+  expect(await whole(page)).toBe(text);
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(short);
+});

@@ -1,0 +1,572 @@
+/**
+ * The JSON editor's surface: a textarea over a drawing of the same text (json-highlight.ts), the
+ * line numbers beside it, kept in step on every keystroke. The textarea keeps what the browser
+ * gives every text field (typing, selection, the clipboard, IME input, Tab leaving the editor).
+ *
+ * Per keystroke nothing here is proportional to the document: the drawing redraws the line typed
+ * on (or the drawn lines when a line was added or removed), and the line height is read once.
+ * A textarea itself lays out and paints its whole text on every keystroke, so a document of more
+ * than WINDOW_FROM lines is edited through a window (text-window.ts): the textarea holds the lines
+ * in view and MARGIN more each side, placed where they are in the document, and moves with the
+ * scroll and the caret. Then this surface keeps undo and redo (edit-history.ts: setting a
+ * textarea's value empties the browser's), and Ctrl+A, copy and cut mean the whole document.
+ */
+import { EditHistory, type Range } from './edit-history';
+import {
+  highlightRange,
+  lineAt,
+  lineStarts,
+  shiftProblems,
+  syntaxProblem,
+  widestLine,
+  type Problem,
+} from './json-highlight';
+import {
+  applyChange,
+  diffText,
+  joinWindow,
+  linesAround,
+  windowOf,
+  windowText,
+  type Change,
+  type TextWindow,
+} from './text-window';
+
+export interface Parts {
+  scroller: HTMLDivElement;
+  gutter: HTMLDivElement;
+  numbers: HTMLDivElement;
+  content: HTMLDivElement;
+  lines: HTMLDivElement;
+  input: HTMLTextAreaElement;
+}
+
+export interface SurfaceEvents {
+  onChange: (text: string) => void;
+  onApply: () => void;
+}
+
+/** Lines drawn above and below the ones in view when the textarea holds the whole text. */
+const OVERSCAN = 200;
+/** The textarea's padding above the first line (app.css .json-editor__input), matched by the drawing. */
+const PAD = 4;
+/** A document longer than this many lines is edited through a window. */
+export const WINDOW_FROM = 1500;
+/** The window's lines beyond the view, each side. */
+const MARGIN = 150;
+/** The window moves when the view or the caret comes this near an edge of it that is not the document's. */
+const EDGE = 40;
+/**
+ * The syntax is checked again this long after the last keystroke, and 1 ms more per 2 KB: its
+ * JSON.parse of the scale scenario's 2 MB takes 20-100 ms, which a key typed meanwhile would wait for.
+ */
+const checkAfterMs = (length: number) => 300 + Math.round(length / 2048);
+
+interface Selection {
+  start: number;
+  end: number;
+  dir: 'forward' | 'backward' | 'none';
+}
+
+export class EditorSurface {
+  /** the whole document */
+  private text = '';
+  /** what the textarea holds: the whole text, or the window's */
+  private inner = '';
+  private starts: number[] = [0];
+  private widest = 0;
+  private win: TextWindow | null = null;
+  private problems: Problem[] = [];
+  /** drawn lines [first, last) of `inner` */
+  private drawn: [number, number] = [0, 0];
+  private readonly lh: number;
+  // windowed only
+  private history = new EditHistory();
+  /** the textarea's text when the last edit was recorded */
+  private base = '';
+  private selBefore: Range = [0, 0];
+  private composing = false;
+  private dragging = false;
+  private allSelected = false;
+  /** a selection the window moved away from: put back before the next key */
+  private pending: Selection | null = null;
+  /** where the textarea's own selection was left meanwhile */
+  private parked: Range = [0, 0];
+  /** the last value set from outside, and the last text given to onChange: neither is new when it comes back */
+  private external: string | null = null;
+  private emitted: string | null = null;
+  private checkTimer: ReturnType<typeof setTimeout> | undefined;
+  private scrollFrame = 0;
+  private readonly off: Array<() => void> = [];
+
+  constructor(
+    private readonly p: Parts,
+    private readonly events: SurfaceEvents,
+  ) {
+    this.lh = parseFloat(getComputedStyle(p.lines).lineHeight) || 17;
+    const on = <K extends keyof HTMLElementEventMap>(
+      el: HTMLElement | Document | Window,
+      type: K,
+      fn: (e: HTMLElementEventMap[K]) => void,
+    ) => {
+      el.addEventListener(type, fn as EventListener);
+      this.off.push(() => el.removeEventListener(type, fn as EventListener));
+    };
+    const { input } = p;
+    on(input, 'input', () => this.onInput());
+    on(input, 'beforeinput', (e) => this.onBeforeInput(e));
+    on(input, 'keydown', (e) => this.onKeyDown(e));
+    on(input, 'copy', (e) => this.onCopy(e, false));
+    on(input, 'cut', (e) => this.onCopy(e, true));
+    on(input, 'compositionstart', () => (this.composing = true));
+    on(input, 'compositionend', () => {
+      this.composing = false;
+      this.onInput();
+      // the composition's text is one undo step (its input events came while composing)
+      if (this.win) this.record();
+    });
+    on(input, 'pointerdown', () => {
+      this.dragging = true;
+      this.pending = null;
+    });
+    on(window, 'pointerup', () => {
+      if (!this.dragging) return;
+      this.dragging = false;
+      if (this.nearEdge()) this.rewindow();
+    });
+    on(document, 'selectionchange', () => {
+      if (document.activeElement === input) this.onSelect();
+    });
+    on(p.scroller, 'scroll', () => this.onScroll());
+  }
+
+  destroy(): void {
+    for (const f of this.off) f();
+    clearTimeout(this.checkTimer);
+    cancelAnimationFrame(this.scrollFrame);
+  }
+
+  /** The whole document as it is now. */
+  value(): string {
+    return this.text;
+  }
+
+  /** A value from outside (the scenario, Reset): replaces the text, its marks and its undo steps. */
+  setValue(value: string): void {
+    if (value === this.external || value === this.emitted) return;
+    this.external = value;
+    this.text = value;
+    this.emitted = null;
+    this.problems = [];
+    this.pending = null;
+    this.allSelected = false;
+    this.history.clear();
+    const starts = lineStarts(value);
+    if (starts.length > WINDOW_FROM) {
+      this.rewindow();
+      return;
+    }
+    this.win = null;
+    this.p.input.style.top = '';
+    this.p.input.style.height = '';
+    this.p.input.value = value;
+    this.setInner(value, starts);
+    this.drawAll();
+  }
+
+  /** Marks these problems; with `reveal`, scrolls to the first and puts the caret on it. */
+  setProblems(list: Problem[], reveal: boolean): void {
+    this.problems = list;
+    this.drawAll();
+    if (reveal && list[0]) this.reveal(list[0]);
+  }
+
+  // --- keeping the drawing in step -----------------------------------------------------------
+
+  private setInner(inner: string, starts = lineStarts(inner)) {
+    this.inner = inner;
+    this.starts = starts;
+    this.widest = widestLine(inner, starts);
+  }
+
+  /** The document's line where the textarea's text starts, and its character. */
+  private get firstLine() {
+    return this.win?.first ?? 0;
+  }
+  private get offset() {
+    return this.win?.before.length ?? 0;
+  }
+  private lineCount() {
+    return this.firstLine + this.starts.length + (this.win?.afterLines ?? 0);
+  }
+
+  /** The document's lines in view, [top, bottom]. */
+  private viewLines(): [number, number] {
+    const { scrollTop, clientHeight } = this.p.scroller;
+    return [Math.max(0, Math.floor((scrollTop - PAD) / this.lh)), Math.ceil((scrollTop + clientHeight) / this.lh)];
+  }
+
+  /** The lines of the textarea's text to draw: the whole window, else the view and OVERSCAN more. */
+  private drawRange(): [number, number] {
+    if (this.win) return [0, this.starts.length];
+    const [top, bottom] = this.viewLines();
+    return [Math.max(0, top - OVERSCAN), Math.min(this.starts.length, bottom + OVERSCAN)];
+  }
+
+  /** The problems in the textarea's text's own positions (those outside a window left out). */
+  private innerProblems(): Problem[] {
+    const off = this.offset;
+    if (off === 0 && !this.win) return this.problems;
+    return this.problems
+      .map((q) => ({ ...q, from: q.from - off, to: q.to - off }))
+      .filter((q) => q.to > 0 && q.from < this.inner.length);
+  }
+
+  private sizes(n = this.lineCount()) {
+    const { content, gutter } = this.p;
+    const height = `${n * this.lh + 2 * PAD}px`;
+    const widest = Math.max(this.widest, this.win?.outsideWidest ?? 0);
+    if (content.style.height !== height) {
+      content.style.height = height;
+      gutter.style.height = height;
+      gutter.style.width = `calc(${String(n).length}ch + 14px)`;
+    }
+    const minWidth = `calc(${widest}ch + ${4 * PAD}px)`;
+    if (content.style.minWidth !== minWidth) content.style.minWidth = minWidth;
+  }
+
+  private drawAll() {
+    const { lines, numbers } = this.p;
+    const [first, last] = this.drawRange();
+    const html = highlightRange(this.inner, this.starts, this.innerProblems(), first, last);
+    const top = `${PAD + (this.firstLine + first) * this.lh}px`;
+    lines.style.top = top;
+    numbers.style.top = top;
+    lines.innerHTML = html.map((l) => `<div class="json-editor__line">${l}</div>`).join('');
+    const from = this.firstLine + first + 1;
+    numbers.textContent = html.map((_, i) => from + i).join('\n');
+    this.drawn = [first, last];
+    this.sizes();
+    this.markCurrentLine();
+  }
+
+  /** Redraws line `n` of the textarea's text only (an edit within it). */
+  private drawLine(n: number) {
+    const el = this.p.lines.children[n - this.drawn[0]];
+    if (!el) return;
+    el.innerHTML = highlightRange(this.inner, this.starts, this.innerProblems(), n, n + 1)[0];
+    this.sizes();
+  }
+
+  private markCurrentLine() {
+    const { lines, input } = this.p;
+    const at = lineAt(this.starts, input.selectionStart) - this.drawn[0];
+    for (const el of lines.querySelectorAll('.json-editor__line--current'))
+      if (el !== lines.children[at]) el.classList.remove('json-editor__line--current');
+    lines.children[at]?.classList.add('json-editor__line--current');
+  }
+
+  // --- typing ---------------------------------------------------------------------------------
+
+  private onInput() {
+    const { input } = this.p;
+    const inner = input.value;
+    const change = diffText(this.inner, inner);
+    if (!change) return;
+    const lineCount = this.starts.length;
+    this.problems = shiftProblems(
+      this.problems,
+      this.offset + input.selectionEnd,
+      inner.length - this.inner.length,
+    );
+    this.setInner(inner);
+    this.text = this.win ? joinWindow(this.win, inner) : inner;
+    if (!this.win && this.starts.length > WINDOW_FROM) {
+      this.becomeWindowed(change);
+      return;
+    }
+    const oneLine = !change.removed.includes('\n') && !change.inserted.includes('\n');
+    const line = lineAt(this.starts, change.at);
+    if (oneLine && this.starts.length === lineCount && line >= this.drawn[0] && line < this.drawn[1])
+      this.drawLine(line);
+    else this.drawAll();
+    this.markCurrentLine();
+    if (this.win && !this.composing) this.record();
+    this.emit();
+  }
+
+  /**
+   * A whole text that grew past WINDOW_FROM lines (a long document pasted in): from here on it
+   * is windowed, and the paste is its first undo step (the browser's own steps go with its value).
+   */
+  private becomeWindowed(change: Change) {
+    const sel = this.selection();
+    this.history.clear();
+    this.history.record({
+      ...change,
+      before: [change.at, change.at + change.removed.length],
+      after: [sel.start, sel.end],
+    });
+    this.rewindow(sel);
+    this.emit();
+  }
+
+  /** Windowed: the textarea's change since the last one recorded becomes an undo step. */
+  private record() {
+    const change = diffText(this.base, this.inner);
+    this.base = this.inner;
+    if (!change) return;
+    const at = this.offset + change.at;
+    const { selectionStart, selectionEnd } = this.p.input;
+    this.history.record({
+      ...change,
+      at,
+      before: this.selBefore,
+      after: [this.offset + selectionStart, this.offset + selectionEnd],
+    });
+    this.allSelected = false;
+  }
+
+  private emit() {
+    this.emitted = this.text;
+    this.events.onChange(this.text);
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => {
+      const problem = syntaxProblem(this.text);
+      this.setProblems(problem ? [problem] : [], false);
+    }, checkAfterMs(this.text.length));
+  }
+
+  private selection(): Selection {
+    const { selectionStart, selectionEnd, selectionDirection } = this.p.input;
+    const off = this.offset;
+    return { start: off + selectionStart, end: off + selectionEnd, dir: selectionDirection ?? 'none' };
+  }
+
+  private onBeforeInput(e: InputEvent) {
+    if (!this.win) return;
+    const sel = this.selection();
+    // an IME's composition is one step: its selection before is the one before it began
+    if (!this.composing) this.selBefore = [sel.start, sel.end];
+    if (e.inputType === 'historyUndo' || e.inputType === 'historyRedo') {
+      e.preventDefault();
+      this.travel(e.inputType === 'historyUndo' ? 'undo' : 'redo');
+      return;
+    }
+    if (!this.allSelected || !this.wholeWindowSelected()) return;
+    // Ctrl+A chose the whole document, which the window only shows part of: replace all of it
+    e.preventDefault();
+    const t = e.inputType;
+    const data =
+      t === 'insertFromPaste' || t === 'insertFromDrop'
+        ? (e.dataTransfer?.getData('text/plain') ?? '')
+        : t === 'insertLineBreak' || t === 'insertParagraph'
+          ? '\n'
+          : t.startsWith('insert')
+            ? (e.data ?? '')
+            : '';
+    this.replaceAll(data);
+  }
+
+  private wholeWindowSelected() {
+    const { selectionStart, selectionEnd } = this.p.input;
+    return selectionStart === 0 && selectionEnd === this.inner.length;
+  }
+
+  private onCopy(e: ClipboardEvent, cut: boolean) {
+    if (!this.win || !this.allSelected || !this.wholeWindowSelected() || !e.clipboardData) return;
+    e.preventDefault();
+    e.clipboardData.setData('text/plain', this.text);
+    if (cut) {
+      this.selBefore = [0, this.text.length];
+      this.replaceAll('');
+    }
+  }
+
+  private replaceAll(data: string) {
+    const change: Change = { at: 0, removed: this.text, inserted: data };
+    this.history.record({ ...change, before: [0, this.text.length], after: [data.length, data.length] });
+    this.allSelected = false;
+    this.applyWhole(change, [data.length, data.length]);
+  }
+
+  private travel(dir: 'undo' | 'redo') {
+    const step = dir === 'undo' ? this.history.undo() : this.history.redo();
+    if (step) this.applyWhole(step.change, step.select);
+  }
+
+  /** A change to the whole document (undo, redo, replacing everything): the window moves to its selection. */
+  private applyWhole(change: Change, select: Range) {
+    this.problems = shiftProblems(
+      this.problems,
+      change.at + change.inserted.length,
+      change.inserted.length - change.removed.length,
+    );
+    this.text = applyChange(this.text, change);
+    this.rewindow({ start: select[0], end: select[1], dir: 'none' });
+    this.emit();
+  }
+
+  private onKeyDown(e: KeyboardEvent) {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      this.events.onApply();
+      return;
+    }
+    if (!this.win || this.composing || e.isComposing) return;
+    if (this.pending && !['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) {
+      // moved since (a click, a script): the new selection is the one to type at
+      if (this.movedSinceParked()) this.pending = null;
+      else this.rewindow(this.pending);
+    }
+    const mod = e.ctrlKey || e.metaKey;
+    if (!mod) return;
+    const key = e.key.toLowerCase();
+    if ((key === 'z' && e.shiftKey) || (key === 'y' && e.ctrlKey && !e.metaKey)) {
+      e.preventDefault();
+      this.travel('redo');
+    } else if (key === 'z') {
+      e.preventDefault();
+      this.travel('undo');
+    } else if (key === 'a' && !this.windowIsWhole()) {
+      e.preventDefault();
+      this.p.input.setSelectionRange(0, this.inner.length);
+      this.allSelected = true;
+    } else if ((e.key === 'Home' || e.key === 'End') && !this.windowIsWhole()) {
+      // the document's start or end, not the window's
+      e.preventDefault();
+      const to = e.key === 'Home' ? 0 : this.text.length;
+      const sel = this.selection();
+      const anchor = sel.dir === 'backward' ? sel.end : sel.start;
+      this.rewindow(
+        e.shiftKey
+          ? { start: Math.min(anchor, to), end: Math.max(anchor, to), dir: to < anchor ? 'backward' : 'forward' }
+          : { start: to, end: to, dir: 'none' },
+      );
+    }
+  }
+
+  private movedSinceParked() {
+    const { selectionStart, selectionEnd } = this.p.input;
+    return selectionStart !== this.parked[0] || selectionEnd !== this.parked[1];
+  }
+
+  private windowIsWhole() {
+    return this.win !== null && this.win.before === '' && this.win.after === '';
+  }
+
+  private onSelect() {
+    this.markCurrentLine();
+    if (!this.win || this.composing) return;
+    const sel = this.selection();
+    this.selBefore = [sel.start, sel.end];
+    if (this.allSelected && !this.wholeWindowSelected()) this.allSelected = false;
+    if (this.pending && this.movedSinceParked()) this.pending = null;
+    if (!this.dragging && !this.allSelected && this.nearEdge()) this.rewindow();
+  }
+
+  private onScroll() {
+    cancelAnimationFrame(this.scrollFrame);
+    this.scrollFrame = requestAnimationFrame(() => {
+      if (this.win) {
+        if (!this.dragging && !this.composing && this.nearEdge()) this.rewindow();
+      } else {
+        const [first, last] = this.drawRange();
+        const [a, b] = this.drawn;
+        if ((first < a || last > b) && (first !== a || last !== b)) this.drawAll();
+      }
+    });
+  }
+
+  /** The view, or the caret, is near an edge of the window that is not the document's. */
+  private nearEdge(): boolean {
+    const w = this.win;
+    if (!w) return false;
+    const a = w.first;
+    const b = a + this.starts.length;
+    const [top, bottom] = this.viewLines();
+    const caret = a + lineAt(this.starts, this.p.input.selectionEnd);
+    const low = Math.min(top, document.activeElement === this.p.input ? caret : top);
+    const high = Math.max(bottom, document.activeElement === this.p.input ? caret : bottom);
+    return (low < a + EDGE && a > 0) || (high > b - EDGE && w.afterLines > 0);
+  }
+
+  // --- the window -------------------------------------------------------------------------------
+
+  /**
+   * Cuts the window again around the view (and `keep`, scrolled into view: a selection to put
+   * back). The selection stays when it is within reach of the view; else it waits in `pending`.
+   */
+  private rewindow(keep?: Selection) {
+    const { input, scroller } = this.p;
+    // the selection moved since the window parked it (a click, a script): that one counts now
+    if (this.pending && this.movedSinceParked()) this.pending = null;
+    // a selection to put back is the selection now, not "everything"
+    if (keep) this.allSelected = false;
+    const full = this.text;
+    const starts = lineStarts(full);
+    const sel = keep ?? this.pending ?? (this.win ? this.selection() : { start: 0, end: 0, dir: 'none' as const });
+    const sa = lineAt(starts, sel.start);
+    const sb = lineAt(starts, sel.end);
+    // the document's height first: a scroll to a line below the old height would stop short
+    this.sizes(starts.length);
+    if (keep) {
+      const line = sel.dir === 'backward' ? sa : sb;
+      const [top, bottom] = this.viewLines();
+      if (line < top || line >= bottom - 1)
+        scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
+    }
+    const [top, bottom] = this.viewLines();
+    const reach = (l: number) => l >= top - MARGIN / 2 && l <= bottom + MARGIN / 2;
+    const restore = keep !== undefined || (reach(sa) && reach(sb));
+    const [first, last] = linesAround(
+      restore ? Math.min(top, sa) : top,
+      restore ? Math.max(bottom, sb) : bottom,
+      MARGIN,
+      starts.length,
+    );
+    this.win = windowOf(full, starts, first, last);
+    const inner = windowText(full, this.win);
+    const { scrollTop, scrollLeft } = scroller;
+    input.value = inner;
+    this.base = inner;
+    this.setInner(inner);
+    input.style.top = `${first * this.lh}px`;
+    input.style.height = `${this.starts.length * this.lh + 2 * PAD}px`;
+    const off = this.offset;
+    if (this.allSelected) {
+      // still the whole document: the whole of the new window
+      input.setSelectionRange(0, inner.length);
+    } else if (restore) {
+      input.setSelectionRange(sel.start - off, sel.end - off, sel.dir);
+      this.pending = null;
+    } else {
+      this.pending = sel;
+      this.parked = [input.selectionStart, input.selectionEnd];
+    }
+    // putting the selection back must not scroll: the view is the reader's
+    scroller.scrollTop = scrollTop;
+    scroller.scrollLeft = scrollLeft;
+    this.drawAll();
+  }
+
+  /** Scrolls the problem's line into the middle of the editor, puts the caret on it, and the editor into view. */
+  private reveal(problem: Problem) {
+    const { input, scroller } = this.p;
+    const at = Math.max(0, Math.min(problem.from, this.text.length));
+    const starts = this.win ? lineStarts(this.text) : this.starts;
+    const line = lineAt(starts, at);
+    scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
+    if (this.win) this.rewindow({ start: at, end: at, dir: 'none' });
+    else {
+      input.setSelectionRange(at, at);
+      this.drawAll();
+    }
+    const column = at - starts[line];
+    const widest = Math.max(1, this.widest, this.win?.outsideWidest ?? 0);
+    const ch = input.scrollWidth / widest;
+    if (column * ch < scroller.scrollLeft || column * ch > scroller.scrollLeft + scroller.clientWidth - 80)
+      scroller.scrollLeft = Math.max(0, column * ch - scroller.clientWidth / 2);
+    scroller.parentElement?.scrollIntoView({ block: 'nearest' });
+  }
+}
