@@ -19,6 +19,7 @@ import {
   CALL_INTERRUPTED,
   acquire,
   call,
+  callEffect,
   isCallTimeout,
   sleep,
   type CallOptions,
@@ -220,7 +221,7 @@ export class RedissonClient implements LockServices {
     /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
     let redirected: string | null = null;
     for (let hops = 0; ;) {
-      const reply = yield* call(this.connection(target), argv, this.callOptions(onAbandoned));
+      const reply = (yield callEffect(this.connection(target), argv, this.callOptions(onAbandoned))) as Reply;
       if (!this.clusterMode || reply.t !== 'error') return [reply, target];
       if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry) {
         if (attempts.n >= this.config.retryAttempts) return [decodedAsClusterDown({ ...reply }), target];

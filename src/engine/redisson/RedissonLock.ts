@@ -11,7 +11,7 @@
  * The acquire script returns nil (acquired) or the holder's PTTL. A lock taken without a lease is
  * handed to the watchdog; with a lease it simply expires.
  */
-import { acquire, now, sleep, type Process } from '../sim/effects';
+import { NOW, acquire, acquireEffect, now, sleep, type AcquireResult, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
@@ -50,7 +50,7 @@ export class RedissonLock extends RedissonBaseLock {
   }
 
   private *lockImpl(threadId: number, leaseTime: number, interruptibly: boolean): Process<void> {
-    let ttl = yield* this.tryAcquire(leaseTime, threadId);
+    let ttl = (yield this.tryAcquire(leaseTime, threadId)) as number | null;
     if (ttl === null) return;
 
     const entry = yield* this.subscribe(threadId, interruptibly);
@@ -59,22 +59,22 @@ export class RedissonLock extends RedissonBaseLock {
     let handedOver = false;
     try {
       for (;;) {
-        ttl = yield* this.tryAcquire(leaseTime, threadId);
+        ttl = (yield this.tryAcquire(leaseTime, threadId)) as number | null;
         if (ttl === null) break;
         if (ttl >= 0) {
           // latch.tryAcquire(ttl) always reacts to an interrupt (and clears the flag); lock()
           // catches the InterruptedException and waits the ttl once more, and a second interrupt
           // during that wait leaves lock() as IllegalStateException.
           this.emitWait(threadId, ttl, ttl);
-          waitingUntil = (yield* now()) + ttl;
-          let r = yield* acquire(entry.latch, ttl, true);
+          waitingUntil = ((yield NOW) as number) + ttl;
+          let r = (yield acquireEffect(entry.latch, ttl, true)) as AcquireResult;
           waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') {
             if (interruptibly) throw new InterruptedException('');
             this.emitWait(threadId, ttl, ttl);
-            waitingUntil = (yield* now()) + ttl;
-            r = yield* acquire(entry.latch, ttl, true);
+            waitingUntil = ((yield NOW) as number) + ttl;
+            r = (yield acquireEffect(entry.latch, ttl, true)) as AcquireResult;
             waitingUntil = null;
             this.emitWakeup(threadId, r, entry);
             if (r === 'interrupted') throw new IllegalStateException('');
@@ -84,7 +84,7 @@ export class RedissonLock extends RedissonBaseLock {
           // acquireUninterruptibly() for lock(), which keeps the interrupt flag set.
           this.emitWait(threadId, ttl, undefined);
           waitingUntil = Infinity;
-          const r = yield* acquire(entry.latch, undefined, interruptibly);
+          const r = (yield acquireEffect(entry.latch, undefined, interruptibly)) as AcquireResult;
           waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') throw new InterruptedException('');
@@ -307,7 +307,7 @@ export class RedissonLock extends RedissonBaseLock {
   ): Process<number | null> {
     const { client } = this;
     const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
-    const reply = yield* client.syncedEval(script, keys, args, onAbandoned, attempts);
+    const reply = (yield client.syncedEval(script, keys, args, onAbandoned, attempts)) as Reply;
     return this.acquireResult(last ? yield* client.batchOutcome(reply) : reply, threadId);
   }
 

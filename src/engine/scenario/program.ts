@@ -196,7 +196,8 @@ class ThreadRunner {
         continue;
       }
       this.step = at++;
-      const acquired = yield* this.runOp(op);
+      // a sub-process: the steps' own effects do not resume the blocks around them (effects.ts)
+      const acquired = (yield this.runOp(op)) as boolean | undefined;
       if (acquired !== false) continue;
       const end = matchingUnlock(ops, i);
       for (let k = i + 1; k <= end; k++) at += opLength(ops[k]);
@@ -274,7 +275,7 @@ class ThreadRunner {
         const lock = this.believedLock();
         this.emit('work.start', { ms: op.ms, op: 'use', critical: lock !== undefined });
         const token = lock === undefined ? undefined : this.tokenFor(lock);
-        yield* this.resource.use({ actor: this.actor, lock, ms: op.ms, token });
+        yield this.resource.use({ actor: this.actor, lock, ms: op.ms, token });
         this.emit('work.end', {});
         return;
       }
@@ -362,16 +363,16 @@ class ThreadRunner {
   ): Process<boolean> {
     const lease = op.leaseMs ?? NO_LEASE;
     if (op.op === 'lock') {
-      if (lock instanceof RedissonFencedLock) yield* lock.lockAndGetToken(tid, lease);
-      else yield* lock.lock(tid, lease);
+      if (lock instanceof RedissonFencedLock) yield lock.lockAndGetToken(tid, lease);
+      else yield lock.lock(tid, lease);
       return true;
     }
     if (op.op === 'lockInterruptibly') {
-      yield* lock.lockInterruptibly(tid, lease);
+      yield lock.lockInterruptibly(tid, lease);
       return true;
     }
-    if (op.waitMs === undefined) return yield* lock.tryLockOnce(tid, lease);
-    return yield* lock.tryLock(tid, op.waitMs, lease);
+    if (op.waitMs === undefined) return (yield lock.tryLockOnce(tid, lease)) as boolean;
+    return (yield lock.tryLock(tid, op.waitMs, lease)) as boolean;
   }
 
   private *acquireNaive(
@@ -410,7 +411,7 @@ class ThreadRunner {
     }
     if (held !== undefined) this.requestUnlock(name, type, held - 1);
     try {
-      yield* lock.lock.unlock(owner);
+      yield lock.lock.unlock(owner);
     } catch (e) {
       // IllegalMonitorStateException: the thread learns it no longer holds the lock.
       this.holds.delete(name);

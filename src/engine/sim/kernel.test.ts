@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Reply } from '../redis/reply';
 import type { TraceEvent } from '../trace/types';
 import type { AcquireResult, Process } from './effects';
-import { acquire, call, CALL_INTERRUPTED, isCallTimeout, now, sleep } from './effects';
+import { NOW, acquire, acquireEffect, call, CALL_INTERRUPTED, isCallTimeout, now, sleep } from './effects';
 import { masterWorld } from '../scenario/testing/world';
 
 function world(opts: { latencyMs?: number; threads?: string[] } = {}) {
@@ -293,6 +293,80 @@ describe('Kernel: semaphores and interrupts', () => {
     runAll(w);
     expect(log).toEqual(['B woke']);
     expect(h.done).toBe(true);
+  });
+});
+
+describe('Kernel: sub-processes (a yielded generator runs like yield*)', () => {
+  it('resumes the caller with the result, once the sub-process (and its own subs) ended', () => {
+    const { w, k, log } = semaphoreWorld();
+    function* inner(ms: number): Process<number> {
+      yield* sleep(ms);
+      return (yield NOW) as number;
+    }
+    function* middle(): Process<string> {
+      const a = (yield inner(10)) as number;
+      const b = (yield inner(5)) as number;
+      return `${a},${b}`;
+    }
+    thread(k, 'A:1', function* () {
+      log.push(`${(yield middle()) as string} @${yield* now()}`);
+    });
+    runAll(w);
+    expect(log).toEqual(['10,15 @15']);
+  });
+
+  it("throws a sub-process's exception into its caller at the yield, through every level", () => {
+    const { w, k, log } = semaphoreWorld();
+    function* failing(): Process<void> {
+      yield* sleep(3);
+      throw new Error('boom');
+    }
+    function* passing(): Process<void> {
+      try {
+        yield failing();
+      } finally {
+        log.push('finally ran');
+      }
+    }
+    thread(k, 'A:1', function* () {
+      try {
+        yield passing();
+      } catch (e) {
+        log.push(`caught ${(e as Error).message} @${yield* now()}`);
+      }
+    });
+    runAll(w);
+    expect(log).toEqual(['finally ran', 'caught boom @3']);
+  });
+
+  it('an uncaught exception of a sub-process fails the process; throwInto reaches the innermost wait', () => {
+    const { w, k, sem, log } = semaphoreWorld();
+    function* waits(): Process<void> {
+      try {
+        yield acquireEffect(sem, undefined, false);
+      } catch (e) {
+        log.push(`inner got ${String(e)}`);
+        throw e;
+      }
+    }
+    const h = thread(k, 'A:1', function* () {
+      try {
+        yield waits();
+      } catch (e) {
+        log.push(`outer got ${String(e)}`);
+      }
+      log.push(`goes on @${yield* now()}`);
+    });
+    k.at(7, () => k.throwInto(h, 'cancelled'));
+    runAll(w);
+    expect(log).toEqual(['inner got cancelled', 'outer got cancelled', 'goes on @7']);
+    thread(k, 'A:2', function* () {
+      yield (function* (): Process<void> {
+        yield* sleep(0);
+        throw new Error('deep');
+      })();
+    });
+    expect(() => runAll(w)).toThrow(/process A:2 failed at t=7: deep/);
   });
 });
 
