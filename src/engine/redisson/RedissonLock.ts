@@ -27,6 +27,7 @@ import {
 } from './errors';
 import type { Attempts, ScriptCall } from './executor';
 import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
+import type { AssembledEvent } from '../trace/types';
 
 /** leaseTime / waitTime "not given", as Java's -1 */
 export const NO_LEASE = -1;
@@ -373,7 +374,10 @@ export class RedissonLock extends RedissonBaseLock {
 
   /** `waitMs`: how long the latch wait may last (null: until a message comes). */
   private emitWait(threadId: number, ttl: number, waitMs: number | undefined): void {
-    this.client.ctx.emit('lock.wait', {
+    this.client.ctx.record({
+      t: 0,
+      seq: 0,
+      kind: 'lock.wait',
       actor: this.actor(threadId),
       lock: this.name,
       ttl,
@@ -385,12 +389,16 @@ export class RedissonLock extends RedissonBaseLock {
   private emitWakeup(threadId: number, r: string, entry: RedissonLockEntry): void {
     const cause = r === 'acquired' ? 'message' : r;
     const causeSeq = r === 'acquired' ? entry.permitCauses.shift() : undefined;
-    this.client.ctx.emit('waiter.wakeup', {
+    const ev: AssembledEvent<'waiter.wakeup'> = {
+      t: 0,
+      seq: 0,
+      kind: 'waiter.wakeup',
       actor: this.actor(threadId),
       lock: this.name,
       cause,
-      ...(causeSeq === undefined ? {} : { causeSeq }),
-    });
+    };
+    if (causeSeq !== undefined) ev.causeSeq = causeSeq;
+    this.client.ctx.record(ev);
   }
 }
 

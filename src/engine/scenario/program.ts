@@ -21,7 +21,7 @@
  *     (`lock.tryLock();`) whose result the trace records.
  */
 import type { ProcHandle, SimContext } from '../sim/api';
-import type { EventFields, EventKind } from '../trace/types';
+import type { AssembledEvent, EventKind } from '../trace/types';
 import type { ClientsHandle } from './api';
 import { acquire, sleep, type Process } from '../sim/effects';
 import { replyToJson } from '../sim/reply_json';
@@ -44,6 +44,7 @@ import {
   fencingToken,
   isFamilyType,
   requestFields,
+  type AcquiredFields,
   type FamilyLock,
 } from '../redisson/family';
 import {
@@ -167,18 +168,25 @@ class ThreadRunner {
 
   *run(): Process<void> {
     if (this.spec.start > 0) yield* sleep(this.spec.start);
-    this.emit('thread.start', {});
+    this.record({ t: 0, seq: 0, kind: 'thread.start' });
     try {
       yield* this.runOps(this.spec.program, 0);
     } catch (e) {
       if (!(e instanceof JavaException)) throw e;
       // an exception leaving the method rolls its transaction back, a normal return commits it
       this.resource.rollback(this.actor);
-      this.emit('thread.done', { outcome: 'exception', exception: e.javaClass, message: e.message });
+      this.record({
+        t: 0,
+        seq: 0,
+        kind: 'thread.done',
+        outcome: 'exception',
+        exception: e.javaClass,
+        message: e.message,
+      });
       return;
     }
     this.commit();
-    this.emit('thread.done', { outcome: 'normal' });
+    this.record({ t: 0, seq: 0, kind: 'thread.done', outcome: 'normal' });
   }
 
   /**
@@ -228,7 +236,13 @@ class ThreadRunner {
       pending = javaOnly(e);
     }
     if (pending !== null && catches(op, pending)) {
-      this.emit('exception.caught', { exception: pending.javaClass, message: pending.message });
+      this.record({
+        t: 0,
+        seq: 0,
+        kind: 'exception.caught',
+        exception: pending.javaClass,
+        message: pending.message,
+      });
       pending = null;
       try {
         yield* this.runOps(op.catch ?? [], catchAt);
@@ -252,37 +266,58 @@ class ThreadRunner {
         return;
       case 'continueOn':
         this.tid = op.thread;
-        this.emit('thread.continue', { thread: op.thread });
+        this.record({ t: 0, seq: 0, kind: 'thread.continue', thread: op.thread });
         return;
       case 'forceUnlock':
         yield* this.forceUnlock(op.lock, op.type);
         return;
       case 'work':
-        this.emit('work.start', { ms: op.ms, op: 'work', critical: this.holds.size > 0 });
+        this.record({
+          t: 0,
+          seq: 0,
+          kind: 'work.start',
+          ms: op.ms,
+          op: 'work',
+          critical: this.holds.size > 0,
+        });
         yield* sleep(op.ms);
-        this.emit('work.end', {});
+        this.record({ t: 0, seq: 0, kind: 'work.end' });
         return;
       case 'sleep': {
         // Thread.sleep: an interrupt ends it early with InterruptedException (business work,
         // `work`, runs on regardless and leaves the interrupt pending for the next wait).
-        this.emit('work.start', { ms: op.ms, op: 'sleep', critical: this.holds.size > 0 });
+        this.record({
+          t: 0,
+          seq: 0,
+          kind: 'work.start',
+          ms: op.ms,
+          op: 'sleep',
+          critical: this.holds.size > 0,
+        });
         const r = yield* acquire(this.ctx.semaphore(), op.ms, true);
-        this.emit('work.end', {});
+        this.record({ t: 0, seq: 0, kind: 'work.end' });
         if (r === 'interrupted') this.threw(new InterruptedException('sleep interrupted'));
         return;
       }
       case 'use': {
         const lock = this.believedLock();
-        this.emit('work.start', { ms: op.ms, op: 'use', critical: lock !== undefined });
+        this.record({ t: 0, seq: 0, kind: 'work.start', ms: op.ms, op: 'use', critical: lock !== undefined });
         const token = lock === undefined ? undefined : this.tokenFor(lock);
         yield this.resource.use({ actor: this.actor, lock, ms: op.ms, token });
-        this.emit('work.end', {});
+        this.record({ t: 0, seq: 0, kind: 'work.end' });
         return;
       }
       case 'commit':
-        this.emit('work.start', { ms: op.ms, op: 'commit', critical: this.holds.size > 0 });
+        this.record({
+          t: 0,
+          seq: 0,
+          kind: 'work.start',
+          ms: op.ms,
+          op: 'commit',
+          critical: this.holds.size > 0,
+        });
         yield* sleep(op.ms);
-        this.emit('work.end', {});
+        this.record({ t: 0, seq: 0, kind: 'work.end' });
         this.commit();
         return;
       case 'redis':
@@ -325,7 +360,7 @@ class ThreadRunner {
     if (op.leaseMs !== undefined) args.leaseMs = op.leaseMs;
     const owner = this.ownerOf(op);
     const known = lock?.kind === 'rlock' ? requestFields(lock.lock, owner) : {};
-    this.emit('lock.request', { lock: name, type, op: op.op, ...args, ...known });
+    this.record({ t: 0, seq: 0, kind: 'lock.request', lock: name, type, op: op.op, ...args, ...known });
     this.lastType.set(name, type);
     if (!lock) return this.unsupported(op.op, name, type);
     let acquired: boolean;
@@ -342,17 +377,15 @@ class ThreadRunner {
     }
     if (op.op === 'tryLock') this.result(acquired);
     if (!acquired) {
-      this.emit('lock.failed', { lock: name });
+      this.record({ t: 0, seq: 0, kind: 'lock.failed', lock: name });
       return false;
     }
     const holdCount = lock.kind === 'rlock' ? (this.holds.get(name) ?? 0) + 1 : 1;
     this.holds.delete(name);
     this.holds.set(name, holdCount);
-    if (lock.kind === 'naive') {
-      this.emit('lock.acquired', { lock: name, holdCount, owner: lock.lock.currentToken()! });
-      return true;
-    }
-    this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, owner) });
+    const holder: AcquiredFields =
+      lock.kind === 'naive' ? { owner: lock.lock.currentToken()! } : acquiredFields(lock.lock, owner);
+    this.record({ t: 0, seq: 0, kind: 'lock.acquired', lock: name, holdCount, ...holder });
     return true;
   }
 
@@ -439,13 +472,20 @@ class ThreadRunner {
   }
 
   private requestUnlock(name: string, type: LockType, holdCount: number): void {
-    this.emit('unlock.request', { lock: name, type, holdCount: Math.max(0, holdCount) });
+    this.record({
+      t: 0,
+      seq: 0,
+      kind: 'unlock.request',
+      lock: name,
+      type,
+      holdCount: Math.max(0, holdCount),
+    });
   }
 
   private release(name: string, holdCount: number): void {
     if (holdCount > 0) this.holds.set(name, holdCount);
     else this.holds.delete(name);
-    this.emit('lock.released', { lock: name, holdCount });
+    this.record({ t: 0, seq: 0, kind: 'lock.released', lock: name, holdCount });
   }
 
   /** The fencing token of the thread's hold of `name` (a FencedLock's latest acquire). */
@@ -481,7 +521,16 @@ class ThreadRunner {
           name,
           this.ctx.rng(`naive.token:${this.actor}:${type}:${name}`),
           // polling has no ttl to wait for: the thread sleeps RETRY_SLEEP_MS between tries
-          () => this.emit('lock.wait', { lock: name, ttl: null, waitMs: RETRY_SLEEP_MS, polling: true }),
+          () =>
+            this.record({
+              t: 0,
+              seq: 0,
+              kind: 'lock.wait',
+              lock: name,
+              ttl: null,
+              waitMs: RETRY_SLEEP_MS,
+              polling: true,
+            }),
           type === 'set-nx-px-renew'
             ? new RenewalTask(this.ctx, this.client.name, this.client, this.actor, name)
             : undefined,
@@ -503,7 +552,7 @@ class ThreadRunner {
   /** A lock call threw: recorded as `lock.error` and as the step's result, then thrown on. */
   private lockError(e: unknown, op: string, name: string): never {
     const ex = javaOnly(e);
-    this.emit('lock.error', { lock: name, op, error: describeThrown(ex) });
+    this.record({ t: 0, seq: 0, kind: 'lock.error', lock: name, op, error: describeThrown(ex) });
     return this.threw(ex);
   }
 
@@ -548,16 +597,18 @@ class ThreadRunner {
   }
 
   private result(result: unknown): void {
-    this.emit('thread.result', { result });
+    this.record({ t: 0, seq: 0, kind: 'thread.result', result });
   }
 
-  /** `fields` is always a fresh literal, so it is completed in place rather than copied. */
-  private emit<K extends EventKind>(kind: K, fields: Omit<EventFields<K>, 'actor' | 'step'>): void {
-    // actor and step go last in the JSON, after the kind's own fields.
-    const f = fields as Record<string, unknown>;
-    f.actor = this.actor;
-    if (this.step >= 0) f.step = this.step;
-    this.ctx.emit(kind, f as EventFields<K>);
+  /**
+   * `ev` is always a fresh literal, head first, so it is completed in place rather than copied
+   * (Recorder.record); actor and step go last in the JSON, after the kind's own fields.
+   */
+  private record<K extends EventKind>(ev: Omit<AssembledEvent<K>, 'actor' | 'step'>): void {
+    const e = ev as Record<string, unknown>;
+    e.actor = this.actor;
+    if (this.step >= 0) e.step = this.step;
+    this.ctx.record(e as AssembledEvent<K>);
   }
 }
 
