@@ -220,13 +220,7 @@ export abstract class RedissonBaseLock {
     const { client } = this;
     const key = this.getUnlockLatchName(requestId);
     // through the executor, so in a cluster a MOVED is followed like any write's
-    client.ctx.spawn(
-      client.name,
-      `${client.name}/unlock`,
-      (function* () {
-        yield* client.command(['DEL', key]);
-      })(),
-    );
+    client.ctx.spawn(client.name, `${client.name}/unlock`, client.command(['DEL', key]));
   }
 
   /** forceUnlock(): delete the lock whoever holds it; true if there was one (syncedEvalWithRetry). */

@@ -161,12 +161,7 @@ export class RedissonClient implements LockServices {
    */
   private callOptions(onAbandonedReply?: (reply: Reply) => void, timeoutMs?: number): CallOptions {
     const { retryAttempts, retryDelayMs } = this.config;
-    return {
-      interruptible: true,
-      writeTimeoutMs: retryDelayMs * (retryAttempts + 1),
-      ...(onAbandonedReply === undefined ? {} : { onAbandonedReply }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    };
+    return { interruptible: true, writeTimeoutMs: retryDelayMs * (retryAttempts + 1), onAbandonedReply, timeoutMs };
   }
 
   *command(argv: readonly string[], routeKey?: string): Process<Reply> {

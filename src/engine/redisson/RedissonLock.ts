@@ -42,7 +42,7 @@ export class RedissonLock extends RedissonBaseLock {
 
   /** lock() / lock(leaseTime): waits as long as it takes. */
   *lock(threadId: number, leaseTime = NO_LEASE): Process<void> {
-    yield* this.lockImpl(threadId, leaseTime, false);
+    yield this.lockImpl(threadId, leaseTime, false);
   }
 
   /** lockInterruptibly(leaseTime): as lock(), but an interrupt ends the wait with InterruptedException. */

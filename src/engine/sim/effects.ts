@@ -117,7 +117,17 @@ export function* call(
  * `(yield callEffect(conn, argv, opts)) as Reply` is `yield* call(conn, argv, opts)`.
  */
 export function callEffect(conn: ConnectionRef, argv: readonly string[], opts: boolean | CallOptions = false): Effect {
-  if (typeof opts !== 'boolean') return { type: 'call', conn, argv, ...opts };
+  if (typeof opts !== 'boolean')
+    // field by field: a spread of the options copied them through the slow generic path
+    return {
+      type: 'call',
+      conn,
+      argv,
+      interruptible: opts.interruptible,
+      onAbandonedReply: opts.onAbandonedReply,
+      timeoutMs: opts.timeoutMs,
+      writeTimeoutMs: opts.writeTimeoutMs,
+    };
   return opts ? { type: 'call', conn, argv, interruptible: true } : { type: 'call', conn, argv };
 }
 
