@@ -22,7 +22,6 @@
  */
 import type { ProcHandle, SimContext } from '../sim/api';
 import type { AssembledEvent, EventKind } from '../trace/types';
-import type { ClientsHandle } from './api';
 import { acquire, sleep, type Process } from '../sim/effects';
 import { replyToJson } from '../sim/reply_json';
 import {
@@ -32,7 +31,6 @@ import {
   type LockType,
   type Op,
   type ReadOp,
-  type Scenario,
   type ThreadSpec,
   type TryOp,
 } from './schema';
@@ -61,68 +59,12 @@ import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { RenewalTask } from '../naive/RenewalTask';
 import { ProtectedResource } from '../resource/ProtectedResource';
 import { threadActor } from '../trace/actors';
-
-/** What startClients hands back: the runner's ClientsHandle plus the resource for final state. */
-export interface Clients extends ClientsHandle {
-  readonly resource: ProtectedResource;
-  client(id: string): RedissonClient | undefined;
-  /** true once every thread's program has ended (finished or killed); cheap enough to call per step */
-  allDone(): boolean;
-}
-
-export function startClients(ctx: SimContext, scenario: Scenario): Clients {
-  const resource = new ProtectedResource(ctx, scenario.resource);
-  const clients = new Map<string, RedissonClient>();
-  const procs = new Map<string, ProcHandle>();
-  const runners = new Map<string, ThreadRunner>();
-  const all: ProcHandle[] = [];
-  let firstLive = 0;
-  for (const spec of scenario.clients) {
-    const client = new RedissonClient(
-      ctx,
-      spec.id,
-      scenario.redisson,
-      scenario.redis.topology === 'cluster'
-        ? { cluster: true }
-        : scenario.redis.topology === 'sentinel'
-          ? { sentinel: true }
-          : undefined,
-    );
-    clients.set(spec.id, client);
-    for (const thread of spec.threads) {
-      const runner = new ThreadRunner(ctx, client, resource, thread, scenario.redis.topology);
-      const handle = ctx.spawn(spec.id, runner.actor, runner.run());
-      procs.set(runner.actor, handle);
-      runners.set(runner.actor, runner);
-      all.push(handle);
-    }
-  }
-  return {
-    resource,
-    client: (id) => clients.get(id),
-    allDone() {
-      while (firstLive < all.length && all[firstLive].done) firstLive++;
-      return firstLive === all.length;
-    },
-    threadProc(client, thread) {
-      const p = procs.get(threadActor(client, thread));
-      return p && !p.done ? p : undefined;
-    },
-    cancel(client, thread) {
-      const actor = threadActor(client, thread);
-      const p = procs.get(actor);
-      return p !== undefined && !p.done && runners.get(actor)!.cancel(p);
-    },
-    onCrash(client) {
-      resource.forget(client);
-    },
-  };
-}
+import { catches, javaOnly, matchingUnlock } from './program_java';
 
 /** 'rlock': any lock of Redisson's family (RLock, FairLock, ..., MultiLock, RedLock) */
 type AnyLock = { kind: 'rlock'; lock: FamilyLock } | { kind: 'naive'; lock: NaiveLock };
 
-class ThreadRunner {
+export class ThreadRunner {
   readonly actor: string;
   /** lock name -> holds this thread believes it has, in acquisition order */
   private readonly holds = new Map<string, number>();
@@ -610,67 +552,6 @@ class ThreadRunner {
     if (this.step >= 0) e.step = this.step;
     this.ctx.record(e as AssembledEvent<K>);
   }
-}
-
-/**
- * The index of the unlock that closes the section a tryLock at `from` guards (the rule is in the
- * header), or -1 when there is none.
- */
-export function matchingUnlock(ops: readonly Op[], from: number): number {
-  const name = (ops[from] as { lock: string }).lock;
-  let depth = 0;
-  for (let i = from + 1; i < ops.length; i++) {
-    const op = ops[i];
-    if (op.op === 'lock' || op.op === 'tryLock' || op.op === 'lockInterruptibly') {
-      if (op.lock === name) depth++;
-    } else if (op.op === 'unlock' && op.lock === name) {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return -1;
-}
-
-/** Java exceptions are the program's to handle; anything else is a simulator bug and goes on up. */
-function javaOnly(e: unknown): JavaException {
-  if (e instanceof JavaException) return e;
-  throw e;
-}
-
-/**
- * Whether a try catches `e`: any catch catches every exception, as `catch (Exception e)` does,
- * unless `catchClass` names a class, then only that class and its subclasses.
- */
-function catches(op: TryOp, e: JavaException): boolean {
-  if (op.catch === undefined && op.catchClass === undefined) return false;
-  if (op.catchClass === undefined) return true;
-  const want = op.catchClass;
-  return javaClassChain(e).some((c) => c === want || c.slice(c.lastIndexOf('.') + 1) === want);
-}
-
-/** The Java classes `e` is an instance of, most specific first (Throwable last). */
-export function javaClassChain(e: JavaException): string[] {
-  const chain: string[] = [];
-  for (let p: unknown = Object.getPrototypeOf(e); p !== Error.prototype && p !== null;) {
-    const ctor = (p as { constructor: new (message?: string) => JavaException }).constructor;
-    p = Object.getPrototypeOf(p);
-    // javaClass is an instance field, so the class's own value needs an instance of it
-    let cls: string;
-    try {
-      cls = new ctor('').javaClass;
-    } catch {
-      continue;
-    }
-    if (chain[chain.length - 1] !== cls) chain.push(cls);
-  }
-  const checked = chain.includes('java.lang.InterruptedException');
-  if (!checked && !chain.includes('java.lang.RuntimeException')) {
-    const at = chain.indexOf('java.lang.Exception');
-    chain.splice(at < 0 ? chain.length : at, 0, 'java.lang.RuntimeException');
-  }
-  if (!chain.includes('java.lang.Exception')) chain.push('java.lang.Exception');
-  chain.push('java.lang.Throwable');
-  return chain;
 }
 
 function readInt(r: Reply): number {
