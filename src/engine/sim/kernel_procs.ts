@@ -8,7 +8,7 @@ import { error } from '../redis/reply';
 import type { NodeLifecycle, Prng } from './api';
 import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Process, type Step } from './effects';
 import { CALL_TIMEOUT_PREFIX } from './effects';
-import { TimedHeap } from './heap';
+import { HorizonQueue } from './heap';
 import type { Recorder } from './recorder';
 import { replyToJson } from './reply_json';
 import {
@@ -33,7 +33,8 @@ export abstract class KernelProcs {
   protected wakeClients = new Set<string>();
   protected t = 0;
   protected seq = 0;
-  protected readonly heap = new TimedHeap<Task>();
+  /** the tasks, by (at, seq); those more than a quarter second ahead wait outside the heap */
+  protected readonly heap = new HorizonQueue<Task>(256);
   protected readonly owners = new Map<string, Owner>();
   protected readonly nodes = new Map<string, SimNode>();
   protected readonly conns = new Map<number, Conn>();
