@@ -11,7 +11,7 @@
  * The acquire script returns nil (acquired) or the holder's PTTL. A lock taken without a lease is
  * handed to the watchdog; with a lease it simply expires.
  */
-import { NOW, acquire, acquireEffect, now, sleep, type AcquireResult, type Process } from '../sim/effects';
+import { acquire, acquireEffect, now, sleep, type AcquireResult, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
@@ -67,14 +67,15 @@ export class RedissonLock extends RedissonBaseLock {
           // catches the InterruptedException and waits the ttl once more, and a second interrupt
           // during that wait leaves lock() as IllegalStateException.
           this.emitWait(threadId, ttl, ttl);
-          waitingUntil = ((yield NOW) as number) + ttl;
+          // the clock read in place: a `now` effect would resume this whole call once more
+          waitingUntil = this.client.ctx.now() + ttl;
           let r = (yield acquireEffect(entry.latch, ttl, true)) as AcquireResult;
           waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') {
             if (interruptibly) throw new InterruptedException('');
             this.emitWait(threadId, ttl, ttl);
-            waitingUntil = ((yield NOW) as number) + ttl;
+            waitingUntil = this.client.ctx.now() + ttl;
             r = (yield acquireEffect(entry.latch, ttl, true)) as AcquireResult;
             waitingUntil = null;
             this.emitWakeup(threadId, r, entry);
