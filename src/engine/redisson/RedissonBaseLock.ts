@@ -178,15 +178,21 @@ export abstract class RedissonBaseLock {
         this.getLockName(threadId),
       ];
       if (publishInArgv(client.config.traits)) args.push(client.pubSubCommands().publish);
-      return yield* client.syncedEval(client.scripts.unlock, [this.name, this.getChannelName()], args, undefined, attempts);
+      return (yield client.syncedEval(
+        client.scripts.unlock,
+        [this.name, this.getChannelName()],
+        args,
+        undefined,
+        attempts,
+      )) as Reply;
     }
-    return yield* client.syncedEval(
+    return (yield client.syncedEval(
       client.scripts.unlock,
       [this.name, this.getChannelName(), this.getUnlockLatchName(requestId)],
       [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), ...this.latchArgs()],
       undefined,
       attempts,
-    );
+    )) as Reply;
   }
 
   /** The unlock latch's key; scripts that always keep one get a fresh id from presets before 3.24, which pass none. */
@@ -214,13 +220,7 @@ export abstract class RedissonBaseLock {
     const { client } = this;
     const key = this.getUnlockLatchName(requestId);
     // through the executor, so in a cluster a MOVED is followed like any write's
-    client.ctx.spawn(
-      client.name,
-      `${client.name}/unlock`,
-      (function* () {
-        yield* client.command(['DEL', key]);
-      })(),
-    );
+    client.ctx.spawn(client.name, `${client.name}/unlock`, client.command(['DEL', key]));
   }
 
   /** forceUnlock(): delete the lock whoever holds it; true if there was one (syncedEvalWithRetry). */

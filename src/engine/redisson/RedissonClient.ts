@@ -19,6 +19,7 @@ import {
   CALL_INTERRUPTED,
   acquire,
   call,
+  callEffect,
   isCallTimeout,
   sleep,
   type CallOptions,
@@ -110,13 +111,28 @@ export class RedissonClient implements LockServices {
   /** owner id -> the lane its events are drawn on, when not its own thread's ("A:<id>") */
   private readonly lanes = new Map<number, string>();
 
+  /**
+   * owner id -> its own thread's actor ("A:<id>"), made once: one string object per actor, which
+   * the checkers' maps hash once, instead of a new one for every event about that owner
+   */
+  private readonly ownLanes = new Map<number, string>();
+
   /** Events about owner `threadId` (a lockAsync(threadId) id) go on `actor`'s lane. */
   bindLane(threadId: number, actor: string): void {
-    if (actor !== threadActor(this.name, threadId)) this.lanes.set(threadId, actor);
+    if (actor !== this.ownLane(threadId)) this.lanes.set(threadId, actor);
   }
 
   laneOf(threadId: number): string {
-    return this.lanes.get(threadId) ?? threadActor(this.name, threadId);
+    return this.lanes.get(threadId) ?? this.ownLane(threadId);
+  }
+
+  private ownLane(threadId: number): string {
+    let actor = this.ownLanes.get(threadId);
+    if (actor === undefined) {
+      actor = threadActor(this.name, threadId);
+      this.ownLanes.set(threadId, actor);
+    }
+    return actor;
   }
 
   /** RedissonClient.getLock(name). Each call returns a new object, as in Redisson. */
@@ -160,12 +176,7 @@ export class RedissonClient implements LockServices {
    */
   private callOptions(onAbandonedReply?: (reply: Reply) => void, timeoutMs?: number): CallOptions {
     const { retryAttempts, retryDelayMs } = this.config;
-    return {
-      interruptible: true,
-      writeTimeoutMs: retryDelayMs * (retryAttempts + 1),
-      ...(onAbandonedReply === undefined ? {} : { onAbandonedReply }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    };
+    return { interruptible: true, writeTimeoutMs: retryDelayMs * (retryAttempts + 1), onAbandonedReply, timeoutMs };
   }
 
   *command(argv: readonly string[], routeKey?: string): Process<Reply> {
@@ -220,7 +231,7 @@ export class RedissonClient implements LockServices {
     /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
     let redirected: string | null = null;
     for (let hops = 0; ;) {
-      const reply = yield* call(this.connection(target), argv, this.callOptions(onAbandoned));
+      const reply = (yield callEffect(this.connection(target), argv, this.callOptions(onAbandoned))) as Reply;
       if (!this.clusterMode || reply.t !== 'error') return [reply, target];
       if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry) {
         if (attempts.n >= this.config.retryAttempts) return [decodedAsClusterDown({ ...reply }), target];

@@ -11,7 +11,7 @@
  * The acquire script returns nil (acquired) or the holder's PTTL. A lock taken without a lease is
  * handed to the watchdog; with a lease it simply expires.
  */
-import { acquire, now, sleep, type Process } from '../sim/effects';
+import { acquire, acquireEffect, now, sleep, type AcquireResult, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
@@ -27,6 +27,7 @@ import {
 } from './errors';
 import type { Attempts, ScriptCall } from './executor';
 import type { RedissonLockEntry } from './pubsub/RedissonLockEntry';
+import type { AssembledEvent } from '../trace/types';
 
 /** leaseTime / waitTime "not given", as Java's -1 */
 export const NO_LEASE = -1;
@@ -41,7 +42,7 @@ export class RedissonLock extends RedissonBaseLock {
 
   /** lock() / lock(leaseTime): waits as long as it takes. */
   *lock(threadId: number, leaseTime = NO_LEASE): Process<void> {
-    yield* this.lockImpl(threadId, leaseTime, false);
+    yield this.lockImpl(threadId, leaseTime, false);
   }
 
   /** lockInterruptibly(leaseTime): as lock(), but an interrupt ends the wait with InterruptedException. */
@@ -50,7 +51,7 @@ export class RedissonLock extends RedissonBaseLock {
   }
 
   private *lockImpl(threadId: number, leaseTime: number, interruptibly: boolean): Process<void> {
-    let ttl = yield* this.tryAcquire(leaseTime, threadId);
+    let ttl = (yield this.tryAcquire(leaseTime, threadId)) as number | null;
     if (ttl === null) return;
 
     const entry = yield* this.subscribe(threadId, interruptibly);
@@ -59,22 +60,23 @@ export class RedissonLock extends RedissonBaseLock {
     let handedOver = false;
     try {
       for (;;) {
-        ttl = yield* this.tryAcquire(leaseTime, threadId);
+        ttl = (yield this.tryAcquire(leaseTime, threadId)) as number | null;
         if (ttl === null) break;
         if (ttl >= 0) {
           // latch.tryAcquire(ttl) always reacts to an interrupt (and clears the flag); lock()
           // catches the InterruptedException and waits the ttl once more, and a second interrupt
           // during that wait leaves lock() as IllegalStateException.
           this.emitWait(threadId, ttl, ttl);
-          waitingUntil = (yield* now()) + ttl;
-          let r = yield* acquire(entry.latch, ttl, true);
+          // the clock read in place: a `now` effect would resume this whole call once more
+          waitingUntil = this.client.ctx.now() + ttl;
+          let r = (yield acquireEffect(entry.latch, ttl, true)) as AcquireResult;
           waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') {
             if (interruptibly) throw new InterruptedException('');
             this.emitWait(threadId, ttl, ttl);
-            waitingUntil = (yield* now()) + ttl;
-            r = yield* acquire(entry.latch, ttl, true);
+            waitingUntil = this.client.ctx.now() + ttl;
+            r = (yield acquireEffect(entry.latch, ttl, true)) as AcquireResult;
             waitingUntil = null;
             this.emitWakeup(threadId, r, entry);
             if (r === 'interrupted') throw new IllegalStateException('');
@@ -84,7 +86,7 @@ export class RedissonLock extends RedissonBaseLock {
           // acquireUninterruptibly() for lock(), which keeps the interrupt flag set.
           this.emitWait(threadId, ttl, undefined);
           waitingUntil = Infinity;
-          const r = yield* acquire(entry.latch, undefined, interruptibly);
+          const r = (yield acquireEffect(entry.latch, undefined, interruptibly)) as AcquireResult;
           waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') throw new InterruptedException('');
@@ -307,7 +309,7 @@ export class RedissonLock extends RedissonBaseLock {
   ): Process<number | null> {
     const { client } = this;
     const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
-    const reply = yield* client.syncedEval(script, keys, args, onAbandoned, attempts);
+    const reply = (yield client.syncedEval(script, keys, args, onAbandoned, attempts)) as Reply;
     return this.acquireResult(last ? yield* client.batchOutcome(reply) : reply, threadId);
   }
 
@@ -373,7 +375,10 @@ export class RedissonLock extends RedissonBaseLock {
 
   /** `waitMs`: how long the latch wait may last (null: until a message comes). */
   private emitWait(threadId: number, ttl: number, waitMs: number | undefined): void {
-    this.client.ctx.emit('lock.wait', {
+    this.client.ctx.record({
+      t: 0,
+      seq: 0,
+      kind: 'lock.wait',
       actor: this.actor(threadId),
       lock: this.name,
       ttl,
@@ -385,12 +390,16 @@ export class RedissonLock extends RedissonBaseLock {
   private emitWakeup(threadId: number, r: string, entry: RedissonLockEntry): void {
     const cause = r === 'acquired' ? 'message' : r;
     const causeSeq = r === 'acquired' ? entry.permitCauses.shift() : undefined;
-    this.client.ctx.emit('waiter.wakeup', {
+    const ev: AssembledEvent<'waiter.wakeup'> = {
+      t: 0,
+      seq: 0,
+      kind: 'waiter.wakeup',
       actor: this.actor(threadId),
       lock: this.name,
       cause,
-      ...(causeSeq === undefined ? {} : { causeSeq }),
-    });
+    };
+    if (causeSeq !== undefined) ev.causeSeq = causeSeq;
+    this.client.ctx.record(ev);
   }
 }
 

@@ -90,7 +90,7 @@ function otherOwners(lock: RedissonMultiLock, threadId: number): string[] {
   return [...new Set(lock.locks.map((l) => l.getLockName(threadId)))].filter((o) => o !== first);
 }
 
-type AcquiredFields = Pick<EventFields<'lock.acquired'>, 'owner' | 'key' | 'owners' | 'token' | 'validityMs'>;
+export type AcquiredFields = Pick<EventFields<'lock.acquired'>, 'owner' | 'key' | 'owners' | 'token' | 'validityMs'>;
 
 /**
  * What `lock.acquired` says about this acquisition: `owner` (the hash field the lock stores),

@@ -24,7 +24,7 @@
  */
 import { sleep, type Process } from '../sim/effects';
 import type { SimContext } from '../sim/api';
-import type { EventFields, ResourceView } from '../trace/types';
+import type { AssembledEvent, ResourceView } from '../trace/types';
 import { clientOf } from '../trace/actors';
 
 export type ResourceKind = 'counter' | 'fenced';
@@ -140,7 +140,10 @@ export class ProtectedResource {
     } else {
       this.rejected++;
     }
-    const fields: EventFields<'resource.use'> = {
+    const fields: AssembledEvent<'resource.use'> = {
+      t: 0,
+      seq: 0,
+      kind: 'resource.use',
       actor: req.actor,
       lock: req.lock,
       accepted,
@@ -153,7 +156,7 @@ export class ProtectedResource {
     if (accepted) fields.write = this.accepted;
     if (lostUpdate) fields.erased = erased;
     if (this.pending.length > 0) fields.pending = this.pending.map((p) => ({ ...p }));
-    this.ctx.emit('resource.use', fields);
+    this.ctx.record(fields);
     return accepted;
   }
 

@@ -29,7 +29,7 @@ export interface RunResult {
 // The client side of a run (scenario/program.ts).
 //
 // The runner (scenario/run.ts) builds the nodes and the kernel, then calls
-//   import { startClients } from './program';
+//   import { startClients } from './clients';
 //   const clients = startClients(ctx, scenario);
 // `startClients` spawns one process per scenario thread (owner = client id, name = "A:1") at its
 // `start` time, each running the thread's program, and returns a ClientsHandle.

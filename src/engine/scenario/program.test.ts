@@ -9,7 +9,7 @@ import {
   InterruptedException,
   RedisResponseTimeoutException,
 } from '../redisson/errors';
-import { javaClassChain, matchingUnlock } from './program';
+import { javaClassChain, matchingUnlock } from './program_java';
 import type { Op } from './schema';
 import { client, hold, scenario } from './build';
 

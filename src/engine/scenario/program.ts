@@ -21,8 +21,7 @@
  *     (`lock.tryLock();`) whose result the trace records.
  */
 import type { ProcHandle, SimContext } from '../sim/api';
-import type { EventFields, EventKind } from '../trace/types';
-import type { ClientsHandle } from './api';
+import type { AssembledEvent, EventKind } from '../trace/types';
 import { acquire, sleep, type Process } from '../sim/effects';
 import { replyToJson } from '../sim/reply_json';
 import {
@@ -32,7 +31,6 @@ import {
   type LockType,
   type Op,
   type ReadOp,
-  type Scenario,
   type ThreadSpec,
   type TryOp,
 } from './schema';
@@ -44,6 +42,7 @@ import {
   fencingToken,
   isFamilyType,
   requestFields,
+  type AcquiredFields,
   type FamilyLock,
 } from '../redisson/family';
 import {
@@ -60,68 +59,12 @@ import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { RenewalTask } from '../naive/RenewalTask';
 import { ProtectedResource } from '../resource/ProtectedResource';
 import { threadActor } from '../trace/actors';
-
-/** What startClients hands back: the runner's ClientsHandle plus the resource for final state. */
-export interface Clients extends ClientsHandle {
-  readonly resource: ProtectedResource;
-  client(id: string): RedissonClient | undefined;
-  /** true once every thread's program has ended (finished or killed); cheap enough to call per step */
-  allDone(): boolean;
-}
-
-export function startClients(ctx: SimContext, scenario: Scenario): Clients {
-  const resource = new ProtectedResource(ctx, scenario.resource);
-  const clients = new Map<string, RedissonClient>();
-  const procs = new Map<string, ProcHandle>();
-  const runners = new Map<string, ThreadRunner>();
-  const all: ProcHandle[] = [];
-  let firstLive = 0;
-  for (const spec of scenario.clients) {
-    const client = new RedissonClient(
-      ctx,
-      spec.id,
-      scenario.redisson,
-      scenario.redis.topology === 'cluster'
-        ? { cluster: true }
-        : scenario.redis.topology === 'sentinel'
-          ? { sentinel: true }
-          : undefined,
-    );
-    clients.set(spec.id, client);
-    for (const thread of spec.threads) {
-      const runner = new ThreadRunner(ctx, client, resource, thread, scenario.redis.topology);
-      const handle = ctx.spawn(spec.id, runner.actor, runner.run());
-      procs.set(runner.actor, handle);
-      runners.set(runner.actor, runner);
-      all.push(handle);
-    }
-  }
-  return {
-    resource,
-    client: (id) => clients.get(id),
-    allDone() {
-      while (firstLive < all.length && all[firstLive].done) firstLive++;
-      return firstLive === all.length;
-    },
-    threadProc(client, thread) {
-      const p = procs.get(threadActor(client, thread));
-      return p && !p.done ? p : undefined;
-    },
-    cancel(client, thread) {
-      const actor = threadActor(client, thread);
-      const p = procs.get(actor);
-      return p !== undefined && !p.done && runners.get(actor)!.cancel(p);
-    },
-    onCrash(client) {
-      resource.forget(client);
-    },
-  };
-}
+import { catches, javaOnly, matchingUnlock } from './program_java';
 
 /** 'rlock': any lock of Redisson's family (RLock, FairLock, ..., MultiLock, RedLock) */
 type AnyLock = { kind: 'rlock'; lock: FamilyLock } | { kind: 'naive'; lock: NaiveLock };
 
-class ThreadRunner {
+export class ThreadRunner {
   readonly actor: string;
   /** lock name -> holds this thread believes it has, in acquisition order */
   private readonly holds = new Map<string, number>();
@@ -167,18 +110,25 @@ class ThreadRunner {
 
   *run(): Process<void> {
     if (this.spec.start > 0) yield* sleep(this.spec.start);
-    this.emit('thread.start', {});
+    this.record({ t: 0, seq: 0, kind: 'thread.start' });
     try {
       yield* this.runOps(this.spec.program, 0);
     } catch (e) {
       if (!(e instanceof JavaException)) throw e;
       // an exception leaving the method rolls its transaction back, a normal return commits it
       this.resource.rollback(this.actor);
-      this.emit('thread.done', { outcome: 'exception', exception: e.javaClass, message: e.message });
+      this.record({
+        t: 0,
+        seq: 0,
+        kind: 'thread.done',
+        outcome: 'exception',
+        exception: e.javaClass,
+        message: e.message,
+      });
       return;
     }
     this.commit();
-    this.emit('thread.done', { outcome: 'normal' });
+    this.record({ t: 0, seq: 0, kind: 'thread.done', outcome: 'normal' });
   }
 
   /**
@@ -196,7 +146,8 @@ class ThreadRunner {
         continue;
       }
       this.step = at++;
-      const acquired = yield* this.runOp(op);
+      // a sub-process: the steps' own effects do not resume the blocks around them (effects.ts)
+      const acquired = (yield this.runOp(op)) as boolean | undefined;
       if (acquired !== false) continue;
       const end = matchingUnlock(ops, i);
       for (let k = i + 1; k <= end; k++) at += opLength(ops[k]);
@@ -227,7 +178,13 @@ class ThreadRunner {
       pending = javaOnly(e);
     }
     if (pending !== null && catches(op, pending)) {
-      this.emit('exception.caught', { exception: pending.javaClass, message: pending.message });
+      this.record({
+        t: 0,
+        seq: 0,
+        kind: 'exception.caught',
+        exception: pending.javaClass,
+        message: pending.message,
+      });
       pending = null;
       try {
         yield* this.runOps(op.catch ?? [], catchAt);
@@ -251,37 +208,58 @@ class ThreadRunner {
         return;
       case 'continueOn':
         this.tid = op.thread;
-        this.emit('thread.continue', { thread: op.thread });
+        this.record({ t: 0, seq: 0, kind: 'thread.continue', thread: op.thread });
         return;
       case 'forceUnlock':
         yield* this.forceUnlock(op.lock, op.type);
         return;
       case 'work':
-        this.emit('work.start', { ms: op.ms, op: 'work', critical: this.holds.size > 0 });
+        this.record({
+          t: 0,
+          seq: 0,
+          kind: 'work.start',
+          ms: op.ms,
+          op: 'work',
+          critical: this.holds.size > 0,
+        });
         yield* sleep(op.ms);
-        this.emit('work.end', {});
+        this.record({ t: 0, seq: 0, kind: 'work.end' });
         return;
       case 'sleep': {
         // Thread.sleep: an interrupt ends it early with InterruptedException (business work,
         // `work`, runs on regardless and leaves the interrupt pending for the next wait).
-        this.emit('work.start', { ms: op.ms, op: 'sleep', critical: this.holds.size > 0 });
+        this.record({
+          t: 0,
+          seq: 0,
+          kind: 'work.start',
+          ms: op.ms,
+          op: 'sleep',
+          critical: this.holds.size > 0,
+        });
         const r = yield* acquire(this.ctx.semaphore(), op.ms, true);
-        this.emit('work.end', {});
+        this.record({ t: 0, seq: 0, kind: 'work.end' });
         if (r === 'interrupted') this.threw(new InterruptedException('sleep interrupted'));
         return;
       }
       case 'use': {
         const lock = this.believedLock();
-        this.emit('work.start', { ms: op.ms, op: 'use', critical: lock !== undefined });
+        this.record({ t: 0, seq: 0, kind: 'work.start', ms: op.ms, op: 'use', critical: lock !== undefined });
         const token = lock === undefined ? undefined : this.tokenFor(lock);
-        yield* this.resource.use({ actor: this.actor, lock, ms: op.ms, token });
-        this.emit('work.end', {});
+        yield this.resource.use({ actor: this.actor, lock, ms: op.ms, token });
+        this.record({ t: 0, seq: 0, kind: 'work.end' });
         return;
       }
       case 'commit':
-        this.emit('work.start', { ms: op.ms, op: 'commit', critical: this.holds.size > 0 });
+        this.record({
+          t: 0,
+          seq: 0,
+          kind: 'work.start',
+          ms: op.ms,
+          op: 'commit',
+          critical: this.holds.size > 0,
+        });
         yield* sleep(op.ms);
-        this.emit('work.end', {});
+        this.record({ t: 0, seq: 0, kind: 'work.end' });
         this.commit();
         return;
       case 'redis':
@@ -324,7 +302,7 @@ class ThreadRunner {
     if (op.leaseMs !== undefined) args.leaseMs = op.leaseMs;
     const owner = this.ownerOf(op);
     const known = lock?.kind === 'rlock' ? requestFields(lock.lock, owner) : {};
-    this.emit('lock.request', { lock: name, type, op: op.op, ...args, ...known });
+    this.record({ t: 0, seq: 0, kind: 'lock.request', lock: name, type, op: op.op, ...args, ...known });
     this.lastType.set(name, type);
     if (!lock) return this.unsupported(op.op, name, type);
     let acquired: boolean;
@@ -341,17 +319,15 @@ class ThreadRunner {
     }
     if (op.op === 'tryLock') this.result(acquired);
     if (!acquired) {
-      this.emit('lock.failed', { lock: name });
+      this.record({ t: 0, seq: 0, kind: 'lock.failed', lock: name });
       return false;
     }
     const holdCount = lock.kind === 'rlock' ? (this.holds.get(name) ?? 0) + 1 : 1;
     this.holds.delete(name);
     this.holds.set(name, holdCount);
-    if (lock.kind === 'naive') {
-      this.emit('lock.acquired', { lock: name, holdCount, owner: lock.lock.currentToken()! });
-      return true;
-    }
-    this.emit('lock.acquired', { lock: name, holdCount, ...acquiredFields(lock.lock, owner) });
+    const holder: AcquiredFields =
+      lock.kind === 'naive' ? { owner: lock.lock.currentToken()! } : acquiredFields(lock.lock, owner);
+    this.record({ t: 0, seq: 0, kind: 'lock.acquired', lock: name, holdCount, ...holder });
     return true;
   }
 
@@ -362,16 +338,16 @@ class ThreadRunner {
   ): Process<boolean> {
     const lease = op.leaseMs ?? NO_LEASE;
     if (op.op === 'lock') {
-      if (lock instanceof RedissonFencedLock) yield* lock.lockAndGetToken(tid, lease);
-      else yield* lock.lock(tid, lease);
+      if (lock instanceof RedissonFencedLock) yield lock.lockAndGetToken(tid, lease);
+      else yield lock.lock(tid, lease);
       return true;
     }
     if (op.op === 'lockInterruptibly') {
-      yield* lock.lockInterruptibly(tid, lease);
+      yield lock.lockInterruptibly(tid, lease);
       return true;
     }
-    if (op.waitMs === undefined) return yield* lock.tryLockOnce(tid, lease);
-    return yield* lock.tryLock(tid, op.waitMs, lease);
+    if (op.waitMs === undefined) return (yield lock.tryLockOnce(tid, lease)) as boolean;
+    return (yield lock.tryLock(tid, op.waitMs, lease)) as boolean;
   }
 
   private *acquireNaive(
@@ -410,7 +386,7 @@ class ThreadRunner {
     }
     if (held !== undefined) this.requestUnlock(name, type, held - 1);
     try {
-      yield* lock.lock.unlock(owner);
+      yield lock.lock.unlock(owner);
     } catch (e) {
       // IllegalMonitorStateException: the thread learns it no longer holds the lock.
       this.holds.delete(name);
@@ -438,13 +414,20 @@ class ThreadRunner {
   }
 
   private requestUnlock(name: string, type: LockType, holdCount: number): void {
-    this.emit('unlock.request', { lock: name, type, holdCount: Math.max(0, holdCount) });
+    this.record({
+      t: 0,
+      seq: 0,
+      kind: 'unlock.request',
+      lock: name,
+      type,
+      holdCount: Math.max(0, holdCount),
+    });
   }
 
   private release(name: string, holdCount: number): void {
     if (holdCount > 0) this.holds.set(name, holdCount);
     else this.holds.delete(name);
-    this.emit('lock.released', { lock: name, holdCount });
+    this.record({ t: 0, seq: 0, kind: 'lock.released', lock: name, holdCount });
   }
 
   /** The fencing token of the thread's hold of `name` (a FencedLock's latest acquire). */
@@ -480,7 +463,16 @@ class ThreadRunner {
           name,
           this.ctx.rng(`naive.token:${this.actor}:${type}:${name}`),
           // polling has no ttl to wait for: the thread sleeps RETRY_SLEEP_MS between tries
-          () => this.emit('lock.wait', { lock: name, ttl: null, waitMs: RETRY_SLEEP_MS, polling: true }),
+          () =>
+            this.record({
+              t: 0,
+              seq: 0,
+              kind: 'lock.wait',
+              lock: name,
+              ttl: null,
+              waitMs: RETRY_SLEEP_MS,
+              polling: true,
+            }),
           type === 'set-nx-px-renew'
             ? new RenewalTask(this.ctx, this.client.name, this.client, this.actor, name)
             : undefined,
@@ -502,7 +494,7 @@ class ThreadRunner {
   /** A lock call threw: recorded as `lock.error` and as the step's result, then thrown on. */
   private lockError(e: unknown, op: string, name: string): never {
     const ex = javaOnly(e);
-    this.emit('lock.error', { lock: name, op, error: describeThrown(ex) });
+    this.record({ t: 0, seq: 0, kind: 'lock.error', lock: name, op, error: describeThrown(ex) });
     return this.threw(ex);
   }
 
@@ -547,78 +539,19 @@ class ThreadRunner {
   }
 
   private result(result: unknown): void {
-    this.emit('thread.result', { result });
+    this.record({ t: 0, seq: 0, kind: 'thread.result', result });
   }
 
-  /** `fields` is always a fresh literal, so it is completed in place rather than copied. */
-  private emit<K extends EventKind>(kind: K, fields: Omit<EventFields<K>, 'actor' | 'step'>): void {
-    // actor and step go last in the JSON, after the kind's own fields.
-    const f = fields as Record<string, unknown>;
-    f.actor = this.actor;
-    if (this.step >= 0) f.step = this.step;
-    this.ctx.emit(kind, f as EventFields<K>);
+  /**
+   * `ev` is always a fresh literal, head first, so it is completed in place rather than copied
+   * (Recorder.record); actor and step go last in the JSON, after the kind's own fields.
+   */
+  private record<K extends EventKind>(ev: Omit<AssembledEvent<K>, 'actor' | 'step'>): void {
+    const e = ev as Record<string, unknown>;
+    e.actor = this.actor;
+    if (this.step >= 0) e.step = this.step;
+    this.ctx.record(e as AssembledEvent<K>);
   }
-}
-
-/**
- * The index of the unlock that closes the section a tryLock at `from` guards (the rule is in the
- * header), or -1 when there is none.
- */
-export function matchingUnlock(ops: readonly Op[], from: number): number {
-  const name = (ops[from] as { lock: string }).lock;
-  let depth = 0;
-  for (let i = from + 1; i < ops.length; i++) {
-    const op = ops[i];
-    if (op.op === 'lock' || op.op === 'tryLock' || op.op === 'lockInterruptibly') {
-      if (op.lock === name) depth++;
-    } else if (op.op === 'unlock' && op.lock === name) {
-      if (depth === 0) return i;
-      depth--;
-    }
-  }
-  return -1;
-}
-
-/** Java exceptions are the program's to handle; anything else is a simulator bug and goes on up. */
-function javaOnly(e: unknown): JavaException {
-  if (e instanceof JavaException) return e;
-  throw e;
-}
-
-/**
- * Whether a try catches `e`: any catch catches every exception, as `catch (Exception e)` does,
- * unless `catchClass` names a class, then only that class and its subclasses.
- */
-function catches(op: TryOp, e: JavaException): boolean {
-  if (op.catch === undefined && op.catchClass === undefined) return false;
-  if (op.catchClass === undefined) return true;
-  const want = op.catchClass;
-  return javaClassChain(e).some((c) => c === want || c.slice(c.lastIndexOf('.') + 1) === want);
-}
-
-/** The Java classes `e` is an instance of, most specific first (Throwable last). */
-export function javaClassChain(e: JavaException): string[] {
-  const chain: string[] = [];
-  for (let p: unknown = Object.getPrototypeOf(e); p !== Error.prototype && p !== null;) {
-    const ctor = (p as { constructor: new (message?: string) => JavaException }).constructor;
-    p = Object.getPrototypeOf(p);
-    // javaClass is an instance field, so the class's own value needs an instance of it
-    let cls: string;
-    try {
-      cls = new ctor('').javaClass;
-    } catch {
-      continue;
-    }
-    if (chain[chain.length - 1] !== cls) chain.push(cls);
-  }
-  const checked = chain.includes('java.lang.InterruptedException');
-  if (!checked && !chain.includes('java.lang.RuntimeException')) {
-    const at = chain.indexOf('java.lang.Exception');
-    chain.splice(at < 0 ? chain.length : at, 0, 'java.lang.RuntimeException');
-  }
-  if (!chain.includes('java.lang.Exception')) chain.push('java.lang.Exception');
-  chain.push('java.lang.Throwable');
-  return chain;
 }
 
 function readInt(r: Reply): number {

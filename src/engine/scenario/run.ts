@@ -9,7 +9,7 @@ import type { RunOptions, RunResult, SchemaIssue } from './api';
 import { createWorld, type World } from './world';
 import { SAFETY_KINDS, type Actor, type Trace, type Violation, type VisibleState } from '../trace/types';
 import { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './defaults';
-import { startClients } from './program';
+import { startClients } from './clients';
 import type { Fault, Scenario } from './schema';
 import { Topology } from '../topology/topology';
 import { resolveRelease } from '../redisson/versions';

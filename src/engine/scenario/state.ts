@@ -35,6 +35,7 @@ import {
   type NodeRec,
   type FrameReader,
   type ThreadRec,
+  ThreadTable,
 } from './state_frame';
 
 export { CHECKPOINT_EVERY, type FrameReader, type NodeFrame } from './state_frame';
@@ -96,9 +97,8 @@ export class StateTimeline {
     this.initialValue = init.resource.value;
     const nodes = new Map<string, NodeRec>();
     for (const n of init.nodes) nodes.set(n.id, { role: n.role, up: true, keys: new Map(), subs: new Map() });
-    const threads = new Map<Actor, ThreadRec>();
+    const threads = ThreadTable.of(init.threads, () => ({ state: 'idle', holds: NO_HOLDS, nResults: 0 }));
     for (const a of init.threads) {
-      threads.set(a, { state: 'idle', holds: NO_HOLDS, nResults: 0 });
       this.results.set(a, []);
       const client = clientOf(a);
       const list = this.clientThreads.get(client);

@@ -62,8 +62,65 @@ export interface ThreadRec {
 export interface Frame {
   t: number;
   nodes: Map<string, NodeRec>;
-  threads: Map<Actor, ThreadRec>;
+  threads: ThreadTable;
   resource: ResourceView;
+}
+
+/**
+ * The thread records of a frame: a Map's reads over an array that every copy of the frame shares
+ * the index of. A run's threads are all known at the start and never change, so a checkpoint
+ * copies an array of references (a copy of a 100-entry Map, every 64 events, was most of what
+ * the checkpoints of `contention-100` cost).
+ */
+export class ThreadTable {
+  private constructor(
+    private readonly index: ReadonlyMap<Actor, number>,
+    private readonly recs: ThreadRec[],
+  ) {}
+
+  /** Every actor with a first record of its own, in the order given (a repeated actor keeps its first place). */
+  static of(actors: readonly Actor[], first: () => ThreadRec): ThreadTable {
+    const index = new Map<Actor, number>();
+    const recs: ThreadRec[] = [];
+    for (const a of actors)
+      if (!index.has(a)) {
+        index.set(a, recs.length);
+        recs.push(first());
+      }
+    return new ThreadTable(index, recs);
+  }
+
+  get size(): number {
+    return this.recs.length;
+  }
+
+  get(actor: Actor): ThreadRec | undefined {
+    const i = this.index.get(actor);
+    return i === undefined ? undefined : this.recs[i];
+  }
+
+  /** Only the actors the table was made with have a place. */
+  set(actor: Actor, rec: ThreadRec): void {
+    const i = this.index.get(actor);
+    if (i === undefined) throw new Error(`no thread ${actor} in this run`);
+    this.recs[i] = rec;
+  }
+
+  keys(): IterableIterator<Actor> {
+    return this.index.keys();
+  }
+
+  values(): IterableIterator<ThreadRec> {
+    return this.recs.values();
+  }
+
+  *[Symbol.iterator](): IterableIterator<[Actor, ThreadRec]> {
+    for (const [a, i] of this.index) yield [a, this.recs[i]];
+  }
+
+  copy(): ThreadTable {
+    return new ThreadTable(this.index, this.recs.slice());
+  }
 }
 
 /** A node as a sweep over the run sees it: read in place, valid only during the visit. */
@@ -187,5 +244,5 @@ export function copyFrame(f: Frame): Frame {
   const nodes = new Map<string, NodeRec>();
   for (const [id, n] of f.nodes)
     nodes.set(id, { role: n.role, up: n.up, keys: new Map(n.keys), subs: n.subs, subKinds: n.subKinds });
-  return { t: f.t, nodes, threads: new Map(f.threads), resource: f.resource };
+  return { t: f.t, nodes, threads: f.threads.copy(), resource: f.resource };
 }

@@ -5,7 +5,7 @@
  */
 import type { Reply } from '../redis/reply';
 import type { RedisServer } from '../redis/server';
-import type { EventFields, EventKind } from '../trace/types';
+import type { AssembledEvent, EventFields, EventKind } from '../trace/types';
 import type { ConnectionRef, Process, Semaphore } from './effects';
 
 /** A seeded pseudo-random generator: all randomness of a run comes from these. */
@@ -31,6 +31,8 @@ export interface ProcHandle {
 export interface SimContext {
   now(): number;
   emit<K extends EventKind>(kind: K, fields: EventFields<K>): void;
+  /** `emit` of an event built whole by its writer, head first: no copy (Recorder.record) */
+  record<K extends EventKind>(event: AssembledEvent<K>): void;
   /** One PRNG per purpose, derived from the scenario seed and the purpose string. */
   rng(purpose: string): Prng;
   /** Start a process owned by a client (or node); `name` is the trace actor, e.g. "A:1" or "A/watchdog". */

@@ -83,7 +83,17 @@ export function isCallInterrupted(reply: Reply): boolean {
 
 export type AcquireResult = 'acquired' | 'timeout' | 'interrupted';
 
-export type Process<T = void> = Generator<Effect, T, unknown>;
+/**
+ * A process is a generator of effects. It may also yield another process (a sub-call): the
+ * kernel runs that one to its end and resumes the caller with its result, or throws its exception
+ * into the caller, as `yield*` would. The difference is cost: a `yield*` chain is resumed level
+ * by level on every effect of its innermost generator (the acquire path is about fifteen deep),
+ * a yielded process only once, when it ends. `const r = (yield proc) as T` reads like `yield*`.
+ */
+export type Process<T = void> = Generator<Step, T, unknown>;
+
+/** What a process yields: an effect for the kernel, or a sub-process to run (see Process). */
+export type Step = Effect | Generator<Step, unknown, unknown>;
 
 /** A call's options besides its connection and argv (see the `call` effect). */
 export interface CallOptions {
@@ -99,10 +109,26 @@ export function* call(
   argv: readonly string[],
   opts: boolean | CallOptions = false,
 ): Process<Reply> {
-  if (typeof opts !== 'boolean') return (yield { type: 'call', conn, argv, ...opts }) as Reply;
-  return (yield opts
-    ? { type: 'call', conn, argv, interruptible: true }
-    : { type: 'call', conn, argv }) as Reply;
+  return (yield callEffect(conn, argv, opts)) as Reply;
+}
+
+/**
+ * The `call` effect itself, for a hot path to yield without a generator of its own:
+ * `(yield callEffect(conn, argv, opts)) as Reply` is `yield* call(conn, argv, opts)`.
+ */
+export function callEffect(conn: ConnectionRef, argv: readonly string[], opts: boolean | CallOptions = false): Effect {
+  if (typeof opts !== 'boolean')
+    // field by field: a spread of the options copied them through the slow generic path
+    return {
+      type: 'call',
+      conn,
+      argv,
+      interruptible: opts.interruptible,
+      onAbandonedReply: opts.onAbandonedReply,
+      timeoutMs: opts.timeoutMs,
+      writeTimeoutMs: opts.writeTimeoutMs,
+    };
+  return opts ? { type: 'call', conn, argv, interruptible: true } : { type: 'call', conn, argv };
 }
 
 /**
@@ -121,9 +147,17 @@ export function* sleep(ms: number): Process<void> {
 }
 
 export function* acquire(sem: Semaphore, timeoutMs?: number, interruptible = false): Process<AcquireResult> {
-  return (yield { type: 'acquire', sem, timeoutMs, interruptible }) as AcquireResult;
+  return (yield acquireEffect(sem, timeoutMs, interruptible)) as AcquireResult;
+}
+
+/** The `acquire` effect, for a hot path: `(yield acquireEffect(..)) as AcquireResult` is `yield* acquire(..)`. */
+export function acquireEffect(sem: Semaphore, timeoutMs?: number, interruptible = false): Effect {
+  return { type: 'acquire', sem, timeoutMs, interruptible };
 }
 
 export function* now(): Process<number> {
-  return (yield { type: 'now' }) as number;
+  return (yield NOW) as number;
 }
+
+/** The `now` effect, for a hot path: `(yield NOW) as number` is `yield* now()`. */
+export const NOW: Effect = Object.freeze({ type: 'now' });

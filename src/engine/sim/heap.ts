@@ -82,3 +82,64 @@ export class TimedHeap<T extends Timed> {
 function before(x: Timed, y: Timed): boolean {
   return x.at < y.at || (x.at === y.at && x.seq < y.seq);
 }
+
+/**
+ * The kernel's task queue: a TimedHeap of the tasks due by a horizon, and an unsorted list of the
+ * later ones, moved into the heap when the horizon passes them. It hands out the same tasks in the
+ * same (at, seq) order as one heap of them all would, and `size` and `compact` see every task;
+ * only the heap's depth changes. In `contention-100` the later tasks are most of the queue
+ * (response timers 3 s out, watchdog rounds 10 s out, latch-wait timeouts up to the lease, most
+ * of them cancelled before they are due) and every push and pop of a reply or a message walked
+ * past them.
+ */
+export class HorizonQueue<T extends Timed> {
+  private readonly near = new TimedHeap<T>();
+  private far: T[] = [];
+  /** every task in `far` is due after this */
+  private horizon: number;
+
+  /** `windowMs`: how far past the earliest task the horizon is set when it moves */
+  constructor(private readonly windowMs: number) {
+    this.horizon = windowMs;
+  }
+
+  get size(): number {
+    return this.near.size + this.far.length;
+  }
+
+  push(item: T): void {
+    if (item.at > this.horizon) this.far.push(item);
+    else this.near.push(item);
+  }
+
+  peek(): T | undefined {
+    const top = this.near.peek();
+    if ((top !== undefined && top.at <= this.horizon) || this.far.length === 0) return top;
+    this.advance(top === undefined ? Infinity : top.at);
+    return this.near.peek();
+  }
+
+  pop(): T | undefined {
+    const top = this.peek();
+    if (top !== undefined) this.near.pop();
+    return top;
+  }
+
+  compact(dead: (item: T) => boolean): void {
+    this.near.compact(dead);
+    this.far = this.far.filter((x) => !dead(x));
+  }
+
+  /** Moves the horizon past the earliest task (`first`: the heap's) and what is due by then into the heap. */
+  private advance(first: number): void {
+    let next = first;
+    for (const x of this.far) if (x.at < next) next = x.at;
+    this.horizon = next + this.windowMs;
+    const later: T[] = [];
+    for (const x of this.far) {
+      if (x.at <= this.horizon) this.near.push(x);
+      else later.push(x);
+    }
+    this.far = later;
+  }
+}

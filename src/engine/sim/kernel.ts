@@ -31,7 +31,7 @@
  */
 import type { RedisServer } from '../redis/server';
 import { error } from '../redis/reply';
-import type { EventFields, EventKind } from '../trace/types';
+import type { AssembledEvent, EventFields, EventKind } from '../trace/types';
 import type { NodeLifecycle, Prng, ProcHandle, PushHandler, SimContext, TopologyHost } from './api';
 import { type AcquireResult, type ConnectionRef, type Process, type Semaphore } from './effects';
 import { prngFor } from './prng';
@@ -50,6 +50,10 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
 
   emit<K extends EventKind>(kind: K, fields: EventFields<K>): void {
     this.rec.emit(kind, fields);
+  }
+
+  record<K extends EventKind>(event: AssembledEvent<K>): void {
+    this.rec.record(event);
   }
 
   rng(purpose: string): Prng {

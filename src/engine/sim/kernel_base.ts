@@ -6,6 +6,7 @@ import type { RedisServer } from '../redis/server';
 import type { WaitBlock } from '../redis/replication';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
+import type { AssembledEvent } from '../trace/types';
 import { type ConnectionRef } from './effects';
 import { CALL_NOT_WRITTEN_PREFIX } from './effects';
 import { keyViewOf, sameKeyView } from './key_view';
@@ -183,7 +184,8 @@ export abstract class KernelBase extends KernelProcs {
       this.blockWait(node, c, p, argv, block, call);
       return;
     }
-    this.rec.emit('cmd', { actor: p.name, node: node.id, conn: c.label, argv, reply: replyToJson(reply) });
+    const reply0 = replyToJson(reply);
+    this.rec.record({ t: 0, seq: 0, kind: 'cmd', actor: p.name, node: node.id, conn: c.label, argv, reply: reply0 });
     if (reply.t === 'int' && argv[0].toLowerCase() === 'wait')
       this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
     // server.dirty counts dataset changes as Redis does: a command that changed nothing (a failed
@@ -239,14 +241,18 @@ export abstract class KernelBase extends KernelProcs {
         if (isMessageFrame(msg)) {
           const last = msg.v[msg.v.length - 1];
           const channel = msg.v[msg.v.length - 2];
-          delivery = this.rec.emit('pubsub.deliver', {
+          const ev: AssembledEvent<'pubsub.deliver'> = {
+            t: 0,
+            seq: 0,
+            kind: 'pubsub.deliver',
             actor: c.client,
             node: c.node,
             conn: c.label,
             channel: channel.t === 'bulk' ? channel.v : null,
             message: last.t === 'bulk' ? last.v : null,
-            ...(push.publishSeq === null ? {} : { causeSeq: push.publishSeq }),
-          }).seq;
+          };
+          if (push.publishSeq !== null) ev.causeSeq = push.publishSeq;
+          delivery = this.rec.record(ev).seq;
         }
         c.onPush?.(msg, delivery);
       },
@@ -289,7 +295,7 @@ export abstract class KernelBase extends KernelProcs {
           this.rec.setKey(id, key, null);
         },
         publish: (channel, message, receivers) => {
-          const ev = this.rec.emit('pubsub.publish', { actor: id, node: id, channel, message, receivers });
+          const ev = this.rec.record({ t: 0, seq: 0, kind: 'pubsub.publish', actor: id, node: id, channel, message, receivers });
           for (const p of this.unpublished) p.publishSeq = ev.seq;
           this.unpublished = [];
         },

@@ -106,12 +106,18 @@ export class Proc implements ProcHandle {
   pendingThrow: ThrowInto | null = null;
   /** calls whose timer fired first: where their reply goes when it comes (`reply.late`) */
   timedOut: Map<number, CallMeta> | null = null;
+  /** the generator running now: `gen`, or a sub-process it (or one of these) yielded */
+  top: Process<unknown>;
+  /** the generators waiting for a sub-process to end, innermost last */
+  readonly callers: Process<unknown>[] = [];
   constructor(
     readonly id: number,
     readonly owner: string,
     readonly name: string,
     readonly gen: Process<unknown>,
-  ) {}
+  ) {
+    this.top = gen;
+  }
 }
 
 export class Sem implements Semaphore {

@@ -6,9 +6,9 @@ import type { Network } from '../net/network';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import type { NodeLifecycle, Prng } from './api';
-import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Effect } from './effects';
+import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Process, type Step } from './effects';
 import { CALL_TIMEOUT_PREFIX } from './effects';
-import { TimedHeap } from './heap';
+import { HorizonQueue } from './heap';
 import type { Recorder } from './recorder';
 import { replyToJson } from './reply_json';
 import {
@@ -33,7 +33,8 @@ export abstract class KernelProcs {
   protected wakeClients = new Set<string>();
   protected t = 0;
   protected seq = 0;
-  protected readonly heap = new TimedHeap<Task>();
+  /** the tasks, by (at, seq); those more than a quarter second ahead wait outside the heap */
+  protected readonly heap = new HorizonQueue<Task>(256);
   protected readonly owners = new Map<string, Owner>();
   protected readonly nodes = new Map<string, SimNode>();
   protected readonly conns = new Map<number, Conn>();
@@ -175,22 +176,53 @@ export abstract class KernelProcs {
       v = p.pendingThrow;
     }
     p.pendingThrow = null;
+    // an exception on its way up the process's stack of sub-processes (effects.ts Process)
+    let thrown = false;
+    let error: unknown;
+    if (v instanceof ThrowInto) {
+      thrown = true;
+      error = v.error;
+    }
     for (;;) {
-      let r: IteratorResult<Effect, unknown>;
+      let r: IteratorResult<Step, unknown>;
       try {
-        r = v instanceof ThrowInto ? p.gen.throw(v.error) : p.gen.next(v);
+        r = thrown ? p.top.throw(error) : p.top.next(v);
+        thrown = false;
       } catch (e) {
+        const caller = p.callers.pop();
+        if (caller !== undefined) {
+          // the sub-process threw: its caller gets the exception where it yielded it
+          p.top = caller;
+          thrown = true;
+          error = e;
+          continue;
+        }
         p.done = true;
         this.owners.get(p.owner)?.procs.delete(p);
         const msg = e instanceof Error ? e.message : String(e);
         throw new Error(`process ${p.name} failed at t=${this.t}: ${msg}`, { cause: e });
+      }
+      if (r.done && !p.done) {
+        const caller = p.callers.pop();
+        if (caller !== undefined) {
+          p.top = caller;
+          v = r.value;
+          continue;
+        }
       }
       if (r.done || p.done) {
         p.done = true;
         this.owners.get(p.owner)?.procs.delete(p);
         return;
       }
-      const eff = r.value;
+      const step = r.value;
+      if (isProcess(step)) {
+        p.callers.push(p.top);
+        p.top = step;
+        v = undefined;
+        continue;
+      }
+      const eff = step;
       switch (eff.type) {
         case 'now':
           v = this.t;
@@ -263,6 +295,11 @@ export abstract class KernelProcs {
     timeoutMs: number,
     writeTimeoutMs: number | undefined,
   ): void;
+}
+
+/** A yielded sub-process rather than an effect (effects carry their `type`). */
+function isProcess(step: Step): step is Process<unknown> {
+  return (step as { type?: unknown }).type === undefined;
 }
 
 /** What a call whose response timer fired resumes with. */

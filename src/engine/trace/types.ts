@@ -353,6 +353,16 @@ const _everyEventKindListed: [MissingEventKinds] extends [never] ? true : Missin
 export type EventFields<K extends EventKind = EventKind> = TraceEventMap[K];
 
 /**
+ * An event as a hot writer builds it for `record` (sim/recorder.ts): the head first, with any
+ * `t` and `seq` (the recorder sets them in place), then the kind's fields, in one literal.
+ */
+export type AssembledEvent<K extends EventKind = EventKind> = {
+  t: number;
+  seq: number;
+  kind: K;
+} & TraceEventMap[K];
+
+/**
  * The fields every event has. `actor`, `lock` and `node` may be read on any event; any other
  * field of an event not narrowed by `kind` reads as `unknown` (old readers, tests, a trace file
  * from elsewhere), so narrow by `kind` to get its type.

@@ -3,7 +3,7 @@
  * RenewalService.ts, which picks the design and so imports them all).
  */
 import { watchdogActor as watchdogOf } from '../../trace/actors';
-import type { EventFields } from '../../trace/types';
+import type { AssembledEvent, EventFields } from '../../trace/types';
 import type { ServiceManager } from '../executor';
 
 export type CancelReason = 'unlock' | 'forceUnlock' | 'lost' | 'error';
@@ -25,5 +25,6 @@ export function emitWatchdog<K extends 'watchdog.renew' | 'watchdog.cancel'>(
   fields: Omit<EventFields<K>, 'actor' | 'lock' | 'timer'>,
 ): void {
   const actor = threadId === null ? watchdogActor(client) : client.laneOf(threadId);
-  client.ctx.emit(kind, { actor, lock, timer: watchdogActor(client), ...fields } as EventFields<K>);
+  const timer = watchdogActor(client);
+  client.ctx.record({ t: 0, seq: 0, kind, actor, lock, timer, ...fields } as unknown as AssembledEvent<K>);
 }
