@@ -16,7 +16,7 @@
  * The facts shared with safety and L1 (who waits, who believes it holds what, which thread an
  * owner id stands for) are the SafetyMonitor's; this class keeps what only liveness needs.
  */
-import { LIVELOCK_MS, type Actor } from '../trace/types';
+import { LIVELOCK_MS, type Actor, type KeyView } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
 import { LivenessFacts } from './liveness_facts';
 import { buildWaitGraph, type GraphHold, type WaitGraph } from './wait_graph';
@@ -102,8 +102,11 @@ export class LivenessChecker extends LivenessFacts {
         cause = 'hung';
         lost = hung.get(lock)!;
       }
-      if (lost !== null) lost.sort();
-      this.m.setOpen('L2', lock, lost, lost === null ? {} : { cause, waiting: lost });
+      // (a lock neither lost nor open is the common case: nothing to close, nothing allocated)
+      if (lost !== null) {
+        lost.sort();
+        this.m.setOpen('L2', lock, lost, { cause, waiting: lost });
+      } else if (openL2 && this.m.isOpen('L2', lock)) this.m.setOpen('L2', lock, null);
     }
   }
 
@@ -146,7 +149,8 @@ export class LivenessChecker extends LivenessFacts {
     if (rebuilt) this.stuck.clear();
     const unwaited = this.unwaitedCalls(probe);
     if (rebuilt) for (const a of unwaited) this.judgeStuck(a, unwaited, probe);
-    for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
+    if (changes.names.size > 0)
+      for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
     if (changes.clients.size > 0)
       for (const a of unwaited)
         for (const c of changes.clients)
@@ -231,22 +235,13 @@ export class LivenessChecker extends LivenessFacts {
     const now = this.host.now();
     for (const { members, lock, holds } of graph.cycles) {
       const forever =
-        probe !== undefined &&
-        !probe.faultsPending() &&
-        members.every((w) => this.waitsForever(w)) &&
-        holds.every((h) => this.stays(h));
+        probe !== undefined && !probe.faultsPending() && this.allWaitForever(members) && this.allStay(holds);
       if (forever)
         (found ??= new Map()).set(lock, {
           holders: members.slice(),
           cause: members.length === 1 ? 'upgrade' : 'cycle',
         });
-      else if (
-        members.length > 1 &&
-        members.every((w) => {
-          const a = this.acquiring.get(w);
-          return a !== undefined && a.retried && now - a.since >= LIVELOCK_MS;
-        })
-      ) {
+      else if (members.length > 1 && this.allRetriedFor(members, now)) {
         const req = this.acquiring.get(members[0])!.lock;
         if (!this.m.isOpen('L6', req)) this.m.setOpen('L6', req, members.slice());
         this.livelocked.set(req, members);
@@ -265,12 +260,38 @@ export class LivenessChecker extends LivenessFacts {
         f === undefined ? {} : { cause: f.cause, waiting: f.holders },
       );
     }
-    // An L6 lasts while every thread in it is still in the acquire it was retrying.
-    for (const [req, members] of [...this.livelocked]) {
-      if (members.every((w) => this.acquiring.has(w))) continue;
+    // An L6 lasts while every thread in it is still in the acquire it was retrying. (A map may lose
+    // the entry being visited; forEach with a method made once: no copy or closure per judgement.)
+    if (this.livelocked.size > 0) this.livelocked.forEach(this.endLivelock);
+  }
+
+  private readonly endLivelock = (members: readonly Actor[], req: string): void => {
+    for (const w of members) if (!this.acquiring.has(w)) {
       this.livelocked.delete(req);
       this.m.setOpen('L6', req, null);
+      return;
     }
+  };
+
+  // (loops, not `every` with an arrow: the judgement runs after every change of a run that keeps a
+  // cycle, and each arrow was an allocation)
+  private allWaitForever(members: readonly Actor[]): boolean {
+    for (const w of members) if (!this.waitsForever(w)) return false;
+    return true;
+  }
+
+  private allStay(holds: readonly GraphHold[]): boolean {
+    for (const h of holds) if (!this.stays(h)) return false;
+    return true;
+  }
+
+  /** Every member is in an acquire it has waited or retried in for LIVELOCK_MS by `now`. */
+  private allRetriedFor(members: readonly Actor[], now: number): boolean {
+    for (const w of members) {
+      const a = this.acquiring.get(w);
+      if (a === undefined || !a.retried || now - a.since < LIVELOCK_MS) return false;
+    }
+    return true;
   }
 
   /** The wait-for graph as it is now: the one last built unless something it reads changed. */
@@ -278,22 +299,19 @@ export class LivenessChecker extends LivenessFacts {
     const masters = this.host.masters();
     if (this.graph !== null && !this.graphStale && sameList(this.graph.masters, masters)) return this.graph;
     this.graphStale = false;
-    this.graph = buildWaitGraph({
-      m: this.m,
-      masters,
-      liveKey: (node, key) => this.host.liveKey(node, key),
-      acquiring: this.acquiring,
-    });
+    this.graph = buildWaitGraph({ m: this.m, masters, liveKey: this.liveKey, acquiring: this.acquiring });
     return this.graph;
   }
+
+  private readonly liveKey = (node: string, key: string): KeyView | undefined => this.host.liveKey(node, key);
 
   private readonly livelocked = new Map<string, readonly Actor[]>();
 
   /** A hold in a cycle stays: its key has no TTL, or a live watchdog renews it for every owner. */
   private stays(h: GraphHold): boolean {
-    return (
-      h.persistent || h.owners.every((o) => this.renewing.has(o + PAIR_SEP + h.lock) && !this.m.isGone(o))
-    );
+    if (h.persistent) return true;
+    for (const o of h.owners) if (!this.renewing.has(o + PAIR_SEP + h.lock) || this.m.isGone(o)) return false;
+    return true;
   }
 
   /** A waiter whose acquire has no deadline and keeps its partial holds while it waits. */
