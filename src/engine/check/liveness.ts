@@ -52,6 +52,7 @@ export class LivenessChecker extends LivenessFacts {
     if (this.dirty) {
       this.dirty = false;
       this.freeWaited = null;
+      this.freePassStale = true;
       this.checkCycles(probe);
     }
     if (probe !== undefined) this.checkL2(probe);
@@ -59,6 +60,19 @@ export class LivenessChecker extends LivenessFacts {
 
   /** The waited-for locks that are free (L2's candidates), until the next change; null: stale. */
   private freeWaited: string[] | null = null;
+
+  /**
+   * The pass over the free waited-for locks may find something new: an event or a lock key changed
+   * (`dirty`), or a FairLock queue it read changed, since the last pass found nothing.
+   */
+  private freePassStale = true;
+  /** the FairLock queue keys `deadAhead` has read (a change of one makes the pass stale) */
+  private readonly queuesRead = new Set<string>();
+
+  override keyChanged(node: string, key: string): void {
+    if (this.queuesRead.has(key)) this.freePassStale = true;
+    super.keyChanged(node, key);
+  }
 
   /**
    * L2: waiters of a free lock that nothing scheduled will make try again (`free`), or that wait
@@ -75,6 +89,8 @@ export class LivenessChecker extends LivenessFacts {
     const hung = this.hungCalls(probe);
     const openL2 = this.m.hasOpen('L2');
     if (this.freeWaited.length === 0 && hung === null && !openL2) return;
+    if (!this.freePassDue(hung, openL2)) return;
+    this.freePassStale = false;
     // (the free locks alone are already distinct: the set is built only to merge in the others)
     let locks: Iterable<string> = this.freeWaited;
     if (hung !== null || openL2) {
@@ -84,20 +100,8 @@ export class LivenessChecker extends LivenessFacts {
       locks = merged;
     }
     for (const lock of locks) {
-      const waiters = this.m.waitersOf(lock);
-      let lost: Actor[] | null = null;
-      let cause = 'free';
-      if (waiters !== undefined && waiters.size > 0 && this.isFree(lock)) {
-        if (this.deadAhead(lock)) {
-          cause = 'dead-ahead';
-          lost = [...waiters];
-        } else if (this.untimed.size > 0) {
-          // (lost is sorted below: walk the smaller of the two sets)
-          const [few, all] =
-            this.untimed.size < waiters.size ? [this.untimed, waiters] : [waiters, this.untimed];
-          for (const w of few) if (all.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
-        }
-      }
+      let lost = this.lostWaiters(lock, probe);
+      let cause = this.lostCause;
       if (lost === null && hung?.has(lock) === true) {
         cause = 'hung';
         lost = hung.get(lock)!;
@@ -109,6 +113,43 @@ export class LivenessChecker extends LivenessFacts {
       } else if (openL2 && this.m.isOpen('L2', lock)) this.m.setOpen('L2', lock, null);
     }
   }
+
+  /**
+   * Whether the pass over the free waited-for locks can find something the last one did not.
+   * Without a waiter of its own timer-less wait (the only ones asked whether they can wake), it
+   * reads only waiters, keys and FairLock queues: when none changed since a pass that found
+   * nothing (no L2 open, none hung), it would find nothing again. A retry loop (MultiLock, tryLock
+   * with a wait time) keeps a free waited-for lock between its attempts for a whole run.
+   */
+  private freePassDue(hung: ReadonlyMap<string, Actor[]> | null, openL2: boolean): boolean {
+    return this.freePassStale || this.untimed.size > 0 || hung !== null || openL2;
+  }
+
+  /**
+   * The waiters of a free `lock` that are lost, and why (`lostCause`): behind a FairLock queue
+   * headed by a gone thread, or (`free`) without a timer and with nothing scheduled to wake
+   * them; null when none is. It changes nothing, so it can be asked again.
+   */
+  private lostWaiters(lock: string, probe: LivenessProbe): Actor[] | null {
+    const waiters = this.m.waitersOf(lock);
+    let lost: Actor[] | null = null;
+    this.lostCause = 'free';
+    if (waiters !== undefined && waiters.size > 0 && this.isFree(lock)) {
+      if (this.deadAhead(lock)) {
+        this.lostCause = 'dead-ahead';
+        lost = [...waiters];
+      } else if (this.untimed.size > 0) {
+        // (lost is sorted by the caller: walk the smaller of the two sets)
+        const [few, all] =
+          this.untimed.size < waiters.size ? [this.untimed, waiters] : [waiters, this.untimed];
+        for (const w of few) if (all.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
+      }
+    }
+    return lost;
+  }
+
+  /** why lostWaiters' last answer is lost */
+  private lostCause = 'free';
 
   /**
    * L2 `hung`: acquire calls that are not waiting for the lock (no `lock.wait` of theirs is open)
@@ -199,7 +240,10 @@ export class LivenessChecker extends LivenessFacts {
   /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */
   private deadAhead(lock: string): boolean {
     let key = this.queueKeys.get(lock);
-    if (key === undefined) this.queueKeys.set(lock, (key = `redisson_lock_queue:{${lock}}`));
+    if (key === undefined) {
+      this.queueKeys.set(lock, (key = `redisson_lock_queue:{${lock}}`));
+      this.queuesRead.add(key);
+    }
     for (const node of this.host.masters()) {
       const view = this.host.liveKey(node, key);
       if (view?.type !== 'list' || view.value.length === 0) continue;
@@ -266,11 +310,12 @@ export class LivenessChecker extends LivenessFacts {
   }
 
   private readonly endLivelock = (members: readonly Actor[], req: string): void => {
-    for (const w of members) if (!this.acquiring.has(w)) {
-      this.livelocked.delete(req);
-      this.m.setOpen('L6', req, null);
-      return;
-    }
+    for (const w of members)
+      if (!this.acquiring.has(w)) {
+        this.livelocked.delete(req);
+        this.m.setOpen('L6', req, null);
+        return;
+      }
   };
 
   // (loops, not `every` with an arrow: the judgement runs after every change of a run that keeps a
