@@ -190,8 +190,7 @@ export class LivenessChecker extends LivenessFacts {
     if (rebuilt) this.stuck.clear();
     const unwaited = this.unwaitedCalls(probe);
     if (rebuilt) for (const a of unwaited) this.judgeStuck(a, unwaited, probe);
-    if (changes.names.size > 0)
-      for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
+    for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
     if (changes.clients.size > 0)
       for (const a of unwaited)
         for (const c of changes.clients)
@@ -304,8 +303,8 @@ export class LivenessChecker extends LivenessFacts {
         f === undefined ? {} : { cause: f.cause, waiting: f.holders },
       );
     }
-    // An L6 lasts while every thread in it is still in the acquire it was retrying. (A map may lose
-    // the entry being visited; forEach with a method made once: no copy or closure per judgement.)
+    // An L6 lasts while every thread in it is still in the acquire it was retrying. (forEach may
+    // delete the entry it visits; a function made once: no copy of the map, no closure per judgement.)
     if (this.livelocked.size > 0) this.livelocked.forEach(this.endLivelock);
   }
 
