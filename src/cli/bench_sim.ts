@@ -11,13 +11,17 @@
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { builtins } from '../engine/scenario/builtins/index';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario, type Scenario } from '../engine/scenario/schema';
+import { bundledEngine } from './bench_bundle_engine';
 
 export const CONTENTION_TARGET_MS = 150;
 export const RERUN_TARGET_MS = 4;
+
+/** this tree (its engine is bundled for the `bundled` figures) */
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
 
 export interface SimBench {
   contention100: { ms: number; events: number; eventsPerSec: number; withinTarget: boolean };
@@ -32,6 +36,20 @@ export interface SimBench {
         rerunMs: Record<string, number>;
         slowestRerun: { id: string; ms: number; events: number };
       }
+    | string;
+  /**
+   * The same figures with the engines bundled as the page's build bundles them (bench_bundle_engine.ts:
+   * no tsx `keepNames` wrappers), measured after the figures above, in turns likewise; or why not.
+   */
+  bundled?: BundledFigures | string;
+}
+
+export interface BundledFigures {
+  contention100Ms: number;
+  rerunMs: Record<string, number>;
+  slowestRerun: { id: string; ms: number; events: number; withinTarget: boolean };
+  baseline?:
+    | { contention100Ms: number; rerunMs: Record<string, number>; slowestRerun: { id: string; ms: number } }
     | string;
 }
 
@@ -118,11 +136,35 @@ function measureAll(engines: readonly Engine[], runs: number): Figures[] {
   return figures;
 }
 
-export async function benchSim(runs = 10, baselineDir: string | null = null): Promise<SimBench> {
+/** The figures again on both trees' engines bundled as the page bundles them. */
+async function measureBundled(runs: number, baselineDir: string | null): Promise<BundledFigures | string> {
+  const own = await bundledEngine(ROOT);
+  if (typeof own === 'string') return own;
+  const base = baselineDir === null ? null : await bundledEngine(baselineDir);
+  const engines = base === null || typeof base === 'string' ? [own] : [own, base];
+  const [f, b] = measureAll(engines, runs);
+  const figures = (x: Figures) => ({
+    contention100Ms: x.contention100.ms,
+    rerunMs: x.rerunMs,
+    slowestRerun: x.slowestRerun,
+  });
+  return {
+    ...figures(f),
+    slowestRerun: { ...f.slowestRerun, withinTarget: f.slowestRerun.ms <= RERUN_TARGET_MS },
+    ...(base === null ? {} : { baseline: b === undefined ? (base as string) : figures(b) }),
+  };
+}
+
+export async function benchSim(
+  runs = 10,
+  baselineDir: string | null = null,
+  bundled = true,
+): Promise<SimBench> {
   const base = baselineDir === null ? null : await baselineEngine(baselineDir);
   const engines = base === null || typeof base === 'string' ? [thisEngine] : [thisEngine, base];
   const [f, b] = measureAll(engines, runs);
   const c = f.contention100;
+  const bundledFigures = bundled ? await measureBundled(runs, baselineDir) : undefined;
   return {
     contention100: {
       ...c,
@@ -144,6 +186,7 @@ export async function benchSim(runs = 10, baselineDir: string | null = null): Pr
                   slowestRerun: b.slowestRerun,
                 },
         }),
+    ...(bundledFigures === undefined ? {} : { bundled: bundledFigures }),
   };
 }
 
@@ -169,10 +212,28 @@ export const simSection = {
         `(target <= ${RERUN_TARGET_MS} ms: ${s.withinTarget ? 'met' : 'MISSED'})` +
         (b === null ? '' : ` (baseline's slowest: ${b.slowestRerun.id} ${b.slowestRerun.ms} ms)`),
     );
+    const u = typeof r.bundled === 'object' ? r.bundled : null;
+    const ub = typeof u?.baseline === 'object' ? u.baseline : null;
+    if (typeof r.bundled === 'string') log(`Bundled as the page (no tsx keepNames): ${r.bundled}`);
+    else if (u !== null)
+      log(
+        `Bundled as the page (Vite build, no tsx keepNames): contention-100 ${u.contention100Ms} ms, ` +
+          `slowest re-run ${u.slowestRerun.id} ${u.slowestRerun.ms} ms ` +
+          `(target <= ${RERUN_TARGET_MS} ms: ${u.slowestRerun.withinTarget ? 'met' : 'MISSED'})` +
+          (ub === null
+            ? ''
+            : ` (baseline: ${ub.contention100Ms} ms, ${ub.slowestRerun.id} ${ub.slowestRerun.ms} ms)`),
+      );
+    const cell = (ms: number | undefined) => (ms === undefined ? '' : String(ms).padStart(7) + ' ms');
+    log(
+      `  ${'built-in'.padEnd(32)} ${'tsx'.padStart(10)}${b === null ? '' : '  baseline'.padEnd(12)}${u === null ? '' : '   bundled'}${ub === null ? '' : '  baseline'}`,
+    );
     for (const [id, ms] of Object.entries(r.rerunMs))
       log(
-        `  ${id.padEnd(32)} ${String(ms).padStart(7)} ms` +
-          (b?.rerunMs[id] === undefined ? '' : `  baseline ${String(b.rerunMs[id]).padStart(7)} ms`),
+        `  ${id.padEnd(32)} ${cell(ms)}` +
+          (b === null ? '' : `  ${cell(b.rerunMs[id])}`) +
+          (u === null ? '' : `  ${cell(u.rerunMs[id])}`) +
+          (ub === null ? '' : `  ${cell(ub.rerunMs[id])}`),
       );
     return r;
   },

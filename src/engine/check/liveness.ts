@@ -16,7 +16,7 @@
  * The facts shared with safety and L1 (who waits, who believes it holds what, which thread an
  * owner id stands for) are the SafetyMonitor's; this class keeps what only liveness needs.
  */
-import { LIVELOCK_MS, type Actor } from '../trace/types';
+import { LIVELOCK_MS, type Actor, type KeyView } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
 import { LivenessFacts } from './liveness_facts';
 import { buildWaitGraph, type GraphHold, type WaitGraph } from './wait_graph';
@@ -52,6 +52,7 @@ export class LivenessChecker extends LivenessFacts {
     if (this.dirty) {
       this.dirty = false;
       this.freeWaited = null;
+      this.freePassStale = true;
       this.checkCycles(probe);
     }
     if (probe !== undefined) this.checkL2(probe);
@@ -59,6 +60,19 @@ export class LivenessChecker extends LivenessFacts {
 
   /** The waited-for locks that are free (L2's candidates), until the next change; null: stale. */
   private freeWaited: string[] | null = null;
+
+  /**
+   * The pass over the free waited-for locks may find something new: an event or a lock key changed
+   * (`dirty`), or a FairLock queue it read changed, since the last pass found nothing.
+   */
+  private freePassStale = true;
+  /** the FairLock queue keys `deadAhead` has read (a change of one makes the pass stale) */
+  private readonly queuesRead = new Set<string>();
+
+  override keyChanged(node: string, key: string): void {
+    if (this.queuesRead.has(key)) this.freePassStale = true;
+    super.keyChanged(node, key);
+  }
 
   /**
    * L2: waiters of a free lock that nothing scheduled will make try again (`free`), or that wait
@@ -75,6 +89,8 @@ export class LivenessChecker extends LivenessFacts {
     const hung = this.hungCalls(probe);
     const openL2 = this.m.hasOpen('L2');
     if (this.freeWaited.length === 0 && hung === null && !openL2) return;
+    if (!this.freePassDue(hung, openL2)) return;
+    this.freePassStale = false;
     // (the free locks alone are already distinct: the set is built only to merge in the others)
     let locks: Iterable<string> = this.freeWaited;
     if (hung !== null || openL2) {
@@ -84,28 +100,56 @@ export class LivenessChecker extends LivenessFacts {
       locks = merged;
     }
     for (const lock of locks) {
-      const waiters = this.m.waitersOf(lock);
-      let lost: Actor[] | null = null;
-      let cause = 'free';
-      if (waiters !== undefined && waiters.size > 0 && this.isFree(lock)) {
-        if (this.deadAhead(lock)) {
-          cause = 'dead-ahead';
-          lost = [...waiters];
-        } else if (this.untimed.size > 0) {
-          // (lost is sorted below: walk the smaller of the two sets)
-          const [few, all] =
-            this.untimed.size < waiters.size ? [this.untimed, waiters] : [waiters, this.untimed];
-          for (const w of few) if (all.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
-        }
-      }
+      let lost = this.lostWaiters(lock, probe);
+      let cause = this.lostCause;
       if (lost === null && hung?.has(lock) === true) {
         cause = 'hung';
         lost = hung.get(lock)!;
       }
-      if (lost !== null) lost.sort();
-      this.m.setOpen('L2', lock, lost, lost === null ? {} : { cause, waiting: lost });
+      // (a lock neither lost nor open is the common case: nothing to close, nothing allocated)
+      if (lost !== null) {
+        lost.sort();
+        this.m.setOpen('L2', lock, lost, { cause, waiting: lost });
+      } else if (openL2 && this.m.isOpen('L2', lock)) this.m.setOpen('L2', lock, null);
     }
   }
+
+  /**
+   * Whether the pass over the free waited-for locks can find something the last one did not.
+   * Without a waiter of its own timer-less wait (the only ones asked whether they can wake), it
+   * reads only waiters, keys and FairLock queues: when none changed since a pass that found
+   * nothing (no L2 open, none hung), it would find nothing again. A retry loop (MultiLock, tryLock
+   * with a wait time) keeps a free waited-for lock between its attempts for a whole run.
+   */
+  private freePassDue(hung: ReadonlyMap<string, Actor[]> | null, openL2: boolean): boolean {
+    return this.freePassStale || this.untimed.size > 0 || hung !== null || openL2;
+  }
+
+  /**
+   * The waiters of a free `lock` that are lost, and why (`lostCause`): behind a FairLock queue
+   * headed by a gone thread, or (`free`) without a timer and with nothing scheduled to wake
+   * them; null when none is. It changes nothing, so it can be asked again.
+   */
+  private lostWaiters(lock: string, probe: LivenessProbe): Actor[] | null {
+    const waiters = this.m.waitersOf(lock);
+    let lost: Actor[] | null = null;
+    this.lostCause = 'free';
+    if (waiters !== undefined && waiters.size > 0 && this.isFree(lock)) {
+      if (this.deadAhead(lock)) {
+        this.lostCause = 'dead-ahead';
+        lost = [...waiters];
+      } else if (this.untimed.size > 0) {
+        // (lost is sorted by the caller: walk the smaller of the two sets)
+        const [few, all] =
+          this.untimed.size < waiters.size ? [this.untimed, waiters] : [waiters, this.untimed];
+        for (const w of few) if (all.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
+      }
+    }
+    return lost;
+  }
+
+  /** why lostWaiters' last answer is lost */
+  private lostCause = 'free';
 
   /**
    * L2 `hung`: acquire calls that are not waiting for the lock (no `lock.wait` of theirs is open)
@@ -195,7 +239,10 @@ export class LivenessChecker extends LivenessFacts {
   /** A FairLock's queue (`redisson_lock_queue:{name}`) starts with a thread that ended or crashed. */
   private deadAhead(lock: string): boolean {
     let key = this.queueKeys.get(lock);
-    if (key === undefined) this.queueKeys.set(lock, (key = `redisson_lock_queue:{${lock}}`));
+    if (key === undefined) {
+      this.queueKeys.set(lock, (key = `redisson_lock_queue:{${lock}}`));
+      this.queuesRead.add(key);
+    }
     for (const node of this.host.masters()) {
       const view = this.host.liveKey(node, key);
       if (view?.type !== 'list' || view.value.length === 0) continue;
@@ -231,22 +278,13 @@ export class LivenessChecker extends LivenessFacts {
     const now = this.host.now();
     for (const { members, lock, holds } of graph.cycles) {
       const forever =
-        probe !== undefined &&
-        !probe.faultsPending() &&
-        members.every((w) => this.waitsForever(w)) &&
-        holds.every((h) => this.stays(h));
+        probe !== undefined && !probe.faultsPending() && this.allWaitForever(members) && this.allStay(holds);
       if (forever)
         (found ??= new Map()).set(lock, {
           holders: members.slice(),
           cause: members.length === 1 ? 'upgrade' : 'cycle',
         });
-      else if (
-        members.length > 1 &&
-        members.every((w) => {
-          const a = this.acquiring.get(w);
-          return a !== undefined && a.retried && now - a.since >= LIVELOCK_MS;
-        })
-      ) {
+      else if (members.length > 1 && this.allRetriedFor(members, now)) {
         const req = this.acquiring.get(members[0])!.lock;
         if (!this.m.isOpen('L6', req)) this.m.setOpen('L6', req, members.slice());
         this.livelocked.set(req, members);
@@ -265,12 +303,39 @@ export class LivenessChecker extends LivenessFacts {
         f === undefined ? {} : { cause: f.cause, waiting: f.holders },
       );
     }
-    // An L6 lasts while every thread in it is still in the acquire it was retrying.
-    for (const [req, members] of [...this.livelocked]) {
-      if (members.every((w) => this.acquiring.has(w))) continue;
-      this.livelocked.delete(req);
-      this.m.setOpen('L6', req, null);
+    // An L6 lasts while every thread in it is still in the acquire it was retrying. (forEach may
+    // delete the entry it visits; a function made once: no copy of the map, no closure per judgement.)
+    if (this.livelocked.size > 0) this.livelocked.forEach(this.endLivelock);
+  }
+
+  private readonly endLivelock = (members: readonly Actor[], req: string): void => {
+    for (const w of members)
+      if (!this.acquiring.has(w)) {
+        this.livelocked.delete(req);
+        this.m.setOpen('L6', req, null);
+        return;
+      }
+  };
+
+  // (loops, not `every` with an arrow: the judgement runs after every change of a run that keeps a
+  // cycle, and each arrow was an allocation)
+  private allWaitForever(members: readonly Actor[]): boolean {
+    for (const w of members) if (!this.waitsForever(w)) return false;
+    return true;
+  }
+
+  private allStay(holds: readonly GraphHold[]): boolean {
+    for (const h of holds) if (!this.stays(h)) return false;
+    return true;
+  }
+
+  /** Every member is in an acquire it has waited or retried in for LIVELOCK_MS by `now`. */
+  private allRetriedFor(members: readonly Actor[], now: number): boolean {
+    for (const w of members) {
+      const a = this.acquiring.get(w);
+      if (a === undefined || !a.retried || now - a.since < LIVELOCK_MS) return false;
     }
+    return true;
   }
 
   /** The wait-for graph as it is now: the one last built unless something it reads changed. */
@@ -278,22 +343,19 @@ export class LivenessChecker extends LivenessFacts {
     const masters = this.host.masters();
     if (this.graph !== null && !this.graphStale && sameList(this.graph.masters, masters)) return this.graph;
     this.graphStale = false;
-    this.graph = buildWaitGraph({
-      m: this.m,
-      masters,
-      liveKey: (node, key) => this.host.liveKey(node, key),
-      acquiring: this.acquiring,
-    });
+    this.graph = buildWaitGraph({ m: this.m, masters, liveKey: this.liveKey, acquiring: this.acquiring });
     return this.graph;
   }
+
+  private readonly liveKey = (node: string, key: string): KeyView | undefined => this.host.liveKey(node, key);
 
   private readonly livelocked = new Map<string, readonly Actor[]>();
 
   /** A hold in a cycle stays: its key has no TTL, or a live watchdog renews it for every owner. */
   private stays(h: GraphHold): boolean {
-    return (
-      h.persistent || h.owners.every((o) => this.renewing.has(o + PAIR_SEP + h.lock) && !this.m.isGone(o))
-    );
+    if (h.persistent) return true;
+    for (const o of h.owners) if (!this.renewing.has(o + PAIR_SEP + h.lock) || this.m.isGone(o)) return false;
+    return true;
   }
 
   /** A waiter whose acquire has no deadline and keeps its partial holds while it waits. */

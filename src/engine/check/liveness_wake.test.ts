@@ -6,18 +6,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtins } from '../scenario/builtins/index';
-import { runScenario } from '../scenario/run';
-import { validateScenario } from '../scenario/schema';
 import { Kernel } from '../sim/kernel';
+import { traceText } from './testing/trace_text';
 
 const SKIP = new Set(['contention-100']); // the same code paths as contention-wakeup, 40x the time
-
-function runOf(json: unknown) {
-  const v = validateScenario(json);
-  if (!v.ok) throw new Error(JSON.stringify(v.issues));
-  const t = runScenario(v.scenario).trace;
-  return JSON.stringify({ events: t.events, violations: t.violations, verdict: t.verdict });
-}
 
 describe('hung calls from the kernel changes', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -27,7 +19,7 @@ describe('hung calls from the kernel changes', () => {
     { timeout: 120_000 },
     () => {
       const cases = builtins.filter((b) => !SKIP.has(b.id));
-      const incremental = cases.map((b) => runOf(b.scenario));
+      const incremental = cases.map((b) => traceText(b.scenario));
       const original = Kernel.prototype.wakeChanges;
       vi.spyOn(Kernel.prototype, 'wakeChanges').mockImplementation(function (this: Kernel) {
         const changes = original.call(this);
@@ -37,7 +29,7 @@ describe('hung calls from the kernel changes', () => {
           for (const c of (b.scenario.clients ?? []) as { id: string }[]) clients.add(c.id);
         return { names: changes.names, clients };
       });
-      const everything = cases.map((b) => runOf(b.scenario));
+      const everything = cases.map((b) => traceText(b.scenario));
       for (let i = 0; i < cases.length; i++) expect(incremental[i], cases[i].id).toBe(everything[i]);
     },
   );

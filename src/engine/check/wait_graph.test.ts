@@ -7,12 +7,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtins } from '../scenario/builtins/index';
-import { runScenario } from '../scenario/run';
-import { validateScenario } from '../scenario/schema';
 import type { KeyView } from '../trace/types';
 import { LivenessChecker } from './liveness';
 import { SafetyMonitor, type MonitorHost } from './monitor';
 import { buildWaitGraph, sameGraphShape, type GraphFacts, type WaitGraph } from './wait_graph';
+import { traceText } from './testing/trace_text';
 
 /** The checker's private parts the comparison reaches into. */
 interface Inside {
@@ -91,13 +90,6 @@ const made: [string, unknown][] = [
 
 const cases: [string, unknown][] = [...builtins.map((b): [string, unknown] => [b.id, b.scenario]), ...made];
 
-function runOf(json: unknown) {
-  const v = validateScenario(json);
-  if (!v.ok) throw new Error(JSON.stringify(v.issues));
-  const t = runScenario(v.scenario).trace;
-  return JSON.stringify({ events: t.events, violations: t.violations, verdict: t.verdict });
-}
-
 describe('the wait-for graph kept between judgements', () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -123,7 +115,7 @@ describe('the wait-for graph kept between judgements', () => {
       });
       const kept = cases.map(([id, s]) => {
         at = id;
-        return runOf(s);
+        return traceText(s);
       });
       expect(differ).toEqual([]);
       spy.mockRestore();
@@ -131,7 +123,7 @@ describe('the wait-for graph kept between judgements', () => {
         this.graphStale = true;
         return original.call(this);
       });
-      const everyTime = cases.map(([, s]) => runOf(s));
+      const everyTime = cases.map(([, s]) => traceText(s));
       for (let i = 0; i < cases.length; i++) expect(kept[i], cases[i][0]).toBe(everyTime[i]);
     },
   );
@@ -148,7 +140,7 @@ describe('the wait-for graph kept between judgements', () => {
       return g;
     });
     const b = builtins.find((x) => x.id === 'incident-multilock-opposite-order')!;
-    const trace = JSON.parse(runOf(b.scenario)) as { violations: { kind: string }[] };
+    const trace = JSON.parse(traceText(b.scenario)) as { violations: { kind: string }[] };
     expect(trace.violations.map((v) => v.kind)).toContain('L6');
     // each retry (every 3 s) gives its part back and takes it again: those two key changes of
     // each lock are real changes of an edge; the renewals and the retries' waits are not

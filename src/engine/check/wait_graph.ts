@@ -137,11 +137,33 @@ function anOwnerWaits(f: GraphFacts, views: ReadonlyMap<string, readonly (KeyVie
  */
 export function sameGraphShape(m: SafetyMonitor, a: KeyView | undefined, b: KeyView | undefined): boolean {
   if (a === b) return true;
-  const oa = m.ownersOfKey(a).filter((o) => isThreadActor(o));
-  const ob = m.ownersOfKey(b).filter((o) => isThreadActor(o));
-  if (oa.length !== ob.length) return false;
-  for (let i = 0; i < oa.length; i++) if (oa[i] !== ob[i]) return false;
-  return oa.length === 0 || (a!.expireAt === null) === (b!.expireAt === null);
+  // (asked on every change of a key the graph was built from, a renewal's PEXPIRE included: the
+  // owners are read into two lists kept between calls rather than two filtered copies each time)
+  const na = threadOwners(m, a, ownersA);
+  const nb = threadOwners(m, b, ownersB);
+  if (na !== nb) return false;
+  for (let i = 0; i < na; i++) if (ownersA[i] !== ownersB[i]) return false;
+  return na === 0 || (a!.expireAt === null) === (b!.expireAt === null);
+}
+
+const ownersA: Actor[] = [];
+const ownersB: Actor[] = [];
+let into: Actor[] = ownersA;
+let count = 0;
+
+/** A test for `someOwner` that never passes: it lists each thread owner into `into`. */
+function listThreadOwner(o: Actor): boolean {
+  if (isThreadActor(o)) into[count++] = o;
+  return false;
+}
+
+/** m.ownersOfKey(view) that are threads, written to out[0..n); returns n. */
+function threadOwners(m: SafetyMonitor, view: KeyView | undefined, out: Actor[]): number {
+  if (view === undefined) return 0;
+  into = out;
+  count = 0;
+  m.someOwner(view, listThreadOwner);
+  return count;
 }
 
 /** The strongly connected parts of a directed graph that contain a cycle (a self-loop counts). */
