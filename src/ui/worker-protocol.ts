@@ -16,7 +16,10 @@ export type Request =
   | { type: 'stateAt'; id: number; runId: number; index: number }
   | { type: 'console'; id: number; runId: number; index: number; node: string; line: string };
 
-/** The real incidents' built-ins, which the worker loads on demand (engine-adapter-incidents.ts). */
+/**
+ * Every built-in in the library's order (the real incidents and the core ones the first screen did
+ * not carry), which the worker loads on demand (engine-adapter-incidents.ts).
+ */
 export type IncidentsRequest = { type: 'incidents'; id: number };
 
 export interface InitResult {

@@ -23,7 +23,7 @@ self.onmessage = (ev: MessageEvent<Request>) => {
   if ((ev.data as unknown as IncidentsRequest).type === 'incidents') {
     const { id } = ev.data as unknown as IncidentsRequest;
     void import('./engine-adapter-incidents')
-      .then((m) => post({ type: 'incidents', id, result: m.listIncidents() }))
+      .then((m) => post({ type: 'incidents', id, result: m.listAllBuiltins() }))
       .catch((e: unknown) =>
         post({ type: 'error', id, message: e instanceof Error ? e.message : String(e) }),
       );
