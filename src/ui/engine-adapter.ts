@@ -127,3 +127,7 @@ function subscribeAsAtCursor(server: RedisServer, node: NodeView): void {
 // The search (issue 12): its kinds here; its entry points in engine-adapter-search.ts, which
 // loads with the first search request (the worker's first screen does not carry the search).
 export { EXPLORE_FAULT_KINDS, type ExploreFaultKind } from '../engine/explore/kinds';
+
+// The version picker's choices and its table of what a release does: the page asks for them, so
+// the table (about 4 KB gzip of text in two languages) is not also in the page's first screen.
+export { BEHAVIOUR_CHANGES, traitsFor } from '../engine/redisson/versions';

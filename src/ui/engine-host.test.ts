@@ -31,6 +31,21 @@ describe('engine host', () => {
       for (const k of kinds) expect(Object.keys(table)).toContain(`explore.kind.${k}`);
   });
 
+  it('offers the version picker the releases where behaviour changes, and each one’s table', () => {
+    const releases = (init as { result: InitResult }).result.releases;
+    expect(releases[0]).toBe('3.11.6');
+    expect(releases).toContain('3.27.2');
+    const traits = call({ type: 'traits', version: '3.11' });
+    expect(traits.type).toBe('traits');
+    const rows = traits.type === 'traits' ? traits.result : [];
+    // 3.11.6 writes HSET on the first acquire (versions.ts, first-acquire), 4.7.0 HINCRBY
+    expect(rows.find((r) => r.id === 'first-acquire')?.value).toBe('HSET');
+    const latest = call({ type: 'traits', version: 'latest' });
+    expect(latest.type === 'traits' && latest.result.find((r) => r.id === 'first-acquire')?.value).toBe(
+      'HINCRBY',
+    );
+  });
+
   it('runs every built-in (but the big one) into a trace and lanes', () => {
     for (const b of builtins.filter((x) => x.id !== 'contention-100')) {
       const res = call({ type: 'run', scenario: b.scenario, verbose: true });
