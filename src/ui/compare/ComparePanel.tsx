@@ -4,7 +4,7 @@
  * second run, and a click on either plot moves it. The lanes are painted by the timeline's own
  * drawing code, so both sides read exactly as the timeline does.
  */
-import { scaleLinear, type ScaleLinear } from 'd3-scale';
+import { scaleLinear, type LinearScale } from '../timeline/linear-scale';
 import { useEffect, useMemo, useRef } from 'react';
 import { loadBuiltin } from '../controller';
 import { usePick } from '../hooks/usePick';
@@ -48,7 +48,7 @@ function Lanes({
   testId,
 }: {
   run: RunView;
-  x: ScaleLinear<number, number>;
+  x: LinearScale;
   width: number;
   labelW: number;
   cursorT: number;

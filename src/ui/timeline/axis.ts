@@ -4,7 +4,7 @@
  * the page needs neither d3-axis nor d3-selection (about 4 KB gzip of the first screen). The
  * markup is d3-axis 3.0's: a `.domain` path, then one `g.tick` per value with its line and label.
  */
-import type { ScaleLinear } from 'd3-scale';
+import type { LinearScale } from './linear-scale';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const TICK = 6; // d3-axis's tickSizeInner and tickSizeOuter
@@ -18,7 +18,7 @@ function el(name: string, attrs: Record<string, string | number>): SVGElement {
 
 export function drawAxisTop(
   g: SVGGElement,
-  scale: ScaleLinear<number, number>,
+  scale: LinearScale,
   count: number,
   format: (value: number) => string,
 ): void {

@@ -1,7 +1,8 @@
-import { scaleLinear } from 'd3-scale';
+import { scaleLinear as d3Linear } from 'd3-scale';
 import { zoom as d3zoom, zoomIdentity as d3Identity, type ZoomTransform as D3Transform } from 'd3-zoom';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { scaleLinear } from './linear-scale';
 import { anchored, constrain, rescaleX, wheelDelta, zoomIdentity, type ZoomTransform } from './pan-zoom';
 
 // The timeline's gestures replaced d3-zoom (docs/performance.md, "fourth pass: bytes"): its
@@ -18,11 +19,10 @@ describe('pan-zoom keeps d3-zoom 3.0’s arithmetic', () => {
   it('rescaleX: the same domain as ZoomTransform.rescaleX', () => {
     fc.assert(
       fc.property(transform, fc.integer({ min: 200, max: 3000 }), (t, w) => {
-        const base = scaleLinear()
-          .domain([0, 12_345])
-          .range([6, w - 10]);
-        const ours = rescaleX(base, t).domain();
-        const theirs = d3(t).rescaleX(base).domain();
+        const ours = rescaleX(scaleLinear([0, 12_345], [6, w - 10]), t).domain();
+        const theirs = d3(t)
+          .rescaleX(d3Linear([0, 12_345], [6, w - 10]))
+          .domain();
         close(ours[0], theirs[0]);
         close(ours[1], theirs[1]);
       }),

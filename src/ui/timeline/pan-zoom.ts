@@ -7,7 +7,7 @@
  * within the plot; a wheel that cannot zoom further scrolls the page, a drag that moved swallows
  * the click that ends it, and a double click does nothing (the timeline turned d3's off).
  */
-import type { ScaleLinear } from 'd3-scale';
+import type { LinearScale } from './linear-scale';
 
 /** d3-zoom's transform: x' = x × k + tx (y likewise; the timeline reads x only). */
 export interface ZoomTransform {
@@ -21,7 +21,7 @@ export const zoomIdentity: ZoomTransform = { k: 1, x: 0, y: 0 };
 export const isIdentity = (t: ZoomTransform) => t.k === 1 && t.x === 0 && t.y === 0;
 
 /** The scale seen through the transform (d3-zoom's transform.rescaleX). */
-export function rescaleX(base: ScaleLinear<number, number>, t: ZoomTransform): ScaleLinear<number, number> {
+export function rescaleX(base: LinearScale, t: ZoomTransform): LinearScale {
   return base.copy().domain(base.range().map((r) => base.invert((r - t.x) / t.k)));
 }
 

@@ -4,7 +4,7 @@
  * same scenario keep the view. The visible window is published (view-window.ts) for share links,
  * and windows others ask for (a jump, a link's zoom) are applied once the plot has its width.
  */
-import { scaleLinear, type ScaleLinear } from 'd3-scale';
+import { scaleLinear, type LinearScale } from './linear-scale';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { usePlayground } from '../store';
 import { requestView, useViewWindow } from '../view-window';
@@ -12,7 +12,7 @@ import type { Layout } from './layout';
 import { attachPanZoom, isIdentity, rescaleX, zoomIdentity, type ZoomTransform } from './pan-zoom';
 
 export interface TimeZoom {
-  x: ScaleLinear<number, number>;
+  x: LinearScale;
   width: number;
   resetZoom(): void;
 }
