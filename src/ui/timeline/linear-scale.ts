@@ -43,24 +43,16 @@ export function scaleLinear(
     backward = map(r, d);
   };
   const scale = ((v: number) => forward(+v)) as LinearScale;
-  function dom(): [number, number];
-  function dom(next: readonly number[]): LinearScale;
-  function dom(next?: readonly number[]) {
-    if (next === undefined) return [d[0], d[1]];
-    [d[0], d[1]] = [+next[0], +next[next.length - 1]];
-    rescale();
-    return scale;
-  }
-  function rng(): [number, number];
-  function rng(next: readonly number[]): LinearScale;
-  function rng(next?: readonly number[]) {
-    if (next === undefined) return [r[0], r[1]];
-    [r[0], r[1]] = [+next[0], +next[next.length - 1]];
-    rescale();
-    return scale;
-  }
-  scale.domain = dom;
-  scale.range = rng;
+  // domain() and range(): read a copy, or set both ends and re-derive the mappings
+  const ends = (pair: [number, number]) =>
+    ((next?: readonly number[]) => {
+      if (next === undefined) return [pair[0], pair[1]];
+      [pair[0], pair[1]] = [+next[0], +next[next.length - 1]];
+      rescale();
+      return scale;
+    }) as LinearScale['domain'];
+  scale.domain = ends(d);
+  scale.range = ends(r);
   scale.invert = (px) => backward(+px);
   scale.copy = () => scaleLinear(d, r);
   scale.ticks = (count = 10) => ticks(d[0], d[1], count);
