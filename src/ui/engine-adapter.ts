@@ -13,7 +13,7 @@ import type { Connection } from '../engine/redis/connection';
 import type { Reply } from '../engine/redis/reply';
 import type { RedisServer } from '../engine/redis/server';
 import { serverFromKeyViews } from '../engine/sim/snapshot';
-import { gcPauseLeaseExpiry } from '../engine/scenario/builtins/leases';
+import { gcPauseLeaseExpiry } from '../engine/scenario/builtins/lease_gc_pause';
 import type { BuiltinScenario } from '../engine/scenario/builtins/types';
 import type { IncidentInfo } from '../engine/scenario/builtins/types';
 import { runScenario } from '../engine/scenario/run';
