@@ -85,13 +85,13 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
     `first screen (English): ${kb(total)} gzip = ${sizes.map((s) => `${s.f} ${kb(s.gz)}`).join(' + ')}`,
   );
   // The page and the engine worker must be there; the editor, lessons, search, topology, compare,
-  // the Chinese table, the glossary's entries (loaded when it opens) and the real incidents' stories
-  // (loaded once the first screen is idle) must not.
+  // the Chinese table, the glossary's entries (loaded when it opens), the exports, and the other
+  // built-ins and the real incidents' stories (loaded once the first screen is idle) must not.
   expect(files.some((f) => f.startsWith('index-'))).toBe(true);
   expect(files.some((f) => f.startsWith('worker-'))).toBe(true);
   expect(
     files.filter((f) =>
-      /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh|incidents|engine-adapter-incidents|glossary-text)-/.test(
+      /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh|incidents|builtins|engine-adapter-incidents|glossary-text|export)-/.test(
         f,
       ),
     ),
