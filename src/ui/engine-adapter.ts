@@ -16,7 +16,8 @@ import { serverFromKeyViews } from '../engine/sim/snapshot';
 import { gcPauseLeaseExpiry } from '../engine/scenario/builtins/lease_gc_pause';
 import type { BuiltinScenario } from '../engine/scenario/builtins/types';
 import type { IncidentInfo } from '../engine/scenario/builtins/types';
-import { runScenario } from '../engine/scenario/run';
+// the runner without Redis Cluster and Sentinel: worker.ts loads those for a scenario that has one
+import { runScenario } from '../engine/scenario/run_scenario';
 import { validateScenario, type Scenario } from '../engine/scenario/schema';
 import type { RunResult, ValidationResult } from '../engine/scenario/api';
 import type { NodeView } from '../engine/trace/types';

@@ -3,7 +3,7 @@
  * fallback (tests, browsers without module workers), so both behave the same.
  */
 import type { RunResult } from '../engine/scenario/api';
-import { unsupportedIssue } from '../engine/scenario/run';
+import { unsupportedIssue } from '../engine/scenario/run_scenario';
 import { nodeIds } from '../engine/topology/nodes';
 import { clampIndex, indexAtTime } from './cursor-index';
 import * as engine from './engine-adapter';
