@@ -64,7 +64,10 @@ test('built JS gzip size', () => {
   // The merge of that pass (the TCP hold, tag placement, key names, the step zoom, the glossary's
   // own chunk, presenter folds) measured 430.5 KB: 435 KB. What would win it back: the page's copy
   // of Redisson's scripts (7.9 KB, the script view's chunk) asked of the worker, which has them.
-  expect(total - lessons).toBeLessThanOrEqual(435 * 1024);
+  // Issue 23's fourth pass (bytes): the page's d3 modules replaced by the timeline's own scale,
+  // axis and gestures, versions.ts's table asked of the worker: 403.0 KB measured (570.4 with the
+  // lessons' 165.0, docs/performance.md "fourth pass: bytes"), so 410 KB.
+  expect(total - lessons).toBeLessThanOrEqual(410 * 1024);
 });
 
 test('first-screen JS, as the page loads it', async ({ page }) => {
@@ -85,13 +88,13 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
     `first screen (English): ${kb(total)} gzip = ${sizes.map((s) => `${s.f} ${kb(s.gz)}`).join(' + ')}`,
   );
   // The page and the engine worker must be there; the editor, lessons, search, topology, compare,
-  // the Chinese table, the glossary's entries (loaded when it opens) and the real incidents' stories
-  // (loaded once the first screen is idle) must not.
+  // the Chinese table, the glossary's entries (loaded when it opens), the exports, and the other
+  // built-ins and the real incidents' stories (loaded once the first screen is idle) must not.
   expect(files.some((f) => f.startsWith('index-'))).toBe(true);
   expect(files.some((f) => f.startsWith('worker-'))).toBe(true);
   expect(
     files.filter((f) =>
-      /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh|incidents|engine-adapter-incidents|glossary-text)-/.test(
+      /^(JsonEditor|ExplorePanel|TopologyView|ComparePanel|LearnView|zh|incidents|builtins|engine-adapter-incidents|glossary-text|export)-/.test(
         f,
       ),
     ),
@@ -106,8 +109,11 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
   // 164.0 -> 156.5 KB): 346.8 KB measured (page 156.5 + worker 186.4 + JSX runtime 3.9), so 350 KB.
   // The merge of that pass (timeline tag placement, key names, the TCP hold) measured 350.7 KB and
   // failed here; the glossary's entries then left the first screen: 345.9 KB (page 154.5 + worker
-  // 188.2 + JSX runtime 3.3).
-  expect(total).toBeLessThanOrEqual(350 * 1024);
+  // 188.2 + JSX runtime 3.3). The fourth pass (bytes): the other built-ins, Redis Cluster and
+  // Sentinel out of the worker's first chunk, d3's scale, axis, selection and zoom and versions.ts
+  // out of the page: 299.4 KB (page 128.0 + worker 166.7 + two chunks it shares with the cluster
+  // models 1.5 + JSX runtime 3.3), so 305 KB. The target stays 260 KB (not met).
+  expect(total).toBeLessThanOrEqual(305 * 1024);
 });
 
 test('time to interactive on the preview server', async ({ page }) => {

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { listAllBuiltins } from './engine-adapter-incidents';
+// the worker loads Redis Cluster's and Sentinel's models before a run that has them (worker.ts)
+import '../engine/topology/deployments';
 import { createEngineHost } from './engine-host';
 import type { Response, RunOutcome, RunPayload } from './worker-protocol';
 import type { TraceEvent } from '../engine/trace/types';
@@ -8,8 +11,7 @@ import type { TraceEvent } from '../engine/trace/types';
 const host = createEngineHost();
 let id = 1;
 const call = (req: Record<string, unknown>) => host({ ...req, id: id++ } as never) as Response;
-const init = call({ type: 'init' });
-const builtins = init.type === 'init' ? init.result.builtins : [];
+const builtins = listAllBuiltins();
 
 function run(builtinId: string): RunPayload {
   const b = builtins.find((x) => x.id === builtinId)!;

@@ -240,7 +240,9 @@ export async function loadDefault(): Promise<void> {
 }
 
 export async function loadBuiltin(id: string): Promise<void> {
-  const b = usePlayground.getState().builtins.find((x) => x.id === id);
+  const find = () => usePlayground.getState().builtins.find((x) => x.id === id);
+  if (!find()) await ensureIncidents();
+  const b = find();
   if (b) await loadScenario(b.scenario, { builtinId: b.id });
 }
 
@@ -350,16 +352,17 @@ function startUrlSync() {
 let incidentsLoaded: Promise<void> | null = null;
 
 /**
- * The real incidents join the built-ins once the worker has loaded them: after the first screen,
- * or before it when a link or a saved scenario may name one. A failure leaves the gallery out and
- * says so; the next call tries again.
+ * The rest of the built-ins (the first screen has the default alone) and the real incidents join
+ * the list, in the library's order, once the worker has loaded them: after the first screen, or
+ * before it when a link, a saved scenario or a lesson's step may name one. A failure leaves them
+ * out and says so; the next call tries again.
  */
-function ensureIncidents(): Promise<void> {
+export function ensureIncidents(): Promise<void> {
   incidentsLoaded ??= engineClient.incidents().then(
     (list) =>
       usePlayground.setState((s) => {
-        const known = new Set(s.builtins.map((b) => b.id));
-        return { builtins: [...s.builtins, ...list.filter((b) => !known.has(b.id))] };
+        const known = new Set(list.map((b) => b.id));
+        return { builtins: [...list, ...s.builtins.filter((b) => !known.has(b.id))] };
       }),
     (e: unknown) => {
       incidentsLoaded = null;

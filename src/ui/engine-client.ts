@@ -3,6 +3,7 @@
  * limit (a hostile scenario) gets its worker terminated and replaced, so the page stays usable.
  * Tests construct it with an in-process host instead.
  */
+import type { TraitText } from '../engine/redisson/versions';
 import type { VisibleState } from '../engine/trace/types';
 import type { BuiltinInfo, ConsoleAnswer } from './engine-adapter';
 import {
@@ -160,6 +161,11 @@ export class EngineClient {
 
   async stateAt(runId: number, index: number): Promise<VisibleState> {
     return EngineClient.unwrap(await this.call({ type: 'stateAt', runId, index }), 'stateAt');
+  }
+
+  /** What a Redisson release does, row by row, in both languages (the version picker's table). */
+  async traits(version: string): Promise<TraitText[]> {
+    return EngineClient.unwrap(await this.call({ type: 'traits', version }), 'traits');
   }
 
   /** Lesson requests (the player's): answered by the worker's lazily loaded lesson host. */

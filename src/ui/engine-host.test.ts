@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { coreBuiltins } from '../engine/scenario/builtins/core';
+import { builtinInfo } from './engine-adapter';
+// the worker loads Redis Cluster's and Sentinel's models before a run that has them (worker.ts)
+import '../engine/topology/deployments';
 import { createEngineHost } from './engine-host';
 import { en } from './i18n/en';
 import { zh } from './i18n/zh';
@@ -12,12 +16,14 @@ const call = (req: Record<string, unknown>) => host({ ...req, id: id++ } as neve
 
 describe('engine host', () => {
   const init = call({ type: 'init' });
-  const builtins = init.type === 'init' ? (init.result as InitResult).builtins : [];
+  // the first screen's list is the default alone; the page asks for the rest after it (worker.ts)
+  const first = init.type === 'init' ? (init.result as InitResult).builtins : [];
+  const builtins = coreBuiltins.map(builtinInfo);
 
-  it('lists the built-ins and names a default among them', () => {
+  it('lists the default built-in alone, with its scenario, and names it the default', () => {
     expect(init.type).toBe('init');
-    expect(builtins.length).toBeGreaterThan(3);
-    expect(builtins.map((b) => b.id)).toContain((init as { result: InitResult }).result.defaultId);
+    expect(first.map((b) => b.id)).toEqual([(init as { result: InitResult }).result.defaultId]);
+    expect(first[0]).toEqual(builtins.find((b) => b.id === first[0].id));
   });
 
   it('names the kinds of change Explore offers, each with a label in both languages', () => {
@@ -25,6 +31,21 @@ describe('engine host', () => {
     expect(kinds).toContain('pause');
     for (const table of [en, zh])
       for (const k of kinds) expect(Object.keys(table)).toContain(`explore.kind.${k}`);
+  });
+
+  it('offers the version picker the releases where behaviour changes, and each one’s table', () => {
+    const releases = (init as { result: InitResult }).result.releases;
+    expect(releases[0]).toBe('3.11.6');
+    expect(releases).toContain('3.27.2');
+    const traits = call({ type: 'traits', version: '3.11' });
+    expect(traits.type).toBe('traits');
+    const rows = traits.type === 'traits' ? traits.result : [];
+    // 3.11.6 writes HSET on the first acquire (versions.ts, first-acquire), 4.7.0 HINCRBY
+    expect(rows.find((r) => r.id === 'first-acquire')?.value).toBe('HSET');
+    const latest = call({ type: 'traits', version: 'latest' });
+    expect(latest.type === 'traits' && latest.result.find((r) => r.id === 'first-acquire')?.value).toBe(
+      'HINCRBY',
+    );
   });
 
   // about 80 runs: 3.7-4.3 s alone at load 15, over vitest's 5 s beside the other test files

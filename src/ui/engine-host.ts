@@ -3,7 +3,7 @@
  * fallback (tests, browsers without module workers), so both behave the same.
  */
 import type { RunResult } from '../engine/scenario/api';
-import { unsupportedIssue } from '../engine/scenario/run';
+import { unsupportedIssue } from '../engine/scenario/run_scenario';
 import { nodeIds } from '../engine/topology/nodes';
 import { clampIndex, indexAtTime } from './cursor-index';
 import * as engine from './engine-adapter';
@@ -35,6 +35,7 @@ export function createEngineHost(): (req: Request) => Response {
               defaultId: engine.defaultBuiltinId,
               engineReady: engine.engineReady,
               exploreKinds: [...engine.EXPLORE_FAULT_KINDS],
+              releases: [...engine.BEHAVIOUR_CHANGES],
             },
           };
         case 'run': {
@@ -83,6 +84,8 @@ export function createEngineHost(): (req: Request) => Response {
             },
           };
         }
+        case 'traits':
+          return { type: 'traits', id: req.id, result: engine.traitsFor(req.version) };
         case 'stateAt':
           return { type: 'stateAt', id: req.id, result: getRun(req.runId).stateAt(req.index) };
         case 'console': {

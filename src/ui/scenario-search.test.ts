@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { listBuiltins } from './engine-adapter';
-import { listIncidents } from './engine-adapter-incidents';
+import { listAllBuiltins } from './engine-adapter-incidents';
 import { groupOf } from './scenario-groups';
 import { searchBuiltins } from './scenario-search';
 
-// the picker's list once the incidents' chunk has arrived (the page loads it on demand)
-const all = [...listBuiltins(), ...listIncidents()];
+// the picker's list once the rest of the built-ins has arrived (the page loads it on demand)
+const all = listAllBuiltins();
 const ids = (q: string) => searchBuiltins(all, q).map((b) => b.id);
 
 describe('the picker’s search by symptom', () => {

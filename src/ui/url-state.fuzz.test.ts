@@ -12,6 +12,8 @@ import { builtins } from '../engine/scenario/builtins';
 import { validateScenario } from '../engine/scenario/schema';
 import type { SchemaIssue } from '../engine/scenario/api';
 import { RUN_TIMEOUT_MS } from './engine-client';
+// the worker loads Redis Cluster's and Sentinel's models before a run that has them (worker.ts)
+import '../engine/topology/deployments';
 import { createEngineHost } from './engine-host';
 import { decodeHash, MAX_SCENARIO_BYTES } from './url-state';
 import type { Response } from './worker-protocol';

@@ -1,4 +1,5 @@
 /** Messages between the page and the engine worker (worker.ts). Plain data only. */
+import type { TraitText } from '../engine/redisson/versions';
 import type { Scenario } from '../engine/scenario/schema';
 import type { SchemaIssue } from '../engine/scenario/api';
 import type { Trace, VisibleState } from '../engine/trace/types';
@@ -14,9 +15,14 @@ export type Request =
    */
   | { type: 'run'; id: number; scenario: unknown; verbose?: boolean; at?: CursorAt }
   | { type: 'stateAt'; id: number; runId: number; index: number }
+  /** what a Redisson release does, row by row (versions.ts traitsFor), for the version picker */
+  | { type: 'traits'; id: number; version: string }
   | { type: 'console'; id: number; runId: number; index: number; node: string; line: string };
 
-/** The real incidents' built-ins, which the worker loads on demand (engine-adapter-incidents.ts). */
+/**
+ * Every built-in in the library's order (the real incidents and the core ones the first screen did
+ * not carry), which the worker loads on demand (engine-adapter-incidents.ts).
+ */
 export type IncidentsRequest = { type: 'incidents'; id: number };
 
 export interface InitResult {
@@ -25,6 +31,8 @@ export interface InitResult {
   engineReady: boolean;
   /** the kinds of change a search may make (Explore's checkboxes), as the engine names them */
   exploreKinds: string[];
+  /** the releases the version picker offers (versions.ts BEHAVIOUR_CHANGES) */
+  releases: string[];
 }
 
 export interface RunPayload {
@@ -131,5 +139,6 @@ export type Response =
   | { type: 'incidents'; id: number; result: BuiltinInfo[] }
   | { type: 'run'; id: number; result: RunOutcome }
   | { type: 'stateAt'; id: number; result: VisibleState }
+  | { type: 'traits'; id: number; result: TraitText[] }
   | { type: 'console'; id: number; result: ConsoleAnswer }
   | { type: 'error'; id: number; message: string };

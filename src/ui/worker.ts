@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 /** The engine worker: runs scenarios off the main thread so the page never freezes. */
+import { needsDeploymentModels } from '../engine/topology/deployment_models';
 import { createEngineHost } from './engine-host';
 import { LESSON_REQUESTS, type LessonRequest } from './lessons/lesson-protocol';
 import type { FromWorker, ToWorker } from './explore/protocol';
@@ -23,7 +24,7 @@ self.onmessage = (ev: MessageEvent<Request>) => {
   if ((ev.data as unknown as IncidentsRequest).type === 'incidents') {
     const { id } = ev.data as unknown as IncidentsRequest;
     void import('./engine-adapter-incidents')
-      .then((m) => post({ type: 'incidents', id, result: m.listIncidents() }))
+      .then((m) => post({ type: 'incidents', id, result: m.listAllBuiltins() }))
       .catch((e: unknown) =>
         post({ type: 'error', id, message: e instanceof Error ? e.message : String(e) }),
       );
@@ -39,5 +40,34 @@ self.onmessage = (ev: MessageEvent<Request>) => {
       );
     return;
   }
-  post(toWire(handle(ev.data)));
+  engineRequest(ev.data);
 };
+
+/**
+ * Redis Cluster's and Sentinel's models load before the first run that has such a deployment
+ * (not with the worker's first chunk). Requests are answered in the order they came: while the
+ * models load, the ones behind wait for them.
+ */
+let deployments: Promise<void> | null = null;
+let deploymentsReady = false;
+let queue: Promise<void> | null = null;
+
+function engineRequest(req: Request): void {
+  const answer = () => post(toWire(handle(req)));
+  let wait: Promise<void> | null = null;
+  if (!deploymentsReady && req.type === 'run' && needsDeploymentModels(req.scenario))
+    wait = deployments ??= import('../engine/topology/deployments').then(() => {
+      deploymentsReady = true;
+    });
+  if (wait === null && queue === null) return answer();
+  const next: Promise<void> = (queue ?? Promise.resolve())
+    .then(() => wait)
+    .then(answer, (e: unknown) => {
+      deployments = null; // the next such run tries again
+      post({ type: 'error', id: req.id, message: e instanceof Error ? e.message : String(e) });
+    })
+    .finally(() => {
+      if (queue === next) queue = null;
+    });
+  queue = next;
+}

@@ -137,3 +137,8 @@ export function clusterNodeId(name: string): string {
 export function clusterNodeAddress(index: number): { host: string; port: number } {
   return { host: '127.0.0.1', port: 30001 + index };
 }
+
+/** "0-5460" or "0-5460 10923-16383", as CLUSTER NODES lists slots. */
+export function formatSlots(slots: readonly SlotRange[]): string {
+  return slots.map((r) => (r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`)).join(' ');
+}

@@ -6,38 +6,10 @@
  * history), so any release
  * behaves like itself rather than like the nearest of a few presets.
  */
-/** The scenario's name for the newest release the model knows. */
-export const REDISSON_LATEST = 'latest';
-
-/** Orders "3.11" < "3.27.2" < "latest"; a missing part counts as 0. */
-export function compareVersions(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a === REDISSON_LATEST) return 1;
-  if (b === REDISSON_LATEST) return -1;
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
-}
-
-/** The newest release the table knows: what "latest" means (audit: HEAD is 4.7.0 plus 62 commits). */
-export const NEWEST_RELEASE = '4.7.0';
-
-/** Short forms found in links in the wild, and the release each one means. */
-const ALIASES: Readonly<Record<string, string>> = {
-  latest: NEWEST_RELEASE,
-  '3.11': '3.11.6',
-  '3.27': '3.27.2',
-};
-
-/** The release a `redisson.version` stands for ("latest" → "4.7.0", "3.27" → "3.27.2"). */
-export function resolveRelease(version: string | undefined): string {
-  const v = version ?? REDISSON_LATEST;
-  return ALIASES[v] ?? v;
-}
+// The release names (and what "latest" and the short forms mean) live apart, small enough for
+// the page's first screen; the table below stays with the engine.
+import { compareVersions, NEWEST_RELEASE, resolveRelease } from './release_names';
+export { REDISSON_LATEST, compareVersions, NEWEST_RELEASE, resolveRelease } from './release_names';
 
 /** Is `release` in [from, to)? Either bound may be absent. */
 function within(release: string, from?: string, to?: string): boolean {

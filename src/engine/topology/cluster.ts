@@ -45,6 +45,7 @@ import {
   CLUSTER_SLOTS,
   clusterNodeAddress,
   clusterNodeId,
+  formatSlots,
   initialSlotRanges,
   keyHashSlot,
   type ClusterNodeInfo,
@@ -745,11 +746,6 @@ export class Cluster {
     this.onMastersChanged();
     k.slotMapChanged?.(client);
   }
-}
-
-/** "0-5460" or "0-5460 10923-16383", as CLUSTER NODES lists slots. */
-export function formatSlots(slots: readonly SlotRange[]): string {
-  return slots.map((r) => (r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`)).join(' ');
 }
 
 function overlaps(slots: readonly SlotRange[], r: SlotRange): boolean {

@@ -1,5 +1,4 @@
-import { initialSlotRanges } from '../redis/cluster_slots';
-import { formatSlots } from './cluster';
+import { formatSlots, initialSlotRanges } from '../redis/cluster_slots';
 
 /** The deployment part of a scenario (its `redis` section) that decides which nodes exist. */
 export interface Deployment {

@@ -15,10 +15,11 @@
 import type { TopologyHost } from '../sim/api';
 import type { NodeView } from '../trace/types';
 import type { ClusterView } from '../redis/cluster_slots';
-import { Cluster } from './cluster';
+import type { Cluster } from './cluster';
+import { deploymentModels } from './deployment_models';
 import { clusterShardMaster, nodeIds, type Deployment } from './nodes';
 import { ReplicationLinks } from './replication_link';
-import { Sentinels } from './sentinel';
+import type { Sentinels } from './sentinel';
 
 const CLIENT_SCAN_MS = 1000;
 
@@ -44,6 +45,7 @@ export class Topology {
     for (const c of this.clients) this.view.set(c, first);
     this.mastersCache = this.computeMasters();
     if (redis.topology === 'cluster') {
+      const { Cluster } = deploymentModels(redis.topology);
       this.cluster = new Cluster(
         {
           masters: redis.masters,
@@ -129,6 +131,7 @@ export class Topology {
       this.redis.replicas.forEach((r, i) => links.addReplica(`replica-${i + 1}`, 'master', r.lagMs));
     }
     if (this.redis.topology === 'sentinel' && this.links !== null) {
+      const { Sentinels } = deploymentModels(this.redis.topology);
       this.sentinels = new Sentinels(
         kernel,
         this.links,

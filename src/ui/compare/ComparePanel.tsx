@@ -4,15 +4,14 @@
  * second run, and a click on either plot moves it. The lanes are painted by the timeline's own
  * drawing code, so both sides read exactly as the timeline does.
  */
-import { axisTop } from 'd3-axis';
-import { scaleLinear, type ScaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
+import { scaleLinear, type LinearScale } from '../timeline/linear-scale';
 import { useEffect, useMemo, useRef } from 'react';
 import { loadBuiltin } from '../controller';
 import { usePick } from '../hooks/usePick';
 import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
 import { indexAtTime, setCursor, usePlayground, type RunView } from '../store';
+import { drawAxisTop } from '../timeline/axis';
 import { drawTimeline, textWidth } from '../timeline/draw';
 import { roleChange, roleWord, slotText } from '../timeline/LaneMenu';
 import { computeLayout } from '../timeline/layout';
@@ -49,7 +48,7 @@ function Lanes({
   testId,
 }: {
   run: RunView;
-  x: ScaleLinear<number, number>;
+  x: LinearScale;
   width: number;
   labelW: number;
   cursorT: number;
@@ -159,14 +158,10 @@ export function ComparePanel() {
     [tEnd, width],
   );
   useEffect(() => {
-    if (!axisRef.current) return;
-    const ax = axisTop(x)
-      .ticks(Math.max(2, Math.floor(width / 90)))
-      .tickFormat((d) => `${+(Number(d) / 1000).toFixed(3)} s`);
-    select(axisRef.current)
-      .select<SVGGElement>('g')
-      .attr('transform', `translate(0,${AXIS_H - 1})`)
-      .call(ax);
+    const g = axisRef.current?.querySelector('g');
+    if (!g) return;
+    g.setAttribute('transform', `translate(0,${AXIS_H - 1})`);
+    drawAxisTop(g, x, Math.max(2, Math.floor(width / 90)), (d) => `${+(d / 1000).toFixed(3)} s`);
   }, [x, width]);
 
   const titleOf = (id: string | null) => {

@@ -1,11 +1,8 @@
-import { memo, useId } from 'react';
-import {
-  BEHAVIOUR_CHANGES,
-  REDISSON_LATEST,
-  resolveRelease,
-  traitsFor,
-} from '../../engine/redisson/versions';
+import { memo, useEffect, useId, useState } from 'react';
+import { REDISSON_LATEST, resolveRelease } from '../../engine/redisson/release_names';
+import type { TraitText } from '../../engine/redisson/versions';
 import { loadScenario } from '../controller';
+import { engineClient } from '../engine-client';
 import { useT } from '../hooks/useT';
 import { getPath, setPath } from '../../engine/scenario/edit';
 import { usePlayground } from '../store';
@@ -13,6 +10,8 @@ import { usePlayground } from '../store';
 /**
  * The scenario's `redisson.version` as a choice among the releases where the model's behaviour
  * changes, and what the chosen release does (versions.ts `traitsFor`), in the current language.
+ * Both come from the engine worker, which holds versions.ts's table: the choices with its `init`
+ * answer, the table for a release when it is shown.
  */
 export const RedissonVersionPicker = memo(function RedissonVersionPicker() {
   const t = useT();
@@ -23,8 +22,28 @@ export const RedissonVersionPicker = memo(function RedissonVersionPicker() {
   const id = useId();
   const version = typeof current === 'string' ? current : REDISSON_LATEST;
   const release = resolveRelease(version);
+  const [releases, setReleases] = useState<readonly string[]>([]);
+  useEffect(() => {
+    let live = true;
+    engineClient.init().then(
+      (init) => live && setReleases(init.releases),
+      () => undefined, // the page says so already (controller.ts boot)
+    );
+    return () => void (live = false);
+  }, []);
+  const [open, setOpen] = useState(false);
+  const [traits, setTraits] = useState<{ version: string; rows: TraitText[] } | null>(null);
+  useEffect(() => {
+    if (!open || traits?.version === version) return;
+    let live = true;
+    engineClient.traits(version).then(
+      (rows) => live && setTraits({ version, rows }),
+      () => undefined, // nothing to list: the summary still names the release
+    );
+    return () => void (live = false);
+  }, [open, version, traits]);
   // A version typed in the JSON (or an alias such as "3.27") stays selectable as it is.
-  const options = [REDISSON_LATEST, ...BEHAVIOUR_CHANGES];
+  const options = [REDISSON_LATEST, ...releases];
   if (!options.includes(version)) options.push(version);
   const label = (v: string) =>
     v === REDISSON_LATEST
@@ -48,10 +67,10 @@ export const RedissonVersionPicker = memo(function RedissonVersionPicker() {
           </option>
         ))}
       </select>
-      <details className="redisson-version__traits">
+      <details className="redisson-version__traits" onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>{t('editor.versionTraits', { release })}</summary>
         <dl aria-label={t('editor.versionTraits', { release })}>
-          {traitsFor(version).map((tr) => (
+          {(traits?.version === version ? traits.rows : []).map((tr) => (
             <div key={tr.id} data-trait={tr.id}>
               <dt>{lang === 'zh' ? tr.zh : tr.en}</dt>
               <dd>{lang === 'zh' ? tr.valueZh : tr.value}</dd>

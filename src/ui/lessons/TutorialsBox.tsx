@@ -3,7 +3,7 @@
  * the step with the release a tutorial shows, so its script stands beside the one the step uses.
  */
 import { useId } from 'react';
-import { resolveRelease } from '../../engine/redisson/versions';
+import { resolveRelease } from '../../engine/redisson/release_names';
 import type { Step } from '../../lessons/types';
 import { useT } from '../hooks/useT';
 import type { Lang } from '../i18n';

@@ -8,7 +8,7 @@ import { applyPatch, readPointer } from '../../lessons/patch';
 import { coursePath, pathNeighbour } from '../../lessons/paths';
 import type { Lesson, PatchOp, ScenarioJson, Task } from '../../lessons/types';
 import type { TraceEvent } from '../../engine/trace/types';
-import { currentHash, loadDefault, loadScenario } from '../controller';
+import { currentHash, ensureIncidents, loadDefault, loadScenario } from '../controller';
 import { engineClient } from '../engine-client';
 import { translate } from '../i18n';
 import { setCursor, useLearn, usePlayground } from '../store';
@@ -217,6 +217,8 @@ export function leadsToQuestion(p: LessonPayload, n: number, answers: Record<num
 
 /** A step's scenario in the playground, verbose (its cursor indexes the verbose run), not saved. */
 async function loadStepScenario(scenario: unknown, cursor: number | undefined): Promise<void> {
+  // the built-ins the step may be (the first screen carries the default alone)
+  await ensureIncidents();
   await loadScenario(scenario, {
     cursor,
     builtinId: builtinOf(scenario),

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { currentHash, loadBuiltin, loadScenario, setLang } from '../controller';
-import { exportPng, exportSvg, exportTraceJson } from '../export';
 import { useT } from '../hooks/useT';
 import { usePick } from '../hooks/usePick';
 import { GROUP_LABEL, GROUPS, groupOf } from '../scenario-groups';
@@ -11,6 +10,9 @@ import { openGlossary } from './Glossary';
 import { PresenterButtons } from './PresenterButtons';
 import { ScenarioSearch } from './ScenarioSearch';
 import { Verdict } from './Verdict';
+
+/** The exports (their SVG painter and legend) load on the first pick from the menu. */
+const exporter = () => import('../export');
 
 function useShareHref(): string {
   const { scenario, cursor, originId } = usePick(usePlayground, 'scenario', 'cursor', 'originId');
@@ -163,13 +165,25 @@ export function Header() {
         <details className="menu">
           <summary className="btn">{t('header.export')}</summary>
           <div className="menu__body">
-            <button type="button" disabled={!hasRun} onClick={withRun(exportTraceJson)}>
+            <button
+              type="button"
+              disabled={!hasRun}
+              onClick={withRun((run) => void exporter().then((m) => m.exportTraceJson(run)))}
+            >
               {t('header.exportTrace')}
             </button>
-            <button type="button" disabled={!hasRun} onClick={withRun((run) => exportSvg(run, lang))}>
+            <button
+              type="button"
+              disabled={!hasRun}
+              onClick={withRun((run) => void exporter().then((m) => m.exportSvg(run, lang)))}
+            >
               {t('header.exportSvg')}
             </button>
-            <button type="button" disabled={!hasRun} onClick={withRun((run) => exportPng(run, lang))}>
+            <button
+              type="button"
+              disabled={!hasRun}
+              onClick={withRun((run) => void exporter().then((m) => m.exportPng(run, lang)))}
+            >
               {t('header.exportPng')}
             </button>
           </div>

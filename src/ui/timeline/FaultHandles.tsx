@@ -4,7 +4,7 @@
  * time scale holds still (`onHold`), so the marker follows the pointer although every re-run
  * changes the trace's length.
  */
-import type { ScaleLinear } from 'd3-scale';
+import type { LinearScale } from './linear-scale';
 import { useRef, useState, type RefObject } from 'react';
 import { faultsOf, moveFault } from '../../engine/scenario/edit';
 import type { Fault } from '../../engine/scenario/schema';
@@ -90,7 +90,7 @@ export function FaultHandles({
 }: {
   layout: Layout;
   model: LaneModel;
-  x: ScaleLinear<number, number>;
+  x: LinearScale;
   width: number;
   tEnd: number;
   plotRef: RefObject<HTMLDivElement | null>;

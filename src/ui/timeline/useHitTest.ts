@@ -6,7 +6,7 @@
  * event: 28 ms of contention-100's pick), nor in the middle of a zoom.
  */
 import { bisector } from 'd3-array';
-import type { ScaleLinear } from 'd3-scale';
+import type { LinearScale } from './linear-scale';
 import { useCallback, useEffect, useMemo } from 'react';
 import type { Trace } from '../../engine/trace/types';
 import type { RunView } from '../store';
@@ -52,7 +52,7 @@ export function laneEventIndex(trace: Trace, model: LaneModel): Map<string, numb
 export function useHitTest(
   run: RunView | null,
   layout: Layout | null,
-  x: ScaleLinear<number, number>,
+  x: LinearScale,
 ): (px: number, py: number) => Hit | null {
   const laneEvents = useMemo(() => {
     let index: Map<string, number[]> | null = null;

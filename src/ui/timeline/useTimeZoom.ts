@@ -1,19 +1,18 @@
 /**
- * The timeline's x axis: plot width (followed with a ResizeObserver) and d3-zoom's transform in
- * x only, applied to a linear time scale. Picking another built-in resets the zoom; edits of the
+ * The timeline's x axis: plot width (followed with a ResizeObserver) and the wheel/drag/pinch
+ * transform (pan-zoom.ts) in x only, applied to a linear time scale. Picking another built-in resets the zoom; edits of the
  * same scenario keep the view. The visible window is published (view-window.ts) for share links,
  * and windows others ask for (a jump, a link's zoom) are applied once the plot has its width.
  */
-import { scaleLinear, type ScaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
-import { zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
+import { scaleLinear, type LinearScale } from './linear-scale';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { usePlayground } from '../store';
 import { requestView, useViewWindow } from '../view-window';
 import type { Layout } from './layout';
+import { attachPanZoom, isIdentity, rescaleX, zoomIdentity, type ZoomTransform } from './pan-zoom';
 
 export interface TimeZoom {
-  x: ScaleLinear<number, number>;
+  x: LinearScale;
   width: number;
   resetZoom(): void;
 }
@@ -27,15 +26,24 @@ export function useTimeZoom(
   const [width, setWidth] = useState(800);
   const [measured, setMeasured] = useState(false);
   const [zt, setZt] = useState<ZoomTransform>(zoomIdentity);
-  const zoomRef = useRef<ZoomBehavior<HTMLDivElement, unknown> | null>(null);
-  const pendingZt = useRef<ZoomTransform>(zoomIdentity);
+  /** the transform the gestures start from (d3-zoom kept it on the element), ahead of `zt` */
+  const current = useRef<ZoomTransform>(zoomIdentity);
   const zoomRaf = useRef(0);
+  // Wheel events come faster than frames: render once per frame with the latest transform.
+  const zoomTo = useCallback((t: ZoomTransform) => {
+    current.current = t;
+    if (!zoomRaf.current)
+      zoomRaf.current = requestAnimationFrame(() => {
+        zoomRaf.current = 0;
+        setZt(current.current);
+      });
+  }, []);
 
   const x = useMemo(() => {
     const base = scaleLinear()
       .domain([0, tEnd * 1.02])
       .range([6, Math.max(50, width - 10)]);
-    return zt.rescaleX(base);
+    return rescaleX(base, zt);
   }, [tEnd, width, zt]);
 
   const hasLayout = layout !== null;
@@ -54,40 +62,20 @@ export function useTimeZoom(
     return () => ro.disconnect();
   }, [plotRef, hasLayout]);
 
-  // One behaviour per canvas, replaced when the lanes or the width change.
+  // The gestures, attached again when the lanes or the width change (the transform stays).
   useEffect(() => {
     const el = overRef.current;
     if (!el || !layout) return;
-    const z = d3zoom<HTMLDivElement, unknown>()
-      .scaleExtent([1, 5000])
-      .translateExtent([
-        [0, 0],
-        [width, layout.height],
-      ])
-      .extent([
-        [0, 0],
-        [width, layout.height],
-      ])
-      .on('zoom', (ev: { transform: ZoomTransform }) => {
-        // Wheel events come faster than frames: render once per frame with the latest transform.
-        pendingZt.current = ev.transform;
-        if (!zoomRaf.current)
-          zoomRaf.current = requestAnimationFrame(() => {
-            zoomRaf.current = 0;
-            setZt(pendingZt.current);
-          });
-      });
-    zoomRef.current = z;
-    select(el).call(z).on('dblclick.zoom', null);
-    return () => {
-      select(el).on('.zoom', null);
-    };
-  }, [overRef, layout, width]);
+    return attachPanZoom(el, {
+      width,
+      height: layout.height,
+      scaleExtent: [1, 5000],
+      get: () => current.current,
+      zoom: zoomTo,
+    });
+  }, [overRef, layout, width, zoomTo]);
 
-  const resetZoom = useCallback(() => {
-    if (overRef.current && zoomRef.current)
-      select(overRef.current).call(zoomRef.current.transform, zoomIdentity);
-  }, [overRef]);
+  const resetZoom = useCallback(() => zoomTo(zoomIdentity), [zoomTo]);
 
   const builtinId = usePlayground((s) => s.builtinId);
   useEffect(() => {
@@ -107,7 +95,7 @@ export function useTimeZoom(
       return;
     }
     const [from, to] = x.domain();
-    const full = zt.k === 1 && zt.x === 0;
+    const full = isIdentity(zt);
     const view: [number, number] | null = full ? null : [Math.max(0, Math.round(from)), Math.round(to)];
     if (view?.[0] !== prev?.[0] || view?.[1] !== prev?.[1]) useViewWindow.setState({ view });
   }, [x, zt, tEnd, builtinId]);
@@ -115,9 +103,7 @@ export function useTimeZoom(
   // Apply a requested window: scale and shift so [from, to] fills the plot's range.
   const request = useViewWindow((s) => s.request);
   useEffect(() => {
-    const el = overRef.current;
-    const z = zoomRef.current;
-    if (!request || !measured || !el || !z || !layout) return;
+    if (!request || !measured || !overRef.current || !layout) return;
     const base = scaleLinear()
       .domain([0, tEnd * 1.02])
       .range([6, Math.max(50, width - 10)]);
@@ -125,9 +111,9 @@ export function useTimeZoom(
     const span = Math.max(1e-9, base(request.to) - base(request.from));
     const k = Math.min(5000, Math.max(1, (r1 - r0) / span));
     const tx = r0 - k * base(request.from);
-    select(el).call(z.transform, zoomIdentity.translate(tx, 0).scale(k));
+    zoomTo({ k, x: tx, y: 0 });
     useViewWindow.setState({ request: null });
-  }, [request, measured, overRef, layout, width, tEnd]);
+  }, [request, measured, overRef, layout, width, tEnd, zoomTo]);
 
   return { x, width, resetZoom };
 }

@@ -2,7 +2,7 @@
  * One of Redisson's scripts across releases. The text a release sends is the concatenation of its
  * lines (the Java string literals), byte for byte, so its SHA1 is the real client's EVALSHA id.
  */
-import { compareVersions } from '../versions';
+import { compareVersions } from '../release_names';
 
 export interface RedissonScript {
   /** the family's id, e.g. `unlock`, `fairLock` */
