@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PATCH_VERSION = 3;
+export const PATCH_VERSION = 4;
 export const MARKER = markerOf(PATCH_VERSION);
 export const FENGARI_WEB_VERSION = '0.1.4';
 
@@ -87,6 +87,87 @@ const readonlyHunks = [
   },
 ];
 
+/**
+ * A table's dead-key `Map` made only when a key is deleted. fengari's Table keeps the entries of
+ * deleted keys (so `next` can continue a traversal from one) in `dead_strong`, a `Map` that every
+ * table got in its constructor and that every insertion emptied with `clear()`, which in V8
+ * allocates a fresh backing store even for an empty `Map`. Scripts' tables are nearly all built
+ * and dropped without a deletion (KEYS, ARGV, reply tables), so each paid for a `Map` it never
+ * used, and each new key for a store it never filled. Now the field starts undefined, an
+ * insertion forgets the dead keys by dropping the `Map` (what `clear()` did, as `dead_weak` was
+ * already handled), a deletion makes it when needed, and `next` looks in it only when it exists.
+ * In ltable.js `t` is the table (`e` in luaH_next), `e` the hash and `n` the entry.
+ */
+const lazyDeadKeyHunks = [
+  {
+    id: 'dead-keys-field',
+    find: 'this.strong=new Map,this.dead_strong=new Map,',
+    replace: 'this.strong=new Map,this.dead_strong=void 0,',
+    count: 1,
+  },
+  {
+    id: 'dead-keys-add',
+    find: 't.dead_strong.clear(),t.dead_weak=void 0',
+    replace: 't.dead_strong=void 0,t.dead_weak=void 0',
+    count: 1,
+  },
+  {
+    id: 'dead-keys-mark',
+    find: '?t.dead_strong.set(e,n):',
+    replace: '?(t.dead_strong||(t.dead_strong=new Map)).set(e,n):',
+    count: 1,
+  },
+  {
+    id: 'dead-keys-next',
+    find: 'e.dead_weak&&e.dead_weak.get(n)||e.dead_strong.get(n)',
+    replace: 'e.dead_weak&&e.dead_weak.get(n)||e.dead_strong&&e.dead_strong.get(n)',
+    count: 1,
+  },
+];
+
+/**
+ * Lua strings as objects the host keeps: `lockscope_newstring(L, bytes)` wraps an array the caller
+ * built for it (as the owned-string push does) and returns the string object (TString);
+ * `lockscope_pushstringobject(L, ts)` pushes such an object; `lockscope_tostringobject(L, idx)`
+ * returns the object of the string at `idx` (null for any other type, numbers not converted). And
+ * every string object gets a `lockscope_js` field, undefined until the host sets it to the engine
+ * string its bytes spell. The bridge keeps its short hot values (lock names, owner ids, "OK") as
+ * objects in a JavaScript `Map` and pushes them straight onto the stack, where it used to keep a
+ * registry reference and fetch it with `lua_rawgeti` (a look-up in the registry's `Map` and a
+ * copied value), and a script's `redis.call(..., KEYS[1])` hands the engine back the string the
+ * key came from, whose hash V8 has already computed, instead of a WeakMap look-up or a fresh
+ * conversion. In lapi.js `V` is luaS_bless, `C` lobject, `w` api_check and `$` index2addr; the
+ * field is declared in the TString constructor (lstring.js) so every string has one shape.
+ */
+const stringObjectHunks = [
+  {
+    id: 'string-object-api',
+    find: 't.exports.lua_pushthread=function(t){',
+    replace:
+      't.exports.lockscope_newstring=function(t,e){return V(t,e)},' +
+      't.exports.lockscope_pushstringobject=function(t,e){C.pushsvalue2s(t,e),w(t,t.top<=t.ci.top,"stack overflow")},' +
+      't.exports.lockscope_tostringobject=function(t,e){let n=$(t,e);return n.ttisstring()?n.value:null},' +
+      't.exports.lua_pushthread=function(t){',
+    count: 1,
+  },
+  {
+    id: 'string-object-export',
+    find: 't.exports.lua_pushthread=a.lua_pushthread,',
+    replace:
+      't.exports.lockscope_newstring=a.lockscope_newstring,' +
+      't.exports.lockscope_pushstringobject=a.lockscope_pushstringobject,' +
+      't.exports.lockscope_tostringobject=a.lockscope_tostringobject,' +
+      't.exports.lua_pushthread=a.lua_pushthread,',
+    count: 1,
+  },
+  {
+    id: 'string-object-field',
+    find: 'this.hash=null,this.realstring=e}',
+    replace: 'this.hash=null,this.realstring=e,this.lockscope_js=void 0}',
+    count: 1,
+  },
+];
+
 /** @type {{ id: string, find: string, replace: string, count: number }[]} */
 export const HUNKS = [
   ...stackHunks.map(([find, replace, count], i) => ({
@@ -97,12 +178,17 @@ export const HUNKS = [
   })),
   ...ownedStringHunks,
   ...readonlyHunks,
+  ...lazyDeadKeyHunks,
+  ...stringObjectHunks,
 ];
 
 /** The hunks of earlier versions of this patch, so an install patched by one can be brought up to date. */
 const PREVIOUS_HUNKS = {
   1: HUNKS.filter((h) => h.id.startsWith('stack-slot-')),
   2: HUNKS.filter((h) => h.id.startsWith('stack-slot-') || h.id.startsWith('owned-string-')),
+  3: HUNKS.filter(
+    (h) => h.id.startsWith('stack-slot-') || h.id.startsWith('owned-string-') || h.id.startsWith('readonly-'),
+  ),
 };
 
 function occurrences(text, s) {

@@ -10,7 +10,7 @@
  * its siblings hide and what they cannot is listed in docs/lua-differences.md.
  */
 import fengari from 'fengari-web';
-import type { LuaCFunction, LuaHook, LuaState, LuaString } from 'fengari-web';
+import type { LuaCFunction, LuaHook, LuaState, LuaStringObject } from 'fengari-web';
 import type { Reply } from './reply';
 import { NIL, bulk, error, int, status } from './reply';
 import {
@@ -18,10 +18,13 @@ import {
   jsBytes,
   lit,
   luaBytes,
+  luaStringObject,
   pushBytes,
   pushNumber,
+  pushStringObject,
   raiseWithPosition,
   redisArgFromNumber,
+  stringObject,
   toBytes,
 } from './lua_strings';
 import {
@@ -73,8 +76,6 @@ const MAX_REPLY_DEPTH = 2000;
 /** Strings up to this length are interned (see pushString), up to this many distinct ones. */
 const INTERN_MAX_LENGTH = 64;
 const INTERN_MAX_ENTRIES = 4096;
-/** Longer KEYS/ARGV values of the running script remembered for decode (see pushArg), at most this many. */
-const RUN_ARGS_MAX = 16;
 const MAX_COROUTINES = 10_000;
 /** Instructions between two budget checks: large so the fast path barely notices the hook. */
 const HOOK_STEP = 10_000;
@@ -201,18 +202,12 @@ export class LuaScripting {
   private idBase = 0;
   /** every script this state compiled is trusted (see trustedBodies) */
   private pristine = true;
-  /** short strings pushed before -> registry ref of the Lua string, so hot values are not re-created */
-  private interned = new Map<string, number>();
-  private readonly decoded = new WeakMap<LuaString, string>();
   /**
-   * KEYS/ARGV values too long to intern, pushed for the current run: the Lua string's bytes and the
-   * engine string they were made from. redis.call(..., KEYS[3]) then gets the caller's own string
-   * back instead of a fresh conversion (which the keyspace would hash again). Identity of the
-   * Uint8Array is the key: fengari strings are immutable, so same array means same bytes. Cleared
-   * at the end of every run, so it holds nothing between scripts.
+   * short strings pushed before -> their Lua string object, so hot values are not re-created; the
+   * objects belong to this state (a JavaScript reference keeps them alive, as a registry
+   * reference did) and are dropped with it (reset)
    */
-  private readonly runBytes: LuaString[] = [];
-  private readonly runStrings: string[] = [];
+  private interned = new Map<string, LuaStringObject>();
 
   // per-run state
   private running = false;
@@ -403,8 +398,6 @@ export class LuaScripting {
       });
     } finally {
       this.running = false;
-      this.runBytes.length = 0;
-      this.runStrings.length = 0;
     }
   }
 
@@ -556,33 +549,24 @@ export class LuaScripting {
    * each time. Strings are values in Lua, so sharing them is invisible to scripts.
    */
   private pushString(L: LuaState, s: string): void {
-    if (s.length > INTERN_MAX_LENGTH) {
-      pushBytes(L, s);
-      return;
+    let ts = s.length > INTERN_MAX_LENGTH ? undefined : this.interned.get(s);
+    if (ts === undefined) {
+      ts = stringObject(L, s);
+      if (s.length <= INTERN_MAX_LENGTH && this.interned.size < INTERN_MAX_ENTRIES) this.interned.set(s, ts);
     }
-    const ref = this.interned.get(s);
-    if (ref !== undefined) {
-      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
-      return;
-    }
-    pushBytes(L, s);
-    if (this.interned.size < INTERN_MAX_ENTRIES) {
-      lua.lua_pushvalue(L, -1);
-      this.interned.set(s, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
-    }
+    pushStringObject(L, ts);
   }
 
   /**
-   * A Lua string as a byte string. Constants of a compiled script ('hincrby') and interned values
-   * are the same Uint8Array on every call, so their decoding is remembered per array.
+   * A Lua string as a byte string. A value the bridge pushed (KEYS, ARGV, replies) carries the
+   * engine string it was made from; a script's constants ('hincrby') are the same object on every
+   * call, so a short one's decoding is remembered on it.
    */
-  private decode(a: LuaString): string {
-    const run = this.runBytes;
-    for (let i = 0; i < run.length; i++) if (run[i] === a) return this.runStrings[i];
-    let s = this.decoded.get(a);
+  private decode(ts: LuaStringObject): string {
+    let s = ts.lockscope_js;
     if (s === undefined) {
-      s = jsBytes(a);
-      if (a.length <= INTERN_MAX_LENGTH) this.decoded.set(a, s);
+      s = jsBytes(ts.realstring);
+      if (s.length <= INTERN_MAX_LENGTH) ts.lockscope_js = s;
     }
     return s;
   }
@@ -597,20 +581,9 @@ export class LuaScripting {
   private pushStringArray(L: LuaState, items: readonly string[]): void {
     lua.lua_createtable(L, items.length, 0);
     for (let i = 0; i < items.length; i++) {
-      this.pushArg(L, items[i]);
+      this.pushString(L, items[i]);
       lua.lua_rawseti(L, -2, i + 1);
     }
-  }
-
-  /** pushString for a KEYS/ARGV value; a long one is remembered for decode while the run lasts. */
-  private pushArg(L: LuaState, s: string): void {
-    if (s.length <= INTERN_MAX_LENGTH || this.runBytes.length >= RUN_ARGS_MAX) {
-      this.pushString(L, s);
-      return;
-    }
-    // the array pushed is the Lua string's own, the one scripts will hand back
-    this.runBytes.push(pushBytes(L, s));
-    this.runStrings.push(s);
   }
 
   /** Redis reply -> Lua value (redisProtocolToLuaType, RESP2; setresp(3) changes nil). */
@@ -781,9 +754,9 @@ export class LuaScripting {
       return this.fail(L, raise, 'Please specify at least one argument for this redis lib call');
     const argv = new Array<string>(argc);
     for (let i = 0; i < argc; i++) {
-      const t = lua.lua_type(L, i + 1);
-      if (t === lua.LUA_TSTRING) argv[i] = this.decode(lua.lua_tolstring(L, i + 1)!);
-      else if (t === lua.LUA_TNUMBER) {
+      const ts = luaStringObject(L, i + 1);
+      if (ts !== null) argv[i] = this.decode(ts);
+      else if (lua.lua_type(L, i + 1) === lua.LUA_TNUMBER) {
         argv[i] = lua.lua_isinteger(L, i + 1)
           ? String(lua.lua_tointeger(L, i + 1))
           : redisArgFromNumber(lua.lua_tonumber(L, i + 1));
