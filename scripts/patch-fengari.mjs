@@ -168,6 +168,34 @@ const stringObjectHunks = [
   },
 ];
 
+/**
+ * CallInfo records kept between calls, as C Lua keeps them. fengari allocated a new record for
+ * every call (luaE_extendCI) and dropped it on return (luaD_poscall: `L.ci.next = null`); a record
+ * has some fifteen fields, and a script's `redis.call` is a call, so the renewal script of the
+ * scale scenario alone allocated some 40 MB of them per run. Now a return keeps the record linked
+ * and the next call at that depth takes it (luaE_extendCI returns `L.ci.next` when there is
+ * one), which is what lstate.c's `next_ci` does. luaD_precall sets every field a call reads
+ * (function, results wanted, top, status, and for a Lua function its base, code and pc); the
+ * continuation fields are set by lua_callk/pcallk/yieldk before they are read, as in C Lua.
+ * The list is still cut where fengari cut it (luaE_freeCI after a stack overflow, a tail call).
+ * In lstate.js `A` is CallInfo; in ldo.js `e` is the returning record and `q` moveresults.
+ */
+const callInfoHunks = [
+  {
+    id: 'callinfo-reuse-extend',
+    find: 'luaE_extendCI=function(t){let e=new A;return t.ci.next=e,e.previous=t.ci,e.next=null,t.ci=e,e}',
+    replace:
+      'luaE_extendCI=function(t){let e=t.ci.next;return null!==e?(t.ci=e,e):(e=new A,t.ci.next=e,e.previous=t.ci,e.next=null,t.ci=e,e)}',
+    count: 1,
+  },
+  {
+    id: 'callinfo-reuse-return',
+    find: 'return t.ci=e.previous,t.ci.next=null,q(t,n,l,r,u)}',
+    replace: 'return t.ci=e.previous,q(t,n,l,r,u)}',
+    count: 1,
+  },
+];
+
 /** @type {{ id: string, find: string, replace: string, count: number }[]} */
 export const HUNKS = [
   ...stackHunks.map(([find, replace, count], i) => ({
@@ -180,6 +208,7 @@ export const HUNKS = [
   ...readonlyHunks,
   ...lazyDeadKeyHunks,
   ...stringObjectHunks,
+  ...callInfoHunks,
 ];
 
 /** The hunks of earlier versions of this patch, so an install patched by one can be brought up to date. */

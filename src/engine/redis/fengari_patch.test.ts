@@ -108,6 +108,43 @@ describe('fengari-web patch', () => {
     expect(run("return tostring((pcall(next, t, 'a')))")).toBe('false');
   });
 
+  it('keeps CallInfo records between calls, as C Lua does, and still runs pcall, errors and coroutines', () => {
+    const { lua, lauxlib } = fengari;
+    const L = lauxlib.luaL_newstate();
+    lauxlib.luaL_requiref(L, fengari.to_luastring('_G'), fengari.lualib.luaopen_base, 1);
+    lauxlib.luaL_requiref(L, fengari.to_luastring('coroutine'), fengari.lualib.luaopen_coroutine, 1);
+    lua.lua_settop(L, 0);
+    const seen: unknown[] = [];
+    lua.lua_pushcfunction(L, (l) => {
+      seen.push((l as unknown as { ci: unknown }).ci);
+      lua.lua_pushinteger(l, seen.length);
+      return 1;
+    });
+    lua.lua_setglobal(L, fengari.to_luastring('f'));
+    const run = (code: string) => {
+      const bytes = fengari.to_luastring(code);
+      lauxlib.luaL_loadbufferx(L, bytes, bytes.length, fengari.to_luastring('=t'), null);
+      const st = lua.lua_pcall(L, 0, 1, 0);
+      const out = fengari.to_jsstring(lua.lua_tolstring(L, -1) ?? fengari.to_luastring('nil'));
+      lua.lua_settop(L, 0);
+      return st === lua.LUA_OK ? out : `error: ${out}`;
+    };
+    expect(run('return f() + f()')).toBe('3');
+    // the two calls from the same frame ran in the same record
+    expect(seen[0]).toBe(seen[1]);
+    expect(run("local ok, e = pcall(function() error('x', 0) end) return tostring(ok) .. e .. f()")).toBe(
+      'falsex3',
+    );
+    expect(
+      run(
+        'local co = coroutine.wrap(function(a) local b = coroutine.yield(a + f()) return b * 2 end) ' +
+          'return co(10) .. ":" .. co(21)',
+      ),
+    ).toBe('14:42');
+    expect(run("error('boom', 0)")).toBe('error: boom');
+    expect(run('return f()')).toBe('5');
+  });
+
   it("gives tables a read-only flag that refuses writes with Redis's text", () => {
     const { lua, lauxlib } = fengari;
     const L = lauxlib.luaL_newstate();
