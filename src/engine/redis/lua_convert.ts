@@ -64,12 +64,17 @@ export class LuaConverter {
    * each time. Strings are values in Lua, so sharing them is invisible to scripts.
    */
   pushString(L: LuaState, s: string): void {
+    pushStringObject(L, this.stringFor(L, s));
+  }
+
+  /** The Lua string object pushString pushes for `s`: the interned one, or a new one. */
+  stringFor(L: LuaState, s: string): LuaStringObject {
     let ts = s.length > INTERN_MAX_LENGTH ? undefined : this.interned.get(s);
     if (ts === undefined) {
       ts = stringObject(L, s);
       if (s.length <= INTERN_MAX_LENGTH && this.interned.size < INTERN_MAX_ENTRIES) this.interned.set(s, ts);
     }
-    pushStringObject(L, ts);
+    return ts;
   }
 
   /**
@@ -91,14 +96,6 @@ export class LuaConverter {
     this.pushString(L, name);
     lua.lua_insert(L, -2);
     lua.lua_rawset(L, t < 0 ? t - 1 : t);
-  }
-
-  pushStringArray(L: LuaState, items: readonly string[]): void {
-    lua.lua_createtable(L, items.length, 0);
-    for (let i = 0; i < items.length; i++) {
-      this.pushString(L, items[i]);
-      lua.lua_rawseti(L, -2, i + 1);
-    }
   }
 
   /** Redis reply -> Lua value (redisProtocolToLuaType, RESP2; setresp(3) changes nil). */

@@ -27,6 +27,7 @@ import { restoreMessage, rewriteFor53 } from './lua_syntax51';
 import { LuaSandbox } from './lua_sandbox';
 import { LuaConverter, luaErrorField, mapCRLF } from './lua_convert';
 import { RedisTable } from './lua_redis_api';
+import { ArgsTable } from './lua_args_table';
 import type { LogLevel, LuaBridge } from './lua_redis_api';
 
 export { luaErrorField };
@@ -148,6 +149,9 @@ export class LuaScripting {
   private pristine = true;
   /** the conversions between replies and Lua values, with this state's interned strings */
   private conv = new LuaConverter();
+  /** the KEYS and ARGV tables of the last run, filled again when a script left them as built */
+  private keysTable = new ArgsTable();
+  private argsTable = new ArgsTable();
   private readonly redisTable: RedisTable;
 
   // per-run state
@@ -198,6 +202,8 @@ export class LuaScripting {
   reset(): void {
     this.L = lauxlib.luaL_newstate();
     this.conv = new LuaConverter();
+    this.keysTable = new ArgsTable();
+    this.argsTable = new ArgsTable();
     this.trustedFns = new Map();
     this.pristine = true;
     installVmPatches(this.L);
@@ -313,10 +319,10 @@ export class LuaScripting {
         try {
           // key first, then value: no lua_insert to swap them (see setField)
           this.conv.pushString(L, 'KEYS');
-          this.conv.pushStringArray(L, keys);
+          this.keysTable.push(L, this.conv, keys);
           lua.lua_rawset(L, -3);
           this.conv.pushString(L, 'ARGV');
-          this.conv.pushStringArray(L, args);
+          this.argsTable.push(L, this.conv, args);
           lua.lua_rawset(L, -3);
         } finally {
           globals.readonly = true;
