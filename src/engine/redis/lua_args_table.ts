@@ -46,6 +46,8 @@ export class ArgsTable {
   private ref = 0;
   /** the string object at each index, as this bridge set it */
   private readonly items: LuaStringObject[] = [];
+  /** the engine string each of those was looked up for: an unchanged value skips the look-up */
+  private readonly strings: string[] = [];
 
   /** Pushes a table holding `values` at 1..n, as lua_createtable and lua_rawseti would build it. */
   push(L: LuaState, conv: LuaConverter, values: readonly string[]): void {
@@ -56,21 +58,28 @@ export class ArgsTable {
       t.id = (L as unknown as { l_G: { id_counter: number } }).l_G.id_counter++;
       t.flags = NEW_TABLE_FLAGS;
       for (let i = 0; i < values.length; i++) {
-        const ts = conv.stringFor(L, values[i]);
-        if (ts === this.items[i]) continue;
-        pushStringObject(L, ts);
-        lua.lua_rawseti(L, -2, i + 1);
-        this.items[i] = ts;
+        const s = values[i];
+        if (s === this.strings[i]) continue;
+        const ts = conv.stringFor(L, s);
+        if (ts !== this.items[i]) {
+          pushStringObject(L, ts);
+          lua.lua_rawseti(L, -2, i + 1);
+          this.items[i] = ts;
+        }
+        this.strings[i] = s;
       }
       return;
     }
+    this.table = null; // until the new one is complete
     lua.lua_createtable(L, values.length, 0);
     this.items.length = values.length;
+    this.strings.length = values.length;
     for (let i = 0; i < values.length; i++) {
       const ts = conv.stringFor(L, values[i]);
       pushStringObject(L, ts);
       lua.lua_rawseti(L, -2, i + 1);
       this.items[i] = ts;
+      this.strings[i] = values[i];
     }
     this.table = lua.lua_topointer(L, -1) as unknown as FengariTable;
     lua.lua_pushvalue(L, -1);
