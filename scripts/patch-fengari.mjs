@@ -196,6 +196,26 @@ const callInfoHunks = [
   },
 ];
 
+/**
+ * A string's table key spelled one character per byte. fengari keys its tables' `Map`s by
+ * `luaS_hash`, "|" followed by each byte in hex without padding, so two different strings could
+ * get the same key: "\1#" (bytes 01 23) and "\18\3" (12 03) both became "|123" and were one table
+ * key (`t['\1#'] = 1 return t['\18\3']` gave 1, where Redis gives nil). The same text orders
+ * strings for `<` and `<=` (lvm.js l_strcmp compares the keys), which put "\16" before "\2". Now
+ * the key is "|" followed by each byte as the character with that code: distinct strings get
+ * distinct keys, comparing keys compares bytes in order (as strcmp in the C locale does), and the
+ * key is half as long and cheaper to build. Strings whose bytes are all 0x10 or more (two hex
+ * digits each) never collided and compare as before. In lstring.js `t` is the byte array.
+ */
+const stringKeyHunks = [
+  {
+    id: 'string-key-bytes',
+    find: 'n="|";for(let r=0;r<e;r++)n+=t[r].toString(16);return n}',
+    replace: 'n="|";for(let r=0;r<e;r++)n+=String.fromCharCode(t[r]);return n}',
+    count: 1,
+  },
+];
+
 /** @type {{ id: string, find: string, replace: string, count: number }[]} */
 export const HUNKS = [
   ...stackHunks.map(([find, replace, count], i) => ({
@@ -209,6 +229,7 @@ export const HUNKS = [
   ...lazyDeadKeyHunks,
   ...stringObjectHunks,
   ...callInfoHunks,
+  ...stringKeyHunks,
 ];
 
 /** The hunks of earlier versions of this patch, so an install patched by one can be brought up to date. */

@@ -145,6 +145,26 @@ describe('fengari-web patch', () => {
     expect(run('return f()')).toBe('5');
   });
 
+  it('keys strings by their bytes: no two strings share a table key, and < orders bytes', () => {
+    const { lua, lauxlib } = fengari;
+    const L = lauxlib.luaL_newstate();
+    lauxlib.luaL_requiref(L, fengari.to_luastring('_G'), fengari.lualib.luaopen_base, 1);
+    lua.lua_settop(L, 0);
+    const run = (code: string) => {
+      const bytes = fengari.to_luastring(code);
+      lauxlib.luaL_loadbufferx(L, bytes, bytes.length, fengari.to_luastring('=t'), null);
+      lua.lua_pcall(L, 0, 1, 0);
+      const out = fengari.to_jsstring(lua.lua_tolstring(L, -1) ?? fengari.to_luastring('nil'));
+      lua.lua_settop(L, 0);
+      return out;
+    };
+    // as shipped both were the key "|123"
+    expect(run("local t = {} t['\\1#'] = 1 return tostring(t['\\18\\3'])")).toBe('nil');
+    expect(run("return tostring('\\16' < '\\2') .. tostring('a' < 'a\\0') .. tostring('ab' < 'b')")).toBe(
+      'falsetruetrue',
+    );
+  });
+
   it("gives tables a read-only flag that refuses writes with Redis's text", () => {
     const { lua, lauxlib } = fengari;
     const L = lauxlib.luaL_newstate();
