@@ -1,8 +1,9 @@
 /**
- * The Lua side of scripting, after Redis 7.0's script_lua.c: one fengari state per node, the two
- * conversions (Lua value <-> Redis reply), the error handler, the `redis` API, Redis's pcall and
- * math.random, the instruction budget and the line hook. EVAL/EVALSHA/SCRIPT parsing and the
- * command rules for redis.call live in eval.ts, which talks to this file through LuaBridge. The
+ * The Lua side of scripting, after Redis 7.0's script_lua.c: one fengari state per node, a script
+ * run, the error handler, Redis's pcall and math.random, the instruction budget and the line hook.
+ * The two conversions (Lua value <-> Redis reply) are lua_convert.ts, the `redis` API
+ * lua_redis_api.ts, the KEYS/ARGV tables lua_args_table.ts. EVAL/EVALSHA/SCRIPT parsing and the
+ * command rules for redis.call live in eval.ts, which talks to this layer through LuaBridge. The
  * sandbox (which libraries a script sees, read-only globals) is lua_sandbox.ts; the Lua 5.1
  * standard library emulated on 5.3 is lua_stdlib51.ts.
  *
