@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PATCH_VERSION = 3;
+export const PATCH_VERSION = 4;
 export const MARKER = markerOf(PATCH_VERSION);
 export const FENGARI_WEB_VERSION = '0.1.4';
 
@@ -87,6 +87,135 @@ const readonlyHunks = [
   },
 ];
 
+/**
+ * A table's dead-key `Map` made only when a key is deleted. fengari's Table keeps the entries of
+ * deleted keys (so `next` can continue a traversal from one) in `dead_strong`, a `Map` that every
+ * table got in its constructor and that every insertion emptied with `clear()`, which in V8
+ * allocates a fresh backing store even for an empty `Map`. Scripts' tables are nearly all built
+ * and dropped without a deletion (KEYS, ARGV, reply tables), so each paid for a `Map` it never
+ * used, and each new key for a store it never filled. Now the field starts undefined, an
+ * insertion forgets the dead keys by dropping the `Map` (what `clear()` did, as `dead_weak` was
+ * already handled), a deletion makes it when needed, and `next` looks in it only when it exists.
+ * In ltable.js `t` is the table (`e` in luaH_next), `e` the hash and `n` the entry.
+ */
+const lazyDeadKeyHunks = [
+  {
+    id: 'dead-keys-field',
+    find: 'this.strong=new Map,this.dead_strong=new Map,',
+    replace: 'this.strong=new Map,this.dead_strong=void 0,',
+    count: 1,
+  },
+  {
+    id: 'dead-keys-add',
+    find: 't.dead_strong.clear(),t.dead_weak=void 0',
+    replace: 't.dead_strong=void 0,t.dead_weak=void 0',
+    count: 1,
+  },
+  {
+    id: 'dead-keys-mark',
+    find: '?t.dead_strong.set(e,n):',
+    replace: '?(t.dead_strong||(t.dead_strong=new Map)).set(e,n):',
+    count: 1,
+  },
+  {
+    id: 'dead-keys-next',
+    find: 'e.dead_weak&&e.dead_weak.get(n)||e.dead_strong.get(n)',
+    replace: 'e.dead_weak&&e.dead_weak.get(n)||e.dead_strong&&e.dead_strong.get(n)',
+    count: 1,
+  },
+];
+
+/**
+ * Lua strings as objects the host keeps: `lockscope_newstring(L, bytes)` wraps an array the caller
+ * built for it (as the owned-string push does) and returns the string object (TString);
+ * `lockscope_pushstringobject(L, ts)` pushes such an object; `lockscope_tostringobject(L, idx)`
+ * returns the object of the string at `idx` (null for any other type, numbers not converted). And
+ * every string object gets a `lockscope_js` field, undefined until the host sets it to the engine
+ * string its bytes spell. The bridge keeps its short hot values (lock names, owner ids, "OK") as
+ * objects in a JavaScript `Map` and pushes them straight onto the stack, where it used to keep a
+ * registry reference and fetch it with `lua_rawgeti` (a look-up in the registry's `Map` and a
+ * copied value), and a script's `redis.call(..., KEYS[1])` hands the engine back the string the
+ * key came from, whose hash V8 has already computed, instead of a WeakMap look-up or a fresh
+ * conversion. In lapi.js `V` is luaS_bless, `C` lobject, `w` api_check and `$` index2addr; the
+ * field is declared in the TString constructor (lstring.js) so every string has one shape.
+ */
+const stringObjectHunks = [
+  {
+    id: 'string-object-api',
+    find: 't.exports.lua_pushthread=function(t){',
+    replace:
+      't.exports.lockscope_newstring=function(t,e){return V(t,e)},' +
+      't.exports.lockscope_pushstringobject=function(t,e){C.pushsvalue2s(t,e),w(t,t.top<=t.ci.top,"stack overflow")},' +
+      't.exports.lockscope_tostringobject=function(t,e){let n=$(t,e);return n.ttisstring()?n.value:null},' +
+      't.exports.lua_pushthread=function(t){',
+    count: 1,
+  },
+  {
+    id: 'string-object-export',
+    find: 't.exports.lua_pushthread=a.lua_pushthread,',
+    replace:
+      't.exports.lockscope_newstring=a.lockscope_newstring,' +
+      't.exports.lockscope_pushstringobject=a.lockscope_pushstringobject,' +
+      't.exports.lockscope_tostringobject=a.lockscope_tostringobject,' +
+      't.exports.lua_pushthread=a.lua_pushthread,',
+    count: 1,
+  },
+  {
+    id: 'string-object-field',
+    find: 'this.hash=null,this.realstring=e}',
+    replace: 'this.hash=null,this.realstring=e,this.lockscope_js=void 0}',
+    count: 1,
+  },
+];
+
+/**
+ * CallInfo records kept between calls, as C Lua keeps them. fengari allocated a new record for
+ * every call (luaE_extendCI) and dropped it on return (luaD_poscall: `L.ci.next = null`); a record
+ * has some fifteen fields, and a script's `redis.call` is a call, so the renewal script of the
+ * scale scenario alone allocated some 40 MB of them per run. Now a return keeps the record linked
+ * and the next call at that depth takes it (luaE_extendCI returns `L.ci.next` when there is
+ * one), which is what lstate.c's `next_ci` does. luaD_precall sets every field a call reads
+ * (function, results wanted, top, status, and for a Lua function its base, code and pc); the
+ * continuation fields are set by lua_callk/pcallk/yieldk before they are read, as in C Lua.
+ * The list is still cut where fengari cut it (luaE_freeCI after a stack overflow, a tail call).
+ * In lstate.js `A` is CallInfo; in ldo.js `e` is the returning record and `q` moveresults.
+ */
+const callInfoHunks = [
+  {
+    id: 'callinfo-reuse-extend',
+    find: 'luaE_extendCI=function(t){let e=new A;return t.ci.next=e,e.previous=t.ci,e.next=null,t.ci=e,e}',
+    replace:
+      'luaE_extendCI=function(t){let e=t.ci.next;return null!==e?(t.ci=e,e):(e=new A,t.ci.next=e,e.previous=t.ci,e.next=null,t.ci=e,e)}',
+    count: 1,
+  },
+  {
+    id: 'callinfo-reuse-return',
+    find: 'return t.ci=e.previous,t.ci.next=null,q(t,n,l,r,u)}',
+    replace: 'return t.ci=e.previous,q(t,n,l,r,u)}',
+    count: 1,
+  },
+];
+
+/**
+ * A string's table key spelled one character per byte. fengari keys its tables' `Map`s by
+ * `luaS_hash`, "|" followed by each byte in hex without padding, so two different strings could
+ * get the same key: "\1#" (bytes 01 23) and "\18\3" (12 03) both became "|123" and were one table
+ * key (`t['\1#'] = 1 return t['\18\3']` gave 1, where Redis gives nil). The same text orders
+ * strings for `<` and `<=` (lvm.js l_strcmp compares the keys), which put "\16" before "\2". Now
+ * the key is "|" followed by each byte as the character with that code: distinct strings get
+ * distinct keys, comparing keys compares bytes in order (as strcmp in the C locale does), and the
+ * key is half as long and cheaper to build. Strings whose bytes are all 0x10 or more (two hex
+ * digits each) never collided and compare as before. In lstring.js `t` is the byte array.
+ */
+const stringKeyHunks = [
+  {
+    id: 'string-key-bytes',
+    find: 'n="|";for(let r=0;r<e;r++)n+=t[r].toString(16);return n}',
+    replace: 'n="|";for(let r=0;r<e;r++)n+=String.fromCharCode(t[r]);return n}',
+    count: 1,
+  },
+];
+
 /** @type {{ id: string, find: string, replace: string, count: number }[]} */
 export const HUNKS = [
   ...stackHunks.map(([find, replace, count], i) => ({
@@ -97,12 +226,19 @@ export const HUNKS = [
   })),
   ...ownedStringHunks,
   ...readonlyHunks,
+  ...lazyDeadKeyHunks,
+  ...stringObjectHunks,
+  ...callInfoHunks,
+  ...stringKeyHunks,
 ];
 
 /** The hunks of earlier versions of this patch, so an install patched by one can be brought up to date. */
 const PREVIOUS_HUNKS = {
   1: HUNKS.filter((h) => h.id.startsWith('stack-slot-')),
   2: HUNKS.filter((h) => h.id.startsWith('stack-slot-') || h.id.startsWith('owned-string-')),
+  3: HUNKS.filter(
+    (h) => h.id.startsWith('stack-slot-') || h.id.startsWith('owned-string-') || h.id.startsWith('readonly-'),
+  ),
 };
 
 function occurrences(text, s) {

@@ -6,6 +6,14 @@
 declare module 'fengari-web' {
   export type LuaState = { readonly __luaState: unique symbol };
   export type LuaString = Uint8Array;
+  /**
+   * fengari's string object (TString): immutable bytes. `lockscope_js` is the patch's (v4) field
+   * for the engine string those bytes spell, undefined until the host sets it.
+   */
+  export interface LuaStringObject {
+    readonly realstring: LuaString;
+    lockscope_js: string | undefined;
+  }
   export type LuaCFunction = (L: LuaState) => number;
   export type LuaHook = (L: LuaState, ar: LuaDebug) => void;
 
@@ -85,6 +93,12 @@ declare module 'fengari-web' {
     lua_pushstring(L: LuaState, s: LuaString): LuaString;
     /** LockScope's install-time patch (docs/fengari-patch.md): pushes `s` itself, not a copy. */
     lockscope_pushownedstring?: (L: LuaState, s: LuaString) => LuaString;
+    /** The patch (v4): a string object wrapping `s` itself, not pushed. */
+    lockscope_newstring?: (L: LuaState, s: LuaString) => LuaStringObject;
+    /** The patch (v4): pushes a string object made by lockscope_newstring or read by lockscope_tostringobject. */
+    lockscope_pushstringobject?: (L: LuaState, ts: LuaStringObject) => void;
+    /** The patch (v4): the string object at idx; null for anything else (numbers are not converted). */
+    lockscope_tostringobject?: (L: LuaState, idx: number) => LuaStringObject | null;
     lua_pushthread(L: LuaState): boolean;
     lua_pushvalue(L: LuaState, idx: number): void;
     lua_rawequal(L: LuaState, a: number, b: number): boolean;

@@ -8,7 +8,7 @@
  * Lua 5.1's `%.14g` for tostring() (luaconf.h LUA_NUMBER_FMT).
  */
 import fengari from 'fengari-web';
-import type { LuaState, LuaString } from 'fengari-web';
+import type { LuaState, LuaString, LuaStringObject } from 'fengari-web';
 import { formatG } from './lua_printf';
 
 export { formatG };
@@ -57,6 +57,30 @@ const pushOwned = lua.lockscope_pushownedstring ?? lua.lua_pushstring;
 /** Pushes a byte string; returns the Lua string's bytes (fresh, not shared with any other push). */
 export function pushBytes(L: LuaState, s: string): LuaString {
   return pushOwned(L, luaBytes(s));
+}
+
+/** A function of the patch (v4), or one that says it is missing when called (not at import). */
+function patchApi<F>(f: F | undefined, name: string): F {
+  if (f !== undefined) return f;
+  return (() => {
+    throw new Error(`fengari-web lacks LockScope's patch (${name}): run node scripts/patch-fengari.mjs`);
+  }) as F;
+}
+const newStringObject = patchApi(lua.lockscope_newstring, 'lockscope_newstring');
+/** Pushes a string object (stringObject, or one read with luaStringObject). */
+export const pushStringObject = patchApi(lua.lockscope_pushstringobject, 'lockscope_pushstringobject');
+/** The string object at idx, or null when the value there is not a string (numbers are not converted). */
+export const luaStringObject = patchApi(lua.lockscope_tostringobject, 'lockscope_tostringobject');
+
+/**
+ * A Lua string object for engine string `s`, remembering `s` (`lockscope_js`): when a script
+ * hands the value back (`redis.call(..., KEYS[1])`) the engine gets this very string again,
+ * whose hash V8 has already computed, instead of a fresh conversion.
+ */
+export function stringObject(L: LuaState, s: string): LuaStringObject {
+  const ts = newStringObject(L, luaBytes(s));
+  ts.lockscope_js = s;
+  return ts;
 }
 
 /** The string at idx (numbers converted the way Lua converts them), or null. */

@@ -1,8 +1,9 @@
 /**
- * The Lua side of scripting, after Redis 7.0's script_lua.c: one fengari state per node, the two
- * conversions (Lua value <-> Redis reply), the error handler, the `redis` API, Redis's pcall and
- * math.random, the instruction budget and the line hook. EVAL/EVALSHA/SCRIPT parsing and the
- * command rules for redis.call live in eval.ts, which talks to this file through LuaBridge. The
+ * The Lua side of scripting, after Redis 7.0's script_lua.c: one fengari state per node, a script
+ * run, the error handler, Redis's pcall and math.random, the instruction budget and the line hook.
+ * The two conversions (Lua value <-> Redis reply) are lua_convert.ts, the `redis` API
+ * lua_redis_api.ts, the KEYS/ARGV tables lua_args_table.ts. EVAL/EVALSHA/SCRIPT parsing and the
+ * command rules for redis.call live in eval.ts, which talks to this layer through LuaBridge. The
  * sandbox (which libraries a script sees, read-only globals) is lua_sandbox.ts; the Lua 5.1
  * standard library emulated on 5.3 is lua_stdlib51.ts.
  *
@@ -10,20 +11,10 @@
  * its siblings hide and what they cannot is listed in docs/lua-differences.md.
  */
 import fengari from 'fengari-web';
-import type { LuaCFunction, LuaHook, LuaState, LuaString } from 'fengari-web';
+import type { LuaCFunction, LuaHook, LuaState } from 'fengari-web';
 import type { Reply } from './reply';
-import { NIL, bulk, error, int, status } from './reply';
-import {
-  formatG,
-  jsBytes,
-  lit,
-  luaBytes,
-  pushBytes,
-  pushNumber,
-  raiseWithPosition,
-  redisArgFromNumber,
-  toBytes,
-} from './lua_strings';
+import { error } from './reply';
+import { jsBytes, lit, luaBytes, pushBytes, pushNumber, raiseWithPosition, toBytes } from './lua_strings';
 import {
   NATIVE_ERROR_STATUS,
   ScriptMemoryError,
@@ -32,26 +23,20 @@ import {
   withStringGuard,
 } from './lua_vmpatch';
 import { Rand48, REDIS_LRAND48_MAX } from './lua_random';
-import { sha1hex } from './sha1';
 import { scriptLayout } from './script_layout';
 import { restoreMessage, rewriteFor53 } from './lua_syntax51';
-import { toResp3 } from './lua_resp3';
-import type { Resp3 } from './lua_resp3';
 import { LuaSandbox } from './lua_sandbox';
+import { LuaConverter, luaErrorField, mapCRLF } from './lua_convert';
+import { RedisTable } from './lua_redis_api';
+import { ArgsTable } from './lua_args_table';
+import type { LogLevel, LuaBridge } from './lua_redis_api';
+
+export { luaErrorField };
 import { checkInt51, lua51Message, luaToString } from './lua_stdlib51';
 
 const { lua, lauxlib } = fengari;
 
-export type LogLevel = 'debug' | 'verbose' | 'notice' | 'warning';
-
-/** What the Lua layer needs from eval.ts. */
-export interface LuaBridge {
-  /** One redis.call/redis.pcall. Rejections (unknown command, arity, ...) come back as error replies. */
-  call(argv: string[]): Reply;
-  log(level: LogLevel, message: string): void;
-  /** redis.acl_check_cmd: undefined when the command does not exist */
-  commandExists(name: string): boolean;
-}
+export type { LogLevel, LuaBridge };
 
 export interface LuaOptions {
   /** instructions a script may run before it is stopped */
@@ -65,47 +50,9 @@ export function budgetErrorText(budget: number): string {
   return `ERR Script killed: it ran more than ${budget} Lua instructions (LockScope's instruction budget)`;
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ['debug', 'verbose', 'notice', 'warning'];
-const REDIS_VERSION = '7.0.15';
-const REDIS_VERSION_NUM = 0x07000f;
-/** Redis gives up converting a nested reply when the Lua C stack runs out (luaReplyToRedisReply). */
-const MAX_REPLY_DEPTH = 2000;
-/** Strings up to this length are interned (see pushString), up to this many distinct ones. */
-const INTERN_MAX_LENGTH = 64;
-const INTERN_MAX_ENTRIES = 4096;
-/** Longer KEYS/ARGV values of the running script remembered for decode (see pushArg), at most this many. */
-const RUN_ARGS_MAX = 16;
 const MAX_COROUTINES = 10_000;
 /** Instructions between two budget checks: large so the fast path barely notices the hook. */
 const HOOK_STEP = 10_000;
-
-/** CR and LF become spaces in status and error replies, as addReplyErrorFormat / luaReplyToRedisReply do. */
-function mapCRLF(s: string): string {
-  return s.includes('\r') || s.includes('\n') ? s.replace(/[\r\n]/g, ' ') : s;
-}
-
-function trimCRLF(s: string): string {
-  return s.replace(/^[\r\n]+|[\r\n]+$/g, '');
-}
-
-/**
- * The `err` field Redis builds from an error reply (script_lua.c luaPushErrorBuff): the first word
- * is the code, a code-less message gets "ERR", and CR/LF are trimmed from the message's ends.
- */
-export function luaErrorField(reply: string): string {
-  const sp = reply.indexOf(' ');
-  if (sp < 0) return `ERR ${trimCRLF(reply)}`;
-  return `${reply.slice(0, sp)} ${trimCRLF(reply.slice(sp + 1))}`;
-}
-
-/** Lua number -> Redis integer, as the C cast `(long long)n` behaves on x86-64. */
-function integerReply(n: number): Reply {
-  if (!Number.isFinite(n) || n >= 9223372036854775808 || n < -9223372036854775808) {
-    return int(-9223372036854775808n);
-  }
-  const t = Math.trunc(n);
-  return int(Number.isSafeInteger(t) ? t : BigInt(t));
-}
 
 /** What fengari's Lua closure and function prototype are underneath lua_topointer. */
 interface LuaProto {
@@ -201,25 +148,18 @@ export class LuaScripting {
   private idBase = 0;
   /** every script this state compiled is trusted (see trustedBodies) */
   private pristine = true;
-  /** short strings pushed before -> registry ref of the Lua string, so hot values are not re-created */
-  private interned = new Map<string, number>();
-  private readonly decoded = new WeakMap<LuaString, string>();
-  /**
-   * KEYS/ARGV values too long to intern, pushed for the current run: the Lua string's bytes and the
-   * engine string they were made from. redis.call(..., KEYS[3]) then gets the caller's own string
-   * back instead of a fresh conversion (which the keyspace would hash again). Identity of the
-   * Uint8Array is the key: fengari strings are immutable, so same array means same bytes. Cleared
-   * at the end of every run, so it holds nothing between scripts.
-   */
-  private readonly runBytes: LuaString[] = [];
-  private readonly runStrings: string[] = [];
+  /** the conversions between replies and Lua values, with this state's interned strings */
+  private conv = new LuaConverter();
+  /** the KEYS and ARGV tables of the last run, filled again when a script left them as built */
+  private keysTable = new ArgsTable();
+  private argsTable = new ArgsTable();
+  private readonly redisTable: RedisTable;
 
   // per-run state
   private running = false;
   private used = 0;
   private killed = false;
   private killLine = 0;
-  private resp: 2 | 3 = 2;
   private coroutines = 0;
   private lineListener: ((line: number) => void) | null = null;
   /** a traced laid-out script: the layout line of each instruction, the proto, the last pc, instructions run */
@@ -233,6 +173,7 @@ export class LuaScripting {
     private opts: LuaOptions,
   ) {
     this.rand = opts.seed === 0 ? new Rand48() : new Rand48(opts.seed);
+    this.redisTable = new RedisTable({ bridge: () => this.bridge, conv: () => this.conv });
     this.reset();
   }
 
@@ -261,7 +202,9 @@ export class LuaScripting {
   /** A fresh Lua VM (SCRIPT FLUSH). Compiled functions are gone; the PRNG keeps going, as in Redis. */
   reset(): void {
     this.L = lauxlib.luaL_newstate();
-    this.interned = new Map();
+    this.conv = new LuaConverter();
+    this.keysTable = new ArgsTable();
+    this.argsTable = new ArgsTable();
     this.trustedFns = new Map();
     this.pristine = true;
     installVmPatches(this.L);
@@ -274,7 +217,7 @@ export class LuaScripting {
       mathRandom: this.mathRandom,
       mathRandomseed: this.mathRandomseed,
       countCoroutines: this.countCoroutines,
-      openRedis: (L) => this.openRedis(L),
+      openRedis: (L) => this.redisTable.open(L),
     });
     this.idBase = globalState(this.L).id_counter;
   }
@@ -360,7 +303,7 @@ export class LuaScripting {
     this.used = 0;
     this.killed = false;
     this.killLine = 0;
-    this.resp = 2;
+    this.conv.resp = 2;
     this.coroutines = 0;
     try {
       return withStringGuard(() => {
@@ -376,11 +319,11 @@ export class LuaScripting {
         globals.readonly = false;
         try {
           // key first, then value: no lua_insert to swap them (see setField)
-          this.pushString(L, 'KEYS');
-          this.pushStringArray(L, keys);
+          this.conv.pushString(L, 'KEYS');
+          this.keysTable.push(L, this.conv, keys);
           lua.lua_rawset(L, -3);
-          this.pushString(L, 'ARGV');
-          this.pushStringArray(L, args);
+          this.conv.pushString(L, 'ARGV');
+          this.argsTable.push(L, this.conv, args);
           lua.lua_rawset(L, -3);
         } finally {
           globals.readonly = true;
@@ -393,7 +336,7 @@ export class LuaScripting {
         this.layoutProto = null;
         let reply: Reply;
         if (this.killed) reply = this.killReply(sha);
-        else if (st === lua.LUA_OK) reply = this.toReply(L, -1, 0);
+        else if (st === lua.LUA_OK) reply = this.conv.toReply(L, -1, 0);
         else if (st === NATIVE_ERROR_STATUS)
           reply = error(`ERR Error running script ${sha}, ${nativeErrorText()}`);
         else reply = this.errorReply(L, sha);
@@ -403,8 +346,6 @@ export class LuaScripting {
       });
     } finally {
       this.running = false;
-      this.runBytes.length = 0;
-      this.runStrings.length = 0;
     }
   }
 
@@ -545,376 +486,6 @@ export class LuaScripting {
     const text = msg ?? 'ERR script raised an error object without an err field';
     const suffix = line !== null && source !== null ? ` script: ${sha}, on ${source}:${line}.` : '';
     return error(mapCRLF(text + suffix));
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // conversions
-
-  /**
-   * Pushes a byte string. Lock names, field names, "OK" and small numbers come back on every call;
-   * keeping one Lua string per distinct short value (bounded) spares fengari a copy and a rehash
-   * each time. Strings are values in Lua, so sharing them is invisible to scripts.
-   */
-  private pushString(L: LuaState, s: string): void {
-    if (s.length > INTERN_MAX_LENGTH) {
-      pushBytes(L, s);
-      return;
-    }
-    const ref = this.interned.get(s);
-    if (ref !== undefined) {
-      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
-      return;
-    }
-    pushBytes(L, s);
-    if (this.interned.size < INTERN_MAX_ENTRIES) {
-      lua.lua_pushvalue(L, -1);
-      this.interned.set(s, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
-    }
-  }
-
-  /**
-   * A Lua string as a byte string. Constants of a compiled script ('hincrby') and interned values
-   * are the same Uint8Array on every call, so their decoding is remembered per array.
-   */
-  private decode(a: LuaString): string {
-    const run = this.runBytes;
-    for (let i = 0; i < run.length; i++) if (run[i] === a) return this.runStrings[i];
-    let s = this.decoded.get(a);
-    if (s === undefined) {
-      s = jsBytes(a);
-      if (a.length <= INTERN_MAX_LENGTH) this.decoded.set(a, s);
-    }
-    return s;
-  }
-
-  /** t[name] = top, with the field name interned (lua_setfield would build a new key string each time) */
-  private setField(L: LuaState, t: number, name: string): void {
-    this.pushString(L, name);
-    lua.lua_insert(L, -2);
-    lua.lua_rawset(L, t < 0 ? t - 1 : t);
-  }
-
-  private pushStringArray(L: LuaState, items: readonly string[]): void {
-    lua.lua_createtable(L, items.length, 0);
-    for (let i = 0; i < items.length; i++) {
-      this.pushArg(L, items[i]);
-      lua.lua_rawseti(L, -2, i + 1);
-    }
-  }
-
-  /** pushString for a KEYS/ARGV value; a long one is remembered for decode while the run lasts. */
-  private pushArg(L: LuaState, s: string): void {
-    if (s.length <= INTERN_MAX_LENGTH || this.runBytes.length >= RUN_ARGS_MAX) {
-      this.pushString(L, s);
-      return;
-    }
-    // the array pushed is the Lua string's own, the one scripts will hand back
-    this.runBytes.push(pushBytes(L, s));
-    this.runStrings.push(s);
-  }
-
-  /** Redis reply -> Lua value (redisProtocolToLuaType, RESP2; setresp(3) changes nil). */
-  private pushReply(L: LuaState, r: Reply, depth: number): void {
-    switch (r.t) {
-      case 'int':
-        // a double, as every Lua 5.1 number is: arithmetic on it cannot wrap at fengari's 2^31
-        lua.lua_pushnumber(L, typeof r.v === 'bigint' ? Number(r.v) : r.v);
-        return;
-      case 'bulk':
-        if (r.v === null) this.pushNull(L);
-        else this.pushString(L, r.v);
-        return;
-      case 'status':
-        lua.lua_createtable(L, 0, 1);
-        this.pushString(L, 'ok');
-        this.pushString(L, r.v);
-        lua.lua_rawset(L, -3);
-        return;
-      case 'error':
-        lua.lua_createtable(L, 0, 1);
-        pushBytes(L, luaErrorField(r.v));
-        this.setField(L, -2, 'err');
-        return;
-      case 'array': {
-        if (r.v === null) {
-          this.pushNull(L);
-          return;
-        }
-        if (!lua.lua_checkstack(L, 4)) lauxlib.luaL_error(L, lit('reached lua stack limit'));
-        const items = r.v;
-        lua.lua_createtable(L, items.length, 0);
-        for (let i = 0; i < items.length; i++) {
-          this.pushReply(L, items[i], depth + 1);
-          lua.lua_rawseti(L, -2, i + 1);
-        }
-        return;
-      }
-    }
-  }
-
-  /** RESP3 reply -> Lua value (redisProtocolToLuaType_* after redis.setresp(3)). */
-  private pushResp3(L: LuaState, r: Resp3): void {
-    if (!lua.lua_checkstack(L, 4)) lauxlib.luaL_error(L, lit('reached lua stack limit'));
-    switch (r.t) {
-      case 'null':
-        lua.lua_pushnil(L);
-        return;
-      case 'double':
-        lua.lua_createtable(L, 0, 1);
-        lua.lua_pushnumber(L, r.v);
-        this.setField(L, -2, 'double');
-        return;
-      case 'map':
-        this.pushTagged(L, 'map', r.v, ([k, v]) => {
-          this.pushResp3(L, k);
-          this.pushResp3(L, v);
-        });
-        return;
-      case 'set':
-        this.pushTagged(L, 'set', r.v, (m) => {
-          this.pushResp3(L, m);
-          lua.lua_pushboolean(L, true);
-        });
-        return;
-      case 'array3':
-        lua.lua_createtable(L, r.v.length, 0);
-        for (let i = 0; i < r.v.length; i++) {
-          this.pushResp3(L, r.v[i]);
-          lua.lua_rawseti(L, -2, i + 1);
-        }
-        return;
-      default:
-        this.pushReply(L, r, 0);
-    }
-  }
-
-  /** `{[tag] = t}`, t holding a field per entry: `pushPair` pushes the entry's key and value. */
-  private pushTagged<E>(L: LuaState, tag: string, entries: readonly E[], pushPair: (e: E) => void): void {
-    lua.lua_createtable(L, 0, 1);
-    lua.lua_createtable(L, 0, entries.length);
-    for (const e of entries) {
-      pushPair(e);
-      lua.lua_rawset(L, -3);
-    }
-    this.setField(L, -2, tag);
-  }
-
-  private pushNull(L: LuaState): void {
-    if (this.resp === 3) lua.lua_pushnil(L);
-    else lua.lua_pushboolean(L, false);
-  }
-
-  /** Lua value -> Redis reply (luaReplyToRedisReply). Fields are read raw: metatables don't count. */
-  private toReply(L: LuaState, idx: number, depth: number): Reply {
-    switch (lua.lua_type(L, idx)) {
-      case lua.LUA_TSTRING:
-        return bulk(jsBytes(lua.lua_tolstring(L, idx)!));
-      case lua.LUA_TBOOLEAN: {
-        const b = lua.lua_toboolean(L, idx);
-        if (this.resp === 2) return b ? int(1) : NIL;
-        return int(b ? 1 : 0); // a RESP3 script answering a RESP2 caller: #t/#f become :1/:0
-      }
-      case lua.LUA_TNUMBER:
-        return integerReply(lua.lua_tonumber(L, idx));
-      case lua.LUA_TTABLE:
-        return this.tableToReply(L, lua.lua_absindex(L, idx), depth);
-      default:
-        return NIL;
-    }
-  }
-
-  private tableToReply(L: LuaState, t: number, depth: number): Reply {
-    if (depth >= MAX_REPLY_DEPTH || !lua.lua_checkstack(L, 4)) return error('ERR reached lua stack limit');
-    // Pushes t[name] and keeps it when it has `type`; otherwise pops it again.
-    const field = (name: string, type: number): boolean => {
-      lua.lua_pushstring(L, lit(name));
-      if (lua.lua_rawget(L, t) === type) return true;
-      lua.lua_pop(L, 1);
-      return false;
-    };
-    // The reply made from the field on top of the stack, which it then pops.
-    const popped = (r: Reply): Reply => {
-      lua.lua_pop(L, 1);
-      return r;
-    };
-    const pairs = (withValues: boolean): Reply => ({
-      t: 'array',
-      v: this.pairsToReply(L, lua.lua_absindex(L, -1), depth, withValues),
-    });
-    if (field('err', lua.LUA_TSTRING)) return popped(error(mapCRLF(toBytes(L, -1)!)));
-    if (field('ok', lua.LUA_TSTRING)) return popped(status(mapCRLF(toBytes(L, -1)!)));
-    if (field('double', lua.LUA_TNUMBER)) return popped(bulk(formatG(lua.lua_tonumber(L, -1), 17)));
-    if (field('big_number', lua.LUA_TSTRING)) return popped(bulk(mapCRLF(toBytes(L, -1)!)));
-    if (field('map', lua.LUA_TTABLE)) return popped(pairs(true));
-    if (field('set', lua.LUA_TTABLE)) return popped(pairs(false));
-    const out: Reply[] = [];
-    for (let j = 1; ; j++) {
-      if (lua.lua_rawgeti(L, t, j) === lua.LUA_TNIL) {
-        lua.lua_pop(L, 1);
-        break;
-      }
-      out.push(this.toReply(L, -1, depth + 1));
-      lua.lua_pop(L, 1);
-    }
-    return { t: 'array', v: out };
-  }
-
-  /** RESP3 map/set shapes flattened for a RESP2 caller (key, value, key, value... / members). */
-  private pairsToReply(L: LuaState, t: number, depth: number, withValues: boolean): Reply[] {
-    const out: Reply[] = [];
-    lua.lua_pushnil(L);
-    while (lua.lua_next(L, t)) {
-      out.push(this.toReply(L, -2, depth + 1));
-      if (withValues) out.push(this.toReply(L, -1, depth + 1));
-      lua.lua_pop(L, 1);
-    }
-    return out;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // the redis table
-
-  /** redis.call / redis.pcall (luaRedisGenericCommand). */
-  private genericCall(L: LuaState, raise: boolean): number {
-    const argc = lua.lua_gettop(L);
-    if (argc === 0)
-      return this.fail(L, raise, 'Please specify at least one argument for this redis lib call');
-    const argv = new Array<string>(argc);
-    for (let i = 0; i < argc; i++) {
-      const t = lua.lua_type(L, i + 1);
-      if (t === lua.LUA_TSTRING) argv[i] = this.decode(lua.lua_tolstring(L, i + 1)!);
-      else if (t === lua.LUA_TNUMBER) {
-        argv[i] = lua.lua_isinteger(L, i + 1)
-          ? String(lua.lua_tointeger(L, i + 1))
-          : redisArgFromNumber(lua.lua_tonumber(L, i + 1));
-      } else return this.fail(L, raise, 'Lua redis lib command arguments must be strings or integers');
-    }
-    const reply = this.bridge.call(argv);
-    if (reply.t === 'error') {
-      this.pushReply(L, reply, 0);
-      if (raise) return lua.lua_error(L);
-      return 1;
-    }
-    if (this.resp === 3) this.pushResp3(L, toResp3(argv, reply));
-    else this.pushReply(L, reply, 0);
-    return 1;
-  }
-
-  private fail(L: LuaState, raise: boolean, msg: string): number {
-    lua.lua_createtable(L, 0, 1);
-    pushBytes(L, `ERR ${msg}`);
-    lua.lua_setfield(L, -2, lit('err'));
-    if (raise) return lua.lua_error(L);
-    return 1;
-  }
-
-  private openRedis(L: LuaState): void {
-    lua.lua_createtable(L, 0, 32);
-    const fn = (name: string, f: LuaCFunction): void => {
-      lua.lua_pushcfunction(L, f);
-      lua.lua_setfield(L, -2, lit(name));
-    };
-    const num = (name: string, v: number): void => {
-      lua.lua_pushinteger(L, v);
-      lua.lua_setfield(L, -2, lit(name));
-    };
-    fn('call', (L) => this.genericCall(L, true));
-    fn('pcall', (L) => this.genericCall(L, false));
-    fn('log', (L) => {
-      const argc = lua.lua_gettop(L);
-      if (argc < 2) return this.fail(L, true, 'redis.log() requires two arguments or more.');
-      if (!lua.lua_isnumber(L, 1)) return this.fail(L, true, 'First argument must be a number (log level).');
-      const level = lua.lua_tonumber(L, 1);
-      if (!(level >= 0 && level <= 3)) return this.fail(L, true, 'Invalid debug level.');
-      const parts: string[] = [];
-      for (let j = 2; j <= argc; j++) {
-        const s = lua.lua_isstring(L, j) ? luaToString(L, j) : null;
-        if (s !== null) parts.push(s);
-      }
-      this.bridge.log(LOG_LEVELS[Math.trunc(level)], parts.join(' '));
-      return 0;
-    });
-    num('LOG_DEBUG', 0);
-    num('LOG_VERBOSE', 1);
-    num('LOG_NOTICE', 2);
-    num('LOG_WARNING', 3);
-    fn('setresp', (L) => {
-      if (lua.lua_gettop(L) !== 1) return this.fail(L, true, 'redis.setresp() requires one argument.');
-      const v = lua.lua_tonumber(L, 1);
-      if (v !== 2 && v !== 3) return this.fail(L, true, 'RESP version must be 2 or 3.');
-      this.resp = v;
-      return 0;
-    });
-    fn('sha1hex', (L) => {
-      if (lua.lua_gettop(L) !== 1) return this.fail(L, true, 'wrong number of arguments');
-      const s = lua.lua_isstring(L, 1) ? toBytes(L, 1)! : '';
-      pushBytes(L, sha1hex(s));
-      return 1;
-    });
-    fn('error_reply', (L) => {
-      if (lua.lua_gettop(L) !== 1 || lua.lua_type(L, 1) !== lua.LUA_TSTRING) {
-        return this.fail(L, false, 'wrong number or type of arguments');
-      }
-      const s = toBytes(L, 1)!;
-      lua.lua_createtable(L, 0, 1);
-      pushBytes(L, luaErrorField(s.startsWith('-') ? s.slice(1) : s));
-      lua.lua_setfield(L, -2, lit('err'));
-      return 1;
-    });
-    fn('status_reply', (L) => {
-      if (lua.lua_gettop(L) !== 1 || lua.lua_type(L, 1) !== lua.LUA_TSTRING) {
-        return this.fail(L, false, 'wrong number or type of arguments');
-      }
-      lua.lua_createtable(L, 0, 1);
-      lua.lua_pushvalue(L, 1);
-      lua.lua_setfield(L, -2, lit('ok'));
-      return 1;
-    });
-    fn('set_repl', (L) => {
-      if (lua.lua_gettop(L) !== 1) return this.fail(L, true, 'redis.set_repl() requires two arguments.');
-      const flags = lua.lua_tonumber(L, 1);
-      if (!(flags >= 0 && flags <= 3) || (flags | 0) !== flags) {
-        return this.fail(
-          L,
-          true,
-          'Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.',
-        );
-      }
-      // effects replication is the replication layer's business; the flag itself has no reader yet
-      return 0;
-    });
-    num('REPL_NONE', 0);
-    num('REPL_AOF', 1);
-    num('REPL_SLAVE', 2);
-    num('REPL_REPLICA', 2);
-    num('REPL_ALL', 3);
-    fn('replicate_commands', (L) => {
-      lua.lua_pushboolean(L, true);
-      return 1;
-    });
-    fn('acl_check_cmd', (L) => {
-      const argc = lua.lua_gettop(L);
-      if (argc === 0)
-        return this.fail(L, true, 'Please specify at least one argument for this redis lib call');
-      for (let j = 1; j <= argc; j++) {
-        if (!lua.lua_isstring(L, j)) {
-          return this.fail(L, true, 'Lua redis lib command arguments must be strings or integers');
-        }
-      }
-      const name = (toBytes(L, 1) ?? '').toLowerCase();
-      if (!this.bridge.commandExists(name))
-        return this.fail(L, true, 'Invalid command passed to redis.acl_check_cmd()');
-      lua.lua_pushboolean(L, true); // the simulated default user may run everything
-      return 1;
-    });
-    fn('breakpoint', (L) => {
-      lua.lua_pushboolean(L, false); // no debugging session (SCRIPT DEBUG) in the simulator
-      return 1;
-    });
-    fn('debug', () => 0);
-    lua.lua_pushstring(L, lit(REDIS_VERSION));
-    lua.lua_setfield(L, -2, lit('REDIS_VERSION'));
-    num('REDIS_VERSION_NUM', REDIS_VERSION_NUM);
   }
 
   // ---------------------------------------------------------------------------------------------
