@@ -310,7 +310,8 @@ export class RedissonLock extends RedissonBaseLock {
     const { client } = this;
     const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
     const reply = (yield client.syncedEval(script, keys, args, onAbandoned, attempts)) as Reply;
-    return this.acquireResult(last ? yield* client.batchOutcome(reply) : reply, threadId);
+    const hangs = last && client.batchHangs(reply);
+    return this.acquireResult(hangs ? yield* client.batchOutcome(reply) : reply, threadId);
   }
 
   /**
