@@ -169,13 +169,14 @@ export class LivenessChecker extends LivenessFacts {
     } else if (this.stuckCalls(probe, probe.wakeChanges()).size === 0) return null;
     const unwaited = this.unwaited!;
     let out: Map<string, Actor[]> | null = null;
-    for (const [actor, a] of this.acquiring) {
-      if (!unwaited.has(actor) || probe.canWake(actor)) continue;
+    // (forEach: an entries() walk built a pair per call, after every task with a stuck call)
+    this.acquiring.forEach((a, actor) => {
+      if (!unwaited.has(actor) || probe.canWake(actor)) return;
       out ??= new Map();
       const list = out.get(a.lock);
       if (list === undefined) out.set(a.lock, [actor]);
       else list.push(actor);
-    }
+    });
     return out;
   }
 
