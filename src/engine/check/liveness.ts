@@ -51,15 +51,19 @@ export class LivenessChecker extends LivenessFacts {
     const probe = this.host.probe;
     if (this.dirty) {
       this.dirty = false;
-      this.freeWaited = null;
+      this.freeStale = true;
       this.freePassStale = true;
       this.checkCycles(probe);
     }
     if (probe !== undefined) this.checkL2(probe);
   }
 
-  /** The waited-for locks that are free (L2's candidates), until the next change; null: stale. */
-  private freeWaited: string[] | null = null;
+  /**
+   * The waited-for locks that are free (L2's candidates), until the next change (`freeStale`).
+   * One list, refilled after a change: this runs after every task.
+   */
+  private readonly freeWaited: string[] = [];
+  private freeStale = true;
 
   /**
    * The pass over the free waited-for locks may find something new: an event or a lock key changed
@@ -81,10 +85,11 @@ export class LivenessChecker extends LivenessFacts {
   private checkL2(probe: LivenessProbe): void {
     // A lock's freeness only changes with an event or a key change (they set `dirty`); whether a
     // waiter can still wake changes with any task, so that part is asked every time.
-    if (this.freeWaited === null) {
-      const free: string[] = [];
+    if (this.freeStale) {
+      this.freeStale = false;
+      const free = this.freeWaited;
+      free.length = 0;
       for (const l of this.m.waitedLocks()) if (this.isFree(l)) free.push(l);
-      this.freeWaited = free;
     }
     const hung = this.hungCalls(probe);
     const openL2 = this.m.hasOpen('L2');
@@ -169,13 +174,14 @@ export class LivenessChecker extends LivenessFacts {
     } else if (this.stuckCalls(probe, probe.wakeChanges()).size === 0) return null;
     const unwaited = this.unwaited!;
     let out: Map<string, Actor[]> | null = null;
-    for (const [actor, a] of this.acquiring) {
-      if (!unwaited.has(actor) || probe.canWake(actor)) continue;
+    // (forEach: an entries() walk built a pair per call, after every task with a stuck call)
+    this.acquiring.forEach((a, actor) => {
+      if (!unwaited.has(actor) || probe.canWake(actor)) return;
       out ??= new Map();
       const list = out.get(a.lock);
       if (list === undefined) out.set(a.lock, [actor]);
       else list.push(actor);
-    }
+    });
     return out;
   }
 
@@ -191,15 +197,24 @@ export class LivenessChecker extends LivenessFacts {
     const unwaited = this.unwaitedCalls(probe);
     if (rebuilt) for (const a of unwaited) this.judgeStuck(a, unwaited, probe);
     for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
-    if (changes.clients.size > 0)
-      for (const a of unwaited)
-        for (const c of changes.clients)
-          if (isOfClient(a, c)) {
-            this.judgeStuck(a, unwaited, probe);
-            break;
-          }
+    // (one Set lookup per call: a walk over the changed clients for each call made an iterator each)
+    const clients = changes.clients;
+    if (clients.size > 0)
+      for (const a of unwaited) if (clients.has(this.clientOf(a))) this.judgeStuck(a, unwaited, probe);
     return this.stuck;
   }
+
+  /** clientOf(actor) (the part before `:`), cut once per actor: asked for every call after a delivery. */
+  private clientOf(actor: Actor): string {
+    let client = this.clientOfActor.get(actor);
+    if (client === undefined) {
+      const i = actor.indexOf(':');
+      this.clientOfActor.set(actor, (client = i < 0 ? actor : actor.slice(0, i)));
+    }
+    return client;
+  }
+
+  private readonly clientOfActor = new Map<Actor, string>();
 
   private judgeStuck(a: Actor, unwaited: ReadonlySet<Actor>, probe: LivenessProbe): void {
     if (unwaited.has(a) && !probe.canWake(a)) this.stuck.add(a);
@@ -370,10 +385,4 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/** clientOf(actor) === client, without the substring (asked for every call after a delivery). */
-function isOfClient(actor: Actor, client: string): boolean {
-  const i = actor.indexOf(':');
-  return i < 0 ? actor === client : i === client.length && actor.startsWith(client);
 }

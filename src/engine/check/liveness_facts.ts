@@ -387,6 +387,12 @@ export abstract class LivenessFacts {
   protected overtake(actor: Actor, lock: string): void {
     const order = this.requestOrder.get(this.m.pairs.id(actor, lock));
     if (order === undefined) return;
+    // Only a FairLock caller can be overtaken or starved: without one (contention-100's 100
+    // callers of a plain lock) the walks below find nothing, so they run only to close an open L7.
+    if (!this.fairCallers.has(lock)) {
+      if (this.m.isOpen('L7', lock)) this.checkL7(lock);
+      return;
+    }
     // (forEach: a for-of over the callers built an iterator result per caller, at every acquire)
     this.acquiringOf.get(lock)?.forEach((w) => {
       const a = this.acquiring.get(w)!;
@@ -397,11 +403,25 @@ export abstract class LivenessFacts {
 
   protected setAcquiring(actor: Actor, a: Acquire): void {
     const before = this.acquiring.get(actor);
-    if (before !== undefined) this.acquiringOf.get(before.lock)?.delete(actor);
+    if (before !== undefined) {
+      this.acquiringOf.get(before.lock)?.delete(actor);
+      this.countFair(before, -1);
+    }
     this.acquiring.set(actor, a);
+    this.countFair(a, 1);
     let set = this.acquiringOf.get(a.lock);
     if (set === undefined) this.acquiringOf.set(a.lock, (set = new Set()));
     set.add(actor);
+  }
+
+  /** lock -> how many of its acquire calls (`acquiring`) are a FairLock's (absent: none) */
+  private readonly fairCallers = new Map<string, number>();
+
+  private countFair(a: Acquire, by: 1 | -1): void {
+    if (a.type !== 'FairLock') return;
+    const n = (this.fairCallers.get(a.lock) ?? 0) + by;
+    if (n > 0) this.fairCallers.set(a.lock, n);
+    else this.fairCallers.delete(a.lock);
   }
 
   /** `acquiring` by lock: an acquire asks about its lock's callers, not every call (1,000 at scale) */
@@ -412,6 +432,7 @@ export abstract class LivenessFacts {
     const a = this.acquiring.get(actor);
     this.acquiring.delete(actor);
     if (a !== undefined) {
+      this.countFair(a, -1);
       const set = this.acquiringOf.get(a.lock);
       set?.delete(actor);
       if (set?.size === 0) this.acquiringOf.delete(a.lock);

@@ -71,6 +71,9 @@ import {
 
 export { leaseOwners, type ViolationExtra } from './monitor_parts';
 
+/** an empty list shared by the uses without pending or erased writes (never written to) */
+const NONE: readonly never[] = [];
+
 export interface MonitorHost {
   emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
   now(): number;
@@ -100,6 +103,8 @@ export class SafetyMonitor {
   /** lock -> actor -> its latest grant */
   private readonly grants = new Map<string, Map<Actor, Grant>>();
   private grantSeq = 0;
+  /** lock -> the seq of its latest grant */
+  private readonly latestGrant = new Map<string, number>();
   /** lock -> actor -> when it last read the resource under that lock */
   private readonly reads = new Map<string, Map<Actor, number>>();
   /** accepted write number (resource.use `write`) -> its writer, and whether it was reported as V3 */
@@ -441,6 +446,7 @@ export class SafetyMonitor {
     let g = this.grants.get(lock);
     if (g === undefined) this.grants.set(lock, (g = new Map()));
     g.set(actor, { seq: ++this.grantSeq, t: this.host.now() });
+    this.latestGrant.set(lock, this.grantSeq);
   }
 
   /** Drops the beliefs of every thread `gone` says is gone. */
@@ -490,9 +496,13 @@ export class SafetyMonitor {
   private onUse(ev: TraceEventOf<'resource.use'>, actor: Actor): void {
     const lock = ev.lock ?? null;
     if (ev.accepted) {
-      const pending = (ev.pending ?? []).filter((p) => p.actor !== actor);
-      const erased = ev.erased ?? [];
-      const erasedBy = erased.map((w) => this.writes.get(w)).filter((w) => w !== undefined);
+      // (most uses have neither: no arrays are made for them)
+      const pending =
+        ev.pending === undefined || ev.pending.length === 0 ? NONE : ev.pending.filter((p) => p.actor !== actor);
+      const erasedBy =
+        ev.erased === undefined || ev.erased.length === 0
+          ? NONE
+          : ev.erased.map((w) => this.writes.get(w)).filter((w) => w !== undefined);
       let cause: string | null = null;
       let wronged: Actor[] = [];
       const exclusive = lock !== null && this.lockType.get(this.pairs.id(actor, lock)) !== 'ReadLock';
@@ -525,6 +535,8 @@ export class SafetyMonitor {
     const grants = this.grants.get(lock);
     if (grants === undefined) return [];
     const mine = grants.get(actor)?.seq ?? 0;
+    // (the common case: the user holds the lock's latest grant, so no grant is newer)
+    if (mine === this.latestGrant.get(lock)) return [];
     const reads = this.reads.get(lock);
     const out: Actor[] = [];
     // (forEach: an entries() walk builds a pair per thread, at every accepted use)

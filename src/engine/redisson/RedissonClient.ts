@@ -468,7 +468,8 @@ export class RedissonClient implements LockServices {
     let attempts: Attempts = { n: 0 };
     for (let n = 1, noSynced = 0; ; n++) {
       const reply = yield* attempt(attempts);
-      if (!this.isRetryable(reply, kind)) return yield* this.batchOutcome(reply);
+      if (!this.isRetryable(reply, kind))
+        return this.batchHangs(reply) ? yield* this.batchOutcome(reply) : reply;
       if (reply.t === 'error' && isNoSyncedReply(reply)) {
         if (noSynced++ >= this.config.retryAttempts) return reply;
         attempts = { n: 0 };
@@ -488,9 +489,17 @@ export class RedissonClient implements LockServices {
    * waiting on it blocks until it is interrupted and a watchdog round never reschedules.
    */
   *batchOutcome(reply: Reply): Process<Reply> {
-    if (!this.config.traits.batchFailureHangs || !isCallTimeout(reply)) return reply;
+    if (!this.batchHangs(reply)) return reply;
     yield* acquire(this.ctx.semaphore(), undefined, true);
     return error(CALL_INTERRUPTED);
+  }
+
+  /**
+   * Whether batchOutcome waits for good on this reply (asked first on the hot path: every reply
+   * of the common case returns as it is, without a generator made for it).
+   */
+  batchHangs(reply: Reply): boolean {
+    return this.config.traits.batchFailureHangs && isCallTimeout(reply);
   }
 
   /** Would Redisson send this again? */

@@ -11,7 +11,7 @@
  * The acquire script returns nil (acquired) or the holder's PTTL. A lock taken without a lease is
  * handed to the watchdog; with a lease it simply expires.
  */
-import { acquire, acquireEffect, now, sleep, type AcquireResult, type Process } from '../sim/effects';
+import { acquire, acquireEffect, NOW, sleep, type AcquireResult, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
@@ -117,7 +117,7 @@ export class RedissonLock extends RedissonBaseLock {
     let subscribed = true;
     try {
       for (let deadline = until; ; ) {
-        const left = deadline === Infinity ? undefined : Math.max(0, deadline - (yield* now()));
+        const left = deadline === Infinity ? undefined : Math.max(0, deadline - ((yield NOW) as number));
         yield* acquire(entry.latch, left, false);
         const ttl = yield* this.tryAcquire(leaseTime, threadId);
         if (ttl === null) {
@@ -126,7 +126,7 @@ export class RedissonLock extends RedissonBaseLock {
           yield* this.unlockUnjoined(threadId);
           return;
         }
-        deadline = ttl >= 0 ? (yield* now()) + ttl : Infinity;
+        deadline = ttl >= 0 ? ((yield NOW) as number) + ttl : Infinity;
       }
     } catch (e) {
       // the result future is done: a failure is only logged by Redisson
@@ -145,23 +145,23 @@ export class RedissonLock extends RedissonBaseLock {
   /** tryLock(waitTime, leaseTime): wait at most waitTime ms; true if acquired. */
   *tryLock(threadId: number, waitTime: number, leaseTime = NO_LEASE): Process<boolean> {
     let time = waitTime;
-    let current = yield* now();
+    let current = (yield NOW) as number;
     let ttl = yield* this.tryAcquire(leaseTime, threadId, waitTime);
     if (ttl === null) return true;
-    time -= (yield* now()) - current;
+    time -= ((yield NOW) as number) - current;
     if (time <= 0) return yield* this.failed(waitTime, threadId);
 
-    current = yield* now();
+    current = (yield NOW) as number;
     const [entryName, channelName] = this.subscriptionNames(threadId);
     const sub = yield* this.client.pubSub.subscribe(entryName, channelName, time, true, this.actor(threadId));
     if (sub === 'interrupted') throw new InterruptedException('');
     if (!isEntry(sub)) return yield* this.failed(waitTime, threadId);
     const entry = sub;
     try {
-      time -= (yield* now()) - current;
+      time -= ((yield NOW) as number) - current;
       if (time <= 0) return yield* this.failed(waitTime, threadId);
       for (;;) {
-        let currentTime = yield* now();
+        let currentTime = (yield NOW) as number;
         try {
           ttl = yield* this.tryAcquire(leaseTime, threadId, waitTime);
         } catch (e) {
@@ -174,16 +174,16 @@ export class RedissonLock extends RedissonBaseLock {
           return yield* this.failed(waitTime, threadId);
         }
         if (ttl === null) return true;
-        time -= (yield* now()) - currentTime;
+        time -= ((yield NOW) as number) - currentTime;
         if (time <= 0) return yield* this.failed(waitTime, threadId);
 
-        currentTime = yield* now();
+        currentTime = (yield NOW) as number;
         const waitMs = ttl >= 0 && ttl < time ? ttl : time;
         this.emitWait(threadId, ttl, waitMs);
         const r = yield* acquire(entry.latch, waitMs, true);
         this.emitWakeup(threadId, r, entry);
         if (r === 'interrupted') throw new InterruptedException('');
-        time -= (yield* now()) - currentTime;
+        time -= ((yield NOW) as number) - currentTime;
         if (time <= 0) return yield* this.failed(waitTime, threadId);
       }
     } finally {
@@ -310,7 +310,8 @@ export class RedissonLock extends RedissonBaseLock {
     const { client } = this;
     const [script, keys, args] = this.acquireScript(lease, threadId, waitTime, once);
     const reply = (yield client.syncedEval(script, keys, args, onAbandoned, attempts)) as Reply;
-    return this.acquireResult(last ? yield* client.batchOutcome(reply) : reply, threadId);
+    const hangs = last && client.batchHangs(reply);
+    return this.acquireResult(hangs ? yield* client.batchOutcome(reply) : reply, threadId);
   }
 
   /**

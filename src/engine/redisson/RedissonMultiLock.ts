@@ -12,7 +12,7 @@
  * (so early locks do not expire before the last is taken) and are PEXPIREd to the real lease at
  * the end. RedissonRedLock (RedissonRedLock.ts) relaxes "all" to a majority.
  */
-import { acquire, now, type Process } from '../sim/effects';
+import { acquire, NOW, type Process } from '../sim/effects';
 import type { Prng } from '../sim/api';
 import type { LockServices, ServiceManager } from './executor';
 import type { RedissonLock } from './RedissonLock';
@@ -104,7 +104,7 @@ export class RedissonMultiLock {
   *tryLock(threadId: number, waitTime: number, leaseTime = NO_LEASE): Process<boolean> {
     let newLeaseTime = NO_LEASE;
     if (leaseTime > 0) newLeaseTime = waitTime > 0 ? waitTime * 2 : leaseTime;
-    let time = yield* now();
+    let time = (yield NOW) as number;
     let remainTime = waitTime > 0 ? waitTime : -1;
     const lockWaitTime = this.calcLockWaitTime(remainTime);
     let failedLocksLimit = this.failedLocksLimit();
@@ -136,7 +136,7 @@ export class RedissonMultiLock {
         }
       }
       if (remainTime > 0) {
-        const t = yield* now();
+        const t = (yield NOW) as number;
         remainTime -= t - time;
         time = t;
         if (remainTime <= 0) {
@@ -146,7 +146,7 @@ export class RedissonMultiLock {
       }
     }
     if (leaseTime > 0) {
-      this.leaseSetAt.set(threadId, yield* now());
+      this.leaseSetAt.set(threadId, (yield NOW) as number);
       yield* all(
         this.client,
         this.actor(threadId),

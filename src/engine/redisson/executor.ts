@@ -73,6 +73,8 @@ export interface CommandExecutor {
   retrying(attempt: (attempts: Attempts) => Process<Reply>, kind?: RetryKind): Process<Reply>;
   /** The final answer of a lock script's batch as its caller sees it (3.12.5: a failure never completes). */
   batchOutcome(reply: Reply): Process<Reply>;
+  /** Whether batchOutcome waits for good on this reply (otherwise it returns it as it is). */
+  batchHangs(reply: Reply): boolean;
   /** Whether a lost reply to a lock or unlock script is re-sent (release and topology). */
   resendsLockScripts(): boolean;
 }

@@ -289,8 +289,12 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
    * client, or when it is gone. Liveness (check/liveness.ts, L2) asks this after a task.
    */
   canWake(name: string): boolean {
-    const i = name.indexOf(':');
-    const client = i < 0 ? name : name.slice(0, i);
+    // (asked after every task that touched the thread: the client part is cut once per name)
+    let client = this.clientOfName.get(name);
+    if (client === undefined) {
+      const i = name.indexOf(':');
+      this.clientOfName.set(name, (client = i < 0 ? name : name.slice(0, i)));
+    }
     const o = this.owners.get(client);
     if (o === undefined || o.crashed) return false;
     let found = false;
@@ -302,6 +306,9 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     if (!found) return false;
     return (this.pushesInFlight.get(client) ?? 0) > 0 || (this.healsPending > 0 && this.tcp.holdsFor(client));
   }
+
+  /** a process name -> its client's name (the part before `:`), for canWake */
+  private readonly clientOfName = new Map<string, string>();
 
   /**
    * The processes (by name) and clients whose `canWake` answer may have changed since the last

@@ -142,7 +142,9 @@ export class LockPubSub {
       this.pool.release(channelName);
       return { error: reply.v };
     }
-    ctx.emit('pubsub.subscribe', { actor, node: conn.node, conn: conn.label, channel: channelName });
+    // (built whole for the recorder, head first: every lock wait subscribes)
+    const { node, label } = conn;
+    ctx.record({ t: 0, seq: 0, kind: 'pubsub.subscribe', actor, node, conn: label, channel: channelName });
     return entry;
   }
 
@@ -211,7 +213,10 @@ export class LockPubSub {
         // the slot is free once the UNSUBSCRIBE is done (PubSubConnectionEntry.release)
         this.pool.release(entry.channelName);
         if (reply.t !== 'error')
-          ctx.emit('pubsub.unsubscribe', {
+          ctx.record({
+            t: 0,
+            seq: 0,
+            kind: 'pubsub.unsubscribe',
             actor,
             node: conn.node,
             conn: conn.label,

@@ -10,8 +10,13 @@ export type CancelReason = 'unlock' | 'forceUnlock' | 'lost' | 'error';
 
 /** Trace actor (process name) of a client's watchdog timers. */
 export function watchdogActor(client: ServiceManager): string {
-  return watchdogOf(client.name);
+  // (made once per client: every renewal and cancel event names it twice)
+  let actor = actors.get(client);
+  if (actor === undefined) actors.set(client, (actor = watchdogOf(client.name)));
+  return actor;
 }
+
+const actors = new WeakMap<ServiceManager, string>();
 
 /**
  * watchdog.renew / watchdog.cancel are told on the lane of the thread whose lock they concern
@@ -24,7 +29,7 @@ export function emitWatchdog<K extends 'watchdog.renew' | 'watchdog.cancel'>(
   threadId: number | null,
   fields: Omit<EventFields<K>, 'actor' | 'lock' | 'timer'>,
 ): void {
-  const actor = threadId === null ? watchdogActor(client) : client.laneOf(threadId);
   const timer = watchdogActor(client);
+  const actor = threadId === null ? timer : client.laneOf(threadId);
   client.ctx.record({ t: 0, seq: 0, kind, actor, lock, timer, ...fields } as unknown as AssembledEvent<K>);
 }
