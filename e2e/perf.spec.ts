@@ -66,8 +66,10 @@ test('built JS gzip size', () => {
   // of Redisson's scripts (7.9 KB, the script view's chunk) asked of the worker, which has them.
   // Issue 23's fourth pass (bytes): the page's d3 modules replaced by the timeline's own scale,
   // axis and gestures, versions.ts's table asked of the worker: 403.0 KB measured (570.4 with the
-  // lessons' 165.0, docs/performance.md "fourth pass: bytes"), so 410 KB.
-  expect(total - lessons).toBeLessThanOrEqual(410 * 1024);
+  // lessons' 165.0, docs/performance.md "fourth pass: bytes"), so 410 KB. Its merge with the
+  // long-document editor (the editor's chunk 2.5 -> 5.0 KB), fengari patch v4 and the engine's
+  // fourth pass measured 410.6 KB: 415 KB.
+  expect(total - lessons).toBeLessThanOrEqual(415 * 1024);
 });
 
 test('first-screen JS, as the page loads it', async ({ page }) => {
