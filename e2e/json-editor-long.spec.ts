@@ -118,3 +118,28 @@ test('a long document pasted over a short one is windowed from there, and the pa
   await page.keyboard.press('Control+z');
   expect(await whole(page)).toBe(short);
 });
+
+test('Reset after an applied edit puts the origin text back in the editor', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByTestId('scenario-picker').selectOption('basic-lock');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const input = page.locator('.json-editor__input');
+  const origin = await input.inputValue();
+  // a digit changed, the formatting kept: the applied scenario prints as the text typed
+  const m = /"ms": \d+/.exec(origin)!;
+  const at = m.index + m[0].length;
+  await input.evaluate((el: HTMLTextAreaElement, n) => {
+    el.focus();
+    el.setSelectionRange(n, n);
+  }, at);
+  await page.keyboard.type('1');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('reset')).toBeVisible();
+  expect(await input.inputValue()).toBe(`${origin.slice(0, at)}1${origin.slice(at)}`);
+  await page.getByTestId('reset').click();
+  await expect(page.getByTestId('reset')).toBeHidden();
+  await expect.poll(() => input.inputValue()).toBe(origin);
+});

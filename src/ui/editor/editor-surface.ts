@@ -92,9 +92,8 @@ export class EditorSurface {
   private pending: Selection | null = null;
   /** where the textarea's own selection was left meanwhile */
   private parked: Range = [0, 0];
-  /** the last value set from outside, and the last text given to onChange: neither is new when it comes back */
-  private external: string | null = null;
-  private emitted: string | null = null;
+  /** a value has been set: before it, even '' is new */
+  private ready = false;
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private scrollFrame = 0;
   private readonly off: Array<() => void> = [];
@@ -151,12 +150,15 @@ export class EditorSurface {
     return this.text;
   }
 
-  /** A value from outside (the scenario, Reset): replaces the text, its marks and its undo steps. */
+  /**
+   * A value from outside (the scenario, Reset): replaces the text, its marks and its undo steps.
+   * The text typed comes back as the value and is already the document; anything else is new,
+   * even a value set before (Reset after an Apply brings back the text first shown).
+   */
   setValue(value: string): void {
-    if (value === this.external || value === this.emitted) return;
-    this.external = value;
+    if (this.ready && value === this.text) return;
+    this.ready = true;
     this.text = value;
-    this.emitted = null;
     this.problems = [];
     this.pending = null;
     this.allSelected = false;
@@ -328,7 +330,6 @@ export class EditorSurface {
   }
 
   private emit() {
-    this.emitted = this.text;
     this.events.onChange(this.text);
     clearTimeout(this.checkTimer);
     this.checkTimer = setTimeout(() => {
