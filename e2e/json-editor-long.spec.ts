@@ -143,3 +143,39 @@ test('Reset after an applied edit puts the origin text back in the editor', asyn
   await expect(page.getByTestId('reset')).toBeHidden();
   await expect.poll(() => input.inputValue()).toBe(origin);
 });
+
+test('a long document: the window stays small after a selection of the whole or a long part', async ({ page }) => {
+  const input = await open(page);
+  const small = text.length / 4;
+  // Ctrl+A, typing and its undo: the whole document is selected again, the window is not all of it
+  await caretAt(page, '"lock:C1:20:2"');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText('{}');
+  await page.keyboard.press('Control+z');
+  expect((await input.inputValue()).length).toBeLessThan(small);
+  // ...and still the whole document: typing replaces all of it
+  await page.keyboard.insertText('[]');
+  expect(await whole(page)).toBe('[]');
+  await page.keyboard.press('Control+z');
+  expect((await input.inputValue()).length).toBeLessThan(small);
+  expect(await whole(page)).toBe(text);
+  // Ctrl+Shift+End from the middle selects to the end, in a window that holds only its end
+  const at = await caretAt(page, '"lock:C1:20:2"');
+  await page.keyboard.press('Control+Shift+End');
+  expect((await input.inputValue()).length).toBeLessThan(small);
+  await page.keyboard.press('Control+c');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text.slice(at));
+  // Shift+Up moves its focus, from the last line's "}" to the line above's first column
+  await page.keyboard.press('Shift+ArrowUp');
+  await page.keyboard.press('Control+c');
+  const above = text.lastIndexOf('\n', text.length - 3) + 1;
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text.slice(at, above + 1));
+  // a click elsewhere and typing: still a small window
+  await caretAt(page, '"lock:C1:22:2"');
+  const box = (await page.locator('.json-editor__line', { hasText: '"lock:C1:22:2"' }).first().boundingBox())!;
+  await page.mouse.click(box.x + 2, box.y + box.height / 2);
+  await page.keyboard.type('x');
+  expect((await input.inputValue()).length).toBeLessThan(small);
+  const line = text.lastIndexOf('\n', text.indexOf('"lock:C1:22:2"')) + 1;
+  expect(await whole(page)).toBe(`${text.slice(0, line)}x${text.slice(line)}`);
+});

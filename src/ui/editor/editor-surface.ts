@@ -57,6 +57,11 @@ const MARGIN = 150;
 /** The window moves when the view or the caret comes this near an edge of it that is not the document's. */
 const EDGE = 40;
 /**
+ * A selection over more lines than this (Ctrl+A, Ctrl+Shift+End, an undo that selects what it
+ * puts back) is kept here as `wide`: the window holds its focus and the part of it around the view.
+ */
+const WIDE_LINES = 2 * MARGIN;
+/**
  * The syntax is checked again this long after the last keystroke, and 1 ms more per 2 KB: its
  * JSON.parse of the scale scenario's 2 MB takes 20-100 ms, which a key typed meanwhile would wait for.
  */
@@ -67,6 +72,16 @@ interface Selection {
   end: number;
   dir: 'forward' | 'backward' | 'none';
 }
+
+/** A selection in the whole document: where it began and where it ends (the caret's side). */
+interface Wide {
+  anchor: number;
+  focus: number;
+}
+
+const anchorOf = (s: Selection) => (s.dir === 'backward' ? s.end : s.start);
+const focusOf = (s: Selection) => (s.dir === 'backward' ? s.start : s.end);
+const clamp = (n: number, max: number) => Math.max(0, Math.min(max, n));
 
 export class EditorSurface {
   /** the whole document */
@@ -87,7 +102,8 @@ export class EditorSurface {
   private selBefore: Range = [0, 0];
   private composing = false;
   private dragging = false;
-  private allSelected = false;
+  /** a selection longer than the window holds; the textarea selects its part in the window */
+  private wide: Wide | null = null;
   /** a selection the window moved away from: put back before the next key */
   private pending: Selection | null = null;
   /** where the textarea's own selection was left meanwhile */
@@ -161,7 +177,7 @@ export class EditorSurface {
     this.text = value;
     this.problems = [];
     this.pending = null;
-    this.allSelected = false;
+    this.wide = null;
     this.history.clear();
     const starts = lineStarts(value);
     if (starts.length > WINDOW_FROM) {
@@ -326,7 +342,7 @@ export class EditorSurface {
       before: this.selBefore,
       after: [this.offset + selectionStart, this.offset + selectionEnd],
     });
-    this.allSelected = false;
+    this.wide = null;
   }
 
   private emit() {
@@ -354,8 +370,8 @@ export class EditorSurface {
       this.travel(e.inputType === 'historyUndo' ? 'undo' : 'redo');
       return;
     }
-    if (!this.allSelected || !this.wholeWindowSelected()) return;
-    // Ctrl+A chose the whole document, which the window only shows part of: replace all of it
+    if (!this.currentWide()) return;
+    // the selection (Ctrl+A: the whole document) reaches beyond the window: replace all of it
     e.preventDefault();
     const t = e.inputType;
     const data =
@@ -366,29 +382,82 @@ export class EditorSurface {
           : t.startsWith('insert')
             ? (e.data ?? '')
             : '';
-    this.replaceAll(data);
+    this.replaceWide(data);
   }
 
-  private wholeWindowSelected() {
+  /** The wide selection as [start, end] in the document. */
+  private wideRange(w: Wide): Range {
+    return [Math.min(w.anchor, w.focus), Math.max(w.anchor, w.focus)];
+  }
+
+  /** The wide selection's part in the window, in the textarea's positions; null when none is. */
+  private wideShown(w: Wide): Range | null {
+    const off = this.offset;
+    const n = this.inner.length;
+    const [s, e] = this.wideRange(w);
+    const a = clamp(s - off, n);
+    const b = clamp(e - off, n);
+    return a < b ? [a, b] : null;
+  }
+
+  /** Selects the wide selection's part in the window; false when the window holds none of it. */
+  private showWide(w: Wide): boolean {
+    const shown = this.wideShown(w);
+    if (!shown) return false;
+    this.p.input.setSelectionRange(shown[0], shown[1], w.focus < w.anchor ? 'backward' : 'forward');
+    return true;
+  }
+
+  /** The textarea still selects the wide selection's part, nothing else. */
+  private wideIsShown(): boolean {
+    const shown = this.wide && this.wideShown(this.wide);
     const { selectionStart, selectionEnd } = this.p.input;
-    return selectionStart === 0 && selectionEnd === this.inner.length;
+    return !!shown && selectionStart === shown[0] && selectionEnd === shown[1];
+  }
+
+  /**
+   * The wide selection, after the textarea's selection moved (a key or a click may come before
+   * its selectionchange): null when the textarea's is a selection of its own.
+   */
+  private currentWide(): Wide | null {
+    if (this.wide && !this.wideIsShown()) this.followWide(this.wide);
+    return this.wide;
+  }
+
+  /**
+   * The textarea's selection changed under a wide one: Shift and a key moved its focus (its
+   * anchor, maybe cut at the window's edge, stayed), or else it is a new selection.
+   */
+  private followWide(w: Wide) {
+    const { selectionStart: a, selectionEnd: b, selectionDirection } = this.p.input;
+    const off = this.offset;
+    const n = this.inner.length;
+    const back = selectionDirection === 'backward';
+    const anchorInWindow = w.anchor >= off && w.anchor <= off + n;
+    this.wide =
+      a !== b && !anchorInWindow && (back ? b : a) === clamp(w.anchor - off, n)
+        ? { anchor: w.anchor, focus: off + (back ? a : b) }
+        : null;
   }
 
   private onCopy(e: ClipboardEvent, cut: boolean) {
-    if (!this.win || !this.allSelected || !this.wholeWindowSelected() || !e.clipboardData) return;
+    const w = this.win && this.currentWide();
+    if (!w || !e.clipboardData) return;
     e.preventDefault();
-    e.clipboardData.setData('text/plain', this.text);
-    if (cut) {
-      this.selBefore = [0, this.text.length];
-      this.replaceAll('');
-    }
+    const [s, end] = this.wideRange(w);
+    e.clipboardData.setData('text/plain', this.text.slice(s, end));
+    if (cut) this.replaceWide('');
   }
 
-  private replaceAll(data: string) {
-    const change: Change = { at: 0, removed: this.text, inserted: data };
-    this.history.record({ ...change, before: [0, this.text.length], after: [data.length, data.length] });
-    this.allSelected = false;
-    this.applyWhole(change, [data.length, data.length]);
+  /** Replaces the wide selection with `data`, as one undo step. */
+  private replaceWide(data: string) {
+    if (!this.wide) return;
+    const [s, e] = this.wideRange(this.wide);
+    const change: Change = { at: s, removed: this.text.slice(s, e), inserted: data };
+    const caret = s + data.length;
+    this.history.record({ ...change, before: [s, e], after: [caret, caret] });
+    this.wide = null;
+    this.applyWhole(change, [caret, caret]);
   }
 
   private travel(dir: 'undo' | 'redo') {
@@ -415,12 +484,17 @@ export class EditorSurface {
       return;
     }
     if (!this.win || this.composing || e.isComposing) return;
-    if (this.pending && !['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) {
+    this.currentWide();
+    const mod = e.ctrlKey || e.metaKey;
+    const onlyModifier = ['Shift', 'Control', 'Alt', 'Meta'].includes(e.key);
+    if (this.pending && !onlyModifier) {
       // moved since (a click, a script): the new selection is the one to type at
       if (this.movedSinceParked()) this.pending = null;
       else this.rewindow(this.pending);
     }
-    const mod = e.ctrlKey || e.metaKey;
+    // a key that moves the wide selection's focus moves it from where it is, so the window goes there
+    if (this.wide && !mod && !onlyModifier && !this.inWindow(this.wide.focus))
+      this.rewindow(this.wideSelection(this.wide));
     if (!mod) return;
     const key = e.key.toLowerCase();
     if ((key === 'z' && e.shiftKey) || (key === 'y' && e.ctrlKey && !e.metaKey)) {
@@ -431,20 +505,30 @@ export class EditorSurface {
       this.travel('undo');
     } else if (key === 'a' && !this.windowIsWhole()) {
       e.preventDefault();
-      this.p.input.setSelectionRange(0, this.inner.length);
-      this.allSelected = true;
+      this.wide = { anchor: 0, focus: this.text.length };
+      this.showWide(this.wide);
     } else if ((e.key === 'Home' || e.key === 'End') && !this.windowIsWhole()) {
       // the document's start or end, not the window's
       e.preventDefault();
       const to = e.key === 'Home' ? 0 : this.text.length;
-      const sel = this.selection();
-      const anchor = sel.dir === 'backward' ? sel.end : sel.start;
+      const anchor = this.wide ? this.wide.anchor : anchorOf(this.selection());
       this.rewindow(
         e.shiftKey
           ? { start: Math.min(anchor, to), end: Math.max(anchor, to), dir: to < anchor ? 'backward' : 'forward' }
           : { start: to, end: to, dir: 'none' },
       );
     }
+  }
+
+  private wideSelection(w: Wide): Selection {
+    const [start, end] = this.wideRange(w);
+    return { start, end, dir: w.focus < w.anchor ? 'backward' : 'forward' };
+  }
+
+  /** Document position `at` is in the window. */
+  private inWindow(at: number) {
+    const off = this.offset;
+    return at >= off && at <= off + this.inner.length;
   }
 
   private movedSinceParked() {
@@ -461,9 +545,9 @@ export class EditorSurface {
     if (!this.win || this.composing) return;
     const sel = this.selection();
     this.selBefore = [sel.start, sel.end];
-    if (this.allSelected && !this.wholeWindowSelected()) this.allSelected = false;
+    this.currentWide();
     if (this.pending && this.movedSinceParked()) this.pending = null;
-    if (!this.dragging && !this.allSelected && this.nearEdge()) this.rewindow();
+    if (!this.dragging && this.nearEdge()) this.rewindow();
   }
 
   private onScroll() {
@@ -479,16 +563,25 @@ export class EditorSurface {
     });
   }
 
-  /** The view, or the caret, is near an edge of the window that is not the document's. */
+  /**
+   * The view, or the caret, is near an edge of the window that is not the document's; or the
+   * window, with no selection in it, is far longer than the view needs (lines typed or pasted in).
+   */
   private nearEdge(): boolean {
     const w = this.win;
     if (!w) return false;
+    const { input } = this.p;
     const a = w.first;
     const b = a + this.starts.length;
     const [top, bottom] = this.viewLines();
-    const caret = a + lineAt(this.starts, this.p.input.selectionEnd);
-    const low = Math.min(top, document.activeElement === this.p.input ? caret : top);
-    const high = Math.max(bottom, document.activeElement === this.p.input ? caret : bottom);
+    if (!this.wide && input.selectionStart === input.selectionEnd && this.starts.length > bottom - top + 4 * MARGIN)
+      return true;
+    // the caret counts where it is in the window: a wide selection's focus may be outside it
+    const focus = this.wide ? this.wide.focus - this.offset : input.selectionEnd;
+    const counts = document.activeElement === input && focus >= 0 && focus <= this.inner.length;
+    const caret = counts ? a + lineAt(this.starts, focus) : top;
+    const low = Math.min(top, caret);
+    const high = Math.max(bottom, counts ? caret : bottom);
     return (low < a + EDGE && a > 0) || (high > b - EDGE && w.afterLines > 0);
   }
 
@@ -497,29 +590,44 @@ export class EditorSurface {
   /**
    * Cuts the window again around the view (and `keep`, scrolled into view: a selection to put
    * back). The selection stays when it is within reach of the view; else it waits in `pending`.
+   * A selection over more than WIDE_LINES lines becomes `wide`: the window holds its focus only.
    */
   private rewindow(keep?: Selection) {
     const { input, scroller } = this.p;
     // the selection moved since the window parked it (a click, a script): that one counts now
     if (this.pending && this.movedSinceParked()) this.pending = null;
-    // a selection to put back is the selection now, not "everything"
-    if (keep) this.allSelected = false;
     const full = this.text;
     const starts = lineStarts(full);
-    const sel = keep ?? this.pending ?? (this.win ? this.selection() : { start: 0, end: 0, dir: 'none' as const });
-    const sa = lineAt(starts, sel.start);
-    const sb = lineAt(starts, sel.end);
+    if (keep) {
+      // a selection to put back is the selection now
+      this.pending = null;
+      const long = Math.abs(lineAt(starts, keep.end) - lineAt(starts, keep.start)) > WIDE_LINES;
+      this.wide = long ? { anchor: anchorOf(keep), focus: focusOf(keep) } : null;
+    }
+    const sel =
+      keep ??
+      this.pending ??
+      (this.wide
+        ? this.wideSelection(this.wide)
+        : this.win
+          ? this.selection()
+          : { start: 0, end: 0, dir: 'none' as const });
+    // a wide selection: only its focus needs to be in the window
+    const sa = lineAt(starts, this.wide ? this.wide.focus : sel.start);
+    const sb = this.wide ? sa : lineAt(starts, sel.end);
     // the document's height first: a scroll to a line below the old height would stop short
     this.sizes(starts.length);
-    if (keep) {
-      const line = sel.dir === 'backward' ? sa : sb;
+    const everything = this.wide !== null && sel.start === 0 && sel.end === full.length;
+    if (keep && !everything) {
+      // the focus into view (all of the document selected: the view is where it was)
+      const line = lineAt(starts, focusOf(sel));
       const [top, bottom] = this.viewLines();
       if (line < top || line >= bottom - 1)
         scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
     }
     const [top, bottom] = this.viewLines();
     const reach = (l: number) => l >= top - MARGIN / 2 && l <= bottom + MARGIN / 2;
-    const restore = keep !== undefined || (reach(sa) && reach(sb));
+    const restore = (keep !== undefined && !everything) || (reach(sa) && reach(sb));
     const [first, last] = linesAround(
       restore ? Math.min(top, sa) : top,
       restore ? Math.max(bottom, sb) : bottom,
@@ -535,13 +643,15 @@ export class EditorSurface {
     input.style.top = `${first * this.lh}px`;
     input.style.height = `${this.starts.length * this.lh + 2 * PAD}px`;
     const off = this.offset;
-    if (this.allSelected) {
-      // still the whole document: the whole of the new window
-      input.setSelectionRange(0, inner.length);
-    } else if (restore) {
+    if (this.wide && this.showWide(this.wide)) {
+      // its part in the new window
+      this.pending = null;
+    } else if (restore && !this.wide) {
       input.setSelectionRange(sel.start - off, sel.end - off, sel.dir);
       this.pending = null;
     } else {
+      // none of it in the window: put back (wide again if it is) before the next key
+      this.wide = null;
       this.pending = sel;
       this.parked = [input.selectionStart, input.selectionEnd];
     }
