@@ -179,3 +179,34 @@ test('a long document: the window stays small after a selection of the whole or 
   const line = text.lastIndexOf('\n', text.indexOf('"lock:C1:22:2"')) + 1;
   expect(await whole(page)).toBe(`${text.slice(0, line)}x${text.slice(line)}`);
 });
+
+test('a long document: scrolling away from the caret moves the window only near its edges', async ({ page }) => {
+  const input = await open(page);
+  await caretAt(page, '"lock:C1:1:2"');
+  await page.locator('.json-editor__scroller').evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  await expect.poll(() => input.evaluate((el: HTMLTextAreaElement) => el.value.includes('"lock:C1:1:2"'))).toBe(false);
+  // 20 frames of 30 px: 35 lines, within the window's margin of 150
+  const sets = await input.evaluate(async (ta: HTMLTextAreaElement) => {
+    const sc = document.querySelector('.json-editor__scroller') as HTMLElement;
+    let n = 0;
+    const d = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!;
+    Object.defineProperty(ta, 'value', {
+      get() {
+        return d.get!.call(this) as string;
+      },
+      set(v: string) {
+        n++;
+        d.set!.call(this, v);
+      },
+    });
+    for (let i = 0; i < 20; i++) {
+      sc.scrollTop += 30;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+    return n;
+  });
+  expect(sets).toBe(0);
+  // the caret is still where it was: the next key types there
+  await page.keyboard.type('Q');
+  await expect(page.locator('.json-editor__line', { hasText: '"Qlock:C1:1:2"' })).toBeInViewport();
+});

@@ -576,9 +576,11 @@ export class EditorSurface {
     const [top, bottom] = this.viewLines();
     if (!this.wide && input.selectionStart === input.selectionEnd && this.starts.length > bottom - top + 4 * MARGIN)
       return true;
-    // the caret counts where it is in the window: a wide selection's focus may be outside it
+    // the caret counts where it is in the window: a wide selection's focus may be outside it, and
+    // a selection parked in `pending` is not where the textarea's caret was left (the next key puts it back)
     const focus = this.wide ? this.wide.focus - this.offset : input.selectionEnd;
-    const counts = document.activeElement === input && focus >= 0 && focus <= this.inner.length;
+    const counts =
+      document.activeElement === input && this.pending === null && focus >= 0 && focus <= this.inner.length;
     const caret = counts ? a + lineAt(this.starts, focus) : top;
     const low = Math.min(top, caret);
     const high = Math.max(bottom, counts ? caret : bottom);
