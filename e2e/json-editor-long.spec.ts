@@ -210,3 +210,21 @@ test('a long document: scrolling away from the caret moves the window only near 
   await page.keyboard.type('Q');
   await expect(page.locator('.json-editor__line', { hasText: '"Qlock:C1:1:2"' })).toBeInViewport();
 });
+
+test('a long document: Shift+click after scrolling away from the caret selects from the caret', async ({ page }) => {
+  const input = await open(page);
+  const at = await caretAt(page, '"lock:C1:1:2"');
+  await page.locator('.json-editor__scroller').evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  await expect.poll(() => input.evaluate((el: HTMLTextAreaElement) => el.value.includes('"lock:C1:1:2"'))).toBe(false);
+  await page.locator('.json-editor__scroller').scrollIntoViewIfNeeded();
+  const box = (await page.locator('.json-editor__scroller').boundingBox())!;
+  await page.keyboard.down('Shift');
+  await page.mouse.click(box.x + 200, box.y + 100);
+  await page.keyboard.up('Shift');
+  await page.keyboard.press('Control+c');
+  const got = await page.evaluate(() => navigator.clipboard.readText());
+  // from the caret to the click, a part of the document's middle
+  expect(got.length).toBeGreaterThan(text.length / 3);
+  expect(text.slice(at, at + got.length)).toBe(got);
+  expect((await input.inputValue()).length).toBeLessThan(text.length / 4);
+});

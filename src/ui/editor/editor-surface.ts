@@ -108,6 +108,8 @@ export class EditorSurface {
   private pending: Selection | null = null;
   /** where the textarea's own selection was left meanwhile */
   private parked: Range = [0, 0];
+  /** Shift+click on a parked selection: its anchor, which the click's selection extends from */
+  private extendFrom: number | null = null;
   /** a value has been set: before it, even '' is new */
   private ready = false;
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
@@ -140,14 +142,17 @@ export class EditorSurface {
       // the composition's text is one undo step (its input events came while composing)
       if (this.win) this.record();
     });
-    on(input, 'pointerdown', () => {
+    on(input, 'pointerdown', (e) => {
       this.dragging = true;
+      // the textarea would extend its parked caret: the reader's anchor is the parked selection's
+      this.extendFrom = e.shiftKey && this.pending ? anchorOf(this.pending) : null;
       this.pending = null;
     });
     on(window, 'pointerup', () => {
       if (!this.dragging) return;
       this.dragging = false;
-      if (this.nearEdge()) this.rewindow();
+      if (this.extendFrom !== null) this.extendToClick(this.extendFrom);
+      else if (this.nearEdge()) this.rewindow();
     });
     on(document, 'selectionchange', () => {
       if (document.activeElement === input) this.onSelect();
@@ -518,6 +523,17 @@ export class EditorSurface {
           : { start: to, end: to, dir: 'none' },
       );
     }
+  }
+
+  /** After Shift+click: the selection from `anchor` to where the click put the textarea's focus. */
+  private extendToClick(anchor: number) {
+    this.extendFrom = null;
+    const focus = focusOf(this.selection());
+    this.rewindow(
+      anchor <= focus
+        ? { start: anchor, end: focus, dir: 'forward' }
+        : { start: focus, end: anchor, dir: 'backward' },
+    );
   }
 
   private wideSelection(w: Wide): Selection {
