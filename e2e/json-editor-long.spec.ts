@@ -228,3 +228,33 @@ test('a long document: Shift+click after scrolling away from the caret selects f
   expect(text.slice(at, at + got.length)).toBe(got);
   expect((await input.inputValue()).length).toBeLessThan(text.length / 4);
 });
+
+test('a document under the window size redraws on scroll only near the drawn lines’ edge', async ({ page }) => {
+  const short = watchdogCostScenario({ clients: 1, threadsPerClient: 10, locksPerThread: 10, until: 60_000 });
+  const shortText = JSON.stringify(short, null, 2);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`./#s=${lz.compressToEncodedURIComponent(JSON.stringify(short))}&c=0`);
+  await expect(page.getByTestId('play')).toBeEnabled({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const input = page.locator('.json-editor__input');
+  // the textarea holds it all: not windowed
+  await expect.poll(async () => (await input.inputValue()).length).toBe(shortText.length);
+  const draws = await page.evaluate(async () => {
+    const lines = document.querySelector('.json-editor__lines') as HTMLElement;
+    const sc = document.querySelector('.json-editor__scroller') as HTMLElement;
+    let n = 0;
+    new MutationObserver(() => n++).observe(lines, { childList: true });
+    // 20 frames of 2 lines: 40 lines, well within the 200 drawn beyond the view
+    for (let i = 0; i < 20; i++) {
+      sc.scrollTop += 34;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+    return n;
+  });
+  expect(draws).toBe(0);
+  // scrolled far, the lines in view are drawn
+  await page.locator('.json-editor__scroller').evaluate((el) => (el.scrollTop = el.scrollHeight - el.clientHeight));
+  await expect(page.locator('.json-editor__line').last()).toHaveText('}');
+  const count = shortText.split('\n').length;
+  await expect(page.locator('.json-editor__numbers')).toContainText(String(count));
+});

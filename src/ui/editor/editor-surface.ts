@@ -572,9 +572,11 @@ export class EditorSurface {
       if (this.win) {
         if (!this.dragging && !this.composing && this.nearEdge()) this.rewindow();
       } else {
-        const [first, last] = this.drawRange();
+        // drawn again when the view comes within half the overscan of a drawn edge (not the text's)
+        const [top, bottom] = this.viewLines();
         const [a, b] = this.drawn;
-        if ((first < a || last > b) && (first !== a || last !== b)) this.drawAll();
+        if ((top < a + OVERSCAN / 2 && a > 0) || (bottom > b - OVERSCAN / 2 && b < this.starts.length))
+          this.drawAll();
       }
     });
   }
