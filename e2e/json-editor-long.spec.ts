@@ -172,6 +172,7 @@ test('a long document: the window stays small after a selection of the whole or 
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text.slice(at, above + 1));
   // a click elsewhere and typing: still a small window
   await caretAt(page, '"lock:C1:22:2"');
+  await page.locator('.json-editor__scroller').scrollIntoViewIfNeeded();
   const box = (await page.locator('.json-editor__line', { hasText: '"lock:C1:22:2"' }).first().boundingBox())!;
   await page.mouse.click(box.x + 2, box.y + box.height / 2);
   await page.keyboard.type('x');
@@ -257,4 +258,35 @@ test('a document under the window size redraws on scroll only near the drawn lin
   await expect(page.locator('.json-editor__line').last()).toHaveText('}');
   const count = shortText.split('\n').length;
   await expect(page.locator('.json-editor__numbers')).toContainText(String(count));
+});
+
+test('a short document grown past the window size keeps the undo steps typed before', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByTestId('scenario-picker').selectOption('basic-lock');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const input = page.locator('.json-editor__input');
+  const short = await input.inputValue();
+  const m = /"ms": \d+/.exec(short)!;
+  const at = m.index + m[0].length;
+  await input.evaluate((el: HTMLTextAreaElement, n) => {
+    el.focus();
+    el.setSelectionRange(n, n);
+  }, at);
+  await page.keyboard.type('7');
+  const typed = `${short.slice(0, at)}7${short.slice(at)}`;
+  // then a long text pasted at the start: windowed from there
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Control+v');
+  await expect.poll(async () => (await input.inputValue()).length).toBeLessThan(text.length / 4);
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(typed);
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(short);
+  await page.keyboard.press('Control+Shift+z');
+  await page.keyboard.press('Control+Shift+z');
+  expect(await whole(page)).toBe(`${text}${typed}`);
 });

@@ -95,13 +95,13 @@ export class EditorSurface {
   /** drawn lines [first, last) of `inner` */
   private drawn: [number, number] = [0, 0];
   private readonly lh: number;
-  // windowed only
   private history = new EditHistory();
   /** the textarea's text when the last edit was recorded */
   private base = '';
   private selBefore: Range = [0, 0];
   private composing = false;
   private dragging = false;
+  // windowed only
   /** a selection longer than the window holds; the textarea selects its part in the window */
   private wide: Wide | null = null;
   /** a selection the window moved away from: put back before the next key */
@@ -140,7 +140,7 @@ export class EditorSurface {
       this.composing = false;
       this.onInput();
       // the composition's text is one undo step (its input events came while composing)
-      if (this.win) this.record();
+      this.record();
     });
     on(input, 'pointerdown', (e) => {
       this.dragging = true;
@@ -185,15 +185,19 @@ export class EditorSurface {
     this.wide = null;
     this.history.clear();
     const starts = lineStarts(value);
-    if (starts.length > WINDOW_FROM) {
-      this.rewindow();
-      return;
-    }
+    if (starts.length > WINDOW_FROM) this.rewindow();
+    else this.showWhole(starts);
+  }
+
+  /** The textarea holds the whole text. */
+  private showWhole(starts = lineStarts(this.text)) {
+    const { input } = this.p;
     this.win = null;
-    this.p.input.style.top = '';
-    this.p.input.style.height = '';
-    this.p.input.value = value;
-    this.setInner(value, starts);
+    input.style.top = '';
+    input.style.height = '';
+    input.value = this.text;
+    this.base = this.text;
+    this.setInner(this.text, starts);
     this.drawAll();
   }
 
@@ -305,7 +309,7 @@ export class EditorSurface {
     this.setInner(inner);
     this.text = this.win ? joinWindow(this.win, inner) : inner;
     if (!this.win && this.starts.length > WINDOW_FROM) {
-      this.becomeWindowed(change);
+      this.becomeWindowed();
       return;
     }
     const oneLine = !change.removed.includes('\n') && !change.inserted.includes('\n');
@@ -314,27 +318,25 @@ export class EditorSurface {
       this.drawLine(line);
     else this.drawAll();
     this.markCurrentLine();
-    if (this.win && !this.composing) this.record();
+    if (!this.composing) this.record();
     this.emit();
   }
 
   /**
    * A whole text that grew past WINDOW_FROM lines (a long document pasted in): from here on it
-   * is windowed, and the paste is its first undo step (the browser's own steps go with its value).
+   * is windowed, and the paste is one more undo step after those typed before.
    */
-  private becomeWindowed(change: Change) {
-    const sel = this.selection();
-    this.history.clear();
-    this.history.record({
-      ...change,
-      before: [change.at, change.at + change.removed.length],
-      after: [sel.start, sel.end],
-    });
-    this.rewindow(sel);
+  private becomeWindowed() {
+    this.record();
+    this.rewindow(this.selection());
     this.emit();
   }
 
-  /** Windowed: the textarea's change since the last one recorded becomes an undo step. */
+  /**
+   * The textarea's change since the last one recorded becomes an undo step. Undo is this
+   * history's, windowed or not: a document that grows past WINDOW_FROM lines keeps its steps, and
+   * the browser's own steps go whenever the textarea's value is set.
+   */
   private record() {
     const change = diffText(this.base, this.inner);
     this.base = this.inner;
@@ -366,7 +368,6 @@ export class EditorSurface {
   }
 
   private onBeforeInput(e: InputEvent) {
-    if (!this.win) return;
     const sel = this.selection();
     // an IME's composition is one step: its selection before is the one before it began
     if (!this.composing) this.selBefore = [sel.start, sel.end];
@@ -375,7 +376,7 @@ export class EditorSurface {
       this.travel(e.inputType === 'historyUndo' ? 'undo' : 'redo');
       return;
     }
-    if (!this.currentWide()) return;
+    if (!this.win || !this.currentWide()) return;
     // the selection (Ctrl+A: the whole document) reaches beyond the window: replace all of it
     e.preventDefault();
     const t = e.inputType;
@@ -478,8 +479,23 @@ export class EditorSurface {
       change.inserted.length - change.removed.length,
     );
     this.text = applyChange(this.text, change);
-    this.rewindow({ start: select[0], end: select[1], dir: 'none' });
+    const starts = lineStarts(this.text);
+    if (this.win || starts.length > WINDOW_FROM) this.rewindow({ start: select[0], end: select[1], dir: 'none' });
+    else {
+      this.showWhole(starts);
+      this.p.input.setSelectionRange(select[0], select[1]);
+      this.scrollToLine(lineAt(starts, select[1]));
+      this.drawAll();
+    }
     this.emit();
+  }
+
+  /** Scrolls line `line` of the document into the middle of the view, unless it is in view. */
+  private scrollToLine(line: number) {
+    const { scroller } = this.p;
+    const [top, bottom] = this.viewLines();
+    if (line < top || line >= bottom - 1)
+      scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
   }
 
   private onKeyDown(e: KeyboardEvent) {
@@ -488,26 +504,31 @@ export class EditorSurface {
       this.events.onApply();
       return;
     }
-    if (!this.win || this.composing || e.isComposing) return;
-    this.currentWide();
+    if (this.composing || e.isComposing) return;
     const mod = e.ctrlKey || e.metaKey;
-    const onlyModifier = ['Shift', 'Control', 'Alt', 'Meta'].includes(e.key);
-    if (this.pending && !onlyModifier) {
-      // moved since (a click, a script): the new selection is the one to type at
-      if (this.movedSinceParked()) this.pending = null;
-      else this.rewindow(this.pending);
+    if (this.win) {
+      this.currentWide();
+      const onlyModifier = ['Shift', 'Control', 'Alt', 'Meta'].includes(e.key);
+      if (this.pending && !onlyModifier) {
+        // moved since (a click, a script): the new selection is the one to type at
+        if (this.movedSinceParked()) this.pending = null;
+        else this.rewindow(this.pending);
+      }
+      // a key that moves the wide selection's focus moves it from where it is, so the window goes there
+      if (this.wide && !mod && !onlyModifier && !this.inWindow(this.wide.focus))
+        this.rewindow(this.wideSelection(this.wide));
     }
-    // a key that moves the wide selection's focus moves it from where it is, so the window goes there
-    if (this.wide && !mod && !onlyModifier && !this.inWindow(this.wide.focus))
-      this.rewindow(this.wideSelection(this.wide));
     if (!mod) return;
     const key = e.key.toLowerCase();
+    // undo is this surface's (record): the browser's would have no steps after a value was set
     if ((key === 'z' && e.shiftKey) || (key === 'y' && e.ctrlKey && !e.metaKey)) {
       e.preventDefault();
       this.travel('redo');
     } else if (key === 'z') {
       e.preventDefault();
       this.travel('undo');
+    } else if (!this.win) {
+      return;
     } else if (key === 'a' && !this.windowIsWhole()) {
       e.preventDefault();
       this.wide = { anchor: 0, focus: this.text.length };
@@ -638,13 +659,8 @@ export class EditorSurface {
     // the document's height first: a scroll to a line below the old height would stop short
     this.sizes(starts.length);
     const everything = this.wide !== null && sel.start === 0 && sel.end === full.length;
-    if (keep && !everything) {
-      // the focus into view (all of the document selected: the view is where it was)
-      const line = lineAt(starts, focusOf(sel));
-      const [top, bottom] = this.viewLines();
-      if (line < top || line >= bottom - 1)
-        scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
-    }
+    // the focus into view (all of the document selected: the view is where it was)
+    if (keep && !everything) this.scrollToLine(lineAt(starts, focusOf(sel)));
     const [top, bottom] = this.viewLines();
     const reach = (l: number) => l >= top - MARGIN / 2 && l <= bottom + MARGIN / 2;
     const restore = (keep !== undefined && !everything) || (reach(sa) && reach(sb));
