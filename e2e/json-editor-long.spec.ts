@@ -40,6 +40,29 @@ async function caretAt(page: Page, needle: string): Promise<number> {
   return text.indexOf(needle) + 1;
 }
 
+/** basic-lock's JSON in the editor (about 40 lines: not windowed), and its text. */
+async function openShort(page: Page) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('./');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByTestId('scenario-picker').selectOption('basic-lock');
+  await expect(page.getByTestId('play')).toBeEnabled();
+  await page.getByRole('button', { name: 'Edit JSON' }).click();
+  const input = page.locator('.json-editor__input');
+  return { input, short: await input.inputValue() };
+}
+
+/** Puts the caret after the first `"ms": <digits>` of the short document; its position. */
+async function caretAfterMs(page: Page, short: string): Promise<number> {
+  const m = /"ms": \d+/.exec(short)!;
+  const at = m.index + m[0].length;
+  await page.locator('.json-editor__input').evaluate((el: HTMLTextAreaElement, n) => {
+    el.focus();
+    el.setSelectionRange(n, n);
+  }, at);
+  return at;
+}
+
 test('a long document: typing, undo and redo, Ctrl+A with the clipboard', async ({ page }) => {
   const input = await open(page);
   // only a window of the text is in the textarea
@@ -100,14 +123,7 @@ test("a long document: the document's end, a caret scrolled away from, IME and T
 test('a long document pasted over a short one is windowed from there, and the paste undoes', async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto('./');
-  await expect(page.getByTestId('play')).toBeEnabled();
-  await page.getByTestId('scenario-picker').selectOption('basic-lock');
-  await expect(page.getByTestId('play')).toBeEnabled();
-  await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const input = page.locator('.json-editor__input');
-  const short = await input.inputValue();
+  const { input, short } = await openShort(page);
   // pasted (Playwright's insertText of 100 KB takes Chromium about a minute, typed or not)
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   await input.focus();
@@ -120,21 +136,9 @@ test('a long document pasted over a short one is windowed from there, and the pa
 });
 
 test('Reset after an applied edit puts the origin text back in the editor', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto('./');
-  await expect(page.getByTestId('play')).toBeEnabled();
-  await page.getByTestId('scenario-picker').selectOption('basic-lock');
-  await expect(page.getByTestId('play')).toBeEnabled();
-  await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const input = page.locator('.json-editor__input');
-  const origin = await input.inputValue();
+  const { input, short: origin } = await openShort(page);
   // a digit changed, the formatting kept: the applied scenario prints as the text typed
-  const m = /"ms": \d+/.exec(origin)!;
-  const at = m.index + m[0].length;
-  await input.evaluate((el: HTMLTextAreaElement, n) => {
-    el.focus();
-    el.setSelectionRange(n, n);
-  }, at);
+  const at = await caretAfterMs(page, origin);
   await page.keyboard.type('1');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('reset')).toBeVisible();
@@ -261,20 +265,8 @@ test('a document under the window size redraws on scroll only near the drawn lin
 });
 
 test('a short document grown past the window size keeps the undo steps typed before', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto('./');
-  await expect(page.getByTestId('play')).toBeEnabled();
-  await page.getByTestId('scenario-picker').selectOption('basic-lock');
-  await expect(page.getByTestId('play')).toBeEnabled();
-  await page.getByRole('button', { name: 'Edit JSON' }).click();
-  const input = page.locator('.json-editor__input');
-  const short = await input.inputValue();
-  const m = /"ms": \d+/.exec(short)!;
-  const at = m.index + m[0].length;
-  await input.evaluate((el: HTMLTextAreaElement, n) => {
-    el.focus();
-    el.setSelectionRange(n, n);
-  }, at);
+  const { input, short } = await openShort(page);
+  const at = await caretAfterMs(page, short);
   await page.keyboard.type('7');
   const typed = `${short.slice(0, at)}7${short.slice(at)}`;
   // then a long text pasted at the start: windowed from there
