@@ -282,3 +282,23 @@ test('a short document grown past the window size keeps the undo steps typed bef
   await page.keyboard.press('Control+Shift+z');
   expect(await whole(page)).toBe(`${text}${typed}`);
 });
+
+test('a long document: Ctrl+A then a paste replaces the whole document with the text pasted', async ({ page }) => {
+  const input = await open(page);
+  await input.focus();
+  await page.evaluate(() => navigator.clipboard.writeText('{"format": "lockscope/1"}'));
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Control+v');
+  expect(await whole(page)).toBe('{"format": "lockscope/1"}');
+  await page.keyboard.press('Control+z');
+  expect(await whole(page)).toBe(text);
+  // a browser that gives a paste's text as `data`, with no dataTransfer (Chromium gives both)
+  await page.keyboard.press('Control+a');
+  await input.evaluate((el) =>
+    el.dispatchEvent(
+      new InputEvent('beforeinput', { inputType: 'insertFromPaste', data: '{}', cancelable: true, bubbles: true }),
+    ),
+  );
+  // (the textarea holds all of so short a document)
+  expect(await input.inputValue()).toBe('{}');
+});

@@ -382,7 +382,8 @@ export class EditorSurface {
     const t = e.inputType;
     const data =
       t === 'insertFromPaste' || t === 'insertFromDrop'
-        ? (e.dataTransfer?.getData('text/plain') ?? '')
+        ? // a textarea's paste may come as `data` alone (the Input Events spec's way for text fields)
+          e.dataTransfer?.getData('text/plain') || e.data || ''
         : t === 'insertLineBreak' || t === 'insertParagraph'
           ? '\n'
           : t.startsWith('insert')
