@@ -302,3 +302,32 @@ test('a long document: Ctrl+A then a paste replaces the whole document with the 
   // (the textarea holds all of so short a document)
   expect(await input.inputValue()).toBe('{}');
 });
+
+test("a long document: macOS's Cmd+↑/↓ go to the document's start and end; Tab leaves a parked caret where it is", async ({
+  page,
+}) => {
+  await page.addInitScript(() => Object.defineProperty(navigator, 'platform', { get: () => 'MacIntel' }));
+  const input = await open(page);
+  await caretAt(page, '"lock:C1:3:2"');
+  await page.keyboard.press('Meta+ArrowDown');
+  await page.keyboard.type(' ');
+  await page.keyboard.press('Meta+ArrowUp');
+  await page.keyboard.type('.');
+  expect(await whole(page)).toBe(`.${text} `);
+  // Cmd+Shift+↓ selects to the end
+  await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+z');
+  const at = await caretAt(page, '"lock:C1:40:2"');
+  await page.keyboard.press('Meta+Shift+ArrowDown');
+  await page.keyboard.press('Control+c');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text.slice(at));
+  // a caret scrolled away from: Tab leaves without scrolling back to it
+  await caretAt(page, '"lock:C1:3:2"');
+  const scroller = page.locator('.json-editor__scroller');
+  await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  await expect.poll(() => input.evaluate((el: HTMLTextAreaElement) => el.value.includes('"lock:C1:3:2"'))).toBe(false);
+  const top = await scroller.evaluate((el) => el.scrollTop);
+  await page.keyboard.press('Tab');
+  await expect(input).not.toBeFocused();
+  expect(await scroller.evaluate((el) => el.scrollTop)).toBe(top);
+});

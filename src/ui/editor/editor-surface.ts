@@ -83,6 +83,23 @@ const anchorOf = (s: Selection) => (s.dir === 'backward' ? s.end : s.start);
 const focusOf = (s: Selection) => (s.dir === 'backward' ? s.start : s.end);
 const clamp = (n: number, max: number) => Math.max(0, Math.min(max, n));
 
+/** With Ctrl or Cmd held, the key that goes to the document's start or end: Home/End, or macOS's Cmd+↑/↓. */
+function docEnd(e: KeyboardEvent): 'start' | 'end' | null {
+  if (e.key === 'Home' || e.key === 'End') return e.key === 'Home' ? 'start' : 'end';
+  if (!e.metaKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return null;
+  if (!/Mac|iPhone|iPad/.test(navigator.platform)) return null;
+  return e.key === 'ArrowUp' ? 'start' : 'end';
+}
+
+/** The width of a character of `el`'s (monospaced) font, in px. */
+function charWidth(el: HTMLElement): number {
+  const cs = getComputedStyle(el);
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return 8;
+  ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  return ctx.measureText('0').width || 8;
+}
+
 export class EditorSurface {
   /** the whole document */
   private text = '';
@@ -510,7 +527,9 @@ export class EditorSurface {
     if (this.win) {
       this.currentWide();
       const onlyModifier = ['Shift', 'Control', 'Alt', 'Meta'].includes(e.key);
-      if (this.pending && !onlyModifier) {
+      // Tab leaves the editor, so the view stays; any other key (Ctrl+C too: the browser copies
+      // the textarea's own selection, which must be the reader's) puts the selection back first
+      if (this.pending && !onlyModifier && e.key !== 'Tab') {
         // moved since (a click, a script): the new selection is the one to type at
         if (this.movedSinceParked()) this.pending = null;
         else this.rewindow(this.pending);
@@ -534,10 +553,10 @@ export class EditorSurface {
       e.preventDefault();
       this.wide = { anchor: 0, focus: this.text.length };
       this.showWide(this.wide);
-    } else if ((e.key === 'Home' || e.key === 'End') && !this.windowIsWhole()) {
+    } else if (docEnd(e) && !this.windowIsWhole()) {
       // the document's start or end, not the window's
       e.preventDefault();
-      const to = e.key === 'Home' ? 0 : this.text.length;
+      const to = docEnd(e) === 'start' ? 0 : this.text.length;
       const anchor = this.wide ? this.wide.anchor : anchorOf(this.selection());
       this.rewindow(
         e.shiftKey
@@ -677,7 +696,7 @@ export class EditorSurface {
     input.value = inner;
     this.base = inner;
     this.setInner(inner);
-    input.style.top = `${first * this.lh}px`;
+    input.style.top = `${this.win.first * this.lh}px`;
     input.style.height = `${this.starts.length * this.lh + 2 * PAD}px`;
     const off = this.offset;
     if (this.wide && this.showWide(this.wide)) {
@@ -711,8 +730,8 @@ export class EditorSurface {
       this.drawAll();
     }
     const column = at - starts[line];
-    const widest = Math.max(1, this.widest, this.win?.outsideWidest ?? 0);
-    const ch = input.scrollWidth / widest;
+    // the font's own width: the textarea's scrollWidth is the window's widest line, or the page's
+    const ch = charWidth(input);
     if (column * ch < scroller.scrollLeft || column * ch > scroller.scrollLeft + scroller.clientWidth - 80)
       scroller.scrollLeft = Math.max(0, column * ch - scroller.clientWidth / 2);
     scroller.parentElement?.scrollIntoView({ block: 'nearest' });
