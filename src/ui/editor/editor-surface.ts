@@ -31,6 +31,17 @@ import {
   type Change,
   type TextWindow,
 } from './text-window';
+import {
+  anchorOf,
+  docEnd,
+  focusOf,
+  followWide,
+  wideRange,
+  wideSelection,
+  wideShown,
+  type Selection,
+  type Wide,
+} from './wide-selection';
 
 export interface Parts {
   scroller: HTMLDivElement;
@@ -66,30 +77,6 @@ const WIDE_LINES = 2 * MARGIN;
  * JSON.parse of the scale scenario's 2 MB takes 20-100 ms, which a key typed meanwhile would wait for.
  */
 const checkAfterMs = (length: number) => 300 + Math.round(length / 2048);
-
-interface Selection {
-  start: number;
-  end: number;
-  dir: 'forward' | 'backward' | 'none';
-}
-
-/** A selection in the whole document: where it began and where it ends (the caret's side). */
-interface Wide {
-  anchor: number;
-  focus: number;
-}
-
-const anchorOf = (s: Selection) => (s.dir === 'backward' ? s.end : s.start);
-const focusOf = (s: Selection) => (s.dir === 'backward' ? s.start : s.end);
-const clamp = (n: number, max: number) => Math.max(0, Math.min(max, n));
-
-/** With Ctrl or Cmd held, the key that goes to the document's start or end: Home/End, or macOS's Cmd+↑/↓. */
-function docEnd(e: KeyboardEvent): 'start' | 'end' | null {
-  if (e.key === 'Home' || e.key === 'End') return e.key === 'Home' ? 'start' : 'end';
-  if (!e.metaKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return null;
-  if (!/Mac|iPhone|iPad/.test(navigator.platform)) return null;
-  return e.key === 'ArrowUp' ? 'start' : 'end';
-}
 
 /** The width of a character of `el`'s (monospaced) font, in px. */
 function charWidth(el: HTMLElement): number {
@@ -409,24 +396,14 @@ export class EditorSurface {
     this.replaceWide(data);
   }
 
-  /** The wide selection as [start, end] in the document. */
-  private wideRange(w: Wide): Range {
-    return [Math.min(w.anchor, w.focus), Math.max(w.anchor, w.focus)];
-  }
-
-  /** The wide selection's part in the window, in the textarea's positions; null when none is. */
-  private wideShown(w: Wide): Range | null {
-    const off = this.offset;
-    const n = this.inner.length;
-    const [s, e] = this.wideRange(w);
-    const a = clamp(s - off, n);
-    const b = clamp(e - off, n);
-    return a < b ? [a, b] : null;
+  /** The window's place in the document. */
+  private span() {
+    return { off: this.offset, n: this.inner.length };
   }
 
   /** Selects the wide selection's part in the window; false when the window holds none of it. */
   private showWide(w: Wide): boolean {
-    const shown = this.wideShown(w);
+    const shown = wideShown(w, this.span());
     if (!shown) return false;
     this.p.input.setSelectionRange(shown[0], shown[1], w.focus < w.anchor ? 'backward' : 'forward');
     return true;
@@ -434,7 +411,7 @@ export class EditorSurface {
 
   /** The textarea still selects the wide selection's part, nothing else. */
   private wideIsShown(): boolean {
-    const shown = this.wide && this.wideShown(this.wide);
+    const shown = this.wide && wideShown(this.wide, this.span());
     const { selectionStart, selectionEnd } = this.p.input;
     return !!shown && selectionStart === shown[0] && selectionEnd === shown[1];
   }
@@ -444,31 +421,18 @@ export class EditorSurface {
    * its selectionchange): null when the textarea's is a selection of its own.
    */
   private currentWide(): Wide | null {
-    if (this.wide && !this.wideIsShown()) this.followWide(this.wide);
+    if (this.wide && !this.wideIsShown()) {
+      const { selectionStart: start, selectionEnd: end, selectionDirection } = this.p.input;
+      this.wide = followWide(this.wide, { start, end, dir: selectionDirection ?? 'none' }, this.span());
+    }
     return this.wide;
-  }
-
-  /**
-   * The textarea's selection changed under a wide one: Shift and a key moved its focus (its
-   * anchor, maybe cut at the window's edge, stayed), or else it is a new selection.
-   */
-  private followWide(w: Wide) {
-    const { selectionStart: a, selectionEnd: b, selectionDirection } = this.p.input;
-    const off = this.offset;
-    const n = this.inner.length;
-    const back = selectionDirection === 'backward';
-    const anchorInWindow = w.anchor >= off && w.anchor <= off + n;
-    this.wide =
-      a !== b && !anchorInWindow && (back ? b : a) === clamp(w.anchor - off, n)
-        ? { anchor: w.anchor, focus: off + (back ? a : b) }
-        : null;
   }
 
   private onCopy(e: ClipboardEvent, cut: boolean) {
     const w = this.win && this.currentWide();
     if (!w || !e.clipboardData) return;
     e.preventDefault();
-    const [s, end] = this.wideRange(w);
+    const [s, end] = wideRange(w);
     e.clipboardData.setData('text/plain', this.text.slice(s, end));
     if (cut) this.replaceWide('');
   }
@@ -476,7 +440,7 @@ export class EditorSurface {
   /** Replaces the wide selection with `data`, as one undo step. */
   private replaceWide(data: string) {
     if (!this.wide) return;
-    const [s, e] = this.wideRange(this.wide);
+    const [s, e] = wideRange(this.wide);
     const change: Change = { at: s, removed: this.text.slice(s, e), inserted: data };
     const caret = s + data.length;
     this.history.record({ ...change, before: [s, e], after: [caret, caret] });
@@ -536,7 +500,7 @@ export class EditorSurface {
       }
       // a key that moves the wide selection's focus moves it from where it is, so the window goes there
       if (this.wide && !mod && !onlyModifier && !this.inWindow(this.wide.focus))
-        this.rewindow(this.wideSelection(this.wide));
+        this.rewindow(wideSelection(this.wide));
     }
     if (!mod) return;
     const key = e.key.toLowerCase();
@@ -553,10 +517,10 @@ export class EditorSurface {
       e.preventDefault();
       this.wide = { anchor: 0, focus: this.text.length };
       this.showWide(this.wide);
-    } else if (docEnd(e) && !this.windowIsWhole()) {
+    } else if (docEnd(e, navigator.platform) && !this.windowIsWhole()) {
       // the document's start or end, not the window's
       e.preventDefault();
-      const to = docEnd(e) === 'start' ? 0 : this.text.length;
+      const to = docEnd(e, navigator.platform) === 'start' ? 0 : this.text.length;
       const anchor = this.wide ? this.wide.anchor : anchorOf(this.selection());
       this.rewindow(
         e.shiftKey
@@ -575,11 +539,6 @@ export class EditorSurface {
         ? { start: anchor, end: focus, dir: 'forward' }
         : { start: focus, end: anchor, dir: 'backward' },
     );
-  }
-
-  private wideSelection(w: Wide): Selection {
-    const [start, end] = this.wideRange(w);
-    return { start, end, dir: w.focus < w.anchor ? 'backward' : 'forward' };
   }
 
   /** Document position `at` is in the window. */
@@ -669,7 +628,7 @@ export class EditorSurface {
       keep ??
       this.pending ??
       (this.wide
-        ? this.wideSelection(this.wide)
+        ? wideSelection(this.wide)
         : this.win
           ? this.selection()
           : { start: 0, end: 0, dir: 'none' as const });
