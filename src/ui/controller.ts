@@ -157,17 +157,21 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       visibleIndex: shown?.index ?? -2,
     };
   });
-  // after the run is drawn: the render is the edit's, the stored copy can wait a task
+  // the stored copy waits a task: the store's update above, and React's render of it, come
+  // first; the paint may not (a frame can be later than the task), which costs the paint the
+  // copy's JSON.stringify only when the two fall together
   if (opts.persist !== false) setTimeout(() => persistScenario(doc, builtinId, originId), 0);
   return true;
 }
 
 /**
- * An edit of the scenario on screen says "running" only once its run has taken a moment
+ * A change to the scenario on screen (a load with keepTime while a run is shown: the form and
+ * the JSON editor, the lane menu, fault handles, topology faults, the Console, undo and redo, a
+ * lesson step's patch and its release) says "running" only once its run has taken a moment
  * (RUNNING_AFTER_MS): a status shown for a few ms is not read, and rendering it needs a frame
  * between the key and the answer, which the answer then waits behind (Chromium renders first
- * after an input), about 3-9 ms of an edit. Anything else (a pick, a link, a lesson's step, the
- * first run) says so at once. Returns the timer to clear when the answer comes.
+ * after an input), about 3-9 ms of an edit. Anything else (a pick, a link, a lesson step's own
+ * scenario, the first run) says so at once. Returns the timer to clear when the answer comes.
  */
 function showRunning(token: number, quietAtFirst: boolean): ReturnType<typeof setTimeout> | undefined {
   const startedAt = performance.now();

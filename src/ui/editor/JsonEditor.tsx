@@ -64,8 +64,9 @@ export default function JsonEditor({
   }, []);
 
   // The textarea is uncontrolled: the text typed is its own, so the browser's undo holds every
-  // edit (React would reset it on each render). A value from outside (Reset, a picked scenario)
-  // replaces it; the text typed, coming back as the value, does not.
+  // edit (React would reset it on each render). A value that differs from the editor's document
+  // (Reset, a picked scenario, an applied edit printed anew) replaces it; the text typed, coming
+  // back as the value, is the document already and does not.
   useEffect(() => surface.current?.setValue(value), [value]);
 
   useEffect(() => {

@@ -31,6 +31,17 @@ import {
   type Change,
   type TextWindow,
 } from './text-window';
+import {
+  anchorOf,
+  docEnd,
+  focusOf,
+  followWide,
+  wideRange,
+  wideSelection,
+  wideShown,
+  type Selection,
+  type Wide,
+} from './wide-selection';
 
 export interface Parts {
   scroller: HTMLDivElement;
@@ -57,15 +68,23 @@ const MARGIN = 150;
 /** The window moves when the view or the caret comes this near an edge of it that is not the document's. */
 const EDGE = 40;
 /**
+ * A selection over more lines than this (Ctrl+A, Ctrl+Shift+End, an undo that selects what it
+ * puts back) is kept here as `wide`: the window holds its focus and the part of it around the view.
+ */
+const WIDE_LINES = 2 * MARGIN;
+/**
  * The syntax is checked again this long after the last keystroke, and 1 ms more per 2 KB: its
  * JSON.parse of the scale scenario's 2 MB takes 20-100 ms, which a key typed meanwhile would wait for.
  */
 const checkAfterMs = (length: number) => 300 + Math.round(length / 2048);
 
-interface Selection {
-  start: number;
-  end: number;
-  dir: 'forward' | 'backward' | 'none';
+/** The width of a character of `el`'s (monospaced) font, in px. */
+function charWidth(el: HTMLElement): number {
+  const cs = getComputedStyle(el);
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return 8;
+  ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  return ctx.measureText('0').width || 8;
 }
 
 export class EditorSurface {
@@ -80,21 +99,23 @@ export class EditorSurface {
   /** drawn lines [first, last) of `inner` */
   private drawn: [number, number] = [0, 0];
   private readonly lh: number;
-  // windowed only
   private history = new EditHistory();
   /** the textarea's text when the last edit was recorded */
   private base = '';
   private selBefore: Range = [0, 0];
   private composing = false;
   private dragging = false;
-  private allSelected = false;
+  // windowed only
+  /** a selection longer than the window holds; the textarea selects its part in the window */
+  private wide: Wide | null = null;
   /** a selection the window moved away from: put back before the next key */
   private pending: Selection | null = null;
   /** where the textarea's own selection was left meanwhile */
   private parked: Range = [0, 0];
-  /** the last value set from outside, and the last text given to onChange: neither is new when it comes back */
-  private external: string | null = null;
-  private emitted: string | null = null;
+  /** Shift+click on a parked selection: its anchor, which the click's selection extends from */
+  private extendFrom: number | null = null;
+  /** a value has been set: before it, even '' is new */
+  private ready = false;
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private scrollFrame = 0;
   private readonly off: Array<() => void> = [];
@@ -123,16 +144,19 @@ export class EditorSurface {
       this.composing = false;
       this.onInput();
       // the composition's text is one undo step (its input events came while composing)
-      if (this.win) this.record();
+      this.record();
     });
-    on(input, 'pointerdown', () => {
+    on(input, 'pointerdown', (e) => {
       this.dragging = true;
+      // the textarea would extend its parked caret: the reader's anchor is the parked selection's
+      this.extendFrom = e.shiftKey && this.pending ? anchorOf(this.pending) : null;
       this.pending = null;
     });
     on(window, 'pointerup', () => {
       if (!this.dragging) return;
       this.dragging = false;
-      if (this.nearEdge()) this.rewindow();
+      if (this.extendFrom !== null) this.extendToClick(this.extendFrom);
+      else if (this.nearEdge()) this.rewindow();
     });
     on(document, 'selectionchange', () => {
       if (document.activeElement === input) this.onSelect();
@@ -151,26 +175,33 @@ export class EditorSurface {
     return this.text;
   }
 
-  /** A value from outside (the scenario, Reset): replaces the text, its marks and its undo steps. */
+  /**
+   * A value from outside (the scenario, Reset): replaces the text, its marks and its undo steps.
+   * The text typed comes back as the value and is already the document; anything else is new,
+   * even a value set before (Reset after an Apply brings back the text first shown).
+   */
   setValue(value: string): void {
-    if (value === this.external || value === this.emitted) return;
-    this.external = value;
+    if (this.ready && value === this.text) return;
+    this.ready = true;
     this.text = value;
-    this.emitted = null;
     this.problems = [];
     this.pending = null;
-    this.allSelected = false;
+    this.wide = null;
     this.history.clear();
     const starts = lineStarts(value);
-    if (starts.length > WINDOW_FROM) {
-      this.rewindow();
-      return;
-    }
+    if (starts.length > WINDOW_FROM) this.rewindow();
+    else this.showWhole(starts);
+  }
+
+  /** The textarea holds the whole text. */
+  private showWhole(starts = lineStarts(this.text)) {
+    const { input } = this.p;
     this.win = null;
-    this.p.input.style.top = '';
-    this.p.input.style.height = '';
-    this.p.input.value = value;
-    this.setInner(value, starts);
+    input.style.top = '';
+    input.style.height = '';
+    input.value = this.text;
+    this.base = this.text;
+    this.setInner(this.text, starts);
     this.drawAll();
   }
 
@@ -282,7 +313,7 @@ export class EditorSurface {
     this.setInner(inner);
     this.text = this.win ? joinWindow(this.win, inner) : inner;
     if (!this.win && this.starts.length > WINDOW_FROM) {
-      this.becomeWindowed(change);
+      this.becomeWindowed();
       return;
     }
     const oneLine = !change.removed.includes('\n') && !change.inserted.includes('\n');
@@ -291,27 +322,25 @@ export class EditorSurface {
       this.drawLine(line);
     else this.drawAll();
     this.markCurrentLine();
-    if (this.win && !this.composing) this.record();
+    if (!this.composing) this.record();
     this.emit();
   }
 
   /**
    * A whole text that grew past WINDOW_FROM lines (a long document pasted in): from here on it
-   * is windowed, and the paste is its first undo step (the browser's own steps go with its value).
+   * is windowed, and the paste is one more undo step after those typed before.
    */
-  private becomeWindowed(change: Change) {
-    const sel = this.selection();
-    this.history.clear();
-    this.history.record({
-      ...change,
-      before: [change.at, change.at + change.removed.length],
-      after: [sel.start, sel.end],
-    });
-    this.rewindow(sel);
+  private becomeWindowed() {
+    this.record();
+    this.rewindow(this.selection());
     this.emit();
   }
 
-  /** Windowed: the textarea's change since the last one recorded becomes an undo step. */
+  /**
+   * The textarea's change since the last one recorded becomes an undo step. Undo is this
+   * history's, windowed or not: a document that grows past WINDOW_FROM lines keeps its steps, and
+   * the browser's own steps go whenever the textarea's value is set.
+   */
   private record() {
     const change = diffText(this.base, this.inner);
     this.base = this.inner;
@@ -324,11 +353,10 @@ export class EditorSurface {
       before: this.selBefore,
       after: [this.offset + selectionStart, this.offset + selectionEnd],
     });
-    this.allSelected = false;
+    this.wide = null;
   }
 
   private emit() {
-    this.emitted = this.text;
     this.events.onChange(this.text);
     clearTimeout(this.checkTimer);
     this.checkTimer = setTimeout(() => {
@@ -344,7 +372,6 @@ export class EditorSurface {
   }
 
   private onBeforeInput(e: InputEvent) {
-    if (!this.win) return;
     const sel = this.selection();
     // an IME's composition is one step: its selection before is the one before it began
     if (!this.composing) this.selBefore = [sel.start, sel.end];
@@ -353,41 +380,72 @@ export class EditorSurface {
       this.travel(e.inputType === 'historyUndo' ? 'undo' : 'redo');
       return;
     }
-    if (!this.allSelected || !this.wholeWindowSelected()) return;
-    // Ctrl+A chose the whole document, which the window only shows part of: replace all of it
+    if (!this.win || !this.currentWide()) return;
+    // the selection (Ctrl+A: the whole document) reaches beyond the window: replace all of it
     e.preventDefault();
     const t = e.inputType;
     const data =
       t === 'insertFromPaste' || t === 'insertFromDrop'
-        ? (e.dataTransfer?.getData('text/plain') ?? '')
+        ? // a textarea's paste may come as `data` alone (the Input Events spec's way for text fields)
+          e.dataTransfer?.getData('text/plain') || e.data || ''
         : t === 'insertLineBreak' || t === 'insertParagraph'
           ? '\n'
           : t.startsWith('insert')
             ? (e.data ?? '')
             : '';
-    this.replaceAll(data);
+    this.replaceWide(data);
   }
 
-  private wholeWindowSelected() {
+  /** The window's place in the document. */
+  private span() {
+    return { off: this.offset, n: this.inner.length };
+  }
+
+  /** Selects the wide selection's part in the window; false when the window holds none of it. */
+  private showWide(w: Wide): boolean {
+    const shown = wideShown(w, this.span());
+    if (!shown) return false;
+    this.p.input.setSelectionRange(shown[0], shown[1], w.focus < w.anchor ? 'backward' : 'forward');
+    return true;
+  }
+
+  /** The textarea still selects the wide selection's part, nothing else. */
+  private wideIsShown(): boolean {
+    const shown = this.wide && wideShown(this.wide, this.span());
     const { selectionStart, selectionEnd } = this.p.input;
-    return selectionStart === 0 && selectionEnd === this.inner.length;
+    return !!shown && selectionStart === shown[0] && selectionEnd === shown[1];
+  }
+
+  /**
+   * The wide selection, after the textarea's selection moved (a key or a click may come before
+   * its selectionchange): null when the textarea's is a selection of its own.
+   */
+  private currentWide(): Wide | null {
+    if (this.wide && !this.wideIsShown()) {
+      const { selectionStart: start, selectionEnd: end, selectionDirection } = this.p.input;
+      this.wide = followWide(this.wide, { start, end, dir: selectionDirection ?? 'none' }, this.span());
+    }
+    return this.wide;
   }
 
   private onCopy(e: ClipboardEvent, cut: boolean) {
-    if (!this.win || !this.allSelected || !this.wholeWindowSelected() || !e.clipboardData) return;
+    const w = this.win && this.currentWide();
+    if (!w || !e.clipboardData) return;
     e.preventDefault();
-    e.clipboardData.setData('text/plain', this.text);
-    if (cut) {
-      this.selBefore = [0, this.text.length];
-      this.replaceAll('');
-    }
+    const [s, end] = wideRange(w);
+    e.clipboardData.setData('text/plain', this.text.slice(s, end));
+    if (cut) this.replaceWide('');
   }
 
-  private replaceAll(data: string) {
-    const change: Change = { at: 0, removed: this.text, inserted: data };
-    this.history.record({ ...change, before: [0, this.text.length], after: [data.length, data.length] });
-    this.allSelected = false;
-    this.applyWhole(change, [data.length, data.length]);
+  /** Replaces the wide selection with `data`, as one undo step. */
+  private replaceWide(data: string) {
+    if (!this.wide) return;
+    const [s, e] = wideRange(this.wide);
+    const change: Change = { at: s, removed: this.text.slice(s, e), inserted: data };
+    const caret = s + data.length;
+    this.history.record({ ...change, before: [s, e], after: [caret, caret] });
+    this.wide = null;
+    this.applyWhole(change, [caret, caret]);
   }
 
   private travel(dir: 'undo' | 'redo') {
@@ -403,8 +461,23 @@ export class EditorSurface {
       change.inserted.length - change.removed.length,
     );
     this.text = applyChange(this.text, change);
-    this.rewindow({ start: select[0], end: select[1], dir: 'none' });
+    const starts = lineStarts(this.text);
+    if (this.win || starts.length > WINDOW_FROM) this.rewindow({ start: select[0], end: select[1], dir: 'none' });
+    else {
+      this.showWhole(starts);
+      this.p.input.setSelectionRange(select[0], select[1]);
+      this.scrollToLine(lineAt(starts, select[1]));
+      this.drawAll();
+    }
     this.emit();
+  }
+
+  /** Scrolls line `line` of the document into the middle of the view, unless it is in view. */
+  private scrollToLine(line: number) {
+    const { scroller } = this.p;
+    const [top, bottom] = this.viewLines();
+    if (line < top || line >= bottom - 1)
+      scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
   }
 
   private onKeyDown(e: KeyboardEvent) {
@@ -413,37 +486,65 @@ export class EditorSurface {
       this.events.onApply();
       return;
     }
-    if (!this.win || this.composing || e.isComposing) return;
-    if (this.pending && !['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) {
-      // moved since (a click, a script): the new selection is the one to type at
-      if (this.movedSinceParked()) this.pending = null;
-      else this.rewindow(this.pending);
-    }
+    if (this.composing || e.isComposing) return;
     const mod = e.ctrlKey || e.metaKey;
+    if (this.win) {
+      this.currentWide();
+      const onlyModifier = ['Shift', 'Control', 'Alt', 'Meta'].includes(e.key);
+      // Tab leaves the editor, so the view stays; any other key (Ctrl+C too: the browser copies
+      // the textarea's own selection, which must be the reader's) puts the selection back first
+      if (this.pending && !onlyModifier && e.key !== 'Tab') {
+        // moved since (a click, a script): the new selection is the one to type at
+        if (this.movedSinceParked()) this.pending = null;
+        else this.rewindow(this.pending);
+      }
+      // a key that moves the wide selection's focus moves it from where it is, so the window goes there
+      if (this.wide && !mod && !onlyModifier && !this.inWindow(this.wide.focus))
+        this.rewindow(wideSelection(this.wide));
+    }
     if (!mod) return;
     const key = e.key.toLowerCase();
+    // undo is this surface's (record): the browser's would have no steps after a value was set
     if ((key === 'z' && e.shiftKey) || (key === 'y' && e.ctrlKey && !e.metaKey)) {
       e.preventDefault();
       this.travel('redo');
     } else if (key === 'z') {
       e.preventDefault();
       this.travel('undo');
+    } else if (!this.win) {
+      return;
     } else if (key === 'a' && !this.windowIsWhole()) {
       e.preventDefault();
-      this.p.input.setSelectionRange(0, this.inner.length);
-      this.allSelected = true;
-    } else if ((e.key === 'Home' || e.key === 'End') && !this.windowIsWhole()) {
+      this.wide = { anchor: 0, focus: this.text.length };
+      this.showWide(this.wide);
+    } else if (docEnd(e, navigator.platform) && !this.windowIsWhole()) {
       // the document's start or end, not the window's
       e.preventDefault();
-      const to = e.key === 'Home' ? 0 : this.text.length;
-      const sel = this.selection();
-      const anchor = sel.dir === 'backward' ? sel.end : sel.start;
+      const to = docEnd(e, navigator.platform) === 'start' ? 0 : this.text.length;
+      const anchor = this.wide ? this.wide.anchor : anchorOf(this.selection());
       this.rewindow(
         e.shiftKey
           ? { start: Math.min(anchor, to), end: Math.max(anchor, to), dir: to < anchor ? 'backward' : 'forward' }
           : { start: to, end: to, dir: 'none' },
       );
     }
+  }
+
+  /** After Shift+click: the selection from `anchor` to where the click put the textarea's focus. */
+  private extendToClick(anchor: number) {
+    this.extendFrom = null;
+    const focus = focusOf(this.selection());
+    this.rewindow(
+      anchor <= focus
+        ? { start: anchor, end: focus, dir: 'forward' }
+        : { start: focus, end: anchor, dir: 'backward' },
+    );
+  }
+
+  /** Document position `at` is in the window. */
+  private inWindow(at: number) {
+    const off = this.offset;
+    return at >= off && at <= off + this.inner.length;
   }
 
   private movedSinceParked() {
@@ -460,9 +561,9 @@ export class EditorSurface {
     if (!this.win || this.composing) return;
     const sel = this.selection();
     this.selBefore = [sel.start, sel.end];
-    if (this.allSelected && !this.wholeWindowSelected()) this.allSelected = false;
+    this.currentWide();
     if (this.pending && this.movedSinceParked()) this.pending = null;
-    if (!this.dragging && !this.allSelected && this.nearEdge()) this.rewindow();
+    if (!this.dragging && this.nearEdge()) this.rewindow();
   }
 
   private onScroll() {
@@ -471,23 +572,36 @@ export class EditorSurface {
       if (this.win) {
         if (!this.dragging && !this.composing && this.nearEdge()) this.rewindow();
       } else {
-        const [first, last] = this.drawRange();
+        // drawn again when the view comes within half the overscan of a drawn edge (not the text's)
+        const [top, bottom] = this.viewLines();
         const [a, b] = this.drawn;
-        if ((first < a || last > b) && (first !== a || last !== b)) this.drawAll();
+        if ((top < a + OVERSCAN / 2 && a > 0) || (bottom > b - OVERSCAN / 2 && b < this.starts.length))
+          this.drawAll();
       }
     });
   }
 
-  /** The view, or the caret, is near an edge of the window that is not the document's. */
+  /**
+   * The view, or the caret, is near an edge of the window that is not the document's; or the
+   * window, with no selection in it, is far longer than the view needs (lines typed or pasted in).
+   */
   private nearEdge(): boolean {
     const w = this.win;
     if (!w) return false;
+    const { input } = this.p;
     const a = w.first;
     const b = a + this.starts.length;
     const [top, bottom] = this.viewLines();
-    const caret = a + lineAt(this.starts, this.p.input.selectionEnd);
-    const low = Math.min(top, document.activeElement === this.p.input ? caret : top);
-    const high = Math.max(bottom, document.activeElement === this.p.input ? caret : bottom);
+    if (!this.wide && input.selectionStart === input.selectionEnd && this.starts.length > bottom - top + 4 * MARGIN)
+      return true;
+    // the caret counts where it is in the window: a wide selection's focus may be outside it, and
+    // a selection parked in `pending` is not where the textarea's caret was left (the next key puts it back)
+    const focus = this.wide ? this.wide.focus - this.offset : input.selectionEnd;
+    const counts =
+      document.activeElement === input && this.pending === null && focus >= 0 && focus <= this.inner.length;
+    const caret = counts ? a + lineAt(this.starts, focus) : top;
+    const low = Math.min(top, caret);
+    const high = Math.max(bottom, counts ? caret : bottom);
     return (low < a + EDGE && a > 0) || (high > b - EDGE && w.afterLines > 0);
   }
 
@@ -496,29 +610,39 @@ export class EditorSurface {
   /**
    * Cuts the window again around the view (and `keep`, scrolled into view: a selection to put
    * back). The selection stays when it is within reach of the view; else it waits in `pending`.
+   * A selection over more than WIDE_LINES lines becomes `wide`: the window holds its focus only.
    */
   private rewindow(keep?: Selection) {
     const { input, scroller } = this.p;
     // the selection moved since the window parked it (a click, a script): that one counts now
     if (this.pending && this.movedSinceParked()) this.pending = null;
-    // a selection to put back is the selection now, not "everything"
-    if (keep) this.allSelected = false;
     const full = this.text;
     const starts = lineStarts(full);
-    const sel = keep ?? this.pending ?? (this.win ? this.selection() : { start: 0, end: 0, dir: 'none' as const });
-    const sa = lineAt(starts, sel.start);
-    const sb = lineAt(starts, sel.end);
+    if (keep) {
+      // a selection to put back is the selection now
+      this.pending = null;
+      const long = Math.abs(lineAt(starts, keep.end) - lineAt(starts, keep.start)) > WIDE_LINES;
+      this.wide = long ? { anchor: anchorOf(keep), focus: focusOf(keep) } : null;
+    }
+    const sel =
+      keep ??
+      this.pending ??
+      (this.wide
+        ? wideSelection(this.wide)
+        : this.win
+          ? this.selection()
+          : { start: 0, end: 0, dir: 'none' as const });
+    // a wide selection: only its focus needs to be in the window
+    const sa = lineAt(starts, this.wide ? this.wide.focus : sel.start);
+    const sb = this.wide ? sa : lineAt(starts, sel.end);
     // the document's height first: a scroll to a line below the old height would stop short
     this.sizes(starts.length);
-    if (keep) {
-      const line = sel.dir === 'backward' ? sa : sb;
-      const [top, bottom] = this.viewLines();
-      if (line < top || line >= bottom - 1)
-        scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
-    }
+    const everything = this.wide !== null && sel.start === 0 && sel.end === full.length;
+    // the focus into view (all of the document selected: the view is where it was)
+    if (keep && !everything) this.scrollToLine(lineAt(starts, focusOf(sel)));
     const [top, bottom] = this.viewLines();
     const reach = (l: number) => l >= top - MARGIN / 2 && l <= bottom + MARGIN / 2;
-    const restore = keep !== undefined || (reach(sa) && reach(sb));
+    const restore = (keep !== undefined && !everything) || (reach(sa) && reach(sb));
     const [first, last] = linesAround(
       restore ? Math.min(top, sa) : top,
       restore ? Math.max(bottom, sb) : bottom,
@@ -531,16 +655,18 @@ export class EditorSurface {
     input.value = inner;
     this.base = inner;
     this.setInner(inner);
-    input.style.top = `${first * this.lh}px`;
+    input.style.top = `${this.win.first * this.lh}px`;
     input.style.height = `${this.starts.length * this.lh + 2 * PAD}px`;
     const off = this.offset;
-    if (this.allSelected) {
-      // still the whole document: the whole of the new window
-      input.setSelectionRange(0, inner.length);
-    } else if (restore) {
+    if (this.wide && this.showWide(this.wide)) {
+      // its part in the new window
+      this.pending = null;
+    } else if (restore && !this.wide) {
       input.setSelectionRange(sel.start - off, sel.end - off, sel.dir);
       this.pending = null;
     } else {
+      // none of it in the window: put back (wide again if it is) before the next key
+      this.wide = null;
       this.pending = sel;
       this.parked = [input.selectionStart, input.selectionEnd];
     }
@@ -563,8 +689,8 @@ export class EditorSurface {
       this.drawAll();
     }
     const column = at - starts[line];
-    const widest = Math.max(1, this.widest, this.win?.outsideWidest ?? 0);
-    const ch = input.scrollWidth / widest;
+    // the font's own width: the textarea's scrollWidth is the window's widest line, or the page's
+    const ch = charWidth(input);
     if (column * ch < scroller.scrollLeft || column * ch > scroller.scrollLeft + scroller.clientWidth - 80)
       scroller.scrollLeft = Math.max(0, column * ch - scroller.clientWidth / 2);
     scroller.parentElement?.scrollIntoView({ block: 'nearest' });
