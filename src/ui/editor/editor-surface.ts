@@ -12,15 +12,9 @@
  * textarea's value empties the browser's), and Ctrl+A, copy and cut mean the whole document.
  */
 import { EditHistory, type Range } from './edit-history';
-import {
-  highlightRange,
-  lineAt,
-  lineStarts,
-  shiftProblems,
-  syntaxProblem,
-  widestLine,
-  type Problem,
-} from './json-highlight';
+import { insertedText, keyCommand } from './editor-keys';
+import { lineAt, lineStarts, shiftProblems, syntaxProblem, widestLine, type Problem } from './json-highlight';
+import { LineDrawing, PAD, type Parts, type Shown } from './line-drawing';
 import {
   applyChange,
   diffText,
@@ -33,7 +27,6 @@ import {
 } from './text-window';
 import {
   anchorOf,
-  docEnd,
   focusOf,
   followWide,
   wideRange,
@@ -43,24 +36,13 @@ import {
   type Wide,
 } from './wide-selection';
 
-export interface Parts {
-  scroller: HTMLDivElement;
-  gutter: HTMLDivElement;
-  numbers: HTMLDivElement;
-  content: HTMLDivElement;
-  lines: HTMLDivElement;
-  input: HTMLTextAreaElement;
-}
+export type { Parts } from './line-drawing';
 
 export interface SurfaceEvents {
   onChange: (text: string) => void;
   onApply: () => void;
 }
 
-/** Lines drawn above and below the ones in view when the textarea holds the whole text. */
-const OVERSCAN = 200;
-/** The textarea's padding above the first line (app.css .json-editor__input), matched by the drawing. */
-const PAD = 4;
 /** A document longer than this many lines is edited through a window. */
 export const WINDOW_FROM = 1500;
 /** The window's lines beyond the view, each side. */
@@ -78,15 +60,6 @@ const WIDE_LINES = 2 * MARGIN;
  */
 const checkAfterMs = (length: number) => 300 + Math.round(length / 2048);
 
-/** The width of a character of `el`'s (monospaced) font, in px. */
-function charWidth(el: HTMLElement): number {
-  const cs = getComputedStyle(el);
-  const ctx = document.createElement('canvas').getContext('2d');
-  if (!ctx) return 8;
-  ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-  return ctx.measureText('0').width || 8;
-}
-
 export class EditorSurface {
   /** the whole document */
   private text = '';
@@ -96,9 +69,7 @@ export class EditorSurface {
   private widest = 0;
   private win: TextWindow | null = null;
   private problems: Problem[] = [];
-  /** drawn lines [first, last) of `inner` */
-  private drawn: [number, number] = [0, 0];
-  private readonly lh: number;
+  private readonly drawing: LineDrawing;
   private history = new EditHistory();
   /** the textarea's text when the last edit was recorded */
   private base = '';
@@ -124,7 +95,7 @@ export class EditorSurface {
     private readonly p: Parts,
     private readonly events: SurfaceEvents,
   ) {
-    this.lh = parseFloat(getComputedStyle(p.lines).lineHeight) || 17;
+    this.drawing = new LineDrawing(p);
     const on = <K extends keyof HTMLElementEventMap>(
       el: HTMLElement | Document | Window,
       type: K,
@@ -220,81 +191,22 @@ export class EditorSurface {
     this.widest = widestLine(inner, starts);
   }
 
-  /** The document's line where the textarea's text starts, and its character. */
-  private get firstLine() {
-    return this.win?.first ?? 0;
-  }
+  /** The document's character where the textarea's text starts. */
   private get offset() {
     return this.win?.before.length ?? 0;
   }
-  private lineCount() {
-    return this.firstLine + this.starts.length + (this.win?.afterLines ?? 0);
-  }
 
-  /** The document's lines in view, [top, bottom]. */
-  private viewLines(): [number, number] {
-    const { scrollTop, clientHeight } = this.p.scroller;
-    return [Math.max(0, Math.floor((scrollTop - PAD) / this.lh)), Math.ceil((scrollTop + clientHeight) / this.lh)];
-  }
-
-  /** The lines of the textarea's text to draw: the whole window, else the view and OVERSCAN more. */
-  private drawRange(): [number, number] {
-    if (this.win) return [0, this.starts.length];
-    const [top, bottom] = this.viewLines();
-    return [Math.max(0, top - OVERSCAN), Math.min(this.starts.length, bottom + OVERSCAN)];
-  }
-
-  /** The problems in the textarea's text's own positions (those outside a window left out). */
-  private innerProblems(): Problem[] {
-    const off = this.offset;
-    if (off === 0 && !this.win) return this.problems;
-    return this.problems
-      .map((q) => ({ ...q, from: q.from - off, to: q.to - off }))
-      .filter((q) => q.to > 0 && q.from < this.inner.length);
-  }
-
-  private sizes(n = this.lineCount()) {
-    const { content, gutter } = this.p;
-    const height = `${n * this.lh + 2 * PAD}px`;
-    const widest = Math.max(this.widest, this.win?.outsideWidest ?? 0);
-    if (content.style.height !== height) {
-      content.style.height = height;
-      gutter.style.height = height;
-      gutter.style.width = `calc(${String(n).length}ch + 14px)`;
-    }
-    const minWidth = `calc(${widest}ch + ${4 * PAD}px)`;
-    if (content.style.minWidth !== minWidth) content.style.minWidth = minWidth;
+  private shown(): Shown {
+    const { inner, starts, widest, win, problems } = this;
+    return { inner, starts, widest, win, problems };
   }
 
   private drawAll() {
-    const { lines, numbers } = this.p;
-    const [first, last] = this.drawRange();
-    const html = highlightRange(this.inner, this.starts, this.innerProblems(), first, last);
-    const top = `${PAD + (this.firstLine + first) * this.lh}px`;
-    lines.style.top = top;
-    numbers.style.top = top;
-    lines.innerHTML = html.map((l) => `<div class="json-editor__line">${l}</div>`).join('');
-    const from = this.firstLine + first + 1;
-    numbers.textContent = html.map((_, i) => from + i).join('\n');
-    this.drawn = [first, last];
-    this.sizes();
-    this.markCurrentLine();
-  }
-
-  /** Redraws line `n` of the textarea's text only (an edit within it). */
-  private drawLine(n: number) {
-    const el = this.p.lines.children[n - this.drawn[0]];
-    if (!el) return;
-    el.innerHTML = highlightRange(this.inner, this.starts, this.innerProblems(), n, n + 1)[0];
-    this.sizes();
+    this.drawing.drawAll(this.shown());
   }
 
   private markCurrentLine() {
-    const { lines, input } = this.p;
-    const at = lineAt(this.starts, input.selectionStart) - this.drawn[0];
-    for (const el of lines.querySelectorAll('.json-editor__line--current'))
-      if (el !== lines.children[at]) el.classList.remove('json-editor__line--current');
-    lines.children[at]?.classList.add('json-editor__line--current');
+    this.drawing.markCurrentLine(this.starts);
   }
 
   // --- typing ---------------------------------------------------------------------------------
@@ -318,8 +230,9 @@ export class EditorSurface {
     }
     const oneLine = !change.removed.includes('\n') && !change.inserted.includes('\n');
     const line = lineAt(this.starts, change.at);
-    if (oneLine && this.starts.length === lineCount && line >= this.drawn[0] && line < this.drawn[1])
-      this.drawLine(line);
+    const [a, b] = this.drawing.drawn;
+    if (oneLine && this.starts.length === lineCount && line >= a && line < b)
+      this.drawing.drawLine(this.shown(), line);
     else this.drawAll();
     this.markCurrentLine();
     if (!this.composing) this.record();
@@ -383,17 +296,7 @@ export class EditorSurface {
     if (!this.win || !this.currentWide()) return;
     // the selection (Ctrl+A: the whole document) reaches beyond the window: replace all of it
     e.preventDefault();
-    const t = e.inputType;
-    const data =
-      t === 'insertFromPaste' || t === 'insertFromDrop'
-        ? // a textarea's paste may come as `data` alone (the Input Events spec's way for text fields)
-          e.dataTransfer?.getData('text/plain') || e.data || ''
-        : t === 'insertLineBreak' || t === 'insertParagraph'
-          ? '\n'
-          : t.startsWith('insert')
-            ? (e.data ?? '')
-            : '';
-    this.replaceWide(data);
+    this.replaceWide(insertedText(e));
   }
 
   /** The window's place in the document. */
@@ -462,26 +365,20 @@ export class EditorSurface {
     );
     this.text = applyChange(this.text, change);
     const starts = lineStarts(this.text);
-    if (this.win || starts.length > WINDOW_FROM) this.rewindow({ start: select[0], end: select[1], dir: 'none' });
+    if (this.win || starts.length > WINDOW_FROM)
+      this.rewindow({ start: select[0], end: select[1], dir: 'none' });
     else {
       this.showWhole(starts);
       this.p.input.setSelectionRange(select[0], select[1]);
-      this.scrollToLine(lineAt(starts, select[1]));
+      this.drawing.scrollToLine(lineAt(starts, select[1]));
       this.drawAll();
     }
     this.emit();
   }
 
-  /** Scrolls line `line` of the document into the middle of the view, unless it is in view. */
-  private scrollToLine(line: number) {
-    const { scroller } = this.p;
-    const [top, bottom] = this.viewLines();
-    if (line < top || line >= bottom - 1)
-      scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
-  }
-
   private onKeyDown(e: KeyboardEvent) {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+    const command = keyCommand(e, navigator.platform);
+    if (command === 'apply') {
       e.preventDefault();
       this.events.onApply();
       return;
@@ -502,32 +399,31 @@ export class EditorSurface {
       if (this.wide && !mod && !onlyModifier && !this.inWindow(this.wide.focus))
         this.rewindow(wideSelection(this.wide));
     }
-    if (!mod) return;
-    const key = e.key.toLowerCase();
     // undo is this surface's (record): the browser's would have no steps after a value was set
-    if ((key === 'z' && e.shiftKey) || (key === 'y' && e.ctrlKey && !e.metaKey)) {
+    if (command === 'undo' || command === 'redo') {
       e.preventDefault();
-      this.travel('redo');
-    } else if (key === 'z') {
-      e.preventDefault();
-      this.travel('undo');
-    } else if (!this.win) {
+      this.travel(command);
       return;
-    } else if (key === 'a' && !this.windowIsWhole()) {
-      e.preventDefault();
+    }
+    // the browser's own Ctrl+A and Ctrl+Home/End would reach the window's ends only
+    if (!command || !this.win || this.windowIsWhole()) return;
+    e.preventDefault();
+    if (command === 'selectAll') {
       this.wide = { anchor: 0, focus: this.text.length };
       this.showWide(this.wide);
-    } else if (docEnd(e, navigator.platform) && !this.windowIsWhole()) {
-      // the document's start or end, not the window's
-      e.preventDefault();
-      const to = docEnd(e, navigator.platform) === 'start' ? 0 : this.text.length;
-      const anchor = this.wide ? this.wide.anchor : anchorOf(this.selection());
-      this.rewindow(
-        e.shiftKey
-          ? { start: Math.min(anchor, to), end: Math.max(anchor, to), dir: to < anchor ? 'backward' : 'forward' }
-          : { start: to, end: to, dir: 'none' },
-      );
+      return;
     }
+    const to = command === 'start' ? 0 : this.text.length;
+    const anchor = this.wide ? this.wide.anchor : anchorOf(this.selection());
+    this.rewindow(
+      e.shiftKey
+        ? {
+            start: Math.min(anchor, to),
+            end: Math.max(anchor, to),
+            dir: to < anchor ? 'backward' : 'forward',
+          }
+        : { start: to, end: to, dir: 'none' },
+    );
   }
 
   /** After Shift+click: the selection from `anchor` to where the click put the textarea's focus. */
@@ -572,11 +468,7 @@ export class EditorSurface {
       if (this.win) {
         if (!this.dragging && !this.composing && this.nearEdge()) this.rewindow();
       } else {
-        // drawn again when the view comes within half the overscan of a drawn edge (not the text's)
-        const [top, bottom] = this.viewLines();
-        const [a, b] = this.drawn;
-        if ((top < a + OVERSCAN / 2 && a > 0) || (bottom > b - OVERSCAN / 2 && b < this.starts.length))
-          this.drawAll();
+        if (this.drawing.nearDrawnEdge(this.starts.length)) this.drawAll();
       }
     });
   }
@@ -591,8 +483,12 @@ export class EditorSurface {
     const { input } = this.p;
     const a = w.first;
     const b = a + this.starts.length;
-    const [top, bottom] = this.viewLines();
-    if (!this.wide && input.selectionStart === input.selectionEnd && this.starts.length > bottom - top + 4 * MARGIN)
+    const [top, bottom] = this.drawing.viewLines();
+    if (
+      !this.wide &&
+      input.selectionStart === input.selectionEnd &&
+      this.starts.length > bottom - top + 4 * MARGIN
+    )
       return true;
     // the caret counts where it is in the window: a wide selection's focus may be outside it, and
     // a selection parked in `pending` is not where the textarea's caret was left (the next key puts it back)
@@ -636,11 +532,11 @@ export class EditorSurface {
     const sa = lineAt(starts, this.wide ? this.wide.focus : sel.start);
     const sb = this.wide ? sa : lineAt(starts, sel.end);
     // the document's height first: a scroll to a line below the old height would stop short
-    this.sizes(starts.length);
+    this.drawing.sizes(this.shown(), starts.length);
     const everything = this.wide !== null && sel.start === 0 && sel.end === full.length;
     // the focus into view (all of the document selected: the view is where it was)
-    if (keep && !everything) this.scrollToLine(lineAt(starts, focusOf(sel)));
-    const [top, bottom] = this.viewLines();
+    if (keep && !everything) this.drawing.scrollToLine(lineAt(starts, focusOf(sel)));
+    const [top, bottom] = this.drawing.viewLines();
     const reach = (l: number) => l >= top - MARGIN / 2 && l <= bottom + MARGIN / 2;
     const restore = (keep !== undefined && !everything) || (reach(sa) && reach(sb));
     const [first, last] = linesAround(
@@ -655,8 +551,9 @@ export class EditorSurface {
     input.value = inner;
     this.base = inner;
     this.setInner(inner);
-    input.style.top = `${this.win.first * this.lh}px`;
-    input.style.height = `${this.starts.length * this.lh + 2 * PAD}px`;
+    const { lh } = this.drawing;
+    input.style.top = `${this.win.first * lh}px`;
+    input.style.height = `${this.starts.length * lh + 2 * PAD}px`;
     const off = this.offset;
     if (this.wide && this.showWide(this.wide)) {
       // its part in the new window
@@ -682,17 +579,13 @@ export class EditorSurface {
     const at = Math.max(0, Math.min(problem.from, this.text.length));
     const starts = this.win ? lineStarts(this.text) : this.starts;
     const line = lineAt(starts, at);
-    scroller.scrollTop = PAD + line * this.lh - (scroller.clientHeight - this.lh) / 2;
+    this.drawing.centreLine(line);
     if (this.win) this.rewindow({ start: at, end: at, dir: 'none' });
     else {
       input.setSelectionRange(at, at);
       this.drawAll();
     }
-    const column = at - starts[line];
-    // the font's own width: the textarea's scrollWidth is the window's widest line, or the page's
-    const ch = charWidth(input);
-    if (column * ch < scroller.scrollLeft || column * ch > scroller.scrollLeft + scroller.clientWidth - 80)
-      scroller.scrollLeft = Math.max(0, column * ch - scroller.clientWidth / 2);
+    this.drawing.scrollToColumn(at - starts[line]);
     scroller.parentElement?.scrollIntoView({ block: 'nearest' });
   }
 }
