@@ -34,7 +34,14 @@ describe('windowOf', () => {
     const w = windowOf(doc, starts, 10, 20);
     const outside = [...doc.split('\n').slice(0, 10), ...doc.split('\n').slice(20)];
     expect(w.outsideWidest).toBe(Math.max(...outside.map((l) => l.length)));
-    expect(widestLine(doc, starts, 10, 20)).toBe(Math.max(...doc.split('\n').slice(10, 20).map((l) => l.length)));
+    expect(widestLine(doc, starts, 10, 20)).toBe(
+      Math.max(
+        ...doc
+          .split('\n')
+          .slice(10, 20)
+          .map((l) => l.length),
+      ),
+    );
   });
 
   it('linesAround keeps what must stay and a margin, within the document', () => {

@@ -71,11 +71,7 @@ export function diffText(a: string, b: string): Change | null {
   let head = 0;
   while (head < max && a.charCodeAt(head) === b.charCodeAt(head)) head++;
   let tail = 0;
-  while (
-    tail < max - head &&
-    a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)
-  )
-    tail++;
+  while (tail < max - head && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) tail++;
   return { at: head, removed: a.slice(head, a.length - tail), inserted: b.slice(head, b.length - tail) };
 }
 

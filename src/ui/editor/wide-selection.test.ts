@@ -5,7 +5,7 @@ import { docEnd, followWide, wideSelection, wideShown } from './wide-selection';
 const span = { off: 100, n: 50 };
 
 describe('wide selections', () => {
-  it("shows the part in the window, or none when it lies outside", () => {
+  it('shows the part in the window, or none when it lies outside', () => {
     expect(wideShown({ anchor: 0, focus: 1000 }, span)).toEqual([0, 50]);
     expect(wideShown({ anchor: 120, focus: 1000 }, span)).toEqual([20, 50]);
     expect(wideShown({ anchor: 1000, focus: 130 }, span)).toEqual([30, 50]);
