@@ -4,11 +4,11 @@
  * semantics; it only turns "state after event i" into intervals the renderer can draw.
  */
 import { clusterShards, type ClusterShard, type Deployment } from '../../engine/topology/nodes';
-import type { FrameReader, NodeFrame } from '../../engine/scenario/state';
+import type { FrameReader } from '../../engine/scenario/state';
 import type { ClientSpec, Op } from '../../engine/scenario/schema';
 import type { KeyView, Trace, TraceEvent, VisibleState } from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
-import { collectOwners, nameOwners, type OwnerNames } from './owners';
+import { collectOwners, nameOwners } from './owners';
 import { aggregateKeys } from './key-rows';
 import { addSubscriptionMarks } from './subscriptions';
 import {
@@ -39,81 +39,20 @@ import {
 
 export * from './lane-types';
 
-const NO_HOLDS: Readonly<Record<string, number>> = Object.freeze({});
+import {
+  NO_HOLDS,
+  NUMERIC,
+  byteOrder,
+  compareThreadIds,
+  isCompanionKey,
+  keySignature,
+  memo,
+  readerOf,
+  sameHolds,
+  shortField,
+} from './lane-reading';
 
-function sameHolds(
-  a: Readonly<Record<string, number>>,
-  b: Readonly<Record<string, number>> | undefined,
-): boolean {
-  if (a === b) return true;
-  if (!b) return false;
-  let n = 0;
-  for (const k in a) {
-    if (a[k] !== b[k]) return false;
-    n++;
-  }
-  for (const _k in b) n--;
-  return n === 0;
-}
-
-// One collator for every comparison: localeCompare with options builds one per call, which cost
-// more than the rest of a small run's lanes on the worker's first (cold) run.
-const NUMERIC = new Intl.Collator('en', { numeric: true });
-
-export function compareThreadIds(a: string, b: string): number {
-  const [ca, ta] = a.split(':');
-  const [cb, tb] = b.split(':');
-  if (ca !== cb) return NUMERIC.compare(ca, cb);
-  return NUMERIC.compare(ta, tb);
-}
-
-function memo(f: (s: string) => string): (s: string) => string {
-  const seen = new Map<string, string>();
-  return (s) => {
-    let v = seen.get(s);
-    if (v === undefined) seen.set(s, (v = f(s)));
-    return v;
-  };
-}
-
-function shortField(field: string, owners: OwnerNames): string {
-  const named = nameOwners(field, owners);
-  if (named !== field) return named;
-  const i = field.lastIndexOf(':');
-  if (i > 8) return `${field.slice(0, 4)}…${field.slice(i)}`;
-  return field;
-}
-
-/**
- * Keys drawn on the node lanes besides the locks themselves: those a lock's scripts keep under its
- * hash tag with an expiry of their own (the read/write lock's per-reader timeout keys). The
- * unlock latches, gone a moment later, would only add noise.
- */
-function isCompanionKey(key: string, locks: ReadonlySet<string>): boolean {
-  if (key.startsWith('redisson_')) return false;
-  const m = /^\{([^}]+)\}:/.exec(key);
-  return m !== null && locks.has(m[1]);
-}
-
-function keySignature(k: KeyView | undefined): string {
-  if (!k) return '';
-  return `${k.type}|${JSON.stringify(k.value)}|${k.expireAt}`;
-}
-
-/**
- * A materialized state read the way a sweep's frame is (the initial and final states, fixtures),
- * every one of `threads` looked at.
- */
-function readerOf(state: VisibleState, threads: string[]): FrameReader {
-  const nodes = new Map<string, NodeFrame>();
-  for (const [id, n] of Object.entries(state.nodes))
-    nodes.set(id, { role: n.role, up: n.up, keys: new Map(Object.entries(n.keys)) });
-  return { thread: (id) => state.threads[id], node: (id) => nodes.get(id), changed: () => threads };
-}
-
-function byteOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export { compareThreadIds } from './lane-reading';
 
 /** Kinds that never change a thread's state, a hold or a key: they only add marks. */
 const MARK_ONLY = new Set([
