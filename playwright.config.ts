@@ -4,8 +4,10 @@ import { defineConfig } from '@playwright/test';
 const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Under CI a fresh random port, so a preview server left running on the machine can never be
 // mistaken for this build; locally 4317, reused between runs. Workers inherit the env we set here.
+// Below Linux's ephemeral range (32768-60999 by default): a port drawn inside it was once taken by
+// an outgoing connection's local end, and the preview server could not start.
 if (!process.env.E2E_PORT && process.env.CI)
-  process.env.E2E_PORT = String(20000 + Math.floor(Math.random() * 20000));
+  process.env.E2E_PORT = String(20000 + Math.floor(Math.random() * 12000));
 const port = Number(process.env.E2E_PORT || 4317);
 
 export default defineConfig({
