@@ -18,6 +18,21 @@ import { fengariStackPatchApplied } from './lua_vmpatch';
 const installed = fengariWebBundle();
 const text = readFileSync(installed.file, 'utf8');
 
+
+/** Runs a chunk on `L` and gives its one result as text, or "error: <message>". */
+function runner(L: unknown): (code: string) => string {
+  const { lua, lauxlib } = fengari;
+  const S = L as Parameters<typeof lua.lua_pcall>[0];
+  return (code) => {
+    const bytes = fengari.to_luastring(code);
+    lauxlib.luaL_loadbufferx(S, bytes, bytes.length, fengari.to_luastring('=t'), null);
+    const st = lua.lua_pcall(S, 0, 1, 0);
+    const out = fengari.to_jsstring(lua.lua_tolstring(S, -1) ?? fengari.to_luastring('nil'));
+    lua.lua_settop(S, 0);
+    return st === lua.LUA_OK ? out : `error: ${out}`;
+  };
+}
+
 describe('fengari-web patch', () => {
   it('is applied to the bundle the app and Node load', () => {
     expect(patchProblems(text)).toEqual([]);
@@ -87,14 +102,7 @@ describe('fengari-web patch', () => {
     const t = lua.lua_topointer(L, -1) as unknown as { dead_strong: Map<unknown, unknown> | undefined };
     expect(t.dead_strong).toBeUndefined();
     lua.lua_setglobal(L, fengari.to_luastring('t'));
-    const run = (code: string) => {
-      const bytes = fengari.to_luastring(code);
-      lauxlib.luaL_loadbufferx(L, bytes, bytes.length, fengari.to_luastring('=t'), null);
-      const st = lua.lua_pcall(L, 0, 1, 0);
-      const out = fengari.to_jsstring(lua.lua_tolstring(L, -1) ?? fengari.to_luastring('nil'));
-      lua.lua_settop(L, 0);
-      return st === lua.LUA_OK ? out : `error: ${out}`;
-    };
+    const run = runner(L);
     expect(run("t.a, t.b, t.c = 1, 2, 3 return 'ok'")).toBe('ok');
     expect(t.dead_strong).toBeUndefined();
     // clearing each field while traversing is allowed in Lua: next continues from a dead key
@@ -121,14 +129,7 @@ describe('fengari-web patch', () => {
       return 1;
     });
     lua.lua_setglobal(L, fengari.to_luastring('f'));
-    const run = (code: string) => {
-      const bytes = fengari.to_luastring(code);
-      lauxlib.luaL_loadbufferx(L, bytes, bytes.length, fengari.to_luastring('=t'), null);
-      const st = lua.lua_pcall(L, 0, 1, 0);
-      const out = fengari.to_jsstring(lua.lua_tolstring(L, -1) ?? fengari.to_luastring('nil'));
-      lua.lua_settop(L, 0);
-      return st === lua.LUA_OK ? out : `error: ${out}`;
-    };
+    const run = runner(L);
     expect(run('return f() + f()')).toBe('3');
     // the two calls from the same frame ran in the same record
     expect(seen[0]).toBe(seen[1]);
