@@ -65,7 +65,10 @@ describe('cluster failover (cluster.c shape)', () => {
 
 describe('clusterUpdateState delays (7.0.15 cluster.c:4437-4446, 4492-4516)', () => {
   const stateOf = (s: ReturnType<typeof simulate>, node: string) =>
-    s.of('cluster.state').filter((e) => e.node === node).map((e) => [e.t, e.state]);
+    s
+      .of('cluster.state')
+      .filter((e) => e.node === node)
+      .map((e) => [e.t, e.state]);
 
   it('CLUSTER_WRITABLE_DELAY: a master restarted before any failover stays FAIL for 2000 ms', () => {
     const s = simulate({
@@ -92,7 +95,9 @@ describe('clusterUpdateState delays (7.0.15 cluster.c:4437-4446, 4492-4516)', ()
       until: 6000,
       redis: { topology: 'cluster', clusterNodeTimeoutMs: 2000 },
       clients: [client('A', [{ op: 'work', ms: 1 }])],
-      faults: [{ at: 100, kind: 'partition', groups: [['master-3'], ['master-1', 'master-2', 'A']], healAt: 2900 }],
+      faults: [
+        { at: 100, kind: 'partition', groups: [['master-3'], ['master-1', 'master-2', 'A']], healAt: 2900 },
+      ],
     });
     const states = stateOf(s, 'master-3');
     expect(states.map((x) => x[1])).toEqual(['fail', 'ok']);
@@ -125,7 +130,9 @@ describe('shard channels when a slot changes owner (7.0.15 clusterDelSlot, clust
           const got: unknown[] = [];
           pushes.set(node, got);
           server.exec(
-            server.connect((m) => got.push(m.t === 'array' ? (m.v ?? []).map((x) => (x.t === 'int' ? Number(x.v) : x.v)) : m.v)),
+            server.connect((m) =>
+              got.push(m.t === 'array' ? (m.v ?? []).map((x) => (x.t === 'int' ? Number(x.v) : x.v)) : m.v),
+            ),
             ['SSUBSCRIBE', channel],
           );
         }

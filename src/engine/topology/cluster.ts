@@ -47,12 +47,17 @@ import {
   clusterNodeId,
   formatSlots,
   initialSlotRanges,
-  keyHashSlot,
   type ClusterNodeInfo,
   type ClusterView,
   type SlotRange,
 } from '../redis/cluster_slots';
+import { ClientSlotMaps } from './client_slot_maps';
+import { publishOverBus } from './cluster_bus_pubsub';
+import { ClusterNode, type Belief, type Election } from './cluster_node';
 import type { ReplicationLinks } from './replication_link';
+import { intersect, overlaps, rangeEnd, sameSlots, subtract } from './slot_ranges';
+
+export { CLUSTER_SCAN_MS } from './client_slot_maps';
 
 const CRON_MS = 100;
 /** clusterHandleSlaveFailover: the fixed part of the election delay, and random() % 500's largest value */
@@ -68,9 +73,6 @@ const WRITABLE_DELAY_MS = 2000;
 /** clusterUpdateState: the rejoin delay is the node timeout clamped to these */
 const MIN_REJOIN_DELAY_MS = 500;
 const MAX_REJOIN_DELAY_MS = 5000;
-/** Redisson ClusterServersConfig.scanInterval default */
-export const CLUSTER_SCAN_MS = 5000;
-
 export interface ClusterSettings {
   masters: number;
   replicasPerMaster: number;
@@ -79,98 +81,14 @@ export interface ClusterSettings {
   lagOf(node: string): number;
 }
 
-/** What one node believes of one node (a line of its CLUSTER NODES). */
-interface Belief {
-  role: 'master' | 'replica';
-  master: string | null;
-  slots: SlotRange[];
-  configEpoch: number;
-  flag: 'ok' | 'pfail' | 'fail';
-  /** when this node marked it FAIL */
-  failSince: number;
-}
-
-interface Election {
-  /** failover_auth_time */
-  at: number;
-  /** 0 until the votes were asked for */
-  epoch: number;
-  votes: Set<string>;
-  master: string;
-  /** failover_auth_rank */
-  rank: number;
-}
-
-class ClusterNode {
-  readonly id: string;
-  readonly beliefs = new Map<string, Belief>();
-  readonly lastPong = new Map<string, number>();
-  /** peer -> when this node last pinged it (the failure-report gossip's cadence) */
-  readonly lastPing = new Map<string, number>();
-  /** failing node -> master that reported it -> when (clusterNodeAddFailureReport) */
-  readonly reports = new Map<string, Map<string, number>>();
-  currentEpoch = 0;
-  lastVoteEpoch = 0;
-  /** failed master -> when this master last voted for one of its replicas */
-  readonly votedFor = new Map<string, number>();
-  election: Election | null = null;
-  state: 'ok' | 'fail' = 'ok';
-  /** down at its last cron: a node back from a crash starts its pong clocks over */
-  down = false;
-  /** clusterUpdateState's first_call_time: the process's start (the scenario's nodes run from long before) */
-  firstCall = -Infinity;
-  /** clusterUpdateState's among_minority_time: when it last saw itself in a minority */
-  amongMinority = -Infinity;
-  /**
-   * The masters' slot ranges in belief order, rebuilt when the beliefs change: a later master
-   * claiming a slot wins. A handful of ranges, where a slot -> owner table of 16384 entries per
-   * node per change was most of a small cluster scenario's run.
-   */
-  private owners: { start: number; end: number; node: string }[] | null = null;
-
-  constructor(
-    readonly name: string,
-    readonly index: number,
-  ) {
-    this.id = clusterNodeId(name);
-  }
-
-  self(): Belief {
-    return this.beliefs.get(this.name)!;
-  }
-
-  owner(slot: number): string | null {
-    if (this.owners === null) {
-      const o: { start: number; end: number; node: string }[] = [];
-      for (const [node, b] of this.beliefs)
-        if (b.role === 'master') for (const r of b.slots) o.push({ start: r.start, end: r.end, node });
-      this.owners = o;
-    }
-    const o = this.owners;
-    for (let i = o.length - 1; i >= 0; i--) if (slot >= o[i].start && slot <= o[i].end) return o[i].node;
-    return null;
-  }
-
-  changed(): void {
-    this.owners = null;
-  }
-
-  /** Masters serving slots, as this node sees them (the cluster size for quorums). */
-  slotMasters(): string[] {
-    const out: string[] = [];
-    for (const [n, b] of this.beliefs) if (b.role === 'master' && b.slots.length > 0) out.push(n);
-    return out;
-  }
-}
-
 export class Cluster {
   private readonly nodes = new Map<string, ClusterNode>();
   private readonly order: string[];
   private kernel: TopologyHost | null = null;
   private rng: Prng | null = null;
   private links: ReplicationLinks | null = null;
-  /** client -> its Redisson slot map: slot ranges and the node each goes to */
-  private readonly clientMaps = new Map<string, { range: SlotRange; node: string }[]>();
+  /** Redisson's side: each client's slot map */
+  private readonly slotMaps: ClientSlotMaps;
   private readonly quorumOf = (n: ClusterNode) => Math.floor(n.slotMasters().length / 2) + 1;
   /** called when the set of nodes some client sends slots to changed */
   onMastersChanged: () => void = () => {};
@@ -202,11 +120,13 @@ export class Cluster {
       node.currentEpoch = nodeNames.length;
       this.nodes.set(n, node);
     });
-    for (const c of clients)
-      this.clientMaps.set(
-        c,
-        ranges.map((range, i) => ({ range, node: nodeNames[i] })),
-      );
+    this.slotMaps = new ClientSlotMaps(
+      this.order,
+      clients,
+      ranges,
+      (name) => this.nodes.get(name)!,
+      () => this.onMastersChanged(),
+    );
   }
 
   /** The ClusterView the server of `node` routes by. */
@@ -221,8 +141,10 @@ export class Cluster {
       nodes: () => this.order.map((n) => this.info(me, n)),
       state: () => me.state,
       currentEpoch: () => me.currentEpoch,
-      publishToBus: (channel, message) => this.publishToBus(me, channel, message),
-      publishShardToBus: (channel, message) => this.publishShardToBus(me, channel, message),
+      publishToBus: (channel, message) =>
+        publishOverBus(this.kernel, this.order, me, channel, message, false),
+      publishShardToBus: (channel, message) =>
+        publishOverBus(this.kernel, this.order, me, channel, message, true),
     };
   }
 
@@ -236,7 +158,7 @@ export class Cluster {
       // each node's cron has its own phase, as separate processes would
       kernel.at(rng.int(0, CRON_MS - 1), () => this.cron(n));
     }
-    this.scan();
+    this.slotMaps.start(kernel);
   }
 
   /**
@@ -257,24 +179,17 @@ export class Cluster {
 
   /** The node a client sends a command for `key` to (its slot map; the first master without a key). */
   ownerFor(client: string, key: string | undefined): string {
-    const map = this.clientMaps.get(client);
-    if (map === undefined || map.length === 0) return this.order[0];
-    if (key === undefined) return map[0].node;
-    const slot = keyHashSlot(key);
-    for (const e of map) if (slot >= e.range.start && slot <= e.range.end) return e.node;
-    return map[0].node;
+    return this.slotMaps.ownerFor(client, key);
   }
 
   /** The distinct masters of the client's slot map, in slot order (the first serves slot 0). */
   slotMasters(client: string): string[] {
-    return [...new Set((this.clientMaps.get(client) ?? []).map((e) => e.node))];
+    return this.slotMaps.slotMasters(client);
   }
 
   /** Nodes some client sends slots to (what V2 and L1 look at). */
   clientMasters(): string[] {
-    const set = new Set<string>();
-    for (const m of this.clientMaps.values()) for (const e of m) set.add(e.node);
-    return [...set].sort();
+    return this.slotMaps.clientMasters();
   }
 
   /**
@@ -283,11 +198,7 @@ export class Cluster {
    * nothing in Redisson touches it on MOVED, it changes at the next scan.
    */
   redirect(_client: string, address: string): string | null {
-    const node = this.order.find((_n, i) => {
-      const a = clusterNodeAddress(i);
-      return `${a.host}:${a.port}` === address;
-    });
-    return node ?? null;
+    return this.slotMaps.nodeAt(address);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -670,115 +581,4 @@ export class Cluster {
       connected: name === me.name || k === null || (k.isUp(name) && k.reachable(me.name, name)),
     };
   }
-
-  /** clusterPropagatePublish: PUBLISH reaches every node the sender can reach, one latency later. */
-  private publishToBus(from: ClusterNode, channel: string, message: string): void {
-    const k = this.kernel;
-    if (k === null) return;
-    for (const p of this.order) {
-      if (p === from.name || !k.isUp(p) || !k.reachable(from.name, p)) continue;
-      k.at(k.now() + k.latency(from.name, p), () => {
-        if (k.isUp(p)) k.server(p)?.deliverFromBus(channel, message);
-      });
-    }
-  }
-
-  /**
-   * clusterPropagatePublish with sharded = 1 (cluster.c:3262-3281): PUBLISHSHARD to the other
-   * nodes serving the sender's slots as it sees them (clusterGetNodesServingMySlots: its master,
-   * or itself, and that master's replicas), one latency later.
-   */
-  private publishShardToBus(from: ClusterNode, channel: string, message: string): void {
-    const k = this.kernel;
-    if (k === null) return;
-    const self = from.self();
-    const primary = self.role === 'master' ? from.name : self.master;
-    if (primary === null) return;
-    for (const p of this.order) {
-      if (p === from.name || !k.isUp(p) || !k.reachable(from.name, p)) continue;
-      const b = from.beliefs.get(p)!;
-      if (p !== primary && !(b.role === 'replica' && b.master === primary)) continue;
-      k.at(k.now() + k.latency(from.name, p), () => {
-        if (k.isUp(p)) k.server(p)?.deliverFromBus(channel, message, true);
-      });
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Redisson's slot map (ClusterConnectionManager)
-
-  /** checkClusterState every scanInterval: CLUSTER NODES from the first node the client reaches. */
-  private scan(): void {
-    const k = this.kernel!;
-    k.at(k.now() + CLUSTER_SCAN_MS, () => {
-      this.scan();
-      for (const c of this.clientMaps.keys()) {
-        const from = this.order.find((n) => k.isUp(n) && k.reachable(c, n));
-        if (from !== undefined) this.refresh(c, this.nodes.get(from)!);
-      }
-    });
-  }
-
-  private refresh(client: string, from: ClusterNode): void {
-    const k = this.kernel!;
-    const old = this.clientMaps.get(client) ?? [];
-    const next: { range: SlotRange; node: string }[] = [];
-    for (const [n, b] of from.beliefs)
-      if (b.role === 'master') for (const range of b.slots) next.push({ range, node: n });
-    next.sort((a, b) => a.range.start - b.range.start);
-    if (next.length === 0) return;
-    const before = new Set(old.map((e) => `${e.range.start}-${e.range.end}@${e.node}`));
-    let changed = next.length !== old.length;
-    for (const e of next) {
-      if (before.has(`${e.range.start}-${e.range.end}@${e.node}`)) continue;
-      changed = true;
-      const prev = old.find((o) => o.range.start <= e.range.start && o.range.end >= e.range.start);
-      k.emit('client.master', {
-        actor: client,
-        client,
-        node: e.node,
-        slots: formatSlots([e.range]),
-        ...(prev !== undefined ? { from: prev.node } : {}),
-      });
-    }
-    if (!changed) return;
-    this.clientMaps.set(client, next);
-    this.onMastersChanged();
-    k.slotMapChanged?.(client);
-  }
-}
-
-function overlaps(slots: readonly SlotRange[], r: SlotRange): boolean {
-  return slots.some((s) => s.start <= r.end && r.start <= s.end);
-}
-
-function subtract(slots: readonly SlotRange[], r: SlotRange): SlotRange[] {
-  const out: SlotRange[] = [];
-  for (const s of slots) {
-    if (s.end < r.start || s.start > r.end) out.push(s);
-    else {
-      if (s.start < r.start) out.push({ start: s.start, end: r.start - 1 });
-      if (s.end > r.end) out.push({ start: r.end + 1, end: s.end });
-    }
-  }
-  return out;
-}
-
-function intersect(slots: readonly SlotRange[], r: SlotRange): SlotRange[] {
-  const out: SlotRange[] = [];
-  for (const s of slots) {
-    const start = Math.max(s.start, r.start);
-    const end = Math.min(s.end, r.end);
-    if (start <= end) out.push({ start, end });
-  }
-  return out;
-}
-
-function sameSlots(a: readonly SlotRange[], b: readonly SlotRange[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.start === b[i].start && r.end === b[i].end);
-}
-
-function rangeEnd(slots: readonly SlotRange[], slot: number): number {
-  for (const r of slots) if (slot >= r.start && slot <= r.end) return r.end;
-  return slot;
 }
