@@ -8,7 +8,8 @@ import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
 import { setExploreKinds } from './explore/store';
 import { record, restore, takeRedo, takeUndo, type HistoryEntry } from './history';
 import { detectLang, htmlLang, loadLang, type Lang } from './i18n';
-import { defaultSpeed } from './playback-speed';
+import { speedOf } from './playback-speed';
+import { eventCountOf, outlineOf } from './run-outline';
 import { clampCursor, clockAt, indexAtTime, pushError, useLearn, usePlayground } from './store';
 import {
   decodeHash,
@@ -112,7 +113,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
         run,
         lanes,
         transfer,
-        events: outcome.trace.events.length,
+        events: eventCountOf(outcome),
       },
     });
   }
@@ -147,7 +148,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       builtinId,
       originId,
       // A new scenario plays in 10-20 s; an edit keeps the speed the viewer chose.
-      ...(opts.keepTime ? {} : { speed: defaultSpeed(result.trace) }),
+      ...(opts.keepTime ? {} : { speed: speedOf(result.outline ?? outlineOf(result.trace)) }),
       playing: false,
       run: result,
       running: false,

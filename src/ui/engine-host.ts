@@ -7,6 +7,7 @@ import { unsupportedIssue } from '../engine/scenario/run_scenario';
 import { nodeIds } from '../engine/topology/nodes';
 import { clampIndex, indexAtTime } from './cursor-index';
 import * as engine from './engine-adapter';
+import { outlineOf } from './run-outline';
 import { deriveRunModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';
 
@@ -72,6 +73,7 @@ export function createEngineHost(): (req: Request) => Response {
               nodeIds: nodeIds(v.scenario.redis),
               trace: result.trace,
               model,
+              outline: outlineOf(result.trace),
               verbose,
               first,
               timing: {
