@@ -73,7 +73,7 @@ export function createEngineHost(): (req: Request) => Response {
               nodeIds: nodeIds(v.scenario.redis),
               trace: result.trace,
               model,
-              outline: outlineOf(result.trace),
+              outline: outlineOf(result.trace, verbose),
               verbose,
               first,
               timing: {

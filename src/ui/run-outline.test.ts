@@ -11,19 +11,20 @@ import type { RunPayload } from './worker-protocol';
 describe('a run outline: what the page reads of the events before parsing them', () => {
   it('is what the events say, for every built-in the worker runs', { timeout: 60_000 }, () => {
     const host = createEngineHost();
-    for (const b of builtins.filter((x) => x.id !== 'contention-100')) {
-      const res = host({ type: 'run', id: 1, scenario: b.scenario });
-      if (res.type !== 'run' || !res.result.ok) throw new Error(b.id);
-      const { trace, outline } = res.result as RunPayload;
-      const events = trace.events;
-      expect(outline, b.id).toEqual({
-        events: events.length,
-        lastT: events.at(-1)?.t ?? 0,
-        pace: events.filter((e) => e.kind !== 'script.line' && e.kind !== 'script.call').length,
-        moments: keyMoments(trace),
-      });
-      expect(speedOf(outline!), b.id).toBe(defaultSpeed(trace));
-    }
+    for (const b of builtins.filter((x) => x.id !== 'contention-100'))
+      for (const verbose of [false, true]) {
+        const res = host({ type: 'run', id: 1, scenario: b.scenario, verbose });
+        if (res.type !== 'run' || !res.result.ok) throw new Error(b.id);
+        const { trace, outline } = res.result as RunPayload;
+        const events = trace.events;
+        expect(outline, b.id).toEqual({
+          events: events.length,
+          lastT: events.at(-1)?.t ?? 0,
+          pace: events.filter((e) => e.kind !== 'script.line' && e.kind !== 'script.call').length,
+          moments: keyMoments(trace),
+        });
+        expect(speedOf(outline!), b.id).toBe(defaultSpeed(trace));
+      }
   });
 
   it('answers before the first event without reading the events', () => {

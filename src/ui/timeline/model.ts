@@ -94,7 +94,20 @@ export function deriveLaneModel(
   const tEnd = Math.max(lastT, ...trace.violations.map((v) => v.to ?? 0), 1);
 
   const threadIds = new Set<string>([...Object.keys(initial.threads), ...Object.keys(trace.final.threads)]);
-  for (const e of events) if (isThreadActor(e.actor)) threadIds.add(e.actor);
+  const lockNames = new Set<string>(subLocks);
+  const lockKeyOf = new Map<string, string>();
+  // One pass over the events for their threads and locks; an actor's name is matched once.
+  const actors = new Set<string>();
+  for (const e of events) {
+    if (e.actor !== undefined && !actors.has(e.actor)) {
+      actors.add(e.actor);
+      if (isThreadActor(e.actor)) threadIds.add(e.actor);
+    }
+    if (e.lock !== undefined) {
+      lockNames.add(e.lock);
+      if (typeof e.key === 'string' && !lockKeyOf.has(e.lock)) lockKeyOf.set(e.lock, e.key);
+    }
+  }
   const threads = [...threadIds].sort(compareThreadIds);
 
   const allNodes = [...new Set([...Object.keys(initial.nodes), ...Object.keys(trace.final.nodes)])];
@@ -104,14 +117,6 @@ export function deriveLaneModel(
     .filter((n) => !isSentinel(n))
     .sort((a, b) => shardOrder.indexOf(a) - shardOrder.indexOf(b));
   const sentinelIds = allNodes.filter(isSentinel);
-
-  const lockNames = new Set<string>(subLocks);
-  const lockKeyOf = new Map<string, string>();
-  for (const e of events)
-    if (e.lock !== undefined) {
-      lockNames.add(e.lock);
-      if (typeof e.key === 'string' && !lockKeyOf.has(e.lock)) lockKeyOf.set(e.lock, e.key);
-    }
 
   // Thread lanes: a band changes whenever the engine's view of the thread changes.
   const threadLanes = new Map<string, ThreadLane>();
@@ -318,7 +323,8 @@ export function deriveLaneModel(
       dirty = false;
     }
     if (LOCK_KINDS.has(e.kind)) lockEventIndices.push(i);
-    const lane = isThreadActor(e.actor) ? threadLanes.get(e.actor) : undefined;
+    // every thread actor has its lane, and no other actor is named like a thread
+    const lane = e.actor === undefined ? undefined : threadLanes.get(e.actor);
     if (isFailoverStep(e)) {
       const mark = FAILOVER_MARKS[e.kind];
       // a cluster has no Sentinel ids up front: its lane starts with its first failover step

@@ -27,7 +27,7 @@ export function addSubscriptionMarks(
       continue;
     }
     // the wait ends with the thread's next event: its subscribe, its give-up, or an interrupt
-    close(actor, e.t);
+    if (waitFrom.size > 0) close(actor, e.t);
     if (e.kind === 'pubsub.timeout')
       threadLanes.get(actor)?.marks.push({ t: e.t, kind: 'sub-timeout', index: i });
   }
