@@ -63,9 +63,22 @@ export function isCompanionKey(key: string, locks: ReadonlySet<string>): boolean
   return m !== null && locks.has(m[1]);
 }
 
-export function keySignature(k: KeyView | undefined): string {
-  if (!k) return '';
-  return `${k.type}|${JSON.stringify(k.value)}|${k.expireAt}`;
+/**
+ * Whether two views of a key (undefined: no key) read the same: type, value and expiry, what its
+ * segment on a node lane shows. Compared in place: writing each view out as JSON to compare the
+ * text was most of a long run's key rows.
+ */
+export function sameKeyView(a: KeyView | undefined, b: KeyView | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.type !== b.type || a.expireAt !== b.expireAt) return false;
+  return sameValue(a.value, b.value);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+  return true;
 }
 
 /**

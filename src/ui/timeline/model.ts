@@ -45,7 +45,7 @@ import {
   byteOrder,
   compareThreadIds,
   isCompanionKey,
-  keySignature,
+  sameKeyView,
   memo,
   readerOf,
   sameHolds,
@@ -154,8 +154,9 @@ export function deriveLaneModel(
   const fieldName = memo((field: string) => shortField(field, owners));
   const nodeLanes = new Map<string, NodeLane>();
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
-  // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key).
-  const keyOpen = new Map<string, { sig: string; seg: KeySegment | null; view?: KeyView }>();
+  // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key);
+  // `shown`: the one the open segment shows (undefined: none, the key is absent).
+  const keyOpen = new Map<string, { seg: KeySegment | null; view?: KeyView; shown?: KeyView }>();
   // The keys followed on each node: the locks, and their companions once one appears, each with
   // its place in that order (the segments of one moment are pushed in it).
   const tracked = new Map<string, Map<string, number>>();
@@ -164,7 +165,7 @@ export function deriveLaneModel(
     nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [], keyNames: [] });
     nodeOpen.set(id, { up: nv.up, upFrom: 0, role: nv.role, roleFrom: 0 });
     tracked.set(id, new Map([...lockNames].map((key, i) => [key, i])));
-    for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
+    for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { seg: null });
   }
   // Slot ownership only moves by a failover (no migration is modelled): one span per change.
   const slotSpans = new Map<string, SlotSpan[]>();
@@ -243,7 +244,7 @@ export function deriveLaneModel(
       // In key order, as a state lists them: the order of the segments of one moment follows it.
       for (const key of found?.sort(byteOrder) ?? []) {
         keys.set(key, keys.size);
-        keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
+        keyOpen.set(`${id}\u0000${key}`, { seg: null });
       }
       const visit =
         changed === null
@@ -254,13 +255,12 @@ export function deriveLaneModel(
         const k = nv.keys.get(key);
         if (k !== undefined && k === ko.view) continue;
         ko.view = k;
-        const sig = keySignature(k);
-        if (sig === ko.sig) continue;
+        if (sameKeyView(k, ko.shown)) continue;
         if (ko.seg) {
           ko.seg.to = t;
           if (ko.seg.to > ko.seg.from || ko.seg.label) lane.keys.push(ko.seg);
         }
-        ko.sig = sig;
+        ko.shown = k;
         if (!k) {
           ko.seg = null;
           continue;
