@@ -156,7 +156,8 @@ export function deriveLaneModel(
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
   // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key);
   // `shown`: the one the open segment shows (undefined: none, the key is absent).
-  const keyOpen = new Map<string, { seg: KeySegment | null; view?: KeyView; shown?: KeyView }>();
+  // By node, then key (a key of its own per pair cost a string built at every frame).
+  const keyOpen = new Map<string, Map<string, { seg: KeySegment | null; view?: KeyView; shown?: KeyView }>>();
   // The keys followed on each node: the locks, and their companions once one appears, each with
   // its place in that order (the segments of one moment are pushed in it).
   const tracked = new Map<string, Map<string, number>>();
@@ -165,7 +166,7 @@ export function deriveLaneModel(
     nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [], keyNames: [] });
     nodeOpen.set(id, { up: nv.up, upFrom: 0, role: nv.role, roleFrom: 0 });
     tracked.set(id, new Map([...lockNames].map((key, i) => [key, i])));
-    for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { seg: null });
+    keyOpen.set(id, new Map([...lockNames].map((key) => [key, { seg: null }])));
   }
   // Slot ownership only moves by a failover (no migration is modelled): one span per change.
   const slotSpans = new Map<string, SlotSpan[]>();
@@ -236,6 +237,7 @@ export function deriveLaneModel(
         no.roleFrom = t;
       }
       const keys = tracked.get(id)!;
+      const nodeKeys = keyOpen.get(id)!;
       // Only the keys this moment touched, when the reader knows them (a sweep does).
       const changed = state.changedKeys?.(id) ?? null;
       let found: string[] | null = null;
@@ -244,14 +246,14 @@ export function deriveLaneModel(
       // In key order, as a state lists them: the order of the segments of one moment follows it.
       for (const key of found?.sort(byteOrder) ?? []) {
         keys.set(key, keys.size);
-        keyOpen.set(`${id}\u0000${key}`, { seg: null });
+        nodeKeys.set(key, { seg: null });
       }
       const visit =
         changed === null
           ? keys.keys()
           : [...changed].filter((k) => keys.has(k)).sort((a, b) => keys.get(a)! - keys.get(b)!);
       for (const key of visit) {
-        const ko = keyOpen.get(`${id}\u0000${key}`)!;
+        const ko = nodeKeys.get(key)!;
         const k = nv.keys.get(key);
         if (k !== undefined && k === ko.view) continue;
         ko.view = k;
@@ -501,7 +503,7 @@ export function deriveLaneModel(
     if (!no.up) lane.down.push({ from: no.upFrom, to: tEnd });
     lane.roles.push({ from: no.roleFrom, to: tEnd, role: no.role });
     for (const key of tracked.get(id)!.keys()) {
-      const ko = keyOpen.get(`${id}\u0000${key}`)!;
+      const ko = keyOpen.get(id)!.get(key)!;
       if (ko.seg) {
         ko.seg.to = tEnd;
         lane.keys.push(ko.seg);
