@@ -92,6 +92,14 @@ export function readerOf(state: VisibleState, threads: string[]): FrameReader {
   return { thread: (id) => state.threads[id], node: (id) => nodes.get(id), changed: () => threads };
 }
 
+/** The keys of `changed` that `keys` follows, in its order (most moments touch one key). */
+export function followedIn(changed: ReadonlySet<string>, keys: ReadonlyMap<string, number>): string[] {
+  const out: string[] = [];
+  for (const k of changed) if (keys.has(k)) out.push(k);
+  if (out.length > 1) out.sort((a, b) => keys.get(a)! - keys.get(b)!);
+  return out;
+}
+
 export function byteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

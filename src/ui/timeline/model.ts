@@ -8,9 +8,9 @@ import type { FrameReader } from '../../engine/scenario/state';
 import type { ClientSpec, Op } from '../../engine/scenario/schema';
 import type { KeyView, Trace, TraceEvent, VisibleState } from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
-import { collectOwners, nameOwners } from './owners';
+import { nameOwners, ownerCollector } from './owners';
 import { aggregateKeys } from './key-rows';
-import { addSubscriptionMarks } from './subscriptions';
+import { subscriptionMarker } from './subscriptions';
 import {
   FAILOVER_MARKS,
   isFailoverStep,
@@ -44,6 +44,7 @@ import {
   NUMERIC,
   byteOrder,
   compareThreadIds,
+  followedIn,
   isCompanionKey,
   sameKeyView,
   memo,
@@ -96,9 +97,11 @@ export function deriveLaneModel(
   const threadIds = new Set<string>([...Object.keys(initial.threads), ...Object.keys(trace.final.threads)]);
   const lockNames = new Set<string>(subLocks);
   const lockKeyOf = new Map<string, string>();
-  // One pass over the events for their threads and locks; an actor's name is matched once.
+  // One pass over the events for their threads, locks and owners; an actor's name is matched once.
   const actors = new Set<string>();
+  const ownersSeen = ownerCollector();
   for (const e of events) {
+    ownersSeen.add(e);
     if (e.actor !== undefined && !actors.has(e.actor)) {
       actors.add(e.actor);
       if (isThreadActor(e.actor)) threadIds.add(e.actor);
@@ -147,7 +150,7 @@ export function deriveLaneModel(
       ? s
       : null;
 
-  const owners = collectOwners(events);
+  const owners = ownersSeen.names;
   // A key's name and an owner field come back on every change of the key (six per lock in a
   // watchdog run of 10,000 locks): named once each.
   const keyName = memo((key: string) => nameOwners(key, owners));
@@ -248,10 +251,7 @@ export function deriveLaneModel(
         keys.set(key, keys.size);
         nodeKeys.set(key, { seg: null });
       }
-      const visit =
-        changed === null
-          ? keys.keys()
-          : [...changed].filter((k) => keys.has(k)).sort((a, b) => keys.get(a)! - keys.get(b)!);
+      const visit = changed === null ? keys.keys() : followedIn(changed, keys);
       for (const key of visit) {
         const ko = nodeKeys.get(key)!;
         const k = nv.keys.get(key);
@@ -317,8 +317,11 @@ export function deriveLaneModel(
   // length in ms.
   const frameAt = sweep?.() ?? ((i: number) => readerOf(stateAt(i), threads));
   let dirty = false;
+  // the pub/sub pool's waits and give-ups (subscriptions.ts), in the same walk
+  const subWaits = subscriptionMarker(threadLanes);
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
+    subWaits.add(e, i);
     if (!MARK_ONLY.has(e.kind)) dirty = true;
     if (dirty && (i + 1 === events.length || events[i + 1].t !== e.t)) {
       apply(frameAt(i), e.t);
@@ -489,7 +492,7 @@ export function deriveLaneModel(
   if (spikes > 0) latency.push({ from: latencyFrom, to: tEnd });
   if (failoverFrom !== null) sentinels?.failovers.push({ from: failoverFrom, to: tEnd, promoted: null });
 
-  addSubscriptionMarks(events, threadLanes, tEnd);
+  subWaits.end(tEnd);
   // The marks come mostly in order already: only a lane with one out of order is sorted.
   const byTime = (a: Mark, b: Mark) => a.t - b.t || a.index - b.index;
   for (const l of threadLanes.values())
