@@ -59,6 +59,7 @@ export function createEngineHost(): (req: Request) => Response {
                 ? clampIndex(count, at.index)
                 : indexAtTime(result.trace, at.clock);
           const first = { index, state: result.stateAt(index) };
+          const outline = outlineOf(result.trace, verbose);
           const done = performance.now();
           const runId = nextRunId++;
           runs.set(runId, result);
@@ -73,7 +74,7 @@ export function createEngineHost(): (req: Request) => Response {
               nodeIds: nodeIds(v.scenario.redis),
               trace: result.trace,
               model,
-              outline: outlineOf(result.trace, verbose),
+              outline,
               verbose,
               first,
               timing: {

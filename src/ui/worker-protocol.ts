@@ -48,8 +48,9 @@ export interface RunPayload {
   outline?: RunOutline;
   verbose: boolean;
   /**
-   * Where the worker's time went, in ms: the run, the lanes; `posted`, when the answer left it
-   * (performance.timeOrigin + now(), comparable across threads): the page takes the transfer from it.
+   * Where the worker's time went, in ms: the run, the lanes (with the state at the cursor and the
+   * outline); `posted`, when the answer left it (performance.timeOrigin + now(), comparable across
+   * threads): the page takes the transfer from it.
    */
   timing: {
     run: number;
