@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyView } from '../../engine/trace/types';
-import { sameKeyView } from './lane-reading';
+import { inOrder, sameKeyView } from './lane-reading';
 
 const hash = (owner: string, n: string, expireAt: number | null = 30_000): KeyView => ({
   key: 'lock',
@@ -34,5 +34,30 @@ describe('sameKeyView: a key segment goes on while its key reads the same', () =
     expect(sameKeyView(undefined, undefined)).toBe(true);
     expect(sameKeyView(hash('A:1', '1'), undefined)).toBe(false);
     expect(sameKeyView(undefined, hash('A:1', '1'))).toBe(false);
+  });
+});
+
+describe('inOrder: whether the marks of a lane need sorting', () => {
+  it('reads time first, then the event index', () => {
+    expect(inOrder([])).toBe(true);
+    expect(
+      inOrder([
+        { t: 1, index: 4 },
+        { t: 1, index: 5 },
+        { t: 2, index: 3 },
+      ]),
+    ).toBe(true);
+    expect(
+      inOrder([
+        { t: 2, index: 1 },
+        { t: 1, index: 2 },
+      ]),
+    ).toBe(false);
+    expect(
+      inOrder([
+        { t: 1, index: 6 },
+        { t: 1, index: 5 },
+      ]),
+    ).toBe(false);
   });
 });

@@ -100,6 +100,17 @@ export function followedIn(changed: ReadonlySet<string>, keys: ReadonlyMap<strin
   return out;
 }
 
+/** Whether marks are in time order already, ties by event index (a loop: 8,000 marks' test by a
+ * comparator call each was 4 ms of contention-100's cold lanes). */
+export function inOrder(marks: readonly { t: number; index: number }[]): boolean {
+  for (let i = 1; i < marks.length; i++) {
+    const a = marks[i - 1];
+    const b = marks[i];
+    if (a.t > b.t || (a.t === b.t && a.index > b.index)) return false;
+  }
+  return true;
+}
+
 export function byteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -45,6 +45,7 @@ import {
   byteOrder,
   compareThreadIds,
   followedIn,
+  inOrder,
   isCompanionKey,
   sameKeyView,
   memo,
@@ -495,8 +496,7 @@ export function deriveLaneModel(
   subWaits.end(tEnd);
   // The marks come mostly in order already: only a lane with one out of order is sorted.
   const byTime = (a: Mark, b: Mark) => a.t - b.t || a.index - b.index;
-  for (const l of threadLanes.values())
-    if (l.marks.some((m, i) => i > 0 && byTime(l.marks[i - 1], m) > 0)) l.marks.sort(byTime);
+  for (const l of threadLanes.values()) if (!inOrder(l.marks)) l.marks.sort(byTime);
 
   // Close everything still open at the end of the run.
   apply(readerOf({ ...trace.final, nodes: {}, threads: {} }, threads), tEnd);
