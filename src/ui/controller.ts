@@ -162,6 +162,10 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   // first; the paint may not (a frame can be later than the task), which costs the paint the
   // copy's JSON.stringify only when the two fall together
   if (opts.persist !== false) setTimeout(() => persistScenario(doc, builtinId, originId), 0);
+  // The trace's events cross unparsed (worker-protocol.ts): the run on screen has them parsed in
+  // the task after its first draw, ready before a reader's first move; a run overtaken by a newer
+  // one never is.
+  setTimeout(() => void result.trace.events, 0);
   return true;
 }
 

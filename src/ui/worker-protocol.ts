@@ -83,9 +83,9 @@ export type RunOutcome =
  * its lane model (1.5 MB cloned, tens of thousands of small objects) made the round trip in about
  * 30 ms as JSON against about 75 ms cloned. Both are plain data, JSON by design (the page exports
  * the trace so); only an absent field's `undefined` is lost, and `lock`, the one that occurs, reads
- * the same. The page parses the events only when something reads them, or in the task after the
- * answer's (the first draw needs the lanes, not the events: docs/performance.md, "fifth pass: the
- * trip"). (Sending the trace ahead of the lanes, for the page to parse meanwhile, was measured twice
+ * the same. The page parses the events only when something reads them (the controller reads the
+ * shown run's in the task after its first draw, which needs the lanes, not the events:
+ * docs/performance.md, "fifth pass: the trip"). (Sending the trace ahead of the lanes, for the page to parse meanwhile, was measured twice
  * and lost both times on the shared 2-core machine: docs/performance.md.)
  */
 export type WireRun = {
@@ -151,9 +151,6 @@ export function fromWire(msg: Response | WireRun): Response {
       arrived: performance.timeOrigin + arrived,
     },
   });
-  // Parsed in a task of their own, after this answer's (the store's update and the first draw
-  // run in its microtasks), so they are ready before a reader's first move.
-  setTimeout(() => void trace.events, 0);
   return { ...msg, result: { ...rest, trace, model } };
 }
 
