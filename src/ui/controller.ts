@@ -8,7 +8,8 @@ import { engineClient, RunTimeoutError, RUN_TIMEOUT_MS } from './engine-client';
 import { setExploreKinds } from './explore/store';
 import { record, restore, takeRedo, takeUndo, type HistoryEntry } from './history';
 import { detectLang, htmlLang, loadLang, type Lang } from './i18n';
-import { defaultSpeed } from './playback-speed';
+import { speedOf } from './playback-speed';
+import { eventCountOf, outlineOf } from './run-outline';
 import { clampCursor, clockAt, indexAtTime, pushError, useLearn, usePlayground } from './store';
 import {
   decodeHash,
@@ -112,7 +113,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
         run,
         lanes,
         transfer,
-        events: outcome.trace.events.length,
+        events: eventCountOf(outcome),
       },
     });
   }
@@ -147,7 +148,7 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
       builtinId,
       originId,
       // A new scenario plays in 10-20 s; an edit keeps the speed the viewer chose.
-      ...(opts.keepTime ? {} : { speed: defaultSpeed(result.trace) }),
+      ...(opts.keepTime ? {} : { speed: speedOf(result.outline ?? outlineOf(result.trace)) }),
       playing: false,
       run: result,
       running: false,
@@ -161,6 +162,10 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   // first; the paint may not (a frame can be later than the task), which costs the paint the
   // copy's JSON.stringify only when the two fall together
   if (opts.persist !== false) setTimeout(() => persistScenario(doc, builtinId, originId), 0);
+  // The trace's events cross unparsed (worker-protocol.ts): the run on screen has them parsed in
+  // the task after its first draw, ready before a reader's first move; a run overtaken by a newer
+  // one never is.
+  setTimeout(() => void result.trace.events, 0);
   return true;
 }
 

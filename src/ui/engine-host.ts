@@ -7,6 +7,7 @@ import { unsupportedIssue } from '../engine/scenario/run_scenario';
 import { nodeIds } from '../engine/topology/nodes';
 import { clampIndex, indexAtTime } from './cursor-index';
 import * as engine from './engine-adapter';
+import { outlineOf } from './run-outline';
 import { deriveRunModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';
 
@@ -58,6 +59,7 @@ export function createEngineHost(): (req: Request) => Response {
                 ? clampIndex(count, at.index)
                 : indexAtTime(result.trace, at.clock);
           const first = { index, state: result.stateAt(index) };
+          const outline = outlineOf(result.trace, verbose);
           const done = performance.now();
           const runId = nextRunId++;
           runs.set(runId, result);
@@ -72,6 +74,7 @@ export function createEngineHost(): (req: Request) => Response {
               nodeIds: nodeIds(v.scenario.redis),
               trace: result.trace,
               model,
+              outline,
               verbose,
               first,
               timing: {

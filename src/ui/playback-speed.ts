@@ -4,18 +4,12 @@
  * in 10–20 s of real time, the longer end for runs with many events to follow.
  */
 import type { Trace } from '../engine/trace/types';
+import { paceEvents, type RunOutline } from './run-outline';
 
 export const MIN_PLAY_S = 10;
 export const MAX_PLAY_S = 20;
 /** events a viewer can follow per real second before the playback should stretch */
 const EVENTS_PER_S = 6;
-
-/** Events worth watching: a verbose run's script lines would otherwise count as pace. */
-function paceEvents(trace: Pick<Trace, 'events'>): number {
-  let n = 0;
-  for (const e of trace.events) if (e.kind !== 'script.line' && e.kind !== 'script.call') n++;
-  return n;
-}
 
 /** Two significant digits: the speed menu shows it, and 7.3× reads better than 7.31234×. */
 function round2(v: number): number {
@@ -24,9 +18,14 @@ function round2(v: number): number {
 
 /** Virtual ms per real ms, so that playing from the start to the last event takes 10–20 s. */
 export function defaultSpeed(trace: Pick<Trace, 'events'>): number {
-  const end = trace.events.length ? trace.events[trace.events.length - 1].t : 0;
+  const lastT = trace.events.length ? trace.events[trace.events.length - 1].t : 0;
+  return speedOf({ lastT, pace: paceEvents(trace) });
+}
+
+/** defaultSpeed from a run's outline (the worker's, so the page need not read the events) */
+export function speedOf({ lastT: end, pace }: Pick<RunOutline, 'lastT' | 'pace'>): number {
   if (end <= 0) return 1;
-  const seconds = Math.min(MAX_PLAY_S - 2, Math.max(MIN_PLAY_S + 2, paceEvents(trace) / EVENTS_PER_S));
+  const seconds = Math.min(MAX_PLAY_S - 2, Math.max(MIN_PLAY_S + 2, pace / EVENTS_PER_S));
   return round2(end / (seconds * 1000));
 }
 

@@ -12,6 +12,7 @@ import type { BuiltinInfo } from './engine-adapter';
 import type { Lang, MessageKey } from './i18n';
 import { focusWindow, requestView } from './view-window';
 import type { RunPayload } from './worker-protocol';
+import { eventAt, eventCountOf } from './run-outline';
 
 export type RunView = RunPayload;
 
@@ -101,7 +102,7 @@ export function dismissError(id: number): void {
 }
 
 export function eventCount(s: PlaygroundState): number {
-  return s.run?.trace.events.length ?? 0;
+  return s.run ? eventCountOf(s.run) : 0;
 }
 
 export function clampCursor(s: PlaygroundState, c: number): number {
@@ -118,7 +119,7 @@ export function stepCursor(delta: number): void {
 
 /** Virtual time at the cursor: the time of the event it points at (0 before the first). */
 export function clockAt(s: PlaygroundState): number {
-  const ev = s.run?.trace.events[s.cursor];
+  const ev = s.run && eventAt(s.run, s.cursor);
   return ev ? ev.t : 0;
 }
 

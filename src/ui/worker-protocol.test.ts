@@ -5,7 +5,7 @@ import { validateScenario } from '../engine/scenario/schema';
 import { deriveRunModel } from './timeline/model';
 import { fromWire, stringifyByField, toWire, type Response } from './worker-protocol';
 
-describe('a run crosses from the worker as JSON text (toWire / fromWire)', () => {
+describe('a run crosses from the worker as JSON text, its events parsed when read (toWire / fromWire)', () => {
   it(
     'gives the page every built-in trace and lane model as the worker had them, but for absent fields',
     { timeout: 60_000 },
@@ -33,11 +33,25 @@ describe('a run crosses from the worker as JSON text (toWire / fromWire)', () =>
         const wire = toWire(res);
         expect(wire, b.id).not.toBe(res);
         if (wire.type !== 'run' || !wire.result.ok || !('traceText' in wire.result)) throw new Error(b.id);
-        expect(wire.result.traceText, b.id).toBe(JSON.stringify(trace));
+        expect(JSON.parse(wire.result.traceText), b.id).toEqual({
+          ...JSON.parse(JSON.stringify(trace)),
+          events: 0,
+        });
+        expect(wire.result.eventsText, b.id).toBe(JSON.stringify(trace.events));
+        expect(wire.result.eventCount, b.id).toBe(trace.events.length);
         expect(wire.result.modelText, b.id).toBe(JSON.stringify(model));
         // postMessage's structured clone, then the page's side
         const back = fromWire(structuredClone(wire));
         if (back.type !== 'run' || !back.result.ok) throw new Error(b.id);
+        // the events are parsed when first read
+        expect(Object.getOwnPropertyDescriptor(back.result.trace, 'events')?.get, b.id).toBeTypeOf(
+          'function',
+        );
+        // the same text as the worker's trace, field order included (exports, shared links)
+        expect(JSON.stringify(back.result.trace), b.id).toBe(JSON.stringify(trace));
+        expect(Object.getOwnPropertyDescriptor(back.result.trace, 'events')?.value, b.id).toBeInstanceOf(
+          Array,
+        );
         // toEqual skips undefined properties but tells NaN from null and -0 from 0
         expect(back.result.trace, b.id).toEqual(trace);
         expect(back.result.model, b.id).toEqual(model);

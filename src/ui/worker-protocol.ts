@@ -5,6 +5,7 @@ import type { SchemaIssue } from '../engine/scenario/api';
 import type { Trace, VisibleState } from '../engine/trace/types';
 import type { BuiltinInfo, ConsoleAnswer } from './engine-adapter';
 import type { LessonResponse } from './lessons/lesson-protocol';
+import type { RunOutline } from './run-outline';
 import type { LaneModel } from './timeline/model';
 
 export type Request =
@@ -43,10 +44,13 @@ export interface RunPayload {
   nodeIds: string[];
   trace: Trace;
   model: LaneModel;
+  /** what the page reads of the events before it parses them (run-outline.ts) */
+  outline?: RunOutline;
   verbose: boolean;
   /**
-   * Where the worker's time went, in ms: the run, the lanes; `posted`, when the answer left it
-   * (performance.timeOrigin + now(), comparable across threads): the page takes the transfer from it.
+   * Where the worker's time went, in ms: the run, the lanes (with the state at the cursor and the
+   * outline); `posted`, when the answer left it (performance.timeOrigin + now(), comparable across
+   * threads): the page takes the transfer from it.
    */
   timing: {
     run: number;
@@ -71,32 +75,48 @@ export type RunOutcome =
   | { ok: false; issues: SchemaIssue[] };
 
 /**
- * How a run's answer crosses from the worker: the trace and the lane model as JSON text. A string
- * is copied in one piece, and JSON.parse of contention-100's 44,000 events took about a fifth less
- * of the page's thread than its side of a structured clone (docs/performance.md, "The page"); its
- * lane model (1.5 MB cloned, tens of thousands of small objects) made the round trip in about 30 ms
- * as JSON against about 75 ms cloned. Both are plain data, JSON by design (the page exports the
- * trace so); only an absent field's `undefined` is lost, and `lock`, the one that occurs, reads the
- * same. (Sending the trace ahead of the lanes, for the page to parse meanwhile, was measured twice
+ * How a run's answer crosses from the worker: the lane model, the trace but its events, and the
+ * trace's events, each as JSON text. A string is copied in one piece (contention-100's events, 6.7
+ * MB, in about 10 ms on each side; as UTF-8 in a transferred buffer, TextEncoder alone took 30-46
+ * ms in the worker), and JSON.parse of contention-100's 44,000 events took about a fifth
+ * less of the page's thread than its side of a structured clone (docs/performance.md, "The page");
+ * its lane model (1.5 MB cloned, tens of thousands of small objects) made the round trip in about
+ * 30 ms as JSON against about 75 ms cloned. Both are plain data, JSON by design (the page exports
+ * the trace so); only an absent field's `undefined` is lost, and `lock`, the one that occurs, reads
+ * the same. The page parses the events only when something reads them (the controller reads the
+ * shown run's in the task after its first draw, which needs the lanes, not the events:
+ * docs/performance.md, "fifth pass: the trip"). (Sending the trace ahead of the lanes, for the page to parse meanwhile, was measured twice
  * and lost both times on the shared 2-core machine: docs/performance.md.)
  */
 export type WireRun = {
   type: 'run';
   id: number;
-  /** `wireMs`: what writing the two texts took the worker (the page's `lockscope:wire` mark) */
-  result: { ok: true; traceText: string; modelText: string; wireMs?: number } & Omit<
-    RunPayload,
-    'trace' | 'model'
-  >;
+  /**
+   * `traceText`: the trace with `events: 0` in its place; `eventsText`: its events, `eventCount`
+   * how many; `wireMs`: what writing them took the worker (the page's
+   * `lockscope:wire` mark)
+   */
+  result: {
+    ok: true;
+    traceText: string;
+    eventsText: string;
+    eventCount: number;
+    modelText: string;
+    wireMs?: number;
+  } & Omit<RunPayload, 'trace' | 'model'>;
 };
 
 export function toWire(res: Response): Response | WireRun {
   if (res.type !== 'run' || !res.result.ok) return res;
   const { trace, model, ...rest } = res.result;
   const started = performance.now();
-  const traceText = stringifyByField(trace);
+  // the events' place is kept, so the page's trace lists its fields in the same order (exports)
+  const traceText = stringifyByField({ ...trace, events: 0 });
+  const eventsText = JSON.stringify(trace.events);
   const modelText = stringifyByField(model);
-  return { ...res, result: { ...rest, traceText, modelText, wireMs: performance.now() - started } };
+  const wireMs = performance.now() - started;
+  const eventCount = trace.events.length;
+  return { ...res, result: { ...rest, traceText, eventsText, eventCount, modelText, wireMs } };
 }
 
 /**
@@ -116,21 +136,50 @@ export function stringifyByField(o: object): string {
 
 export function fromWire(msg: Response | WireRun): Response {
   if (msg.type !== 'run' || !msg.result.ok || !('traceText' in msg.result)) return msg as Response;
-  const { traceText, modelText, wireMs, ...rest } = msg.result;
+  const { traceText, eventsText, eventCount, modelText, wireMs, ...rest } = msg.result;
   const arrived = performance.now();
   const trace = JSON.parse(traceText) as Trace;
+  deferEvents(trace, eventsText);
   const model = JSON.parse(modelText) as LaneModel;
   // User Timing for the performance spec: the trip's two ends, the worker's JSON and the page's
   // parse (whatever else `timing.transfer` holds is the message's copy and its wait in the queue).
   performance.mark('lockscope:wire', {
     detail: {
-      events: trace.events.length,
+      events: eventCount,
       write: wireMs,
       parse: performance.now() - arrived,
       arrived: performance.timeOrigin + arrived,
     },
   });
   return { ...msg, result: { ...rest, trace, model } };
+}
+
+/**
+ * `trace.events` parsed from `text` when first read (a plain array from then on), in its place
+ * among the trace's fields. The `lockscope:events` mark says when, and how long it took.
+ */
+function deferEvents(trace: Trace, text: string): void {
+  const settle = (events: Trace['events']) =>
+    Object.defineProperty(trace, 'events', {
+      value: events,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  Object.defineProperty(trace, 'events', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const started = performance.now();
+      const events = JSON.parse(text) as Trace['events'];
+      settle(events);
+      performance.mark('lockscope:events', {
+        detail: { events: events.length, parse: performance.now() - started },
+      });
+      return events;
+    },
+    set: settle,
+  });
 }
 
 export type Response =

@@ -7,6 +7,7 @@ import { replyText } from '../reply-view';
 import { usePlayground } from '../store';
 import { slotsAt } from '../timeline/model';
 import { nameOwners, NO_OWNERS, type OwnerNames } from '../timeline/owners';
+import { eventAt } from '../run-outline';
 import { findScriptContext } from './script-context';
 import { capList } from './list-cap';
 import { keyNameParts, LONG_KEY, shortKeyName } from './key-name';
@@ -212,7 +213,7 @@ function InsideScript() {
   const t = useT();
   const { run, cursor } = usePick(usePlayground, 'run', 'cursor');
   const calls = useMemo(() => {
-    const ev = run?.trace.events[cursor];
+    const ev = run && eventAt(run, cursor);
     // from script.begin to script.end: the keyspace takes the script's writes with its reply (cmd)
     if (!run || !ev?.kind.startsWith('script.')) return null;
     const ctx = findScriptContext(run.trace.events, cursor);

@@ -46,7 +46,11 @@ export function ScriptView() {
   const cursor = usePlayground((s) => s.cursor);
   const predict = usePlayground((s) => s.predict);
   const lang = usePlayground((s) => s.lang);
-  const ctx = useMemo(() => (run ? findScriptContext(run.trace.events, cursor) : null), [run, cursor]);
+  // (before the first event the events are not read: they may not be parsed yet)
+  const ctx = useMemo(
+    () => (run && cursor >= 0 ? findScriptContext(run.trace.events, cursor) : null),
+    [run, cursor],
+  );
   const { method, sha, script } = useRedissonScript(ctx?.text ?? null);
   const pre = useRef<HTMLPreElement>(null);
   // keep the running line in sight inside the listing (notes make it longer than the panel)

@@ -1,6 +1,7 @@
 import { describeEvent } from '../describe-event';
 import { useT } from '../hooks/useT';
 import type { MessageKey } from '../i18n';
+import { eventAt } from '../run-outline';
 import { usePlayground } from '../store';
 import { compareThreadIds } from '../timeline/model';
 import { nameOwners, NO_OWNERS } from '../timeline/owners';
@@ -10,7 +11,7 @@ import { holdsText } from './thread-holds';
 /** The event at the cursor; apart from the table so only this follows every frame of playback. */
 function EventBox() {
   const t = useT();
-  const ev = usePlayground((s) => s.run?.trace.events[s.cursor]);
+  const ev = usePlayground((s) => (s.run ? eventAt(s.run, s.cursor) : undefined));
   const owners = usePlayground((s) => s.run?.model.owners ?? NO_OWNERS);
   const lang = usePlayground((s) => s.lang);
   const d = ev ? describeEvent(ev, lang) : null;

@@ -1,6 +1,7 @@
 import { captionOf } from '../caption';
 import { describeEvent } from '../describe-event';
 import { useT } from '../hooks/useT';
+import { eventAt } from '../run-outline';
 import { usePlayground } from '../store';
 import './caption.css';
 import { LinkedText } from './Glossary';
@@ -12,11 +13,12 @@ import { LinkedText } from './Glossary';
 export function Caption() {
   const t = useT();
   const lang = usePlayground((s) => s.lang);
-  const events = usePlayground((s) => s.run?.trace.events);
+  const run = usePlayground((s) => s.run);
   const cursor = usePlayground((s) => s.cursor);
   const playing = usePlayground((s) => s.playing);
-  const parts = events ? captionOf(events, cursor, lang) : null;
-  const ev = events?.[cursor];
+  // before the first event nothing is read of the events (they may not be parsed yet)
+  const ev = run ? eventAt(run, cursor) : undefined;
+  const parts = run && ev ? captionOf(run.trace.events, cursor, lang) : null;
   const raw = ev ? describeEvent(ev) : null;
   return (
     <section className="caption" data-testid="caption" aria-label={t('caption.label')}>

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { keyMoments, momentEnd, type KeyMoment } from '../../engine/trace/key_moments';
+import { momentEnd, type KeyMoment } from '../../engine/trace/key_moments';
+import { lastEventT, momentsOf } from '../run-outline';
 import { useT } from '../hooks/useT';
 import { setCursor, usePlayground } from '../store';
 import { focusWindow, requestView } from '../view-window';
@@ -14,9 +15,9 @@ export function KeyMoments() {
   const run = usePlayground((s) => s.run);
   const lang = usePlayground((s) => s.lang);
   const cursor = usePlayground((s) => s.cursor);
-  const moments = useMemo(() => (run ? keyMoments(run.trace) : []), [run]);
+  const moments = useMemo(() => (run ? momentsOf(run) : []), [run]);
   if (!run || moments.length === 0) return null;
-  const runEnd = run.trace.events[run.trace.events.length - 1]?.t ?? 0;
+  const runEnd = lastEventT(run);
   const go = (m: KeyMoment) => {
     usePlayground.setState({ playing: false });
     setCursor(m.index);

@@ -4,14 +4,14 @@ import { useEffect, useState } from 'react';
 import { Icon, type IconName } from './icons';
 import type { MessageKey } from '../i18n';
 import { ExploreButton } from '../explore/ExploreButton';
-import { clockAt, jumpLockEvent, setCursor, SPEEDS, stepCursor, usePlayground } from '../store';
+import { clockAt, eventCount, jumpLockEvent, setCursor, SPEEDS, stepCursor, usePlayground } from '../store';
 
 /** Play/pause, stepping, jumps, speed and the scrubber. Every control has an accessible name. */
 export function Transport() {
   const t = useT();
   const playing = usePlayground((s) => s.playing);
   const cursor = usePlayground((s) => s.cursor);
-  const n = usePlayground((s) => s.run?.trace.events.length ?? 0);
+  const n = usePlayground(eventCount);
   const clock = usePlayground(clockAt);
   const speed = usePlayground((s) => s.speed);
   const running = usePlayground((s) => s.running);

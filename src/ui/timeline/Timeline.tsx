@@ -10,6 +10,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { faultsOf } from '../../engine/scenario/edit';
 import type { Fault } from '../../engine/scenario/schema';
 import { describeEvent } from '../describe-event';
+import { eventAt } from '../run-outline';
 import { useT } from '../hooks/useT';
 import { KeyMoments } from '../shell/KeyMoments';
 import { UndoRedo } from '../shell/UndoRedo';
@@ -270,7 +271,7 @@ export function Timeline() {
     const dot = dotRef.current;
     if (!line || !dot || !layout) return;
     const s = usePlayground.getState();
-    const ev = s.run?.trace.events[s.cursor];
+    const ev = s.run && eventAt(s.run, s.cursor);
     // The veil covers everything right of the cursor (all of it before the first event).
     const veil = veilRef.current;
     if (veil) {

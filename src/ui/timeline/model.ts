@@ -8,9 +8,9 @@ import type { FrameReader } from '../../engine/scenario/state';
 import type { ClientSpec, Op } from '../../engine/scenario/schema';
 import type { KeyView, Trace, TraceEvent, VisibleState } from '../../engine/trace/types';
 import { clientOf, isThreadActor } from '../../engine/trace/actors';
-import { collectOwners, nameOwners } from './owners';
+import { nameOwners, ownerCollector } from './owners';
 import { aggregateKeys } from './key-rows';
-import { addSubscriptionMarks } from './subscriptions';
+import { subscriptionMarker } from './subscriptions';
 import {
   FAILOVER_MARKS,
   isFailoverStep,
@@ -44,8 +44,10 @@ import {
   NUMERIC,
   byteOrder,
   compareThreadIds,
+  followedIn,
+  inOrder,
   isCompanionKey,
-  keySignature,
+  sameKeyView,
   memo,
   readerOf,
   sameHolds,
@@ -94,7 +96,22 @@ export function deriveLaneModel(
   const tEnd = Math.max(lastT, ...trace.violations.map((v) => v.to ?? 0), 1);
 
   const threadIds = new Set<string>([...Object.keys(initial.threads), ...Object.keys(trace.final.threads)]);
-  for (const e of events) if (isThreadActor(e.actor)) threadIds.add(e.actor);
+  const lockNames = new Set<string>(subLocks);
+  const lockKeyOf = new Map<string, string>();
+  // One pass over the events for their threads, locks and owners; an actor's name is matched once.
+  const actors = new Set<string>();
+  const ownersSeen = ownerCollector();
+  for (const e of events) {
+    ownersSeen.add(e);
+    if (e.actor !== undefined && !actors.has(e.actor)) {
+      actors.add(e.actor);
+      if (isThreadActor(e.actor)) threadIds.add(e.actor);
+    }
+    if (e.lock !== undefined) {
+      lockNames.add(e.lock);
+      if (typeof e.key === 'string' && !lockKeyOf.has(e.lock)) lockKeyOf.set(e.lock, e.key);
+    }
+  }
   const threads = [...threadIds].sort(compareThreadIds);
 
   const allNodes = [...new Set([...Object.keys(initial.nodes), ...Object.keys(trace.final.nodes)])];
@@ -104,14 +121,6 @@ export function deriveLaneModel(
     .filter((n) => !isSentinel(n))
     .sort((a, b) => shardOrder.indexOf(a) - shardOrder.indexOf(b));
   const sentinelIds = allNodes.filter(isSentinel);
-
-  const lockNames = new Set<string>(subLocks);
-  const lockKeyOf = new Map<string, string>();
-  for (const e of events)
-    if (e.lock !== undefined) {
-      lockNames.add(e.lock);
-      if (typeof e.key === 'string' && !lockKeyOf.has(e.lock)) lockKeyOf.set(e.lock, e.key);
-    }
 
   // Thread lanes: a band changes whenever the engine's view of the thread changes.
   const threadLanes = new Map<string, ThreadLane>();
@@ -142,15 +151,17 @@ export function deriveLaneModel(
       ? s
       : null;
 
-  const owners = collectOwners(events);
+  const owners = ownersSeen.names;
   // A key's name and an owner field come back on every change of the key (six per lock in a
   // watchdog run of 10,000 locks): named once each.
   const keyName = memo((key: string) => nameOwners(key, owners));
   const fieldName = memo((field: string) => shortField(field, owners));
   const nodeLanes = new Map<string, NodeLane>();
   const nodeOpen = new Map<string, { up: boolean; upFrom: number; role: string; roleFrom: number }>();
-  // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key).
-  const keyOpen = new Map<string, { sig: string; seg: KeySegment | null; view?: KeyView }>();
+  // `view`: the KeyView last compared (the engine's are immutable: the same one is the same key);
+  // `shown`: the one the open segment shows (undefined: none, the key is absent).
+  // By node, then key (a key of its own per pair cost a string built at every frame).
+  const keyOpen = new Map<string, Map<string, { seg: KeySegment | null; view?: KeyView; shown?: KeyView }>>();
   // The keys followed on each node: the locks, and their companions once one appears, each with
   // its place in that order (the segments of one moment are pushed in it).
   const tracked = new Map<string, Map<string, number>>();
@@ -159,7 +170,7 @@ export function deriveLaneModel(
     nodeLanes.set(id, { id, role: nv.role, down: [], roles: [], keys: [], keyNames: [] });
     nodeOpen.set(id, { up: nv.up, upFrom: 0, role: nv.role, roleFrom: 0 });
     tracked.set(id, new Map([...lockNames].map((key, i) => [key, i])));
-    for (const key of lockNames) keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
+    keyOpen.set(id, new Map([...lockNames].map((key) => [key, { seg: null }])));
   }
   // Slot ownership only moves by a failover (no migration is modelled): one span per change.
   const slotSpans = new Map<string, SlotSpan[]>();
@@ -230,6 +241,7 @@ export function deriveLaneModel(
         no.roleFrom = t;
       }
       const keys = tracked.get(id)!;
+      const nodeKeys = keyOpen.get(id)!;
       // Only the keys this moment touched, when the reader knows them (a sweep does).
       const changed = state.changedKeys?.(id) ?? null;
       let found: string[] | null = null;
@@ -238,24 +250,20 @@ export function deriveLaneModel(
       // In key order, as a state lists them: the order of the segments of one moment follows it.
       for (const key of found?.sort(byteOrder) ?? []) {
         keys.set(key, keys.size);
-        keyOpen.set(`${id}\u0000${key}`, { sig: '', seg: null });
+        nodeKeys.set(key, { seg: null });
       }
-      const visit =
-        changed === null
-          ? keys.keys()
-          : [...changed].filter((k) => keys.has(k)).sort((a, b) => keys.get(a)! - keys.get(b)!);
+      const visit = changed === null ? keys.keys() : followedIn(changed, keys);
       for (const key of visit) {
-        const ko = keyOpen.get(`${id}\u0000${key}`)!;
+        const ko = nodeKeys.get(key)!;
         const k = nv.keys.get(key);
         if (k !== undefined && k === ko.view) continue;
         ko.view = k;
-        const sig = keySignature(k);
-        if (sig === ko.sig) continue;
+        if (sameKeyView(k, ko.shown)) continue;
         if (ko.seg) {
           ko.seg.to = t;
           if (ko.seg.to > ko.seg.from || ko.seg.label) lane.keys.push(ko.seg);
         }
-        ko.sig = sig;
+        ko.shown = k;
         if (!k) {
           ko.seg = null;
           continue;
@@ -310,15 +318,19 @@ export function deriveLaneModel(
   // length in ms.
   const frameAt = sweep?.() ?? ((i: number) => readerOf(stateAt(i), threads));
   let dirty = false;
+  // the pub/sub pool's waits and give-ups (subscriptions.ts), in the same walk
+  const subWaits = subscriptionMarker(threadLanes);
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
+    subWaits.add(e, i);
     if (!MARK_ONLY.has(e.kind)) dirty = true;
     if (dirty && (i + 1 === events.length || events[i + 1].t !== e.t)) {
       apply(frameAt(i), e.t);
       dirty = false;
     }
     if (LOCK_KINDS.has(e.kind)) lockEventIndices.push(i);
-    const lane = isThreadActor(e.actor) ? threadLanes.get(e.actor) : undefined;
+    // every thread actor has its lane, and no other actor is named like a thread
+    const lane = e.actor === undefined ? undefined : threadLanes.get(e.actor);
     if (isFailoverStep(e)) {
       const mark = FAILOVER_MARKS[e.kind];
       // a cluster has no Sentinel ids up front: its lane starts with its first failover step
@@ -481,11 +493,10 @@ export function deriveLaneModel(
   if (spikes > 0) latency.push({ from: latencyFrom, to: tEnd });
   if (failoverFrom !== null) sentinels?.failovers.push({ from: failoverFrom, to: tEnd, promoted: null });
 
-  addSubscriptionMarks(events, threadLanes, tEnd);
+  subWaits.end(tEnd);
   // The marks come mostly in order already: only a lane with one out of order is sorted.
   const byTime = (a: Mark, b: Mark) => a.t - b.t || a.index - b.index;
-  for (const l of threadLanes.values())
-    if (l.marks.some((m, i) => i > 0 && byTime(l.marks[i - 1], m) > 0)) l.marks.sort(byTime);
+  for (const l of threadLanes.values()) if (!inOrder(l.marks)) l.marks.sort(byTime);
 
   // Close everything still open at the end of the run.
   apply(readerOf({ ...trace.final, nodes: {}, threads: {} }, threads), tEnd);
@@ -495,7 +506,7 @@ export function deriveLaneModel(
     if (!no.up) lane.down.push({ from: no.upFrom, to: tEnd });
     lane.roles.push({ from: no.roleFrom, to: tEnd, role: no.role });
     for (const key of tracked.get(id)!.keys()) {
-      const ko = keyOpen.get(`${id}\u0000${key}`)!;
+      const ko = keyOpen.get(id)!.get(key)!;
       if (ko.seg) {
         ko.seg.to = tEnd;
         lane.keys.push(ko.seg);

@@ -21,6 +21,16 @@ const UUID_THREAD_G = new RegExp(`(${UUID})(?::(\\d+))?`, 'g');
 export const NO_OWNERS: OwnerNames = { values: {}, clients: {} };
 
 export function collectOwners(events: readonly TraceEvent[]): OwnerNames {
+  const collector = ownerCollector();
+  for (const e of events) collector.add(e);
+  return collector.names;
+}
+
+/**
+ * collectOwners one event at a time, for a caller that walks the events anyway (the lanes' first
+ * pass): `names` holds what the events added so far.
+ */
+export function ownerCollector(): { add: (e: TraceEvent) => void; names: OwnerNames } {
   const values: Record<string, string> = {};
   const clients: Record<string, string> = {};
   const shared = new Set<string>();
@@ -35,12 +45,14 @@ export function collectOwners(events: readonly TraceEvent[]): OwnerNames {
       delete values[owner];
     } else values[owner] = actor;
   };
-  for (const e of events) {
-    if ((e.kind !== 'lock.request' && e.kind !== 'lock.acquired') || !isThreadActor(e.actor)) continue;
-    add(e.owner, e.actor);
-    for (const o of e.owners ?? []) add(o, e.actor);
-  }
-  return { values, clients };
+  return {
+    add: (e) => {
+      if ((e.kind !== 'lock.request' && e.kind !== 'lock.acquired') || !isThreadActor(e.actor)) return;
+      add(e.owner, e.actor);
+      for (const o of e.owners ?? []) add(o, e.actor);
+    },
+    names: { values, clients },
+  };
 }
 
 /**

@@ -11,6 +11,19 @@ export function addSubscriptionMarks(
   threadLanes: ReadonlyMap<string, ThreadLane>,
   tEnd: number,
 ): void {
+  const marker = subscriptionMarker(threadLanes);
+  for (let i = 0; i < events.length; i++) marker.add(events[i], i);
+  marker.end(tEnd);
+}
+
+/**
+ * addSubscriptionMarks one event at a time, for a caller that walks the events anyway (the lanes'
+ * main loop): `add` each event with its index in order, then `end` at the run's end.
+ */
+export function subscriptionMarker(threadLanes: ReadonlyMap<string, ThreadLane>): {
+  add: (e: TraceEvent, i: number) => void;
+  end: (tEnd: number) => void;
+} {
   const waitFrom = new Map<string, number>();
   const close = (actor: string, t: number) => {
     const from = waitFrom.get(actor);
@@ -19,17 +32,19 @@ export function addSubscriptionMarks(
     const lane = threadLanes.get(actor);
     if (lane) (lane.subWait ??= []).push({ from, to: t });
   };
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
+  const add = (e: TraceEvent, i: number) => {
     const actor = String(e.actor ?? '');
     if (e.kind === 'pubsub.wait') {
       if (threadLanes.has(actor)) waitFrom.set(actor, e.t);
-      continue;
+      return;
     }
     // the wait ends with the thread's next event: its subscribe, its give-up, or an interrupt
-    close(actor, e.t);
+    if (waitFrom.size > 0) close(actor, e.t);
     if (e.kind === 'pubsub.timeout')
       threadLanes.get(actor)?.marks.push({ t: e.t, kind: 'sub-timeout', index: i });
-  }
-  for (const actor of [...waitFrom.keys()]) close(actor, tEnd);
+  };
+  const end = (tEnd: number) => {
+    for (const actor of [...waitFrom.keys()]) close(actor, tEnd);
+  };
+  return { add, end };
 }
