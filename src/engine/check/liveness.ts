@@ -19,7 +19,7 @@
 import { LIVELOCK_MS, type Actor, type KeyView } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
 import { LivenessFacts } from './liveness_facts';
-import { buildWaitGraph, type GraphHold, type WaitGraph } from './wait_graph';
+import { KeptWaitGraph, type GraphHold, type WaitGraph } from './wait_graph';
 import { PAIR_SEP } from './pair_ids';
 
 /** What the kernel and the runner know of the future. */
@@ -273,7 +273,8 @@ export class LivenessChecker extends LivenessFacts {
   /**
    * The wait-for graph (wait_graph.ts): an edge from each waiter to each owner of the key it waits
    * for (itself too, when it believes it holds that lock already: an upgrade). It is built again
-   * only when what it is built from can have changed (`graphStale`); the judgement below reads the
+   * only when an event can have changed what it is built from (`graphStale`), and a key change is
+   * patched into it (`keyChanged`); the judgement below reads the
    * clock and the pending faults, so it runs after every change as before.
    * L5: a cycle nothing can break: no waiter in it has a deadline or gives its holds back, every
    * key in it stays (no TTL, or renewed by a live watchdog), and no fault is still to fire.
@@ -358,7 +359,7 @@ export class LivenessChecker extends LivenessFacts {
     const masters = this.host.masters();
     if (this.graph !== null && !this.graphStale && sameList(this.graph.masters, masters)) return this.graph;
     this.graphStale = false;
-    this.graph = buildWaitGraph({ m: this.m, masters, liveKey: this.liveKey, acquiring: this.acquiring });
+    this.graph = new KeptWaitGraph({ m: this.m, masters, liveKey: this.liveKey, acquiring: this.acquiring });
     return this.graph;
   }
 
