@@ -232,12 +232,25 @@ export abstract class LivenessFacts {
     this.closeL3IfFreed(lock);
     // an open L4's thread, the threads the key names, those that believe they hold it (l4Pending
     // keeps the first of each, in this order; this runs for every key a renewal touches)
-    for (const a of this.l4Thread.get(lock) ?? []) this.checkL4(a, lock);
+    // (no list of the owners, no closure per call: this runs for every change of a lock key)
+    const open = this.l4Thread.get(lock);
+    if (open !== undefined) for (const a of open) this.checkL4(a, lock);
     const key = this.m.keyOf(lock);
-    for (const node of this.host.masters())
-      for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) this.checkL4(o, lock);
-    this.holdersOf.get(lock)?.forEach((a) => this.checkL4(a, lock));
+    this.l4Lock = lock;
+    for (const node of this.host.masters()) {
+      const view = this.host.liveKey(node, key);
+      if (view !== undefined) this.m.someOwner(view, this.pendL4);
+    }
+    this.holdersOf.get(lock)?.forEach(this.pendL4);
   }
+
+  /** the lock onKey hands to pendL4 */
+  private l4Lock = '';
+  /** checkL4(a, l4Lock), as a test for someOwner that never passes (made once) */
+  private readonly pendL4 = (a: Actor): boolean => {
+    this.checkL4(a, this.l4Lock);
+    return false;
+  };
 
   /** lock -> the thread of its open L4 */
   protected readonly l4Thread = new Map<string, Actor[]>();

@@ -102,7 +102,8 @@ export class KeptWaitGraph implements WaitGraph {
     const byNode = this.views.get(key)!;
     byNode[i] = view;
     const holds = this.holds;
-    if (holds !== null) for (const lock of this.locksOfKey.get(key)!) holds.set(lock, holdsOn(this.f.m, lock, byNode));
+    if (holds !== null)
+      for (const lock of this.locksOfKey.get(key)!) holds.set(lock, holdsOn(this.f.m, lock, byNode));
     this.judge();
   }
 
@@ -131,8 +132,8 @@ const NO_CYCLES: readonly GraphCycle[] = [];
 function holdsOn(m: SafetyMonitor, lock: string, byNode: readonly (KeyView | undefined)[]): GraphHold[] {
   const out: GraphHold[] = [];
   for (const view of byNode) {
-    const owners = m.ownersOfKey(view).filter((o) => isThreadActor(o));
-    if (owners.length > 0) out.push({ lock, persistent: view!.expireAt === null, owners });
+    const owners: Actor[] = [];
+    if (threadOwners(m, view, owners) > 0) out.push({ lock, persistent: view!.expireAt === null, owners });
   }
   return out;
 }
