@@ -4,7 +4,8 @@
  * the one a fresh build gives, and building it at every judgement, as the checker did before,
  * must give the same trace, on every built-in (the read-to-write upgrade and the two
  * opposite-order deadlocks among them) and on cycles made to end in other ways: keys that
- * expire, a crash, a thread that gives up, a later fault, a partition.
+ * expire, a crash, a thread that gives up, a later fault, a partition, or to last while a key's
+ * owners change.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtins } from '../scenario/builtins/index';
@@ -96,6 +97,49 @@ const made: [string, unknown][] = [
   [
     'a lease held past its expiry by a thread that also waits',
     opposite({ leaseMs: 1500 }, {}, { until: 20_000 }),
+  ],
+  [
+    // (the key's owners change without the key being freed: a kept graph that remembered the
+    // cycles of a set of holds by anything less than their owners would keep C in it)
+    'a cycle through a read lock that lasts while another reader leaves',
+    {
+      format: 'lockscope/1',
+      until: 20_000,
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'lock', lock: 'rw', type: 'ReadLock' },
+            { op: 'work', ms: 200 },
+            { op: 'lock', lock: 'x' },
+          ]),
+        ),
+        cl(
+          'B',
+          th(
+            1,
+            [
+              { op: 'lock', lock: 'x' },
+              { op: 'work', ms: 300 },
+              { op: 'lock', lock: 'rw', type: 'WriteLock' },
+            ],
+            50,
+          ),
+        ),
+        cl(
+          'C',
+          th(
+            1,
+            [
+              { op: 'lock', lock: 'rw', type: 'ReadLock' },
+              { op: 'work', ms: 2000 },
+              { op: 'unlock', lock: 'rw', type: 'ReadLock' },
+            ],
+            100,
+          ),
+        ),
+      ],
+    },
   ],
 ];
 

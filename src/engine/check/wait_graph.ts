@@ -9,8 +9,9 @@
  * graph is kept (`KeptWaitGraph`): the checker builds it again after an event that can change the
  * first four, and a key change it cannot tell from the view the graph holds (`sameGraphShape`) is
  * patched in (`KeptWaitGraph.patch`): the key's view and its locks' holds are replaced, the other
- * keys are not read again, and the cycles are found again from the holds kept. A retry loop gives
- * its part back and takes it again every few seconds: two such key changes per lock.
+ * keys are not read again, and the cycles are those of the holds kept (remembered by the holds
+ * since the build: until the next one, equal holds give equal cycles). A retry loop gives its part
+ * back and takes it again every few seconds: two such key changes per lock, round a few graphs.
  */
 import type { Actor, KeyView } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
@@ -122,11 +123,35 @@ export class KeptWaitGraph implements WaitGraph {
       this.holds = holds = new Map();
       for (const lock of m.waitedLocks()) holds.set(lock, holdsOn(m, lock, this.views.get(m.keyOf(lock))!));
     }
-    this.cycles = findCycles(m, holds);
+    const seen = holdsText(m, holds);
+    let cycles = this.cyclesOf.get(seen);
+    if (cycles === undefined) {
+      if (this.cyclesOf.size >= CYCLES_KEPT) this.cyclesOf.clear();
+      this.cyclesOf.set(seen, (cycles = findCycles(m, holds)));
+    }
+    this.cycles = cycles;
   }
+
+  /**
+   * The cycles found for each set of holds since the build (by `holdsText`): who waits and who
+   * believes it holds what are fixed until the next build, so the same holds give the same cycles,
+   * and a retry loop goes round a few sets of them (its parts taken, one given back, all given back).
+   */
+  private readonly cyclesOf = new Map<string, readonly GraphCycle[]>();
 }
 
 const NO_CYCLES: readonly GraphCycle[] = [];
+/** the sets of holds whose cycles a kept graph remembers (a retry loop goes round three or four) */
+const CYCLES_KEPT = 16;
+
+/** What findCycles reads of the holds, in its order, as text: equal text, equal cycles. */
+function holdsText(m: SafetyMonitor, holdsOf: ReadonlyMap<string, readonly GraphHold[]>): string {
+  let text = '';
+  for (const lock of m.waitedLocks())
+    for (const h of holdsOf.get(lock)!)
+      text += `${lock}\0${h.persistent ? 'p' : 't'}\0${h.owners.join('\0')}\n`;
+  return text;
+}
 
 /** A lock's holds: its key's view on each master that names a thread owner. */
 function holdsOn(m: SafetyMonitor, lock: string, byNode: readonly (KeyView | undefined)[]): GraphHold[] {
