@@ -177,51 +177,55 @@ describe('the wait-for graph kept between judgements', () => {
     },
   );
 
-  it('is, after every event and key change it is kept through, the graph a fresh build gives', () => {
-    // (a patch that missed a key's lock, a hold or the owner test, or an event that changes an
-    // edge without marking the graph stale, fails here at the change itself). Compared when the
-    // monitor is done with the change: an event it handles can emit a violation's before it has
-    // told the liveness checker of the event itself.
-    let at = '';
-    let patched = 0;
-    let depth = 0;
-    const differ: string[] = [];
-    const monitor = SafetyMonitor.prototype as unknown as {
-      onEvent(ev: { kind: string }): void;
-      onKey(node: string, key: string | null): void;
-      liveness: Inside;
-    };
-    const after = (c: Inside, what: string) => {
-      if (depth > 0 || c.graphStale || c.graph === null) return;
-      if (judged(c.graph) !== judged(fresh(c))) differ.push(`${at} at ${c.host.now()} ms, after ${what}`);
-    };
-    const onEvent = monitor.onEvent;
-    vi.spyOn(monitor, 'onEvent').mockImplementation(function (this: typeof monitor, ev) {
-      depth++;
-      onEvent.call(this, ev);
-      depth--;
-      after(this.liveness, `event ${ev.kind}`);
-    });
-    const onKey = monitor.onKey;
-    vi.spyOn(monitor, 'onKey').mockImplementation(function (this: typeof monitor, node, key) {
-      depth++;
-      onKey.call(this, node, key);
-      depth--;
-      after(this.liveness, `a change of ${key} on ${node}`);
-    });
-    const patch = KeptWaitGraph.prototype.patch;
-    vi.spyOn(KeptWaitGraph.prototype, 'patch').mockImplementation(function (this: KeptWaitGraph, ...a) {
-      patched++;
-      patch.apply(this, a);
-    });
-    for (const [id, s] of cases) {
-      at = id;
-      traceText(s);
-    }
-    expect(differ).toEqual([]);
-    // each retry of incident-multilock-opposite-order alone gives back and takes again two locks
-    expect(patched).toBeGreaterThan(76);
-  });
+  it(
+    'is, after every event and key change it is kept through, the graph a fresh build gives',
+    { timeout: 180_000 },
+    () => {
+      // (a patch that missed a key's lock, a hold or the owner test, or an event that changes an
+      // edge without marking the graph stale, fails here at the change itself). Compared when the
+      // monitor is done with the change: an event it handles can emit a violation's before it has
+      // told the liveness checker of the event itself.
+      let at = '';
+      let patched = 0;
+      let depth = 0;
+      const differ: string[] = [];
+      const monitor = SafetyMonitor.prototype as unknown as {
+        onEvent(ev: { kind: string }): void;
+        onKey(node: string, key: string | null): void;
+        liveness: Inside;
+      };
+      const after = (c: Inside, what: string) => {
+        if (depth > 0 || c.graphStale || c.graph === null) return;
+        if (judged(c.graph) !== judged(fresh(c))) differ.push(`${at} at ${c.host.now()} ms, after ${what}`);
+      };
+      const onEvent = monitor.onEvent;
+      vi.spyOn(monitor, 'onEvent').mockImplementation(function (this: typeof monitor, ev) {
+        depth++;
+        onEvent.call(this, ev);
+        depth--;
+        after(this.liveness, `event ${ev.kind}`);
+      });
+      const onKey = monitor.onKey;
+      vi.spyOn(monitor, 'onKey').mockImplementation(function (this: typeof monitor, node, key) {
+        depth++;
+        onKey.call(this, node, key);
+        depth--;
+        after(this.liveness, `a change of ${key} on ${node}`);
+      });
+      const patch = KeptWaitGraph.prototype.patch;
+      vi.spyOn(KeptWaitGraph.prototype, 'patch').mockImplementation(function (this: KeptWaitGraph, ...a) {
+        patched++;
+        patch.apply(this, a);
+      });
+      for (const [id, s] of cases) {
+        at = id;
+        traceText(s);
+      }
+      expect(differ).toEqual([]);
+      // each retry of incident-multilock-opposite-order alone gives back and takes again two locks
+      expect(patched).toBeGreaterThan(76);
+    },
+  );
 
   it('is built again far less often than it is judged where a cycle lasts (renewals, retries)', () => {
     let judged = 0;
