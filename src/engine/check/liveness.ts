@@ -65,10 +65,6 @@ export class LivenessChecker extends LivenessFacts {
    */
   private readonly freeWaited: string[] = [];
   private freeN = 0;
-  /** (made once: an iterator over the waited-for locks was made after every change) */
-  private readonly addIfFree = (_: unknown, lock: string): void => {
-    if (this.isFree(lock)) this.freeWaited[this.freeN++] = lock;
-  };
   private freeStale = true;
 
   /**
@@ -94,8 +90,9 @@ export class LivenessChecker extends LivenessFacts {
     const free = this.freeWaited;
     if (this.freeStale) {
       this.freeStale = false;
-      this.freeN = 0;
-      this.m.forEachWaitedLock(this.addIfFree);
+      let n = 0;
+      for (const l of this.m.waitedLocks()) if (this.isFree(l)) free[n++] = l;
+      this.freeN = n;
     }
     const hung = this.hungCalls(probe);
     const openL2 = this.m.hasOpen('L2');
@@ -159,15 +156,10 @@ export class LivenessChecker extends LivenessFacts {
         this.lostCause = 'dead-ahead';
         lost = [...waiters];
       } else if (this.untimed.size > 0) {
-        // (lost is sorted by the caller: walk the smaller of the two sets, with a function made
-        // once; a pair and an iterator were made per free waited-for lock after every task)
-        const few = this.untimed.size < waiters.size ? this.untimed : waiters;
-        this.lostIn = few === waiters ? this.untimed : waiters;
-        this.lostProbe = probe;
-        this.lostFound = null;
-        few.forEach(this.addIfLost);
-        lost = this.lostFound;
-        this.lostProbe = null;
+        // (lost is sorted by the caller: walk the smaller of the two sets)
+        const [few, all] =
+          this.untimed.size < waiters.size ? [this.untimed, waiters] : [waiters, this.untimed];
+        for (const w of few) if (all.has(w) && !probe.canWake(w)) (lost ??= []).push(w);
       }
     }
     return lost;
@@ -175,13 +167,6 @@ export class LivenessChecker extends LivenessFacts {
 
   /** why lostWaiters' last answer is lost */
   private lostCause = 'free';
-  /** addIfLost's inputs and answer: the other set, the probe, the lost found */
-  private lostIn: ReadonlySet<Actor> = new Set();
-  private lostProbe: LivenessProbe | null = null;
-  private lostFound: Actor[] | null = null;
-  private readonly addIfLost = (w: Actor): void => {
-    if (this.lostIn.has(w) && !this.lostProbe!.canWake(w)) (this.lostFound ??= []).push(w);
-  };
 
   /**
    * L2 `hung`: acquire calls that are not waiting for the lock (no `lock.wait` of theirs is open)
@@ -235,12 +220,8 @@ export class LivenessChecker extends LivenessFacts {
       for (const a of unwaited)
         if (names.has(a) || (clients.size > 0 && clients.has(this.clientOf(a))))
           this.judgeStuck(a, unwaited, probe);
-    } else if (names.size > 0) {
-      // (a function made once: an iterator over the changed names was made after every task)
-      this.judgeProbe = probe;
-      names.forEach(this.judgeIfUnwaited);
-      this.judgeProbe = null;
-    }
+    } else if (names.size > 0)
+      for (const name of names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
     return this.stuck;
   }
 
@@ -262,12 +243,6 @@ export class LivenessChecker extends LivenessFacts {
   }
 
   private readonly stuck = new Set<Actor>();
-  /** judgeIfUnwaited's probe (stuckCalls' own while it runs) */
-  private judgeProbe: LivenessProbe | null = null;
-  private readonly judgeIfUnwaited = (name: string): void => {
-    const unwaited = this.unwaited!;
-    if (unwaited.has(name)) this.judgeStuck(name, unwaited, this.judgeProbe!);
-  };
 
   /**
    * The acquire calls not waiting for their lock (no `lock.wait` of theirs open), of threads not

@@ -147,11 +147,6 @@ export class SafetyMonitor {
     return this.waiters.keys();
   }
 
-  /** `fn(waiters, lock)` for every lock some thread waits for, in waitedLocks' order (no iterator). */
-  forEachWaitedLock(fn: (waiters: ReadonlySet<Actor>, lock: string) => void): void {
-    this.waiters.forEach(fn);
-  }
-
   /** The Redis key of a lock (its name unless a request said otherwise). */
   keyOf(lock: string): string {
     return this.keyOfLock.get(lock) ?? lock;
