@@ -19,7 +19,7 @@
 import { LIVELOCK_MS, type Actor, type KeyView } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
 import { LivenessFacts } from './liveness_facts';
-import { buildWaitGraph, type GraphHold, type WaitGraph } from './wait_graph';
+import { KeptWaitGraph, type GraphHold, type WaitGraph } from './wait_graph';
 import { PAIR_SEP } from './pair_ids';
 
 /** What the kernel and the runner know of the future. */
@@ -60,9 +60,11 @@ export class LivenessChecker extends LivenessFacts {
 
   /**
    * The waited-for locks that are free (L2's candidates), until the next change (`freeStale`).
-   * One list, refilled after a change: this runs after every task.
+   * One list, refilled after a change (freeWaited[0..freeN): `length = 0` gave it a new store
+   * each time): this runs after every task.
    */
   private readonly freeWaited: string[] = [];
+  private freeN = 0;
   private freeStale = true;
 
   /**
@@ -85,38 +87,48 @@ export class LivenessChecker extends LivenessFacts {
   private checkL2(probe: LivenessProbe): void {
     // A lock's freeness only changes with an event or a key change (they set `dirty`); whether a
     // waiter can still wake changes with any task, so that part is asked every time.
+    const free = this.freeWaited;
     if (this.freeStale) {
       this.freeStale = false;
-      const free = this.freeWaited;
-      free.length = 0;
-      for (const l of this.m.waitedLocks()) if (this.isFree(l)) free.push(l);
+      let n = 0;
+      for (const l of this.m.waitedLocks()) if (this.isFree(l)) free[n++] = l;
+      this.freeN = n;
     }
     const hung = this.hungCalls(probe);
     const openL2 = this.m.hasOpen('L2');
-    if (this.freeWaited.length === 0 && hung === null && !openL2) return;
+    if (this.freeN === 0 && hung === null && !openL2) return;
     if (!this.freePassDue(hung, openL2)) return;
     this.freePassStale = false;
     // (the free locks alone are already distinct: the set is built only to merge in the others)
-    let locks: Iterable<string> = this.freeWaited;
-    if (hung !== null || openL2) {
-      const merged = new Set(this.freeWaited);
-      for (const l of this.m.openLocks('L2')) merged.add(l);
-      if (hung !== null) for (const l of hung.keys()) merged.add(l);
-      locks = merged;
+    if (hung === null && !openL2) {
+      for (let i = 0; i < this.freeN; i++) this.judgeL2(free[i], probe, null, false);
+      return;
     }
-    for (const lock of locks) {
-      let lost = this.lostWaiters(lock, probe);
-      let cause = this.lostCause;
-      if (lost === null && hung?.has(lock) === true) {
-        cause = 'hung';
-        lost = hung.get(lock)!;
-      }
-      // (a lock neither lost nor open is the common case: nothing to close, nothing allocated)
-      if (lost !== null) {
-        lost.sort();
-        this.m.setOpen('L2', lock, lost, { cause, waiting: lost });
-      } else if (openL2 && this.m.isOpen('L2', lock)) this.m.setOpen('L2', lock, null);
+    const merged = new Set<string>();
+    for (let i = 0; i < this.freeN; i++) merged.add(free[i]);
+    for (const l of this.m.openLocks('L2')) merged.add(l);
+    if (hung !== null) for (const l of hung.keys()) merged.add(l);
+    for (const lock of merged) this.judgeL2(lock, probe, hung, openL2);
+  }
+
+  /** L2 of one lock: its lost waiters or hung calls open it (or keep it open), none closes it. */
+  private judgeL2(
+    lock: string,
+    probe: LivenessProbe,
+    hung: ReadonlyMap<string, Actor[]> | null,
+    openL2: boolean,
+  ): void {
+    let lost = this.lostWaiters(lock, probe);
+    let cause = this.lostCause;
+    if (lost === null && hung?.has(lock) === true) {
+      cause = 'hung';
+      lost = hung.get(lock)!;
     }
+    // (a lock neither lost nor open is the common case: nothing to close, nothing allocated)
+    if (lost !== null) {
+      lost.sort();
+      this.m.setOpen('L2', lock, lost, { cause, waiting: lost });
+    } else if (openL2 && this.m.isOpen('L2', lock)) this.m.setOpen('L2', lock, null);
   }
 
   /**
@@ -195,12 +207,21 @@ export class LivenessChecker extends LivenessFacts {
     const rebuilt = this.unwaited === null;
     if (rebuilt) this.stuck.clear();
     const unwaited = this.unwaitedCalls(probe);
-    if (rebuilt) for (const a of unwaited) this.judgeStuck(a, unwaited, probe);
-    for (const name of changes.names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
-    // (one Set lookup per call: a walk over the changed clients for each call made an iterator each)
-    const clients = changes.clients;
-    if (clients.size > 0)
-      for (const a of unwaited) if (clients.has(this.clientOf(a))) this.judgeStuck(a, unwaited, probe);
+    if (rebuilt) {
+      for (const a of unwaited) this.judgeStuck(a, unwaited, probe);
+      return this.stuck;
+    }
+    // (a call that left `unwaited` was judged by unwaitedCalls: with none left, none is stuck)
+    if (unwaited.size === 0) return this.stuck;
+    const { names, clients } = changes;
+    // One walk over the smaller side, each call judged once: a walk over the changed clients for
+    // each call made an iterator each, and a thread's own change and its client's judged it twice.
+    if (clients.size > 0 || names.size > unwaited.size) {
+      for (const a of unwaited)
+        if (names.has(a) || (clients.size > 0 && clients.has(this.clientOf(a))))
+          this.judgeStuck(a, unwaited, probe);
+    } else if (names.size > 0)
+      for (const name of names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
     return this.stuck;
   }
 
@@ -273,7 +294,8 @@ export class LivenessChecker extends LivenessFacts {
   /**
    * The wait-for graph (wait_graph.ts): an edge from each waiter to each owner of the key it waits
    * for (itself too, when it believes it holds that lock already: an upgrade). It is built again
-   * only when what it is built from can have changed (`graphStale`); the judgement below reads the
+   * only when an event can have changed what it is built from (`graphStale`), and a key change is
+   * patched into it (`keyChanged`); the judgement below reads the
    * clock and the pending faults, so it runs after every change as before.
    * L5: a cycle nothing can break: no waiter in it has a deadline or gives its holds back, every
    * key in it stays (no TTL, or renewed by a live watchdog), and no fault is still to fire.
@@ -358,7 +380,7 @@ export class LivenessChecker extends LivenessFacts {
     const masters = this.host.masters();
     if (this.graph !== null && !this.graphStale && sameList(this.graph.masters, masters)) return this.graph;
     this.graphStale = false;
-    this.graph = buildWaitGraph({ m: this.m, masters, liveKey: this.liveKey, acquiring: this.acquiring });
+    this.graph = new KeptWaitGraph({ m: this.m, masters, liveKey: this.liveKey, acquiring: this.acquiring });
     return this.graph;
   }
 

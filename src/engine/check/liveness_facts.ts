@@ -9,7 +9,7 @@ import { clientOf, isThreadActor } from '../trace/actors';
 import { FAMILY_TYPES } from '../lock_types';
 import type { MonitorHost, SafetyMonitor } from './monitor';
 import { PAIR_SEP, type Pair } from './pair_ids';
-import { sameGraphShape, type WaitGraph } from './wait_graph';
+import { sameGraphShape, type KeptWaitGraph } from './wait_graph';
 
 /** Hash locks whose field `"<uuid>:<threadId>"` is the thread's hold counter (L4). */
 const COUNTED_TYPES = new Set(['RLock', 'FairLock', 'FencedLock', 'SpinLock']);
@@ -96,8 +96,8 @@ export abstract class LivenessFacts {
   protected dirty = false;
   /** The wait-for graph must be built again before L5 and L6 are judged (wait_graph.ts). */
   protected graphStale = true;
-  /** the graph L5 and L6 were last judged on; null: none yet */
-  protected graph: WaitGraph | null = null;
+  /** the graph L5 and L6 were last judged on, patched by key changes since; null: none yet */
+  protected graph: KeptWaitGraph | null = null;
 
   constructor(
     protected readonly host: MonitorHost,
@@ -201,16 +201,19 @@ export abstract class LivenessFacts {
   }
 
   /**
-   * A key changed on a node (any key, before `onKey`): the wait-for graph is stale when the key is
-   * one it was built from and its owners or its having a TTL changed (a renewal changes neither).
+   * A key changed on a node (any key, before `onKey`): when the key is one the wait-for graph was
+   * built from and its owners or its having a TTL changed (a renewal changes neither), the change
+   * is patched into the graph (a retry loop gives a lock back and takes it again every few seconds).
    */
   keyChanged(node: string, key: string): void {
-    if (this.graphStale || this.graph === null) return;
-    const built = this.graph.views.get(key);
+    const graph = this.graph;
+    if (this.graphStale || graph === null) return;
+    const built = graph.views.get(key);
     if (built === undefined) return;
-    const i = this.graph.masters.indexOf(node);
+    const i = graph.masters.indexOf(node);
     if (i < 0) return;
-    if (!sameGraphShape(this.m, built[i], this.host.liveKey(node, key))) this.graphStale = true;
+    const view = this.host.liveKey(node, key);
+    if (!sameGraphShape(this.m, built[i], view)) graph.patch(i, key, view);
   }
 
   /** Something the wait-for graph is built from changed outside the events and keys above. */
@@ -229,12 +232,25 @@ export abstract class LivenessFacts {
     this.closeL3IfFreed(lock);
     // an open L4's thread, the threads the key names, those that believe they hold it (l4Pending
     // keeps the first of each, in this order; this runs for every key a renewal touches)
-    for (const a of this.l4Thread.get(lock) ?? []) this.checkL4(a, lock);
+    // (no list of the owners, no closure per call: this runs for every change of a lock key)
+    const open = this.l4Thread.get(lock);
+    if (open !== undefined) for (const a of open) this.checkL4(a, lock);
     const key = this.m.keyOf(lock);
-    for (const node of this.host.masters())
-      for (const o of this.m.ownersOfKey(this.host.liveKey(node, key))) this.checkL4(o, lock);
-    this.holdersOf.get(lock)?.forEach((a) => this.checkL4(a, lock));
+    this.l4Lock = lock;
+    for (const node of this.host.masters()) {
+      const view = this.host.liveKey(node, key);
+      if (view !== undefined) this.m.someOwner(view, this.pendL4);
+    }
+    this.holdersOf.get(lock)?.forEach(this.pendL4);
   }
+
+  /** the lock onKey hands to pendL4 */
+  private l4Lock = '';
+  /** checkL4(a, l4Lock), as a test for someOwner that never passes (made once) */
+  private readonly pendL4 = (a: Actor): boolean => {
+    this.checkL4(a, this.l4Lock);
+    return false;
+  };
 
   /** lock -> the thread of its open L4 */
   protected readonly l4Thread = new Map<string, Actor[]>();

@@ -16,7 +16,9 @@ import { traceText } from './testing/trace_text';
 interface Inside {
   freePassDue(hung: ReadonlyMap<string, Actor[]> | null, openL2: boolean): boolean;
   lostWaiters(lock: string, probe: LivenessProbe): Actor[] | null;
-  freeWaited: string[] | null;
+  /** freeWaited[0..freeN) */
+  freeWaited: string[];
+  freeN: number;
   host: MonitorHost;
 }
 const proto = LivenessChecker.prototype as unknown as Inside;
@@ -71,7 +73,7 @@ describe("L2's pass over the free waited-for locks, skipped when nothing it read
         if (due) return due;
         skipped++;
         const probe = this.host.probe!;
-        for (const lock of this.freeWaited!)
+        for (const lock of this.freeWaited.slice(0, this.freeN))
           if (this.lostWaiters(lock, probe) !== null) missed.push(`${at}: ${lock} at ${this.host.now()} ms`);
         return due;
       });

@@ -73,6 +73,8 @@ export { leaseOwners, type ViolationExtra } from './monitor_parts';
 
 /** an empty list shared by the uses without pending or erased writes (never written to) */
 const NONE: readonly never[] = [];
+/** someOwner's test for hasOwner, made once (a closure per call before: it runs after every change) */
+const anyOwner = (): boolean => true;
 
 export interface MonitorHost {
   emit<K extends 'violation.start' | 'violation.end'>(kind: K, fields: EventFields<K>): void;
@@ -184,7 +186,7 @@ export class SafetyMonitor {
 
   /** ownersOfKey(view).length > 0, without the list (asked after every change of a waited-for key). */
   hasOwner(view: KeyView | undefined): boolean {
-    return view !== undefined && this.someOwner(view, () => true);
+    return view !== undefined && this.someOwner(view, anyOwner);
   }
 
   /** Whether an owner ownersOfKey(view) would list passes `test` (without the list). */
@@ -498,7 +500,9 @@ export class SafetyMonitor {
     if (ev.accepted) {
       // (most uses have neither: no arrays are made for them)
       const pending =
-        ev.pending === undefined || ev.pending.length === 0 ? NONE : ev.pending.filter((p) => p.actor !== actor);
+        ev.pending === undefined || ev.pending.length === 0
+          ? NONE
+          : ev.pending.filter((p) => p.actor !== actor);
       const erasedBy =
         ev.erased === undefined || ev.erased.length === 0
           ? NONE

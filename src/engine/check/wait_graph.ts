@@ -5,14 +5,17 @@
  * The graph is a function of who waits for which lock, who believes it holds what, who is
  * acquiring (all changed by events), which nodes are masters, and, of each waited-for key on
  * each master, its thread owners and whether it has a TTL. A watchdog renewal's PEXPIRE changes
- * none of these (whether a renewal runs is read when a cycle is judged, not built into it), so the graph is kept (`WaitGraph`) and built again only when one
- * of them can have changed: the checker marks it stale on those events, and a key change is
- * compared with the view the graph was built from (`sameGraphShape`).
+ * none of these (whether a renewal runs is read when a cycle is judged, not built into it). The
+ * graph is kept (`KeptWaitGraph`): the checker builds it again after an event that can change the
+ * first four, and a key change it cannot tell from the view the graph holds (`sameGraphShape`) is
+ * patched in (`KeptWaitGraph.patch`): the key's view and its locks' holds are replaced, the other
+ * keys are not read again, and the cycles are those of the holds kept (remembered by the holds
+ * since the build: until the next one, equal holds give equal cycles). A retry loop gives its part
+ * back and takes it again every few seconds: two such key changes per lock, round a few graphs.
  */
 import type { Actor, KeyView } from '../trace/types';
 import { isThreadActor } from '../trace/actors';
 import type { SafetyMonitor } from './monitor';
-import { PAIR_SEP } from './pair_ids';
 import type { Acquire } from './liveness_facts';
 
 /** A strongly connected part of the graph that contains a cycle. */
@@ -43,7 +46,7 @@ export interface WaitGraph {
   readonly cycles: readonly GraphCycle[];
   /** the masters it was built on, in order */
   readonly masters: readonly string[];
-  /** Redis key of each waited-for lock -> its view on each of `masters` when built */
+  /** Redis key of each waited-for lock -> its view on each of `masters` (built or patched in) */
   readonly views: ReadonlyMap<string, readonly (KeyView | undefined)[]>;
 }
 
@@ -55,47 +58,142 @@ export interface GraphFacts {
   readonly acquiring: ReadonlyMap<Actor, Acquire>;
 }
 
-const sep = PAIR_SEP;
-
+/** The graph as it is now, built from the facts (a test compares a kept graph with this). */
 export function buildWaitGraph(f: GraphFacts): WaitGraph {
-  const { m, masters } = f;
-  const views = new Map<string, (KeyView | undefined)[]>();
-  for (const lock of m.waitedLocks()) {
-    const key = m.keyOf(lock);
-    if (!views.has(key))
-      views.set(
-        key,
-        masters.map((node) => f.liveKey(node, key)),
-      );
-  }
-  const ownerWaits = anOwnerWaits(f, views);
-  if (!ownerWaits) return { ownerWaits, cycles: [], masters: masters.slice(), views };
-  const held: GraphHold[] = [];
-  for (const lock of m.waitedLocks()) {
-    const byNode = views.get(m.keyOf(lock))!;
-    for (const view of byNode) {
-      const owners = m.ownersOfKey(view).filter((o) => isThreadActor(o));
-      if (owners.length > 0) held.push({ lock, persistent: view!.expireAt === null, owners });
+  return new KeptWaitGraph(f);
+}
+
+/**
+ * A wait-for graph kept between changes: built whole from the facts, then patched key by key
+ * (`patch`) for as long as no event changes who waits, holds or acquires.
+ */
+export class KeptWaitGraph implements WaitGraph {
+  ownerWaits = false;
+  cycles: readonly GraphCycle[] = NO_CYCLES;
+  readonly masters: readonly string[];
+  readonly views = new Map<string, (KeyView | undefined)[]>();
+  /** Redis key -> the waited-for locks it is the key of (two lock names may share one key) */
+  private readonly locksOfKey = new Map<string, string[]>();
+  /** waited-for lock -> its holds (its key on each master that names a thread), in master order; null: not read yet */
+  private holds: Map<string, GraphHold[]> | null = null;
+
+  constructor(private readonly f: GraphFacts) {
+    const { m, masters } = f;
+    this.masters = masters.slice();
+    for (const lock of m.waitedLocks()) {
+      const key = m.keyOf(lock);
+      const locks = this.locksOfKey.get(key);
+      if (locks === undefined) this.locksOfKey.set(key, [lock]);
+      else locks.push(lock);
+      if (!this.views.has(key))
+        this.views.set(
+          key,
+          masters.map((node) => f.liveKey(node, key)),
+        );
     }
+    this.judge();
   }
+
+  /**
+   * Key `key` of a waited-for lock changed on `masters[i]` to `view`, in its thread owners or its
+   * having a TTL, and nothing else the graph is built from did: the graph is now the one a build
+   * would give.
+   */
+  patch(i: number, key: string, view: KeyView | undefined): void {
+    const byNode = this.views.get(key)!;
+    byNode[i] = view;
+    const holds = this.holds;
+    if (holds !== null)
+      for (const lock of this.locksOfKey.get(key)!) holds.set(lock, holdsOn(this.f.m, lock, byNode));
+    this.judge();
+  }
+
+  /** ownerWaits from the views; the cycles from the holds (read for every lock when none are kept). */
+  private judge(): void {
+    const { m } = this.f;
+    this.ownerWaits = anOwnerWaits(this.f, this.views);
+    if (!this.ownerWaits) {
+      // (a graph without a cycle, as most are, reads no holds: they are read when one can be)
+      this.holds = null;
+      this.cycles = NO_CYCLES;
+      return;
+    }
+    let holds = this.holds;
+    if (holds === null) {
+      this.holds = holds = new Map();
+      for (const lock of m.waitedLocks()) holds.set(lock, holdsOn(m, lock, this.views.get(m.keyOf(lock))!));
+    }
+    const seen = holdsText(m, holds);
+    let cycles = this.cyclesOf.get(seen);
+    if (cycles === undefined) {
+      if (this.cyclesOf.size >= CYCLES_KEPT) this.cyclesOf.clear();
+      this.cyclesOf.set(seen, (cycles = findCycles(m, holds)));
+    }
+    this.cycles = cycles;
+  }
+
+  /**
+   * The cycles found for each set of holds since the build (by `holdsText`): who waits and who
+   * believes it holds what are fixed until the next build, so the same holds give the same cycles,
+   * and a retry loop goes round a few sets of them (its parts taken, one given back, all given back).
+   */
+  private readonly cyclesOf = new Map<string, readonly GraphCycle[]>();
+}
+
+const NO_CYCLES: readonly GraphCycle[] = [];
+/** the sets of holds whose cycles a kept graph remembers (a retry loop goes round three or four) */
+const CYCLES_KEPT = 16;
+
+/** What findCycles reads of the holds, in its order, as text: equal text, equal cycles. */
+function holdsText(m: SafetyMonitor, holdsOf: ReadonlyMap<string, readonly GraphHold[]>): string {
+  let text = '';
+  for (const lock of m.waitedLocks())
+    for (const h of holdsOf.get(lock)!)
+      text += `${lock}\0${h.persistent ? 'p' : 't'}\0${h.owners.join('\0')}\n`;
+  return text;
+}
+
+/** A lock's holds: its key's view on each master that names a thread owner. */
+function holdsOn(m: SafetyMonitor, lock: string, byNode: readonly (KeyView | undefined)[]): GraphHold[] {
+  const out: GraphHold[] = [];
+  for (const view of byNode) {
+    const owners: Actor[] = [];
+    if (threadOwners(m, view, owners) > 0) out.push({ lock, persistent: view!.expireAt === null, owners });
+  }
+  return out;
+}
+
+/**
+ * The graph's cycles: an edge from each waiter of a lock to each owner of its holds (except a
+ * waiter named by the hold that does not believe it holds the lock: its acquire just got it, the
+ * reply is on its way), and the strongly connected parts with a cycle, each with the holds its
+ * edges point to.
+ */
+function findCycles(m: SafetyMonitor, holdsOf: ReadonlyMap<string, readonly GraphHold[]>): GraphCycle[] {
   const edges = new Map<Actor, Set<Actor>>();
   const waitsFor = new Map<Actor, string>();
-  /** waiter \0 owner -> the holds that make the edge */
-  const edgeHolds = new Map<string, GraphHold[]>();
-  for (const h of held) {
-    const { lock, owners } = h;
-    for (const w of m.waitersOf(lock) ?? []) {
-      // Its own field without a hold it knows of: its acquire just got the lock (the reply is
-      // on its way), so it no longer waits. A hold it knows of blocks it (read-to-write upgrade).
-      if (owners.includes(w) && !m.believes(w, lock)) continue;
-      waitsFor.set(w, lock);
-      let e = edges.get(w);
-      if (e === undefined) edges.set(w, (e = new Set()));
-      for (const o of owners) {
-        e.add(o);
-        const list = edgeHolds.get(w + sep + o);
-        if (list === undefined) edgeHolds.set(w + sep + o, [h]);
-        else if (!list.includes(h)) list.push(h);
+  /** waiter -> owner -> the holds that make the edge */
+  const edgeHolds = new Map<Actor, Map<Actor, GraphHold[]>>();
+  for (const lock of m.waitedLocks()) {
+    const waiters = m.waitersOf(lock);
+    if (waiters === undefined) continue;
+    for (const h of holdsOf.get(lock)!) {
+      const owners = h.owners;
+      for (const w of waiters) {
+        // Its own field without a hold it knows of: its acquire just got the lock (the reply is
+        // on its way), so it no longer waits. A hold it knows of blocks it (read-to-write upgrade).
+        if (owners.includes(w) && !m.believes(w, lock)) continue;
+        waitsFor.set(w, lock);
+        let e = edges.get(w);
+        let eh = edgeHolds.get(w);
+        if (e === undefined) edges.set(w, (e = new Set()));
+        if (eh === undefined) edgeHolds.set(w, (eh = new Map()));
+        for (const o of owners) {
+          e.add(o);
+          const list = eh.get(o);
+          if (list === undefined) eh.set(o, [h]);
+          else if (!list.includes(h)) list.push(h);
+        }
       }
     }
   }
@@ -103,12 +201,13 @@ export function buildWaitGraph(f: GraphFacts): WaitGraph {
   for (const scc of stronglyConnected(edges)) {
     const members = [...scc].sort();
     const holds = new Set<GraphHold>();
-    for (const w of members)
-      for (const o of edges.get(w)!)
-        if (scc.has(o)) for (const h of edgeHolds.get(w + sep + o)!) holds.add(h);
+    for (const w of members) {
+      const eh = edgeHolds.get(w)!;
+      for (const o of edges.get(w)!) if (scc.has(o)) for (const h of eh.get(o)!) holds.add(h);
+    }
     found.push({ members, lock: waitsFor.get(members[0])!, holds: [...holds] });
   }
-  return { ownerWaits, cycles: found, masters: masters.slice(), views };
+  return found;
 }
 
 /**
@@ -118,17 +217,27 @@ export function buildWaitGraph(f: GraphFacts): WaitGraph {
  */
 function anOwnerWaits(f: GraphFacts, views: ReadonlyMap<string, readonly (KeyView | undefined)[]>): boolean {
   const { m } = f;
+  asked = f;
   for (const lock of m.waitedLocks()) {
-    for (const view of views.get(m.keyOf(lock))!) {
-      if (view === undefined) continue;
-      const waits = m.someOwner(view, (o) => {
-        const a = isThreadActor(o) ? f.acquiring.get(o) : undefined;
-        return a !== undefined && (a.lock !== lock || m.believes(o, lock));
-      });
-      if (waits) return true;
-    }
+    askedLock = lock;
+    for (const view of views.get(m.keyOf(lock))!)
+      if (view !== undefined && m.someOwner(view, ownerAcquires)) {
+        asked = null;
+        return true;
+      }
   }
+  asked = null;
   return false;
+}
+
+// (the test someOwner runs for anOwnerWaits, made once: a closure per view was made on every build)
+let asked: GraphFacts | null = null;
+let askedLock = '';
+
+function ownerAcquires(o: Actor): boolean {
+  const f = asked!;
+  const a = isThreadActor(o) ? f.acquiring.get(o) : undefined;
+  return a !== undefined && (a.lock !== askedLock || f.m.believes(o, askedLock));
 }
 
 /**
