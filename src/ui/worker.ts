@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 /** The engine worker: runs scenarios off the main thread so the page never freezes. */
 import { needsDeploymentModels } from '../engine/topology/deployment_models';
+import { needsLockFamily } from '../engine/redisson/family';
 import { createEngineHost } from './engine-host';
 import { LESSON_REQUESTS, type LessonRequest } from './lessons/lesson-protocol';
 import type { FromWorker, ToWorker } from './explore/protocol';
@@ -51,6 +52,12 @@ self.onmessage = (ev: MessageEvent<Request>) => {
 let deployments: Promise<void> | null = null;
 let deploymentsReady = false;
 let queue: Promise<void> | null = null;
+/**
+ * The same for the lock family beyond RLock (redisson/family_locks.ts): before the first run, or
+ * console line, that can reach one of its classes or scripts.
+ */
+let lockFamily: Promise<void> | null = null;
+let lockFamilyReady = false;
 
 function engineRequest(req: Request): void {
   const answer = () => post(toWire(handle(req)));
@@ -59,11 +66,19 @@ function engineRequest(req: Request): void {
     wait = deployments ??= import('../engine/topology/deployments').then(() => {
       deploymentsReady = true;
     });
+  const reach = req.type === 'run' ? req.scenario : req.type === 'console' ? req.line : null;
+  if (!lockFamilyReady && needsLockFamily(reach)) {
+    const family = (lockFamily ??= import('../engine/redisson/family_locks').then(() => {
+      lockFamilyReady = true;
+    }));
+    wait = wait === null ? family : Promise.all([wait, family]).then(() => undefined);
+  }
   if (wait === null && queue === null) return answer();
   const next: Promise<void> = (queue ?? Promise.resolve())
     .then(() => wait)
     .then(answer, (e: unknown) => {
       deployments = null; // the next such run tries again
+      lockFamily = null;
       post({ type: 'error', id: req.id, message: e instanceof Error ? e.message : String(e) });
     })
     .finally(() => {

@@ -21,12 +21,10 @@ import type { Reply } from '../redis/reply';
 import { compareVersions } from './versions';
 import { scriptText } from './scripts';
 import { EXPIRE } from './scripts/RedissonExpirable';
-import { JavaException, RedisResponseTimeoutException } from './errors';
+import { JavaException, RedisResponseTimeoutException, UnsupportedOperationException } from './errors';
 import { threadActor } from '../trace/actors';
 
-export class UnsupportedOperationException extends JavaException {
-  override readonly javaClass = 'java.lang.UnsupportedOperationException';
-}
+export { UnsupportedOperationException } from './errors';
 
 /** Runs processes side by side (the async API plus join) and waits for all of them. */
 function* all<T>(client: ServiceManager, actor: string, procs: Process<T>[]): Process<(T | unknown)[]> {

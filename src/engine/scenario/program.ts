@@ -41,6 +41,8 @@ import {
   familyLock,
   fencingToken,
   isFamilyType,
+  isFencedLock,
+  isMultiLock,
   requestFields,
   type AcquiredFields,
   type FamilyLock,
@@ -49,11 +51,10 @@ import {
   CancellationException,
   InterruptedException,
   JavaException,
+  UnsupportedOperationException,
   describeThrown,
   exceptionFor,
 } from '../redisson/errors';
-import { RedissonMultiLock, UnsupportedOperationException } from '../redisson/RedissonMultiLock';
-import { RedissonFencedLock } from '../redisson/RedissonFencedLock';
 import type { Reply } from '../redis/reply';
 import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { RenewalTask } from '../naive/RenewalTask';
@@ -338,7 +339,7 @@ export class ThreadRunner {
   ): Process<boolean> {
     const lease = op.leaseMs ?? NO_LEASE;
     if (op.op === 'lock') {
-      if (lock instanceof RedissonFencedLock) yield lock.lockAndGetToken(tid, lease);
+      if (isFencedLock(lock)) yield lock.lockAndGetToken(tid, lease);
       else yield lock.lock(tid, lease);
       return true;
     }
@@ -519,7 +520,7 @@ export class ThreadRunner {
       throw new UnsupportedOperationException(`${op.op} on a ${type} lock`);
     }
     const l = lock.lock;
-    if (l instanceof RedissonMultiLock) {
+    if (isMultiLock(l)) {
       if (op.op === 'isHeldByThread') return yield* l.isHeldByThread(tid);
       throw new UnsupportedOperationException('');
     }
@@ -533,7 +534,7 @@ export class ThreadRunner {
       case 'remainTimeToLive':
         return yield* l.remainTimeToLive();
       case 'getToken':
-        if (!(l instanceof RedissonFencedLock)) throw new UnsupportedOperationException('');
+        if (!isFencedLock(l)) throw new UnsupportedOperationException('');
         return yield* l.getToken();
     }
   }
