@@ -4,6 +4,7 @@ import { builtinInfo } from './engine-adapter';
 // the worker loads Redis Cluster's and Sentinel's models before a run that has them (worker.ts)
 import '../engine/topology/deployments';
 import '../engine/redisson/family_locks';
+import '../engine/redisson/versions_text';
 import { createEngineHost } from './engine-host';
 import { en } from './i18n/en';
 import { zh } from './i18n/zh';

@@ -58,6 +58,8 @@ let queue: Promise<void> | null = null;
  */
 let lockFamily: Promise<void> | null = null;
 let lockFamilyReady = false;
+let traitText: Promise<void> | null = null;
+let traitTextReady = false;
 
 function engineRequest(req: Request): void {
   const answer = () => post(toWire(handle(req)));
@@ -73,12 +75,18 @@ function engineRequest(req: Request): void {
     }));
     wait = wait === null ? family : Promise.all([wait, family]).then(() => undefined);
   }
+  // the release table's words, for the version picker only (redisson/versions_text.ts)
+  if (!traitTextReady && req.type === 'traits')
+    wait = traitText ??= import('../engine/redisson/versions_text').then(() => {
+      traitTextReady = true;
+    });
   if (wait === null && queue === null) return answer();
   const next: Promise<void> = (queue ?? Promise.resolve())
     .then(() => wait)
     .then(answer, (e: unknown) => {
       deployments = null; // the next such run tries again
       lockFamily = null;
+      traitText = null;
       post({ type: 'error', id: req.id, message: e instanceof Error ? e.message : String(e) });
     })
     .finally(() => {
