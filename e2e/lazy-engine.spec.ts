@@ -4,9 +4,8 @@ import { fileURLToPath } from 'node:url';
 import LZString from 'lz-string';
 
 // The engine worker's lazy parts (src/ui/worker.ts): the default scenario's first screen loads
-// neither the lock family beyond RLock (redisson/family_locks.ts) nor Redis Cluster's and
-// Sentinel's models; a shared link whose scenario needs the family opens, cold, with its verdict,
-// and the verdict is the one Node gives.
+// neither Redis Cluster's and Sentinel's models nor the release table's words (the version
+// picker's); a shared link to a fair-lock scenario opens, cold, with the verdict Node gives.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -42,21 +41,21 @@ function fetched(page: Page): string[] {
   return files;
 }
 
-test('the default first screen loads neither the lock family nor the deployments', async ({ page }) => {
+test("the default first screen loads neither the deployments nor the release table's words", async ({
+  page,
+}) => {
   const files = fetched(page);
   await page.goto('./');
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 30_000 });
   expect(files.some((f) => f.startsWith('worker-'))).toBe(true);
-  expect(files.filter((f) => f.startsWith('family_locks-') || f.startsWith('deployments-'))).toEqual([]);
+  expect(files.filter((f) => f.startsWith('versions_text-') || f.startsWith('deployments-'))).toEqual([]);
 });
 
 test('a link to a fair-lock scenario opens cold with the verdict Node gives', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  const files = fetched(page);
   const { scenario, verdict } = nodeBuiltin('fair-lock-fifo');
   await page.goto(`./#s=${LZString.compressToEncodedURIComponent(JSON.stringify(scenario))}&c=0`);
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', verdict, { timeout: 30_000 });
-  expect(files.some((f) => f.startsWith('family_locks-'))).toBe(true);
   expect(errors).toEqual([]);
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { listAllBuiltins } from './engine-adapter-incidents';
 // the worker loads Redis Cluster's and Sentinel's models before a run that has them (worker.ts)
 import '../engine/topology/deployments';
-import '../engine/redisson/family_locks';
 import { createEngineHost } from './engine-host';
 import type { Response, RunOutcome, RunPayload } from './worker-protocol';
 import type { TraceEvent } from '../engine/trace/types';

@@ -3,7 +3,6 @@ import { coreBuiltins } from '../engine/scenario/builtins/core';
 import { builtinInfo } from './engine-adapter';
 // the worker loads Redis Cluster's and Sentinel's models before a run that has them (worker.ts)
 import '../engine/topology/deployments';
-import '../engine/redisson/family_locks';
 import '../engine/redisson/versions_text';
 import { createEngineHost } from './engine-host';
 import { en } from './i18n/en';

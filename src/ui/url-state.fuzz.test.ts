@@ -14,7 +14,6 @@ import type { SchemaIssue } from '../engine/scenario/api';
 import { RUN_TIMEOUT_MS } from './engine-client';
 // the worker loads Redis Cluster's and Sentinel's models before a run that has them (worker.ts)
 import '../engine/topology/deployments';
-import '../engine/redisson/family_locks';
 import { createEngineHost } from './engine-host';
 import { decodeHash, MAX_SCENARIO_BYTES } from './url-state';
 import type { Response } from './worker-protocol';

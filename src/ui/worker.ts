@@ -1,7 +1,6 @@
 /// <reference lib="webworker" />
 /** The engine worker: runs scenarios off the main thread so the page never freezes. */
 import { needsDeploymentModels } from '../engine/topology/deployment_models';
-import { needsLockFamily } from '../engine/redisson/family';
 import { createEngineHost } from './engine-host';
 import { LESSON_REQUESTS, type LessonRequest } from './lessons/lesson-protocol';
 import type { FromWorker, ToWorker } from './explore/protocol';
@@ -52,12 +51,7 @@ self.onmessage = (ev: MessageEvent<Request>) => {
 let deployments: Promise<void> | null = null;
 let deploymentsReady = false;
 let queue: Promise<void> | null = null;
-/**
- * The same for the lock family beyond RLock (redisson/family_locks.ts): before the first run, or
- * console line, that can reach one of its classes or scripts.
- */
-let lockFamily: Promise<void> | null = null;
-let lockFamilyReady = false;
+/** The same for the release table's words (redisson/versions_text.ts), before the first `traits` request. */
 let traitText: Promise<void> | null = null;
 let traitTextReady = false;
 
@@ -68,13 +62,6 @@ function engineRequest(req: Request): void {
     wait = deployments ??= import('../engine/topology/deployments').then(() => {
       deploymentsReady = true;
     });
-  const reach = req.type === 'run' ? req.scenario : req.type === 'console' ? req.line : null;
-  if (!lockFamilyReady && needsLockFamily(reach)) {
-    const family = (lockFamily ??= import('../engine/redisson/family_locks').then(() => {
-      lockFamilyReady = true;
-    }));
-    wait = wait === null ? family : Promise.all([wait, family]).then(() => undefined);
-  }
   // the release table's words, for the version picker only (redisson/versions_text.ts)
   if (!traitTextReady && req.type === 'traits')
     wait = traitText ??= import('../engine/redisson/versions_text').then(() => {
@@ -85,7 +72,6 @@ function engineRequest(req: Request): void {
     .then(() => wait)
     .then(answer, (e: unknown) => {
       deployments = null; // the next such run tries again
-      lockFamily = null;
       traitText = null;
       post({ type: 'error', id: req.id, message: e instanceof Error ? e.message : String(e) });
     })

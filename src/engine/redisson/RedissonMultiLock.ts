@@ -21,10 +21,12 @@ import type { Reply } from '../redis/reply';
 import { compareVersions } from './versions';
 import { scriptText } from './scripts';
 import { EXPIRE } from './scripts/RedissonExpirable';
-import { JavaException, RedisResponseTimeoutException, UnsupportedOperationException } from './errors';
+import { JavaException, RedisResponseTimeoutException } from './errors';
 import { threadActor } from '../trace/actors';
 
-export { UnsupportedOperationException } from './errors';
+export class UnsupportedOperationException extends JavaException {
+  override readonly javaClass = 'java.lang.UnsupportedOperationException';
+}
 
 /** Runs processes side by side (the async API plus join) and waits for all of them. */
 function* all<T>(client: ServiceManager, actor: string, procs: Process<T>[]): Process<(T | unknown)[]> {

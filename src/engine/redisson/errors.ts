@@ -29,11 +29,6 @@ export class JavaException extends Error {
   }
 }
 
-/** What a lock type or operation that is not modelled throws (RedissonMultiLock's newCondition, ...). */
-export class UnsupportedOperationException extends JavaException {
-  override readonly javaClass = 'java.lang.UnsupportedOperationException';
-}
-
 export class IllegalMonitorStateException extends JavaException {
   override readonly javaClass = 'java.lang.IllegalMonitorStateException';
 }

@@ -31,7 +31,6 @@ import {
 } from './scripts/RedissonReadWriteLock';
 import { SPIN_FORCE_UNLOCK, SPIN_LOCK, SPIN_UNLOCK } from './scripts/RedissonSpinLock';
 import { FENCED_LOCK } from './scripts/RedissonFencedLock';
-import './scripts/index'; // every family's scripts, RedissonExpirable's included
 import { allRedissonScripts, redissonScriptOf, type ScriptFamily } from './scripts/family';
 import { METHOD_BY_SHA1 } from './scripts/methods';
 import { lockScripts } from './scripts';

@@ -4,7 +4,8 @@
  * re-implements them.
  */
 import { FORCE_UNLOCK, LOCK, RENEW, RENEW_BATCH, UNLOCK } from './scripts/RedissonLock';
-import { forEachRedissonScript, type ScriptFamily } from './scripts/family';
+import { allRedissonScripts } from './scripts/index';
+import type { ScriptFamily } from './scripts/family';
 import { trustScriptBodies } from '../redis/script_lua';
 import { registerScriptLayout } from '../redis/script_layout';
 import type { VersionTraits } from './versions';
@@ -13,12 +14,8 @@ import type { RedissonScriptTexts } from './config';
 // Every Redisson script only reads KEYS/ARGV and calls redis.call: a Lua state that ran nothing
 // else may serve another node once its run is over (redis/script_lua.ts). An edited text is not
 // among them, so a state that compiled one is never reused. Each is shown on its Java lines.
-// RLock's scripts are registered here; the rest of the family's as their classes load
-// (family_locks.ts), before any run that can send or name them.
-forEachRedissonScript((s) => {
-  registerScriptLayout(s.text, s.lines);
-  trustScriptBodies([s.text]);
-});
+for (const s of allRedissonScripts()) registerScriptLayout(s.text, s.lines);
+trustScriptBodies(allRedissonScripts().map((s) => s.text));
 
 /** The text of `family` that the release of `traits` sends. */
 export function scriptText(family: ScriptFamily, traits: VersionTraits): string {

@@ -41,8 +41,6 @@ import {
   familyLock,
   fencingToken,
   isFamilyType,
-  isFencedLock,
-  isMultiLock,
   requestFields,
   type AcquiredFields,
   type FamilyLock,
@@ -51,10 +49,11 @@ import {
   CancellationException,
   InterruptedException,
   JavaException,
-  UnsupportedOperationException,
   describeThrown,
   exceptionFor,
 } from '../redisson/errors';
+import { RedissonMultiLock, UnsupportedOperationException } from '../redisson/RedissonMultiLock';
+import { RedissonFencedLock } from '../redisson/RedissonFencedLock';
 import type { Reply } from '../redis/reply';
 import { NaiveLock, RETRY_SLEEP_MS, isNaiveLockType } from '../naive/NaiveLock';
 import { RenewalTask } from '../naive/RenewalTask';
@@ -339,7 +338,7 @@ export class ThreadRunner {
   ): Process<boolean> {
     const lease = op.leaseMs ?? NO_LEASE;
     if (op.op === 'lock') {
-      if (isFencedLock(lock)) yield lock.lockAndGetToken(tid, lease);
+      if (lock instanceof RedissonFencedLock) yield lock.lockAndGetToken(tid, lease);
       else yield lock.lock(tid, lease);
       return true;
     }
@@ -520,7 +519,7 @@ export class ThreadRunner {
       throw new UnsupportedOperationException(`${op.op} on a ${type} lock`);
     }
     const l = lock.lock;
-    if (isMultiLock(l)) {
+    if (l instanceof RedissonMultiLock) {
       if (op.op === 'isHeldByThread') return yield* l.isHeldByThread(tid);
       throw new UnsupportedOperationException('');
     }
@@ -534,7 +533,7 @@ export class ThreadRunner {
       case 'remainTimeToLive':
         return yield* l.remainTimeToLive();
       case 'getToken':
-        if (!isFencedLock(l)) throw new UnsupportedOperationException('');
+        if (!(l instanceof RedissonFencedLock)) throw new UnsupportedOperationException('');
         return yield* l.getToken();
     }
   }

@@ -40,7 +40,6 @@ export function family(
     // the same text under two methods (3.12.3's RLock acquire is SpinLock's): the first keeps it
     if (!byText.has(s.text)) byText.set(s.text, s);
     all.push(s);
-    for (const f of watchers) f(s);
     return s;
   });
   return {
@@ -65,16 +64,4 @@ const all: RedissonScript[] = [];
 /** Every variant of every family registered so far. */
 export function allRedissonScripts(): readonly RedissonScript[] {
   return all;
-}
-
-const watchers: ((s: RedissonScript) => void)[] = [];
-
-/**
- * Calls `f` for every script registered so far and for each one registered later, in order: the
- * lock family's scripts arrive with its classes (redisson/family_locks.ts), which the page's
- * engine worker loads only before a run that can reach them.
- */
-export function forEachRedissonScript(f: (s: RedissonScript) => void): void {
-  for (const s of all) f(s);
-  watchers.push(f);
 }
