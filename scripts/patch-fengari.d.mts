@@ -8,8 +8,24 @@ export interface Hunk {
   replace: string;
   count: number;
 }
+/** A module the patch drops: the text it starts with, its exact length and SHA-256, its stub. */
+export interface Drop {
+  id: string;
+  what: string;
+  start: string;
+  length: number;
+  sha256: string;
+  replace: string;
+}
 export declare const HUNKS: Hunk[];
-export declare function applyPatch(text: string): { text: string; applied: boolean };
-export declare function revertPatch(text: string, only?: Hunk[]): string;
+export declare const DROPS: Drop[];
+export declare function applyPatch(text: string): {
+  text: string;
+  applied: boolean;
+  dropped: Record<string, string>;
+};
+export declare function revertPatch(text: string, only?: Hunk[], dropped?: Record<string, string>): string;
 export declare function patchProblems(text: string): string[];
 export declare function fengariWebBundle(root?: string): { file: string; version: string };
+export declare function droppedFile(bundle: string): string;
+export declare function readDropped(bundle: string): Record<string, string> | undefined;

@@ -7,13 +7,17 @@
 // same file). Each search text must occur exactly the stated number of times, or nothing is
 // written and the script fails: a different fengari-web build must be looked at, not half-patched.
 // A marker comment at the end of the file records that the patch is in; running again only checks
-// that every replacement is still there.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+// that every replacement is still there. Since v5 the patch also drops whole modules LockScope never
+// loads: each is named by its first characters, its exact length and its SHA-256, so a different
+// build is refused as well, and the dropped text is kept next to the bundle so the patch can be
+// reverted exactly.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PATCH_VERSION = 4;
+export const PATCH_VERSION = 5;
 export const MARKER = markerOf(PATCH_VERSION);
 export const FENGARI_WEB_VERSION = '0.1.4';
 
@@ -216,6 +220,111 @@ const stringKeyHunks = [
   },
 ];
 
+/**
+ * fengari-web's entry module exports the Lua state it opens on load (`L`, with every library and
+ * fengari-interop's `js` library in it) and `load`, which runs code in that state; LockScope builds
+ * its own states and uses neither. Without these two getters nothing refers to that state, so the
+ * code that builds it can go (`drop-web-entry-state` below).
+ */
+const webEntryHunks = [
+  {
+    id: 'web-entry-exports',
+    find: 'n.r(e),n.d(e,"L",function(){return R}),n.d(e,"load",function(){return S});var r=n(0);',
+    replace: 'n.r(e);var r=n(0);',
+    count: 1,
+  },
+];
+
+/** What a dropped library's stub does when called: nothing LockScope runs calls one. */
+const dropped = (what) => `function(){throw Error("${what}: dropped by LockScope's fengari patch")}`;
+
+/**
+ * Modules of the bundle LockScope never loads, each replaced by a stub that keeps what the modules
+ * still loaded require from it (webpack's module array keeps its indices). A script's sandbox
+ * (src/engine/redis/lua_sandbox.ts) opens base, table, string, math and coroutine itself and takes
+ * only Redis 7.0's functions from them; Redis 7.0 gives scripts no os, package, utf8 or debug
+ * (debug is set to nil after its error handler is built, and LockScope's handler does not use
+ * it), and every chunk is loaded as text (mode "t"), so the binary-chunk reader is never reached.
+ * `string.format` is LockScope's own (lua_strformat.ts), so fengari's, the one user of sprintf-js,
+ * is never called. Each is named by the text it starts with, found exactly once, and checked by
+ * its length and SHA-256 in the shipped bundle.
+ */
+export const DROPS = [
+  {
+    id: 'drop-web-entry-state',
+    what: 'fengari-web\'s own Lua state, its `<script type="application/lua">` loader and fengari-interop\'s require',
+    start: 'var a=n(21);n.d(e,"interop",function(){return a});',
+    length: 3591,
+    sha256: 'f2ffd63b559ac33b803b3935770aec4fc2252e4b4c26b8c40565833562cc85b0',
+    replace: 'const lockscope_dropped="web-entry-state";',
+  },
+  {
+    id: 'drop-interop',
+    what: 'fengari-interop (js.js)',
+    start: 'function(t,e,n){"use strict";const{lua:r,lauxlib:a,lualib:u,to_luastring:l}=n(0),',
+    length: 9502,
+    sha256: 'af513162b20d329e2bdeffe58a94bc5fea2313f4ddf7f3c51563c6632dca3186',
+    replace: 'function(t,e,n){t.exports.lockscope_dropped="interop"}',
+  },
+  {
+    id: 'drop-loslib',
+    what: 'loslib.js (os)',
+    start: 'function(t,e,n){"use strict";const{LUA_TNIL:r,LUA_TTABLE:a,lua_close:u,lua_createtable:l,',
+    length: 4866,
+    sha256: '8daae3c2e66200b3525875283eb1ad04480891ec1851e1ba59c25dc46bc4d8bb',
+    replace: `function(t,e,n){t.exports.luaopen_os=${dropped('luaopen_os')}}`,
+  },
+  {
+    id: 'drop-lutf8lib',
+    what: 'lutf8lib.js (utf8)',
+    start: 'function(t,e,n){"use strict";const{lua_gettop:r,lua_pushcfunction:a,lua_pushfstring:u,',
+    length: 2361,
+    sha256: '1c4b78f51840ecdc186c452546d6970ffde40232828973223181fdb3da055e9d',
+    replace: `function(t,e,n){t.exports.luaopen_utf8=${dropped('luaopen_utf8')}}`,
+  },
+  {
+    id: 'drop-ldblib',
+    what: 'ldblib.js (debug)',
+    start: 'function(t,e,n){"use strict";const{LUA_MASKCALL:r,LUA_MASKCOUNT:a,LUA_MASKLINE:u,LUA_MASKRET:l,',
+    length: 5045,
+    sha256: 'f050ed6fe51478ba63d5b40a655aa5e095c535c246c63102d50bfa8a80ace26d',
+    replace: `function(t,e,n){t.exports.luaopen_debug=${dropped('luaopen_debug')}}`,
+  },
+  {
+    id: 'drop-loadlib',
+    what: 'loadlib.js (package, require)',
+    start: 'function(t,e,n){"use strict";const{LUA_DIRSEP:r,LUA_EXEC_DIR:a,LUA_JSPATH_DEFAULT:u,',
+    length: 5291,
+    sha256: 'baf3bc9a8e6fa3b291ef2ee08019a6ec4fa0cb86e73c2e176d37b9b2cc45c2de',
+    replace: `function(t,e,n){t.exports.luaopen_package=${dropped('luaopen_package')}}`,
+  },
+  {
+    id: 'drop-fengarilib',
+    what: 'fengarilib.js (the fengari table)',
+    start:
+      'function(t,e,n){const{lua_pushinteger:r,lua_pushliteral:a,lua_setfield:u}=n(2),{luaL_newlib:l}=n(7),',
+    length: 598,
+    sha256: 'df8aed3ac3d3fc7d2133028f3b69adaadfe9b9ed8085707668b6b40e6e949f7e',
+    replace: `function(t,e,n){t.exports.luaopen_fengari=${dropped('luaopen_fengari')}}`,
+  },
+  {
+    id: 'drop-lundump',
+    what: 'lundump.js (binary chunks)',
+    start: 'function(t,e,n){"use strict";const{LUA_SIGNATURE:r,constant_types:{LUA_TBOOLEAN:a,LUA_TLNGSTR:u,',
+    length: 4464,
+    sha256: '2afea7bf1bea334f272fe6b16b8e7c4b16f2f7c321da08b76e999f1d2f3bfbf6',
+    replace: `function(t,e,n){t.exports.luaU_undump=${dropped('luaU_undump')}}`,
+  },
+  {
+    id: 'drop-sprintf',
+    what: "sprintf-js (fengari's string.format)",
+    start: 'function(t,e,n){var r;!function(){"use strict";var a={not_string:/[^s]/,',
+    length: 3202,
+    sha256: 'c082aef7aedae7321e31d602b2615cfb8a18142e39296be3e88cbeedb0600043',
+    replace: `function(t,e,n){t.exports.sprintf=${dropped('sprintf')}}`,
+  },
+];
+
 /** @type {{ id: string, find: string, replace: string, count: number }[]} */
 export const HUNKS = [
   ...stackHunks.map(([find, replace, count], i) => ({
@@ -230,6 +339,7 @@ export const HUNKS = [
   ...stringObjectHunks,
   ...callInfoHunks,
   ...stringKeyHunks,
+  ...webEntryHunks,
 ];
 
 /** The hunks of earlier versions of this patch, so an install patched by one can be brought up to date. */
@@ -239,6 +349,7 @@ const PREVIOUS_HUNKS = {
   3: HUNKS.filter(
     (h) => h.id.startsWith('stack-slot-') || h.id.startsWith('owned-string-') || h.id.startsWith('readonly-'),
   ),
+  4: HUNKS.filter((h) => !h.id.startsWith('web-entry-')),
 };
 
 function occurrences(text, s) {
@@ -248,17 +359,22 @@ function occurrences(text, s) {
 }
 
 /**
- * The patched text, or `text` itself when the marker is already there. Throws, naming every hunk
- * that does not match, when the text is neither the expected original nor a patched copy.
+ * The patched text, or `text` itself when the marker is already there, and the text of every
+ * module dropped (by id; `main` keeps it next to the bundle, `revertPatch` puts it back). Throws,
+ * naming every hunk that does not match, when the text is neither the expected original nor a
+ * patched copy.
  * @param {string} text
- * @returns {{ text: string, applied: boolean }}
+ * @returns {{ text: string, applied: boolean, dropped: Record<string, string> }}
  */
 export function applyPatch(text) {
   if (text.includes(MARKER)) {
-    const missing = HUNKS.filter((h) => occurrences(text, h.replace) < h.count);
+    const missing = [
+      ...HUNKS.filter((h) => occurrences(text, h.replace) < h.count),
+      ...DROPS.filter((d) => occurrences(text, d.replace) !== 1),
+    ];
     if (missing.length > 0)
       throw new Error(`marker present but hunk(s) ${missing.map((h) => h.id).join(', ')} missing`);
-    return { text, applied: false };
+    return { text, applied: false, dropped: {} };
   }
   if (text.includes('lockscope-fengari-patch')) {
     const older = previousVersion(text);
@@ -266,26 +382,60 @@ export function applyPatch(text) {
       throw new Error('patched by another version of this script: reinstall fengari-web (npm ci)');
     text = revertHunks(text, markerOf(older), PREVIOUS_HUNKS[older]);
   }
-  const wrong = HUNKS.map((h) => ({ h, n: occurrences(text, h.find) })).filter(({ h, n }) => n !== h.count);
-  if (wrong.length > 0)
-    throw new Error(
-      'fengari-web bundle does not match: ' +
-        wrong.map(({ h, n }) => `${h.id} "${h.find}" found ${n}x, expected ${h.count}x`).join('; '),
-    );
+  const wrong = [
+    ...HUNKS.map((h) => ({ h, n: occurrences(text, h.find) }))
+      .filter(({ h, n }) => n !== h.count)
+      .map(({ h, n }) => `${h.id} "${h.find}" found ${n}x, expected ${h.count}x`),
+    ...DROPS.map((d) => dropMismatch(text, d)).filter((m) => m !== null),
+  ];
+  if (wrong.length > 0) throw new Error(`fengari-web bundle does not match: ${wrong.join('; ')}`);
+  // the dropped modules hold none of the hunks' search texts (checked by the counts above, which
+  // are those of the whole shipped bundle), so the order of the two steps does not matter
+  const dropped = {};
   let out = text;
+  for (const d of DROPS) {
+    const at = out.indexOf(d.start);
+    dropped[d.id] = out.slice(at, at + d.length);
+    out = out.slice(0, at) + d.replace + out.slice(at + d.length);
+  }
   for (const h of HUNKS) out = out.split(h.find).join(h.replace);
-  return { text: `${out}\n${MARKER}\n`, applied: true };
+  return { text: `${out}\n${MARKER}\n`, applied: true, dropped };
+}
+
+/** Why the module `d` names is not the one the patch was written for, or null when it is. */
+function dropMismatch(text, d) {
+  const n = occurrences(text, d.start);
+  if (n !== 1) return `${d.id} "${d.start}" found ${n}x, expected 1x`;
+  const at = text.indexOf(d.start);
+  const body = text.slice(at, at + d.length);
+  return sha256(body) === d.sha256 ? null : `${d.id}: the ${d.length} characters from "${d.start}" differ`;
+}
+
+function sha256(s) {
+  return createHash('sha256').update(s).digest('hex');
 }
 
 /**
  * The original text back from a patched one, or with only the hunks `only` taken out (what
  * `npm run bench` runs as "fengari without the stack patch": the engine needs the other hunks).
- * Exact because every replacement occurs exactly as often as its search text did.
+ * Exact because every replacement occurs exactly as often as its search text did. The dropped
+ * modules come back only when their text is given (`dropped`, as `applyPatch` returned it or
+ * `readDropped` reads it), each checked against its SHA-256; without it their stubs stay.
  * @param {string} text
+ * @param {Record<string, string>} [dropped]
  */
-export function revertPatch(text, only = HUNKS) {
+export function revertPatch(text, only = HUNKS, dropped = undefined) {
   if (!text.includes(MARKER)) return text;
-  return revertHunks(text, MARKER, only);
+  let out = revertHunks(text, MARKER, only);
+  if (dropped === undefined) return out;
+  for (const d of [...DROPS].reverse()) {
+    const body = dropped[d.id];
+    if (body === undefined || sha256(body) !== d.sha256 || occurrences(out, d.replace) !== 1)
+      throw new Error(`cannot revert ${d.id}: its text is missing or differs, or its stub is not found once`);
+    const at = out.indexOf(d.replace);
+    out = out.slice(0, at) + body + out.slice(at + d.replace.length);
+  }
+  return out;
 }
 
 function revertHunks(text, marker, hunks) {
@@ -296,6 +446,17 @@ function revertHunks(text, marker, hunks) {
     out = out.split(h.replace).join(h.find);
   }
   return out;
+}
+
+/** Where `main` keeps the dropped modules' text: next to the bundle, read by nothing at run time. */
+export function droppedFile(bundle) {
+  return `${bundle}.lockscope-dropped.json`;
+}
+
+/** The dropped modules' text kept next to `bundle`, or undefined when there is none. */
+export function readDropped(bundle) {
+  const f = droppedFile(bundle);
+  return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined;
 }
 
 function markerOf(version) {
@@ -327,6 +488,10 @@ export function patchProblems(text) {
     const n = occurrences(text, h.replace);
     if (n !== h.count) problems.push(`${h.id}: "${h.replace}" found ${n}x, expected ${h.count}x`);
   }
+  for (const d of DROPS) {
+    if (occurrences(text, d.replace) !== 1) problems.push(`${d.id}: stub "${d.replace}" not found once`);
+    if (text.includes(d.start)) problems.push(`${d.id}: "${d.start}" still there`);
+  }
   return problems;
 }
 
@@ -349,10 +514,11 @@ function main() {
     console.log(`patch-fengari: already applied to ${file}`);
     return;
   }
+  writeFileSync(droppedFile(file), `${JSON.stringify(r.dropped)}\n`);
   const tmp = `${file}.lockscope-tmp`;
   writeFileSync(tmp, r.text);
   renameSync(tmp, file);
-  console.log(`patch-fengari: applied ${HUNKS.length} hunks to ${file}`);
+  console.log(`patch-fengari: applied ${HUNKS.length} hunks and dropped ${DROPS.length} modules in ${file}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

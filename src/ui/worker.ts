@@ -51,6 +51,9 @@ self.onmessage = (ev: MessageEvent<Request>) => {
 let deployments: Promise<void> | null = null;
 let deploymentsReady = false;
 let queue: Promise<void> | null = null;
+/** The same for the release table's words (redisson/versions_text.ts), before the first `traits` request. */
+let traitText: Promise<void> | null = null;
+let traitTextReady = false;
 
 function engineRequest(req: Request): void {
   const answer = () => post(toWire(handle(req)));
@@ -59,11 +62,17 @@ function engineRequest(req: Request): void {
     wait = deployments ??= import('../engine/topology/deployments').then(() => {
       deploymentsReady = true;
     });
+  // the release table's words, for the version picker only (redisson/versions_text.ts)
+  if (!traitTextReady && req.type === 'traits')
+    wait = traitText ??= import('../engine/redisson/versions_text').then(() => {
+      traitTextReady = true;
+    });
   if (wait === null && queue === null) return answer();
   const next: Promise<void> = (queue ?? Promise.resolve())
     .then(() => wait)
     .then(answer, (e: unknown) => {
       deployments = null; // the next such run tries again
+      traitText = null;
       post({ type: 'error', id: req.id, message: e instanceof Error ? e.message : String(e) });
     })
     .finally(() => {

@@ -3,6 +3,7 @@
  * and the Java method it follows; a behaviour that changes at a release is tested on both sides.
  */
 import { redissonScriptOf } from './scripts/family';
+import './versions_text';
 import { describe, expect, it } from 'vitest';
 import {
   BEHAVIOUR_CHANGES,

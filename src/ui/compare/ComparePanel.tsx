@@ -20,6 +20,11 @@ import { TopologyView, useWidth } from '../topology/TopologyView';
 import { useViews } from '../topology/views';
 import { PRESETS, useCompareRunOf } from './compare-run';
 import { labelColumnWidth, labelLines, measureLine } from './label-column';
+import { addEnglish } from '../i18n';
+import { enCompare } from '../i18n/en-compare';
+
+// the strings only this view uses come with its chunk (i18n/en-compare.ts)
+addEnglish(enCompare);
 
 const AXIS_H = 22;
 

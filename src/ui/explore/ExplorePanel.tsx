@@ -5,13 +5,16 @@
  */
 import { undo } from '../controller';
 import { useT } from '../hooks/useT';
-import type { MessageKey } from '../i18n';
-import { en } from '../i18n/en';
 import { jumpToViolation, usePlayground } from '../store';
 import { violationTitle } from '../timeline/violation-text';
 import { describeChange } from './describe';
 import { cancelExplore, clampBudget, closeExplore, setOptions, startExplore } from './explore';
 import { isSearching, useExplore, type ExploreFound, type ExploreNothing } from './store';
+import { addEnglish, hasMessage } from '../i18n';
+import { enExplore } from '../i18n/en-explore';
+
+// the strings only this view uses come with its chunk (i18n/en-explore.ts)
+addEnglish(enExplore);
 
 type T = ReturnType<typeof useT>;
 
@@ -20,7 +23,7 @@ const seconds = (s: number) => s.toFixed(1);
 /** A kind's label, or its engine name for a kind newer than this page's strings. */
 function kindLabel(kind: string, t: T): string {
   const key = `explore.kind.${kind}`;
-  return key in en ? t(key as MessageKey) : kind;
+  return hasMessage(key) ? t(key) : kind;
 }
 
 /** The options form's number input for `name`; `parse` turns what was typed into the option. */

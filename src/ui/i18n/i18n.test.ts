@@ -1,5 +1,11 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { en } from './en';
+import { en as firstScreen } from './en';
+import { enCompare } from './en-compare';
+import { enExplore } from './en-explore';
+import { enLearn } from './en-learn';
+import { enTopology } from './en-topology';
 import { GLOSSARY, linkTerms } from './glossary';
 import { GLOSSARY_TEXT } from './glossary-text';
 import { zh } from './zh';
@@ -8,9 +14,65 @@ import { zh } from './zh';
 const neutral = (v: string) =>
   v.replace(/\{\w+\}|\b[A-Z][a-z]+[A-Z]\w*\b|[A-Za-z_]+\(\)|`[^`]*`|\b[A-Z][A-Z0-9_:.-]+\b/g, '');
 
+/**
+ * The English tables: the first screen's (en.ts) and those a lazy view adds when its chunk loads,
+ * each with the module that adds it and the modules (or folder) allowed to name its keys: the
+ * view's own chunk, which the first screen does not load.
+ */
+const VIEW_TABLES = [
+  {
+    table: enLearn,
+    adds: 'src/ui/lessons/LearnView.tsx',
+    home: ['LearnView.tsx', 'TaskView.tsx', 'TutorialsBox.tsx', 'player.ts'].map(
+      (f) => `src/ui/lessons/${f}`,
+    ),
+  },
+  { table: enExplore, adds: 'src/ui/explore/ExplorePanel.tsx', home: ['src/ui/explore/ExplorePanel.tsx'] },
+  { table: enTopology, adds: 'src/ui/topology/TopologyView.tsx', home: ['src/ui/topology/TopologyView.tsx'] },
+  {
+    table: enCompare,
+    adds: 'src/ui/compare/ComparePanel.tsx',
+    home: ['src/ui/compare/ComparePanel.tsx', 'src/ui/compare/compare-run.ts'],
+  },
+];
+const en = Object.assign({}, firstScreen, ...VIEW_TABLES.map((v) => v.table)) as typeof firstScreen;
+
+/** Every non-test source file of the app, with its text. */
+function sources(dir = 'src'): { path: string; text: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const path = join(dir, d.name);
+    if (d.isDirectory()) return sources(path);
+    if (!/\.tsx?$/.test(d.name) || /\.test\.tsx?$/.test(d.name)) return [];
+    return [{ path: relative('.', path), text: readFileSync(path, 'utf8') }];
+  });
+}
+
 describe('the dictionaries', () => {
   it('have the same keys', () => {
     expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('give each English string one home', () => {
+    const all = [firstScreen, ...VIEW_TABLES.map((v) => v.table)].flatMap((t) => Object.keys(t));
+    expect(all.length).toBe(new Set(all).size);
+  });
+
+  it("name a lazy view's keys only in that view's modules, which load its table", () => {
+    const files = sources().filter((f) => !f.path.startsWith('src/ui/i18n/'));
+    const wrong: string[] = [];
+    for (const { table, home } of VIEW_TABLES) {
+      for (const key of Object.keys(table))
+        for (const f of files)
+          if (
+            !home.some((h) => f.path.startsWith(h)) &&
+            (f.text.includes(`'${key}'`) || f.text.includes(`"${key}"`))
+          )
+            wrong.push(`${key} in ${f.path}`);
+    }
+    expect(wrong).toEqual([]);
+    // and each view's module adds its table
+    for (const { adds } of VIEW_TABLES)
+      expect(readFileSync(adds, 'utf8'), adds).toMatch(/^addEnglish\(en[A-Z]\w+\);$/m);
   });
 
   it('translate every long English text', () => {

@@ -8,8 +8,20 @@ export type Lang = 'en' | 'zh';
 export type { MessageKey };
 
 // English ships with the page; Chinese loads when chosen (or detected), before it is shown, so
-// an English reader does not download it. Until then a key falls back to English.
-const tables: Partial<Record<Lang, Record<MessageKey, string>>> = { en };
+// an English reader does not download it. Until then a key falls back to English. The strings
+// only a lazy view uses come with its chunk, which adds them here when it loads (addEnglish).
+const english: Partial<Record<MessageKey, string>> = { ...en };
+const tables: Partial<Record<Lang, Partial<Record<MessageKey, string>>>> = { en: english };
+
+/** Adds a lazy view's English table (en-learn.ts, ...): its module calls this when it loads. */
+export function addEnglish(table: Partial<Record<MessageKey, string>>): void {
+  Object.assign(english, table);
+}
+
+/** Whether `key` has English text now (a lazy view's keys once its chunk has loaded). */
+export function hasMessage(key: string): key is MessageKey {
+  return Object.hasOwn(english, key);
+}
 
 /** Loads a language's table; resolve before switching the page to it. */
 export async function loadLang(lang: Lang): Promise<void> {
@@ -31,7 +43,7 @@ export function luaCommentsZh(): ReadonlyMap<string, readonly string[]> | null {
 export type Params = Record<string, string | number>;
 
 export function translate(lang: Lang, key: MessageKey, params?: Params): string {
-  const text = tables[lang]?.[key] ?? en[key];
+  const text = tables[lang]?.[key] ?? english[key] ?? key;
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
 }

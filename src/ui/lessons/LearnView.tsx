@@ -35,6 +35,11 @@ import {
   watchTask,
 } from './player';
 import { Task } from './TaskView';
+import { addEnglish } from '../i18n';
+import { enLearn } from '../i18n/en-learn';
+
+// the strings only this view uses come with its chunk (i18n/en-learn.ts)
+addEnglish(enLearn);
 
 const PARTS = [1, 2, 3] as const;
 

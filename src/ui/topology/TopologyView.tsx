@@ -23,6 +23,11 @@ import {
 } from './frame';
 import { layoutTopology, NODE_R, SENTINEL_R, type Point, type TopologyLayout } from './layout';
 import './topology.css';
+import { addEnglish } from '../i18n';
+import { enTopology } from '../i18n/en-topology';
+
+// the strings only this view uses come with its chunk (i18n/en-topology.ts)
+addEnglish(enTopology);
 
 const MSG_COLOR: Record<MessageKind, string> = {
   cmd: '#2563eb',
