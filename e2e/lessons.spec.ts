@@ -396,6 +396,18 @@ test('the index has parts, objectives and paths; a path link leads across lesson
   const index = page.getByTestId('lesson-index');
   await expect(index.locator('[data-part]')).toHaveCount(3);
   await expect(index.locator('.learn-card__objective')).toHaveCount(lessonCatalog.length);
+  // Each objective reads across its card beside the number, not one word per line in the number's
+  // 2em column (where the grid put it while it had no area of its own).
+  const squeezed = await index.locator('li.learn-card').evaluateAll((cards) =>
+    cards
+      .map((c) => {
+        const card = c.getBoundingClientRect().width;
+        const objective = c.querySelector('.learn-card__objective')!.getBoundingClientRect().width;
+        return { lesson: c.querySelector('[data-lesson]')!.getAttribute('data-lesson'), card, objective };
+      })
+      .filter((w) => w.objective < w.card * 0.6),
+  );
+  expect(squeezed).toEqual([]);
   await index.locator('[data-path="25"]').click();
   await atStepOfPath(page, 'why-lock', 1);
   await page.keyboard.press('PageDown');
