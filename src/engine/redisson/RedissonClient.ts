@@ -276,21 +276,28 @@ export class RedissonClient implements LockServices {
   }
 
   /** evalWriteAsync: run a script on the current master (in a cluster: its first key's). */
-  *eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
-    return (yield* this.evalOn(script, keys, args))[0];
+  eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
+    return this.evalOn(script, keys, args);
   }
 
-  /** The script's reply and the node that ran it (where WAIT must go). */
+  /**
+   * The script's reply; the node that ran it (where WAIT must go) into `ranOn` when given. (A
+   * pair answered on every script run, and a generator around this one to take its reply out.)
+   */
   private *evalOn(
     script: string,
     keys: readonly string[],
     args: ScriptArgs,
     onAbandoned?: (reply: Reply) => void,
     attempts?: Attempts,
-  ): Process<[Reply, string]> {
+    ranOn?: { node: string },
+  ): Process<Reply> {
     const node = this.master(keys[0]);
-    if (!this.config.traits.useScriptCache)
-      return yield* this.send(node, scriptArgv('EVAL', script, keys, args), keys[0], onAbandoned, attempts);
+    if (!this.config.traits.useScriptCache) {
+      const [reply, at] = yield* this.send(node, scriptArgv('EVAL', script, keys, args), keys[0], onAbandoned, attempts);
+      if (ranOn !== undefined) ranOn.node = at;
+      return reply;
+    }
     const sha = scriptSha(script);
     const argv = scriptArgv('EVALSHA', sha, keys, args);
     let first: Reply;
@@ -299,11 +306,12 @@ export class RedissonClient implements LockServices {
     // answer pair are spared on every script run
     if (this.clusterMode) [first, at] = yield* this.send(node, argv, keys[0], onAbandoned, attempts);
     else first = (yield this.callStep(this.connection(node), argv, onAbandoned)) as Reply;
-    if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
+    if (ranOn !== undefined) ranOn.node = at;
+    if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return first;
     const conn = this.connection(at);
     const loaded = yield* this.call(conn, ['SCRIPT', 'LOAD', script]);
-    if (loaded.t === 'error') return [loaded, at];
-    return [yield* this.call(conn, scriptArgv('EVALSHA', sha, keys, args), onAbandoned), at];
+    if (loaded.t === 'error') return loaded;
+    return yield* this.call(conn, scriptArgv('EVALSHA', sha, keys, args), onAbandoned);
   }
 
   /** The lock channel's commands: sharded where the release's probe found sharding, classic otherwise. */
@@ -338,15 +346,27 @@ export class RedissonClient implements LockServices {
    * returns the plain eval when isSingleConfig()). 0 acks with checkLockSyncedSlaves come back as
    * the NO_SYNCED_SLAVES error (NoSyncedSlavesException).
    */
-  *syncedEval(
+  syncedEval(
     script: string,
     keys: readonly string[],
     args: readonly (string | number)[],
     onAbandoned?: (reply: Reply) => void,
     attempts?: Attempts,
   ): Process<Reply> {
+    // decided when the caller yields it, as a generator's first step would (no generator of its own)
     if (!this.config.traits.syncedEval || this.singleConfig)
-      return (yield* this.evalOn(script, keys, args, onAbandoned, attempts))[0];
+      return this.evalOn(script, keys, args, onAbandoned, attempts);
+    return this.syncedEvalWithWait(script, keys, args, onAbandoned, attempts);
+  }
+
+  /** syncedEval where the release and config WAIT for replicas. */
+  private *syncedEvalWithWait(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
+  ): Process<Reply> {
     const rules = syncedEvalRules(this.config.traits.release);
     if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned, attempts);
     const node = this.master(keys[0]);
@@ -431,8 +451,10 @@ export class RedissonClient implements LockServices {
     onAbandoned?: (reply: Reply) => void,
     attempts?: Attempts,
   ): Process<Reply> {
-    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned, attempts);
+    const ranOn = { node: '' };
+    const reply = yield* this.evalOn(script, keys, args, onAbandoned, attempts, ranOn);
     if (reply.t === 'error') return reply;
+    const { node } = ranOn;
     let expected = this.availableSlaves.get(node);
     if (expected === undefined) {
       expected = this.ctx.replicasOf?.(node) ?? 0;
