@@ -391,15 +391,13 @@ export class RedissonLock extends RedissonBaseLock {
   private emitWakeup(threadId: number, r: string, entry: RedissonLockEntry): void {
     const cause = r === 'acquired' ? 'message' : r;
     const causeSeq = r === 'acquired' ? entry.permitCauses.shift() : undefined;
-    const ev: AssembledEvent<'waiter.wakeup'> = {
-      t: 0,
-      seq: 0,
-      kind: 'waiter.wakeup',
-      actor: this.actor(threadId),
-      lock: this.name,
-      cause,
-    };
-    if (causeSeq !== undefined) ev.causeSeq = causeSeq;
+    const actor = this.actor(threadId);
+    // one literal each way: a field added after the literal moved the event's fields out of the
+    // object into a store of their own (allocated, and kept by the trace)
+    const ev: AssembledEvent<'waiter.wakeup'> =
+      causeSeq === undefined
+        ? { t: 0, seq: 0, kind: 'waiter.wakeup', actor, lock: this.name, cause }
+        : { t: 0, seq: 0, kind: 'waiter.wakeup', actor, lock: this.name, cause, causeSeq };
     this.client.ctx.record(ev);
   }
 }

@@ -240,18 +240,15 @@ export abstract class KernelBase extends KernelProcs {
         let delivery: number | null = null;
         if (isMessageFrame(msg)) {
           const last = msg.v[msg.v.length - 1];
-          const channel = msg.v[msg.v.length - 2];
-          const ev: AssembledEvent<'pubsub.deliver'> = {
-            t: 0,
-            seq: 0,
-            kind: 'pubsub.deliver',
-            actor: c.client,
-            node: c.node,
-            conn: c.label,
-            channel: channel.t === 'bulk' ? channel.v : null,
-            message: last.t === 'bulk' ? last.v : null,
-          };
-          if (push.publishSeq !== null) ev.causeSeq = push.publishSeq;
+          const named = msg.v[msg.v.length - 2];
+          const channel = named.t === 'bulk' ? named.v : null;
+          const message = last.t === 'bulk' ? last.v : null;
+          const causeSeq = push.publishSeq;
+          // one literal each way (a field added after it moves the fields to a store of their own)
+          const ev: AssembledEvent<'pubsub.deliver'> =
+            causeSeq === null
+              ? { t: 0, seq: 0, kind: 'pubsub.deliver', actor: c.client, node: c.node, conn: c.label, channel, message }
+              : { t: 0, seq: 0, kind: 'pubsub.deliver', actor: c.client, node: c.node, conn: c.label, channel, message, causeSeq };
           delivery = this.rec.record(ev).seq;
         }
         c.onPush?.(msg, delivery);
