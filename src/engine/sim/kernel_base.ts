@@ -190,7 +190,16 @@ export abstract class KernelBase extends KernelProcs {
       this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
     // server.dirty counts dataset changes as Redis does: a command that changed nothing (a failed
     // acquire, a read) has no key to record (lazy expiry is recorded by its own event).
-    if (node.server.dirty !== dirty) this.rec.batch(() => this.recordKeys(node, argv));
+    if (node.server.dirty !== dirty) {
+      const opened = this.rec.openBatch();
+      try {
+        this.recordKeys(node, argv);
+      } catch (e) {
+        this.rec.closeBatch(opened, false);
+        throw e;
+      }
+      this.rec.closeBatch(opened);
+    }
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
     this.tcp.transmit(c, false, leave, (at) => this.reply(p, at, reply, call));
