@@ -284,7 +284,40 @@ export class RedissonClient implements LockServices {
    * The script's reply; the node that ran it (where WAIT must go) into `ranOn` when given. (A
    * pair answered on every script run, and a generator around this one to take its reply out.)
    */
-  private *evalOn(
+  private evalOn(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
+    ranOn?: { node: string },
+  ): Process<Reply> {
+    // decided when the caller yields it: outside a cluster, with the script cache, a script run
+    // is one EVALSHA (no MOVED, no CLUSTERDOWN), and a generator of few slots makes it
+    if (this.config.traits.useScriptCache && !this.clusterMode)
+      return this.evalSha(script, keys, args, onAbandoned, ranOn);
+    return this.evalRouted(script, keys, args, onAbandoned, attempts, ranOn);
+  }
+
+  /** evalOn outside a cluster with the script cache: EVALSHA to the master, loaded first on NOSCRIPT. */
+  private *evalSha(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+    ranOn?: { node: string },
+  ): Process<Reply> {
+    // the master as it is when the process runs (a failover may come between making and running it)
+    const node = this.master(keys[0]);
+    if (ranOn !== undefined) ranOn.node = node;
+    const argv = scriptArgv('EVALSHA', scriptSha(script), keys, args);
+    const reply = (yield this.callStep(this.connection(node), argv, onAbandoned)) as Reply;
+    if (reply.t !== 'error' || !reply.v.startsWith('NOSCRIPT')) return reply;
+    return yield* this.loadAndEvalSha(node, script, keys, args, onAbandoned);
+  }
+
+  /** evalOn through `send`: in a cluster (MOVED, CLUSTERDOWN), or plain EVAL without the script cache. */
+  private *evalRouted(
     script: string,
     keys: readonly string[],
     args: ScriptArgs,
@@ -293,25 +326,28 @@ export class RedissonClient implements LockServices {
     ranOn?: { node: string },
   ): Process<Reply> {
     const node = this.master(keys[0]);
-    if (!this.config.traits.useScriptCache) {
-      const [reply, at] = yield* this.send(node, scriptArgv('EVAL', script, keys, args), keys[0], onAbandoned, attempts);
-      if (ranOn !== undefined) ranOn.node = at;
-      return reply;
-    }
-    const sha = scriptSha(script);
-    const argv = scriptArgv('EVALSHA', sha, keys, args);
-    let first: Reply;
-    let at = node;
-    // outside a cluster `send` is this one call (no MOVED, no CLUSTERDOWN): its generator and
-    // answer pair are spared on every script run
-    if (this.clusterMode) [first, at] = yield* this.send(node, argv, keys[0], onAbandoned, attempts);
-    else first = (yield this.callStep(this.connection(node), argv, onAbandoned)) as Reply;
+    const cached = this.config.traits.useScriptCache;
+    const argv = cached
+      ? scriptArgv('EVALSHA', scriptSha(script), keys, args)
+      : scriptArgv('EVAL', script, keys, args);
+    const [reply, at] = yield* this.send(node, argv, keys[0], onAbandoned, attempts);
     if (ranOn !== undefined) ranOn.node = at;
-    if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return first;
-    const conn = this.connection(at);
+    if (!cached || reply.t !== 'error' || !reply.v.startsWith('NOSCRIPT')) return reply;
+    return yield* this.loadAndEvalSha(at, script, keys, args, onAbandoned);
+  }
+
+  /** NOSCRIPT: SCRIPT LOAD on `node`, then the same EVALSHA again (CommandAsyncService.evalAsync). */
+  private *loadAndEvalSha(
+    node: string,
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply> {
+    const conn = this.connection(node);
     const loaded = yield* this.call(conn, ['SCRIPT', 'LOAD', script]);
     if (loaded.t === 'error') return loaded;
-    return yield* this.call(conn, scriptArgv('EVALSHA', sha, keys, args), onAbandoned);
+    return yield* this.call(conn, scriptArgv('EVALSHA', scriptSha(script), keys, args), onAbandoned);
   }
 
   /** The lock channel's commands: sharded where the release's probe found sharding, classic otherwise. */
