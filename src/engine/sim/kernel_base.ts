@@ -17,6 +17,9 @@ import { TcpHold } from './tcp_hold';
 import { type KernelOptions, RESUME, Proc, SimNode, type BlockedWait, type Push, isMessageFrame, Conn } from './kernel_parts';
 import { KernelProcs } from './kernel_procs';
 
+/** `execPushes` while a command runs that has pushed nothing yet (shared, never added to) */
+const NO_PUSHES_YET: Push[] = [];
+
 export abstract class KernelBase extends KernelProcs {
   /** what client connections send across a partition, held until a retransmission after the heal */
   protected readonly tcp: TcpHold;
@@ -117,14 +120,18 @@ export abstract class KernelBase extends KernelProcs {
    */
   protected write(p: Proc, c: Conn, argv: string[], call: number, timeoutMs: number): void {
     const sentAt = this.t;
-    const drops = c.serverDrops;
-    this.tcp.transmit(c, true, sentAt, (at, held) =>
-      this.later(at, () => {
-        // held through a partition while the node dropped its side: the node answers with a reset
-        if (held && c.serverDrops !== drops) return;
-        this.arrive(c, p, argv, sentAt, call);
-      }),
-    );
+    const at = this.tcp.direct(c, true, sentAt);
+    if (at !== null) this.later(at, () => this.arrive(c, p, argv, sentAt, call));
+    else {
+      const drops = c.serverDrops;
+      this.tcp.transmit(c, true, sentAt, (at, held) =>
+        this.later(at, () => {
+          // held through a partition while the node dropped its side: the node answers with a reset
+          if (held && c.serverDrops !== drops) return;
+          this.arrive(c, p, argv, sentAt, call);
+        }),
+      );
+    }
     this.armTimer(p, c, argv[0], call, timeoutMs);
   }
 
@@ -158,14 +165,16 @@ export abstract class KernelBase extends KernelProcs {
       return;
     }
     if (c.server === null) c.server = node.server.connect((msg) => this.pushed(c, msg));
-    const pushes: Push[] = [];
-    this.execPushes = pushes;
+    // the frames the command pushes (most push none: the list is made by the first, in `pushed`)
+    this.execPushes = NO_PUSHES_YET;
     let reply: Reply;
     const dirty = node.server.dirty;
+    let pushes: Push[] | null;
     try {
       node.execArgv = argv;
       reply = node.server.exec(c.server, argv);
     } finally {
+      pushes = this.execPushes as Push[] | null;
       this.execPushes = null;
       node.execArgv = null;
     }
@@ -202,8 +211,10 @@ export abstract class KernelBase extends KernelProcs {
     }
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
-    this.tcp.transmit(c, false, leave, (at) => this.reply(p, at, reply, call));
-    for (const x of pushes) this.deliver(x, leave);
+    const at = this.tcp.direct(c, false, leave);
+    if (at !== null) this.reply(p, at, reply, call);
+    else this.tcp.transmit(c, false, leave, (at) => this.reply(p, at, reply, call));
+    if (pushes !== null) for (const x of pushes) this.deliver(x, leave);
   }
 
   protected drainLater(node: SimNode): void {
@@ -225,14 +236,17 @@ export abstract class KernelBase extends KernelProcs {
   protected pushed(c: Conn, msg: Reply): void {
     const push: Push = { conn: c, msg, publishSeq: null };
     if (isMessageFrame(msg)) this.unpublished.push(push);
-    if (this.execPushes !== null) this.execPushes.push(push);
-    else this.deliver(push, this.t);
+    if (this.execPushes === null) this.deliver(push, this.t);
+    else if (this.execPushes === NO_PUSHES_YET) this.execPushes = [push];
+    else this.execPushes.push(push);
   }
 
   protected deliver(push: Push, leave: number): void {
     const c = push.conn;
     if (c.closed) return;
-    this.tcp.transmit(c, false, leave, (at) => this.arrivePush(push, at));
+    const at = this.tcp.direct(c, false, leave);
+    if (at !== null) this.arrivePush(push, at);
+    else this.tcp.transmit(c, false, leave, (at) => this.arrivePush(push, at));
   }
 
   /** A pushed frame is on the wire and reaches the client at `at` (canWake counts it meanwhile). */
