@@ -209,14 +209,14 @@ export class RedissonLock extends RedissonBaseLock {
    * register the lock with the watchdog. Returns null (acquired) or the holder's ttl. `waitTime`
    * is tryLock's (NO_LEASE for lock()); `once` marks the single-attempt tryLock() (EVAL_NULL_BOOLEAN).
    */
-  protected *tryAcquire(
+  protected tryAcquire(
     leaseTime: number,
     threadId: number,
     waitTime = NO_LEASE,
     once = false,
   ): Process<number | null> {
-    // (a generator's every local is a slot of each call's object: this runs 7,000 times in
-    // contention-100, so no destructuring and no closure made here)
+    // Not a generator: the caller yields what this returns at once, so reading the lease here is
+    // reading it at its first step (a generator per attempt less, 7,000 in contention-100).
     const traits = this.client.config.traits;
     const explicit = traits.zeroLeaseMeansWatchdog ? leaseTime > 0 : leaseTime !== NO_LEASE;
     const lease = explicit
@@ -227,12 +227,7 @@ export class RedissonLock extends RedissonBaseLock {
     // 3.11's tryLockInnerAsync stored whatever lease it was given.
     if (traits.preset === '3.11') this.internalLockLeaseTime = lease;
     const onAbandoned = this.abandonedAcquire(threadId, explicit);
-    const ttl = yield* this.tryLockInnerSynced(waitTime, lease, threadId, once, onAbandoned);
-    if (ttl === null) {
-      if (explicit) this.internalLockLeaseTime = leaseTime;
-      else this.scheduleExpirationRenewal(threadId);
-    }
-    return ttl;
+    return this.tryLockInnerSynced(waitTime, lease, threadId, once, onAbandoned, explicit ? leaseTime : null);
   }
 
   /**
@@ -290,7 +285,8 @@ export class RedissonLock extends RedissonBaseLock {
     lease: number,
     threadId: number,
     once: boolean,
-    onAbandoned?: (reply: Reply) => void,
+    onAbandoned: (reply: Reply) => void,
+    explicitLease: number | null,
   ): Process<number | null> {
     const { client } = this;
     const { traits, retryAttempts } = client.config;
@@ -298,13 +294,16 @@ export class RedissonLock extends RedissonBaseLock {
     let attempts: Attempts = { n: 0 };
     for (let attempt = 1, noSynced = 0; ; attempt++) {
       const last = attempts.n >= retryAttempts || !client.resendsLockScripts();
+      let ttl: number | null;
       try {
         // tryLockInnerAsync: the acquire script itself; null (acquired) or a ttl (not acquired).
         // In this loop rather than a generator of its own: one per attempt, 7,000 in contention-100.
         const call = this.acquireScript(lease, threadId, waitTime, once);
         const reply = (yield client.syncedEval(call[0], call[1], call[2], onAbandoned, attempts)) as Reply;
-        if (!last || !client.batchHangs(reply)) return this.acquireResult(reply, threadId);
-        return this.acquireResult(yield* client.batchOutcome(reply), threadId);
+        ttl =
+          !last || !client.batchHangs(reply)
+            ? this.acquireResult(reply, threadId)
+            : this.acquireResult(yield* client.batchOutcome(reply), threadId);
       } catch (e) {
         if (isNoSynced(e) && traits.noSyncHandling === 'undo-retry') {
           yield* this.unlockInner(threadId, traits.unlockLatch ? client.generateId() : '');
@@ -316,7 +315,14 @@ export class RedissonLock extends RedissonBaseLock {
           if (!traits.timeoutResendAfterInterval) continue;
         } else throw e;
         yield* sleep(client.retryDelay(attempt));
+        continue;
       }
+      // tryAcquireAsync's callback: on success remember the explicit lease, or start the watchdog
+      if (ttl === null) {
+        if (explicitLease !== null) this.internalLockLeaseTime = explicitLease;
+        else this.scheduleExpirationRenewal(threadId);
+      }
+      return ttl;
     }
   }
 
