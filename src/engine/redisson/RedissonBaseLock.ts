@@ -169,7 +169,9 @@ export abstract class RedissonBaseLock {
     return reply;
   }
 
-  protected *unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
+  protected unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
+    // Not a generator: its callers yield what it returns at once, so its arguments are read at
+    // what was its first step (a generator per unlock less)
     const { client } = this;
     if (!client.config.traits.unlockLatch) {
       const args: (string | number)[] = [
@@ -178,21 +180,16 @@ export abstract class RedissonBaseLock {
         this.getLockName(threadId),
       ];
       if (publishInArgv(client.config.traits)) args.push(client.pubSubCommands().publish);
-      return (yield client.syncedEval(
-        client.scripts.unlock,
-        [this.name, this.getChannelName()],
-        args,
-        undefined,
-        attempts,
-      )) as Reply;
+      return client.syncedEval(client.scripts.unlock, [this.name, this.getChannelName()], args, undefined, attempts);
     }
-    return (yield client.syncedEval(
+    const [publish, latchTtl] = this.latchArgs();
+    return client.syncedEval(
       client.scripts.unlock,
       [this.name, this.getChannelName(), this.getUnlockLatchName(requestId)],
-      [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), ...this.latchArgs()],
+      [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), publish, latchTtl],
       undefined,
       attempts,
-    )) as Reply;
+    );
   }
 
   /** The unlock latch's key; scripts that always keep one get a fresh id from presets before 3.24, which pass none. */

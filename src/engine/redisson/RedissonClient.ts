@@ -18,12 +18,10 @@ import type { SimContext } from '../sim/api';
 import {
   CALL_INTERRUPTED,
   acquire,
-  call,
-  callEffect,
   isCallTimeout,
   sleep,
-  type CallOptions,
   type ConnectionRef,
+  type Effect,
   type Process,
 } from '../sim/effects';
 import type { Reply } from '../redis/reply';
@@ -174,13 +172,38 @@ export class RedissonClient implements LockServices {
    * it for retryAttempts + 1 ticks of the retry timer (RedisExecutor.scheduleRetryTimeout; the
    * model ticks at retryDelayMs, without EqualJitter's spread).
    */
-  private callOptions(onAbandonedReply?: (reply: Reply) => void, timeoutMs?: number): CallOptions {
+  private callStep(
+    conn: ConnectionRef,
+    argv: readonly string[],
+    onAbandonedReply?: (reply: Reply) => void,
+    timeoutMs?: number,
+  ): Effect {
+    // the effect itself, in one object: options handed to `call` were copied into a new effect
+    // (and `yield* call(...)` made a generator) for each of the run's commands
     const { retryAttempts, retryDelayMs } = this.config;
-    return { interruptible: true, writeTimeoutMs: retryDelayMs * (retryAttempts + 1), onAbandonedReply, timeoutMs };
+    return {
+      type: 'call',
+      conn,
+      argv,
+      interruptible: true,
+      onAbandonedReply,
+      timeoutMs,
+      writeTimeoutMs: retryDelayMs * (retryAttempts + 1),
+    };
+  }
+
+  /** One call as this client sends every call (callStep), resumed with its reply. */
+  private *call(
+    conn: ConnectionRef,
+    argv: readonly string[],
+    onAbandonedReply?: (reply: Reply) => void,
+    timeoutMs?: number,
+  ): Process<Reply> {
+    return (yield this.callStep(conn, argv, onAbandonedReply, timeoutMs)) as Reply;
   }
 
   *command(argv: readonly string[], routeKey?: string): Process<Reply> {
-    if (!this.clusterMode) return yield* call(this.connection(), argv, this.callOptions());
+    if (!this.clusterMode) return (yield this.callStep(this.connection(), argv)) as Reply;
     const key = commandKeys(argv)?.[0] ?? routeKey;
     return (yield* this.send(this.master(key), argv, key))[0];
   }
@@ -201,10 +224,10 @@ export class RedissonClient implements LockServices {
     this.readTurns.set(master, turn);
     const replica = replicas[turn % replicas.length];
     const conn = this.connection(replica);
-    if (!this.clusterMode) return yield* call(conn, argv, this.callOptions());
+    if (!this.clusterMode) return (yield this.callStep(conn, argv)) as Reply;
     if (!this.readonlyConns.has(conn)) {
       this.readonlyConns.add(conn);
-      yield* call(conn, ['READONLY'], this.callOptions());
+      yield* this.call(conn, ['READONLY']);
     }
     return (yield* this.send(replica, argv, key))[0];
   }
@@ -231,7 +254,7 @@ export class RedissonClient implements LockServices {
     /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
     let redirected: string | null = null;
     for (let hops = 0; ;) {
-      const reply = (yield callEffect(this.connection(target), argv, this.callOptions(onAbandoned))) as Reply;
+      const reply = (yield this.callStep(this.connection(target), argv, onAbandoned)) as Reply;
       if (!this.clusterMode || reply.t !== 'error') return [reply, target];
       if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry) {
         if (attempts.n >= this.config.retryAttempts) return [decodedAsClusterDown({ ...reply }), target];
@@ -253,29 +276,78 @@ export class RedissonClient implements LockServices {
   }
 
   /** evalWriteAsync: run a script on the current master (in a cluster: its first key's). */
-  *eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
-    return (yield* this.evalOn(script, keys, args))[0];
+  eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Process<Reply> {
+    return this.evalOn(script, keys, args);
   }
 
-  /** The script's reply and the node that ran it (where WAIT must go). */
-  private *evalOn(
+  /**
+   * The script's reply; the node that ran it (where WAIT must go) into `ranOn` when given. (A
+   * pair answered on every script run, and a generator around this one to take its reply out.)
+   */
+  private evalOn(
     script: string,
     keys: readonly string[],
     args: ScriptArgs,
     onAbandoned?: (reply: Reply) => void,
     attempts?: Attempts,
-  ): Process<[Reply, string]> {
+    ranOn?: { node: string },
+  ): Process<Reply> {
+    // decided when the caller yields it: outside a cluster, with the script cache, a script run
+    // is one EVALSHA (no MOVED, no CLUSTERDOWN), and a generator of few slots makes it
+    if (this.config.traits.useScriptCache && !this.clusterMode)
+      return this.evalSha(script, keys, args, onAbandoned, ranOn);
+    return this.evalRouted(script, keys, args, onAbandoned, attempts, ranOn);
+  }
+
+  /** evalOn outside a cluster with the script cache: EVALSHA to the master, loaded first on NOSCRIPT. */
+  private *evalSha(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+    ranOn?: { node: string },
+  ): Process<Reply> {
+    // the master as it is when the process runs (a failover may come between making and running it)
     const node = this.master(keys[0]);
-    if (!this.config.traits.useScriptCache)
-      return yield* this.send(node, scriptArgv('EVAL', script, keys, args), keys[0], onAbandoned, attempts);
-    const sha = scriptSha(script);
-    const argv = scriptArgv('EVALSHA', sha, keys, args);
-    const [first, at] = yield* this.send(node, argv, keys[0], onAbandoned, attempts);
-    if (first.t !== 'error' || !first.v.startsWith('NOSCRIPT')) return [first, at];
-    const conn = this.connection(at);
-    const loaded = yield* call(conn, ['SCRIPT', 'LOAD', script], this.callOptions());
-    if (loaded.t === 'error') return [loaded, at];
-    return [yield* call(conn, scriptArgv('EVALSHA', sha, keys, args), this.callOptions(onAbandoned)), at];
+    if (ranOn !== undefined) ranOn.node = node;
+    const argv = scriptArgv('EVALSHA', scriptSha(script), keys, args);
+    const reply = (yield this.callStep(this.connection(node), argv, onAbandoned)) as Reply;
+    if (reply.t !== 'error' || !reply.v.startsWith('NOSCRIPT')) return reply;
+    return yield* this.loadAndEvalSha(node, script, keys, args, onAbandoned);
+  }
+
+  /** evalOn through `send`: in a cluster (MOVED, CLUSTERDOWN), or plain EVAL without the script cache. */
+  private *evalRouted(
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
+    ranOn?: { node: string },
+  ): Process<Reply> {
+    const node = this.master(keys[0]);
+    const cached = this.config.traits.useScriptCache;
+    const argv = cached
+      ? scriptArgv('EVALSHA', scriptSha(script), keys, args)
+      : scriptArgv('EVAL', script, keys, args);
+    const [reply, at] = yield* this.send(node, argv, keys[0], onAbandoned, attempts);
+    if (ranOn !== undefined) ranOn.node = at;
+    if (!cached || reply.t !== 'error' || !reply.v.startsWith('NOSCRIPT')) return reply;
+    return yield* this.loadAndEvalSha(at, script, keys, args, onAbandoned);
+  }
+
+  /** NOSCRIPT: SCRIPT LOAD on `node`, then the same EVALSHA again (CommandAsyncService.evalAsync). */
+  private *loadAndEvalSha(
+    node: string,
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply> {
+    const conn = this.connection(node);
+    const loaded = yield* this.call(conn, ['SCRIPT', 'LOAD', script]);
+    if (loaded.t === 'error') return loaded;
+    return yield* this.call(conn, scriptArgv('EVALSHA', scriptSha(script), keys, args), onAbandoned);
   }
 
   /** The lock channel's commands: sharded where the release's probe found sharding, classic otherwise. */
@@ -310,15 +382,27 @@ export class RedissonClient implements LockServices {
    * returns the plain eval when isSingleConfig()). 0 acks with checkLockSyncedSlaves come back as
    * the NO_SYNCED_SLAVES error (NoSyncedSlavesException).
    */
-  *syncedEval(
+  syncedEval(
     script: string,
     keys: readonly string[],
     args: readonly (string | number)[],
     onAbandoned?: (reply: Reply) => void,
     attempts?: Attempts,
   ): Process<Reply> {
+    // decided when the caller yields it, as a generator's first step would (no generator of its own)
     if (!this.config.traits.syncedEval || this.singleConfig)
-      return (yield* this.evalOn(script, keys, args, onAbandoned, attempts))[0];
+      return this.evalOn(script, keys, args, onAbandoned, attempts);
+    return this.syncedEvalWithWait(script, keys, args, onAbandoned, attempts);
+  }
+
+  /** syncedEval where the release and config WAIT for replicas. */
+  private *syncedEvalWithWait(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
+  ): Process<Reply> {
     const rules = syncedEvalRules(this.config.traits.release);
     if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned, attempts);
     const node = this.master(keys[0]);
@@ -326,7 +410,7 @@ export class RedissonClient implements LockServices {
     if (rules.probe.length > 0 && !this.waitProbed) {
       // one batch, once per client: which of WAIT / WAITAOF the server knows
       for (const argv of rules.probe) {
-        const r = yield* call(conn, argv, this.callOptions());
+        const r = yield* this.call(conn, argv);
         if (r.t === 'error' && !r.v.startsWith('ERR unknown command')) return r;
       }
       this.waitProbed = true;
@@ -336,7 +420,7 @@ export class RedissonClient implements LockServices {
     let expected = this.availableSlaves.get(entry);
     if (expected === undefined) {
       // MasterSlaveEntry.getAvailableSlaves() == -1: read connected_slaves
-      const info = yield* call(conn, rules.info, this.callOptions());
+      const info = yield* this.call(conn, rules.info);
       if (info.t === 'error') return info;
       expected = connectedSlaves(info);
       this.availableSlaves.set(entry, expected);
@@ -349,7 +433,7 @@ export class RedissonClient implements LockServices {
       const sha = scriptSha(script);
       const loaded = this.batchLoaded.get(node) ?? new Set<string>();
       if (!loaded.has(sha)) {
-        const r = yield* call(conn, ['SCRIPT', 'LOAD', script], this.callOptions());
+        const r = yield* this.call(conn, ['SCRIPT', 'LOAD', script]);
         if (r.t === 'error') return r;
         loaded.add(sha);
         this.batchLoaded.set(node, loaded);
@@ -363,7 +447,7 @@ export class RedissonClient implements LockServices {
       // loadScript, then the whole syncedEval again. 4.7.0 loads on the key's entry; after a
       // MOVED that is the stale node, and the model loads where the MOVED led instead (not seen
       // by the oracle: docs/redisson-differences.md)
-      const r = yield* call(this.connection(at), ['SCRIPT', 'LOAD', script], this.callOptions());
+      const r = yield* this.call(this.connection(at), ['SCRIPT', 'LOAD', script]);
       if (r.t === 'error') return r;
       return yield* this.syncedEval(script, keys, args, onAbandoned, attempts);
     }
@@ -382,14 +466,12 @@ export class RedissonClient implements LockServices {
     reply: Reply,
     onAbandoned?: (reply: Reply) => void,
   ): Process<Reply> {
-    return yield* call(
+    return yield* this.call(
       this.connection(node),
       ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
+      onAbandoned && (() => onAbandoned(reply)),
       // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
-      this.callOptions(
-        onAbandoned && (() => onAbandoned(reply)),
-        this.config.timeoutMs + this.config.slavesSyncTimeout,
-      ),
+      this.config.timeoutMs + this.config.slavesSyncTimeout,
     );
   }
 
@@ -405,8 +487,10 @@ export class RedissonClient implements LockServices {
     onAbandoned?: (reply: Reply) => void,
     attempts?: Attempts,
   ): Process<Reply> {
-    const [reply, node] = yield* this.evalOn(script, keys, args, onAbandoned, attempts);
+    const ranOn = { node: '' };
+    const reply = yield* this.evalOn(script, keys, args, onAbandoned, attempts, ranOn);
     if (reply.t === 'error') return reply;
+    const { node } = ranOn;
     let expected = this.availableSlaves.get(node);
     if (expected === undefined) {
       expected = this.ctx.replicasOf?.(node) ?? 0;
@@ -562,8 +646,12 @@ function uuidFrom(hex: string): string {
 
 /** EVAL / EVALSHA's argv: command, script or sha, numkeys, KEYS, ARGV (one array, no spreads). */
 function scriptArgv(command: string, body: string, keys: readonly string[], args: ScriptArgs): string[] {
-  const argv = [command, body, String(keys.length)];
-  for (let i = 0; i < keys.length; i++) argv.push(keys[i]);
-  for (let i = 0; i < args.length; i++) argv.push(String(args[i]));
+  // sized once: pushes past the literal's three grew the store twice per script call
+  const argv = new Array<string>(3 + keys.length + args.length);
+  argv[0] = command;
+  argv[1] = body;
+  argv[2] = String(keys.length);
+  for (let i = 0; i < keys.length; i++) argv[3 + i] = keys[i];
+  for (let i = 0; i < args.length; i++) argv[3 + keys.length + i] = String(args[i]);
   return argv;
 }

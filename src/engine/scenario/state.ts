@@ -37,7 +37,7 @@ import {
   type ThreadRec,
   ThreadTable,
 } from './state_frame';
-import { threadAfter } from './state_thread';
+import { ThreadParts, threadAfter } from './state_thread';
 
 export { CHECKPOINT_EVERY, type FrameReader, type NodeFrame } from './state_frame';
 
@@ -50,8 +50,6 @@ export interface TimelineInit {
 
 /** Redisson's owner id: "<client uuid>:<thread id>", ":write" appended by a write lock. */
 const REDISSON_OWNER = /^(.+):(\d+)(?::write)?$/;
-
-const NO_HOLDS: Readonly<Record<string, number>> = Object.freeze({});
 
 /**
  * Lock types whose key is a hash with one field per owner counting its holds: what a thread's
@@ -93,12 +91,14 @@ export class StateTimeline {
    * at its first request; a thread's owner id and a lock's key never change within a run)
    */
   private readonly holdField = new Map<string, { key: string; field: string }>();
+  /** the hold and call records the threads' records share */
+  private readonly parts = new ThreadParts();
 
   constructor(init: TimelineInit) {
     this.initialValue = init.resource.value;
     const nodes = new Map<string, NodeRec>();
     for (const n of init.nodes) nodes.set(n.id, { role: n.role, up: true, keys: new Map(), subs: new Map() });
-    const threads = ThreadTable.of(init.threads, () => ({ state: 'idle', holds: NO_HOLDS, nResults: 0 }));
+    const threads = ThreadTable.of(init.threads, () => ({ state: 'idle', holds: this.parts.none, nResults: 0 }));
     for (const a of init.threads) {
       this.results.set(a, []);
       const client = clientOf(a);
@@ -477,7 +477,7 @@ export class StateTimeline {
     if (actor === undefined) return;
     const rec = f.threads.get(actor);
     if (rec === undefined) return;
-    const next = threadAfter(rec, ev);
+    const next = threadAfter(rec, ev, this.parts);
     if (next !== rec) f.threads.set(actor, next);
   }
 
@@ -495,7 +495,7 @@ export class StateTimeline {
         requesting: r.requesting,
         call: r.call,
       });
-      if (ev.kind === 'client.crash') next = rec('crashed', NO_HOLDS);
+      if (ev.kind === 'client.crash') next = rec('crashed', this.parts.none);
       else if (ev.kind === 'client.pause') {
         if (r.state !== 'done' && r.state !== 'crashed' && r.state !== 'paused')
           next = rec('paused', r.holds, r.state);

@@ -8,27 +8,45 @@ interface Item {
   dead: boolean;
 }
 
+/**
+ * The tasks of a random run, given to both queues: a step below 0.5 adds a task due now, soon,
+ * or far ahead (a timer), one below 0.6 cancels one; true when the step did either.
+ */
+class Tasks {
+  private seq = 0;
+  private readonly live: Item[] = [];
+
+  constructor(private readonly queues: readonly { push(x: Item): void }[]) {}
+
+  step(r: ReturnType<typeof prngFor>, op: number, now: number): boolean {
+    if (op < 0.5) {
+      const ahead = r.next() < 0.3 ? r.int(1000, 30000) : r.int(0, 20);
+      const item = { at: now + ahead, seq: this.seq++, dead: false };
+      for (const q of this.queues) q.push(item);
+      this.live.push(item);
+      return true;
+    }
+    if (op < 0.6 && this.live.length > 0) {
+      this.live[r.int(0, this.live.length - 1)].dead = true;
+      return true;
+    }
+    return op < 0.6;
+  }
+}
+
 describe('HorizonQueue', () => {
   it('hands out what one TimedHeap of the same tasks would, in the same order, compactions included', () => {
     for (let round = 0; round < 20; round++) {
       const r = prngFor(round, 'heap');
       const heap = new TimedHeap<Item>();
       const queue = new HorizonQueue<Item>(1 + r.int(0, 300));
+      const tasks = new Tasks([heap, queue]);
       let now = 0;
-      let seq = 0;
-      const live: Item[] = [];
       const out: [number, number][][] = [[], []];
       for (let step = 0; step < 3000; step++) {
         const op = r.next();
-        if (op < 0.5) {
-          // a task due now, soon, or far ahead (a timer), some of them cancelled later
-          const ahead = r.next() < 0.3 ? r.int(1000, 30000) : r.int(0, 20);
-          const item = { at: now + ahead, seq: seq++, dead: false };
-          heap.push(item);
-          queue.push(item);
-          live.push(item);
-        } else if (op < 0.6 && live.length > 0) {
-          live[r.int(0, live.length - 1)].dead = true;
+        if (tasks.step(r, op, now)) {
+          // a task added or cancelled
         } else if (op < 0.62) {
           heap.compact((x) => x.dead);
           queue.compact((x) => x.dead);
@@ -46,6 +64,37 @@ describe('HorizonQueue', () => {
         expect(queue.peek()).toBe(heap.peek());
       }
       expect(out[1]).toEqual(out[0]);
+    }
+  });
+
+  it('with `dead`, drops dead tasks past the horizon and hands out every live one in the same order', () => {
+    for (let round = 0; round < 20; round++) {
+      const r = prngFor(round, 'heap-dead');
+      const heap = new TimedHeap<Item>();
+      const queue = new HorizonQueue<Item>(1 + r.int(0, 300), (x) => x.dead);
+      const tasks = new Tasks([heap, queue]);
+      let now = 0;
+      let dropped = 0;
+      // the next task still alive (a dead one does nothing when handed out)
+      const nextLive = (q: { pop(): Item | undefined }): Item | undefined => {
+        for (;;) {
+          const x = q.pop();
+          if (x === undefined || !x.dead) return x;
+        }
+      };
+      for (let step = 0; step < 3000; step++) {
+        if (!tasks.step(r, r.next(), now)) {
+          const a = nextLive(heap);
+          const b = nextLive(queue);
+          expect(b).toBe(a);
+          // both hold every task after `a` now, less the dead ones the queue dropped
+          expect(queue.size).toBeLessThanOrEqual(heap.size);
+          if (queue.size < heap.size) dropped++;
+          if (a !== undefined) now = a.at;
+        }
+      }
+      // the dead are dropped past the horizon (the test would pass vacuously otherwise)
+      if (round === 0) expect(dropped).toBeGreaterThan(0);
     }
   });
 });

@@ -17,6 +17,9 @@ import { TcpHold } from './tcp_hold';
 import { type KernelOptions, RESUME, Proc, SimNode, type BlockedWait, type Push, isMessageFrame, Conn } from './kernel_parts';
 import { KernelProcs } from './kernel_procs';
 
+/** `execPushes` while a command runs that has pushed nothing yet (shared, never added to) */
+const NO_PUSHES_YET: Push[] = [];
+
 export abstract class KernelBase extends KernelProcs {
   /** what client connections send across a partition, held until a retransmission after the heal */
   protected readonly tcp: TcpHold;
@@ -117,14 +120,18 @@ export abstract class KernelBase extends KernelProcs {
    */
   protected write(p: Proc, c: Conn, argv: string[], call: number, timeoutMs: number): void {
     const sentAt = this.t;
-    const drops = c.serverDrops;
-    this.tcp.transmit(c, true, sentAt, (at, held) =>
-      this.later(at, () => {
-        // held through a partition while the node dropped its side: the node answers with a reset
-        if (held && c.serverDrops !== drops) return;
-        this.arrive(c, p, argv, sentAt, call);
-      }),
-    );
+    const at = this.tcp.direct(c, true, sentAt);
+    if (at !== null) this.later(at, () => this.arrive(c, p, argv, sentAt, call));
+    else {
+      const drops = c.serverDrops;
+      this.tcp.transmit(c, true, sentAt, (at, held) =>
+        this.later(at, () => {
+          // held through a partition while the node dropped its side: the node answers with a reset
+          if (held && c.serverDrops !== drops) return;
+          this.arrive(c, p, argv, sentAt, call);
+        }),
+      );
+    }
     this.armTimer(p, c, argv[0], call, timeoutMs);
   }
 
@@ -158,14 +165,16 @@ export abstract class KernelBase extends KernelProcs {
       return;
     }
     if (c.server === null) c.server = node.server.connect((msg) => this.pushed(c, msg));
-    const pushes: Push[] = [];
-    this.execPushes = pushes;
+    // the frames the command pushes (most push none: the list is made by the first, in `pushed`)
+    this.execPushes = NO_PUSHES_YET;
     let reply: Reply;
     const dirty = node.server.dirty;
+    let pushes: Push[] | null;
     try {
       node.execArgv = argv;
       reply = node.server.exec(c.server, argv);
     } finally {
+      pushes = this.execPushes as Push[] | null;
       this.execPushes = null;
       node.execArgv = null;
     }
@@ -190,11 +199,22 @@ export abstract class KernelBase extends KernelProcs {
       this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
     // server.dirty counts dataset changes as Redis does: a command that changed nothing (a failed
     // acquire, a read) has no key to record (lazy expiry is recorded by its own event).
-    if (node.server.dirty !== dirty) this.rec.batch(() => this.recordKeys(node, argv));
+    if (node.server.dirty !== dirty) {
+      const opened = this.rec.openBatch();
+      try {
+        this.recordKeys(node, argv);
+      } catch (e) {
+        this.rec.closeBatch(opened, false);
+        throw e;
+      }
+      this.rec.closeBatch(opened);
+    }
     this.armExpiry(node);
     const leave = Math.max(this.t, node.busyUntil);
-    this.tcp.transmit(c, false, leave, (at) => this.reply(p, at, reply, call));
-    for (const x of pushes) this.deliver(x, leave);
+    const at = this.tcp.direct(c, false, leave);
+    if (at !== null) this.reply(p, at, reply, call);
+    else this.tcp.transmit(c, false, leave, (at) => this.reply(p, at, reply, call));
+    if (pushes !== null) for (const x of pushes) this.deliver(x, leave);
   }
 
   protected drainLater(node: SimNode): void {
@@ -216,14 +236,17 @@ export abstract class KernelBase extends KernelProcs {
   protected pushed(c: Conn, msg: Reply): void {
     const push: Push = { conn: c, msg, publishSeq: null };
     if (isMessageFrame(msg)) this.unpublished.push(push);
-    if (this.execPushes !== null) this.execPushes.push(push);
-    else this.deliver(push, this.t);
+    if (this.execPushes === null) this.deliver(push, this.t);
+    else if (this.execPushes === NO_PUSHES_YET) this.execPushes = [push];
+    else this.execPushes.push(push);
   }
 
   protected deliver(push: Push, leave: number): void {
     const c = push.conn;
     if (c.closed) return;
-    this.tcp.transmit(c, false, leave, (at) => this.arrivePush(push, at));
+    const at = this.tcp.direct(c, false, leave);
+    if (at !== null) this.arrivePush(push, at);
+    else this.tcp.transmit(c, false, leave, (at) => this.arrivePush(push, at));
   }
 
   /** A pushed frame is on the wire and reaches the client at `at` (canWake counts it meanwhile). */
@@ -240,18 +263,15 @@ export abstract class KernelBase extends KernelProcs {
         let delivery: number | null = null;
         if (isMessageFrame(msg)) {
           const last = msg.v[msg.v.length - 1];
-          const channel = msg.v[msg.v.length - 2];
-          const ev: AssembledEvent<'pubsub.deliver'> = {
-            t: 0,
-            seq: 0,
-            kind: 'pubsub.deliver',
-            actor: c.client,
-            node: c.node,
-            conn: c.label,
-            channel: channel.t === 'bulk' ? channel.v : null,
-            message: last.t === 'bulk' ? last.v : null,
-          };
-          if (push.publishSeq !== null) ev.causeSeq = push.publishSeq;
+          const named = msg.v[msg.v.length - 2];
+          const channel = named.t === 'bulk' ? named.v : null;
+          const message = last.t === 'bulk' ? last.v : null;
+          const causeSeq = push.publishSeq;
+          // one literal each way (a field added after it moves the fields to a store of their own)
+          const ev: AssembledEvent<'pubsub.deliver'> =
+            causeSeq === null
+              ? { t: 0, seq: 0, kind: 'pubsub.deliver', actor: c.client, node: c.node, conn: c.label, channel, message }
+              : { t: 0, seq: 0, kind: 'pubsub.deliver', actor: c.client, node: c.node, conn: c.label, channel, message, causeSeq };
           delivery = this.rec.record(ev).seq;
         }
         c.onPush?.(msg, delivery);

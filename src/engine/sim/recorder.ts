@@ -61,13 +61,22 @@ export class Recorder {
     return ev;
   }
 
-  private pending: { node: string; key: string }[] | null = null;
+  /** the key changes of the open batch, in order: kept arrays and a count (one batch per command) */
+  private batchNodes: string[] = [];
+  private batchKeys: string[] = [];
+  private batched = 0;
+  private batching = false;
+  /** observers are hearing of a batch's changes (one that opens meanwhile gets arrays of its own) */
+  private delivering = false;
 
   /** `key` on `node` is now `view` (null: gone), as part of the last event. */
   setKey(node: string, key: string, view: KeyView | null): void {
     this.sink.setKey(node, key, view);
-    if (this.pending !== null) this.pending.push({ node, key });
-    else for (const o of this.observers) o.onKey(node, key);
+    if (this.batching) {
+      this.batchNodes[this.batched] = node;
+      this.batchKeys[this.batched] = key;
+      this.batched++;
+    } else for (const o of this.observers) o.onKey(node, key);
   }
 
   /**
@@ -75,18 +84,48 @@ export class Recorder {
    * checker emits in reaction (violation.start) never splits one command's changes in two.
    */
   batch(fn: () => void): void {
-    if (this.pending !== null) {
-      fn();
-      return;
-    }
-    const pending: { node: string; key: string }[] = [];
-    this.pending = pending;
+    const opened = this.openBatch();
     try {
       fn();
-    } finally {
-      this.pending = null;
+    } catch (e) {
+      this.closeBatch(opened, false);
+      throw e;
     }
-    for (const { node, key } of pending) for (const o of this.observers) o.onKey(node, key);
+    this.closeBatch(opened, true);
+  }
+
+  /**
+   * `batch` without a function to call: true when this opened the batch (false inside one
+   * already open), which closeBatch is then given. For the kernel's every command that changed
+   * data (a closure per command otherwise).
+   */
+  openBatch(): boolean {
+    if (this.batching) return false;
+    if (this.delivering) {
+      // the arrays being read by the delivery in progress stay as they are
+      this.batchNodes = [];
+      this.batchKeys = [];
+    }
+    this.batching = true;
+    return true;
+  }
+
+  /** Ends the batch `openBatch` opened (`opened`); observers hear of its changes unless `tell` is false. */
+  closeBatch(opened: boolean, tell = true): void {
+    if (!opened) return;
+    this.batching = false;
+    const n = this.batched;
+    this.batched = 0;
+    if (n === 0 || !tell) return;
+    const nodes = this.batchNodes;
+    const keys = this.batchKeys;
+    const was = this.delivering;
+    this.delivering = true;
+    try {
+      for (let i = 0; i < n; i++) for (const o of this.observers) o.onKey(nodes[i], keys[i]);
+    } finally {
+      this.delivering = was;
+    }
   }
 
   clearNode(node: string): void {

@@ -27,22 +27,37 @@ export class TcpHold {
    * its arrival time, one latency later when the link is up and nothing is held before it.
    */
   transmit(c: Conn, toNode: boolean, leave: number, send: Send): void {
+    const at = this.direct(c, toNode, leave);
+    if (at !== null) {
+      send(at, false);
+      return;
+    }
     const held = toNode ? c.toNode : c.toClient;
     if (held !== null) {
       held.sends.push(send);
       return;
     }
-    const [from, to] = toNode ? [c.client, c.node] : [c.node, c.client];
-    if (this.net.reachable(from, to)) {
-      send(this.net.arrival(from, to, leave), false);
-      return;
-    }
+    // the link is down
     if (this.net.resets) return;
     const h: HeldBytes = { since: leave, sends: [send], flush: null };
     if (toNode) c.toNode = h;
     else c.toClient = h;
     this.holding.add(c);
     this.changed(c.client);
+  }
+
+  /**
+   * When a message leaving at `leave` arrives, if nothing on that direction of `c` is held and
+   * the link is up: what `transmit` would hand `send` at once (null: it would not). The kernel's
+   * every command, reply and push asks this first, so that only a message that may be held
+   * needs a function for later.
+   */
+  direct(c: Conn, toNode: boolean, leave: number): number | null {
+    if ((toNode ? c.toNode : c.toClient) !== null) return null;
+    // (no [from, to] pair: this runs for every message, and the pair was an array each time)
+    const from = toNode ? c.client : c.node;
+    const to = toNode ? c.node : c.client;
+    return this.net.reachable(from, to) ? this.net.arrival(from, to, leave) : null;
   }
 
   /** Reachability changed (a heal, another partition): links up again retransmit what they hold. */
