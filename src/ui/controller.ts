@@ -137,7 +137,9 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
     const next = { ...s, run: result };
     let c = -1;
     if (opts.cursor != null) c = opts.cursor;
-    else if (keepClock !== null) c = indexAtTime(result.trace, keepClock);
+    // the worker found the same index from the same clock (engine-host.ts): taking it spares the
+    // page reading the events, which would parse them before the first draw
+    else if (keepClock !== null) c = first?.index ?? indexAtTime(result.trace, keepClock);
     const nodes = result.model.nodes.map((n) => n.id);
     const cursor = clampCursor(next, c);
     // The worker lands a cursor as the page does (cursor-index.ts): its state there, else a pull
