@@ -61,4 +61,15 @@ describe('loadScenario and the deferred events', () => {
     vi.runAllTimers();
     expect(edit.reads.n).toBe(1);
   });
+
+  it('does not parse a run that a newer one replaced before its parse came', async () => {
+    const older = answer(-1);
+    const newer = answer(-1);
+    run.mockResolvedValueOnce(older.outcome).mockResolvedValueOnce(newer.outcome);
+    await loadScenario(doc, { persist: false, history: false });
+    await loadScenario(doc, { persist: false, history: false });
+    vi.runAllTimers();
+    expect(older.reads.n).toBe(0);
+    expect(newer.reads.n).toBe(1);
+  });
 });

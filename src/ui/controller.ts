@@ -166,8 +166,10 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   if (opts.persist !== false) setTimeout(() => persistScenario(doc, builtinId, originId), 0);
   // The trace's events cross unparsed (worker-protocol.ts): the run on screen has them parsed in
   // the task after its first draw, ready before a reader's first move; a run overtaken by a newer
-  // one never is.
-  setTimeout(() => void result.trace.events, 0);
+  // one by then (a drag's re-runs, a quick second pick) never is.
+  setTimeout(() => {
+    if (usePlayground.getState().run === result) void result.trace.events;
+  }, 0);
   return true;
 }
 
