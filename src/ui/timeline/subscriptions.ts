@@ -6,20 +6,9 @@
 import type { TraceEvent } from '../../engine/trace/types';
 import type { ThreadLane } from './model';
 
-export function addSubscriptionMarks(
-  events: readonly TraceEvent[],
-  threadLanes: ReadonlyMap<string, ThreadLane>,
-  tEnd: number,
-): void {
-  const marker = subscriptionMarker(threadLanes);
-  for (let i = 0; i < events.length; i++) marker.add(events[i], i);
-  marker.end(tEnd);
-}
-
 /**
- * addSubscriptionMarks one event at a time, for a caller that walks the events anyway (the lanes'
- * main loop): `add` each event with its index in order, then `end` at the run's end, after the
- * lanes' other spans. The waits and give-ups reach the lanes only in `end`, so a lane's fields and
+ * Fed by the lanes' main walk (model.ts): `add` each event with its index in order, then `end` at
+ * the run's end, after the lanes' other spans. The waits and give-ups reach the lanes only in `end`, so a lane's fields and
  * marks come in the order main's separate pass gave them (`subWait` after `starved`, the give-ups
  * after the main walk's marks): the lane model's JSON is the same text (src/cli/lane_hash.ts).
  */
