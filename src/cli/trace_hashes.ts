@@ -4,10 +4,10 @@
  * before, then `--check` it after. Exit 1 lists the ids whose traces changed.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { builtins } from '../engine/scenario/builtins/index';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
+import { printOrCheck } from './hash_check';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -22,14 +22,4 @@ function hashes(): Record<string, string> {
   return out;
 }
 
-const argv = process.argv.slice(2);
-const now = hashes();
-if (argv[0] === '--check' && argv[1] !== undefined) {
-  const before = JSON.parse(readFileSync(argv[1], 'utf8')) as Record<string, string>;
-  const changed = Object.keys({ ...before, ...now }).filter((k) => before[k] !== now[k]);
-  for (const k of changed) process.stdout.write(`changed: ${k}\n`);
-  process.stdout.write(`${Object.keys(now).length - changed.length} same, ${changed.length} changed\n`);
-  process.exitCode = changed.length === 0 ? 0 : 1;
-} else {
-  process.stdout.write(`${JSON.stringify(now, null, 2)}\n`);
-}
+printOrCheck(hashes(), process.argv.slice(2));

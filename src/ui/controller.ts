@@ -137,7 +137,9 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
     const next = { ...s, run: result };
     let c = -1;
     if (opts.cursor != null) c = opts.cursor;
-    else if (keepClock !== null) c = indexAtTime(result.trace, keepClock);
+    // the worker found the same index from the same clock (engine-host.ts): taking it spares the
+    // page reading the events, which would parse them before the first draw
+    else if (keepClock !== null) c = first?.index ?? indexAtTime(result.trace, keepClock);
     const nodes = result.model.nodes.map((n) => n.id);
     const cursor = clampCursor(next, c);
     // The worker lands a cursor as the page does (cursor-index.ts): its state there, else a pull
@@ -164,8 +166,10 @@ export async function loadScenario(scenario: unknown, opts: LoadOptions = {}): P
   if (opts.persist !== false) setTimeout(() => persistScenario(doc, builtinId, originId), 0);
   // The trace's events cross unparsed (worker-protocol.ts): the run on screen has them parsed in
   // the task after its first draw, ready before a reader's first move; a run overtaken by a newer
-  // one never is.
-  setTimeout(() => void result.trace.events, 0);
+  // one by then (a drag's re-runs, a quick second pick) never is.
+  setTimeout(() => {
+    if (usePlayground.getState().run === result) void result.trace.events;
+  }, 0);
   return true;
 }
 

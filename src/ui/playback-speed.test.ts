@@ -3,11 +3,13 @@ import { builtins } from '../engine/scenario/builtins';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
 import type { TraceEvent } from '../engine/trace/types';
-import { defaultSpeed, MAX_PLAY_S, MIN_PLAY_S, playbackSeconds } from './playback-speed';
+import { MAX_PLAY_S, MIN_PLAY_S, playbackSeconds, speedOf } from './playback-speed';
+import { outlineOf } from './run-outline';
 
 const ev = (t: number, kind: TraceEvent['kind'] = 'cmd') => ({ t, seq: t, kind }) as TraceEvent;
+const defaultSpeed = (trace: { events: TraceEvent[] }) => speedOf(outlineOf(trace));
 
-describe('defaultSpeed', () => {
+describe('the default speed (speedOf a run outline)', () => {
   it('plays every built-in in 10 to 20 seconds', { timeout: 60_000 }, () => {
     for (const b of builtins) {
       const v = validateScenario(b.scenario);

@@ -4,7 +4,7 @@
  * in 10–20 s of real time, the longer end for runs with many events to follow.
  */
 import type { Trace } from '../engine/trace/types';
-import { paceEvents, type RunOutline } from './run-outline';
+import type { RunOutline } from './run-outline';
 
 export const MIN_PLAY_S = 10;
 export const MAX_PLAY_S = 20;
@@ -16,13 +16,10 @@ function round2(v: number): number {
   return Number(v.toPrecision(2));
 }
 
-/** Virtual ms per real ms, so that playing from the start to the last event takes 10–20 s. */
-export function defaultSpeed(trace: Pick<Trace, 'events'>): number {
-  const lastT = trace.events.length ? trace.events[trace.events.length - 1].t : 0;
-  return speedOf({ lastT, pace: paceEvents(trace) });
-}
-
-/** defaultSpeed from a run's outline (the worker's, so the page need not read the events) */
+/**
+ * Virtual ms per real ms, so that playing from the start to the last event takes 10–20 s; read
+ * from a run's outline (run-outline.ts: the worker's, so the page need not read the events).
+ */
 export function speedOf({ lastT: end, pace }: Pick<RunOutline, 'lastT' | 'pace'>): number {
   if (end <= 0) return 1;
   const seconds = Math.min(MAX_PLAY_S - 2, Math.max(MIN_PLAY_S + 2, pace / EVENTS_PER_S));

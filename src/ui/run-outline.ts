@@ -13,7 +13,7 @@ export interface RunOutline {
   events: number;
   /** the last event's virtual time (0 without events) */
   lastT: number;
-  /** the events worth watching (playback-speed.ts paceEvents) */
+  /** the events worth watching (paceEvents) */
   pace: number;
   /** keyMoments(trace) */
   moments: KeyMoment[];

@@ -10,7 +10,7 @@ describe('a run crosses from the worker as JSON text, its events parsed when rea
     'gives the page every built-in trace and lane model as the worker had them, but for absent fields',
     { timeout: 60_000 },
     () => {
-      for (const b of builtins.filter((x) => x.id !== 'contention-100')) {
+      for (const b of builtins) {
         const v = validateScenario(b.scenario);
         if (!v.ok) throw new Error(b.id);
         const result = runScenario(v.scenario, { verbose: true });

@@ -4,6 +4,7 @@ import { useT } from '../hooks/useT';
 import { useExplore } from '../explore/store';
 import { usePlayground } from '../store';
 import { legendItems } from './legend-items';
+import { legendUntil } from './predict-cursor';
 
 const HOLLOW = new Set(['ring', 'refused', 'cross', 'triangle', 'dash']);
 
@@ -14,7 +15,7 @@ export function Legend() {
   const faults = usePlayground((s) => faultsOf(s.scenario).length > 0);
   const scenario = usePlayground((s) => s.scenario);
   // predict mode: only the marks drawn up to the cursor, as the veil hides the rest
-  const until = usePlayground((s) => (s.predict ? (s.run?.trace.events[s.cursor]?.t ?? 0) : undefined));
+  const until = usePlayground(legendUntil);
   const searched = useExplore((s) => s.status.phase === 'found' && s.status.found.scenario === scenario);
   // A projector's lesson folds the legend to its first line (learn.css): this opens the rest.
   const [open, setOpen] = useState(false);

@@ -29,6 +29,7 @@ import { useHitTest, type Hit } from './useHitTest';
 import { useTimeZoom } from './useTimeZoom';
 import { drawAxisTop } from './axis';
 import { ViolationList } from './ViolationList';
+import { veilT } from './predict-cursor';
 
 const AXIS_H = 24;
 const NO_FOCUS: readonly string[] = [];
@@ -146,7 +147,7 @@ export function Timeline() {
   const predict = usePlayground((s) => s.predict);
   // In predict mode the moment at the cursor: a violation that begins there is drawn over the veil
   // (a step may point at it: why-lock 1's first V3), one that begins later not at all.
-  const nowT = usePlayground((s) => (s.predict ? (s.run?.trace.events[s.cursor]?.t ?? -1) : null));
+  const nowT = usePlayground(veilT);
   const lang = usePlayground((s) => s.lang);
   const model = run?.model;
   // A projector of 720-820 px height gets a little less: the lanes a step talks about must fit.

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../engine/trace/types';
-import { collectOwners, nameOwners } from './owners';
+import { nameOwners, ownerCollector } from './owners';
 
 const U = '8b0f8b81-2984-4fb8-ad08-c33276a1e0a8';
 const ev = (kind: string, actor: string, owner: string) =>
   ({ t: 0, seq: 0, kind, actor, owner, lock: 'l' }) as TraceEvent;
+
+function collectOwners(events: readonly TraceEvent[]) {
+  const collector = ownerCollector();
+  for (const e of events) collector.add(e);
+  return collector.names;
+}
 
 describe('owner names (D19)', () => {
   const owners = collectOwners([

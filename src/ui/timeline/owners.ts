@@ -20,15 +20,9 @@ const UUID_THREAD_G = new RegExp(`(${UUID})(?::(\\d+))?`, 'g');
 
 export const NO_OWNERS: OwnerNames = { values: {}, clients: {} };
 
-export function collectOwners(events: readonly TraceEvent[]): OwnerNames {
-  const collector = ownerCollector();
-  for (const e of events) collector.add(e);
-  return collector.names;
-}
-
 /**
- * collectOwners one event at a time, for a caller that walks the events anyway (the lanes' first
- * pass): `names` holds what the events added so far.
+ * The owner names the events pair, one event at a time, for the lanes' walk of the events
+ * (model.ts): `names` holds what the events added so far.
  */
 export function ownerCollector(): { add: (e: TraceEvent) => void; names: OwnerNames } {
   const values: Record<string, string> = {};

@@ -13,30 +13,49 @@ function modelOf(json: unknown) {
 const lock = (name: string) => ({ op: 'lock', lock: name });
 const unlock = (name: string) => ({ op: 'unlock', lock: name });
 
-describe('timeline: the pub/sub pool', () => {
-  it('draws W:2’s wait for a pub/sub slot and its give-up (3.27.2, pool 1 × 1), nothing on W:1', () => {
-    const m = modelOf({
-      format: 'lockscope/1',
-      redisson: { version: '3.27.2', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
-      clients: [
-        {
-          id: 'H',
-          threads: [
-            {
-              id: 1,
-              program: [lock('L1'), lock('L2'), { op: 'work', ms: 9000 }, unlock('L1'), unlock('L2')],
-            },
-          ],
-        },
-        {
-          id: 'W',
-          threads: [
-            { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
-            { id: 2, start: 300, program: [lock('L2'), unlock('L2')] },
-          ],
-        },
+// H holds both locks for 9 s; W's two threads share a pub/sub pool of one slot, so W:2 waits for a
+// slot until its subscribe times out
+const poolOfOne = {
+  format: 'lockscope/1',
+  redisson: { version: '3.27.2', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
+  clients: [
+    {
+      id: 'H',
+      threads: [
+        { id: 1, program: [lock('L1'), lock('L2'), { op: 'work', ms: 9000 }, unlock('L1'), unlock('L2')] },
       ],
-    });
+    },
+    {
+      id: 'W',
+      threads: [
+        { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
+        { id: 2, start: 300, program: [lock('L2'), unlock('L2')] },
+      ],
+    },
+  ],
+};
+
+describe('timeline: the pub/sub pool', () => {
+  it('keeps main’s field order on a lane that waits for a slot and is starved: starved, then subWait', () => {
+    const m = modelOf({ ...poolOfOne, faults: [{ kind: 'starve', at: 5000, client: 'W', ms: 200 }] });
+    const w2 = m.threads.find((t) => t.id === 'W:2')!;
+    expect(w2.subWait).toHaveLength(1);
+    expect(w2.starved).toEqual([{ from: 5000, to: 5200 }]);
+    // a lane's JSON (an export of the lanes, the lane-hashes) is the same text as main's
+    expect(Object.keys(w2)).toEqual([
+      'id',
+      'client',
+      'bands',
+      'holds',
+      'partial',
+      'marks',
+      'starved',
+      'subWait',
+    ]);
+  });
+
+  it('draws W:2’s wait for a pub/sub slot and its give-up (3.27.2, pool 1 × 1), nothing on W:1', () => {
+    const m = modelOf(poolOfOne);
     const w2 = m.threads.find((t) => t.id === 'W:2')!;
     expect(w2.subWait).toHaveLength(1);
     const span = w2.subWait![0];
