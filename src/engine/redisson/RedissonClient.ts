@@ -26,18 +26,11 @@ import {
 } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import {
-  NO_SYNCED_SLAVES,
-  NO_SYNCED_SLAVES_OLD,
-  decodedAsClusterDown,
-  isNoSyncedReply,
-  noSyncedReply,
-} from './errors';
+import { decodedAsClusterDown, isNoSyncedReply } from './errors';
 import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
-import { compareVersions } from './versions';
 import { threadActor } from '../trace/actors';
-import { connectedSlaves, syncedEvalRules } from './synced_eval';
+import { SyncedEval } from './synced_eval';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
@@ -64,14 +57,8 @@ export class RedissonClient implements LockServices {
   /** useClusterServers: commands route by key slot */
   readonly clusterMode: boolean;
   private readonly commandConns = new Map<string, ConnectionRef>();
-  /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
-  private readonly availableSlaves = new Map<string, number>();
   /** useSingleServer (also over a master with replicas, and each instance of a RedLock): no WAIT */
   readonly singleConfig: boolean;
-  /** syncedEval's WAIT support probe ran (3.26.1+: once per client) */
-  private waitProbed = false;
-  /** ServiceManager.SCRIPT_SHA_CACHE: the scripts this client's batches loaded, per node (3.46+) */
-  private readonly batchLoaded = new Map<string, Set<string>>();
   private readonly ids;
   /** RoundRobinLoadBalancer's counter, per master entry */
   private readonly readTurns = new Map<string, number>();
@@ -81,6 +68,8 @@ export class RedissonClient implements LockServices {
   private shardingSupported: boolean | undefined;
   /** the instances pinned to one node each (onNode) */
   private readonly pinned = new Map<string, RedissonClient>();
+  /** syncedEval's WAIT paths and what they remember per client */
+  private readonly synced = new SyncedEval(this);
 
   constructor(
     readonly ctx: SimContext,
@@ -192,8 +181,8 @@ export class RedissonClient implements LockServices {
     };
   }
 
-  /** One call as this client sends every call (callStep), resumed with its reply. */
-  private *call(
+  /** One call as this client sends every call (callStep), resumed with its reply (also SyncedEval's). */
+  *call(
     conn: ConnectionRef,
     argv: readonly string[],
     onAbandonedReply?: (reply: Reply) => void,
@@ -243,7 +232,7 @@ export class RedissonClient implements LockServices {
    * to the node the slot map gives `key` then (or the MOVED target it was redirected to).
    * Returns the reply and the node that gave it.
    */
-  private *send(
+  *send(
     node: string,
     argv: readonly string[],
     key: string | undefined,
@@ -284,7 +273,7 @@ export class RedissonClient implements LockServices {
    * The script's reply; the node that ran it (where WAIT must go) into `ranOn` when given. (A
    * pair answered on every script run, and a generator around this one to take its reply out.)
    */
-  private evalOn(
+  evalOn(
     script: string,
     keys: readonly string[],
     args: ScriptArgs,
@@ -392,137 +381,7 @@ export class RedissonClient implements LockServices {
     // decided when the caller yields it, as a generator's first step would (no generator of its own)
     if (!this.config.traits.syncedEval || this.singleConfig)
       return this.evalOn(script, keys, args, onAbandoned, attempts);
-    return this.syncedEvalWithWait(script, keys, args, onAbandoned, attempts);
-  }
-
-  /** syncedEval where the release and config WAIT for replicas. */
-  private *syncedEvalWithWait(
-    script: string,
-    keys: readonly string[],
-    args: readonly (string | number)[],
-    onAbandoned?: (reply: Reply) => void,
-    attempts?: Attempts,
-  ): Process<Reply> {
-    const rules = syncedEvalRules(this.config.traits.release);
-    if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned, attempts);
-    const node = this.master(keys[0]);
-    const conn = this.connection(node);
-    if (rules.probe.length > 0 && !this.waitProbed) {
-      // one batch, once per client: which of WAIT / WAITAOF the server knows
-      for (const argv of rules.probe) {
-        const r = yield* this.call(conn, argv);
-        if (r.t === 'error' && !r.v.startsWith('ERR unknown command')) return r;
-      }
-      this.waitProbed = true;
-    }
-    // the count belongs to the MasterSlaveEntry, which a Sentinel failover keeps (changeMaster)
-    const entry = this.clusterMode ? node : 'master';
-    let expected = this.availableSlaves.get(entry);
-    if (expected === undefined) {
-      // MasterSlaveEntry.getAvailableSlaves() == -1: read connected_slaves
-      const info = yield* this.call(conn, rules.info);
-      if (info.t === 'error') return info;
-      expected = connectedSlaves(info);
-      this.availableSlaves.set(entry, expected);
-    }
-    const tail = [String(keys.length), ...keys, ...args.map(String)];
-    let evalArgv = ['EVAL', script, ...tail];
-    if (this.config.traits.useScriptCache) {
-      // CommandBatchService.loadScripts: SCRIPT LOAD first for a script this client has not
-      // loaded on that node, then EVALSHA
-      const sha = scriptSha(script);
-      const loaded = this.batchLoaded.get(node) ?? new Set<string>();
-      if (!loaded.has(sha)) {
-        const r = yield* this.call(conn, ['SCRIPT', 'LOAD', script]);
-        if (r.t === 'error') return r;
-        loaded.add(sha);
-        this.batchLoaded.set(node, loaded);
-      }
-      evalArgv = ['EVALSHA', sha, ...tail];
-    }
-    const [reply, at] = yield* this.send(node, evalArgv, keys[0], onAbandoned, attempts);
-    // the batch sends WAIT behind the script whatever the script answers
-    const w = expected === 0 ? null : yield* this.waitFor(at, expected, reply, onAbandoned);
-    if (reply.t === 'error' && reply.v.startsWith('NOSCRIPT') && rules.reloadOnNoScript) {
-      // loadScript, then the whole syncedEval again. 4.7.0 loads on the key's entry; after a
-      // MOVED that is the stale node, and the model loads where the MOVED led instead (not seen
-      // by the oracle: docs/redisson-differences.md)
-      const r = yield* this.call(this.connection(at), ['SCRIPT', 'LOAD', script]);
-      if (r.t === 'error') return r;
-      return yield* this.syncedEval(script, keys, args, onAbandoned, attempts);
-    }
-    if (reply.t === 'error' || w === null) return reply;
-    if (w.t === 'error') return w;
-    const synced = w.t === 'int' ? Number(w.v) : 0;
-    if (synced < expected || (rules.forgetOnMore && synced > expected)) this.availableSlaves.delete(entry);
-    const failed = this.noSyncedFailure(synced, expected);
-    return failed === null ? reply : error(failed);
-  }
-
-  /** The batch's WAIT: it completes the script's future once WAIT is answered too. */
-  private *waitFor(
-    node: string,
-    expected: number,
-    reply: Reply,
-    onAbandoned?: (reply: Reply) => void,
-  ): Process<Reply> {
-    return yield* this.call(
-      this.connection(node),
-      ['WAIT', String(expected), String(this.config.slavesSyncTimeout)],
-      onAbandoned && (() => onAbandoned(reply)),
-      // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
-      this.config.timeoutMs + this.config.slavesSyncTimeout,
-    );
-  }
-
-  /**
-   * 3.12.5–3.20 RedissonBaseLock.evalWriteAsync: the script and WAIT for as many replicas as the
-   * master's entry knows (here the master's connected replicas), WAIT after the script's reply;
-   * a count other than expected makes the next call count again.
-   */
-  private *syncedByEntry(
-    script: string,
-    keys: readonly string[],
-    args: readonly (string | number)[],
-    onAbandoned?: (reply: Reply) => void,
-    attempts?: Attempts,
-  ): Process<Reply> {
-    const ranOn = { node: '' };
-    const reply = yield* this.evalOn(script, keys, args, onAbandoned, attempts, ranOn);
-    if (reply.t === 'error') return reply;
-    const { node } = ranOn;
-    let expected = this.availableSlaves.get(node);
-    if (expected === undefined) {
-      expected = this.ctx.replicasOf?.(node) ?? 0;
-      this.availableSlaves.set(node, expected);
-    }
-    if (expected === 0) return reply;
-    const w = yield* this.waitFor(node, expected, reply, onAbandoned);
-    if (w.t === 'error') return w;
-    const synced = w.t === 'int' ? Number(w.v) : 0;
-    if (synced !== expected) this.availableSlaves.delete(node);
-    const failed = this.noSyncedFailure(synced, expected);
-    return failed === null ? reply : error(failed);
-  }
-
-  /**
-   * The replica check of the release: none before 3.16.7; "all must ack" (IllegalStateException
-   * "Only x of y slaves were synced") 3.16.7–3.17.4; "0 acks fail" from 3.17.5, whose message
-   * got longer in 3.25.0 and whose class became NoSyncedSlavesException in 3.47.0.
-   */
-  private noSyncedFailure(synced: number, expected: number): string | null {
-    const { traits, checkLockSyncedSlaves } = this.config;
-    if (traits.replicaCheck === 'none') return null;
-    if (traits.replicaCheck === 'all')
-      return synced < expected
-        ? noSyncedReply('IllegalStateException', `Only ${synced} of ${expected} slaves were synced`)
-        : null;
-    if (!checkLockSyncedSlaves || synced !== 0) return null;
-    if (compareVersions(traits.release, '3.25.0') < 0)
-      return noSyncedReply('IllegalStateException', NO_SYNCED_SLAVES_OLD);
-    if (compareVersions(traits.release, '3.47.0') < 0)
-      return noSyncedReply('IllegalStateException', NO_SYNCED_SLAVES);
-    return noSyncedReply('NoSyncedSlavesException', NO_SYNCED_SLAVES);
+    return this.synced.withWait(script, keys, args, onAbandoned, attempts);
   }
 
   /**

@@ -12,7 +12,12 @@
  *   EVALSHA; from 3.48.0 a NOSCRIPT answer (the node lost its scripts) loads the script and runs
  *   the whole syncedEval again.
  */
-import type { Reply } from '../redis/reply';
+import type { Process } from '../sim/effects';
+import { scriptSha } from '../redis/eval';
+import { error, type Reply } from '../redis/reply';
+import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, noSyncedReply } from './errors';
+import type { Attempts } from './executor';
+import type { RedissonClient } from './RedissonClient';
 import { compareVersions } from './versions';
 
 export interface SyncedEvalRules {
@@ -52,4 +57,152 @@ export function connectedSlaves(info: Reply): number {
   if (info.t !== 'bulk' || info.v === null) return 0;
   const m = /(?:^|\n)connected_slaves:(\d+)/.exec(info.v);
   return m ? Number(m[1]) : 0;
+}
+
+/** What the WAIT paths use of their client: its calls and its routing. */
+export type SyncedEvalClient = Pick<
+  RedissonClient,
+  'ctx' | 'config' | 'clusterMode' | 'master' | 'connection' | 'call' | 'send' | 'evalOn' | 'syncedEval'
+>;
+
+/** syncedEval's paths that WAIT for replicas, and what a client remembers between them. */
+export class SyncedEval {
+  /** MasterSlaveEntry's cached replica count per master (connected_slaves); absent: read it again */
+  private readonly availableSlaves = new Map<string, number>();
+  /** syncedEval's WAIT support probe ran (3.26.1+: once per client) */
+  private waitProbed = false;
+  /** ServiceManager.SCRIPT_SHA_CACHE: the scripts this client's batches loaded, per node (3.46+) */
+  private readonly batchLoaded = new Map<string, Set<string>>();
+
+  constructor(private readonly c: SyncedEvalClient) {}
+
+  /** syncedEval where the release and config WAIT for replicas. */
+  *withWait(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
+  ): Process<Reply> {
+    const rules = syncedEvalRules(this.c.config.traits.release);
+    if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned, attempts);
+    const node = this.c.master(keys[0]);
+    const conn = this.c.connection(node);
+    if (rules.probe.length > 0 && !this.waitProbed) {
+      // one batch, once per client: which of WAIT / WAITAOF the server knows
+      for (const argv of rules.probe) {
+        const r = yield* this.c.call(conn, argv);
+        if (r.t === 'error' && !r.v.startsWith('ERR unknown command')) return r;
+      }
+      this.waitProbed = true;
+    }
+    // the count belongs to the MasterSlaveEntry, which a Sentinel failover keeps (changeMaster)
+    const entry = this.c.clusterMode ? node : 'master';
+    let expected = this.availableSlaves.get(entry);
+    if (expected === undefined) {
+      // MasterSlaveEntry.getAvailableSlaves() == -1: read connected_slaves
+      const info = yield* this.c.call(conn, rules.info);
+      if (info.t === 'error') return info;
+      expected = connectedSlaves(info);
+      this.availableSlaves.set(entry, expected);
+    }
+    const tail = [String(keys.length), ...keys, ...args.map(String)];
+    let evalArgv = ['EVAL', script, ...tail];
+    if (this.c.config.traits.useScriptCache) {
+      // CommandBatchService.loadScripts: SCRIPT LOAD first for a script this client has not
+      // loaded on that node, then EVALSHA
+      const sha = scriptSha(script);
+      const loaded = this.batchLoaded.get(node) ?? new Set<string>();
+      if (!loaded.has(sha)) {
+        const r = yield* this.c.call(conn, ['SCRIPT', 'LOAD', script]);
+        if (r.t === 'error') return r;
+        loaded.add(sha);
+        this.batchLoaded.set(node, loaded);
+      }
+      evalArgv = ['EVALSHA', sha, ...tail];
+    }
+    const [reply, at] = yield* this.c.send(node, evalArgv, keys[0], onAbandoned, attempts);
+    // the batch sends WAIT behind the script whatever the script answers
+    const w = expected === 0 ? null : yield* this.waitFor(at, expected, reply, onAbandoned);
+    if (reply.t === 'error' && reply.v.startsWith('NOSCRIPT') && rules.reloadOnNoScript) {
+      // loadScript, then the whole syncedEval again. 4.7.0 loads on the key's entry; after a
+      // MOVED that is the stale node, and the model loads where the MOVED led instead (not seen
+      // by the oracle: docs/redisson-differences.md)
+      const r = yield* this.c.call(this.c.connection(at), ['SCRIPT', 'LOAD', script]);
+      if (r.t === 'error') return r;
+      return yield* this.c.syncedEval(script, keys, args, onAbandoned, attempts);
+    }
+    if (reply.t === 'error' || w === null) return reply;
+    if (w.t === 'error') return w;
+    const synced = w.t === 'int' ? Number(w.v) : 0;
+    if (synced < expected || (rules.forgetOnMore && synced > expected)) this.availableSlaves.delete(entry);
+    const failed = this.noSyncedFailure(synced, expected);
+    return failed === null ? reply : error(failed);
+  }
+
+  /** The batch's WAIT: it completes the script's future once WAIT is answered too. */
+  private *waitFor(
+    node: string,
+    expected: number,
+    reply: Reply,
+    onAbandoned?: (reply: Reply) => void,
+  ): Process<Reply> {
+    return yield* this.c.call(
+      this.c.connection(node),
+      ['WAIT', String(expected), String(this.c.config.slavesSyncTimeout)],
+      onAbandoned && (() => onAbandoned(reply)),
+      // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
+      this.c.config.timeoutMs + this.c.config.slavesSyncTimeout,
+    );
+  }
+
+  /**
+   * 3.12.5–3.20 RedissonBaseLock.evalWriteAsync: the script and WAIT for as many replicas as the
+   * master's entry knows (here the master's connected replicas), WAIT after the script's reply;
+   * a count other than expected makes the next call count again.
+   */
+  private *syncedByEntry(
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    onAbandoned?: (reply: Reply) => void,
+    attempts?: Attempts,
+  ): Process<Reply> {
+    const ranOn = { node: '' };
+    const reply = yield* this.c.evalOn(script, keys, args, onAbandoned, attempts, ranOn);
+    if (reply.t === 'error') return reply;
+    const { node } = ranOn;
+    let expected = this.availableSlaves.get(node);
+    if (expected === undefined) {
+      expected = this.c.ctx.replicasOf?.(node) ?? 0;
+      this.availableSlaves.set(node, expected);
+    }
+    if (expected === 0) return reply;
+    const w = yield* this.waitFor(node, expected, reply, onAbandoned);
+    if (w.t === 'error') return w;
+    const synced = w.t === 'int' ? Number(w.v) : 0;
+    if (synced !== expected) this.availableSlaves.delete(node);
+    const failed = this.noSyncedFailure(synced, expected);
+    return failed === null ? reply : error(failed);
+  }
+
+  /**
+   * The replica check of the release: none before 3.16.7; "all must ack" (IllegalStateException
+   * "Only x of y slaves were synced") 3.16.7–3.17.4; "0 acks fail" from 3.17.5, whose message
+   * got longer in 3.25.0 and whose class became NoSyncedSlavesException in 3.47.0.
+   */
+  private noSyncedFailure(synced: number, expected: number): string | null {
+    const { traits, checkLockSyncedSlaves } = this.c.config;
+    if (traits.replicaCheck === 'none') return null;
+    if (traits.replicaCheck === 'all')
+      return synced < expected
+        ? noSyncedReply('IllegalStateException', `Only ${synced} of ${expected} slaves were synced`)
+        : null;
+    if (!checkLockSyncedSlaves || synced !== 0) return null;
+    if (compareVersions(traits.release, '3.25.0') < 0)
+      return noSyncedReply('IllegalStateException', NO_SYNCED_SLAVES_OLD);
+    if (compareVersions(traits.release, '3.47.0') < 0)
+      return noSyncedReply('IllegalStateException', NO_SYNCED_SLAVES);
+    return noSyncedReply('NoSyncedSlavesException', NO_SYNCED_SLAVES);
+  }
 }
