@@ -144,12 +144,21 @@ const NO_CYCLES: readonly GraphCycle[] = [];
 /** the sets of holds whose cycles a kept graph remembers (a retry loop goes round three or four) */
 const CYCLES_KEPT = 16;
 
-/** What findCycles reads of the holds, in its order, as text: equal text, equal cycles. */
+/**
+ * What findCycles reads of the holds, in its order, as text: equal text, equal cycles. The waited
+ * locks are the same list for the graph's life, so each lock's part is its holds' count, and each
+ * hold its kind, its owners' count and each owner length-prefixed: exact whatever the names hold.
+ */
 function holdsText(m: SafetyMonitor, holdsOf: ReadonlyMap<string, readonly GraphHold[]>): string {
   let text = '';
-  for (const lock of m.waitedLocks())
-    for (const h of holdsOf.get(lock)!)
-      text += `${lock}\0${h.persistent ? 'p' : 't'}\0${h.owners.join('\0')}\n`;
+  for (const lock of m.waitedLocks()) {
+    const holds = holdsOf.get(lock)!;
+    text += `${holds.length}|`;
+    for (const h of holds) {
+      text += `${h.persistent ? 'p' : 't'}${h.owners.length}|`;
+      for (const o of h.owners) text += `${o.length}:${o}`;
+    }
+  }
   return text;
 }
 
@@ -218,16 +227,17 @@ function findCycles(m: SafetyMonitor, holdsOf: ReadonlyMap<string, readonly Grap
 function anOwnerWaits(f: GraphFacts, views: ReadonlyMap<string, readonly (KeyView | undefined)[]>): boolean {
   const { m } = f;
   asked = f;
-  for (const lock of m.waitedLocks()) {
-    askedLock = lock;
-    for (const view of views.get(m.keyOf(lock))!)
-      if (view !== undefined && m.someOwner(view, ownerAcquires)) {
-        asked = null;
-        return true;
-      }
+  try {
+    for (const lock of m.waitedLocks()) {
+      askedLock = lock;
+      for (const view of views.get(m.keyOf(lock))!)
+        if (view !== undefined && m.someOwner(view, ownerAcquires)) return true;
+    }
+    return false;
+  } finally {
+    // (never left set: a later call from anywhere reads only what it set itself)
+    asked = null;
   }
-  asked = null;
-  return false;
 }
 
 // (the test someOwner runs for anOwnerWaits, made once: a closure per view was made on every build)

@@ -168,6 +168,20 @@ describe('runScenario', () => {
     expect(renewals[renewals.length - 1]).toBeGreaterThan(40_000);
   });
 
+  it('a stuck run ends where main did: the last cancelled timer still moves the clock', () => {
+    // Without `until`, a deadlocked run goes on until its queue is dry or the cap, and its last
+    // task is a cancelled response timer: endedAt (and the explore search's horizon from it)
+    // counts it. Figures from main at 6f71d02; dropping cancelled tasks from the kernel's queue
+    // ended these runs about 3 s sooner with identical traces.
+    for (const [id, endedAt] of [
+      ['incident-opposite-order-deadlock', 593_128],
+      ['incident-read-to-write-upgrade', 593_126],
+    ] as const) {
+      const b = builtins.find((x) => x.id === id)!;
+      expect(runScenario(valid({ ...b.scenario, until: null })).endedAt, id).toBe(endedAt);
+    }
+  });
+
   it('does not stop while client work is in flight (the unlock latch DEL), nor wait for watchdog timers', () => {
     const locked = (program: unknown[]) => scenario([client('A', program)]);
     const run = runScenario(valid(locked(hold('L', 5))));

@@ -34,7 +34,7 @@ export abstract class KernelProcs {
   protected t = 0;
   protected seq = 0;
   /** the tasks, by (at, seq); those more than a quarter second ahead wait outside the heap */
-  protected readonly heap = new HorizonQueue<Task>(256, (task) => task.cancelled);
+  protected readonly heap = new HorizonQueue<Task>(256);
   protected readonly owners = new Map<string, Owner>();
   protected readonly nodes = new Map<string, SimNode>();
   protected readonly conns = new Map<number, Conn>();
