@@ -46,7 +46,6 @@
  * the kind V1/V2/V3/L1, lock, holders; V3 also cause); V3 is instantaneous (both events at the same t).
  */
 import {
-  NO_LOCK,
   type Actor,
   type EventFields,
   type KeyView,
@@ -58,21 +57,19 @@ import {
 import { clientOf, isThreadActor, threadActor } from '../trace/actors';
 import { LivenessChecker, type LivenessProbe } from './liveness';
 import { PairIds } from './pair_ids';
+import { ResourceUseCheck } from './resource_use_check';
 import {
   extra,
   leaseOwners,
   REDISSON_OWNER,
   RW_MODE_FIELD,
-  type Grant,
   type Hold,
-  type PendingUse,
   type ViolationExtra,
 } from './monitor_parts';
 
 export { leaseOwners, type ViolationExtra } from './monitor_parts';
 
 /** an empty list shared by the uses without pending or erased writes (never written to) */
-const NONE: readonly never[] = [];
 /** someOwner's test for hasOwner, made once (a closure per call before: it runs after every change) */
 const anyOwner = (): boolean => true;
 
@@ -102,15 +99,6 @@ export class SafetyMonitor {
   private readonly lockType = new Map<string, string>();
   /** Redisson client uuid -> client id, learnt from the owners threads name */
   private readonly clientOfUuid = new Map<string, string>();
-  /** lock -> actor -> its latest grant */
-  private readonly grants = new Map<string, Map<Actor, Grant>>();
-  private grantSeq = 0;
-  /** lock -> the seq of its latest grant */
-  private readonly latestGrant = new Map<string, number>();
-  /** lock -> actor -> when it last read the resource under that lock */
-  private readonly reads = new Map<string, Map<Actor, number>>();
-  /** accepted write number (resource.use `write`) -> its writer, and whether it was reported as V3 */
-  private readonly writes = new Map<number, { actor: Actor; reported: boolean }>();
   /** lock -> the threads waiting for it (L1) */
   private readonly waiters = new Map<string, Set<Actor>>();
   /** threads that ended and clients that crashed: owners that will never unlock (L1) */
@@ -119,11 +107,18 @@ export class SafetyMonitor {
   /** naive string lock key -> the thread whose SETNX / SET NX created it (its owner, L1) */
   private readonly keyWriter = new Map<string, Actor>();
   private readonly liveness: LivenessChecker;
+  /** V3: the resource's reads and writes against the grants (resource_use_check.ts) */
+  private readonly uses: ResourceUseCheck;
   /** one "<actor>\0<lock>" string per pair (the keys of the per-thread, per-lock maps here and in liveness) */
   readonly pairs = new PairIds();
 
   constructor(private readonly host: MonitorHost) {
     this.liveness = new LivenessChecker(host, this);
+    this.uses = new ResourceUseCheck(
+      host,
+      this.violations,
+      (actor, lock) => this.lockType.get(this.pairs.id(actor, lock)) === 'ReadLock',
+    );
   }
 
   onEvent(ev: TraceEvent): void {
@@ -248,7 +243,7 @@ export class SafetyMonitor {
         if (ev.actor !== undefined) this.forget((a) => a === ev.actor);
         return;
       case 'resource.use':
-        this.onUse(ev, ev.actor);
+        this.uses.onUse(ev, ev.actor);
         return;
       case 'cmd':
         this.learnWriter(ev);
@@ -445,10 +440,7 @@ export class SafetyMonitor {
     const { actor, lock } = ev;
     // A reentrant hold (holdCount > 1) is not a new grant.
     if (ev.holdCount > 1) return;
-    let g = this.grants.get(lock);
-    if (g === undefined) this.grants.set(lock, (g = new Map()));
-    g.set(actor, { seq: ++this.grantSeq, t: this.host.now() });
-    this.latestGrant.set(lock, this.grantSeq);
+    this.uses.granted(lock, actor);
   }
 
   /** Drops the beliefs of every thread `gone` says is gone. */
@@ -492,77 +484,6 @@ export class SafetyMonitor {
         else if (a !== first) (holders ??= new Set([first])).add(a);
       }
     this.setOpen('V2', lock, holders === null ? null : [...holders]);
-  }
-
-  /** A `resource.use`: judges an accepted write (V3), then remembers the read and the write. */
-  private onUse(ev: TraceEventOf<'resource.use'>, actor: Actor): void {
-    const lock = ev.lock ?? null;
-    if (ev.accepted) {
-      // (most uses have neither: no arrays are made for them)
-      const pending =
-        ev.pending === undefined || ev.pending.length === 0
-          ? NONE
-          : ev.pending.filter((p) => p.actor !== actor);
-      const erasedBy =
-        ev.erased === undefined || ev.erased.length === 0
-          ? NONE
-          : ev.erased.map((w) => this.writes.get(w)).filter((w) => w !== undefined);
-      let cause: string | null = null;
-      let wronged: Actor[] = [];
-      const exclusive = lock !== null && this.lockType.get(this.pairs.id(actor, lock)) !== 'ReadLock';
-      if (exclusive) {
-        wronged = this.newerHoldersThatActed(actor, lock, pending);
-        if (wronged.length > 0) cause = 'stale';
-      } else if (erasedBy.length > 0 || pending.length > 0) {
-        cause = 'unlocked';
-        wronged = [...erasedBy.map((w) => w.actor), ...pending.map((p) => p.actor)];
-      }
-      if (cause === null && erasedBy.some((w) => !w.reported)) {
-        cause = 'lost-update';
-        wronged = erasedBy.filter((w) => !w.reported).map((w) => w.actor);
-      }
-      if (ev.write !== undefined) this.writes.set(ev.write, { actor, reported: cause !== null });
-      if (cause !== null) this.reportV3(actor, lock ?? NO_LOCK, cause, wronged);
-    }
-    if (lock !== null) {
-      let r = this.reads.get(lock);
-      if (r === undefined) this.reads.set(lock, (r = new Map()));
-      r.set(actor, ev.readAt);
-    }
-  }
-
-  /**
-   * Threads granted `lock` after `actor`'s latest grant that have since used the resource under
-   * it: a read is enough, whether its write is done or still to come (`pending`).
-   */
-  private newerHoldersThatActed(actor: Actor, lock: string, pending: readonly PendingUse[]): Actor[] {
-    const grants = this.grants.get(lock);
-    if (grants === undefined) return [];
-    const mine = grants.get(actor)?.seq ?? 0;
-    // (the common case: the user holds the lock's latest grant, so no grant is newer)
-    if (mine === this.latestGrant.get(lock)) return [];
-    const reads = this.reads.get(lock);
-    const out: Actor[] = [];
-    // (forEach: an entries() walk builds a pair per thread, at every accepted use)
-    grants.forEach((g, other) => {
-      if (other === actor || g.seq <= mine) return;
-      const read = reads?.get(other);
-      if (
-        (read !== undefined && read >= g.t) ||
-        pending.some((p) => p.actor === other && p.lock === lock && p.readAt >= g.t)
-      )
-        out.push(other);
-    });
-    return out;
-  }
-
-  private reportV3(actor: Actor, lock: string, cause: string, wronged: readonly Actor[]): void {
-    const holders = [actor, ...[...new Set(wronged)].filter((a) => a !== actor).sort()];
-    const t = this.host.now();
-    const v: Violation = { kind: 'V3', lock, from: t, to: t, holders, cause };
-    this.violations.push(v);
-    this.host.emit('violation.start', { violation: 'V3', lock, holders: holders.slice(), cause });
-    this.host.emit('violation.end', { violation: 'V3', lock, holders: holders.slice(), cause });
   }
 
   private openOf(kind: ViolationKind): Map<string, Violation> {
