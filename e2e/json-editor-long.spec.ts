@@ -49,6 +49,8 @@ async function openShort(page: Page) {
   await expect(page.getByTestId('play')).toBeEnabled();
   await page.getByRole('button', { name: 'Edit JSON' }).click();
   const input = page.locator('.json-editor__input');
+  // The editor fills its textarea in an effect after it mounts: read it once the text is in.
+  await expect(input).toHaveValue(/"ms": \d+/);
   return { input, short: await input.inputValue() };
 }
 

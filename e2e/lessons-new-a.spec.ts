@@ -28,6 +28,8 @@ async function editScenario(page: Page, edit: (s: Record<string, unknown>) => vo
   await page.getByRole('button', { name: 'Edit JSON' }).click();
   const editor = page.locator('.json-editor__content');
   await expect(editor).toBeVisible();
+  // The editor fills its textarea in an effect after it mounts: read it once the text is in.
+  await expect(page.locator('.json-editor__input')).toHaveValue(/\S/);
   const scenario = JSON.parse(await page.locator('.json-editor__input').inputValue()) as Record<
     string,
     unknown
