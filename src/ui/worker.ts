@@ -2,11 +2,13 @@
 /** The engine worker: runs scenarios off the main thread so the page never freezes. */
 import { needsDeploymentModels } from '../engine/topology/deployment_models';
 import { createEngineHost } from './engine-host';
+import { createWarmup } from './worker-warmup';
 import { LESSON_REQUESTS, type LessonRequest } from './lessons/lesson-protocol';
 import type { FromWorker, ToWorker } from './explore/protocol';
 import { toWire, type IncidentsRequest, type Request } from './worker-protocol';
 
 const handle = createEngineHost();
+const warmup = createWarmup();
 const post = (res: unknown) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(res);
 
 // Explore's search shards run in instances of this same worker: one engine bundle, not two (the
@@ -56,7 +58,12 @@ let traitText: Promise<void> | null = null;
 let traitTextReady = false;
 
 function engineRequest(req: Request): void {
-  const answer = () => post(toWire(handle(req)));
+  if (req.type === 'run') warmup.stop();
+  const answer = () => {
+    const res = handle(req);
+    post(toWire(res));
+    warmup.after(req, res);
+  };
   let wait: Promise<void> | null = null;
   if (!deploymentsReady && req.type === 'run' && needsDeploymentModels(req.scenario))
     wait = deployments ??= import('../engine/topology/deployments').then(() => {

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { builtin } from '../engine/scenario/builtins/index';
+import { createEngineHost } from './engine-host';
+import { createWarmup } from './worker-warmup';
+import type { Request } from './worker-protocol';
+
+const host = createEngineHost();
+const ask = (id: string): [Request, ReturnType<typeof host>] => {
+  const req: Request = { type: 'run', id: 1, scenario: structuredClone(builtin(id)!.scenario) };
+  return [req, host(req)];
+};
+
+/** A warm-up whose re-runs are counted and whose tasks run when the test says. */
+function harness(runs = 3) {
+  const tasks: (() => void)[] = [];
+  const reruns: unknown[] = [];
+  const w = createWarmup({ runs, schedule: (f) => tasks.push(f), once: (s) => reruns.push(s) });
+  const drain = () => {
+    while (tasks.length) tasks.shift()!();
+  };
+  return { w, tasks, reruns, drain };
+}
+
+describe('worker warm-up', () => {
+  it('re-runs a small scenario it has not warmed with, one task per re-run, the request as asked', () => {
+    const { w, tasks, reruns, drain } = harness(3);
+    const [req, res] = ask('fair-lock-fifo');
+    w.after(req, res);
+    expect(reruns).toHaveLength(0); // nothing before the worker is idle
+    expect(tasks).toHaveLength(1);
+    drain();
+    expect(reruns).toHaveLength(3);
+    expect(reruns[0]).toBe((req as { scenario: unknown }).scenario);
+  });
+
+  it('does not warm again for an edit of the same scenario (same title)', () => {
+    const { w, reruns, drain } = harness(2);
+    const [req, res] = ask('basic-lock');
+    w.after(req, res);
+    drain();
+    w.after(req, res);
+    drain();
+    expect(reruns).toHaveLength(2);
+    const [other, otherRes] = ask('fair-lock-fifo');
+    w.after(other, otherRes);
+    drain();
+    expect(reruns).toHaveLength(4);
+  });
+
+  it('stops when a run is asked for', () => {
+    const { w, tasks, reruns } = harness(5);
+    const [req, res] = ask('basic-lock');
+    w.after(req, res);
+    tasks.shift()!();
+    w.stop();
+    while (tasks.length) tasks.shift()!();
+    expect(reruns).toHaveLength(1);
+  });
+
+  it('never re-runs a large run, a refused scenario or another answer', () => {
+    const { w, tasks } = harness(2);
+    w.after(...ask('contention-100'));
+    const bad: Request = { type: 'run', id: 2, scenario: { format: 'nope' } };
+    w.after(bad, host(bad));
+    const init: Request = { type: 'init', id: 3 };
+    w.after(init, host(init));
+    expect(tasks).toHaveLength(0);
+  });
+
+  it('its real re-run runs the scenario, and the host still answers for its own run', () => {
+    const tasks: (() => void)[] = [];
+    const w = createWarmup({ runs: 2, schedule: (f) => tasks.push(f) });
+    const [req, res] = ask('gc-pause-lease-expiry');
+    w.after(req, res);
+    while (tasks.length) tasks.shift()!();
+    const runId = res.type === 'run' && res.result.ok ? res.result.runId : -1;
+    expect(host({ type: 'stateAt', id: 4, runId, index: 0 }).type).toBe('stateAt');
+  });
+});
