@@ -10,7 +10,10 @@
  * Each re-run is a task of its own, so a request that arrives meanwhile waits for one re-run at
  * most, and a request for a run ends the warming. A scenario (by its title) is warmed once, so an
  * edit's run does not start it again; only a small run is re-run (a large run's paths are warm by
- * its end, and re-running it would hold the worker for as long as it takes).
+ * its end, and re-running it would hold the worker for as long as it takes). The worker's first
+ * run (the first screen's) is not: its re-runs would share the machine with the first screen, and
+ * their garbage was still being collected in a contention-100 pick right after (its trace's JSON
+ * took about 40 ms longer, at load 10-12), which they did not make faster.
  */
 import * as engine from './engine-adapter';
 import { outlineOf } from './run-outline';
@@ -50,9 +53,14 @@ export function createWarmup({
 } = {}): Warmup {
   let warmedTitle: string | null = null;
   let generation = 0;
+  let first = true;
   return {
     after(req, res) {
       if (runs <= 0 || req.type !== 'run' || res.type !== 'run' || !res.result.ok) return;
+      if (first) {
+        first = false;
+        return;
+      }
       const { scenario, verbose, outline } = res.result;
       const title = scenario.title ?? '';
       if ((outline?.events ?? res.result.trace.events.length) > WARM_MAX_EVENTS || title === warmedTitle) return;
