@@ -381,13 +381,20 @@ function scriptsOf(events: readonly TraceEvent[]): Map<string, string> {
   if (map) return map;
   map = new Map();
   for (const e of events) {
-    if (e.kind === 'cmd' && e.argv[0]?.toUpperCase() === 'SCRIPT' && typeof e.reply === 'string') {
-      const name = scriptName(e.argv[2] ?? '');
-      if (name) map.set(e.reply, name);
-    } else if (e.kind === 'cmd' && e.argv[0]?.toUpperCase() === 'EVAL') {
-      // A later EVALSHA of the same text names it by its SHA-1, as the server does.
-      const name = scriptName(e.argv[1] ?? '');
-      if (name) map.set(sha1hex(e.argv[1] ?? ''), name);
+    if (e.kind === 'cmd') {
+      // the command's name upper-cased only when its length could match (most are EVALSHA): the
+      // caption walks the whole run once per run, which is part of an edit's time in the page
+      const cmd = e.argv[0] ?? '';
+      if (cmd.length === 6 && cmd.toUpperCase() === 'SCRIPT') {
+        if (typeof e.reply === 'string') {
+          const name = scriptName(e.argv[2] ?? '');
+          if (name) map.set(e.reply, name);
+        }
+      } else if (cmd.length === 4 && cmd.toUpperCase() === 'EVAL') {
+        // A later EVALSHA of the same text names it by its SHA-1, as the server does.
+        const name = scriptName(e.argv[1] ?? '');
+        if (name) map.set(sha1hex(e.argv[1] ?? ''), name);
+      }
     } else if (e.kind === 'script.begin' && e.script) {
       const name = scriptName(e.script);
       if (name) map.set(e.sha, name);
@@ -401,16 +408,21 @@ const watchdogCache = new WeakMap<readonly TraceEvent[], Set<string>>();
 
 /** The clients whose watchdog acts anywhere in a trace (its timer renews, cancels or sends). */
 function watchdogsOf(events: readonly TraceEvent[]): Set<string> {
-  let set = watchdogCache.get(events);
-  if (set) return set;
-  set = new Set();
-  for (const e of events)
-    for (const who of [e.actor, 'timer' in e ? e.timer : undefined]) {
-      const client = typeof who === 'string' ? who.split('/')[0] : '';
-      if (who === watchdogActor(client)) set.add(client);
-    }
-  watchdogCache.set(events, set);
-  return set;
+  const cached = watchdogCache.get(events);
+  if (cached) return cached;
+  const found = new Set<string>();
+  // a watchdog's actor is its client's name, a slash and more: only such names are compared
+  const note = (who: unknown) => {
+    if (typeof who !== 'string') return;
+    const slash = who.indexOf('/');
+    if (slash >= 0 && who === watchdogActor(who.slice(0, slash))) found.add(who.slice(0, slash));
+  };
+  for (const e of events) {
+    note(e.actor);
+    if ('timer' in e) note(e.timer);
+  }
+  watchdogCache.set(events, found);
+  return found;
 }
 
 /** The caption of events[i] as text runs, glossary terms marked; null before the first event. */
