@@ -389,8 +389,17 @@ export class LivenessChecker extends LivenessFacts {
   /** The wait-for graph as it is now: the one last built unless something it reads changed. */
   private waitGraph(): WaitGraph {
     const masters = this.host.masters();
-    if (this.graph !== null && !this.graphStale && sameList(this.graph.masters, masters)) return this.graph;
-    this.graphStale = false;
+    const graph = this.graph;
+    if (graph !== null && !this.graphRebuild && sameList(graph.masters, masters)) {
+      if (!this.graphStale) return graph;
+      this.graphStale = false;
+      // (contention-100's waiters come and go behind one lock: each acquire built a graph of its maps)
+      if (graph.sameLocks()) {
+        graph.rejudge();
+        return graph;
+      }
+    }
+    this.graphStale = this.graphRebuild = false;
     this.graph = new KeptWaitGraph({ m: this.m, masters, liveKey: this.liveKey, acquiring: this.acquiring });
     return this.graph;
   }
