@@ -12,7 +12,7 @@
  * (so early locks do not expire before the last is taken) and are PEXPIREd to the real lease at
  * the end. RedissonRedLock (RedissonRedLock.ts) relaxes "all" to a majority.
  */
-import { acquire, type Process } from '../sim/effects';
+import { acquireEffect, type Process } from '../sim/effects';
 import type { Prng } from '../sim/api';
 import type { LockServices, ServiceManager } from './executor';
 import type { RedissonLock } from './RedissonLock';
@@ -47,7 +47,7 @@ function* all<T>(client: ServiceManager, actor: string, procs: Process<T>[]): Pr
       })(),
     ),
   );
-  for (let i = 0; i < procs.length; i++) yield* acquire(done);
+  for (let i = 0; i < procs.length; i++) yield acquireEffect(done);
   return results;
 }
 
@@ -117,7 +117,12 @@ export class RedissonMultiLock {
       let lockAcquired: boolean;
       try {
         if (waitTime <= 0 && leaseTime <= 0) lockAcquired = (yield lock.tryLockOnce(threadId)) as boolean;
-        else lockAcquired = (yield lock.tryLock(threadId, Math.min(lockWaitTime, remainTime), newLeaseTime)) as boolean;
+        else
+          lockAcquired = (yield lock.tryLock(
+            threadId,
+            Math.min(lockWaitTime, remainTime),
+            newLeaseTime,
+          )) as boolean;
       } catch (e) {
         if (!(e instanceof JavaException)) throw e;
         // no answer: the lock may have been taken all the same, so give it back

@@ -409,7 +409,15 @@ export class ThreadRunner {
   private release(name: string, holdCount: number): void {
     if (holdCount > 0) this.holds.set(name, holdCount);
     else this.holds.delete(name);
-    this.ctx.record({ t: 0, seq: 0, kind: 'lock.released', lock: name, holdCount, actor: this.actor, step: this.step });
+    this.ctx.record({
+      t: 0,
+      seq: 0,
+      kind: 'lock.released',
+      lock: name,
+      holdCount,
+      actor: this.actor,
+      step: this.step,
+    });
   }
 
   /** The fencing token of the thread's hold of `name` (a FencedLock's latest acquire). */
@@ -530,7 +538,16 @@ export class ThreadRunner {
    * about 14,000 of them). These run only inside a step, so `step` is set.
    */
   private workStart(ms: number, op: 'work' | 'sleep' | 'use' | 'commit', critical: boolean): void {
-    this.ctx.record({ t: 0, seq: 0, kind: 'work.start', ms, op, critical, actor: this.actor, step: this.step });
+    this.ctx.record({
+      t: 0,
+      seq: 0,
+      kind: 'work.start',
+      ms,
+      op,
+      critical,
+      actor: this.actor,
+      step: this.step,
+    });
   }
 
   private workEnd(): void {
