@@ -96,11 +96,14 @@ export abstract class LivenessFacts {
   protected dirty = false;
   /**
    * The wait-for graph must be judged again before L5 and L6 are (wait_graph.ts): who waits,
-   * holds or acquires may have changed. Its key views are kept up to date meanwhile, so a graph
-   * over the same waited-for locks is judged again in place rather than built.
+   * holds or acquires may have changed. A graph over the same waited-for locks whose key views
+   * all still hold is judged again in place rather than built.
    */
   protected graphStale = true;
-  /** The graph must be built again from the nodes (a crash, a failover, a fault): no view is kept. */
+  /**
+   * The graph must be built again from the nodes: they changed (a crash, a failover, a fault), or
+   * a waited-for key changed its owners or TTL while the graph was stale.
+   */
   protected graphRebuild = true;
   /** the graph L5 and L6 were last judged on, patched by key changes since; null: none yet */
   protected graph: KeptWaitGraph | null = null;
@@ -220,9 +223,10 @@ export abstract class LivenessFacts {
     const i = graph.masters.indexOf(node);
     if (i < 0) return;
     const view = this.host.liveKey(node, key);
-    // (a stale graph is judged again before it is read: the view is only kept)
-    if (this.graphStale) graph.keepView(i, key, view);
-    else if (!sameGraphShape(this.m, built[i], view)) graph.patch(i, key, view);
+    if (sameGraphShape(this.m, built[i], view)) return;
+    // (a stale graph is judged again in place only while its views still hold: this one does not)
+    if (this.graphStale) this.graphRebuild = true;
+    else graph.patch(i, key, view);
   }
 
   /** Something the wait-for graph is built from changed outside the events and keys above. */

@@ -112,11 +112,6 @@ export class KeptWaitGraph implements WaitGraph {
     this.judge();
   }
 
-  /** Key `key` on `masters[i]` is now `view`; the graph is judged again (`rejudge`) before it is read. */
-  keepView(i: number, key: string, view: KeyView | undefined): void {
-    this.views.get(key)![i] = view;
-  }
-
   /** Whether the locks waited for now are the ones it was built on, each under the same key. */
   sameLocks(): boolean {
     const { m } = this.f;
@@ -130,7 +125,8 @@ export class KeptWaitGraph implements WaitGraph {
 
   /**
    * Who waits, holds or acquires changed, over the same waited-for locks (`sameLocks`) and with
-   * every view kept: the graph a build would give now. The cycles remembered for each set of
+   * every view still as a build would read it (the checker builds instead when a waited-for key
+   * changed meanwhile): the graph a build would give now. The cycles remembered for each set of
    * holds were found under the old waiters and beliefs, so they are forgotten.
    */
   rejudge(): void {
