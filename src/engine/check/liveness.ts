@@ -35,7 +35,15 @@ export interface LivenessProbe {
    * The threads (by name) and clients whose `canWake` may have changed since the last call; without
    * it every acquire call is asked about after every task.
    */
-  wakeChanges?(): { names: ReadonlySet<string>; clients: ReadonlySet<string> };
+  wakeChanges?(): { names: ChangedNames; clients: ChangedNames };
+}
+
+/** What wakeChanges lists: a set of names read by index (the kernel's, kept without allocating). */
+export interface ChangedNames {
+  readonly size: number;
+  has(name: string): boolean;
+  /** the i-th name, i < size */
+  at(i: number): string;
 }
 
 /** Types whose acquire gives back its partial holds and tries again: never a wait cycle (L6's). */
@@ -200,7 +208,7 @@ export class LivenessChecker extends LivenessFacts {
   /** The unwaited calls that cannot wake, updated from the threads and clients that changed. */
   private stuckCalls(
     probe: LivenessProbe,
-    changes: { names: ReadonlySet<string>; clients: ReadonlySet<string> },
+    changes: { names: ChangedNames; clients: ChangedNames },
   ): ReadonlySet<Actor> {
     // Each call asked about is judged on the world as it is now, so asking twice gives the same
     // answer: no set of the calls to ask about is built (this runs after every task).
@@ -221,7 +229,10 @@ export class LivenessChecker extends LivenessFacts {
         if (names.has(a) || (clients.size > 0 && clients.has(this.clientOf(a))))
           this.judgeStuck(a, unwaited, probe);
     } else if (names.size > 0)
-      for (const name of names) if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
+      for (let i = 0; i < names.size; i++) {
+        const name = names.at(i);
+        if (unwaited.has(name)) this.judgeStuck(name, unwaited, probe);
+      }
     return this.stuck;
   }
 
@@ -378,8 +389,17 @@ export class LivenessChecker extends LivenessFacts {
   /** The wait-for graph as it is now: the one last built unless something it reads changed. */
   private waitGraph(): WaitGraph {
     const masters = this.host.masters();
-    if (this.graph !== null && !this.graphStale && sameList(this.graph.masters, masters)) return this.graph;
-    this.graphStale = false;
+    const graph = this.graph;
+    if (graph !== null && !this.graphRebuild && sameList(graph.masters, masters)) {
+      if (!this.graphStale) return graph;
+      this.graphStale = false;
+      // (contention-100's waiters come and go behind one lock: each acquire built a graph of its maps)
+      if (graph.sameLocks()) {
+        graph.rejudge();
+        return graph;
+      }
+    }
+    this.graphStale = this.graphRebuild = false;
     this.graph = new KeptWaitGraph({ m: this.m, masters, liveKey: this.liveKey, acquiring: this.acquiring });
     return this.graph;
   }

@@ -94,8 +94,17 @@ export abstract class LivenessFacts {
   protected readonly requestOrder = new Map<string, number>();
   protected requests = 0;
   protected dirty = false;
-  /** The wait-for graph must be built again before L5 and L6 are judged (wait_graph.ts). */
+  /**
+   * The wait-for graph must be judged again before L5 and L6 are (wait_graph.ts): who waits,
+   * holds or acquires may have changed. A graph over the same waited-for locks whose key views
+   * all still hold is judged again in place rather than built.
+   */
   protected graphStale = true;
+  /**
+   * The graph must be built again from the nodes: they changed (a crash, a failover, a fault), or
+   * a waited-for key changed its owners or TTL while the graph was stale.
+   */
+  protected graphRebuild = true;
   /** the graph L5 and L6 were last judged on, patched by key changes since; null: none yet */
   protected graph: KeptWaitGraph | null = null;
 
@@ -113,7 +122,8 @@ export abstract class LivenessFacts {
       this.unwaited = null;
       this.touchedN = 0;
     } else if (actor !== undefined) this.touched[this.touchedN++] = actor;
-    if (WAIT_GRAPH_EVENTS.has(ev.kind) || GRAPH_EVENTS.has(ev.kind)) this.graphStale = true;
+    if (WAIT_GRAPH_EVENTS.has(ev.kind)) this.graphStale = true;
+    else if (GRAPH_EVENTS.has(ev.kind)) this.graphStale = this.graphRebuild = true;
     if (actor === undefined) return;
     switch (ev.kind) {
       case 'lock.request': {
@@ -207,13 +217,16 @@ export abstract class LivenessFacts {
    */
   keyChanged(node: string, key: string): void {
     const graph = this.graph;
-    if (this.graphStale || graph === null) return;
+    if (this.graphRebuild || graph === null) return;
     const built = graph.views.get(key);
     if (built === undefined) return;
     const i = graph.masters.indexOf(node);
     if (i < 0) return;
     const view = this.host.liveKey(node, key);
-    if (!sameGraphShape(this.m, built[i], view)) graph.patch(i, key, view);
+    if (sameGraphShape(this.m, built[i], view)) return;
+    // (a stale graph is judged again in place only while its views still hold: this one does not)
+    if (this.graphStale) this.graphRebuild = true;
+    else graph.patch(i, key, view);
   }
 
   /** Something the wait-for graph is built from changed outside the events and keys above. */
@@ -225,7 +238,7 @@ export abstract class LivenessFacts {
   onKey(lock: string | null): void {
     this.dirty = true;
     if (lock === null) {
-      this.graphStale = true;
+      this.graphStale = this.graphRebuild = true;
       for (const l of [...this.m.openLocks('L3')]) this.closeL3IfFreed(l);
       return;
     }

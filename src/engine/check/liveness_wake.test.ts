@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtins } from '../scenario/builtins/index';
 import { Kernel } from '../sim/kernel';
+import { ChangeList } from '../sim/change_list';
 import { traceText } from './testing/trace_text';
 
 const SKIP = new Set(['contention-100']); // the same code paths as contention-wakeup, 40x the time
@@ -23,7 +24,7 @@ describe('hung calls from the kernel changes', () => {
       const original = Kernel.prototype.wakeChanges;
       vi.spyOn(Kernel.prototype, 'wakeChanges').mockImplementation(function (this: Kernel) {
         const changes = original.call(this);
-        const clients = new Set<string>();
+        const clients = new ChangeList();
         // every client a thread of the run could belong to: the ones the kernel named, and any other
         for (const b of cases)
           for (const c of (b.scenario.clients ?? []) as { id: string }[]) clients.add(c.id);

@@ -21,6 +21,7 @@ interface Inside {
   keyChanged(node: string, key: string): void;
   onEvent(ev: unknown): void;
   graphStale: boolean;
+  graphRebuild: boolean;
   graph: WaitGraph | null;
   m: SafetyMonitor;
   host: MonitorHost;
@@ -162,14 +163,23 @@ describe('the wait-for graph kept between judgements', () => {
         if (judged(g) !== judged(fresh(this))) differ.push(`${at} at ${this.host.now()} ms`);
         return g;
       });
+      // a graph judged again in place (the same waited-for locks, its views kept) is compared too
+      let rejudged = 0;
+      const rejudge = KeptWaitGraph.prototype.rejudge;
+      vi.spyOn(KeptWaitGraph.prototype, 'rejudge').mockImplementation(function (this: KeptWaitGraph) {
+        rejudged++;
+        rejudge.call(this);
+      });
       const kept = cases.map(([id, s]) => {
         at = id;
         return traceText(s);
       });
       expect(differ).toEqual([]);
+      expect(rejudged).toBeGreaterThan(100);
       spy.mockRestore();
       vi.spyOn(proto, 'waitGraph').mockImplementation(function (this: Inside) {
         this.graphStale = true;
+        this.graphRebuild = true;
         return original.call(this);
       });
       const everyTime = cases.map(([, s]) => traceText(s));

@@ -77,10 +77,14 @@ export class KeptWaitGraph implements WaitGraph {
   /** waited-for lock -> its holds (its key on each master that names a thread), in master order; null: not read yet */
   private holds: Map<string, GraphHold[]> | null = null;
 
+  /** how many waited-for locks it was built on (the lists of locksOfKey together) */
+  private readonly lockCount: number = 0;
+
   constructor(private readonly f: GraphFacts) {
     const { m, masters } = f;
     this.masters = masters.slice();
     for (const lock of m.waitedLocks()) {
+      this.lockCount++;
       const key = m.keyOf(lock);
       const locks = this.locksOfKey.get(key);
       if (locks === undefined) this.locksOfKey.set(key, [lock]);
@@ -105,6 +109,29 @@ export class KeptWaitGraph implements WaitGraph {
     const holds = this.holds;
     if (holds !== null)
       for (const lock of this.locksOfKey.get(key)!) holds.set(lock, holdsOn(this.f.m, lock, byNode));
+    this.judge();
+  }
+
+  /** Whether the locks waited for now are the ones it was built on, each under the same key. */
+  sameLocks(): boolean {
+    const { m } = this.f;
+    let n = 0;
+    for (const lock of m.waitedLocks()) {
+      if (this.locksOfKey.get(m.keyOf(lock))?.includes(lock) !== true) return false;
+      n++;
+    }
+    return n === this.lockCount;
+  }
+
+  /**
+   * Who waits, holds or acquires changed, over the same waited-for locks (`sameLocks`) and with
+   * every view still as a build would read it (the checker builds instead when a waited-for key
+   * changed meanwhile): the graph a build would give now. The cycles remembered for each set of
+   * holds were found under the old waiters and beliefs, so they are forgotten.
+   */
+  rejudge(): void {
+    this.holds = null;
+    if (this.cyclesOf.size > 0) this.cyclesOf.clear();
     this.judge();
   }
 

@@ -11,7 +11,7 @@
  * The acquire script returns nil (acquired) or the holder's PTTL. A lock taken without a lease is
  * handed to the watchdog; with a lease it simply expires.
  */
-import { acquire, acquireEffect, NOW, sleep, type AcquireResult, type Process } from '../sim/effects';
+import { acquire, acquireEffect, sleep, type AcquireResult, type Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { RedissonBaseLock, type UnlockResult } from './RedissonBaseLock';
 import {
@@ -117,7 +117,7 @@ export class RedissonLock extends RedissonBaseLock {
     let subscribed = true;
     try {
       for (let deadline = until; ; ) {
-        const left = deadline === Infinity ? undefined : Math.max(0, deadline - ((yield NOW) as number));
+        const left = deadline === Infinity ? undefined : Math.max(0, deadline - this.client.ctx.now());
         yield* acquire(entry.latch, left, false);
         const ttl = yield* this.tryAcquire(leaseTime, threadId);
         if (ttl === null) {
@@ -126,7 +126,7 @@ export class RedissonLock extends RedissonBaseLock {
           yield* this.unlockUnjoined(threadId);
           return;
         }
-        deadline = ttl >= 0 ? ((yield NOW) as number) + ttl : Infinity;
+        deadline = ttl >= 0 ? this.client.ctx.now() + ttl : Infinity;
       }
     } catch (e) {
       // the result future is done: a failure is only logged by Redisson
@@ -142,28 +142,34 @@ export class RedissonLock extends RedissonBaseLock {
     return ttl === null;
   }
 
-  /** tryLock(waitTime, leaseTime): wait at most waitTime ms; true if acquired. */
+  /**
+   * tryLock(waitTime, leaseTime): wait at most waitTime ms; true if acquired. The clock is read in
+   * place and the attempts and waits are yielded to the kernel (the attempt as a sub-process):
+   * through `yield NOW` and `yield*` every read and step resumed each generator of the caller's
+   * chain (a MultiLock's retry rounds call this every 3 s for a whole run).
+   */
   *tryLock(threadId: number, waitTime: number, leaseTime = NO_LEASE): Process<boolean> {
+    const { ctx } = this.client;
     let time = waitTime;
-    let current = (yield NOW) as number;
-    let ttl = yield* this.tryAcquire(leaseTime, threadId, waitTime);
+    let current = ctx.now();
+    let ttl = (yield this.tryAcquire(leaseTime, threadId, waitTime)) as number | null;
     if (ttl === null) return true;
-    time -= ((yield NOW) as number) - current;
+    time -= ctx.now() - current;
     if (time <= 0) return yield* this.failed(waitTime, threadId);
 
-    current = (yield NOW) as number;
+    current = ctx.now();
     const [entryName, channelName] = this.subscriptionNames(threadId);
     const sub = yield* this.client.pubSub.subscribe(entryName, channelName, time, true, this.actor(threadId));
     if (sub === 'interrupted') throw new InterruptedException('');
     if (!isEntry(sub)) return yield* this.failed(waitTime, threadId);
     const entry = sub;
     try {
-      time -= ((yield NOW) as number) - current;
+      time -= ctx.now() - current;
       if (time <= 0) return yield* this.failed(waitTime, threadId);
       for (;;) {
-        let currentTime = (yield NOW) as number;
+        let currentTime = ctx.now();
         try {
-          ttl = yield* this.tryAcquire(leaseTime, threadId, waitTime);
+          ttl = (yield this.tryAcquire(leaseTime, threadId, waitTime)) as number | null;
         } catch (e) {
           // 4.7.0 (a5077398e) logs a lost reply inside the loop and gives up.
           if (!(
@@ -174,16 +180,16 @@ export class RedissonLock extends RedissonBaseLock {
           return yield* this.failed(waitTime, threadId);
         }
         if (ttl === null) return true;
-        time -= ((yield NOW) as number) - currentTime;
+        time -= ctx.now() - currentTime;
         if (time <= 0) return yield* this.failed(waitTime, threadId);
 
-        currentTime = (yield NOW) as number;
+        currentTime = ctx.now();
         const waitMs = ttl >= 0 && ttl < time ? ttl : time;
         this.emitWait(threadId, ttl, waitMs);
-        const r = yield* acquire(entry.latch, waitMs, true);
+        const r = (yield acquireEffect(entry.latch, waitMs, true)) as AcquireResult;
         this.emitWakeup(threadId, r, entry);
         if (r === 'interrupted') throw new InterruptedException('');
-        time -= ((yield NOW) as number) - currentTime;
+        time -= ctx.now() - currentTime;
         if (time <= 0) return yield* this.failed(waitTime, threadId);
       }
     } finally {

@@ -12,7 +12,7 @@
  * (so early locks do not expire before the last is taken) and are PEXPIREd to the real lease at
  * the end. RedissonRedLock (RedissonRedLock.ts) relaxes "all" to a majority.
  */
-import { acquire, NOW, type Process } from '../sim/effects';
+import { acquireEffect, type Process } from '../sim/effects';
 import type { Prng } from '../sim/api';
 import type { LockServices, ServiceManager } from './executor';
 import type { RedissonLock } from './RedissonLock';
@@ -47,7 +47,7 @@ function* all<T>(client: ServiceManager, actor: string, procs: Process<T>[]): Pr
       })(),
     ),
   );
-  for (let i = 0; i < procs.length; i++) yield* acquire(done);
+  for (let i = 0; i < procs.length; i++) yield acquireEffect(done);
   return results;
 }
 
@@ -92,7 +92,7 @@ export class RedissonMultiLock {
       if (leaseTime <= 0) waitTime = baseWaitTime;
       else if (leaseTime <= baseWaitTime) waitTime = this.nextLong(Math.floor(leaseTime / 2), leaseTime);
       else waitTime = this.nextLong(baseWaitTime, leaseTime);
-      if (yield* this.tryLock(threadId, waitTime, leaseTime)) return;
+      if ((yield this.tryLock(threadId, waitTime, leaseTime)) as boolean) return;
     }
   }
 
@@ -104,7 +104,10 @@ export class RedissonMultiLock {
   *tryLock(threadId: number, waitTime: number, leaseTime = NO_LEASE): Process<boolean> {
     let newLeaseTime = NO_LEASE;
     if (leaseTime > 0) newLeaseTime = waitTime > 0 ? waitTime * 2 : leaseTime;
-    let time = (yield NOW) as number;
+    // the clock read in place, and each sub-lock's attempt a sub-process of the kernel: a `now`
+    // effect or a `yield*` chain resumed every generator of the caller's chain at each step
+    const { ctx } = this.client;
+    let time = ctx.now();
     let remainTime = waitTime > 0 ? waitTime : -1;
     const lockWaitTime = this.calcLockWaitTime(remainTime);
     let failedLocksLimit = this.failedLocksLimit();
@@ -113,8 +116,13 @@ export class RedissonMultiLock {
       const lock = this.locks[i];
       let lockAcquired: boolean;
       try {
-        if (waitTime <= 0 && leaseTime <= 0) lockAcquired = yield* lock.tryLockOnce(threadId);
-        else lockAcquired = yield* lock.tryLock(threadId, Math.min(lockWaitTime, remainTime), newLeaseTime);
+        if (waitTime <= 0 && leaseTime <= 0) lockAcquired = (yield lock.tryLockOnce(threadId)) as boolean;
+        else
+          lockAcquired = (yield lock.tryLock(
+            threadId,
+            Math.min(lockWaitTime, remainTime),
+            newLeaseTime,
+          )) as boolean;
       } catch (e) {
         if (!(e instanceof JavaException)) throw e;
         // no answer: the lock may have been taken all the same, so give it back
@@ -136,7 +144,7 @@ export class RedissonMultiLock {
         }
       }
       if (remainTime > 0) {
-        const t = (yield NOW) as number;
+        const t = ctx.now();
         remainTime -= t - time;
         time = t;
         if (remainTime <= 0) {
@@ -146,7 +154,7 @@ export class RedissonMultiLock {
       }
     }
     if (leaseTime > 0) {
-      this.leaseSetAt.set(threadId, (yield NOW) as number);
+      this.leaseSetAt.set(threadId, ctx.now());
       yield* all(
         this.client,
         this.actor(threadId),

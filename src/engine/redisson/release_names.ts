@@ -6,13 +6,28 @@
 /** The scenario's name for the newest release the model knows. */
 export const REDISSON_LATEST = 'latest';
 
+/**
+ * Each version's numbers, split once: a run compares the same few releases thousands of times
+ * (13 callers in the engine, some per lock call). Unbounded, but keyed by the version texts a
+ * page meets: the releases the table knows and what scenarios name.
+ */
+const parsed = new Map<string, readonly number[]>();
+function partsOf(v: string): readonly number[] {
+  let p = parsed.get(v);
+  if (p === undefined) {
+    p = v.split('.').map(Number);
+    parsed.set(v, p);
+  }
+  return p;
+}
+
 /** Orders "3.11" < "3.27.2" < "latest"; a missing part counts as 0. */
 export function compareVersions(a: string, b: string): number {
   if (a === b) return 0;
   if (a === REDISSON_LATEST) return 1;
   if (b === REDISSON_LATEST) return -1;
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
+  const pa = partsOf(a);
+  const pb = partsOf(b);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const d = (pa[i] ?? 0) - (pb[i] ?? 0);
     if (d !== 0) return d < 0 ? -1 : 1;

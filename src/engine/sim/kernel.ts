@@ -37,6 +37,7 @@ import { type AcquireResult, type ConnectionRef, type Process, type Semaphore } 
 import { prngFor } from './prng';
 import { type NodeFactory, RESUME, ThrowInto, type Task, Proc, Sem, SimNode, Conn } from './kernel_parts';
 import { KernelBase } from './kernel_base';
+import { ChangeList } from './change_list';
 
 export type { NodeHooks, NodeFactory, KeyMirror, KernelOptions } from './kernel_parts';
 
@@ -315,15 +316,15 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
    * call: the liveness check asks only about those after a task instead of every thread (1,000
    * threads in call at once at scale).
    */
-  wakeChanges(): { names: ReadonlySet<string>; clients: ReadonlySet<string> } {
-    // Asked after every task: two pairs of sets take turns (the answer holds until the next call)
-    // rather than two new sets per task.
+  wakeChanges(): { names: ChangeList; clients: ChangeList } {
+    // Asked after every task: two pairs of lists take turns (the answer holds until the next
+    // call), and a list is emptied without allocating.
     const out = this.wakeOut;
     const spare = this.wakeSpare;
     out.names = this.wakeNames;
     out.clients = this.wakeClients;
-    if (spare.names.size > 0) spare.names.clear();
-    if (spare.clients.size > 0) spare.clients.clear();
+    spare.names.reset();
+    spare.clients.reset();
     this.wakeNames = spare.names;
     this.wakeClients = spare.clients;
     spare.names = out.names;
@@ -331,9 +332,9 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     return out;
   }
 
-  /** what wakeChanges hands out, and the sets that take their turn next */
-  private readonly wakeOut = { names: new Set<string>(), clients: new Set<string>() };
-  private readonly wakeSpare = { names: new Set<string>(), clients: new Set<string>() };
+  /** what wakeChanges hands out, and the lists that take their turn next */
+  private readonly wakeOut = { names: new ChangeList(), clients: new ChangeList() };
+  private readonly wakeSpare = { names: new ChangeList(), clients: new ChangeList() };
 
   /** The JVM dies: its processes stop, nothing reaches it any more, its connections close. */
   crashClient(client: string): void {

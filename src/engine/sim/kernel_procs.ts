@@ -9,6 +9,7 @@ import type { NodeLifecycle, Prng } from './api';
 import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Process, type Step } from './effects';
 import { CALL_TIMEOUT_PREFIX } from './effects';
 import { HorizonQueue } from './heap';
+import { ChangeList } from './change_list';
 import type { Recorder } from './recorder';
 import { replyToJson } from './reply_json';
 import {
@@ -29,8 +30,8 @@ import {
 
 export abstract class KernelProcs {
   /** the processes (by name) and clients whose canWake may have changed (Kernel.wakeChanges) */
-  protected wakeNames = new Set<string>();
-  protected wakeClients = new Set<string>();
+  protected wakeNames = new ChangeList();
+  protected wakeClients = new ChangeList();
   protected t = 0;
   protected seq = 0;
   /** the tasks, by (at, seq); those more than a quarter second ahead wait outside the heap */

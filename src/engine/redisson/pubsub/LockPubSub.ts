@@ -20,7 +20,17 @@
  * retry delay, and after `retryAttempts` retries fails with "Unable to acquire connection for
  * subscription after N attempts"; 3.16.8-3.23.x also bound the channel-lock wait by `timeout`.
  */
-import { acquire, call, sleep, type ConnectionRef, type Process, type Semaphore } from '../../sim/effects';
+import {
+  acquire,
+  acquireEffect,
+  call,
+  callEffect,
+  sleep,
+  type AcquireResult,
+  type ConnectionRef,
+  type Process,
+  type Semaphore,
+} from '../../sim/effects';
 import type { Reply } from '../../redis/reply';
 import type { CommandExecutor, ServiceManager } from '../executor';
 import { RedissonLockEntry } from './RedissonLockEntry';
@@ -85,7 +95,8 @@ export class LockPubSub {
     const lockBound =
       config.traits.subscriptionPoolWait === 'connection-attempts' ? config.timeoutMs : undefined;
     const lockWait = earliest(remaining(ctx.now(), deadline), lockBound);
-    const turn = yield* acquire(sem, lockWait, interruptible);
+    // (the effects yielded in place: a helper generator per subscribe, per lock wait)
+    const turn = (yield acquireEffect(sem, lockWait, interruptible)) as AcquireResult;
     if (turn === 'interrupted') return turn;
     if (turn === 'timeout') {
       if (deadline !== undefined && ctx.now() >= deadline) return 'timeout';
@@ -129,7 +140,7 @@ export class LockPubSub {
     const conn = slot;
     let reply: Reply;
     try {
-      reply = yield* call(conn, [this.client.pubSubCommands().subscribe, channelName]);
+      reply = (yield callEffect(conn, [this.client.pubSubCommands().subscribe, channelName])) as Reply;
     } catch (e) {
       // the waiter's future was cancelled meanwhile: the subscription is let go again
       ctx.release(sem);
@@ -203,13 +214,16 @@ export class LockPubSub {
   private *unsubscribeLocked(entry: RedissonLockEntry, actor: string): Process<void> {
     const { ctx } = this.client;
     const sem = this.channelLock(entry.channelName);
-    yield* acquire(sem);
+    yield acquireEffect(sem);
     entry.counter--;
     if (entry.counter === 0 && this.entries.get(entry.entryName) === entry) {
       this.drop(entry);
       const conn = this.pool.connectionOf(entry.channelName);
       if (conn) {
-        const reply = yield* call(conn, [this.client.pubSubCommands().unsubscribe, entry.channelName]);
+        const reply = (yield callEffect(conn, [
+          this.client.pubSubCommands().unsubscribe,
+          entry.channelName,
+        ])) as Reply;
         // the slot is free once the UNSUBSCRIBE is done (PubSubConnectionEntry.release)
         this.pool.release(entry.channelName);
         if (reply.t !== 'error')
