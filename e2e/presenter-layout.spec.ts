@@ -5,8 +5,10 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 
 async function within(page: Page, el: Locator, what: string) {
   await expect(el, what).toBeVisible();
-  // inside the window and inside every box that clips it (the timeline's lanes scroll in one)
-  const inside = await el.evaluate((node) => {
+  // inside the window and inside every box that clips it (the timeline's lanes scroll in one);
+  // polled: on a loaded machine the step's last re-layout (highlight-dom.ts, 800 ms after the
+  // step shows) can come after the settling time below
+  const inside = () => el.evaluate((node) => {
     const r = node.getBoundingClientRect();
     let [top, bottom, left, right] = [0, window.innerHeight, 0, window.innerWidth];
     for (let p = node.parentElement; p; p = p.parentElement) {
@@ -22,7 +24,7 @@ async function within(page: Page, el: Locator, what: string) {
     }
     return r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= left - 1 && r.right <= right + 1;
   });
-  expect(inside, `${what} is on the screen`).toBe(true);
+  await expect.poll(inside, { message: `${what} is on the screen` }).toBe(true);
 }
 
 async function atStep(page: Page, lesson: string, n: number) {
@@ -30,7 +32,8 @@ async function atStep(page: Page, lesson: string, n: number) {
   await expect(panel).toHaveAttribute('data-lesson', lesson, { timeout: 15_000 });
   await expect(panel).toHaveAttribute('data-step', String(n));
   await expect(page.locator('.run-progress')).toHaveCount(0, { timeout: 30_000 });
-  // the step's lanes are scrolled into view once its layout has settled
+  // the step's lanes are scrolled into view once its layout has settled (highlight-dom.ts tries
+  // at 0, 300 and 800 ms): what is checked after this must hold after the last of them
   await page.waitForTimeout(1000);
 }
 
