@@ -30,6 +30,8 @@ const VIEWS: [string, (page: Page) => Promise<void>][] = [
     'the playground with a scenario',
     async (page) => {
       await page.getByTestId('scenario-picker').selectOption('failover-lost-lock');
+      // checked once its run is the page's (the picker follows the store), not mid-render
+      await expect(page.getByTestId('scenario-picker')).toHaveValue('failover-lost-lock');
       await ready(page);
       await page.keyboard.press('ArrowRight');
     },

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { builtins } from '../src/engine/scenario/builtins';
+import { countStateRequests, frameAtCursor } from './frame-at-cursor';
 
 // What the review of every built-in's screenshots found (issue 14, e2e/builtin-shots.spec.ts),
 // kept from coming back: checked on every built-in, not on the few the other specs open.
@@ -132,6 +133,7 @@ test('D27: a Chinese page names event kinds, enumerated values, key types and Lu
   page,
 }) => {
   test.setTimeout(180_000);
+  await countStateRequests(page);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('./');
   await page.getByRole('button', { name: '中文', exact: true }).click();
@@ -162,7 +164,9 @@ test('D27: a Chinese page names event kinds, enumerated values, key types and Lu
       await page.getByTestId('step-forward').click();
     }
 
-    // key types and node roles: Chinese, Redis's own word on hover
+    // key types and node roles: Chinese, Redis's own word on hover (read once the keyspace is the
+    // one at the cursor: a late state redrawn between the count and the reads changes the rows)
+    await frameAtCursor(page);
     const types = page.locator('.ks__type');
     expect(await types.count()).toBeGreaterThan(0);
     for (const el of await types.all()) {

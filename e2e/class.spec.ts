@@ -4,6 +4,8 @@
  * reset, and a page that fits a laptop and a phone.
  */
 import { expect, test, type Page } from '@playwright/test';
+import LZString from 'lz-string';
+import { builtin } from '../src/engine/scenario/builtins';
 
 async function ready(page: Page) {
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'none', { timeout: 15_000 });
@@ -20,11 +22,24 @@ async function eventNo(page: Page): Promise<number> {
   return Number(text.split('/')[0].replace(/\D/g, ''));
 }
 
-async function shareHref(page: Page): Promise<string> {
-  // The share anchor follows the state after a short debounce.
-  await page.waitForTimeout(400);
-  return (await page.getByTestId('share-link').getAttribute('href')) ?? '';
+/**
+ * The share link once `ready` holds for it. It follows the state after a short debounce, so a
+ * link read at a fixed delay after a change can still be the one before it.
+ */
+async function shareHref(page: Page, ready: (href: string) => boolean): Promise<string> {
+  let href = '';
+  await expect
+    .poll(async () => ready((href = (await page.getByTestId('share-link').getAttribute('href')) ?? '')), {
+      message: 'the share link never showed the state expected',
+    })
+    .toBe(true);
+  return href;
 }
+
+/** Whether a link carries the built-in `id`'s scenario. */
+const linksTo = (id: string) => (href: string) =>
+  LZString.decompressFromEncodedURIComponent(/[#&]s=([^&]*)/.exec(href)?.[1] ?? '') ===
+  JSON.stringify(builtin(id)!.scenario);
 
 function viewOf(href: string): [number, number] | null {
   const m = /[#&]v=(\d+),(\d+)/.exec(href);
@@ -35,7 +50,7 @@ test('D6: a link pasted into an open tab loads', async ({ page }) => {
   await page.goto('./');
   await ready(page);
   await pick(page, 'failover-lost-lock');
-  const link = await shareHref(page);
+  const link = await shareHref(page, linksTo('failover-lost-lock'));
   await pick(page, 'basic-lock');
   // The address bar follows the page a moment later; paste only once it shows basic-lock.
   await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe(new URL(link).hash);
@@ -107,43 +122,49 @@ test('D9: jumping to a violation or a key moment zooms to it; links keep the zoo
   await page.goto('./');
   await ready(page);
   await pick(page, 'gc-pause-lease-expiry');
-  expect(viewOf(await shareHref(page))).toBeNull();
+  // the page's first link (the cursor before the first event), not yet zoomed
+  expect(
+    viewOf(await shareHref(page, (h) => linksTo('gc-pause-lease-expiry')(h) && /&c=-1\b/.test(h))),
+  ).toBeNull();
   await page.locator('.violations__jump').first().click();
-  const v1 = viewOf(await shareHref(page));
-  expect(v1).not.toBeNull();
+  const v1 = viewOf(await shareHref(page, (h) => viewOf(h) !== null));
   // V1 runs 30008-30108 ms in a 41 s run: the window holds it and is a few seconds wide at most.
   expect(v1![0]).toBeLessThanOrEqual(30_008);
   expect(v1![1]).toBeGreaterThanOrEqual(30_108);
   expect(v1![1] - v1![0]).toBeLessThan(8_000);
-  const band = await page.getByTestId('violation').first().boundingBox();
-  expect(band!.width).toBeGreaterThan(10);
+  // the band drawn at that zoom (a frame after the view it follows)
+  await expect
+    .poll(async () => (await page.getByTestId('violation').first().boundingBox())?.width ?? 0)
+    .toBeGreaterThan(10);
 
   // A safe scenario has key moments too, and a chip moves the cursor and zooms.
   await pick(page, 'watchdog-renewal');
   const chips = page.getByTestId('key-moments').getByRole('button');
-  expect(await chips.count()).toBeGreaterThanOrEqual(3);
+  await expect.poll(() => chips.count()).toBeGreaterThanOrEqual(3);
   const renew = chips.filter({ hasText: 'watchdog renews' });
   await renew.click();
   await expect(renew).toHaveAttribute('aria-current', 'step');
   await expect.poll(async () => Number(await page.getByTestId('clock').textContent())).toBe(10012);
-  const v2 = viewOf(await shareHref(page));
-  expect(v2).not.toBeNull();
+  // the link of this scenario, zoomed, once it follows the chip's cursor
+  const cursor = Number(/(\d+)\//.exec((await page.locator('.transport__event').textContent())!)![1]) - 1;
+  const link = await shareHref(
+    page,
+    (h) => linksTo('watchdog-renewal')(h) && new RegExp(`&c=${cursor}\\b`).test(h) && viewOf(h) !== null,
+  );
+  const v2 = viewOf(link);
   expect(v2![0]).toBeLessThan(10_012);
   expect(v2![1]).toBeGreaterThan(10_012);
 
   // The link opens at the same zoom.
-  const link = await shareHref(page);
   const other = await context.newPage();
   await other.goto(link);
   await ready(other);
   // Same window, up to rounding (the new page may be a different width).
   const slack = (v2![1] - v2![0]) / 100;
-  await expect
-    .poll(async () => {
-      const v = viewOf(await shareHref(other));
-      return v !== null && Math.abs(v[0] - v2![0]) <= slack && Math.abs(v[1] - v2![1]) <= slack;
-    })
-    .toBe(true);
+  await shareHref(other, (h) => {
+    const v = viewOf(h);
+    return v !== null && Math.abs(v[0] - v2![0]) <= slack && Math.abs(v[1] - v2![1]) <= slack;
+  });
   await expect(other.getByTestId('clock')).toHaveText('10012');
 });
 

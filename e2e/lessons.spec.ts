@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { clock, clockIn } from './clock';
 import { trackErrors } from './track-errors';
 import { lessonCatalog } from '../src/lessons/index';
 
@@ -53,7 +54,8 @@ test('a lesson link opens at its step; Next/Back by button and key; a question; 
   await expect(page.getByTestId('lesson-task-done')).toHaveCount(0);
   await page.getByRole('button', { name: 'Edit JSON' }).click();
   const editor = page.locator('.json-editor__content');
-  await expect(editor).toBeVisible();
+  // The editor fills its lines in an effect after it mounts: look for the lease once it is in.
+  await expect(editor).toContainText('"leaseMs": 10000');
   // As a learner would: double-click A:1's lease (its line comes first) and type a longer one.
   const box = await editor.evaluate((root) => {
     const line = [...root.querySelectorAll('.json-editor__line')].find((l) =>
@@ -217,9 +219,6 @@ test('the cluster lesson: shards on the timeline, each key’s slot, the questio
 // step text; the cursor waits before the deciding event. After the answer the step plays the
 // deciding events, then shows the chosen answer's own feedback and the text.
 
-const clock = async (page: Page) =>
-  Number(((await page.getByTestId('clock').textContent()) ?? '').replace(/[^\d]/g, ''));
-
 test('a question step shows no verdict and no future before it is answered', async ({ page }) => {
   const errors = trackErrors(page);
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -237,8 +236,7 @@ test('a question step shows no verdict and no future before it is answered', asy
   await expect(page.getByTestId('lesson-text')).toHaveCount(0);
   await expect(page.getByTestId('lesson-feedback')).toHaveCount(0);
   // The cursor waits before B:1 asks (2000 ms), before anything that decides the verdict.
-  await expect.poll(() => clock(page)).toBeLessThan(2201);
-  expect(await clock(page)).toBeGreaterThanOrEqual(1000);
+  await expect.poll(() => clockIn(page, 1000, 2201)).toBe('in range');
 
   // The tempting wrong answer: the step plays the deciding events, then explains this choice.
   await page.locator('[data-testid="lesson-choice"][data-choice="safe"]').click();
@@ -252,7 +250,7 @@ test('a question step shows no verdict and no future before it is answered', asy
   await expect(page.getByTestId('verdict')).toBeVisible();
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'unsafe');
   await expect(page.locator('.violations')).toBeVisible();
-  expect(await clock(page)).toBeGreaterThanOrEqual(2201);
+  await expect.poll(() => clock(page)).toBeGreaterThanOrEqual(2201);
   expect(errors).toEqual([]);
 });
 
@@ -357,10 +355,9 @@ test('a task refuses the dodge of moving start times (why-lock)', async ({ page 
   await atStep(page, 3);
   await page.getByRole('button', { name: 'Edit JSON' }).click();
   const editor = page.locator('.json-editor__content');
-  await expect(editor).toBeVisible();
-  // Starts 0, 20, 40 ms become 0, 200, 400 ms: no lock, but no overlap either.
-  const text = (await editor.textContent()) ?? '';
-  expect(text).toContain('"start": 20');
+  // The editor fills its lines in an effect after it mounts: the step's scenario, starts 0, 20, 40 ms.
+  await expect(editor).toContainText('"start": 20');
+  // Those become 0, 200, 400 ms: no lock, but no overlap either.
   await editor.click();
   await page.keyboard.press('Control+a');
   await page.keyboard.insertText(

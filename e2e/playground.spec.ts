@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import LZString from 'lz-string';
+import { countStateRequests, frameAtCursor } from './frame-at-cursor';
 
 const { compressToEncodedURIComponent } = LZString;
 
@@ -65,6 +66,7 @@ test('a shared link reopens the same moment in a new page', async ({ page, conte
   await ready(page);
   await pick(page, 'lease-expiry-no-watchdog');
   for (let i = 0; i < 7; i++) await page.getByTestId('step-forward').click();
+  await expect(page.locator('.transport__event')).toContainText(/ 7\//);
   const t = await page.getByTestId('clock').textContent();
   const verdict = await page.getByTestId('verdict').getAttribute('data-verdict');
   // The link follows the cursor after a short debounce: wait for this cursor.
@@ -215,6 +217,7 @@ test('switching to 中文 translates the page', async ({ page }) => {
 });
 
 test('the console answers reads from the state at the cursor', async ({ page }) => {
+  await countStateRequests(page);
   await page.goto('./');
   await ready(page);
   await pick(page, 'basic-lock');
@@ -222,6 +225,7 @@ test('the console answers reads from the state at the cursor', async ({ page }) 
   // Move to just after the lock was acquired.
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press('ArrowRight');
+    await frameAtCursor(page);
     // the key table, not the note listing a running script's own calls
     if ((await page.getByTestId('keyspace').locator('table').allTextContents()).join('').includes('myLock'))
       break;
@@ -351,7 +355,8 @@ test('the JSON editor shows schema errors at their path', async ({ page }) => {
   await pick(page, 'basic-lock');
   await page.getByRole('button', { name: 'Edit JSON' }).click();
   const editor = page.locator('.json-editor__content');
-  await expect(editor).toBeVisible();
+  // The editor fills its lines in an effect after it mounts: read them once the text is in.
+  await expect(editor).toContainText('"op": "lock"');
   const text = (await editor.innerText()).replace('"op": "lock"', '"op": "lokc"');
   await editor.click();
   await page.keyboard.press('Control+a');
@@ -359,6 +364,11 @@ test('the JSON editor shows schema errors at their path', async ({ page }) => {
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('.issues')).toContainText('program[0].op');
   await expect(page.locator('.json-editor__problem').first()).toHaveText('"lokc"');
+  // ...and it stays: the editor's own syntax check, due 300 ms after the last key, found this text
+  // valid JSON and wiped the schema's mark when Apply's answer had come before it. A timer set in
+  // the page after that one fires after it.
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 400)));
+  await expect(page.locator('.json-editor__problem').first()).toHaveText('"lokc"', { timeout: 1 });
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'safe');
 });
 
@@ -408,12 +418,14 @@ test('a lock nobody can release is judged stuck, not safe (L1)', async ({ page }
 });
 
 test('while A waits for l3, its partial MultiLock hold is listed', async ({ page }) => {
+  await countStateRequests(page);
   await page.goto('./');
   await ready(page);
   await pick(page, 'multilock-all-or-nothing');
   await page.keyboard.press('Home');
   for (let i = 0; i < 80; i++) {
     await page.keyboard.press('ArrowRight');
+    await frameAtCursor(page);
     const p = page.getByTestId('partial-holds');
     if ((await p.count()) && (await p.textContent())?.includes('l1, l2')) break;
   }
@@ -423,6 +435,7 @@ test('while A waits for l3, its partial MultiLock hold is listed', async ({ page
 test('stepping inside the lock script: its calls are listed as they run, the keys change when it returns (D4)', async ({
   page,
 }) => {
+  await countStateRequests(page);
   await page.goto('./');
   await ready(page);
   await pick(page, 'basic-lock');
@@ -434,13 +447,17 @@ test('stepping inside the lock script: its calls are listed as they run, the key
   let seen = false;
   for (let i = 0; i < 60 && !seen; i++) {
     await page.keyboard.press('ArrowRight');
+    await frameAtCursor(page);
     seen = (await inside.count()) > 0 && /hincrby myLock/i.test((await inside.textContent()) ?? '');
     if (!seen) expect(await hasLock()).toBe(false);
   }
   expect(seen).toBe(true);
   expect(await hasLock()).toBe(false);
   // on to the script's return: the note goes, and the key is there with A's field
-  for (let i = 0; i < 20 && (await inside.count()) > 0; i++) await page.keyboard.press('ArrowRight');
+  for (let i = 0; i < 20 && (await inside.count()) > 0; i++) {
+    await page.keyboard.press('ArrowRight');
+    await frameAtCursor(page);
+  }
   await expect(inside).toHaveCount(0);
-  await expect.poll(hasLock).toBe(true);
+  expect(await hasLock()).toBe(true);
 });

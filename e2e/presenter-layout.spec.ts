@@ -5,8 +5,9 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 
 async function within(page: Page, el: Locator, what: string) {
   await expect(el, what).toBeVisible();
-  // inside the window and inside every box that clips it (the timeline's lanes scroll in one)
-  const inside = await el.evaluate((node) => {
+  // inside the window and inside every box that clips it (the timeline's lanes scroll in one);
+  // polled like a web-first assertion, should a re-layout start after layoutSettled's wait
+  const inside = () => el.evaluate((node) => {
     const r = node.getBoundingClientRect();
     let [top, bottom, left, right] = [0, window.innerHeight, 0, window.innerWidth];
     for (let p = node.parentElement; p; p = p.parentElement) {
@@ -22,7 +23,16 @@ async function within(page: Page, el: Locator, what: string) {
     }
     return r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= left - 1 && r.right <= right + 1;
   });
-  expect(inside, `${what} is on the screen`).toBe(true);
+  await expect.poll(inside, { message: `${what} is on the screen` }).toBe(true);
+}
+
+/**
+ * Waits out the step's re-layout: highlight-dom.ts lays the marked lanes out again 0, 300 and
+ * 800 ms after the step (or its answer) shows. Timed in the page, so a timer set there now fires
+ * after those, however late a loaded machine runs them (a wait in the test's own time did not).
+ */
+async function layoutSettled(page: Page) {
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 850)));
 }
 
 async function atStep(page: Page, lesson: string, n: number) {
@@ -30,8 +40,9 @@ async function atStep(page: Page, lesson: string, n: number) {
   await expect(panel).toHaveAttribute('data-lesson', lesson, { timeout: 15_000 });
   await expect(panel).toHaveAttribute('data-step', String(n));
   await expect(page.locator('.run-progress')).toHaveCount(0, { timeout: 30_000 });
-  // the step's lanes are scrolled into view once its layout has settled
-  await page.waitForTimeout(1000);
+  // the step's lanes are scrolled into view once its layout has settled: what is checked after
+  // this must hold after the last re-layout
+  await layoutSettled(page);
 }
 
 const STEPS: { lesson: string; step: number; lanes: string[]; panel: string | null; answer?: string }[] = [
@@ -67,7 +78,7 @@ for (const { lesson, step, lanes, panel, answer } of STEPS)
     if (answer !== undefined) {
       await page.locator(`[data-testid="lesson-choice"][data-choice="${answer}"]`).click();
       await expect(page.getByTestId('lesson-feedback')).toBeVisible({ timeout: 30_000 });
-      await page.waitForTimeout(1000);
+      await layoutSettled(page);
     }
     const scroll = await page.evaluate(() => ({
       x: document.documentElement.scrollWidth - document.documentElement.clientWidth,
@@ -102,7 +113,7 @@ test('presenter at 1280×720: the clicker reveals an answered step text below th
   await atStep(page, 'waiting-fails', 5);
   await page.locator('[data-testid="lesson-choice"]').first().click();
   await expect(page.getByTestId('lesson-feedback')).toBeVisible({ timeout: 30_000 });
-  await page.waitForTimeout(1000);
+  await layoutSettled(page);
   const card = page.getByTestId('lesson-panel');
   const hidden = await card.evaluate((el) => el.scrollHeight - el.clientHeight);
   expect(hidden, 'the answered step is longer than the screen (else this test shows nothing)').toBeGreaterThan(8);

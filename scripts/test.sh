@@ -22,4 +22,8 @@ npx vitest run --project conformance
 
 step "e2e (built app in Chromium)"
 npx vite build --logLevel warn
-npx playwright test
+# Two workers for the specs that check what the page shows (they wait for the page, never on a
+# clock: docs/testing.md); then, alone on the machine, the specs that time it (perf, perf-typing,
+# explore's long tasks while it searches). Any failure stops the run.
+npx playwright test --workers=2 --grep-invert 'perf\.spec\.ts|perf-typing\.spec\.ts|explore\.spec\.ts'
+npx playwright test --workers=1 e2e/perf.spec.ts e2e/perf-typing.spec.ts e2e/explore.spec.ts

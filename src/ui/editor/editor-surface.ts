@@ -88,6 +88,8 @@ export class EditorSurface {
   /** a value has been set: before it, even '' is new */
   private ready = false;
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
+  /** the text the problems shown were found in */
+  private problemsIn = '';
   private scrollFrame = 0;
   private readonly off: Array<() => void> = [];
 
@@ -179,6 +181,7 @@ export class EditorSurface {
   /** Marks these problems; with `reveal`, scrolls to the first and puts the caret on it. */
   setProblems(list: Problem[], reveal: boolean): void {
     this.problems = list;
+    this.problemsIn = this.text;
     this.drawAll();
     if (reveal && list[0]) this.reveal(list[0]);
   }
@@ -274,6 +277,9 @@ export class EditorSurface {
     clearTimeout(this.checkTimer);
     this.checkTimer = setTimeout(() => {
       const problem = syntaxProblem(this.text);
+      // JSON, and its problems were found since the last key: an Apply sooner than this check
+      // (Ctrl+Enter after typing) had its answer, and the schema's marks in this text stand
+      if (!problem && this.problemsIn === this.text) return;
       this.setProblems(problem ? [problem] : [], false);
     }, checkAfterMs(this.text.length));
   }
