@@ -348,3 +348,28 @@ test('D9: a 10 ms double hold, jumped to, takes a readable share of the width (r
       .toBeGreaterThan(plot!.width / 6);
   }
 });
+
+// A lesson link pasted while the address bar is about to follow the page (its update waits
+// 150 ms after a change): the update must not overwrite the pasted link before the page has read
+// it. On a busy machine the hashchange can be handled after that update; here the page's
+// hashchange handlers are held back 300 ms to make that order certain.
+test('D6: a lesson link pasted just before the address bar follows the cursor opens the lesson', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const add = window.addEventListener.bind(window);
+    window.addEventListener = ((type: string, fn: EventListener, opts?: AddEventListenerOptions) =>
+      type === 'hashchange'
+        ? add(type, (e) => setTimeout(() => fn(e), 300), opts)
+        : add(type, fn, opts)) as typeof window.addEventListener;
+  });
+  await page.goto('./');
+  await ready(page);
+  await expect.poll(() => page.evaluate(() => window.location.hash)).toMatch(/^#s=/);
+  await page.keyboard.press('ArrowRight');
+  await page.evaluate(() => {
+    window.location.hash = '#lesson=why-lock&step=1';
+  });
+  await expect(page.getByTestId('lesson-panel')).toHaveAttribute('data-step', '1', { timeout: 20_000 });
+  await expect.poll(() => page.evaluate(() => window.location.hash)).toContain('lesson=why-lock');
+});

@@ -328,8 +328,13 @@ function startUrlSync() {
   const schedule = () => {
     // An open lesson keeps its own link (#lesson=…&step=…).
     if (timer || useLearn.getState().lessonId !== null) return;
+    const seen = window.location.hash;
     timer = setTimeout(() => {
       timer = null;
+      // A hash changed since (a link pasted into the address bar, its hashchange not yet handled
+      // on a busy page; a lesson's own link) is not overwritten: the page opens it, and the state
+      // it opens schedules the next update.
+      if (window.location.hash !== seen || useLearn.getState().lessonId !== null) return;
       const hash = currentHash();
       if (hash && hash !== window.location.hash) {
         ownHash = hash;
