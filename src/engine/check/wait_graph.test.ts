@@ -142,6 +142,52 @@ const made: [string, unknown][] = [
       ],
     },
   ],
+  [
+    // The waited-for locks stay the same while the cycles among them change: A holds a and waits
+    // for b as a writer; B and D hold b as readers and wait for a; B gives up (its tryLock's wait
+    // ends) and D's cycle with A remains. A graph judged again in place must forget the holds and
+    // cycles it had found (only a fresh judgement sees A and D deadlocked at 3356 ms).
+    'a cycle member gives up while another waiter of its lock stays',
+    {
+      format: 'lockscope/1',
+      until: 20_000,
+      clients: [
+        cl(
+          'A',
+          th(1, [
+            { op: 'lock', lock: 'a' },
+            { op: 'work', ms: 300 },
+            { op: 'lock', lock: 'b', type: 'WriteLock' },
+          ]),
+        ),
+        cl(
+          'B',
+          th(
+            1,
+            [
+              { op: 'lock', lock: 'b', type: 'ReadLock' },
+              { op: 'work', ms: 300 },
+              { op: 'tryLock', lock: 'a', waitMs: 3000 },
+              { op: 'work', ms: 20_000 },
+            ],
+            50,
+          ),
+        ),
+        cl(
+          'D',
+          th(
+            1,
+            [
+              { op: 'lock', lock: 'b', type: 'ReadLock' },
+              { op: 'work', ms: 300 },
+              { op: 'lock', lock: 'a' },
+            ],
+            60,
+          ),
+        ),
+      ],
+    },
+  ],
 ];
 
 const cases: [string, unknown][] = [...builtins.map((b): [string, unknown] => [b.id, b.scenario]), ...made];

@@ -6,11 +6,11 @@
  * acquiring (all changed by events), which nodes are masters, and, of each waited-for key on
  * each master, its thread owners and whether it has a TTL. A watchdog renewal's PEXPIRE changes
  * none of these (whether a renewal runs is read when a cycle is judged, not built into it). The
- * graph is kept (`KeptWaitGraph`): the checker builds it again after an event that can change the
- * first four, and a key change it cannot tell from the view the graph holds (`sameGraphShape`) is
+ * graph is kept (`KeptWaitGraph`): after an event that can change the first four the checker
+ * judges it again in place (`rejudge`: same waited-for locks and nodes) or builds it again, and a key change it cannot tell from the view the graph holds (`sameGraphShape`) is
  * patched in (`KeptWaitGraph.patch`): the key's view and its locks' holds are replaced, the other
  * keys are not read again, and the cycles are those of the holds kept (remembered by the holds
- * since the build: until the next one, equal holds give equal cycles). A retry loop gives its part
+ * since the last build or rejudgement: until the next, equal holds give equal cycles). A retry loop gives its part
  * back and takes it again every few seconds: two such key changes per lock, round a few graphs.
  */
 import type { Actor, KeyView } from '../trace/types';
@@ -65,7 +65,8 @@ export function buildWaitGraph(f: GraphFacts): WaitGraph {
 
 /**
  * A wait-for graph kept between changes: built whole from the facts, then patched key by key
- * (`patch`) for as long as no event changes who waits, holds or acquires.
+ * (`patch`), and judged again in place (`rejudge`) when an event changes who waits, holds or
+ * acquires over the same waited-for locks.
  */
 export class KeptWaitGraph implements WaitGraph {
   ownerWaits = false;
@@ -161,7 +162,7 @@ export class KeptWaitGraph implements WaitGraph {
 
   /**
    * The cycles found for each set of holds since the build (by `holdsText`): who waits and who
-   * believes it holds what are fixed until the next build, so the same holds give the same cycles,
+   * believes it holds what are fixed until the next build or rejudgement (which forgets them), so the same holds give the same cycles,
    * and a retry loop goes round a few sets of them (its parts taken, one given back, all given back).
    */
   private readonly cyclesOf = new Map<string, readonly GraphCycle[]>();
