@@ -11,6 +11,31 @@ import { outlineOf } from './run-outline';
 import { deriveRunModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';
 
+type RunRequest = Extract<Request, { type: 'run' }>;
+
+/**
+ * What a run request's answer is made of: the scenario validated, run, its lanes, the state at the
+ * requested moment and the outline (the worker's warm-up, worker-warmup.ts, makes the same and drops it).
+ */
+export function makeRun(req: Pick<RunRequest, 'scenario' | 'verbose' | 'at'>) {
+  const v = engine.validate(req.scenario);
+  if (!v.ok) return { ok: false as const, issues: v.issues };
+  const unsupported = unsupportedIssue(v.scenario);
+  if (unsupported) return { ok: false as const, issues: [unsupported] };
+  const started = performance.now();
+  const verbose = req.verbose ?? engine.verboseByDefault(v.scenario);
+  const result = engine.run(v.scenario, { verbose });
+  const ran = performance.now();
+  const model = deriveRunModel(v.scenario, result);
+  const at = req.at;
+  const count = result.trace.events.length;
+  const index =
+    at === undefined ? -1 : 'index' in at ? clampIndex(count, at.index) : indexAtTime(result.trace, at.clock);
+  const first = { index, state: result.stateAt(index) };
+  const outline = outlineOf(result.trace, verbose);
+  return { ok: true as const, scenario: v.scenario, result, model, outline, verbose, first, started, ran };
+}
+
 /** Keep a few runs so stateAt answers for a run the page still shows while a newer one starts. */
 const KEEP_RUNS = 3;
 
@@ -41,25 +66,9 @@ export function createEngineHost(): (req: Request) => Response {
           };
         case 'run': {
           const received = performance.now();
-          const v = engine.validate(req.scenario);
-          if (!v.ok) return { type: 'run', id: req.id, result: { ok: false, issues: v.issues } };
-          const unsupported = unsupportedIssue(v.scenario);
-          if (unsupported) return { type: 'run', id: req.id, result: { ok: false, issues: [unsupported] } };
-          const started = performance.now();
-          const verbose = req.verbose ?? engine.verboseByDefault(v.scenario);
-          const result = engine.run(v.scenario, { verbose });
-          const ran = performance.now();
-          const model = deriveRunModel(v.scenario, result);
-          const at = req.at;
-          const count = result.trace.events.length;
-          const index =
-            at === undefined
-              ? -1
-              : 'index' in at
-                ? clampIndex(count, at.index)
-                : indexAtTime(result.trace, at.clock);
-          const first = { index, state: result.stateAt(index) };
-          const outline = outlineOf(result.trace, verbose);
+          const made = makeRun(req);
+          if (!made.ok) return { type: 'run', id: req.id, result: made };
+          const { result, scenario, started, ran, ...answer } = made;
           const done = performance.now();
           const runId = nextRunId++;
           runs.set(runId, result);
@@ -68,15 +77,11 @@ export function createEngineHost(): (req: Request) => Response {
             type: 'run',
             id: req.id,
             result: {
-              ok: true,
+              ...answer,
               runId,
-              scenario: v.scenario,
-              nodeIds: nodeIds(v.scenario.redis),
+              scenario,
+              nodeIds: nodeIds(scenario.redis),
               trace: result.trace,
-              model,
-              outline,
-              verbose,
-              first,
               timing: {
                 received: performance.timeOrigin + received,
                 validate: started - received,

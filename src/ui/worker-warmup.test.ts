@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtin } from '../engine/scenario/builtins/index';
-import { createEngineHost } from './engine-host';
-import { createWarmup } from './worker-warmup';
+import { createEngineHost, makeRun } from './engine-host';
+import { createWarmup, WARM_BUDGET_MS, WARM_SLOW_MS } from './worker-warmup';
 import type { Request } from './worker-protocol';
 
 const host = createEngineHost();
@@ -33,7 +33,7 @@ describe('worker warm-up', () => {
     expect(tasks).toHaveLength(1);
     drain();
     expect(reruns).toHaveLength(3);
-    expect(reruns[0]).toBe((req as { scenario: unknown }).scenario);
+    expect(reruns[0]).toBe(req);
   });
 
   it('does not warm again for an edit of the same scenario (same title)', () => {
@@ -79,13 +79,68 @@ describe('worker warm-up', () => {
     expect(tasks).toHaveLength(1);
   });
 
-  it('its real re-run runs the scenario, and the host still answers for its own run', () => {
+  it('stops once the re-runs have taken its budget, or one re-run was slow, or one threw', () => {
+    let t = 0;
     const tasks: (() => void)[] = [];
-    const w = createWarmup({ runs: 2, schedule: (f) => tasks.push(f) });
+    const drain = () => {
+      while (tasks.length) tasks.shift()!();
+    };
+    const warm = (took: number, fail = false) => {
+      let n = 0;
+      const w = createWarmup({
+        runs: 1000,
+        schedule: (f) => tasks.push(f),
+        now: () => t,
+        once: () => {
+          n++;
+          if (fail) throw new Error('a bug');
+          t += took;
+        },
+      });
+      w.after(...ask('basic-lock')); // the first run
+      w.after(...ask('fair-lock-fifo'));
+      drain();
+      return n;
+    };
+    expect(warm(10)).toBe(Math.ceil(WARM_BUDGET_MS / 10));
+    expect(warm(WARM_SLOW_MS)).toBe(1);
+    expect(warm(1, true)).toBe(1);
+  });
+
+  it('warms again for another scenario of the same title (other clients), not for an edit of a number', () => {
+    const { w, reruns, drain } = harness(1);
+    const [req, res] = ask('basic-lock');
+    w.after(req, res);
+    drain();
+    const scenario = structuredClone(builtin('basic-lock')!.scenario) as { clients: unknown[] };
+    const edited: Request = { type: 'run', id: 5, scenario: { ...scenario, until: 9000 } };
+    w.after(edited, host(edited));
+    drain();
+    expect(reruns).toHaveLength(1);
+    const idle = { id: 'B', threads: [{ id: 1, start: 0, program: [{ op: 'work', ms: 10 }] }] };
+    const more: Request = { type: 'run', id: 6, scenario: { ...scenario, clients: [...scenario.clients, idle] } };
+    w.after(more, host(more));
+    drain();
+    expect(reruns).toHaveLength(2);
+  });
+
+  it('a re-run is the host run of the request: the same trace, its results not kept', () => {
+    const tasks: (() => void)[] = [];
+    const made: number[] = [];
+    const w = createWarmup({
+      runs: 2,
+      schedule: (f) => tasks.push(f),
+      once: (r) => {
+        const m = makeRun(r);
+        made.push(m.ok ? m.result.trace.events.length : -1);
+      },
+    });
     w.after(...ask('basic-lock'));
     const [req, res] = ask('gc-pause-lease-expiry');
     w.after(req, res);
     while (tasks.length) tasks.shift()!();
+    const events = res.type === 'run' && res.result.ok ? res.result.trace.events.length : -2;
+    expect(made).toEqual([events, events]);
     const runId = res.type === 'run' && res.result.ok ? res.result.runId : -1;
     expect(host({ type: 'stateAt', id: 4, runId, index: 0 }).type).toBe('stateAt');
   });

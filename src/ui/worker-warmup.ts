@@ -8,22 +8,28 @@
  * was asked, and the scenario re-run is the one the reader already has on screen.
  *
  * Each re-run is a task of its own, so a request that arrives meanwhile waits for one re-run at
- * most, and a request for a run ends the warming. A scenario (by its title) is warmed once, so an
- * edit's run does not start it again; only a small run is re-run (a large run's paths are warm by
- * its end, and re-running it would hold the worker for as long as it takes). The worker's first
- * run (the first screen's) is not: its re-runs would share the machine with the first screen, and
- * their garbage was still being collected in a contention-100 pick right after (its trace's JSON
- * took about 40 ms longer, at load 10-12), which they did not make faster.
+ * most; a request for a run ends the warming. It is bounded: at most WARM_RUNS re-runs, ended
+ * early once they have taken WARM_BUDGET_MS in all or one took WARM_SLOW_MS (a slow re-run would
+ * hold up the inspectors' requests behind it), and only for runs of up to WARM_MAX_EVENTS events.
+ * A scenario is warmed once (by its title and its clients' threads, so an edit of a number does not
+ * start it again). The worker's first run (the first screen's) is not: its re-runs would share the
+ * machine with the first screen, and their garbage was still being collected in a contention-100
+ * pick right after (its trace's JSON took about 40 ms longer, at load 10-12), which they did not
+ * make faster. A re-run that throws ends the warming; nothing of it reaches the page.
  */
-import * as engine from './engine-adapter';
-import { outlineOf } from './run-outline';
-import { deriveRunModel } from './timeline/model';
+import { makeRun } from './engine-host';
 import type { Request, Response } from './worker-protocol';
 
 /** Re-runs after a scenario not warmed with yet. */
 export const WARM_RUNS = 20;
+/** The re-runs of one scenario stop once they have taken this long in all. */
+export const WARM_BUDGET_MS = 150;
+/** ... or once one re-run took this long. */
+export const WARM_SLOW_MS = 20;
 /** Only a run of up to this many events is re-run (the small built-ins have fewer than 2,000; contention-100 44,197). */
-export const WARM_MAX_EVENTS = 5_000;
+export const WARM_MAX_EVENTS = 2_000;
+
+type RunRequest = Extract<Request, { type: 'run' }>;
 
 export interface Warmup {
   /** after the worker answered `req` with `res`: warm with its scenario if it is small and new */
@@ -32,26 +38,18 @@ export interface Warmup {
   stop(): void;
 }
 
-/** One re-run, as the worker's host makes a run's answer (engine-host.ts), its results dropped. */
-function rerun(scenario: unknown, verbose: boolean): void {
-  const v = engine.validate(scenario);
-  if (!v.ok) return;
-  const result = engine.run(v.scenario, { verbose });
-  deriveRunModel(v.scenario, result);
-  result.stateAt(result.trace.events.length - 1);
-  outlineOf(result.trace, verbose);
-}
-
 export function createWarmup({
   runs = WARM_RUNS,
   schedule = (f: () => void) => void setTimeout(f, 0),
-  once = rerun,
+  once = (req: RunRequest) => void makeRun(req),
+  now = () => performance.now(),
 }: {
   runs?: number;
   schedule?: (f: () => void) => void;
-  once?: (scenario: unknown, verbose: boolean) => void;
+  once?: (req: RunRequest) => void;
+  now?: () => number;
 } = {}): Warmup {
-  let warmedTitle: string | null = null;
+  let warmed: string | null = null;
   let generation = 0;
   let first = true;
   return {
@@ -61,16 +59,24 @@ export function createWarmup({
         first = false;
         return;
       }
-      const { scenario, verbose, outline } = res.result;
-      const title = scenario.title ?? '';
-      if ((outline?.events ?? res.result.trace.events.length) > WARM_MAX_EVENTS || title === warmedTitle) return;
-      warmedTitle = title;
+      const { scenario, outline } = res.result;
+      const key = `${scenario.title ?? ''}\n${scenario.clients.map((c) => `${c.id}:${c.threads.length}`).join(',')}`;
+      if ((outline?.events ?? res.result.trace.events.length) > WARM_MAX_EVENTS || key === warmed) return;
+      warmed = key;
       const mine = ++generation;
       let left = runs;
+      let spent = 0;
       const step = () => {
         if (mine !== generation) return;
-        once(req.scenario, verbose);
-        if (--left > 0) schedule(step);
+        const t0 = now();
+        try {
+          once(req);
+        } catch {
+          return;
+        }
+        const took = now() - t0;
+        spent += took;
+        if (--left > 0 && spent < WARM_BUDGET_MS && took < WARM_SLOW_MS) schedule(step);
       };
       schedule(step);
     },
