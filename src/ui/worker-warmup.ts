@@ -23,9 +23,9 @@ import type { Request, Response } from './worker-protocol';
 /** Re-runs after a scenario not warmed with yet. */
 export const WARM_RUNS = 20;
 /** The re-runs of one scenario stop once they have taken this long in all. */
-export const WARM_BUDGET_MS = 150;
+export const WARM_BUDGET_MS = 300;
 /** ... or once one re-run took this long. */
-export const WARM_SLOW_MS = 20;
+export const WARM_SLOW_MS = 50;
 /** Only a run of up to this many events is re-run (the small built-ins have fewer than 2,000; contention-100 44,197). */
 export const WARM_MAX_EVENTS = 2_000;
 
