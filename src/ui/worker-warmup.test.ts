@@ -112,7 +112,7 @@ describe('worker warm-up', () => {
     const [req, res] = ask('basic-lock');
     w.after(req, res);
     drain();
-    const scenario = structuredClone(builtin('basic-lock')!.scenario) as { clients: unknown[] };
+    const scenario = structuredClone(builtin('basic-lock')!.scenario) as unknown as { clients: unknown[] };
     const edited: Request = { type: 'run', id: 5, scenario: { ...scenario, until: 9000 } };
     w.after(edited, host(edited));
     drain();
