@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../engine/scenario/run';
 import { validateScenario } from '../../engine/scenario/schema';
+import { poolOfOne } from '../fixtures/subscription-pool';
 import { legendItems } from './legend-items';
 import { deriveRunModel } from './model';
 
@@ -10,30 +11,6 @@ function modelOf(json: unknown) {
   return deriveRunModel(v.scenario, runScenario(v.scenario));
 }
 
-const lock = (name: string) => ({ op: 'lock', lock: name });
-const unlock = (name: string) => ({ op: 'unlock', lock: name });
-
-// H holds both locks for 9 s; W's two threads share a pub/sub pool of one slot, so W:2 waits for a
-// slot until its subscribe times out
-const poolOfOne = {
-  format: 'lockscope/1',
-  redisson: { version: '3.27.2', subscriptionConnectionPoolSize: 1, subscriptionsPerConnection: 1 },
-  clients: [
-    {
-      id: 'H',
-      threads: [
-        { id: 1, program: [lock('L1'), lock('L2'), { op: 'work', ms: 9000 }, unlock('L1'), unlock('L2')] },
-      ],
-    },
-    {
-      id: 'W',
-      threads: [
-        { id: 1, start: 100, program: [lock('L1'), unlock('L1')] },
-        { id: 2, start: 300, program: [lock('L2'), unlock('L2')] },
-      ],
-    },
-  ],
-};
 
 describe('timeline: the pub/sub pool', () => {
   it('keeps main’s field order on a lane that waits for a slot and is starved: starved, then subWait', () => {
