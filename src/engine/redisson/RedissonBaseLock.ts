@@ -18,6 +18,16 @@ export function prefixName(prefix: string, name: string): string {
 
 export type UnlockResult = boolean | null;
 
+/**
+ * One unlock script's call: its latch id ('' without a latch), the executor's attempts so far, and
+ * what runs with its reply when an interrupt abandoned the wait for it.
+ */
+export interface UnlockRequest {
+  readonly requestId: string;
+  readonly attempts?: Attempts;
+  readonly onAbandoned?: (reply: Reply) => void;
+}
+
 export abstract class RedissonBaseLock {
   /** `<clientId>:<name>`: the key of this client's pub/sub entry and (≤ 3.43) renewal entry */
   readonly entryName: string;
@@ -160,16 +170,21 @@ export abstract class RedissonBaseLock {
     seen: (r: Reply) => void,
     attempts: Attempts,
   ): Process<Reply> {
-    const reply = yield* this.unlockInner(threadId, requestId, attempts);
-    seen(reply);
     const { client } = this;
-    if (reply.t !== 'error' && client.config.traits.unlockLatch)
-      // 3.52.0–4.2.x deleted `latch:<client id>` instead (fixed in 4.3.0, 255aa9748)
-      this.deleteLatchLater(client.config.traits.latchDelRightKey ? requestId : client.id);
+    const afterScript = (r: Reply): void => {
+      if (r.t !== 'error' && client.config.traits.unlockLatch)
+        // 3.52.0–4.2.x deleted `latch:<client id>` instead (fixed in 4.3.0, 255aa9748)
+        this.deleteLatchLater(client.config.traits.latchDelRightKey ? requestId : client.id);
+    };
+    // the DEL is chained on the script's future, so it follows a reply that an interrupted get()
+    // no longer waits for too (seen by the oracle at 3.27.2: multilock-interrupted-spin)
+    const reply = yield* this.unlockInner(threadId, { requestId, attempts, onAbandoned: afterScript });
+    seen(reply);
+    afterScript(reply);
     return reply;
   }
 
-  protected unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
+  protected unlockInner(threadId: number, { requestId, attempts, onAbandoned }: UnlockRequest): Process<Reply> {
     // Not a generator: its callers yield what it returns at once, so its arguments are read at
     // what was its first step (a generator per unlock less)
     const { client } = this;
@@ -180,14 +195,14 @@ export abstract class RedissonBaseLock {
         this.getLockName(threadId),
       ];
       if (publishInArgv(client.config.traits)) args.push(client.pubSubCommands().publish);
-      return client.syncedEval(client.scripts.unlock, [this.name, this.getChannelName()], args, undefined, attempts);
+      return client.syncedEval(client.scripts.unlock, [this.name, this.getChannelName()], args, onAbandoned, attempts);
     }
     const [publish, latchTtl] = this.latchArgs();
     return client.syncedEval(
       client.scripts.unlock,
       [this.name, this.getChannelName(), this.getUnlockLatchName(requestId)],
       [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), publish, latchTtl],
-      undefined,
+      onAbandoned,
       attempts,
     );
   }

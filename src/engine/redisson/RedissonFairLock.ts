@@ -13,9 +13,9 @@
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { versionTraits } from './versions';
-import { prefixName } from './RedissonBaseLock';
+import { prefixName, type UnlockRequest } from './RedissonBaseLock';
 import { RedissonLock } from './RedissonLock';
-import type { Attempts, ScriptCall } from './executor';
+import type { ScriptCall } from './executor';
 import { exceptionFor } from './errors';
 import { UNLOCK_MESSAGE } from './pubsub/LockPubSub';
 import {
@@ -82,16 +82,16 @@ export class RedissonFairLock extends RedissonLock {
     if (reply.t === 'error') throw exceptionFor(reply);
   }
 
-  protected override *unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
+  protected override *unlockInner(threadId: number, { requestId, attempts, onAbandoned }: UnlockRequest): Process<Reply> {
     const { client } = this;
     const { traits } = client.config;
     const keys = [this.name, this.getThreadsQueueName(), this.getTimeoutSetName(), this.getChannelName()];
     const args = [UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId), client.ctx.now()];
     const script = scriptText(FAIR_UNLOCK, traits);
     if (traits.unlockLatch)
-      return yield* client.syncedEval(script, [...keys, this.latchKey(requestId)], [...args, ...this.latchArgs()], undefined, attempts);
+      return yield* client.syncedEval(script, [...keys, this.latchKey(requestId)], [...args, ...this.latchArgs()], onAbandoned, attempts);
     if (publishInArgv(traits)) args.push(client.pubSubCommands().publish);
-    return yield* client.syncedEval(script, keys, args, undefined, attempts);
+    return yield* client.syncedEval(script, keys, args, onAbandoned, attempts);
   }
 
   protected override forceUnlockScript(): ScriptCall {

@@ -312,7 +312,7 @@ export class RedissonLock extends RedissonBaseLock {
             : this.acquireResult(yield* client.batchOutcome(reply), threadId);
       } catch (e) {
         if (isNoSynced(e) && traits.noSyncHandling === 'undo-retry') {
-          yield* this.unlockInner(threadId, traits.unlockLatch ? client.generateId() : '');
+          yield* this.unlockInner(threadId, { requestId: traits.unlockLatch ? client.generateId() : '' });
           if (noSynced++ >= retryAttempts) throw e;
           attempts = { n: 0 };
         } else if (e instanceof RedisResponseTimeoutException && client.resendsLockScripts()) {

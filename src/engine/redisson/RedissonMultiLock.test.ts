@@ -4,7 +4,7 @@ import { EXPIRE } from './scripts/RedissonExpirable';
 
 const EXPIRE_SHA1 = EXPIRE.variants[0].sha1;
 import { minLocksAmount, redlockDrift } from './RedissonRedLock';
-import { acquisitions, cmds, first, redis, run, runA, work, lockOps } from './testing/family';
+import { acquisitions, cmds, first, redis, run, runA, work, lockOps, type Op } from './testing/family';
 import type { Simulation } from './testing/simulate';
 import { unsupportedReason } from '../scenario/run';
 import { validateScenario } from '../scenario/schema';
@@ -151,6 +151,51 @@ describe('MultiLock', () => {
     expect(cmds(s, 'A:1').some((a) => a[0] === 'PEXPIRE')).toBe(false);
   });
 
+  /**
+   * A:1's interrupt flag is set while it works (work does not look at it), then it calls a MultiLock
+   * of two free locks; A:2 reads the locks' hashes afterwards (the shape of
+   * oracle/examples/multilock-interrupted-spin.json, which the real client ran).
+   */
+  const interruptedSpin = (op: Op) =>
+    run(
+      {
+        A: [
+          { id: 1, program: [work(300), op] },
+          { id: 2, start: 20_000, program: [redis('HVALS', 'a'), redis('HVALS', 'b')] },
+        ],
+      },
+      { faults: [{ kind: 'interrupt', at: 100, client: 'A', thread: 1 }] },
+    );
+  const ab = lockOps('m', 'MultiLock', { locks: ['a', 'b'] });
+  const lockEvals = (s: Simulation, key: string) =>
+    ran(s, 'A:1').filter((e) => (e.argv as string[])[2] === '1' && (e.argv as string[])[3] === key);
+
+  it('4.7.0 RedissonMultiLock.tryLock with the interrupt flag set: spins one EVAL a turn, every one runs, until gets find their replies', () => {
+    const s = interruptedSpin(ab('tryLock', { waitMs: 1000 }));
+    // CommandAsyncService.get() throws RedisException on the flag (and sets it again);
+    // tryLock catches every Exception and starts over from the first lock
+    const [ok] = s.results('A:1');
+    expect(ok).toBe(true);
+    const done = first(s, 'lock.acquired', 'A:1').t;
+    const turns = lockEvals(s, 'a');
+    // the real client: 85-503 ms and 54-1,074 turns (four runs); each turn costs time here too
+    expect(done).toBeGreaterThan(300 + 20);
+    expect(turns.length).toBeGreaterThan(20);
+    expect(turns.length).toBeLessThanOrEqual(done - 300 + 1);
+    for (let i = 1; i < turns.length; i++) expect(turns[i].t).toBeGreaterThan(turns[i - 1].t);
+    // nobody reads the abandoned replies, but Redis ran each lock script: a's hold count is the
+    // number of turns that took it, less the unlocks of failed rounds; A:1 believes it holds each once
+    const [ha, hb] = s.results('A:2') as [string[], string[]];
+    expect(Number(ha[0])).toBeGreaterThan(10);
+    expect(Number(hb[0])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('4.7.0 RedissonMultiLock.lock() with the interrupt flag set ends (tryLock rounds until the gets find their replies), not a loop at one instant', () => {
+    const s = interruptedSpin(lockOps('m3', 'MultiLock', { locks: ['a', 'b', 'c'] })('lock'));
+    expect(s.trace.truncated ?? false).toBe(false);
+    expect(first(s, 'lock.acquired', 'A:1').t).toBeGreaterThan(300);
+  });
+
   it('forceUnlock is unsupported', () => {
     const s = runA([{ op: 'forceUnlock', lock: 'multi', type: 'MultiLock' }]);
     expect(s.results('A:1')).toEqual([{ error: 'UnsupportedOperationException' }]);
@@ -204,4 +249,31 @@ describe('RedLock', () => {
     expect(s.results('A:1')).toEqual([false]);
     expect(s.violations).toEqual([]);
   });
+
+  it.runIf(hasIndependent)(
+    'interrupted during its first EVAL (one master down) it spins through time and ends, not a loop at one instant',
+    () => {
+      // the violation search's redlock-happy, variant 7, seed 7, which looped for ever at 3 ms
+      const red5 = lockOps('res', 'RedLock', { locks: ['res', 'res', 'res', 'res', 'res'] });
+      const s = run(
+        {
+          A: [{ id: 1, program: [red5('tryLock', { waitMs: 1000, leaseMs: 10_000 }), work(500), red5('unlock')] }],
+          B: [{ id: 1, start: 100, program: [red5('tryLock', { waitMs: 5000, leaseMs: 10_000 }), work(100), red5('unlock')] }],
+        },
+        independent(5, {
+          seed: 1,
+          network: { latencyMs: 1 },
+          redisson: { timeoutMs: 50, retryAttempts: 0 },
+          faults: [
+            { kind: 'crash', at: 0, node: 'master-5' },
+            { kind: 'interrupt', at: 3, client: 'A', thread: 1 },
+          ],
+        }),
+      );
+      expect(s.trace.truncated ?? false).toBe(false);
+      const end = s.events[s.events.length - 1].t;
+      expect(end).toBeGreaterThan(100);
+      expect(s.of('thread.done', 'A:1')).toHaveLength(1);
+    },
+  );
 });

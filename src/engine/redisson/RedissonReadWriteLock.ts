@@ -12,8 +12,8 @@
  */
 import type { Process } from '../sim/effects';
 import type { Reply } from '../redis/reply';
-import type { Attempts, LockServices, ScriptCall } from './executor';
-import { prefixName } from './RedissonBaseLock';
+import type { LockServices, ScriptCall } from './executor';
+import { prefixName, type UnlockRequest } from './RedissonBaseLock';
 import { RedissonLock } from './RedissonLock';
 import { exceptionFor } from './errors';
 import { READ_UNLOCK_MESSAGE, UNLOCK_MESSAGE } from './pubsub/LockPubSub';
@@ -76,16 +76,15 @@ abstract class RwHalf extends RedissonLock {
     family: typeof READ_UNLOCK,
     keys: string[],
     args: (string | number)[],
-    requestId: string,
-    attempts?: Attempts,
+    { requestId, attempts, onAbandoned }: UnlockRequest,
   ): Process<Reply> {
     const { client } = this;
     const { traits } = client.config;
     const script = scriptText(family, traits);
     if (traits.unlockLatch)
-      return client.syncedEval(script, [...keys, this.latchKey(requestId)], [...args, ...this.latchArgs()], undefined, attempts);
+      return client.syncedEval(script, [...keys, this.latchKey(requestId)], [...args, ...this.latchArgs()], onAbandoned, attempts);
     if (publishInArgv(traits)) args.push(client.pubSubCommands().publish);
-    return client.syncedEval(script, keys, args, undefined, attempts);
+    return client.syncedEval(script, keys, args, onAbandoned, attempts);
   }
 
   /**
@@ -140,13 +139,12 @@ export class RedissonReadLock extends RwHalf {
     ];
   }
 
-  protected override *unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
+  protected override *unlockInner(threadId: number, req: UnlockRequest): Process<Reply> {
     return yield* this.unlockCall(
       READ_UNLOCK,
       [this.name, this.getChannelName(), this.getReadWriteTimeoutNamePrefix(threadId), this.getKeyPrefix()],
       [UNLOCK_MESSAGE, this.getLockName(threadId)],
-      requestId,
-      attempts,
+      req,
     );
   }
 }
@@ -166,13 +164,12 @@ export class RedissonWriteLock extends RwHalf {
     ];
   }
 
-  protected override *unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
+  protected override *unlockInner(threadId: number, req: UnlockRequest): Process<Reply> {
     return yield* this.unlockCall(
       WRITE_UNLOCK,
       [this.name, this.getChannelName()],
       [READ_UNLOCK_MESSAGE, this.internalLockLeaseTime, this.getLockName(threadId)],
-      requestId,
-      attempts,
+      req,
     );
   }
 }

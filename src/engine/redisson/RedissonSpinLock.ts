@@ -11,7 +11,8 @@ import { acquire, now, sleep, type Process } from '../sim/effects';
 import type { Prng } from '../sim/api';
 import type { Reply } from '../redis/reply';
 import { RedissonLock, NO_LEASE } from './RedissonLock';
-import type { Attempts, ScriptCall } from './executor';
+import type { ScriptCall } from './executor';
+import type { UnlockRequest } from './RedissonBaseLock';
 import { IllegalStateException, InterruptedException } from './errors';
 import { SPIN_FORCE_UNLOCK, SPIN_LOCK, SPIN_UNLOCK } from './scripts/RedissonSpinLock';
 import { scriptText } from './scripts';
@@ -105,17 +106,17 @@ export class RedissonSpinLock extends RedissonLock {
     }
   }
 
-  protected override *unlockInner(threadId: number, requestId: string, attempts?: Attempts): Process<Reply> {
+  protected override *unlockInner(threadId: number, { requestId, attempts, onAbandoned }: UnlockRequest): Process<Reply> {
     const { traits } = this.client.config;
     const script = scriptText(SPIN_UNLOCK, traits);
     const args = [this.internalLockLeaseTime, this.getLockName(threadId)];
     // the latch key and its TTL since 3.24.0, as RLock's
-    if (!traits.unlockLatch) return yield* this.client.syncedEval(script, [this.name], args, undefined, attempts);
+    if (!traits.unlockLatch) return yield* this.client.syncedEval(script, [this.name], args, onAbandoned, attempts);
     return yield* this.client.syncedEval(
       script,
       [this.name, this.latchKey(requestId)],
       [...args, this.unlockLatchTtl()],
-      undefined,
+      onAbandoned,
       attempts,
     );
   }

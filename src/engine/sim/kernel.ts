@@ -32,9 +32,8 @@
 import type { RedisServer } from '../redis/server';
 import { error } from '../redis/reply';
 import type { AssembledEvent, EventFields, EventKind } from '../trace/types';
-import type { NodeLifecycle, Prng, ProcHandle, PushHandler, SimContext, TopologyHost } from './api';
+import type { NodeLifecycle, ProcHandle, PushHandler, SimContext, TopologyHost } from './api';
 import { type AcquireResult, type ConnectionRef, type Process, type Semaphore } from './effects';
-import { prngFor } from './prng';
 import { type NodeFactory, RESUME, ThrowInto, type Task, Proc, Sem, SimNode, Conn } from './kernel_parts';
 import { KernelBase } from './kernel_base';
 import { ChangeList } from './change_list';
@@ -55,15 +54,6 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
 
   record<K extends EventKind>(event: AssembledEvent<K>): void {
     this.rec.record(event);
-  }
-
-  rng(purpose: string): Prng {
-    let r = this.rngs.get(purpose);
-    if (r === undefined) {
-      r = prngFor(this.opts.seed, purpose);
-      this.rngs.set(purpose, r);
-    }
-    return r;
   }
 
   spawn(owner: string, name: string, proc: Process<unknown>): ProcHandle {

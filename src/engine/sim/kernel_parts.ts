@@ -89,6 +89,8 @@ export class Proc implements ProcHandle {
   waitTimeout: Task | null = null;
   waitInterruptible = false;
   pendingInterrupt = false;
+  /** its latest get() made with the interrupt flag set found the reply there (sim/interrupted_get.ts) */
+  lastGetFoundReply = false;
   /** false until its first step: a spawned process (fire-and-forget work) that has not run yet */
   started = false;
   /** a `call` it made has not resumed it yet (reply, error or response timeout) */

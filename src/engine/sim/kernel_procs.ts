@@ -9,6 +9,13 @@ import type { NodeLifecycle, Prng } from './api';
 import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Process, type Step } from './effects';
 import { CALL_TIMEOUT_PREFIX } from './effects';
 import { HorizonQueue } from './heap';
+import {
+  INTERRUPTED_GET_FINDS_REPLY,
+  INTERRUPTED_GET_FINDS_REPLY_AFTER_ONE,
+  INTERRUPTED_GET_MS,
+  interruptedGetStream,
+} from './interrupted_get';
+import { prngFor } from './prng';
 import { ChangeList } from './change_list';
 import type { Recorder } from './recorder';
 import { replyToJson } from './reply_json';
@@ -68,7 +75,7 @@ export abstract class KernelProcs {
    * CommandAsyncService.get() interrupted: the thread stops waiting for the reply and keeps its
    * interrupt flag (get() sets it again); the command itself goes on.
    */
-  protected abandonCall(p: Proc): void {
+  protected abandonCall(p: Proc, costMs = 0): void {
     this.wakeNames.add(p.name);
     if (p.callOnAbandoned !== undefined) (p.abandoned ??= new Map()).set(p.callSeq, p.callOnAbandoned);
     if (p.callTimer) p.callTimer.cancelled = true;
@@ -76,7 +83,27 @@ export abstract class KernelProcs {
     p.callSeq++;
     p.inCall = false;
     p.pendingInterrupt = true;
-    this.schedule(this.t, RESUME, p, error(CALL_INTERRUPTED), null, p.owner);
+    this.schedule(this.t + costMs, RESUME, p, error(CALL_INTERRUPTED), null, p.owner);
+  }
+
+  /** The seeded stream of one purpose (SimContext.rng). */
+  rng(purpose: string): Prng {
+    let r = this.rngs.get(purpose);
+    if (r === undefined) {
+      r = prngFor(this.opts.seed, purpose);
+      this.rngs.set(purpose, r);
+    }
+    return r;
+  }
+
+  /**
+   * Whether a get() made with the interrupt flag set finds its reply already there and returns it
+   * (the flag stays set) instead of throwing: sim/interrupted_get.ts.
+   */
+  private getFindsReply(p: Proc): boolean {
+    const oneIn = p.lastGetFoundReply ? INTERRUPTED_GET_FINDS_REPLY_AFTER_ONE : INTERRUPTED_GET_FINDS_REPLY;
+    p.lastGetFoundReply = this.rng(interruptedGetStream(p.name)).int(1, oneIn) === 1;
+    return p.lastGetFoundReply;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -237,7 +264,8 @@ export abstract class KernelProcs {
           p.callInterruptible = eff.interruptible === true;
           p.callOnAbandoned = eff.onAbandonedReply;
           this.send(p, eff.conn, eff.argv, eff.timeoutMs ?? this.opts.callTimeoutMs, eff.writeTimeoutMs);
-          if (p.callInterruptible && p.pendingInterrupt && p.inCall) this.abandonCall(p);
+          if (p.callInterruptible && p.pendingInterrupt && p.inCall && !this.getFindsReply(p))
+            this.abandonCall(p, INTERRUPTED_GET_MS);
           return;
         case 'acquire': {
           const s = eff.sem as Sem;
