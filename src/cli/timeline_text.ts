@@ -181,9 +181,17 @@ function line(t: number, actor: string, what: string): string {
   return `${String(t).padStart(8)}  ${actor.padEnd(12)}  ${what}`;
 }
 
+const CUT_REASON: Record<NonNullable<Trace['truncatedBy']>, string> = {
+  events: 'it hit the event cap (a runaway program)',
+  tasks: 'it hit the kernel\'s task cap (a program looping without recording anything)',
+  instant: 'virtual time stopped passing (too many tasks at one instant): a bug in the model',
+};
+
 export function formatSummary(trace: Trace, endedAt: number): string[] {
-  const out = [`verdict: ${trace.verdict} (${trace.events.length} events, ended at t=${endedAt})`];
-  if (trace.truncated) out.push('the run hit the event cap and was stopped early');
+  const cut = trace.truncated === true;
+  const verdict = cut && trace.verdict === 'safe' ? 'cut short (nothing broken before the cut)' : trace.verdict;
+  const out = [`verdict: ${verdict} (${trace.events.length} events, ended at t=${endedAt})`];
+  if (cut) out.push(`the run was stopped before its end: ${CUT_REASON[trace.truncatedBy ?? 'events']}`);
   for (const v of trace.violations)
     out.push(
       v.kind === 'V3'

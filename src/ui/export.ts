@@ -13,6 +13,7 @@ import type { LaneModel } from './timeline/model';
 import { COLORS } from './timeline/palette';
 import { CanvasPainter, FONT, SvgPainter, type Painter } from './timeline/painter';
 import type { RunView } from './store';
+import { shownVerdict, VERDICT_LABEL, type ShownVerdict } from './shell/shown-verdict';
 import { isLiveness } from '../engine/trace/types';
 
 const LABEL_W = 150;
@@ -24,7 +25,7 @@ const LEGEND_ROW_H = 22;
 /** What the image says above the lanes: the scenario's title and the run's verdict. */
 export interface ExportMeta {
   title?: string;
-  verdict?: 'safe' | 'unsafe' | 'stuck';
+  verdict?: ShownVerdict;
 }
 
 function download(name: string, blob: Blob) {
@@ -109,7 +110,7 @@ function paintExport(
   const w = EXPORT_W - LABEL_W;
   const x = linearX(model, w);
   p.rect(0, 0, EXPORT_W, exportSize(model, layout, lang).height, '#ffffff');
-  const title = [meta.title, meta.verdict ? translate(lang, `verdict.${meta.verdict}`) : undefined].filter(
+  const title = [meta.title, meta.verdict ? translate(lang, VERDICT_LABEL[meta.verdict]) : undefined].filter(
     Boolean,
   );
   if (title.length > 0)
@@ -214,7 +215,7 @@ export function timelineSvg(model: LaneModel, lang: Lang, meta: ExportMeta = {})
 }
 
 function metaOf(run: RunView): ExportMeta {
-  return { title: run.scenario.title, verdict: run.trace.verdict };
+  return { title: run.scenario.title, verdict: shownVerdict(run.trace) };
 }
 
 export function exportSvg(run: RunView, lang: Lang): void {

@@ -34,7 +34,7 @@ export class UnsupportedScenarioError extends Error {}
 export interface ScenarioRun extends RunResult {
   /** the virtual ms the run stopped at */
   endedAt: number;
-  /** true when the run hit the event cap before its end */
+  /** true when the run was stopped before its end (the trace's `truncatedBy` says why) */
   truncated: boolean;
 }
 
@@ -177,7 +177,10 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     events,
     final: timeline.stateAt(events.length - 1),
   };
-  if (kernel.truncated) trace.truncated = true;
+  if (kernel.truncated) {
+    trace.truncated = true;
+    if (kernel.truncatedBy !== null) trace.truncatedBy = kernel.truncatedBy;
+  }
   return {
     trace,
     stateAt: (index: number): VisibleState => timeline.stateAt(index),

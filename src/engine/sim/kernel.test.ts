@@ -12,6 +12,7 @@ import {
   world,
 } from '../scenario/testing/kernel_world';
 import { INTERRUPTED_GET_FINDS_REPLY, INTERRUPTED_GET_MS } from './interrupted_get';
+import { MAX_TASKS_AT_ONE_INSTANT } from './kernel';
 
 describe('Kernel: calls', () => {
   it('executes a call at arrival and resumes the caller one round trip later', () => {
@@ -295,6 +296,23 @@ describe('Kernel: semaphores and interrupts', () => {
     expect(found).toBeLessThan(350);
     expect(foundAfterFound / found).toBeGreaterThan(0.1);
     expect(foundAfterFound / found).toBeLessThan(0.3);
+  });
+
+  it('stops a run whose time stopped passing (a loop at one instant) instead of running for ever', () => {
+    const { k } = semaphoreWorld();
+    let turns = 0;
+    thread(k, 'A:1', function* () {
+      for (;;) {
+        turns++;
+        yield* sleep(0);
+      }
+    });
+    k.run(1e9, () => false, 1e8);
+    expect(k.truncated).toBe(true);
+    expect(k.truncatedBy).toBe('instant');
+    expect(k.now()).toBe(0);
+    expect(turns).toBeGreaterThanOrEqual(MAX_TASKS_AT_ONE_INSTANT - 1);
+    expect(turns).toBeLessThanOrEqual(MAX_TASKS_AT_ONE_INSTANT + 2);
   });
 
   it('kills a process: it never resumes and gives up its wait', () => {

@@ -62,6 +62,8 @@ export abstract class KernelProcs {
   protected readonly lifecycle: NodeLifecycle[] = [];
   /** set when the run was stopped by the event cap */
   truncated = false;
+  /** why: the event cap, the task cap (tasks that record nothing), or too many tasks at one instant */
+  truncatedBy: 'events' | 'tasks' | 'instant' | null = null;
   /** kernel tasks dispatched so far (a cost figure: tasks that record no event still take time) */
   tasksRun = 0;
 

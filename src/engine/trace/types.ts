@@ -526,6 +526,11 @@ export interface Trace {
   violations: Violation[];
   events: TraceEvent[];
   final: VisibleState;
-  /** set when the run hit the event cap (a runaway program) before its end */
+  /** set when the run was stopped before its end (a runaway program, or a model stuck at one instant) */
   truncated?: boolean;
+  /**
+   * With `truncated`: 'events' the event cap, 'tasks' the kernel's task cap (work that records
+   * nothing), 'instant' too many tasks at one virtual instant (time stopped passing: a model bug).
+   */
+  truncatedBy?: 'events' | 'tasks' | 'instant';
 }

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { loadBuiltin } from '../controller';
 import { usePick } from '../hooks/usePick';
 import { useT } from '../hooks/useT';
-import type { MessageKey } from '../i18n';
+import { shownVerdict, VERDICT_LABEL } from '../shell/shown-verdict';
 import { indexAtTime, setCursor, usePlayground, type RunView } from '../store';
 import { drawAxisTop } from '../timeline/axis';
 import { drawTimeline, textWidth } from '../timeline/draw';
@@ -30,10 +30,9 @@ const AXIS_H = 22;
 
 function VerdictBadge({ run, testId }: { run: RunView; testId: string }) {
   const t = useT();
-  const v = run.trace.verdict;
+  const v = shownVerdict(run.trace);
   const n = run.trace.violations.length;
-  const key: MessageKey =
-    v === 'unsafe' ? 'verdict.unsafe' : v === 'stuck' ? 'verdict.stuck' : 'verdict.safe';
+  const key = VERDICT_LABEL[v];
   return (
     <span className={`verdict verdict--${v}`} data-testid={testId} data-verdict={v}>
       {t(key)}

@@ -1,36 +1,42 @@
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
+import { MAX_EVENTS } from '../../engine/scenario/defaults';
+import { shownVerdict, VERDICT_LABEL } from './shown-verdict';
 
 /**
  * The run's verdict: safe, unsafe with the number of violations, or stuck (liveness only: a lock
- * nobody can release, shown apart from unsafe because nothing wrong was written).
+ * nobody can release, shown apart from unsafe because nothing wrong was written). A run stopped
+ * before its end with nothing broken is "cut short", never Safe: nothing after the cut was judged.
  */
 export function Verdict({ testId = 'verdict', className = '' }: { testId?: string; className?: string } = {}) {
   const t = useT();
   const run = usePlayground((s) => s.run);
-  const verdict = run?.trace.verdict;
-  const n = run?.trace.violations.length ?? 0;
+  const trace = run?.trace;
+  const cut = trace?.truncated === true;
+  const verdict = trace === undefined ? undefined : shownVerdict(trace);
+  const n = trace?.violations.length ?? 0;
+  const cutNote =
+    trace !== undefined && cut
+      ? t('verdict.cutLong', {
+          t: trace.final.t,
+          why: t(`verdict.cut.${trace.truncatedBy ?? 'events'}`, { cap: MAX_EVENTS.toLocaleString('en-US') }),
+        })
+      : '';
+  const long =
+    verdict === 'unsafe'
+      ? t('verdict.unsafeLong', { n })
+      : verdict === 'stuck'
+        ? t('verdict.stuckLong')
+        : verdict === 'safe'
+          ? t('verdict.safeLong')
+          : '';
   return (
     <div
       className={`verdict verdict--${verdict ?? 'none'}${className ? ` ${className}` : ''}`}
-      title={
-        verdict === 'unsafe'
-          ? t('verdict.unsafeLong', { n })
-          : verdict === 'stuck'
-            ? t('verdict.stuckLong')
-            : verdict
-              ? t('verdict.safeLong')
-              : ''
-      }
+      title={verdict === 'cut' ? cutNote : cutNote ? `${long} ${cutNote}` : long}
     >
       <span data-testid={testId} data-verdict={verdict ?? 'none'}>
-        {verdict === 'unsafe'
-          ? t('verdict.unsafe')
-          : verdict === 'stuck'
-            ? t('verdict.stuck')
-            : verdict === 'safe'
-              ? t('verdict.safe')
-              : t('verdict.none')}
+        {t(verdict === undefined ? 'verdict.none' : VERDICT_LABEL[verdict])}
       </span>
       {verdict === 'unsafe' && <span className="verdict__count">{n}</span>}
     </div>
