@@ -235,7 +235,7 @@ export function hasPartialCandidate(f: Frame): boolean {
   return false;
 }
 
-function noHolds(holds: Readonly<Record<string, number>>): boolean {
+export function noHolds(holds: Readonly<Record<string, number>>): boolean {
   for (const _ in holds) return false;
   return true;
 }
