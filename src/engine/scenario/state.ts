@@ -49,10 +49,10 @@ export interface TimelineInit {
   resource: ResourceView;
 }
 
-/** Redisson's owner id: "<client uuid>:<thread id>", ":write" appended by a write lock. */
 /** partialLeases' answer when no thread has one (shared: nothing writes to it) */
 const NO_LEASES: ReadonlyMap<Actor, string[]> = new Map();
 
+/** Redisson's owner id: "<client uuid>:<thread id>", ":write" appended by a write lock. */
 const REDISSON_OWNER = /^(.+):(\d+)(?::write)?$/;
 
 /**
