@@ -8,6 +8,7 @@ import {
   type Violation,
   type VisibleState,
 } from './engine';
+import { shownVerdict } from './engine';
 import { readPointer } from './patch';
 import { describeSelector, findEvent, matchAll, SelectorError } from './select';
 import type { Check, KeyCheck, SlotCheck, ThreadCheck } from './types';
@@ -235,8 +236,10 @@ export function failure(c: Cursor, check: Check): string | null {
       const d = events[findEvent(events, check.gap.to)].t - events[findEvent(events, check.gap.from)].t;
       return inRange(d, check.min, check.max) ? null : `${d} ms`;
     }
-    if ('verdict' in check)
-      return c.run.trace.verdict === check.verdict ? null : `verdict is ${c.run.trace.verdict}`;
+    if ('verdict' in check) {
+      const v = shownVerdict(c.run.trace);
+      return v === check.verdict ? null : `verdict is ${v}`;
+    }
     if ('resource' in check) {
       const r = c.state.resource;
       for (const [k, want] of Object.entries(check.resource)) {

@@ -5,7 +5,7 @@
  * page's player and the unit tests read the same results.
  */
 import { firstKeyMatching } from './key-pattern';
-import { builtin, runScenario, validateScenario } from './engine';
+import { builtin, runScenario, shownVerdict, validateScenario } from './engine';
 import type { ScenarioRun, TraceEvent, Violation, VisibleState } from './engine';
 import {
   cursorAt,
@@ -123,7 +123,7 @@ function computeAnswer(c: Cursor, a: Answer): unknown {
     case 'time-of':
       return events[findEvent(events, a.selector)].t;
     case 'verdict':
-      return c.run.trace.verdict;
+      return shownVerdict(c.run.trace);
     case 'holds':
       return failure(c, a.check) === null;
     case 'fixed':
@@ -217,7 +217,7 @@ export function probeTask(cache: RunCache, json: ScenarioJson, task: Task): Task
   const goal = failure(end, task.goal) === null;
   const dodge = goal ? -1 : (task.dodges ?? []).findIndex((d) => failure(end, d.when) === null);
   if (dodge >= 0) return { goal, dodge, searchable: false };
-  return { goal, searchable: task.search !== undefined && run.trace.verdict === 'safe' };
+  return { goal, searchable: task.search !== undefined && shownVerdict(run.trace) === 'safe' };
 }
 
 export function taskOutcome(cache: RunCache, json: ScenarioJson, task: Task): TaskOutcome {

@@ -46,6 +46,10 @@ const MAX_REDIRECTS = 5;
 const CLASSIC: PubSubCommands = { subscribe: 'SUBSCRIBE', unsubscribe: 'UNSUBSCRIBE', publish: 'PUBLISH' };
 const SHARDED: PubSubCommands = { subscribe: 'SSUBSCRIBE', unsubscribe: 'SUNSUBSCRIBE', publish: 'SPUBLISH' };
 
+function isNoScript(reply: Reply): boolean {
+  return reply.t === 'error' && reply.v.startsWith('NOSCRIPT');
+}
+
 export class RedissonClient implements LockServices {
   readonly config: RedissonConfig;
   readonly scripts: LockScripts;
@@ -300,9 +304,42 @@ export class RedissonClient implements LockServices {
     const node = this.master(keys[0]);
     if (ranOn !== undefined) ranOn.node = node;
     const argv = scriptArgv('EVALSHA', scriptSha(script), keys, args);
-    const reply = (yield this.callStep(this.connection(node), argv, onAbandoned)) as Reply;
-    if (reply.t !== 'error' || !reply.v.startsWith('NOSCRIPT')) return reply;
+    const abandoned = this.reloadWhenAbandoned(node, script, keys, args, onAbandoned);
+    const reply = (yield this.callStep(this.connection(node), argv, abandoned)) as Reply;
+    if (!isNoScript(reply)) return reply;
     return yield* this.loadAndEvalSha(node, script, keys, args, onAbandoned);
+  }
+
+  /**
+   * What an EVALSHA's reply does once nobody waits for it (an interrupted get()): the NOSCRIPT
+   * retry is chained on the command's own future (CommandAsyncService.evalAsync), so it still loads
+   * the script and runs it again, and what was chained after the script gets that run's reply.
+   */
+  private reloadWhenAbandoned(
+    node: string,
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned: ((reply: Reply) => void) | undefined,
+  ): (reply: Reply) => void {
+    return (reply) => {
+      if (!isNoScript(reply)) {
+        onAbandoned?.(reply);
+        return;
+      }
+      this.ctx.spawn(this.name, `${this.name}/script`, this.reloadInBackground(node, script, keys, args, onAbandoned));
+    };
+  }
+
+  private *reloadInBackground(
+    node: string,
+    script: string,
+    keys: readonly string[],
+    args: ScriptArgs,
+    onAbandoned: ((reply: Reply) => void) | undefined,
+  ): Process<void> {
+    const again = yield* this.loadAndEvalSha(node, script, keys, args);
+    onAbandoned?.(again);
   }
 
   /** evalOn through `send`: in a cluster (MOVED, CLUSTERDOWN), or plain EVAL without the script cache. */
@@ -319,9 +356,10 @@ export class RedissonClient implements LockServices {
     const argv = cached
       ? scriptArgv('EVALSHA', scriptSha(script), keys, args)
       : scriptArgv('EVAL', script, keys, args);
-    const [reply, at] = yield* this.send(node, argv, keys[0], onAbandoned, attempts);
+    const abandoned = cached ? this.reloadWhenAbandoned(node, script, keys, args, onAbandoned) : onAbandoned;
+    const [reply, at] = yield* this.send(node, argv, keys[0], abandoned, attempts);
     if (ranOn !== undefined) ranOn.node = at;
-    if (!cached || reply.t !== 'error' || !reply.v.startsWith('NOSCRIPT')) return reply;
+    if (!cached || !isNoScript(reply)) return reply;
     return yield* this.loadAndEvalSha(at, script, keys, args, onAbandoned);
   }
 

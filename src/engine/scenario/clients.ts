@@ -4,7 +4,7 @@
  */
 import type { ProcHandle, SimContext } from '../sim/api';
 import type { ClientsHandle } from './api';
-import type { Scenario } from './schema';
+import { expandedLength, type Scenario } from './schema';
 import { RedissonClient } from '../redisson/RedissonClient';
 import { ProtectedResource } from '../resource/ProtectedResource';
 import { threadActor } from '../trace/actors';
@@ -39,7 +39,7 @@ export function startClients(ctx: SimContext, scenario: Scenario): Clients {
     clients.set(spec.id, client);
     for (const thread of spec.threads) {
       const runner = new ThreadRunner(ctx, client, resource, thread, scenario.redis.topology);
-      const handle = ctx.spawn(spec.id, runner.actor, runner.run());
+      const handle = ctx.spawn(spec.id, runner.actor, runner.run(), expandedLength(thread.program));
       procs.set(runner.actor, handle);
       runners.set(runner.actor, runner);
       all.push(handle);

@@ -36,7 +36,11 @@ export interface SimContext {
   /** One PRNG per purpose, derived from the scenario seed and the purpose string. */
   rng(purpose: string): Prng;
   /** Start a process owned by a client (or node); `name` is the trace actor, e.g. "A:1" or "A/watchdog". */
-  spawn(owner: string, name: string, proc: Process<unknown>): ProcHandle;
+  /**
+   * `steps`: how many ops the process's program has (a thread's expanded program); it sizes how
+   * many times the process may resume at one virtual instant before the run is stopped as stuck.
+   */
+  spawn(owner: string, name: string, proc: Process<unknown>, steps?: number): ProcHandle;
   kill(handle: ProcHandle): void;
   semaphore(): Semaphore;
   release(sem: Semaphore, permits?: number): void;

@@ -36,16 +36,11 @@ import type { NodeLifecycle, ProcHandle, PushHandler, SimContext, TopologyHost }
 import { type AcquireResult, type ConnectionRef, type Process, type Semaphore } from './effects';
 import { type NodeFactory, RESUME, ThrowInto, type Task, Proc, Sem, SimNode, Conn } from './kernel_parts';
 import { KernelBase } from './kernel_base';
+import { resumesAtOneInstant } from './instant_budget';
 import { ChangeList } from './change_list';
 
 export type { NodeHooks, NodeFactory, KeyMirror, KernelOptions } from './kernel_parts';
 
-/**
- * Tasks one virtual instant may take before the run is stopped as stuck there. The busiest
- * instant of the built-ins (the 1,000-thread scale scenario's start) takes far fewer; a loop that
- * never lets virtual time pass (a model bug) reaches it within about a second.
- */
-export const MAX_TASKS_AT_ONE_INSTANT = 1_000_000;
 
 export class Kernel extends KernelBase implements SimContext, TopologyHost {
   // ------------------------------------------------------------------------------------------
@@ -63,8 +58,9 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     this.rec.record(event);
   }
 
-  spawn(owner: string, name: string, proc: Process<unknown>): ProcHandle {
+  spawn(owner: string, name: string, proc: Process<unknown>, steps = 0): ProcHandle {
     const p = new Proc(this.nextProc++, owner, name, proc);
+    p.instantBudget = resumesAtOneInstant(steps);
     const o = this.owner(owner);
     if (o.crashed) {
       p.done = true;
@@ -246,19 +242,10 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     // Tasks that record nothing (a process sleeping 0 ms in a loop) must not spin forever either.
     const maxTasks = this.tasksRun + maxEvents * 8;
     let stopAt = Infinity;
-    let sameInstant = 0;
     for (;;) {
       const task = this.heap.peek();
       if (task === undefined || task.at > until || task.at > stopAt) break;
       this.heap.pop();
-      if (task.at === this.t) {
-        // a model whose loop never lets virtual time pass would hold the run here for ever
-        if (++sameInstant > MAX_TASKS_AT_ONE_INSTANT) {
-          this.truncated = true;
-          this.truncatedBy = 'instant';
-          break;
-        }
-      } else sameInstant = 0;
       this.t = task.at;
       this.tasksRun++;
       // Cancelled tasks (mostly response timers: a reply came first) stay in the heap until their
@@ -266,6 +253,7 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
       if ((this.tasksRun & 4095) === 0 && this.heap.size > 2048) this.heap.compact((x) => x.cancelled);
       this.dispatch(task);
       if (stopAt === Infinity && stop()) stopAt = this.t;
+      if (this.truncated) break; // a process that resumed too often at one instant (step)
       if (this.rec.events.length >= maxEvents || this.tasksRun >= maxTasks) {
         this.truncated = true;
         this.truncatedBy = this.rec.events.length >= maxEvents ? 'events' : 'tasks';

@@ -69,6 +69,11 @@ export abstract class KernelBase extends KernelProcs {
       });
   }
 
+  protected roundTrip(ref: ConnectionRef): number {
+    const c = this.conns.get(ref.id);
+    return c === undefined ? 0 : this.net.latency(c.client, c.node) + this.net.latency(c.node, c.client);
+  }
+
   protected send(
     p: Proc,
     ref: ConnectionRef,

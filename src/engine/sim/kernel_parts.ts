@@ -89,8 +89,12 @@ export class Proc implements ProcHandle {
   waitTimeout: Task | null = null;
   waitInterruptible = false;
   pendingInterrupt = false;
-  /** its latest get() made with the interrupt flag set found the reply there (sim/interrupted_get.ts) */
-  lastGetFoundReply = false;
+  /** when its latest get() made with the interrupt flag set found the reply there (sim/interrupted_get.ts) */
+  getFoundReplyAt = -Infinity;
+  /** the instant it last resumed at, how often it resumed then, and how often it may (sim/instant_budget.ts) */
+  instantAt = -1;
+  instantResumes = 0;
+  instantBudget = 0;
   /** false until its first step: a spawned process (fire-and-forget work) that has not run yet */
   started = false;
   /** a `call` it made has not resumed it yet (reply, error or response timeout) */

@@ -13,6 +13,7 @@ import {
   INTERRUPTED_GET_FINDS_REPLY,
   INTERRUPTED_GET_FINDS_REPLY_AFTER_ONE,
   INTERRUPTED_GET_MS,
+  INTERRUPTED_GET_STREAK_MS,
   interruptedGetStream,
 } from './interrupted_get';
 import { prngFor } from './prng';
@@ -60,9 +61,9 @@ export abstract class KernelProcs {
   protected readonly rec: Recorder;
   protected readonly mirror: KeyMirror;
   protected readonly lifecycle: NodeLifecycle[] = [];
-  /** set when the run was stopped by the event cap */
+  /** set when the run was stopped before its end (truncatedBy says why) */
   truncated = false;
-  /** why: the event cap, the task cap (tasks that record nothing), or too many tasks at one instant */
+  /** why: the event cap, the task cap (8 × the event cap), or a process resumed too often at one instant */
   truncatedBy: 'events' | 'tasks' | 'instant' | null = null;
   /** kernel tasks dispatched so far (a cost figure: tasks that record no event still take time) */
   tasksRun = 0;
@@ -103,10 +104,36 @@ export abstract class KernelProcs {
    * (the flag stays set) instead of throwing: sim/interrupted_get.ts.
    */
   private getFindsReply(p: Proc): boolean {
-    const oneIn = p.lastGetFoundReply ? INTERRUPTED_GET_FINDS_REPLY_AFTER_ONE : INTERRUPTED_GET_FINDS_REPLY;
-    p.lastGetFoundReply = this.rng(interruptedGetStream(p.name)).int(1, oneIn) === 1;
-    return p.lastGetFoundReply;
+    const oneIn =
+      this.t - p.getFoundReplyAt <= INTERRUPTED_GET_STREAK_MS
+        ? INTERRUPTED_GET_FINDS_REPLY_AFTER_ONE
+        : INTERRUPTED_GET_FINDS_REPLY;
+    const found = this.rng(interruptedGetStream(p.name)).int(1, oneIn) === 1;
+    // only the get right after one that found its reply is the likelier one
+    p.getFoundReplyAt = found ? this.t : -Infinity;
+    return found;
   }
+
+  /**
+   * A get() drawn to find its reply finds it only if the reply is back one round trip later: a
+   * call whose reply cannot come by then (a partition, a stalled node, a starved client) throws
+   * as every other interrupted get does.
+   */
+  private abandonUnlessAnswered(p: Proc, conn: ConnectionRef): void {
+    const call = p.callSeq;
+    this.later(
+      this.t + this.roundTrip(conn) + 1,
+      () => {
+        if (p.done || !p.inCall || p.callSeq !== call) return;
+        p.getFoundReplyAt = -Infinity;
+        this.abandonCall(p);
+      },
+      p.owner,
+    );
+  }
+
+  /** Virtual ms a reply takes over `conn` when nothing holds it up. */
+  protected abstract roundTrip(conn: ConnectionRef): number;
 
   // ------------------------------------------------------------------------------------------
   // Processes
@@ -198,6 +225,15 @@ export abstract class KernelProcs {
   }
 
   protected step(p: Proc, value: unknown): void {
+    if (p.instantAt !== this.t) {
+      p.instantAt = this.t;
+      p.instantResumes = 0;
+    } else if (++p.instantResumes > p.instantBudget) {
+      // resumed at this instant more often than its program can account for: time stopped passing
+      this.truncated = true;
+      this.truncatedBy = 'instant';
+      return;
+    }
     this.wakeNames.add(p.name);
     p.started = true;
     p.inCall = false;
@@ -266,8 +302,10 @@ export abstract class KernelProcs {
           p.callInterruptible = eff.interruptible === true;
           p.callOnAbandoned = eff.onAbandonedReply;
           this.send(p, eff.conn, eff.argv, eff.timeoutMs ?? this.opts.callTimeoutMs, eff.writeTimeoutMs);
-          if (p.callInterruptible && p.pendingInterrupt && p.inCall && !this.getFindsReply(p))
-            this.abandonCall(p, INTERRUPTED_GET_MS);
+          if (p.callInterruptible && p.pendingInterrupt && p.inCall) {
+            if (!this.getFindsReply(p)) this.abandonCall(p, INTERRUPTED_GET_MS);
+            else this.abandonUnlessAnswered(p, eff.conn);
+          }
           return;
         case 'acquire': {
           const s = eff.sem as Sem;

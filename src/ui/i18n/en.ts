@@ -262,11 +262,12 @@ export const en = {
     'L1 (liveness) — {lock} is stuck: its owner is gone and the key never expires, so the waiters wait forever',
   'verdict.stuck': 'Stuck',
   'verdict.cut': 'Cut short',
-  'verdict.cutLong':
-    'The run was stopped at {t} ms, before its end: {why}. Nothing was broken up to there, but that is no verdict on the whole run.',
+  'verdict.cutLong': 'The run was stopped at {t} ms, before its end: {why}.',
+  'verdict.cutNothing': 'Nothing was broken up to there, but that is no verdict on the whole run.',
   'verdict.cut.events': 'it reached the cap of {cap} events (a runaway program)',
   'verdict.cut.tasks': 'its work reached the engine’s task cap (a program that loops without recording anything)',
-  'verdict.cut.instant': 'virtual time stopped passing, a bug in LockScope’s model: please report it with this link',
+  'verdict.cut.instant':
+    'a thread went on at one virtual instant far longer than its program can account for, a bug in LockScope’s model: please report it with this scenario’s link (Copy link)',
   'verdict.stuckLong':
     'Nothing unsafe happened, but the run did not make progress: a lock got stuck, a wait will never end, or a lock is kept for nobody (liveness, L1–L7).',
   'legend.partial': 'part of a lock held in Redis, the rest still awaited',

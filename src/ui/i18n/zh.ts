@@ -337,10 +337,11 @@ export const zh: Record<MessageKey, string> = {
   'violation.L1': 'L1（活性）— {lock} 卡死：持有者已不在，键永不过期，等待者将永远等下去',
   'verdict.stuck': '卡死',
   'verdict.cut': '未跑完',
-  'verdict.cutLong': '这次运行在 {t} 毫秒处、结束之前被停止：{why}。到那时为止没有违反任何不变量，但这不是对整次运行的结论。',
+  'verdict.cutLong': '这次运行在 {t} 毫秒处、结束之前被停止：{why}。',
+  'verdict.cutNothing': '到那时为止没有违反任何不变量，但这不是对整次运行的结论。',
   'verdict.cut.events': '事件数达到 {cap} 的上限（程序失控）',
   'verdict.cut.tasks': '工作量达到引擎的任务上限（程序在循环却不记录任何事件）',
-  'verdict.cut.instant': '虚拟时间不再前进，这是 LockScope 模型的缺陷：请附上此链接报告',
+  'verdict.cut.instant': '某个线程在同一虚拟时刻运行的次数远超其程序所能解释的，这是 LockScope 模型的缺陷：请用“复制链接”附上此场景报告',
   'verdict.stuckLong':
     '没有发生不安全的事，但这次运行没有进展：有锁卡死、有等待永远不会结束，或有锁在为无人续期（活性，L1–L7）。',
   'legend.partial': '已在 Redis 中持有锁的一部分，仍在等待其余部分',

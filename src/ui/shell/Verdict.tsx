@@ -33,7 +33,7 @@ export function Verdict({ testId = 'verdict', className = '' }: { testId?: strin
   return (
     <div
       className={`verdict verdict--${verdict ?? 'none'}${className ? ` ${className}` : ''}`}
-      title={verdict === 'cut' ? cutNote : cutNote ? `${long} ${cutNote}` : long}
+      title={verdict === 'cut' ? `${cutNote} ${t('verdict.cutNothing')}` : cutNote ? `${long} ${cutNote}` : long}
     >
       <span data-testid={testId} data-verdict={verdict ?? 'none'}>
         {t(verdict === undefined ? 'verdict.none' : VERDICT_LABEL[verdict])}

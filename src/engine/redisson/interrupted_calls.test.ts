@@ -1,0 +1,38 @@
+/** Calls whose get() an interrupt abandoned: what still happens behind the thread's back. */
+import { describe, expect, it } from 'vitest';
+import { cmds, redis, run, work } from './testing/family';
+
+/** A:1's interrupt flag is set while it works (work does not look at it), then it runs `then`. */
+const flagSetThen = (version: string, then: Record<string, unknown>[], lockFirst = false) =>
+  run(
+    {
+      A: [
+        {
+          id: 1,
+          program: [...(lockFirst ? [{ op: 'lock', lock: 'a' }] : []), work(300), ...then],
+        },
+        { id: 2, start: 2000, program: [{ op: 'isLocked', lock: 'a' }, redis('KEYS', 'redisson_unlock_latch*')] },
+      ],
+    },
+    { redisson: { version }, faults: [{ kind: 'interrupt', at: 100, client: 'A', thread: 1 }] },
+  );
+
+describe('interrupted get()', () => {
+  it('4.7.0 CommandAsyncService.evalAsync: an abandoned EVALSHA that answers NOSCRIPT is loaded and run again in the background, so lock() throws and the lock is taken all the same', () => {
+    const s = flagSetThen('4.7.0', [{ op: 'lock', lock: 'a' }]);
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^RedisException: java.lang.InterruptedException/);
+    // the retry runs on the client's own process, not the thread
+    expect(cmds(s, 'A/script').map((a) => a[0])).toEqual(['SCRIPT', 'EVALSHA']);
+    expect(s.results('A:2')[0]).toBe(true);
+  });
+
+  it('3.27.2 RedissonBaseLock.unlockAsync0: an unlock abandoned by the interrupt still deletes its latch when the script answers', () => {
+    const s = flagSetThen('3.27.2', [{ op: 'unlock', lock: 'a' }], true);
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^RedisException: java.lang.InterruptedException/);
+    const dels = cmds(s, 'A/unlock').filter((a) => a[0] === 'DEL');
+    expect(dels).toHaveLength(1);
+    expect(dels[0][1]).toMatch(/^redisson_unlock_latch:\{a\}:/);
+    // the script ran (the lock is gone) and the latch with it
+    expect(s.results('A:2')).toEqual([false, []]);
+  });
+});
