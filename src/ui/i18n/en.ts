@@ -264,7 +264,7 @@ export const en = {
   'verdict.cut': 'Cut short',
   'verdict.cutLong': 'The run was stopped at {t} ms, before its end: {why}.',
   'verdict.cutNothing': 'Nothing was broken up to there, but that is no verdict on the whole run.',
-  'verdict.cut.events': 'it reached the cap of {cap} events (a runaway program)',
+  'verdict.cut.events': 'it reached the engine’s cap on events (a runaway program)',
   'verdict.cut.tasks': 'its work reached the engine’s task cap (a program that loops without recording anything)',
   'verdict.cut.instant':
     'a thread went on at one virtual instant far longer than its program can account for, a bug in LockScope’s model: please report it with this scenario’s link (Copy link)',

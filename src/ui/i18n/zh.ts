@@ -339,7 +339,7 @@ export const zh: Record<MessageKey, string> = {
   'verdict.cut': '未跑完',
   'verdict.cutLong': '这次运行在 {t} 毫秒处、结束之前被停止：{why}。',
   'verdict.cutNothing': '到那时为止没有违反任何不变量，但这不是对整次运行的结论。',
-  'verdict.cut.events': '事件数达到 {cap} 的上限（程序失控）',
+  'verdict.cut.events': '事件数达到引擎的上限（程序失控）',
   'verdict.cut.tasks': '工作量达到引擎的任务上限（程序在循环却不记录任何事件）',
   'verdict.cut.instant': '某个线程在同一虚拟时刻运行的次数远超其程序所能解释的，这是 LockScope 模型的缺陷：请用“复制链接”附上此场景报告',
   'verdict.stuckLong':

@@ -1,6 +1,5 @@
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
-import { MAX_EVENTS } from '../../engine/scenario/defaults';
 import { shownVerdict, VERDICT_LABEL } from './shown-verdict';
 
 /**
@@ -19,7 +18,7 @@ export function Verdict({ testId = 'verdict', className = '' }: { testId?: strin
     trace !== undefined && cut
       ? t('verdict.cutLong', {
           t: trace.final.t,
-          why: t(`verdict.cut.${trace.truncatedBy ?? 'events'}`, { cap: MAX_EVENTS.toLocaleString('en-US') }),
+          why: t(`verdict.cut.${trace.truncatedBy ?? 'events'}`),
         })
       : '';
   const long =
