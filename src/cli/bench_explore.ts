@@ -16,6 +16,8 @@ export const SCHEDULES_TARGET = 1000;
 export const FAILOVER_TARGET_MS = 10_000;
 export const FAILOVER_MAX_FAULTS = 2;
 export const PAUSE_V1_TARGET_MS = 2000;
+/** schedules run (and dropped) before the throughput is timed */
+const WARMUP_SCHEDULES = 1000;
 
 /**
  * The kinds of the classic failover loss (the master dies before the lock reaches a replica): a
@@ -55,8 +57,10 @@ function cpuMs(): number {
 
 function throughput(s: Scenario, schedules: number): ExploreBench['throughput'] {
   const plan = planSearch(s);
-  // warm-up: the JIT, and the first runs of each fault kind
-  searchRange(plan, { from: schedules, to: schedules + 50, collect: Number.MAX_SAFE_INTEGER });
+  // warm-up: the JIT, and the first runs of each fault kind. 50 schedules were not enough: the
+  // figure then read 900-1,060/s in a fresh process and 1,200-1,330/s after the bench's `sim`
+  // section, the same engine, so two trees compared in different processes seemed to differ
+  searchRange(plan, { from: schedules, to: schedules + WARMUP_SCHEDULES, collect: Number.MAX_SAFE_INTEGER });
   const c0 = cpuMs();
   const t0 = performance.now();
   const r = searchRange(plan, { to: schedules, collect: Number.MAX_SAFE_INTEGER });
