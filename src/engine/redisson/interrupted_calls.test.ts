@@ -35,4 +35,25 @@ describe('interrupted get()', () => {
     // the script ran (the lock is gone) and the latch with it
     expect(s.results('A:2')).toEqual([false, []]);
   });
+
+  it('3.27.2 the EVAL+WAIT batch: an unlock whose WAIT the interrupt abandoned, and whose replica check then fails, deletes no latch (the future failed)', () => {
+    const s = run(
+      { A: [{ id: 1, program: [{ op: 'lock', lock: 'a' }, work(1000), { op: 'unlock', lock: 'a' }] }] },
+      {
+        until: 10_000,
+        redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
+        redisson: { version: '3.27.2' },
+        faults: [
+          { at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']] },
+          // the unlock's script has answered; its WAIT waits slavesSyncTimeout for a replica cut off
+          { at: 1500, kind: 'interrupt', client: 'A', thread: 1 },
+        ],
+      },
+    );
+    const waits = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'WAIT' && e.t > 1000);
+    expect(waits).toHaveLength(1);
+    expect(waits[0].reply).toBe(0);
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^RedisException: java.lang.InterruptedException/);
+    expect(cmds(s, 'A/unlock').filter((a) => a[0] === 'DEL')).toEqual([]);
+  });
 });

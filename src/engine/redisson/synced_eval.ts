@@ -133,10 +133,18 @@ export class SyncedEval {
       return yield* this.c.syncedEval(script, keys, args, onAbandoned, attempts);
     }
     if (reply.t === 'error' || w === null) return reply;
+    if (w.t === 'int') {
+      const synced = Number(w.v);
+      if (synced < expected || (rules.forgetOnMore && synced > expected)) this.availableSlaves.delete(entry);
+    } else if (w.t !== 'error') this.availableSlaves.delete(entry);
+    return this.batchOutcome(reply, w, expected);
+  }
+
+  /** What the EVAL+WAIT batch completes the script's future with: the script's reply, or the failure. */
+  private batchOutcome(reply: Reply, w: Reply, expected: number): Reply {
+    if (reply.t === 'error') return reply;
     if (w.t === 'error') return w;
-    const synced = w.t === 'int' ? Number(w.v) : 0;
-    if (synced < expected || (rules.forgetOnMore && synced > expected)) this.availableSlaves.delete(entry);
-    const failed = this.noSyncedFailure(synced, expected);
+    const failed = this.noSyncedFailure(w.t === 'int' ? Number(w.v) : 0, expected);
     return failed === null ? reply : error(failed);
   }
 
@@ -150,7 +158,9 @@ export class SyncedEval {
     return yield* this.c.call(
       this.c.connection(node),
       ['WAIT', String(expected), String(this.c.config.slavesSyncTimeout)],
-      onAbandoned && (() => onAbandoned(reply)),
+      // what is chained on the script's future gets the batch's outcome: a failed replica check
+      // completes it exceptionally, so a thenApply after it (an unlock's latch DEL) does not run
+      onAbandoned && ((w: Reply) => onAbandoned(this.batchOutcome(reply, w, expected))),
       // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
       this.c.config.timeoutMs + this.c.config.slavesSyncTimeout,
     );
