@@ -170,18 +170,24 @@ export abstract class RedissonBaseLock {
     seen: (r: Reply) => void,
     attempts: Attempts,
   ): Process<Reply> {
-    const { client } = this;
-    const afterScript = (r: Reply): void => {
-      if (r.t !== 'error' && client.config.traits.unlockLatch)
-        // 3.52.0–4.2.x deleted `latch:<client id>` instead (fixed in 4.3.0, 255aa9748)
-        this.deleteLatchLater(client.config.traits.latchDelRightKey ? requestId : client.id);
-    };
+    const afterScript = (r: Reply): void => this.latchDelAfter(r, requestId);
     // the DEL is chained on the script's future, so it follows a reply that an interrupted get()
     // no longer waits for too (seen by the oracle at 3.27.2: multilock-interrupted-spin)
     const reply = yield* this.unlockInner(threadId, { requestId, attempts, onAbandoned: afterScript });
     seen(reply);
     afterScript(reply);
     return reply;
+  }
+
+  /**
+   * unlockInnerAsync(threadId[, requestId])'s thenApply: once the unlock script answered, the DEL
+   * of its latch (also after the undo of an acquire that failed its replica check, handleNoSync).
+   */
+  protected latchDelAfter(reply: Reply, requestId: string): void {
+    const { client } = this;
+    if (reply.t !== 'error' && client.config.traits.unlockLatch)
+      // 3.52.0–4.2.x deleted `latch:<client id>` instead (fixed in 4.3.0, 255aa9748)
+      this.deleteLatchLater(client.config.traits.latchDelRightKey ? requestId : client.id);
   }
 
   protected unlockInner(threadId: number, { requestId, attempts, onAbandoned }: UnlockRequest): Process<Reply> {

@@ -312,7 +312,9 @@ export class RedissonLock extends RedissonBaseLock {
             : this.acquireResult(yield* client.batchOutcome(reply), threadId);
       } catch (e) {
         if (isNoSynced(e) && traits.noSyncHandling === 'undo-retry') {
-          yield* this.unlockInner(threadId, { requestId: traits.unlockLatch ? client.generateId() : '' });
+          // handleNoSync: unlockInnerAsync(threadId), its latch deleted once it answered
+          const requestId = traits.unlockLatch ? client.generateId() : '';
+          this.latchDelAfter(yield* this.unlockInner(threadId, { requestId }), requestId);
           if (noSynced++ >= retryAttempts) throw e;
           attempts = { n: 0 };
         } else if (e instanceof RedisResponseTimeoutException && client.resendsLockScripts()) {

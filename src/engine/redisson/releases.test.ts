@@ -210,6 +210,38 @@ describe('H3: no replica synced an acquire', () => {
       .filter((e) => /^EVAL/.test((e.argv as string[])[0]) && !JSON.stringify(e.reply).includes('NOSCRIPT'));
     expect(evals).toHaveLength(2 * 4); // (acquire + undo) × (1 + retryAttempts)
     expect(s.results('B:1')).toEqual([0]);
+    // each undo failed its own replica check too: its future failed, so no latch DEL after it
+    expect(s.of('cmd', 'A/unlock').filter((e) => (e.argv as string[])[0] === 'DEL')).toEqual([]);
+  });
+
+  it('4.7.0 RedissonBaseLock.handleNoSync -> unlockInnerAsync(threadId, null): an undo that passes its replica check deletes its latch', () => {
+    // the acquire's WAIT gives up at 2011 with no replica; the undo's WAIT sees it back (healed at 2500)
+    const s = run(
+      {
+        A: [{ id: 1, start: 1000, program: [lock(), work(100), unlock] }],
+      },
+      {
+        until: 40_000,
+        redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
+        redisson: { version: '4.7.0', retryDelayMs: 500 },
+        faults: [{ at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']], healAt: 2500 }],
+      },
+    );
+    const undo = s
+      .of('cmd', 'A:1')
+      .map((e) => e.argv as string[])
+      .filter((a) => /^EVAL/.test(a[0]) && a[2] === '3');
+    expect(undo.length).toBeGreaterThanOrEqual(2); // the undo, then the unlock
+    const undoLatch = undo[0][5];
+    expect(undoLatch).toMatch(/^redisson_unlock_latch:\{myLock\}:/);
+    expect(
+      s
+        .of('cmd', 'A/unlock')
+        .map((e) => e.argv as string[])
+        .filter((a) => a[0] === 'DEL')
+        .map((a) => a[1]),
+    ).toContain(undoLatch);
+    expect(s.of('lock.acquired', 'A:1')).toHaveLength(1);
   });
 
   it('3.24.3 RedissonLock.lock(): undo and retry with the old message; 3.25.0 breaks it', () => {
