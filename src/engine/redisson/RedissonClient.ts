@@ -46,7 +46,7 @@ const MAX_REDIRECTS = 5;
 const CLASSIC: PubSubCommands = { subscribe: 'SUBSCRIBE', unsubscribe: 'UNSUBSCRIBE', publish: 'PUBLISH' };
 const SHARDED: PubSubCommands = { subscribe: 'SSUBSCRIBE', unsubscribe: 'SUNSUBSCRIBE', publish: 'SPUBLISH' };
 
-function isNoScript(reply: Reply): boolean {
+export function isNoScript(reply: Reply): boolean {
   return reply.t === 'error' && reply.v.startsWith('NOSCRIPT');
 }
 
@@ -327,19 +327,23 @@ export class RedissonClient implements LockServices {
         onAbandoned?.(reply);
         return;
       }
-      this.ctx.spawn(this.name, `${this.name}/script`, this.reloadInBackground(node, script, keys, args, onAbandoned));
+      this.ctx.spawn(this.name, `${this.name}/script`, this.scriptInBackground(true, node, script, keys, args, onAbandoned));
     };
   }
 
-  private *reloadInBackground(
+  /** The rest of a script's chain once nobody waits for it: (SCRIPT LOAD and) EVALSHA, then its callbacks. */
+  private *scriptInBackground(
+    load: boolean,
     node: string,
     script: string,
     keys: readonly string[],
     args: ScriptArgs,
     onAbandoned: ((reply: Reply) => void) | undefined,
   ): Process<void> {
-    const again = yield* this.loadAndEvalSha(node, script, keys, args);
-    onAbandoned?.(again);
+    const r = load
+      ? yield* this.loadAndEvalSha(node, script, keys, args)
+      : yield* this.call(this.connection(node), scriptArgv('EVALSHA', scriptSha(script), keys, args));
+    onAbandoned?.(r);
   }
 
   /** evalOn through `send`: in a cluster (MOVED, CLUSTERDOWN), or plain EVAL without the script cache. */
@@ -372,7 +376,11 @@ export class RedissonClient implements LockServices {
     onAbandoned?: (reply: Reply) => void,
   ): Process<Reply> {
     const conn = this.connection(node);
-    const loaded = yield* this.call(conn, ['SCRIPT', 'LOAD', script]);
+    // the EVALSHA is chained on the SCRIPT LOAD's future: an interrupt while it loads does not stop it
+    const loaded = yield* this.call(conn, ['SCRIPT', 'LOAD', script], (r) => {
+      if (r.t !== 'error')
+        this.ctx.spawn(this.name, `${this.name}/script`, this.scriptInBackground(false, node, script, keys, args, onAbandoned));
+    });
     if (loaded.t === 'error') return loaded;
     return yield* this.call(conn, scriptArgv('EVALSHA', scriptSha(script), keys, args), onAbandoned);
   }

@@ -17,6 +17,21 @@ const flagSetThen = (version: string, then: Record<string, unknown>[], lockFirst
     { redisson: { version }, faults: [{ kind: 'interrupt', at: 100, client: 'A', thread: 1 }] },
   );
 
+/** 3.27.2, one replica cut off from 500: A:1 locks, works 1 s and unlocks; interrupted at `at`. */
+const replicaCutOff = (at: number) =>
+  run(
+    { A: [{ id: 1, program: [{ op: 'lock', lock: 'a' }, work(1000), { op: 'unlock', lock: 'a' }] }] },
+    {
+      until: 10_000,
+      redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
+      redisson: { version: '3.27.2' },
+      faults: [
+        { at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']] },
+        { at, kind: 'interrupt', client: 'A', thread: 1 },
+      ],
+    },
+  );
+
 describe('interrupted get()', () => {
   it('4.7.0 CommandAsyncService.evalAsync: an abandoned EVALSHA that answers NOSCRIPT is loaded and run again in the background, so lock() throws and the lock is taken all the same', () => {
     const s = flagSetThen('4.7.0', [{ op: 'lock', lock: 'a' }]);
@@ -37,23 +52,37 @@ describe('interrupted get()', () => {
   });
 
   it('3.27.2 the EVAL+WAIT batch: an unlock whose WAIT the interrupt abandoned, and whose replica check then fails, deletes no latch (the future failed)', () => {
-    const s = run(
-      { A: [{ id: 1, program: [{ op: 'lock', lock: 'a' }, work(1000), { op: 'unlock', lock: 'a' }] }] },
-      {
-        until: 10_000,
-        redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
-        redisson: { version: '3.27.2' },
-        faults: [
-          { at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']] },
-          // the unlock's script has answered; its WAIT waits slavesSyncTimeout for a replica cut off
-          { at: 1500, kind: 'interrupt', client: 'A', thread: 1 },
-        ],
-      },
-    );
+    // the unlock's script has answered; its WAIT waits slavesSyncTimeout for a replica cut off
+    const s = replicaCutOff(1500);
     const waits = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'WAIT' && e.t > 1000);
     expect(waits).toHaveLength(1);
     expect(waits[0].reply).toBe(0);
     expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^RedisException: java.lang.InterruptedException/);
     expect(cmds(s, 'A/unlock').filter((a) => a[0] === 'DEL')).toEqual([]);
   });
+
+  it('4.7.0 CommandAsyncService.evalAsync: an interrupt while the script loads (NOSCRIPT, SCRIPT LOAD) does not stop the EVALSHA chained after it', () => {
+    for (const at of [1, 3, 5]) {
+      const s = run(
+        {
+          A: [
+            { id: 1, program: [{ op: 'lock', lock: 'a' }] },
+            { id: 2, start: 2000, program: [{ op: 'isLocked', lock: 'a' }] },
+          ],
+        },
+        { redisson: { version: '4.7.0' }, faults: [{ kind: 'interrupt', at, client: 'A', thread: 1 }] },
+      );
+      expect([at, s.results('A:2')[0]]).toEqual([at, true]);
+    }
+  });
+
+  it('3.27.2 the EVAL+WAIT batch: a script abandoned by the interrupt leaves the batch to finish alone: one call of the thread, the WAIT behind it, no latch DEL when the replica check fails', () => {
+    const s = replicaCutOff(700);
+    const after = (actor: string) => s.of('cmd', actor).filter((e) => e.t > 1000).map((e) => (e.argv as string[])[0]);
+    expect(after('A:1')).toEqual(['EVAL']);
+    expect(after('A/batch')).toEqual(['WAIT']);
+    expect(s.of('cmd', 'A/batch')[0].reply).toBe(0);
+    expect(cmds(s, 'A/unlock').filter((a) => a[0] === 'DEL')).toEqual([]);
+  });
 });
+

@@ -12,12 +12,12 @@
  *   EVALSHA; from 3.48.0 a NOSCRIPT answer (the node lost its scripts) loads the script and runs
  *   the whole syncedEval again.
  */
-import type { Process } from '../sim/effects';
+import { isCallInterrupted, type Process } from '../sim/effects';
 import { scriptSha } from '../redis/eval';
 import { error, type Reply } from '../redis/reply';
 import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, noSyncedReply } from './errors';
 import type { Attempts } from './executor';
-import type { RedissonClient } from './RedissonClient';
+import { isNoScript, type RedissonClient } from './RedissonClient';
 import { compareVersions } from './versions';
 
 export interface SyncedEvalRules {
@@ -62,8 +62,18 @@ export function connectedSlaves(info: Reply): number {
 /** What the WAIT paths use of their client: its calls and its routing. */
 export type SyncedEvalClient = Pick<
   RedissonClient,
-  'ctx' | 'config' | 'clusterMode' | 'master' | 'connection' | 'call' | 'send' | 'evalOn' | 'syncedEval'
+  'name' | 'ctx' | 'config' | 'clusterMode' | 'master' | 'connection' | 'call' | 'send' | 'evalOn' | 'syncedEval'
 >;
+
+/** A batch an interrupted get() left, for the client to finish (SyncedEval.finishBatch). */
+interface BatchLeft {
+  readonly node: string;
+  readonly expected: number;
+  readonly script: string;
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number)[];
+  readonly onAbandoned: ((reply: Reply) => void) | undefined;
+}
 
 /** syncedEval's paths that WAIT for replicas, and what a client remembers between them. */
 export class SyncedEval {
@@ -121,7 +131,13 @@ export class SyncedEval {
       }
       evalArgv = ['EVALSHA', sha, ...tail];
     }
-    const [reply, at] = yield* this.c.send(node, evalArgv, keys[0], onAbandoned, attempts);
+    const left: BatchLeft = { node, expected, script, keys, args, onAbandoned };
+    const abandoned = (r: Reply): void => {
+      this.c.ctx.spawn(this.c.name, `${this.c.name}/batch`, this.finishBatch(left, r));
+    };
+    const [reply, at] = yield* this.c.send(node, evalArgv, keys[0], abandoned, attempts);
+    // an interrupted get() leaves the whole batch to go on without the thread (batchWhenAbandoned)
+    if (isCallInterrupted(reply)) return reply;
     // the batch sends WAIT behind the script whatever the script answers
     const w = expected === 0 ? null : yield* this.waitFor(at, expected, reply, onAbandoned);
     if (reply.t === 'error' && reply.v.startsWith('NOSCRIPT') && rules.reloadOnNoScript) {
@@ -138,6 +154,29 @@ export class SyncedEval {
       if (synced < expected || (rules.forgetOnMore && synced > expected)) this.availableSlaves.delete(entry);
     } else if (w.t !== 'error') this.availableSlaves.delete(entry);
     return this.batchOutcome(reply, w, expected);
+  }
+
+  /**
+   * The batch once an interrupted get() left it: its WAIT still goes out behind the script (a
+   * NOSCRIPT answer loads the script and runs the whole syncedEval again), and what is chained on
+   * the script's future gets the batch's outcome. One Java get(), so the thread draws once.
+   */
+  private *finishBatch(
+    { node, expected, script, keys, args, onAbandoned }: BatchLeft,
+    reply: Reply,
+  ): Process<void> {
+    const rules = syncedEvalRules(this.c.config.traits.release);
+    if (isNoScript(reply) && rules.reloadOnNoScript) {
+      const r = yield* this.c.call(this.c.connection(node), ['SCRIPT', 'LOAD', script]);
+      onAbandoned?.(r.t === 'error' ? r : yield* this.c.syncedEval(script, keys, args));
+      return;
+    }
+    if (expected === 0) {
+      onAbandoned?.(reply);
+      return;
+    }
+    const w = yield* this.waitFor(node, expected, reply);
+    onAbandoned?.(this.batchOutcome(reply, w, expected));
   }
 
   /** What the EVAL+WAIT batch completes the script's future with: the script's reply, or the failure. */

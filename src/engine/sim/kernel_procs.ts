@@ -103,14 +103,15 @@ export abstract class KernelProcs {
    * Whether a get() made with the interrupt flag set finds its reply already there and returns it
    * (the flag stays set) instead of throwing: sim/interrupted_get.ts.
    */
-  private getFindsReply(p: Proc): boolean {
+  private getFindsReply(p: Proc, conn: ConnectionRef): boolean {
     const oneIn =
       this.t - p.getFoundReplyAt <= INTERRUPTED_GET_STREAK_MS
         ? INTERRUPTED_GET_FINDS_REPLY_AFTER_ONE
         : INTERRUPTED_GET_FINDS_REPLY;
     const found = this.rng(interruptedGetStream(p.name)).int(1, oneIn) === 1;
-    // only the get right after one that found its reply is the likelier one
-    p.getFoundReplyAt = found ? this.t : -Infinity;
+    // only the get right after one that found its reply is the likelier one: measured from when
+    // that get returned, one round trip after it was sent
+    p.getFoundReplyAt = found ? this.t + this.roundTrip(conn) : -Infinity;
     return found;
   }
 
@@ -303,7 +304,7 @@ export abstract class KernelProcs {
           p.callOnAbandoned = eff.onAbandonedReply;
           this.send(p, eff.conn, eff.argv, eff.timeoutMs ?? this.opts.callTimeoutMs, eff.writeTimeoutMs);
           if (p.callInterruptible && p.pendingInterrupt && p.inCall) {
-            if (!this.getFindsReply(p)) this.abandonCall(p, INTERRUPTED_GET_MS);
+            if (!this.getFindsReply(p, eff.conn)) this.abandonCall(p, INTERRUPTED_GET_MS);
             else this.abandonUnlessAnswered(p, eff.conn);
           }
           return;

@@ -6,6 +6,7 @@ import { evaluateLesson, probeTask, RunCache, taskOutcome } from '../../lessons/
 import { lessonCatalog } from '../../lessons/index';
 import type { Lesson, ScenarioJson } from '../../lessons/types';
 import type { GoalResult, LessonPayload, LessonRequest, LessonResponse, StepInfo } from './lesson-protocol';
+import { shownVerdict } from '../../engine/trace/verdict';
 
 /** One cache per lesson: a learner's re-runs of a task reuse the step's runs. */
 const played = new Map<string, { payload: LessonPayload; cache: RunCache }>();
@@ -81,7 +82,7 @@ export async function handleLessonRequest(req: LessonRequest): Promise<LessonRes
               ? { met: false, dodge: p.dodge }
               : p.searchable
                 ? { met: false, search: { goal: p.goal } }
-                : { met: false, verdict: cache.run(json).trace.verdict };
+                : { met: false, verdict: shownVerdict(cache.run(json).trace) };
         }
         return { type: 'lessonGoal', id: req.id, result };
       } catch (e) {

@@ -4,6 +4,7 @@
  * bundle carries neither: it gets the lesson's data and what the evaluator made of each step.
  */
 import type { Lesson, ScenarioJson } from '../../lessons/types';
+import type { ShownVerdict } from '../../engine/trace/verdict';
 
 export interface LessonSummary {
   id: string;
@@ -60,7 +61,8 @@ export interface GoalResult {
   dodge?: number;
   error?: string;
   search?: { goal: boolean };
-  verdict?: 'safe' | 'unsafe' | 'stuck';
+  /** the run's verdict as the page shows it (engine/trace/verdict.ts): 'cut' when it was stopped early */
+  verdict?: ShownVerdict;
 }
 
 export const LESSON_REQUESTS: ReadonlySet<string> = new Set(['lessons', 'lesson', 'lessonGoal']);

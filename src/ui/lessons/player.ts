@@ -39,7 +39,7 @@ interface PlayerState {
   /** with `task: 'dodge'`: which of the task's dodges */
   taskDodge: number | null;
   /** with `task: 'notyet'` on a task graded by the search: the run's own verdict, when not Safe */
-  taskVerdict: 'unsafe' | 'stuck' | null;
+  taskVerdict: 'unsafe' | 'stuck' | 'cut' | null;
   progress: Record<string, Progress>;
   /** the step whose answered question is playing its deciding events (its text waits for them) */
   revealing: number | null;
@@ -446,7 +446,7 @@ export function gradeTask(scenario: unknown = usePlayground.getState().scenario)
       } else
         usePlayer.setState({
           task: 'notyet',
-          taskVerdict: r.verdict === 'unsafe' || r.verdict === 'stuck' ? r.verdict : null,
+          taskVerdict: r.verdict === 'unsafe' || r.verdict === 'stuck' || r.verdict === 'cut' ? r.verdict : null,
         });
     },
     () => {
