@@ -11,7 +11,11 @@ const flagSetThen = (version: string, then: Record<string, unknown>[], lockFirst
           id: 1,
           program: [...(lockFirst ? [{ op: 'lock', lock: 'a' }] : []), work(300), ...then],
         },
-        { id: 2, start: 2000, program: [{ op: 'isLocked', lock: 'a' }, redis('KEYS', 'redisson_unlock_latch*')] },
+        {
+          id: 2,
+          start: 2000,
+          program: [{ op: 'isLocked', lock: 'a' }, redis('KEYS', 'redisson_unlock_latch*')],
+        },
       ],
     },
     { redisson: { version }, faults: [{ kind: 'interrupt', at: 100, client: 'A', thread: 1 }] },
@@ -35,7 +39,9 @@ const replicaCutOff = (at: number) =>
 describe('interrupted get()', () => {
   it('4.7.0 CommandAsyncService.evalAsync: an abandoned EVALSHA that answers NOSCRIPT is loaded and run again in the background, so lock() throws and the lock is taken all the same', () => {
     const s = flagSetThen('4.7.0', [{ op: 'lock', lock: 'a' }]);
-    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^RedisException: java.lang.InterruptedException/);
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(
+      /^RedisException: java.lang.InterruptedException/,
+    );
     // the retry runs on the client's own process, not the thread
     expect(cmds(s, 'A/script').map((a) => a[0])).toEqual(['SCRIPT', 'EVALSHA']);
     expect(s.results('A:2')[0]).toBe(true);
@@ -43,7 +49,9 @@ describe('interrupted get()', () => {
 
   it('3.27.2 RedissonBaseLock.unlockAsync0: an unlock abandoned by the interrupt still deletes its latch when the script answers', () => {
     const s = flagSetThen('3.27.2', [{ op: 'unlock', lock: 'a' }], true);
-    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^RedisException: java.lang.InterruptedException/);
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(
+      /^RedisException: java.lang.InterruptedException/,
+    );
     const dels = cmds(s, 'A/unlock').filter((a) => a[0] === 'DEL');
     expect(dels).toHaveLength(1);
     expect(dels[0][1]).toMatch(/^redisson_unlock_latch:\{a\}:/);
@@ -57,7 +65,9 @@ describe('interrupted get()', () => {
     const waits = s.of('cmd', 'A:1').filter((e) => (e.argv as string[])[0] === 'WAIT' && e.t > 1000);
     expect(waits).toHaveLength(1);
     expect(waits[0].reply).toBe(0);
-    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(/^RedisException: java.lang.InterruptedException/);
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(
+      /^RedisException: java.lang.InterruptedException/,
+    );
     expect(cmds(s, 'A/unlock').filter((a) => a[0] === 'DEL')).toEqual([]);
   });
 
@@ -78,11 +88,14 @@ describe('interrupted get()', () => {
 
   it('3.27.2 the EVAL+WAIT batch: a script abandoned by the interrupt leaves the batch to finish alone: one call of the thread, the WAIT behind it, no latch DEL when the replica check fails', () => {
     const s = replicaCutOff(700);
-    const after = (actor: string) => s.of('cmd', actor).filter((e) => e.t > 1000).map((e) => (e.argv as string[])[0]);
+    const after = (actor: string) =>
+      s
+        .of('cmd', actor)
+        .filter((e) => e.t > 1000)
+        .map((e) => (e.argv as string[])[0]);
     expect(after('A:1')).toEqual(['EVAL']);
     expect(after('A/batch')).toEqual(['WAIT']);
     expect(s.of('cmd', 'A/batch')[0].reply).toBe(0);
     expect(cmds(s, 'A/unlock').filter((a) => a[0] === 'DEL')).toEqual([]);
   });
 });
-

@@ -41,7 +41,6 @@ import { ChangeList } from './change_list';
 
 export type { NodeHooks, NodeFactory, KeyMirror, KernelOptions } from './kernel_parts';
 
-
 export class Kernel extends KernelBase implements SimContext, TopologyHost {
   // ------------------------------------------------------------------------------------------
   // SimContext
