@@ -215,6 +215,12 @@ export function leadsToQuestion(p: LessonPayload, n: number, answers: Record<num
   return false;
 }
 
+/**
+ * The step's scenario on its way to the playground: a task control changed before it arrived
+ * would change the scenario it replaces, and the change would be lost (setTaskPaths waits for it).
+ */
+let stepLoad: Promise<void> = Promise.resolve();
+
 /** A step's scenario in the playground, verbose (its cursor indexes the verbose run), not saved. */
 async function loadStepScenario(scenario: unknown, cursor: number | undefined): Promise<void> {
   // the built-ins the step may be (the first screen carries the default alone)
@@ -242,7 +248,8 @@ async function showStep(p: LessonPayload, n: number, my: number): Promise<void> 
     pg.run?.verbose === true &&
     JSON.stringify(pg.scenario) === JSON.stringify(info.scenario);
   if (!same) {
-    await loadStepScenario(info.scenario, info.cursor);
+    stepLoad = loadStepScenario(info.scenario, info.cursor);
+    await stepLoad;
     if (my !== token) return;
   }
   const { answers } = usePlayer.getState();
@@ -325,6 +332,7 @@ export async function forkStep(): Promise<void> {
  * screen, re-run as an edit (the task's goal is checked on the new run, as for any edit).
  */
 export async function setTaskPaths(paths: readonly string[], value: unknown): Promise<void> {
+  await stepLoad.catch(() => undefined);
   const doc = usePlayground.getState().scenario as ScenarioJson | null;
   if (doc === null) return;
   const ops: PatchOp[] = paths.flatMap((path): PatchOp[] =>
