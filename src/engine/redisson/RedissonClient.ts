@@ -26,11 +26,12 @@ import {
 } from '../sim/effects';
 import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
-import { decodedAsClusterDown, isNoSyncedReply } from './errors';
+import { isNoSyncedReply } from './errors';
 import { scriptSha } from '../redis/eval';
 import { commandKeys } from '../redis/server';
 import { threadActor } from '../trace/actors';
 import { SyncedEval } from './synced_eval';
+import { ClusterRoute } from './cluster_route';
 import { redissonConfig, type RedissonConfig, type RedissonSettings } from './config';
 import { lockScripts, withEditedScripts, type LockScripts } from './scripts';
 import { LockPubSub } from './pubsub/LockPubSub';
@@ -38,11 +39,6 @@ import { RedissonLock } from './RedissonLock';
 import { newRenewalService, type RenewalService } from './renewal/RenewalService';
 import type { Attempts, LockServices, PubSubCommands, RetryKind, ScriptArgs } from './executor';
 
-/**
- * RedisExecutor follows redirects without counting them as attempts and, from 3.24.2, without a
- * bound; the model stops after this many so that a loop between two nodes stays finite.
- */
-const MAX_REDIRECTS = 5;
 const CLASSIC: PubSubCommands = { subscribe: 'SUBSCRIBE', unsubscribe: 'UNSUBSCRIBE', publish: 'PUBLISH' };
 const SHARDED: PubSubCommands = { subscribe: 'SSUBSCRIBE', unsubscribe: 'SUNSUBSCRIBE', publish: 'SPUBLISH' };
 
@@ -74,6 +70,8 @@ export class RedissonClient implements LockServices {
   private readonly pinned = new Map<string, RedissonClient>();
   /** syncedEval's WAIT paths and what they remember per client */
   private readonly synced = new SyncedEval(this);
+  /** how a command is sent in a cluster: MOVED, CLUSTERDOWN (RedisExecutor) */
+  readonly route = new ClusterRoute(this);
 
   constructor(
     readonly ctx: SimContext,
@@ -163,9 +161,10 @@ export class RedissonClient implements LockServices {
    * How every call of this client is sent: interruptible (CommandAsyncService.get()), and failed
    * with "Command still hasn't been written into connection!" when its event loop cannot write
    * it for retryAttempts + 1 ticks of the retry timer (RedisExecutor.scheduleRetryTimeout; the
-   * model ticks at retryDelayMs, without EqualJitter's spread).
+   * model ticks at retryDelayMs, without EqualJitter's spread). The effect to yield (also
+   * cluster_route.ts's).
    */
-  private callStep(
+  callStep(
     conn: ConnectionRef,
     argv: readonly string[],
     onAbandonedReply?: (reply: Reply) => void,
@@ -198,7 +197,7 @@ export class RedissonClient implements LockServices {
   *command(argv: readonly string[], routeKey?: string): Process<Reply> {
     if (!this.clusterMode) return (yield this.callStep(this.connection(), argv)) as Reply;
     const key = commandKeys(argv)?.[0] ?? routeKey;
-    return (yield* this.send(this.master(key), argv, key))[0];
+    return (yield* this.route.send(this.master(key), argv, key))[0];
   }
 
   /**
@@ -222,50 +221,7 @@ export class RedissonClient implements LockServices {
       this.readonlyConns.add(conn);
       yield* this.call(conn, ['READONLY']);
     }
-    return (yield* this.send(replica, argv, key))[0];
-  }
-
-  /**
-   * One call to `node`, following MOVED to the node it names (RedisExecutor.checkAttemptPromise):
-   * only this command goes there, the slot map waits for the next scan. A MOVED answered by the
-   * node a MOVED led to ends the call with "MOVED redirection loop detected": any such MOVED
-   * before 3.24.2, only one naming that same node from 3.24.2 (c0bf257ab, #4656).
-   * A CLUSTERDOWN reply is a RedisClusterDownException from 3.13.2 (52f786ed5), which RedisExecutor
-   * re-sends retryInterval later (RetryDelay.calcDelay(attempt), attempt from 0), while the
-   * executor's `attempts` (shared with its response-timeout re-sends) are below retryAttempts,
-   * to the node the slot map gives `key` then (or the MOVED target it was redirected to).
-   * Returns the reply and the node that gave it.
-   */
-  *send(
-    node: string,
-    argv: readonly string[],
-    key: string | undefined,
-    onAbandoned?: (reply: Reply) => void,
-    attempts: Attempts = { n: 0 },
-  ): Process<[Reply, string]> {
-    let target = node;
-    /** the address the last MOVED named (RedisExecutor's source.getAddr()) */
-    let redirected: string | null = null;
-    for (let hops = 0; ;) {
-      const reply = (yield this.callStep(this.connection(target), argv, onAbandoned)) as Reply;
-      if (!this.clusterMode || reply.t !== 'error') return [reply, target];
-      if (isClusterDown(reply.v) && this.config.traits.clusterDownRetry) {
-        if (attempts.n >= this.config.retryAttempts) return [decodedAsClusterDown({ ...reply }), target];
-        yield* sleep(this.retryDelay(attempts.n));
-        attempts.n++;
-        if (redirected === null) target = this.master(key);
-        continue;
-      }
-      const moved = /^MOVED \d+ (\S+)$/.exec(reply.v);
-      if (moved === null || hops >= MAX_REDIRECTS) return [reply, target];
-      if (redirected !== null && (moved[1] === redirected || !this.config.traits.movedLoopSameNodeOnly))
-        return [error(movedLoop(redirected, moved[1])), target];
-      const next = this.ctx.redirect?.(this.name, moved[1]) ?? null;
-      if (next === null) return [reply, target];
-      hops++;
-      redirected = moved[1];
-      target = next;
-    }
+    return (yield* this.route.send(replica, argv, key))[0];
   }
 
   /** evalWriteAsync: run a script on the current master (in a cluster: its first key's). */
@@ -360,8 +316,10 @@ export class RedissonClient implements LockServices {
     const argv = cached
       ? scriptArgv('EVALSHA', scriptSha(script), keys, args)
       : scriptArgv('EVAL', script, keys, args);
-    const abandoned = cached ? this.reloadWhenAbandoned(node, script, keys, args, onAbandoned) : onAbandoned;
-    const [reply, at] = yield* this.send(node, argv, keys[0], abandoned, attempts);
+    const abandoned = cached
+      ? (r: Reply, at: string) => this.reloadWhenAbandoned(at, script, keys, args, onAbandoned)(r)
+      : onAbandoned;
+    const [reply, at] = yield* this.route.send(node, argv, keys[0], abandoned, attempts);
     if (ranOn !== undefined) ranOn.node = at;
     if (!cached || !isNoScript(reply)) return reply;
     return yield* this.loadAndEvalSha(at, script, keys, args, onAbandoned);
@@ -530,15 +488,7 @@ export class RedissonClient implements LockServices {
   }
 }
 
-/** RedisExecutor's error after a second MOVED (RedisURI prints as redis://host:port). */
-function movedLoop(from: string, to: string): string {
-  return `MOVED redirection loop detected. Node redis://${from} has further redirect to redis://${to}`;
-}
 
-/** CommandDecoder: an error reply starting CLUSTERDOWN ("The cluster is down", "Hash slot not served"). */
-function isClusterDown(message: string): boolean {
-  return message.startsWith('CLUSTERDOWN');
-}
 
 /** 16 random bytes shaped as a version-4 UUID string, like UUID.randomUUID(). */
 function uuidFrom(hex: string): string {

@@ -99,3 +99,77 @@ describe('interrupted get()', () => {
     expect(cmds(s, 'A/unlock').filter((a) => a[0] === 'DEL')).toEqual([]);
   });
 });
+
+/**
+ * cluster-moved-stale-map's cluster (master-3 fails at 100 ms, replica-3 takes its slots, master-3
+ * rejoins as a replica at 3.8 s, B's slot map is rescanned at 5 s). At 4 s B:1 locks myLock (slot
+ * 12769), the first lock on that entry: the replica check's INFO (answered at 4002), at 4.7.0 the
+ * batch's SCRIPT LOAD (at 4004), then the script, all to master-3 by the stale map; the script is
+ * answered MOVED. B:1 is interrupted at `at`; B:3 asks whether myLock is held at 4.6 s.
+ */
+const movedBehindInterrupt = (version: string, at: number) =>
+  run(
+    {
+      B: [
+        { id: 1, start: 4000, program: [{ op: 'lock', lock: 'myLock' }] },
+        { id: 2, program: [{ op: 'lock', lock: 'seat:4' }, work(50), { op: 'unlock', lock: 'seat:4' }] },
+        { id: 3, start: 4600, program: [{ op: 'isLocked', lock: 'myLock' }] },
+      ],
+    },
+    {
+      until: 6000,
+      redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
+      redisson: { version },
+      faults: [
+        { at: 100, kind: 'crash', node: 'master-3' },
+        { at: 3800, kind: 'restart', node: 'master-3' },
+        { at, kind: 'interrupt', client: 'B', thread: 1 },
+      ],
+    },
+  );
+
+/** [node, command] of what B's client sent on its own after B:1 gave up, and whether myLock is held. */
+function behindTheThread(version: string, at: number) {
+  const s = movedBehindInterrupt(version, at);
+  expect(String((s.results('B:1')[0] as { error: string }).error)).toMatch(
+    /^RedisException: java.lang.InterruptedException/,
+  );
+  const left = s.trace.events.filter((e) => e.kind === 'cmd' && e.t >= 4000 && e.actor.startsWith('B/'));
+  return {
+    sent: left.map((e) => `${e.actor} ${e.node} ${(e.argv as string[])[0]}`),
+    held: s.results('B:3')[0],
+  };
+}
+
+describe('interrupted get() in a cluster', () => {
+  it('3.27.2 RedisExecutor.checkAttemptPromise: a command nobody waits for still follows its MOVED, so the abandoned lock script runs on the slot\'s owner and the lock is taken', () => {
+    expect(behindTheThread('3.27.2', 4003)).toEqual({ sent: ['B/redirect replica-3 EVAL'], held: true });
+  });
+
+  it('4.7.0 the same, and the batch goes on where the MOVED led: NOSCRIPT there loads the script and runs syncedEval again', () => {
+    expect(behindTheThread('4.7.0', 4005)).toEqual({
+      sent: [
+        'B/redirect replica-3 EVALSHA',
+        'B/batch replica-3 SCRIPT',
+        // syncedEval again: the map is still stale until the scan at 5 s
+        'B/batch master-3 EVALSHA',
+        'B/batch replica-3 EVALSHA',
+      ],
+      held: true,
+    });
+  });
+
+  it('4.7.0 CommandAsyncService.syncedEval: an interrupt during the replica check (INFO) or the batch\'s SCRIPT LOAD does not stop the chain after it', () => {
+    for (const at of [4001, 4003]) {
+      const { sent, held } = behindTheThread('4.7.0', at);
+      expect([at, sent[0], held]).toEqual([at, at === 4001 ? 'B/batch master-3 SCRIPT' : 'B/batch master-3 EVALSHA', true]);
+    }
+  });
+
+  it('3.27.2 the same for the replica check\'s INFO', () => {
+    expect(behindTheThread('3.27.2', 4001)).toEqual({
+      sent: ['B/batch master-3 EVAL', 'B/batch replica-3 EVAL'],
+      held: true,
+    });
+  });
+});

@@ -62,7 +62,7 @@ export function connectedSlaves(info: Reply): number {
 /** What the WAIT paths use of their client: its calls and its routing. */
 export type SyncedEvalClient = Pick<
   RedissonClient,
-  'name' | 'ctx' | 'config' | 'clusterMode' | 'master' | 'connection' | 'call' | 'send' | 'evalOn' | 'syncedEval'
+  'name' | 'ctx' | 'config' | 'clusterMode' | 'master' | 'connection' | 'call' | 'route' | 'evalOn' | 'syncedEval'
 >;
 
 /** A batch an interrupted get() left, for the client to finish (SyncedEval.finishBatch). */
@@ -73,6 +73,29 @@ interface BatchLeft {
   readonly keys: readonly string[];
   readonly args: readonly (string | number)[];
   readonly onAbandoned: ((reply: Reply) => void) | undefined;
+}
+
+/** One call's chain (CommandAsyncService.syncedEval, 3.21+), as its steps hand it on. */
+interface Chain {
+  readonly script: string;
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number)[];
+  readonly onAbandoned: ((reply: Reply) => void) | undefined;
+  readonly attempts: Attempts | undefined;
+  readonly rules: SyncedEvalRules;
+  /** the key's master by the client's map when the call starts */
+  readonly node: string;
+}
+
+/** A step's reply that ends the chain. */
+// eslint-disable-next-line require-yield
+function* answered(r: Reply): Process<Reply> {
+  return r;
+}
+
+/** The MasterSlaveEntry the replica count belongs to (a Sentinel failover keeps it: changeMaster). */
+function entryOf(c: SyncedEvalClient, node: string): string {
+  return c.clusterMode ? node : 'master';
 }
 
 /** syncedEval's paths that WAIT for replicas, and what a client remembers between them. */
@@ -96,46 +119,81 @@ export class SyncedEval {
   ): Process<Reply> {
     const rules = syncedEvalRules(this.c.config.traits.release);
     if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned, attempts);
-    const node = this.c.master(keys[0]);
-    const conn = this.c.connection(node);
-    if (rules.probe.length > 0 && !this.waitProbed) {
-      // one batch, once per client: which of WAIT / WAITAOF the server knows
-      for (const argv of rules.probe) {
-        const r = yield* this.c.call(conn, argv);
-        if (r.t === 'error' && !r.v.startsWith('ERR unknown command')) return r;
-      }
-      this.waitProbed = true;
+    const chain: Chain = { script, keys, args, onAbandoned, attempts, rules, node: this.c.master(keys[0]) };
+    return yield* this.probe(chain, 0);
+  }
+
+  /**
+   * One call of the chain before its batch, and what its reply leads to (`then`). The thread's
+   * get() waits on the chain's last future, each step a thenCompose on the one before: an
+   * interrupt leaves the chain going on without the thread, so the client takes it on from the
+   * reply, and what is chained after the script gets the chain's outcome.
+   */
+  private *step(chain: Chain, argv: readonly string[], then: (reply: Reply) => Process<Reply>): Process<Reply> {
+    const r = yield* this.c.call(this.c.connection(chain.node), argv, (late) => {
+      this.c.ctx.spawn(this.c.name, `${this.c.name}/batch`, this.chainLeft(chain, then(late)));
+    });
+    return isCallInterrupted(r) ? r : yield* then(r);
+  }
+
+  /** The rest of a chain an interrupted get() left, on the client's own process. */
+  private *chainLeft(chain: Chain, rest: Process<Reply>): Process<void> {
+    const r = yield* rest;
+    chain.onAbandoned?.(r);
+  }
+
+  /** The WAIT support probe: one batch, once per client (3.26.1+). */
+  private *probe(chain: Chain, i: number): Process<Reply> {
+    const { probe } = chain.rules;
+    if ((i === 0 && this.waitProbed) || i === probe.length) {
+      if (i > 0) this.waitProbed = true;
+      return yield* this.replicaCount(chain);
     }
-    // the count belongs to the MasterSlaveEntry, which a Sentinel failover keeps (changeMaster)
-    const entry = this.c.clusterMode ? node : 'master';
-    let expected = this.availableSlaves.get(entry);
-    if (expected === undefined) {
-      // MasterSlaveEntry.getAvailableSlaves() == -1: read connected_slaves
-      const info = yield* this.c.call(conn, rules.info);
-      if (info.t === 'error') return info;
-      expected = connectedSlaves(info);
-      this.availableSlaves.set(entry, expected);
-    }
+    return yield* this.step(chain, probe[i], (r) =>
+      r.t === 'error' && !r.v.startsWith('ERR unknown command') ? answered(r) : this.probe(chain, i + 1),
+    );
+  }
+
+  /** MasterSlaveEntry.getAvailableSlaves() == -1: read connected_slaves. */
+  private *replicaCount(chain: Chain): Process<Reply> {
+    const known = this.availableSlaves.get(entryOf(this.c, chain.node));
+    if (known !== undefined) return yield* this.loadScript(chain, known);
+    return yield* this.step(chain, chain.rules.info, (info) => {
+      if (info.t === 'error') return answered(info);
+      const expected = connectedSlaves(info);
+      this.availableSlaves.set(entryOf(this.c, chain.node), expected);
+      return this.loadScript(chain, expected);
+    });
+  }
+
+  /**
+   * CommandBatchService.loadScripts (useScriptCache, 3.46+): SCRIPT LOAD first for a script this
+   * client has not loaded on that node, then the batch sends EVALSHA.
+   */
+  private *loadScript(chain: Chain, expected: number): Process<Reply> {
+    if (!this.c.config.traits.useScriptCache) return yield* this.batch(chain, expected, false);
+    const sha = scriptSha(chain.script);
+    const loaded = this.batchLoaded.get(chain.node) ?? new Set<string>();
+    if (loaded.has(sha)) return yield* this.batch(chain, expected, true);
+    return yield* this.step(chain, ['SCRIPT', 'LOAD', chain.script], (r) => {
+      if (r.t === 'error') return answered(r);
+      loaded.add(sha);
+      this.batchLoaded.set(chain.node, loaded);
+      return this.batch(chain, expected, true);
+    });
+  }
+
+  /** The script and its WAIT, and what their replies make of the call. */
+  private *batch(chain: Chain, expected: number, cached: boolean): Process<Reply> {
+    const { script, keys, args, onAbandoned, attempts, rules } = chain;
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    let evalArgv = ['EVAL', script, ...tail];
-    if (this.c.config.traits.useScriptCache) {
-      // CommandBatchService.loadScripts: SCRIPT LOAD first for a script this client has not
-      // loaded on that node, then EVALSHA
-      const sha = scriptSha(script);
-      const loaded = this.batchLoaded.get(node) ?? new Set<string>();
-      if (!loaded.has(sha)) {
-        const r = yield* this.c.call(conn, ['SCRIPT', 'LOAD', script]);
-        if (r.t === 'error') return r;
-        loaded.add(sha);
-        this.batchLoaded.set(node, loaded);
-      }
-      evalArgv = ['EVALSHA', sha, ...tail];
-    }
-    const left: BatchLeft = { node, expected, script, keys, args, onAbandoned };
-    const abandoned = (r: Reply): void => {
+    const evalArgv = cached ? ['EVALSHA', scriptSha(script), ...tail] : ['EVAL', script, ...tail];
+    // the batch goes on where the script was answered (after a MOVED, the node it led to)
+    const abandoned = (r: Reply, at: string): void => {
+      const left: BatchLeft = { node: at, expected, script, keys, args, onAbandoned };
       this.c.ctx.spawn(this.c.name, `${this.c.name}/batch`, this.finishBatch(left, r));
     };
-    const [reply, at] = yield* this.c.send(node, evalArgv, keys[0], abandoned, attempts);
+    const [reply, at] = yield* this.c.route.send(chain.node, evalArgv, keys[0], abandoned, attempts);
     // an interrupted get() leaves the whole batch to go on without the thread (batchWhenAbandoned)
     if (isCallInterrupted(reply)) return reply;
     // the batch sends WAIT behind the script whatever the script answers
@@ -149,6 +207,7 @@ export class SyncedEval {
       return yield* this.c.syncedEval(script, keys, args, onAbandoned, attempts);
     }
     if (reply.t === 'error' || w === null) return reply;
+    const entry = entryOf(this.c, chain.node);
     if (w.t === 'int') {
       const synced = Number(w.v);
       if (synced < expected || (rules.forgetOnMore && synced > expected)) this.availableSlaves.delete(entry);
