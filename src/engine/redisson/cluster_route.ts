@@ -63,7 +63,9 @@ export class ClusterRoute {
   ): Process<[Reply, string]> {
     for (;;) {
       const abandoned =
-        onAbandoned === undefined ? undefined : this.routedWhenAbandoned({ ...route }, argv, key, onAbandoned, attempts);
+        onAbandoned === undefined
+          ? undefined
+          : this.routedWhenAbandoned({ ...route }, argv, key, onAbandoned, attempts);
       const reply = (yield this.c.callStep(this.c.connection(route.target), argv, abandoned)) as Reply;
       if (!this.c.clusterMode || reply.t !== 'error') return [reply, route.target];
       const done = yield* this.nextHop(reply, route, key, attempts);
@@ -82,7 +84,8 @@ export class ClusterRoute {
     attempts: Attempts,
   ): Process<[Reply, string] | null> {
     if (isClusterDown(reply.v) && this.c.config.traits.clusterDownRetry) {
-      if (attempts.n >= this.c.config.retryAttempts) return [decodedAsClusterDown({ ...reply }), route.target];
+      if (attempts.n >= this.c.config.retryAttempts)
+        return [decodedAsClusterDown({ ...reply }), route.target];
       yield* sleep(this.c.retryDelay(attempts.n));
       attempts.n++;
       if (route.redirected === null) route.target = this.c.master(key);
@@ -90,7 +93,10 @@ export class ClusterRoute {
     }
     const moved = /^MOVED \d+ (\S+)$/.exec(reply.v);
     if (moved === null || route.hops >= MAX_REDIRECTS) return [reply, route.target];
-    if (route.redirected !== null && (moved[1] === route.redirected || !this.c.config.traits.movedLoopSameNodeOnly))
+    if (
+      route.redirected !== null &&
+      (moved[1] === route.redirected || !this.c.config.traits.movedLoopSameNodeOnly)
+    )
       return [error(movedLoop(route.redirected, moved[1])), route.target];
     const next = this.c.ctx.redirect?.(this.c.name, moved[1]) ?? null;
     if (next === null) return [reply, route.target];
@@ -116,7 +122,12 @@ export class ClusterRoute {
   ): (reply: Reply) => void {
     return (reply) => {
       if (!this.c.clusterMode || reply.t !== 'error') onAbandoned(reply, route.target);
-      else this.c.ctx.spawn(this.c.name, `${this.c.name}/redirect`, this.routeLeft(reply, route, argv, key, onAbandoned, attempts));
+      else
+        this.c.ctx.spawn(
+          this.c.name,
+          `${this.c.name}/redirect`,
+          this.routeLeft(reply, route, argv, key, onAbandoned, attempts),
+        );
     };
   }
 
@@ -130,7 +141,8 @@ export class ClusterRoute {
     attempts: Attempts,
   ): Process<void> {
     const [r, at] =
-      (yield* this.nextHop(reply, route, key, attempts)) ?? (yield* this.sendOn(route, argv, key, undefined, attempts));
+      (yield* this.nextHop(reply, route, key, attempts)) ??
+      (yield* this.sendOn(route, argv, key, undefined, attempts));
     onAbandoned(r, at);
   }
 }

@@ -227,8 +227,8 @@ const lesson: Lesson = {
     {
       claims: ['C30'],
       teacher: {
-        en: 'Ask what `MOVED` means in one sentence (“that slot is served over there”) and whether the client fails: it re-sends. Point at the two `MOVED` replies: one for the lock, one for the unlock, because the slot map refreshes only at the next scan.',
-        zh: '请大家用一句话说出 `MOVED` 的意思（“这个槽由那边负责”），以及客户端会不会失败：它会重新发送。指给大家看两次 `MOVED` 回复：一次在加锁，一次在解锁，因为槽映射要到下一次扫描才刷新。',
+        en: 'Ask what `MOVED` means in one sentence (“that slot is served over there”) and whether the client fails: it re-sends. Then ask why the lock still takes a second: the re-send does not update the slot map, so each round loads the script on the old node again. Point at the rounds of `MOVED` and `NOSCRIPT` before the scan at 5 s.',
+        zh: '请大家用一句话说出 `MOVED` 的意思（“这个槽由那边负责”），以及客户端会不会失败：它会重新发送。再问：为什么加锁还是花了一秒？重新发送不会更新槽映射，所以每一轮都把脚本又加载到旧节点上。指给大家看 5 秒扫描之前一轮又一轮的 `MOVED` 和 `NOSCRIPT`。',
       },
       scenario: { builtin: 'cluster-moved-stale-map' },
       at: acquired('B:1'),
@@ -237,21 +237,27 @@ const lesson: Lesson = {
           'Slots can change owner. Here master-3 crashed, replica-3 was promoted and took slots 10923–16383, and ' +
           'master-3 came back as its replica. B’s slot map is older, so at 4 s its lock script still goes to ' +
           'master-3, which answers `MOVED 12769 127.0.0.1:30006`: “that slot is served over there”. Redisson ' +
-          're-sends that one script to replica-3, where B:1 takes the lock. Its slot map stays as it was until ' +
-          'the next scan at 5 s, so B:1’s unlock at 4.5 s meets master-3’s MOVED once more.',
+          're-sends that one script to replica-3 and leaves its slot map as it was until the next scan at 5 s. ' +
+          'replica-3 has never loaded the script (`NOSCRIPT`), and Redisson loads it where its map says, on ' +
+          'master-3 again: the call goes round, `MOVED` then `NOSCRIPT`, until the scan. Only then does B:1 ' +
+          'take the lock, on replica-3.',
         zh:
           '槽可以换主人。这里 master-3 崩溃了，replica-3 被提升，接管了槽 10923–16383，master-3 回来后成了它的从节点。' +
           'B 的槽映射是旧的，所以第 4 秒它的加锁脚本仍然发往 master-3，后者回复 `MOVED 12769 127.0.0.1:30006`：“这个槽由那边负责”。' +
-          'Redisson 只把这一条脚本重新发到 replica-3，B:1 在那里拿到了锁。它的槽映射保持不变，直到 5 秒的下一次扫描，' +
-          '所以 B:1 在 4.5 秒的解锁还会再收到一次 master-3 的 MOVED。',
+          'Redisson 只把这一条脚本重新发到 replica-3，槽映射保持不变，直到 5 秒的下一次扫描。replica-3 从没加载过这个脚本（`NOSCRIPT`），' +
+          'Redisson 按自己的映射把它加载到 master-3 上：这次调用就这样绕圈，先 `MOVED` 再 `NOSCRIPT`，直到扫描。' +
+          '直到那时 B:1 才在 replica-3 上拿到锁。',
       },
       highlight: { lanes: ['B:1', 'master-3', 'replica-3'] },
       checks: [
         { reply: { error: 'MOVED 12769 127.0.0.1:30006' }, of: { ...bLockScript, node: 'master-3' } },
+        {
+          reply: { error: 'NOSCRIPT No matching script. Please use EVAL.' },
+          of: { ...bLockScript, node: 'replica-3' },
+        },
         atLeast(1, { kind: 'cluster.promoted', node: 'replica-3', where: { slots: '10923-16383' } }),
-        none(ev('client.master', 'B')),
+        atLeast(1, ev('client.master', 'B')),
         holds('myLock', 'B:1', 1, { node: 'replica-3' }),
-        absent('myLock', 'master-3'),
         { verdict: 'safe' },
       ],
     },

@@ -1,6 +1,6 @@
 /**
  * Redis Cluster: which master holds a lock (its key's slot), hash tags, a cluster failover that
- * loses it, a stale slot map corrected by MOVED, and a MultiLock whose locks live on three masters.
+ * loses it, a stale slot map that MOVED does not correct, and a MultiLock whose locks live on three masters.
  */
 import { aThenB, client, clientOf, hold, holdAs, lockOps, thread } from '../build';
 import { defineBuiltin } from './types';
@@ -85,27 +85,33 @@ export const clusterHashTags = defineBuiltin('cluster-hash-tags', {
 
 export const clusterMovedStaleMap = defineBuiltin('cluster-moved-stale-map', {
   group: 'cluster',
-  title: 'Cluster: a stale slot map, corrected by MOVED',
-  titleZh: '集群：过时的槽映射被 MOVED 纠正',
+  title: 'Cluster: a stale slot map, MOVED until the next scan',
+  titleZh: '集群：过时的槽映射，MOVED 直到下一次扫描',
   description:
     'Three masters with one replica each, cluster-node-timeout 2 s. master-3 crashes at t=100 ms, holding no ' +
     'lock; the cluster marks it FAIL and promotes replica-3, which takes slots 10923-16383. master-3 restarts ' +
     "at 3.8 s and rejoins as replica-3's replica. B's slot map was read at start and the next scan is at " +
     "5 s, so at 4 s B:1 still sends myLock's lock script (slot 12769) to master-3. A replica serves no slots: " +
     'it answers MOVED 12769 127.0.0.1:30006, the address of replica-3. Redisson re-sends that one command ' +
-    'there, where B:1 takes the lock, and leaves its slot map as it was: the map changes only at the scan at ' +
-    "5 s. So B:1's unlock at 4.5 s, and the DEL of its unlock latch, go to master-3 first and are redirected " +
-    'again. Each redirect costs one round trip; no lock is at risk. (B:2 takes and gives back seat:4 on ' +
-    "master-1 at the start, so B's client has already sent its one-time WAIT probe to a master; sent by the " +
-    'stale map to master-3, a replica, it would be refused and lock() would throw.)',
+    'there and leaves its slot map as it was. But replica-3 has never loaded the script: NOSCRIPT. Redisson ' +
+    '4.7.0 loads it on the node its map gives for the key, master-3 again, and runs the call again: MOVED, ' +
+    'NOSCRIPT, round after round, until the scan at 5 s gives the slot to replica-3, where B:1 takes the ' +
+    'lock. The real client does the same for as long as its map stays stale: lock() took 0.3 s in one run ' +
+    'and 5.8 s in another, whose first scan still read the old map. No lock is at risk, but lock() waits for ' +
+    'the scan. (B:2 takes and gives back seat:4 on master-1 at the start, ' +
+    "so B's client has already sent its one-time WAIT probe to a master; sent by the stale map to master-3, " +
+    'a replica, it would be refused and lock() would throw.)',
   descriptionZh:
     '三个主节点各一个从节点，cluster-node-timeout 2 秒。master-3 在 t=100 毫秒崩溃，当时没有持有锁；集群把它标为 FAIL，' +
     '提升 replica-3，由它接管槽 10923-16383。master-3 在 3.8 秒重启，作为 replica-3 的从节点重新加入。B 的槽映射是启动时读取的，' +
     '下一次扫描在 5 秒，所以在 4 秒时 B:1 仍把 myLock（槽 12769）的加锁脚本发往 master-3。从节点不负责任何槽：' +
-    '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 只把这一条命令重新发到那里，B:1 在那里拿到锁，' +
-    '槽映射保持不变：映射只在 5 秒的扫描时才更新。所以 B:1 在 4.5 秒的解锁以及删除解锁 latch 的 DEL 仍先发往 master-3，' +
-    '再次被重定向。每次重定向多一次往返；没有锁受到威胁。（B:2 在开始时在 master-1 上拿起又放下 seat:4，所以 B 的客户端' +
-    '已经向一个主节点发过它唯一一次的 WAIT 探测；若按过时的映射发往 master-3 这个从节点，会被拒绝，lock() 会抛出异常。）',
+    '它回复 MOVED 12769 127.0.0.1:30006，即 replica-3 的地址。Redisson 只把这一条命令重新发到那里，槽映射保持不变。' +
+    '可是 replica-3 从没加载过这个脚本：NOSCRIPT。Redisson 4.7.0 按自己的映射把脚本加载到这个键所在的节点，又是 master-3，' +
+    '然后重新执行这次调用：MOVED、NOSCRIPT，一轮又一轮，直到 5 秒的扫描把这个槽交给 replica-3，B:1 才在那里拿到锁。' +
+    '真实客户端也是这样，只要它的映射还是旧的就一直绕圈：一次运行里 lock() 用了 0.3 秒，另一次用了 5.8 秒（那次的第一次扫描读到的还是旧映射）。' +
+    '没有锁受到威胁，但 lock() 要等到扫描。' +
+    '（B:2 在开始时在 master-1 上拿起又放下 seat:4，所以 B 的客户端已经向一个主节点发过它唯一一次的 WAIT 探测；' +
+    '若按过时的映射发往 master-3 这个从节点，会被拒绝，lock() 会抛出异常。）',
   scenario: {
     redis: { topology: 'cluster', replicasPerMaster: 1, clusterNodeTimeoutMs: 2000 },
     clients: [clientOf('B', thread(1, hold('myLock', 500), 4000), thread(2, hold('seat:4', 50)))],
