@@ -12,7 +12,7 @@
  *   EVALSHA; from 3.48.0 a NOSCRIPT answer (the node lost its scripts) loads the script and runs
  *   the whole syncedEval again.
  */
-import { isCallInterrupted, type Process } from '../sim/effects';
+import { isCallInterrupted, sleep, type Process } from '../sim/effects';
 import { scriptSha } from '../redis/eval';
 import { error, type Reply } from '../redis/reply';
 import { NO_SYNCED_SLAVES, NO_SYNCED_SLAVES_OLD, noSyncedReply } from './errors';
@@ -87,6 +87,11 @@ interface Chain {
   readonly node: string;
 }
 
+/** What the batch hands back after a NOSCRIPT it reloaded: run the whole syncedEval again (`settled`). */
+const AGAIN: Reply = error('NOSCRIPT reloaded: syncedEval again');
+/** The least virtual time a NOSCRIPT round takes (settled). */
+const ROUND_MS = 1;
+
 /** A step's reply that ends the chain. */
 // eslint-disable-next-line require-yield
 function* answered(r: Reply): Process<Reply> {
@@ -120,7 +125,26 @@ export class SyncedEval {
     const rules = syncedEvalRules(this.c.config.traits.release);
     if (!rules.batch) return yield* this.syncedByEntry(script, keys, args, onAbandoned, attempts);
     const chain: Chain = { script, keys, args, onAbandoned, attempts, rules, node: this.c.master(keys[0]) };
-    return yield* this.probe(chain, 0);
+    return yield* this.settled(chain, this.probe(chain, 0));
+  }
+
+  /**
+   * A chain run to its outcome: after a NOSCRIPT reloaded (AGAIN) the whole syncedEval again, from
+   * the key's master as the map has it then. A loop, not a nested call per round: with a stale map
+   * the rounds go on until the scan, hundreds of them.
+   */
+  private *settled(chain: Chain, run: Process<Reply>): Process<Reply> {
+    let round = this.c.ctx.now();
+    let r = yield* run;
+    while (r === AGAIN) {
+      // a round is never free: the real client's took 3-8 ms at 0.1 ms a round trip, its own
+      // work between the replies; at latencyMs 0 the model's would all fall on one instant
+      if (this.c.ctx.now() === round) yield* sleep(ROUND_MS);
+      round = this.c.ctx.now();
+      const again: Chain = { ...chain, node: this.c.master(chain.keys[0]) };
+      r = yield* this.probe(again, 0);
+    }
+    return r;
   }
 
   /**
@@ -138,7 +162,7 @@ export class SyncedEval {
 
   /** The rest of a chain an interrupted get() left, on the client's own process. */
   private *chainLeft(chain: Chain, rest: Process<Reply>): Process<void> {
-    const r = yield* rest;
+    const r = yield* this.settled(chain, rest);
     chain.onAbandoned?.(r);
   }
 
@@ -200,8 +224,7 @@ export class SyncedEval {
     const w = expected === 0 ? null : yield* this.waitFor(at, expected, reply, onAbandoned);
     if (reply.t === 'error' && reply.v.startsWith('NOSCRIPT') && rules.reloadOnNoScript) {
       const r = yield* this.reload(keys[0], script);
-      if (r.t === 'error') return r;
-      return yield* this.c.syncedEval(script, keys, args, onAbandoned, attempts);
+      return r.t === 'error' ? r : AGAIN;
     }
     if (reply.t === 'error' || w === null) return reply;
     const entry = entryOf(this.c, chain.node);

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { keyHashSlot } from '../../redis/cluster_slots';
 import { sim } from '../testing/builtins';
+import { builtin } from './index';
+import { simulate } from '../../redisson/testing/simulate';
 
 const nodesOf = (s: ReturnType<typeof sim>, actor: string) => [
   ...new Set(s.of('cmd', actor).map((e) => e.node)),
@@ -101,6 +103,20 @@ describe('cluster built-ins', () => {
     expect(latchDel.map((e) => e.node)).toEqual(['replica-3']);
     expect(s.of('lock.released', 'B:1')).toHaveLength(1);
     expect(s.violations).toEqual([]);
+  });
+
+  it('cluster-moved-stale-map at latencyMs 0 and 5: the rounds run as a loop, each taking time, until the scan', () => {
+    for (const latencyMs of [0, 5]) {
+      const b = builtin('cluster-moved-stale-map')!;
+      const s = simulate({ ...b.scenario, network: { latencyMs } });
+      // a round costs at least 1 ms even when the network costs nothing, so the run reaches the scan
+      expect([latencyMs, s.trace.truncatedBy]).toEqual([latencyMs, undefined]);
+      const acquired = s.of('lock.acquired', 'B:1');
+      expect(acquired).toHaveLength(1);
+      expect(acquired[0].t).toBeGreaterThanOrEqual(5000);
+      const noScripts = s.of('cmd', 'B:1').filter((e) => e.node === 'replica-3' && e.t < 5000);
+      expect(noScripts.length).toBeGreaterThan(latencyMs === 0 ? 900 : 25);
+    }
   });
 
   it('cluster-multilock-shards: each seat lock goes to its own master; B holds all three after A', () => {
