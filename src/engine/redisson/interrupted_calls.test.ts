@@ -141,6 +141,37 @@ function behindTheThread(version: string, at: number) {
   };
 }
 
+describe('interrupted get() before 3.21 (RedissonBaseLock.evalWriteAsync)', () => {
+  /** 3.17.5, one replica cut off from 500: A:1 locks at 1 s and is interrupted while the script is in flight. */
+  const cutOffThenLock = (version: string) =>
+    run(
+      { A: [{ id: 1, start: 1000, program: [{ op: 'lock', lock: 'a' }] }] },
+      {
+        until: 15_000,
+        redis: { topology: 'sentinel', replicas: [{ lagMs: 5 }] },
+        redisson: { version },
+        faults: [
+          { at: 500, kind: 'partition', groups: [['A', 'master'], ['replica-1']] },
+          { at: 1001, kind: 'interrupt', client: 'A', thread: 1 },
+        ],
+      },
+    );
+
+  it('3.17.5: the script and its WAIT are one batch, so an abandoned lock script still has its WAIT sent, and its failed replica check keeps the watchdog off', () => {
+    const s = cutOffThenLock('3.17.5');
+    expect(String((s.results('A:1')[0] as { error: string }).error)).toMatch(
+      /^RedisException: java.lang.InterruptedException/,
+    );
+    // the batch's WAIT went out from the client, and no replica acknowledged it
+    const waits = s.of('cmd', 'A/batch');
+    expect(waits.map((e) => [(e.argv as string[])[0], e.reply])).toEqual([['WAIT', 0]]);
+    // the lock was taken on the master all the same, but nothing renews it (the future failed)
+    expect(s.of('cmd').filter((e) => e.actor.startsWith('A/') && (e.argv as string[])[0] !== 'WAIT')).toEqual(
+      [],
+    );
+  });
+});
+
 describe('interrupted get() in a cluster', () => {
   it("3.27.2 RedisExecutor.checkAttemptPromise: a command nobody waits for still follows its MOVED, so the abandoned lock script runs on the slot's owner and the lock is taken", () => {
     expect(behindTheThread('3.27.2', 4003)).toEqual({ sent: ['B/redirect replica-3 EVAL'], held: true });

@@ -308,9 +308,20 @@ export class SyncedEval {
     attempts?: Attempts,
   ): Process<Reply> {
     const ranOn = { node: '' };
-    const reply = yield* this.c.evalOn(script, keys, args, onAbandoned, attempts, ranOn);
+    // the script and its WAIT are one batch: an interrupt that leaves the script leaves the WAIT to
+    // go out behind it, and what is chained on the call gets the batch's outcome (where a MOVED
+    // led, the node that answered)
+    const late = (r: Reply, at?: string): void => {
+      const node = at ?? ranOn.node;
+      this.c.ctx.spawn(this.c.name, `${this.c.name}/batch`, this.entryLeft(node, r, onAbandoned));
+    };
+    const reply = yield* this.c.evalOn(script, keys, args, late, attempts, ranOn);
+    return yield* this.afterEntryScript(ranOn.node, reply, onAbandoned);
+  }
+
+  /** syncedByEntry after the script's reply: WAIT for the entry's replicas, then the check. */
+  private *afterEntryScript(node: string, reply: Reply, onAbandoned?: (reply: Reply) => void): Process<Reply> {
     if (reply.t === 'error') return reply;
-    const { node } = ranOn;
     let expected = this.availableSlaves.get(node);
     if (expected === undefined) {
       expected = this.c.ctx.replicasOf?.(node) ?? 0;
@@ -323,6 +334,12 @@ export class SyncedEval {
     if (synced !== expected) this.availableSlaves.delete(node);
     const failed = this.noSyncedFailure(synced, expected);
     return failed === null ? reply : error(failed);
+  }
+
+  /** syncedByEntry's batch once an interrupted get() left it, on the client's own process. */
+  private *entryLeft(node: string, reply: Reply, onAbandoned?: (reply: Reply) => void): Process<void> {
+    const r = yield* this.afterEntryScript(node, reply);
+    onAbandoned?.(r);
   }
 
   /**
