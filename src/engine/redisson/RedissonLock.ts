@@ -60,16 +60,19 @@ export class RedissonLock extends RedissonBaseLock {
     let handedOver = false;
     try {
       for (;;) {
+        const attempt = this.client.ctx.now();
         ttl = (yield this.tryAcquire(leaseTime, threadId)) as number | null;
         if (ttl === null) break;
         if (ttl >= 0) {
           // latch.tryAcquire(ttl) always reacts to an interrupt (and clears the flag); lock()
           // catches the InterruptedException and waits the ttl once more, and a second interrupt
           // during that wait leaves lock() as IllegalStateException.
-          this.emitWait(threadId, ttl, ttl);
           // the clock read in place: a `now` effect would resume this whole call once more
-          waitingUntil = this.client.ctx.now() + ttl;
-          let r = (yield acquireEffect(entry.latch, ttl, true)) as AcquireResult;
+          const now = this.client.ctx.now();
+          const wait = ttlWait(ttl, attempt, now);
+          this.emitWait(threadId, ttl, wait);
+          waitingUntil = now + wait;
+          let r = (yield acquireEffect(entry.latch, wait, true)) as AcquireResult;
           waitingUntil = null;
           this.emitWakeup(threadId, r, entry);
           if (r === 'interrupted') {
@@ -119,6 +122,7 @@ export class RedissonLock extends RedissonBaseLock {
       for (let deadline = until; ; ) {
         const left = deadline === Infinity ? undefined : Math.max(0, deadline - this.client.ctx.now());
         yield* acquire(entry.latch, left, false);
+        const attempt = this.client.ctx.now();
         const ttl = yield* this.tryAcquire(leaseTime, threadId);
         if (ttl === null) {
           this.client.pubSub.unsubscribe(entry, this.actor(threadId));
@@ -126,7 +130,8 @@ export class RedissonLock extends RedissonBaseLock {
           yield* this.unlockUnjoined(threadId);
           return;
         }
-        deadline = ttl >= 0 ? this.client.ctx.now() + ttl : Infinity;
+        const now = this.client.ctx.now();
+        deadline = ttl >= 0 ? now + ttlWait(ttl, attempt, now) : Infinity;
       }
     } catch (e) {
       // the result future is done: a failure is only logged by Redisson
@@ -183,8 +188,8 @@ export class RedissonLock extends RedissonBaseLock {
         time -= ctx.now() - currentTime;
         if (time <= 0) return yield* this.failed(waitTime, threadId);
 
+        const waitMs = ttl >= 0 && ttl < time ? ttlWait(ttl, currentTime, ctx.now()) : time;
         currentTime = ctx.now();
-        const waitMs = ttl >= 0 && ttl < time ? ttl : time;
         this.emitWait(threadId, ttl, waitMs);
         const r = (yield acquireEffect(entry.latch, waitMs, true)) as AcquireResult;
         this.emitWakeup(threadId, r, entry);
@@ -420,6 +425,17 @@ export class RedissonLock extends RedissonBaseLock {
         : { t: 0, seq: 0, kind: 'waiter.wakeup', actor, lock: this.name, cause, causeSeq };
     this.client.ctx.record(ev);
   }
+}
+
+/**
+ * How long a waiter waits on the latch for a holder's ttl. Redis counts in milliseconds and
+ * expires a key once the time is past its own, so a ttl of 0 is the key's last millisecond. A
+ * reply that comes back at the very instant the script ran (latencyMs 0) finds that millisecond
+ * still ahead: the real client spends it re-trying, a few round trips of 0.1 ms; the model waits
+ * it out, where re-trying would never let its clock move.
+ */
+function ttlWait(ttl: number, attemptStart: number, now: number): number {
+  return ttl === 0 && now === attemptStart ? 1 : ttl;
 }
 
 /** An answer that is not a ttl fails the Java callback as well: nothing is registered. */
