@@ -10,7 +10,12 @@ import { allRedissonScripts } from '../engine/redisson/scripts/family';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const UUID_THREAD = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(\d+)/g;
-const LATCH = /(redisson_unlock_latch:\{[^}]*\}:)([0-9a-zA-Z-]+)/g;
+/**
+ * An unlock latch's key: `redisson_unlock_latch:` + the lock's name in braces (prefixName), or the
+ * name itself when it has a hash tag (`{order}:lock`), then `:` and the request id: the id is the
+ * last segment, whatever colons the name holds.
+ */
+const LATCH = /(redisson_unlock_latch:[^\s"']*:)([0-9a-zA-Z-]+)(?![0-9a-zA-Z:-])/g;
 
 export function sha1(text: string): string {
   return createHash('sha1').update(text, 'utf8').digest('hex');
@@ -30,7 +35,8 @@ export function modelScripts(root = 'src/engine'): Map<string, string> {
     for (const f of readdirSync(dir)) {
       const p = join(dir, f);
       if (statSync(p).isDirectory()) walk(p);
-      else if (f.endsWith('.lua')) out.set(sha1(readFileSync(p, 'utf8')), relative(root, p).replace(/\.lua$/, ''));
+      else if (f.endsWith('.lua'))
+        out.set(sha1(readFileSync(p, 'utf8')), relative(root, p).replace(/\.lua$/, ''));
     }
   };
   walk(root);
