@@ -132,6 +132,21 @@ describe('cancelling an in-flight acquire (lockAsync(...).cancel())', () => {
     expect(s.trace.final.nodes.master.keys).not.toHaveProperty('myLock');
   });
 
+  it('3.11.6: without `until` the run ends only after the cancelled waiter, woken by the last unlock message, took the lock and gave it back (run_scenario: a waiter the client carries on is work in flight)', () => {
+    const s = run(
+      {
+        A: [
+          { id: 1, program: [{ op: 'lock', lock: 'myLock' }, work(3000), { op: 'unlock', lock: 'myLock' }] },
+        ],
+        B: [{ id: 1, start: 100, program: [{ op: 'lock', lock: 'myLock' }, work(100)] }],
+      },
+      { redisson: { version: '3.11.6' }, faults: [{ at: 1000, kind: 'cancel', client: 'B', thread: 1 }] },
+    );
+    expect(s.of('cmd', 'B/lockAsync').map((e) => e.reply)).toEqual([null, 1]);
+    expect(s.of('pubsub.unsubscribe', 'B:1')).toHaveLength(1);
+    expect(s.trace.final.nodes.master.keys).not.toHaveProperty('myLock');
+  });
+
   it('a cancel that finds no acquire in progress does nothing', () => {
     const s = run(
       { A: [{ id: 1, program: [work(2000), { op: 'lock', lock: 'myLock' }] }] },

@@ -94,6 +94,7 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
       if (p.waitTimeout) p.waitTimeout.cancelled = true;
       p.waitSem = null;
       p.waitTimeout = null;
+      p.granted = true;
       this.schedule(this.t, RESUME, p, 'acquired' satisfies AcquireResult, null, p.owner);
     }
   }
@@ -107,6 +108,7 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     if (p.done) return;
     if (p.waitSem !== null && p.waitInterruptible) {
       this.stopWaiting(p);
+      p.granted = true;
       this.schedule(this.t, RESUME, p, 'interrupted' satisfies AcquireResult, null, p.owner);
     } else if (p.inCall && p.callInterruptible) this.abandonCall(p);
     else p.pendingInterrupt = true;
@@ -264,13 +266,21 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
   /**
    * True while client work is in flight: a live (not crashed) client's process has a call whose
    * reply has not reached it yet, or was spawned (fire-and-forget work such as the DEL of an
-   * unlock latch) and has not run yet. A process sleeping or waiting on a semaphore (a watchdog
-   * timer, a pub/sub listener) is idle. The runner uses it to end a run only once that work is done.
+   * unlock latch) and has not run yet, or waits on a semaphore with a timeout or with a pub/sub
+   * frame on its way to the client (a waiter a cancelled lockAsync left to the client), or was
+   * granted its semaphore and has not resumed yet. A process
+   * sleeping (a watchdog timer) or waiting with nothing that can end the wait is idle. The runner
+   * uses it to end a run only once that work is done.
    */
   clientWorkInFlight(): boolean {
-    for (const o of this.owners.values()) {
+    for (const [client, o] of this.owners) {
       if (o.crashed) continue;
-      for (const p of o.procs) if (!p.started || p.inCall) return true;
+      for (const p of o.procs) {
+        if (!p.started || p.inCall || p.granted) return true;
+        // a wait the client carries on by itself (a cancelled lockAsync's): it ends at its
+        // timeout, or when the unlock message on its way opens the latch
+        if (p.waitSem !== null && (p.waitTimeout !== null || (this.pushesInFlight.get(client) ?? 0) > 0)) return true;
+      }
     }
     return false;
   }

@@ -99,6 +99,8 @@ export class Proc implements ProcHandle {
   started = false;
   /** a `call` it made has not resumed it yet (reply, error or response timeout) */
   inCall = false;
+  /** a semaphore it waited on was granted (or the wait interrupted) and it has not resumed yet */
+  granted = false;
   /** numbers its calls, so that the reply to one an interrupt abandoned can be told apart */
   callSeq = 0;
   callInterruptible = false;

@@ -238,6 +238,7 @@ export abstract class KernelProcs {
     this.wakeNames.add(p.name);
     p.started = true;
     p.inCall = false;
+    p.granted = false;
     let v = value;
     if (p.pendingThrow !== null && !(v instanceof ThrowInto)) {
       v = p.pendingThrow;
