@@ -14,7 +14,16 @@ import { replyToJson } from './reply_json';
 import { touchedKeys } from './touched_keys';
 import { scriptTracer } from './script_tracer';
 import { TcpHold } from './tcp_hold';
-import { type KernelOptions, RESUME, Proc, SimNode, type BlockedWait, type Push, isMessageFrame, Conn } from './kernel_parts';
+import {
+  type KernelOptions,
+  RESUME,
+  Proc,
+  SimNode,
+  type BlockedWait,
+  type Push,
+  isMessageFrame,
+  Conn,
+} from './kernel_parts';
 import { KernelProcs } from './kernel_procs';
 
 /** `execPushes` while a command runs that has pushed nothing yet (shared, never added to) */
@@ -87,7 +96,10 @@ export abstract class KernelBase extends KernelProcs {
       this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner, call);
       return;
     }
-    const args = argv.slice();
+    // the caller's array, not a copy: an effect's argv is built for the call (scriptArgv, a
+    // literal) or is a constant, and nothing writes to one once it is yielded; the trace's `cmd`
+    // event keeps it as it is (a copy per command was about 1% of contention-100's bytes)
+    const args = argv as string[];
     const o = this.owners.get(p.owner);
     if (o === undefined || o.starvedUntil <= this.t) {
       this.write(p, c, args, call, timeoutMs);
@@ -143,7 +155,7 @@ export abstract class KernelBase extends KernelProcs {
   protected armTimer(p: Proc, c: Conn, command: string, call: number, timeoutMs: number): void {
     if (call !== p.callSeq || !p.inCall) return;
     const timer = this.schedule(this.t + timeoutMs, RESUME, p, undefined, null, p.owner, call);
-    timer.timer = { node: c.node, conn: c.label, command, timeoutMs };
+    timer.timer = c.timerMeta(command, timeoutMs);
     p.callTimer = timer;
   }
 
@@ -199,7 +211,16 @@ export abstract class KernelBase extends KernelProcs {
       return;
     }
     const reply0 = replyToJson(reply);
-    this.rec.record({ t: 0, seq: 0, kind: 'cmd', actor: p.name, node: node.id, conn: c.label, argv, reply: reply0 });
+    this.rec.record({
+      t: 0,
+      seq: 0,
+      kind: 'cmd',
+      actor: p.name,
+      node: node.id,
+      conn: c.label,
+      argv,
+      reply: reply0,
+    });
     if (reply.t === 'int' && argv[0].toLowerCase() === 'wait')
       this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
     // server.dirty counts dataset changes as Redis does: a command that changed nothing (a failed
@@ -275,8 +296,27 @@ export abstract class KernelBase extends KernelProcs {
           // one literal each way (a field added after it moves the fields to a store of their own)
           const ev: AssembledEvent<'pubsub.deliver'> =
             causeSeq === null
-              ? { t: 0, seq: 0, kind: 'pubsub.deliver', actor: c.client, node: c.node, conn: c.label, channel, message }
-              : { t: 0, seq: 0, kind: 'pubsub.deliver', actor: c.client, node: c.node, conn: c.label, channel, message, causeSeq };
+              ? {
+                  t: 0,
+                  seq: 0,
+                  kind: 'pubsub.deliver',
+                  actor: c.client,
+                  node: c.node,
+                  conn: c.label,
+                  channel,
+                  message,
+                }
+              : {
+                  t: 0,
+                  seq: 0,
+                  kind: 'pubsub.deliver',
+                  actor: c.client,
+                  node: c.node,
+                  conn: c.label,
+                  channel,
+                  message,
+                  causeSeq,
+                };
           delivery = this.rec.record(ev).seq;
         }
         c.onPush?.(msg, delivery);
@@ -320,7 +360,16 @@ export abstract class KernelBase extends KernelProcs {
           this.rec.setKey(id, key, null);
         },
         publish: (channel, message, receivers) => {
-          const ev = this.rec.record({ t: 0, seq: 0, kind: 'pubsub.publish', actor: id, node: id, channel, message, receivers });
+          const ev = this.rec.record({
+            t: 0,
+            seq: 0,
+            kind: 'pubsub.publish',
+            actor: id,
+            node: id,
+            channel,
+            message,
+            receivers,
+          });
           for (const p of this.unpublished) p.publishSeq = ev.seq;
           this.unpublished = [];
         },
