@@ -253,7 +253,7 @@ export abstract class KernelProcs {
     for (;;) {
       let r: IteratorResult<Step, unknown>;
       try {
-        r = thrown ? p.top.throw(error) : p.top.next(v);
+        r = thrown ? GEN_THROW.call(p.top, error) : GEN_NEXT.call(p.top, v);
         thrown = false;
       } catch (e) {
         const caller = p.callers.pop();
@@ -366,6 +366,21 @@ export abstract class KernelProcs {
     writeTimeoutMs: number | undefined,
   ): void;
 }
+
+/**
+ * %GeneratorPrototype%.next and .throw, called on the process's generator. `p.top.next` read the
+ * method off each generator, whose map is its generator function's own: a load that sees every
+ * process type of the run (megamorphic, looked up on each resume), and on the rarer throw path one
+ * that saw few, so optimised code was thrown away whenever a new type was thrown into. Every
+ * process is a generator object, so the method is always this one.
+ */
+const GENERATOR_PROTOTYPE = Object.getPrototypeOf(function* () {}.prototype) as Generator<
+  Step,
+  unknown,
+  unknown
+>;
+const GEN_NEXT = GENERATOR_PROTOTYPE.next;
+const GEN_THROW = GENERATOR_PROTOTYPE.throw;
 
 /** A yielded sub-process rather than an effect (effects carry their `type`). */
 function isProcess(step: Step): step is Process<unknown> {
