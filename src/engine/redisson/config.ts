@@ -80,7 +80,8 @@ export function withRedissonDefaults(settings: RedissonSettings = {}): RedissonS
     retryDelayMs: settings.retryDelayMs ?? d.retryDelayMs,
     timeoutMs: settings.timeoutMs ?? d.timeoutMs,
     subscriptionTimeoutMs: settings.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
-    subscriptionConnectionPoolSize: settings.subscriptionConnectionPoolSize ?? d.subscriptionConnectionPoolSize,
+    subscriptionConnectionPoolSize:
+      settings.subscriptionConnectionPoolSize ?? d.subscriptionConnectionPoolSize,
     subscriptionsPerConnection: settings.subscriptionsPerConnection ?? d.subscriptionsPerConnection,
     // only when given, so a scenario without edits resolves to the same object as before
     ...(settings.scripts === undefined ? {} : { scripts: settings.scripts }),
@@ -88,6 +89,22 @@ export function withRedissonDefaults(settings: RedissonSettings = {}): RedissonS
 }
 
 export function redissonConfig(settings: RedissonSettings = {}): RedissonConfig {
-  const resolved = withRedissonDefaults(settings);
-  return { ...resolved, traits: versionTraits(resolved.version) };
+  const r = withRedissonDefaults(settings);
+  // Every field written out, `scripts` too when absent: one object shape for every scenario and
+  // release (a spread of the settings gave each run's config a map of its own, and the model's
+  // `config.x` reads saw dozens in a session)
+  return {
+    version: r.version,
+    lockWatchdogTimeout: r.lockWatchdogTimeout,
+    checkLockSyncedSlaves: r.checkLockSyncedSlaves,
+    slavesSyncTimeout: r.slavesSyncTimeout,
+    retryAttempts: r.retryAttempts,
+    retryDelayMs: r.retryDelayMs,
+    timeoutMs: r.timeoutMs,
+    subscriptionTimeoutMs: r.subscriptionTimeoutMs,
+    subscriptionConnectionPoolSize: r.subscriptionConnectionPoolSize,
+    subscriptionsPerConnection: r.subscriptionsPerConnection,
+    scripts: r.scripts,
+    traits: versionTraits(r.version),
+  };
 }
