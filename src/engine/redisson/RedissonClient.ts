@@ -18,6 +18,7 @@ import type { SimContext } from '../sim/api';
 import {
   CALL_INTERRUPTED,
   acquire,
+  callRecord,
   isCallTimeout,
   sleep,
   type ConnectionRef,
@@ -174,15 +175,7 @@ export class RedissonClient implements LockServices {
     // the effect itself, in one object: options handed to `call` were copied into a new effect
     // (and `yield* call(...)` made a generator) for each of the run's commands
     const { retryAttempts, retryDelayMs } = this.config;
-    return {
-      type: 'call',
-      conn,
-      argv,
-      interruptible: true,
-      onAbandonedReply,
-      timeoutMs,
-      writeTimeoutMs: retryDelayMs * (retryAttempts + 1),
-    };
+    return callRecord(conn, argv, true, onAbandonedReply, timeoutMs, retryDelayMs * (retryAttempts + 1));
   }
 
   /** One call as this client sends every call (callStep), resumed with its reply (also SyncedEval's). */
@@ -327,7 +320,11 @@ export class RedissonClient implements LockServices {
         onAbandoned?.(reply);
         return;
       }
-      this.ctx.spawn(this.name, `${this.name}/script`, this.scriptInBackground(true, node, script, keys, args, onAbandoned));
+      this.ctx.spawn(
+        this.name,
+        `${this.name}/script`,
+        this.scriptInBackground(true, node, script, keys, args, onAbandoned),
+      );
     };
   }
 
@@ -379,7 +376,11 @@ export class RedissonClient implements LockServices {
     // the EVALSHA is chained on the SCRIPT LOAD's future: an interrupt while it loads does not stop it
     const loaded = yield* this.call(conn, ['SCRIPT', 'LOAD', script], (r) => {
       if (r.t !== 'error')
-        this.ctx.spawn(this.name, `${this.name}/script`, this.scriptInBackground(false, node, script, keys, args, onAbandoned));
+        this.ctx.spawn(
+          this.name,
+          `${this.name}/script`,
+          this.scriptInBackground(false, node, script, keys, args, onAbandoned),
+        );
     });
     if (loaded.t === 'error') return loaded;
     return yield* this.call(conn, scriptArgv('EVALSHA', scriptSha(script), keys, args), onAbandoned);

@@ -7,7 +7,7 @@ import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import type { NodeLifecycle, Prng } from './api';
 import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Process, type Step } from './effects';
-import { CALL_TIMEOUT_PREFIX } from './effects';
+import { CALL_TIMEOUT_PREFIX, EffectRecord } from './effects';
 import { HorizonQueue } from './heap';
 import {
   INTERRUPTED_GET_FINDS_REPLY,
@@ -382,10 +382,15 @@ const GENERATOR_PROTOTYPE = Object.getPrototypeOf(function* () {}.prototype) as 
 const GEN_NEXT = GENERATOR_PROTOTYPE.next;
 const GEN_THROW = GENERATOR_PROTOTYPE.throw;
 
-/** A yielded sub-process rather than an effect (effects carry their `type`). */
+/**
+ * A yielded sub-process rather than an effect: a generator object. (Reading `type` off what was
+ * yielded, as this did, was a load that saw every generator type of the run.)
+ */
 function isProcess(step: Step): step is Process<unknown> {
-  return (step as { type?: unknown }).type === undefined;
+  return !(step instanceof EffectRecord) && IS_GENERATOR.call(GENERATOR_PROTOTYPE, step);
 }
+
+const IS_GENERATOR = Object.prototype.isPrototypeOf;
 
 /** What a call whose response timer fired resumes with. */
 function timerError(meta: CallMeta): Reply {
