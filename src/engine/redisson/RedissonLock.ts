@@ -96,7 +96,11 @@ export class RedissonLock extends RedissonBaseLock {
       if (e instanceof CancellationException && this.cancelled && waitingUntil !== null) {
         handedOver = true;
         const { client } = this;
-        client.ctx.spawn(client.name, `${client.name}/lockAsync`, this.waitOnCancelled(threadId, leaseTime, entry, waitingUntil));
+        client.ctx.spawn(
+          client.name,
+          `${client.name}/lockAsync`,
+          this.waitOnCancelled(threadId, leaseTime, entry, waitingUntil),
+        );
       }
       throw e;
     } finally {
@@ -113,10 +117,15 @@ export class RedissonLock extends RedissonBaseLock {
    * (owners-continue-cancel at 4.7.0). Only a cancel during a latch wait is handed over here; one
    * while the acquire script is in flight ends as before (its late success is given back).
    */
-  private *waitOnCancelled(threadId: number, leaseTime: number, entry: RedissonLockEntry, until: number): Process<void> {
+  private *waitOnCancelled(
+    threadId: number,
+    leaseTime: number,
+    entry: RedissonLockEntry,
+    until: number,
+  ): Process<void> {
     let subscribed = true;
     try {
-      for (let deadline = until; ; ) {
+      for (let deadline = until; ;) {
         const left = deadline === Infinity ? undefined : Math.max(0, deadline - this.client.ctx.now());
         yield* acquire(entry.latch, left, false);
         const ttl = yield* this.tryAcquire(leaseTime, threadId);
@@ -339,8 +348,18 @@ export class RedissonLock extends RedissonBaseLock {
    * change, as in Redisson, where each overrides tryLockInnerAsync around the same synced eval.
    */
   protected acquireScript(lease: number, threadId: number, _waitTime: number, _once: boolean): ScriptCall {
-    return [this.client.scripts.lock, [this.name], [lease, this.getLockName(threadId)]];
+    // A thread's lock object sends the same script, key and arguments on every attempt: the last
+    // call is handed back while they are unchanged (read only: its arrays are copied into argv).
+    const script = this.client.scripts.lock;
+    const owner = this.getLockName(threadId);
+    const last = this.lastAcquireCall;
+    if (last !== null && last[0] === script && last[2][0] === lease && last[2][1] === owner) return last;
+    const call: ScriptCall = [script, [this.name], [lease, owner]];
+    this.lastAcquireCall = call;
+    return call;
   }
+
+  private lastAcquireCall: ScriptCall | null = null;
 
   /** EVAL_LONG: what the acquire script's reply means; the fenced lock's reply also carries a token. */
   protected acquireResult(reply: Reply, _threadId: number): number | null {
