@@ -103,3 +103,21 @@ export class ArgsTable {
     return e === undefined;
   }
 }
+
+/** Lengths up to this have a table kept each (ArgsTables); longer ones share the last slot. */
+const KEPT_LENGTHS = 8;
+
+/**
+ * One kept table per length: the scripts of a run take turns (Redisson's acquire has one key and
+ * two arguments, its unlock three and five), and one kept table was rebuilt at every change of
+ * length, each of its values looked up again. A table of another length is reused exactly as the
+ * single one was (ArgsTable.push), so a script still sees a new table each run.
+ */
+export class ArgsTables {
+  private readonly byLength: ArgsTable[] = [];
+
+  push(L: LuaState, conv: LuaConverter, values: readonly string[], from: number, to: number): void {
+    const slot = Math.min(to - from, KEPT_LENGTHS);
+    (this.byLength[slot] ??= new ArgsTable()).push(L, conv, values, from, to);
+  }
+}

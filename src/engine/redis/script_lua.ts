@@ -29,7 +29,7 @@ import { restoreMessage, rewriteFor53 } from './lua_syntax51';
 import { LuaSandbox } from './lua_sandbox';
 import { LuaConverter, luaErrorField, mapCRLF } from './lua_convert';
 import { RedisTable } from './lua_redis_api';
-import { ArgsTable } from './lua_args_table';
+import { ArgsTables } from './lua_args_table';
 import type { LogLevel, LuaBridge } from './lua_redis_api';
 
 export { luaErrorField };
@@ -152,8 +152,8 @@ export class LuaScripting {
   /** the conversions between replies and Lua values, with this state's interned strings */
   private conv = new LuaConverter();
   /** the KEYS and ARGV tables of the last run, filled again when a script left them as built */
-  private keysTable = new ArgsTable();
-  private argsTable = new ArgsTable();
+  private keysTable = new ArgsTables();
+  private argsTable = new ArgsTables();
   private readonly redisTable: RedisTable;
 
   // per-run state
@@ -204,8 +204,8 @@ export class LuaScripting {
   reset(): void {
     this.L = lauxlib.luaL_newstate();
     this.conv = new LuaConverter();
-    this.keysTable = new ArgsTable();
-    this.argsTable = new ArgsTable();
+    this.keysTable = new ArgsTables();
+    this.argsTable = new ArgsTables();
     this.trustedFns = new Map();
     this.pristine = true;
     installVmPatches(this.L);
