@@ -320,11 +320,7 @@ export class RedissonClient implements LockServices {
         onAbandoned?.(reply);
         return;
       }
-      this.ctx.spawn(
-        this.name,
-        `${this.name}/script`,
-        this.scriptInBackground(true, node, script, keys, args, onAbandoned),
-      );
+      this.ctx.spawn(this.name, `${this.name}/script`, this.scriptInBackground(true, node, script, keys, args, onAbandoned));
     };
   }
 
@@ -376,11 +372,7 @@ export class RedissonClient implements LockServices {
     // the EVALSHA is chained on the SCRIPT LOAD's future: an interrupt while it loads does not stop it
     const loaded = yield* this.call(conn, ['SCRIPT', 'LOAD', script], (r) => {
       if (r.t !== 'error')
-        this.ctx.spawn(
-          this.name,
-          `${this.name}/script`,
-          this.scriptInBackground(false, node, script, keys, args, onAbandoned),
-        );
+        this.ctx.spawn(this.name, `${this.name}/script`, this.scriptInBackground(false, node, script, keys, args, onAbandoned));
     });
     if (loaded.t === 'error') return loaded;
     return yield* this.call(conn, scriptArgv('EVALSHA', scriptSha(script), keys, args), onAbandoned);

@@ -96,11 +96,7 @@ export class RedissonLock extends RedissonBaseLock {
       if (e instanceof CancellationException && this.cancelled && waitingUntil !== null) {
         handedOver = true;
         const { client } = this;
-        client.ctx.spawn(
-          client.name,
-          `${client.name}/lockAsync`,
-          this.waitOnCancelled(threadId, leaseTime, entry, waitingUntil),
-        );
+        client.ctx.spawn(client.name, `${client.name}/lockAsync`, this.waitOnCancelled(threadId, leaseTime, entry, waitingUntil));
       }
       throw e;
     } finally {
@@ -117,15 +113,10 @@ export class RedissonLock extends RedissonBaseLock {
    * (owners-continue-cancel at 4.7.0). Only a cancel during a latch wait is handed over here; one
    * while the acquire script is in flight ends as before (its late success is given back).
    */
-  private *waitOnCancelled(
-    threadId: number,
-    leaseTime: number,
-    entry: RedissonLockEntry,
-    until: number,
-  ): Process<void> {
+  private *waitOnCancelled(threadId: number, leaseTime: number, entry: RedissonLockEntry, until: number): Process<void> {
     let subscribed = true;
     try {
-      for (let deadline = until; ;) {
+      for (let deadline = until; ; ) {
         const left = deadline === Infinity ? undefined : Math.max(0, deadline - this.client.ctx.now());
         yield* acquire(entry.latch, left, false);
         const ttl = yield* this.tryAcquire(leaseTime, threadId);

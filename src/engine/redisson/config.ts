@@ -80,8 +80,7 @@ export function withRedissonDefaults(settings: RedissonSettings = {}): RedissonS
     retryDelayMs: settings.retryDelayMs ?? d.retryDelayMs,
     timeoutMs: settings.timeoutMs ?? d.timeoutMs,
     subscriptionTimeoutMs: settings.subscriptionTimeoutMs ?? d.subscriptionTimeoutMs,
-    subscriptionConnectionPoolSize:
-      settings.subscriptionConnectionPoolSize ?? d.subscriptionConnectionPoolSize,
+    subscriptionConnectionPoolSize: settings.subscriptionConnectionPoolSize ?? d.subscriptionConnectionPoolSize,
     subscriptionsPerConnection: settings.subscriptionsPerConnection ?? d.subscriptionsPerConnection,
     // only when given, so a scenario without edits resolves to the same object as before
     ...(settings.scripts === undefined ? {} : { scripts: settings.scripts }),

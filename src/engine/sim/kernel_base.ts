@@ -14,16 +14,7 @@ import { replyToJson } from './reply_json';
 import { touchedKeys } from './touched_keys';
 import { scriptTracer } from './script_tracer';
 import { TcpHold } from './tcp_hold';
-import {
-  type KernelOptions,
-  RESUME,
-  Proc,
-  SimNode,
-  type BlockedWait,
-  type Push,
-  isMessageFrame,
-  Conn,
-} from './kernel_parts';
+import { type KernelOptions, RESUME, Proc, SimNode, type BlockedWait, type Push, isMessageFrame, Conn } from './kernel_parts';
 import { KernelProcs } from './kernel_procs';
 
 /** `execPushes` while a command runs that has pushed nothing yet (shared, never added to) */
@@ -211,16 +202,7 @@ export abstract class KernelBase extends KernelProcs {
       return;
     }
     const reply0 = replyToJson(reply);
-    this.rec.record({
-      t: 0,
-      seq: 0,
-      kind: 'cmd',
-      actor: p.name,
-      node: node.id,
-      conn: c.label,
-      argv,
-      reply: reply0,
-    });
+    this.rec.record({ t: 0, seq: 0, kind: 'cmd', actor: p.name, node: node.id, conn: c.label, argv, reply: reply0 });
     if (reply.t === 'int' && argv[0].toLowerCase() === 'wait')
       this.rec.emit('wait.result', { actor: p.name, node: node.id, acked: Number(reply.v) });
     // server.dirty counts dataset changes as Redis does: a command that changed nothing (a failed
@@ -296,27 +278,8 @@ export abstract class KernelBase extends KernelProcs {
           // one literal each way (a field added after it moves the fields to a store of their own)
           const ev: AssembledEvent<'pubsub.deliver'> =
             causeSeq === null
-              ? {
-                  t: 0,
-                  seq: 0,
-                  kind: 'pubsub.deliver',
-                  actor: c.client,
-                  node: c.node,
-                  conn: c.label,
-                  channel,
-                  message,
-                }
-              : {
-                  t: 0,
-                  seq: 0,
-                  kind: 'pubsub.deliver',
-                  actor: c.client,
-                  node: c.node,
-                  conn: c.label,
-                  channel,
-                  message,
-                  causeSeq,
-                };
+              ? { t: 0, seq: 0, kind: 'pubsub.deliver', actor: c.client, node: c.node, conn: c.label, channel, message }
+              : { t: 0, seq: 0, kind: 'pubsub.deliver', actor: c.client, node: c.node, conn: c.label, channel, message, causeSeq };
           delivery = this.rec.record(ev).seq;
         }
         c.onPush?.(msg, delivery);
@@ -360,16 +323,7 @@ export abstract class KernelBase extends KernelProcs {
           this.rec.setKey(id, key, null);
         },
         publish: (channel, message, receivers) => {
-          const ev = this.rec.record({
-            t: 0,
-            seq: 0,
-            kind: 'pubsub.publish',
-            actor: id,
-            node: id,
-            channel,
-            message,
-            receivers,
-          });
+          const ev = this.rec.record({ t: 0, seq: 0, kind: 'pubsub.publish', actor: id, node: id, channel, message, receivers });
           for (const p of this.unpublished) p.publishSeq = ev.seq;
           this.unpublished = [];
         },
