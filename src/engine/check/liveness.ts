@@ -52,9 +52,11 @@ const RETRYING_TYPES = new Set(['MultiLock', 'RedLock']);
 export class LivenessChecker extends LivenessFacts {
   /** After every kernel task: L2 and L5 ask what is still scheduled; L6 measures its bound. */
   settle(): void {
-    if (this.l4Pending.size > 0) {
-      for (const p of this.l4Pending) this.judgeL4(p);
-      this.l4Pending.clear();
+    if (this.l4N > 0) {
+      // (a pair queued while these are judged is judged in this pass too, as a Set's walk would)
+      for (let i = 0; i < this.l4N; i++) this.judgeL4(this.l4Pending[i]);
+      this.l4N = 0;
+      this.l4Round++;
     }
     const probe = this.host.probe;
     if (this.dirty) {

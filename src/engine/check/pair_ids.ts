@@ -8,6 +8,8 @@ export interface Pair {
   readonly id: string;
   readonly actor: string;
   readonly lock: string;
+  /** the liveness checker's round in which this pair was last queued for L4 (its l4Pending) */
+  l4Round: number;
 }
 
 export const PAIR_SEP = '\u0000';
@@ -19,7 +21,7 @@ export class PairIds {
     let m = this.byActor.get(actor);
     if (m === undefined) this.byActor.set(actor, (m = new Map()));
     let p = m.get(lock);
-    if (p === undefined) m.set(lock, (p = { id: actor + PAIR_SEP + lock, actor, lock }));
+    if (p === undefined) m.set(lock, (p = { id: actor + PAIR_SEP + lock, actor, lock, l4Round: 0 }));
     return p;
   }
 

@@ -23,7 +23,11 @@ export class Network {
   /** One-way delay of a message `from` sends to `to` now, in virtual ms (FIFO clamp not included). */
   latency(from: string, to: string): number {
     let ms = this.latencyMs;
-    for (const s of this.spikes) if (s.endpoints === null || touches(s.endpoints, from, to)) ms += s.ms;
+    const spikes = this.spikes;
+    for (let i = 0; i < spikes.length; i++) {
+      const s = spikes[i];
+      if (s.endpoints === null || touches(s.endpoints, from, to)) ms += s.ms;
+    }
     return ms;
   }
 
@@ -33,6 +37,9 @@ export class Network {
    */
   arrival(from: string, to: string, sentAt: number): number {
     const at = sentAt + this.latency(from, to);
+    // (no spike has slowed a link yet: nothing to clamp to, and no link name to build and hash for
+    // each of the run's messages)
+    if (this.slowed.size === 0 && at === sentAt + this.latencyMs) return at;
     const link = `${from}>${to}`;
     const before = this.slowed.get(link);
     if (at === sentAt + this.latencyMs && before === undefined) return at;

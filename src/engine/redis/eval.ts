@@ -234,11 +234,10 @@ export class ScriptEngine {
       script = { fn: compiled };
       this.scripts.set(sha, script);
     }
-    const keys = argv.slice(3, 3 + numkeys);
-    const args = argv.slice(3 + numkeys);
     const tracer = this.tracer;
-    tracer?.begin(sha, keys, args);
-    const reply = this.lua.run(script.fn.fn, sha, keys, args);
+    // KEYS and ARGV are read from argv in place; sliced only for a tracer
+    tracer?.begin(sha, argv.slice(3, 3 + numkeys), argv.slice(3 + numkeys));
+    const reply = this.lua.run(script.fn.fn, sha, argv, 3, numkeys);
     tracer?.end(reply);
     return reply;
   }

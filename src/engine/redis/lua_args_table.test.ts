@@ -62,4 +62,29 @@ describe('KEYS and ARGV after a script changed them', () => {
     expect(reused).toEqual(fresh);
     expect(new Set(reused).size).toBe(3);
   });
+
+  it('keeps one table per length: scripts of two lengths taking turns each see their own values', () => {
+    const evalText = node();
+    const body = "return table.concat(KEYS, ',') .. '|' .. table.concat(ARGV, ',')";
+    const three = ['3', 'a', 'b', 'c', 'x', 'y', 'z', 'w', 'v'];
+    expect(evalText(body, '1', 'a', 'x', 'y')).toBe('"a|x,y"');
+    expect(evalText(body, ...three)).toBe('"a,b,c|x,y,z,w,v"');
+    evalText("KEYS[1] = 'changed' ARGV[2] = 'changed' return 1", '1', 'a', 'x', 'y');
+    expect(evalText(body, ...three)).toBe('"a,b,c|x,y,z,w,v"');
+    expect(evalText(READ_BACK, '1', 'a', 'x', 'y')).toBe('"1=a a1=x a2=y mt:nil #1"');
+    expect(evalText(body, '1', 'b', 'x', 'q')).toBe('"b|x,q"');
+  });
+
+  it('prints the addresses fresh tables would have when lengths take turns', () => {
+    const addresses = (body: string) => {
+      const evalText = node();
+      return [1, 2, 3, 4].map((i) =>
+        i % 2 === 1 ? evalText(body, '1', 'k', 'v') : evalText(body, '3', 'k', 'l', 'm', 'v', 'w', 'x', 'y'),
+      );
+    };
+    const fresh = addresses("local a = tostring(KEYS) .. tostring(ARGV) KEYS[1] = 'changed' return a");
+    const reused = addresses('local a = tostring(KEYS) .. tostring(ARGV) return a');
+    expect(reused).toEqual(fresh);
+    expect(new Set(reused).size).toBe(4);
+  });
 });

@@ -49,16 +49,17 @@ export class ArgsTable {
   /** the engine string each of those was looked up for: an unchanged value skips the look-up */
   private readonly strings: string[] = [];
 
-  /** Pushes a table holding `values` at 1..n, as lua_createtable and lua_rawseti would build it. */
-  push(L: LuaState, conv: LuaConverter, values: readonly string[]): void {
+  /** Pushes a table holding `values[from .. to)` at 1..n, as lua_createtable and lua_rawseti would build it. */
+  push(L: LuaState, conv: LuaConverter, values: readonly string[], from: number, to: number): void {
+    const n = to - from;
     const t = this.table;
-    if (t !== null && this.asBuilt(t, values.length)) {
+    if (t !== null && this.asBuilt(t, n)) {
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.ref);
       // the number a new table would have taken here (tostring prints it)
       t.id = (L as unknown as { l_G: { id_counter: number } }).l_G.id_counter++;
       t.flags = NEW_TABLE_FLAGS;
-      for (let i = 0; i < values.length; i++) {
-        const s = values[i];
+      for (let i = 0; i < n; i++) {
+        const s = values[from + i];
         if (s === this.strings[i]) continue;
         const ts = conv.stringFor(L, s);
         if (ts !== this.items[i]) {
@@ -71,15 +72,16 @@ export class ArgsTable {
       return;
     }
     this.table = null; // until the new one is complete
-    lua.lua_createtable(L, values.length, 0);
-    this.items.length = values.length;
-    this.strings.length = values.length;
-    for (let i = 0; i < values.length; i++) {
-      const ts = conv.stringFor(L, values[i]);
+    lua.lua_createtable(L, n, 0);
+    this.items.length = n;
+    this.strings.length = n;
+    for (let i = 0; i < n; i++) {
+      const s = values[from + i];
+      const ts = conv.stringFor(L, s);
       pushStringObject(L, ts);
       lua.lua_rawseti(L, -2, i + 1);
       this.items[i] = ts;
-      this.strings[i] = values[i];
+      this.strings[i] = s;
     }
     this.table = lua.lua_topointer(L, -1) as unknown as FengariTable;
     lua.lua_pushvalue(L, -1);
@@ -99,5 +101,23 @@ export class ArgsTable {
       e = e.n;
     }
     return e === undefined;
+  }
+}
+
+/** Lengths up to this have a table kept each (ArgsTables); longer ones share the last slot. */
+const KEPT_LENGTHS = 8;
+
+/**
+ * One kept table per length: the scripts of a run take turns (Redisson's acquire has one key and
+ * two arguments, its unlock three and five), and one kept table was rebuilt at every change of
+ * length, each of its values looked up again. A table of another length is reused exactly as the
+ * single one was (ArgsTable.push), so a script still sees a new table each run.
+ */
+export class ArgsTables {
+  private readonly byLength: ArgsTable[] = [];
+
+  push(L: LuaState, conv: LuaConverter, values: readonly string[], from: number, to: number): void {
+    const slot = Math.min(to - from, KEPT_LENGTHS);
+    (this.byLength[slot] ??= new ArgsTable()).push(L, conv, values, from, to);
   }
 }

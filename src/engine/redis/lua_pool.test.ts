@@ -29,7 +29,7 @@ const OPTS = { seed: 7, budget: 1_000_000 };
 function runOnce(s: LuaScripting, body: string): Reply {
   const c = s.compile(body);
   if (!c.ok) throw new Error('does not compile');
-  return s.run(c.fn, 'sha', ['k'], ['v']);
+  return s.run(c.fn, 'sha', ['k', 'v'], 0, 1);
 }
 
 describe('Lua states reused between nodes', () => {

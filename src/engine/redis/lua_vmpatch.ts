@@ -157,15 +157,18 @@ export function installVmPatches(L: LuaState): void {
   installed = true;
 }
 
-/** Runs fn with the guard armed (re-entrant: nested engines each count). */
-export function withStringGuard<T>(fn: () => T): T {
+/**
+ * Arms the guard until the matching leaveStringGuard (re-entrant: nested engines each count). A
+ * pair of calls around the run rather than a callback: a closure per script run was most of what
+ * the run's wrapper allocated.
+ */
+export function enterStringGuard(): void {
   if (active === 0) charged = 0;
   active++;
-  try {
-    return fn();
-  } finally {
-    active--;
-  }
+}
+
+export function leaveStringGuard(): void {
+  active--;
 }
 
 /**

@@ -20,7 +20,8 @@ import {
   ScriptMemoryError,
   installVmPatches,
   takeRefusal,
-  withStringGuard,
+  enterStringGuard,
+  leaveStringGuard,
 } from './lua_vmpatch';
 import { Rand48, REDIS_LRAND48_MAX } from './lua_random';
 import { scriptLayout } from './script_layout';
@@ -28,7 +29,7 @@ import { restoreMessage, rewriteFor53 } from './lua_syntax51';
 import { LuaSandbox } from './lua_sandbox';
 import { LuaConverter, luaErrorField, mapCRLF } from './lua_convert';
 import { RedisTable } from './lua_redis_api';
-import { ArgsTable } from './lua_args_table';
+import { ArgsTables } from './lua_args_table';
 import type { LogLevel, LuaBridge } from './lua_redis_api';
 
 export { luaErrorField };
@@ -151,8 +152,8 @@ export class LuaScripting {
   /** the conversions between replies and Lua values, with this state's interned strings */
   private conv = new LuaConverter();
   /** the KEYS and ARGV tables of the last run, filled again when a script left them as built */
-  private keysTable = new ArgsTable();
-  private argsTable = new ArgsTable();
+  private keysTable = new ArgsTables();
+  private argsTable = new ArgsTables();
   private readonly redisTable: RedisTable;
 
   // per-run state
@@ -203,8 +204,8 @@ export class LuaScripting {
   reset(): void {
     this.L = lauxlib.luaL_newstate();
     this.conv = new LuaConverter();
-    this.keysTable = new ArgsTable();
-    this.argsTable = new ArgsTable();
+    this.keysTable = new ArgsTables();
+    this.argsTable = new ArgsTables();
     this.trustedFns = new Map();
     this.pristine = true;
     installVmPatches(this.L);
@@ -295,58 +296,72 @@ export class LuaScripting {
     if (same) layoutLines.set(proto, shadow.lineinfo);
   }
 
-  /** Runs a compiled script with KEYS and ARGV (luaCallFunction) and converts what it returns. */
-  run(fn: ScriptFunction, sha: string, keys: readonly string[], args: readonly string[]): Reply {
+  /**
+   * Runs a compiled script with KEYS and ARGV (luaCallFunction) and converts what it returns:
+   * KEYS are `argv[first .. first + numkeys)`, ARGV the rest of `argv` (read in place, as
+   * luaCreateArray reads c->argv: no copy of either per run).
+   */
+  run(fn: ScriptFunction, sha: string, argv: readonly string[], first: number, numkeys: number): Reply {
     if (this.running) return error('ERR LockScope: nested script run');
-    const L = this.L;
     this.running = true;
     this.used = 0;
     this.killed = false;
     this.killLine = 0;
     this.conv.resp = 2;
     this.coroutines = 0;
+    enterStringGuard();
     try {
-      return withStringGuard(() => {
-        lua.lua_settop(L, 0);
-        lua.lua_pushcfunction(L, this.errorHandler);
-        lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, fn.ref);
-        const proto = (lua.lua_topointer(L, -1) as unknown as LuaClosure).p;
-        this.layout = this.lineListener ? (layoutLines.get(proto) ?? null) : null;
-        this.layoutProto = proto;
-        lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.sandbox.globalsRef);
-        // the globals are read-only to scripts; Redis lifts the flag the same way to set these two
-        const globals = this.sandbox.globals;
-        globals.readonly = false;
-        try {
-          // key first, then value: no lua_insert to swap them (see setField)
-          this.conv.pushString(L, 'KEYS');
-          this.keysTable.push(L, this.conv, keys);
-          lua.lua_rawset(L, -3);
-          this.conv.pushString(L, 'ARGV');
-          this.argsTable.push(L, this.conv, args);
-          lua.lua_rawset(L, -3);
-        } finally {
-          globals.readonly = true;
-        }
-        lua.lua_pop(L, 1);
-        this.armHook(L);
-        const st = lua.lua_pcall(L, 0, 1, 1);
-        lua.lua_sethook(L, null, 0, 0);
-        this.layout = null;
-        this.layoutProto = null;
-        let reply: Reply;
-        if (this.killed) reply = this.killReply(sha);
-        else if (st === lua.LUA_OK) reply = this.conv.toReply(L, -1, 0);
-        else if (st === NATIVE_ERROR_STATUS)
-          reply = error(`ERR Error running script ${sha}, ${nativeErrorText()}`);
-        else reply = this.errorReply(L, sha);
-        takeRefusal();
-        lua.lua_settop(L, 0);
-        return reply;
-      });
+      return this.runGuarded(fn, sha, argv, first, numkeys);
     } finally {
+      leaveStringGuard();
       this.running = false;
     }
+  }
+
+  private runGuarded(
+    fn: ScriptFunction,
+    sha: string,
+    argv: readonly string[],
+    first: number,
+    numkeys: number,
+  ): Reply {
+    const L = this.L;
+    lua.lua_settop(L, 0);
+    lua.lua_pushcfunction(L, this.errorHandler);
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, fn.ref);
+    const proto = (lua.lua_topointer(L, -1) as unknown as LuaClosure).p;
+    this.layout = this.lineListener ? (layoutLines.get(proto) ?? null) : null;
+    this.layoutProto = proto;
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.sandbox.globalsRef);
+    // the globals are read-only to scripts; Redis lifts the flag the same way to set these two
+    const globals = this.sandbox.globals;
+    globals.readonly = false;
+    try {
+      // key first, then value: no lua_insert to swap them (see setField)
+      this.conv.pushString(L, 'KEYS');
+      this.keysTable.push(L, this.conv, argv, first, first + numkeys);
+      lua.lua_rawset(L, -3);
+      this.conv.pushString(L, 'ARGV');
+      this.argsTable.push(L, this.conv, argv, first + numkeys, argv.length);
+      lua.lua_rawset(L, -3);
+    } finally {
+      globals.readonly = true;
+    }
+    lua.lua_pop(L, 1);
+    this.armHook(L);
+    const st = lua.lua_pcall(L, 0, 1, 1);
+    lua.lua_sethook(L, null, 0, 0);
+    this.layout = null;
+    this.layoutProto = null;
+    let reply: Reply;
+    if (this.killed) reply = this.killReply(sha);
+    else if (st === lua.LUA_OK) reply = this.conv.toReply(L, -1, 0);
+    else if (st === NATIVE_ERROR_STATUS)
+      reply = error(`ERR Error running script ${sha}, ${nativeErrorText()}`);
+    else reply = this.errorReply(L, sha);
+    takeRefusal();
+    lua.lua_settop(L, 0);
+    return reply;
   }
 
   // ---------------------------------------------------------------------------------------------

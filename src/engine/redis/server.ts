@@ -384,17 +384,33 @@ export function commandKeys(argv: readonly string[]): string[] | undefined {
 }
 
 function keysOf(spec: KeySpec | null, argv: readonly string[]): string[] {
-  if (spec === null) return [];
+  const keys: string[] = [];
+  if (spec === null) return keys;
+  const end = lastKeyIndex(spec, argv);
+  const step = keyStep(spec);
+  for (let j = firstKeyIndex(spec); j <= end; j += step) keys.push(argv[j]);
+  return keys;
+}
+
+/**
+ * Where keysOf's keys are in argv: from firstKeyIndex to lastKeyIndex (inclusive; before the first
+ * when there are none), keyStep apart. For a walk over them without an array (signalModifiedKeys).
+ */
+function firstKeyIndex(spec: KeySpec): number {
+  return spec === 'numkeys' ? 3 : spec[0];
+}
+
+function keyStep(spec: KeySpec): number {
+  return spec === 'numkeys' ? 1 : spec[2];
+}
+
+function lastKeyIndex(spec: KeySpec, argv: readonly string[]): number {
   if (spec === 'numkeys') {
     const n = argv.length > 2 ? parseLongLong(argv[2]) : null;
-    if (n === null || n < 0 || n > argv.length - 3) return [];
-    return argv.slice(3, 3 + Number(n));
+    return n === null || n < 0 || n > argv.length - 3 ? 2 : 2 + Number(n);
   }
-  const [first, last, step] = spec;
-  const end = last < 0 ? argv.length + last : Math.min(last, argv.length - 1);
-  const keys: string[] = [];
-  for (let j = first; j <= end; j += step) keys.push(argv[j]);
-  return keys;
+  const last = spec[1];
+  return last < 0 ? argv.length + last : Math.min(last, argv.length - 1);
 }
 
 /** Past this many modified keys in one command the report gives up and says "any key". */
@@ -634,9 +650,11 @@ export class RedisServer {
       this.modifiedAll = true;
       return;
     }
-    const keys = keysOf(cmd.keys, argv);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+    const spec = cmd.keys;
+    const end = lastKeyIndex(spec, argv);
+    const step = keyStep(spec);
+    for (let i = firstKeyIndex(spec); i <= end; i += step) {
+      const key = argv[i];
       if (this.watches.active) this.watches.touch(key, this.db.has(key));
       if (this.modified.length < MAX_MODIFIED) this.modified.push(key);
       else this.modifiedAll = true;

@@ -18,6 +18,7 @@ import type { SimContext } from '../sim/api';
 import {
   CALL_INTERRUPTED,
   acquire,
+  callRecord,
   isCallTimeout,
   sleep,
   type ConnectionRef,
@@ -173,15 +174,7 @@ export class RedissonClient implements LockServices {
     // the effect itself, in one object: options handed to `call` were copied into a new effect
     // (and `yield* call(...)` made a generator) for each of the run's commands
     const { retryAttempts, retryDelayMs } = this.config;
-    return {
-      type: 'call',
-      conn,
-      argv,
-      interruptible: true,
-      onAbandonedReply,
-      timeoutMs,
-      writeTimeoutMs: retryDelayMs * (retryAttempts + 1),
-    };
+    return callRecord(conn, argv, true, onAbandonedReply, timeoutMs, retryDelayMs * (retryAttempts + 1));
   }
 
   /** One call as this client sends every call (callStep), resumed with its reply (also SyncedEval's). */

@@ -344,8 +344,18 @@ export class RedissonLock extends RedissonBaseLock {
    * change, as in Redisson, where each overrides tryLockInnerAsync around the same synced eval.
    */
   protected acquireScript(lease: number, threadId: number, _waitTime: number, _once: boolean): ScriptCall {
-    return [this.client.scripts.lock, [this.name], [lease, this.getLockName(threadId)]];
+    // A thread's lock object sends the same script, key and arguments on every attempt: the last
+    // call is handed back while they are unchanged (read only: its arrays are copied into argv).
+    const script = this.client.scripts.lock;
+    const owner = this.getLockName(threadId);
+    const last = this.lastAcquireCall;
+    if (last !== null && last[0] === script && last[2][0] === lease && last[2][1] === owner) return last;
+    const call: ScriptCall = [script, [this.name], [lease, owner]];
+    this.lastAcquireCall = call;
+    return call;
   }
+
+  private lastAcquireCall: ScriptCall | null = null;
 
   /** EVAL_LONG: what the acquire script's reply means; the fenced lock's reply also carries a token. */
   protected acquireResult(reply: Reply, _threadId: number): number | null {

@@ -88,6 +88,22 @@ export function withRedissonDefaults(settings: RedissonSettings = {}): RedissonS
 }
 
 export function redissonConfig(settings: RedissonSettings = {}): RedissonConfig {
-  const resolved = withRedissonDefaults(settings);
-  return { ...resolved, traits: versionTraits(resolved.version) };
+  const r = withRedissonDefaults(settings);
+  // Every field written out, `scripts` too when absent: one object shape for every scenario and
+  // release (a spread of the settings gave each run's config a map of its own, and the model's
+  // `config.x` reads saw dozens in a session)
+  return {
+    version: r.version,
+    lockWatchdogTimeout: r.lockWatchdogTimeout,
+    checkLockSyncedSlaves: r.checkLockSyncedSlaves,
+    slavesSyncTimeout: r.slavesSyncTimeout,
+    retryAttempts: r.retryAttempts,
+    retryDelayMs: r.retryDelayMs,
+    timeoutMs: r.timeoutMs,
+    subscriptionTimeoutMs: r.subscriptionTimeoutMs,
+    subscriptionConnectionPoolSize: r.subscriptionConnectionPoolSize,
+    subscriptionsPerConnection: r.subscriptionsPerConnection,
+    scripts: r.scripts,
+    traits: versionTraits(r.version),
+  };
 }

@@ -378,7 +378,9 @@ export function versionTraits(version: string | undefined): VersionTraits {
   const release = resolveRelease(version);
   const known = traitsByRelease.get(release);
   if (known !== undefined) return known;
-  const out: Record<string, unknown> = { release, preset: presetFor(release) };
+  const out = traitsObject();
+  out.release = release;
+  out.preset = presetFor(release);
   for (const [k, r] of Object.entries(RELEASE_TRAITS) as [string, TraitRow<unknown>][])
     out[k] = r.ranges[rangeIndex(r, release)].value;
   // every client of every run asks again; frozen, so sharing one object cannot leak a change
@@ -388,6 +390,23 @@ export function versionTraits(version: string | undefined): VersionTraits {
 }
 
 const traitsByRelease = new Map<string, VersionTraits>();
+
+/**
+ * An object with every key of VersionTraits, in one order, each null, in V8's fast mode. Its keys
+ * added one by one (`out[k] = ...`, 35 of them) turned the object into a dictionary past a dozen,
+ * and each release's traits had a map of its own: every `traits.x` the Redisson model reads was a
+ * dictionary look-up at a site that saw every release of the run, and a site that had seen few
+ * threw its optimised code away at each new one. JSON.parse builds objects of one key order on one
+ * map; the values are then set on keys that exist, which keeps it.
+ */
+function traitsObject(): Record<string, unknown> {
+  traitsTemplate ??= JSON.stringify(
+    Object.fromEntries(['release', 'preset', ...Object.keys(RELEASE_TRAITS)].map((k) => [k, null])),
+  );
+  return JSON.parse(traitsTemplate) as Record<string, unknown>;
+}
+
+let traitsTemplate: string | null = null;
 /** a link can name any release string; the cache stops growing here */
 const TRAITS_CACHE_MAX = 64;
 

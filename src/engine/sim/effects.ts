@@ -103,6 +103,49 @@ export interface CallOptions {
   readonly writeTimeoutMs?: number;
 }
 
+/**
+ * Every effect this module makes is one of these: all fields present, in one order, so the
+ * kernel's reads of an effect (its `type`, a call's options) see one object shape whatever the
+ * run's processes yield (literals of five shapes made those reads polymorphic, and a shape a
+ * built-in yielded first threw the kernel's optimised `step` away). Fields an effect's type does
+ * not use are undefined. The kernel still takes an effect written as a literal.
+ */
+export class EffectRecord {
+  constructor(
+    readonly type: Effect['type'],
+    readonly conn: ConnectionRef | undefined,
+    readonly argv: readonly string[] | undefined,
+    readonly interruptible: boolean | undefined,
+    readonly onAbandonedReply: ((reply: Reply) => void) | undefined,
+    readonly timeoutMs: number | undefined,
+    readonly writeTimeoutMs: number | undefined,
+    readonly sem: Semaphore | undefined,
+    readonly ms: number | undefined,
+  ) {}
+}
+
+/** A `call` effect (see Effect) as an EffectRecord. */
+export function callRecord(
+  conn: ConnectionRef,
+  argv: readonly string[],
+  interruptible: boolean | undefined,
+  onAbandonedReply: ((reply: Reply) => void) | undefined,
+  timeoutMs: number | undefined,
+  writeTimeoutMs: number | undefined,
+): Effect {
+  return new EffectRecord(
+    'call',
+    conn,
+    argv,
+    interruptible,
+    onAbandonedReply,
+    timeoutMs,
+    writeTimeoutMs,
+    undefined,
+    undefined,
+  ) as Effect;
+}
+
 /** `opts`: the options, or just whether the call is interruptible. */
 export function* call(
   conn: ConnectionRef,
@@ -116,19 +159,21 @@ export function* call(
  * The `call` effect itself, for a hot path to yield without a generator of its own:
  * `(yield callEffect(conn, argv, opts)) as Reply` is `yield* call(conn, argv, opts)`.
  */
-export function callEffect(conn: ConnectionRef, argv: readonly string[], opts: boolean | CallOptions = false): Effect {
+export function callEffect(
+  conn: ConnectionRef,
+  argv: readonly string[],
+  opts: boolean | CallOptions = false,
+): Effect {
   if (typeof opts !== 'boolean')
-    // field by field: a spread of the options copied them through the slow generic path
-    return {
-      type: 'call',
+    return callRecord(
       conn,
       argv,
-      interruptible: opts.interruptible,
-      onAbandonedReply: opts.onAbandonedReply,
-      timeoutMs: opts.timeoutMs,
-      writeTimeoutMs: opts.writeTimeoutMs,
-    };
-  return opts ? { type: 'call', conn, argv, interruptible: true } : { type: 'call', conn, argv };
+      opts.interruptible,
+      opts.onAbandonedReply,
+      opts.timeoutMs,
+      opts.writeTimeoutMs,
+    );
+  return callRecord(conn, argv, opts ? true : undefined, undefined, undefined, undefined);
 }
 
 /**
@@ -143,7 +188,17 @@ export function isCallNotWritten(reply: Reply): boolean {
 }
 
 export function* sleep(ms: number): Process<void> {
-  yield { type: 'sleep', ms };
+  yield new EffectRecord(
+    'sleep',
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    ms,
+  ) as Effect;
 }
 
 export function* acquire(sem: Semaphore, timeoutMs?: number, interruptible = false): Process<AcquireResult> {
@@ -152,12 +207,32 @@ export function* acquire(sem: Semaphore, timeoutMs?: number, interruptible = fal
 
 /** The `acquire` effect, for a hot path: `(yield acquireEffect(..)) as AcquireResult` is `yield* acquire(..)`. */
 export function acquireEffect(sem: Semaphore, timeoutMs?: number, interruptible = false): Effect {
-  return { type: 'acquire', sem, timeoutMs, interruptible };
+  return new EffectRecord(
+    'acquire',
+    undefined,
+    undefined,
+    interruptible,
+    undefined,
+    timeoutMs,
+    undefined,
+    sem,
+    undefined,
+  ) as Effect;
 }
 
 export function* now(): Process<number> {
   return (yield NOW) as number;
 }
 
-/** The `now` effect, for a hot path: `(yield NOW) as number` is `yield* now()`. */
-export const NOW: Effect = Object.freeze({ type: 'now' });
+/** The `now` effect, for a hot path: `(yield NOW) as number` is `yield* now()` (read only, not frozen: a frozen one had a shape of its own). */
+export const NOW: Effect = new EffectRecord(
+  'now',
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+) as Effect;

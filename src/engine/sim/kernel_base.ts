@@ -87,7 +87,10 @@ export abstract class KernelBase extends KernelProcs {
       this.schedule(this.t, RESUME, p, error('ERR connection closed'), null, p.owner, call);
       return;
     }
-    const args = argv.slice();
+    // the caller's array, not a copy: an effect's argv is built for the call (scriptArgv, a
+    // literal) or is a constant, and nothing writes to one once it is yielded; the trace's `cmd`
+    // event keeps it as it is (a copy per command was about 1% of contention-100's bytes)
+    const args = argv as string[];
     const o = this.owners.get(p.owner);
     if (o === undefined || o.starvedUntil <= this.t) {
       this.write(p, c, args, call, timeoutMs);
@@ -143,7 +146,7 @@ export abstract class KernelBase extends KernelProcs {
   protected armTimer(p: Proc, c: Conn, command: string, call: number, timeoutMs: number): void {
     if (call !== p.callSeq || !p.inCall) return;
     const timer = this.schedule(this.t + timeoutMs, RESUME, p, undefined, null, p.owner, call);
-    timer.timer = { node: c.node, conn: c.label, command, timeoutMs };
+    timer.timer = c.timerMeta(command, timeoutMs);
     p.callTimer = timer;
   }
 

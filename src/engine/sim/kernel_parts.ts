@@ -45,12 +45,12 @@ export interface KernelOptions {
 export const RESUME = 0;
 export const FN = 1;
 
-/** What a response timer's call was, for `call.timeout` and a later `reply.late`. */
+/** What a response timer's call was, for `call.timeout` and a later `reply.late` (shared: read only). */
 export interface CallMeta {
-  node: string;
-  conn: string;
-  command: string;
-  timeoutMs: number;
+  readonly node: string;
+  readonly conn: string;
+  readonly command: string;
+  readonly timeoutMs: number;
 }
 
 /** A resume that throws into the process instead of handing it a value (Future.cancel()). */
@@ -224,4 +224,18 @@ export class Conn implements ConnectionRef {
     readonly onPush: PushHandler | undefined,
     readonly onDrop: (() => void) | undefined,
   ) {}
+
+  /** command -> what its response timers say (read only): one per command, not one per call */
+  private timerMetas: Map<string, CallMeta> | null = null;
+
+  /** What a response timer of `command` on this connection is, for `call.timeout` and `reply.late`. */
+  timerMeta(command: string, timeoutMs: number): CallMeta {
+    const metas = (this.timerMetas ??= new Map());
+    let meta = metas.get(command);
+    if (meta === undefined || meta.timeoutMs !== timeoutMs) {
+      meta = { node: this.node, conn: this.label, command, timeoutMs };
+      metas.set(command, meta);
+    }
+    return meta;
+  }
 }

@@ -7,7 +7,7 @@ import type { Reply } from '../redis/reply';
 import { error } from '../redis/reply';
 import type { NodeLifecycle, Prng } from './api';
 import { CALL_INTERRUPTED, type AcquireResult, type ConnectionRef, type Process, type Step } from './effects';
-import { CALL_TIMEOUT_PREFIX } from './effects';
+import { CALL_TIMEOUT_PREFIX, EffectRecord } from './effects';
 import { HorizonQueue } from './heap';
 import {
   INTERRUPTED_GET_FINDS_REPLY,
@@ -254,7 +254,7 @@ export abstract class KernelProcs {
     for (;;) {
       let r: IteratorResult<Step, unknown>;
       try {
-        r = thrown ? p.top.throw(error) : p.top.next(v);
+        r = thrown ? GEN_THROW.call(p.top, error) : GEN_NEXT.call(p.top, v);
         thrown = false;
       } catch (e) {
         const caller = p.callers.pop();
@@ -368,10 +368,30 @@ export abstract class KernelProcs {
   ): void;
 }
 
-/** A yielded sub-process rather than an effect (effects carry their `type`). */
+/**
+ * %GeneratorPrototype%.next and .throw, called on the process's generator. `p.top.next` read the
+ * method off each generator, whose map is its generator function's own: a load that sees every
+ * process type of the run (megamorphic, looked up on each resume), and on the rarer throw path one
+ * that saw few, so optimised code was thrown away whenever a new type was thrown into. Every
+ * process is a generator object, so the method is always this one.
+ */
+const GENERATOR_PROTOTYPE = Object.getPrototypeOf(function* () {}.prototype) as Generator<
+  Step,
+  unknown,
+  unknown
+>;
+const GEN_NEXT = GENERATOR_PROTOTYPE.next;
+const GEN_THROW = GENERATOR_PROTOTYPE.throw;
+
+/**
+ * A yielded sub-process rather than an effect: a generator object. (Reading `type` off what was
+ * yielded, as this did, was a load that saw every generator type of the run.)
+ */
 function isProcess(step: Step): step is Process<unknown> {
-  return (step as { type?: unknown }).type === undefined;
+  return !(step instanceof EffectRecord) && IS_GENERATOR.call(GENERATOR_PROTOTYPE, step);
 }
+
+const IS_GENERATOR = Object.prototype.isPrototypeOf;
 
 /** What a call whose response timer fired resumes with. */
 function timerError(meta: CallMeta): Reply {

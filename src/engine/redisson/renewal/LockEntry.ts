@@ -9,28 +9,43 @@
  */
 export class LockEntry {
   private readonly queue: number[] = [];
-  private readonly counters = new Map<number, number>();
-  private readonly lockNames = new Map<number, string>();
+  /**
+   * The threads with a counter, their counters and their lock names, side by side. An entry has
+   * one thread, or a few: two Maps per entry, each emptied by a delete (V8 shrinks a Map's table
+   * when it empties, in the runtime), cost more than a short walk; an entry is made and dropped
+   * for every watchdog-mode acquire and release (contention-100: 2,000 a run).
+   */
+  private readonly ids: number[] = [];
+  private readonly counters: number[] = [];
+  private readonly lockNames: string[] = [];
 
   constructor(private readonly queuePerAcquire = false) {}
 
   addThreadId(threadId: number, lockName: string): void {
-    const c = this.counters.get(threadId) ?? 0;
+    const i = this.ids.indexOf(threadId);
+    const c = i < 0 ? 0 : this.counters[i];
     if (c === 0 || this.queuePerAcquire) this.queue.push(threadId);
-    if (!this.lockNames.has(threadId)) this.lockNames.set(threadId, lockName);
-    this.counters.set(threadId, c + 1);
+    if (i < 0) {
+      this.ids.push(threadId);
+      this.counters.push(1);
+      this.lockNames.push(lockName);
+    } else this.counters[i] = c + 1;
   }
 
   removeThreadId(threadId: number): void {
-    const c = this.counters.get(threadId);
-    if (c === undefined) return;
+    const i = this.ids.indexOf(threadId);
+    if (i < 0) return;
+    const c = this.counters[i];
     if (c > 1) {
-      this.counters.set(threadId, c - 1);
+      this.counters[i] = c - 1;
       return;
     }
-    this.counters.delete(threadId);
-    this.lockNames.delete(threadId);
-    this.queue.splice(this.queue.indexOf(threadId), 1);
+    removeAt(this.ids, i);
+    removeAt(this.counters, i);
+    removeAt(this.lockNames, i);
+    // (splice(indexOf, 1): the last one when absent, as splice(-1, 1) takes it)
+    const q = this.queue.indexOf(threadId);
+    removeAt(this.queue, q < 0 ? this.queue.length - 1 : q);
   }
 
   hasNoThreads(): boolean {
@@ -42,6 +57,14 @@ export class LockEntry {
   }
 
   getLockName(threadId: number): string | undefined {
-    return this.lockNames.get(threadId);
+    const i = this.ids.indexOf(threadId);
+    return i < 0 ? undefined : this.lockNames[i];
   }
+}
+
+/** a.splice(i, 1) without the array of removed items it returns (nothing when i is out of range) */
+function removeAt<T>(a: T[], i: number): void {
+  if (i < 0 || i >= a.length) return;
+  for (let j = i + 1; j < a.length; j++) a[j - 1] = a[j];
+  a.pop();
 }
