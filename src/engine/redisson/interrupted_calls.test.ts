@@ -172,6 +172,47 @@ describe('interrupted get() before 3.21 (RedissonBaseLock.evalWriteAsync)', () =
   });
 });
 
+describe('interrupted get() while the batch waits after NOSCRIPT', () => {
+  it('4.7.0 CommandAsyncService.syncedEval: the WAIT behind a NOSCRIPT script, interrupted, leaves the reload and the call again to the client; the thread sends nothing more', () => {
+    // A:1 locks and unlocks (scripts loaded), a SCRIPT FLUSH at 500 ms, then A:1 locks again at
+    // 1.6 s: NOSCRIPT, and its WAIT (replica 300 ms behind) is interrupted
+    const s = run(
+      {
+        A: [
+          {
+            id: 1,
+            program: [
+              { op: 'lock', lock: 'a' },
+              { op: 'unlock', lock: 'a' },
+              work(1000),
+              { op: 'lock', lock: 'a' },
+            ],
+          },
+          { id: 2, start: 500, program: [redis('SCRIPT', 'FLUSH')] },
+          { id: 3, start: 3000, program: [{ op: 'isLocked', lock: 'a' }] },
+        ],
+      },
+      {
+        until: 5000,
+        redis: { topology: 'sentinel', replicas: [{ lagMs: 300 }] },
+        redisson: { version: '4.7.0' },
+        faults: [{ at: 1619, kind: 'interrupt', client: 'A', thread: 1 }],
+      },
+    );
+    expect(String((s.results('A:1').at(-1) as { error: string }).error)).toMatch(
+      /^RedisException: java.lang.InterruptedException/,
+    );
+    const after = s.of('cmd').filter((e) => e.t > 1619);
+    expect(after.filter((e) => e.actor === 'A:1')).toEqual([]);
+    expect(after.filter((e) => e.actor === 'A/batch').map((e) => (e.argv as string[])[0])).toEqual([
+      'SCRIPT',
+      'EVALSHA',
+      'WAIT',
+    ]);
+    expect(s.results('A:3')[0]).toBe(true);
+  });
+});
+
 describe('interrupted get() in a cluster', () => {
   it("3.27.2 RedisExecutor.checkAttemptPromise: a command nobody waits for still follows its MOVED, so the abandoned lock script runs on the slot's owner and the lock is taken", () => {
     expect(behindTheThread('3.27.2', 4003)).toEqual({ sent: ['B/redirect replica-3 EVAL'], held: true });
@@ -204,6 +245,13 @@ describe('interrupted get() in a cluster', () => {
         true,
       ]);
     }
+  });
+
+  it("4.7.0 an interrupt during a round's SCRIPT LOAD (the reload after NOSCRIPT) leaves the rounds to the client too: the lock is taken after the scan", () => {
+    const { sent, held } = behindTheThread('4.7.0', 4009);
+    expect(sent[0]).toBe('B/batch master-3 EVALSHA');
+    expect(sent.at(-2)).toBe('B/batch replica-3 EVALSHA');
+    expect(held).toBe(true);
   });
 
   it("3.27.2 the same for the replica check's INFO", () => {

@@ -220,10 +220,23 @@ export class SyncedEval {
     const [reply, at] = yield* this.c.route.send(chain.node, evalArgv, keys[0], abandoned, attempts);
     // an interrupted get() leaves the whole batch to go on without the thread (batchWhenAbandoned)
     if (isCallInterrupted(reply)) return reply;
+    // 3.48+: loadScript, then the whole syncedEval again (settled); an interrupt during either
+    // leaves that to the client too
+    const reloads = reply.t === 'error' && reply.v.startsWith('NOSCRIPT') && rules.reloadOnNoScript;
+    const reloadLeft = () => {
+      this.c.ctx.spawn(this.c.name, `${this.c.name}/batch`, this.chainLeft(chain, this.reloaded(keys[0], script)));
+    };
     // the batch sends WAIT behind the script whatever the script answers
-    const w = expected === 0 ? null : yield* this.waitFor(at, expected, reply, onAbandoned);
-    if (reply.t === 'error' && reply.v.startsWith('NOSCRIPT') && rules.reloadOnNoScript) {
-      const r = yield* this.reload(keys[0], script);
+    const w =
+      expected === 0
+        ? null
+        : yield* this.waitFor(at, expected, reloads ? reloadLeft : this.outcomeLate(reply, expected, onAbandoned));
+    if (w !== null && isCallInterrupted(w)) return w;
+    if (reloads) {
+      const r = yield* this.reload(keys[0], script, (late) => {
+        this.c.ctx.spawn(this.c.name, `${this.c.name}/batch`, this.chainLeft(chain, answered(late.t === 'error' ? late : AGAIN)));
+      });
+      if (isCallInterrupted(r)) return r;
       return r.t === 'error' ? r : AGAIN;
     }
     if (reply.t === 'error' || w === null) return reply;
@@ -246,6 +259,8 @@ export class SyncedEval {
   ): Process<void> {
     const rules = syncedEvalRules(this.c.config.traits.release);
     if (isNoScript(reply) && rules.reloadOnNoScript) {
+      // the batch's WAIT still goes out behind the script
+      if (expected > 0) yield* this.waitFor(node, expected);
       const r = yield* this.reload(keys[0], script);
       onAbandoned?.(r.t === 'error' ? r : yield* this.c.syncedEval(script, keys, args));
       return;
@@ -254,7 +269,7 @@ export class SyncedEval {
       onAbandoned?.(reply);
       return;
     }
-    const w = yield* this.waitFor(node, expected, reply);
+    const w = yield* this.waitFor(node, expected);
     onAbandoned?.(this.batchOutcome(reply, w, expected));
   }
 
@@ -265,8 +280,14 @@ export class SyncedEval {
    * redirected again and meets NOSCRIPT again, round after round until a scan of the map. The
    * oracle saw it (cluster-moved-stale-map@4.7.0: rounds for 0.3 s in one run, 5.8 s in another).
    */
-  private reload(key: string, script: string): Process<Reply> {
-    return this.c.call(this.c.connection(this.c.master(key)), ['SCRIPT', 'LOAD', script]);
+  private reload(key: string, script: string, late?: (reply: Reply) => void): Process<Reply> {
+    return this.c.call(this.c.connection(this.c.master(key)), ['SCRIPT', 'LOAD', script], late);
+  }
+
+  /** reload, then AGAIN (syncedEval again) unless it failed: the rest of a chain the WAIT's interrupt left. */
+  private *reloaded(key: string, script: string): Process<Reply> {
+    const r = yield* this.reload(key, script);
+    return r.t === 'error' ? r : AGAIN;
   }
 
   /** What the EVAL+WAIT batch completes the script's future with: the script's reply, or the failure. */
@@ -278,21 +299,23 @@ export class SyncedEval {
   }
 
   /** The batch's WAIT: it completes the script's future once WAIT is answered too. */
-  private *waitFor(
-    node: string,
-    expected: number,
-    reply: Reply,
-    onAbandoned?: (reply: Reply) => void,
-  ): Process<Reply> {
+  private *waitFor(node: string, expected: number, late?: (w: Reply) => void): Process<Reply> {
     return yield* this.c.call(
       this.c.connection(node),
       ['WAIT', String(expected), String(this.c.config.slavesSyncTimeout)],
-      // what is chained on the script's future gets the batch's outcome: a failed replica check
-      // completes it exceptionally, so a thenApply after it (an unlock's latch DEL) does not run
-      onAbandoned && ((w: Reply) => onAbandoned(this.batchOutcome(reply, w, expected))),
+      late,
       // the EVAL+WAIT batch's response timeout is timeout + slavesSyncTimeout
       this.c.config.timeoutMs + this.c.config.slavesSyncTimeout,
     );
+  }
+
+  /**
+   * An abandoned WAIT's reply: what is chained on the script's future gets the batch's outcome (a
+   * failed replica check completes it exceptionally, so a thenApply after it, an unlock's latch
+   * DEL, does not run).
+   */
+  private outcomeLate(reply: Reply, expected: number, onAbandoned?: (reply: Reply) => void) {
+    return onAbandoned && ((w: Reply) => onAbandoned(this.batchOutcome(reply, w, expected)));
   }
 
   /**
@@ -328,7 +351,7 @@ export class SyncedEval {
       this.availableSlaves.set(node, expected);
     }
     if (expected === 0) return reply;
-    const w = yield* this.waitFor(node, expected, reply, onAbandoned);
+    const w = yield* this.waitFor(node, expected, this.outcomeLate(reply, expected, onAbandoned));
     if (w.t === 'error') return w;
     const synced = w.t === 'int' ? Number(w.v) : 0;
     if (synced !== expected) this.availableSlaves.delete(node);
