@@ -70,8 +70,10 @@ test('built JS gzip size', () => {
   // long-document editor (the editor's chunk 2.5 -> 5.0 KB), fengari patch v4 and the engine's
   // fourth pass measured 410.6 KB: 415 KB. The fifth pass (first screen) dropped fengari's unused
   // modules, moved versions.ts's words to a chunk of their own and the lazy views' English strings
-  // to theirs: 399.0 KB measured (564.8 with the lessons' 165.8), so 405 KB.
-  expect(total - lessons).toBeLessThanOrEqual(405 * 1024);
+  // to theirs: 399.0 KB measured (564.8 with the lessons' 165.8), so 405 KB. The eighth pass's
+  // fidelity fixes (a call an interrupt left follows its MOVED, syncedEval's chain as steps that go
+  // on without the thread) and the engine's one-shape objects: 405.0 KB measured, so 408 KB.
+  expect(total - lessons).toBeLessThanOrEqual(408 * 1024);
 });
 
 test('first-screen JS, as the page loads it', async ({ page }) => {
@@ -119,8 +121,10 @@ test('first-screen JS, as the page loads it', async ({ page }) => {
   // models 1.5 + JSX runtime 3.3), so 305 KB. The fifth pass: fengari's unused modules dropped by
   // its patch (v5), versions.ts's words loaded when the version picker asks, the lazy views'
   // English strings with their chunks: 284.5 KB (page 126.9 + worker 152.9 + the two chunks it
-  // shares 1.5 + JSX runtime 3.3), so 290 KB. The target stays 260 KB (not met).
-  expect(total).toBeLessThanOrEqual(290 * 1024);
+  // shares 1.5 + JSX runtime 3.3), so 290 KB. The eighth pass (those fixes are in the worker's
+  // first chunk): 290.0 KB (page 127.7 + worker 157.6 + 1.5 + 3.3), so 292 KB. The target stays
+  // 260 KB (not met).
+  expect(total).toBeLessThanOrEqual(292 * 1024);
 });
 
 test('time to interactive on the preview server', async ({ page }) => {
