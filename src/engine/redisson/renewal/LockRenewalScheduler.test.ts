@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runA } from '../testing/family';
 import { simulate } from '../testing/simulate';
-import { slotGroups } from './LockRenewalScheduler';
 
 describe('LockRenewalScheduler (3.44+)', () => {
   it('renews all of a client’s watchdog locks in one EVAL every lockWatchdogTimeout/3', () => {
@@ -98,12 +97,18 @@ describe('LockRenewalScheduler in a cluster (3.44.0 RenewalTask.execute → rene
     expect(s.violations).toEqual([]);
   });
 
-  it('slot2names iterates by ConcurrentHashMap bucket (slot mod table size), names of one slot together', () => {
-    // 12769 & 15 = 1, 1744 & 15 = 0; {a}x and {a}y share a slot
-    expect(slotGroups(['myLock', '{a}x', 'seat:4', '{a}y'])).toEqual([
-      ['seat:4'],
-      ['myLock'],
-      ['{a}x', '{a}y'],
+  it('4.7.0 RenewalTask: the batch lists the locks in name2entry’s ConcurrentHashMap order, as the real client sent them (oracle: incident-subscribe-timeout)', () => {
+    const s = runA(
+      [...[1, 2, 3, 4, 5].map((n) => ({ op: 'lock', lock: `order-${n}` })), { op: 'work', ms: 11_000 }],
+      { redisson: { version: '4.7.0' } },
+    );
+    const renew = s.of('cmd', 'A/watchdog').find((e) => (e.argv as string[])[0] === 'EVALSHA')!;
+    expect((renew.argv as string[]).slice(3, 8)).toEqual([
+      'order-3',
+      'order-4',
+      'order-5',
+      'order-1',
+      'order-2',
     ]);
   });
 });

@@ -19,6 +19,7 @@ import { sleep, type Process } from '../../sim/effects';
 import { keyHashSlot } from '../../redis/cluster_slots';
 import type { CommandExecutor, ServiceManager } from '../executor';
 import { LockEntry } from './LockEntry';
+import { JavaHashOrder, javaStringHash } from '../java_hash_order';
 import type { RenewalService } from './RenewalService';
 import { emitWatchdog, watchdogActor, type CancelReason } from './watchdog';
 
@@ -27,8 +28,17 @@ export const LOCK_WATCHDOG_BATCH_SIZE = 100;
 
 export class LockRenewalScheduler implements RenewalService {
   private running = false;
-  /** lock key -> entry, in registration order (Redisson iterates a ConcurrentHashMap) */
+  /** lock key -> entry */
   private readonly name2entry = new Map<string, LockEntry>();
+  /**
+   * The order RenewalTask's ConcurrentHashMaps hand the names out in, which is the order of the
+   * keys in each renewal script: name2entry's, or in a cluster slot2names' (slots, then the names
+   * of each slot, a set on a ConcurrentHashMap too). Seen on the real 4.7.0 client (oracle:
+   * f1-renewal-per-slot, incident-subscribe-timeout).
+   */
+  private readonly names = new JavaHashOrder<string>(javaStringHash);
+  private readonly slots = new JavaHashOrder<number>((slot) => slot);
+  private readonly slotNames = new Map<number, JavaHashOrder<string>>();
 
   constructor(private readonly client: CommandExecutor & ServiceManager) {}
 
@@ -41,6 +51,17 @@ export class LockRenewalScheduler implements RenewalService {
     const entry = new LockEntry(this.client.config.traits.reentrantRenewalEntryLeaks);
     entry.addThreadId(threadId, lockName);
     this.name2entry.set(name, entry);
+    this.names.add(name);
+    if (this.client.clusterMode) {
+      const slot = keyHashSlot(name);
+      let inSlot = this.slotNames.get(slot);
+      if (inSlot === undefined) {
+        inSlot = new JavaHashOrder<string>(javaStringHash);
+        this.slotNames.set(slot, inSlot);
+        this.slots.add(slot);
+      }
+      inSlot.add(name);
+    }
     if (!this.running) {
       this.running = true;
       this.schedule();
@@ -58,6 +79,16 @@ export class LockRenewalScheduler implements RenewalService {
     if (threadId !== null) entry.removeThreadId(threadId);
     if (threadId !== null && !entry.hasNoThreads()) return;
     this.name2entry.delete(name);
+    this.names.delete(name);
+    const slot = this.client.clusterMode ? keyHashSlot(name) : -1;
+    const inSlot = this.slotNames.get(slot);
+    if (inSlot !== undefined) {
+      inSlot.delete(name);
+      if (inSlot.keys().length === 0) {
+        this.slotNames.delete(slot);
+        this.slots.delete(slot);
+      }
+    }
     emitWatchdog(this.client, 'watchdog.cancel', name, whose, { reason });
     if (this.name2entry.size === 0) this.running = false;
   }
@@ -76,8 +107,9 @@ export class LockRenewalScheduler implements RenewalService {
 
   /** RenewalTask.execute: every name in one sequence of chunks, or (cluster) one per slot. */
   private *execute(): Process<void> {
-    const names = [...this.name2entry.keys()];
-    const groups = this.client.clusterMode ? slotGroups(names) : [names];
+    const groups = this.client.clusterMode
+      ? this.slots.keys().map((slot) => this.slotNames.get(slot)!.keys())
+      : [this.names.keys()];
     for (const group of groups)
       for (let i = 0; i < group.length; i += LOCK_WATCHDOG_BATCH_SIZE)
         if (!(yield* this.renewChunk(group.slice(i, i + LOCK_WATCHDOG_BATCH_SIZE)))) return;
@@ -134,25 +166,4 @@ export class LockRenewalScheduler implements RenewalService {
     });
     return true;
   }
-}
-
-/**
- * RenewalTask.slot2names (3.44.0+, cluster only): names grouped by hash slot, in the order a
- * ConcurrentHashMap<Integer, Set<String>> iterates them: by table bucket (slot mod the table size,
- * 16 doubling past 3/4 full), then by slot; names within a slot in the order they were added.
- */
-export function slotGroups(names: readonly string[]): string[][] {
-  const bySlot = new Map<number, string[]>();
-  for (const name of names) {
-    const slot = keyHashSlot(name);
-    const group = bySlot.get(slot);
-    if (group === undefined) bySlot.set(slot, [name]);
-    else group.push(name);
-  }
-  let table = 16;
-  while (bySlot.size > (table * 3) / 4) table *= 2;
-  const mask = table - 1;
-  return [...bySlot.entries()]
-    .sort(([a], [b]) => (a & mask) - (b & mask) || a - b)
-    .map(([, group]) => group);
 }

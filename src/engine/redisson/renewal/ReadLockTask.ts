@@ -12,6 +12,7 @@
  * Before 3.8.1 RedissonReadLock had no renewal script of its own and used RedissonLock's: the
  * hash was renewed, the holds' timeout keys were not.
  */
+import { JavaHashOrder, javaStringHash } from '../java_hash_order';
 import { sleep, type Process } from '../../sim/effects';
 import type { CommandExecutor, ServiceManager } from '../executor';
 import type { RenewalService } from './RenewalService';
@@ -49,6 +50,8 @@ export function readLockTaskOf(client: Client): ReadLockTask {
 export class ReadLockTask implements RenewalService {
   private running = false;
   private readonly name2entry = new Map<string, ReadEntry>();
+  /** the order RenewalTask's ConcurrentHashMap hands the names out in (LockRenewalScheduler) */
+  private readonly names = new JavaHashOrder<string>(javaStringHash);
 
   constructor(private readonly client: Client) {}
 
@@ -57,6 +60,7 @@ export class ReadLockTask implements RenewalService {
     if (!entry) {
       entry = { keyPrefix: readKeyPrefix(name), threads: new Map() };
       this.name2entry.set(name, entry);
+      this.names.add(name);
     }
     const cur = entry.threads.get(threadId);
     entry.threads.set(threadId, [lockName, (cur?.[1] ?? 0) + 1]);
@@ -82,6 +86,7 @@ export class ReadLockTask implements RenewalService {
       if (entry.threads.size > 0) return;
     }
     this.name2entry.delete(name);
+    this.names.delete(name);
     emitWatchdog(this.client, 'watchdog.cancel', name, whose, { reason });
     if (this.name2entry.size === 0) this.running = false;
   }
@@ -90,7 +95,7 @@ export class ReadLockTask implements RenewalService {
     do {
       // Java divides longs
       yield* sleep(Math.trunc(this.client.config.lockWatchdogTimeout / 3));
-      for (const name of [...this.name2entry.keys()]) yield* this.renew(name);
+      for (const name of this.names.keys()) yield* this.renew(name);
     } while (this.running);
   }
 
