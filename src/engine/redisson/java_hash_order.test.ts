@@ -33,6 +33,7 @@ describe('JavaHashOrder (a ConcurrentHashMap’s iteration order; the expected o
     expect(m.keys()).toEqual([33, 1, 17]);
     m.delete(1);
     expect(m.keys()).toEqual([33, 17]);
+    expect(m.size).toBe(2);
     m.add(1);
     for (const k of [2, 3, 4, 5, 6, 7, 8, 9, 10]) m.add(k);
     // 12 keys: the table is 32 now; bin 1 held 33, 17, 1: 17 (bit 16 set) goes to bin 17, 33 and 1

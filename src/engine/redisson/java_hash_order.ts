@@ -52,6 +52,10 @@ export class JavaHashOrder<K> {
     this.count--;
   }
 
+  get size(): number {
+    return this.count;
+  }
+
   /** The keys as the map's iterator hands them out. */
   keys(): K[] {
     const out: K[] = [];

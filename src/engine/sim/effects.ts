@@ -111,16 +111,18 @@ export interface CallOptions {
  * not use are undefined. The kernel still takes an effect written as a literal.
  */
 export class EffectRecord {
+  // every field is a parameter, so every record gets all of them in one order (one shape) even
+  // when the trailing ones are left out
   constructor(
     readonly type: Effect['type'],
-    readonly conn: ConnectionRef | undefined,
-    readonly argv: readonly string[] | undefined,
-    readonly interruptible: boolean | undefined,
-    readonly onAbandonedReply: ((reply: Reply) => void) | undefined,
-    readonly timeoutMs: number | undefined,
-    readonly writeTimeoutMs: number | undefined,
-    readonly sem: Semaphore | undefined,
-    readonly ms: number | undefined,
+    readonly conn?: ConnectionRef,
+    readonly argv?: readonly string[],
+    readonly interruptible?: boolean,
+    readonly onAbandonedReply?: (reply: Reply) => void,
+    readonly timeoutMs?: number,
+    readonly writeTimeoutMs?: number,
+    readonly sem?: Semaphore,
+    readonly ms?: number,
   ) {}
 }
 
@@ -141,8 +143,6 @@ export function callRecord(
     onAbandonedReply,
     timeoutMs,
     writeTimeoutMs,
-    undefined,
-    undefined,
   ) as Effect;
 }
 
@@ -216,7 +216,6 @@ export function acquireEffect(sem: Semaphore, timeoutMs?: number, interruptible 
     timeoutMs,
     undefined,
     sem,
-    undefined,
   ) as Effect;
 }
 
@@ -225,14 +224,4 @@ export function* now(): Process<number> {
 }
 
 /** The `now` effect, for a hot path: `(yield NOW) as number` is `yield* now()` (read only, not frozen: a frozen one had a shape of its own). */
-export const NOW: Effect = new EffectRecord(
-  'now',
-  undefined,
-  undefined,
-  undefined,
-  undefined,
-  undefined,
-  undefined,
-  undefined,
-  undefined,
-) as Effect;
+export const NOW: Effect = new EffectRecord('now') as Effect;

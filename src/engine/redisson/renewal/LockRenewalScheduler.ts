@@ -84,7 +84,7 @@ export class LockRenewalScheduler implements RenewalService {
     const inSlot = this.slotNames.get(slot);
     if (inSlot !== undefined) {
       inSlot.delete(name);
-      if (inSlot.keys().length === 0) {
+      if (inSlot.size === 0) {
         this.slotNames.delete(slot);
         this.slots.delete(slot);
       }
