@@ -428,10 +428,28 @@ function watchdogsOf(events: readonly TraceEvent[]): Set<string> {
 /** The caption of events[i] as text runs, glossary terms marked; null before the first event. */
 export function captionOf(events: readonly TraceEvent[], i: number, lang: Lang): Linked[] | null {
   const e = events[i];
-  if (!e) return null;
+  return e ? captionOfEvent(e, () => events, lang) : null;
+}
+
+/**
+ * The caption of `e`, one of the run's events. The run's other events are read only by the few
+ * captions that name a script by its SHA or tell a watchdog's client apart, so the caption of the
+ * event at the cursor does not make the page parse a run's events before it is drawn
+ * (worker-protocol.ts defers them; run-outline.ts brings the cursor's event).
+ */
+export function captionOfEvent(e: TraceEvent, events: () => readonly TraceEvent[], lang: Lang): Linked[] {
   const format = FORMATS[e.kind] as Format<EventKind> | undefined;
   if (!format) return [{ text: translate(lang, 'caption.unknown', { kind: e.kind }) }];
-  const [key, params] = format(e as never, { lang, scripts: scriptsOf(events), watchdogs: watchdogsOf(events) });
+  const ctx: Ctx = {
+    lang,
+    get scripts() {
+      return scriptsOf(events());
+    },
+    get watchdogs() {
+      return watchdogsOf(events());
+    },
+  };
+  const [key, params] = format(e as never, ctx);
   return linkTerms(translate(lang, key, scalars(params)), lang);
 }
 

@@ -7,6 +7,7 @@ import { unsupportedIssue } from '../engine/scenario/run_scenario';
 import { nodeIds } from '../engine/topology/nodes';
 import { clampIndex, indexAtTime } from './cursor-index';
 import * as engine from './engine-adapter';
+import { findScriptContext } from './inspectors/script-context';
 import { outlineOf } from './run-outline';
 import { deriveRunModel } from './timeline/model';
 import type { Request, Response } from './worker-protocol';
@@ -33,6 +34,10 @@ export function makeRun(req: Pick<RunRequest, 'scenario' | 'verbose' | 'at'>) {
     at === undefined ? -1 : 'index' in at ? clampIndex(count, at.index) : indexAtTime(result.trace, at.clock);
   const first = { index, state: result.stateAt(index) };
   const outline = outlineOf(result.trace, verbose);
+  if (index >= 0) {
+    const { events } = result.trace;
+    outline.opening = { index, event: events[index], script: findScriptContext(events, index) };
+  }
   return { ok: true as const, scenario: v.scenario, result, model, outline, verbose, first, started, ran };
 }
 

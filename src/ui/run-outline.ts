@@ -7,6 +7,7 @@
  */
 import { keyMoments, type KeyMoment } from '../engine/trace/key_moments';
 import type { Trace, TraceEvent } from '../engine/trace/types';
+import type { ScriptContext } from './inspectors/script-context';
 
 export interface RunOutline {
   /** trace.events.length */
@@ -17,6 +18,13 @@ export interface RunOutline {
   pace: number;
   /** keyMoments(trace) */
   moments: KeyMoment[];
+  /**
+   * What the page reads of the events at the cursor the run opens at (the request's `at`), when
+   * there is one: after an edit the cursor stays where it was, and the transport's clock, the
+   * event box, the caption and the script view read there before the first draw (engine-host.ts
+   * writes it; the events themselves are parsed after the draw).
+   */
+  opening?: { index: number; event: TraceEvent; script: ScriptContext | null };
 }
 
 /** Events worth watching: a verbose run's script lines would otherwise count as pace. */
@@ -49,6 +57,8 @@ export function eventCountOf(run: RunLike): number {
 
 /** The event at `i`, undefined out of range (the cursor before the first event reads no events). */
 export function eventAt(run: RunLike, i: number): TraceEvent | undefined {
+  const opening = run.outline?.opening;
+  if (opening !== undefined && opening.index === i) return opening.event;
   return i >= 0 && i < eventCountOf(run) ? run.trace.events[i] : undefined;
 }
 

@@ -46,11 +46,13 @@ export function ScriptView() {
   const cursor = usePlayground((s) => s.cursor);
   const predict = usePlayground((s) => s.predict);
   const lang = usePlayground((s) => s.lang);
-  // (before the first event the events are not read: they may not be parsed yet)
-  const ctx = useMemo(
-    () => (run && cursor >= 0 ? findScriptContext(run.trace.events, cursor) : null),
-    [run, cursor],
-  );
+  // (before the first event the events are not read, nor at the cursor a run opened at: they may
+  // not be parsed yet, and the worker found the same there: run-outline.ts)
+  const ctx = useMemo(() => {
+    if (!run || cursor < 0) return null;
+    const opening = run.outline?.opening;
+    return opening?.index === cursor ? opening.script : findScriptContext(run.trace.events, cursor);
+  }, [run, cursor]);
   const { method, sha, script } = useRedissonScript(ctx?.text ?? null);
   const pre = useRef<HTMLPreElement>(null);
   // keep the running line in sight inside the listing (notes make it longer than the panel)

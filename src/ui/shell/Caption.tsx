@@ -1,4 +1,4 @@
-import { captionOf } from '../caption';
+import { captionOfEvent } from '../caption';
 import { describeEvent } from '../describe-event';
 import { useT } from '../hooks/useT';
 import { eventAt } from '../run-outline';
@@ -18,7 +18,7 @@ export function Caption() {
   const playing = usePlayground((s) => s.playing);
   // before the first event nothing is read of the events (they may not be parsed yet)
   const ev = run ? eventAt(run, cursor) : undefined;
-  const parts = run && ev ? captionOf(run.trace.events, cursor, lang) : null;
+  const parts = run && ev ? captionOfEvent(ev, () => run.trace.events, lang) : null;
   const raw = ev ? describeEvent(ev) : null;
   return (
     <section className="caption" data-testid="caption" aria-label={t('caption.label')}>
