@@ -60,6 +60,19 @@ describe('worker warm-up', () => {
     expect(reruns).toHaveLength(1);
   });
 
+  it('re-runs the slowest small built-in as the page runs it (verbose, 3,539 events)', () => {
+    const { w, tasks } = harness(2);
+    const req: Request = {
+      type: 'run',
+      id: 7,
+      scenario: structuredClone(builtin('incident-multilock-opposite-order')!.scenario),
+    };
+    const res = host(req);
+    expect(res.type === 'run' && res.result.ok && res.result.outline?.events).toBeGreaterThan(3_000);
+    w.after(req, res);
+    expect(tasks).toHaveLength(1);
+  });
+
   it('never re-runs a large run, a refused scenario or another answer', () => {
     const { w, tasks } = harness(2);
     w.after(...ask('contention-100'));
