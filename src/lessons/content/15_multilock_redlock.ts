@@ -212,7 +212,7 @@ const lesson: Lesson = {
       },
       scenario: { builtin: 'redlock-pause-after-validity' },
       at: violationStart('V3'),
-      // from B:1's 16 ms hold (its write) to A:1's late write, not 12 s of waiting around them
+      // from B:1's hold of a few tens of ms (its write) to A:1's late write, not 12 s of waiting around them
       zoom: { from: { kind: 'lock.acquired', actor: 'B:1' } },
       text: {
         en:
