@@ -8,6 +8,9 @@
  *                          derived from it), until one succeeds
  *   unlock()               unlock every lock (one by one from 3.27.2, all at once before)
  *
+ * Giving locks back inside tryLock (unlockInner) and the final PEXPIREs go one lock at a time
+ * from 3.15.1, all at once before.
+ *
  * Sub-locks taken with both a wait and a lease get 2 × wait as their lease while the round runs
  * (so early locks do not expire before the last is taken) and are PEXPIREd to the real lease at
  * the end. RedissonRedLock (RedissonRedLock.ts) relaxes "all" to a majority.
@@ -21,34 +24,49 @@ import type { Reply } from '../redis/reply';
 import { compareVersions } from './versions';
 import { scriptText } from './scripts';
 import { EXPIRE } from './scripts/RedissonExpirable';
-import { JavaException, RedisResponseTimeoutException } from './errors';
+import { JavaException, RedisResponseTimeoutException, exceptionFor } from './errors';
 import { threadActor } from '../trace/actors';
 
 export class UnsupportedOperationException extends JavaException {
   override readonly javaClass = 'java.lang.UnsupportedOperationException';
 }
 
-/** Runs processes side by side (the async API plus join) and waits for all of them. */
-function* all<T>(client: ServiceManager, actor: string, procs: Process<T>[]): Process<(T | unknown)[]> {
+/**
+ * Starts processes side by side (the async API: every future made first) and hands back, for
+ * each, a process that joins it: its value, or what it threw, once it has ended. Joined in order,
+ * as Java's loops over the futures do, the first failure is seen as soon as it and those before it
+ * have ended, whatever the later ones are still doing.
+ */
+function fork<T>(client: ServiceManager, actor: string, procs: Process<T>[]): (() => Process<T>)[] {
   const { ctx } = client;
-  const done = ctx.semaphore();
-  const results: (T | unknown)[] = new Array<unknown>(procs.length);
-  procs.forEach((p, i) =>
+  return procs.map((p) => {
+    const done = ctx.semaphore();
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
     ctx.spawn(
       client.name,
       actor,
       (function* () {
         try {
-          results[i] = yield* p;
+          outcome = { ok: true, value: yield* p };
         } catch (e) {
-          results[i] = e;
+          outcome = { ok: false, error: e };
         }
         ctx.release(done);
       })(),
-    ),
-  );
-  for (let i = 0; i < procs.length; i++) yield acquireEffect(done);
-  return results;
+    );
+    return function* join(): Process<T> {
+      yield acquireEffect(done);
+      if (outcome === undefined) throw new Error('a forked process ended without an outcome');
+      if (!outcome.ok) throw outcome.error;
+      return outcome.value;
+    };
+  });
+}
+
+/** expireAsync's answer as its future completes: an error reply fails it. */
+function expired(r: Reply): boolean {
+  if (r.t === 'error') throw exceptionFor(r);
+  return true;
 }
 
 export class RedissonMultiLock {
@@ -155,11 +173,7 @@ export class RedissonMultiLock {
     }
     if (leaseTime > 0) {
       this.leaseSetAt.set(threadId, ctx.now());
-      yield* all(
-        this.client,
-        this.actor(threadId),
-        acquired.map((l) => this.expire(l, leaseTime)),
-      );
+      yield* this.expireAll(acquired, leaseTime, threadId);
     }
     return true;
   }
@@ -176,6 +190,25 @@ export class RedissonMultiLock {
   }
 
   /**
+   * The lease step: every acquired lock's key PEXPIREd to the real lease. From 3.15.1 (cd11accae) a
+   * lazy stream joins each expireAsync before making the next; before, all were sent, then each
+   * synced in order. Either way the first failure is thrown out of tryLock (the locks stay held
+   * with the round's lease), and from 3.15.1 the locks after it get no PEXPIRE at all.
+   */
+  private *expireAll(acquired: readonly RedissonLock[], leaseTime: number, threadId: number): Process<void> {
+    if (this.client.config.traits.multiLockSequentialGiveBack) {
+      for (const l of acquired) expired(yield* this.expire(l, leaseTime));
+      return;
+    }
+    const joins = fork(
+      this.client,
+      this.actor(threadId),
+      acquired.map((l) => this.expire(l, leaseTime)),
+    );
+    for (const join of joins) expired(yield* join());
+  }
+
+  /**
    * unlock(). From 3.27.2 (0f05a859f) `locks.forEach(Lock::unlock)`: one after another, and the
    * first exception (say an IllegalMonitorStateException because sub-lock 1 expired) ends the
    * loop, so the later sub-locks stay held, and renewed by the watchdog. Before, every
@@ -186,24 +219,38 @@ export class RedissonMultiLock {
       for (const l of this.locks) yield* l.unlock(threadId);
       return true;
     }
-    const results = yield* all(
+    const joins = fork(
       this.client,
       this.actor(threadId),
       this.locks.map((l) => l.unlock(threadId)),
     );
-    for (const r of results) if (r instanceof Error) throw r;
+    for (const join of joins) yield* join();
     return true;
   }
 
-  /** Give back locks, ignoring what fails (a lock never taken answers IllegalMonitorState). */
+  /**
+   * unlockInner: give back locks, ignoring what fails (a lock never taken answers
+   * IllegalMonitorState). From 3.15.1 (cd11accae) a lazy stream: each unlockAsync is made once the
+   * one before it has completed, so the next lock's server hears nothing until the previous one
+   * answered; before, every unlockAsync was made at once and then each awaited.
+   */
   protected *unlockInner(locks: readonly RedissonLock[], threadId: number): Process<void> {
     if (locks.length === 0) return;
-    const results = yield* all(
-      this.client,
-      this.actor(threadId),
-      locks.map((l) => l.unlock(threadId)),
-    );
-    for (const r of results) if (r instanceof Error && !(r instanceof JavaException)) throw r;
+    const sequential = this.client.config.traits.multiLockSequentialGiveBack;
+    const joins = sequential
+      ? locks.map((l) => () => l.unlock(threadId))
+      : fork(
+          this.client,
+          this.actor(threadId),
+          locks.map((l) => l.unlock(threadId)),
+        );
+    for (const join of joins) {
+      try {
+        yield* join();
+      } catch (e) {
+        if (!(e instanceof JavaException)) throw e;
+      }
+    }
   }
 
   /** isHeldByThread: the AND over all locks. */

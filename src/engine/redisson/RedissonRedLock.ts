@@ -6,10 +6,10 @@
  *
  * The Redlock algorithm (as the Redis docs describe it) also says how long the lock can be trusted:
  * validity = lease − elapsed − drift, with drift = lease × 1% + 2 ms. Redisson's RedLock does not
- * check it. With a lease, Redisson sets every key's final TTL by a PEXPIRE round at the end of
- * tryLock, so the lease runs from that round: the model reports lease − (time the round took) −
- * drift after a successful tryLock (lastValidity), for the timeline to show where the holder's
- * safe window ends.
+ * check it. With a lease, Redisson sets every key's final TTL by PEXPIREs at the end of tryLock
+ * (all at once up to 3.15.0, one master after another from 3.15.1), so the lease runs from that
+ * step: the model reports lease − (time the step took) − drift after a successful tryLock
+ * (lastValidity), for the timeline to show where the holder's safe window ends.
  */
 import { now, type Process } from '../sim/effects';
 import { NO_LEASE } from './RedissonLock';
@@ -47,7 +47,7 @@ export class RedissonRedLock extends RedissonMultiLock {
     return this.validity.get(threadId);
   }
 
-  /** unlock(): release everything, ignoring failures. */
+  /** unlock(): unlockInner over every lock (one after another from 3.15.1), ignoring failures. */
   override *unlock(threadId: number): Process<boolean> {
     yield* this.unlockInner(this.locks, threadId);
     return true;

@@ -51,6 +51,7 @@ describe('the release table', () => {
     ['clusterDownRetry', '3.13.1', '3.13.2', false, true],
     ['fairLockWaitMs', '3.13.2', '3.13.3', 5000, 300_000],
     ['spinLock', '3.14.1', '3.15.0', false, true],
+    ['multiLockSequentialGiveBack', '3.15.0', '3.15.1', false, true],
     ['replicaCheck', '3.16.6', '3.16.7', 'none', 'all'],
     ['replicaCheck', '3.17.4', '3.17.5', 'all', 'zero'],
     ['zeroLeaseMeansWatchdog', '3.17.0', '3.17.1', false, true],

@@ -215,6 +215,16 @@ export const RELEASE_TRAITS = {
     id: 'reentrant-unlock-keeps-lease',
     ranges: [{ value: false }, { from: '3.27.2', value: true }],
   }),
+  multiLockSequentialGiveBack: row({
+    id: 'multilock-give-back',
+    ranges: [
+      // RedissonMultiLock.unlockInner: every unlockAsync made, then each awaited; the lease step's
+      // expireAsync likewise all sent, then each synced
+      { value: false },
+      // cd11accae: both are lazy streams, each future made once the one before it completed
+      { from: '3.15.1', value: true },
+    ],
+  }),
   multiLockSequentialUnlock: row({
     id: 'multilock-unlock',
     ranges: [

@@ -181,6 +181,17 @@ export const RELEASE_TRAIT_TEXT: TraitTextTable = {
     zh: '重入解锁保留显式租期',
     values: [NO, YES],
   },
+  multiLockSequentialGiveBack: {
+    en: 'MultiLock/RedLock give-back and final PEXPIREs',
+    zh: 'MultiLock/RedLock 归还锁与最终 PEXPIRE',
+    values: [
+      { en: 'all sent at once', zh: '全部同时发送' },
+      {
+        en: 'one lock at a time, each after the one before it answered',
+        zh: '逐个进行，前一个应答后才发下一个',
+      },
+    ],
+  },
   multiLockSequentialUnlock: {
     en: 'MultiLock unlock',
     zh: 'MultiLock 解锁',

@@ -103,9 +103,10 @@ describe('lock-family built-ins', () => {
     expect(s.results('A:1')).toEqual([true]);
     expect(s.results('B:1')).toEqual([true]);
     const a = s.of('lock.acquired', 'A:1')[0];
-    // the lease runs from the final expire round: 4.7.0 sends RedissonExpirable's script
-    // (EVALSHA, NOSCRIPT's SCRIPT LOAD, EVALSHA: 6 ms), not PEXPIRE
-    expect(a.validityMs).toBe(10_000 - 6 - 102);
+    // the lease runs from the final expire step: 4.7.0 sends RedissonExpirable's script (EVALSHA,
+    // NOSCRIPT's SCRIPT LOAD, EVALSHA: 6 ms a master), not PEXPIRE, to one master after another
+    // (3.15.1+ RedissonMultiLock.tryLock): 4 × 6 ms
+    expect(a.validityMs).toBe(10_000 - 24 - 102);
     const nodes = new Set(
       s
         .of('cmd', 'A:1')
@@ -130,13 +131,18 @@ describe('lock-family built-ins', () => {
     expect(v1.from).toBe(at(s.of('lock.acquired', 'B:1')[0]));
   });
 
-  it('redlock-pause-after-validity: keys expire during A’s pause, B takes over, A’s stale write loses B’s (V1, V3)', () => {
+  it('redlock-pause-after-validity: keys expire during A’s pause, B takes over, A’s stale write loses B’s (V2, V1, V3)', () => {
     const s = sim('redlock-pause-after-validity');
-    expect(kinds(s)).toEqual(['V1 A:1+B:1', 'V3 A:1']);
-    expect(s.of('lock.acquired', 'A:1')[0].validityMs).toBe(10_000 - 6 - 102);
+    // 3.15.1+ RedissonMultiLock.tryLock set A's leases one master after another, so they expire
+    // 6 ms apart: B takes master-1 while A's keys on the others still live (V2), until the last goes
+    expect(kinds(s)).toEqual(['V2 A:1+B:1', 'V1 A:1+B:1', 'V3 A:1']);
+    const v2 = s.violations.find((v) => v.kind === 'V2')!;
+    expect(v2.to! - v2.from).toBeLessThan(30);
+    expect(s.of('lock.acquired', 'A:1')[0].validityMs).toBe(10_000 - 30 - 102);
     near(at(s.of('lock.acquired', 'B:1')[0]), at(s.of('lock.acquired', 'A:1')[0]) + 10_000, 20);
     const v3 = s.violations.find((v) => v.kind === 'V3')!;
-    expect(v3.from).toBe(12_060);
+    // the pause (200 ms to 12.2 s) falls inside A's use; its write goes out as it thaws
+    expect(v3.from).toBe(12_200);
     expect(s.resource).toMatchObject({ value: 1, accepted: 2, rejected: 0 });
   });
 
