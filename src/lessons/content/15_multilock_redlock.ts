@@ -164,7 +164,8 @@ const lesson: Lesson = {
         zh: '投票之前不要让大家看到结论标记（问题等待回答时页面会自动隐藏它）。问大家两个客户端怎么可能各自拿到五个中的多数：有一个主节点被算了两次，因为它的时钟跳了，键提前过期了。这一张图就是 Kleppmann 的批评。',
       },
       scenario: { builtin: 'redlock-clock-jump' },
-      at: acquired('B:1'),
+      // B:1 has just been told it holds the lock A:1 still believes is its own
+      at: violationStart('V1'),
       question: {
         // before B:1 asks: the clock jump has happened, B:1's acquisitions (and V2) have not
         decides: { kind: 'lock.request', actor: 'B:1' },
@@ -199,10 +200,23 @@ const lesson: Lesson = {
         },
       },
       text: {
-        en: 'Both hold live keys on a majority (`V2`) and both believe they hold the lock (`V1`).',
-        zh: '两者都在多数节点上持有有效的键（`V2`），也都认为自己持有锁（`V1`）。',
+        en:
+          'Each won a majority, A:1 masters 1–3 and B:1 masters 3–5: master-3 counted twice. Now both own live keys ' +
+          '(`V2`: A:1 on masters 1 and 2, B:1 on 3, 4 and 5) and both believe they hold the lock (`V1`).',
+        zh:
+          '两者各自赢得了多数，A:1 是主节点 1–3，B:1 是主节点 3–5：master-3 被算了两次。现在两者都持有有效的键' +
+          '（`V2`：A:1 在主节点 1 和 2 上，B:1 在 3、4、5 上），也都认为自己持有锁（`V1`）。',
       },
-      checks: [{ violation: 'V2', lock: 'res' }, atLeast(1, { kind: 'node.clock', node: 'master-3' })],
+      checks: [
+        { violation: 'V2', lock: 'res' },
+        { violation: 'V1', lock: 'res' },
+        atLeast(1, { kind: 'node.clock', node: 'master-3' }),
+        holds('res', 'A:1', 1, { node: 'master-1' }),
+        holds('res', 'A:1', 1, { node: 'master-2' }),
+        holds('res', 'B:1', 1, { node: 'master-3' }),
+        holds('res', 'B:1', 1, { node: 'master-4' }),
+        holds('res', 'B:1', 1, { node: 'master-5' }),
+      ],
     },
     {
       claims: ['C37', 'C29'],
