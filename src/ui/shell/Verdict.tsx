@@ -1,6 +1,6 @@
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
-import { cutNote, shownVerdict, VERDICT_LABEL } from './shown-verdict';
+import { cutNote, sentences, shownVerdict, VERDICT_LABEL } from './shown-verdict';
 
 /**
  * The run's verdict: safe, unsafe with the number of violations, or stuck (liveness only: a lock
@@ -28,7 +28,7 @@ export function Verdict({
   return (
     <div
       className={`verdict verdict--${verdict ?? 'none'}${className ? ` ${className}` : ''}`}
-      title={[long, cut].filter(Boolean).join(' ')}
+      title={sentences(long, cut)}
     >
       <span data-testid={testId} data-verdict={verdict ?? 'none'}>
         {t(verdict === undefined ? 'verdict.none' : VERDICT_LABEL[verdict])}

@@ -26,5 +26,12 @@ export function cutNote(
     t: trace.final.t,
     why: t(`verdict.cut.${trace.truncatedBy ?? 'events'}`),
   });
-  return shownVerdict(trace) === 'cut' ? `${long} ${t('verdict.cutNothing')}` : long;
+  return shownVerdict(trace) === 'cut' ? sentences(long, t('verdict.cutNothing')) : long;
+}
+
+/** Sentences one after another: a space after a Latin one, none after a Chinese full stop. */
+export function sentences(...parts: string[]): string {
+  return parts
+    .filter((p) => p !== '')
+    .reduce((all, p) => (all === '' ? p : /[。！？]$/.test(all) ? all + p : `${all} ${p}`), '');
 }
