@@ -196,23 +196,28 @@ export function evaluateQuestion(c: Cursor, q: Question): QuestionResult {
 /**
  * What the learner's run did for the task: met the goal, took one of its dodges (its index), or
  * neither. A task graded by the search also carries the search's verdict (`search`) when it ran.
+ * `cut`: the run was stopped before its end with nothing broken, so it is graded neither way.
  */
 export type TaskOutcome =
-  { met: true; search?: SearchVerdict } | { met: false; dodge?: number; search?: SearchVerdict };
+  { met: true; search?: SearchVerdict } | { met: false; dodge?: number; search?: SearchVerdict; cut?: true };
 
 /**
  * The cheap half of a task's grade, on the learner's own run: whether its goal holds, which dodge
  * it took, and, for a task graded by the search, whether the search is to run at all (not on a
  * dodge, nor on a run that is already unsafe or stuck: the search only counts new violations).
+ * A run cut short with nothing broken (`cut`) meets no goal and takes no dodge: its end is not the
+ * run's end, so "no V1 in the whole run" or "A:1 works its 14 s" cannot be read off it.
  */
 export interface TaskProbe {
   goal: boolean;
   dodge?: number;
   searchable: boolean;
+  cut?: true;
 }
 
 export function probeTask(cache: RunCache, json: ScenarioJson, task: Task): TaskProbe {
   const run = cache.run(json);
+  if (shownVerdict(run.trace) === 'cut') return { goal: false, searchable: false, cut: true };
   const end = endOf(run);
   const goal = failure(end, task.goal) === null;
   const dodge = goal ? -1 : (task.dodges ?? []).findIndex((d) => failure(end, d.when) === null);
@@ -222,6 +227,7 @@ export function probeTask(cache: RunCache, json: ScenarioJson, task: Task): Task
 
 export function taskOutcome(cache: RunCache, json: ScenarioJson, task: Task): TaskOutcome {
   const p = probeTask(cache, json, task);
+  if (p.cut) return { met: false, cut: true };
   if (p.dodge !== undefined) return { met: false, dodge: p.dodge };
   if (task.search === undefined) return { met: p.goal };
   if (!p.searchable) return { met: false };

@@ -2,10 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { builtin } from '../engine/scenario/builtins/index';
 import { runScenario } from '../engine/scenario/run';
 import { validateScenario } from '../engine/scenario/schema';
-import { timelineSvg } from './export';
+import { exportMeta, timelineSvg, wrapLines } from './export';
 import { buildContentionFixture } from './fixtures/contention';
 import { deriveLaneModel } from './timeline/model';
 import { loadLang } from './i18n';
+import type { Trace } from '../engine/trace/types';
 
 // Chinese loads on demand in the page; these tests read it.
 beforeAll(() => loadLang('zh'));
@@ -38,5 +39,45 @@ describe('timeline SVG export', () => {
     // no text under 12 px
     const sizes = [...svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);
+  });
+
+  // A run stopped at the event cap takes ~2,000,000 events to make: a small run marked cut stands
+  // in for one (the image reads only `truncated`, `truncatedBy`, the verdict and `final.t`).
+  it('a run cut short says so under its title, why and when, in both languages, and is never Safe', () => {
+    const r = buildContentionFixture();
+    const model = deriveLaneModel(r.trace, (i) => r.stateAt(i));
+    const safe = { ...r.trace, verdict: 'safe' as const, violations: [] };
+    const cut = { ...safe, truncated: true, truncatedBy: 'events' as const };
+    const scenario = validateScenario(builtin('failover-lost-lock')!.scenario);
+    if (!scenario.ok) throw new Error('scenario');
+    const run = (trace: Trace) => ({ scenario: { ...scenario.scenario, title: 'Runaway' }, trace });
+    const whole = timelineSvg(model, 'en', exportMeta(run(safe), 'en'));
+    expect(whole).toContain('>Runaway — Safe<');
+    const en = timelineSvg(model, 'en', exportMeta(run(cut), 'en'));
+    expect(en).toContain('>Runaway — Cut short<');
+    expect(en).not.toContain('Safe<');
+    expect(en).toContain(`The run was stopped at ${cut.final.t} ms, before its end`);
+    expect(en).toContain('cap on events');
+    // the note pushes the lanes down: the image grows by its lines
+    const height = (svg: string) => Number(/height="(\d+)"/.exec(svg)![1]);
+    expect(height(en)).toBeGreaterThan(height(whole));
+    const zh = timelineSvg(model, 'zh', exportMeta(run(cut), 'zh'));
+    expect(zh).toContain('>Runaway — 未跑完<');
+    expect(zh).toContain(`这次运行在 ${cut.final.t} 毫秒处`);
+    expect(zh).toContain('事件数达到引擎的上限');
+    // a violation found before the cut stands, and the image still says the run was cut
+    const unsafeCut = { ...r.trace, truncated: true, truncatedBy: 'tasks' as const };
+    const unsafe = timelineSvg(model, 'en', exportMeta(run(unsafeCut), 'en'));
+    expect(unsafe).toContain('>Runaway — Unsafe<');
+    expect(unsafe).toContain('task cap');
+    expect(unsafe).not.toContain('Nothing was broken');
+  });
+
+  it('wraps a note to the width: Latin at spaces, Chinese anywhere', () => {
+    const en = wrapLines('aaaa bbbb cccc dddd', 10, 60);
+    expect(en).toEqual(['aaaa bbbb', 'cccc dddd']);
+    for (const line of en) expect(line.length * 6.2).toBeLessThanOrEqual(60);
+    const zh = wrapLines('一二三四五六七八九十', 10, 45);
+    expect(zh).toEqual(['一二三四', '五六七八', '九十']);
   });
 });

@@ -13,7 +13,7 @@ import type { LaneModel } from './timeline/model';
 import { COLORS } from './timeline/palette';
 import { CanvasPainter, FONT, SvgPainter, type Painter } from './timeline/painter';
 import type { RunView } from './store';
-import { shownVerdict, VERDICT_LABEL, type ShownVerdict } from './shell/shown-verdict';
+import { cutNote, shownVerdict, VERDICT_LABEL, type ShownVerdict } from './shell/shown-verdict';
 import { isLiveness } from '../engine/trace/types';
 
 const LABEL_W = 150;
@@ -21,11 +21,51 @@ const EXPORT_W = 1400;
 const TITLE_H = 40;
 const AXIS_H = 26;
 const LEGEND_ROW_H = 22;
+const NOTE_SIZE = 13;
+const NOTE_LINE_H = 18;
+/** the cut badge's brown (app.css .verdict--cut) */
+const NOTE_COLOR = '#78350f';
 
-/** What the image says above the lanes: the scenario's title and the run's verdict. */
+/**
+ * What the image says above the lanes: the scenario's title and the run's verdict, and under them
+ * `note`, why a run was cut short (an image has no tooltip, so it says what the badge's does).
+ */
 export interface ExportMeta {
   title?: string;
   verdict?: ShownVerdict;
+  note?: string;
+}
+
+/**
+ * `text` in lines no wider than `width`: Latin text breaks at a space, Chinese (which has none)
+ * between any two characters.
+ */
+export function wrapLines(text: string, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const ch of text) {
+    if (line === '' && ch === ' ') continue;
+    if (textWidth(line + ch, size) <= width) {
+      line += ch;
+      continue;
+    }
+    const space = line.lastIndexOf(' ');
+    if (ch !== ' ' && ch.charCodeAt(0) <= 0x2e80 && space > 0) {
+      lines.push(line.slice(0, space));
+      line = line.slice(space + 1) + ch;
+    } else {
+      lines.push(line.trimEnd());
+      line = ch === ' ' ? '' : ch;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** The title block: its note's lines and its height (the axis and the lanes start below it). */
+function headOf(meta: ExportMeta) {
+  const note = meta.note ? wrapLines(meta.note, NOTE_SIZE, EXPORT_W - 20) : [];
+  return { note, height: TITLE_H + note.length * NOTE_LINE_H };
 }
 
 function download(name: string, blob: Blob) {
@@ -109,7 +149,8 @@ function paintExport(
 ) {
   const w = EXPORT_W - LABEL_W;
   const x = linearX(model, w);
-  p.rect(0, 0, EXPORT_W, exportSize(model, layout, lang).height, '#ffffff');
+  const head = headOf(meta);
+  p.rect(0, 0, EXPORT_W, exportSize(model, layout, lang, meta).height, '#ffffff');
   const title = [meta.title, meta.verdict ? translate(lang, VERDICT_LABEL[meta.verdict]) : undefined].filter(
     Boolean,
   );
@@ -123,8 +164,11 @@ function paintExport(
       meta.verdict === 'unsafe' ? COLORS.violationEdge : '#111827',
       { size: 18, bold: true },
     );
+  head.note.forEach((line, i) =>
+    p.text(10, TITLE_H + i * NOTE_LINE_H + 2, line, NOTE_COLOR, { size: NOTE_SIZE }),
+  );
   // Time axis.
-  const ay = TITLE_H + AXIS_H - 4;
+  const ay = head.height + AXIS_H - 4;
   p.line(LABEL_W, ay, EXPORT_W - 4, ay, '#9ca3af', 1);
   p.text(10, ay - 8, translate(lang, 'export.time'), COLORS.header, { size: 12 });
   for (const t of ticks(0, model.tEnd, 10)) {
@@ -135,7 +179,7 @@ function paintExport(
       align: 'center',
     });
   }
-  const top = TITLE_H + AXIS_H;
+  const top = head.height + AXIS_H;
   // Lane names (a promoted node with its new role).
   for (const r of layout.rows) {
     if (!r.id) continue;
@@ -161,8 +205,8 @@ function paintExport(
   shift.leave();
 }
 
-function paintLegend(p: Painter, model: LaneModel, layout: Layout, lang: Lang) {
-  const y0 = TITLE_H + AXIS_H + layout.height + 10;
+function paintLegend(p: Painter, model: LaneModel, layout: Layout, lang: Lang, meta: ExportMeta) {
+  const y0 = headOf(meta).height + AXIS_H + layout.height + 10;
   legendRows(model, lang, EXPORT_W - 20).forEach((row, i) => {
     const cy = y0 + i * LEGEND_ROW_H + LEGEND_ROW_H / 2;
     for (const it of row) {
@@ -200,34 +244,37 @@ function paintLegend(p: Painter, model: LaneModel, layout: Layout, lang: Lang) {
   });
 }
 
-function exportSize(model: LaneModel, layout: Layout, lang: Lang) {
+function exportSize(model: LaneModel, layout: Layout, lang: Lang, meta: ExportMeta) {
   const legend = legendRows(model, lang, EXPORT_W - 20).length * LEGEND_ROW_H;
-  return { width: EXPORT_W, height: TITLE_H + AXIS_H + layout.height + 20 + legend };
+  return { width: EXPORT_W, height: headOf(meta).height + AXIS_H + layout.height + 20 + legend };
 }
 
 export function timelineSvg(model: LaneModel, lang: Lang, meta: ExportMeta = {}): string {
   const layout = computeLayout(model);
   const p = new SvgPainter();
   paintExport(p, model, layout, lang, meta, svgShift(p));
-  paintLegend(p, model, layout, lang);
-  const { width, height } = exportSize(model, layout, lang);
+  paintLegend(p, model, layout, lang, meta);
+  const { width, height } = exportSize(model, layout, lang, meta);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="${FONT.replace(/"/g, "'")}">${p.parts.join('')}</svg>`;
 }
 
-function metaOf(run: RunView): ExportMeta {
-  return { title: run.scenario.title, verdict: shownVerdict(run.trace) };
+/** The title block of a run's image: its title, its verdict as the page shows it, why it was cut. */
+export function exportMeta(run: Pick<RunView, 'scenario' | 'trace'>, lang: Lang): ExportMeta {
+  const note = cutNote(run.trace, (key, params) => translate(lang, key, params));
+  return { title: run.scenario.title, verdict: shownVerdict(run.trace), ...(note ? { note } : {}) };
 }
 
 export function exportSvg(run: RunView, lang: Lang): void {
   download(
     'lockscope-timeline.svg',
-    new Blob([timelineSvg(run.model, lang, metaOf(run))], { type: 'image/svg+xml' }),
+    new Blob([timelineSvg(run.model, lang, exportMeta(run, lang))], { type: 'image/svg+xml' }),
   );
 }
 
 export function exportPng(run: RunView, lang: Lang): void {
   const layout = computeLayout(run.model);
-  const { width, height } = exportSize(run.model, layout, lang);
+  const meta = exportMeta(run, lang);
+  const { width, height } = exportSize(run.model, layout, lang, meta);
   const scale = 2;
   const c = document.createElement('canvas');
   c.width = width * scale;
@@ -237,7 +284,7 @@ export function exportPng(run: RunView, lang: Lang): void {
   ctx.scale(scale, scale);
   const p = new CanvasPainter(ctx);
   // The lanes are painted through a translated context: what is batched is drawn before each move.
-  paintExport(p, run.model, layout, lang, metaOf(run), {
+  paintExport(p, run.model, layout, lang, meta, {
     enter(dx, dy) {
       p.flush();
       ctx.save();
@@ -248,7 +295,7 @@ export function exportPng(run: RunView, lang: Lang): void {
       ctx.restore();
     },
   });
-  paintLegend(p, run.model, layout, lang);
+  paintLegend(p, run.model, layout, lang, meta);
   p.flush();
   c.toBlob((b) => b && download('lockscope-timeline.png', b), 'image/png');
 }

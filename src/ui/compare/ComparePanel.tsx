@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { loadBuiltin } from '../controller';
 import { usePick } from '../hooks/usePick';
 import { useT } from '../hooks/useT';
-import { shownVerdict, VERDICT_LABEL } from '../shell/shown-verdict';
+import { cutNote, shownVerdict, VERDICT_LABEL } from '../shell/shown-verdict';
 import { indexAtTime, setCursor, usePlayground, type RunView } from '../store';
 import { drawAxisTop } from '../timeline/axis';
 import { drawTimeline, textWidth } from '../timeline/draw';
@@ -34,7 +34,12 @@ function VerdictBadge({ run, testId }: { run: RunView; testId: string }) {
   const n = run.trace.violations.length;
   const key = VERDICT_LABEL[v];
   return (
-    <span className={`verdict verdict--${v}`} data-testid={testId} data-verdict={v}>
+    <span
+      className={`verdict verdict--${v}`}
+      data-testid={testId}
+      data-verdict={v}
+      title={cutNote(run.trace, t) || undefined}
+    >
       {t(key)}
       {v === 'unsafe' && <span className="verdict__count">{n}</span>}
     </span>

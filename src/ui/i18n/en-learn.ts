@@ -24,6 +24,8 @@ export const enLearn = {
   'learn.hint': 'Hint',
   'learn.taskChecking': 'Checking your run…',
   'learn.taskNotYet': 'Not yet: the re-run does not meet the goal.',
+  'learn.taskRunCut':
+    'Not yet: your run was cut short, stopped before its end, so nothing after the cut was judged and the goal cannot be checked. Make it a run that ends: fewer or shorter loops.',
   'learn.revealing': 'Playing what happens…',
   'learn.nextLesson': 'Next lesson',
   'learn.courseEnd': 'End of the course',

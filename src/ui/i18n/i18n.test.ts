@@ -23,7 +23,7 @@ const VIEW_TABLES = [
   {
     table: enLearn,
     adds: 'src/ui/lessons/LearnView.tsx',
-    home: ['LearnView.tsx', 'TaskView.tsx', 'TutorialsBox.tsx', 'player.ts'].map(
+    home: ['LearnView.tsx', 'TaskView.tsx', 'task-status.ts', 'TutorialsBox.tsx', 'player.ts'].map(
       (f) => `src/ui/lessons/${f}`,
     ),
   },

@@ -192,7 +192,8 @@ export const zh: Record<MessageKey, string> = {
   'learn.stepOf': '第 {n} 步，共 {total} 步',
   'learn.prev': '上一步',
   'learn.next': '下一步',
-  'learn.keys': '按键：n 或 PageDown 下一步，p 或 PageUp 上一步（演示模式下，步骤较长时 PageDown 先显示其余部分）；←/→ 移动游标。',
+  'learn.keys':
+    '按键：n 或 PageDown 下一步，p 或 PageUp 上一步（演示模式下，步骤较长时 PageDown 先显示其余部分）；←/→ 移动游标。',
   'learn.question': '预测',
   'learn.right': '答对了。',
   'learn.wrong': '不太对。',
@@ -202,6 +203,8 @@ export const zh: Record<MessageKey, string> = {
   'learn.taskHow': '用下面的编辑器、泳道菜单或故障手柄修改场景；每次重新运行都会检查。',
   'learn.taskChecking': '正在检查你的运行…',
   'learn.taskNotYet': '还没有：这次运行没有达到目标。',
+  'learn.taskRunCut':
+    '还没有：你的运行未跑完，在结束之前就被停下了，停下之后的部分都没有评判，所以无法检查目标。先让它成为一次能跑完的运行：减少或缩短循环。',
   'learn.asking': '预测模式：在你作答之前，接下来会发生什么、判定结果和违规都不显示。',
   'learn.revealing': '正在播放接下来发生的事……',
   'learn.nextLesson': '下一课',
@@ -341,7 +344,8 @@ export const zh: Record<MessageKey, string> = {
   'verdict.cutNothing': '到那时为止没有违反任何不变量，但这不是对整次运行的结论。',
   'verdict.cut.events': '事件数达到引擎的上限（程序失控）',
   'verdict.cut.tasks': '工作量达到引擎的任务上限（程序在循环却不记录任何事件）',
-  'verdict.cut.instant': '某个线程在同一虚拟时刻运行的次数远超其程序所能解释的，这是 LockScope 模型的缺陷：请用“复制链接”附上此场景报告',
+  'verdict.cut.instant':
+    '某个线程在同一虚拟时刻运行的次数远超其程序所能解释的，这是 LockScope 模型的缺陷：请用“复制链接”附上此场景报告',
   'verdict.stuckLong':
     '没有发生不安全的事，但这次运行没有进展：有锁卡死、有等待永远不会结束，或有锁在为无人续期（活性，L1–L7）。',
   'legend.partial': '已在 Redis 中持有锁的一部分，仍在等待其余部分',

@@ -14,6 +14,7 @@ import { encodeHash, shareUrl } from '../url-state';
 import { Markdown } from './Markdown';
 import { gradeTask, resetTask, setTaskPaths, usePlayer, type TaskStatus } from './player';
 import { useTaskSearch } from './task-search';
+import { taskStatusLine } from './task-status';
 
 /** What the search that grades the task tried, is trying, or found on the learner's scenario. */
 function SearchGrade({ search, status }: { search: TaskSearch; status: TaskStatus }) {
@@ -203,15 +204,7 @@ export function Task({ step, lang }: { step: Step; lang: Lang }) {
         </div>
       ) : (
         <p className="muted lesson__status" role="status">
-          {status === 'checking'
-            ? t('learn.taskChecking')
-            : status === 'notyet'
-              ? verdict !== null
-                ? t('learn.taskRunNotSafe', { verdict: t(`verdict.${verdict}`) })
-                : t('learn.taskNotYet')
-              : status === 'searching' || status === 'broken'
-                ? ''
-                : t(task.controls === undefined ? 'learn.taskHow' : 'learn.taskHowControls')}
+          {taskStatusLine(status, verdict, task.controls !== undefined, t)}
         </p>
       )}
       {status !== 'idle' && (

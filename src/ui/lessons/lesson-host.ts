@@ -73,7 +73,12 @@ export async function handleLessonRequest(req: LessonRequest): Promise<LessonRes
         let result: GoalResult;
         if (task.search === undefined) {
           const o = taskOutcome(cache, json, task);
-          result = o.met ? { met: true } : { met: false, dodge: o.dodge };
+          // a run cut short is named, as the search's tasks name a run that is not Safe
+          result = o.met
+            ? { met: true }
+            : o.cut
+              ? { met: false, verdict: 'cut' }
+              : { met: false, dodge: o.dodge };
         } else {
           // the search itself runs on the page's search workers, with progress
           const p = probeTask(cache, json, task);

@@ -38,7 +38,10 @@ interface PlayerState {
   task: TaskStatus;
   /** with `task: 'dodge'`: which of the task's dodges */
   taskDodge: number | null;
-  /** with `task: 'notyet'` on a task graded by the search: the run's own verdict, when not Safe */
+  /**
+   * with `task: 'notyet'`: on a task graded by the search, the run's own verdict when not Safe;
+   * on any task, 'cut' when the run was cut short (it is graded neither way)
+   */
   taskVerdict: 'unsafe' | 'stuck' | 'cut' | null;
   progress: Record<string, Progress>;
   /** the step whose answered question is playing its deciding events (its text waits for them) */
@@ -454,7 +457,8 @@ export function gradeTask(scenario: unknown = usePlayground.getState().scenario)
       } else
         usePlayer.setState({
           task: 'notyet',
-          taskVerdict: r.verdict === 'unsafe' || r.verdict === 'stuck' || r.verdict === 'cut' ? r.verdict : null,
+          taskVerdict:
+            r.verdict === 'unsafe' || r.verdict === 'stuck' || r.verdict === 'cut' ? r.verdict : null,
         });
     },
     () => {

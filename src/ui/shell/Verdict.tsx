@@ -1,26 +1,22 @@
 import { useT } from '../hooks/useT';
 import { usePlayground } from '../store';
-import { shownVerdict, VERDICT_LABEL } from './shown-verdict';
+import { cutNote, sentences, shownVerdict, VERDICT_LABEL } from './shown-verdict';
 
 /**
  * The run's verdict: safe, unsafe with the number of violations, or stuck (liveness only: a lock
  * nobody can release, shown apart from unsafe because nothing wrong was written). A run stopped
  * before its end with nothing broken is "cut short", never Safe: nothing after the cut was judged.
  */
-export function Verdict({ testId = 'verdict', className = '' }: { testId?: string; className?: string } = {}) {
+export function Verdict({
+  testId = 'verdict',
+  className = '',
+}: { testId?: string; className?: string } = {}) {
   const t = useT();
   const run = usePlayground((s) => s.run);
   const trace = run?.trace;
-  const cut = trace?.truncated === true;
   const verdict = trace === undefined ? undefined : shownVerdict(trace);
   const n = trace?.violations.length ?? 0;
-  const cutNote =
-    trace !== undefined && cut
-      ? t('verdict.cutLong', {
-          t: trace.final.t,
-          why: t(`verdict.cut.${trace.truncatedBy ?? 'events'}`),
-        })
-      : '';
+  const cut = trace === undefined ? '' : cutNote(trace, t);
   const long =
     verdict === 'unsafe'
       ? t('verdict.unsafeLong', { n })
@@ -32,7 +28,7 @@ export function Verdict({ testId = 'verdict', className = '' }: { testId?: strin
   return (
     <div
       className={`verdict verdict--${verdict ?? 'none'}${className ? ` ${className}` : ''}`}
-      title={verdict === 'cut' ? `${cutNote} ${t('verdict.cutNothing')}` : cutNote ? `${long} ${cutNote}` : long}
+      title={sentences(long, cut)}
     >
       <span data-testid={testId} data-verdict={verdict ?? 'none'}>
         {t(verdict === undefined ? 'verdict.none' : VERDICT_LABEL[verdict])}

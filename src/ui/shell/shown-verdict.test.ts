@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadLang, translate } from '../i18n';
-import { shownVerdict, VERDICT_LABEL } from './shown-verdict';
+import { loadLang, translate, type MessageKey, type Params } from '../i18n';
+import type { Trace } from '../../engine/trace/types';
+import { cutNote, sentences, shownVerdict, VERDICT_LABEL } from './shown-verdict';
 
 describe('shownVerdict', () => {
   beforeAll(() => loadLang('zh'));
@@ -26,5 +27,21 @@ describe('shownVerdict', () => {
       expect(zh).not.toContain('{');
       expect(zh).not.toBe(en);
     }
+  });
+
+  it('the note on a cut run says when and why, and joins its sentences as each language does', () => {
+    const final = { t: 1234 } as Trace['final'];
+    const tr = (lang: 'en' | 'zh') => (key: MessageKey, params?: Params) => translate(lang, key, params);
+    const cut = { verdict: 'safe' as const, truncated: true, truncatedBy: 'tasks' as const, final };
+    expect(cutNote({ ...cut, truncated: undefined }, tr('en'))).toBe('');
+    const en = cutNote(cut, tr('en'));
+    expect(en).toMatch(/^The run was stopped at 1234 ms, before its end: .*task cap.*\. Nothing was broken/);
+    const zh = cutNote(cut, tr('zh'));
+    expect(zh).toContain('1234 毫秒');
+    expect(zh).toContain('。到那时为止');
+    // a violation before the cut stands: no "nothing was broken"
+    expect(cutNote({ ...cut, verdict: 'unsafe' }, tr('en'))).not.toContain('Nothing was broken');
+    expect(sentences('One.', '', 'Two.')).toBe('One. Two.');
+    expect(sentences('一。', '二。')).toBe('一。二。');
   });
 });
