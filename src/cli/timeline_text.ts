@@ -3,6 +3,7 @@
  * ("    t  actor         what happened") and a summary with the verdict and the violations.
  */
 import { formatReply, quoteBytes } from '../engine/redis/cli_format';
+import { DEFAULT_RUN_CAP_MS } from '../engine/scenario/defaults';
 import type { Reply } from '../engine/redis/reply';
 import { replyFromJson, type ReplyJson } from '../engine/sim/reply_json';
 import {
@@ -185,6 +186,7 @@ const CUT_REASON: Record<NonNullable<Trace['truncatedBy']>, string> = {
   events: 'it hit the event cap (a runaway program)',
   tasks: 'it hit the kernel\'s task cap (a program looping without recording anything)',
   instant: 'virtual time stopped passing (too many tasks at one instant): a bug in the model',
+  time: `it had not ended by ${DEFAULT_RUN_CAP_MS / 1000} s of virtual time, the limit of a run without \`until\``,
 };
 
 export function formatSummary(trace: Trace, endedAt: number): string[] {

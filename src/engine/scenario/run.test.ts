@@ -168,17 +168,18 @@ describe('runScenario', () => {
     expect(renewals[renewals.length - 1]).toBeGreaterThan(40_000);
   });
 
-  it('a stuck run ends where main did: the last cancelled timer still moves the clock', () => {
-    // Without `until`, a deadlocked run goes on until its queue is dry or the cap, and its last
-    // task is a cancelled response timer: endedAt (and the explore search's horizon from it)
-    // counts it. Figures from main at 6f71d02; dropping cancelled tasks from the kernel's queue
-    // ended these runs about 3 s sooner with identical traces.
-    for (const [id, endedAt] of [
-      ['incident-opposite-order-deadlock', 593_128],
-      ['incident-read-to-write-upgrade', 593_126],
-    ] as const) {
+  it('a stuck run whose watchdogs go on renewing ends at the cap, cut by time', () => {
+    // Without `until`, a deadlocked run goes on until its queue is dry or the cap. These two keep
+    // their watchdogs renewing: their last task before the cap was a cancelled response timer
+    // (593,128 and 593,126 ms, which endedAt and the explore search's horizon counted until the
+    // ninth pass), and there is work scheduled after it, so the run is stopped there before its
+    // end: cut by time, at the cap, and still stuck.
+    for (const id of ['incident-opposite-order-deadlock', 'incident-read-to-write-upgrade']) {
       const b = builtins.find((x) => x.id === id)!;
-      expect(runScenario(valid({ ...b.scenario, until: null })).endedAt, id).toBe(endedAt);
+      const run = runScenario(valid({ ...b.scenario, until: null }));
+      expect(run.endedAt, id).toBe(600_000);
+      expect(run.trace.truncatedBy, id).toBe('time');
+      expect(run.trace.verdict, id).toBe('stuck');
     }
   });
 

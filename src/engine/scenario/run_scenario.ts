@@ -142,10 +142,11 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
   const probe = opts.probe;
   const stopAt = opts.stopAt;
   let judged = 0;
+  let stoppedAtViolation = false;
   const broken = (): boolean => {
     if (stopAt === undefined) return false;
     const vs = monitor.violations;
-    for (; judged < vs.length; judged++) if (stopAt(vs[judged])) return true;
+    for (; judged < vs.length; judged++) if (stopAt(vs[judged])) return (stoppedAtViolation = true);
     return false;
   };
   // After every task the world is consistent: liveness asks then what is still scheduled.
@@ -177,15 +178,20 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     events,
     final: timeline.stateAt(events.length - 1),
   };
-  if (kernel.truncated) {
+  // A run without `until` that has not ended by the cap was stopped before its end as surely as
+  // one cut by the event cap: what would have come after was never judged, so it is not "safe".
+  const outOfTime = !kernel.truncated && endsEarly && kernel.workPastUntil && !stoppedAtViolation && !ended();
+  if (kernel.truncated || outOfTime) {
     trace.truncated = true;
-    if (kernel.truncatedBy !== null) trace.truncatedBy = kernel.truncatedBy;
+    const by = outOfTime ? 'time' : kernel.truncatedBy;
+    if (by !== null) trace.truncatedBy = by;
   }
   return {
     trace,
     stateAt: (index: number): VisibleState => timeline.stateAt(index),
     sweep: () => timeline.sweep(),
-    endedAt: kernel.truncated || scenario.until === null ? kernel.now() : until,
-    truncated: kernel.truncated,
+    // (cut by time, it ran to the cap: virtual time passed after its last task)
+    endedAt: outOfTime ? until : kernel.truncated || scenario.until === null ? kernel.now() : until,
+    truncated: kernel.truncated || outOfTime,
   };
 }

@@ -225,6 +225,9 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
    * The run is over and nothing will run on this kernel again: the nodes' Lua states go back to
    * the pool for the next run's nodes (redis/script_lua.ts), which spares each of them building one.
    */
+  /** after run: it stopped at `until` with live tasks scheduled later (the run would have gone on) */
+  workPastUntil = false;
+
   dispose(): void {
     for (const n of this.nodes.values()) n.server.scripts.release();
   }
@@ -237,7 +240,8 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
   /**
    * Runs tasks in (time, seq) order until the next one is later than `until`, the queue is empty,
    * `stop()` turns true (the tasks due at that same ms still run), or `maxEvents` events (or
-   * eight times as many tasks) are reached, which sets `truncated`.
+   * eight times as many tasks) are reached, which sets `truncated`. Stopped by `until` with work
+   * still scheduled after it, it sets `workPastUntil`.
    */
   run(until: number, stop: () => boolean, maxEvents: number): void {
     // Tasks that record nothing (a process sleeping 0 ms in a loop) must not spin forever either.
@@ -245,7 +249,13 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     let stopAt = Infinity;
     for (;;) {
       const task = this.heap.peek();
-      if (task === undefined || task.at > until || task.at > stopAt) break;
+      if (task === undefined || task.at > stopAt) break;
+      if (task.at > until) {
+        // (the run is over: the cancelled tasks on top can go, to see whether live work is left)
+        while (this.heap.peek()?.cancelled === true) this.heap.pop();
+        this.workPastUntil = this.heap.peek() !== undefined;
+        break;
+      }
       this.heap.pop();
       this.t = task.at;
       this.tasksRun++;

@@ -526,11 +526,15 @@ export interface Trace {
   violations: Violation[];
   events: TraceEvent[];
   final: VisibleState;
-  /** set when the run was stopped before its end (a runaway program, or a model stuck at one instant) */
+  /**
+   * set when the run was stopped before its end (a runaway program, a model stuck at one instant,
+   * or a run without `until` still going at the time cap)
+   */
   truncated?: boolean;
   /**
    * With `truncated`: 'events' the event cap, 'tasks' the kernel's task cap (work that records
-   * nothing), 'instant' too many tasks at one virtual instant (time stopped passing: a model bug).
+   * nothing), 'instant' too many tasks at one virtual instant (time stopped passing: a model bug),
+   * 'time' a run without `until` that had not ended at DEFAULT_RUN_CAP_MS (600 s of virtual time).
    */
-  truncatedBy?: 'events' | 'tasks' | 'instant';
+  truncatedBy?: 'events' | 'tasks' | 'instant' | 'time';
 }

@@ -20,9 +20,9 @@ describe('shownVerdict', () => {
     for (const key of [...Object.values(VERDICT_LABEL), 'verdict.cutNothing' as const]) {
       expect(translate('zh', key)).not.toBe(translate('en', key));
     }
-    for (const why of ['events', 'tasks', 'instant'] as const) {
-      const en = translate('en', `verdict.cut.${why}`);
-      const zh = translate('zh', `verdict.cut.${why}`);
+    for (const why of ['events', 'tasks', 'instant', 'time'] as const) {
+      const en = translate('en', `verdict.cut.${why}`, { s: 600 });
+      const zh = translate('zh', `verdict.cut.${why}`, { s: 600 });
       expect(en).not.toContain('{');
       expect(zh).not.toContain('{');
       expect(zh).not.toBe(en);
@@ -41,6 +41,10 @@ describe('shownVerdict', () => {
     expect(zh).toContain('。到那时为止');
     // a violation before the cut stands: no "nothing was broken"
     expect(cutNote({ ...cut, verdict: 'unsafe' }, tr('en'))).not.toContain('Nothing was broken');
+    // cut by time: stopped at the cap, after its last event, and it says how to run longer
+    const late = cutNote({ ...cut, truncatedBy: 'time' }, tr('en'));
+    expect(late).toMatch(/^The run was stopped at 600000 ms, before its end: it had not ended by 600 s .*`until`/);
+    expect(cutNote({ ...cut, truncatedBy: 'time' }, tr('zh'))).toContain('600 秒');
     expect(sentences('One.', '', 'Two.')).toBe('One. Two.');
     expect(sentences('一。', '二。')).toBe('一。二。');
   });

@@ -1,3 +1,4 @@
+import { DEFAULT_RUN_CAP_MS } from '../../engine/scenario/defaults';
 import type { Trace } from '../../engine/trace/types';
 import { shownVerdict, type ShownVerdict } from '../../engine/trace/verdict';
 import type { MessageKey, Params } from '../i18n';
@@ -23,8 +24,9 @@ export function cutNote(
 ): string {
   if (trace.truncated !== true) return '';
   const long = t('verdict.cutLong', {
-    t: trace.final.t,
-    why: t(`verdict.cut.${trace.truncatedBy ?? 'events'}`),
+    // cut by time, it was stopped at the cap, after its last event
+    t: trace.truncatedBy === 'time' ? DEFAULT_RUN_CAP_MS : trace.final.t,
+    why: t(`verdict.cut.${trace.truncatedBy ?? 'events'}`, { s: DEFAULT_RUN_CAP_MS / 1000 }),
   });
   return shownVerdict(trace) === 'cut' ? sentences(long, t('verdict.cutNothing')) : long;
 }

@@ -184,7 +184,7 @@ export const redlockHappy = defineBuiltin('redlock-happy', {
     '加锁事件上给出 Redlock 的有效期 = 租期 − 这些 PEXPIRE 的耗时 − 漂移（1% + 2 毫秒）。' +
     'A 解锁时也是逐个主节点进行；B:1 在 A 放开所有节点之后到来，拿到自己的多数。' +
     '（如果 B:1 在 master-1 上等待，它会被 master-1 的释放唤醒并拿下它，而 A 在其他节点上的键还活着：' +
-    '两个持有者的租约并存几毫秒，即 V2。）Redisson 已弃用 RedLock，推荐使用带 WAIT 的 RLock。',
+    '两个持有者的键同时有效几毫秒，即 V2。）Redisson 已弃用 RedLock，推荐使用带 WAIT 的 RLock。',
   scenario: {
     title: 'RedLock: a majority of five',
     ...fiveMasters,
