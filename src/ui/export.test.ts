@@ -31,6 +31,11 @@ describe('timeline SVG export', () => {
     expect(svg).toContain('>Failover loses the lock — Unsafe<');
     expect(svg).toContain('>virtual time<');
     expect(svg).toMatch(/>\d+(\.\d+)? s</);
+    // the axis in the reader's language, as the page's (timeline/tick-label.ts)
+    const zh = timelineSvg(model, 'zh', { title: 'x', verdict: r.trace.verdict });
+    expect(zh).toMatch(/>\d+(\.\d+)? 秒</);
+    expect(zh).toContain('>0 毫秒<');
+    expect(zh).not.toMatch(/>\d+(\.\d+)? s</);
     expect(svg).toContain('>V1<');
     expect(svg).toContain('>→ master<');
     expect(svg).toContain('>Sentinels<');

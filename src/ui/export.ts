@@ -11,6 +11,7 @@ import { computeLayout, violationRows, type Layout } from './timeline/layout';
 import { legendItems } from './timeline/legend-items';
 import type { LaneModel } from './timeline/model';
 import { COLORS } from './timeline/palette';
+import { tickLabel } from './timeline/tick-label';
 import { CanvasPainter, FONT, SvgPainter, type Painter } from './timeline/painter';
 import type { RunView } from './store';
 import { cutNote, shownVerdict, VERDICT_LABEL, type ShownVerdict } from './shell/shown-verdict';
@@ -174,7 +175,7 @@ function paintExport(
   for (const t of ticks(0, model.tEnd, 10)) {
     const tx = LABEL_W + x(t);
     p.line(tx, ay - 4, tx, ay, '#9ca3af', 1);
-    p.text(tx, ay - 12, t >= 1000 ? `${+(t / 1000).toFixed(3)} s` : `${t} ms`, COLORS.header, {
+    p.text(tx, ay - 12, tickLabel(t, (key, params) => translate(lang, key, params)), COLORS.header, {
       size: 12,
       align: 'center',
     });

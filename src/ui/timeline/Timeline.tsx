@@ -28,6 +28,7 @@ import { placeTags, tagSize, type Rect } from './tag-placement';
 import { useHitTest, type Hit } from './useHitTest';
 import { useTimeZoom } from './useTimeZoom';
 import { drawAxisTop } from './axis';
+import { tickLabel } from './tick-label';
 import { ViolationList } from './ViolationList';
 import { veilT } from './predict-cursor';
 
@@ -127,11 +128,6 @@ function placeViolationTags(
     width,
   );
   return new Map(drawn.map(({ i }, k) => [i, placed[k]]));
-}
-
-function formatTick(ms: number, t: ReturnType<typeof useT>): string {
-  if (Math.abs(ms) >= 1000) return t('unit.s', { n: +(ms / 1000).toFixed(3) });
-  return t('unit.ms', { n: ms });
 }
 
 export function Timeline() {
@@ -255,7 +251,7 @@ export function Timeline() {
     if (!g) return;
     g.setAttribute('transform', `translate(0,${AXIS_H - 1})`);
     // presenter mode's 18 px labels need more room each ("100 ms200 ms" ran together)
-    drawAxisTop(g, x, Math.max(2, Math.floor(width / (presenter ? 140 : 90))), (d) => formatTick(d, t));
+    drawAxisTop(g, x, Math.max(2, Math.floor(width / (presenter ? 140 : 90))), (d) => tickLabel(d, t));
   }, [x, width, t, presenter]);
 
   // The cursor: two DOM elements moved by transform on every cursor move, without re-rendering
