@@ -132,6 +132,27 @@ describe('SafetyMonitor V2 (lease overlap)', () => {
   });
 });
 
+describe('SafetyMonitor V2 and a thread giving the lock back', () => {
+  // 3.15.1+ RedissonMultiLock.unlockInner (RedLock's unlock): the masters are released one after
+  // another, so a waiter can take the first while the unlocking thread's keys on the others live.
+  it('does not count the leases of a thread inside its unlock, and counts them again if it fails', () => {
+    const h = harness();
+    h.ev('lock.request', { actor: 'A:1', lock: 'L', owner: 'uuid-a:1' });
+    h.ev('lock.request', { actor: 'B:1', lock: 'L', owner: 'uuid-b:1' });
+    h.acquired('A:1', 'L', 1, 'uuid-a:1');
+    h.hash('L', ['uuid-a:1', '1']);
+    h.at(5);
+    h.ev('unlock.request', { actor: 'A:1', lock: 'L', holdCount: 0 });
+    // B's lease appears (on another master, in a RedLock) while A's still lives: no V2
+    h.hash('L', ['uuid-a:1', '1'], ['uuid-b:1', '1']);
+    expect(h.m.violations).toEqual([]);
+    // A's unlock fails: its lease lives on, and it is a second owner's again
+    h.at(7);
+    h.ev('lock.error', { actor: 'A:1', lock: 'L', op: 'unlock' });
+    expect(h.m.violations).toEqual([{ kind: 'V2', lock: 'L', from: 7, to: null, holders: ['A:1', 'B:1'] }]);
+  });
+});
+
 describe('SafetyMonitor V2 holders are threads', () => {
   it('rewrites an owner id seen before its thread named it, and de-duplicates', () => {
     const h = harness();

@@ -229,18 +229,27 @@ export class SafetyMonitor {
       case 'lock.released':
         // The critical section ends when the thread calls unlock, not when the reply comes back.
         if (ev.holdCount <= 0) this.believe(ev.actor, ev.lock, false);
+        this.setReleasing(ev.actor, ev.lock, ev.kind === 'unlock.request' && ev.holdCount <= 0);
         return;
       case 'lock.error':
-        if (ev.op === 'unlock') this.believe(ev.actor, ev.lock, false);
+        if (ev.op === 'unlock') {
+          this.believe(ev.actor, ev.lock, false);
+          this.setReleasing(ev.actor, ev.lock, false);
+        }
         return;
       case 'client.crash': {
         this.forget((a) => clientOf(a) === ev.client);
+        this.stopReleasing((a) => clientOf(a) === ev.client);
         return;
       }
       case 'thread.done':
         // A thread that ended (normally or by an uncaught exception) runs no critical section any
         // more, whatever it still holds: its leases, if they live on, are V2's business.
-        if (ev.actor !== undefined) this.forget((a) => a === ev.actor);
+        if (ev.actor !== undefined) {
+          const actor = ev.actor;
+          this.forget((a) => a === actor);
+          this.stopReleasing((a) => a === actor);
+        }
         return;
       case 'resource.use':
         this.uses.onUse(ev, ev.actor);
@@ -471,8 +480,30 @@ export class SafetyMonitor {
     this.setOpen('V1', lock, holders.size >= 2 && exclusive ? [...holders.keys()] : null);
   }
 
+  /**
+   * The threads giving `lock` back: from their unlock call to its outcome. Their leases still live
+   * while the unlock goes from node to node (a RedLock's masters one after another from 3.15.1),
+   * but they no longer claim the lock: V2 does not count them, as V1 does not.
+   */
+  private readonly releasing = new Map<string, Set<Actor>>();
+
+  private setReleasing(actor: Actor, lock: string, on: boolean): void {
+    let set = this.releasing.get(lock);
+    if (on === (set?.has(actor) ?? false)) return;
+    if (on) (set ??= this.releasing.set(lock, new Set()).get(lock)!).add(actor);
+    else set!.delete(actor);
+    if (this.keyOfLock.has(lock)) this.checkV2(lock);
+  }
+
+  /** Ends the releasing of every thread `gone` says is gone (its leases count again, if they live). */
+  private stopReleasing(gone: (actor: Actor) => boolean): void {
+    for (const [lock, set] of this.releasing)
+      for (const a of [...set]) if (gone(a)) this.setReleasing(a, lock, false);
+  }
+
   private checkV2(lock: string): void {
     const key = this.keyOfLock.get(lock)!;
+    const releasing = this.releasing.get(lock);
     // Distinct holders, not distinct fields: one thread may own several fields (write + read).
     // (The set is built only once a second holder shows up: this runs on every key change.)
     let first: string | undefined;
@@ -480,6 +511,7 @@ export class SafetyMonitor {
     for (const node of this.host.masters())
       for (const o of leaseOwners(this.host.liveKey(node, key))) {
         const a = this.actorOf(o);
+        if (releasing !== undefined && releasing.has(a)) continue;
         if (first === undefined) first = a;
         else if (a !== first) (holders ??= new Set([first])).add(a);
       }
