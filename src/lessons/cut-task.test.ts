@@ -38,6 +38,13 @@ describe('a run cut short is graded neither way (its end is not the run’s end)
     expect(taskOutcome(new CutRuns(), dodge, task)).toEqual({ met: false, cut: true });
   });
 
+  it('a run cut after something broke is not graded either (lease-too-short with its lease too short: V1, then the cap)', () => {
+    const { task, json } = taskStep(leaseTooShort);
+    const broken = new CutRuns().run(json);
+    expect(broken.trace.verdict).toBe('unsafe');
+    expect(taskOutcome(new CutRuns(), json, task)).toEqual({ met: false, cut: true });
+  });
+
   it('capstone: a cut run is not searched (there is nothing whole to search around)', () => {
     const { task, json } = taskStep(capstone);
     const solved = applyPatch(json, task.solution);

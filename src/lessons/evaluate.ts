@@ -196,7 +196,7 @@ export function evaluateQuestion(c: Cursor, q: Question): QuestionResult {
 /**
  * What the learner's run did for the task: met the goal, took one of its dodges (its index), or
  * neither. A task graded by the search also carries the search's verdict (`search`) when it ran.
- * `cut`: the run was stopped before its end with nothing broken, so it is graded neither way.
+ * `cut`: the run was stopped before its end, so it is graded neither way.
  */
 export type TaskOutcome =
   { met: true; search?: SearchVerdict } | { met: false; dodge?: number; search?: SearchVerdict; cut?: true };
@@ -205,8 +205,11 @@ export type TaskOutcome =
  * The cheap half of a task's grade, on the learner's own run: whether its goal holds, which dodge
  * it took, and, for a task graded by the search, whether the search is to run at all (not on a
  * dodge, nor on a run that is already unsafe or stuck: the search only counts new violations).
- * A run cut short with nothing broken (`cut`) meets no goal and takes no dodge: its end is not the
- * run's end, so "no V1 in the whole run" or "A:1 works its 14 s" cannot be read off it.
+ * A run stopped before its end (`cut`: its trace is truncated) meets no goal and takes no dodge:
+ * its end is not the run's end, so "no V1 in the whole run" or "A:1 works its 14 s" cannot be read
+ * off it. Except a stuck one: a thread that waits for ever (L1-L5 ask the kernel what is still
+ * scheduled) makes a run that never ends, so the time cap is where it must be read, as
+ * lock-script's task does (A:1 waiting for its own lock while its watchdog renews it).
  */
 export interface TaskProbe {
   goal: boolean;
@@ -217,7 +220,8 @@ export interface TaskProbe {
 
 export function probeTask(cache: RunCache, json: ScenarioJson, task: Task): TaskProbe {
   const run = cache.run(json);
-  if (shownVerdict(run.trace) === 'cut') return { goal: false, searchable: false, cut: true };
+  if (run.trace.truncated === true && run.trace.verdict !== 'stuck')
+    return { goal: false, searchable: false, cut: true };
   const end = endOf(run);
   const goal = failure(end, task.goal) === null;
   const dodge = goal ? -1 : (task.dodges ?? []).findIndex((d) => failure(end, d.when) === null);
