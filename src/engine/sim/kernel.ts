@@ -221,13 +221,13 @@ export class Kernel extends KernelBase implements SimContext, TopologyHost {
     return this.nodes.get(id)?.server;
   }
 
+  /** after run: it stopped at `until` with live tasks scheduled later (the run would have gone on) */
+  workPastUntil = false;
+
   /**
    * The run is over and nothing will run on this kernel again: the nodes' Lua states go back to
    * the pool for the next run's nodes (redis/script_lua.ts), which spares each of them building one.
    */
-  /** after run: it stopped at `until` with live tasks scheduled later (the run would have gone on) */
-  workPastUntil = false;
-
   dispose(): void {
     for (const n of this.nodes.values()) n.server.scripts.release();
   }

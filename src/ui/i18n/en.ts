@@ -269,7 +269,7 @@ export const en = {
   'verdict.cut.instant':
     'a thread went on at one virtual instant far longer than its program can account for, a bug in LockScope’s model: please report it with this scenario’s link (Copy link)',
   'verdict.cut.time':
-    'it had not ended by {s} s of virtual time, the limit of a run without `until` (give it an `until` to run longer)',
+    'it had not ended by {s} s of virtual time, the limit of a run without “until” (set “until” to run it longer)',
   'verdict.stuckLong':
     'Nothing unsafe happened, but the run did not make progress: a lock got stuck, a wait will never end, or a lock is kept for nobody (liveness, L1–L7).',
   'legend.partial': 'part of a lock held in Redis, the rest still awaited',

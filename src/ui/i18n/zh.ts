@@ -346,7 +346,7 @@ export const zh: Record<MessageKey, string> = {
   'verdict.cut.tasks': '工作量达到引擎的任务上限（程序在循环却不记录任何事件）',
   'verdict.cut.instant':
     '某个线程在同一虚拟时刻运行的次数远超其程序所能解释的，这是 LockScope 模型的缺陷：请用“复制链接”附上此场景报告',
-  'verdict.cut.time': '到虚拟时间 {s} 秒时仍未结束，这是未设置 `until` 的运行的上限（设置 `until` 可让它运行更久）',
+  'verdict.cut.time': '到虚拟时间 {s} 秒时仍未结束，这是未设置 “until” 的运行的上限（设置 “until” 可让它运行更久）',
   'verdict.stuckLong':
     '没有发生不安全的事，但这次运行没有进展：有锁卡死、有等待永远不会结束，或有锁在为无人续期（活性，L1–L7）。',
   'legend.partial': '已在 Redis 中持有锁的一部分，仍在等待其余部分',

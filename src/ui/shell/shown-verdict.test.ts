@@ -43,7 +43,7 @@ describe('shownVerdict', () => {
     expect(cutNote({ ...cut, verdict: 'unsafe' }, tr('en'))).not.toContain('Nothing was broken');
     // cut by time: stopped at the cap, after its last event, and it says how to run longer
     const late = cutNote({ ...cut, truncatedBy: 'time' }, tr('en'));
-    expect(late).toMatch(/^The run was stopped at 600000 ms, before its end: it had not ended by 600 s .*`until`/);
+    expect(late).toMatch(/^The run was stopped at 600000 ms, before its end: it had not ended by 600 s .*“until”/);
     expect(cutNote({ ...cut, truncatedBy: 'time' }, tr('zh'))).toContain('600 秒');
     expect(sentences('One.', '', 'Two.')).toBe('One. Two.');
     expect(sentences('一。', '二。')).toBe('一。二。');
