@@ -3,10 +3,7 @@
  * from the schema so the editor, the URL codec and the runner can quote the same numbers.
  */
 
-/** Virtual ms a scenario without `until` may run before the runner stops it. */
-export const DEFAULT_RUN_CAP_MS = 600_000;
-/** Events a run may record before it is stopped (a runaway program, not a realistic scenario). */
-export const MAX_EVENTS = 2_000_000;
+export { DEFAULT_RUN_CAP_MS, MAX_EVENTS } from './run_limits';
 
 export const LIMITS = {
   clients: 100,

@@ -1,4 +1,4 @@
-import { DEFAULT_RUN_CAP_MS } from '../../engine/scenario/defaults';
+import { DEFAULT_RUN_CAP_MS } from '../../engine/scenario/run_limits';
 import type { Trace } from '../../engine/trace/types';
 import { shownVerdict, type ShownVerdict } from '../../engine/trace/verdict';
 import type { MessageKey, Params } from '../i18n';
