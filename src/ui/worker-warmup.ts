@@ -25,7 +25,7 @@ export const WARM_RUNS = 20;
 /**
  * The re-runs of one scenario stop once they have taken this long in all. The slowest small
  * built-in in the page (incident-multilock-opposite-order, verbose: 3,539 events) needs about 20
- * re-runs of 10-40 ms before its edits' runs come down (docs/performance.md, "ninth pass").
+ * re-runs of 10-40 ms before its edits' runs come down (docs/performance.md, "ninth pass: an edit's page side").
  */
 export const WARM_BUDGET_MS = 400;
 /** ... or once one re-run took this long (its first re-run in a fresh worker takes 30-55 ms). */
