@@ -488,10 +488,11 @@ export class SafetyMonitor {
   private readonly releasing = new Map<string, Set<Actor>>();
 
   private setReleasing(actor: Actor, lock: string, on: boolean): void {
-    let set = this.releasing.get(lock);
+    const set = this.releasing.get(lock);
     if (on === (set?.has(actor) ?? false)) return;
-    if (on) (set ??= this.releasing.set(lock, new Set()).get(lock)!).add(actor);
-    else set!.delete(actor);
+    if (!on) set!.delete(actor);
+    else if (set !== undefined) set.add(actor);
+    else this.releasing.set(lock, new Set([actor]));
     if (this.keyOfLock.has(lock)) this.checkV2(lock);
   }
 
