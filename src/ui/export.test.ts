@@ -55,7 +55,7 @@ describe('timeline SVG export', () => {
     const cut = { ...safe, truncated: true, truncatedBy: 'events' as const };
     const scenario = validateScenario(builtin('failover-lost-lock')!.scenario);
     if (!scenario.ok) throw new Error('scenario');
-    const run = (trace: Trace) => ({ scenario: { ...scenario.scenario, title: 'Runaway' }, trace });
+    const run = (trace: Trace) => ({ scenario: { ...scenario.scenario, title: 'Runaway', titleZh: undefined }, trace });
     const whole = timelineSvg(model, 'en', exportMeta(run(safe), 'en'));
     expect(whole).toContain('>Runaway — Safe<');
     const en = timelineSvg(model, 'en', exportMeta(run(cut), 'en'));
@@ -76,6 +76,18 @@ describe('timeline SVG export', () => {
     expect(unsafe).toContain('>Runaway — Unsafe<');
     expect(unsafe).toContain('task cap');
     expect(unsafe).not.toContain('Nothing was broken');
+  });
+
+  it('is titled as the page titles the run: the title given, else the scenario’s own in the reader’s language', () => {
+    const r = buildContentionFixture();
+    const v = validateScenario(builtin('failover-lost-lock')!.scenario);
+    if (!v.ok) throw new Error('scenario');
+    const run = { scenario: { ...v.scenario, title: 'Own', titleZh: '自己的' }, trace: r.trace };
+    expect(exportMeta(run, 'en').title).toBe('Own');
+    expect(exportMeta(run, 'zh').title).toBe('自己的');
+    expect(exportMeta({ ...run, scenario: { ...run.scenario, titleZh: undefined } }, 'zh').title).toBe('Own');
+    // a built-in's title as the header shows it (Header.tsx passes it)
+    expect(exportMeta(run, 'zh', 'RedLock：一个主节点的时钟跳变').title).toBe('RedLock：一个主节点的时钟跳变');
   });
 
   it('wraps a note to the width: Latin at spaces, Chinese anywhere', () => {

@@ -260,21 +260,27 @@ export function timelineSvg(model: LaneModel, lang: Lang, meta: ExportMeta = {})
 }
 
 /** The title block of a run's image: its title, its verdict as the page shows it, why it was cut. */
-export function exportMeta(run: Pick<RunView, 'scenario' | 'trace'>, lang: Lang): ExportMeta {
+/**
+ * The image's title block. `title`: the title the page shows the run under (a built-in's in the
+ * reader's language, Header.tsx); without it the scenario's own, in the reader's language when it
+ * has one.
+ */
+export function exportMeta(run: Pick<RunView, 'scenario' | 'trace'>, lang: Lang, title?: string): ExportMeta {
   const note = cutNote(run.trace, (key, params) => translate(lang, key, params));
-  return { title: run.scenario.title, verdict: shownVerdict(run.trace), ...(note ? { note } : {}) };
+  const own = (lang === 'zh' && run.scenario.titleZh) || run.scenario.title;
+  return { title: title ?? own, verdict: shownVerdict(run.trace), ...(note ? { note } : {}) };
 }
 
-export function exportSvg(run: RunView, lang: Lang): void {
+export function exportSvg(run: RunView, lang: Lang, title?: string): void {
   download(
     'lockscope-timeline.svg',
-    new Blob([timelineSvg(run.model, lang, exportMeta(run, lang))], { type: 'image/svg+xml' }),
+    new Blob([timelineSvg(run.model, lang, exportMeta(run, lang, title))], { type: 'image/svg+xml' }),
   );
 }
 
-export function exportPng(run: RunView, lang: Lang): void {
+export function exportPng(run: RunView, lang: Lang, title?: string): void {
   const layout = computeLayout(run.model);
-  const meta = exportMeta(run, lang);
+  const meta = exportMeta(run, lang, title);
   const { width, height } = exportSize(run.model, layout, lang, meta);
   const scale = 2;
   const c = document.createElement('canvas');

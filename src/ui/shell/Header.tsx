@@ -94,6 +94,9 @@ export function Header() {
   const origin = builtins.find((b) => b.id === originId);
   const current = builtins.find((b) => b.id === builtinId);
   const customLabel = origin ? t('header.modified', { title: title(origin) }) : t('header.custom');
+  // an exported image is titled as the page titles the run: a built-in by its title in the
+  // reader's language (a changed one, or a custom scenario, by its own: export.ts)
+  const shownTitle = current ? title(current) : undefined;
 
   return (
     <header className="header">
@@ -175,14 +178,14 @@ export function Header() {
             <button
               type="button"
               disabled={!hasRun}
-              onClick={withRun((run) => void exporter().then((m) => m.exportSvg(run, lang)))}
+              onClick={withRun((run) => void exporter().then((m) => m.exportSvg(run, lang, shownTitle)))}
             >
               {t('header.exportSvg')}
             </button>
             <button
               type="button"
               disabled={!hasRun}
-              onClick={withRun((run) => void exporter().then((m) => m.exportPng(run, lang)))}
+              onClick={withRun((run) => void exporter().then((m) => m.exportPng(run, lang, shownTitle)))}
             >
               {t('header.exportPng')}
             </button>
