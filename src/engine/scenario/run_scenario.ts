@@ -190,8 +190,9 @@ export function runScenario(scenario: Scenario, opts: ScenarioRunOptions = {}): 
     trace,
     stateAt: (index: number): VisibleState => timeline.stateAt(index),
     sweep: () => timeline.sweep(),
-    // (cut by time, it ran to the cap: virtual time passed after its last task)
-    endedAt: outOfTime ? until : kernel.truncated || scenario.until === null ? kernel.now() : until,
+    // a run stopped early ends at its last task; one that ran to `until` (or, cut by time, to the
+    // cap: virtual time passed after its last task) ends there
+    endedAt: (kernel.truncated || endsEarly) && !outOfTime ? kernel.now() : until,
     truncated: kernel.truncated || outOfTime,
   };
 }
